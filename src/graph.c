@@ -1,0 +1,509 @@
+/* graph.c - derived structure of a graph: buffers and alias roots, readers,
+ * graph outputs, data and in-place edges, validation (DESIGN 1.1, 1.2). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "graph.h"
+#include "solver.h"
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+/* Sort and deduplicate; returns the new length. */
+static int uniq_ints(int *a, int n) {
+  if (n <= 1) return n;
+  qsort(a, (size_t)n, sizeof *a, cmp_int);
+  int m = 1;
+  for (int i = 1; i < n; i++)
+    if (a[i] != a[m - 1]) a[m++] = a[i];
+  return m;
+}
+
+static const char *node_label(const mp_graph *g, int v, char *buf, size_t cap) {
+  const mp_node *nd = &g->nodes[v];
+  if (nd->name && *nd->name)
+    snprintf(buf, cap, "node %d (%s)", v, nd->name);
+  else
+    snprintf(buf, cap, "node %d", v);
+  return buf;
+}
+
+/* Does input reference `in` name the tensor the alias `al` names? */
+static bool ref_covers(const mp_graph *g, mp_ref in, mp_ref al) {
+  if (in.node != al.node) return false;
+  if (in.out == al.out) return true;
+  if (in.out == MP_ALL_OUTPUTS) return true; /* `j` reads every output */
+  /* alias `j` on a single-output node equals `[j, 0]` */
+  return al.out == MP_ALL_OUTPUTS && g->nodes[al.node].n_out <= 1 && in.out == 0;
+}
+
+/* Resolve the storage root of output k of v (memoised in root_of). */
+static int resolve_root(mp_graph *g, int v, int k, int depth) {
+  if (g->root_of[v][k] != -3) return g->root_of[v][k];
+  mp_node *nd = &g->nodes[v];
+  int r = MP_NO_BUFFER;
+  if (depth > g->n + 1) {
+    r = MP_NO_BUFFER; /* unreachable: alias cycles are rejected before */
+  } else if (nd->alias.node == MP_PARAM_ALIAS) {
+    r = MP_PARAM_BUFFER;
+  } else {
+    int j = nd->alias.node, kk = nd->alias.out;
+    if (kk == MP_ALL_OUTPUTS) kk = 0;
+    if (g->nodes[j].n_out == 0)
+      r = MP_NO_BUFFER;
+    else
+      r = resolve_root(g, j, kk, depth + 1);
+  }
+  g->root_of[v][k] = r;
+  return r;
+}
+
+static void free_lists(int **a, int n) {
+  if (!a) return;
+  for (int i = 0; i < n; i++) free(a[i]);
+  free(a);
+}
+
+void mp_graph_free(mp_graph *g) {
+  if (!g) return;
+  for (int v = 0; v < g->n; v++) {
+    mp_node *nd = &g->nodes[v];
+    free(nd->name);
+    free(nd->op);
+    free(nd->out_size);
+    free(nd->in);
+  }
+  free(g->nodes);
+  free(g->given);
+  for (int b = 0; b < g->n_buf; b++) free(g->bufs[b].readers);
+  free(g->bufs);
+  free_lists(g->root_of, g->root_of ? g->n : 0);
+  free(g->ws_buf);
+  free(g->n_reads);
+  free_lists(g->reads, g->reads ? g->n : 0);
+  free(g->n_succ);
+  free_lists(g->succ, g->succ ? g->n : 0);
+  free(g->n_pred);
+  free_lists(g->pred, g->pred ? g->n : 0);
+  if (g->succ) igraph_destroy(&g->dag);
+  free(g->name);
+  free(g->file);
+  free(g);
+}
+
+/* Edge list helper */
+typedef struct edges {
+  int n, cap;
+  int *from, *to;
+} edges;
+
+static void edge_add(edges *e, int a, int b) {
+  if (e->n == e->cap) {
+    e->cap = e->cap ? 2 * e->cap : 64;
+    e->from = mp_xrealloc(e->from, sizeof(int) * (size_t)e->cap);
+    e->to = mp_xrealloc(e->to, sizeof(int) * (size_t)e->cap);
+  }
+  e->from[e->n] = a;
+  e->to[e->n] = b;
+  e->n++;
+}
+
+/* Build per-node adjacency from an edge list, deduplicated. */
+static void build_adj(int n, const edges *e, int **cnt, int ***lists, bool succ) {
+  int *c = mp_xcalloc((size_t)n, sizeof(int));
+  for (int i = 0; i < e->n; i++) c[succ ? e->from[i] : e->to[i]]++;
+  int **l = mp_xcalloc((size_t)n, sizeof(int *));
+  for (int v = 0; v < n; v++) l[v] = mp_xmalloc(sizeof(int) * (size_t)(c[v] ? c[v] : 1));
+  int *fill = mp_xcalloc((size_t)n, sizeof(int));
+  for (int i = 0; i < e->n; i++) {
+    int a = succ ? e->from[i] : e->to[i], b = succ ? e->to[i] : e->from[i];
+    l[a][fill[a]++] = b;
+  }
+  for (int v = 0; v < n; v++) c[v] = uniq_ints(l[v], fill[v]);
+  free(fill);
+  *cnt = c;
+  *lists = l;
+}
+
+/* Find a node on a cycle among nodes Kahn's algorithm could not remove. */
+static int node_on_cycle(const mp_graph *g, const int *indeg_left, int **pred,
+                         const int *n_pred) {
+  int start = -1;
+  for (int v = 0; v < g->n && start < 0; v++)
+    if (indeg_left[v] > 0) start = v;
+  if (start < 0) return -1;
+  /* walk backwards through unremoved predecessors until a node repeats */
+  char *seen = mp_xcalloc((size_t)g->n, 1);
+  int v = start;
+  while (!seen[v]) {
+    seen[v] = 1;
+    int next = -1;
+    for (int i = 0; i < n_pred[v]; i++)
+      if (indeg_left[pred[v][i]] > 0) {
+        next = pred[v][i];
+        break;
+      }
+    if (next < 0) break;
+    v = next;
+  }
+  free(seen);
+  return v;
+}
+
+int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
+  const char *file = g->file ? g->file : "<graph>";
+  char lab[160], lab2[160];
+  int n = g->n;
+
+  /* 1. references in range, aliases among the inputs */
+  for (int v = 0; v < n; v++) {
+    mp_node *nd = &g->nodes[v];
+    for (int i = 0; i < nd->n_in; i++) {
+      mp_ref r = nd->in[i];
+      if (r.node < 0 || r.node >= n)
+        return mp_errorf(err, "%s: %s: input %d is out of range (ids are 0..%d)", file,
+                         node_label(g, v, lab, sizeof lab), r.node, n - 1);
+      if (r.out != MP_ALL_OUTPUTS && (r.out < 0 || r.out >= g->nodes[r.node].n_out))
+        return mp_errorf(err, "%s: %s: input [%d, %d] names output %d, but node %d has %d output%s",
+                         file, node_label(g, v, lab, sizeof lab), r.node, r.out, r.out,
+                         r.node, g->nodes[r.node].n_out, g->nodes[r.node].n_out == 1 ? "" : "s");
+      if (r.node == v)
+        return mp_errorf(err, "%s: %s: reads its own output (a cycle)", file,
+                         node_label(g, v, lab, sizeof lab));
+    }
+    if (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS) {
+      mp_ref a = nd->alias;
+      if (a.node < 0 || a.node >= n)
+        return mp_errorf(err, "%s: %s: alias %d is out of range", file,
+                         node_label(g, v, lab, sizeof lab), a.node);
+      if (a.out != MP_ALL_OUTPUTS && (a.out < 0 || a.out >= g->nodes[a.node].n_out))
+        return mp_errorf(err, "%s: %s: alias [%d, %d] names an output node %d does not have",
+                         file, node_label(g, v, lab, sizeof lab), a.node, a.out, a.node);
+      if (a.out == MP_ALL_OUTPUTS && g->nodes[a.node].n_out > 1 && !g->nodes[a.node].has_alias)
+        return mp_errorf(err, "%s: %s: alias %d names a node with %d outputs; use [%d, k]",
+                         file, node_label(g, v, lab, sizeof lab), a.node,
+                         g->nodes[a.node].n_out, a.node);
+      bool found = false;
+      for (int i = 0; i < nd->n_in && !found; i++) found = ref_covers(g, nd->in[i], a);
+      if (!found)
+        return mp_errorf(err, "%s: %s: alias %d is not among its inputs", file,
+                         node_label(g, v, lab, sizeof lab), a.node);
+    }
+  }
+
+  /* 2. alias cycles: follow alias links with a colouring walk */
+  {
+    char *state = mp_xcalloc((size_t)n, 1); /* 0 new, 1 on path, 2 done */
+    for (int s = 0; s < n; s++) {
+      int v = s;
+      while (v >= 0 && state[v] == 0) {
+        state[v] = 1;
+        const mp_node *nd = &g->nodes[v];
+        v = (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS) ? nd->alias.node : -1;
+      }
+      if (v >= 0 && state[v] == 1) {
+        free(state);
+        return mp_errorf(err, "%s: %s: alias cycle (the alias links loop back to it)",
+                         file, node_label(g, v, lab, sizeof lab));
+      }
+      for (v = s; v >= 0 && state[v] == 1;) {
+        state[v] = 2;
+        const mp_node *nd = &g->nodes[v];
+        v = (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS) ? nd->alias.node : -1;
+      }
+    }
+    free(state);
+  }
+
+  /* 3. data edges and the acyclicity check */
+  edges data = {0};
+  for (int v = 0; v < n; v++)
+    for (int i = 0; i < g->nodes[v].n_in; i++) edge_add(&data, g->nodes[v].in[i].node, v);
+  {
+    int *dn_succ, **dsucc, *dn_pred, **dpred;
+    build_adj(n, &data, &dn_succ, &dsucc, true);
+    build_adj(n, &data, &dn_pred, &dpred, false);
+    g->n_data_edges = 0;
+    for (int v = 0; v < n; v++) g->n_data_edges += dn_succ[v];
+    /* Kahn: acyclic iff every node is removed */
+    int *indeg = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    int *queue = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    int qh = 0, qt = 0;
+    for (int v = 0; v < n; v++) {
+      indeg[v] = dn_pred[v];
+      if (!indeg[v]) queue[qt++] = v;
+    }
+    while (qh < qt) {
+      int v = queue[qh++];
+      for (int i = 0; i < dn_succ[v]; i++)
+        if (--indeg[dsucc[v][i]] == 0) queue[qt++] = dsucc[v][i];
+    }
+    int bad = qt < n ? node_on_cycle(g, indeg, dpred, dn_pred) : -1;
+    free(indeg);
+    free(queue);
+    if (bad >= 0) {
+      free_lists(dsucc, n);
+      free_lists(dpred, n);
+      free(dn_succ);
+      free(dn_pred);
+      free(data.from);
+      free(data.to);
+      return mp_errorf(err, "%s: %s is on a cycle of inputs", file,
+                       node_label(g, bad, lab, sizeof lab));
+    }
+    /* 4. the file order must be topological */
+    int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) pos[g->given[i]] = i;
+    int bad_v = -1, bad_u = -1;
+    for (int i = 0; i < n && bad_v < 0; i++) {
+      int v = g->given[i];
+      for (int k = 0; k < dn_pred[v]; k++)
+        if (pos[dpred[v][k]] > i) {
+          bad_v = v;
+          bad_u = dpred[v][k];
+          break;
+        }
+    }
+    if (bad_v >= 0 && !toposort) {
+      free(pos);
+      free_lists(dsucc, n);
+      free_lists(dpred, n);
+      free(dn_succ);
+      free(dn_pred);
+      free(data.from);
+      free(data.to);
+      return mp_errorf(err,
+                       "%s: %s reads %s, which comes later in the file: the file order is not "
+                       "topological (use --toposort to sort it)",
+                       file, node_label(g, bad_v, lab, sizeof lab),
+                       node_label(g, bad_u, lab2, sizeof lab2));
+    }
+    if (bad_v >= 0) {
+      /* Kahn again, always taking the ready node that comes first in the
+       * file, so the sorted order stays as close to the file as it can. */
+      int *deg = mp_xmalloc(sizeof(int) * (size_t)n);
+      char *ready = mp_xcalloc((size_t)n, 1);
+      for (int v = 0; v < n; v++) {
+        deg[v] = dn_pred[v];
+        if (!deg[v]) ready[pos[v]] = 1;
+      }
+      int *order = mp_xmalloc(sizeof(int) * (size_t)n);
+      int cursor = 0;
+      for (int s = 0; s < n; s++) {
+        while (!ready[cursor]) cursor++;
+        int p = cursor, v = g->given[p];
+        ready[p] = 0;
+        order[s] = v;
+        for (int i = 0; i < dn_succ[v]; i++)
+          if (--deg[dsucc[v][i]] == 0) {
+            ready[pos[dsucc[v][i]]] = 1;
+            if (pos[dsucc[v][i]] < cursor) cursor = pos[dsucc[v][i]];
+          }
+      }
+      memcpy(g->given, order, sizeof(int) * (size_t)n);
+      free(order);
+      free(ready);
+      free(deg);
+    }
+    free(pos);
+    free_lists(dsucc, n);
+    free_lists(dpred, n);
+    free(dn_succ);
+    free(dn_pred);
+  }
+
+  /* 5. buffers: tensors (in given order) then workspaces */
+  int cap = 0;
+  for (int v = 0; v < n; v++) cap += g->nodes[v].n_out + 1;
+  g->bufs = mp_xcalloc((size_t)(cap ? cap : 1), sizeof(mp_buffer));
+  g->root_of = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
+  g->ws_buf = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  g->n_buf = 0;
+  for (int v = 0; v < n; v++) {
+    int k = g->nodes[v].n_out;
+    g->root_of[v] = mp_xmalloc(sizeof(int) * (size_t)(k ? k : 1));
+    for (int i = 0; i < k; i++) g->root_of[v][i] = -3;
+  }
+  for (int i = 0; i < n; i++) {
+    int v = g->given[i];
+    mp_node *nd = &g->nodes[v];
+    if (nd->has_alias) continue;
+    for (int k = 0; k < nd->n_out; k++) {
+      if (nd->out_size[k] <= 0) {
+        g->root_of[v][k] = MP_NO_BUFFER;
+        continue;
+      }
+      mp_buffer *b = &g->bufs[g->n_buf];
+      b->owner = v;
+      b->out = k;
+      b->kind = MP_BUF_TENSOR;
+      b->size = nd->out_size[k];
+      b->born_at_start = nd->is_input;
+      g->root_of[v][k] = g->n_buf++;
+    }
+  }
+  for (int v = 0; v < n; v++)
+    for (int k = 0; k < g->nodes[v].n_out; k++) resolve_root(g, v, k, 0);
+  for (int i = 0; i < n; i++) {
+    int v = g->given[i];
+    g->ws_buf[v] = -1;
+    if (g->nodes[v].workspace > 0) {
+      mp_buffer *b = &g->bufs[g->n_buf];
+      b->owner = v;
+      b->out = -1;
+      b->kind = MP_BUF_WORKSPACE;
+      b->size = g->nodes[v].workspace;
+      g->ws_buf[v] = g->n_buf++;
+    }
+  }
+
+  /* 6. what each node reads, and each buffer's readers */
+  g->n_reads = mp_xcalloc((size_t)(n ? n : 1), sizeof(int));
+  g->reads = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
+  int *nreaders = mp_xcalloc((size_t)(g->n_buf ? g->n_buf : 1), sizeof(int));
+  for (int v = 0; v < n; v++) {
+    mp_node *nd = &g->nodes[v];
+    int m = 0, room = 4;
+    int *r = mp_xmalloc(sizeof(int) * (size_t)room);
+    for (int i = 0; i < nd->n_in; i++) {
+      mp_ref in = nd->in[i];
+      int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
+      int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
+      for (int k = lo; k < hi; k++) {
+        int b = g->root_of[in.node][k];
+        if (b < 0) continue;
+        if (m == room) r = mp_xrealloc(r, sizeof(int) * (size_t)(room *= 2));
+        r[m++] = b;
+      }
+    }
+    m = uniq_ints(r, m);
+    g->reads[v] = r;
+    g->n_reads[v] = m;
+    for (int i = 0; i < m; i++) nreaders[r[i]]++;
+  }
+  for (int b = 0; b < g->n_buf; b++) {
+    g->bufs[b].readers = mp_xmalloc(sizeof(int) * (size_t)(nreaders[b] ? nreaders[b] : 1));
+    g->bufs[b].n_readers = 0;
+  }
+  for (int v = 0; v < n; v++)
+    for (int i = 0; i < g->n_reads[v]; i++) {
+      mp_buffer *b = &g->bufs[g->reads[v][i]];
+      b->readers[b->n_readers++] = v; /* v ascending: readers sorted */
+    }
+  free(nreaders);
+
+  /* 7. graph outputs: read by an `output` node, or else outputs of sinks */
+  bool has_output_node = false;
+  for (int v = 0; v < n; v++) has_output_node |= g->nodes[v].is_output;
+  if (has_output_node) {
+    for (int v = 0; v < n; v++)
+      if (g->nodes[v].is_output)
+        for (int i = 0; i < g->n_reads[v]; i++) g->bufs[g->reads[v][i]].graph_output = true;
+  } else {
+    char *read = mp_xcalloc((size_t)(n ? n : 1), 1);
+    for (int i = 0; i < data.n; i++) read[data.from[i]] = 1;
+    for (int v = 0; v < n; v++)
+      if (!read[v])
+        for (int k = 0; k < g->nodes[v].n_out; k++)
+          if (g->root_of[v][k] >= 0) g->bufs[g->root_of[v][k]].graph_output = true;
+    free(read);
+  }
+
+  /* 8. in-place edges: every other reader of a storage keeps its file-order
+   * relation to each node that writes that storage in place. */
+  {
+    int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+    for (int i = 0; i < n; i++) pos[g->given[i]] = i;
+    edges all = {0};
+    for (int i = 0; i < data.n; i++) edge_add(&all, data.from[i], data.to[i]);
+    for (int v = 0; v < n; v++) {
+      mp_node *nd = &g->nodes[v];
+      if (!nd->inplace || !nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) continue;
+      if (nd->n_out == 0) continue;
+      int b = g->root_of[v][0];
+      if (b < 0) continue;
+      const mp_buffer *bb = &g->bufs[b];
+      for (int i = 0; i < bb->n_readers; i++) {
+        int w = bb->readers[i];
+        if (w == v) continue;
+        const mp_node *wn = &g->nodes[w];
+        if (wn->has_alias && !wn->inplace) continue; /* a pure view reads no data */
+        if (pos[w] < pos[v])
+          edge_add(&all, w, v);
+        else
+          edge_add(&all, v, w);
+      }
+    }
+    build_adj(n, &all, &g->n_succ, &g->succ, true);
+    build_adj(n, &all, &g->n_pred, &g->pred, false);
+    int total = 0;
+    for (int v = 0; v < n; v++) total += g->n_succ[v];
+    g->n_inplace_edges = total - g->n_data_edges;
+    /* the same relation as an igraph DAG, for library algorithms */
+    igraph_vector_int_t ev;
+    igraph_vector_int_init(&ev, 2 * (igraph_integer_t)total);
+    igraph_integer_t e = 0;
+    for (int v = 0; v < n; v++)
+      for (int i = 0; i < g->n_succ[v]; i++) {
+        VECTOR(ev)[e++] = v;
+        VECTOR(ev)[e++] = g->succ[v][i];
+      }
+    igraph_create(&g->dag, &ev, n, IGRAPH_DIRECTED);
+    igraph_vector_int_destroy(&ev);
+    free(all.from);
+    free(all.to);
+    free(pos);
+  }
+  free(data.from);
+  free(data.to);
+  return 0;
+}
+
+int mp_order_check(const mp_graph *g, const int *order, mp_error *err) {
+  int n = g->n;
+  int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  for (int v = 0; v < n; v++) pos[v] = -1;
+  for (int i = 0; i < n; i++) {
+    int v = order[i];
+    if (v < 0 || v >= n) {
+      free(pos);
+      mp_errorf(err, "order position %d: %d is not a node id", i, v);
+      return i;
+    }
+    if (pos[v] >= 0) {
+      free(pos);
+      mp_errorf(err, "order position %d: node %d appears twice", i, v);
+      return i;
+    }
+    pos[v] = i;
+  }
+  for (int i = 0; i < n; i++) {
+    int v = order[i];
+    for (int k = 0; k < g->n_pred[v]; k++) {
+      int u = g->pred[v][k];
+      if (pos[u] > i) {
+        bool data = false;
+        for (int j = 0; j < g->nodes[v].n_in; j++) data |= g->nodes[v].in[j].node == u;
+        mp_errorf(err, "order position %d: node %d runs before node %d, which it must follow (%s edge)",
+                  i, v, u, data ? "data" : "in-place");
+        free(pos);
+        return i;
+      }
+    }
+  }
+  free(pos);
+  return -1;
+}
+
+void mp_buffer_key(const mp_graph *g, int b, char *out, size_t cap) {
+  const mp_buffer *bb = &g->bufs[b];
+  if (bb->kind == MP_BUF_WORKSPACE)
+    snprintf(out, cap, "ws:%d", bb->owner);
+  else if (g->nodes[bb->owner].n_out > 1)
+    snprintf(out, cap, "%d:%d", bb->owner, bb->out);
+  else
+    snprintf(out, cap, "%d", bb->owner);
+}

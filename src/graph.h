@@ -1,0 +1,116 @@
+/* graph.h - the DAG model of DESIGN 1.1/1.2: nodes, tensors, buffers, alias
+ * roots, readers and the in-place ordering edges.  Everything a solver knows
+ * about a graph comes from here; nothing here knows any solver. */
+#ifndef MP_GRAPH_H
+#define MP_GRAPH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <igraph.h>
+
+/* A tensor reference: output `out` of node `node`; out == MP_ALL_OUTPUTS
+ * means "every output of node" (the plain `j` form of the file). */
+#define MP_ALL_OUTPUTS (-1)
+/* alias.node == MP_PARAM_ALIAS: the node views a parameter (alias: -1). */
+#define MP_PARAM_ALIAS (-1)
+
+typedef struct mp_ref {
+  int node;
+  int out;
+} mp_ref;
+
+typedef struct mp_node {
+  int id;
+  char *name;
+  char *op;
+  int n_out;          /* number of output tensors */
+  int64_t *out_size;  /* bytes of each output tensor */
+  int n_in;
+  mp_ref *in;         /* inputs as written in the file */
+  bool has_alias;
+  mp_ref alias;       /* valid when has_alias; alias.node may be MP_PARAM_ALIAS */
+  bool inplace;
+  int64_t workspace;
+  bool is_input;      /* op == "input" */
+  bool is_output;     /* op == "output" */
+} mp_node;
+
+/* Kinds of buffer: an output tensor that owns storage, or a workspace. */
+enum mp_buf_kind { MP_BUF_TENSOR = 0, MP_BUF_WORKSPACE = 1 };
+
+typedef struct mp_buffer {
+  int owner;          /* node id that produces it */
+  int out;            /* output index (tensor) or -1 (workspace) */
+  enum mp_buf_kind kind;
+  int64_t size;
+  bool born_at_start; /* output of an `input` node: born at step 0 */
+  bool graph_output;  /* lives to the last step */
+  int n_readers;      /* distinct nodes that read it, directly or via a view */
+  int *readers;       /* sorted node ids */
+} mp_buffer;
+
+typedef struct mp_graph {
+  char *name;
+  char *file;         /* path it was read from (for messages) */
+  int n;              /* nodes, ids 0..n-1 */
+  mp_node *nodes;     /* indexed by id */
+  int *given;         /* file order: given[i] = id of the i-th node */
+  int n_buf;
+  mp_buffer *bufs;    /* tensor buffers first (in given order), then workspaces */
+  /* tensor root: root_of[v][k] = buffer id of output k of v, or
+   * MP_NO_BUFFER (size 0 / no storage) or MP_PARAM_BUFFER (views a param). */
+  int **root_of;
+  int *ws_buf;        /* workspace buffer of v, or -1 */
+  /* per node: distinct buffers it reads (sorted), and buffers it owns */
+  int *n_reads;
+  int **reads;
+  /* precedence: data edges plus in-place edges, deduplicated */
+  int *n_succ;
+  int **succ;
+  int *n_pred;
+  int **pred;
+  int n_data_edges;     /* distinct data edges j -> w */
+  int n_inplace_edges;  /* edges added by in-place writes (not data edges) */
+  igraph_t dag;         /* the same precedence relation as an igraph DAG */
+  int64_t param_bytes;
+} mp_graph;
+
+#define MP_NO_BUFFER (-1)
+#define MP_PARAM_BUFFER (-2)
+
+/* Error reporting: every reader fills one of these. */
+typedef struct mp_error {
+  char msg[512];
+} mp_error;
+
+/* Build the derived structures (buffers, readers, edges, igraph) from nodes.
+ * `toposort`: if the file order is not topological, replace it by a
+ * topological order instead of failing. Returns 0, or -1 with err set. */
+int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err);
+void mp_graph_free(mp_graph *g);
+
+/* Readers.  Each returns a new graph or NULL with a message naming the file
+ * and the node or line. */
+mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err);
+mp_graph *mp_graph_read_graphml(const char *path, bool toposort, mp_error *err);
+mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr,
+                                 bool toposort, mp_error *err);
+/* Dispatch on the extension / content. */
+mp_graph *mp_graph_read(const char *path, bool toposort, mp_error *err);
+
+/* Write a graph as DESIGN 1.1 JSON (used by generators). 0 or -1. */
+int mp_graph_write_json(const mp_graph *g, const char *path, mp_error *err);
+
+/* Is `order` (length n) a permutation that respects every precedence edge?
+ * Returns -1 if valid, else the position of the first offending entry, with
+ * a message in err. */
+int mp_order_check(const mp_graph *g, const int *order, mp_error *err);
+
+/* The buffer key of DESIGN 1.5: "J", "J:K" or "ws:J". */
+void mp_buffer_key(const mp_graph *g, int b, char *out, size_t cap);
+
+/* Set the error message printf-style; returns -1 for convenience. */
+int mp_errorf(mp_error *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+#endif

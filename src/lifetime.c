@@ -1,0 +1,285 @@
+/* lifetime.c - intervals under an order, the live profile, bounds, and the
+ * incremental simulator schedulers build orders with (DESIGN 1.2, 1.3). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lifetime.h"
+#include "solver.h"
+
+int mp_problem_from_order(const mp_graph *g, const int *order, int64_t align, mp_problem *p) {
+  int n = g->n;
+  memset(p, 0, sizeof *p);
+  p->g = g;
+  p->n = g->n_buf;
+  p->items = mp_xcalloc((size_t)(p->n ? p->n : 1), sizeof(mp_item));
+  p->t_begin = 0;
+  p->t_end = n;
+  int *step = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) step[order[i]] = i;
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    mp_item *it = &p->items[b];
+    int64_t birth, death;
+    if (bb->kind == MP_BUF_WORKSPACE) {
+      birth = death = step[bb->owner];
+    } else {
+      birth = bb->born_at_start ? 0 : step[bb->owner];
+      if (bb->graph_output) {
+        death = n - 1;
+      } else if (bb->n_readers == 0) {
+        death = birth; /* a dead value dies at once */
+      } else {
+        death = birth;
+        if (!bb->born_at_start && step[bb->owner] > death) death = step[bb->owner];
+        for (int i = 0; i < bb->n_readers; i++)
+          if (step[bb->readers[i]] > death) death = step[bb->readers[i]];
+      }
+    }
+    it->size = bb->size;
+    it->lo = birth;
+    it->hi = death + 1;
+    it->align = align < 1 ? 1 : align;
+    it->fixed = -1;
+  }
+  free(step);
+  return 0;
+}
+
+void mp_problem_free(mp_problem *p) {
+  if (!p) return;
+  if (p->ids)
+    for (int i = 0; i < p->n; i++) free(p->ids[i]);
+  free(p->ids);
+  free(p->items);
+  free(p->name);
+  free(p->file);
+  memset(p, 0, sizeof *p);
+}
+
+static char *dup_or_null(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = mp_xmalloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+void mp_problem_copy(const mp_problem *src, mp_problem *dst) {
+  *dst = *src;
+  dst->items = mp_xmalloc(sizeof(mp_item) * (size_t)(src->n ? src->n : 1));
+  memcpy(dst->items, src->items, sizeof(mp_item) * (size_t)src->n);
+  dst->name = dup_or_null(src->name);
+  dst->file = dup_or_null(src->file);
+  if (src->ids) {
+    dst->ids = mp_xmalloc(sizeof(char *) * (size_t)(src->n ? src->n : 1));
+    for (int i = 0; i < src->n; i++) dst->ids[i] = dup_or_null(src->ids[i]);
+  }
+}
+
+/* Events of the sweep: +size at lo, -size at hi. */
+typedef struct event {
+  int64_t t;
+  int64_t delta;
+} event;
+
+static int cmp_event(const void *a, const void *b) {
+  const event *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  /* at equal times, ends (negative) before starts: [lo, hi) half-open */
+  return (x->delta > y->delta) - (x->delta < y->delta);
+}
+
+static event *make_events(const mp_problem *p, int *ne) {
+  event *ev = mp_xmalloc(sizeof(event) * (size_t)(2 * p->n + 1));
+  int m = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0 || it->hi <= it->lo) continue;
+    ev[m++] = (event){it->lo, it->size};
+    ev[m++] = (event){it->hi, -it->size};
+  }
+  qsort(ev, (size_t)m, sizeof *ev, cmp_event);
+  *ne = m;
+  return ev;
+}
+
+int64_t mp_live_peak(const mp_problem *p) {
+  int m;
+  event *ev = make_events(p, &m);
+  int64_t live = 0, peak = 0;
+  for (int i = 0; i < m; i++) {
+    live += ev[i].delta;
+    if (live > peak) peak = live;
+  }
+  free(ev);
+  return peak;
+}
+
+int64_t *mp_profile(const mp_problem *p) {
+  int64_t len = p->t_end - p->t_begin;
+  if (len <= 0) return NULL;
+  int64_t *d = mp_xcalloc((size_t)len + 1, sizeof(int64_t));
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    int64_t lo = it->lo < p->t_begin ? p->t_begin : it->lo;
+    int64_t hi = it->hi > p->t_end ? p->t_end : it->hi;
+    if (it->size <= 0 || hi <= lo) continue;
+    d[lo - p->t_begin] += it->size;
+    d[hi - p->t_begin] -= it->size;
+  }
+  int64_t run = 0;
+  for (int64_t t = 0; t < len; t++) {
+    run += d[t];
+    d[t] = run;
+  }
+  return d;
+}
+
+double mp_profile_std(const mp_problem *p) {
+  int64_t len = p->t_end - p->t_begin;
+  if (len <= 0) return 0.0;
+  /* sweep over events: M is constant between consecutive event times, so
+   * long fixed-lifetime ranges cost nothing extra */
+  int m;
+  event *ev = make_events(p, &m);
+  long double s1 = 0, s2 = 0;
+  int64_t live = 0, t = p->t_begin;
+  for (int i = 0; i <= m; i++) {
+    int64_t next = i < m ? ev[i].t : p->t_end;
+    if (next > p->t_end) next = p->t_end;
+    if (next > t) {
+      long double w = (long double)(next - t);
+      s1 += w * (long double)live;
+      s2 += w * (long double)live * (long double)live;
+      t = next;
+    }
+    if (i < m) live += ev[i].delta;
+  }
+  free(ev);
+  long double mean = s1 / (long double)len;
+  long double var = s2 / (long double)len - mean * mean;
+  if (var < 0) var = 0;
+  return (double)sqrtl(var);
+}
+
+int64_t mp_sum_sizes(const mp_problem *p) {
+  int64_t s = 0;
+  for (int i = 0; i < p->n; i++) s += p->items[i].size;
+  return s;
+}
+
+int64_t mp_node_footprint(const mp_graph *g, int v) {
+  int64_t s = 0;
+  for (int i = 0; i < g->n_reads[v]; i++) s += g->bufs[g->reads[v][i]].size;
+  const mp_node *nd = &g->nodes[v];
+  for (int k = 0; k < nd->n_out; k++) {
+    int b = g->root_of[v][k];
+    if (b >= 0 && g->bufs[b].owner == v && g->bufs[b].kind == MP_BUF_TENSOR &&
+        g->bufs[b].out == k)
+      s += g->bufs[b].size;
+  }
+  if (g->ws_buf[v] >= 0) s += g->bufs[g->ws_buf[v]].size;
+  return s;
+}
+
+int64_t mp_node_lower_bound(const mp_graph *g) {
+  int64_t lb = 0;
+  for (int v = 0; v < g->n; v++) {
+    int64_t f = mp_node_footprint(g, v);
+    if (f > lb) lb = f;
+  }
+  return lb;
+}
+
+int64_t mp_order_peak(const mp_graph *g, const int *order) {
+  mp_problem p;
+  mp_problem_from_order(g, order, 1, &p);
+  int64_t peak = mp_live_peak(&p);
+  mp_problem_free(&p);
+  return peak;
+}
+
+/* ---------------- simulator ---------------- */
+
+void mp_sim_init(mp_sim *s, const mp_graph *g) {
+  memset(s, 0, sizeof *s);
+  s->g = g;
+  s->remaining = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
+  s->missing = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  s->done = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(bool));
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    s->remaining[b] = bb->n_readers;
+    if (bb->kind == MP_BUF_TENSOR && bb->born_at_start) {
+      s->live += bb->size; /* graph inputs exist before the first step */
+      if (bb->n_readers == 0 && !bb->graph_output) s->dead_inputs += bb->size;
+    }
+  }
+  for (int v = 0; v < g->n; v++) s->missing[v] = g->n_pred[v];
+}
+
+void mp_sim_free(mp_sim *s) {
+  free(s->remaining);
+  free(s->missing);
+  free(s->done);
+  memset(s, 0, sizeof *s);
+}
+
+void mp_sim_copy(mp_sim *dst, const mp_sim *src) {
+  const mp_graph *g = src->g;
+  int *r = dst->remaining, *m = dst->missing;
+  bool *d = dst->done;
+  *dst = *src;
+  dst->remaining = r;
+  dst->missing = m;
+  dst->done = d;
+  memcpy(r, src->remaining, sizeof(int) * (size_t)g->n_buf);
+  memcpy(m, src->missing, sizeof(int) * (size_t)g->n);
+  memcpy(d, src->done, sizeof(bool) * (size_t)g->n);
+}
+
+/* Bytes a step of v allocates (its own new tensors and workspace) and frees
+ * after it (last reads, dead values, dead inputs after the first step). */
+static void step_delta(const mp_sim *s, int v, int64_t *alloc, int64_t *ws, int64_t *freed) {
+  const mp_graph *g = s->g;
+  const mp_node *nd = &g->nodes[v];
+  int64_t a = 0, f = 0;
+  for (int k = 0; k < nd->n_out; k++) {
+    int b = g->root_of[v][k];
+    if (b < 0) continue;
+    const mp_buffer *bb = &g->bufs[b];
+    if (bb->owner != v || bb->out != k || bb->kind != MP_BUF_TENSOR) continue;
+    if (!bb->born_at_start) {
+      a += bb->size;
+      if (bb->n_readers == 0 && !bb->graph_output) f += bb->size; /* dead value */
+    }
+  }
+  for (int i = 0; i < g->n_reads[v]; i++) {
+    int b = g->reads[v][i];
+    if (s->remaining[b] == 1 && !g->bufs[b].graph_output) f += g->bufs[b].size;
+  }
+  if (s->steps == 0) f += s->dead_inputs;
+  *alloc = a;
+  *ws = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
+  *freed = f;
+}
+
+int64_t mp_sim_cost(const mp_sim *s, int v, int64_t *after) {
+  int64_t a, w, f;
+  step_delta(s, v, &a, &w, &f);
+  int64_t during = s->live + a + w;
+  if (after) *after = during - w - f;
+  return during;
+}
+
+void mp_sim_run(mp_sim *s, int v) {
+  const mp_graph *g = s->g;
+  int64_t after, during = mp_sim_cost(s, v, &after);
+  if (during > s->peak) s->peak = during;
+  s->live = after;
+  for (int i = 0; i < g->n_reads[v]; i++) s->remaining[g->reads[v][i]]--;
+  s->done[v] = true;
+  s->steps++;
+  for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]--;
+}

@@ -1,0 +1,34 @@
+/* main.c - memplan's entry point: pick the subcommand and dispatch. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const mp_command commands[] = {
+    {"solve", "plan a graph or a fixed-lifetime problem with chosen solvers", mp_cmd_solve},
+    {"verify", "re-check a plan file against its graph", mp_cmd_verify},
+    {"info", "describe a graph: nodes, buffers, edges, given-order peak, bound", mp_cmd_info},
+    {"solvers", "list the registered solvers and their options", mp_cmd_solvers},
+};
+
+static void usage(FILE *out) {
+  fprintf(out, "usage: memplan COMMAND [ARGS]   (memplan COMMAND --help for details)\n\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return MP_EXIT_USAGE;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return MP_EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  fprintf(stderr, "memplan: unknown command '%s'\n\n", argv[1]);
+  usage(stderr);
+  return MP_EXIT_USAGE;
+}

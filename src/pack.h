@@ -1,0 +1,27 @@
+/* pack.h - the packing primitive that offset placers share: put items, in a
+ * sequence the placer chooses, at the first or the best-fitting aligned gap
+ * among the already placed items whose lifetimes intersect theirs.  Part of
+ * the model's toolkit, not of any one solver; the verifier never uses it. */
+#ifndef MP_PACK_H
+#define MP_PACK_H
+
+#include "lifetime.h"
+
+enum mp_fit { MP_FIRST_FIT = 0, MP_BEST_FIT = 1 };
+
+/* Place items seq[0..m) in that order.  Items pinned in the problem
+ * (fixed >= 0) are placed first where they stand, whatever seq says.
+ * Returns the arena. off[] receives every offset (unplaced items: -1). */
+int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off);
+
+/* Lowest / best aligned offset for item i given the offsets in off[] of the
+ * items listed in `placed` (only those whose lifetimes intersect i count). */
+int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const int64_t *off,
+                    enum mp_fit fit);
+
+/* Sequences the classic placers use (ties always broken by item index):
+ * by birth (lo asc), by size (size desc, lo asc). */
+void mp_seq_by_birth(const mp_problem *p, int *seq);
+void mp_seq_by_size(const mp_problem *p, int *seq);
+
+#endif

@@ -1,0 +1,14 @@
+/* registry.h - the table of every solver, generated at build time from the
+ * file names in solvers/ (build/registry.c).  The harness uses this; solvers
+ * never include it. */
+#ifndef MP_REGISTRY_H
+#define MP_REGISTRY_H
+
+#include "solver.h"
+
+extern const mp_solver *const mp_registry[];
+extern const int mp_registry_size;
+
+const mp_solver *mp_solver_find(const char *name);
+
+#endif

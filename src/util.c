@@ -1,0 +1,96 @@
+/* util.c - allocation, time, the random generator and error formatting. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "solver.h"
+
+void *mp_xmalloc(size_t n) {
+  void *p = malloc(n ? n : 1);
+  if (!p) {
+    fprintf(stderr, "memplan: out of memory (%zu bytes)\n", n);
+    exit(3);
+  }
+  return p;
+}
+
+void *mp_xcalloc(size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz ? sz : 1);
+  if (!p) {
+    fprintf(stderr, "memplan: out of memory (%zu x %zu bytes)\n", n, sz);
+    exit(3);
+  }
+  return p;
+}
+
+void *mp_xrealloc(void *p, size_t n) {
+  void *q = realloc(p, n ? n : 1);
+  if (!q) {
+    fprintf(stderr, "memplan: out of memory (%zu bytes)\n", n);
+    exit(3);
+  }
+  return q;
+}
+
+double mp_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int mp_errorf(mp_error *err, const char *fmt, ...) {
+  if (err) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+  }
+  return -1;
+}
+
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+void mp_rng_seed(mp_rng *r, uint64_t seed) {
+  for (int i = 0; i < 4; i++) r->s[i] = splitmix64(&seed);
+}
+
+static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t mp_rng_next(mp_rng *r) {
+  uint64_t *s = r->s;
+  uint64_t result = rotl(s[1] * 5, 7) * 9;
+  uint64_t t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl(s[3], 45);
+  return result;
+}
+
+double mp_rng_unit(mp_rng *r) { return (double)(mp_rng_next(r) >> 11) * 0x1.0p-53; }
+
+uint64_t mp_rng_below(mp_rng *r, uint64_t n) {
+  if (n <= 1) return 0;
+  /* Lemire's multiply-shift with rejection: unbiased */
+  uint64_t x = mp_rng_next(r);
+  __uint128_t m = (__uint128_t)x * n;
+  uint64_t l = (uint64_t)m;
+  if (l < n) {
+    uint64_t t = -n % n;
+    while (l < t) {
+      x = mp_rng_next(r);
+      m = (__uint128_t)x * n;
+      l = (uint64_t)m;
+    }
+  }
+  return (uint64_t)(m >> 64);
+}
