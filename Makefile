@@ -9,23 +9,23 @@
 CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc \
-           $(shell pkg-config --cflags igraph jansson 2>/dev/null)
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc -Itests \
+           $(shell pkg-config --cflags igraph jansson check 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs igraph jansson 2>/dev/null) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 SRC      := $(filter-out src/main.c,$(wildcard src/*.c))
 SOLVERS  := $(sort $(wildcard solvers/*.c))
-TESTS    := $(wildcard tests/*.c)
+TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) $(BUILD)/registry.o
-TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o)
+TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 HDR      := $(wildcard src/*.h)
 
 .PHONY: all deps test test-unit test-cli test-asan bench graphs clean test-slurm
 
 all: bin/memplan
 
-$(BUILD)/%.o: %.c $(HDR)
+$(BUILD)/%.o: %.c $(HDR) $(wildcard tests/*.h)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
@@ -33,6 +33,13 @@ $(BUILD)/%.o: %.c $(HDR)
 $(BUILD)/registry.c: $(SOLVERS) scripts/gen_registry.sh
 	@mkdir -p $(BUILD)
 	sh scripts/gen_registry.sh $(SOLVERS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/test_suites.c: $(wildcard tests/test_*.c) scripts/gen_suites.sh
+	@mkdir -p $(BUILD)
+	sh scripts/gen_suites.sh $(sort $(wildcard tests/test_*.c)) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/test_suites.o: $(BUILD)/test_suites.c
+	$(CC) $(CFLAGS) $(shell pkg-config --cflags check 2>/dev/null) -c $< -o $@
 
 $(BUILD)/registry.o: $(BUILD)/registry.c $(HDR)
 	$(CC) $(CFLAGS) -c $< -o $@

@@ -251,7 +251,7 @@ int mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_o
   if (!rc) rc = check_fig(plan, "reduction_vs_given", f.reduction_vs_given, false, err);
   if (rc && strncmp(err->msg, plan_path, strlen(plan_path)) != 0) {
     char tmp[512];
-    snprintf(tmp, sizeof tmp, "%s: %s", plan_path, err->msg);
+    snprintf(tmp, sizeof tmp, "%.200s: %.300s", plan_path, err->msg);
     memcpy(err->msg, tmp, sizeof err->msg);
   }
 done:

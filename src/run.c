@@ -257,13 +257,13 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
         memcpy(r->order, start, sizeof(int) * (size_t)n);
         free(start);
         r->status = MP_ERROR;
-        snprintf(r->msg, sizeof r->msg, "%s: %s", ord[i]->name, sr->msg[0] ? sr->msg : "failed");
+        snprintf(r->msg, sizeof r->msg, "%s: %.400s", ord[i]->name, sr->msg[0] ? sr->msg : "failed");
         return 3;
       }
       free(start);
       if (mp_order_check(g, r->order, &e) >= 0) {
         r->status = MP_ERROR;
-        snprintf(r->msg, sizeof r->msg, "%s returned an invalid order: %s", ord[i]->name, e.msg);
+        snprintf(r->msg, sizeof r->msg, "%s returned an invalid order: %.400s", ord[i]->name, e.msg);
         return 3;
       }
       if (sr->bound > order_bound) order_bound = sr->bound;
@@ -313,7 +313,7 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
     if (sr->status == MP_ERROR) {
       free(start);
       r->status = MP_ERROR;
-      snprintf(r->msg, sizeof r->msg, "%s: %s", plc[i]->name, sr->msg[0] ? sr->msg : "failed");
+      snprintf(r->msg, sizeof r->msg, "%s: %.400s", plc[i]->name, sr->msg[0] ? sr->msg : "failed");
       return 3;
     }
     if (plc[i]->decides == MP_DECIDES_BOTH) {
@@ -323,7 +323,7 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
       if (mp_order_check(g, r->order, &e) >= 0) {
         free(start);
         r->status = MP_ERROR;
-        snprintf(r->msg, sizeof r->msg, "%s returned an invalid order: %s", plc[i]->name, e.msg);
+        snprintf(r->msg, sizeof r->msg, "%s returned an invalid order: %.400s", plc[i]->name, e.msg);
         return 3;
       }
       free(r->prob.items);
@@ -332,7 +332,7 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
     free(start);
     if (sr->status == MP_INFEASIBLE) {
       r->status = MP_INFEASIBLE;
-      snprintf(r->msg, sizeof r->msg, "%s: %s", plc[i]->name,
+      snprintf(r->msg, sizeof r->msg, "%s: %.400s", plc[i]->name,
                sr->msg[0] ? sr->msg : "no placement fits the capacity");
       r->fig.live_peak = mp_live_peak(&r->prob);
       r->fig.sum_sizes = mp_sum_sizes(&r->prob);
@@ -350,7 +350,7 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
   mp_error e;
   if (mp_verify_offsets(&r->prob, r->offsets, &e)) {
     r->status = MP_ERROR;
-    snprintf(r->msg, sizeof r->msg, "%s returned an invalid placement: %s", r->place_name, e.msg);
+    snprintf(r->msg, sizeof r->msg, "%s returned an invalid placement: %.300s", r->place_name, e.msg);
     return 3;
   }
   int64_t live_peak = mp_live_peak(&r->prob);

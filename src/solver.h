@@ -65,6 +65,10 @@ typedef struct mp_solver {
   int decides;
   const mp_option *options;
   int n_options;
+  /* Option overrides ("name=value,name=value") that keep a run short and
+   * independent of the clock, for the property tests over every solver.
+   * NULL when the defaults are already quick on graphs of a dozen nodes. */
+  const char *quick;
   /* Returns 0 when ctx holds a plan (any status but error), else -1 with
    * ctx->msg set.  A refusal (size cap) is -1 with a clear message. */
   int (*solve)(mp_ctx *ctx);

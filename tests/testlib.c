@@ -1,0 +1,272 @@
+/* testlib.c - see testlib.h. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "testlib.h"
+
+int tl_trials(int normal) {
+  const char *q = getenv("MP_QUICK");
+  if (q && *q && strcmp(q, "0")) return normal / 5 > 1 ? normal / 5 : 1;
+  return normal;
+}
+
+static char **temps;
+static int n_temps;
+
+char *tl_write_temp(const char *text, const char *suffix) {
+  mkdir("tmp", 0755);
+  static int counter;
+  char path[256];
+  snprintf(path, sizeof path, "tmp/t%ld_%d%s", (long)getpid(), counter++, suffix);
+  FILE *f = fopen(path, "w");
+  ck_assert_msg(f != NULL, "cannot write %s", path);
+  fputs(text, f);
+  fclose(f);
+  temps = realloc(temps, sizeof(char *) * (size_t)(n_temps + 1));
+  temps[n_temps++] = strdup(path);
+  return strdup(path);
+}
+
+void tl_cleanup(void) {
+  for (int i = 0; i < n_temps; i++) {
+    unlink(temps[i]);
+    free(temps[i]);
+  }
+  free(temps);
+  temps = NULL;
+  n_temps = 0;
+}
+
+mp_graph *tl_graph_try(const char *json, bool toposort, mp_error *err) {
+  char *p = tl_write_temp(json, ".json");
+  mp_graph *g = mp_graph_read_json(p, toposort, err);
+  unlink(p);
+  free(p);
+  return g;
+}
+
+mp_graph *tl_graph(const char *json) {
+  mp_error err;
+  mp_graph *g = tl_graph_try(json, false, &err);
+  ck_assert_msg(g != NULL, "graph did not load: %s", g ? "" : err.msg);
+  return g;
+}
+
+/* ---- random graphs ---- */
+
+typedef struct sbuf {
+  char *s;
+  size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+    va_end(ap);
+    if ((size_t)k < b->cap - b->n) {
+      b->n += (size_t)k;
+      return;
+    }
+    b->cap = b->cap * 2 + (size_t)k + 64;
+    b->s = realloc(b->s, b->cap);
+  }
+}
+
+char *tl_random_json(mp_rng *r, int n, int flags) {
+  sbuf b = {malloc(256), 0, 256};
+  b.s[0] = 0;
+  int *nout = calloc((size_t)n + 1, sizeof(int));
+  bool *isview = calloc((size_t)n + 1, sizeof(bool));
+  int n_inputs = 1 + (int)mp_rng_below(r, 2);
+  if (n_inputs > n) n_inputs = n;
+  bool outnode = (flags & TL_OUTNODE) && n >= 3 && mp_rng_below(r, 2);
+  sb_printf(&b, "{\"name\":\"random\",\"nodes\":[\n");
+  for (int v = 0; v < n; v++) {
+    int64_t size = 1 + (int64_t)mp_rng_below(r, 4000);
+    if (mp_rng_below(r, 20) == 0) size = 0;
+    sb_printf(&b, "%s{\"id\":%d,\"name\":\"n%d\"", v ? ",\n" : "", v, v);
+    if (v < n_inputs) {
+      sb_printf(&b, ",\"op\":\"input\",\"size\":%lld,\"inputs\":[]}", (long long)size);
+      nout[v] = 1;
+      continue;
+    }
+    if (outnode && v == n - 1) {
+      /* the output node reads a few earlier tensors */
+      sb_printf(&b, ",\"op\":\"output\",\"size\":0,\"inputs\":[");
+      int k = 1 + (int)mp_rng_below(r, 3);
+      for (int i = 0; i < k; i++) sb_printf(&b, "%s%d", i ? "," : "", (int)mp_rng_below(r, (uint64_t)v));
+      sb_printf(&b, "]}");
+      nout[v] = 1;
+      continue;
+    }
+    /* inputs: 1-3 earlier tensors, sometimes the same twice */
+    int k = 1 + (int)mp_rng_below(r, 3);
+    int ins[3], outk[3];
+    for (int i = 0; i < k; i++) {
+      ins[i] = (int)mp_rng_below(r, (uint64_t)v);
+      outk[i] = -1;
+      if (nout[ins[i]] > 1 && (mp_rng_below(r, 3) || (flags & TL_MULTI) == 0))
+        outk[i] = (int)mp_rng_below(r, (uint64_t)nout[ins[i]]);
+    }
+    uint64_t kind = mp_rng_below(r, 100);
+    bool multi = (flags & TL_MULTI) && kind < 15;
+    bool view = (flags & TL_VIEWS) && kind >= 15 && kind < 27;
+    bool param_view = (flags & TL_VIEWS) && kind >= 27 && kind < 30;
+    bool inplace = (flags & TL_INPLACE) && kind >= 30 && kind < 45;
+    /* an alias must name a single output, or a view */
+    if ((view || inplace) && outk[0] < 0 && nout[ins[0]] > 1 && !isview[ins[0]]) outk[0] = 0;
+    sb_printf(&b, ",\"op\":\"%s\"", multi ? "split" : view ? "view" : inplace ? "relu_" : "op");
+    if (multi) {
+      nout[v] = 2 + (int)mp_rng_below(r, 2);
+      sb_printf(&b, ",\"outputs\":[");
+      for (int i = 0; i < nout[v]; i++)
+        sb_printf(&b, "%s%lld", i ? "," : "", (long long)(mp_rng_below(r, 6) ? 1 + mp_rng_below(r, 3000) : 0));
+      sb_printf(&b, "]");
+    } else {
+      nout[v] = 1;
+      sb_printf(&b, ",\"size\":%lld", (long long)size);
+    }
+    sb_printf(&b, ",\"inputs\":[");
+    for (int i = 0; i < k; i++) {
+      if (outk[i] >= 0)
+        sb_printf(&b, "%s[%d,%d]", i ? "," : "", ins[i], outk[i]);
+      else
+        sb_printf(&b, "%s%d", i ? "," : "", ins[i]);
+    }
+    sb_printf(&b, "]");
+    if (view || inplace) {
+      isview[v] = true;
+      if (outk[0] >= 0)
+        sb_printf(&b, ",\"alias\":[%d,%d]", ins[0], outk[0]);
+      else
+        sb_printf(&b, ",\"alias\":%d", ins[0]);
+      if (inplace) sb_printf(&b, ",\"inplace\":true");
+    } else if (param_view) {
+      isview[v] = true;
+      sb_printf(&b, ",\"alias\":-1");
+    }
+    if ((flags & TL_WS) && mp_rng_below(r, 5) == 0)
+      sb_printf(&b, ",\"workspace\":%lld", (long long)(1 + mp_rng_below(r, 2000)));
+    sb_printf(&b, "}");
+  }
+  sb_printf(&b, "]}\n");
+  free(nout);
+  free(isview);
+  return b.s;
+}
+
+mp_graph *tl_random_graph(mp_rng *r, int n, int flags) {
+  char *js = tl_random_json(r, n, flags);
+  mp_error err;
+  mp_graph *g = tl_graph_try(js, false, &err);
+  ck_assert_msg(g != NULL, "random graph did not load: %s\n%s", g ? "" : err.msg, js);
+  free(js);
+  return g;
+}
+
+/* ---- exhaustive optimum ---- */
+
+typedef struct bf {
+  const mp_graph *g;
+  int *order, *missing;
+  bool *done;
+  long count, max;
+  int64_t best;
+  int *best_order;
+} bf;
+
+static void bf_rec(bf *s, int depth) {
+  if (s->count > s->max) return;
+  const mp_graph *g = s->g;
+  if (depth == g->n) {
+    s->count++;
+    int64_t p = mp_order_peak(g, s->order);
+    if (s->best < 0 || p < s->best) {
+      s->best = p;
+      if (s->best_order) memcpy(s->best_order, s->order, sizeof(int) * (size_t)g->n);
+    }
+    return;
+  }
+  for (int v = 0; v < g->n; v++) {
+    if (s->done[v] || s->missing[v]) continue;
+    s->done[v] = true;
+    s->order[depth] = v;
+    for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]--;
+    bf_rec(s, depth + 1);
+    for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]++;
+    s->done[v] = false;
+  }
+}
+
+int64_t tl_brute_force_peak(const mp_graph *g, long max_orders, int *best_order) {
+  bf s = {g, calloc((size_t)g->n + 1, sizeof(int)), calloc((size_t)g->n + 1, sizeof(int)),
+          calloc((size_t)g->n + 1, sizeof(bool)), 0, max_orders, -1, best_order};
+  for (int v = 0; v < g->n; v++) s.missing[v] = g->n_pred[v];
+  if (g->n == 0) s.best = 0;
+  bf_rec(&s, 0);
+  free(s.order);
+  free(s.missing);
+  free(s.done);
+  return s.count > max_orders ? -1 : s.best;
+}
+
+/* ---- running the harness ---- */
+
+static int count_sets(const char *const *sets) {
+  int n = 0;
+  while (sets && sets[n]) n++;
+  return n;
+}
+
+int tl_run(const mp_graph *g, const char *order, const char *place, uint64_t seed, double limit,
+           const char *const *sets, mp_result *r) {
+  mp_instance in = {(mp_graph *)g, NULL};
+  mp_run_spec spec = {0};
+  spec.order = order;
+  spec.place = place;
+  spec.seed = seed;
+  spec.time_limit = limit;
+  spec.sets = sets;
+  spec.n_sets = count_sets(sets);
+  return mp_run(&in, &spec, r);
+}
+
+int tl_run_fixed(mp_problem *p, const char *place, uint64_t seed, double limit, int64_t capacity,
+                 const char *const *sets, mp_result *r) {
+  mp_instance in = {NULL, p};
+  mp_run_spec spec = {0};
+  spec.place = place;
+  spec.seed = seed;
+  spec.time_limit = limit;
+  spec.capacity = capacity;
+  spec.sets = sets;
+  spec.n_sets = count_sets(sets);
+  return mp_run(&in, &spec, r);
+}
+
+const char *const *tl_quick_sets(const mp_solver *s) {
+  static char buf[1024];
+  static const char *list[64];
+  int n = 0;
+  if (s->quick) {
+    snprintf(buf, sizeof buf, "%s", s->quick);
+    char *save = NULL;
+    for (char *t = strtok_r(buf, ",", &save); t && n < 62; t = strtok_r(NULL, ",", &save)) {
+      /* qualify with the solver name so chains do not cross-apply */
+      static char q[64][128];
+      snprintf(q[n], sizeof q[n], "%s.%s", s->name, t);
+      list[n] = q[n];
+      n++;
+    }
+  }
+  list[n] = NULL;
+  return list;
+}

@@ -1,0 +1,57 @@
+/* testlib.h - helpers shared by the Check suites: graphs from strings,
+ * random graphs with every feature of DESIGN 1.1, exhaustive optima, and a
+ * one-call way to run the harness. */
+#ifndef MP_TESTLIB_H
+#define MP_TESTLIB_H
+
+#include <check.h>
+#include "run.h"
+
+/* MP_QUICK=1 in the environment (sanitizer runs): fewer random trials. */
+int tl_trials(int normal);
+
+/* Write text to a fresh temporary file (suffix chooses the reader by
+ * extension: ".json", ".csv", ".graphml"); returns a malloc'ed path.  The
+ * files live under tests/tmp/ (created on demand) and are removed by
+ * tl_cleanup(). */
+char *tl_write_temp(const char *text, const char *suffix);
+void tl_cleanup(void);
+
+/* Load a graph / instance from JSON text; fails the test on error. */
+mp_graph *tl_graph(const char *json);
+/* Same, but returns NULL and fills err instead of failing. */
+mp_graph *tl_graph_try(const char *json, bool toposort, mp_error *err);
+
+/* Flags for tl_random_json. */
+enum {
+  TL_MULTI = 1,     /* multi-output nodes and [j, k] references */
+  TL_VIEWS = 2,     /* pure views (alias, also alias -1) */
+  TL_INPLACE = 4,   /* in-place writes */
+  TL_WS = 8,        /* workspaces */
+  TL_OUTNODE = 16,  /* sometimes an explicit `output` node */
+  TL_ALL = 31
+};
+/* A random valid graph of n nodes as DESIGN 1.1 JSON (malloc'ed text).
+ * Deterministic for the rng state. */
+char *tl_random_json(mp_rng *r, int n, int flags);
+mp_graph *tl_random_graph(mp_rng *r, int n, int flags);
+
+/* The optimum live peak over all topological orders (data + in-place
+ * edges), by enumerating every order and measuring it with the evaluator.
+ * Returns -1 when there are more than max_orders orders. */
+int64_t tl_brute_force_peak(const mp_graph *g, long max_orders, int *best_order);
+
+/* Run the harness on a graph: --order order --place place, seed, limit (0:
+ * none), extra "name=value" overrides (NULL-terminated list or NULL).
+ * Returns mp_run's code. */
+int tl_run(const mp_graph *g, const char *order, const char *place, uint64_t seed, double limit,
+           const char *const *sets, mp_result *r);
+/* The same for a fixed-lifetime problem (takes ownership of nothing). */
+int tl_run_fixed(mp_problem *p, const char *place, uint64_t seed, double limit, int64_t capacity,
+                 const char *const *sets, mp_result *r);
+
+/* Split a solver's `quick` string "a=1,b=2" into a NULL-terminated list
+ * (static storage, valid until the next call). */
+const char *const *tl_quick_sets(const mp_solver *s);
+
+#endif
