@@ -49,9 +49,10 @@ void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r) 
   fprintf(out, "profile std   %.1f bytes\n", f->profile_std);
   for (int i = 0; i < r->n_stages; i++) {
     const mp_stage_result *s = &r->stages[i];
-    fprintf(out, "stage %-7s %-10s %9.3f ms wall %9.3f ms cpu  %s%s%s\n", s->solver->name,
-            mp_status_name(s->status), s->wall_ms, s->cpu_ms, s->bound ? "bound " : "",
-            s->bound ? "" : "", s->msg);
+    char bound[48] = "";
+    if (s->bound) snprintf(bound, sizeof bound, "  bound %lld", (long long)s->bound);
+    fprintf(out, "stage %-9s %-10s %9.3f ms wall %9.3f ms cpu%s%s%s\n", s->solver->name,
+            mp_status_name(s->status), s->wall_ms, s->cpu_ms, bound, s->msg[0] ? "  " : "", s->msg);
   }
   fprintf(out, "plan time     order %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms, r->place_ms,
           r->order_ms + r->place_ms);
