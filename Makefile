@@ -10,13 +10,13 @@ CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc -Itests \
-           $(shell pkg-config --cflags igraph jansson check 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs igraph jansson 2>/dev/null) -lglpk -lsqlite3 -lm
+           $(shell pkg-config --cflags igraph jansson check cairo 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs igraph jansson cairo 2>/dev/null) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 SRC      := $(filter-out src/main.c,$(wildcard src/*.c))
 SOLVERS  := $(sort $(wildcard solvers/*.c))
-TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c
+TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c tests/oracle.c
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) $(BUILD)/registry.o
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 HDR      := $(wildcard src/*.h)
@@ -48,6 +48,10 @@ bin/memplan: $(OBJ) $(BUILD)/src/main.o
 	@mkdir -p bin
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
+# the CLI built into $(BUILD) (test-asan runs tests/cli.sh with it)
+$(BUILD)/memplan: $(OBJ) $(BUILD)/src/main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
 $(BUILD)/test_memplan: $(OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) $(CHECK_LIBS)
 
@@ -66,15 +70,21 @@ test-cli: bin/memplan
 test-asan:
 	@sh scripts/deps.sh
 	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	  LDFLAGS="-fsanitize=address,undefined" build-asan/test_memplan
+	  LDFLAGS="-fsanitize=address,undefined" build-asan/test_memplan build-asan/memplan
 	cd tests && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  CK_FORK=no MP_QUICK=1 ../build-asan/test_memplan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  BIN=build-asan/memplan sh tests/cli.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	sh scripts/bench.sh
 
+test-slurm: bin/memplan
+	sh scripts/slurm/test_slurm.sh
+
 graphs: bin/memplan
+	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
 
 clean:

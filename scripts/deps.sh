@@ -3,7 +3,7 @@
 # Idempotent and quiet when everything is there.  Needs root (or sudo).
 set -eu
 PKGS="build-essential pkg-config libigraph-dev libglpk-dev glpk-utils check libsubunit-dev \
-libjansson-dev libsqlite3-dev sqlite3 libcairo2-dev gnuplot-nox"
+libjansson-dev libsqlite3-dev sqlite3 libcairo2-dev gnuplot-nox python3"
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -16,5 +16,12 @@ int mp_cmd_solve(int argc, char **argv);
 int mp_cmd_verify(int argc, char **argv);
 int mp_cmd_info(int argc, char **argv);
 int mp_cmd_solvers(int argc, char **argv);
+int mp_cmd_gen(int argc, char **argv);
+int mp_cmd_convert(int argc, char **argv);
+int mp_cmd_bench(int argc, char **argv);
+int mp_cmd_merge(int argc, char **argv);
+int mp_cmd_export(int argc, char **argv);
+int mp_cmd_table(int argc, char **argv);
+int mp_cmd_plot(int argc, char **argv);
 
 #endif

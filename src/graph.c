@@ -422,8 +422,10 @@ int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
     for (int v = 0; v < n; v++) {
       mp_node *nd = &g->nodes[v];
       if (!nd->inplace || !nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) continue;
-      if (nd->n_out == 0) continue;
-      int b = g->root_of[v][0];
+      /* the storage it writes is its alias root, whether or not the node
+       * has an output of its own (`outputs: []` still writes in place) */
+      int j = nd->alias.node, kk = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
+      int b = g->nodes[j].n_out > 0 ? g->root_of[j][kk] : MP_NO_BUFFER;
       if (b < 0) continue;
       const mp_buffer *bb = &g->bufs[b];
       for (int i = 0; i < bb->n_readers; i++) {

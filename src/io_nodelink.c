@@ -2,7 +2,11 @@
  * id and attributes, `links` with source and target.  The attribute holding
  * output bytes is chosen by the caller (--size-attr); op, name, alias,
  * inplace and workspace are read when present.  Node order is the given
- * order; link order is input order. */
+ * order; link order is input order.  What `memplan convert --to nodelink`
+ * adds is read too: `outputs` (a list of bytes, for several outputs; it
+ * takes precedence over the size attribute), `alias_output` (k of an
+ * [j, k] alias), a link's `output` (k of an [j, k] input) and the graph's
+ * `param_bytes`. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -63,6 +67,8 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
   json_t *nm = json_is_object(gr) ? json_object_get(gr, "name") : NULL;
   const char *b = strrchr(path, '/');
   g->name = xstrdup(json_is_string(nm) ? json_string_value(nm) : (b ? b + 1 : path));
+  json_t *pb = json_is_object(gr) ? json_object_get(gr, "param_bytes") : NULL;
+  if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
   g->n = (int)json_array_size(nodes);
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
@@ -88,7 +94,17 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
       rc = mp_errorf(err, "%s: nodes[%d]: missing or duplicate id", path, v);
       break;
     }
-    rc = bytes_of(json_object_get(o, size_attr), path, v, size_attr, &nd->out_size[0], err);
+    json_t *outs = json_object_get(o, "outputs"); /* several outputs (memplan's writer) */
+    if (json_is_array(outs)) {
+      nd->n_out = (int)json_array_size(outs);
+      nd->out_size = mp_xrealloc(nd->out_size, sizeof(int64_t) * (size_t)(nd->n_out ? nd->n_out : 1));
+      for (int k = 0; k < nd->n_out && !rc; k++) {
+        nd->out_size[k] = 0;
+        rc = bytes_of(json_array_get(outs, (size_t)k), path, v, "outputs", &nd->out_size[k], err);
+      }
+    } else {
+      rc = bytes_of(json_object_get(o, size_attr), path, v, size_attr, &nd->out_size[0], err);
+    }
     if (!rc) rc = bytes_of(json_object_get(o, "workspace"), path, v, "workspace", &nd->workspace, err);
     x = json_object_get(o, "alias");
     if (!rc && x && !json_is_null(x)) {
@@ -99,6 +115,8 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
       } else {
         nd->alias.node = find_id(nodes, x);
         if (nd->alias.node < 0) rc = mp_errorf(err, "%s: node %d: alias names no node", path, v);
+        json_t *ao = json_object_get(o, "alias_output");
+        if (!rc && json_is_integer(ao)) nd->alias.out = (int)json_integer_value(ao);
       }
     }
     x = json_object_get(o, "inplace");
@@ -116,7 +134,9 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
       }
       mp_node *nd = &g->nodes[t];
       nd->in = mp_xrealloc(nd->in, sizeof(mp_ref) * (size_t)(nd->n_in + 1));
-      nd->in[nd->n_in++] = (mp_ref){s, MP_ALL_OUTPUTS};
+      json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
+      nd->in[nd->n_in++] = (mp_ref){s, json_is_integer(lo) ? (int)json_integer_value(lo)
+                                                           : MP_ALL_OUTPUTS};
     }
   }
   for (int v = 0; v < g->n; v++)

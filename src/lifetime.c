@@ -68,7 +68,7 @@ static char *dup_or_null(const char *s) {
 void mp_problem_copy(const mp_problem *src, mp_problem *dst) {
   *dst = *src;
   dst->items = mp_xmalloc(sizeof(mp_item) * (size_t)(src->n ? src->n : 1));
-  memcpy(dst->items, src->items, sizeof(mp_item) * (size_t)src->n);
+  if (src->n) memcpy(dst->items, src->items, sizeof(mp_item) * (size_t)src->n); /* items may be NULL */
   dst->name = dup_or_null(src->name);
   dst->file = dup_or_null(src->file);
   if (src->ids) {
@@ -175,9 +175,14 @@ int64_t mp_node_footprint(const mp_graph *g, int v) {
   const mp_node *nd = &g->nodes[v];
   for (int k = 0; k < nd->n_out; k++) {
     int b = g->root_of[v][k];
-    if (b >= 0 && g->bufs[b].owner == v && g->bufs[b].kind == MP_BUF_TENSOR &&
-        g->bufs[b].out == k)
-      s += g->bufs[b].size;
+    if (b < 0 || g->bufs[b].owner != v || g->bufs[b].kind != MP_BUF_TENSOR || g->bufs[b].out != k)
+      continue;
+    /* a graph input nobody reads is a dead value born and dead at step 0:
+     * it is not live while v runs (unless v runs first), so it is no part
+     * of a bound valid for every order */
+    const mp_buffer *bb = &g->bufs[b];
+    if (bb->born_at_start && bb->n_readers == 0 && !bb->graph_output) continue;
+    s += bb->size;
   }
   if (g->ws_buf[v] >= 0) s += g->bufs[g->ws_buf[v]].size;
   return s;

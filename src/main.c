@@ -9,6 +9,13 @@ static const mp_command commands[] = {
     {"verify", "re-check a plan file against its graph", mp_cmd_verify},
     {"info", "describe a graph: nodes, buffers, edges, given-order peak, bound", mp_cmd_info},
     {"solvers", "list the registered solvers and their options", mp_cmd_solvers},
+    {"gen", "write a synthetic graph (randwire, nas, layered, tree, sp, chain)", mp_cmd_gen},
+    {"convert", "rewrite a graph as node-link JSON or graph JSON", mp_cmd_convert},
+    {"bench", "run an experiment matrix in child processes into a results file", mp_cmd_bench},
+    {"merge", "merge results files (shards) into one, without duplicates", mp_cmd_merge},
+    {"export", "write a results file as CSV", mp_cmd_export},
+    {"table", "tables (md, LaTeX, CSV) from results files", mp_cmd_table},
+    {"plot", "pictures (SVG, PNG, PDF): memory profile, placement, Pareto front", mp_cmd_plot},
 };
 
 static void usage(FILE *out) {

@@ -199,7 +199,12 @@ int mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_o
       rc = mp_errorf(err, "%s: order position %d is not a node id", plan_path, i);
       goto done;
     }
-    order[i] = (int)json_integer_value(x);
+    json_int_t id = json_integer_value(x);
+    if (id < 0 || id >= g->n) { /* before the cast: 2^32 must not pass as node 0 */
+      rc = mp_errorf(err, "%s: order position %d: %lld is not a node id", plan_path, i, (long long)id);
+      goto done;
+    }
+    order[i] = (int)id;
   }
   mp_error e;
   if (mp_order_check(g, order, &e) >= 0) {

@@ -124,6 +124,10 @@ int64_t mp_given_baseline(const mp_instance *in, int64_t align) {
     mp_problem_from_order(in->g, in->g->given, align, &p);
   } else {
     mp_problem_copy(in->fixed, &p);
+    /* the same alignment as the plan it is compared with (mp_run applies
+     * --align to CSV files without an alignment column) */
+    if (!p.has_alignment_col && align > 0)
+      for (int i = 0; i < p.n; i++) p.items[i].align = align;
   }
   mp_ctx c;
   memset(&c, 0, sizeof c);

@@ -28,5 +28,135 @@ printf '{"nodes":[{"id":0,"size":-1}]}' >"$T/neg.json"
 expect 1 "negative size" $BIN solve "$T/neg.json" --out "$T/neg.plan"
 [ -e "$T/neg.plan" ] && bad "no output on bad input" || ok
 grep -q "neg.json" "$T/err" && grep -q "node 0" "$T/err" && ok || bad "error names file and node"
+
+# ---- one file per class of bad input: exit 1, an error naming the file and
+# the node or line, no output file, a pre-existing output file left intact,
+# no temporary file left behind ----
+badcase() { # badcase NAME SUFFIX 'what the message must contain' CONTENT [extra solve flags]
+  name=$1; suf=$2; needle=$3; content=$4; shift 4
+  f="$T/$name$suf"
+  printf '%s' "$content" >"$f"
+  rm -f "$T/out.plan"
+  expect 1 "$name: solve" $BIN solve "$f" --out "$T/out.plan" "$@"
+  [ -e "$T/out.plan" ] && bad "$name: an output file was created" || ok
+  grep -q "$f" "$T/err" && ok || bad "$name: the message does not name the file: $(cat "$T/err")"
+  grep -q -- "$needle" "$T/err" && ok || bad "$name: the message lacks '$needle': $(cat "$T/err")"
+  echo keep >"$T/keep.plan"
+  expect 1 "$name: solve over an existing plan" $BIN solve "$f" --out "$T/keep.plan" "$@"
+  [ "$(cat "$T/keep.plan")" = keep ] && ok || bad "$name: the existing output file was changed"
+  ls "$T" | grep -q 'plan\.tmp' && bad "$name: a temporary file was left behind" || ok
+  expect 1 "$name: info" $BIN info "$f" "$@"
+}
+N0='{"id":0,"size":100,"inputs":[]}'
+badcase notjson .json "not valid JSON" 'hello, world'
+badcase truncated .json "not valid JSON" '{"nodes":[{"id":0,"size":1'
+badcase dupid .json "node 0: duplicate id" "{\"nodes\":[$N0,$N0]}"
+badcase missingid .json "nodes\[1\]: missing id" "{\"nodes\":[$N0,{\"size\":5}]}"
+badcase inrange .json "node 1.*out of range" "{\"nodes\":[$N0,{\"id\":1,\"size\":5,\"inputs\":[7]}]}"
+badcase outindex .json "node 1.*output 3" "{\"nodes\":[$N0,{\"id\":1,\"size\":5,\"inputs\":[[0,3]]}]}"
+badcase negsize .json "node 0: negative" '{"nodes":[{"id":0,"size":-1}]}'
+badcase fracsize .json "node 0: fractional" '{"nodes":[{"id":0,"size":2.5}]}'
+badcase bigreal .json "node 0.*overflows" '{"nodes":[{"id":0,"size":1e30}]}'
+badcase bigint .json ":2.*overflows" '{"nodes":[
+{"id":0,"size":99999999999999999999999}]}'
+badcase cycle .json "cycle" "{\"nodes\":[$N0,{\"id\":1,\"size\":5,\"inputs\":[2]},{\"id\":2,\"size\":5,\"inputs\":[1]}]}"
+badcase nottopo .json "node 0.*not topological" '{"nodes":[{"id":0,"size":5,"inputs":[1]},{"id":1,"size":7,"inputs":[]}]}'
+badcase aliasin .json "node 2.*not among its inputs" "{\"nodes\":[$N0,{\"id\":1,\"size\":5},{\"id\":2,\"size\":5,\"inputs\":[1],\"alias\":0}]}"
+badcase aliascycle .json "alias cycle" "{\"nodes\":[$N0,{\"id\":1,\"size\":5,\"inputs\":[2],\"alias\":2},{\"id\":2,\"size\":5,\"inputs\":[1],\"alias\":1}]}" --toposort
+badcase csvlohi .csv ":3: lower 5 > upper 3" 'id,lower,upper,size
+a,0,3,4
+b,5,3,4
+'
+badcase csvcol .csv ":1: missing column 'size'" 'id,lower,upper
+a,0,3
+'
+badcase csvnum .csv ":2: field 'size' is not an integer" 'id,lower,upper,size
+a,0,3,four
+'
+# --toposort accepts the non-topological file
+expect 0 "--toposort sorts" $BIN solve "$T/nottopo.json" --toposort --out "$T/topo.plan"
+expect 0 "--toposort verify" $BIN verify "$T/nottopo.json" "$T/topo.plan" --toposort
+
+# ---- odd but valid input ----
+printf '{"nodes":[]}' >"$T/empty.json"
+expect 0 "empty graph" $BIN solve "$T/empty.json" --format json --out "$T/empty.plan"
+grep -q '"live_peak": 0' "$T/out" && grep -q '"arena": 0' "$T/out" && ok || bad "empty graph: figures 0"
+expect 0 "empty graph verify" $BIN verify "$T/empty.json" "$T/empty.plan"
+printf 'id,lower,upper,size\r\n\r\nb1,0,3,4\r\nb2,3,9,4\r\n\r\nb3,0,9,4\r\nb4,9,21,4\r\nb5,0,21,4\r\n\r\n' >"$T/crlf.csv"
+expect 0 "CRLF and blank lines" $BIN solve "$T/crlf.csv" --format json --out "$T/crlf.plan.csv"
+grep -q '"live_peak": 12' "$T/out" && grep -q '"arena": 12' "$T/out" && ok || bad "CRLF csv figures"
+expect 0 "CRLF csv verify" $BIN verify "$T/crlf.csv" "$T/crlf.plan.csv"
+printf 'id,lower,upper,size\n' >"$T/header.csv"
+expect 0 "header-only csv" $BIN solve "$T/header.csv" --out "$T/header.plan.csv"
+expect 0 "header-only csv info" $BIN info "$T/header.csv"
+
+# ---- usage errors exit 2 ----
+expect 2 "no command" $BIN
+expect 2 "unknown command" $BIN frobnicate
+expect 2 "unknown option" $BIN solve "$T/g.json" --frob
+expect 2 "bad --align" $BIN solve "$T/g.json" --align zero
+expect 2 "bad --align 0" $BIN solve "$T/g.json" --align 0
+expect 2 "bad --format" $BIN solve "$T/g.json" --format xml
+expect 2 "bad --time-limit" $BIN solve "$T/g.json" --time-limit -1
+expect 2 "two files" $BIN solve "$T/g.json" "$T/g.json"
+expect 2 "unknown option value" $BIN solve "$T/g.json" --set nosuch=1
+expect 2 "placer as order" $BIN solve "$T/g.json" --order bysize
+expect 2 "order as placer" $BIN solve "$T/g.json" --place greedy
+expect 2 "verify: one file" $BIN verify "$T/g.json"
+expect 2 "info: no file" $BIN info
+expect 2 "info: unknown option" $BIN info "$T/g.json" --frob
+rm -f "$T/u.plan"
+expect 2 "usage error writes nothing" $BIN solve "$T/g.json" --order nosuch --out "$T/u.plan"
+[ -e "$T/u.plan" ] && bad "usage error created the output file" || ok
+
+# ---- --help on every subcommand exits 0 (the list comes from memplan --help) ----
+expect 0 "--help" $BIN --help
+cmds=$($BIN --help | awk '/^  [a-z]/ {print $1}')
+[ -n "$cmds" ] && ok || bad "memplan --help lists no commands"
+for c in $cmds; do
+  expect 0 "$c --help" $BIN "$c" --help
+  [ -s "$T/out" ] && ok || bad "$c --help printed nothing on stdout"
+done
+
+# ---- verify rejects tampered plans, naming the violation ----
+cat >"$T/v.json" <<'J'
+{"nodes":[{"id":0,"size":1000,"inputs":[]},{"id":1,"size":500,"inputs":[0]},{"id":2,"size":10,"inputs":[1]},
+{"id":3,"size":100,"inputs":[2]},{"id":4,"size":100,"inputs":[3],"alias":3,"inplace":true},{"id":5,"size":7,"inputs":[3]}]}
+J
+expect 0 "tamper: solve" $BIN solve "$T/v.json" --format json --out "$T/v.plan"
+expect 0 "tamper: untouched plan verifies" $BIN verify "$T/v.json" "$T/v.plan"
+# the plan is indented JSON: one key per line ("0": 0 is buffer 0 at offset 0)
+off0=$(sed -n 's/^ *"0": \([0-9]*\),*$/\1/p' "$T/v.plan")
+sed 's/^\( *\)"1": [0-9]*/\1"1": '"$off0"'/' "$T/v.plan" >"$T/v1.plan"
+expect 1 "tamper: overlapping offset" $BIN verify "$T/v.json" "$T/v1.plan"
+grep -q "overlap" "$T/err" && ok || bad "overlap not named: $(cat "$T/err")"
+sed 's/^\( *\)"2": \([0-9]*\)/\1"2": \21/' "$T/v.plan" >"$T/v2.plan"
+expect 1 "tamper: unaligned offset" $BIN verify "$T/v.json" "$T/v2.plan"
+grep -q "not a multiple of its alignment" "$T/err" && ok || bad "alignment not named: $(cat "$T/err")"
+sed 's/^\( *\)"arena": \([0-9]*\)/\1"arena": 1\2/' "$T/v.plan" >"$T/v3.plan"
+expect 1 "tamper: wrong figure" $BIN verify "$T/v.json" "$T/v3.plan"
+grep -q "figure arena" "$T/err" && ok || bad "figure not named: $(cat "$T/err")"
+# node 5 reads 3 before 4 writes it in place (file order): 4 before 5 is wrong
+tr -d ' \n' <"$T/v.plan" | sed 's/"order":\[0,1,2,3,4,5\]/"order":[0,1,2,3,5,4]/' >"$T/v4.plan"
+grep -q '"order":\[0,1,2,3,5,4\]' "$T/v4.plan" && ok || bad "tamper: could not rewrite the order"
+sed 's/"order":\[0,1,2,3,5,4\]/"order":[0,1,2,3,4,5]/' "$T/v4.plan" >"$T/v5.plan"
+expect 0 "tamper: compacted plan still verifies" $BIN verify "$T/v.json" "$T/v5.plan"
+expect 1 "tamper: reader after an in-place write it must precede" $BIN verify "$T/v.json" "$T/v4.plan"
+grep -q "in-place" "$T/err" && ok || bad "in-place edge not named: $(cat "$T/err")"
+cat >"$T/v6.json" <<'J'
+{"nodes":[{"id":0,"size":1000,"inputs":[]},{"id":1,"size":500,"inputs":[0]},{"id":2,"size":10,"inputs":[1]},
+{"id":3,"size":100,"inputs":[2]},{"id":5,"size":7,"inputs":[3]},{"id":4,"size":100,"inputs":[3],"alias":3,"inplace":true}]}
+J
+expect 0 "tamper: solve (reader first)" $BIN solve "$T/v6.json" --out "$T/v6.plan"
+tr -d ' \n' <"$T/v6.plan" | sed 's/"order":\[0,1,2,3,5,4\]/"order":[0,1,2,3,4,5]/' >"$T/v7.plan"
+grep -q '"order":\[0,1,2,3,4,5\]' "$T/v7.plan" && ok || bad "tamper: could not rewrite the order (v7)"
+expect 1 "tamper: order against an in-place edge" $BIN verify "$T/v6.json" "$T/v7.plan"
+grep -q "in-place" "$T/err" && ok || bad "in-place edge not named: $(cat "$T/err")"
+expect 1 "verify: plan is not JSON" $BIN verify "$T/v.json" "$T/v.json.missing"
+
+# ---- a solver failure (exit 3) leaves an existing output file intact ----
+echo keep >"$T/keep.plan"
+expect 3 "capacity too small" $BIN solve "$T/v.json" --capacity 10 --out "$T/keep.plan"
+[ "$(cat "$T/keep.plan")" = keep ] && ok || bad "exit 3 changed the existing output file"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,0 +1,696 @@
+/* dp.c - exact scheduling: the lowest live peak over all topological orders.
+ *
+ * The live memory after a prefix depends only on the set of nodes that ran,
+ * so the search runs over executed sets, which are exactly the downward-
+ * closed sets of the precedence DAG (a set is identified by its frontier,
+ * Serenity's signature; here by its bitset, of any width).  Instead of
+ * tabulating dp[set] for every set (up to 10^8 on a RandWire cell), it
+ * answers budget questions, as Serenity does:
+ *
+ *   feasible(B): is there an order with live peak <= B?
+ *
+ * by a depth-first search over executed sets that
+ *   - never takes a step whose memory exceeds B,
+ *   - runs at once, without branching, any ready node whose step fits B and
+ *     frees at least what it allocates (dominance: moving such a node to the
+ *     front of any order within B keeps every later step within B, because
+ *     from then on the live set only shrinks by its net),
+ *   - remembers the sets it has proved hopeless (no completion within B) in
+ *     a hash table keyed by the bitset.  A set hopeless for B is hopeless for
+ *     every smaller budget, so the table survives the decreasing budgets.
+ * Budgets decrease from U - 1, U the best heuristic order's peak (the start
+ * order and the given/greedy/lpmf/bfs/dfs orders, listsched.c): each success
+ * yields an order with peak P and the next budget is P - 1; the first
+ * failure proves the last order optimal.  Children are tried by increasing
+ * memory left after the step, so a success comes quickly when one exists.
+ *
+ * Splitting (option split): nodes without predecessors that allocate nothing
+ * and have no workspace (graph inputs) run first.  Among the others, a node
+ * comparable with every node (ancestor or descendant of each) has the same
+ * step in every order: it cuts the graph into segments that run one after
+ * the other in every order.  Buffers that cross a cut are treated as live to
+ * the end of the segment that makes them and as present at the start of the
+ * segments that read them, which is exact, so the peak of an order is the
+ * maximum over segments and each segment is solved alone (module-level CNNs
+ * fall apart into many small pieces).  Segments are solved largest heuristic
+ * peak first; a segment whose heuristic order is already below the best
+ * bound proved so far needs no search.
+ *
+ * Caps: max_states (set expansions) and mem_mb (hash table) stop the search
+ * cleanly; so does the time limit.  Then the best order found is returned
+ * with status feasible (cap) or timeout (clock) and ctx->bound = the best
+ * proven lower bound (per-node bounds, the cut bound of schedbound.h,
+ * proven segment optima).  Status is
+ * optimal only when the returned peak equals the proven bound. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "listsched.h"
+#include "schedbound.h"
+#include "solver.h"
+
+#define DP_OPTIONS(X)                                                                  \
+  X(split, 1, 0, 1, "solve the segments between cut nodes independently (0: whole graph)") \
+  X(cutbound, 1, 0, 1, "use the cut lower bound (0: per-node bounds only; ablation, tests)") \
+  X(max_states, 5e7, 1, 1e12, "stop after this many set expansions (cap)")            \
+  X(mem_mb, 1024, 1, 1e6, "stop when the memo of hopeless sets would exceed this (MB)")
+enum { DP_OPTIONS(MP_OPT_ENUM) DP_N_OPTS };
+static const mp_option dp_options[] = {DP_OPTIONS(MP_OPT_ENTRY)};
+
+/* ---- a segment: the scheduling model restricted to some nodes ---- */
+typedef struct seg {
+  int m;                /* nodes */
+  int *gid;             /* local -> global node id */
+  int *ps, *pl;         /* predecessors (CSR over local ids) */
+  int *ss, *sl;         /* successors */
+  int *rs, *rl;         /* buffers each node reads (local buffer ids) */
+  int64_t *alloc;       /* bytes of the node's own buffers */
+  int64_t *dead_own;    /* own buffers nobody reads (die at once) */
+  int64_t *ws;          /* workspace */
+  int nb;
+  int64_t *bsize;
+  int *breaders;        /* readers inside the segment */
+  bool *bpinned;        /* live to the end of the segment */
+  int64_t base;         /* live at the segment's start */
+  int64_t dead_pre;     /* freed after the segment's first step */
+  int64_t lb;           /* per-node lower bound inside the segment */
+} seg;
+
+static void seg_free(seg *s) {
+  free(s->gid);
+  free(s->ps);
+  free(s->pl);
+  free(s->ss);
+  free(s->sl);
+  free(s->rs);
+  free(s->rl);
+  free(s->alloc);
+  free(s->dead_own);
+  free(s->ws);
+  free(s->bsize);
+  free(s->breaders);
+  free(s->bpinned);
+}
+
+/* Build segment of the nodes with segment id k (segof[v] == k).  Buffers:
+ * bseg_birth[b] = segment of the owner (-1: present before segment 0),
+ * bseg_last[b] = last segment that reads it, INT_MAX-like when pinned. */
+#define SEG_FOREVER 0x3fffffff
+static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbirth,
+                      const int *blast, const int64_t *bsz, int64_t dead_pre, int *gl, int *bl,
+                      seg *s) {
+  memset(s, 0, sizeof *s);
+  int n = g->n;
+  int m = 0;
+  for (int i = 0; i < n; i++) {
+    int v = g->given[i];
+    if (segof[v] == k) gl[v] = m++;
+    else gl[v] = -1;
+  }
+  s->m = m;
+  s->gid = mp_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
+  for (int v = 0; v < n; v++)
+    if (gl[v] >= 0) s->gid[gl[v]] = v;
+  /* buffers */
+  int nb = 0;
+  for (int b = 0; b < g->n_buf; b++) {
+    bl[b] = -1;
+    if (bsz[b] <= 0 || g->bufs[b].kind != MP_BUF_TENSOR) continue;
+    if (bbirth[b] > k || blast[b] < k) continue;
+    if (bbirth[b] < k) {
+      /* present at the start: local only if some node here reads it */
+      bool read_here = false;
+      for (int i = 0; i < g->bufs[b].n_readers && !read_here; i++)
+        read_here = segof[g->bufs[b].readers[i]] == k;
+      if (!read_here) {
+        if (blast[b] > k) s->base += bsz[b]; /* passes through */
+        continue;
+      }
+    }
+    bl[b] = nb++;
+  }
+  s->nb = nb;
+  s->bsize = mp_xcalloc((size_t)(nb ? nb : 1), sizeof(int64_t));
+  s->breaders = mp_xcalloc((size_t)(nb ? nb : 1), sizeof(int));
+  s->bpinned = mp_xcalloc((size_t)(nb ? nb : 1), sizeof(bool));
+  for (int b = 0; b < g->n_buf; b++) {
+    int x = bl[b];
+    if (x < 0) continue;
+    s->bsize[x] = bsz[b];
+    s->bpinned[x] = blast[b] > k;
+    for (int i = 0; i < g->bufs[b].n_readers; i++) s->breaders[x] += segof[g->bufs[b].readers[i]] == k;
+    if (bbirth[b] < k) s->base += bsz[b];
+  }
+  s->alloc = mp_xcalloc((size_t)(m ? m : 1), sizeof(int64_t));
+  s->dead_own = mp_xcalloc((size_t)(m ? m : 1), sizeof(int64_t));
+  s->ws = mp_xcalloc((size_t)(m ? m : 1), sizeof(int64_t));
+  s->ps = mp_xcalloc((size_t)m + 1, sizeof(int));
+  s->ss = mp_xcalloc((size_t)m + 1, sizeof(int));
+  s->rs = mp_xcalloc((size_t)m + 1, sizeof(int));
+  for (int i = 0; i < m; i++) {
+    int v = s->gid[i];
+    int np = 0, ns = 0, nr = 0;
+    for (int j = 0; j < g->n_pred[v]; j++) np += gl[g->pred[v][j]] >= 0;
+    for (int j = 0; j < g->n_succ[v]; j++) ns += gl[g->succ[v][j]] >= 0;
+    for (int j = 0; j < g->n_reads[v]; j++) nr += bl[g->reads[v][j]] >= 0;
+    s->ps[i + 1] = s->ps[i] + np;
+    s->ss[i + 1] = s->ss[i] + ns;
+    s->rs[i + 1] = s->rs[i] + nr;
+    if (g->ws_buf[v] >= 0) s->ws[i] = g->bufs[g->ws_buf[v]].size;
+  }
+  s->pl = mp_xmalloc(sizeof(int) * (size_t)(s->ps[m] + 1));
+  s->sl = mp_xmalloc(sizeof(int) * (size_t)(s->ss[m] + 1));
+  s->rl = mp_xmalloc(sizeof(int) * (size_t)(s->rs[m] + 1));
+  for (int i = 0; i < m; i++) {
+    int v = s->gid[i];
+    int *p = s->pl + s->ps[i], *q = s->sl + s->ss[i], *r = s->rl + s->rs[i];
+    for (int j = 0; j < g->n_pred[v]; j++)
+      if (gl[g->pred[v][j]] >= 0) *p++ = gl[g->pred[v][j]];
+    for (int j = 0; j < g->n_succ[v]; j++)
+      if (gl[g->succ[v][j]] >= 0) *q++ = gl[g->succ[v][j]];
+    for (int j = 0; j < g->n_reads[v]; j++)
+      if (bl[g->reads[v][j]] >= 0) *r++ = bl[g->reads[v][j]];
+  }
+  for (int b = 0; b < g->n_buf; b++) {
+    int x = bl[b];
+    if (x < 0 || bbirth[b] < k) continue;
+    int o = gl[g->bufs[b].owner];
+    s->alloc[o] += bsz[b];
+    if (s->breaders[x] == 0 && !s->bpinned[x]) s->dead_own[o] += bsz[b];
+  }
+  /* per-node bound: what passes through, the buffers present from the start
+   * that stay to the end, and what the node itself touches */
+  s->dead_pre = dead_pre; /* dead inputs: live at the first step only */
+  s->base += dead_pre;
+  int64_t keep = s->base - dead_pre;
+  bool *pre_keep = mp_xcalloc((size_t)(nb ? nb : 1), sizeof(bool));
+  for (int b = 0; b < g->n_buf; b++) {
+    int x = bl[b];
+    if (x < 0 || bbirth[b] >= k) continue;
+    if (blast[b] > k) {
+      pre_keep[x] = true;
+    } else {
+      keep -= bsz[b]; /* may be freed before a given node runs */
+    }
+  }
+  s->lb = 0;
+  for (int i = 0; i < m; i++) {
+    int64_t f = keep + s->alloc[i] + s->ws[i];
+    for (int j = s->rs[i]; j < s->rs[i + 1]; j++)
+      if (!pre_keep[s->rl[j]]) f += s->bsize[s->rl[j]];
+    if (f > s->lb) s->lb = f;
+  }
+  free(pre_keep);
+}
+
+/* ---- hash set of bitsets ---- */
+typedef struct hset {
+  int words;
+  size_t cap, n;   /* slots, entries */
+  int64_t *slot;   /* index into pool, or -1 */
+  uint64_t *pool;
+  size_t pool_cap;
+} hset;
+
+static uint64_t hash_words(const uint64_t *k, int w) {
+  uint64_t h = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < w; i++) {
+    h ^= k[i] + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 31;
+  }
+  return h;
+}
+
+static void hs_init(hset *h, int words) {
+  memset(h, 0, sizeof *h);
+  h->words = words;
+  h->cap = 1024;
+  h->slot = mp_xmalloc(sizeof(int64_t) * h->cap);
+  for (size_t i = 0; i < h->cap; i++) h->slot[i] = -1;
+  h->pool_cap = 512;
+  h->pool = mp_xmalloc(sizeof(uint64_t) * h->pool_cap * (size_t)words);
+}
+
+static void hs_free(hset *h) {
+  free(h->slot);
+  free(h->pool);
+  memset(h, 0, sizeof *h);
+}
+
+static size_t hs_bytes(const hset *h) {
+  return h->cap * sizeof(int64_t) + h->pool_cap * sizeof(uint64_t) * (size_t)h->words;
+}
+
+static bool hs_has(const hset *h, const uint64_t *k) {
+  size_t mask = h->cap - 1, i = (size_t)hash_words(k, h->words) & mask;
+  for (;; i = (i + 1) & mask) {
+    int64_t e = h->slot[i];
+    if (e < 0) return false;
+    if (memcmp(h->pool + (size_t)e * (size_t)h->words, k, sizeof(uint64_t) * (size_t)h->words) == 0)
+      return true;
+  }
+}
+
+static void hs_put_slot(hset *h, int64_t e) {
+  size_t mask = h->cap - 1;
+  size_t i = (size_t)hash_words(h->pool + (size_t)e * (size_t)h->words, h->words) & mask;
+  while (h->slot[i] >= 0) i = (i + 1) & mask;
+  h->slot[i] = e;
+}
+
+static void hs_add(hset *h, const uint64_t *k) {
+  if (h->n == h->pool_cap) {
+    h->pool_cap *= 2;
+    h->pool = mp_xrealloc(h->pool, sizeof(uint64_t) * h->pool_cap * (size_t)h->words);
+  }
+  memcpy(h->pool + h->n * (size_t)h->words, k, sizeof(uint64_t) * (size_t)h->words);
+  int64_t e = (int64_t)h->n++;
+  if (2 * h->n > h->cap) {
+    free(h->slot);
+    h->cap *= 2;
+    h->slot = mp_xmalloc(sizeof(int64_t) * h->cap);
+    for (size_t i = 0; i < h->cap; i++) h->slot[i] = -1;
+    for (int64_t j = 0; j < e; j++) hs_put_slot(h, j);
+  }
+  hs_put_slot(h, e);
+}
+
+/* ---- the budgeted search on one segment ---- */
+typedef struct search {
+  const seg *s;
+  mp_ctx *ctx;
+  int64_t B;
+  int64_t live;
+  int steps;
+  uint64_t *done;   /* bitset */
+  int *remaining;   /* per local buffer: readers still to run */
+  int *missing;     /* per node: predecessors still to run */
+  int *path;        /* order being built */
+  int *cand;        /* candidate scratch, m per depth level: allocated lazily */
+  int64_t *ckey;
+  hset memo;
+  double *states;   /* shared counter across segments */
+  double max_states;
+  size_t mem_cap;
+  int abort;        /* 1: cap, 2: time */
+} search;
+
+static inline int64_t s_freed(const search *q, int v) {
+  const seg *s = q->s;
+  int64_t f = s->dead_own[v];
+  for (int j = s->rs[v]; j < s->rs[v + 1]; j++) {
+    int x = s->rl[j];
+    if (q->remaining[x] == 1 && !s->bpinned[x]) f += s->bsize[x];
+  }
+  return f;
+}
+
+static inline void s_run(search *q, int v, int64_t freed) {
+  const seg *s = q->s;
+  q->live += s->alloc[v] - freed - (q->steps == 0 ? s->dead_pre : 0);
+  for (int j = s->rs[v]; j < s->rs[v + 1]; j++) q->remaining[s->rl[j]]--;
+  for (int j = s->ss[v]; j < s->ss[v + 1]; j++) q->missing[s->sl[j]]--;
+  q->done[v >> 6] |= 1ull << (v & 63);
+  q->path[q->steps++] = v;
+}
+
+static inline void s_undo(search *q, int v, int64_t freed) {
+  const seg *s = q->s;
+  q->steps--;
+  q->done[v >> 6] &= ~(1ull << (v & 63));
+  for (int j = s->ss[v]; j < s->ss[v + 1]; j++) q->missing[s->sl[j]]++;
+  for (int j = s->rs[v]; j < s->rs[v + 1]; j++) q->remaining[s->rl[j]]++;
+  q->live -= s->alloc[v] - freed - (q->steps == 0 ? s->dead_pre : 0);
+}
+
+static inline bool is_ready(const search *q, int v) {
+  return q->missing[v] == 0 && !(q->done[v >> 6] >> (v & 63) & 1);
+}
+
+/* 1: found a completion within B (path holds it); 0: none; -1: aborted */
+static int s_dfs(search *q) {
+  const seg *s = q->s;
+  int m = s->m;
+  int base_steps = q->steps;
+  /* forced moves: dominated nodes */
+  int64_t *fr = NULL;
+  int nf = 0;
+  bool again = true;
+  while (again && q->steps < m) {
+    again = false;
+    for (int v = 0; v < m; v++) {
+      if (!is_ready(q, v)) continue;
+      int64_t during = q->live + s->alloc[v] + s->ws[v];
+      if (during > q->B) continue;
+      int64_t f = s_freed(q, v);
+      if (s->alloc[v] - f > 0) continue;
+      if (!fr) fr = mp_xmalloc(sizeof(int64_t) * (size_t)(m - base_steps));
+      fr[nf++] = f;
+      s_run(q, v, f);
+      again = true;
+    }
+  }
+  int res = 0;
+  if (q->steps == m) {
+    res = 1;
+    goto out;
+  }
+  if (hs_has(&q->memo, q->done)) goto out;
+  *q->states += 1;
+  if (*q->states > q->max_states) {
+    q->abort = 1;
+    res = -1;
+    goto out;
+  }
+  if (((uint64_t)*q->states & 1023) == 0) {
+    if (mp_time_up(q->ctx)) {
+      q->abort = 2;
+      res = -1;
+      goto out;
+    }
+    if (hs_bytes(&q->memo) > q->mem_cap) {
+      q->abort = 1;
+      res = -1;
+      goto out;
+    }
+  }
+  {
+    /* candidates within budget, by memory left after the step */
+    int nc = 0;
+    int *cv = mp_xmalloc(sizeof(int) * (size_t)m);
+    int64_t *ck = mp_xmalloc(sizeof(int64_t) * (size_t)m * 2);
+    for (int v = 0; v < m; v++) {
+      if (!is_ready(q, v)) continue;
+      int64_t during = q->live + s->alloc[v] + s->ws[v];
+      if (during > q->B) continue;
+      int64_t after = q->live + s->alloc[v] - s_freed(q, v);
+      /* insertion by (after, during, local id) */
+      int i = nc++;
+      while (i > 0 && (ck[2 * (i - 1)] > after ||
+                       (ck[2 * (i - 1)] == after && ck[2 * (i - 1) + 1] > during))) {
+        cv[i] = cv[i - 1];
+        ck[2 * i] = ck[2 * (i - 1)];
+        ck[2 * i + 1] = ck[2 * (i - 1) + 1];
+        i--;
+      }
+      cv[i] = v;
+      ck[2 * i] = after;
+      ck[2 * i + 1] = during;
+    }
+    for (int i = 0; i < nc && res == 0; i++) {
+      int v = cv[i];
+      int64_t f = s_freed(q, v);
+      s_run(q, v, f);
+      res = s_dfs(q);
+      if (res == 1) break; /* keep the path */
+      s_undo(q, v, f);
+    }
+    free(cv);
+    free(ck);
+    if (res == 0) hs_add(&q->memo, q->done);
+  }
+out:
+  if (res != 1)
+    while (nf > 0) s_undo(q, q->path[q->steps - 1], fr[--nf]);
+  free(fr);
+  return res;
+}
+
+/* Peak of a local order in the segment model. */
+static int64_t seg_peak(const seg *s, const int *ord) {
+  int *rem = mp_xmalloc(sizeof(int) * (size_t)(s->nb ? s->nb : 1));
+  memcpy(rem, s->breaders, sizeof(int) * (size_t)s->nb);
+  int64_t live = s->base, peak = 0;
+  for (int t = 0; t < s->m; t++) {
+    int v = ord[t];
+    int64_t during = live + s->alloc[v] + s->ws[v];
+    if (during > peak) peak = during;
+    int64_t f = s->dead_own[v];
+    for (int j = s->rs[v]; j < s->rs[v + 1]; j++) {
+      int x = s->rl[j];
+      if (--rem[x] == 0 && !s->bpinned[x]) f += s->bsize[x];
+    }
+    live = during - s->ws[v] - f - (t == 0 ? s->dead_pre : 0);
+  }
+  free(rem);
+  return peak;
+}
+
+/* Solve one segment: improve ord (local ids, peak U) down to floor.
+ * Returns 1 proven optimal (ord optimal), 0 stopped at the floor, -1 aborted. */
+static int seg_solve(const seg *s, mp_ctx *ctx, int *ord, int64_t *U, int64_t floor,
+                     double *states, double max_states, size_t mem_cap, int *abort) {
+  int m = s->m;
+  if (*U <= s->lb) return 1;
+  search q;
+  memset(&q, 0, sizeof q);
+  q.s = s;
+  q.ctx = ctx;
+  int words = (m + 63) / 64;
+  q.done = mp_xcalloc((size_t)words, sizeof(uint64_t));
+  q.remaining = mp_xmalloc(sizeof(int) * (size_t)(s->nb ? s->nb : 1));
+  q.missing = mp_xmalloc(sizeof(int) * (size_t)m);
+  q.path = mp_xmalloc(sizeof(int) * (size_t)m);
+  q.states = states;
+  q.max_states = max_states;
+  q.mem_cap = mem_cap;
+  hs_init(&q.memo, words);
+  int res = 0;
+  for (;;) {
+    if (*U - 1 < floor || *U <= s->lb) {
+      res = *U <= s->lb ? 1 : 0;
+      break;
+    }
+    q.B = *U - 1;
+    q.live = s->base;
+    q.steps = 0;
+    memset(q.done, 0, sizeof(uint64_t) * (size_t)words);
+    memcpy(q.remaining, s->breaders, sizeof(int) * (size_t)s->nb);
+    for (int v = 0; v < m; v++) q.missing[v] = s->ps[v + 1] - s->ps[v];
+    int r = s_dfs(&q);
+    if (r == 1) {
+      memcpy(ord, q.path, sizeof(int) * (size_t)m);
+      int64_t p = seg_peak(s, ord);
+      *U = p;
+    } else if (r == 0) {
+      res = 1;
+      break;
+    } else {
+      res = -1;
+      *abort = q.abort;
+      break;
+    }
+  }
+  hs_free(&q.memo);
+  free(q.done);
+  free(q.remaining);
+  free(q.missing);
+  free(q.path);
+  return res;
+}
+
+static int dp_solve(mp_ctx *c) {
+  const mp_graph *g = c->g;
+  int n = g->n;
+  bool split = c->opt[OPT_split] != 0;
+  if (n == 0) {
+    c->status = MP_OPTIMAL;
+    return 0;
+  }
+  /* start: the best heuristic order (includes the chain's start order) */
+  int *order = mp_xmalloc(sizeof(int) * (size_t)n);
+  mp_ls_best(g, c->start_order, order, NULL);
+
+  /* free nodes: no predecessors, allocate nothing, no workspace */
+  int *segof = mp_xmalloc(sizeof(int) * (size_t)n);
+  int64_t *bsz = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
+  for (int b = 0; b < g->n_buf; b++) bsz[b] = g->bufs[b].size;
+  int nfree = 0;
+  for (int v = 0; v < n; v++) {
+    segof[v] = 0;
+    if (!split) continue;
+    bool fr = g->n_pred[v] == 0 && (g->ws_buf[v] < 0 || bsz[g->ws_buf[v]] == 0);
+    for (int k = 0; k < g->nodes[v].n_out && fr; k++) {
+      int b = g->root_of[v][k];
+      if (b >= 0 && g->bufs[b].owner == v && !g->bufs[b].born_at_start && bsz[b] > 0) fr = false;
+    }
+    if (fr) {
+      segof[v] = -1;
+      nfree++;
+    }
+  }
+  int nseg = 1;
+  int r = n - nfree;
+  if (split && r > 0) {
+    /* ancestors / descendants among the non-free nodes, as bitsets */
+    int words = (n + 63) / 64;
+    uint64_t *anc = mp_xcalloc((size_t)n * (size_t)words, sizeof(uint64_t));
+    uint64_t *des = mp_xcalloc((size_t)n * (size_t)words, sizeof(uint64_t));
+    for (int i = 0; i < n; i++) {
+      int v = g->given[i];
+      if (segof[v] < 0) continue;
+      for (int j = 0; j < g->n_pred[v]; j++) {
+        int p = g->pred[v][j];
+        if (segof[p] < 0) continue;
+        uint64_t *a = anc + (size_t)v * words, *pa = anc + (size_t)p * words;
+        for (int w = 0; w < words; w++) a[w] |= pa[w];
+        a[p >> 6] |= 1ull << (p & 63);
+      }
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      int v = g->given[i];
+      if (segof[v] < 0) continue;
+      for (int j = 0; j < g->n_succ[v]; j++) {
+        int p = g->succ[v][j];
+        if (segof[p] < 0) continue;
+        uint64_t *a = des + (size_t)v * words, *pa = des + (size_t)p * words;
+        for (int w = 0; w < words; w++) a[w] |= pa[w];
+        a[p >> 6] |= 1ull << (p & 63);
+      }
+    }
+    int *cuts = mp_xmalloc(sizeof(int) * (size_t)n);
+    int nc = 0;
+    for (int i = 0; i < n; i++) {
+      int v = g->given[i];
+      if (segof[v] < 0) continue;
+      int cnt = 0;
+      for (int w = 0; w < words; w++)
+        cnt += __builtin_popcountll(anc[(size_t)v * words + w]) +
+               __builtin_popcountll(des[(size_t)v * words + w]);
+      if (cnt == r - 1) cuts[nc++] = v; /* the file order is topological: cuts sorted */
+    }
+    for (int v = 0; v < n; v++) {
+      if (segof[v] < 0) continue;
+      int k = 0;
+      for (int j = 0; j < nc; j++) k += (int)(anc[(size_t)v * words + (cuts[j] >> 6)] >> (cuts[j] & 63) & 1);
+      segof[v] = k;
+    }
+    nseg = nc + 1; /* segment nc: the nodes after the last cut (may be empty) */
+    free(cuts);
+    free(anc);
+    free(des);
+  }
+  /* buffer birth / last segment */
+  int *bbirth = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
+  int *blast = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
+  int64_t init_live = 0, dead_pre = 0;
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    bbirth[b] = blast[b] = -2;
+    if (bb->kind != MP_BUF_TENSOR || bsz[b] <= 0) continue;
+    if (bb->born_at_start) {
+      bbirth[b] = -1;
+      init_live += bsz[b];
+    } else {
+      bbirth[b] = segof[bb->owner];
+    }
+    if (bb->graph_output) {
+      blast[b] = SEG_FOREVER;
+    } else if (bb->n_readers == 0) {
+      if (bb->born_at_start) {
+        dead_pre += bsz[b];
+        bbirth[b] = blast[b] = -2; /* handled as dead_pre */
+      } else {
+        blast[b] = bbirth[b];
+      }
+    } else {
+      int last = bbirth[b];
+      for (int i = 0; i < bb->n_readers; i++)
+        if (segof[bb->readers[i]] > last) last = segof[bb->readers[i]];
+      blast[b] = last;
+    }
+  }
+  /* segments */
+  int *gl = mp_xmalloc(sizeof(int) * (size_t)n);
+  int *bl = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
+  seg *segs = mp_xcalloc((size_t)nseg, sizeof(seg));
+  int64_t *U = mp_xcalloc((size_t)nseg, sizeof(int64_t));
+  int **sord = mp_xcalloc((size_t)nseg, sizeof(int *));
+  int64_t fixed_peak = nfree > 0 ? init_live : 0; /* the first free node's step */
+  for (int k = 0; k < nseg; k++) {
+    seg_build(g, segof, k, bbirth, blast, bsz, k == 0 && nfree == 0 ? dead_pre : 0, gl, bl, &segs[k]);
+    seg *s = &segs[k];
+    /* the start order restricted to the segment */
+    sord[k] = mp_xmalloc(sizeof(int) * (size_t)(s->m ? s->m : 1));
+    int t = 0;
+    for (int i = 0; i < n; i++)
+      if (segof[order[i]] == k) sord[k][t++] = gl[order[i]];
+    U[k] = seg_peak(s, sord[k]);
+  }
+  free(gl);
+  free(bl);
+  /* proven lower bound: per-node bounds (global and per segment) */
+  int64_t bound = mp_node_lower_bound(g);
+  int64_t cut = c->opt[OPT_cutbound] != 0 ? mp_cut_lower_bound(g, NULL) : 0;
+  if (cut > bound) bound = cut;
+  if (fixed_peak > bound) bound = fixed_peak;
+  for (int k = 0; k < nseg; k++)
+    if (segs[k].lb > bound) bound = segs[k].lb;
+  /* solve segments, largest heuristic peak first */
+  int *idx = mp_xmalloc(sizeof(int) * (size_t)nseg);
+  for (int k = 0; k < nseg; k++) idx[k] = k;
+  for (int a = 1; a < nseg; a++) {
+    int x = idx[a], b = a - 1;
+    while (b >= 0 && U[idx[b]] < U[x]) {
+      idx[b + 1] = idx[b];
+      b--;
+    }
+    idx[b + 1] = x;
+  }
+  double states = 0;
+  int abort = 0, proved = 0, largest = 0;
+  size_t mem_cap = (size_t)(c->opt[OPT_mem_mb] * 1048576.0);
+  for (int a = 0; a < nseg && !abort; a++) {
+    int k = idx[a];
+    seg *s = &segs[k];
+    if (U[k] <= bound) continue; /* already as good as needed */
+    int res = seg_solve(s, c, sord[k], &U[k], bound, &states, c->opt[OPT_max_states], mem_cap, &abort);
+    if (res == 1) {
+      proved++;
+      if (U[k] > bound) bound = U[k];
+    }
+  }
+  /* assemble: free nodes in file order, then the segments */
+  int t = 0;
+  for (int i = 0; i < n; i++)
+    if (segof[g->given[i]] < 0) c->order[t++] = g->given[i];
+  for (int k = 0; k < nseg; k++)
+    for (int i = 0; i < segs[k].m; i++) c->order[t++] = segs[k].gid[sord[k][i]];
+  int64_t peak = mp_order_peak(g, c->order);
+  if (!abort && peak > bound) bound = peak; /* every segment proved or below the bound */
+  if (bound > peak) bound = peak;           /* cannot happen: defensive */
+  c->bound = bound;
+  c->status = peak == bound ? MP_OPTIMAL : abort == 2 ? MP_TIMEOUT : MP_FEASIBLE;
+  int nonempty = 0;
+  for (int k = 0; k < nseg; k++) {
+    nonempty += segs[k].m > 0;
+    if (segs[k].m > largest) largest = segs[k].m;
+  }
+  snprintf(c->msg, sizeof c->msg, "%d segment%s (largest %d nodes), %.0f states%s", nonempty,
+           nonempty == 1 ? "" : "s", largest, states,
+           abort == 1 ? ", state/memory cap reached" : abort == 2 ? ", time limit reached" : "");
+  for (int k = 0; k < nseg; k++) {
+    seg_free(&segs[k]);
+    free(sord[k]);
+  }
+  free(segs);
+  free(sord);
+  free(U);
+  free(idx);
+  free(bbirth);
+  free(blast);
+  free(bsz);
+  free(segof);
+  free(order);
+  return 0;
+}
+
+const mp_solver solver_dp = {
+    .name = "dp",
+    .summary = "exact: budgeted search over executed sets with dominance, memo and graph splitting",
+    .decides = MP_DECIDES_ORDER,
+    .options = MP_OPTIONS(dp_options),
+    .solve = dp_solve,
+};

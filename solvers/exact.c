@@ -1,0 +1,834 @@
+/* exact.c - complete branch-and-bound placement (MiniMalloc's ideas and more).
+ *
+ * Decision search "does everything fit below capacity C?":
+ *  - time is cut into sections (intervals between consecutive lifetime
+ *    boundaries); each item spans a range of sections;
+ *  - independent time partitions (no lifetime crosses a cut) are solved apart;
+ *  - items are placed in non-decreasing offset order (ties by a static rank),
+ *    each at its lowest feasible offset: above the floor (highest top of the
+ *    placed items) of every section it spans, above the last placed offset
+ *    (the waterline), aligned, clear of pinned items.  Every solution has a
+ *    "gravity" normal form that this enumeration reaches, so it is complete;
+ *  - inference: in every section, the lowest offset any unplaced item of the
+ *    section can take plus the unplaced bytes of the section must fit in C;
+ *    every unplaced item must fit on its own;
+ *  - dominance (beyond MiniMalloc): an item b may come next only if
+ *    l(b) < l(c) + size(c) for every unplaced c; otherwise c could drop to
+ *    l(c) under every later item, contradicting the normal form.  Identical
+ *    items (same size, lifetime, alignment) keep their rank order;
+ *  - failed subproblems are remembered in a bounded hash table keyed by
+ *    (unplaced set, effective floors of the live sections, waterline, last
+ *    rank), which fully determine the subtree.
+ * Minimisation: incumbent = the best of several greedy packings; proven
+ * bound = max-live (the decision at C proves more when it fails); then
+ * decision searches: first at the bound, then bisection.  Each decision
+ * search has a node budget; the deadline is checked every 256 nodes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pack.h"
+#include "solver.h"
+
+#define EXACT_OPTIONS(X)                                                                 \
+  X(nodes, 5e7, 1, 1e12, "node budget of the whole run (all decision searches)")         \
+  X(memo, 1, 0, 1, "remember failed subproblems (1) or not (0)")                         \
+  X(memo_log2, 18, 8, 26, "log2 of the failed-subproblem table's slots")                 \
+  X(rank, 0, 0, 3, "first rank: 0 total/area/width, 1 width/area/total, 2 area, 3 size")   \
+  X(restarts, 1, 0, 1, "portfolio of ranks and value orders with Luby restarts (1)")    \
+  X(by_offset, 0, 0, 1, "try candidates lowest offset first (1) or in rank order (0)") \
+  X(thresholds, 1, 0, 1, "per-section threshold inference (1) or the plain one (0)") \
+  X(decompose, 1, 0, 1, "solve independent time partitions apart (1) or together (0)")
+
+enum { EXACT_OPTIONS(MP_OPT_ENUM) EXACT_N_OPTS };
+static const mp_option exact_options[] = {EXACT_OPTIONS(MP_OPT_ENTRY)};
+
+/* ---- one independent part ---- */
+typedef struct part {
+  int n;            /* items to search */
+  int *gid;         /* local -> global item index */
+  int64_t *size, *al;
+  int *s0, *s1;     /* section span [s0, s1) */
+  int *rank;        /* static order, 0 = first */
+  int *twin;        /* previous identical item (lower rank) or -1 */
+  int *by_s0;       /* items sorted by first section */
+  int *sec_start, *sec_items; /* CSR: items spanning each section */
+  int *first;       /* first[s]: index in by_s0 of the first item starting at >= s */
+  int ns;           /* sections */
+  int np;           /* pinned obstacles intersecting this part */
+  int64_t *poff, *psz;
+  int64_t *plo, *phi; /* pinned obstacles: every pinned buffer of the problem,
+                        with raw times (the half-open test also catches
+                        empty lifetimes) */
+  int64_t *ilo, *ihi;  /* raw times of the items */
+} part;
+
+typedef struct memo_ent {
+  uint64_t k1, k2;
+} memo_ent;
+
+typedef struct search {
+  const part *P;
+  const mp_ctx *ctx;
+  int64_t C;
+  int64_t *floor, *rem, *off;
+  int64_t *lb;      /* lowest offsets of the current node (scratch) */
+  struct cand *cs;  /* candidate stack: each open node's candidates */
+  size_t ncs, cap_cs;
+  int64_t *lows;    /* per section scratch */
+  uint64_t *zob, *zsec;
+  int64_t *save;    /* floors saved along the path */
+  int *cross;       /* per boundary s|s+1: unplaced items spanning both */
+  int *trail;       /* placed items in order */
+  int nt;
+  size_t sp;
+  uint64_t zset;
+  memo_ent *memo;
+  uint64_t memo_mask;
+  int use_memo;
+  uint64_t nodes, budget;
+  int aborted;      /* 1 budget, 2 deadline */
+  int maxdepth;
+  int thresholds;
+  int64_t *tbuf;
+  int *prank;       /* value order of this run (rank, perturbed on restarts) */
+  int by_offset;
+  int64_t best_fail_bound;
+} search;
+
+static uint64_t mix64(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xbf58476d1ce4e5b9ULL;
+  x ^= x >> 27;
+  x *= 0x94d049bb133111ebULL;
+  x ^= x >> 31;
+  return x;
+}
+
+/* lowest feasible offset of local item i above `base` */
+static int64_t lowest(const search *S, int i, int64_t wl) {
+  const part *P = S->P;
+  int64_t o = wl;
+  for (int s = P->s0[i]; s < P->s1[i]; s++)
+    if (S->floor[s] > o) o = S->floor[s];
+  o = mp_align_up(o, P->al[i]);
+  if (P->np) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (int k = 0; k < P->np; k++)
+        if (P->plo[k] < P->ihi[i] && P->ilo[i] < P->phi[k] && o < P->poff[k] + P->psz[k] &&
+            P->poff[k] < o + P->size[i]) {
+          o = mp_align_up(P->poff[k] + P->psz[k], P->al[i]);
+          moved = true;
+        }
+    }
+  }
+  return o;
+}
+
+typedef struct cand {
+  int i, r; /* item, value-order rank */
+  int64_t l;
+} cand;
+static int cmp_by_offset;
+static int cmp_cand(const void *a, const void *b) {
+  const cand *x = a, *y = b;
+  if (cmp_by_offset && x->l != y->l) return x->l < y->l ? -1 : 1;
+  return x->r - y->r;
+}
+
+static void place(search *S, int i, int64_t o) {
+  const part *P = S->P;
+  int a = P->s0[i], b = P->s1[i];
+  int64_t *sv = S->save + S->sp;
+  S->sp += (size_t)(b - a);
+  for (int s = a; s < b; s++) {
+    sv[s - a] = S->floor[s];
+    S->floor[s] = o + P->size[i];
+    S->rem[s] -= P->size[i];
+  }
+  for (int s = a; s < b - 1; s++) S->cross[s]--;
+  S->off[i] = o;
+  S->trail[S->nt++] = i;
+}
+
+static void undo_to(search *S, int mark) {
+  const part *P = S->P;
+  while (S->nt > mark) {
+    int i = S->trail[--S->nt];
+    int a = P->s0[i], b = P->s1[i];
+    S->sp -= (size_t)(b - a);
+    int64_t *sv = S->save + S->sp;
+    for (int s = a; s < b; s++) {
+      S->floor[s] = sv[s - a];
+      S->rem[s] += P->size[i];
+    }
+    for (int s = a; s < b - 1; s++) S->cross[s]++;
+    S->off[i] = -1;
+  }
+}
+
+static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank);
+
+/* One connected component: sections [sa, sb), every unplaced item whose
+ * span starts there lies inside.  1 found, 0 infeasible, -1 aborted. */
+static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
+  const part *P = S->P;
+  int n = P->n, depth = S->nt;
+  if (depth > S->maxdepth) S->maxdepth = depth;
+  int64_t C = S->C;
+  int64_t *lb = S->lb;
+  int64_t *lows = S->lows;
+  for (int s = sa; s < sb; s++) lows[s] = INT64_MAX;
+  int64_t U = INT64_MAX;
+  uint64_t zset = 0;
+  int i0 = P->first[sa], i1 = P->first[sb];
+  for (int q = i0; q < i1; q++) {
+    int i = P->by_s0[q];
+    if (S->off[i] >= 0) continue;
+    int64_t l = lowest(S, i, wl);
+    if (l + P->size[i] > C) return 0;
+    lb[i] = l;
+    zset ^= S->zob[i];
+    if (l + P->size[i] < U) U = l + P->size[i];
+    for (int s = P->s0[i]; s < P->s1[i]; s++)
+      if (l < lows[s]) lows[s] = l;
+  }
+  /* omax: the next offset becomes the waterline, under which no section
+   * with unplaced bytes may sink: o + rem[s] <= C for every such s. */
+  int64_t omax = INT64_MAX;
+  for (int s = sa; s < sb; s++)
+    if (S->rem[s] > 0) {
+      if (lows[s] + S->rem[s] > C) return 0;
+      if (C - S->rem[s] < omax) omax = C - S->rem[s];
+    }
+  /* threshold inference: in every section, the unplaced items whose
+   * lowest offset is >= x all lie above x: x + their bytes <= C. */
+  if (S->thresholds)
+    for (int s = sa; s < sb; s++) {
+      if (S->rem[s] <= 0) continue;
+      int m = 0;
+      int64_t *buf = S->tbuf;
+      for (int q = P->sec_start[s]; q < P->sec_start[s + 1]; q++) {
+        int i = P->sec_items[q];
+        if (S->off[i] >= 0) continue;
+        /* insertion by l descending: (l, size) pairs */
+        int64_t l = lb[i], z = P->size[i];
+        int k = m++;
+        while (k > 0 && buf[2 * (k - 1)] < l) {
+          buf[2 * k] = buf[2 * (k - 1)];
+          buf[2 * k + 1] = buf[2 * (k - 1) + 1];
+          k--;
+        }
+        buf[2 * k] = l;
+        buf[2 * k + 1] = z;
+      }
+      int64_t acc = 0;
+      for (int k = 0; k < m; k++) {
+        acc += buf[2 * k + 1];
+        if (buf[2 * k] + acc > C) return 0;
+      }
+    }
+  uint64_t k1 = 0, k2 = 0;
+  if (S->use_memo) {
+    k1 = zset ^ mix64((uint64_t)wl * 0x9e3779b97f4a7c15ULL + (uint64_t)lastrank);
+    k2 = mix64(k1 ^ 0x5bd1e995u ^ ((uint64_t)sa << 32) ^ (uint64_t)sb);
+    for (int s = sa; s < sb; s++)
+      if (S->rem[s] > 0) {
+        int64_t e = S->floor[s] > wl ? S->floor[s] : wl;
+        uint64_t h = mix64(S->zsec[s] + (uint64_t)e);
+        k1 += h;
+        k2 ^= mix64(h + (uint64_t)s);
+      }
+    memo_ent *m = &S->memo[k1 & S->memo_mask];
+    if (m->k1 == k1 && m->k2 == k2) return 0;
+  }
+  size_t base = S->ncs;
+  for (int q = i0; q < i1; q++) {
+    int i = P->by_s0[q];
+    if (S->off[i] >= 0 || lb[i] >= U || lb[i] > omax) continue;
+    if (lb[i] == wl && P->rank[i] < lastrank) continue;
+    if (P->twin[i] >= 0 && S->off[P->twin[i]] < 0) continue;
+    if (S->ncs == S->cap_cs) {
+      S->cap_cs = S->cap_cs ? 2 * S->cap_cs : 1024;
+      S->cs = mp_xrealloc(S->cs, sizeof(cand) * S->cap_cs);
+    }
+    S->cs[S->ncs++] = (cand){i, S->prank[i], lb[i]};
+  }
+  size_t nc = S->ncs - base;
+  (void)n;
+  cmp_by_offset = S->by_offset;
+  qsort(S->cs + base, nc, sizeof(cand), cmp_cand);
+  for (size_t k = 0; k < nc; k++) {
+    cand cd = S->cs[base + k];
+    place(S, cd.i, cd.l);
+    int r = solve_range(S, sa, sb, cd.l, P->rank[cd.i]);
+    if (r == 1) return 1;
+    undo_to(S, depth);
+    if (r < 0) return -1;
+  }
+  S->ncs = base;
+  if (S->use_memo) {
+    memo_ent *m = &S->memo[k1 & S->memo_mask];
+    m->k1 = k1;
+    m->k2 = k2;
+  }
+  return 0;
+}
+
+/* Sections [sa, sb) hold whole components.  Split them where no unplaced
+ * item crosses a boundary and solve each apart: a failure in one needs no
+ * backtracking into the others. */
+static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
+  if ((++S->nodes & 255) == 0) {
+    if (S->nodes >= S->budget) {
+      S->aborted = 1;
+      return -1;
+    }
+    if (mp_time_up(S->ctx)) {
+      S->aborted = 2;
+      return -1;
+    }
+  }
+  int mark = S->nt;
+  int s = sa;
+  int ncomp = 0, ca = -1, cb = -1;
+  /* first pass: count components */
+  while (s < sb) {
+    if (S->rem[s] == 0) {
+      s++;
+      continue;
+    }
+    int e = s;
+    while (e + 1 < sb && S->cross[e] > 0) e++;
+    if (ncomp == 0) {
+      ca = s;
+      cb = e + 1;
+    }
+    ncomp++;
+    s = e + 1;
+  }
+  if (ncomp == 0) return 1;
+  if (ncomp == 1) return branch(S, ca, cb, wl, lastrank);
+  s = sa;
+  while (s < sb) {
+    if (S->rem[s] == 0) {
+      s++;
+      continue;
+    }
+    int e = s;
+    while (e + 1 < sb && S->cross[e] > 0) e++;
+    int r = branch(S, s, e + 1, wl, lastrank);
+    if (r != 1) {
+      if (r == 0) undo_to(S, mark);
+      return r;
+    }
+    s = e + 1;
+  }
+  return 1;
+}
+
+/* Buffers with an empty lifetime [t, t) still conflict, by the half-open
+ * test a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
+ * Place them last, first fit against everything placed (pack.h). */
+static void place_degenerate(const mp_problem *p, int64_t *off) {
+  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  int np = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
+      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
+      pl[np++] = i;
+    }
+  free(pl);
+}
+
+/* ---- building parts ---- */
+static const mp_problem *sort_prob;
+static int cmp_lo(const void *a, const void *b) {
+  const mp_item *x = &sort_prob->items[*(const int *)a], *y = &sort_prob->items[*(const int *)b];
+  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+  return *(const int *)a - *(const int *)b;
+}
+static int64_t *sort_key;
+static int cmp_key(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  if (sort_key[x] != sort_key[y]) return sort_key[x] > sort_key[y] ? -1 : 1;
+  return x - y;
+}
+static const double *sort_dkey;
+static int cmp_dkey(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  for (int k = 0; k < 3; k++) {
+    double u = sort_dkey[3 * x + k], v = sort_dkey[3 * y + k];
+    if (u != v) return u > v ? -1 : 1;
+  }
+  return x - y;
+}
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static bool active(const mp_item *it) { return it->size > 0 && it->hi > it->lo; }
+
+static void part_free(part *P) {
+  free(P->gid);
+  free(P->size);
+  free(P->al);
+  free(P->s0);
+  free(P->s1);
+  free(P->rank);
+  free(P->twin);
+  free(P->by_s0);
+  free(P->sec_start);
+  free(P->sec_items);
+  free(P->first);
+  free(P->poff);
+  free(P->psz);
+  free(P->plo);
+  free(P->phi);
+  free(P->ilo);
+  free(P->ihi);
+}
+
+/* Build a part from the global items members[0..m) (pinned ones become
+ * obstacles).  rank_mode: see options. */
+static void part_build(const mp_problem *p, const int *members, int m, int rank_mode, part *P) {
+  memset(P, 0, sizeof *P);
+  int64_t *tb = mp_xmalloc(sizeof(int64_t) * (size_t)(2 * m + 1));
+  int nt = 0;
+  for (int k = 0; k < m; k++) {
+    tb[nt++] = p->items[members[k]].lo;
+    tb[nt++] = p->items[members[k]].hi;
+  }
+  qsort(tb, (size_t)nt, sizeof *tb, cmp_i64);
+  int u = 0;
+  for (int k = 0; k < nt; k++)
+    if (u == 0 || tb[k] != tb[u - 1]) tb[u++] = tb[k];
+  P->ns = u > 1 ? u - 1 : 1;
+  int nf = 0, npin = 0;
+  for (int k = 0; k < m; k++)
+    if (p->items[members[k]].fixed < 0) nf++;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 && p->items[i].size > 0) npin++;
+  P->n = nf;
+  P->np = npin;
+  size_t sz = (size_t)(nf ? nf : 1), pz = (size_t)(npin ? npin : 1);
+  P->gid = mp_xmalloc(sizeof(int) * sz);
+  P->size = mp_xmalloc(sizeof(int64_t) * sz);
+  P->al = mp_xmalloc(sizeof(int64_t) * sz);
+  P->s0 = mp_xmalloc(sizeof(int) * sz);
+  P->s1 = mp_xmalloc(sizeof(int) * sz);
+  P->rank = mp_xmalloc(sizeof(int) * sz);
+  P->twin = mp_xmalloc(sizeof(int) * sz);
+  P->poff = mp_xmalloc(sizeof(int64_t) * pz);
+  P->psz = mp_xmalloc(sizeof(int64_t) * pz);
+  P->plo = mp_xmalloc(sizeof(int64_t) * pz);
+  P->phi = mp_xmalloc(sizeof(int64_t) * pz);
+  P->ilo = mp_xmalloc(sizeof(int64_t) * sz);
+  P->ihi = mp_xmalloc(sizeof(int64_t) * sz);
+  for (int i = 0, b = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 && p->items[i].size > 0) {
+      P->poff[b] = p->items[i].fixed;
+      P->psz[b] = p->items[i].size;
+      P->plo[b] = p->items[i].lo;
+      P->phi[b++] = p->items[i].hi;
+    }
+  int a = 0;
+  for (int k = 0; k < m; k++) {
+    const mp_item *it = &p->items[members[k]];
+    int s0 = (int)((int64_t *)bsearch(&it->lo, tb, (size_t)u, sizeof *tb, cmp_i64) - tb);
+    int s1 = (int)((int64_t *)bsearch(&it->hi, tb, (size_t)u, sizeof *tb, cmp_i64) - tb);
+    if (it->fixed < 0) {
+      P->ilo[a] = it->lo;
+      P->ihi[a] = it->hi;
+      P->gid[a] = members[k];
+      P->size[a] = it->size;
+      P->al[a] = it->align < 1 ? 1 : it->align;
+      P->s0[a] = s0;
+      P->s1[a++] = s1;
+    }
+  }
+  free(tb);
+  /* items by first section */
+  P->by_s0 = mp_xmalloc(sizeof(int) * sz);
+  P->first = mp_xcalloc((size_t)P->ns + 2, sizeof(int));
+  for (int i = 0; i < nf; i++) P->first[P->s0[i] + 1]++;
+  for (int t = 0; t <= P->ns; t++) P->first[t + 1] += P->first[t];
+  {
+    int *fill = mp_xmalloc(sizeof(int) * ((size_t)P->ns + 1));
+    memcpy(fill, P->first, sizeof(int) * ((size_t)P->ns + 1));
+    for (int i = 0; i < nf; i++) P->by_s0[fill[P->s0[i]]++] = i;
+    free(fill);
+  }
+  P->sec_start = mp_xcalloc((size_t)P->ns + 1, sizeof(int));
+  for (int i = 0; i < nf; i++)
+    for (int t = P->s0[i]; t < P->s1[i]; t++) P->sec_start[t + 1]++;
+  for (int t = 0; t < P->ns; t++) P->sec_start[t + 1] += P->sec_start[t];
+  P->sec_items = mp_xmalloc(sizeof(int) * ((size_t)P->sec_start[P->ns] + 1));
+  {
+    int *fill = mp_xmalloc(sizeof(int) * ((size_t)P->ns + 1));
+    memcpy(fill, P->sec_start, sizeof(int) * ((size_t)P->ns + 1));
+    for (int i = 0; i < nf; i++)
+      for (int t = P->s0[i]; t < P->s1[i]; t++) P->sec_items[fill[t]++] = i;
+    free(fill);
+  }
+  /* static rank: lexicographic keys, largest first.  "total" = the most
+   * bytes live in any section the item spans (items in the busiest
+   * sections first), area = size x lifetime, width = lifetime. */
+  int *ord = mp_xmalloc(sizeof(int) * sz);
+  double *key = mp_xmalloc(sizeof(double) * 3 * sz);
+  double *tot = mp_xcalloc((size_t)P->ns, sizeof(double));
+  for (int i = 0; i < nf; i++)
+    for (int s = P->s0[i]; s < P->s1[i]; s++) tot[s] += (double)P->size[i];
+  for (int i = 0; i < nf; i++) {
+    const mp_item *it = &p->items[P->gid[i]];
+    double w = (double)(it->hi - it->lo), a = w * (double)it->size, t = 0;
+    for (int s = P->s0[i]; s < P->s1[i]; s++)
+      if (tot[s] > t) t = tot[s];
+    ord[i] = i;
+    double *k3 = key + 3 * i;
+    switch (rank_mode) {
+    case 0: k3[0] = t; k3[1] = a; k3[2] = w; break;
+    case 1: k3[0] = w; k3[1] = a; k3[2] = t; break;
+    case 2: k3[0] = a; k3[1] = t; k3[2] = w; break;
+    case 3: k3[0] = (double)it->size; k3[1] = w; k3[2] = t; break;
+    default: k3[0] = -i; k3[1] = 0; k3[2] = 0; break;
+    }
+  }
+  free(tot);
+  sort_dkey = key;
+  qsort(ord, (size_t)nf, sizeof *ord, cmp_dkey);
+  for (int r = 0; r < nf; r++) P->rank[ord[r]] = r;
+  /* twins: identical items, chained in rank order */
+  for (int r = 0; r < nf; r++) {
+    int i = ord[r];
+    P->twin[i] = -1;
+    const mp_item *x = &p->items[P->gid[i]];
+    for (int q = r - 1; q >= 0; q--) {
+      const mp_item *y = &p->items[P->gid[ord[q]]];
+      if (x->size == y->size && x->lo == y->lo && x->hi == y->hi && P->al[i] == P->al[ord[q]]) {
+        P->twin[i] = ord[q];
+        break;
+      }
+    }
+  }
+  free(ord);
+  free(key);
+}
+
+/* Partition the active items into independent time parts. Returns count;
+ * members and starts (count + 1 entries) describe them. */
+static int partition(const mp_problem *p, bool split, int *members, int *starts) {
+  int m = 0;
+  for (int i = 0; i < p->n; i++)
+    if (active(&p->items[i])) members[m++] = i;
+  sort_prob = p;
+  qsort(members, (size_t)m, sizeof *members, cmp_lo);
+  int np = 0;
+  int64_t reach = INT64_MIN;
+  for (int k = 0; k < m; k++) {
+    const mp_item *it = &p->items[members[k]];
+    if (k == 0 || (split && it->lo >= reach)) starts[np++] = k;
+    if (it->hi > reach) reach = it->hi;
+  }
+  starts[np] = m;
+  return np;
+}
+
+static void search_init(search *S, const mp_ctx *c, const part *P, int64_t C, int use_memo,
+                        int memo_log2) {
+  memset(S, 0, sizeof *S);
+  S->P = P;
+  S->ctx = c;
+  S->C = C;
+  int n = P->n, ns = P->ns;
+  size_t nz = (size_t)(n ? n : 1);
+  S->floor = mp_xcalloc((size_t)ns, sizeof(int64_t));
+  S->rem = mp_xcalloc((size_t)ns, sizeof(int64_t));
+  S->lows = mp_xmalloc(sizeof(int64_t) * (size_t)ns);
+  S->off = mp_xmalloc(sizeof(int64_t) * nz);
+  S->lb = mp_xmalloc(sizeof(int64_t) * nz);
+  S->zob = mp_xmalloc(sizeof(uint64_t) * nz);
+  S->zsec = mp_xmalloc(sizeof(uint64_t) * (size_t)ns);
+  S->prank = mp_xmalloc(sizeof(int) * nz);
+  S->tbuf = mp_xmalloc(sizeof(int64_t) * 2 * nz);
+  S->thresholds = c->opt[OPT_thresholds] > 0;
+  S->trail = mp_xmalloc(sizeof(int) * nz);
+  S->cross = mp_xcalloc((size_t)ns, sizeof(int));
+  for (int i = 0; i < n; i++) S->zob[i] = mix64((uint64_t)i * 0x9e3779b97f4a7c15ULL + 17);
+  size_t span = 0;
+  for (int i = 0; i < n; i++) span += (size_t)(P->s1[i] - P->s0[i]);
+  S->save = mp_xmalloc(sizeof(int64_t) * (span + 1));
+  for (int s = 0; s < ns; s++) S->zsec[s] = mix64((uint64_t)s * 0xda942042e4dd58b5ULL + 3);
+  S->use_memo = use_memo;
+  if (use_memo) {
+    S->memo_mask = (1ULL << memo_log2) - 1;
+    S->memo = mp_xcalloc((size_t)1 << memo_log2, sizeof(memo_ent));
+  }
+}
+
+static void search_free(search *S) {
+  free(S->floor);
+  free(S->rem);
+  free(S->lows);
+  free(S->off);
+  free(S->lb);
+  free(S->cs);
+  free(S->zob);
+  free(S->zsec);
+  free(S->memo);
+  free(S->save);
+  free(S->prank);
+  free(S->tbuf);
+  free(S->trail);
+  free(S->cross);
+}
+
+/* One run from the root with a node limit. */
+static int search_run(search *S, uint64_t limit) {
+  const part *P = S->P;
+  for (int i = 0; i < P->n; i++) S->off[i] = -1;
+  memset(S->rem, 0, sizeof(int64_t) * (size_t)P->ns);
+  memset(S->floor, 0, sizeof(int64_t) * (size_t)P->ns);
+  for (int i = 0; i < P->n; i++)
+    for (int s = P->s0[i]; s < P->s1[i]; s++) S->rem[s] += P->size[i];
+  memset(S->cross, 0, sizeof(int) * (size_t)P->ns);
+  for (int i = 0; i < P->n; i++)
+    for (int s = P->s0[i]; s < P->s1[i] - 1; s++) S->cross[s]++;
+  S->nt = 0;
+  S->sp = 0;
+  S->ncs = 0;
+  S->aborted = 0;
+  S->budget = S->nodes + limit;
+  return solve_range(S, 0, P->ns, 0, -1);
+}
+
+static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 ... (i >= 1) */
+  for (;;) {
+    uint64_t k = 1;
+    while ((1ULL << k) - 1 < i) k++;
+    if (i == (1ULL << k) - 1) return 1ULL << (k - 1);
+    i -= (1ULL << (k - 1)) - 1;
+  }
+}
+
+#define N_RANKS 4
+/* Decide one part at capacity C with a portfolio: every (rank, value order)
+ * configuration in turn, restarted with Luby-growing node limits and a
+ * seeded perturbation of the value order; failed subproblems stay in each
+ * rank's table across restarts (their keys do not depend on value order).
+ * 1 found (offsets into goff), 0 proven infeasible, -1 out of budget/time. */
+static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint64_t *nodes_left,
+                       int memo_log2, int use_memo, int restarts, int first_rank, int64_t *goff) {
+  if (PM[0][k].n == 0) return 1;
+  search S[N_RANKS];
+  bool init[N_RANKS] = {false};
+  mp_rng rng;
+  mp_rng_seed(&rng, c->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k);
+  int ncfg = restarts ? 2 * N_RANKS : 1;
+  int r = -1;
+  uint64_t base = 1000;
+  for (uint64_t run = 0;; run++) {
+    int cfg = (int)(run % (uint64_t)ncfg);
+    int m = (first_rank + cfg / 2) % N_RANKS;
+    const part *P = &PM[m][k];
+    if (!init[m]) {
+      search_init(&S[m], c, P, C, use_memo, memo_log2);
+      init[m] = true;
+    }
+    search *X = &S[m];
+    X->by_offset = restarts ? cfg % 2 : cmp_by_offset;
+    uint64_t round = run / (uint64_t)ncfg;
+    for (int i = 0; i < P->n; i++)
+      X->prank[i] = round == 0 ? P->rank[i]
+                               : P->rank[i] + (int)mp_rng_below(&rng, (uint64_t)(P->n / 4 + 2));
+    uint64_t limit = restarts ? base * luby(round + 1) : *nodes_left;
+    if (limit > *nodes_left) limit = *nodes_left;
+    uint64_t before = X->nodes;
+    r = search_run(X, limit);
+    uint64_t used = X->nodes - before;
+    *nodes_left = used >= *nodes_left ? 0 : *nodes_left - used;
+    if (getenv("MP_EXACT_DEBUG"))
+      fprintf(stderr, "exact: part %d n=%d C=%lld rank %d by_offset %d limit %llu -> %d, %llu nodes, depth %d\n",
+              k, P->n, (long long)C, m, X->by_offset, (unsigned long long)limit, r,
+              (unsigned long long)used, X->maxdepth);
+    if (r == 1)
+      for (int i = 0; i < P->n; i++) goff[P->gid[i]] = X->off[i];
+    if (r >= 0 || X->aborted == 2 || *nodes_left == 0 || !restarts) break;
+  }
+  for (int m = 0; m < N_RANKS; m++)
+    if (init[m]) search_free(&S[m]);
+  return r >= 0 ? r : -1;
+}
+
+/* Greedy incumbent: best of several sequences packed best-fit and first-fit. */
+static int64_t heuristic(const mp_problem *p, int64_t *best) {
+  int n = p->n;
+  int *seq = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  int64_t *key = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
+  int64_t bestA = -1;
+  for (int mode = 0; mode < 4; mode++) {
+    for (int i = 0; i < n; i++) {
+      const mp_item *it = &p->items[i];
+      seq[i] = i;
+      int64_t len = it->hi - it->lo;
+      key[i] = mode == 0 ? it->size
+             : mode == 1 ? (int64_t)((double)len * (double)it->size / 1024.0)
+             : mode == 2 ? len * 4096 + (it->size > 4095 ? 4095 : it->size)
+                         : -it->lo;
+    }
+    sort_key = key;
+    qsort(seq, (size_t)n, sizeof *seq, cmp_key);
+    for (int fit = 0; fit < 2; fit++) {
+      int64_t a = mp_pack(p, seq, n, fit ? MP_BEST_FIT : MP_FIRST_FIT, off);
+      for (int i = 0; i < n; i++)
+        if (off[i] < 0) off[i] = 0;
+      if (bestA < 0 || a < bestA) {
+        bestA = a;
+        memcpy(best, off, sizeof(int64_t) * (size_t)n);
+      }
+    }
+  }
+  free(seq);
+  free(off);
+  free(key);
+  return bestA;
+}
+
+static int exact_solve(mp_ctx *c) {
+  const mp_problem *p = c->prob;
+  int n = p->n;
+  size_t nz = (size_t)(n ? n : 1);
+  int *members = mp_xmalloc(sizeof(int) * nz);
+  int *starts = mp_xmalloc(sizeof(int) * (nz + 1));
+  int rank_mode = (int)c->opt[OPT_rank];
+  cmp_by_offset = c->opt[OPT_by_offset] > 0;
+  int np = partition(p, c->opt[OPT_decompose] > 0, members, starts);
+  /* offsets of inactive items: pinned or 0 */
+  int64_t *cur = mp_xmalloc(sizeof(int64_t) * nz);
+  for (int i = 0; i < n; i++) cur[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : 0;
+  int64_t *plb = mp_xcalloc((size_t)(np ? np : 1), sizeof(int64_t));
+  int64_t live = mp_live_peak(p), pin_top = 0;
+  for (int i = 0; i < n; i++)
+    if (p->items[i].fixed >= 0 && p->items[i].fixed + p->items[i].size > pin_top)
+      pin_top = p->items[i].fixed + p->items[i].size;
+  int64_t bound = live > pin_top ? live : pin_top;
+  for (int i = 0; i < n; i++) /* every buffer counts in the arena, live or not */
+    if (p->items[i].size > bound) bound = p->items[i].size;
+  part *PM[N_RANKS];
+  for (int m = 0; m < N_RANKS; m++) {
+    PM[m] = mp_xcalloc((size_t)(np ? np : 1), sizeof(part));
+    for (int k = 0; k < np; k++)
+      part_build(p, members + starts[k], starts[k + 1] - starts[k], m, &PM[m][k]);
+  }
+  int restarts = c->opt[OPT_restarts] > 0;
+  uint64_t nodes_left = (uint64_t)c->opt[OPT_nodes];
+  int use_memo = c->opt[OPT_memo] > 0, ml2 = (int)c->opt[OPT_memo_log2];
+
+  /* incumbent */
+  int64_t *best = mp_xmalloc(sizeof(int64_t) * nz);
+  int64_t bestA = heuristic(p, best);
+  if (c->start_offsets && mp_verify_offsets(p, c->start_offsets, NULL) == 0) {
+    int64_t a = mp_arena(p, c->start_offsets);
+    if (a < bestA) {
+      bestA = a;
+      memcpy(best, c->start_offsets, sizeof(int64_t) * nz);
+    }
+  }
+  bool aborted = false;
+  int64_t *trial = mp_xmalloc(sizeof(int64_t) * nz);
+  /* decide all parts at C: 1 fits (trial filled), 0 infeasible, -1 aborted */
+#define DECIDE(CAP, RES)                                                                 \
+  do {                                                                                   \
+    memcpy(trial, cur, sizeof(int64_t) * nz);                                            \
+    RES = 1;                                                                             \
+    for (int k = 0; k < np && RES == 1; k++) {                                           \
+      int r_ = decide_part(c, PM, k, CAP, &nodes_left, ml2, use_memo, restarts, rank_mode, trial); \
+      if (r_ != 1) RES = r_;                                                             \
+    }                                                                                    \
+    if (RES == 1) place_degenerate(p, trial);                                            \
+  } while (0)
+  if (c->capacity > 0) {
+    int64_t C = c->capacity;
+    if (bestA <= C) {
+      memcpy(c->offsets, best, sizeof(int64_t) * nz);
+      c->status = bestA <= bound ? MP_OPTIMAL : MP_FEASIBLE;
+    } else if (bound > C) {
+      c->status = MP_INFEASIBLE;
+      snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld",
+               (long long)bound, (long long)C);
+      memcpy(c->offsets, best, sizeof(int64_t) * nz);
+    } else {
+      int res;
+      DECIDE(C, res);
+      if (res == 1) {
+        memcpy(c->offsets, trial, sizeof(int64_t) * nz);
+        c->status = mp_arena(p, trial) <= bound ? MP_OPTIMAL : MP_FEASIBLE;
+      } else if (res == 0) {
+        c->status = MP_INFEASIBLE;
+        bound = C + 1;
+        snprintf(c->msg, sizeof c->msg, "proved: no placement fits in %lld bytes", (long long)C);
+        memcpy(c->offsets, best, sizeof(int64_t) * nz);
+      } else {
+        memcpy(c->offsets, best, sizeof(int64_t) * nz);
+        c->status = MP_TIMEOUT;
+        snprintf(c->msg, sizeof c->msg, "%s ran out before deciding capacity %lld (best arena %lld)",
+                 mp_time_up(c) ? "time limit" : "node budget", (long long)C, (long long)bestA);
+      }
+    }
+  } else {
+    /* minimise: lo = proven bound, hi = incumbent */
+    int64_t lo = bound;
+    while (lo < bestA && !aborted) {
+      int64_t mid = lo == bound ? lo : lo + (bestA - lo) / 2;
+      int res;
+      DECIDE(mid, res);
+      if (res == 1) {
+        int64_t a = mp_arena(p, trial);
+        if (a >= bestA) break; /* cannot happen: a <= mid < bestA */
+        bestA = a;
+        memcpy(best, trial, sizeof(int64_t) * nz);
+      } else if (res == 0) {
+        lo = mid + 1;
+      } else {
+        aborted = true;
+      }
+      if (lo == bound && res != 1 && res != 0) break;
+    }
+    memcpy(c->offsets, best, sizeof(int64_t) * nz);
+    bound = lo;
+    if (bestA <= bound)
+      c->status = MP_OPTIMAL;
+    else
+      c->status = mp_time_up(c) ? MP_TIMEOUT : MP_FEASIBLE;
+    if (aborted)
+      snprintf(c->msg, sizeof c->msg, "%s ran out: arena %lld, proven bound %lld",
+               mp_time_up(c) ? "time limit" : "node budget", (long long)bestA, (long long)bound);
+  }
+#undef DECIDE
+  c->bound = bound;
+  for (int m = 0; m < N_RANKS; m++) {
+    for (int k = 0; k < np; k++) part_free(&PM[m][k]);
+    free(PM[m]);
+  }
+  free(plb);
+  free(trial);
+  free(best);
+  free(cur);
+  free(members);
+  free(starts);
+  return 0;
+}
+
+const mp_solver solver_exact = {
+    .name = "exact",
+    .summary = "complete branch-and-bound placement (canonical offsets, section inference, memo)",
+    .decides = MP_DECIDES_OFFSETS,
+    .options = exact_options,
+    .n_options = EXACT_N_OPTS,
+    .quick = "nodes=200000",
+    .solve = exact_solve,
+};

@@ -1,0 +1,726 @@
+/* bench.c - experiment files, the matrix of cells, shards. */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "bench.h"
+#include "registry.h"
+
+static char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = mp_xmalloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+static void free_list(char **l, int n) {
+  for (int i = 0; i < n; i++) free(l[i]);
+  free(l);
+}
+
+static void push(char ***l, int *n, const char *s) {
+  *l = mp_xrealloc(*l, sizeof(char *) * (size_t)(*n + 1));
+  (*l)[(*n)++] = xstrdup(s);
+}
+
+void mp_experiment_defaults(mp_experiment *e) {
+  memset(e, 0, sizeof *e);
+  e->name = xstrdup("adhoc");
+  e->manifest = xstrdup("graphs/SUITE.tsv");
+  push(&e->order, &e->n_order, "given");
+  push(&e->place, &e->n_place, "bysize");
+  e->seeds = mp_xmalloc(sizeof(uint64_t));
+  e->seeds[0] = 1;
+  e->n_seeds = 1;
+  e->time_limits = mp_xmalloc(sizeof(double));
+  e->time_limits[0] = 10;
+  e->n_time_limits = 1;
+  e->mem_limit_mb = 4096;
+  e->grace_s = 5;
+  e->max_wall_s = 600;
+}
+
+void mp_experiment_free(mp_experiment *e) {
+  free(e->name);
+  free(e->file);
+  free(e->manifest);
+  free_list(e->graphs, e->n_graphs);
+  free_list(e->order, e->n_order);
+  free_list(e->place, e->n_place);
+  free_list(e->pairs, e->n_pairs);
+  free_list(e->exclude, e->n_exclude);
+  free_list(e->sets, e->n_sets);
+  free(e->seeds);
+  free(e->time_limits);
+  memset(e, 0, sizeof *e);
+}
+
+int mp_split_list(const char *s, bool chains, char ***out, int *n) {
+  char **l = NULL;
+  int k = 0;
+  char *buf = xstrdup(s);
+  for (char *save = NULL, *tok = strtok_r(buf, ", \t", &save); tok;
+       tok = strtok_r(NULL, ", \t", &save)) {
+    if (chains)
+      for (char *c = tok; *c; c++)
+        if (*c == ':') *c = ',';
+    push(&l, &k, tok);
+  }
+  free(buf);
+  if (k == 0) return -1;
+  free_list(*out, *n);
+  *out = l;
+  *n = k;
+  return 0;
+}
+
+/* A JSON list of strings (or one string) into a string list. */
+static int json_strings(json_t *v, const char *key, char ***out, int *n, char *msg, size_t cap) {
+  if (!v) return 0;
+  json_t *arr = v;
+  if (json_is_string(v)) {
+    arr = json_array();
+    json_array_append(arr, v);
+  } else if (!json_is_array(v)) {
+    snprintf(msg, cap, "\"%s\" must be a list of strings", key);
+    return -1;
+  } else {
+    json_incref(arr);
+  }
+  char **l = NULL;
+  int k = 0;
+  size_t i;
+  json_t *x;
+  json_array_foreach(arr, i, x) {
+    if (!json_is_string(x) || !json_string_value(x)[0]) {
+      snprintf(msg, cap, "\"%s\"[%zu] must be a non-empty string", key, i);
+      free_list(l, k);
+      json_decref(arr);
+      return -1;
+    }
+    push(&l, &k, json_string_value(x));
+  }
+  json_decref(arr);
+  free_list(*out, *n);
+  *out = l;
+  *n = k;
+  return 0;
+}
+
+static int json_num(json_t *o, const char *key, double lo, double *out, char *msg, size_t cap) {
+  json_t *v = json_object_get(o, key);
+  if (!v) return 0;
+  if (!json_is_number(v) || json_number_value(v) < lo) {
+    snprintf(msg, cap, "\"%s\" must be a number >= %g", key, lo);
+    return -1;
+  }
+  *out = json_number_value(v);
+  return 0;
+}
+
+int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap) {
+  mp_experiment_defaults(e);
+  free(e->name);
+  e->name = NULL;
+  e->file = xstrdup(path);
+  json_error_t je;
+  json_t *o = json_load_file(path, 0, &je);
+  if (!o) {
+    snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
+    return -1;
+  }
+  int rc = -1;
+  char sub[400];
+  static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
+                                "pairs", "exclude", "seeds", "time_limits", "options", "align",
+                                "mem_limit_mb", "grace_s", "max_wall_s", NULL};
+  if (!json_is_object(o)) {
+    snprintf(sub, sizeof sub, "the experiment must be a JSON object");
+    goto done;
+  }
+  const char *k;
+  json_t *v;
+  json_object_foreach(o, k, v) {
+    int i = 0;
+    while (known[i] && strcmp(known[i], k)) i++;
+    if (!known[i] && k[0] != '_') {
+      snprintf(sub, sizeof sub, "unknown key \"%s\" (see scripts/experiments/README.md)", k);
+      goto done;
+    }
+  }
+  v = json_object_get(o, "name");
+  if (v && !json_is_string(v)) {
+    snprintf(sub, sizeof sub, "\"name\" must be a string");
+    goto done;
+  }
+  if (v) {
+    e->name = xstrdup(json_string_value(v));
+  } else {
+    const char *b = strrchr(path, '/');
+    e->name = xstrdup(b ? b + 1 : path);
+    char *dot = strrchr(e->name, '.');
+    if (dot && dot != e->name) *dot = 0;
+  }
+  v = json_object_get(o, "manifest");
+  if (v) {
+    if (!json_is_string(v)) {
+      snprintf(sub, sizeof sub, "\"manifest\" must be a string");
+      goto done;
+    }
+    free(e->manifest);
+    e->manifest = xstrdup(json_string_value(v));
+  }
+  if (json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub,
+                   sizeof sub) ||
+      json_strings(json_object_get(o, "order"), "order", &e->order, &e->n_order, sub, sizeof sub) ||
+      json_strings(json_object_get(o, "place"), "place", &e->place, &e->n_place, sub, sizeof sub) ||
+      json_strings(json_object_get(o, "exclude"), "exclude", &e->exclude, &e->n_exclude, sub,
+                   sizeof sub) ||
+      json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, sizeof sub))
+    goto done;
+  v = json_object_get(o, "pairs");
+  if (v) {
+    size_t i;
+    json_t *p;
+    if (!json_is_array(v)) {
+      snprintf(sub, sizeof sub, "\"pairs\" must be a list of [ORDER, PLACE]");
+      goto done;
+    }
+    json_array_foreach(v, i, p) {
+      if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_string(json_array_get(p, 0)) ||
+          !json_is_string(json_array_get(p, 1))) {
+        snprintf(sub, sizeof sub, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
+        goto done;
+      }
+      char buf[600];
+      snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
+               json_string_value(json_array_get(p, 1)));
+      push(&e->pairs, &e->n_pairs, buf);
+    }
+  }
+  v = json_object_get(o, "seeds");
+  if (v) {
+    size_t i;
+    json_t *x;
+    if (!json_is_array(v) || json_array_size(v) == 0) {
+      snprintf(sub, sizeof sub, "\"seeds\" must be a non-empty list of integers");
+      goto done;
+    }
+    e->n_seeds = (int)json_array_size(v);
+    e->seeds = mp_xrealloc(e->seeds, sizeof(uint64_t) * (size_t)e->n_seeds);
+    json_array_foreach(v, i, x) {
+      if (!json_is_integer(x) || json_integer_value(x) < 0) {
+        snprintf(sub, sizeof sub, "\"seeds\"[%zu] must be an integer >= 0", i);
+        goto done;
+      }
+      e->seeds[i] = (uint64_t)json_integer_value(x);
+    }
+  }
+  v = json_object_get(o, "time_limits");
+  if (v) {
+    size_t i;
+    json_t *x;
+    if (!json_is_array(v) || json_array_size(v) == 0) {
+      snprintf(sub, sizeof sub, "\"time_limits\" must be a non-empty list of seconds");
+      goto done;
+    }
+    e->n_time_limits = (int)json_array_size(v);
+    e->time_limits = mp_xrealloc(e->time_limits, sizeof(double) * (size_t)e->n_time_limits);
+    json_array_foreach(v, i, x) {
+      if (!json_is_number(x) || json_number_value(x) < 0) {
+        snprintf(sub, sizeof sub, "\"time_limits\"[%zu] must be a number >= 0", i);
+        goto done;
+      }
+      e->time_limits[i] = json_number_value(x);
+    }
+  }
+  double align = 0;
+  if (json_num(o, "align", 0, &align, sub, sizeof sub) ||
+      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, sizeof sub) ||
+      json_num(o, "grace_s", 0, &e->grace_s, sub, sizeof sub) ||
+      json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, sizeof sub))
+    goto done;
+  e->align = (int64_t)align;
+  rc = 0;
+done:
+  if (rc) snprintf(msg, cap, "%s: %s", path, sub);
+  json_decref(o);
+  return rc;
+}
+
+/* ---------------------------------------------------------------- matrix */
+
+void mp_fmt_seconds(double s, char *out, size_t cap) {
+  snprintf(out, cap, "%.6g", s);
+}
+
+static bool file_exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool ends_with(const char *s, const char *suf) {
+  size_t a = strlen(s), b = strlen(suf);
+  return a >= b && strcmp(s + a - b, suf) == 0;
+}
+
+static bool looks_like_path(const char *s) {
+  return strchr(s, '/') || ends_with(s, ".json") || ends_with(s, ".csv") ||
+         ends_with(s, ".graphml") || ends_with(s, ".xml");
+}
+
+typedef struct gsel {
+  char *path, *file;
+} gsel;
+
+/* Resolve a manifest path: as written, else beside the manifest, else
+ * beside the manifest's directory (manifest in graphs/, paths from the
+ * repository root). */
+static char *resolve(const char *manifest, const char *p) {
+  if (p[0] == '/' || file_exists(p)) return xstrdup(p);
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", manifest);
+  for (int up = 0; up < 2; up++) {
+    char *slash = strrchr(dir, '/');
+    if (slash)
+      *slash = 0;
+    else
+      snprintf(dir, sizeof dir, ".");
+    char cand[2200];
+    snprintf(cand, sizeof cand, "%s/%s", dir, p);
+    if (file_exists(cand)) return xstrdup(cand);
+    if (!slash) break;
+  }
+  return NULL;
+}
+
+static int split_tsv(char *line, char **f, int max) {
+  int n = 0;
+  f[n++] = line;
+  for (char *c = line; *c && n < max; c++)
+    if (*c == '\t') {
+      *c = 0;
+      f[n++] = c + 1;
+    }
+  return n;
+}
+
+static bool has_tag(const char *tags, const char *tag) {
+  size_t tl = strlen(tag);
+  const char *p = tags;
+  while (*p) {
+    while (*p == ',' || *p == ' ') p++;
+    size_t l = strcspn(p, ", ");
+    if (l == tl && strncmp(p, tag, l) == 0) return true;
+    p += l;
+  }
+  return false;
+}
+
+/* The graphs of an experiment: manifest tags or paths, deduplicated. */
+static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *msg, size_t cap) {
+  gsel *sel = NULL;
+  int n = 0;
+  char **rows_path = NULL, **rows_tags = NULL;
+  int n_rows = 0;
+  bool manifest_read = false;
+  int rc = -1;
+  for (int gi = 0; gi < e->n_graphs; gi++) {
+    const char *want = e->graphs[gi];
+    bool is_tag = !strncmp(want, "tag:", 4);
+    const char *tag = is_tag ? want + 4 : want;
+    if (!is_tag && looks_like_path(want)) {
+      if (!file_exists(want)) {
+        snprintf(msg, cap, "graph file %s does not exist", want);
+        goto done;
+      }
+      sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
+      sel[n].path = xstrdup(want);
+      sel[n].file = xstrdup(want);
+      n++;
+      continue;
+    }
+    if (!manifest_read) {
+      manifest_read = true;
+      FILE *f = fopen(e->manifest, "r");
+      if (!f) {
+        snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", e->manifest);
+        goto done;
+      }
+      char line[8192];
+      int c_path = -1, c_tags = -1, lineno = 0;
+      while (fgets(line, sizeof line, f)) {
+        lineno++;
+        line[strcspn(line, "\r\n")] = 0;
+        if (!line[0] || line[0] == '#') continue;
+        char *fld[32];
+        int nf = split_tsv(line, fld, 32);
+        if (c_path < 0) {
+          for (int i = 0; i < nf; i++) {
+            if (!strcmp(fld[i], "path")) c_path = i;
+            if (!strcmp(fld[i], "tags")) c_tags = i;
+          }
+          if (c_path < 0 || c_tags < 0) {
+            snprintf(msg, cap, "%s: the header needs columns path and tags", e->manifest);
+            fclose(f);
+            goto done;
+          }
+          continue;
+        }
+        if (nf <= c_path || nf <= c_tags) continue;
+        rows_path = mp_xrealloc(rows_path, sizeof(char *) * (size_t)(n_rows + 1));
+        rows_tags = mp_xrealloc(rows_tags, sizeof(char *) * (size_t)(n_rows + 1));
+        rows_path[n_rows] = xstrdup(fld[c_path]);
+        rows_tags[n_rows] = xstrdup(fld[c_tags]);
+        n_rows++;
+      }
+      fclose(f);
+    }
+    int found = 0;
+    for (int r = 0; r < n_rows; r++) {
+      if (strcmp(tag, "all") && !has_tag(rows_tags[r], tag)) continue;
+      found++;
+      char *file = resolve(e->manifest, rows_path[r]);
+      if (!file) {
+        snprintf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, rows_path[r], tag);
+        goto done;
+      }
+      sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
+      sel[n].path = xstrdup(rows_path[r]);
+      sel[n].file = file;
+      n++;
+    }
+    if (!found) {
+      snprintf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
+      goto done;
+    }
+  }
+  rc = 0;
+done:
+  for (int r = 0; r < n_rows; r++) {
+    free(rows_path[r]);
+    free(rows_tags[r]);
+  }
+  free(rows_path);
+  free(rows_tags);
+  if (rc) {
+    for (int i = 0; i < n; i++) {
+      free(sel[i].path);
+      free(sel[i].file);
+    }
+    free(sel);
+    return -1;
+  }
+  *out = sel;
+  *n_out = n;
+  return 0;
+}
+
+static bool excluded(const mp_experiment *e, const char *name) {
+  for (int i = 0; i < e->n_exclude; i++)
+    if (!strcmp(e->exclude[i], name)) return true;
+  return false;
+}
+
+/* Expand "all" and check every chain: each name registered and deciding
+ * the right thing.  Result: chains (strings). */
+static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order, char ***out,
+                         int *n_out, char *msg, size_t cap) {
+  char **l = NULL;
+  int n = 0;
+  for (int i = 0; i < n_in; i++) {
+    if (!strcmp(in[i], "all")) {
+      for (int k = 0; k < mp_registry_size; k++) {
+        const mp_solver *s = mp_registry[k];
+        bool fits = order ? s->decides == MP_DECIDES_ORDER : (s->decides & MP_DECIDES_OFFSETS) != 0;
+        if (fits && !excluded(e, s->name)) push(&l, &n, s->name);
+      }
+      continue;
+    }
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", in[i]);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+      const mp_solver *s = mp_solver_find(t);
+      if (!s) {
+        snprintf(msg, cap, "unknown solver '%s' (memplan solvers lists them)", t);
+        free_list(l, n);
+        return -1;
+      }
+      if (order && s->decides != MP_DECIDES_ORDER) {
+        snprintf(msg, cap, "'%s' is not an order solver: list it under \"place\"", t);
+        free_list(l, n);
+        return -1;
+      }
+      if (!order && !(s->decides & MP_DECIDES_OFFSETS)) {
+        snprintf(msg, cap, "'%s' does not place buffers: list it under \"order\"", t);
+        free_list(l, n);
+        return -1;
+      }
+    }
+    push(&l, &n, in[i]);
+  }
+  /* dedupe, keeping first occurrence */
+  int w = 0;
+  for (int i = 0; i < n; i++) {
+    bool dup = false;
+    for (int j = 0; j < w && !dup; j++) dup = !strcmp(l[j], l[i]);
+    if (dup)
+      free(l[i]);
+    else
+      l[w++] = l[i];
+  }
+  *out = l;
+  *n_out = w;
+  return 0;
+}
+
+static bool chain_decides_both(const char *chain) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", chain);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    const mp_solver *s = mp_solver_find(t);
+    if (s && s->decides == MP_DECIDES_BOTH) return true;
+  }
+  return false;
+}
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The overrides that apply to a cell's solvers, sorted: "a.x=1 y=2". */
+static char *cell_options(const mp_experiment *e, const char *order, const char *place) {
+  char **app = NULL;
+  int n = 0;
+  char buf[1200];
+  if (e->align > 0) {
+    snprintf(buf, sizeof buf, "align=%lld", (long long)e->align);
+    push(&app, &n, buf);
+  }
+  char chains[1100];
+  snprintf(chains, sizeof chains, "%s,%s", order, place);
+  for (int i = 0; i < e->n_sets; i++) {
+    const char *set = e->sets[i];
+    const char *eq = strchr(set, '=');
+    size_t nl = eq ? (size_t)(eq - set) : strlen(set);
+    const char *dot = memchr(set, '.', nl);
+    bool applies = false;
+    char tmp[1100];
+    snprintf(tmp, sizeof tmp, "%s", chains);
+    for (char *save = NULL, *t = strtok_r(tmp, ",", &save); t && !applies;
+         t = strtok_r(NULL, ",", &save)) {
+      const mp_solver *s = mp_solver_find(t);
+      if (!s) continue;
+      const char *oname = set;
+      size_t ol = nl;
+      if (dot) {
+        if (strlen(s->name) != (size_t)(dot - set) || strncmp(s->name, set, (size_t)(dot - set)))
+          continue;
+        oname = dot + 1;
+        ol = (size_t)(set + nl - oname);
+      }
+      for (int k = 0; k < s->n_options && !applies; k++)
+        applies = strlen(s->options[k].name) == ol && !strncmp(s->options[k].name, oname, ol);
+    }
+    if (applies) push(&app, &n, set);
+  }
+  if (n > 1) qsort(app + (e->align > 0), (size_t)(n - (e->align > 0)), sizeof(char *), cmp_str);
+  size_t len = 1;
+  for (int i = 0; i < n; i++) len += strlen(app[i]) + 1;
+  char *s = mp_xmalloc(len);
+  s[0] = 0;
+  for (int i = 0; i < n; i++) {
+    if (i) strcat(s, " ");
+    strcat(s, app[i]);
+  }
+  free_list(app, n);
+  return s;
+}
+
+static char *make_key(const char *path, const char *order, const char *place, uint64_t seed,
+                      double tl, const char *options) {
+  char t[64];
+  mp_fmt_seconds(tl, t, sizeof t);
+  size_t len = strlen(path) + strlen(order) + strlen(place) + strlen(options) + 128;
+  char *k = mp_xmalloc(len);
+  snprintf(k, len, "%s\x1f%s\x1f%s\x1f%020llu\x1f%s\x1f%s", path, order, place,
+           (unsigned long long)seed, t, options);
+  return k;
+}
+
+char *mp_row_key(const mp_row *r) {
+  return make_key(r->path ? r->path : "", r->order ? r->order : "", r->place ? r->place : "",
+                  r->seed, r->time_limit, r->options ? r->options : "");
+}
+
+static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, const char *place,
+                     uint64_t seed, double tl, const mp_experiment *e) {
+  char *opts = cell_options(e, order, place);
+  char *key = make_key(g->path, order, place, seed, tl, opts);
+  if (m->n == *cap) {
+    *cap = *cap ? 2 * *cap : 64;
+    m->cells = mp_xrealloc(m->cells, sizeof(mp_cell) * (size_t)*cap);
+  }
+  mp_cell *c = &m->cells[m->n++];
+  c->path = xstrdup(g->path);
+  c->file = xstrdup(g->file);
+  c->order = xstrdup(order);
+  c->place = xstrdup(place);
+  c->seed = seed;
+  c->time_limit = tl;
+  c->options = opts;
+  c->key = key;
+}
+
+static void cell_free(mp_cell *c);
+
+static int cmp_cell(const void *a, const void *b) {
+  return strcmp(((const mp_cell *)a)->key, ((const mp_cell *)b)->key);
+}
+
+int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap) {
+  memset(m, 0, sizeof *m);
+  if (e->n_graphs == 0) {
+    snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
+    return -1;
+  }
+  gsel *gs = NULL;
+  int ng = 0;
+  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+  char **ord = NULL, **plc = NULL;
+  int no = 0, np = 0, rc = -1, ccap = 0;
+  if (expand_chains(e, e->order, e->n_order, true, &ord, &no, msg, cap) ||
+      expand_chains(e, e->place, e->n_place, false, &plc, &np, msg, cap))
+    goto done;
+  /* the (order, place) pairs: the cross product, then the explicit pairs
+   * ("all" expands on either side); explicit pairs are exempt from the
+   * joint-solver rule below */
+  char **po = NULL, **pp = NULL;
+  bool *pexp = NULL;
+  int npairs = 0;
+  for (int pi = 0; pi < np; pi++)
+    for (int oi = 0; oi < no; oi++) {
+      po = mp_xrealloc(po, sizeof(char *) * (size_t)(npairs + 1));
+      pp = mp_xrealloc(pp, sizeof(char *) * (size_t)(npairs + 1));
+      pexp = mp_xrealloc(pexp, sizeof(bool) * (size_t)(npairs + 1));
+      po[npairs] = ord[oi];
+      pp[npairs] = plc[pi];
+      pexp[npairs++] = false;
+    }
+  char ***keep = mp_xcalloc((size_t)(2 * e->n_pairs + 1), sizeof(char **));
+  int *nkeep = mp_xcalloc((size_t)(2 * e->n_pairs + 1), sizeof(int));
+  for (int i = 0; i < e->n_pairs; i++) {
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s", e->pairs[i]);
+    char *tab = strchr(buf, '\t');
+    *tab = 0;
+    char *o1[1] = {buf}, *p1[1] = {tab + 1};
+    if (expand_chains(e, o1, 1, true, &keep[2 * i], &nkeep[2 * i], msg, cap) ||
+        expand_chains(e, p1, 1, false, &keep[2 * i + 1], &nkeep[2 * i + 1], msg, cap)) {
+      for (int k = 0; k <= 2 * i + 1; k++) free_list(keep[k], nkeep[k]);
+      free(keep);
+      free(nkeep);
+      free(po);
+      free(pp);
+      free(pexp);
+      goto done;
+    }
+    for (int x = 0; x < nkeep[2 * i]; x++)
+      for (int y = 0; y < nkeep[2 * i + 1]; y++) {
+        po = mp_xrealloc(po, sizeof(char *) * (size_t)(npairs + 1));
+        pp = mp_xrealloc(pp, sizeof(char *) * (size_t)(npairs + 1));
+        pexp = mp_xrealloc(pexp, sizeof(bool) * (size_t)(npairs + 1));
+        po[npairs] = keep[2 * i][x];
+        pp[npairs] = keep[2 * i + 1][y];
+        pexp[npairs++] = true;
+      }
+  }
+  for (int gi = 0; gi < ng; gi++) {
+    bool fixed = ends_with(gs[gi].file, ".csv");
+    for (int k = 0; k < npairs; k++) {
+      const char *o = po[k], *p = pp[k];
+      bool both = chain_decides_both(p);
+      /* rules: a fixed-lifetime problem has no order to choose (its cells
+       * run with order `given` only; joint solvers need a graph); a joint
+       * solver decides the order itself, so the cross product pairs it
+       * with `given` only */
+      if ((fixed && (strcmp(o, "given") || both)) || (!pexp[k] && both && strcmp(o, "given"))) {
+        m->n_skipped++;
+        continue;
+      }
+      for (int si = 0; si < e->n_seeds; si++)
+        for (int ti = 0; ti < e->n_time_limits; ti++)
+          add_cell(m, &ccap, &gs[gi], o, p, e->seeds[si], e->time_limits[ti], e);
+    }
+  }
+  for (int k = 0; k < 2 * e->n_pairs; k++) free_list(keep[k], nkeep[k]);
+  free(keep);
+  free(nkeep);
+  free(po);
+  free(pp);
+  free(pexp);
+  if (m->n > 1) qsort(m->cells, (size_t)m->n, sizeof(mp_cell), cmp_cell);
+  /* the same cell named twice (two tags, a pair repeating the product) */
+  int w = 0;
+  for (int i = 0; i < m->n; i++) {
+    if (w > 0 && !strcmp(m->cells[w - 1].key, m->cells[i].key)) {
+      cell_free(&m->cells[i]);
+      continue;
+    }
+    m->cells[w++] = m->cells[i];
+  }
+  m->n = w;
+  rc = 0;
+done:
+  free_list(ord, no);
+  free_list(plc, np);
+  for (int i = 0; i < ng; i++) {
+    free(gs[i].path);
+    free(gs[i].file);
+  }
+  free(gs);
+  if (rc) mp_matrix_free(m);
+  return rc;
+}
+
+static void cell_free(mp_cell *c) {
+  free(c->path);
+  free(c->file);
+  free(c->order);
+  free(c->place);
+  free(c->options);
+  free(c->key);
+}
+
+void mp_matrix_free(mp_matrix *m) {
+  for (int i = 0; i < m->n; i++) cell_free(&m->cells[i]);
+  free(m->cells);
+  memset(m, 0, sizeof *m);
+}
+
+void mp_matrix_shard(mp_matrix *m, int i, int n) {
+  if (n <= 1) return;
+  int w = 0;
+  for (int k = 0; k < m->n; k++) {
+    if (k % n == i)
+      m->cells[w++] = m->cells[k];
+    else
+      cell_free(&m->cells[k]);
+  }
+  m->n = w;
+}
+
+int mp_parse_shard(const char *s, int *i, int *n) {
+  char *end;
+  long a = strtol(s, &end, 10);
+  if (end == s || *end != '/') return -1;
+  const char *p = end + 1;
+  long b = strtol(p, &end, 10);
+  if (end == p || *end || b < 1 || a < 0 || a >= b || b > 1000000) return -1;
+  *i = (int)a;
+  *n = (int)b;
+  return 0;
+}

@@ -1,0 +1,156 @@
+/* cmd_gen.c - `memplan gen FAMILY [parameters] --seed N [--out FILE]`:
+ * write a synthetic graph (DESIGN 1.1 JSON), atomically. */
+#define _POSIX_C_SOURCE 200809L
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "graph_write.h"
+#include "gen.h"
+#include "io.h"
+
+static const char gen_help[] =
+    "usage: memplan gen FAMILY [parameters] [--seed N] [--out FILE] [--name NAME]\n"
+    "\n"
+    "Write a synthetic graph (DESIGN 1.1 JSON) to FILE (default stdout); the same\n"
+    "parameters and seed give a byte-identical file.  Families:\n"
+    "  randwire  RandWire cell: --model ws|er|ba (ws), -n RandWire nodes (32), -k (4, WS),\n"
+    "            -p (WS rewiring 0.75 / ER edge probability 0.2), --m (5, BA); every node\n"
+    "            is [weighted_sum] -> relu -> depthwise 3x3 -> pointwise 1x1 -> batch_norm\n"
+    "  nas       NASNet/DARTS cells: --cells (1), --blocks (5) of two ops each, summed;\n"
+    "            ops from sep3/5, dil3/5, max/avg pool, skip; concat of unused states\n"
+    "  layered   random layered DAG: -n total nodes (300), --layers (sqrt(n)),\n"
+    "            --fan-in max drawn in-degree (3), --span earlier layers a node reads (3)\n"
+    "  tree      in-tree: -n (100), --fan-in max children (3), --input-prob (0): the\n"
+    "            probability that a leaf is a graph input rather than a producer op\n"
+    "  sp        random series-parallel: -n (100), --par-prob (0.5)\n"
+    "  chain     -n (50)\n"
+    "Sizes: randwire/nas tensors are channels x resolution^2 x batch x dtype bytes\n"
+    "  (--channels 78 --resolution 56 --batch 1 --dtype-bytes 4); the other families\n"
+    "  draw each output log-uniformly in [--min-size, --max-size] (4096, 4194304).\n"
+    "  --ws-prob Q      a compute node (randwire/nas: a convolution) has a workspace of\n"
+    "                   its output size x U_log[1/4, 2] with probability Q (0)\n"
+    "  --inplace-prob Q an eligible node is in-place with probability Q (0); randwire/nas:\n"
+    "                   ReLUs whose input has no other reader; others: single-input ops\n"
+    "  --inplace-relu   randwire/nas: same as --inplace-prob 1\n"
+    "  --seed N         random seed (1)\n";
+
+enum { G_MODEL = 256, G_M, G_CH, G_RES, G_BATCH, G_DT, G_CELLS, G_BLOCKS, G_LAYERS, G_FANIN,
+       G_SPAN, G_INPROB, G_PARPROB, G_MINS, G_MAXS, G_WS, G_IP, G_IPRELU, G_SEED, G_OUT, G_NAME,
+       G_HELP };
+
+static const struct option gen_opts[] = {
+    {"model", required_argument, 0, G_MODEL},        {"m", required_argument, 0, G_M},
+    {"channels", required_argument, 0, G_CH},        {"resolution", required_argument, 0, G_RES},
+    {"batch", required_argument, 0, G_BATCH},        {"dtype-bytes", required_argument, 0, G_DT},
+    {"cells", required_argument, 0, G_CELLS},        {"blocks", required_argument, 0, G_BLOCKS},
+    {"layers", required_argument, 0, G_LAYERS},      {"fan-in", required_argument, 0, G_FANIN},
+    {"span", required_argument, 0, G_SPAN},          {"input-prob", required_argument, 0, G_INPROB},
+    {"par-prob", required_argument, 0, G_PARPROB},   {"min-size", required_argument, 0, G_MINS},
+    {"max-size", required_argument, 0, G_MAXS},      {"ws-prob", required_argument, 0, G_WS},
+    {"inplace-prob", required_argument, 0, G_IP},    {"inplace-relu", no_argument, 0, G_IPRELU},
+    {"seed", required_argument, 0, G_SEED},          {"out", required_argument, 0, G_OUT},
+    {"name", required_argument, 0, G_NAME},          {"nodes", required_argument, 0, 'n'},
+    {"help", no_argument, 0, G_HELP},                {0, 0, 0, 0}};
+
+static int int_arg(const char *s, long long lo, long long hi, long long *out) {
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (end == s || *end || v < lo || v > hi) return -1;
+  *out = v;
+  return 0;
+}
+
+static int real_arg(const char *s, double *out) {
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || *end || v != v) return -1;
+  *out = v;
+  return 0;
+}
+
+int mp_cmd_gen(int argc, char **argv) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  const char *out = NULL;
+  int c, li = 0;
+  optind = 1;
+  opterr = 0;
+  while ((c = getopt_long(argc, argv, "n:k:p:", gen_opts, &li)) != -1) {
+    long long v;
+    double d;
+    switch (c) {
+    case 'n': if (int_arg(optarg, 1, 2000000, &v)) goto bad; o.n = (int)v; break;
+    case 'k': if (int_arg(optarg, 1, 1000000, &v)) goto bad; o.k = (int)v; break;
+    case 'p': if (real_arg(optarg, &d)) goto bad; o.p = d; break;
+    case G_MODEL: o.model = optarg; break;
+    case G_M: if (int_arg(optarg, 1, 1000000, &v)) goto bad; o.m = (int)v; break;
+    case G_CH: if (int_arg(optarg, 1, 1 << 20, &v)) goto bad; o.channels = (int)v; break;
+    case G_RES: if (int_arg(optarg, 1, 1 << 16, &v)) goto bad; o.resolution = (int)v; break;
+    case G_BATCH: if (int_arg(optarg, 1, 1 << 16, &v)) goto bad; o.batch = (int)v; break;
+    case G_DT: if (int_arg(optarg, 1, 64, &v)) goto bad; o.dtype_bytes = (int)v; break;
+    case G_CELLS: if (int_arg(optarg, 1, 1000, &v)) goto bad; o.cells = (int)v; break;
+    case G_BLOCKS: if (int_arg(optarg, 1, 100, &v)) goto bad; o.blocks = (int)v; break;
+    case G_LAYERS: if (int_arg(optarg, 1, 2000000, &v)) goto bad; o.layers = (int)v; break;
+    case G_FANIN: if (int_arg(optarg, 1, 1000000, &v)) goto bad; o.fan_in = (int)v; break;
+    case G_SPAN: if (int_arg(optarg, 1, 2000000, &v)) goto bad; o.span = (int)v; break;
+    case G_INPROB: if (real_arg(optarg, &d)) goto bad; o.input_prob = d; break;
+    case G_PARPROB: if (real_arg(optarg, &d)) goto bad; o.par_prob = d; break;
+    case G_MINS: if (int_arg(optarg, 4, 1LL << 40, &v)) goto bad; o.min_size = v; break;
+    case G_MAXS: if (int_arg(optarg, 4, 1LL << 40, &v)) goto bad; o.max_size = v; break;
+    case G_WS: if (real_arg(optarg, &d)) goto bad; o.ws_prob = d; break;
+    case G_IP: if (real_arg(optarg, &d)) goto bad; o.inplace_prob = d; break;
+    case G_IPRELU: o.inplace_prob = 1; break;
+    case G_SEED: if (int_arg(optarg, 0, 0x7fffffffffffffffLL, &v)) goto bad; o.seed = (uint64_t)v; break;
+    case G_OUT: out = optarg; break;
+    case G_NAME: o.name = optarg; break;
+    case G_HELP: fputs(gen_help, stdout); return MP_EXIT_OK;
+    default:
+      fprintf(stderr, "memplan gen: unknown or incomplete option '%s'\n%s", argv[optind - 1],
+              gen_help);
+      return MP_EXIT_USAGE;
+    bad:
+      if (c < 256)
+        fprintf(stderr, "memplan gen: bad value '%s' for -%c\n", optarg, c);
+      else
+        fprintf(stderr, "memplan gen: bad value '%s' for --%s\n", optarg, gen_opts[li].name);
+      return MP_EXIT_USAGE;
+    }
+  }
+  if (optind != argc - 1) {
+    fprintf(stderr, "memplan gen: expected exactly one FAMILY\n%s", gen_help);
+    return MP_EXIT_USAGE;
+  }
+  o.family = argv[optind];
+  if (!mp_gen_family_known(o.family)) {
+    fprintf(stderr, "memplan gen: unknown family '%s'\n%s", o.family, gen_help);
+    return MP_EXIT_USAGE;
+  }
+  mp_error err;
+  char source[512];
+  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
+  if (!g) {
+    fprintf(stderr, "memplan %s\n", err.msg);
+    return MP_EXIT_USAGE;
+  }
+  mp_outfile of;
+  if (mp_out_open(&of, out, &err)) {
+    fprintf(stderr, "memplan: %s\n", err.msg);
+    mp_graph_free(g);
+    return MP_EXIT_INPUT;
+  }
+  if (mp_graph_dump_json(g, of.fp, source)) {
+    mp_out_abort(&of);
+    fprintf(stderr, "memplan gen: %s: write error\n", out ? out : "stdout");
+    mp_graph_free(g);
+    return MP_EXIT_INPUT;
+  }
+  mp_graph_free(g);
+  if (mp_out_commit(&of, &err)) {
+    fprintf(stderr, "memplan: %s\n", err.msg);
+    return MP_EXIT_INPUT;
+  }
+  return MP_EXIT_OK;
+}

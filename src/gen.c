@@ -1,0 +1,732 @@
+/* gen.c - synthetic benchmark graphs (see gen.h).
+ *
+ * Determinism: every random choice comes from one mp_rng seeded with the
+ * seed, and the igraph generators (WS/ER/BA) use igraph's default RNG,
+ * seeded with the same seed right before the call.  Same parameters and
+ * seed: byte-identical file.
+ *
+ * Sizes.
+ * - randwire, nas: real tensor sizes.  Every activation of a cell is
+ *   channels x resolution^2 x batch x dtype_bytes ("T"); a NAS concat of m
+ *   states is m*T; the input tensors are T.
+ * - layered, tree, sp, chain: each output size is drawn log-uniformly in
+ *   [min_size, max_size] (default 4 KiB .. 4 MiB) and rounded up to a
+ *   multiple of 4 bytes (float32 elements).  The default range covers the
+ *   activations of torchvision models at batch 1 (a 1000-class logits vector
+ *   is 4 KB, the 64x112x112 stem activation of resnet is 3.2 MB), and a
+ *   log-uniform law matches their spread over three orders of magnitude.
+ * - workspaces (--ws-prob q): each compute node (randwire/nas: each
+ *   convolution) gets, with probability q, a workspace of its output size
+ *   times a factor drawn log-uniformly in [1/4, 2], rounded up to 4 bytes
+ *   (im2col/cuDNN-style scratch is of the order of the output).
+ * - in-place (--inplace-prob q): each eligible node becomes, with
+ *   probability q, an in-place op (alias of its input, inplace: true, no
+ *   allocation).  randwire/nas: eligible = ReLU nodes whose input tensor has
+ *   no other reader (as a real network may only use ReLU(inplace=True)
+ *   there).  layered/tree/sp/chain: eligible = single-input compute nodes
+ *   whose input is not a graph input; the input may have other readers, and
+ *   then DESIGN 1.2's in-place edges fix their order relative to the writer.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "solver.h"
+
+#define MAX_NODES 2000000
+
+/* ------------------------------------------------------------------ */
+/* Graph builder                                                       */
+
+typedef struct gb {
+  mp_graph *g;
+  int cap;
+  mp_rng rng;
+  const mp_gen_opts *o;
+  char *eligible; /* per node: may become in-place (set by the family) */
+  int elig_cap;
+} gb;
+
+static char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = mp_xmalloc(n);
+  memcpy(d, s, n);
+  return d;
+}
+
+static void gb_init(gb *b, const mp_gen_opts *o) {
+  memset(b, 0, sizeof *b);
+  b->o = o;
+  mp_rng_seed(&b->rng, o->seed);
+  b->g = mp_xcalloc(1, sizeof *b->g);
+}
+
+static void gb_free(gb *b) {
+  if (b->g) {
+    /* before mp_graph_finish the derived arrays are NULL: free is safe */
+    mp_graph_free(b->g);
+  }
+  free(b->eligible);
+  memset(b, 0, sizeof *b);
+}
+
+/* Append a node with one output of `size` bytes reading `in` (n_in node
+ * ids, every output).  Returns its id. */
+static int gb_add(gb *b, const char *op, int64_t size, const int *in, int n_in,
+                  const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+static int gb_add(gb *b, const char *op, int64_t size, const int *in, int n_in,
+                  const char *fmt, ...) {
+  mp_graph *g = b->g;
+  if (g->n == b->cap) {
+    b->cap = b->cap ? 2 * b->cap : 64;
+    g->nodes = mp_xrealloc(g->nodes, sizeof(mp_node) * (size_t)b->cap);
+    g->given = mp_xrealloc(g->given, sizeof(int) * (size_t)b->cap);
+    b->eligible = mp_xrealloc(b->eligible, (size_t)b->cap);
+  }
+  int v = g->n++;
+  mp_node *nd = &g->nodes[v];
+  memset(nd, 0, sizeof *nd);
+  nd->id = v;
+  g->given[v] = v;
+  b->eligible[v] = 0;
+  char name[128];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(name, sizeof name, fmt, ap);
+  va_end(ap);
+  nd->name = xstrdup(name);
+  nd->op = xstrdup(op);
+  nd->is_input = !strcmp(op, "input");
+  nd->is_output = !strcmp(op, "output");
+  nd->n_out = 1;
+  nd->out_size = mp_xcalloc(1, sizeof(int64_t));
+  nd->out_size[0] = size;
+  nd->n_in = n_in;
+  nd->in = mp_xcalloc((size_t)(n_in ? n_in : 1), sizeof(mp_ref));
+  for (int i = 0; i < n_in; i++) nd->in[i] = (mp_ref){in[i], MP_ALL_OUTPUTS};
+  return v;
+}
+
+static int gb_add1(gb *b, const char *op, int64_t size, int in, const char *name) {
+  return gb_add(b, op, size, &in, 1, "%s", name);
+}
+
+static int64_t round4(double x) {
+  int64_t v = (int64_t)ceil(x);
+  if (v < 4) v = 4;
+  return (v + 3) / 4 * 4;
+}
+
+/* log-uniform in [lo, hi], rounded up to a multiple of 4 */
+static int64_t draw_size(gb *b) {
+  double lo = log((double)b->o->min_size), hi = log((double)b->o->max_size);
+  double x = exp(lo + (hi - lo) * mp_rng_unit(&b->rng));
+  int64_t s = round4(x);
+  if (s > b->o->max_size) s = b->o->max_size / 4 * 4;
+  return s;
+}
+
+/* With probability ws_prob give v a workspace of its output size times a
+ * log-uniform factor in [1/4, 2].  Draws one number always (so the other
+ * choices do not depend on ws_prob == 0 or not), two when it hits. */
+static void maybe_workspace(gb *b, int v) {
+  double u = mp_rng_unit(&b->rng);
+  if (u < b->o->ws_prob) {
+    double f = exp(log(0.25) + (log(2.0) - log(0.25)) * mp_rng_unit(&b->rng));
+    b->g->nodes[v].workspace = round4((double)b->g->nodes[v].out_size[0] * f);
+  }
+}
+
+/* Distinct nodes reading each node (for the randwire/nas in-place rule). */
+static int *reader_counts(const mp_graph *g) {
+  int *cnt = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
+  int *last = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  for (int v = 0; v < g->n; v++) last[v] = -1;
+  for (int v = 0; v < g->n; v++)
+    for (int i = 0; i < g->nodes[v].n_in; i++) {
+      int u = g->nodes[v].in[i].node;
+      if (last[u] != v) {
+        last[u] = v;
+        cnt[u]++;
+      }
+    }
+  free(last);
+  return cnt;
+}
+
+/* Post pass: each eligible node becomes in-place with probability
+ * inplace_prob (one draw per eligible node, in id order).  `sole` demands
+ * that the input has no other reader. */
+static void apply_inplace(gb *b, bool sole) {
+  mp_graph *g = b->g;
+  int *cnt = sole ? reader_counts(g) : NULL;
+  for (int v = 0; v < g->n; v++) {
+    if (!b->eligible[v]) continue;
+    double u = mp_rng_unit(&b->rng);
+    mp_node *nd = &g->nodes[v];
+    if (nd->n_in != 1 || nd->workspace > 0) continue;
+    int src = nd->in[0].node;
+    if (cnt && cnt[src] != 1) continue;
+    if (!(u < b->o->inplace_prob)) continue;
+    nd->has_alias = true;
+    nd->alias = (mp_ref){src, MP_ALL_OUTPUTS};
+    nd->inplace = true;
+    nd->out_size[0] = g->nodes[src].out_size[0];
+  }
+  free(cnt);
+}
+
+/* ------------------------------------------------------------------ */
+/* randwire                                                            */
+
+typedef struct intlist {
+  int n, cap;
+  int *a;
+} intlist;
+
+static void il_push(intlist *l, int x) {
+  if (l->n == l->cap) {
+    l->cap = l->cap ? 2 * l->cap : 4;
+    l->a = mp_xrealloc(l->a, sizeof(int) * (size_t)l->cap);
+  }
+  l->a[l->n++] = x;
+}
+
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+static int64_t tensor_bytes(const mp_gen_opts *o) {
+  return (int64_t)o->channels * o->resolution * o->resolution * o->batch * o->dtype_bytes;
+}
+
+/* One RandWire node (or NAS separable half): relu -> dw kxk -> pw 1x1 -> bn.
+ * `x` is the tensor it transforms.  Returns the bn node. */
+static int relu_sepconv_bn(gb *b, int x, int64_t T, const char *pfx, int kernel, bool dil) {
+  char nm[96];
+  snprintf(nm, sizeof nm, "%s.relu", pfx);
+  int r = gb_add1(b, "relu", T, x, nm);
+  b->eligible[r] = 1;
+  snprintf(nm, sizeof nm, "%s.dw%dx%d%s", pfx, kernel, kernel, dil ? "_dil2" : "");
+  int d = gb_add1(b, "conv2d_depthwise", T, r, nm);
+  maybe_workspace(b, d);
+  snprintf(nm, sizeof nm, "%s.pw1x1", pfx);
+  int p = gb_add1(b, "conv2d", T, d, nm);
+  maybe_workspace(b, p);
+  snprintf(nm, sizeof nm, "%s.bn", pfx);
+  return gb_add1(b, "batch_norm", T, p, nm);
+}
+
+static int gen_randwire(gb *b, mp_error *err) {
+  const mp_gen_opts *o = b->o;
+  int n = o->n;
+  igraph_t ug;
+  igraph_rng_seed(igraph_rng_default(), (igraph_uint_t)o->seed);
+  igraph_error_t ie;
+  if (!strcmp(o->model, "ws")) {
+    ie = igraph_watts_strogatz_game(&ug, 1, n, o->k / 2, o->p, false, false);
+  } else if (!strcmp(o->model, "er")) {
+    ie = igraph_erdos_renyi_game_gnp(&ug, n, o->p, false, false);
+  } else {
+    ie = igraph_barabasi_game(&ug, n, 1.0, o->m, NULL, false, 1.0, false,
+                              IGRAPH_BARABASI_PSUMTREE, NULL);
+  }
+  if (ie != IGRAPH_SUCCESS)
+    return mp_errorf(err, "gen randwire: igraph generator failed: %s", igraph_strerror(ie));
+  /* orient lower -> higher; predecessor lists, deduplicated */
+  intlist *pred = mp_xcalloc((size_t)n, sizeof(intlist));
+  int *outdeg = mp_xcalloc((size_t)n, sizeof(int));
+  igraph_integer_t ne = igraph_ecount(&ug);
+  for (igraph_integer_t e = 0; e < ne; e++) {
+    int a = (int)IGRAPH_FROM(&ug, e), c = (int)IGRAPH_TO(&ug, e);
+    if (a == c) continue;
+    int lo = a < c ? a : c, hi = a < c ? c : a;
+    il_push(&pred[hi], lo);
+  }
+  igraph_destroy(&ug);
+  for (int v = 0; v < n; v++) {
+    if (pred[v].n > 1) {
+      qsort(pred[v].a, (size_t)pred[v].n, sizeof(int), cmp_int);
+      int m = 1;
+      for (int i = 1; i < pred[v].n; i++)
+        if (pred[v].a[i] != pred[v].a[m - 1]) pred[v].a[m++] = pred[v].a[i];
+      pred[v].n = m;
+    }
+    for (int i = 0; i < pred[v].n; i++) outdeg[pred[v].a[i]]++;
+  }
+  int64_t T = tensor_bytes(o);
+  int input = gb_add(b, "input", T, NULL, 0, "input");
+  int *out = mp_xmalloc(sizeof(int) * (size_t)n);
+  int *ins = mp_xmalloc(sizeof(int) * (size_t)(n + 1));
+  char pfx[32];
+  for (int v = 0; v < n; v++) {
+    int nin = 0;
+    if (pred[v].n == 0)
+      ins[nin++] = input;
+    else
+      for (int i = 0; i < pred[v].n; i++) ins[nin++] = out[pred[v].a[i]];
+    snprintf(pfx, sizeof pfx, "n%d", v);
+    int x = nin > 1 ? gb_add(b, "weighted_sum", T, ins, nin, "n%d.sum", v) : ins[0];
+    out[v] = relu_sepconv_bn(b, x, T, pfx, 3, false);
+  }
+  int nsink = 0;
+  for (int v = 0; v < n; v++)
+    if (outdeg[v] == 0) ins[nsink++] = out[v];
+  gb_add(b, "mean", T, ins, nsink, "output");
+  free(ins);
+  free(out);
+  for (int v = 0; v < n; v++) free(pred[v].a);
+  free(pred);
+  free(outdeg);
+  apply_inplace(b, true);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* nas: NASNet/DARTS-style cells                                       */
+
+enum { NAS_SEP3, NAS_SEP5, NAS_DIL3, NAS_DIL5, NAS_MAX, NAS_AVG, NAS_SKIP, NAS_NOPS };
+static const char *const nas_op_names[NAS_NOPS] = {"sep3", "sep5", "dil3", "dil5",
+                                                   "maxpool", "avgpool", "skip"};
+
+/* Apply one DARTS primitive to tensor x; returns the result tensor. */
+static int nas_op(gb *b, int op, int x, int64_t T, const char *pfx) {
+  char nm[96];
+  switch (op) {
+  case NAS_SEP3:
+  case NAS_SEP5: {
+    /* DARTS SepConv: (relu, dw, pw, bn) twice */
+    int k = op == NAS_SEP3 ? 3 : 5;
+    snprintf(nm, sizeof nm, "%s.a", pfx);
+    int y = relu_sepconv_bn(b, x, T, nm, k, false);
+    snprintf(nm, sizeof nm, "%s.b", pfx);
+    return relu_sepconv_bn(b, y, T, nm, k, false);
+  }
+  case NAS_DIL3:
+  case NAS_DIL5:
+    return relu_sepconv_bn(b, x, T, pfx, op == NAS_DIL3 ? 3 : 5, true);
+  case NAS_MAX:
+    snprintf(nm, sizeof nm, "%s.maxpool3x3", pfx);
+    return gb_add1(b, "max_pool2d", T, x, nm);
+  case NAS_AVG:
+    snprintf(nm, sizeof nm, "%s.avgpool3x3", pfx);
+    return gb_add1(b, "avg_pool2d", T, x, nm);
+  default:
+    return x; /* skip_connect: identity, no operator */
+  }
+}
+
+static int gen_nas(gb *b, mp_error *err) {
+  (void)err;
+  const mp_gen_opts *o = b->o;
+  int64_t T = tensor_bytes(o);
+  int prev2 = gb_add(b, "input", T, NULL, 0, "input0");
+  int prev1 = gb_add(b, "input", T, NULL, 0, "input1");
+  int B = o->blocks;
+  int *state = mp_xmalloc(sizeof(int) * (size_t)(B + 2));
+  char *used = mp_xmalloc((size_t)(B + 2));
+  int *cat = mp_xmalloc(sizeof(int) * (size_t)(B + 2));
+  char pfx[64];
+  for (int c = 0; c < o->cells; c++) {
+    /* preprocess both cell inputs: relu -> conv1x1 -> bn (back to C channels) */
+    int pre[2], src[2] = {prev2, prev1};
+    for (int s = 0; s < 2; s++) {
+      char nm[64];
+      snprintf(nm, sizeof nm, "c%d.pre%d.relu", c, s);
+      int r = gb_add1(b, "relu", b->g->nodes[src[s]].out_size[0], src[s], nm);
+      b->eligible[r] = 1;
+      snprintf(nm, sizeof nm, "c%d.pre%d.conv1x1", c, s);
+      int cv = gb_add1(b, "conv2d", T, r, nm);
+      maybe_workspace(b, cv);
+      snprintf(nm, sizeof nm, "c%d.pre%d.bn", c, s);
+      pre[s] = gb_add1(b, "batch_norm", T, cv, nm);
+    }
+    state[0] = pre[0];
+    state[1] = pre[1];
+    memset(used, 0, (size_t)(B + 2));
+    for (int i = 0; i < B; i++) {
+      int avail = i + 2;
+      int a = (int)mp_rng_below(&b->rng, (uint64_t)avail);
+      int bb = (int)mp_rng_below(&b->rng, (uint64_t)(avail - 1));
+      if (bb >= a) bb++; /* two distinct earlier states */
+      int opa = (int)mp_rng_below(&b->rng, NAS_NOPS);
+      int opb = (int)mp_rng_below(&b->rng, NAS_NOPS);
+      used[a] = used[bb] = 1;
+      snprintf(pfx, sizeof pfx, "c%d.b%d.x_%s", c, i, nas_op_names[opa]);
+      int ya = nas_op(b, opa, state[a], T, pfx);
+      snprintf(pfx, sizeof pfx, "c%d.b%d.y_%s", c, i, nas_op_names[opb]);
+      int yb = nas_op(b, opb, state[bb], T, pfx);
+      int ab[2] = {ya, yb};
+      state[i + 2] = gb_add(b, "add", T, ab, 2, "c%d.b%d.add", c, i);
+    }
+    int m = 0;
+    for (int i = 2; i < B + 2; i++)
+      if (!used[i]) cat[m++] = state[i];
+    int out = gb_add(b, "cat", (int64_t)m * T, cat, m, "c%d.concat", c);
+    prev2 = prev1;
+    prev1 = out;
+  }
+  free(state);
+  free(used);
+  free(cat);
+  apply_inplace(b, true);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* layered: L layers, forward edges only                               */
+
+static int gen_layered(gb *b, mp_error *err) {
+  const mp_gen_opts *o = b->o;
+  int n = o->n, inner = n - 2;
+  int L = o->layers;
+  if (L < 1 || L > inner) return mp_errorf(err, "gen layered: %d layers need at least %d nodes", L, L + 2);
+  /* layer l holds inner nodes [start[l], start[l+1]) (ids offset by 1) */
+  int *start = mp_xmalloc(sizeof(int) * (size_t)(L + 1));
+  for (int l = 0; l <= L; l++) start[l] = (int)((int64_t)inner * l / L);
+  intlist *pred = mp_xcalloc((size_t)inner, sizeof(intlist));
+  int *outdeg = mp_xcalloc((size_t)inner, sizeof(int));
+  for (int l = 1; l < L; l++) {
+    int lo = start[l - o->span < 0 ? 0 : l - o->span], prev = start[l - 1], hi = start[l];
+    for (int v = start[l]; v < start[l + 1]; v++) {
+      int d = 1 + (int)mp_rng_below(&b->rng, (uint64_t)o->fan_in);
+      /* first predecessor from the previous layer (so depth is L) */
+      int u = prev + (int)mp_rng_below(&b->rng, (uint64_t)(hi - prev));
+      il_push(&pred[v], u);
+      for (int t = 1; t < d && pred[v].n < hi - lo; t++) {
+        int w;
+        bool dup;
+        do { /* distinct predecessors within the span */
+          w = lo + (int)mp_rng_below(&b->rng, (uint64_t)(hi - lo));
+          dup = false;
+          for (int i = 0; i < pred[v].n; i++) dup |= pred[v].a[i] == w;
+        } while (dup);
+        il_push(&pred[v], w);
+      }
+    }
+  }
+  for (int v = 0; v < inner; v++)
+    for (int i = 0; i < pred[v].n; i++) outdeg[pred[v].a[i]]++;
+  /* no dead values: a node of layer l < L-1 nobody reads feeds a random
+   * node of layer l+1 */
+  for (int l = 0; l + 1 < L; l++)
+    for (int v = start[l]; v < start[l + 1]; v++)
+      if (!outdeg[v]) {
+        int w = start[l + 1] + (int)mp_rng_below(&b->rng, (uint64_t)(start[l + 2] - start[l + 1]));
+        il_push(&pred[w], v);
+        outdeg[v]++;
+      }
+  int input = gb_add(b, "input", draw_size(b), NULL, 0, "input");
+  int maxin = 1;
+  for (int v = 0; v < inner; v++) maxin = pred[v].n > maxin ? pred[v].n : maxin;
+  int *ins = mp_xmalloc(sizeof(int) * (size_t)(maxin > inner ? maxin : inner));
+  for (int l = 0; l < L; l++)
+    for (int v = start[l]; v < start[l + 1]; v++) {
+      int nin = 0;
+      if (l == 0)
+        ins[nin++] = input;
+      else
+        for (int i = 0; i < pred[v].n; i++) ins[nin++] = pred[v].a[i] + 1;
+      qsort(ins, (size_t)nin, sizeof(int), cmp_int);
+      int id = gb_add(b, nin > 1 ? "add" : "op", draw_size(b), ins, nin, "L%d.%d", l,
+                      v - start[l]);
+      maybe_workspace(b, id);
+      b->eligible[id] = nin == 1 && l > 0;
+    }
+  int nlast = 0;
+  for (int v = start[L - 1]; v < start[L]; v++)
+    if (!outdeg[v]) ins[nlast++] = v + 1;
+  gb_add(b, "sum", draw_size(b), ins, nlast, "output");
+  free(ins);
+  for (int v = 0; v < inner; v++) free(pred[v].a);
+  free(pred);
+  free(outdeg);
+  free(start);
+  apply_inplace(b, false);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* tree: in-tree, node n-1 is the root; children have smaller ids       */
+
+static int gen_tree(gb *b, mp_error *err) {
+  (void)err;
+  const mp_gen_opts *o = b->o;
+  int n = o->n;
+  int *parent = mp_xmalloc(sizeof(int) * (size_t)n);
+  int *nchild = mp_xcalloc((size_t)n, sizeof(int));
+  int *open = mp_xmalloc(sizeof(int) * (size_t)n); /* later nodes with room */
+  int nopen = 0;
+  parent[n - 1] = -1;
+  open[nopen++] = n - 1;
+  for (int v = n - 2; v >= 0; v--) {
+    int i = (int)mp_rng_below(&b->rng, (uint64_t)nopen);
+    int p = open[i];
+    parent[v] = p;
+    if (++nchild[p] == o->fan_in) open[i] = open[--nopen];
+    open[nopen++] = v;
+  }
+  /* children lists in id order */
+  int **child = mp_xcalloc((size_t)n, sizeof(int *));
+  int *fill = mp_xcalloc((size_t)n, sizeof(int));
+  for (int v = 0; v < n; v++) child[v] = mp_xmalloc(sizeof(int) * (size_t)(nchild[v] ? nchild[v] : 1));
+  for (int v = 0; v < n - 1; v++) child[parent[v]][fill[parent[v]]++] = v;
+  for (int v = 0; v < n; v++) {
+    int id;
+    if (nchild[v] == 0) {
+      bool inp = mp_rng_unit(&b->rng) < o->input_prob;
+      id = gb_add(b, inp ? "input" : "producer", draw_size(b), NULL, 0, "leaf%d", v);
+      if (!inp) maybe_workspace(b, id);
+    } else {
+      id = gb_add(b, nchild[v] > 1 ? "add" : "op", draw_size(b), child[v], nchild[v],
+                  v == n - 1 ? "root" : "t%d", v);
+      maybe_workspace(b, id);
+      b->eligible[id] = nchild[v] == 1 && !b->g->nodes[child[v][0]].is_input;
+    }
+  }
+  for (int v = 0; v < n; v++) free(child[v]);
+  free(child);
+  free(fill);
+  free(parent);
+  free(nchild);
+  free(open);
+  apply_inplace(b, false);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* sp: series-parallel composition with an exact node budget            */
+
+static int sp_rec(gb *b, int budget, int in, int *counter) {
+  if (budget == 1) {
+    int id = gb_add(b, "op", draw_size(b), &in, 1, "s%d", (*counter)++);
+    maybe_workspace(b, id);
+    b->eligible[id] = !b->g->nodes[in].is_input;
+    return id;
+  }
+  bool par = budget >= 3 && mp_rng_unit(&b->rng) < b->o->par_prob;
+  if (!par) {
+    int n1 = 1 + (int)mp_rng_below(&b->rng, (uint64_t)(budget - 1));
+    int a = sp_rec(b, n1, in, counter);
+    return sp_rec(b, budget - n1, a, counter);
+  }
+  int rest = budget - 1;
+  int n1 = 1 + (int)mp_rng_below(&b->rng, (uint64_t)(rest - 1));
+  int x[2];
+  x[0] = sp_rec(b, n1, in, counter);
+  x[1] = sp_rec(b, rest - n1, in, counter);
+  int id = gb_add(b, "add", draw_size(b), x, 2, "j%d", (*counter)++);
+  maybe_workspace(b, id);
+  return id;
+}
+
+static int gen_sp(gb *b, mp_error *err) {
+  (void)err;
+  int counter = 0;
+  int in = gb_add(b, "input", draw_size(b), NULL, 0, "input");
+  sp_rec(b, b->o->n - 1, in, &counter);
+  apply_inplace(b, false);
+  return 0;
+}
+
+static int gen_chain(gb *b, mp_error *err) {
+  (void)err;
+  int x = gb_add(b, "input", draw_size(b), NULL, 0, "input");
+  for (int i = 1; i < b->o->n; i++) {
+    x = gb_add(b, "op", draw_size(b), &x, 1, "c%d", i);
+    maybe_workspace(b, x);
+    b->eligible[x] = i > 1;
+  }
+  apply_inplace(b, false);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static const char *const families[] = {"randwire", "nas", "layered", "tree", "sp", "chain"};
+
+bool mp_gen_family_known(const char *f) {
+  for (size_t i = 0; i < sizeof families / sizeof *families; i++)
+    if (f && !strcmp(f, families[i])) return true;
+  return false;
+}
+
+void mp_gen_defaults(mp_gen_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->seed = 1;
+  o->n = 0;
+  o->model = "ws";
+  o->k = 4;
+  o->p = -1;
+  o->m = 5;
+  o->channels = 78;
+  o->resolution = 56;
+  o->batch = 1;
+  o->dtype_bytes = 4;
+  o->cells = 1;
+  o->blocks = 5;
+  o->layers = 0;
+  o->fan_in = 0;
+  o->span = 3;
+  o->input_prob = 0.0;
+  o->par_prob = 0.5;
+  o->min_size = 4096;
+  o->max_size = 4194304;
+  o->ws_prob = 0.0;
+  o->inplace_prob = 0.0;
+}
+
+/* %g without trailing noise, for names and the source line */
+static void fmt_num(char *buf, size_t cap, double x) { snprintf(buf, cap, "%.10g", x); }
+
+mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err) {
+  mp_gen_opts o = *in;
+  const char *f = o.family;
+  if (!mp_gen_family_known(f)) {
+    mp_errorf(err, "gen: unknown family '%s' (randwire, nas, layered, tree, sp, chain)",
+              f ? f : "(none)");
+    return NULL;
+  }
+  bool rw = !strcmp(f, "randwire");
+  if (o.n == 0)
+    o.n = rw ? 32 : !strcmp(f, "layered") ? 300 : !strcmp(f, "chain") ? 50 : 100;
+  if (o.fan_in == 0) o.fan_in = 3;
+  if (!strcmp(f, "layered") && o.layers == 0 && o.n >= 3)
+    o.layers = (int)lround(sqrt((double)(o.n - 2)));
+  if (rw && o.p < 0) o.p = !strcmp(o.model, "er") ? 0.2 : 0.75;
+  /* validation */
+  if (o.n < 1 || o.n > MAX_NODES) {
+    mp_errorf(err, "gen %s: -n must be in 1..%d", f, MAX_NODES);
+    return NULL;
+  }
+  if (o.ws_prob < 0 || o.ws_prob > 1 || o.inplace_prob < 0 || o.inplace_prob > 1 ||
+      o.input_prob < 0 || o.input_prob > 1 || o.par_prob < 0 || o.par_prob > 1) {
+    mp_errorf(err, "gen %s: probabilities must be in [0, 1]", f);
+    return NULL;
+  }
+  if (o.min_size < 4 || o.max_size < o.min_size || o.max_size > ((int64_t)1 << 40)) {
+    mp_errorf(err, "gen %s: need 4 <= --min-size <= --max-size <= 2^40", f);
+    return NULL;
+  }
+  if (o.channels < 1 || o.resolution < 1 || o.batch < 1 || o.dtype_bytes < 1 ||
+      (double)o.channels * o.resolution * o.resolution * o.batch * o.dtype_bytes * (o.blocks + 2) >
+          (double)((int64_t)1 << 50)) {
+    mp_errorf(err, "gen %s: channels, resolution, batch and dtype bytes must be >= 1 (and "
+              "their product sane)", f);
+    return NULL;
+  }
+  if (o.fan_in < 1 || o.span < 1) {
+    mp_errorf(err, "gen %s: --fan-in and --span must be >= 1", f);
+    return NULL;
+  }
+  if (rw) {
+    if (strcmp(o.model, "ws") && strcmp(o.model, "er") && strcmp(o.model, "ba")) {
+      mp_errorf(err, "gen randwire: --model takes ws, er or ba");
+      return NULL;
+    }
+    if (o.n < 2 || o.n > 100000) {
+      mp_errorf(err, "gen randwire: -n must be in 2..100000");
+      return NULL;
+    }
+    if (!strcmp(o.model, "ws") && (o.k < 2 || o.k % 2 || o.k >= o.n)) {
+      mp_errorf(err, "gen randwire: WS needs an even -k with 2 <= k < n");
+      return NULL;
+    }
+    if (!strcmp(o.model, "ba") && (o.m < 1 || o.m >= o.n)) {
+      mp_errorf(err, "gen randwire: BA needs 1 <= --m < n");
+      return NULL;
+    }
+    if (o.p < 0 || o.p > 1) {
+      mp_errorf(err, "gen randwire: -p must be in [0, 1]");
+      return NULL;
+    }
+  }
+  if (!strcmp(f, "nas") && (o.cells < 1 || o.cells > 1000 || o.blocks < 1 || o.blocks > 100)) {
+    mp_errorf(err, "gen nas: --cells in 1..1000, --blocks in 1..100");
+    return NULL;
+  }
+  if (!strcmp(f, "layered") && o.n < 3) {
+    mp_errorf(err, "gen layered: -n must be >= 3");
+    return NULL;
+  }
+  if ((!strcmp(f, "sp") || !strcmp(f, "chain")) && o.n < 2) {
+    mp_errorf(err, "gen %s: -n must be >= 2", f);
+    return NULL;
+  }
+
+  /* canonical parameters: the name and the source line */
+  char src[512], nm[160], pbuf[32], q1[32], q2[32];
+  fmt_num(q1, sizeof q1, o.ws_prob);
+  fmt_num(q2, sizeof q2, o.inplace_prob);
+  char common[160];
+  snprintf(common, sizeof common, "--ws-prob %s --inplace-prob %s --seed %llu", q1, q2,
+           (unsigned long long)o.seed);
+  char sizes[96];
+  snprintf(sizes, sizeof sizes, "--min-size %lld --max-size %lld", (long long)o.min_size,
+           (long long)o.max_size);
+  if (rw) {
+    fmt_num(pbuf, sizeof pbuf, o.p);
+    char extra[80] = "";
+    if (!strcmp(o.model, "ws")) snprintf(extra, sizeof extra, " -k %d -p %s", o.k, pbuf);
+    if (!strcmp(o.model, "er")) snprintf(extra, sizeof extra, " -p %s", pbuf);
+    if (!strcmp(o.model, "ba")) snprintf(extra, sizeof extra, " --m %d", o.m);
+    snprintf(src, sizeof src,
+             "memplan gen randwire --model %s -n %d%s --channels %d --resolution %d --batch %d "
+             "--dtype-bytes %d %s",
+             o.model, o.n, extra, o.channels, o.resolution, o.batch, o.dtype_bytes, common);
+    snprintf(nm, sizeof nm, "randwire_%s_n%d_s%llu", o.model, o.n, (unsigned long long)o.seed);
+  } else if (!strcmp(f, "nas")) {
+    snprintf(src, sizeof src,
+             "memplan gen nas --cells %d --blocks %d --channels %d --resolution %d --batch %d "
+             "--dtype-bytes %d %s",
+             o.cells, o.blocks, o.channels, o.resolution, o.batch, o.dtype_bytes, common);
+    snprintf(nm, sizeof nm, "nas_c%d_b%d_s%llu", o.cells, o.blocks, (unsigned long long)o.seed);
+  } else if (!strcmp(f, "layered")) {
+    snprintf(src, sizeof src, "memplan gen layered -n %d --layers %d --fan-in %d --span %d %s %s",
+             o.n, o.layers, o.fan_in, o.span, sizes, common);
+    snprintf(nm, sizeof nm, "layered_n%d_s%llu", o.n, (unsigned long long)o.seed);
+  } else if (!strcmp(f, "tree")) {
+    fmt_num(pbuf, sizeof pbuf, o.input_prob);
+    snprintf(src, sizeof src, "memplan gen tree -n %d --fan-in %d --input-prob %s %s %s", o.n,
+             o.fan_in, pbuf, sizes, common);
+    snprintf(nm, sizeof nm, "tree_n%d_s%llu", o.n, (unsigned long long)o.seed);
+  } else if (!strcmp(f, "sp")) {
+    fmt_num(pbuf, sizeof pbuf, o.par_prob);
+    snprintf(src, sizeof src, "memplan gen sp -n %d --par-prob %s %s %s", o.n, pbuf, sizes, common);
+    snprintf(nm, sizeof nm, "sp_n%d_s%llu", o.n, (unsigned long long)o.seed);
+  } else {
+    snprintf(src, sizeof src, "memplan gen chain -n %d %s %s", o.n, sizes, common);
+    snprintf(nm, sizeof nm, "chain_n%d_s%llu", o.n, (unsigned long long)o.seed);
+  }
+  if (source && cap) {
+    if (o.name)
+      snprintf(source, cap, "%s --name %s", src, o.name);
+    else
+      snprintf(source, cap, "%s", src);
+  }
+
+  gb b;
+  gb_init(&b, &o);
+  b.g->name = xstrdup(o.name ? o.name : nm);
+  b.g->file = xstrdup(b.g->name);
+  int rc;
+  if (rw) rc = gen_randwire(&b, err);
+  else if (!strcmp(f, "nas")) rc = gen_nas(&b, err);
+  else if (!strcmp(f, "layered")) rc = gen_layered(&b, err);
+  else if (!strcmp(f, "tree")) rc = gen_tree(&b, err);
+  else if (!strcmp(f, "sp")) rc = gen_sp(&b, err);
+  else rc = gen_chain(&b, err);
+  if (!rc) rc = mp_graph_finish(b.g, false, err);
+  if (rc) {
+    gb_free(&b);
+    return NULL;
+  }
+  mp_graph *g = b.g;
+  b.g = NULL;
+  gb_free(&b);
+  return g;
+}

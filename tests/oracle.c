@@ -1,0 +1,330 @@
+/* oracle.c - see oracle.h.  Written from DESIGN.md 1.2/1.3 alone; every
+ * structure here is a plain array or an n x n matrix, on purpose. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle.h"
+
+static void *zalloc(size_t n, size_t sz) {
+  void *p = calloc(n ? n : 1, sz ? sz : 1);
+  if (!p) abort();
+  return p;
+}
+
+/* Storage root of output k of node v: follow alias links to the tensor
+ * that owns storage.  own[t] is the buffer a non-view tensor owns. */
+static int root_of_ref(const mp_graph *g, const int *tbase, const int *own, int v, int k,
+                       int depth);
+
+/* Root of the tensor an alias reference names. */
+static int root_of_alias(const mp_graph *g, const int *tbase, const int *own, mp_ref a, int depth) {
+  if (depth > g->n + 1) return -3; /* alias cycle */
+  if (a.node == MP_PARAM_ALIAS) return OR_PARAM;
+  const mp_node *j = &g->nodes[a.node];
+  int k = a.out;
+  if (k == MP_ALL_OUTPUTS) {
+    /* `j` alone: j's only output, or j is itself a view (all its outputs
+     * share one storage) */
+    if (j->n_out == 0) return OR_NONE; /* j has no output tensor to view */
+    k = 0;
+  }
+  return root_of_ref(g, tbase, own, a.node, k, depth + 1);
+}
+
+static int root_of_ref(const mp_graph *g, const int *tbase, const int *own, int v, int k,
+                       int depth) {
+  const mp_node *nd = &g->nodes[v];
+  if (!nd->has_alias) return own[tbase[v] + k];
+  return root_of_alias(g, tbase, own, nd->alias, depth);
+}
+
+static bool any_reader(const or_model *m, const or_buf *b) {
+  for (int w = 0; w < m->n; w++)
+    if (b->reader[w]) return true;
+  return false;
+}
+
+int or_build(const mp_graph *g, or_model *m) {
+  memset(m, 0, sizeof *m);
+  int n = g->n;
+  m->n = n;
+  m->tbase = zalloc((size_t)n + 1, sizeof(int));
+  int nt = 0;
+  for (int v = 0; v < n; v++) {
+    m->tbase[v] = nt;
+    nt += g->nodes[v].n_out;
+  }
+  m->tbase[n] = nt;
+  /* buffers: every output of a node without alias with size > 0, then
+   * every workspace */
+  int cap = nt + n;
+  m->b = zalloc((size_t)cap, sizeof(or_buf));
+  int *own = zalloc((size_t)nt, sizeof(int));
+  for (int v = 0; v < n; v++) {
+    const mp_node *nd = &g->nodes[v];
+    for (int k = 0; k < nd->n_out; k++) {
+      own[m->tbase[v] + k] = OR_NONE;
+      if (nd->has_alias || nd->out_size[k] <= 0) continue;
+      or_buf *b = &m->b[m->nb];
+      b->owner = v;
+      b->out = k;
+      b->size = nd->out_size[k];
+      b->input = nd->op && strcmp(nd->op, "input") == 0;
+      own[m->tbase[v] + k] = m->nb++;
+    }
+  }
+  for (int v = 0; v < n; v++)
+    if (g->nodes[v].workspace > 0) {
+      or_buf *b = &m->b[m->nb++];
+      b->owner = v;
+      b->out = -1;
+      b->ws = true;
+      b->size = g->nodes[v].workspace;
+    }
+  m->root = zalloc((size_t)nt, sizeof(int));
+  int rc = 0;
+  for (int v = 0; v < n; v++)
+    for (int k = 0; k < g->nodes[v].n_out; k++) {
+      int r = root_of_ref(g, m->tbase, own, v, k, 0);
+      if (r == -3) rc = -1;
+      m->root[m->tbase[v] + k] = r;
+    }
+  for (int i = 0; i < m->nb; i++) {
+    m->b[i].reader = zalloc((size_t)n, sizeof(bool));
+    m->b[i].alias_set = zalloc((size_t)n, sizeof(bool));
+    if (!m->b[i].ws) m->b[i].alias_set[m->b[i].owner] = true;
+  }
+  /* readers: a node reads every tensor it names (`j`: all of j's outputs),
+   * through whatever alias chain, i.e. it reads the roots */
+  m->data = zalloc((size_t)n * (size_t)n, sizeof(bool));
+  m->prec = zalloc((size_t)n * (size_t)n, sizeof(bool));
+  bool *is_read = zalloc((size_t)n, sizeof(bool));
+  for (int w = 0; w < n; w++) {
+    const mp_node *nd = &g->nodes[w];
+    for (int i = 0; i < nd->n_in; i++) {
+      int j = nd->in[i].node, k = nd->in[i].out;
+      m->data[j * n + w] = true;
+      is_read[j] = true;
+      int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
+      for (int kk = lo; kk < hi; kk++) {
+        int r = m->root[m->tbase[j] + kk];
+        if (r >= 0) m->b[r].reader[w] = true;
+      }
+    }
+    if (nd->has_alias && rc == 0) {
+      int r = root_of_alias(g, m->tbase, own, nd->alias, 0);
+      if (r >= 0) m->b[r].alias_set[w] = true;
+    }
+  }
+  /* graph outputs */
+  bool any_output_node = false;
+  for (int v = 0; v < n; v++) any_output_node |= g->nodes[v].op && !strcmp(g->nodes[v].op, "output");
+  for (int v = 0; v < n; v++) {
+    const mp_node *nd = &g->nodes[v];
+    if (any_output_node) {
+      if (!nd->op || strcmp(nd->op, "output")) continue;
+      for (int i = 0; i < nd->n_in; i++) {
+        int j = nd->in[i].node, k = nd->in[i].out;
+        int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
+        for (int kk = lo; kk < hi; kk++) {
+          int r = m->root[m->tbase[j] + kk];
+          if (r >= 0) m->b[r].graph_output = true;
+        }
+      }
+    } else if (!is_read[v]) {
+      for (int k = 0; k < nd->n_out; k++) {
+        int r = m->root[m->tbase[v] + k];
+        if (r >= 0) m->b[r].graph_output = true;
+      }
+    }
+  }
+  free(is_read);
+  /* precedence: data edges, plus for every in-place writer v of storage b
+   * an edge between v and every other reader w of b that is not a pure
+   * view, in file order */
+  int *pos = zalloc((size_t)n, sizeof(int));
+  for (int i = 0; i < n; i++) pos[g->given[i]] = i;
+  for (int u = 0; u < n * n; u++) {
+    m->prec[u] = m->data[u];
+    m->n_data += m->data[u];
+  }
+  for (int v = 0; v < n && rc == 0; v++) {
+    const mp_node *nd = &g->nodes[v];
+    if (!nd->inplace || !nd->has_alias) continue;
+    int b = root_of_alias(g, m->tbase, own, nd->alias, 0);
+    if (b < 0) continue;
+    for (int w = 0; w < n; w++) {
+      if (w == v || !m->b[b].reader[w]) continue;
+      const mp_node *wn = &g->nodes[w];
+      if (wn->has_alias && !wn->inplace) continue;
+      if (pos[w] < pos[v])
+        m->prec[w * n + v] = true;
+      else
+        m->prec[v * n + w] = true;
+    }
+  }
+  int total = 0;
+  for (int u = 0; u < n * n; u++) total += m->prec[u];
+  m->n_inplace = total - m->n_data;
+  free(pos);
+  /* per-node bound: distinct buffers read + buffers owned + workspace */
+  for (int v = 0; v < n; v++) {
+    int64_t s = 0;
+    for (int i = 0; i < m->nb; i++) {
+      const or_buf *b = &m->b[i];
+      /* v's outputs count only where they are live while v runs: a graph
+       * input nobody reads lives at step 0 alone (DESIGN 1.2) */
+      bool dead_input = b->input && !b->graph_output && !any_reader(m, b);
+      if (b->reader[v] || (b->owner == v && !dead_input)) s += b->size;
+    }
+    if (s > m->lb) m->lb = s;
+  }
+  free(own);
+  return rc;
+}
+
+void or_free(or_model *m) {
+  for (int i = 0; i < m->nb; i++) {
+    free(m->b[i].reader);
+    free(m->b[i].alias_set);
+  }
+  free(m->b);
+  free(m->tbase);
+  free(m->root);
+  free(m->data);
+  free(m->prec);
+  memset(m, 0, sizeof *m);
+}
+
+int or_find(const or_model *m, int owner, int out, bool ws) {
+  for (int i = 0; i < m->nb; i++)
+    if (m->b[i].owner == owner && m->b[i].ws == ws && (ws || m->b[i].out == out)) return i;
+  return -1;
+}
+
+void or_lifetimes(or_model *m, const int *order) {
+  int n = m->n;
+  int *step = zalloc((size_t)n, sizeof(int));
+  for (int i = 0; i < n; i++) step[order[i]] = i;
+  for (int i = 0; i < m->nb; i++) {
+    or_buf *b = &m->b[i];
+    if (b->ws) {
+      b->birth = b->death = step[b->owner];
+      continue;
+    }
+    b->birth = b->input ? 0 : step[b->owner];
+    bool read = false;
+    for (int w = 0; w < n; w++) read |= b->reader[w];
+    if (b->graph_output) {
+      b->death = n - 1;
+    } else if (!read) {
+      b->death = b->birth; /* a dead value */
+    } else {
+      b->death = b->birth;
+      for (int w = 0; w < n; w++)
+        if ((b->reader[w] || b->alias_set[w]) && step[w] > b->death) b->death = step[w];
+    }
+  }
+  free(step);
+}
+
+int64_t or_live_at(const or_model *m, int t) {
+  int64_t s = 0;
+  for (int i = 0; i < m->nb; i++)
+    if (m->b[i].birth <= t && t <= m->b[i].death) s += m->b[i].size;
+  return s;
+}
+
+int64_t or_live_after(const or_model *m, int t) {
+  int64_t s = 0;
+  for (int i = 0; i < m->nb; i++)
+    if (!m->b[i].ws && m->b[i].birth <= t && t < m->b[i].death) s += m->b[i].size;
+  return s;
+}
+
+int64_t or_peak(const or_model *m) {
+  int64_t p = 0;
+  for (int t = 0; t < m->n; t++) {
+    int64_t x = or_live_at(m, t);
+    if (x > p) p = x;
+  }
+  return p;
+}
+
+double or_std(const or_model *m) {
+  if (m->n == 0) return 0;
+  double mean = 0, var = 0;
+  for (int t = 0; t < m->n; t++) mean += (double)or_live_at(m, t);
+  mean /= m->n;
+  for (int t = 0; t < m->n; t++) {
+    double d = (double)or_live_at(m, t) - mean;
+    var += d * d;
+  }
+  return sqrt(var / m->n);
+}
+
+int64_t or_sum(const or_model *m) {
+  int64_t s = 0;
+  for (int i = 0; i < m->nb; i++) s += m->b[i].size;
+  return s;
+}
+
+bool or_order_ok(const or_model *m, const int *order) {
+  int n = m->n;
+  int *step = zalloc((size_t)n, sizeof(int));
+  for (int v = 0; v < n; v++) step[v] = -1;
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    if (order[i] < 0 || order[i] >= n || step[order[i]] >= 0) ok = false;
+    else step[order[i]] = i;
+  }
+  for (int u = 0; u < n && ok; u++)
+    for (int v = 0; v < n && ok; v++)
+      if (m->prec[u * n + v] && step[u] > step[v]) ok = false;
+  free(step);
+  return ok;
+}
+
+void or_random_order(const or_model *m, mp_rng *r, int *order) {
+  int n = m->n;
+  bool *done = zalloc((size_t)n, sizeof(bool));
+  int *ready = zalloc((size_t)n, sizeof(int));
+  for (int s = 0; s < n; s++) {
+    int nr = 0;
+    for (int v = 0; v < n; v++) {
+      if (done[v]) continue;
+      bool ok = true;
+      for (int u = 0; u < n && ok; u++)
+        if (m->prec[u * n + v] && !done[u]) ok = false;
+      if (ok) ready[nr++] = v;
+    }
+    int v = ready[mp_rng_below(r, (uint64_t)nr)];
+    order[s] = v;
+    done[v] = true;
+  }
+  free(done);
+  free(ready);
+}
+
+const char *or_check_offsets(const or_model *m, const int64_t *off, int64_t align) {
+  for (int i = 0; i < m->nb; i++) {
+    if (off[i] < 0) return "negative offset";
+    if (off[i] % align) return "unaligned offset";
+  }
+  for (int i = 0; i < m->nb; i++)
+    for (int j = i + 1; j < m->nb; j++) {
+      const or_buf *a = &m->b[i], *b = &m->b[j];
+      bool time = a->birth <= b->death && b->birth <= a->death;
+      bool space = off[i] < off[j] + b->size && off[j] < off[i] + a->size;
+      if (time && space) return "two live buffers overlap";
+    }
+  return NULL;
+}
+
+int64_t or_arena(const or_model *m, const int64_t *off) {
+  int64_t a = 0;
+  for (int i = 0; i < m->nb; i++)
+    if (off[i] + m->b[i].size > a) a = off[i] + m->b[i].size;
+  return a;
+}

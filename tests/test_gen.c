@@ -1,0 +1,503 @@
+/* test_gen.c - the synthetic generators (`memplan gen`) and the graph
+ * writers (`memplan convert`): determinism for a seed, the documented
+ * shapes, parameter errors, and json -> nodelink -> json round trips that
+ * keep every figure. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "graph_write.h"
+#include "gen.h"
+#include "testlib.h"
+
+static mp_graph *gen(const char *family, uint64_t seed, void (*tweak)(mp_gen_opts *)) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = family;
+  o.seed = seed;
+  if (tweak) tweak(&o);
+  mp_error err;
+  mp_graph *g = mp_gen(&o, NULL, 0, &err);
+  ck_assert_msg(g != NULL, "gen %s: %s", family, g ? "" : err.msg);
+  return g;
+}
+
+/* The generated file as a malloc'ed string. */
+static char *gen_text(const mp_gen_opts *o) {
+  mp_error err;
+  char source[512];
+  mp_graph *g = mp_gen(o, source, sizeof source, &err);
+  ck_assert_msg(g != NULL, "gen %s: %s", o->family, g ? "" : err.msg);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert_int_eq(mp_graph_dump_json(g, f, source), 0);
+  fclose(f);
+  mp_graph_free(g);
+  return buf;
+}
+
+static void with_options(mp_gen_opts *o) {
+  o->ws_prob = 0.3;
+  o->inplace_prob = 0.5;
+}
+
+static const char *const families[] = {"randwire", "nas", "layered", "tree", "sp", "chain"};
+#define N_FAM ((int)(sizeof families / sizeof *families))
+
+START_TEST(deterministic) {
+  const char *models[] = {"ws", "er", "ba"};
+  for (int f = 0; f < N_FAM + 2; f++) {
+    for (int opt = 0; opt < 2; opt++) {
+      mp_gen_opts o;
+      mp_gen_defaults(&o);
+      o.family = families[f < N_FAM ? f : 0];
+      if (f >= N_FAM) o.model = models[f - N_FAM + 1]; /* er, ba */
+      if (opt) with_options(&o);
+      o.seed = 7;
+      char *a = gen_text(&o), *b = gen_text(&o);
+      ck_assert_msg(strcmp(a, b) == 0, "%s %s: same seed, different output", o.family, o.model);
+      o.seed = 8;
+      char *c = gen_text(&o);
+      ck_assert_msg(strcmp(a, c) != 0, "%s %s: seeds 7 and 8 give the same graph", o.family,
+                    o.model);
+      free(a);
+      free(b);
+      free(c);
+    }
+  }
+}
+END_TEST
+
+static int count_op(const mp_graph *g, const char *op) {
+  int c = 0;
+  for (int v = 0; v < g->n; v++) c += !strcmp(g->nodes[v].op, op);
+  return c;
+}
+
+/* Distinct nodes reading v (data edges only). */
+static int data_succ(const mp_graph *g, int v) {
+  int c = 0;
+  for (int w = 0; w < g->n; w++) {
+    bool r = false;
+    for (int i = 0; i < g->nodes[w].n_in; i++) r |= g->nodes[w].in[i].node == v;
+    c += r;
+  }
+  return c;
+}
+
+static void check_dag(const mp_graph *g) {
+  igraph_bool_t dag = false;
+  igraph_is_dag(&g->dag, &dag);
+  ck_assert_msg(dag, "%s: not acyclic", g->name);
+  mp_error err;
+  ck_assert_msg(mp_order_check(g, g->given, &err) == -1, "%s: file order: %s", g->name, err.msg);
+}
+
+static const char *cur_model;
+static int cur_n;
+static void set_model(mp_gen_opts *o) {
+  o->model = cur_model;
+  o->n = cur_n;
+}
+
+START_TEST(randwire_shape) {
+  const char *models[] = {"ws", "er", "ba"};
+  int sizes[] = {8, 32};
+  for (int m = 0; m < 3; m++)
+    for (int s = 0; s < 2; s++)
+      for (uint64_t seed = 1; seed <= 4; seed++) {
+        cur_model = models[m];
+        cur_n = sizes[s];
+        mp_graph *g = gen("randwire", seed, set_model);
+        int n = cur_n;
+        check_dag(g);
+        int sources = 0, sinks = 0, sinknode = -1;
+        for (int v = 0; v < g->n; v++) {
+          if (g->n_pred[v] == 0) sources++;
+          if (g->n_succ[v] == 0) sinks++, sinknode = v;
+        }
+        ck_assert_int_eq(sources, 1);
+        ck_assert_int_eq(sinks, 1);
+        ck_assert_int_eq(count_op(g, "input"), 1);
+        ck_assert(g->nodes[0].is_input);
+        ck_assert_str_eq(g->nodes[sinknode].name, "output");
+        /* every RandWire node is relu -> dw -> pw -> bn, plus a sum when it
+         * has several inputs */
+        ck_assert_int_eq(count_op(g, "relu"), n);
+        ck_assert_int_eq(count_op(g, "conv2d_depthwise"), n);
+        ck_assert_int_eq(count_op(g, "conv2d"), n);
+        ck_assert_int_eq(count_op(g, "batch_norm"), n);
+        int sums = count_op(g, "weighted_sum");
+        ck_assert_int_eq(g->n, 2 + 4 * n + sums);
+        /* edges between RandWire nodes: inputs of sums and relus that come
+         * from a batch norm; WS has exactly n k / 2 of them */
+        int wired = 0;
+        for (int v = 0; v < g->n; v++) {
+          const mp_node *nd = &g->nodes[v];
+          if (!strcmp(nd->op, "weighted_sum")) ck_assert_int_ge(nd->n_in, 2);
+          if (strcmp(nd->op, "weighted_sum") && strcmp(nd->op, "relu")) continue;
+          for (int i = 0; i < nd->n_in; i++)
+            wired += !strcmp(g->nodes[nd->in[i].node].op, "batch_norm");
+        }
+        if (m == 0) ck_assert_int_eq(wired, n * 4 / 2);
+        /* every tensor is channels x resolution^2 x batch x 4 bytes */
+        for (int b = 0; b < g->n_buf; b++) ck_assert_int_eq(g->bufs[b].size, 78 * 56 * 56 * 4);
+        mp_graph_free(g);
+      }
+}
+END_TEST
+
+static void inplace_ws_all(mp_gen_opts *o) {
+  o->inplace_prob = 1;
+  o->ws_prob = 1;
+}
+
+START_TEST(randwire_inplace_workspace) {
+  mp_graph *g = gen("randwire", 3, inplace_ws_all);
+  check_dag(g);
+  int inplace = 0;
+  for (int v = 0; v < g->n; v++) {
+    const mp_node *nd = &g->nodes[v];
+    if (nd->inplace) {
+      inplace++;
+      ck_assert_str_eq(nd->op, "relu");
+      ck_assert_int_eq(data_succ(g, nd->alias.node), 1); /* nothing else reads it */
+    }
+    if (!strcmp(nd->op, "relu") && !nd->inplace)
+      ck_assert_int_gt(data_succ(g, nd->in[0].node), 1);
+    if (!strncmp(nd->op, "conv2d", 6)) {
+      ck_assert_int_ge(nd->workspace, nd->out_size[0] / 4);
+      ck_assert_int_le(nd->workspace, 2 * nd->out_size[0] + 4);
+      ck_assert_int_eq(nd->workspace % 4, 0);
+    } else {
+      ck_assert_int_eq(nd->workspace, 0);
+    }
+  }
+  ck_assert_int_gt(inplace, 0);
+  ck_assert_int_eq(g->n_inplace_edges, 0);
+  mp_graph_free(g);
+}
+END_TEST
+
+static void nas3(mp_gen_opts *o) {
+  o->cells = 3;
+  o->blocks = 5;
+}
+
+START_TEST(nas_shape) {
+  for (uint64_t seed = 1; seed <= 6; seed++) {
+    mp_graph *g = gen("nas", seed, nas3);
+    check_dag(g);
+    ck_assert_int_eq(count_op(g, "input"), 2);
+    ck_assert_int_eq(count_op(g, "add"), 15);
+    ck_assert_int_eq(count_op(g, "cat"), 3);
+    int sinks = 0;
+    for (int v = 0; v < g->n; v++)
+      if (g->n_succ[v] == 0) {
+        sinks++;
+        ck_assert_str_eq(g->nodes[v].op, "cat");
+        ck_assert_str_eq(g->nodes[v].name, "c2.concat");
+      }
+    ck_assert_int_eq(sinks, 1);
+    /* a concat of m states is m tensors big */
+    int64_t T = 78 * 56 * 56 * 4;
+    for (int v = 0; v < g->n; v++)
+      if (!strcmp(g->nodes[v].op, "cat"))
+        ck_assert_int_eq(g->nodes[v].out_size[0], g->nodes[v].n_in * T);
+    mp_graph_free(g);
+  }
+}
+END_TEST
+
+static int cur_nodes;
+static void set_n(mp_gen_opts *o) {
+  o->n = cur_nodes;
+  o->ws_prob = 0.2;
+  o->inplace_prob = 0.3;
+}
+
+static void check_sizes(const mp_graph *g) {
+  for (int v = 0; v < g->n; v++) {
+    const mp_node *nd = &g->nodes[v];
+    ck_assert_int_ge(nd->out_size[0], 4096);
+    ck_assert_int_le(nd->out_size[0], 4194304);
+    ck_assert_int_eq(nd->out_size[0] % 4, 0);
+  }
+}
+
+START_TEST(layered_shape) {
+  int ns[] = {3, 16, 100, 300, 1000};
+  for (int i = 0; i < 5; i++) {
+    cur_nodes = ns[i];
+    mp_graph *g = gen("layered", (uint64_t)i + 1, set_n);
+    ck_assert_int_eq(g->n, ns[i]);
+    check_dag(g);
+    check_sizes(g);
+    ck_assert_int_eq(count_op(g, "input"), 1);
+    int sinks = 0;
+    for (int v = 0; v < g->n; v++) {
+      sinks += data_succ(g, v) == 0;
+      for (int k = 0; k < g->nodes[v].n_in; k++) ck_assert_int_lt(g->nodes[v].in[k].node, v);
+    }
+    ck_assert_int_eq(sinks, 1); /* only the output node: no dead values */
+    ck_assert_str_eq(g->nodes[g->n - 1].name, "output");
+    mp_graph_free(g);
+  }
+}
+END_TEST
+
+START_TEST(tree_shape) {
+  int ns[] = {1, 2, 15, 100, 1000};
+  for (int i = 0; i < 5; i++) {
+    cur_nodes = ns[i];
+    mp_graph *g = gen("tree", (uint64_t)i + 1, set_n);
+    ck_assert_int_eq(g->n, ns[i]);
+    check_dag(g);
+    check_sizes(g);
+    for (int v = 0; v < g->n; v++) {
+      int succ = data_succ(g, v);
+      ck_assert_int_eq(succ, v == g->n - 1 ? 0 : 1); /* an in-tree */
+      ck_assert_int_le(g->nodes[v].n_in, 3);
+      if (g->nodes[v].n_in == 0) ck_assert(!strcmp(g->nodes[v].op, "producer"));
+    }
+    mp_graph_free(g);
+  }
+}
+END_TEST
+
+static void tree_inputs(mp_gen_opts *o) {
+  o->n = 200;
+  o->input_prob = 1;
+}
+
+START_TEST(tree_leaves_inputs) {
+  mp_graph *g = gen("tree", 5, tree_inputs);
+  int leaves = 0;
+  for (int v = 0; v < g->n; v++)
+    if (g->nodes[v].n_in == 0) {
+      leaves++;
+      ck_assert(g->nodes[v].is_input);
+    }
+  ck_assert_int_eq(count_op(g, "input"), leaves);
+  mp_graph_free(g);
+}
+END_TEST
+
+START_TEST(sp_chain_shape) {
+  int ns[] = {2, 3, 12, 100, 1000};
+  for (int i = 0; i < 5; i++) {
+    cur_nodes = ns[i];
+    mp_graph *g = gen("sp", (uint64_t)i + 1, set_n);
+    ck_assert_int_eq(g->n, ns[i]);
+    check_dag(g);
+    int sources = 0, sinks = 0;
+    for (int v = 0; v < g->n; v++) {
+      sources += g->nodes[v].n_in == 0;
+      sinks += data_succ(g, v) == 0;
+      ck_assert_int_le(g->nodes[v].n_in, 2);
+      if (g->nodes[v].n_in == 2) ck_assert_str_eq(g->nodes[v].op, "add");
+    }
+    ck_assert_int_eq(sources, 1); /* two-terminal */
+    ck_assert_int_eq(sinks, 1);
+    mp_graph_free(g);
+    g = gen("chain", (uint64_t)i + 1, set_n);
+    ck_assert_int_eq(g->n, ns[i]);
+    check_dag(g);
+    for (int v = 1; v < g->n; v++) {
+      ck_assert_int_eq(g->nodes[v].n_in, 1);
+      ck_assert_int_eq(g->nodes[v].in[0].node, v - 1);
+    }
+    mp_graph_free(g);
+  }
+}
+END_TEST
+
+START_TEST(bad_parameters) {
+  struct {
+    const char *family, *model;
+    int n, k, m;
+    double p;
+  } bad[] = {
+      {"nosuch", "ws", 0, 4, 5, -1}, {"randwire", "ws", 32, 3, 5, -1},
+      {"randwire", "ws", 4, 4, 5, -1}, {"randwire", "ba", 5, 4, 5, -1},
+      {"randwire", "xx", 32, 4, 5, -1}, {"randwire", "er", 32, 4, 5, 1.5},
+      {"layered", "ws", 2, 4, 5, -1},  {"sp", "ws", 1, 4, 5, -1},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+    mp_gen_opts o;
+    mp_gen_defaults(&o);
+    o.family = bad[i].family;
+    o.model = bad[i].model;
+    o.n = bad[i].n;
+    o.k = bad[i].k;
+    o.m = bad[i].m;
+    o.p = bad[i].p;
+    mp_error err = {{0}};
+    mp_graph *g = mp_gen(&o, NULL, 0, &err);
+    ck_assert_msg(g == NULL, "case %zu accepted", i);
+    ck_assert(err.msg[0] != 0);
+  }
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = "chain";
+  o.ws_prob = 2;
+  mp_error err;
+  ck_assert_ptr_null(mp_gen(&o, NULL, 0, &err));
+}
+END_TEST
+
+/* ---------------- convert: json -> nodelink -> json ---------------- */
+
+static char *dump_to_file(const mp_graph *g, bool nodelink) {
+  char *path = tl_write_temp("", nodelink ? ".nl.json" : ".json");
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_int_eq(nodelink ? mp_graph_dump_nodelink(g, f) : mp_graph_dump_json(g, f, NULL), 0);
+  fclose(f);
+  return path;
+}
+
+static void same_figures(const mp_graph *a, const mp_graph *b) {
+  ck_assert_int_eq(a->n, b->n);
+  ck_assert_int_eq(a->n_buf, b->n_buf);
+  ck_assert_int_eq(a->n_data_edges, b->n_data_edges);
+  ck_assert_int_eq(a->n_inplace_edges, b->n_inplace_edges);
+  ck_assert_int_eq(a->param_bytes, b->param_bytes);
+  ck_assert_int_eq(mp_node_lower_bound(a), mp_node_lower_bound(b));
+  mp_problem pa, pb;
+  mp_problem_from_order(a, a->given, 1, &pa);
+  mp_problem_from_order(b, b->given, 1, &pb);
+  ck_assert_int_eq(mp_sum_sizes(&pa), mp_sum_sizes(&pb));
+  ck_assert_int_eq(mp_live_peak(&pa), mp_live_peak(&pb));
+  ck_assert_int_eq(pa.n, pb.n);
+  for (int i = 0; i < pa.n; i++) {
+    ck_assert_int_eq(pa.items[i].size, pb.items[i].size);
+    ck_assert_int_eq(pa.items[i].lo, pb.items[i].lo);
+    ck_assert_int_eq(pa.items[i].hi, pb.items[i].hi);
+  }
+  int oa = 0, ob = 0;
+  for (int i = 0; i < a->n_buf; i++) oa += a->bufs[i].graph_output;
+  for (int i = 0; i < b->n_buf; i++) ob += b->bufs[i].graph_output;
+  ck_assert_int_eq(oa, ob);
+  mp_problem_free(&pa);
+  mp_problem_free(&pb);
+}
+
+static void round_trip(const mp_graph *g) {
+  mp_error err;
+  char *nl = dump_to_file(g, true);
+  mp_graph *h = mp_graph_read_nodelink(nl, "size", false, &err);
+  ck_assert_msg(h != NULL, "%s", h ? "" : err.msg);
+  same_figures(g, h);
+  char *js = dump_to_file(h, false);
+  mp_graph *k = mp_graph_read_json(js, false, &err);
+  ck_assert_msg(k != NULL, "%s", k ? "" : err.msg);
+  same_figures(g, k);
+  mp_graph_free(h);
+  mp_graph_free(k);
+  free(nl);
+  free(js);
+}
+
+START_TEST(convert_round_trip) {
+  /* DESIGN 1.1's example plus an explicit output node, a parameter view, a
+   * tensor read twice and an [j, k] input */
+  mp_graph *g = tl_graph(
+      "{\"name\": \"ex\", \"param_bytes\": 1000, \"nodes\": ["
+      "{\"id\": 0, \"op\": \"input\", \"size\": 602112, \"inputs\": []},"
+      "{\"id\": 1, \"size\": 3211264, \"inputs\": [0]},"
+      "{\"id\": 2, \"size\": 3211264, \"inputs\": [1]},"
+      "{\"id\": 3, \"size\": 3211264, \"inputs\": [2], \"inplace\": true, \"alias\": 2},"
+      "{\"id\": 4, \"outputs\": [802816, 1605632], \"inputs\": [3], \"workspace\": 4096},"
+      "{\"id\": 5, \"size\": 802816, \"inputs\": [[4, 0]], \"alias\": [4, 0]},"
+      "{\"id\": 9, \"size\": 802816, \"inputs\": [5, 5]},"
+      "{\"id\": 7, \"size\": 0, \"inputs\": [9], \"alias\": -1},"
+      "{\"id\": 8, \"op\": \"output\", \"outputs\": [], \"inputs\": [9, [4, 1]]},"
+      "{\"id\": 6, \"size\": 100, \"inputs\": [2]}]}");
+  round_trip(g);
+  mp_graph_free(g);
+  /* generated graphs with in-place nodes (and in-place edges) and workspaces */
+  for (int f = 0; f < N_FAM; f++) {
+    g = gen(families[f], 11, with_options);
+    round_trip(g);
+    mp_graph_free(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* `memplan gen ... --out F` writes exactly what mp_gen + the writer give. */
+START_TEST(cli_gen_writes_file) {
+  mkdir("tmp", 0755);
+  char out[64];
+  snprintf(out, sizeof out, "tmp/gen_cli_%ld.json", (long)getpid());
+  char *argv[] = {"gen", "randwire", "--model", "er", "-n", "16", "--seed", "5", "--out", out, NULL};
+  ck_assert_int_eq(mp_cmd_gen(10, argv), 0);
+  mp_error err;
+  mp_graph *g = mp_graph_read_json(out, false, &err);
+  ck_assert_msg(g != NULL, "%s", g ? "" : err.msg);
+  ck_assert_str_eq(g->name, "randwire_er_n16_s5");
+  mp_graph_free(g);
+  unlink(out);
+}
+END_TEST
+
+/* `memplan convert` both ways on a generated file keeps every figure. */
+START_TEST(cli_convert_round_trip) {
+  mkdir("tmp", 0755);
+  char src[64], nl[64], back[64];
+  long pid = (long)getpid();
+  snprintf(src, sizeof src, "tmp/conv_src_%ld.json", pid);
+  snprintf(nl, sizeof nl, "tmp/conv_nl_%ld.json", pid);
+  snprintf(back, sizeof back, "tmp/conv_back_%ld.json", pid);
+  char *g_argv[] = {"gen", "layered", "-n", "60", "--ws-prob", "0.3", "--inplace-prob", "0.4",
+                    "--out", src, NULL};
+  ck_assert_int_eq(mp_cmd_gen(10, g_argv), 0);
+  char *c1[] = {"convert", src, "--to", "nodelink", "--out", nl, NULL};
+  ck_assert_int_eq(mp_cmd_convert(6, c1), 0);
+  char *c2[] = {"convert", nl, "--input-format", "nodelink", "--to", "json", "--out", back, NULL};
+  ck_assert_int_eq(mp_cmd_convert(8, c2), 0);
+  mp_error err;
+  mp_graph *a = mp_graph_read_json(src, false, &err);
+  ck_assert_msg(a != NULL, "%s", a ? "" : err.msg);
+  mp_graph *b = mp_graph_read_json(back, false, &err);
+  ck_assert_msg(b != NULL, "%s", b ? "" : err.msg);
+  ck_assert_int_gt(a->n_inplace_edges + a->n_buf - a->n, 0); /* the options did something */
+  same_figures(a, b);
+  mp_graph_free(a);
+  mp_graph_free(b);
+  /* a fixed-lifetime CSV is not a graph: refused, nothing written */
+  char *c3[] = {"convert", "../graphs/minimalloc/examples/input.12.csv", "--to", "json", "--out",
+                back, NULL};
+  unlink(back);
+  ck_assert_int_eq(mp_cmd_convert(6, c3), MP_EXIT_INPUT);
+  ck_assert_int_ne(access(back, F_OK), 0);
+  unlink(src);
+  unlink(nl);
+}
+END_TEST
+
+Suite *suite_gen(void) {
+  Suite *s = suite_create("gen");
+  TCase *tc = tcase_create("gen");
+  tcase_set_timeout(tc, 60);
+  tcase_add_test(tc, deterministic);
+  tcase_add_test(tc, randwire_shape);
+  tcase_add_test(tc, randwire_inplace_workspace);
+  tcase_add_test(tc, nas_shape);
+  tcase_add_test(tc, layered_shape);
+  tcase_add_test(tc, tree_shape);
+  tcase_add_test(tc, tree_leaves_inputs);
+  tcase_add_test(tc, sp_chain_shape);
+  tcase_add_test(tc, bad_parameters);
+  tcase_add_test(tc, convert_round_trip);
+  tcase_add_test(tc, cli_gen_writes_file);
+  tcase_add_test(tc, cli_convert_round_trip);
+  suite_add_tcase(s, tc);
+  return s;
+}

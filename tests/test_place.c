@@ -1,0 +1,333 @@
+/* test_place.c - the placement solvers (coloring, exact, ilp-place,
+ * hillclimb, pool, joint-ilp) and every other placer in the registry:
+ * results verify on random fixed-lifetime problems (alignments, pinned
+ * buffers), on random graphs under several orders and on MiniMalloc's
+ * example; exact reaches the max-live bound on zero-slack packings; a
+ * capacity below max-live is infeasible at once; exact and ilp-place agree
+ * where both finish; the same seed gives the same plan. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "testlib.h"
+
+/* A problem built directly: n items with random lifetimes in [0, 20),
+ * sizes 1..64, alignments 1/4/16 when `aligned`, up to two pinned items. */
+static void rand_problem(mp_rng *r, int n, bool aligned, bool pinned, mp_problem *p) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->items = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_item));
+  p->t_begin = 0;
+  p->t_end = 20;
+  int npin = 0;
+  for (int i = 0; i < n; i++) {
+    mp_item *it = &p->items[i];
+    it->lo = (int64_t)mp_rng_below(r, 19);
+    it->hi = it->lo + 1 + (int64_t)mp_rng_below(r, (uint64_t)(20 - it->lo));
+    it->size = 1 + (int64_t)mp_rng_below(r, 64);
+    static const int64_t al[3] = {1, 4, 16};
+    it->align = aligned ? al[mp_rng_below(r, 3)] : 1;
+    it->fixed = -1;
+    if (pinned && npin < 2 && mp_rng_below(r, 4) == 0) {
+      it->fixed = npin * 256 * 16; /* far apart: pinned items never collide */
+      npin++;
+    }
+  }
+}
+
+static bool is_placer(const mp_solver *s) { return s->decides == MP_DECIDES_OFFSETS; }
+
+static bool refused(const mp_result *r) {
+  for (int i = 0; i < r->n_stages; i++)
+    if (r->stages[i].status == MP_ERROR && r->stages[i].msg[0]) return true;
+  return false;
+}
+
+START_TEST(placers_on_random_fixed) {
+  mp_rng r;
+  mp_rng_seed(&r, 61);
+  int trials = tl_trials(40);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    rand_problem(&r, 1 + t % 14, t % 2 == 1, t % 3 == 2, &p);
+    int64_t peak = mp_live_peak(&p);
+    for (int k = 0; k < mp_registry_size; k++) {
+      const mp_solver *s = mp_registry[k];
+      if (!is_placer(s)) continue;
+      mp_result a;
+      int rc = tl_run_fixed(&p, s->name, 3, 10.0, 0, tl_quick_sets(s), &a);
+      if (rc == 3 && refused(&a)) {
+        mp_result_free(&a);
+        continue;
+      }
+      ck_assert_msg(rc == 0, "%s on trial %d: %s", s->name, t, a.msg);
+      mp_error e;
+      ck_assert_msg(mp_verify_offsets(&a.prob, a.offsets, &e) == 0, "%s: %s", s->name, e.msg);
+      ck_assert_int_ge(a.fig.arena, peak);
+      mp_result_free(&a);
+    }
+    mp_problem_free(&p);
+  }
+}
+END_TEST
+
+START_TEST(placers_on_random_graphs) {
+  mp_rng r;
+  mp_rng_seed(&r, 62);
+  int trials = tl_trials(12);
+  const char *orders[3] = {"given", "greedy", "dfs"};
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 3 + t % 9, TL_ALL);
+    for (int o = 0; o < 3; o++)
+      for (int k = 0; k < mp_registry_size; k++) {
+        const mp_solver *s = mp_registry[k];
+        if (!(s->decides & MP_DECIDES_OFFSETS)) continue;
+        if (s->decides == MP_DECIDES_BOTH && o) continue;
+        mp_result a;
+        int rc = tl_run(g, orders[o], s->name, 5, 10.0, tl_quick_sets(s), &a);
+        if (rc == 3 && refused(&a)) {
+          mp_result_free(&a);
+          continue;
+        }
+        ck_assert_msg(rc == 0, "%s under %s: %s", s->name, orders[o], a.msg);
+        mp_error e;
+        ck_assert_msg(mp_verify_offsets(&a.prob, a.offsets, &e) == 0, "%s: %s", s->name, e.msg);
+        ck_assert_int_ge(a.fig.arena, a.fig.live_peak);
+        mp_result_free(&a);
+      }
+    mp_graph_free(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+START_TEST(minimalloc_example) {
+  mp_problem p;
+  mp_error err;
+  ck_assert_msg(mp_csv_read("data/input.12.csv", &p, &err) == 0, "%s", err.msg);
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 12, NULL, &a), 0);
+  ck_assert(a.status == MP_OPTIMAL || a.status == MP_FEASIBLE);
+  ck_assert_int_le(a.fig.arena, 12);
+  mp_result_free(&a);
+  for (int k = 0; k < mp_registry_size; k++) {
+    const mp_solver *s = mp_registry[k];
+    if (!is_placer(s)) continue;
+    ck_assert_int_eq(tl_run_fixed(&p, s->name, 1, 10.0, 0, tl_quick_sets(s), &a), 0);
+    ck_assert_int_ge(a.fig.arena, 12);
+    if (!strcmp(s->name, "exact") || !strcmp(s->name, "ilp-place")) {
+      ck_assert_int_eq(a.fig.arena, 12);
+      ck_assert_int_eq(a.status, MP_OPTIMAL);
+    }
+    mp_result_free(&a);
+  }
+  mp_problem_free(&p);
+}
+END_TEST
+
+/* Cut a W x T rectangle into pieces by random guillotine cuts; each piece
+ * [t0, t1) x [h0, h1) becomes a buffer of size h1 - h0 live over [t0, t1).
+ * The pieces tile the rectangle: a zero-slack packing in W bytes exists. */
+typedef struct rect {
+  int64_t t0, t1, h0, h1;
+} rect;
+
+static int cut_rectangle(mp_rng *r, int64_t W, int64_t T, int pieces, rect *out) {
+  int n = 1;
+  out[0] = (rect){0, T, 0, W};
+  for (int tries = 0; n < pieces && tries < 1000; tries++) {
+    int k = (int)mp_rng_below(r, (uint64_t)n);
+    rect q = out[k];
+    if (mp_rng_below(r, 2) && q.t1 - q.t0 > 1) {
+      int64_t c = q.t0 + 1 + (int64_t)mp_rng_below(r, (uint64_t)(q.t1 - q.t0 - 1));
+      out[k] = (rect){q.t0, c, q.h0, q.h1};
+      out[n++] = (rect){c, q.t1, q.h0, q.h1};
+    } else if (q.h1 - q.h0 > 1) {
+      int64_t c = q.h0 + 1 + (int64_t)mp_rng_below(r, (uint64_t)(q.h1 - q.h0 - 1));
+      out[k] = (rect){q.t0, q.t1, q.h0, c};
+      out[n++] = (rect){q.t0, q.t1, c, q.h1};
+    }
+  }
+  return n;
+}
+
+static void rect_problem(const rect *pc, int n, int64_t T, mp_rng *r, mp_problem *p) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
+  p->t_end = T;
+  /* shuffle so the input order gives nothing away */
+  int *perm = mp_xmalloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; i++) perm[i] = i;
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)mp_rng_below(r, (uint64_t)i + 1), x = perm[i];
+    perm[i] = perm[j];
+    perm[j] = x;
+  }
+  for (int i = 0; i < n; i++) {
+    const rect *q = &pc[perm[i]];
+    p->items[i] = (mp_item){q->h1 - q->h0, q->t0, q->t1, 1, -1};
+  }
+  free(perm);
+}
+
+START_TEST(exact_zero_slack) {
+  mp_rng r;
+  mp_rng_seed(&r, 63);
+  int trials = tl_trials(30);
+  rect pc[64];
+  for (int t = 0; t < trials; t++) {
+    int64_t W = 16 + (int64_t)mp_rng_below(&r, 200), T = 8 + (int64_t)mp_rng_below(&r, 30);
+    int n = cut_rectangle(&r, W, T, 6 + t % 20, pc);
+    mp_problem p;
+    rect_problem(pc, n, T, &r, &p);
+    ck_assert_int_eq(mp_live_peak(&p), W);
+    mp_result a;
+    ck_assert_int_eq(tl_run_fixed(&p, "exact", 7, 20.0, 0, NULL, &a), 0);
+    ck_assert_msg(a.fig.arena == W, "trial %d: exact arena %lld, zero-slack packing in %lld (%d pieces)",
+                  t, (long long)a.fig.arena, (long long)W, n);
+    ck_assert_int_eq(a.status, MP_OPTIMAL);
+    mp_result_free(&a);
+    /* the decision form at capacity W fits too; W - 1 is infeasible at once */
+    ck_assert_int_eq(tl_run_fixed(&p, "exact", 7, 20.0, W, NULL, &a), 0);
+    ck_assert_int_le(a.fig.arena, W);
+    mp_result_free(&a);
+    for (int k = 0; k < mp_registry_size; k++) {
+      const mp_solver *s = mp_registry[k];
+      if (!is_placer(s)) continue;
+      double t0 = mp_now();
+      int rc = tl_run_fixed(&p, s->name, 7, 20.0, W - 1, tl_quick_sets(s), &a);
+      ck_assert_msg(rc == 0 && a.status == MP_INFEASIBLE, "%s at capacity %lld < max-live: rc %d status %s",
+                    s->name, (long long)(W - 1), rc, mp_status_name(a.status));
+      ck_assert_msg(mp_now() - t0 < 1.0, "%s took %.2f s to see the capacity is below max-live",
+                    s->name, mp_now() - t0);
+      mp_result_free(&a);
+    }
+    mp_problem_free(&p);
+  }
+}
+END_TEST
+
+START_TEST(exact_infeasible_proof) {
+  /* three items pairwise live together, sizes 4, 4, 4 with one of them
+   * needing alignment 8: max-live 12, but the aligned one cannot sit at 4
+   * ... check the solver proves what brute force says at capacity 12. */
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 3;
+  p.items = mp_xcalloc(3, sizeof(mp_item));
+  p.t_end = 2;
+  p.items[0] = (mp_item){4, 0, 2, 8, -1};
+  p.items[1] = (mp_item){4, 0, 2, 8, -1};
+  p.items[2] = (mp_item){4, 0, 2, 8, -1};
+  mp_result a;
+  /* offsets multiple of 8, each 4 wide: need 0, 8, 16 -> arena 20 */
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 0, NULL, &a), 0);
+  ck_assert_int_eq(a.fig.arena, 20);
+  ck_assert_int_eq(a.status, MP_OPTIMAL);
+  mp_result_free(&a);
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 19, NULL, &a), 0);
+  ck_assert_int_eq(a.status, MP_INFEASIBLE);
+  mp_result_free(&a);
+  ck_assert_int_eq(tl_run_fixed(&p, "ilp-place", 1, 10.0, 0, NULL, &a), 0);
+  ck_assert_int_eq(a.fig.arena, 20);
+  mp_result_free(&a);
+  mp_problem_free(&p);
+}
+END_TEST
+
+START_TEST(exact_agrees_with_ilp) {
+  mp_rng r;
+  mp_rng_seed(&r, 64);
+  int trials = tl_trials(25);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    rand_problem(&r, 3 + t % 7, t % 2 == 0, t % 3 == 0, &p);
+    mp_result a, b;
+    const char *sets[] = {"ilp-place.time=20", NULL};
+    ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, 0, NULL, &a), 0);
+    ck_assert_int_eq(tl_run_fixed(&p, "ilp-place", 1, 0, 0, sets, &b), 0);
+    if (a.status == MP_OPTIMAL && b.status == MP_OPTIMAL)
+      ck_assert_msg(a.fig.arena == b.fig.arena, "trial %d: exact %lld, ilp-place %lld", t,
+                    (long long)a.fig.arena, (long long)b.fig.arena);
+    if (a.status == MP_OPTIMAL) ck_assert_int_le(a.fig.arena, b.fig.arena);
+    mp_result_free(&a);
+    mp_result_free(&b);
+    mp_problem_free(&p);
+  }
+}
+END_TEST
+
+START_TEST(determinism_and_messages) {
+  mp_rng r;
+  mp_rng_seed(&r, 65);
+  mp_problem p;
+  rand_problem(&r, 40, true, false, &p);
+  const char *names[] = {"hillclimb", "exact", "coloring", "pool"};
+  for (int k = 0; k < 4; k++) {
+    mp_result a, b;
+    const char *sets[] = {k == 0 ? "hillclimb.iters=3000" : k == 1 ? "exact.nodes=20000" : NULL, NULL};
+    ck_assert_int_eq(tl_run_fixed(&p, names[k], 9, 0, 0, sets, &a), 0);
+    ck_assert_int_eq(tl_run_fixed(&p, names[k], 9, 0, 0, sets, &b), 0);
+    ck_assert_msg(memcmp(a.offsets, b.offsets, sizeof(int64_t) * (size_t)p.n) == 0,
+                  "%s: same seed, different offsets", names[k]);
+    if (!strcmp(names[k], "pool"))
+      ck_assert_msg(strstr(a.stages[a.n_stages - 1].msg, "internal fragmentation"), "pool message: %s",
+                    a.stages[a.n_stages - 1].msg);
+    mp_result_free(&a);
+    mp_result_free(&b);
+  }
+  /* hillclimb never worse than greedy by size */
+  mp_result a, b;
+  ck_assert_int_eq(tl_run_fixed(&p, "bysize", 1, 0, 0, NULL, &a), 0);
+  const char *sets[] = {"hillclimb.iters=2000", NULL};
+  ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, 0, sets, &b), 0);
+  ck_assert_int_le(b.fig.arena, a.fig.arena);
+  mp_result_free(&a);
+  mp_result_free(&b);
+  mp_problem_free(&p);
+}
+END_TEST
+
+START_TEST(joint_ilp_not_worse) {
+  mp_rng r;
+  mp_rng_seed(&r, 66);
+  int trials = tl_trials(8);
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 4 + t % 5, TL_ALL);
+    mp_result a, b;
+    const char *sets[] = {"joint-ilp.time=5", NULL};
+    int rc = tl_run(g, "given", "joint-ilp", 1, 0, sets, &a);
+    if (rc == 3 && refused(&a)) {
+      mp_result_free(&a);
+      mp_graph_free(g);
+      continue;
+    }
+    ck_assert_msg(rc == 0, "%s", a.msg);
+    ck_assert_int_eq(tl_run(g, "greedy", "bysize", 1, 0, NULL, &b), 0);
+    ck_assert_int_le(a.fig.arena, b.fig.arena);
+    mp_result_free(&b);
+    ck_assert_int_eq(tl_run(g, "given", "bysize", 1, 0, NULL, &b), 0);
+    ck_assert_int_le(a.fig.arena, b.fig.arena);
+    mp_result_free(&b);
+    mp_result_free(&a);
+    mp_graph_free(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+Suite *suite_place(void) {
+  Suite *s = suite_create("place");
+  TCase *tc = tcase_create("place");
+  tcase_set_timeout(tc, 300);
+  tcase_add_test(tc, placers_on_random_fixed);
+  tcase_add_test(tc, placers_on_random_graphs);
+  tcase_add_test(tc, minimalloc_example);
+  tcase_add_test(tc, exact_zero_slack);
+  tcase_add_test(tc, exact_infeasible_proof);
+  tcase_add_test(tc, exact_agrees_with_ilp);
+  tcase_add_test(tc, determinism_and_messages);
+  tcase_add_test(tc, joint_ilp_not_worse);
+  suite_add_tcase(s, tc);
+  return s;
+}
