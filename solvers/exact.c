@@ -3,26 +3,46 @@
  * Decision search "does everything fit below capacity C?":
  *  - time is cut into sections (intervals between consecutive lifetime
  *    boundaries); each item spans a range of sections;
- *  - independent time partitions (no lifetime crosses a cut) are solved apart;
+ *  - independent time partitions (no lifetime crosses a cut) are solved
+ *    apart, and during the search the unplaced items are split again into
+ *    independent components wherever no unplaced item crosses a section
+ *    boundary (a failure in one component then needs no backtracking into
+ *    the others);
  *  - items are placed in non-decreasing offset order (ties by a static rank),
- *    each at its lowest feasible offset: above the floor (highest top of the
- *    placed items) of every section it spans, above the last placed offset
- *    (the waterline), aligned, clear of pinned items.  Every solution has a
- *    "gravity" normal form that this enumeration reaches, so it is complete;
- *  - inference: in every section, the lowest offset any unplaced item of the
- *    section can take plus the unplaced bytes of the section must fit in C;
- *    every unplaced item must fit on its own;
+ *    each at its lowest feasible offset (aligned, clear of pinned buffers,
+ *    above the floor = highest top of the placed items in every section it
+ *    spans).  Every solution has a gravity normal form (no buffer can move
+ *    down) that this enumeration reaches, so the search is complete;
+ *  - normal form (option normal): an item whose floors lie below the last
+ *    placed offset (the waterline) would float there; it waits until
+ *    something is placed under it (and must have some unplaced item in one
+ *    of its sections to rest on).  The free form places it at the waterline
+ *    (also complete, a different tree);
+ *  - inference: every unplaced item must fit; in every section, for every
+ *    threshold x, x + the bytes of the unplaced items of the section whose
+ *    lowest offset is >= x must fit in C (x = the lowest offset gives
+ *    MiniMalloc's cross-section rule); the next offset becomes the
+ *    waterline, so it may not exceed C - unplaced bytes of any section;
  *  - dominance (beyond MiniMalloc): an item b may come next only if
- *    l(b) < l(c) + size(c) for every unplaced c; otherwise c could drop to
- *    l(c) under every later item, contradicting the normal form.  Identical
- *    items (same size, lifetime, alignment) keep their rank order;
- *  - failed subproblems are remembered in a bounded hash table keyed by
- *    (unplaced set, effective floors of the live sections, waterline, last
- *    rank), which fully determine the subtree.
- * Minimisation: incumbent = the best of several greedy packings; proven
- * bound = max-live (the decision at C proves more when it fails); then
- * decision searches: first at the bound, then bisection.  Each decision
- * search has a node budget; the deadline is checked every 256 nodes. */
+ *    l(b) < l(c) + size(c) for every unplaced c (else c could drop to l(c)
+ *    under every later item, contradicting the normal form); identical
+ *    items (size, lifetime, alignment) keep their rank order; items at the
+ *    same offset come in rank order;
+ *  - failed subproblems are remembered in a bounded hash table keyed by what
+ *    determines the subtree: (component's unplaced set, floors of its live
+ *    sections, waterline, last rank);
+ *  - a restart portfolio: static ranks (total/area/width, width/area/total,
+ *    area, size) x {normal, free} x value order {rank, lowest offset}, with
+ *    Luby-growing node limits and, on most rounds, a seeded perturbation of
+ *    the value order.  A separate incomplete phase (min-first: only items at
+ *    the lowest offset) may find solutions; its failures prove nothing.
+ *    Only a complete run that fails proves infeasibility.
+ * Minimisation: incumbent = the best of several greedy packings (or the
+ * previous placer's offsets in a chain); proven bound = max(max-live,
+ * largest buffer, pinned tops); decision searches at the bound, then
+ * bisection; an infeasible decision raises the bound.  A node budget caps
+ * the whole run; the deadline is checked every 256 nodes.  Results depend
+ * on the clock only when the time limit cuts the run. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,6 +57,10 @@
   X(restarts, 1, 0, 1, "portfolio of ranks and value orders with Luby restarts (1)")    \
   X(by_offset, 0, 0, 1, "try candidates lowest offset first (1) or in rank order (0)") \
   X(thresholds, 1, 0, 1, "per-section threshold inference (1) or the plain one (0)") \
+  X(minfirst, 1, 0, 2, "lowest-offset-first phase: 0 off, 1 in the portfolio, 2 only (incomplete)") \
+  X(normal, 1, 0, 1, "place only items resting on something (gravity normal form)")   \
+  X(portfolio, 1, 0, 1, "restart portfolio: 1 focused (width rank, normal form), 0 all") \
+  X(components, 1, 0, 1, "split the unplaced items into independent components on the fly") \
   X(decompose, 1, 0, 1, "solve independent time partitions apart (1) or together (0)")
 
 enum { EXACT_OPTIONS(MP_OPT_ENUM) EXACT_N_OPTS };
@@ -52,6 +76,7 @@ typedef struct part {
   int *twin;        /* previous identical item (lower rank) or -1 */
   int *by_s0;       /* items sorted by first section */
   int *sec_start, *sec_items; /* CSR: items spanning each section */
+  int64_t maxlive;  /* largest section total of the (unpinned) items */
   int *first;       /* first[s]: index in by_s0 of the first item starting at >= s */
   int ns;           /* sections */
   int np;           /* pinned obstacles intersecting this part */
@@ -89,6 +114,10 @@ typedef struct search {
   int aborted;      /* 1 budget, 2 deadline */
   int maxdepth;
   int thresholds;
+  int normal;
+  int components;
+  char *wait;
+  int minfirst;     /* incomplete phase: only items at the lowest offset */
   int64_t *tbuf;
   int *prank;       /* value order of this run (rank, perturbed on restarts) */
   int by_offset;
@@ -125,16 +154,7 @@ static int64_t lowest(const search *S, int i, int64_t wl) {
   return o;
 }
 
-typedef struct cand {
-  int i, r; /* item, value-order rank */
-  int64_t l;
-} cand;
-static int cmp_by_offset;
-static int cmp_cand(const void *a, const void *b) {
-  const cand *x = a, *y = b;
-  if (cmp_by_offset && x->l != y->l) return x->l < y->l ? -1 : 1;
-  return x->r - y->r;
-}
+
 
 static void place(search *S, int i, int64_t o) {
   const part *P = S->P;
@@ -168,6 +188,16 @@ static void undo_to(search *S, int mark) {
 }
 
 static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank);
+typedef struct cand {
+  int i, r; /* item, value-order rank */
+  int64_t l;
+} cand;
+static int cmp_by_offset;
+static int cmp_cand(const void *a, const void *b) {
+  const cand *x = a, *y = b;
+  if (cmp_by_offset && x->l != y->l) return x->l < y->l ? -1 : 1;
+  return x->r - y->r;
+}
 
 /* One connected component: sections [sa, sb), every unplaced item whose
  * span starts there lies inside.  1 found, 0 infeasible, -1 aborted. */
@@ -185,7 +215,19 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
   for (int q = i0; q < i1; q++) {
     int i = P->by_s0[q];
     if (S->off[i] >= 0) continue;
-    int64_t l = lowest(S, i, wl);
+    /* normal form: an item rests on 0, a pinned buffer or a conflicting
+     * item; below the waterline it would float, so it waits (its bytes
+     * still count, at the waterline, in the inference) */
+    int64_t l = lowest(S, i, 0);
+    S->wait[i] = l < wl;
+    if (l < wl) {
+      l = lowest(S, i, wl);
+      if (S->normal) { /* it needs another unplaced item under it */
+        bool support = false;
+        for (int t = P->s0[i]; t < P->s1[i] && !support; t++) support = S->rem[t] > P->size[i];
+        if (!support) return 0;
+      }
+    }
     if (l + P->size[i] > C) return 0;
     lb[i] = l;
     zset ^= S->zob[i];
@@ -234,7 +276,8 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
     k2 = mix64(k1 ^ 0x5bd1e995u ^ ((uint64_t)sa << 32) ^ (uint64_t)sb);
     for (int s = sa; s < sb; s++)
       if (S->rem[s] > 0) {
-        int64_t e = S->floor[s] > wl ? S->floor[s] : wl;
+        /* normal form: what waits depends on the real floors */
+        int64_t e = S->normal || S->floor[s] > wl ? S->floor[s] : wl;
         uint64_t h = mix64(S->zsec[s] + (uint64_t)e);
         k1 += h;
         k2 ^= mix64(h + (uint64_t)s);
@@ -243,9 +286,15 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
     if (m->k1 == k1 && m->k2 == k2) return 0;
   }
   size_t base = S->ncs;
+  int64_t L = INT64_MAX;
+  if (S->minfirst)
+    for (int q = i0; q < i1; q++)
+      if (S->off[P->by_s0[q]] < 0 && lb[P->by_s0[q]] < L) L = lb[P->by_s0[q]];
   for (int q = i0; q < i1; q++) {
     int i = P->by_s0[q];
     if (S->off[i] >= 0 || lb[i] >= U || lb[i] > omax) continue;
+    if (S->wait[i] && S->normal) continue;
+    if (S->minfirst && lb[i] != L) continue;
     if (lb[i] == wl && P->rank[i] < lastrank) continue;
     if (P->twin[i] >= 0 && S->off[P->twin[i]] < 0) continue;
     if (S->ncs == S->cap_cs) {
@@ -309,6 +358,11 @@ static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
   }
   if (ncomp == 0) return 1;
   if (ncomp == 1) return branch(S, ca, cb, wl, lastrank);
+  if (!S->components) { /* one search over the whole range */
+    while (S->rem[sa] == 0) sa++;
+    while (S->rem[sb - 1] == 0) sb--;
+    return branch(S, sa, sb, wl, lastrank);
+  }
   s = sa;
   while (s < sb) {
     if (S->rem[s] == 0) {
@@ -451,6 +505,7 @@ static void part_build(const mp_problem *p, const int *members, int m, int rank_
     }
   }
   free(tb);
+
   /* items by first section */
   P->by_s0 = mp_xmalloc(sizeof(int) * sz);
   P->first = mp_xcalloc((size_t)P->ns + 2, sizeof(int));
@@ -497,6 +552,9 @@ static void part_build(const mp_problem *p, const int *members, int m, int rank_
     default: k3[0] = -i; k3[1] = 0; k3[2] = 0; break;
     }
   }
+  P->maxlive = 0;
+  for (int t = 0; t < P->ns; t++)
+    if ((int64_t)tot[t] > P->maxlive) P->maxlive = (int64_t)tot[t];
   free(tot);
   sort_dkey = key;
   qsort(ord, (size_t)nf, sizeof *ord, cmp_dkey);
@@ -554,6 +612,9 @@ static void search_init(search *S, const mp_ctx *c, const part *P, int64_t C, in
   S->zsec = mp_xmalloc(sizeof(uint64_t) * (size_t)ns);
   S->prank = mp_xmalloc(sizeof(int) * nz);
   S->tbuf = mp_xmalloc(sizeof(int64_t) * 2 * nz);
+  S->wait = mp_xcalloc(nz, 1);
+  S->normal = c->opt[OPT_normal] > 0;
+  S->components = c->opt[OPT_components] > 0;
   S->thresholds = c->opt[OPT_thresholds] > 0;
   S->trail = mp_xmalloc(sizeof(int) * nz);
   S->cross = mp_xcalloc((size_t)ns, sizeof(int));
@@ -582,6 +643,7 @@ static void search_free(search *S) {
   free(S->save);
   free(S->prank);
   free(S->tbuf);
+  free(S->wait);
   free(S->trail);
   free(S->cross);
 }
@@ -621,28 +683,71 @@ static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 ... (i >= 1) */
  * rank's table across restarts (their keys do not depend on value order).
  * 1 found (offsets into goff), 0 proven infeasible, -1 out of budget/time. */
 static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint64_t *nodes_left,
-                       int memo_log2, int use_memo, int restarts, int first_rank, int64_t *goff) {
+                       int memo_log2, int use_memo, int restarts, int first_rank, int minfirst,
+                       int portfolio, int64_t *goff) {
   if (PM[0][k].n == 0) return 1;
-  search S[N_RANKS];
-  bool init[N_RANKS] = {false};
+  /* configurations: rank x {normal form, free} x value order, plus the
+   * incomplete min-first phase; one search (own memo) per rank, form and
+   * phase: failures of a min-first search prove nothing */
+  search S[4 * N_RANKS];
+  bool init[4 * N_RANKS] = {false};
   mp_rng rng;
   mp_rng_seed(&rng, c->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k);
-  int ncfg = restarts ? 2 * N_RANKS : 1;
+  /* configurations (rank, kind): kinds 0..3 waterline {normal, free} x
+   * value order {rank, offset}, 4 min-first (incomplete).  portfolio 1
+   * (default): mostly width-first rank in normal form, lowest offset first
+   * (the configuration that solved most instances in our measurements),
+   * with the others interleaved; 0: every configuration in turn. */
+  int cr[64], ck[64], ncfg = 0;
+  if (minfirst == 2) {
+    cr[ncfg] = first_rank;
+    ck[ncfg++] = 4;
+  } else if (!restarts) {
+    cr[ncfg] = first_rank;
+    ck[ncfg++] = (c->opt[OPT_normal] > 0 ? 0 : 2) + (cmp_by_offset ? 1 : 0);
+  } else if (portfolio == 1) {
+    /* tight parts (max-live = C): normal form; parts with slack: mostly
+     * the free form, lowest offset first */
+    static const int fr[] = {1, 1, 0, 1, 1, 3, 1, 1, 2, 1, 1, 0};
+    static const int fk[] = {1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+    static const int sr[] = {1, 2, 0, 1, 1, 2, 0, 3, 1, 0, 2, 1};
+    static const int sk[] = {3, 3, 2, 1, 3, 3, 2, 3, 3, 3, 1, 2};
+    bool slack = PM[0][k].maxlive < C;
+    for (int q = 0; q < 12; q++) {
+      cr[ncfg] = slack ? sr[q] : fr[q];
+      ck[ncfg++] = slack ? sk[q] : fk[q];
+    }
+    if (minfirst == 1) {
+      cr[ncfg] = 1;
+      ck[ncfg++] = 4;
+    }
+  } else {
+    for (int m = 0; m < N_RANKS; m++)
+      for (int q = 0; q < (minfirst == 1 ? 5 : 4); q++) {
+        cr[ncfg] = (first_rank + m) % N_RANKS;
+        ck[ncfg++] = q;
+      }
+  }
   int r = -1;
   uint64_t base = 1000;
   for (uint64_t run = 0;; run++) {
     int cfg = (int)(run % (uint64_t)ncfg);
-    int m = (first_rank + cfg / 2) % N_RANKS;
-    const part *P = &PM[m][k];
-    if (!init[m]) {
-      search_init(&S[m], c, P, C, use_memo, memo_log2);
-      init[m] = true;
-    }
-    search *X = &S[m];
-    X->by_offset = restarts ? cfg % 2 : cmp_by_offset;
+    int m = cr[cfg], kind = ck[cfg];
     uint64_t round = run / (uint64_t)ncfg;
+    bool mf = kind == 4;
+    int normal = kind < 2 || kind == 4;
+    const part *P = &PM[m][k];
+    int slot = m * 4 + (mf ? 2 : 0) + normal;
+    if (!init[slot]) {
+      search_init(&S[slot], c, P, C, use_memo, memo_log2);
+      init[slot] = true;
+    }
+    search *X = &S[slot];
+    X->minfirst = mf;
+    X->normal = normal;
+    X->by_offset = mf ? 1 : kind < 4 ? kind % 2 : 0;
     for (int i = 0; i < P->n; i++)
-      X->prank[i] = round == 0 ? P->rank[i]
+      X->prank[i] = round % 4 == 0 ? P->rank[i]
                                : P->rank[i] + (int)mp_rng_below(&rng, (uint64_t)(P->n / 4 + 2));
     uint64_t limit = restarts ? base * luby(round + 1) : *nodes_left;
     if (limit > *nodes_left) limit = *nodes_left;
@@ -651,14 +756,19 @@ static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint6
     uint64_t used = X->nodes - before;
     *nodes_left = used >= *nodes_left ? 0 : *nodes_left - used;
     if (getenv("MP_EXACT_DEBUG"))
-      fprintf(stderr, "exact: part %d n=%d C=%lld rank %d by_offset %d limit %llu -> %d, %llu nodes, depth %d\n",
-              k, P->n, (long long)C, m, X->by_offset, (unsigned long long)limit, r,
+      fprintf(stderr, "exact: part %d n=%d C=%lld rank %d normal %d by_offset %d minfirst %d limit %llu -> %d, %llu nodes, depth %d\n",
+              k, P->n, (long long)C, m, X->normal, X->by_offset, mf, (unsigned long long)limit, r,
               (unsigned long long)used, X->maxdepth);
     if (r == 1)
       for (int i = 0; i < P->n; i++) goff[P->gid[i]] = X->off[i];
+    if (r == 0 && mf) { /* not a proof */
+      r = -1;
+      if (minfirst == 2 || !restarts) break;
+      continue;
+    }
     if (r >= 0 || X->aborted == 2 || *nodes_left == 0 || !restarts) break;
   }
-  for (int m = 0; m < N_RANKS; m++)
+  for (int m = 0; m < 4 * N_RANKS; m++)
     if (init[m]) search_free(&S[m]);
   return r >= 0 ? r : -1;
 }
@@ -725,6 +835,8 @@ static int exact_solve(mp_ctx *c) {
       part_build(p, members + starts[k], starts[k + 1] - starts[k], m, &PM[m][k]);
   }
   int restarts = c->opt[OPT_restarts] > 0;
+  int minfirst = (int)c->opt[OPT_minfirst];
+  int portfolio = (int)c->opt[OPT_portfolio];
   uint64_t nodes_left = (uint64_t)c->opt[OPT_nodes];
   int use_memo = c->opt[OPT_memo] > 0, ml2 = (int)c->opt[OPT_memo_log2];
 
@@ -746,7 +858,8 @@ static int exact_solve(mp_ctx *c) {
     memcpy(trial, cur, sizeof(int64_t) * nz);                                            \
     RES = 1;                                                                             \
     for (int k = 0; k < np && RES == 1; k++) {                                           \
-      int r_ = decide_part(c, PM, k, CAP, &nodes_left, ml2, use_memo, restarts, rank_mode, trial); \
+      int r_ = decide_part(c, PM, k, CAP, &nodes_left, ml2, use_memo, restarts, rank_mode,     \
+                           minfirst, portfolio, trial);                                  \
       if (r_ != 1) RES = r_;                                                             \
     }                                                                                    \
     if (RES == 1) place_degenerate(p, trial);                                            \

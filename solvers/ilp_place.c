@@ -25,22 +25,6 @@
 enum { ILPP_OPTIONS(MP_OPT_ENUM) ILPP_N_OPTS };
 static const mp_option ilpp_options[] = {ILPP_OPTIONS(MP_OPT_ENTRY)};
 
-/* Buffers with an empty lifetime [t, t) still conflict, by the half-open
- * test a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
- * Place them last, first fit against everything placed (pack.h). */
-static void place_degenerate(const mp_problem *p, int64_t *off) {
-  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
-      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
-      pl[np++] = i;
-    }
-  free(pl);
-}
-
 static int ilp_place_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n;
@@ -49,7 +33,9 @@ static int ilp_place_solve(mp_ctx *c) {
   int m = 0;
   for (int i = 0; i < n; i++) {
     const mp_item *it = &p->items[i];
-    var[i] = (it->size > 0 && it->hi > it->lo) ? ++m : 0;
+    /* every buffer with bytes, empty lifetimes too: the half-open test
+     * a.lo < b.hi && b.lo < a.hi decides the pairs, as everywhere */
+    var[i] = it->size > 0 ? ++m : 0;
     c->offsets[i] = it->fixed >= 0 ? it->fixed : 0;
   }
   if (c->capacity > 0) { /* below max-live: infeasible at once, whatever the size */
@@ -167,6 +153,7 @@ static int ilp_place_solve(mp_ctx *c) {
     if (c->time_limit > 0 && (limit <= 0 || c->time_limit < limit)) limit = c->time_limit;
     if (limit > 0) parm.tm_lim = (int)(limit * 1000 > 2e9 ? 2e9 : limit * 1000);
     int rc = glp_intopt(lp, &parm);
+    bool accepted = false;
     int st = glp_mip_status(lp);
     if ((st == GLP_OPT || st == GLP_FEAS) && (rc == 0 || rc == GLP_ETMLIM)) {
       for (int i = 0; i < n; i++) {
@@ -176,12 +163,13 @@ static int ilp_place_solve(mp_ctx *c) {
       }
       for (int i = 0; i < n; i++)
         if (!var[i]) off[i] = c->offsets[i];
-      place_degenerate(p, off);
-      if (mp_verify_offsets(p, off, NULL) == 0 && mp_arena(p, off) <= mp_arena(p, c->offsets))
+      if (mp_verify_offsets(p, off, NULL) == 0 && mp_arena(p, off) <= mp_arena(p, c->offsets)) {
         memcpy(c->offsets, off, sizeof(int64_t) * nz);
+        accepted = true;
+      }
     }
     int64_t arena = mp_arena(p, c->offsets);
-    if (st == GLP_OPT && rc == 0) {
+    if (st == GLP_OPT && rc == 0 && accepted) {
       /* with a capacity the model is a feasibility question: any point */
       c->status = C > 0 ? (arena <= lb ? MP_OPTIMAL : MP_FEASIBLE) : MP_OPTIMAL;
       if (C == 0) c->bound = arena;

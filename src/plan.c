@@ -61,19 +61,21 @@ int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
       return mp_errorf(err, "buffer %s: pinned at %lld but placed at %lld", a, (long long)it->fixed,
                        (long long)off[i]);
   }
-  /* pairs with intersecting lifetimes: sort by start, scan forward while the
-   * next start is before this end */
+  /* pairs with intersecting lifetimes, by the literal test of DESIGN 1.4
+   * (a.lo < b.hi && b.lo < a.hi): an empty lifetime [t, t) still conflicts
+   * with a buffer live strictly across t.  Sort by start, scan forward while
+   * the next start is before this end. */
   by_lo *s = mp_xmalloc(sizeof(by_lo) * (size_t)(p->n ? p->n : 1));
   int m = 0;
   for (int i = 0; i < p->n; i++)
-    if (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)
-      s[m++] = (by_lo){p->items[i].lo, i};
+    if (p->items[i].size > 0) s[m++] = (by_lo){p->items[i].lo, i};
   qsort(s, (size_t)m, sizeof *s, cmp_by_lo);
   for (int x = 0; x < m; x++) {
     const mp_item *ix = &p->items[s[x].i];
     for (int y = x + 1; y < m && s[y].lo < ix->hi; y++) {
       int i = s[x].i, j = s[y].i;
       const mp_item *iy = &p->items[j];
+      if (!(ix->lo < iy->hi && iy->lo < ix->hi)) continue;
       if (off[i] < off[j] + iy->size && off[j] < off[i] + ix->size) {
         item_name(p, i, a, sizeof a);
         item_name(p, j, b, sizeof b);

@@ -64,6 +64,14 @@ for x in $ONLY; do
   echo "| $x | $nb | $lp | $st | $ar | $t | $mt | $fast |" >> "$OUT"
 done
 
+if [ -f "$MM/C.1048576.csv" ]; then
+  set -- $(run "$MM/C.1048576.csv" --place exact --time-limit "$EXACT_LIMIT")
+  {
+  echo
+  echo "Minimising C (no capacity, limit ${EXACT_LIMIT} s): status $1, arena $2, max-live $3, time $(python3 -c "print('%.2f s' % ($5/1000))" 2>/dev/null || echo "$5 ms")."
+  } >> "$OUT"
+fi
+
 {
 echo
 echo "## every placer on the challenging instances (minimise; hillclimb ${HC_LIMIT} s)"
@@ -102,8 +110,12 @@ else
         hillclimb|exact) set -- $(run "$g" --place "$p" --time-limit "$REAL_LIMIT") ;;
         *) set -- $(run "$g" --place "$p") ;;
       esac
-      st=$1; ar=$2; lp=$3; fr=$4; ms=$5; shift 5 || true
-      echo "| $(basename "$g" .json) | $p | $st | $lp | $ar | $fr | $ms | $* |" >> "$OUT"
+      st=$1; ar=$2; lp=$3; fr=$4; ms=$5
+      note=""
+      # the pool's internal fragmentation is in its stage message (text output)
+      [ "$p" = pool ] && note=$(nice "$MEMPLAN" solve "$g" --place pool 2>/dev/null |
+        sed -n 's/.*\(internal fragmentation [0-9]* bytes ([0-9.]*% of the arena)\).*/\1/p')
+      echo "| $(basename "$g" .json) | $p | $st | $lp | $ar | $fr | $ms | $note |" >> "$OUT"
     done
   done
 fi
