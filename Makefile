@@ -21,7 +21,7 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) $(BUILD)/registr
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 HDR      := $(wildcard src/*.h)
 
-.PHONY: all deps test test-unit test-cli test-asan bench graphs clean test-slurm
+.PHONY: all deps test test-unit test-cli test-asan bench bench-full graphs clean test-slurm
 
 all: bin/memplan
 
@@ -82,6 +82,12 @@ bench: deps
 
 test-slurm: bin/memplan
 	sh scripts/slurm/test_slurm.sh
+
+# bench plus the long benchmarks of scripts/bench.d (scheduling, placement):
+# about an hour on 2 cores
+bench-full: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	BENCH_FULL=1 sh scripts/bench.sh
 
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh

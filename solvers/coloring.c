@@ -75,21 +75,6 @@ static int64_t layout(const mp_problem *p, const int *col, int ncol, int64_t bas
   return arena;
 }
 
-/* Buffers with an empty lifetime [t, t) still conflict, by the half-open
- * test a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
- * Place them last, first fit against everything placed (pack.h). */
-static void place_degenerate(const mp_problem *p, int64_t *off) {
-  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
-      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
-      pl[np++] = i;
-    }
-  free(pl);
-}
 
 static const mp_problem *sort_p;
 static int cmp_size(const void *a, const void *b) {
@@ -199,7 +184,7 @@ static int coloring_solve(mp_ctx *c) {
     igraph_adjlist_destroy(&adj);
   }
   igraph_destroy(&ig);
-  place_degenerate(p, c->offsets);
+  mp_pack_degenerate(p, c->offsets);
   if (nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s", which);
   free(col);
   free(off);

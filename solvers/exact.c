@@ -328,15 +328,14 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
  * item crosses a boundary and solve each apart: a failure in one needs no
  * backtracking into the others. */
 static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
-  if ((++S->nodes & 255) == 0) {
-    if (S->nodes >= S->budget) {
-      S->aborted = 1;
-      return -1;
-    }
-    if (mp_time_up(S->ctx)) {
-      S->aborted = 2;
-      return -1;
-    }
+  if ((++S->nodes & 255) == 0 && S->nodes >= S->budget) {
+    S->aborted = 1;
+    return -1;
+  }
+  /* the clock every 256 nodes, every node on big parts (slow nodes) */
+  if (((S->nodes & 255) == 0 || S->P->n > 200) && mp_time_up(S->ctx)) {
+    S->aborted = 2;
+    return -1;
   }
   int mark = S->nt;
   int s = sa;
@@ -381,21 +380,6 @@ static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
   return 1;
 }
 
-/* Buffers with an empty lifetime [t, t) still conflict, by the half-open
- * test a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
- * Place them last, first fit against everything placed (pack.h). */
-static void place_degenerate(const mp_problem *p, int64_t *off) {
-  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
-      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
-      pl[np++] = i;
-    }
-  free(pl);
-}
 
 /* ---- building parts ---- */
 static const mp_problem *sort_prob;
@@ -774,7 +758,7 @@ static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint6
 }
 
 /* Greedy incumbent: best of several sequences packed best-fit and first-fit. */
-static int64_t heuristic(const mp_problem *p, int64_t *best) {
+static int64_t heuristic(const mp_ctx *c, const mp_problem *p, int64_t *best) {
   int n = p->n;
   int *seq = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
@@ -793,6 +777,7 @@ static int64_t heuristic(const mp_problem *p, int64_t *best) {
     sort_key = key;
     qsort(seq, (size_t)n, sizeof *seq, cmp_key);
     for (int fit = 0; fit < 2; fit++) {
+      if (bestA >= 0 && mp_time_up(c)) break; /* one packing at least */
       int64_t a = mp_pack(p, seq, n, fit ? MP_BEST_FIT : MP_FIRST_FIT, off);
       for (int i = 0; i < n; i++)
         if (off[i] < 0) off[i] = 0;
@@ -842,7 +827,7 @@ static int exact_solve(mp_ctx *c) {
 
   /* incumbent */
   int64_t *best = mp_xmalloc(sizeof(int64_t) * nz);
-  int64_t bestA = heuristic(p, best);
+  int64_t bestA = heuristic(c, p, best);
   if (c->start_offsets && mp_verify_offsets(p, c->start_offsets, NULL) == 0) {
     int64_t a = mp_arena(p, c->start_offsets);
     if (a < bestA) {
@@ -862,7 +847,7 @@ static int exact_solve(mp_ctx *c) {
                            minfirst, portfolio, trial);                                  \
       if (r_ != 1) RES = r_;                                                             \
     }                                                                                    \
-    if (RES == 1) place_degenerate(p, trial);                                            \
+    if (RES == 1) mp_pack_degenerate(p, trial);                                            \
   } while (0)
   if (c->capacity > 0) {
     int64_t C = c->capacity;
@@ -942,6 +927,6 @@ const mp_solver solver_exact = {
     .decides = MP_DECIDES_OFFSETS,
     .options = exact_options,
     .n_options = EXACT_N_OPTS,
-    .quick = "nodes=200000",
+    .quick = "nodes=20000",
     .solve = exact_solve,
 };

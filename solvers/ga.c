@@ -33,7 +33,8 @@
   X(elite, 2, 1, 1000, "best individuals copied unchanged")                    \
   X(crossover, 0.9, 0, 1, "crossover probability")                             \
   X(mutation, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)") \
-  X(local, 0, 0, 1000, "memetic step: best-position moves applied to each child (0: none)")
+  X(local, 0, 0, 1000, "memetic step: best-position moves applied to each child (0: none)") \
+  X(fill, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)")
 enum { GA_OPTIONS(MP_OPT_ENUM) GA_N_OPTS };
 static const mp_option ga_options[] = {GA_OPTIONS(MP_OPT_ENTRY)};
 
@@ -211,8 +212,9 @@ static int ga_solve(mp_ctx *c) {
     evaluate(g, &pop[i]);
   }
   qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
-  bool cut = false;
-  for (long gen = 0; gen < gens && !cut; gen++) {
+  bool cut = false, fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
+  long gen = 0;
+  for (; (gen < gens || fill) && !cut; gen++) {
     for (int i = 0; i < elite; i++) {
       memcpy(next[i].ord, pop[i].ord, sizeof(int) * (size_t)n);
       next[i].peak = pop[i].peak;
@@ -250,7 +252,7 @@ static int ga_solve(mp_ctx *c) {
   }
   /* pop[0] is at least as good as the start order (elitism) */
   memcpy(c->order, pop[0].ord, sizeof(int) * (size_t)n);
-  if (cut) c->status = MP_TIMEOUT;
+  if (cut && gen <= gens) c->status = MP_TIMEOUT; /* cut before the minimum */
   for (int i = 0; i < np; i++) {
     free(pop[i].ord);
     free(next[i].ord);
@@ -268,6 +270,6 @@ const mp_solver solver_ga = {
     .summary = "genetic algorithm over valid orders (precedence-preserving crossover, tournaments, elitism)",
     .decides = MP_DECIDES_ORDER,
     .options = MP_OPTIONS(ga_options),
-    .quick = "population=12,generations=10",
+    .quick = "population=12,generations=10,fill=0",
     .solve = ga_solve,
 };

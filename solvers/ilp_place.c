@@ -204,6 +204,6 @@ const mp_solver solver_ilp_place = {
     .decides = MP_DECIDES_OFFSETS,
     .options = ilpp_options,
     .n_options = ILPP_N_OPTS,
-    .quick = "max_items=12,time=2",
+    .quick = "max_items=10,time=1",
     .solve = ilp_place_solve,
 };

@@ -353,6 +353,6 @@ const mp_solver solver_joint_ilp = {
     .decides = MP_DECIDES_BOTH,
     .options = jilp_options,
     .n_options = JILP_N_OPTS,
-    .quick = "max_nodes=8,max_buffers=10,time=2",
+    .quick = "max_nodes=7,max_buffers=9,time=1",
     .solve = joint_solve,
 };

@@ -47,21 +47,6 @@ static int cmp_ev(const void *a, const void *b) {
   return x->i - y->i;
 }
 
-/* Buffers with an empty lifetime [t, t) still conflict, by the half-open
- * test a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
- * Place them last, first fit against everything placed (pack.h). */
-static void place_degenerate(const mp_problem *p, int64_t *off) {
-  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
-      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
-      pl[np++] = i;
-    }
-  free(pl);
-}
 
 typedef struct block {
   int64_t off, cls;
@@ -124,7 +109,7 @@ static int pool_solve(mp_ctx *c) {
       best_bytes = live_bytes;
     }
   }
-  place_degenerate(p, c->offsets);
+  mp_pack_degenerate(p, c->offsets);
   int64_t arena = 0;
   for (int i = 0; i < n; i++)
     if (p->items[i].size > 0 && c->offsets[i] + p->items[i].size > arena)

@@ -26,7 +26,9 @@
  * cooling T <- T * alpha per iteration, alpha = (t_end)^(1/iters), so T
  * reaches T0 * t_end at the end of each restart.  Each restart begins at the
  * best order so far, reheated to T0.  Budget: restarts x iters moves, or the
- * time limit (status timeout), whichever first.  Deterministic for a seed. */
+ * time limit (status timeout), whichever first; with fill=1 and a time
+ * limit, restarts go on until the limit (status feasible once the minimum
+ * restarts are done).  Deterministic for a seed when no limit cuts it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +41,8 @@
   X(t_end, 1e-4, 1e-9, 1, "final temperature as a fraction of the initial") \
   X(smooth, 0.5, 0, 10, "weight of the soft-max term in the energy")          \
   X(power, 8, 1, 32, "exponent k of the soft-max term (1: mean live memory)") \
-  X(heat, 1, 1e-3, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)")
+  X(heat, 1, 1e-3, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)") \
+  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)")
 enum { SA_OPTIONS(MP_OPT_ENUM) SA_N_OPTS };
 static const mp_option sa_options[] = {SA_OPTIONS(MP_OPT_ENTRY)};
 
@@ -330,7 +333,9 @@ static int sa_solve(mp_ctx *c) {
   int restarts = (int)c->opt[OPT_restarts];
   double alpha = pow(c->opt[OPT_t_end], 1.0 / (double)iters);
   bool cut = false;
-  for (int rs = 0; rs < restarts && !cut; rs++) {
+  bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
+  int rs = 0;
+  for (; (rs < restarts || fill) && !cut; rs++) {
     if (rs > 0) {
       memcpy(s.ord, best, sizeof(int) * (size_t)n);
       sa_full(&s);
@@ -361,7 +366,7 @@ static int sa_solve(mp_ctx *c) {
     }
   }
   memcpy(c->order, best, sizeof(int) * (size_t)n);
-  if (cut) c->status = MP_TIMEOUT;
+  if (cut && rs <= restarts) c->status = MP_TIMEOUT; /* cut before the minimum */
   free(best);
   free(s.ord);
   free(s.pos);
@@ -384,6 +389,6 @@ const mp_solver solver_sa = {
     .summary = "simulated annealing over valid orders (window moves, incremental profile), refines its start",
     .decides = MP_DECIDES_ORDER,
     .options = MP_OPTIONS(sa_options),
-    .quick = "iters=2000,restarts=2",
+    .quick = "iters=2000,restarts=2,fill=0",
     .solve = sa_solve,
 };

@@ -80,6 +80,19 @@ int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int
   return arena;
 }
 
+void mp_pack_degenerate(const mp_problem *p, int64_t *off) {
+  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  int np = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
+      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
+      pl[np++] = i;
+    }
+  free(pl);
+}
+
 static const mp_problem *sort_p;
 
 static int cmp_birth(const void *a, const void *b) {

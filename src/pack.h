@@ -19,6 +19,12 @@ int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int
 int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const int64_t *off,
                     enum mp_fit fit);
 
+/* Buffers with an empty lifetime [t, t) still conflict, by the literal test
+ * a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
+ * Placers that handle only real lifetimes call this last: it puts every
+ * unpinned empty-lifetime buffer first fit against everything else. */
+void mp_pack_degenerate(const mp_problem *p, int64_t *off);
+
 /* Sequences the classic placers use (ties always broken by item index):
  * by birth (lo asc), by size (size desc, lo asc). */
 void mp_seq_by_birth(const mp_problem *p, int *seq);

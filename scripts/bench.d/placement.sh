@@ -88,7 +88,9 @@ for x in $ONLY; do
       *) set -- $(run "$f" --place "$p") ;;
     esac
     gap=$(python3 -c "print('%.2f' % (100*($2/$3-1)))" 2>/dev/null || echo -)
-    echo "| $x | $p | $1 | $2 | $gap | $5 |" >> "$OUT"
+    st=$1
+    [ "$p" = ilp-place ] && [ "$st" = error ] && st="refused (size cap max_items)"
+    echo "| $x | $p | $st | $2 | $gap | $5 |" >> "$OUT"
   done
 done
 
@@ -119,4 +121,30 @@ else
     done
   done
 fi
+# summary: the best placer's fragmentation on each real graph
+python3 - "$OUT" >> "$OUT" <<'PY'
+import sys
+txt = open(sys.argv[1]).read()
+if "## real graphs" in txt:
+    best = {}
+    for l in txt.split("## real graphs")[1].splitlines():
+        r = [x.strip() for x in l.split("|")[1:-1]]
+        if len(r) < 6 or r[0] in ("graph", "") or r[0].startswith("-"):
+            continue
+        try:
+            f = float(r[5])
+        except ValueError:
+            continue
+        if r[0] not in best or f < best[r[0]][0]:
+            best[r[0]] = (f, r[1])
+    if best:
+        g, (f, p) = max(best.items(), key=lambda x: x[1][0])
+        wins = {}
+        for _, (_, q) in best.items():
+            wins[q] = wins.get(q, 0) + 1
+        print()
+        print("Best placer per real graph: largest fragmentation %.4f %% (%s, by %s) over %d graphs; "
+              "best placer counts: %s." % (f, g, p, len(best),
+              ", ".join("%s %d" % kv for kv in sorted(wins.items(), key=lambda kv: -kv[1]))))
+PY
 echo "placement.sh: wrote $OUT"
