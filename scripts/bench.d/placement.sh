@@ -16,8 +16,7 @@ EXACT_LIMIT=${EXACT_LIMIT:-60}
 HC_LIMIT=${HC_LIMIT:-10}
 REAL_LIMIT=${REAL_LIMIT:-10}
 ONLY=${ONLY:-"A B C D E F G H I J K"}
-MM=../shared/anchors/minimalloc/challenging
-[ -d "$MM" ] || MM=/work/shared/anchors/minimalloc/challenging
+MM=graphs/minimalloc/challenging  # MiniMalloc's instances, copied into the suite
 OUT=$RESULTS/placement.md
 mkdir -p "$RESULTS"
 TMP=$(mktemp)
