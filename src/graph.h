@@ -98,8 +98,7 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr,
 /* Dispatch on the extension / content. */
 mp_graph *mp_graph_read(const char *path, bool toposort, mp_error *err);
 
-/* Write a graph as DESIGN 1.1 JSON (used by generators). 0 or -1. */
-int mp_graph_write_json(const mp_graph *g, const char *path, mp_error *err);
+/* Writing graphs back out: graph_write.h. */
 
 /* Is `order` (length n) a permutation that respects every precedence edge?
  * Returns -1 if valid, else the position of the first offending entry, with
