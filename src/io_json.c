@@ -180,6 +180,10 @@ mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
   g->file = xstrdup(path);
   json_t *nm = json_object_get(root, "name");
   g->name = xstrdup(json_is_string(nm) ? json_string_value(nm) : base_name(path));
+  if (!json_is_string(nm)) { /* the file stem, as for CSV problems */
+    size_t len = strlen(g->name);
+    if (len > 5 && !strcmp(g->name + len - 5, ".json")) g->name[len - 5] = 0;
+  }
   json_t *pb = json_object_get(root, "param_bytes");
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
   g->n = (int)json_array_size(nodes);

@@ -92,6 +92,21 @@ static json_t *result_json(const mp_instance *in, const mp_result *r, uint64_t s
   json_object_set_new(o, "order_cpu_ms", jreal(r->order_cpu_ms));
   json_object_set_new(o, "place_cpu_ms", jreal(r->place_cpu_ms));
   if (r->msg[0]) json_object_set_new(o, "message", json_string(r->msg));
+  /* per stage: what each solver claimed, its own time, bound and note (the
+   * pool placer's internal fragmentation, a refusal, ...) */
+  json_t *st = json_array();
+  for (int i = 0; i < r->n_stages; i++) {
+    const mp_stage_result *s = &r->stages[i];
+    json_t *so = json_object();
+    json_object_set_new(so, "solver", json_string(s->solver->name));
+    json_object_set_new(so, "status", json_string(mp_status_name(s->status)));
+    json_object_set_new(so, "wall_ms", jreal(s->wall_ms));
+    json_object_set_new(so, "cpu_ms", jreal(s->cpu_ms));
+    json_object_set_new(so, "bound", json_integer(s->bound));
+    if (s->msg[0]) json_object_set_new(so, "message", json_string(s->msg));
+    json_array_append_new(st, so);
+  }
+  json_object_set_new(o, "stages", st);
   return o;
 }
 
