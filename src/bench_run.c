@@ -395,7 +395,9 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
 
   const char *tdir = getenv("TMPDIR");
   char tmp[1024];
-  snprintf(tmp, sizeof tmp, "%.900s/memplan-bench-XXXXXX", tdir && tdir[0] ? tdir : "/tmp");
+  char unique[7] = {0}; /* mkdtemp's template: six trailing 'X' it replaces */
+  memset(unique, 'X', 6);
+  snprintf(tmp, sizeof tmp, "%.900s/memplan-bench-%s", tdir && tdir[0] ? tdir : "/tmp", unique);
   if (!mkdtemp(tmp)) {
     snprintf(msg, cap, "mkdtemp %s: %s", tmp, strerror(errno));
     free(todo);
