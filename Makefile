@@ -84,7 +84,7 @@ test-slurm: bin/memplan
 	sh scripts/slurm/test_slurm.sh
 
 # bench plus the long benchmarks of scripts/bench.d (scheduling, placement):
-# about an hour on 2 cores
+# tens of minutes on 2 cores (see README, Results)
 bench-full: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	BENCH_FULL=1 sh scripts/bench.sh

@@ -9,13 +9,6 @@
 #include "bench.h"
 #include "registry.h"
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 static void free_list(char **l, int n) {
   for (int i = 0; i < n; i++) free(l[i]);
   free(l);
@@ -23,13 +16,13 @@ static void free_list(char **l, int n) {
 
 static void push(char ***l, int *n, const char *s) {
   *l = mp_xrealloc(*l, sizeof(char *) * (size_t)(*n + 1));
-  (*l)[(*n)++] = xstrdup(s);
+  (*l)[(*n)++] = mp_xstrdup(s);
 }
 
 void mp_experiment_defaults(mp_experiment *e) {
   memset(e, 0, sizeof *e);
-  e->name = xstrdup("adhoc");
-  e->manifest = xstrdup("graphs/SUITE.tsv");
+  e->name = mp_xstrdup("adhoc");
+  e->manifest = mp_xstrdup("graphs/SUITE.tsv");
   push(&e->order, &e->n_order, "given");
   push(&e->place, &e->n_place, "bysize");
   e->seeds = mp_xmalloc(sizeof(uint64_t));
@@ -61,7 +54,7 @@ void mp_experiment_free(mp_experiment *e) {
 int mp_split_list(const char *s, bool chains, char ***out, int *n) {
   char **l = NULL;
   int k = 0;
-  char *buf = xstrdup(s);
+  char *buf = mp_xstrdup(s);
   for (char *save = NULL, *tok = strtok_r(buf, ", \t", &save); tok;
        tok = strtok_r(NULL, ", \t", &save)) {
     if (chains)
@@ -125,7 +118,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   mp_experiment_defaults(e);
   free(e->name);
   e->name = NULL;
-  e->file = xstrdup(path);
+  e->file = mp_xstrdup(path);
   json_error_t je;
   json_t *o = json_load_file(path, 0, &je);
   if (!o) {
@@ -157,10 +150,10 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
     goto done;
   }
   if (v) {
-    e->name = xstrdup(json_string_value(v));
+    e->name = mp_xstrdup(json_string_value(v));
   } else {
     const char *b = strrchr(path, '/');
-    e->name = xstrdup(b ? b + 1 : path);
+    e->name = mp_xstrdup(b ? b + 1 : path);
     char *dot = strrchr(e->name, '.');
     if (dot && dot != e->name) *dot = 0;
   }
@@ -171,7 +164,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
       goto done;
     }
     free(e->manifest);
-    e->manifest = xstrdup(json_string_value(v));
+    e->manifest = mp_xstrdup(json_string_value(v));
   }
   if (json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub,
                    sizeof sub) ||
@@ -280,7 +273,7 @@ typedef struct gsel {
  * beside the manifest's directory (manifest in graphs/, paths from the
  * repository root). */
 static char *resolve(const char *manifest, const char *p) {
-  if (p[0] == '/' || file_exists(p)) return xstrdup(p);
+  if (p[0] == '/' || file_exists(p)) return mp_xstrdup(p);
   char dir[1024];
   snprintf(dir, sizeof dir, "%s", manifest);
   for (int up = 0; up < 2; up++) {
@@ -291,7 +284,7 @@ static char *resolve(const char *manifest, const char *p) {
       snprintf(dir, sizeof dir, ".");
     char cand[2200];
     snprintf(cand, sizeof cand, "%s/%s", dir, p);
-    if (file_exists(cand)) return xstrdup(cand);
+    if (file_exists(cand)) return mp_xstrdup(cand);
     if (!slash) break;
   }
   return NULL;
@@ -338,8 +331,8 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
         goto done;
       }
       sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
-      sel[n].path = xstrdup(want);
-      sel[n].file = xstrdup(want);
+      sel[n].path = mp_xstrdup(want);
+      sel[n].file = mp_xstrdup(want);
       n++;
       continue;
     }
@@ -373,8 +366,8 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
         if (nf <= c_path || nf <= c_tags) continue;
         rows_path = mp_xrealloc(rows_path, sizeof(char *) * (size_t)(n_rows + 1));
         rows_tags = mp_xrealloc(rows_tags, sizeof(char *) * (size_t)(n_rows + 1));
-        rows_path[n_rows] = xstrdup(fld[c_path]);
-        rows_tags[n_rows] = xstrdup(fld[c_tags]);
+        rows_path[n_rows] = mp_xstrdup(fld[c_path]);
+        rows_tags[n_rows] = mp_xstrdup(fld[c_tags]);
         n_rows++;
       }
       fclose(f);
@@ -389,7 +382,7 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
         goto done;
       }
       sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
-      sel[n].path = xstrdup(rows_path[r]);
+      sel[n].path = mp_xstrdup(rows_path[r]);
       sel[n].file = file;
       n++;
     }
@@ -565,10 +558,10 @@ static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, c
     m->cells = mp_xrealloc(m->cells, sizeof(mp_cell) * (size_t)*cap);
   }
   mp_cell *c = &m->cells[m->n++];
-  c->path = xstrdup(g->path);
-  c->file = xstrdup(g->file);
-  c->order = xstrdup(order);
-  c->place = xstrdup(place);
+  c->path = mp_xstrdup(g->path);
+  c->file = mp_xstrdup(g->file);
+  c->order = mp_xstrdup(order);
+  c->place = mp_xstrdup(place);
   c->seed = seed;
   c->time_limit = tl;
   c->options = opts;

@@ -108,13 +108,6 @@ typedef struct job {
 static volatile sig_atomic_t g_stop;
 static void on_stop(int sig) { g_stop = sig; }
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 /* The last bytes of a file on one line. */
 static void tail(const char *path, char *out, size_t cap) {
   out[0] = 0;
@@ -157,17 +150,17 @@ static void fmt_hms(double s, char *out, size_t cap) {
 static void finish_row(const mp_experiment *e, const mp_cell *c, const job *j, int wstatus,
                        double now, mp_row *r) {
   memset(r, 0, sizeof *r);
-  r->path = xstrdup(c->path);
-  r->order = xstrdup(c->order);
-  r->place = xstrdup(c->place);
-  r->options = xstrdup(c->options);
+  r->path = mp_xstrdup(c->path);
+  r->order = mp_xstrdup(c->order);
+  r->place = mp_xstrdup(c->place);
+  r->options = mp_xstrdup(c->options);
   r->seed = c->seed;
   r->time_limit = c->time_limit;
-  r->version = xstrdup(mp_version_string());
-  r->machine = xstrdup(mp_machine_host());
-  r->cpu = xstrdup(mp_machine_cpu());
-  r->started_at = xstrdup(j->started);
-  r->experiment = xstrdup(e->name ? e->name : "");
+  r->version = mp_xstrdup(mp_version_string());
+  r->machine = mp_xstrdup(mp_machine_host());
+  r->cpu = mp_xstrdup(mp_machine_cpu());
+  r->started_at = mp_xstrdup(j->started);
+  r->experiment = mp_xstrdup(e->name ? e->name : "");
   r->wall_s = now - j->t0;
   r->align = e->align;
   char errtail[320], msg[700];
@@ -176,7 +169,7 @@ static void finish_row(const mp_experiment *e, const mp_cell *c, const job *j, i
   struct stat st;
   if (stat(j->out, &st) == 0 && st.st_size > 0) o = json_load_file(j->out, 0, NULL);
   const char *st_name = o ? jstr(o, "status") : NULL;
-  if (o && jstr(o, "graph")) r->graph = xstrdup(jstr(o, "graph"));
+  if (o && jstr(o, "graph")) r->graph = mp_xstrdup(jstr(o, "graph"));
   if (o) {
     r->nodes = jint(o, "nodes");
     r->buffers = jint(o, "buffers");
@@ -188,26 +181,26 @@ static void finish_row(const mp_experiment *e, const mp_cell *c, const job *j, i
     r->place_cpu_ms = jnum(o, "place_cpu_ms");
   }
   if (j->killed) {
-    r->status = xstrdup("timeout");
+    r->status = mp_xstrdup("timeout");
     snprintf(msg, sizeof msg, "killed after %.1f s (time limit %g s + grace %g s)%s%s", r->wall_s,
              c->time_limit, c->time_limit > 0 ? e->grace_s : e->max_wall_s - c->time_limit,
              errtail[0] ? ": " : "", errtail);
-    r->message = xstrdup(msg);
+    r->message = mp_xstrdup(msg);
   } else if (WIFSIGNALED(wstatus)) {
     int sig = WTERMSIG(wstatus);
-    r->status = xstrdup("error");
+    r->status = mp_xstrdup("error");
     snprintf(msg, sizeof msg, "killed by signal %d (%s)%s%s", sig, strsignal(sig),
              errtail[0] ? ": " : "", errtail);
-    r->message = xstrdup(msg);
+    r->message = mp_xstrdup(msg);
   } else {
     int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
     if (st_name) {
-      r->status = xstrdup(st_name);
+      r->status = mp_xstrdup(st_name);
       r->has_fig = !strcmp(st_name, "optimal") || !strcmp(st_name, "feasible") ||
                    !strcmp(st_name, "timeout");
       if (code != 0 && r->has_fig) {
         free(r->status);
-        r->status = xstrdup("error");
+        r->status = mp_xstrdup("error");
         r->has_fig = false;
       }
       const char *m = jstr(o, "message");
@@ -215,11 +208,11 @@ static void finish_row(const mp_experiment *e, const mp_cell *c, const job *j, i
         snprintf(msg, sizeof msg, "exit %d: %s", code, m && m[0] ? m : errtail);
       else
         snprintf(msg, sizeof msg, "%s", m ? m : "");
-      if (msg[0]) r->message = xstrdup(msg);
+      if (msg[0]) r->message = mp_xstrdup(msg);
     } else {
-      r->status = xstrdup("error");
+      r->status = mp_xstrdup("error");
       snprintf(msg, sizeof msg, "exit %d%s%s", code, errtail[0] ? ": " : ", no output", errtail);
-      r->message = xstrdup(msg);
+      r->message = mp_xstrdup(msg);
     }
     if (r->has_fig) {
       r->live_peak = jint(o, "live_peak");
@@ -236,7 +229,7 @@ static void finish_row(const mp_experiment *e, const mp_cell *c, const job *j, i
   if (!r->graph) {
     /* the file name without directory and extension */
     const char *b = strrchr(c->path, '/');
-    r->graph = xstrdup(b ? b + 1 : c->path);
+    r->graph = mp_xstrdup(b ? b + 1 : c->path);
     char *dot = strrchr(r->graph, '.');
     if (dot && dot != r->graph) *dot = 0;
   }
@@ -247,32 +240,32 @@ static char **cell_argv(const char *prog, const mp_experiment *e, const mp_cell 
   int cap = 16 + 2 * e->n_sets, n = 0;
   char **a = mp_xcalloc((size_t)cap, sizeof(char *));
   char buf[64];
-  a[n++] = xstrdup(prog);
-  a[n++] = xstrdup("solve");
-  a[n++] = xstrdup(c->file);
-  a[n++] = xstrdup("--order");
-  a[n++] = xstrdup(c->order);
-  a[n++] = xstrdup("--place");
-  a[n++] = xstrdup(c->place);
-  a[n++] = xstrdup("--seed");
+  a[n++] = mp_xstrdup(prog);
+  a[n++] = mp_xstrdup("solve");
+  a[n++] = mp_xstrdup(c->file);
+  a[n++] = mp_xstrdup("--order");
+  a[n++] = mp_xstrdup(c->order);
+  a[n++] = mp_xstrdup("--place");
+  a[n++] = mp_xstrdup(c->place);
+  a[n++] = mp_xstrdup("--seed");
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)c->seed);
-  a[n++] = xstrdup(buf);
+  a[n++] = mp_xstrdup(buf);
   if (c->time_limit > 0) {
-    a[n++] = xstrdup("--time-limit");
+    a[n++] = mp_xstrdup("--time-limit");
     snprintf(buf, sizeof buf, "%.17g", c->time_limit);
-    a[n++] = xstrdup(buf);
+    a[n++] = mp_xstrdup(buf);
   }
-  a[n++] = xstrdup("--format");
-  a[n++] = xstrdup("json");
+  a[n++] = mp_xstrdup("--format");
+  a[n++] = mp_xstrdup("json");
   /* the options string: "align=A" and solver overrides, space separated */
-  char *opts = xstrdup(c->options);
+  char *opts = mp_xstrdup(c->options);
   for (char *save = NULL, *t = strtok_r(opts, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
     if (!strncmp(t, "align=", 6)) {
-      a[n++] = xstrdup("--align");
-      a[n++] = xstrdup(t + 6);
+      a[n++] = mp_xstrdup("--align");
+      a[n++] = mp_xstrdup(t + 6);
     } else {
-      a[n++] = xstrdup("--set");
-      a[n++] = xstrdup(t);
+      a[n++] = mp_xstrdup("--set");
+      a[n++] = mp_xstrdup(t);
     }
   }
   free(opts);

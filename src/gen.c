@@ -50,13 +50,6 @@ typedef struct gb {
   int elig_cap;
 } gb;
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 static void gb_init(gb *b, const mp_gen_opts *o) {
   memset(b, 0, sizeof *b);
   b->o = o;
@@ -97,8 +90,8 @@ static int gb_add(gb *b, const char *op, int64_t size, const int *in, int n_in,
   va_start(ap, fmt);
   vsnprintf(name, sizeof name, fmt, ap);
   va_end(ap);
-  nd->name = xstrdup(name);
-  nd->op = xstrdup(op);
+  nd->name = mp_xstrdup(name);
+  nd->op = mp_xstrdup(op);
   nd->is_input = !strcmp(op, "input");
   nd->is_output = !strcmp(op, "output");
   nd->n_out = 1;
@@ -711,8 +704,8 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
 
   gb b;
   gb_init(&b, &o);
-  b.g->name = xstrdup(o.name ? o.name : nm);
-  b.g->file = xstrdup(b.g->name);
+  b.g->name = mp_xstrdup(o.name ? o.name : nm);
+  b.g->file = mp_xstrdup(b.g->name);
   int rc;
   if (rw) rc = gen_randwire(&b, err);
   else if (!strcmp(f, "nas")) rc = gen_nas(&b, err);

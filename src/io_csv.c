@@ -9,13 +9,6 @@
 #include "io.h"
 #include "solver.h"
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t') s++;
   size_t n = strlen(s);
@@ -137,7 +130,7 @@ int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
     it->size = v[C_SIZE];
     it->align = v[C_ALIGN];
     it->fixed = v[C_OFFSET];
-    p->ids[p->n] = xstrdup(fields[col[C_ID]]);
+    p->ids[p->n] = mp_xstrdup(fields[col[C_ID]]);
     p->n++;
   }
   free(line);
@@ -147,9 +140,9 @@ int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
     mp_problem_free(p);
     return -1;
   }
-  p->file = xstrdup(path);
+  p->file = mp_xstrdup(path);
   const char *b = strrchr(path, '/');
-  p->name = xstrdup(b ? b + 1 : path);
+  p->name = mp_xstrdup(b ? b + 1 : path);
   char *dot = strstr(p->name, ".csv");
   if (dot && dot[4] == 0) *dot = 0;
   p->t_begin = p->t_end = 0;

@@ -10,13 +10,6 @@
 #include "graph.h"
 #include "solver.h"
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 /* Attribute type of a vertex / edge attribute, or -1 when absent. */
 static int attr_type(const igraph_strvector_t *names, const igraph_vector_int_t *types,
                      const char *name) {
@@ -76,9 +69,9 @@ mp_graph *mp_graph_read_graphml(const char *path, bool toposort, mp_error *err) 
   int t_out = attr_type(&en, &et, "output");
 
   mp_graph *g = mp_xcalloc(1, sizeof *g);
-  g->file = xstrdup(path);
+  g->file = mp_xstrdup(path);
   const char *b = strrchr(path, '/');
-  g->name = xstrdup(b ? b + 1 : path);
+  g->name = mp_xstrdup(b ? b + 1 : path);
   g->n = (int)igraph_vcount(&G);
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
@@ -88,8 +81,8 @@ mp_graph *mp_graph_read_graphml(const char *path, bool toposort, mp_error *err) 
     bool bad = false;
     nd->id = v;
     g->given[v] = v;
-    nd->name = xstrdup(t_name == IGRAPH_ATTRIBUTE_STRING ? VAS(&G, "name", v) : "");
-    nd->op = xstrdup(t_op == IGRAPH_ATTRIBUTE_STRING ? VAS(&G, "op", v) : "");
+    nd->name = mp_xstrdup(t_name == IGRAPH_ATTRIBUTE_STRING ? VAS(&G, "name", v) : "");
+    nd->op = mp_xstrdup(t_op == IGRAPH_ATTRIBUTE_STRING ? VAS(&G, "op", v) : "");
     nd->is_input = !strcmp(nd->op, "input");
     nd->is_output = !strcmp(nd->op, "output");
     nd->n_out = 1;

@@ -11,13 +11,6 @@
 /* Largest size accepted: the sums of all sizes must stay far from overflow. */
 #define MP_MAX_BYTES ((int64_t)1 << 56)
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 static const char *base_name(const char *path) {
   const char *s = strrchr(path, '/');
   return s ? s + 1 : path;
@@ -90,10 +83,10 @@ static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *s
   json_t *x;
   x = json_object_get(o, "name");
   if (x && !json_is_string(x)) return mp_errorf(err, "%s: node %d: name is not a string", file, v);
-  nd->name = xstrdup(x ? json_string_value(x) : "");
+  nd->name = mp_xstrdup(x ? json_string_value(x) : "");
   x = json_object_get(o, "op");
   if (x && !json_is_string(x)) return mp_errorf(err, "%s: node %d: op is not a string", file, v);
-  nd->op = xstrdup(x ? json_string_value(x) : "");
+  nd->op = mp_xstrdup(x ? json_string_value(x) : "");
   nd->is_input = strcmp(nd->op, "input") == 0;
   nd->is_output = strcmp(nd->op, "output") == 0;
 
@@ -177,9 +170,9 @@ mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
     return NULL;
   }
   mp_graph *g = mp_xcalloc(1, sizeof *g);
-  g->file = xstrdup(path);
+  g->file = mp_xstrdup(path);
   json_t *nm = json_object_get(root, "name");
-  g->name = xstrdup(json_is_string(nm) ? json_string_value(nm) : base_name(path));
+  g->name = mp_xstrdup(json_is_string(nm) ? json_string_value(nm) : base_name(path));
   if (!json_is_string(nm)) { /* the file stem, as for CSV problems */
     size_t len = strlen(g->name);
     if (len > 5 && !strcmp(g->name + len - 5, ".json")) g->name[len - 5] = 0;

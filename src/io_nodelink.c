@@ -16,13 +16,6 @@
 #include "graph.h"
 #include "solver.h"
 
-static char *xstrdup(const char *s) {
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 /* Index of the node whose "id" equals x (ids may be numbers or strings). */
 static int find_id(json_t *nodes, json_t *x) {
   size_t i;
@@ -62,11 +55,11 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
     return NULL;
   }
   mp_graph *g = mp_xcalloc(1, sizeof *g);
-  g->file = xstrdup(path);
+  g->file = mp_xstrdup(path);
   json_t *gr = json_object_get(root, "graph");
   json_t *nm = json_is_object(gr) ? json_object_get(gr, "name") : NULL;
   const char *b = strrchr(path, '/');
-  g->name = xstrdup(json_is_string(nm) ? json_string_value(nm) : (b ? b + 1 : path));
+  g->name = mp_xstrdup(json_is_string(nm) ? json_string_value(nm) : (b ? b + 1 : path));
   json_t *pb = json_is_object(gr) ? json_object_get(gr, "param_bytes") : NULL;
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
   g->n = (int)json_array_size(nodes);
@@ -85,9 +78,9 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
       break;
     }
     json_t *x = json_object_get(o, "name");
-    nd->name = xstrdup(json_is_string(x) ? json_string_value(x) : "");
+    nd->name = mp_xstrdup(json_is_string(x) ? json_string_value(x) : "");
     x = json_object_get(o, "op");
-    nd->op = xstrdup(json_is_string(x) ? json_string_value(x) : "");
+    nd->op = mp_xstrdup(json_is_string(x) ? json_string_value(x) : "");
     nd->is_input = !strcmp(nd->op, "input");
     nd->is_output = !strcmp(nd->op, "output");
     if (find_id(nodes, json_object_get(o, "id")) != v) {

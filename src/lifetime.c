@@ -57,23 +57,15 @@ void mp_problem_free(mp_problem *p) {
   memset(p, 0, sizeof *p);
 }
 
-static char *dup_or_null(const char *s) {
-  if (!s) return NULL;
-  size_t n = strlen(s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
-}
-
 void mp_problem_copy(const mp_problem *src, mp_problem *dst) {
   *dst = *src;
   dst->items = mp_xmalloc(sizeof(mp_item) * (size_t)(src->n ? src->n : 1));
   if (src->n) memcpy(dst->items, src->items, sizeof(mp_item) * (size_t)src->n); /* items may be NULL */
-  dst->name = dup_or_null(src->name);
-  dst->file = dup_or_null(src->file);
+  dst->name = mp_xstrdup(src->name);
+  dst->file = mp_xstrdup(src->file);
   if (src->ids) {
     dst->ids = mp_xmalloc(sizeof(char *) * (size_t)(src->n ? src->n : 1));
-    for (int i = 0; i < src->n; i++) dst->ids[i] = dup_or_null(src->ids[i]);
+    for (int i = 0; i < src->n; i++) dst->ids[i] = mp_xstrdup(src->ids[i]);
   }
 }
 

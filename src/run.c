@@ -361,7 +361,6 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
   int64_t lb = g ? order_bound : live_peak;
   if (lb > live_peak && g) lb = live_peak; /* cannot happen with honest bounds */
   mp_evaluate(&r->prob, r->offsets, lb, mp_given_baseline(in, align), &r->fig);
-  (void)place_optimal_claim;
 
   /* status: optimal only when a bound proves it */
   bool place_tight = r->fig.arena <= live_peak || (place_bound > 0 && r->fig.arena <= place_bound);

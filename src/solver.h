@@ -95,5 +95,6 @@ static inline int64_t mp_align_up(int64_t x, int64_t a) {
 void *mp_xmalloc(size_t n);
 void *mp_xcalloc(size_t n, size_t sz);
 void *mp_xrealloc(void *p, size_t n);
+char *mp_xstrdup(const char *s); /* NULL stays NULL */
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "solver.h"
@@ -32,6 +33,14 @@ void *mp_xrealloc(void *p, size_t n) {
     exit(3);
   }
   return q;
+}
+
+char *mp_xstrdup(const char *s) {
+  if (!s) return NULL;
+  size_t n = strlen(s) + 1;
+  char *d = mp_xmalloc(n);
+  memcpy(d, s, n);
+  return d;
 }
 
 double mp_now(void) {
