@@ -11,10 +11,10 @@
  * nothing better within the time limit.  Above max_items placeable buffers
  * the solver refuses: the model has O(n^2) binaries and GLPK's branch and
  * bound cannot close it. */
-#include <glpk.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "milp.h"
 #include "pack.h"
 #include "solver.h"
 
@@ -93,7 +93,7 @@ static int ilp_place_solve(mp_ctx *c) {
     glp_set_obj_dir(lp, GLP_MIN);
     int colA = glp_add_cols(lp, 1);
     glp_set_col_name(lp, colA, "A");
-    glp_set_col_bnds(lp, colA, GLP_DB, (double)lb, (double)M);
+    mp_glp_col_range(lp, colA, (double)lb, (double)M);
     glp_set_obj_coef(lp, colA, 1.0);
     int *col = mp_xcalloc(nz, sizeof(int));
     char name[64];
@@ -108,7 +108,7 @@ static int ilp_place_solve(mp_ctx *c) {
       if (it->fixed >= 0)
         glp_set_col_bnds(lp, col[i], GLP_FX, (double)(it->fixed / al), (double)(it->fixed / al));
       else
-        glp_set_col_bnds(lp, col[i], GLP_DB, 0, (double)((M - it->size) / al));
+        mp_glp_col_range(lp, col[i], 0, (double)((M - it->size) / al));
       /* o_i + s_i <= A */
       int r = glp_add_rows(lp, 1);
       snprintf(name, sizeof name, "top%d", i);

@@ -17,10 +17,10 @@
  * memory after each step, via mp_sim) and the given order, each placed by
  * greedy-by-size with best and first fit; M = its arena.  So the result is
  * never worse than any of those.  Refuses above max_nodes / max_buffers. */
-#include <glpk.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "milp.h"
 #include "pack.h"
 #include "solver.h"
 
@@ -134,7 +134,7 @@ static int joint_solve(mp_ctx *c) {
     char name[64];
     int colA = glp_add_cols(lp, 1);
     glp_set_col_name(lp, colA, "A");
-    glp_set_col_bnds(lp, colA, GLP_DB, (double)lb, (double)M);
+    mp_glp_col_range(lp, colA, (double)lb, (double)M);
     glp_set_obj_coef(lp, colA, 1);
     int *x = mp_xmalloc(sizeof(int) * nz * nz); /* x[v*n+t] */
     int *sv = mp_xmalloc(sizeof(int) * nz);
@@ -142,7 +142,7 @@ static int joint_solve(mp_ctx *c) {
       sv[v] = glp_add_cols(lp, 1);
       snprintf(name, sizeof name, "s%d", v);
       glp_set_col_name(lp, sv[v], name);
-      glp_set_col_bnds(lp, sv[v], GLP_DB, 0, n - 1);
+      mp_glp_col_range(lp, sv[v], 0, n - 1);
       for (int t = 0; t < n; t++) {
         int j = x[v * n + t] = glp_add_cols(lp, 1);
         snprintf(name, sizeof name, "x%d_%d", v, t);
@@ -193,8 +193,8 @@ static int joint_solve(mp_ctx *c) {
       glp_set_col_name(lp, Bc[b], name);
       snprintf(name, sizeof name, "D%d", b);
       glp_set_col_name(lp, Dc[b], name);
-      glp_set_col_bnds(lp, Bc[b], GLP_DB, 0, n - 1);
-      glp_set_col_bnds(lp, Dc[b], GLP_DB, 0, n - 1);
+      mp_glp_col_range(lp, Bc[b], 0, n - 1);
+      mp_glp_col_range(lp, Dc[b], 0, n - 1);
       int r = glp_add_rows(lp, 1); /* B = s_owner or 0 */
       if (bf->kind == MP_BUF_TENSOR && bf->born_at_start) {
         int i2[2] = {0, Bc[b]};
@@ -240,7 +240,7 @@ static int joint_solve(mp_ctx *c) {
       snprintf(name, sizeof name, "k%d", b);
       glp_set_col_name(lp, kc[b], name);
       glp_set_col_kind(lp, kc[b], GLP_IV);
-      glp_set_col_bnds(lp, kc[b], GLP_DB, 0, (double)((M - bf->size) / align));
+      mp_glp_col_range(lp, kc[b], 0, (double)((M - bf->size) / align));
       r = glp_add_rows(lp, 1);
       int i2[3] = {0, kc[b], colA};
       double v2[3] = {0, (double)align, -1};

@@ -100,6 +100,26 @@ START_TEST(placers_on_random_graphs) {
 }
 END_TEST
 
+/* A buffer whose aligned offset range under the incumbent's arena is a
+ * single value (size 16, alignment 8, arena 23: offsets 0 only): GLPK
+ * rejects such a double-bounded column, so ilp-place used to stop with the
+ * incumbent 23 instead of proving 22. */
+START_TEST(ilp_single_value_range) {
+  mp_problem p;
+  mp_error err;
+  ck_assert_msg(mp_csv_read("data/pinned_offset_range.csv", &p, &err) == 0, "%s", err.msg);
+  const char *names[] = {"ilp-place", "exact"};
+  for (int k = 0; k < 2; k++) {
+    mp_result a;
+    ck_assert_int_eq(tl_run_fixed(&p, names[k], 1, 10.0, 0, NULL, &a), 0);
+    ck_assert_msg(a.fig.arena == 22 && a.status == MP_OPTIMAL, "%s: arena %lld status %d", names[k],
+                  (long long)a.fig.arena, (int)a.status);
+    mp_result_free(&a);
+  }
+  mp_problem_free(&p);
+}
+END_TEST
+
 START_TEST(minimalloc_example) {
   mp_problem p;
   mp_error err;
@@ -326,6 +346,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, exact_zero_slack);
   tcase_add_test(tc, exact_infeasible_proof);
   tcase_add_test(tc, exact_agrees_with_ilp);
+  tcase_add_test(tc, ilp_single_value_range);
   tcase_add_test(tc, determinism_and_messages);
   tcase_add_test(tc, joint_ilp_not_worse);
   suite_add_tcase(s, tc);
