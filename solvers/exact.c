@@ -7,10 +7,10 @@
  *    apart, and during the search the unplaced items are split again into
  *    independent components wherever no unplaced item crosses a section
  *    boundary (a failure in one component then needs no backtracking into
- *    the others);
- *  - items are placed in non-decreasing offset order (ties by a static rank),
- *    each at its lowest feasible offset (aligned, clear of pinned buffers,
- *    above the floor = highest top of the placed items in every section it
+ *    the others; every component is checked before any is searched);
+ *  - items are placed in non-decreasing offset order (ties by rank), each
+ *    at its lowest feasible offset (aligned, clear of pinned buffers, above
+ *    the floor = highest top of the placed items in every section it
  *    spans).  Every solution has a gravity normal form (no buffer can move
  *    down) that this enumeration reaches, so the search is complete;
  *  - normal form (option normal): an item whose floors lie below the last
@@ -18,33 +18,48 @@
  *    something is placed under it (and must have some unplaced item in one
  *    of its sections to rest on).  The free form places it at the waterline
  *    (also complete, a different tree);
- *  - inference: every unplaced item must fit; in every section, for every
- *    threshold x, x + the bytes of the unplaced items of the section whose
- *    lowest offset is >= x must fit in C (x = the lowest offset gives
- *    MiniMalloc's cross-section rule); the next offset becomes the
- *    waterline, so it may not exceed C - unplaced bytes of any section;
- *  - dominance (beyond MiniMalloc): an item b may come next only if
- *    l(b) < l(c) + size(c) for every unplaced c (else c could drop to l(c)
- *    under every later item, contradicting the normal form); identical
- *    items (size, lifetime, alignment) keep their rank order; items at the
- *    same offset come in rank order;
+ *  - restart where the time line is cut (as MiniMalloc's dynamic
+ *    decomposition does): when a placement leaves no unplaced item across
+ *    a boundary inside its span, the items left form independent problems
+ *    above the placed ones; after checking them at the current waterline,
+ *    each is searched with the waterline back at 0 and with ranks
+ *    recomputed from its own unplaced bytes per section (option rerank).
+ *    Measured on MiniMalloc's challenging set (capacity 1048576, 10 s),
+ *    without the restart H and I time out, and so they do with the restart
+ *    but without the re-ranking; with both they take 10k and 8k nodes;
+ *  - inference: every unplaced item must fit; in every section, the
+ *    lowest offset of its unplaced items plus their bytes must fit in C
+ *    (MiniMalloc's cross-section rule); the next offset becomes the
+ *    waterline, so it may not exceed C - unplaced bytes of any section.
+ *    Option thresholds adds, for every threshold x, x + the bytes of the
+ *    section's items whose lowest offset is >= x <= C: on the challenging
+ *    set it saves under 4% of the nodes and doubles the time, so it is off
+ *    by default;
+ *  - dominance: an item b may come next only if l(b) < l(c) + size(c) for
+ *    every unplaced c, l(c) its own lowest offset even below the waterline
+ *    (else c could drop to l(c) under every later item, contradicting the
+ *    normal form); identical items (size, lifetime, alignment) keep their
+ *    input order; items at the same offset come in rank order;
  *  - failed subproblems are remembered in a bounded hash table keyed by what
  *    determines the subtree: (component's unplaced set, floors of its live
- *    sections, waterline, last rank);
- *  - a restart portfolio: static ranks (total/area/width, width/area/total,
- *    area, size) x {normal, free} x value order {rank, lowest offset}, with
- *    Luby-growing node limits and, on most rounds, a seeded perturbation of
- *    the value order, interleaved with a short "deep lane" of one
- *    unperturbed setting with doubling limits.  A separate incomplete
- *    phase (min-first: only items at the lowest offset) may find
- *    solutions; its failures prove nothing.
+ *    sections, waterline, last rank, the item set the ranks come from);
+ *  - portfolio (default): MiniMalloc-style round robin over three static
+ *    ranks (total/width/area, total/area/width, width/area/total; "total"
+ *    = the most bytes live in a section the item spans), node limits
+ *    doubling from 2n every round, each lane keeping its failure table so
+ *    that a rerun resumes.  portfolio 0: every rank x form x value order
+ *    with Luby limits and seeded perturbations of the value order.  An
+ *    optional incomplete phase (min-first: only items at the lowest
+ *    offset) may find solutions; its failures prove nothing.
  *    Only a complete run that fails proves infeasibility.
  * Minimisation: incumbent = the best of several greedy packings (or the
  * previous placer's offsets in a chain); proven bound = max(max-live,
- * largest buffer, pinned tops); decision searches at the bound, then
- * bisection; an infeasible decision raises the bound.  A node budget caps
- * the whole run; the deadline is checked every 256 nodes.  Results depend
- * on the clock only when the time limit cuts the run. */
+ * largest buffer, pinned tops); rounds of decisions with a node limit per
+ * decision (x4 every round), each round trying the bound first and then
+ * bisecting upwards past undecided capacities; an infeasible decision
+ * raises the bound.  A node budget caps the whole run; the deadline is
+ * checked every 256 nodes (every node on big parts).  Results depend on
+ * the clock only when the time limit cuts the run. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,15 +70,19 @@
   X(nodes, 5e7, 1, 1e12, "node budget of the whole run (all decision searches)")         \
   X(memo, 1, 0, 1, "remember failed subproblems (1) or not (0)")                         \
   X(memo_log2, 18, 8, 26, "log2 of the failed-subproblem table's slots")                 \
-  X(rank, 0, 0, 3, "first rank: 0 total/area/width, 1 width/area/total, 2 area, 3 size")   \
+  X(rank, 0, 0, 4, "rank: 0 total/area/width, 1 width/area/total, 2 area, 3 size, 4 total/width/area (portfolio 1: rotates its lanes)")   \
   X(restarts, 1, 0, 1, "portfolio of ranks and value orders with Luby restarts (1)")    \
   X(by_offset, 0, 0, 1, "try candidates lowest offset first (1) or in rank order (0)") \
-  X(thresholds, 1, 0, 1, "per-section threshold inference (1) or the plain one (0)") \
-  X(minfirst, 1, 0, 2, "lowest-offset-first phase: 0 off, 1 in the portfolio, 2 only (incomplete)") \
+  X(thresholds, 0, 0, 1, "per-section threshold inference (1) or the plain one (0; same nodes within 4% on the challenging set, half the time)") \
+  X(minfirst, 0, 0, 2, "lowest-offset-first phase: 0 off, 1 in the portfolio, 2 only (incomplete)") \
   X(normal, 1, 0, 1, "place only items resting on something (gravity normal form)")   \
-  X(portfolio, 1, 0, 1, "restart portfolio: 1 focused (width rank, normal form), 0 all") \
+  X(portfolio, 1, 0, 1, "restart portfolio: 1 round robin of three ranks, doubling limits; 0 all configurations, Luby limits") \
   X(components, 1, 0, 1, "split the unplaced items into independent components on the fly") \
-  X(decompose, 1, 0, 1, "solve independent time partitions apart (1) or together (0)")
+  X(decompose, 1, 0, 1, "solve independent time partitions apart (1) or together (0)")       \
+  X(reset, 1, 0, 1, "restart the offset order in the parts left when a placement cuts the time line") \
+  X(twins, 1, 0, 1, "identical items are placed in input order (symmetry breaking)") \
+  X(rerank, 1, 0, 1, "recompute the ranks (with the unplaced bytes as totals) where the time line is cut") \
+  X(rawdom, 1, 0, 1, "dominance against the unplaced items' own lowest offsets (1) or raised ones (0)")
 
 enum { EXACT_OPTIONS(MP_OPT_ENUM) EXACT_N_OPTS };
 static const mp_option exact_options[] = {EXACT_OPTIONS(MP_OPT_ENTRY)};
@@ -75,10 +94,12 @@ typedef struct part {
   int64_t *size, *al;
   int *s0, *s1;     /* section span [s0, s1) */
   int *rank;        /* static order, 0 = first */
+  int rank_mode;
   int *twin;        /* previous identical item (lower rank) or -1 */
   int *by_s0;       /* items sorted by first section */
   int *sec_start, *sec_items; /* CSR: items spanning each section */
   int64_t maxlive;  /* largest section total of the (unpinned) items */
+  int64_t alignlb;  /* arena bound from alignment (valid without pinned items) */
   int *first;       /* first[s]: index in by_s0 of the first item starting at >= s */
   int ns;           /* sections */
   int np;           /* pinned obstacles intersecting this part */
@@ -118,10 +139,18 @@ typedef struct search {
   int thresholds;
   int normal;
   int components;
+  int reset, rawdom, twins;
   char *wait;
   int minfirst;     /* incomplete phase: only items at the lowest offset */
   int64_t *tbuf;
-  int *prank;       /* value order of this run (rank, perturbed on restarts) */
+  int *rank;        /* current rank: static, recomputed where the time line is cut */
+  int *noise;       /* value order of this run = rank + noise (0, or seeded on restarts) */
+  int *rstack;      /* saved (item, rank) pairs of the re-rankings on the path */
+  size_t rsp, rcap;
+  double *rkey;
+  int *rord;
+  uint64_t rctx;    /* hash of the item set the current ranks were computed on */
+  int rerank;
   int by_offset;
   int64_t best_fail_bound;
 } search;
@@ -189,7 +218,7 @@ static void undo_to(search *S, int mark) {
   }
 }
 
-static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank);
+static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank, bool cut);
 typedef struct cand {
   int i, r; /* item, value-order rank */
   int64_t l;
@@ -201,12 +230,13 @@ static int cmp_cand(const void *a, const void *b) {
   return x->r - y->r;
 }
 
-/* One connected component: sections [sa, sb), every unplaced item whose
- * span starts there lies inside.  1 found, 0 infeasible, -1 aborted. */
-static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
+/* Lowest offsets (lb, waiting flags) of the unplaced items of sections
+ * [sa, sb) at waterline wl, and the inference: 0 when the node is dead.
+ * Sets the dominance bound U (a candidate must lie below it), omax (the
+ * highest offset the next item may take) and the items' hash. */
+static int infer(search *S, int sa, int sb, int64_t wl, int64_t *Up, int64_t *omaxp,
+                 uint64_t *zsetp) {
   const part *P = S->P;
-  int n = P->n, depth = S->nt;
-  if (depth > S->maxdepth) S->maxdepth = depth;
   int64_t C = S->C;
   int64_t *lb = S->lb;
   int64_t *lows = S->lows;
@@ -221,6 +251,7 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
      * item; below the waterline it would float, so it waits (its bytes
      * still count, at the waterline, in the inference) */
     int64_t l = lowest(S, i, 0);
+    if (S->rawdom && S->normal && l + P->size[i] < U) U = l + P->size[i];
     S->wait[i] = l < wl;
     if (l < wl) {
       l = lowest(S, i, wl);
@@ -272,9 +303,26 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
         if (buf[2 * k] + acc > C) return 0;
       }
     }
+  *Up = U;
+  *omaxp = omax;
+  *zsetp = zset;
+  return 1;
+}
+
+/* One connected component: sections [sa, sb), every unplaced item whose
+ * span starts there lies inside.  1 found, 0 infeasible, -1 aborted. */
+static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
+  const part *P = S->P;
+  int n = P->n, depth = S->nt;
+  if (depth > S->maxdepth) S->maxdepth = depth;
+  int64_t *lb = S->lb;
+  int i0 = P->first[sa], i1 = P->first[sb];
+  int64_t U, omax;
+  uint64_t zset;
+  if (!infer(S, sa, sb, wl, &U, &omax, &zset)) return 0;
   uint64_t k1 = 0, k2 = 0;
   if (S->use_memo) {
-    k1 = zset ^ mix64((uint64_t)wl * 0x9e3779b97f4a7c15ULL + (uint64_t)lastrank);
+    k1 = zset ^ mix64((uint64_t)wl * 0x9e3779b97f4a7c15ULL + (uint64_t)lastrank) ^ S->rctx;
     k2 = mix64(k1 ^ 0x5bd1e995u ^ ((uint64_t)sa << 32) ^ (uint64_t)sb);
     for (int s = sa; s < sb; s++)
       if (S->rem[s] > 0) {
@@ -297,13 +345,13 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
     if (S->off[i] >= 0 || lb[i] >= U || lb[i] > omax) continue;
     if (S->wait[i] && S->normal) continue;
     if (S->minfirst && lb[i] != L) continue;
-    if (lb[i] == wl && P->rank[i] < lastrank) continue;
-    if (P->twin[i] >= 0 && S->off[P->twin[i]] < 0) continue;
+    if (lb[i] == wl && S->rank[i] < lastrank) continue;
+    if (S->twins && P->twin[i] >= 0 && S->off[P->twin[i]] < 0) continue;
     if (S->ncs == S->cap_cs) {
       S->cap_cs = S->cap_cs ? 2 * S->cap_cs : 1024;
       S->cs = mp_xrealloc(S->cs, sizeof(cand) * S->cap_cs);
     }
-    S->cs[S->ncs++] = (cand){i, S->prank[i], lb[i]};
+    S->cs[S->ncs++] = (cand){i, S->rank[i] + S->noise[i], lb[i]};
   }
   size_t nc = S->ncs - base;
   (void)n;
@@ -312,7 +360,9 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
   for (size_t k = 0; k < nc; k++) {
     cand cd = S->cs[base + k];
     place(S, cd.i, cd.l);
-    int r = solve_range(S, sa, sb, cd.l, P->rank[cd.i]);
+    bool cut = false;
+    for (int t = P->s0[cd.i]; t < P->s1[cd.i] - 1 && !cut; t++) cut = S->cross[t] == 0;
+    int r = solve_range(S, sa, sb, cd.l, S->rank[cd.i], cut);
     if (r == 1) return 1;
     undo_to(S, depth);
     if (r < 0) return -1;
@@ -326,10 +376,47 @@ static int branch(search *S, int sa, int sb, int64_t wl, int lastrank) {
   return 0;
 }
 
+static int cmp_dkey(const void *a, const void *b);
+static const double *sort_dkey;
+static const int *sort_gid;
+static void rank_key(int mode, double t, double w, double size, int i, double *k3);
+/* New ranks for the unplaced items of sections [sa, sb), with the section
+ * totals of their unplaced bytes (the old ones go on a stack). */
+static void rerank(search *S, int sa, int sb) {
+  const part *P = S->P;
+  int m = 0;
+  uint64_t h = mix64((uint64_t)sa * 0x9e3779b97f4a7c15ULL + (uint64_t)sb);
+  for (int q = P->first[sa]; q < P->first[sb]; q++) {
+    int i = P->by_s0[q];
+    if (S->off[i] >= 0) continue;
+    int64_t t = 0;
+    for (int s = P->s0[i]; s < P->s1[i]; s++)
+      if (S->rem[s] > t) t = S->rem[s];
+    rank_key(P->rank_mode, (double)t, (double)(P->ihi[i] - P->ilo[i]), (double)P->size[i], i,
+             S->rkey + 3 * i);
+    S->rord[m++] = i;
+    h ^= S->zob[i];
+  }
+  sort_dkey = S->rkey;
+  sort_gid = P->gid;
+  qsort(S->rord, (size_t)m, sizeof(int), cmp_dkey);
+  if (S->rsp + 2 * (size_t)m > S->rcap) {
+    S->rcap = 2 * (S->rsp + 2 * (size_t)m);
+    S->rstack = mp_xrealloc(S->rstack, sizeof(int) * S->rcap);
+  }
+  for (int k = 0; k < m; k++) {
+    int i = S->rord[k];
+    S->rstack[S->rsp++] = i;
+    S->rstack[S->rsp++] = S->rank[i];
+    S->rank[i] = k;
+  }
+  S->rctx = mix64(h);
+}
+
 /* Sections [sa, sb) hold whole components.  Split them where no unplaced
  * item crosses a boundary and solve each apart: a failure in one needs no
  * backtracking into the others. */
-static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
+static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank, bool cut) {
   if ((++S->nodes & 255) == 0 && S->nodes >= S->budget) {
     S->aborted = 1;
     return -1;
@@ -342,7 +429,10 @@ static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
   int mark = S->nt;
   int s = sa;
   int ncomp = 0, ca = -1, cb = -1;
-  /* first pass: count components */
+  /* count the components; when there are several, or the offset order is
+   * about to restart, check every one at the current waterline first (a
+   * dead one must not wait until the others are solved) */
+  bool precheck = (cut && S->reset) || S->components;
   while (s < sb) {
     if (S->rem[s] == 0) {
       s++;
@@ -358,32 +448,78 @@ static int solve_range(search *S, int sa, int sb, int64_t wl, int lastrank) {
     s = e + 1;
   }
   if (ncomp == 0) return 1;
-  if (ncomp == 1) return branch(S, ca, cb, wl, lastrank);
-  if (!S->components) { /* one search over the whole range */
+  if (precheck && (ncomp > 1 || (cut && S->reset))) {
+    int64_t U, omax;
+    uint64_t z;
+    for (s = sa; s < sb;) {
+      if (S->rem[s] == 0) {
+        s++;
+        continue;
+      }
+      int e = s;
+      while (e + 1 < sb && S->cross[e] > 0) e++;
+      if (!infer(S, s, e + 1, wl, &U, &omax, &z)) return 0;
+      s = e + 1;
+    }
+  }
+  /* a placement that leaves no unplaced item across some boundary inside
+   * its span makes every part left an independent problem above the placed
+   * items: each may start its own offset order (any placement of it
+   * completes the prefix, so a failure there is a real one).  The check
+   * above used the waterline: completions in offset order are all the
+   * search needs, and none exists if it fails. */
+  size_t rmark = S->rsp;
+  uint64_t rctx = S->rctx;
+  if (cut && S->reset) {
+    wl = 0;
+    lastrank = -1;
+    if (S->rerank) rerank(S, sa, sb);
+  }
+  int r = 1;
+  if (ncomp == 1) {
+    r = branch(S, ca, cb, wl, lastrank);
+  } else if (!S->components) { /* one search over the whole range */
     while (S->rem[sa] == 0) sa++;
     while (S->rem[sb - 1] == 0) sb--;
-    return branch(S, sa, sb, wl, lastrank);
-  }
-  s = sa;
-  while (s < sb) {
-    if (S->rem[s] == 0) {
-      s++;
-      continue;
-    }
-    int e = s;
-    while (e + 1 < sb && S->cross[e] > 0) e++;
-    int r = branch(S, s, e + 1, wl, lastrank);
-    if (r != 1) {
+    r = branch(S, sa, sb, wl, lastrank);
+  } else {
+    for (s = sa; s < sb && r == 1;) {
+      if (S->rem[s] == 0) {
+        s++;
+        continue;
+      }
+      int e = s;
+      while (e + 1 < sb && S->cross[e] > 0) e++;
+      r = branch(S, s, e + 1, wl, lastrank);
       if (r == 0) undo_to(S, mark);
-      return r;
+      s = e + 1;
     }
-    s = e + 1;
   }
-  return 1;
+  while (S->rsp > rmark) {
+    S->rsp -= 2;
+    S->rank[S->rstack[S->rsp]] = S->rstack[S->rsp + 1];
+  }
+  S->rctx = rctx;
+  return r;
 }
 
 
 /* ---- building parts ---- */
+/* The lexicographic rank keys of an item (largest first): "total" t = the
+ * most bytes live in a section the item spans, width w = its lifetime,
+ * area = w x size. */
+static void rank_key(int mode, double t, double w, double size, int i, double *k3) {
+  double a = w * size;
+  switch (mode) {
+  case 0: k3[0] = t; k3[1] = a; k3[2] = w; break;
+  case 1: k3[0] = w; k3[1] = a; k3[2] = t; break;
+  case 2: k3[0] = a; k3[1] = t; k3[2] = w; break;
+  case 3: k3[0] = size; k3[1] = w; k3[2] = t; break;
+  case 4: k3[0] = t; k3[1] = w; k3[2] = a; break;
+  default: k3[0] = -i; k3[1] = 0; k3[2] = 0; break;
+  }
+}
+
 static const mp_problem *sort_prob;
 static int cmp_lo(const void *a, const void *b) {
   const mp_item *x = &sort_prob->items[*(const int *)a], *y = &sort_prob->items[*(const int *)b];
@@ -396,14 +532,13 @@ static int cmp_key(const void *a, const void *b) {
   if (sort_key[x] != sort_key[y]) return sort_key[x] > sort_key[y] ? -1 : 1;
   return x - y;
 }
-static const double *sort_dkey;
 static int cmp_dkey(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   for (int k = 0; k < 3; k++) {
     double u = sort_dkey[3 * x + k], v = sort_dkey[3 * y + k];
     if (u != v) return u > v ? -1 : 1;
   }
-  return x - y;
+  return sort_gid[x] - sort_gid[y]; /* ties: input order */
 }
 static int cmp_i64(const void *a, const void *b) {
   int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
@@ -523,26 +658,41 @@ static void part_build(const mp_problem *p, const int *members, int m, int rank_
   double *tot = mp_xcalloc((size_t)P->ns, sizeof(double));
   for (int i = 0; i < nf; i++)
     for (int s = P->s0[i]; s < P->s1[i]; s++) tot[s] += (double)P->size[i];
+  P->rank_mode = rank_mode;
   for (int i = 0; i < nf; i++) {
     const mp_item *it = &p->items[P->gid[i]];
-    double w = (double)(it->hi - it->lo), a = w * (double)it->size, t = 0;
+    double t = 0;
     for (int s = P->s0[i]; s < P->s1[i]; s++)
       if (tot[s] > t) t = tot[s];
     ord[i] = i;
-    double *k3 = key + 3 * i;
-    switch (rank_mode) {
-    case 0: k3[0] = t; k3[1] = a; k3[2] = w; break;
-    case 1: k3[0] = w; k3[1] = a; k3[2] = t; break;
-    case 2: k3[0] = a; k3[1] = t; k3[2] = w; break;
-    case 3: k3[0] = (double)it->size; k3[1] = w; k3[2] = t; break;
-    default: k3[0] = -i; k3[1] = 0; k3[2] = 0; break;
-    }
+    rank_key(rank_mode, t, (double)(it->hi - it->lo), (double)it->size, i, key + 3 * i);
   }
   P->maxlive = 0;
   for (int t = 0; t < P->ns; t++)
     if ((int64_t)tot[t] > P->maxlive) P->maxlive = (int64_t)tot[t];
   free(tot);
+  /* alignment bound: in a section with live bytes L, the topmost item t
+   * lies above all the others, so at an offset >= L - size(t) that is a
+   * multiple of its alignment: arena >= min over t of
+   * align_up(L - size(t), align(t)) + size(t) */
+  {
+    int64_t *L = mp_xcalloc((size_t)P->ns, sizeof(int64_t));
+    for (int i = 0; i < nf; i++)
+      for (int t = P->s0[i]; t < P->s1[i]; t++) L[t] += P->size[i];
+    P->alignlb = 0;
+    for (int t = 0; t < P->ns; t++) {
+      int64_t lo = INT64_MAX;
+      for (int q = P->sec_start[t]; q < P->sec_start[t + 1]; q++) {
+        int i = P->sec_items[q];
+        int64_t v = mp_align_up(L[t] - P->size[i], P->al[i]) + P->size[i];
+        if (v < lo) lo = v;
+      }
+      if (lo != INT64_MAX && lo > P->alignlb) P->alignlb = lo;
+    }
+    free(L);
+  }
   sort_dkey = key;
+  sort_gid = P->gid;
   qsort(ord, (size_t)nf, sizeof *ord, cmp_dkey);
   for (int r = 0; r < nf; r++) P->rank[ord[r]] = r;
   /* twins: identical items, chained in rank order */
@@ -596,12 +746,19 @@ static void search_init(search *S, const mp_ctx *c, const part *P, int64_t C, in
   S->lb = mp_xmalloc(sizeof(int64_t) * nz);
   S->zob = mp_xmalloc(sizeof(uint64_t) * nz);
   S->zsec = mp_xmalloc(sizeof(uint64_t) * (size_t)ns);
-  S->prank = mp_xmalloc(sizeof(int) * nz);
+  S->rank = mp_xmalloc(sizeof(int) * nz);
+  S->noise = mp_xcalloc(nz, sizeof(int));
+  S->rkey = mp_xmalloc(sizeof(double) * 3 * nz);
+  S->rord = mp_xmalloc(sizeof(int) * nz);
+  S->rerank = c->opt[OPT_rerank] > 0;
   S->tbuf = mp_xmalloc(sizeof(int64_t) * 2 * nz);
   S->wait = mp_xcalloc(nz, 1);
   S->normal = c->opt[OPT_normal] > 0;
   S->components = c->opt[OPT_components] > 0;
   S->thresholds = c->opt[OPT_thresholds] > 0;
+  S->reset = c->opt[OPT_reset] > 0;
+  S->rawdom = c->opt[OPT_rawdom] > 0;
+  S->twins = c->opt[OPT_twins] > 0;
   S->trail = mp_xmalloc(sizeof(int) * nz);
   S->cross = mp_xcalloc((size_t)ns, sizeof(int));
   for (int i = 0; i < n; i++) S->zob[i] = mix64((uint64_t)i * 0x9e3779b97f4a7c15ULL + 17);
@@ -627,7 +784,11 @@ static void search_free(search *S) {
   free(S->zsec);
   free(S->memo);
   free(S->save);
-  free(S->prank);
+  free(S->rank);
+  free(S->noise);
+  free(S->rkey);
+  free(S->rord);
+  free(S->rstack);
   free(S->tbuf);
   free(S->wait);
   free(S->trail);
@@ -647,10 +808,13 @@ static int search_run(search *S, uint64_t limit) {
     for (int s = P->s0[i]; s < P->s1[i] - 1; s++) S->cross[s]++;
   S->nt = 0;
   S->sp = 0;
+  memcpy(S->rank, P->rank, sizeof(int) * (size_t)P->n);
+  S->rsp = 0;
+  S->rctx = 0;
   S->ncs = 0;
   S->aborted = 0;
   S->budget = S->nodes + limit;
-  return solve_range(S, 0, P->ns, 0, -1);
+  return solve_range(S, 0, P->ns, 0, -1, false);
 }
 
 static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 ... (i >= 1) */
@@ -662,31 +826,31 @@ static uint64_t luby(uint64_t i) { /* 1 1 2 1 1 2 4 1 1 2 ... (i >= 1) */
   }
 }
 
-#define N_RANKS 4
-#define DEEP_RATIO 1     /* portfolio nodes per deep-lane node */
-#define DEEP_MAX 16000ULL /* node limit of the deep lane's last run */
-/* Decide one part at capacity C with a portfolio: every (rank, value order)
- * configuration in turn, restarted with Luby-growing node limits and a
- * seeded perturbation of the value order; failed subproblems stay in each
- * rank's table across restarts (their keys do not depend on value order).
+#define N_RANKS 5
+/* Decide one part at capacity C.  portfolio 1 (default): MiniMalloc-style
+ * round robin over three static ranks (total/width/area, total/area/width,
+ * width/area/total), normal form, lowest offset first, with node limits
+ * doubling every round (from 2n); each lane keeps its table of failed
+ * subproblems, so a longer rerun resumes rather than repeats.  Measured on
+ * the challenging set, total/width/area alone solves A, D-G, I-K within
+ * 60k nodes and total/area/width B, C and H within 36k.  portfolio 0: every
+ * (rank, form, value order) configuration in turn with Luby node limits
+ * and seeded perturbations of the value order.
  * 1 found (offsets into goff), 0 proven infeasible, -1 out of budget/time. */
 static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint64_t *nodes_left,
                        int memo_log2, int use_memo, int restarts, int first_rank, int minfirst,
                        int portfolio, int64_t *goff) {
   if (PM[0][k].n == 0) return 1;
-  /* configurations: rank x {normal form, free} x value order, plus the
-   * incomplete min-first phase; one search (own memo) per rank, form and
-   * phase: failures of a min-first search prove nothing */
+  /* one search (own memo) per rank, form and phase: failures of a
+   * min-first search prove nothing */
   search S[4 * N_RANKS];
   bool init[4 * N_RANKS] = {false};
   mp_rng rng;
   mp_rng_seed(&rng, c->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k);
-  /* configurations (rank, kind): kinds 0..3 waterline {normal, free} x
-   * value order {rank, offset}, 4 min-first (incomplete).  portfolio 1
-   * (default): mostly width-first rank in normal form, lowest offset first
-   * (the configuration that solved most instances in our measurements),
-   * with the others interleaved; 0: every configuration in turn. */
+  /* lanes (rank, kind): kinds 0..3 waterline {normal, free} x value order
+   * {rank, offset}, 4 min-first (incomplete) */
   int cr[64], ck[64], ncfg = 0;
+  bool doubling = false;
   if (minfirst == 2) {
     cr[ncfg] = first_rank;
     ck[ncfg++] = 4;
@@ -694,21 +858,16 @@ static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint6
     cr[ncfg] = first_rank;
     ck[ncfg++] = (c->opt[OPT_normal] > 0 ? 0 : 2) + (cmp_by_offset ? 1 : 0);
   } else if (portfolio == 1) {
-    /* tight parts (max-live = C): normal form; parts with slack: mostly
-     * the free form, lowest offset first */
-    static const int fr[] = {1, 1, 0, 1, 1, 3, 1, 1, 2, 1, 1, 0};
-    static const int fk[] = {1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 0};
-    static const int sr[] = {1, 2, 0, 1, 1, 2, 0, 3, 1, 0, 2, 1};
-    static const int sk[] = {3, 3, 2, 1, 3, 3, 2, 3, 3, 3, 1, 2};
-    bool slack = PM[0][k].maxlive < C;
-    for (int q = 0; q < 12; q++) {
-      cr[ncfg] = slack ? sr[q] : fr[q];
-      ck[ncfg++] = slack ? sk[q] : fk[q];
+    static const int lr[] = {4, 0, 1};
+    for (int q = 0; q < 3; q++) {
+      cr[ncfg] = lr[(q + first_rank) % 3];
+      ck[ncfg++] = 1;
     }
     if (minfirst == 1) {
-      cr[ncfg] = 1;
+      cr[ncfg] = 4;
       ck[ncfg++] = 4;
     }
+    doubling = true;
   } else {
     for (int m = 0; m < N_RANKS; m++)
       for (int q = 0; q < (minfirst == 1 ? 5 : 4); q++) {
@@ -717,31 +876,12 @@ static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint6
       }
   }
   int r = -1;
-  uint64_t base = 1000;
-  /* deep lane (focused portfolio): width rank, normal form, lowest offset
-   * first, unperturbed, with doubling node limits 1000..DEEP_MAX; it runs
-   * first and then whenever the portfolio has spent DEEP_RATIO times the
-   * deep lane's last limit since.  Measured on MiniMalloc's challenging set:
-   * this single setting alone solves D and J in ~8k and ~12k nodes, which
-   * the short perturbed restarts reach only after hundreds of runs; it does
-   * not solve the others within millions of nodes, hence the cap (about
-   * 31k nodes in all, so the portfolio is delayed little).  Budgets are in
-   * nodes, so the schedule does not depend on the clock. */
-  bool deep = restarts && minfirst != 2 && portfolio == 1;
-  uint64_t deep_limit = base, deep_due = 0, pf_used = 0, prun = 0;
-  for (;;) {
-    bool isdeep = deep && deep_limit <= DEEP_MAX && pf_used >= deep_due;
-    uint64_t run = prun;
+  uint64_t base = doubling ? 2 * (uint64_t)PM[0][k].n : 1000;
+  if (base < 256) base = 256;
+  for (uint64_t run = 0;; run++) {
     int cfg = (int)(run % (uint64_t)ncfg);
     int m = cr[cfg], kind = ck[cfg];
     uint64_t round = run / (uint64_t)ncfg;
-    if (isdeep) {
-      m = 1;
-      kind = 1;
-      round = 0;
-    } else {
-      prun++;
-    }
     bool mf = kind == 4;
     int normal = kind < 2 || kind == 4;
     const part *P = &PM[m][k];
@@ -755,24 +895,19 @@ static int decide_part(const mp_ctx *c, part *const *PM, int k, int64_t C, uint6
     X->normal = normal;
     X->by_offset = mf ? 1 : kind < 4 ? kind % 2 : 0;
     for (int i = 0; i < P->n; i++)
-      X->prank[i] = round % 4 == 0 ? P->rank[i]
-                               : P->rank[i] + (int)mp_rng_below(&rng, (uint64_t)(P->n / 4 + 2));
-    uint64_t limit = isdeep ? deep_limit : restarts ? base * luby(round + 1) : *nodes_left;
+      X->noise[i] = doubling || round % 4 == 0 ? 0
+                                                : (int)mp_rng_below(&rng, (uint64_t)(P->n / 4 + 2));
+    uint64_t limit = !restarts ? *nodes_left
+                   : doubling  ? base << (round < 40 ? round : 40)
+                               : base * luby(round + 1);
     if (limit > *nodes_left) limit = *nodes_left;
     uint64_t before = X->nodes;
     r = search_run(X, limit);
     uint64_t used = X->nodes - before;
-    if (isdeep) {
-      deep_due = DEEP_RATIO * deep_limit;
-      deep_limit *= 2;
-      pf_used = 0;
-    } else {
-      pf_used += used;
-    }
     *nodes_left = used >= *nodes_left ? 0 : *nodes_left - used;
     if (getenv("MP_EXACT_DEBUG"))
-      fprintf(stderr, "exact: part %d n=%d C=%lld rank %d normal %d by_offset %d minfirst %d deep %d limit %llu -> %d, %llu nodes, depth %d\n",
-              k, P->n, (long long)C, m, X->normal, X->by_offset, mf, (int)isdeep, (unsigned long long)limit, r,
+      fprintf(stderr, "exact: part %d n=%d C=%lld rank %d normal %d by_offset %d minfirst %d limit %llu -> %d, %llu nodes, depth %d\n",
+              k, P->n, (long long)C, m, X->normal, X->by_offset, mf, (unsigned long long)limit, r,
               (unsigned long long)used, X->maxdepth);
     if (r == 1)
       for (int i = 0; i < P->n; i++) goff[P->gid[i]] = X->off[i];
@@ -850,6 +985,9 @@ static int exact_solve(mp_ctx *c) {
     for (int k = 0; k < np; k++)
       part_build(p, members + starts[k], starts[k + 1] - starts[k], m, &PM[m][k]);
   }
+  if (pin_top == 0) /* no pinned buffer: the alignment bound of every part */
+    for (int k = 0; k < np; k++)
+      if (PM[0][k].alignlb > bound) bound = PM[0][k].alignlb;
   int restarts = c->opt[OPT_restarts] > 0;
   int minfirst = (int)c->opt[OPT_minfirst];
   int portfolio = (int)c->opt[OPT_portfolio];
@@ -868,16 +1006,20 @@ static int exact_solve(mp_ctx *c) {
   }
   bool aborted = false;
   int64_t *trial = mp_xmalloc(sizeof(int64_t) * nz);
-  /* decide all parts at C: 1 fits (trial filled), 0 infeasible, -1 aborted */
+  /* decide all parts at C: 1 fits (trial filled), 0 infeasible, -1 aborted
+   * (node limit dec_limit for this decision, or the budget, or the clock) */
+  uint64_t dec_limit = UINT64_MAX;
 #define DECIDE(CAP, RES)                                                                 \
   do {                                                                                   \
     memcpy(trial, cur, sizeof(int64_t) * nz);                                            \
     RES = 1;                                                                             \
+    uint64_t dl_ = dec_limit < nodes_left ? dec_limit : nodes_left, d0_ = dl_;           \
     for (int k = 0; k < np && RES == 1; k++) {                                           \
-      int r_ = decide_part(c, PM, k, CAP, &nodes_left, ml2, use_memo, restarts, rank_mode,     \
+      int r_ = decide_part(c, PM, k, CAP, &dl_, ml2, use_memo, restarts, rank_mode,      \
                            minfirst, portfolio, trial);                                  \
       if (r_ != 1) RES = r_;                                                             \
     }                                                                                    \
+    nodes_left -= d0_ - dl_;                                                             \
     if (RES == 1) mp_pack_degenerate(p, trial);                                            \
   } while (0)
   if (c->capacity > 0) {
@@ -909,23 +1051,45 @@ static int exact_solve(mp_ctx *c) {
       }
     }
   } else {
-    /* minimise: lo = proven bound, hi = incumbent */
+    /* minimise: lo = proven bound, bestA = incumbent.  Rounds of
+     * decisions with a node limit per decision (x4 every round): each
+     * round tries the bound first, then bisects [a, bestA) where a rises
+     * past every capacity left undecided at this limit (an easier one may
+     * still improve the incumbent), so one hard capacity near the bound
+     * cannot eat the whole budget. */
     int64_t lo = bound;
+    uint64_t L = 50000;
     while (lo < bestA && !aborted) {
-      int64_t mid = lo == bound ? lo : lo + (bestA - lo) / 2;
-      int res;
-      DECIDE(mid, res);
-      if (res == 1) {
-        int64_t a = mp_arena(p, trial);
-        if (a >= bestA) break; /* cannot happen: a <= mid < bestA */
-        bestA = a;
-        memcpy(best, trial, sizeof(int64_t) * nz);
-      } else if (res == 0) {
-        lo = mid + 1;
-      } else {
-        aborted = true;
+      dec_limit = L;
+      int64_t a = lo, mid = lo;
+      bool undecided = false;
+      while (lo < bestA) {
+        int res;
+        DECIDE(mid, res);
+        if (res == 1) {
+          int64_t ar = mp_arena(p, trial);
+          if (ar < bestA) {
+            bestA = ar;
+            memcpy(best, trial, sizeof(int64_t) * nz);
+          } else { /* buffers with empty lifetimes packed above mid */
+            a = mid + 1;
+          }
+        } else if (res == 0) {
+          lo = mid + 1;
+          if (a < lo) a = lo;
+        } else {
+          if (nodes_left == 0 || mp_time_up(c)) {
+            aborted = true;
+            break;
+          }
+          a = mid + 1;
+          undecided = true;
+        }
+        if (a >= bestA) break;
+        mid = a + (bestA - 1 - a) / 2;
       }
-      if (lo == bound && res != 1 && res != 0) break;
+      if (!undecided) break; /* a larger limit would decide nothing new */
+      L = L > UINT64_MAX / 4 ? UINT64_MAX : 4 * L;
     }
     memcpy(c->offsets, best, sizeof(int64_t) * nz);
     bound = lo;
@@ -958,6 +1122,6 @@ const mp_solver solver_exact = {
     .decides = MP_DECIDES_OFFSETS,
     .options = exact_options,
     .n_options = EXACT_N_OPTS,
-    .quick = "nodes=20000",
+    .quick = "nodes=5000",
     .solve = exact_solve,
 };
