@@ -1,185 +1,816 @@
-/* hillclimb.c - improve the placement order of greedy-by-size (TVM USMP
- * hill climbing, with simulated-annealing acceptance).
- * A solution is a sequence of the buffers; packing it best-fit gives the
- * offsets.  The start is the better of greedy by size and, in a chain, the
- * previous placer's offsets read as a sequence (by offset, then size).  A
- * move takes a buffer that touches the arena top (offset + size = arena;
- * with probability 1/4 any buffer) and moves it to a random earlier
- * position, or swaps it with a random other buffer; only the suffix from
- * the first changed position is re-packed.  Moves that do not grow the arena
- * are kept; worse ones with probability exp(-delta / T), T falling
- * geometrically from temp x arena to ~0 over the iteration budget.  The best
- * placement seen is returned, so the result is never worse than the start.
- * Deterministic for a seed unless the time limit cuts the run. */
+/* hillclimb.c - placement by local search over buffer priorities, decoded
+ * bottom-up on a skyline (after TVM USMP's hill climbing, with
+ * simulated-annealing acceptance and restarts).
+ *
+ * Decoder.  Time is cut into sections at every birth and death.  The
+ * skyline H(s) is the height already used in section s.  Repeatedly take
+ * the lowest valley (the leftmost maximal run of sections at the minimum
+ * height) and put there, at that height (aligned up), one unplaced buffer
+ * whose lifetime lies inside the valley; if none does, raise the valley to
+ * its lower neighbour (that space is lost).  Among the buffers that fit, a
+ * class rule decides first (cls=2: class 0 spans the whole valley, or
+ * touches one side and its new top meets that side's height, so the
+ * skyline gets no new step; class 1 touches one side; class 2 lies
+ * strictly inside), the priority list second.  Buffers are thus placed in
+ * non-decreasing offset order, each at the lowest offset the buffers below
+ * it allow: MiniMalloc's canonical form.  The class rule is what makes the
+ * zero-slack instances reachable: with priorities alone (cls=0) the
+ * search stays 5-15% above max-live on MiniMalloc's challenging set.
+ * Valleys with the same height do not interact, so the decode does not
+ * depend on which of them is taken first (decoding backwards in time gives
+ * the same packing).
+ *
+ * Search.  A solution is the priority list; the start is the better of two
+ * static rules (larger area size x sections first; longer life first).  A
+ * move takes a buffer x, with probability peak_bias one whose top is the
+ * arena, and with probability `target` moves it just before the buffer
+ * chosen at a random earlier step where x fitted with the same class (so
+ * x is placed there instead); otherwise it swaps x with a random buffer,
+ * moves it to a random earlier place or to any place.  Only the decode from
+ * the first step whose choice can change (x fits there and now outranks
+ * the pick) is redone, from a skyline snapshot and the recorded trace.
+ * Cost = arena (+ smooth x the mean height above a reference level: off by
+ * default, it did not help).  Acceptance: annealing, T from temp x arena
+ * falling geometrically to 1/1000 of that over each restart of `iters`
+ * decodes; each restart begins from the best list of its run.  After
+ * `patience` restarts without progress a fresh run starts: from the best
+ * list so far (probability kick) or a static rule, its ranks perturbed by
+ * noise x (number of buffers) uniform positions.  Work budget: restarts x
+ * iters decodes or `work` units (decoder steps, placements and raises,
+ * weighted by the size of the skyline), whichever ends first, so that a run
+ * without a time limit takes a few seconds at most; with fill=1 and a time limit the search goes on until the limit.  It stops as soon as the arena reaches the max-live bound, or with
+ * --capacity as soon as it fits (a capacity below max-live is reported
+ * infeasible at once).
+ *
+ * Output: the best decode's buffers re-packed first fit in their offset
+ * order (never higher than the decode when nothing is pinned; pinned
+ * buffers where they stand, empty lifetimes last), or greedy by size (best fit), or the chain's
+ * previous placement, whichever is lowest: never worse than bysize.  The
+ * search itself ignores pinned buffers.  Deterministic for a seed unless
+ * the time limit cuts the run. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pack.h"
 #include "solver.h"
 
-#define HC_OPTIONS(X)                                                              \
-  X(iters, 20000, 0, 1e9, "moves to try (the work budget)")                        \
-  X(temp, 0.002, 0, 1, "initial temperature as a fraction of the start arena")    \
-  X(peak_bias, 0.75, 0, 1, "probability of moving a buffer that touches the top")   \
-  X(fit, 1, 0, 1, "packing of a sequence: 0 first fit (reaches every optimum), 1 best fit")
+#define HC_OPTIONS(X)                                                                          \
+  X(iters, 2000, 1, 1e9, "decodes per restart (work budget: restarts x iters)")                \
+  X(restarts, 10, 1, 1e6, "restarts (a minimum with fill)")                                    \
+  X(work, 3e8, 0, 1e15, "also stop after this much work: decoder steps x (sections/16 + 8), "  \
+                        "about 1e8 a second (0: no cap; not with fill)")                          \
+  X(temp, 0.004, 0, 1, "initial temperature of each restart, fraction of its arena")          \
+  X(peak_bias, 0.75, 0, 1, "probability of moving a buffer that touches the top")             \
+  X(target, 0.7, 0, 1, "probability of a targeted move (x placed where it could have gone)")  \
+  X(patience, 2, 0, 1e6, "restarts without progress before a fresh run (0: never)")           \
+  X(kick, 0.5, 0, 1, "probability that a fresh run starts from the best list, not a static rule") \
+  X(noise, 0.1, 0, 10, "rank perturbation of a fresh run's list, fraction of its length")     \
+  X(cls, 2, 0, 3, "decoder rule: 0 priority only, 1 prefer buffers touching a valley side, "    \
+                  "2 also prefer those meeting its height, 3 alternate 2 and 1 between runs")  \
+  X(smooth, 0, 0, 1000, "weight of the mean height above the reference level in the cost")    \
+  X(band, 0, 0, 1, "reference level: arena - band x max-live (0: max-live)")                   \
+  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (unless the target is met)")
 
 enum { HC_OPTIONS(MP_OPT_ENUM) HC_N_OPTS };
 static const mp_option hc_options[] = {HC_OPTIONS(MP_OPT_ENTRY)};
 
+#define BS 16   /* sections per block of the skyline's block minima */
+
+/* One decode: its trace, skyline snapshots and offsets. */
+typedef struct dec {
+  int nst;         /* steps */
+  int *va, *vb;    /* valley [a, b) of each step */
+  int *pick;       /* buffer placed at the step, or -1 (valley raised) */
+  int *pcl;        /* class of the pick */
+  int64_t *lvl, *hl, *hr; /* valley height, its neighbours' (-1: none) */
+  int64_t *val;    /* offset placed at, or the raised height */
+  int64_t *snap;   /* skyline before step snap*j, S values each */
+  int64_t *off;    /* per buffer */
+  int *pstep;      /* per buffer: step that placed it */
+  int64_t arena;
+  double over;
+} dec;
+
 typedef struct hc {
-  const mp_problem *p;
-  int n;
-  int *seq;
-  int64_t *off;
-  int *placed; /* pinned first, then seq prefix */
-  int npin;
-  enum mp_fit fit;
+  int m;            /* regular buffers (size > 0, non-empty life, not pinned) */
+  int *id;          /* -> problem index */
+  int *slo, *shi;   /* section range [slo, shi) */
+  int64_t *size, *al;
+  int S;            /* sections */
+  int64_t *w;       /* section widths */
+  int64_t L;        /* max-live bound */
+  int64_t band;     /* the cost counts the height above arena - band */
+  int cls;
+  int maxst;        /* bound on decode steps */
+  int snap;         /* skyline snapshot every snap steps */
+  long ndec;        /* decodes so far */
+  double work;      /* work so far: decoder steps x (skyline blocks + 8) */
+  int64_t *H;       /* working skyline */
+  int64_t *bm;      /* min of H over each block of BS sections */
+  int nb;
+  int *rk;          /* rank in the list being decoded */
+  /* groups: buffers with one life [slo, shi), numbered by (slo, shi); the
+   * groups starting at s are sg[s] .. sg[s+1]-1; each group's unplaced
+   * buffers gitem[gstart[g] .. gfill[g]) in priority order */
+  int G, *grp, *gshi, *sg, *gstart, *gfill, *gitem;
+  int *sgl, *sgn;   /* non-empty groups starting at s: sgl[sg[s] .. sgn[s]) */
+  int *gslo;        /* first section of each group */
+  int *eg, *ego;    /* groups ending at e: ego[eg[e] .. eg[e+1]), by slo descending */
+  int *egl, *egn;   /* the non-empty ones: egl[eg[e] .. egn[e]) */
+  uint64_t *live;   /* bit s: some group starting at s is non-empty */
+  char *done;
 } hc;
 
-/* Re-pack seq[from..) given the prefix; returns the arena. */
-static int64_t repack(hc *h, int from) {
-  const mp_problem *p = h->p;
-  int np = h->npin + from;
-  for (int k = from; k < h->n; k++) {
-    int i = h->seq[k];
-    h->off[i] = p->items[i].size > 0 ? mp_pack_one(p, i, h->placed, np, h->off, h->fit) : 0;
-    h->placed[np++] = i;
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+static void dec_init(dec *d, const hc *h) {
+  size_t st = (size_t)h->maxst, mz = (size_t)h->m + 1;
+  d->va = mp_xmalloc(sizeof(int) * st);
+  d->vb = mp_xmalloc(sizeof(int) * st);
+  d->pick = mp_xmalloc(sizeof(int) * st);
+  d->pcl = mp_xmalloc(sizeof(int) * st);
+  d->lvl = mp_xmalloc(sizeof(int64_t) * st);
+  d->hl = mp_xmalloc(sizeof(int64_t) * st);
+  d->hr = mp_xmalloc(sizeof(int64_t) * st);
+  d->val = mp_xmalloc(sizeof(int64_t) * st);
+  d->snap = mp_xmalloc(sizeof(int64_t) * (st / (size_t)h->snap + 1) * (size_t)h->S);
+  d->off = mp_xmalloc(sizeof(int64_t) * mz);
+  d->pstep = mp_xmalloc(sizeof(int) * mz);
+  d->nst = 0;
+  d->arena = 0;
+  d->over = 0;
+}
+
+static void dec_free(dec *d) {
+  free(d->va);
+  free(d->vb);
+  free(d->pick);
+  free(d->pcl);
+  free(d->lvl);
+  free(d->hl);
+  free(d->hr);
+  free(d->val);
+  free(d->snap);
+  free(d->off);
+  free(d->pstep);
+}
+
+/* Decode priority list pr into dst, reusing the first t0 steps of src
+ * (which must be a decode of a list that differs from pr only in the
+ * relative order of buffers that cannot be chosen before step t0). */
+static void block_min(hc *h, int j) {
+  int lo = j * BS, hi = lo + BS < h->S ? lo + BS : h->S;
+  int64_t v = h->H[lo];
+  for (int s = lo + 1; s < hi; s++)
+    if (h->H[s] < v) v = h->H[s];
+  h->bm[j] = v;
+}
+
+/* The pick so far: buffer, class, rank. */
+typedef struct sel {
+  int pick, pc, prk;
+} sel;
+
+/* Offer group g's buffers for valley [a, b) at height lvl: the pick is the
+ * least (class, rank). */
+static inline void try_group(const hc *h, int g, int a, int b, int64_t lvl, sel *q) {
+  int s = h->gslo[g], e = h->gfill[g];
+  int cl0 = h->cls ? 2 - (s == a) - (h->gshi[g] == b) : 0;
+  bool merge = h->cls == 2 && cl0 == 1; /* its size decides 0 or 1 */
+  if (!merge && cl0 > q->pc) return;
+  for (int k = h->gstart[g]; k < e; k++) {
+    int i = h->gitem[k];
+    if (q->pc == 0 && h->rk[i] > q->prk) break;
+    int cl = cl0;
+    if (merge) {
+      int64_t top = mp_align_up(lvl, h->al[i]) + h->size[i];
+      if (s == a ? (a > 0 && h->H[a - 1] == top) : (b < h->S && h->H[b] == top)) cl = 0;
+    }
+    if (cl < q->pc || (cl == q->pc && h->rk[i] < q->prk)) {
+      q->pc = cl;
+      q->pick = i;
+      q->prk = h->rk[i];
+    }
+    if (!merge || cl == 0) break; /* the rest of the group ranks lower */
   }
-  int64_t a = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].size > 0 && h->off[i] + p->items[i].size > a) a = h->off[i] + p->items[i].size;
-  return a;
+}
+
+/* H[lo, hi) = v */
+static inline void set_range(hc *h, int lo, int hi, int64_t v) {
+  for (int s = lo; s < hi; s++) h->H[s] = v;
+  int j0 = lo / BS, j1 = (hi - 1) / BS;
+  block_min(h, j0);
+  for (int j = j0 + 1; j < j1; j++) h->bm[j] = v; /* covered whole */
+  if (j1 > j0) block_min(h, j1);
+}
+
+/* leftmost section of least height */
+static inline int lowest(const hc *h) {
+  int j = 0;
+  for (int q = 1; q < h->nb; q++)
+    if (h->bm[q] < h->bm[j]) j = q;
+  int s = j * BS;
+  while (h->H[s] != h->bm[j]) s++;
+  return s;
+}
+
+
+static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
+  h->ndec++;
+  int m = h->m, S = h->S;
+  int64_t *H = h->H;
+  if (!src || t0 < 0) t0 = 0;
+  if (src && t0 > src->nst) t0 = src->nst;
+  /* skyline at step t0: nearest snapshot, then replay */
+  int SNAP = h->snap, j = t0 / SNAP;
+  if (t0 == 0) {
+    memset(H, 0, sizeof(int64_t) * (size_t)S);
+  } else {
+    memcpy(H, src->snap + (size_t)j * (size_t)S, sizeof(int64_t) * (size_t)S);
+    for (int t = j * SNAP; t < t0; t++) {
+      int i = src->pick[t];
+      if (i >= 0) {
+        for (int s = h->slo[i]; s < h->shi[i]; s++) H[s] = src->val[t] + h->size[i];
+      } else {
+        for (int s = src->va[t]; s < src->vb[t]; s++) H[s] = src->val[t];
+      }
+    }
+  }
+  if (src && src != dst && t0 > 0) {
+    size_t t = (size_t)t0;
+    memcpy(dst->va, src->va, sizeof(int) * t);
+    memcpy(dst->vb, src->vb, sizeof(int) * t);
+    memcpy(dst->pick, src->pick, sizeof(int) * t);
+    memcpy(dst->pcl, src->pcl, sizeof(int) * t);
+    memcpy(dst->lvl, src->lvl, sizeof(int64_t) * t);
+    memcpy(dst->hl, src->hl, sizeof(int64_t) * t);
+    memcpy(dst->hr, src->hr, sizeof(int64_t) * t);
+    memcpy(dst->val, src->val, sizeof(int64_t) * t);
+    memcpy(dst->snap, src->snap, sizeof(int64_t) * (size_t)(j + 1) * (size_t)S);
+  }
+  /* done = placed before t0; buckets by first section of the others, each
+   * in priority order */
+  for (int k = 0; k < m; k++) h->done[k] = 0;
+  int placed = 0;
+  for (int t = 0; t < t0; t++) {
+    int i = dst->pick[t];
+    if (i >= 0) {
+      h->done[i] = 1;
+      dst->off[i] = src->off[i];
+      dst->pstep[i] = t;
+      placed++;
+    }
+  }
+  memcpy(h->gfill, h->gstart, sizeof(int) * (size_t)h->G);
+  for (int k = 0; k < m; k++) {
+    int i = pr[k];
+    h->rk[i] = k;
+    if (!h->done[i]) h->gitem[h->gfill[h->grp[i]]++] = i;
+  }
+  for (int s = 0; s < S; s++) {
+    int k = h->sg[s];
+    for (int g = h->sg[s]; g < h->sg[s + 1]; g++)
+      if (h->gfill[g] > h->gstart[g]) h->sgl[k++] = g;
+    h->sgn[s] = k;
+  }
+  for (int e = 0; e <= S; e++) {
+    int k = h->eg[e];
+    for (int gi = h->eg[e]; gi < h->eg[e + 1]; gi++)
+      if (h->gfill[h->ego[gi]] > h->gstart[h->ego[gi]]) h->egl[k++] = h->ego[gi];
+    h->egn[e] = k;
+  }
+  memset(h->live, 0, sizeof(uint64_t) * (size_t)((S + 63) / 64));
+  for (int s = 0; s < S; s++)
+    if (h->sgn[s] > h->sg[s]) h->live[s >> 6] |= 1ull << (s & 63);
+  for (int q = 0; q < h->nb; q++) block_min(h, q);
+  int t = t0;
+  while (placed < m) {
+    if (t % SNAP == 0) memcpy(dst->snap + (size_t)(t / SNAP) * (size_t)S, H, sizeof(int64_t) * (size_t)S);
+    int a = lowest(h);
+    int64_t lvl = H[a];
+    int b = a + 1;
+    while (b < S && H[b] == lvl) b++;
+    sel q = {-1, 9, 0};
+    if (h->cls == 0) { /* every group that fits */
+      for (int s = a; s < b; s++) {
+        uint64_t wd = h->live[s >> 6] >> (s & 63);
+        if (!wd) { /* no group starts in the rest of this word */
+          s |= 63;
+          continue;
+        }
+        s += __builtin_ctzll(wd);
+        if (s >= b) break;
+        for (int gi = h->sg[s]; gi < h->sgn[s] && h->gshi[h->sgl[gi]] <= b; gi++)
+          try_group(h, h->sgl[gi], a, b, lvl, &q);
+      }
+    } else {
+      /* classes 0 and 1 touch a side: the groups starting at a, then those
+       * ending at b; strictly inside (class 2) only when none fits */
+      for (int gi = h->sg[a]; gi < h->sgn[a] && h->gshi[h->sgl[gi]] <= b; gi++)
+        try_group(h, h->sgl[gi], a, b, lvl, &q);
+      for (int gi = h->eg[b]; gi < h->egn[b] && h->gslo[h->egl[gi]] > a; gi++)
+        try_group(h, h->egl[gi], a, b, lvl, &q);
+      for (int s = q.pick < 0 ? a + 1 : b; s < b; s++) {
+        uint64_t wd = h->live[s >> 6] >> (s & 63);
+        if (!wd) {
+          s |= 63;
+          continue;
+        }
+        s += __builtin_ctzll(wd);
+        if (s >= b) break;
+        for (int gi = h->sg[s]; gi < h->sgn[s] && h->gshi[h->sgl[gi]] < b; gi++)
+          try_group(h, h->sgl[gi], a, b, lvl, &q);
+      }
+    }
+    int pick = q.pick, pc = q.pc;
+    dst->va[t] = a;
+    dst->vb[t] = b;
+    dst->pick[t] = pick;
+    dst->pcl[t] = pc;
+    dst->lvl[t] = lvl;
+    dst->hl[t] = a > 0 ? H[a - 1] : -1;
+    dst->hr[t] = b < S ? H[b] : -1;
+    if (pick < 0) {
+      int64_t up = INT64_MAX;
+      if (a > 0) up = H[a - 1];
+      if (b < S && H[b] < up) up = H[b];
+      set_range(h, a, b, up);
+      dst->val[t] = up;
+    } else {
+      int64_t o = mp_align_up(lvl, h->al[pick]);
+      dst->val[t] = o;
+      dst->off[pick] = o;
+      dst->pstep[pick] = t;
+      h->done[pick] = 1;
+      placed++;
+      int g = h->grp[pick], q = h->gstart[g];
+      while (h->gitem[q] != pick) q++;
+      memmove(h->gitem + q, h->gitem + q + 1, sizeof(int) * (size_t)(h->gfill[g] - q - 1));
+      if (--h->gfill[g] == h->gstart[g]) { /* the group is empty */
+        int s0 = h->slo[pick], k = h->sg[s0];
+        while (h->sgl[k] != g) k++;
+        memmove(h->sgl + k, h->sgl + k + 1, sizeof(int) * (size_t)(h->sgn[s0] - k - 1));
+        if (--h->sgn[s0] == h->sg[s0]) h->live[s0 >> 6] &= ~(1ull << (s0 & 63));
+        int e0 = h->gshi[g];
+        k = h->eg[e0];
+        while (h->egl[k] != g) k++;
+        memmove(h->egl + k, h->egl + k + 1, sizeof(int) * (size_t)(h->egn[e0] - k - 1));
+        h->egn[e0]--;
+      }
+      set_range(h, h->slo[pick], h->shi[pick], o + h->size[pick]);
+    }
+    t++;
+  }
+  if (t % SNAP == 0) memcpy(dst->snap + (size_t)(t / SNAP) * (size_t)S, H, sizeof(int64_t) * (size_t)S);
+  h->work += (double)(t - t0 + 1) * (h->nb + 8); /* ~ the cost of the steps */
+  dst->nst = t;
+  int64_t arena = 0;
+  double ov = 0;
+  for (int s = 0; s < S; s++)
+    if (H[s] > arena) arena = H[s];
+  int64_t ref = arena - h->band > h->L ? arena - h->band : h->L;
+  for (int s = 0; s < S; s++)
+    if (H[s] > ref) ov += (double)(H[s] - ref) * (double)h->w[s];
+  dst->arena = arena;
+  dst->over = ov;
+}
+
+/* Class of buffer i in the valley of step t of d (its life inside it). */
+static inline int cls_at(const hc *h, const dec *d, int t, int i) {
+  if (!h->cls) return 0;
+  int a = d->va[t], b = d->vb[t];
+  int cl = 2 - (h->slo[i] == a) - (h->shi[i] == b);
+  if (h->cls == 2 && cl == 1) {
+    int64_t top = mp_align_up(d->lvl[t], h->al[i]) + h->size[i];
+    if (h->slo[i] == a ? d->hl[t] == top : d->hr[t] == top) cl = 0;
+  }
+  return cl;
+}
+
+/* First step of d whose choice may change when buffer i takes position
+ * npos[i] in the list (every other buffer keeping its relative order):
+ * one where i fits and now beats the pick, or the step that placed i if
+ * i moved later.  Steps before it decode alike. */
+static int first_change(const hc *h, const dec *d, int i, const int *npos, bool later) {
+  int lo = h->slo[i], hi = h->shi[i], e = d->pstep[i];
+  for (int t = 0; t < e; t++) {
+    if (d->pick[t] < 0 || d->va[t] > lo || hi > d->vb[t]) continue;
+    int cl = cls_at(h, d, t, i);
+    if (cl < d->pcl[t] || (cl == d->pcl[t] && npos[i] < npos[d->pick[t]])) return t;
+  }
+  return later ? e : d->nst;
+}
+
+static const hc *sort_h;
+static int sort_rule;
+static int cmp_prio(const void *pa, const void *pb) {
+  int x = *(const int *)pa, y = *(const int *)pb;
+  const hc *h = sort_h;
+  int64_t lx = h->shi[x] - h->slo[x], ly = h->shi[y] - h->slo[y];
+  int64_t kx, ky;
+  if (sort_rule == 0) { /* larger area (size x sections) first */
+    kx = h->size[x] * lx;
+    ky = h->size[y] * ly;
+  } else { /* longer lifetime first, then larger */
+    if (lx != ly) return lx > ly ? -1 : 1;
+    kx = h->size[x];
+    ky = h->size[y];
+  }
+  if (kx != ky) return kx > ky ? -1 : 1;
+  return x - y;
+}
+
+static const double *sort_key;
+static int cmp_key(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  if (sort_key[x] != sort_key[y]) return sort_key[x] < sort_key[y] ? -1 : 1;
+  return x - y;
+}
+
+static int cmp_life(const void *pa, const void *pb) {
+  int x = *(const int *)pa, y = *(const int *)pb;
+  const hc *h = sort_h;
+  if (h->slo[x] != h->slo[y]) return h->slo[x] - h->slo[y];
+  if (h->shi[x] != h->shi[y]) return h->shi[x] - h->shi[y];
+  return x - y;
+}
+
+/* Groups of equal lives, from slo/shi. */
+static void build_groups(hc *h) {
+  int m = h->m;
+  int *byl = mp_xmalloc(sizeof(int) * ((size_t)m + 1));
+  for (int k = 0; k < m; k++) byl[k] = k;
+  sort_h = h;
+  qsort(byl, (size_t)m, sizeof(int), cmp_life);
+  memset(h->sg, 0, sizeof(int) * ((size_t)h->S + 1));
+  h->G = 0;
+  for (int k = 0; k < m; k++) {
+    int i = byl[k];
+    if (k == 0 || h->slo[i] != h->slo[byl[k - 1]] || h->shi[i] != h->shi[byl[k - 1]]) {
+      h->gshi[h->G] = h->shi[i];
+      h->gstart[h->G] = k;
+      h->sg[h->slo[i] + 1]++;
+      h->G++;
+    }
+    h->grp[i] = h->G - 1;
+  }
+  h->gstart[h->G] = m;
+  for (int s = 0; s < h->S; s++) h->sg[s + 1] += h->sg[s];
+  memset(h->eg, 0, sizeof(int) * ((size_t)h->S + 2));
+  for (int g = 0; g < h->G; g++) {
+    h->gslo[g] = h->slo[byl[h->gstart[g]]];
+    h->eg[h->gshi[g] + 1]++;
+  }
+  for (int e = 0; e <= h->S; e++) h->eg[e + 1] += h->eg[e];
+  memcpy(h->egn, h->eg, sizeof(int) * ((size_t)h->S + 1));
+  for (int g = h->G - 1; g >= 0; g--) h->ego[h->egn[h->gshi[g]]++] = g;
+  free(byl);
 }
 
 static const int64_t *sort_off;
-static const mp_problem *sort_p;
 static int cmp_off(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   if (sort_off[x] != sort_off[y]) return sort_off[x] < sort_off[y] ? -1 : 1;
-  if (sort_p->items[x].size != sort_p->items[y].size)
-    return sort_p->items[x].size > sort_p->items[y].size ? -1 : 1;
   return x - y;
+}
+
+/* Offsets of the whole problem from decode d: its buffers first fit in
+ * offset order (pinned ones where they stand), then the degenerate ones. */
+static int64_t realise(const mp_problem *p, const hc *h, const dec *d, int *seq, int64_t *off) {
+  for (int k = 0; k < h->m; k++) seq[k] = k;
+  sort_off = d->off;
+  qsort(seq, (size_t)h->m, sizeof(int), cmp_off);
+  for (int k = 0; k < h->m; k++) seq[k] = h->id[seq[k]];
+  mp_pack(p, seq, h->m, MP_FIRST_FIT, off);
+  for (int i = 0; i < p->n; i++)
+    if (off[i] < 0) off[i] = 0;
+  mp_pack_degenerate(p, off);
+  return mp_arena(p, off);
 }
 
 static int hc_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n;
   size_t nz = (size_t)(n ? n : 1);
-  hc h = {p, 0, NULL, NULL, NULL, 0, c->opt[OPT_fit] > 0 ? MP_BEST_FIT : MP_FIRST_FIT};
-  int *all = mp_xmalloc(sizeof(int) * nz);
-  mp_seq_by_size(p, all);
-  h.seq = mp_xmalloc(sizeof(int) * nz);
-  h.off = mp_xmalloc(sizeof(int64_t) * nz);
-  h.placed = mp_xmalloc(sizeof(int) * nz);
-  for (int i = 0; i < n; i++) {
-    h.off[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : -1;
-    if (p->items[i].fixed >= 0) h.placed[h.npin++] = i;
-  }
-  for (int k = 0; k < n; k++)
-    if (p->items[all[k]].fixed < 0) h.seq[h.n++] = all[k];
-  int m = h.n;
-  int64_t cur = repack(&h, 0);
-  /* a chain's previous placement, as a sequence, if it packs better */
-  if (c->start_offsets) {
-    int *s2 = mp_xmalloc(sizeof(int) * nz);
-    memcpy(s2, h.seq, sizeof(int) * (size_t)m);
-    sort_off = c->start_offsets;
-    sort_p = p;
-    qsort(h.seq, (size_t)m, sizeof(int), cmp_off);
-    int64_t a = repack(&h, 0);
-    if (a < cur) {
-      cur = a;
-    } else {
-      memcpy(h.seq, s2, sizeof(int) * (size_t)m);
-      repack(&h, 0);
-    }
-    free(s2);
-  }
-  int *best_seq = mp_xmalloc(sizeof(int) * nz), *old = mp_xmalloc(sizeof(int) * nz);
+  int64_t lb = mp_live_peak(p);
+  c->bound = lb;
+  int64_t target = c->capacity > 0 ? c->capacity : lb;
+  /* incumbent: greedy by size (best fit), or the chain's previous placement */
   int64_t *best_off = mp_xmalloc(sizeof(int64_t) * nz);
-  memcpy(best_seq, h.seq, sizeof(int) * (size_t)m);
-  memcpy(best_off, h.off, sizeof(int64_t) * nz);
-  int64_t best = cur, lb = mp_live_peak(p);
+  int *seq = mp_xmalloc(sizeof(int) * nz);
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+  mp_seq_by_size(p, seq);
+  int64_t best = mp_pack(p, seq, n, MP_BEST_FIT, best_off);
+  if (c->start_offsets && mp_verify_offsets(p, c->start_offsets, NULL) == 0) {
+    int64_t a = mp_arena(p, c->start_offsets);
+    if (a < best) {
+      best = a;
+      memcpy(best_off, c->start_offsets, sizeof(int64_t) * nz);
+    }
+  }
+  bool cut = false;
+  if (c->capacity > 0 && lb > c->capacity) {
+    c->status = MP_INFEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "the max-live bound %lld exceeds the capacity %lld", (long long)lb,
+             (long long)c->capacity);
+    goto out;
+  }
+  hc h;
+  memset(&h, 0, sizeof h);
+  h.L = lb;
+  h.band = c->opt[OPT_band] > 0 ? (int64_t)(c->opt[OPT_band] * (double)lb) : INT64_MAX / 4;
+  h.cls = c->opt[OPT_cls] == 3 ? 2 : (int)c->opt[OPT_cls];
+  h.id = mp_xmalloc(sizeof(int) * nz);
+  for (int i = 0; i < n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size > 0 && it->lo < it->hi && it->fixed < 0) h.id[h.m++] = i;
+  }
+  int m = h.m;
+  size_t mz = (size_t)m + 1;
+  int64_t *pts = mp_xmalloc(sizeof(int64_t) * 2 * mz);
+  int u = 0;
+  for (int k = 0; k < m; k++) {
+    pts[u++] = p->items[h.id[k]].lo;
+    pts[u++] = p->items[h.id[k]].hi;
+  }
+  qsort(pts, (size_t)u, sizeof(int64_t), cmp_i64);
+  int np = 0;
+  for (int k = 0; k < u; k++)
+    if (np == 0 || pts[k] != pts[np - 1]) pts[np++] = pts[k];
+  h.S = np > 1 ? np - 1 : 1;
+  h.w = mp_xmalloc(sizeof(int64_t) * (size_t)h.S);
+  h.H = mp_xmalloc(sizeof(int64_t) * (size_t)h.S);
+  h.nb = (h.S + BS - 1) / BS;
+  h.bm = mp_xmalloc(sizeof(int64_t) * (size_t)h.nb);
+  for (int s = 0; s < h.S; s++) h.w[s] = np > 1 ? pts[s + 1] - pts[s] : 1;
+  h.slo = mp_xmalloc(sizeof(int) * mz);
+  h.shi = mp_xmalloc(sizeof(int) * mz);
+  h.size = mp_xmalloc(sizeof(int64_t) * mz);
+  h.al = mp_xmalloc(sizeof(int64_t) * mz);
+  for (int k = 0; k < m; k++) {
+    const mp_item *it = &p->items[h.id[k]];
+    int64_t *q = bsearch(&it->lo, pts, (size_t)np, sizeof(int64_t), cmp_i64);
+    h.slo[k] = (int)(q - pts);
+    q = bsearch(&it->hi, pts, (size_t)np, sizeof(int64_t), cmp_i64);
+    h.shi[k] = (int)(q - pts);
+    h.size[k] = it->size;
+    h.al[k] = it->align < 1 ? 1 : it->align;
+  }
+  free(pts);
+  /* each step places a buffer or raises a valley, merging it with a
+   * neighbour: fewer than S + 2m raises in all */
+  h.maxst = 3 * m + h.S + 2;
+  /* snapshots: at most ~2^20 values per decode (8 MB), every 16 steps or more */
+  h.snap = (int)(((double)h.maxst * h.S) / (1 << 20)) + 1;
+  if (h.snap < 16) h.snap = 16;
+  h.grp = mp_xmalloc(sizeof(int) * mz);
+  h.gshi = mp_xmalloc(sizeof(int) * mz);
+  h.gstart = mp_xmalloc(sizeof(int) * (mz + 1));
+  h.gfill = mp_xmalloc(sizeof(int) * (mz + 1));
+  h.gitem = mp_xmalloc(sizeof(int) * mz);
+  h.sg = mp_xcalloc((size_t)h.S + 1, sizeof(int));
+  h.sgl = mp_xmalloc(sizeof(int) * mz);
+  h.sgn = mp_xmalloc(sizeof(int) * ((size_t)h.S + 1));
+  h.gslo = mp_xmalloc(sizeof(int) * mz);
+  h.eg = mp_xmalloc(sizeof(int) * ((size_t)h.S + 2));
+  h.ego = mp_xmalloc(sizeof(int) * mz);
+  h.egl = mp_xmalloc(sizeof(int) * mz);
+  h.egn = mp_xmalloc(sizeof(int) * ((size_t)h.S + 2));
+  h.live = mp_xmalloc(sizeof(uint64_t) * (size_t)((h.S + 63) / 64));
+  h.rk = mp_xmalloc(sizeof(int) * mz);
+  h.done = mp_xmalloc(mz);
+  build_groups(&h);
+
+  dec D[3]; /* current, candidate, best */
+  for (int k = 0; k < 3; k++) dec_init(&D[k], &h);
+  dec *cur = &D[0], *cand = &D[1], *bst = &D[2];
+  int *pr = mp_xmalloc(sizeof(int) * mz), *npr = mp_xmalloc(sizeof(int) * mz);
+  int *bpr = mp_xmalloc(sizeof(int) * mz), *top = mp_xmalloc(sizeof(int) * mz);
+  int *npos = mp_xmalloc(sizeof(int) * mz), *csteps = mp_xmalloc(sizeof(int) * (size_t)h.maxst);
+  double span = 0;
+  for (int s = 0; s < h.S; s++) span += (double)h.w[s];
+  double sm = c->opt[OPT_smooth] / (span > 0 ? span : 1);
+#define COST(d) ((double)(d)->arena + sm * (d)->over)
+  if (m > 0) {
+    /* start: the better of the two static rules */
+    sort_h = &h;
+    for (int r = 0; r < 2; r++) {
+      for (int k = 0; k < m; k++) npr[k] = k;
+      sort_rule = r;
+      qsort(npr, (size_t)m, sizeof(int), cmp_prio);
+      decode(&h, npr, NULL, cand, 0);
+      if (r == 0 || COST(cand) < COST(cur)) {
+        dec *t = cur;
+        cur = cand;
+        cand = t;
+        memcpy(pr, npr, sizeof(int) * (size_t)m);
+      }
+    }
+    decode(&h, pr, NULL, bst, 0);
+    memcpy(bpr, pr, sizeof(int) * (size_t)m);
+  }
   mp_rng rng;
   mp_rng_seed(&rng, c->seed);
   long iters = (long)c->opt[OPT_iters];
-  double T0 = c->opt[OPT_temp] * (double)cur, T = T0;
-  double cool = iters > 0 ? pow(1e-3, 1.0 / (double)iters) : 1;
-  int *pos = mp_xmalloc(sizeof(int) * nz);
-  int *top = mp_xmalloc(sizeof(int) * nz);
-  bool cut = false;
-  for (long it = 0; it < iters && m > 1 && best > lb; it++) {
-    if ((it & 15) == 0 && mp_time_up(c)) {
-      cut = true;
-      break;
-    }
-    for (int k = 0; k < m; k++) pos[h.seq[k]] = k;
-    int k1;
-    if (mp_rng_unit(&rng) < c->opt[OPT_peak_bias]) {
-      int nt = 0;
-      for (int k = 0; k < m; k++) {
-        int i = h.seq[k];
-        if (h.off[i] + p->items[i].size == cur) top[nt++] = k;
+  long restarts = (long)c->opt[OPT_restarts];
+  bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
+  double cool = pow(1e-3, 1.0 / (double)iters);
+  long rs = 0, stall = 0, epoch = 0, patience = (long)c->opt[OPT_patience];
+  int64_t garena = m > 0 ? bst->arena : 0;
+  int64_t *goff = mp_xmalloc(sizeof(int64_t) * mz);
+  double *key = mp_xmalloc(sizeof(double) * mz);
+  int *gpr = mp_xmalloc(sizeof(int) * mz);
+  if (m > 0) memcpy(goff, bst->off, sizeof(int64_t) * (size_t)m);
+  if (m > 0) memcpy(gpr, bpr, sizeof(int) * (size_t)m);
+  bool spent = false; /* the work cap ended the run */
+  double wcap = c->opt[OPT_work];
+  for (; m > 1 && (rs < restarts || fill) && !cut && !spent && garena > target && best > target; rs++) {
+    if (rs > 0) {
+      if (patience > 0 && stall >= patience) {
+        /* a fresh run: the best list or a static rule, perturbed */
+        epoch++;
+        stall = 0;
+        if (c->opt[OPT_cls] == 3) h.cls = epoch % 2 ? 1 : 2;
+        if (mp_rng_unit(&rng) < c->opt[OPT_kick]) {
+          memcpy(bpr, gpr, sizeof(int) * (size_t)m);
+        } else {
+          for (int k = 0; k < m; k++) bpr[k] = k;
+          sort_rule = (int)(epoch % 2);
+          qsort(bpr, (size_t)m, sizeof(int), cmp_prio);
+        }
+        for (int k = 0; k < m; k++) key[bpr[k]] = k + c->opt[OPT_noise] * m * mp_rng_unit(&rng);
+        sort_key = key;
+        qsort(bpr, (size_t)m, sizeof(int), cmp_key);
+        decode(&h, bpr, NULL, bst, 0);
       }
-      k1 = nt ? top[mp_rng_below(&rng, (uint64_t)nt)] : (int)mp_rng_below(&rng, (uint64_t)m);
-    } else {
-      k1 = (int)mp_rng_below(&rng, (uint64_t)m);
+      memcpy(pr, bpr, sizeof(int) * (size_t)m);
+      decode(&h, pr, NULL, cur, 0);
     }
-    memcpy(old, h.seq, sizeof(int) * (size_t)m);
-    int from;
-    if (mp_rng_unit(&rng) < 0.5) {
-      int k2 = (int)mp_rng_below(&rng, (uint64_t)m);
-      if (k2 == k1) continue;
-      int t = h.seq[k1];
-      h.seq[k1] = h.seq[k2];
-      h.seq[k2] = t;
-      from = k1 < k2 ? k1 : k2;
-    } else {
-      if (k1 == 0) continue;
-      int k2 = (int)mp_rng_below(&rng, (uint64_t)k1);
-      int t = h.seq[k1];
-      memmove(h.seq + k2 + 1, h.seq + k2, sizeof(int) * (size_t)(k1 - k2));
-      h.seq[k2] = t;
-      from = k2;
-    }
-    int64_t a = repack(&h, from);
-    double d = (double)(a - cur);
-    if (a <= cur || (T > 0 && mp_rng_unit(&rng) < exp(-d / T))) {
-      cur = a;
-      if (a < best) {
-        best = a;
-        memcpy(best_seq, h.seq, sizeof(int) * (size_t)m);
-        memcpy(best_off, h.off, sizeof(int64_t) * nz);
+    double before = COST(bst);
+    double T = c->opt[OPT_temp] * (double)cur->arena, cost = COST(cur);
+    for (long it = 0; it < iters && garena > target && !spent; it++, T *= cool) {
+      if (wcap > 0 && !fill && h.work >= wcap) {
+        spent = true;
+        break;
       }
-    } else {
-      memcpy(h.seq, old, sizeof(int) * (size_t)m);
-      repack(&h, from);
+      if ((it & 7) == 0 && mp_time_up(c)) {
+        cut = true;
+        break;
+      }
+      /* the buffer to move */
+      int x;
+      if (mp_rng_unit(&rng) < c->opt[OPT_peak_bias]) {
+        int nt = 0;
+        for (int k = 0; k < m; k++)
+          if (cur->off[k] + h.size[k] >= cur->arena) top[nt++] = k;
+        x = nt ? top[mp_rng_below(&rng, (uint64_t)nt)] : (int)mp_rng_below(&rng, (uint64_t)m);
+      } else {
+        x = (int)mp_rng_below(&rng, (uint64_t)m);
+      }
+      int k1 = 0;
+      while (pr[k1] != x) k1++;
+      memcpy(npr, pr, sizeof(int) * (size_t)m);
+      double u2 = mp_rng_unit(&rng);
+      int y = -1, k2, nc = 0;
+      if (mp_rng_unit(&rng) < c->opt[OPT_target]) {
+        /* the steps before x's where x could be chosen instead */
+        int lo = h.slo[x], hi = h.shi[x], e = cur->pstep[x];
+        for (int t = 0; t < e; t++)
+          if (cur->pick[t] >= 0 && cur->va[t] <= lo && hi <= cur->vb[t] && cls_at(&h, cur, t, x) == cur->pcl[t])
+            csteps[nc++] = t;
+      }
+      if (nc > 0) { /* x goes just before the buffer chosen at one of them */
+        int z = cur->pick[csteps[mp_rng_below(&rng, (uint64_t)nc)]];
+        k2 = 0;
+        while (pr[k2] != z) k2++;
+        if (k2 > k1) continue; /* cannot happen: x would have won there */
+        memmove(npr + k2 + 1, npr + k2, sizeof(int) * (size_t)(k1 - k2));
+        npr[k2] = x;
+      } else if (u2 < 0.4) { /* swap with a random buffer */
+        k2 = (int)mp_rng_below(&rng, (uint64_t)m);
+        if (k2 == k1) continue;
+        y = npr[k2];
+        npr[k1] = y;
+        npr[k2] = x;
+      } else { /* move earlier (mostly) or anywhere */
+        if (u2 < 0.8) {
+          if (k1 == 0) continue;
+          k2 = (int)mp_rng_below(&rng, (uint64_t)k1);
+        } else {
+          k2 = (int)mp_rng_below(&rng, (uint64_t)m);
+          if (k2 == k1) continue;
+        }
+        if (k2 < k1) {
+          memmove(npr + k2 + 1, npr + k2, sizeof(int) * (size_t)(k1 - k2));
+        } else {
+          memmove(npr + k1, npr + k1 + 1, sizeof(int) * (size_t)(k2 - k1));
+        }
+        npr[k2] = x;
+      }
+      /* only pairs involving x (and y) changed relative order: decode
+       * again from the first step where that can change the choice */
+      for (int k = 0; k < m; k++) npos[npr[k]] = k;
+      int t0 = first_change(&h, cur, x, npos, npos[x] > k1);
+      if (y >= 0) {
+        int t1 = first_change(&h, cur, y, npos, npos[y] > k2);
+        if (t1 < t0) t0 = t1;
+      }
+      decode(&h, npr, cur, cand, t0);
+      double ncost = COST(cand), d = ncost - cost;
+      if (d <= 0 || (T > 0 && mp_rng_unit(&rng) < exp(-d / T))) {
+        dec *t = cur;
+        cur = cand;
+        cand = t;
+        int *tp = pr;
+        pr = npr;
+        npr = tp;
+        cost = ncost;
+        if (cur->arena < bst->arena || (cur->arena == bst->arena && ncost < COST(bst))) {
+          memcpy(bpr, pr, sizeof(int) * (size_t)m);
+          decode(&h, bpr, cur, bst, cur->nst);
+          if (bst->arena < garena) {
+            garena = bst->arena;
+            memcpy(goff, bst->off, sizeof(int64_t) * (size_t)m);
+            memcpy(gpr, bpr, sizeof(int) * (size_t)m);
+            if (c->verbose)
+              fprintf(stderr, "hillclimb: arena %lld (restart %ld, fresh start %ld, %ld decodes)\n",
+                      (long long)garena, rs, epoch, h.ndec);
+          }
+        }
+      }
     }
-    T *= cool;
-
+    stall = COST(bst) < before ? 0 : stall + 1;
   }
-  for (int i = 0; i < n; i++) c->offsets[i] = best_off[i] < 0 ? 0 : best_off[i];
-  c->status = best <= lb ? MP_OPTIMAL : cut ? MP_TIMEOUT : MP_FEASIBLE;
-  c->bound = lb;
-  free(all);
-  free(h.seq);
-  free(h.off);
-  free(h.placed);
-  free(best_seq);
-  free(best_off);
-  free(old);
-  free(pos);
+  if (c->verbose)
+    fprintf(stderr, "hillclimb: %ld restarts, %ld fresh starts, %ld decodes, skyline arena %lld\n", rs,
+            epoch, h.ndec, (long long)garena);
+  if (m > 0) {
+    memcpy(bst->off, goff, sizeof(int64_t) * (size_t)m);
+    int64_t a = realise(p, &h, bst, seq, off);
+    if (a < best) {
+      best = a;
+      memcpy(best_off, off, sizeof(int64_t) * nz);
+    }
+  }
+  for (int k = 0; k < 3; k++) dec_free(&D[k]);
+  free(pr);
+  free(npr);
+  free(bpr);
   free(top);
+  free(npos);
+  free(csteps);
+  free(goff);
+  free(gpr);
+  free(key);
+  free(h.id);
+  free(h.w);
+  free(h.H);
+  free(h.bm);
+  free(h.slo);
+  free(h.shi);
+  free(h.size);
+  free(h.al);
+  free(h.grp);
+  free(h.gshi);
+  free(h.gstart);
+  free(h.gfill);
+  free(h.gitem);
+  free(h.sg);
+  free(h.sgl);
+  free(h.sgn);
+  free(h.gslo);
+  free(h.eg);
+  free(h.ego);
+  free(h.egl);
+  free(h.egn);
+  free(h.live);
+  free(h.rk);
+  free(h.done);
+  if (best <= lb)
+    c->status = MP_OPTIMAL;
+  else if (cut && rs <= restarts)
+    c->status = MP_TIMEOUT;
+  else
+    c->status = MP_FEASIBLE;
+out:
+  memcpy(c->offsets, best_off, sizeof(int64_t) * nz);
+  free(best_off);
+  free(seq);
+  free(off);
   return 0;
 }
 
 const mp_solver solver_hillclimb = {
     .name = "hillclimb",
-    .summary = "improve the greedy-by-size order by moves on the buffers at the top (annealing)",
+    .summary = "annealing over buffer priorities decoded on a skyline, restarts (TVM-style hill climbing)",
     .decides = MP_DECIDES_OFFSETS,
     .options = hc_options,
     .n_options = HC_N_OPTS,
-    .quick = "iters=200",
+    .quick = "iters=50,restarts=2,fill=0",
     .solve = hc_solve,
 };
