@@ -1,39 +1,57 @@
-/* ga.c - genetic algorithm over topological orders.
+/* ga.c - genetic algorithm over topological orders (memetic, steady state).
  *
  * Encoding: an individual is a valid order itself.  Every operator keeps
  * validity:
  *   - crossover (precedence-preserving one-point order crossover): the
  *     child takes parent A's first c nodes, then the remaining nodes in
  *     parent B's order.  Both parents are topological, so every node's
- *     predecessors come before it in the child;
- *   - mutation: a few moves of one node to a random step between its last
- *     predecessor and its first successor (the moves of `sa`);
- *   - memetic step (option local): a few times per child, one random node
- *     moves to the best step of its window (the child keeps the change);
- *   - new random individuals: a random priority vector decoded by the list
- *     scheduler of listsched.c (always valid).
+ *     predecessors come before it in the child.  A prefix of an order is a
+ *     set of executed nodes, which is what decides the live memory at the
+ *     cut, so the child inherits A's way into the cut and B's way out;
+ *   - mutation: random moves of src/ordls.c (a node or operator chain to a
+ *     random step of its window, or a node dragged with its ancestors or
+ *     descendants), `mutation` is the probability of each further move;
+ *   - local search (memetic step, `local` moves per child): a short
+ *     annealing run with the moves and the incremental evaluation of
+ *     src/ordls.c on the energy "bytes x steps above a target just under
+ *     the best peak found" (as in sa, energy 1), the temperature falling
+ *     geometrically from T0 * ls_heat to a thousandth of it, T0 the mean
+ *     uphill of 200 sampled moves from the start order / ln 2.
  * Population: the start order (the chain's previous stage, e.g. greedy in
- * `--order greedy,ga`), the given/greedy/lpmf/bfs/dfs orders, mutants of the
- * start order and random orders.  Fitness: the live peak, ties broken by
- * the number of steps at the peak, then by the mean live memory.  Selection: tournaments of
- * `tournament` individuals; the `elite` best survive unchanged, so the best
- * never gets worse and the result is never worse than the start.  Budget:
- * `generations`, or the time limit (status timeout).  Deterministic for a
- * seed. */
+ * `--order greedy,ga`), the given/greedy/lpmf/bfs/dfs orders, and orders
+ * of a randomised greedy list schedule; every one but the start order goes
+ * through the local search.  Fitness: the live peak, ties broken by the
+ * number of steps at the peak, then by the mean live memory.
+ * Steady state: each step makes one child from parents chosen by
+ * tournaments of `tournament` individuals, improves it, and lets it replace
+ * the worse of two random individuals outside the `elite` best when it is
+ * better and no individual has the same order (diversity: no duplicates,
+ * so the population cannot collapse onto one order).  A generation is
+ * `population` children.  The best individual is never replaced, so the
+ * result is never worse than the start.  Budget:
+ * `generations`, or the time limit (status timeout); with fill=1 and a time
+ * limit it goes on until the limit.  Deterministic for a seed when no limit
+ * cuts the run. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "listsched.h"
+#include "ordls.h"
 #include "solver.h"
 
-#define GA_OPTIONS(X)                                                          \
-  X(population, 64, 4, 100000, "individuals")                                  \
-  X(generations, 400, 1, 1e9, "generations")                                   \
-  X(tournament, 3, 1, 64, "tournament size")                                   \
-  X(elite, 2, 1, 1000, "best individuals copied unchanged")                    \
-  X(crossover, 0.9, 0, 1, "crossover probability")                             \
-  X(mutation, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)") \
-  X(local, 0, 0, 1000, "memetic step: best-position moves applied to each child (0: none)") \
+#define GA_OPTIONS(X)                                                                          \
+  X(population, 24, 4, 100000, "individuals")                                                  \
+  X(generations, 40, 1, 1e9, "generations (of `population` children each)")                   \
+  X(tournament, 2, 1, 64, "tournament size")                                                   \
+  X(elite, 1, 1, 1000, "best individuals never replaced")                                      \
+  X(crossover, 0.9, 0, 1, "crossover probability")                                             \
+  X(mutation, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)")              \
+  X(local, 3000, 0, 1e9, "memetic step: annealing moves applied to each child (0: none)")      \
+  X(ls_heat, 0.3, 1e-4, 100, "initial temperature of the local search (factor of T0)")        \
+  X(margin, 0.02, 0, 0.5, "local search target = best peak * (1 - margin) - 1 byte")           \
+  X(drag, 0.3, 0, 1, "probability of a drag move in mutation and local search")               \
+  X(reach, 256, 2, 1e9, "drag moves: the farthest step a node is dragged to")                   \
   X(fill, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)")
 enum { GA_OPTIONS(MP_OPT_ENUM) GA_N_OPTS };
 static const mp_option ga_options[] = {GA_OPTIONS(MP_OPT_ENTRY)};
@@ -45,23 +63,19 @@ typedef struct indiv {
   double mean;
 } indiv;
 
-static void evaluate(const mp_graph *g, indiv *x) {
-  mp_problem p;
-  mp_problem_from_order(g, x->ord, 1, &p);
-  int64_t *prof = mp_profile(&p);
-  int64_t peak = 0;
+/* Fitness from the local-search state holding the individual's order. */
+static void fitness(const mp_ols *s, indiv *x) {
+  int64_t peak = mp_ols_peak(s);
   double sum = 0;
-  for (int t = 0; t < g->n; t++) {
-    if (prof[t] > peak) peak = prof[t];
-    sum += (double)prof[t];
-  }
-  free(p.items);
   int at = 0;
-  for (int t = 0; t < g->n; t++) at += prof[t] == peak;
+  for (int t = 0; t < s->n; t++) {
+    sum += (double)s->M[t];
+    at += s->M[t] == peak;
+  }
   x->peak = peak;
   x->at_peak = at;
-  x->mean = g->n ? sum / g->n : 0;
-  free(prof);
+  x->mean = s->n ? sum / s->n : 0;
+  memcpy(x->ord, s->ord, sizeof(int) * (size_t)s->n);
 }
 
 static bool better(const indiv *a, const indiv *b) {
@@ -70,81 +84,68 @@ static bool better(const indiv *a, const indiv *b) {
   return a->mean < b->mean;
 }
 
-/* one validity-preserving move: a node, half the time with the operator
- * chain that follows it in the order (each next node its only successor,
- * with it as only predecessor), goes to a random step of its window */
-static void mutate_move(const mp_graph *g, int *ord, int *pos, mp_rng *r) {
-  int n = g->n;
-  for (int i = 0; i < n; i++) pos[ord[i]] = i;
-  int i = (int)mp_rng_below(r, (uint64_t)n), v = ord[i], L = 1;
-  if (mp_rng_below(r, 2)) {
-    int last = v;
-    while (i + L < n && g->n_succ[last] == 1 && g->succ[last][0] == ord[i + L] &&
-           g->n_pred[ord[i + L]] == 1)
-      last = ord[i + L++];
-  }
-  int w = ord[i + L - 1];
-  int lo = 0, hi = n - 1;
-  for (int k = 0; k < g->n_pred[v]; k++)
-    if (pos[g->pred[v][k]] + 1 > lo) lo = pos[g->pred[v][k]] + 1;
-  for (int k = 0; k < g->n_succ[w]; k++)
-    if (pos[g->succ[w][k]] - 1 < hi) hi = pos[g->succ[w][k]] - 1;
-  hi -= L - 1;
-  if (hi <= lo) return;
-  int j = lo + (int)mp_rng_below(r, (uint64_t)(hi - lo));
-  if (j >= i) j++;
-  int *blk = mp_xmalloc(sizeof(int) * (size_t)L);
-  memcpy(blk, ord + i, sizeof(int) * (size_t)L);
-  if (j > i)
-    memmove(ord + i, ord + i + L, sizeof(int) * (size_t)(j - i));
-  else
-    memmove(ord + j + L, ord + j, sizeof(int) * (size_t)(i - j));
-  memcpy(ord + j, blk, sizeof(int) * (size_t)L);
-  free(blk);
+static int64_t target_of(int64_t best, double margin) {
+  int64_t U = (int64_t)((double)best * (1 - margin)) - 1;
+  return U < 0 ? 0 : U;
 }
 
-static void mutate(const mp_graph *g, int *ord, int *pos, mp_rng *r, double pm) {
-  do mutate_move(g, ord, pos, r);
-  while (mp_rng_unit(r) < pm);
-}
+typedef struct ga {
+  const mp_graph *g;
+  mp_ctx *c;
+  mp_ols s;
+  mp_rng r;
+  int n;
+  double pdrag, margin, T0, heat;
+  long local;
+  int reach;
+  int64_t best_peak; /* the target follows it */
+  bool cut;
+} ga;
 
-static void move_node(int *ord, int i, int j) {
-  int v = ord[i];
-  if (i < j)
-    memmove(ord + i, ord + i + 1, sizeof(int) * (size_t)(j - i));
-  else
-    memmove(ord + j + 1, ord + j, sizeof(int) * (size_t)(i - j));
-  ord[j] = v;
-}
-
-/* Memetic step: a random node goes to the best step of its window (all
- * steps between its last predecessor and first successor tried). */
-static void local_move(const mp_graph *g, indiv *x, int *pos, mp_rng *r) {
-  int n = g->n, *ord = x->ord;
-  for (int i = 0; i < n; i++) pos[ord[i]] = i;
-  int i = (int)mp_rng_below(r, (uint64_t)n), v = ord[i];
-  int lo = 0, hi = n - 1;
-  for (int k = 0; k < g->n_pred[v]; k++)
-    if (pos[g->pred[v][k]] + 1 > lo) lo = pos[g->pred[v][k]] + 1;
-  for (int k = 0; k < g->n_succ[v]; k++)
-    if (pos[g->succ[v][k]] - 1 < hi) hi = pos[g->succ[v][k]] - 1;
-  if (hi <= lo) return;
-  indiv best = *x, cur = *x;
-  int bj = i, at = i;
-  for (int j = lo; j <= hi; j++) {
-    if (j == i) continue;
-    move_node(ord, at, j);
-    at = j;
-    evaluate(g, &cur);
-    if (better(&cur, &best)) {
-      best = cur;
-      bj = j;
+/* Short annealing run on the order loaded in G->s (energy: excess over the
+ * target under the best peak).  Keeps the best state it visits. */
+static void local_search(ga *G, int *keep) {
+  mp_ols *s = &G->s;
+  if (G->local <= 0) return;
+  mp_ols_set_target(s, target_of(G->best_peak, G->margin));
+  int64_t bp = mp_ols_peak(s), bx = s->xs;
+  memcpy(keep, s->ord, sizeof(int) * (size_t)G->n);
+  double T = G->T0 * G->heat, alpha = pow(1e-3, 1.0 / (double)G->local);
+  bool dirty = false; /* the state differs from keep */
+  for (long it = 0; it < G->local; it++, T *= alpha) {
+    if ((it & 255) == 0 && mp_time_up(G->c)) {
+      G->cut = true;
+      break;
+    }
+    if (!mp_ols_move(s, &G->r, G->pdrag, G->reach)) continue;
+    mp_ols_eval ev = mp_ols_eval_move(s);
+    double de = (double)(ev.xs - s->xs);
+    if (de <= 0 || mp_rng_unit(&G->r) < exp(-de / T)) {
+      mp_ols_commit(s, ev);
+      if (ev.peak < bp || (ev.peak == bp && ev.xs < bx)) {
+        bp = ev.peak;
+        bx = ev.xs;
+        memcpy(keep, s->ord, sizeof(int) * (size_t)G->n);
+        dirty = false;
+        if (ev.peak < G->best_peak) {
+          G->best_peak = ev.peak;
+          mp_ols_set_target(s, target_of(G->best_peak, G->margin));
+          bx = s->xs;
+        }
+      } else {
+        dirty = true;
+      }
+    } else {
+      mp_ols_revert(s);
     }
   }
-  move_node(ord, at, bj);
-  x->peak = best.peak;
-  x->at_peak = best.at_peak;
-  x->mean = best.mean;
+  if (dirty) mp_ols_load(s, keep);
+}
+
+static void mutate(ga *G, double pm) {
+  do
+    if (mp_ols_move(&G->s, &G->r, G->pdrag, G->reach)) mp_ols_commit(&G->s, mp_ols_eval_move(&G->s));
+  while (mp_rng_unit(&G->r) < pm);
 }
 
 static void crossover(int n, const int *a, const int *b, int *child, bool *used, mp_rng *r) {
@@ -174,6 +175,14 @@ static int cmp_indiv(const void *a, const void *b) {
   return 0;
 }
 
+static bool duplicate(const indiv *pop, int np, const indiv *x, int n) {
+  for (int i = 0; i < np; i++)
+    if (pop[i].peak == x->peak && pop[i].at_peak == x->at_peak &&
+        memcmp(pop[i].ord, x->ord, sizeof(int) * (size_t)n) == 0)
+      return true;
+  return false;
+}
+
 static int ga_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
@@ -182,94 +191,111 @@ static int ga_solve(mp_ctx *c) {
   if (n < 2) return 0;
   int np = (int)c->opt[OPT_population];
   int elite = (int)c->opt[OPT_elite];
-  if (elite > np) elite = np;
+  if (elite >= np) elite = np - 1;
   long gens = (long)c->opt[OPT_generations];
   int tk = (int)c->opt[OPT_tournament];
   double pc = c->opt[OPT_crossover], pm = c->opt[OPT_mutation];
-  mp_rng r;
-  mp_rng_seed(&r, c->seed);
-  indiv *pop = mp_xcalloc((size_t)np, sizeof(indiv)), *next = mp_xcalloc((size_t)np, sizeof(indiv));
-  for (int i = 0; i < np; i++) {
-    pop[i].ord = mp_xmalloc(sizeof(int) * (size_t)n);
-    next[i].ord = mp_xmalloc(sizeof(int) * (size_t)n);
+  ga G;
+  memset(&G, 0, sizeof G);
+  G.g = g;
+  G.c = c;
+  G.n = n;
+  G.pdrag = c->opt[OPT_drag];
+  G.margin = c->opt[OPT_margin];
+  G.heat = c->opt[OPT_ls_heat];
+  G.local = (long)c->opt[OPT_local];
+  G.reach = c->opt[OPT_reach] < n ? (int)c->opt[OPT_reach] : n;
+  mp_rng_seed(&G.r, c->seed);
+  mp_ols_init(&G.s, g, 1, 1);
+  mp_ols_load(&G.s, c->start_order);
+  G.best_peak = mp_ols_peak(&G.s);
+  mp_ols_set_target(&G.s, target_of(G.best_peak, G.margin));
+  /* local-search temperature scale: mean uphill of sampled moves */
+  {
+    double up = 0;
+    int nup = 0;
+    for (int k = 0; k < 200; k++) {
+      if (!mp_ols_move(&G.s, &G.r, G.pdrag, G.reach)) continue;
+      mp_ols_eval ev = mp_ols_eval_move(&G.s);
+      mp_ols_revert(&G.s);
+      if (ev.xs > G.s.xs) {
+        up += (double)(ev.xs - G.s.xs);
+        nup++;
+      }
+    }
+    G.T0 = nup ? up / nup / log(2.0) : 1.0;
   }
-  int *pos = mp_xmalloc(sizeof(int) * (size_t)n);
+  indiv *pop = mp_xcalloc((size_t)np, sizeof(indiv));
+  for (int i = 0; i < np; i++) pop[i].ord = mp_xmalloc(sizeof(int) * (size_t)n);
+  indiv child = {mp_xmalloc(sizeof(int) * (size_t)n), 0, 0, 0};
+  int *tmp = mp_xmalloc(sizeof(int) * (size_t)n), *keep = mp_xmalloc(sizeof(int) * (size_t)n);
   bool *used = mp_xmalloc(sizeof(bool) * (size_t)n);
-  double *prio = mp_xmalloc(sizeof(double) * (size_t)n);
-  /* initial population */
-  for (int i = 0; i < np; i++) {
+  /* initial population: the start order as it is, the others improved */
+  int filled = 0;
+  for (int i = 0; i < np && !G.cut; i++) {
     if (i == 0) {
-      memcpy(pop[i].ord, c->start_order, sizeof(int) * (size_t)n);
+      memcpy(tmp, c->start_order, sizeof(int) * (size_t)n);
     } else if (i <= MP_LS_N_RULES) {
-      mp_ls_order(g, (mp_ls_rule)(i - 1), pop[i].ord);
-    } else if (i % 2 == 0) {
-      memcpy(pop[i].ord, c->start_order, sizeof(int) * (size_t)n);
-      mutate(g, pop[i].ord, pos, &r, 0.8);
+      mp_ls_order(g, (mp_ls_rule)(i - 1), tmp);
     } else {
-      for (int v = 0; v < n; v++) prio[v] = mp_rng_unit(&r);
-      mp_ls_order_prio(g, prio, pop[i].ord);
+      mp_ols_random_greedy(g, &G.r, 0.3 * mp_rng_unit(&G.r), tmp);
     }
-    evaluate(g, &pop[i]);
+    mp_ols_load(&G.s, tmp);
+    if (i > 0) local_search(&G, keep);
+    fitness(&G.s, &pop[i]);
+    if (pop[i].peak < G.best_peak) G.best_peak = pop[i].peak;
+    filled = i + 1;
   }
+  np = filled; /* a time limit may cut the initial population short */
   qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
-  bool cut = false, fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
-  long gen = 0;
-  for (; (gen < gens || fill) && !cut; gen++) {
-    for (int i = 0; i < elite; i++) {
-      memcpy(next[i].ord, pop[i].ord, sizeof(int) * (size_t)n);
-      next[i].peak = pop[i].peak;
-      next[i].at_peak = pop[i].at_peak;
-      next[i].mean = pop[i].mean;
+  bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
+  long gen = 0, children = 0;
+  while ((gen < gens || fill) && !G.cut && np > elite) {
+    int a = tournament(pop, np, tk, &G.r);
+    if (np > 1 && mp_rng_unit(&G.r) < pc) {
+      int b = tournament(pop, np, tk, &G.r);
+      if (b == a) b = (a + 1 + (int)mp_rng_below(&G.r, (uint64_t)(np - 1))) % np;
+      crossover(n, pop[a].ord, pop[b].ord, tmp, used, &G.r);
+      mp_ols_load(&G.s, tmp);
+      if (mp_rng_unit(&G.r) < pm) mutate(&G, pm);
+    } else {
+      mp_ols_load(&G.s, pop[a].ord);
+      mutate(&G, pm);
     }
-    for (int i = elite; i < np; i++) {
-      int a = tournament(pop, np, tk, &r);
-      if (mp_rng_unit(&r) < pc) {
-        int b = tournament(pop, np, tk, &r);
-        crossover(n, pop[a].ord, pop[b].ord, next[i].ord, used, &r);
-        if (mp_rng_unit(&r) < pm) mutate(g, next[i].ord, pos, &r, pm);
-      } else {
-        memcpy(next[i].ord, pop[a].ord, sizeof(int) * (size_t)n);
-        mutate(g, next[i].ord, pos, &r, pm);
-      }
-      evaluate(g, &next[i]);
-      for (int k = 0; k < (int)c->opt[OPT_local]; k++) local_move(g, &next[i], pos, &r);
-      if ((i & 7) == 0 && mp_time_up(c)) {
-        /* keep the evaluated part of the new generation */
-        for (int k = i + 1; k < np; k++) {
-          memcpy(next[k].ord, pop[k].ord, sizeof(int) * (size_t)n);
-          next[k].peak = pop[k].peak;
-          next[k].at_peak = pop[k].at_peak;
-          next[k].mean = pop[k].mean;
-        }
-        cut = true;
-        break;
-      }
+    local_search(&G, keep);
+    fitness(&G.s, &child);
+    /* steady state: the child replaces the worse of two random individuals
+     * outside the elite when it is better and no individual has its order */
+    int v = elite + (int)mp_rng_below(&G.r, (uint64_t)(np - elite));
+    int v2 = elite + (int)mp_rng_below(&G.r, (uint64_t)(np - elite));
+    if (better(&pop[v], &pop[v2])) v = v2;
+    if (better(&child, &pop[v]) && !duplicate(pop, np, &child, n)) {
+      int *spare = pop[v].ord;
+      pop[v] = child;
+      child.ord = spare;
+      qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
     }
-    indiv *t = pop;
-    pop = next;
-    next = t;
-    qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
+    if (++children % np == 0) gen++;
   }
-  /* pop[0] is at least as good as the start order (elitism) */
+  /* pop[0] is at least as good as the start order (never replaced by a
+   * worse one); a cut run still holds a full valid order there */
   memcpy(c->order, pop[0].ord, sizeof(int) * (size_t)n);
-  if (cut && gen <= gens) c->status = MP_TIMEOUT; /* cut before the minimum */
-  for (int i = 0; i < np; i++) {
-    free(pop[i].ord);
-    free(next[i].ord);
-  }
+  if (G.cut && gen < gens) c->status = MP_TIMEOUT; /* cut before the minimum */
+  for (int i = 0; i < (int)c->opt[OPT_population]; i++) free(pop[i].ord);
   free(pop);
-  free(next);
-  free(pos);
+  free(child.ord);
+  free(tmp);
+  free(keep);
   free(used);
-  free(prio);
+  mp_ols_free(&G.s);
   return 0;
 }
 
 const mp_solver solver_ga = {
     .name = "ga",
-    .summary = "genetic algorithm over valid orders (precedence-preserving crossover, tournaments, elitism)",
+    .summary = "memetic genetic algorithm over valid orders (order crossover, tournaments, annealing local search, no duplicates)",
     .decides = MP_DECIDES_ORDER,
     .options = MP_OPTIONS(ga_options),
-    .quick = "population=12,generations=10,fill=0",
+    .quick = "population=8,generations=3,local=50,fill=0",
     .solve = ga_solve,
 };
