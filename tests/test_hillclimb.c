@@ -8,40 +8,6 @@
 
 #include "testlib.h"
 
-/* A W x T rectangle cut into about `pieces` rectangles: repeatedly split a
- * random piece across time or across the address range at a random point.
- * Piece [t0, t1) x [h0, h1) is a buffer of h1 - h0 bytes live in [t0, t1),
- * listed in a random order: a packing in exactly W bytes exists. */
-static void cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p) {
-  int64_t(*q)[4] = mp_xmalloc(sizeof *q * (size_t)pieces);
-  int n = 1;
-  q[0][0] = 0, q[0][1] = T, q[0][2] = 0, q[0][3] = W;
-  for (int tries = 0; n < pieces && tries < 100 * pieces; tries++) {
-    int k = (int)mp_rng_below(r, (uint64_t)n);
-    int d = mp_rng_below(r, 2) ? 0 : 2; /* 0: cut time, 2: cut addresses */
-    int64_t lo = q[k][d], hi = q[k][d + 1];
-    if (hi - lo < 2) continue;
-    int64_t c = lo + 1 + (int64_t)mp_rng_below(r, (uint64_t)(hi - lo - 1));
-    memcpy(q[n], q[k], sizeof q[k]);
-    q[k][d + 1] = c;
-    q[n][d] = c;
-    n++;
-  }
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)mp_rng_below(r, (uint64_t)i + 1);
-    int64_t t[4];
-    memcpy(t, q[i], sizeof t);
-    memcpy(q[i], q[j], sizeof t);
-    memcpy(q[j], t, sizeof t);
-  }
-  memset(p, 0, sizeof *p);
-  p->n = n;
-  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
-  p->t_end = T;
-  for (int i = 0; i < n; i++) p->items[i] = (mp_item){q[i][3] - q[i][2], q[i][0], q[i][1], 1, -1};
-  free(q);
-}
-
 START_TEST(hillclimb_zero_slack) {
   mp_rng r;
   mp_rng_seed(&r, 71);
@@ -49,7 +15,7 @@ START_TEST(hillclimb_zero_slack) {
   for (int t = 0; t < trials; t++) {
     int64_t W = 64 + (int64_t)mp_rng_below(&r, 1024), T = 8 + (int64_t)mp_rng_below(&r, 60);
     mp_problem p;
-    cut_problem(&r, W, T, 8 + t % 33, &p);
+    tl_cut_problem(&r, W, T, 8 + t % 33, &p);
     ck_assert_int_eq(mp_live_peak(&p), W);
     mp_result a;
     /* default budget, no time limit */
@@ -70,7 +36,7 @@ START_TEST(hillclimb_capacity) {
   for (int t = 0; t < trials; t++) {
     int64_t W = 256 + (int64_t)mp_rng_below(&r, 1024), T = 16 + (int64_t)mp_rng_below(&r, 40);
     mp_problem p;
-    cut_problem(&r, W, T, 30 + t, &p);
+    tl_cut_problem(&r, W, T, 30 + t, &p);
     mp_result a, b;
     ck_assert_int_eq(tl_run_fixed(&p, "bysize", 1, 0, 0, NULL, &b), 0);
     /* a capacity greedy by size already meets: met at once */

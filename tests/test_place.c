@@ -144,62 +144,15 @@ START_TEST(minimalloc_example) {
 }
 END_TEST
 
-/* Cut a W x T rectangle into pieces by random guillotine cuts; each piece
- * [t0, t1) x [h0, h1) becomes a buffer of size h1 - h0 live over [t0, t1).
- * The pieces tile the rectangle: a zero-slack packing in W bytes exists. */
-typedef struct rect {
-  int64_t t0, t1, h0, h1;
-} rect;
-
-static int cut_rectangle(mp_rng *r, int64_t W, int64_t T, int pieces, rect *out) {
-  int n = 1;
-  out[0] = (rect){0, T, 0, W};
-  for (int tries = 0; n < pieces && tries < 1000; tries++) {
-    int k = (int)mp_rng_below(r, (uint64_t)n);
-    rect q = out[k];
-    if (mp_rng_below(r, 2) && q.t1 - q.t0 > 1) {
-      int64_t c = q.t0 + 1 + (int64_t)mp_rng_below(r, (uint64_t)(q.t1 - q.t0 - 1));
-      out[k] = (rect){q.t0, c, q.h0, q.h1};
-      out[n++] = (rect){c, q.t1, q.h0, q.h1};
-    } else if (q.h1 - q.h0 > 1) {
-      int64_t c = q.h0 + 1 + (int64_t)mp_rng_below(r, (uint64_t)(q.h1 - q.h0 - 1));
-      out[k] = (rect){q.t0, q.t1, q.h0, c};
-      out[n++] = (rect){q.t0, q.t1, c, q.h1};
-    }
-  }
-  return n;
-}
-
-static void rect_problem(const rect *pc, int n, int64_t T, mp_rng *r, mp_problem *p) {
-  memset(p, 0, sizeof *p);
-  p->n = n;
-  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
-  p->t_end = T;
-  /* shuffle so the input order gives nothing away */
-  int *perm = mp_xmalloc(sizeof(int) * (size_t)n);
-  for (int i = 0; i < n; i++) perm[i] = i;
-  for (int i = n - 1; i > 0; i--) {
-    int j = (int)mp_rng_below(r, (uint64_t)i + 1), x = perm[i];
-    perm[i] = perm[j];
-    perm[j] = x;
-  }
-  for (int i = 0; i < n; i++) {
-    const rect *q = &pc[perm[i]];
-    p->items[i] = (mp_item){q->h1 - q->h0, q->t0, q->t1, 1, -1};
-  }
-  free(perm);
-}
-
 START_TEST(exact_zero_slack) {
   mp_rng r;
   mp_rng_seed(&r, 63);
   int trials = tl_trials(30);
-  rect pc[64];
   for (int t = 0; t < trials; t++) {
     int64_t W = 16 + (int64_t)mp_rng_below(&r, 200), T = 8 + (int64_t)mp_rng_below(&r, 30);
-    int n = cut_rectangle(&r, W, T, 6 + t % 20, pc);
     mp_problem p;
-    rect_problem(pc, n, T, &r, &p);
+    tl_cut_problem(&r, W, T, 6 + t % 20, &p);
+    int n = p.n;
     ck_assert_int_eq(mp_live_peak(&p), W);
     mp_result a;
     ck_assert_int_eq(tl_run_fixed(&p, "exact", 7, 20.0, 0, NULL, &a), 0);

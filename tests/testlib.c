@@ -270,3 +270,37 @@ const char *const *tl_quick_sets(const mp_solver *s) {
   list[n] = NULL;
   return list;
 }
+
+/* A W x T rectangle cut into about `pieces` rectangles: repeatedly split a
+ * random piece across time or across the address range at a random point.
+ * Piece [t0, t1) x [h0, h1) is a buffer of h1 - h0 bytes live in [t0, t1),
+ * listed in a random order: a packing in exactly W bytes exists. */
+void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p) {
+  int64_t(*q)[4] = mp_xmalloc(sizeof *q * (size_t)pieces);
+  int n = 1;
+  q[0][0] = 0, q[0][1] = T, q[0][2] = 0, q[0][3] = W;
+  for (int tries = 0; n < pieces && tries < 100 * pieces; tries++) {
+    int k = (int)mp_rng_below(r, (uint64_t)n);
+    int d = mp_rng_below(r, 2) ? 0 : 2; /* 0: cut time, 2: cut addresses */
+    int64_t lo = q[k][d], hi = q[k][d + 1];
+    if (hi - lo < 2) continue;
+    int64_t c = lo + 1 + (int64_t)mp_rng_below(r, (uint64_t)(hi - lo - 1));
+    memcpy(q[n], q[k], sizeof q[k]);
+    q[k][d + 1] = c;
+    q[n][d] = c;
+    n++;
+  }
+  for (int i = n - 1; i > 0; i--) {
+    int j = (int)mp_rng_below(r, (uint64_t)i + 1);
+    int64_t t[4];
+    memcpy(t, q[i], sizeof t);
+    memcpy(q[i], q[j], sizeof t);
+    memcpy(q[j], t, sizeof t);
+  }
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
+  p->t_end = T;
+  for (int i = 0; i < n; i++) p->items[i] = (mp_item){q[i][3] - q[i][2], q[i][0], q[i][1], 1, -1};
+  free(q);
+}

@@ -52,6 +52,10 @@ int tl_run_fixed(mp_problem *p, const char *place, uint64_t seed, double limit, 
 
 /* Split a solver's `quick` string "a=1,b=2" into a NULL-terminated list
  * (static storage, valid until the next call). */
+/* A W x T rectangle cut into about `pieces` buffers by random guillotine
+ * cuts, listed in random order: a zero-slack packing in W bytes exists. */
+void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
+
 const char *const *tl_quick_sets(const mp_solver *s);
 
 #endif
