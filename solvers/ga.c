@@ -38,6 +38,7 @@
 
 #include "listsched.h"
 #include "ordls.h"
+#include "schedbound.h"
 #include "solver.h"
 
 #define GA_OPTIONS(X)                                                                          \
@@ -52,7 +53,8 @@
   X(margin, 0.02, 0, 0.5, "local search target = best peak * (1 - margin) - 1 byte")           \
   X(drag, 0.3, 0, 1, "probability of a drag move in mutation and local search")               \
   X(reach, 256, 2, 1e9, "drag moves: the farthest step a node is dragged to")                   \
-  X(fill, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)")
+  X(fill, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)") \
+  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the cut lower bound")
 enum { GA_OPTIONS(MP_OPT_ENUM) GA_N_OPTS };
 static const mp_option ga_options[] = {GA_OPTIONS(MP_OPT_ENTRY)};
 
@@ -225,6 +227,9 @@ static int ga_solve(mp_ctx *c) {
     }
     G.T0 = nup ? up / nup / log(2.0) : 1.0;
   }
+  /* a peak at the cut bound cannot be beaten: stop there, proven */
+  int64_t lb = c->opt[OPT_stop] > 0 ? mp_cut_lower_bound(g, NULL) : 0;
+  c->bound = lb;
   indiv *pop = mp_xcalloc((size_t)np, sizeof(indiv));
   for (int i = 0; i < np; i++) pop[i].ord = mp_xmalloc(sizeof(int) * (size_t)n);
   indiv child = {mp_xmalloc(sizeof(int) * (size_t)n), 0, 0, 0};
@@ -232,7 +237,8 @@ static int ga_solve(mp_ctx *c) {
   bool *used = mp_xmalloc(sizeof(bool) * (size_t)n);
   /* initial population: the start order as it is, the others improved */
   int filled = 0;
-  for (int i = 0; i < np && !G.cut; i++) {
+  int64_t pop_best = INT64_MAX;
+  for (int i = 0; i < np && !G.cut && pop_best > lb; i++) {
     if (i == 0) {
       memcpy(tmp, c->start_order, sizeof(int) * (size_t)n);
     } else if (i <= MP_LS_N_RULES) {
@@ -244,13 +250,14 @@ static int ga_solve(mp_ctx *c) {
     if (i > 0) local_search(&G, keep);
     fitness(&G.s, &pop[i]);
     if (pop[i].peak < G.best_peak) G.best_peak = pop[i].peak;
+    if (pop[i].peak < pop_best) pop_best = pop[i].peak;
     filled = i + 1;
   }
   np = filled; /* a time limit may cut the initial population short */
   qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
   long gen = 0, children = 0;
-  while ((gen < gens || fill) && !G.cut && np > elite) {
+  while ((gen < gens || fill) && !G.cut && np > elite && pop[0].peak > lb) {
     int a = tournament(pop, np, tk, &G.r);
     if (np > 1 && mp_rng_unit(&G.r) < pc) {
       int b = tournament(pop, np, tk, &G.r);
@@ -280,7 +287,10 @@ static int ga_solve(mp_ctx *c) {
   /* pop[0] is at least as good as the start order (never replaced by a
    * worse one); a cut run still holds a full valid order there */
   memcpy(c->order, pop[0].ord, sizeof(int) * (size_t)n);
-  if (G.cut && gen < gens) c->status = MP_TIMEOUT; /* cut before the minimum */
+  if (pop[0].peak <= lb)
+    c->status = MP_OPTIMAL;
+  else if (G.cut && gen < gens)
+    c->status = MP_TIMEOUT; /* cut before the minimum */
   for (int i = 0; i < (int)c->opt[OPT_population]; i++) free(pop[i].ord);
   free(pop);
   free(child.ord);

@@ -59,6 +59,7 @@
 #include <string.h>
 
 #include "ordls.h"
+#include "schedbound.h"
 #include "solver.h"
 
 #define SA_OPTIONS(X)                                                                           \
@@ -74,7 +75,8 @@
   X(reach, 64, 2, 1e9, "drag moves: the farthest step a node is dragged to")                    \
   X(diversify, 1, 0, 1, "1: restarts cycle best / kicked elite / best / randomised greedy; 0: best only") \
   X(elite, 4, 1, 64, "distinct local optima kept for kicked restarts")                          \
-  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)")
+  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)") \
+  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the cut lower bound")
 enum { SA_OPTIONS(MP_OPT_ENUM) SA_N_OPTS };
 static const mp_option sa_options[] = {SA_OPTIONS(MP_OPT_ENTRY)};
 
@@ -135,6 +137,10 @@ static int sa_solve(mp_ctx *c) {
   double best_e = energy(&s, mp_ols_current(&s), smooth);
   int *best = mp_xmalloc(sizeof(int) * (size_t)n);
   memcpy(best, s.ord, sizeof(int) * (size_t)n);
+  /* a peak at the cut bound cannot be beaten: stop there, proven */
+  int64_t lb = c->opt[OPT_stop] > 0 ? mp_cut_lower_bound(g, NULL) : 0;
+  c->bound = lb;
+  bool proved = best_peak <= lb;
   elite_pool ep = {(int)c->opt[OPT_elite], 0, n, NULL, NULL, NULL};
   ep.ord = mp_xmalloc(sizeof(int *) * (size_t)ep.cap);
   for (int k = 0; k < ep.cap; k++) ep.ord[k] = mp_xmalloc(sizeof(int) * (size_t)n);
@@ -151,7 +157,7 @@ static int sa_solve(mp_ctx *c) {
   bool cut = false;
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
   int rs = 0;
-  for (; (rs < restarts || fill) && !cut; rs++) {
+  for (; (rs < restarts || fill) && !cut && !proved; rs++) {
     if (rs > 0) {
       int kind = diversify ? rs % 4 : 0; /* 0, 2: best; 1: kicked elite; 3: random greedy */
       if (kind == 3) {
@@ -183,7 +189,7 @@ static int sa_solve(mp_ctx *c) {
       }
     }
     double T0 = (nup ? up / nup / log(2.0) : 1.0) * c->opt[OPT_heat], T = T0;
-    for (long it = 0; it < iters; it++, T *= alpha) {
+    for (long it = 0; it < iters && !proved; it++, T *= alpha) {
       if ((it & 255) == 0 && mp_time_up(c)) {
         cut = true;
         break;
@@ -202,6 +208,7 @@ static int sa_solve(mp_ctx *c) {
           best_peak = ev.peak;
           best_e = ne;
           memcpy(best, s.ord, sizeof(int) * (size_t)n);
+          proved = best_peak <= lb;
         }
       } else {
         mp_ols_revert(&s);
@@ -211,7 +218,10 @@ static int sa_solve(mp_ctx *c) {
     elite_add(&ep, s.ord, mp_ols_peak(&s), e);
   }
   memcpy(c->order, best, sizeof(int) * (size_t)n);
-  if (cut && rs <= restarts) c->status = MP_TIMEOUT; /* cut before the minimum */
+  if (proved)
+    c->status = MP_OPTIMAL;
+  else if (cut && rs <= restarts)
+    c->status = MP_TIMEOUT; /* cut before the minimum */
   for (int k = 0; k < ep.cap; k++) free(ep.ord[k]);
   free(ep.ord);
   free(ep.peak);
