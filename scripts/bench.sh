@@ -75,7 +75,9 @@ for g in $(q "SELECT DISTINCT graph FROM results WHERE arena IS NOT NULL ORDER B
 done
 
 # ---- README ------------------------------------------------------------
-version=$(git describe --always --dirty 2>/dev/null || echo unknown)
+# the results written by this script do not make the source "dirty"
+version=$(git describe --always 2>/dev/null || echo unknown)
+[ -n "$(git status --porcelain -- . ':!results' 2>/dev/null)" ] && version="$version-dirty"
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 ncpu=$(nproc 2>/dev/null || echo "?")
 os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -s)
