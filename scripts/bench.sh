@@ -12,7 +12,7 @@
 #
 # Environment: EXPERIMENT (default scripts/experiments/default.json), JOBS
 # (default 2), FRESH=1 to start from an empty results file (default: resume:
-# cells with a plan are kept, cells that failed are run again).
+# cells that ended are kept; cells with status error or timeout run again).
 set -eu
 cd "$(dirname "$0")/.."
 MEMPLAN=${MEMPLAN:-bin/memplan}
@@ -107,7 +107,7 @@ cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
   echo "bin/memplan plot pareto $DB --graph GRAPH --out pareto.svg"
   echo '```'
   echo
-  echo "Rerunning resumes (cells with a plan are kept, failed cells run again); \`FRESH=1 make bench\` starts over."
+  echo "Rerunning resumes (finished cells are kept; cells with status error or timeout run again); \`FRESH=1 make bench\` starts over."
   echo "The rows are in [default.csv](default.csv) (every column of DESIGN 1.3 plus the cell,"
   echo "version and machine); the tables also as [LaTeX](tables.tex) and [CSV](tables.csv)."
   echo
