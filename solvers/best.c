@@ -3,7 +3,7 @@
  * of the given, greedy, lpmf, bfs and dfs rules, keeping the lowest live
  * peak.  Ties keep the earlier candidate in that list, so a chain never gets
  * worse and the file order wins when nothing is better.  The winner's name
- * is reported in the stage message.  It also reports the cut lower bound of
+ * is reported in the stage message.  It also reports the min-cut lower bound of
  * schedbound.h (ctx->bound), so its gap is measured against something
  * stronger than the per-node bound. */
 #include <stdio.h>
@@ -15,7 +15,7 @@
 static int best_solve(mp_ctx *c) {
   const char *which = NULL;
   mp_ls_best(c->g, c->start_order, c->order, &which);
-  c->bound = mp_cut_lower_bound(c->g, NULL);
+  c->bound = mp_sched_lower_bound(c->g, NULL);
   snprintf(c->msg, sizeof c->msg, "best order: %s", which);
   c->status = MP_FEASIBLE;
   return 0;

@@ -39,7 +39,7 @@
  * Caps: max_states (set expansions) and mem_mb (hash table) stop the search
  * cleanly; so does the time limit.  Then the best order found is returned
  * with status feasible (cap) or timeout (clock) and ctx->bound = the best
- * proven lower bound (per-node bounds, the cut bound of schedbound.h,
+ * proven lower bound (per-node bounds, the min-cut bound of schedbound.h,
  * proven segment optima).  Status is
  * optimal only when the returned peak equals the proven bound. */
 #include <stdio.h>
@@ -52,7 +52,7 @@
 
 #define DP_OPTIONS(X)                                                                  \
   X(split, 1, 0, 1, "solve the segments between cut nodes independently (0: whole graph)") \
-  X(cutbound, 1, 0, 1, "use the cut lower bound (0: per-node bounds only; ablation, tests)") \
+  X(cutbound, 1, 0, 1, "use the min-cut lower bound of schedbound.h (0: per-node bounds only; ablation, tests)") \
   X(max_states, 5e7, 1, 1e12, "stop after this many set expansions (cap)")            \
   X(mem_mb, 1024, 1, 1e6, "stop when the memo of hopeless sets would exceed this (MB)")
 enum { DP_OPTIONS(MP_OPT_ENUM) DP_N_OPTS };
@@ -623,7 +623,7 @@ static int dp_solve(mp_ctx *c) {
   free(bl);
   /* proven lower bound: per-node bounds (global and per segment) */
   int64_t bound = mp_node_lower_bound(g);
-  int64_t cut = c->opt[OPT_cutbound] != 0 ? mp_cut_lower_bound(g, NULL) : 0;
+  int64_t cut = c->opt[OPT_cutbound] != 0 ? mp_sched_lower_bound(g, NULL) : 0;
   if (cut > bound) bound = cut;
   if (fixed_peak > bound) bound = fixed_peak;
   for (int k = 0; k < nseg; k++)

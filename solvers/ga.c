@@ -54,7 +54,7 @@
   X(drag, 0.3, 0, 1, "probability of a drag move in mutation and local search")               \
   X(reach, 256, 2, 1e9, "drag moves: the farthest step a node is dragged to")                   \
   X(fill, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)") \
-  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the cut lower bound")
+  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
 enum { GA_OPTIONS(MP_OPT_ENUM) GA_N_OPTS };
 static const mp_option ga_options[] = {GA_OPTIONS(MP_OPT_ENTRY)};
 
@@ -227,8 +227,8 @@ static int ga_solve(mp_ctx *c) {
     }
     G.T0 = nup ? up / nup / log(2.0) : 1.0;
   }
-  /* a peak at the cut bound cannot be beaten: stop there, proven */
-  int64_t lb = c->opt[OPT_stop] > 0 ? mp_cut_lower_bound(g, NULL) : 0;
+  /* a peak at the min-cut bound cannot be beaten: stop there, proven */
+  int64_t lb = c->opt[OPT_stop] > 0 ? mp_sched_lower_bound(g, NULL) : 0;
   c->bound = lb;
   indiv *pop = mp_xcalloc((size_t)np, sizeof(indiv));
   for (int i = 0; i < np; i++) pop[i].ord = mp_xmalloc(sizeof(int) * (size_t)n);

@@ -271,7 +271,7 @@ static int ilp_solve(mp_ctx *c) {
   int64_t ub, lb = mp_node_lower_bound(g);
   if (warm) {
     ub = mp_ls_best(g, c->start_order, c->order, NULL);
-    int64_t cutlb = mp_cut_lower_bound(g, NULL);
+    int64_t cutlb = mp_sched_lower_bound(g, NULL);
     if (cutlb > lb) lb = cutlb;
   } else {
     /* the start order only bounds P (the model needs a finite box) */

@@ -76,7 +76,7 @@
   X(diversify, 1, 0, 1, "1: restarts cycle best / kicked elite / best / randomised greedy; 0: best only") \
   X(elite, 4, 1, 64, "distinct local optima kept for kicked restarts")                          \
   X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)") \
-  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the cut lower bound")
+  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
 enum { SA_OPTIONS(MP_OPT_ENUM) SA_N_OPTS };
 static const mp_option sa_options[] = {SA_OPTIONS(MP_OPT_ENTRY)};
 
@@ -137,8 +137,8 @@ static int sa_solve(mp_ctx *c) {
   double best_e = energy(&s, mp_ols_current(&s), smooth);
   int *best = mp_xmalloc(sizeof(int) * (size_t)n);
   memcpy(best, s.ord, sizeof(int) * (size_t)n);
-  /* a peak at the cut bound cannot be beaten: stop there, proven */
-  int64_t lb = c->opt[OPT_stop] > 0 ? mp_cut_lower_bound(g, NULL) : 0;
+  /* a peak at the min-cut bound cannot be beaten: stop there, proven */
+  int64_t lb = c->opt[OPT_stop] > 0 ? mp_sched_lower_bound(g, NULL) : 0;
   c->bound = lb;
   bool proved = best_peak <= lb;
   elite_pool ep = {(int)c->opt[OPT_elite], 0, n, NULL, NULL, NULL};

@@ -193,10 +193,12 @@ if "train" in FAM:
         md.append("No training graphs in the suite yet.\n")
     else:
         md.append("Each solver's live peak against the given order and against the best of "
-                  "Inductor's three orders (lpmf, bfs, dfs); `bound` is the cut lower bound "
-                  "(schedbound.h: at each node, every buffer made by it or an ancestor and still "
-                  "read by it or a descendant is live) or dp's, whichever is larger; gap = best "
-                  "peak found vs that bound.  ga (unbounded generations), greedy,sa (default sa budget, 4 x 200000 moves) and dp each run with --time-limit %g.\n" % TL)
+                  "Inductor's three orders (lpmf, bfs, dfs); `bound` is the min-cut lower bound "
+                  "(schedbound.h: when v runs, the cheapest set of executed nodes that holds v and "
+                  "its ancestors and none of its descendants leaves every buffer it made and "
+                  "something outside still reads live; a max flow per node) or dp's, whichever is "
+                  "larger; gap = best peak found vs that bound.  ga and greedy,sa (each using the "
+                  "whole limit unless the peak meets the bound) and dp run with --time-limit %g.\n" % TL)
         names = ["greedy", "lpmf", "bfs", "dfs", "best", "ga", "greedy,sa", "dp"]
         md.append("| graph | nodes | given MiB | best of 3 MiB | node bound MiB | bound MiB | " +
                   " | ".join(names) + " | gap |")
