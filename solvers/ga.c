@@ -86,11 +86,6 @@ static bool better(const indiv *a, const indiv *b) {
   return a->mean < b->mean;
 }
 
-static int64_t target_of(int64_t best, double margin) {
-  int64_t U = (int64_t)((double)best * (1 - margin)) - 1;
-  return U < 0 ? 0 : U;
-}
-
 typedef struct ga {
   const mp_graph *g;
   mp_ctx *c;
@@ -109,7 +104,7 @@ typedef struct ga {
 static void local_search(ga *G, int *keep) {
   mp_ols *s = &G->s;
   if (G->local <= 0) return;
-  mp_ols_set_target(s, target_of(G->best_peak, G->margin));
+  mp_ols_target_below(s, G->best_peak, G->margin);
   int64_t bp = mp_ols_peak(s), bx = s->xs;
   memcpy(keep, s->ord, sizeof(int) * (size_t)G->n);
   double T = G->T0 * G->heat, alpha = pow(1e-3, 1.0 / (double)G->local);
@@ -131,7 +126,7 @@ static void local_search(ga *G, int *keep) {
         dirty = false;
         if (ev.peak < G->best_peak) {
           G->best_peak = ev.peak;
-          mp_ols_set_target(s, target_of(G->best_peak, G->margin));
+          mp_ols_target_below(s, G->best_peak, G->margin);
           bx = s->xs;
         }
       } else {
@@ -211,7 +206,7 @@ static int ga_solve(mp_ctx *c) {
   mp_ols_init(&G.s, g, 1, 1);
   mp_ols_load(&G.s, c->start_order);
   G.best_peak = mp_ols_peak(&G.s);
-  mp_ols_set_target(&G.s, target_of(G.best_peak, G.margin));
+  mp_ols_target_below(&G.s, G.best_peak, G.margin);
   /* local-search temperature scale: mean uphill of sampled moves */
   {
     double up = 0;
@@ -244,7 +239,7 @@ static int ga_solve(mp_ctx *c) {
     } else if (i <= MP_LS_N_RULES) {
       mp_ls_order(g, (mp_ls_rule)(i - 1), tmp);
     } else {
-      mp_ols_random_greedy(g, &G.r, 0.3 * mp_rng_unit(&G.r), tmp);
+      mp_ls_order_random_greedy(g, &G.r, 0.3 * mp_rng_unit(&G.r), tmp);
     }
     mp_ols_load(&G.s, tmp);
     if (i > 0) local_search(&G, keep);

@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "listsched.h"
 #include "ordls.h"
 #include "schedbound.h"
 #include "solver.h"
@@ -83,11 +84,6 @@ static const mp_option sa_options[] = {SA_OPTIONS(MP_OPT_ENTRY)};
 static double energy(const mp_ols *s, mp_ols_eval ev, double smooth) {
   if (s->mode == 1) return (double)ev.xs;
   return (double)ev.peak + smooth * s->scale * ev.sum / (double)s->n;
-}
-
-static int64_t target_of(int64_t best, double margin) {
-  int64_t U = (int64_t)((double)best * (1 - margin)) - 1;
-  return U < 0 ? 0 : U;
 }
 
 /* The elite: distinct local optima of the restarts, best first. */
@@ -129,7 +125,7 @@ static int sa_solve(mp_ctx *c) {
   double margin = c->opt[OPT_margin];
   mp_ols_load(&s, c->start_order);
   mp_ols_set_scale(&s, (double)mp_ols_peak(&s));
-  mp_ols_set_target(&s, target_of(mp_ols_peak(&s), margin));
+  mp_ols_target_below(&s, mp_ols_peak(&s), margin);
 
   double smooth = c->opt[OPT_smooth], pdrag = c->opt[OPT_drag];
   int reach = c->opt[OPT_reach] < n ? (int)c->opt[OPT_reach] : n;
@@ -161,7 +157,7 @@ static int sa_solve(mp_ctx *c) {
     if (rs > 0) {
       int kind = diversify ? rs % 4 : 0; /* 0, 2: best; 1: kicked elite; 3: random greedy */
       if (kind == 3) {
-        mp_ols_random_greedy(g, &r, 0.3 * mp_rng_unit(&r), tmp);
+        mp_ls_order_random_greedy(g, &r, 0.3 * mp_rng_unit(&r), tmp);
         mp_ols_load(&s, tmp);
       } else if (kind == 1 && ep.size > 0) {
         mp_ols_load(&s, ep.ord[mp_rng_below(&r, (uint64_t)ep.size)]);
@@ -202,7 +198,7 @@ static int sa_solve(mp_ctx *c) {
         e = ne;
         if (ev.peak < best_peak || (ev.peak == best_peak && ne < best_e)) {
           if (s.mode == 1 && ev.peak < best_peak) {
-            mp_ols_set_target(&s, target_of(ev.peak, margin));
+            mp_ols_target_below(&s, ev.peak, margin);
             e = ne = (double)s.xs;
           }
           best_peak = ev.peak;

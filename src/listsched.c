@@ -17,8 +17,10 @@ static int *file_pos(const mp_graph *g) {
   return pos;
 }
 
-/* Greedy and lpmf: scan the ready list, keep the node of smallest key. */
-static void rule_scan(const mp_graph *g, mp_ls_rule rule, int *order) {
+/* Greedy and lpmf: scan the ready list, keep the node of smallest key.
+ * With r: ties at random instead of in file order, and with probability
+ * eps a random ready node (the randomised greedy). */
+static void rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps, int *order) {
   int n = g->n;
   int *pos = file_pos(g);
   int *ready = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -28,10 +30,15 @@ static void rule_scan(const mp_graph *g, mp_ls_rule rule, int *order) {
   for (int v = 0; v < n; v++)
     if (s.missing[v] == 0) ready[nr++] = v;
   for (int step = 0; step < n; step++) {
-    int bi = -1;
+    int bi = -1, ties = 0;
     int64_t bk1 = 0, bk2 = 0;
     int64_t cur_peak = s.peak > s.live ? s.peak : s.live;
-    for (int k = 0; k < nr; k++) {
+    int scan = nr;
+    if (r && mp_rng_unit(r) < eps) {
+      bi = (int)mp_rng_below(r, (uint64_t)nr);
+      scan = 0;
+    }
+    for (int k = 0; k < scan; k++) {
       int v = ready[k];
       int64_t after, during = mp_sim_cost(&s, v, &after), k1, k2;
       if (rule == MP_LS_GREEDY) {
@@ -46,8 +53,18 @@ static void rule_scan(const mp_graph *g, mp_ls_rule rule, int *order) {
         k1 = during > cur_peak ? during : cur_peak;
         k2 = after - s.live;
       }
-      if (bi < 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2) ||
-          (k1 == bk1 && k2 == bk2 && pos[v] < pos[ready[bi]])) {
+      if (r) {
+        /* reservoir choice among the nodes of smallest key */
+        if (ties == 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2)) {
+          bi = k;
+          bk1 = k1;
+          bk2 = k2;
+          ties = 1;
+        } else if (k1 == bk1 && k2 == bk2 && mp_rng_below(r, (uint64_t)++ties) == 0) {
+          bi = k;
+        }
+      } else if (bi < 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2) ||
+                 (k1 == bk1 && k2 == bk2 && pos[v] < pos[ready[bi]])) {
         bi = k;
         bk1 = k1;
         bk2 = k2;
@@ -123,11 +140,15 @@ static void rule_dfs(const mp_graph *g, int *order) {
   free(stack);
 }
 
+void mp_ls_order_random_greedy(const mp_graph *g, mp_rng *r, double eps, int *order) {
+  rule_scan(g, MP_LS_GREEDY, r, eps, order);
+}
+
 void mp_ls_order(const mp_graph *g, mp_ls_rule r, int *order) {
   switch (r) {
   case MP_LS_GREEDY:
   case MP_LS_LPMF:
-    rule_scan(g, r, order);
+    rule_scan(g, r, NULL, 0, order);
     break;
   case MP_LS_BFS:
     rule_bfs(g, order);

@@ -6,6 +6,7 @@
 #define MP_LISTSCHED_H
 
 #include "lifetime.h"
+#include "solver.h"
 
 typedef enum mp_ls_rule {
   MP_LS_GIVEN = 0, /* the file order */
@@ -21,6 +22,11 @@ const char *mp_ls_rule_name(mp_ls_rule r);
 
 /* Build the order of rule r into order[0..n-1]. */
 void mp_ls_order(const mp_graph *g, mp_ls_rule r, int *order);
+
+/* The greedy rule randomised (start orders for the search solvers): ties
+ * at random instead of in file order, and at every step with probability
+ * eps a random ready node instead.  Always a valid order. */
+void mp_ls_order_random_greedy(const mp_graph *g, mp_rng *r, double eps, int *order);
 
 /* Priority list scheduling: at every step run the ready node of highest
  * prio[v] (ties: earlier in the file).  Any prio vector decodes to a valid

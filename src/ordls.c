@@ -127,6 +127,11 @@ void mp_ols_set_target(mp_ols *s, int64_t U) {
     for (int t = 0; t < s->n; t++) s->xs += over(s->M[t], U);
 }
 
+void mp_ols_target_below(mp_ols *s, int64_t best, double margin) {
+  int64_t U = (int64_t)((double)best * (1 - margin)) - 1;
+  mp_ols_set_target(s, U < 0 ? 0 : U);
+}
+
 void mp_ols_set_scale(mp_ols *s, double scale) {
   s->scale = scale > 0 ? scale : 1;
   s->sum = 0;
@@ -350,45 +355,4 @@ bool mp_ols_move(mp_ols *s, mp_rng *r, double pdrag, int reach) {
   if (s->n < 2) return false;
   if (pdrag > 0 && mp_rng_unit(r) < pdrag) return drag_move(s, r, reach);
   return shift_move(s, r);
-}
-
-/* Randomised greedy list schedule: least live memory after the step (ties:
- * least during it, then at random); with probability eps a random ready
- * node instead. */
-void mp_ols_random_greedy(const mp_graph *g, mp_rng *r, double eps, int *order) {
-  int n = g->n;
-  int *ready = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-  int nr = 0;
-  mp_sim sim;
-  mp_sim_init(&sim, g);
-  for (int v = 0; v < n; v++)
-    if (sim.missing[v] == 0) ready[nr++] = v;
-  for (int step = 0; step < n; step++) {
-    int bi = 0;
-    if (mp_rng_unit(r) < eps) {
-      bi = (int)mp_rng_below(r, (uint64_t)nr);
-    } else {
-      int64_t bk1 = 0, bk2 = 0;
-      int ties = 0;
-      for (int k = 0; k < nr; k++) {
-        int64_t after, during = mp_sim_cost(&sim, ready[k], &after);
-        if (k == 0 || after < bk1 || (after == bk1 && during < bk2)) {
-          bi = k;
-          bk1 = after;
-          bk2 = during;
-          ties = 1;
-        } else if (after == bk1 && during == bk2 && mp_rng_below(r, (uint64_t)++ties) == 0) {
-          bi = k;
-        }
-      }
-    }
-    int v = ready[bi];
-    ready[bi] = ready[--nr];
-    mp_sim_run(&sim, v);
-    order[step] = v;
-    for (int i = 0; i < g->n_succ[v]; i++)
-      if (sim.missing[g->succ[v][i]] == 0) ready[nr++] = g->succ[v][i];
-  }
-  mp_sim_free(&sim);
-  free(ready);
 }

@@ -64,6 +64,9 @@ static inline mp_ols_eval mp_ols_current(const mp_ols *s) {
 }
 /* Mode 1: a new target (recomputes the excess, O(n)). */
 void mp_ols_set_target(mp_ols *s, int64_t U);
+/* Mode 1: the target just under a peak, best x (1 - margin) - 1 byte (the
+ * search solvers' choice: an order reaching it beats best). */
+void mp_ols_target_below(mp_ols *s, int64_t best, double margin);
 /* Mode 0: the scale of the soft-max (recomputes the sum, O(n)). */
 void mp_ols_set_scale(mp_ols *s, double scale);
 
@@ -75,10 +78,5 @@ bool mp_ols_move(mp_ols *s, mp_rng *r, double pdrag, int reach);
 mp_ols_eval mp_ols_eval_move(mp_ols *s);
 void mp_ols_commit(mp_ols *s, mp_ols_eval ev);
 void mp_ols_revert(mp_ols *s);
-
-/* A randomised greedy list schedule: at each step the ready node leaving
- * the least live memory (ties: least during the step, then at random), or
- * with probability eps a random ready node.  Always a valid order. */
-void mp_ols_random_greedy(const mp_graph *g, mp_rng *r, double eps, int *order);
 
 #endif
