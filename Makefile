@@ -4,56 +4,85 @@
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
 #   make test-asan  the test suite under AddressSanitizer + UBSan
-# Solvers are found by globbing solvers/*.c; the registry is generated.
+#   V=1           show every compiler command
+# Solvers are found by globbing solvers/*.c and solvers/*/ (a folder is one
+# solver); the registry is generated from those names.
 
 CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc -Itests \
-           $(shell pkg-config --cflags igraph jansson check cairo 2>/dev/null)
+PKGS    := igraph jansson check cairo
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs igraph jansson cairo 2>/dev/null) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
-SRC      := $(filter-out src/main.c,$(wildcard src/*.c))
-SOLVERS  := $(sort $(wildcard solvers/*.c))
-TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c tests/oracle.c
-OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) $(BUILD)/registry.o
-TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
-HDR      := $(wildcard src/*.h)
+ifeq ($(V),1)
+Q :=
+else
+Q := @
+endif
 
-.PHONY: all deps test test-unit test-cli test-asan bench bench-full graphs clean test-slurm
+SRC         := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SOLVERS := $(sort $(wildcard solvers/lib/*.c))
+SOLVER_DIRS := $(sort $(filter-out solvers/lib/,$(wildcard solvers/*/)))
+SOLVERS     := $(sort $(wildcard solvers/*.c)) $(foreach d,$(SOLVER_DIRS),$(sort $(wildcard $(d)*.c)))
+# the registry's entries: one per solver file, one per solver folder
+SOLVER_UNITS := $(sort $(wildcard solvers/*.c)) $(patsubst %/,%,$(SOLVER_DIRS))
+TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c tests/oracle.c
+OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) \
+            $(BUILD)/registry.o
+TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
+
+.PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full graphs clean \
+        test-slurm FORCE
 
 all: bin/memplan
 
-$(BUILD)/%.o: %.c $(HDR) $(wildcard tests/*.h)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c $< -o $@
+# A plain `make` on a machine without the libraries says what to do.
+check-libs:
+	@pkg-config --exists $(PKGS) 2>/dev/null && [ -f /usr/include/glpk.h ] && \
+	  [ -f /usr/include/sqlite3.h ] || { \
+	  echo "memplan: the build needs Debian's libigraph-dev libglpk-dev libjansson-dev check"; \
+	  echo "  libcairo2-dev libsqlite3-dev pkg-config: run 'make deps' (as root) first."; exit 1; }
 
-# One line per solver file: the registry is derived from the file names.
-$(BUILD)/registry.c: $(SOLVERS) scripts/gen_registry.sh
+$(BUILD)/%.o: %.c | check-libs
+	@mkdir -p $(dir $@)
+	@$(if $(Q),echo "  CC $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# The list of solver units, rewritten only when it changes, so that adding or
+# deleting a solver regenerates the registry and relinks.
+$(BUILD)/solvers.list: FORCE
 	@mkdir -p $(BUILD)
-	sh scripts/gen_registry.sh $(SOLVERS) > $@.tmp && mv $@.tmp $@
+	@echo "$(SOLVER_UNITS)" | tr ' ' '\n' > $@.new; \
+	  if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(BUILD)/registry.c: $(BUILD)/solvers.list scripts/gen_registry.sh $(SOLVERS)
+	$(Q)sh scripts/gen_registry.sh $(SOLVER_UNITS) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/test_suites.c: $(wildcard tests/test_*.c) scripts/gen_suites.sh
 	@mkdir -p $(BUILD)
-	sh scripts/gen_suites.sh $(sort $(wildcard tests/test_*.c)) > $@.tmp && mv $@.tmp $@
+	$(Q)sh scripts/gen_suites.sh $(sort $(wildcard tests/test_*.c)) > $@.tmp && mv $@.tmp $@
 
 $(BUILD)/test_suites.o: $(BUILD)/test_suites.c
-	$(CC) $(CFLAGS) $(shell pkg-config --cflags check 2>/dev/null) -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/registry.o: $(BUILD)/registry.c $(HDR)
-	$(CC) $(CFLAGS) -c $< -o $@
+$(BUILD)/registry.o: $(BUILD)/registry.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 bin/memplan: $(OBJ) $(BUILD)/src/main.o
 	@mkdir -p bin
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 # the CLI built into $(BUILD) (test-asan runs tests/cli.sh with it)
 $(BUILD)/memplan: $(OBJ) $(BUILD)/src/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 $(BUILD)/test_memplan: $(OBJ) $(TEST_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) $(CHECK_LIBS)
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) $(CHECK_LIBS)
 
 deps:
 	@sh scripts/deps.sh
@@ -65,6 +94,7 @@ test-unit: bin/memplan $(BUILD)/test_memplan
 	cd tests && CK_DEFAULT_TIMEOUT=600 ../$(BUILD)/test_memplan
 
 test-cli: bin/memplan
+	@sh tests/layers.sh
 	sh tests/cli.sh
 
 test-asan:
@@ -95,3 +125,5 @@ graphs: bin/memplan
 
 clean:
 	rm -rf build build-asan bin
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

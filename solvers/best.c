@@ -8,7 +8,7 @@
  * stronger than the per-node bound. */
 #include <stdio.h>
 
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "schedbound.h"
 #include "solver.h"
 

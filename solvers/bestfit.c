@@ -3,7 +3,7 @@
  * fits among the live buffers already placed (ties: lowest offset), else on top. */
 #include <stdlib.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 static int bestfit_solve(mp_ctx *c) {

@@ -2,7 +2,7 @@
  * nodes run in the order they became ready; ties in file order.
  * The rule lives in src/listsched.c (shared with `best` and the search
  * solvers' start orders). */
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "solver.h"
 
 static int bfs_solve(mp_ctx *c) {

@@ -4,7 +4,7 @@
  * (ties: lowest offset), else on top.  Also the baseline of reduction_vs_given. */
 #include <stdlib.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 static int bysize_solve(mp_ctx *c) {
@@ -21,5 +21,6 @@ const mp_solver solver_bysize = {
     .name = "bysize",
     .summary = "greedy by size with best fit (TFLite, XLA)",
     .decides = MP_DECIDES_OFFSETS,
+    .roles = MP_ROLE_DEFAULT | MP_ROLE_BASELINE,
     .solve = bysize_solve,
 };

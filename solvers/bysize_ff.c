@@ -3,7 +3,7 @@
  * aligned gap among the already placed buffers live with it. */
 #include <stdlib.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 static int bysize_ff_solve(mp_ctx *c) {

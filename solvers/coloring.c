@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 static bool live_together(const mp_item *a, const mp_item *b) {

@@ -3,7 +3,7 @@
  * before the next is started.  Among nodes made ready together, file order.
  * The rule lives in src/listsched.c (shared with `best` and the search
  * solvers' start orders). */
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "solver.h"
 
 static int dfs_solve(mp_ctx *c) {

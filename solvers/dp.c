@@ -46,7 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "schedbound.h"
 #include "solver.h"
 

@@ -63,7 +63,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 #define EXACT_OPTIONS(X)                                                                 \
@@ -1120,8 +1120,7 @@ const mp_solver solver_exact = {
     .name = "exact",
     .summary = "complete branch-and-bound placement (canonical offsets, section inference, memo)",
     .decides = MP_DECIDES_OFFSETS,
-    .options = exact_options,
-    .n_options = EXACT_N_OPTS,
+    .options = MP_OPTIONS(exact_options),
     .quick = "nodes=5000",
     .solve = exact_solve,
 };

@@ -3,7 +3,7 @@
  * among the live buffers already placed. */
 #include <stdlib.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 static int firstfit_solve(mp_ctx *c) {

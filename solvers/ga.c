@@ -36,8 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "listsched.h"
-#include "ordls.h"
+#include "lib/listsched.h"
+#include "lib/ordls.h"
 #include "schedbound.h"
 #include "solver.h"
 

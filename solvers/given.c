@@ -13,5 +13,6 @@ const mp_solver solver_given = {
     .name = "given",
     .summary = "the file order (the framework's own order)",
     .decides = MP_DECIDES_ORDER,
+    .roles = MP_ROLE_DEFAULT | MP_ROLE_FILE_ORDER,
     .solve = given_solve,
 };

@@ -3,7 +3,7 @@
  * step, then the node that comes first in the file.
  * The rule lives in src/listsched.c (shared with `best` and the search
  * solvers' start orders). */
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "solver.h"
 
 static int greedy_solve(mp_ctx *c) {

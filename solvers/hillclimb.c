@@ -53,7 +53,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 #define HC_OPTIONS(X)                                                                          \
@@ -809,8 +809,7 @@ const mp_solver solver_hillclimb = {
     .name = "hillclimb",
     .summary = "annealing over buffer priorities decoded on a skyline, restarts (TVM-style hill climbing)",
     .decides = MP_DECIDES_OFFSETS,
-    .options = hc_options,
-    .n_options = HC_N_OPTS,
+    .options = MP_OPTIONS(hc_options),
     .quick = "iters=50,restarts=2,fill=0",
     .solve = hc_solve,
 };

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "milp.h"
-#include "pack.h"
+#include "lib/glpk_util.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 #define ILPP_OPTIONS(X)                                                              \
@@ -202,8 +202,7 @@ const mp_solver solver_ilp_place = {
     .name = "ilp-place",
     .summary = "GLPK MIP: integer offsets, big-M pair disjunctions, minimise the arena",
     .decides = MP_DECIDES_OFFSETS,
-    .options = ilpp_options,
-    .n_options = ILPP_N_OPTS,
+    .options = MP_OPTIONS(ilpp_options),
     .quick = "max_items=10,time=1",
     .solve = ilp_place_solve,
 };

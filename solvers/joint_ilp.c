@@ -20,8 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "milp.h"
-#include "pack.h"
+#include "lib/glpk_util.h"
+#include "lib/pack.h"
+#include "lib/sim.h"
 #include "solver.h"
 
 #define JILP_OPTIONS(X)                                                        \
@@ -351,8 +352,7 @@ const mp_solver solver_joint_ilp = {
     .name = "joint-ilp",
     .summary = "GLPK MIP deciding order and offsets together (OLLA/MODeL style), small graphs",
     .decides = MP_DECIDES_BOTH,
-    .options = jilp_options,
-    .n_options = JILP_N_OPTS,
+    .options = MP_OPTIONS(jilp_options),
     .quick = "max_nodes=7,max_buffers=9,time=1",
     .solve = joint_solve,
 };

@@ -8,7 +8,7 @@
  * needing the least while it runs; remaining ties in file order.
  * The rule lives in src/listsched.c (shared with `best` and the search
  * solvers' start orders). */
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "solver.h"
 
 static int lpmf_solve(mp_ctx *c) {

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 #define POOL_OPTIONS(X) X(min_class, 256, 1, 1048576, "smallest class in bytes (classes grow x4 to 4 MiB, then x2)")
@@ -130,7 +130,6 @@ const mp_solver solver_pool = {
     .name = "pool",
     .summary = "runtime size-class pools (256 B x4 to 4 MiB, then x2), per-class free lists",
     .decides = MP_DECIDES_OFFSETS,
-    .options = pool_options,
-    .n_options = POOL_N_OPTS,
+    .options = MP_OPTIONS(pool_options),
     .solve = pool_solve,
 };

@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "registry.h"
+#include "run.h"
 
 static void free_list(char **l, int n) {
   for (int i = 0; i < n; i++) free(l[i]);
@@ -23,8 +24,10 @@ void mp_experiment_defaults(mp_experiment *e) {
   memset(e, 0, sizeof *e);
   e->name = mp_xstrdup("adhoc");
   e->manifest = mp_xstrdup("graphs/SUITE.tsv");
-  push(&e->order, &e->n_order, "given");
-  push(&e->place, &e->n_place, "bysize");
+  const mp_solver *o = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_ORDER);
+  const mp_solver *p = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_OFFSETS);
+  if (o) push(&e->order, &e->n_order, o->name);
+  if (p) push(&e->place, &e->n_place, p->name);
   e->seeds = mp_xmalloc(sizeof(uint64_t));
   e->seeds[0] = 1;
   e->n_seeds = 1;
@@ -637,10 +640,11 @@ int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap)
       const char *o = po[k], *p = pp[k];
       bool both = chain_decides_both(p);
       /* rules: a fixed-lifetime problem has no order to choose (its cells
-       * run with order `given` only; joint solvers need a graph); a joint
+       * run with the file order only; joint solvers need a graph); a joint
        * solver decides the order itself, so the cross product pairs it
-       * with `given` only */
-      if ((fixed && (strcmp(o, "given") || both)) || (!pexp[k] && both && strcmp(o, "given"))) {
+       * with the file order only */
+      bool file_order = mp_chain_is_file_order(o);
+      if ((fixed && (!file_order || both)) || (!pexp[k] && both && !file_order)) {
         m->n_skipped++;
         continue;
       }

@@ -52,7 +52,7 @@ int mp_split_list(const char *s, bool chains, char ***out, int *n);
 typedef struct mp_cell {
   char *path;        /* the graph as named by the manifest or the user (key) */
   char *file;        /* where the file is, to run it */
-  char *order;       /* order chain, "given" for fixed-lifetime problems */
+  char *order;       /* order chain (the file order for fixed-lifetime problems) */
   char *place;       /* placer chain */
   uint64_t seed;
   double time_limit; /* seconds, 0 = none */

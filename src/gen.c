@@ -34,7 +34,7 @@
 #include <string.h>
 
 #include "gen.h"
-#include "solver.h"
+#include "util.h"
 
 #define MAX_NODES 2000000
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "graph.h"
-#include "solver.h"
+#include "util.h"
 
 static int cmp_int(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <igraph.h>
+#include "util.h"
 
 /* A tensor reference: output `out` of node `node`; out == MP_ALL_OUTPUTS
  * means "every output of node" (the plain `j` form of the file). */
@@ -78,10 +79,6 @@ typedef struct mp_graph {
 #define MP_NO_BUFFER (-1)
 #define MP_PARAM_BUFFER (-2)
 
-/* Error reporting: every reader fills one of these. */
-typedef struct mp_error {
-  char msg[512];
-} mp_error;
 
 /* Build the derived structures (buffers, readers, edges, igraph) from nodes.
  * `toposort`: if the file order is not topological, replace it by a
@@ -108,8 +105,5 @@ int mp_order_check(const mp_graph *g, const int *order, mp_error *err);
 /* The buffer key of DESIGN 1.5: "J", "J:K" or "ws:J". */
 void mp_buffer_key(const mp_graph *g, int b, char *out, size_t cap);
 
-/* Set the error message printf-style; returns -1 for convenience. */
-int mp_errorf(mp_error *err, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
 
 #endif

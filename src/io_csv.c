@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "io.h"
-#include "solver.h"
+#include "util.h"
 
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t') s++;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "graph.h"
-#include "solver.h"
+#include "util.h"
 
 /* Attribute type of a vertex / edge attribute, or -1 when absent. */
 static int attr_type(const igraph_strvector_t *names, const igraph_vector_int_t *types,

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "io.h"
-#include "solver.h"
+#include "util.h"
 
 static bool ends_with(const char *s, const char *suf) {
   size_t a = strlen(s), b = strlen(suf);

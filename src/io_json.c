@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "graph.h"
-#include "solver.h"
+#include "util.h"
 
 /* Largest size accepted: the sums of all sizes must stay far from overflow. */
 #define MP_MAX_BYTES ((int64_t)1 << 56)

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "graph.h"
-#include "solver.h"
+#include "util.h"
 
 /* Index of the node whose "id" equals x (ids may be numbers or strings). */
 static int find_id(json_t *nodes, json_t *x) {

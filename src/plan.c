@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "plan.h"
-#include "solver.h"
+#include "util.h"
 
 static const char *const status_names[] = {"optimal", "feasible", "infeasible", "timeout",
                                            "error"};

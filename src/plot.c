@@ -264,7 +264,7 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
   for (int i = 0; i < ns && !rc; i++) {
     mp_run_spec spec = *base;
     spec.order = solvers[i];
-    spec.place = mp_solver_find("noreuse") ? "noreuse" : NULL;
+    spec.place = NULL; /* the profile depends on the order alone */
     mp_result r;
     int e = mp_run(&in, &spec, &r);
     if (e == 1) {
@@ -583,11 +583,12 @@ static int plot_pareto(char **in, int nin, const char *graph, bool best, const c
   mp_aggregate(rows, n, best, &a, &na);
   const mp_agg **pt = mp_xmalloc(sizeof(*pt) * (size_t)(na ? na : 1));
   int np = 0;
-  /* the no-reuse baseline (arena = sum of sizes) would squash the axis */
+  /* a placement that shares nothing (no reuse at all: reduction_vs_noreuse
+   * is 0) would squash the axis */
   int n_base = 0;
   for (int i = 0; i < na; i++) {
     if (!a[i].ok) continue;
-    if (!strcmp(a[i].place, "noreuse")) {
+    if (a[i].red_noreuse <= 0) {
       n_base++;
       continue;
     }
@@ -692,7 +693,7 @@ static int plot_pareto(char **in, int nin, const char *graph, bool best, const c
     snprintf(note, sizeof note,
              "red, labelled: Pareto front (no other solver is both faster and smaller); "
              "gray: %d dominated solvers%s",
-             np - nf, n_base ? "; noreuse (the baseline) left out" : "");
+             np - nf, n_base ? "; placements that share nothing left out" : "");
     text(&c, c.x0 + 8, c.y0 + 12, 10, note, 0, 0.5, false);
     free(front);
     rc = canvas_close(&c, msg, cap);
@@ -775,7 +776,8 @@ int mp_cmd_plot(int argc, char **argv) {
     }
     char **l = NULL;
     int nl = 0;
-    if (mp_split_list(solvers ? solvers : "given", true, &l, &nl)) {
+    const mp_solver *def = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_ORDER);
+    if (mp_split_list(solvers ? solvers : def ? def->name : "", true, &l, &nl)) {
       fputs(plot_help, stderr);
       rc = MP_EXIT_USAGE;
       goto done;

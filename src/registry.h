@@ -10,5 +10,8 @@ extern const mp_solver *const mp_registry[];
 extern const int mp_registry_size;
 
 const mp_solver *mp_solver_find(const char *name);
+/* The first solver deciding exactly `decides` that has one of the MP_ROLE_*
+ * flags in `role`, or NULL. */
+const mp_solver *mp_solver_with_role(unsigned role, int decides);
 
 #endif

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "bench.h"
-#include "solver.h"
+#include "util.h"
 
 enum { C_TEXT, C_INT, C_U64, C_REAL };
 

@@ -1,6 +1,6 @@
 /* run.c - the harness: chains of solvers, timing, verification, figures.
- * It finds solvers through the registry and knows none of them, except
- * that the baseline of DESIGN 1.3 is "the given order placed by bysize". */
+ * It finds solvers through the registry and knows none of them by name:
+ * the defaults and the baseline of DESIGN 1.3 are roles in the descriptors. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +8,6 @@
 #include <time.h>
 
 #include "run.h"
-
-static double cpu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 int mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, double *vals,
                       char *msg, size_t cap) {
@@ -108,6 +102,16 @@ static int parse_chain(const char *chain, const mp_solver **out, int *n, char *m
   return 0;
 }
 
+bool mp_chain_is_file_order(const char *chain) {
+  char buf[512];
+  snprintf(buf, sizeof buf, "%s", chain);
+  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+    const mp_solver *s = mp_solver_find(t);
+    if (!s || !(s->roles & MP_ROLE_FILE_ORDER)) return false;
+  }
+  return true;
+}
+
 static void join_names(const mp_solver *const *s, int n, char *out, size_t cap) {
   out[0] = 0;
   for (int i = 0; i < n; i++) {
@@ -117,7 +121,7 @@ static void join_names(const mp_solver *const *s, int n, char *out, size_t cap) 
 }
 
 int64_t mp_given_baseline(const mp_instance *in, int64_t align) {
-  const mp_solver *bys = mp_solver_find("bysize");
+  const mp_solver *bys = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
   if (!bys) return 0;
   mp_problem p;
   if (in->g) {
@@ -166,10 +170,10 @@ static void run_stage(const mp_solver *s, mp_ctx *c, const mp_run_spec *spec, do
   c->status = MP_FEASIBLE;
   c->bound = 0;
   c->msg[0] = 0;
-  double w0 = mp_now(), c0 = cpu_now();
+  double w0 = mp_now(), c0 = mp_cpu_now();
   int rc = s->solve(c);
   sr->wall_ms = (mp_now() - w0) * 1e3;
-  sr->cpu_ms = (cpu_now() - c0) * 1e3;
+  sr->cpu_ms = (mp_cpu_now() - c0) * 1e3;
   sr->solver = s;
   sr->status = rc ? MP_ERROR : c->status;
   sr->bound = c->bound;
@@ -181,19 +185,26 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
   const mp_solver *ord[MP_MAX_STAGES], *plc[MP_MAX_STAGES];
   int no = 0, np = 0;
   const mp_graph *g = in->g;
-  if (!g && spec->order && strcmp(spec->order, "given") != 0) {
-    snprintf(r->msg, sizeof r->msg, "a fixed-lifetime problem has no order to choose (--order)");
+  const mp_solver *def_order = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_ORDER);
+  const mp_solver *def_place = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_OFFSETS);
+  if (!def_order || !def_place) {
+    snprintf(r->msg, sizeof r->msg, "the registry has no default order solver or placer");
     return 1;
   }
-  if (parse_chain(spec->order ? spec->order : "given", ord, &no, r->msg, sizeof r->msg) ||
-      parse_chain(spec->place ? spec->place : "bysize", plc, &np, r->msg, sizeof r->msg))
+  if (parse_chain(spec->order ? spec->order : def_order->name, ord, &no, r->msg, sizeof r->msg) ||
+      parse_chain(spec->place ? spec->place : def_place->name, plc, &np, r->msg, sizeof r->msg))
     return 1;
+  for (int i = 0; !g && i < no; i++)
+    if (!(ord[i]->roles & MP_ROLE_FILE_ORDER)) {
+      snprintf(r->msg, sizeof r->msg, "a fixed-lifetime problem has no order to choose (--order)");
+      return 1;
+    }
   /* a solver deciding both runs in the placement position; `--order X`
    * alone with such an X means `--place X` */
   if (ord[no - 1]->decides == MP_DECIDES_BOTH && !spec->place) {
     plc[0] = ord[no - 1];
     np = 1;
-    if (--no == 0) ord[no++] = mp_solver_find("given");
+    if (--no == 0) ord[no++] = def_order;
   }
   for (int i = 0; i < no; i++)
     if (!(ord[i]->decides & MP_DECIDES_ORDER) || ord[i]->decides == MP_DECIDES_BOTH) {
@@ -255,7 +266,7 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
       run_stage(ord[i], &c, spec, t0, sr);
       r->order_ms += sr->wall_ms;
       r->order_cpu_ms += sr->cpu_ms;
-      if (strcmp(ord[i]->name, "given") != 0) order_fixed = false;
+      if (!(ord[i]->roles & MP_ROLE_FILE_ORDER)) order_fixed = false;
       mp_error e;
       if (sr->status == MP_ERROR) {
         memcpy(r->order, start, sizeof(int) * (size_t)n);

@@ -7,8 +7,8 @@
 #include "registry.h"
 
 typedef struct mp_run_spec {
-  const char *order;      /* "greedy" or a chain "greedy,sa"; NULL: given */
-  const char *place;      /* "bysize" or a chain; NULL: bysize */
+  const char *order;      /* an order solver or a chain "a,b"; NULL: the default */
+  const char *place;      /* a placer or a chain; NULL: the default */
   int64_t align;          /* 0: default (64 for graphs, 1 for CSV) */
   double time_limit;      /* seconds for the whole solve; <= 0: none */
   uint64_t seed;
@@ -53,6 +53,10 @@ void mp_result_free(mp_result *r);
 /* The baseline every reduction is measured against: the given order placed
  * by `bysize` at alignment align.  Returns the arena. */
 int64_t mp_given_baseline(const mp_instance *in, int64_t align);
+
+/* Does every solver of the order chain "a,b" return the file order (a chain
+ * that searches no order)?  False for an unknown name. */
+bool mp_chain_is_file_order(const char *chain);
 
 /* Parse option overrides for one solver into values (defaults first).
  * Returns 0, or -1 with msg for an unknown option or an out-of-range value. */

@@ -2,7 +2,7 @@
 #include <stdlib.h>
 
 #include "schedbound.h"
-#include "solver.h"
+#include "util.h"
 
 /* Ancestor and descendant bitsets (`words` 64-bit words per node), each
  * including the node itself; malloc'ed, the caller frees them. */

@@ -18,10 +18,22 @@
 
 #include <stdio.h>
 #include "plan.h"
+#include "util.h"
+
+#define MP_MAX_OPTS 32
 
 #define MP_OPT_ENUM(name, def, lo, hi, help) OPT_##name,
 #define MP_OPT_ENTRY(name, def, lo, hi, help) {#name, def, lo, hi, help},
-#define MP_OPTIONS(tab) (tab), (int)(sizeof(tab) / sizeof((tab)[0]))
+/* `.options = MP_OPTIONS(table)` fills both fields; a table longer than
+ * MP_MAX_OPTS does not compile. */
+#define MP_N_OPTIONS(tab) (sizeof(tab) / sizeof((tab)[0]))
+#define MP_OPTIONS(tab)                                                        \
+  (tab), (int)(MP_N_OPTIONS(tab) +                                              \
+               0 * sizeof(struct {                                              \
+                 _Static_assert(MP_N_OPTIONS(tab) <= MP_MAX_OPTS,               \
+                                "a solver has at most MP_MAX_OPTS options");    \
+                 int unused;                                                    \
+               }))
 
 typedef struct mp_option {
   const char *name;
@@ -32,7 +44,13 @@ typedef struct mp_option {
 /* What a solver decides. */
 enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3 };
 
-#define MP_MAX_OPTS 32
+/* Roles the harness needs, so that it never names a solver:
+ * MP_ROLE_DEFAULT   the solver used when the user names none of its kind
+ *                   (the file order; the baseline placer);
+ * MP_ROLE_BASELINE  the placer of the `reduction_vs_given` baseline;
+ * MP_ROLE_FILE_ORDER an order solver that returns the file order whatever
+ *                   it starts from (a chain of such solvers searches no order). */
+enum { MP_ROLE_DEFAULT = 1, MP_ROLE_BASELINE = 2, MP_ROLE_FILE_ORDER = 4 };
 
 typedef struct mp_ctx {
   /* ---- inputs ---- */
@@ -63,6 +81,7 @@ typedef struct mp_solver {
   const char *name;
   const char *summary;
   int decides;
+  unsigned roles;           /* MP_ROLE_* flags, usually 0 */
   const mp_option *options;
   int n_options;
   /* Option overrides ("name=value,name=value") that keep a run short and
@@ -74,27 +93,9 @@ typedef struct mp_solver {
   int (*solve)(mp_ctx *ctx);
 } mp_solver;
 
-/* ---- helpers every solver may use ---- */
-double mp_now(void);       /* monotonic seconds */
+/* True once the stage's deadline has passed. */
 static inline bool mp_time_up(const mp_ctx *c) {
   return c->deadline > 0 && mp_now() >= c->deadline;
 }
-/* splitmix64-seeded xoshiro256** generator: deterministic for a seed. */
-typedef struct mp_rng {
-  uint64_t s[4];
-} mp_rng;
-void mp_rng_seed(mp_rng *r, uint64_t seed);
-uint64_t mp_rng_next(mp_rng *r);
-double mp_rng_unit(mp_rng *r);                 /* [0, 1) */
-uint64_t mp_rng_below(mp_rng *r, uint64_t n);  /* [0, n) */
-
-static inline int64_t mp_align_up(int64_t x, int64_t a) {
-  return a <= 1 ? x : (x + a - 1) / a * a;
-}
-
-void *mp_xmalloc(size_t n);
-void *mp_xcalloc(size_t n, size_t sz);
-void *mp_xrealloc(void *p, size_t n);
-char *mp_xstrdup(const char *s); /* NULL stays NULL */
 
 #endif

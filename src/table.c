@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "bench.h"
-#include "solver.h"
+#include "run.h"
+#include "util.h"
 
 /* ------------------------------------------------------------ aggregate */
 
@@ -134,7 +135,7 @@ int mp_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_agg **out, in
       const mp_row *r = &rows[q];
       if (strcmp(r->path, a[s].path) || !r->has_fig) continue;
       if (r->lower_bound > lb) lb = r->lower_bound;
-      if (!strcmp(r->status, "optimal") && (is_fixed(r) || strcmp(r->order, "given")))
+      if (!strcmp(r->status, "optimal") && (is_fixed(r) || !mp_chain_is_file_order(r->order)))
         if (opt < 0 || r->arena < opt) opt = r->arena;
     }
     int64_t bound = opt >= lb ? opt : lb;

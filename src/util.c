@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "solver.h"
+#include "util.h"
 
 void *mp_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
@@ -41,6 +41,12 @@ char *mp_xstrdup(const char *s) {
   char *d = mp_xmalloc(n);
   memcpy(d, s, n);
   return d;
+}
+
+double mp_cpu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 double mp_now(void) {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "graph.h"
-#include "solver.h"
+#include "util.h"
 
 #define OR_NONE (-1)   /* a tensor with no storage (size 0) */
 #define OR_PARAM (-2)  /* a view of a parameter (alias -1) */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/sim.h"
 #include "testlib.h"
 
 #define MB 1048576LL

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "listsched.h"
-#include "ordls.h"
+#include "lib/listsched.h"
+#include "lib/ordls.h"
 #include "testlib.h"
 
 /* Compare the state against a full recomputation of its order. */

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "oracle.h"
+#include "lib/sim.h"
 #include "testlib.h"
 
 /* Watchdog: a solver run that hangs (ignoring its time limit) fails the

@@ -1,6 +1,6 @@
-/* milp.h - small GLPK helpers shared by the ILP solvers. */
-#ifndef MP_MILP_H
-#define MP_MILP_H
+/* glpk_util.h - small GLPK helpers shared by the ILP solvers. */
+#ifndef MP_LIB_GLPK_UTIL_H
+#define MP_LIB_GLPK_UTIL_H
 
 #include <glpk.h>
 

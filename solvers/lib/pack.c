@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pack.h"
+#include "lib/pack.h"
 #include "solver.h"
 
 typedef struct span {

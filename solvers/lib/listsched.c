@@ -2,7 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "listsched.h"
+#include "lib/listsched.h"
 #include "solver.h"
 
 static const char *const rule_names[MP_LS_N_RULES] = {"given", "greedy", "lpmf", "bfs", "dfs"};

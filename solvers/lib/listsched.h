@@ -6,6 +6,7 @@
 #define MP_LISTSCHED_H
 
 #include "lifetime.h"
+#include "lib/sim.h"
 #include "solver.h"
 
 typedef enum mp_ls_rule {

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ordls.h"
+#include "lib/ordls.h"
 
 static inline double term(const mp_ols *s, int64_t m) {
   double x = (double)m / s->scale, y = 1;

@@ -1,0 +1,32 @@
+/* sim.h - incremental simulation of an order being built, for schedulers:
+ * the state after a prefix of the order (which nodes ran, the live bytes,
+ * how many readers of each buffer are still to run), in O(degree) a step.
+ * The evaluator does not use it: it recomputes lifetimes from the order. */
+#ifndef MP_LIB_SIM_H
+#define MP_LIB_SIM_H
+
+#include "lifetime.h"
+
+typedef struct mp_sim {
+  const mp_graph *g;
+  int steps;            /* nodes run so far */
+  int64_t live;         /* bytes live after the last step */
+  int64_t peak;         /* max M(t) so far */
+  int64_t dead_inputs;  /* input buffers nobody reads: freed after step 0 */
+  int *remaining;       /* per buffer: readers not yet run */
+  int *missing;         /* per node: predecessors not yet run */
+  bool *done;           /* per node */
+} mp_sim;
+
+void mp_sim_init(mp_sim *s, const mp_graph *g);
+void mp_sim_free(mp_sim *s);
+void mp_sim_copy(mp_sim *dst, const mp_sim *src); /* dst initialised */
+/* M(t) if v ran next (returned) and the live bytes after it (*after). */
+int64_t mp_sim_cost(const mp_sim *s, int v, int64_t *after);
+/* Run v (must be ready). */
+void mp_sim_run(mp_sim *s, int v);
+static inline bool mp_sim_ready(const mp_sim *s, int v) {
+  return !s->done[v] && s->missing[v] == 0;
+}
+
+#endif

@@ -1,0 +1,70 @@
+/* util.h - the leaf every other file may include: allocation, the clock,
+ * the random generator, checked arithmetic, alignment and error codes.
+ * It includes nothing of the project. */
+#ifndef MP_UTIL_H
+#define MP_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error codes returned by every fallible call of the library.  Exit codes
+ * are chosen from them by the CLI alone (src/cmd_*.c). */
+typedef enum mp_err {
+  MP_OK = 0,
+  MP_EINPUT,   /* bad input: a file or a value that cannot be used */
+  MP_EUSAGE,   /* bad request: unknown solver or option, value out of range */
+  MP_ESOLVER,  /* a solver failed, refused or gave no plan */
+  MP_EIO       /* an output could not be written */
+} mp_err;
+
+/* A message to go with an error: what is wrong, naming the file and the
+ * node or line. */
+typedef struct mp_error {
+  char msg[512];
+} mp_error;
+
+/* Set the message printf-style; returns -1 for convenience. */
+int mp_errorf(mp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Allocation that exits with a message when memory runs out. */
+void *mp_xmalloc(size_t n);
+void *mp_xcalloc(size_t n, size_t sz);
+void *mp_xrealloc(void *p, size_t n);
+char *mp_xstrdup(const char *s); /* NULL stays NULL */
+
+double mp_now(void);     /* monotonic seconds */
+double mp_cpu_now(void); /* process CPU seconds */
+
+/* splitmix64-seeded xoshiro256** generator: deterministic for a seed. */
+typedef struct mp_rng {
+  uint64_t s[4];
+} mp_rng;
+void mp_rng_seed(mp_rng *r, uint64_t seed);
+uint64_t mp_rng_next(mp_rng *r);
+double mp_rng_unit(mp_rng *r);                /* [0, 1) */
+uint64_t mp_rng_below(mp_rng *r, uint64_t n); /* [0, n) */
+
+/* Checked arithmetic on byte counts and times: false when the result does
+ * not fit in int64 (and *out is then unspecified). */
+static inline bool mp_add_ok(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+static inline bool mp_mul_ok(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+
+/* x rounded up to a multiple of a (a >= 1).  Callers keep x and a far below
+ * INT64_MAX (the readers cap sizes and alignments); mp_align_up_ok checks. */
+static inline int64_t mp_align_up(int64_t x, int64_t a) {
+  return a <= 1 ? x : (x + a - 1) / a * a;
+}
+static inline bool mp_align_up_ok(int64_t x, int64_t a, int64_t *out) {
+  if (a <= 1) return (*out = x), true;
+  int64_t t;
+  if (!mp_add_ok(x, a - 1, &t)) return false;
+  *out = t / a * a;
+  return true;
+}
+
+#endif
