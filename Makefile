@@ -3,6 +3,7 @@
 #   make deps     install the Debian packages the project needs (idempotent)
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
+#   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan
 #   V=1           show every compiler command
 # Solvers are found by globbing solvers/*.c and solvers/*/ (a folder is one
@@ -34,8 +35,8 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.
             $(BUILD)/registry.o
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
-.PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full graphs clean \
-        test-slurm FORCE
+.PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full bench-scale graphs \
+        clean test-slurm FORCE
 
 all: bin/memplan
 
@@ -118,6 +119,12 @@ test-slurm: bin/memplan
 bench-full: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	BENCH_FULL=1 sh scripts/bench.sh
+
+# the scale benchmark of issue 14 (10^5 and 10^6 nodes; results/scale.md):
+# about half an hour on 2 cores, in neither test nor bench
+bench-scale: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	sh scripts/bench_scale.sh
 
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
