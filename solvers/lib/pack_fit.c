@@ -7,7 +7,7 @@
 
 void mp_spanbuf_init(mp_spanbuf *b) {
   b->span = b->sorted = NULL;
-  b->bucket = NULL;
+  b->bucket = b->crowded = NULL;
   b->n = b->cap = 0;
   b->top = 0;
 }
@@ -16,6 +16,7 @@ void mp_spanbuf_destroy(mp_spanbuf *b) {
   free(b->span);
   free(b->sorted);
   free(b->bucket);
+  free(b->crowded);
   mp_spanbuf_init(b);
 }
 
@@ -25,7 +26,8 @@ void mp_spanbuf_grow(mp_spanbuf *b, int need) {
   while (cap < need) cap *= 2;
   b->span = mp_xrealloc(b->span, sizeof(mp_span) * (size_t)cap);
   b->sorted = mp_xrealloc(b->sorted, sizeof(mp_span) * (size_t)cap);
-  b->bucket = mp_xrealloc(b->bucket, sizeof(int) * ((size_t)cap + 1));
+  b->bucket = mp_xrealloc(b->bucket, sizeof(int) * (2 * (size_t)cap + 1));
+  b->crowded = mp_xrealloc(b->crowded, sizeof(int) * (size_t)cap);
   b->cap = cap;
 }
 
@@ -34,12 +36,9 @@ static int cmp_span_lo(const void *x, const void *y) {
   return (a > c) - (a < c);
 }
 
-/* By lo; the order of equal lo does not change the union's gaps. */
-static void sort_spans(mp_span *a, int n) {
-  if (n > 32) {
-    qsort(a, (size_t)n, sizeof *a, cmp_span_lo);
-    return;
-  }
+/* By lo; the order of equal lo does not change the union's gaps.  Fast
+ * when the spans are nearly in order. */
+static void insertion_sort(mp_span *a, int n) {
   for (int i = 1; i < n; i++) {
     mp_span x = a[i];
     int j = i - 1;
@@ -60,7 +59,7 @@ typedef struct fit_scan {
 
 /* Feed one span; true when the answer (s->best) can no longer change. */
 static bool scan_span(fit_scan *s, mp_span sp) {
-  if (sp.lo > s->cur) {
+  if (sp.lo - s->cur >= s->size) { /* else the gap is too short, aligned or not */
     int64_t cand = mp_align_up(s->cur, s->align);
     if (cand + s->size <= sp.lo) {
       int64_t gap = sp.lo - s->cur;
@@ -85,34 +84,39 @@ static bool scan_run(fit_scan *s, const mp_span *a, int n) {
   return false;
 }
 
-/* Bucket sort by the high bits of lo (every lo is below top), each bucket
- * sorted and scanned in turn so that first fit stops early. */
-static void scan_bucketed(mp_spanbuf *b, fit_scan *s) {
+/* Bucket sort by the high bits of lo (every lo is below top; up to two
+ * buckets a span): scatter, sort the rare crowded buckets with qsort, then
+ * one insertion sort over everything (a span only moves within its bucket). */
+static void sort_bucketed(mp_spanbuf *b) {
   int k = b->n, shift = 0;
-  while (((uint64_t)(b->top - 1) >> shift) >= (uint64_t)k) shift++;
-  int nb = (int)((uint64_t)(b->top - 1) >> shift) + 1; /* <= k */
-  int *start = b->bucket;
+  while (((uint64_t)(b->top - 1) >> shift) >= 2 * (uint64_t)k) shift++;
+  int nb = (int)((uint64_t)(b->top - 1) >> shift) + 1; /* <= 2 k */
+  int *start = b->bucket, n_crowded = 0;
   for (int i = 0; i <= nb; i++) start[i] = 0;
-  for (int i = 0; i < k; i++) start[(b->span[i].lo >> shift) + 1]++;
+  for (int i = 0; i < k; i++) {
+    int bk = (int)(b->span[i].lo >> shift);
+    if (++start[bk + 1] == 33) b->crowded[n_crowded++] = bk;
+  }
   for (int i = 0; i < nb; i++) start[i + 1] += start[i];
+  for (int c = 0; c < n_crowded; c++) /* remember where they begin */
+    b->crowded[c + n_crowded] = start[b->crowded[c]];
   for (int i = 0; i < k; i++) b->sorted[start[b->span[i].lo >> shift]++] = b->span[i];
   /* start[bk] is now the end of bucket bk */
-  int from = 0;
-  for (int bk = 0; bk < nb; bk++) {
-    int to = start[bk];
-    sort_spans(b->sorted + from, to - from);
-    if (scan_run(s, b->sorted + from, to - from)) return;
-    from = to;
+  for (int c = 0; c < n_crowded; c++) {
+    int from = b->crowded[c + n_crowded], to = start[b->crowded[c]];
+    qsort(b->sorted + from, (size_t)(to - from), sizeof(mp_span), cmp_span_lo);
   }
+  insertion_sort(b->sorted, k);
 }
 
 int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit) {
   fit_scan s = {size, align < 1 ? 1 : align, 0, -1, 0, fit};
   if (b->n <= 32) {
-    sort_spans(b->span, b->n);
+    insertion_sort(b->span, b->n);
     scan_run(&s, b->span, b->n);
   } else {
-    scan_bucketed(b, &s);
+    sort_bucketed(b);
+    scan_run(&s, b->sorted, b->n);
   }
   return s.best >= 0 ? s.best : mp_align_up(s.cur, s.align);
 }

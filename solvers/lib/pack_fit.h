@@ -20,7 +20,8 @@ typedef struct mp_span {
 typedef struct mp_spanbuf {
   mp_span *span, *sorted;
   int n, cap;
-  int *bucket;     /* bucket starts, cap + 1 */
+  int *bucket;     /* bucket starts, 2 cap + 1 */
+  int *crowded;    /* buckets of more than 32 spans, then their starts */
   int64_t top;     /* the largest hi, kept by mp_spanbuf_add */
 } mp_spanbuf;
 
