@@ -84,23 +84,24 @@ static bool scan_run(fit_scan *s, const mp_span *a, int n) {
   return false;
 }
 
-/* Bucket sort by the high bits of lo (every lo is below top; up to two
- * buckets a span): scatter, sort the rare crowded buckets with qsort, then
+/* Bucket sort by lo scaled to [0, 2k) (every lo is below top): scatter, sort the rare crowded buckets with qsort, then
  * one insertion sort over everything (a span only moves within its bucket). */
 static void sort_bucketed(mp_spanbuf *b) {
-  int k = b->n, shift = 0;
-  while (((uint64_t)(b->top - 1) >> shift) >= 2 * (uint64_t)k) shift++;
-  int nb = (int)((uint64_t)(b->top - 1) >> shift) + 1; /* <= 2 k */
+  int k = b->n, nb = 2 * k;
+  /* bucket(lo) = floor(lo * nb / top) as one multiply: lo * m >> 64 */
+  uint64_t m = (uint64_t)(((unsigned __int128)nb << 64) / (uint64_t)b->top);
+#define BUCKET(lo) ((int)(((unsigned __int128)(uint64_t)(lo) * m) >> 64))
   int *start = b->bucket, n_crowded = 0;
   for (int i = 0; i <= nb; i++) start[i] = 0;
   for (int i = 0; i < k; i++) {
-    int bk = (int)(b->span[i].lo >> shift);
+    int bk = BUCKET(b->span[i].lo);
     if (++start[bk + 1] == 33) b->crowded[n_crowded++] = bk;
   }
   for (int i = 0; i < nb; i++) start[i + 1] += start[i];
   for (int c = 0; c < n_crowded; c++) /* remember where they begin */
     b->crowded[c + n_crowded] = start[b->crowded[c]];
-  for (int i = 0; i < k; i++) b->sorted[start[b->span[i].lo >> shift]++] = b->span[i];
+  for (int i = 0; i < k; i++) b->sorted[start[BUCKET(b->span[i].lo)]++] = b->span[i];
+#undef BUCKET
   /* start[bk] is now the end of bucket bk */
   for (int c = 0; c < n_crowded; c++) {
     int from = b->crowded[c + n_crowded], to = start[b->crowded[c]];

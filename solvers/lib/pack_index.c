@@ -29,14 +29,27 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* First position in a[0..n) whose value is >= v (a ascending). */
+/* First position in a[0..n) whose value is >= v (a ascending); branch-free
+ * halving, as the queries' searches are unpredictable. */
 static int lower_bound(const int64_t *a, int n, int64_t v) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    int m = lo + (hi - lo) / 2;
-    if (a[m] < v) lo = m + 1; else hi = m;
+  const int64_t *base = a;
+  while (n > 1) {
+    int half = n / 2;
+    base = base[half - 1] < v ? base + half : base;
+    n -= half;
   }
-  return lo;
+  return (int)(base - a) + (n == 1 && *base < v);
+}
+
+/* First position in a[0..n) whose value is < v (a descending). */
+static int first_below(const int64_t *a, int n, int64_t v) {
+  const int64_t *base = a;
+  while (n > 1) {
+    int half = n / 2;
+    base = base[half - 1] >= v ? base + half : base;
+    n -= half;
+  }
+  return (int)(base - a) + (n == 1 && *base >= v);
 }
 
 /* Items on the stabbing tree: a lifetime that spans at least one step
@@ -212,11 +225,7 @@ static void stab(const mp_lifeindex *x, int64_t y, const int64_t *lo_below, mp_s
       emit(x, x->mark_l, x->span_l, x->by_l, a, k, lo_below, b);
       hi = mid - 1;
     } else if (y > c) { /* h >= y: a prefix of the descending h */
-      int k = a, k2 = e;
-      while (k < k2) {
-        int m = k + (k2 - k) / 2;
-        if (x->h_key[m] >= y) k = m + 1; else k2 = m;
-      }
+      int k = a + first_below(x->h_key + a, e - a, y);
       emit(x, x->mark_h, x->span_h, x->by_h, a, k, lo_below, b);
       lo = mid + 1;
     } else {
