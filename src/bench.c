@@ -15,10 +15,11 @@ static void free_list(char **l, int n) {
   free(l);
 }
 
-static void push(char ***l, int *n, const char *s) {
+void mp_list_push(char ***l, int *n, const char *s) {
   *l = mp_xrealloc(*l, sizeof(char *) * (size_t)(*n + 1));
   (*l)[(*n)++] = mp_xstrdup(s);
 }
+#define push mp_list_push
 
 void mp_experiment_defaults(mp_experiment *e) {
   memset(e, 0, sizeof *e);
@@ -37,12 +38,14 @@ void mp_experiment_defaults(mp_experiment *e) {
   e->mem_limit_mb = 4096;
   e->grace_s = 5;
   e->max_wall_s = 600;
+  e->repeat = 1;
 }
 
 void mp_experiment_free(mp_experiment *e) {
   free(e->name);
   free(e->file);
   free(e->manifest);
+  free(e->graphs_base);
   free_list(e->graphs, e->n_graphs);
   free_list(e->order, e->n_order);
   free_list(e->place, e->n_place);
@@ -54,17 +57,13 @@ void mp_experiment_free(mp_experiment *e) {
   memset(e, 0, sizeof *e);
 }
 
-int mp_split_list(const char *s, bool chains, char ***out, int *n) {
+int mp_split_list(const char *s, char ***out, int *n) {
   char **l = NULL;
   int k = 0;
   char *buf = mp_xstrdup(s);
   for (char *save = NULL, *tok = strtok_r(buf, ", \t", &save); tok;
-       tok = strtok_r(NULL, ", \t", &save)) {
-    if (chains)
-      for (char *c = tok; *c; c++)
-        if (*c == ':') *c = ',';
+       tok = strtok_r(NULL, ", \t", &save))
     push(&l, &k, tok);
-  }
   free(buf);
   if (k == 0) return -1;
   free_list(*out, *n);
@@ -109,11 +108,42 @@ static int json_strings(json_t *v, const char *key, char ***out, int *n, char *m
 static int json_num(json_t *o, const char *key, double lo, double *out, char *msg, size_t cap) {
   json_t *v = json_object_get(o, key);
   if (!v) return 0;
-  if (!json_is_number(v) || json_number_value(v) < lo) {
+  if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < lo) {
     snprintf(msg, cap, "\"%s\" must be a number >= %g", key, lo);
     return -1;
   }
   *out = json_number_value(v);
+  return 0;
+}
+
+/* The directory of a file ("." for a bare name). */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return mp_xstrdup(".");
+  if (slash == path) return mp_xstrdup("/");
+  char *d = mp_xstrdup(path);
+  d[slash - path] = 0;
+  return d;
+}
+
+/* p relative to dir (absolute paths and dir "." unchanged). */
+static char *beside(const char *dir, const char *p) {
+  if (p[0] == '/' || !dir || !strcmp(dir, ".")) return mp_xstrdup(p);
+  size_t n = strlen(dir) + strlen(p) + 2;
+  char *out = mp_xmalloc(n);
+  snprintf(out, n, "%s/%s", dir, p);
+  return out;
+}
+
+/* A chain is written "greedy,sa" everywhere; older files' "greedy:sa" is
+ * refused with that advice rather than read another way. */
+static int check_chains(char **l, int n, const char *key, char *msg, size_t cap) {
+  for (int i = 0; i < n; i++)
+    if (strchr(l[i], ':')) {
+      snprintf(msg, cap, "\"%s\": '%s': write a chain with commas (\"greedy,sa\"), as in "
+               "memplan solve", key, l[i]);
+      return -1;
+    }
   return 0;
 }
 
@@ -122,6 +152,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   free(e->name);
   e->name = NULL;
   e->file = mp_xstrdup(path);
+  e->graphs_base = dir_of(path);
   json_error_t je;
   json_t *o = json_load_file(path, 0, &je);
   if (!o) {
@@ -132,7 +163,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   char sub[400];
   static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
                                 "pairs", "exclude", "seeds", "time_limits", "options", "align",
-                                "mem_limit_mb", "grace_s", "max_wall_s", NULL};
+                                "mem_limit_mb", "grace_s", "max_wall_s", "repeat", NULL};
   if (!json_is_object(o)) {
     snprintf(sub, sizeof sub, "the experiment must be a JSON object");
     goto done;
@@ -167,7 +198,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
       goto done;
     }
     free(e->manifest);
-    e->manifest = mp_xstrdup(json_string_value(v));
+    e->manifest = beside(e->graphs_base, json_string_value(v));
   }
   if (json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub,
                    sizeof sub) ||
@@ -175,7 +206,9 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
       json_strings(json_object_get(o, "place"), "place", &e->place, &e->n_place, sub, sizeof sub) ||
       json_strings(json_object_get(o, "exclude"), "exclude", &e->exclude, &e->n_exclude, sub,
                    sizeof sub) ||
-      json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, sizeof sub))
+      json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, sizeof sub) ||
+      check_chains(e->order, e->n_order, "order", sub, sizeof sub) ||
+      check_chains(e->place, e->n_place, "place", sub, sizeof sub))
     goto done;
   v = json_object_get(o, "pairs");
   if (v) {
@@ -194,6 +227,10 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
       char buf[600];
       snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
                json_string_value(json_array_get(p, 1)));
+      if (strchr(buf, ':')) {
+        snprintf(sub, sizeof sub, "\"pairs\"[%zu]: write a chain with commas (\"greedy,sa\")", i);
+        goto done;
+      }
       push(&e->pairs, &e->n_pairs, buf);
     }
   }
@@ -226,25 +263,87 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
     e->n_time_limits = (int)json_array_size(v);
     e->time_limits = mp_xrealloc(e->time_limits, sizeof(double) * (size_t)e->n_time_limits);
     json_array_foreach(v, i, x) {
-      if (!json_is_number(x) || json_number_value(x) < 0) {
+      if (!json_is_number(x) || !isfinite(json_number_value(x)) || json_number_value(x) < 0) {
         snprintf(sub, sizeof sub, "\"time_limits\"[%zu] must be a number >= 0", i);
         goto done;
       }
       e->time_limits[i] = json_number_value(x);
     }
   }
-  double align = 0;
+  double align = 0, repeat = 1;
   if (json_num(o, "align", 0, &align, sub, sizeof sub) ||
+      json_num(o, "repeat", 1, &repeat, sub, sizeof sub) ||
       json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, sizeof sub) ||
       json_num(o, "grace_s", 0, &e->grace_s, sub, sizeof sub) ||
       json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, sizeof sub))
     goto done;
   e->align = (int64_t)align;
+  if (repeat > 1000 || repeat != (int)repeat) {
+    snprintf(sub, sizeof sub, "\"repeat\" must be an integer 1..1000");
+    goto done;
+  }
+  e->repeat = (int)repeat;
   rc = 0;
 done:
   if (rc) snprintf(msg, cap, "%s: %s", path, sub);
   json_decref(o);
   return rc;
+}
+
+/* One override against the registry: a solver that exists, an option it
+ * has, a finite value in the option's range. */
+static int check_one_set(const char *set, char *msg, size_t cap) {
+  const char *eq = strchr(set, '=');
+  if (!eq || eq == set) {
+    snprintf(msg, cap, "option '%s': expected NAME=VALUE or SOLVER.NAME=VALUE", set);
+    return -1;
+  }
+  char *end;
+  double v = strtod(eq + 1, &end);
+  if (end == eq + 1 || *end || !isfinite(v)) {
+    snprintf(msg, cap, "option '%s': '%s' is not a finite number", set, eq + 1);
+    return -1;
+  }
+  size_t nl = (size_t)(eq - set);
+  const char *dot = memchr(set, '.', nl);
+  const char *oname = dot ? dot + 1 : set;
+  size_t ol = (size_t)(eq - oname);
+  bool solver_seen = false;
+  int matched = 0;
+  for (int k = 0; k < mp_registry_size; k++) {
+    const mp_solver *s = mp_registry[k];
+    if (dot && (strlen(s->name) != (size_t)(dot - set) || strncmp(s->name, set, (size_t)(dot - set))))
+      continue;
+    solver_seen = true;
+    for (int i = 0; i < s->n_options; i++) {
+      if (strlen(s->options[i].name) != ol || strncmp(s->options[i].name, oname, ol)) continue;
+      double vals[MP_MAX_OPTS];
+      const char *one[1] = {set};
+      if (mp_solver_options(s, 1, one, vals, msg, cap)) return -1;
+      matched++;
+    }
+  }
+  if (dot && !solver_seen) {
+    snprintf(msg, cap, "option '%s': no solver is named '%.*s' (memplan solvers lists them)", set,
+             (int)(dot - set), set);
+    return -1;
+  }
+  if (!matched) {
+    if (dot)
+      snprintf(msg, cap, "option '%s': %.*s has no option '%.*s' (memplan solvers lists them)",
+               set, (int)(dot - set), set, (int)ol, oname);
+    else
+      snprintf(msg, cap, "option '%s': no solver has an option '%.*s' (memplan solvers lists them)",
+               set, (int)ol, oname);
+    return -1;
+  }
+  return 0;
+}
+
+int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap) {
+  for (int i = 0; i < e->n_sets; i++)
+    if (check_one_set(e->sets[i], msg, cap)) return -1;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- matrix */
@@ -270,27 +369,26 @@ static bool looks_like_path(const char *s) {
 
 typedef struct gsel {
   char *path, *file;
+  char digest[17];
 } gsel;
 
-/* Resolve a manifest path: as written, else beside the manifest, else
- * beside the manifest's directory (manifest in graphs/, paths from the
- * repository root). */
+/* Resolve a manifest path: beside the manifest, else beside the manifest's
+ * directory (manifest in graphs/, paths from the repository root), else
+ * from the working directory. */
 static char *resolve(const char *manifest, const char *p) {
-  if (p[0] == '/' || file_exists(p)) return mp_xstrdup(p);
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", manifest);
-  for (int up = 0; up < 2; up++) {
-    char *slash = strrchr(dir, '/');
-    if (slash)
-      *slash = 0;
+  if (p[0] == '/') return file_exists(p) ? mp_xstrdup(p) : NULL;
+  char *d1 = dir_of(manifest), *d2 = dir_of(d1);
+  char *cand[3] = {beside(d1, p), beside(d2, p), mp_xstrdup(p)};
+  char *found = NULL;
+  for (int i = 0; i < 3; i++) {
+    if (!found && file_exists(cand[i]))
+      found = cand[i];
     else
-      snprintf(dir, sizeof dir, ".");
-    char cand[2200];
-    snprintf(cand, sizeof cand, "%s/%s", dir, p);
-    if (file_exists(cand)) return mp_xstrdup(cand);
-    if (!slash) break;
+      free(cand[i]);
   }
-  return NULL;
+  free(d1);
+  free(d2);
+  return found;
 }
 
 static int split_tsv(char *line, char **f, int max) {
@@ -329,13 +427,19 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
     bool is_tag = !strncmp(want, "tag:", 4);
     const char *tag = is_tag ? want + 4 : want;
     if (!is_tag && looks_like_path(want)) {
-      if (!file_exists(want)) {
-        snprintf(msg, cap, "graph file %s does not exist", want);
+      /* key: as written; file: relative to the experiment file */
+      char *file = e->graphs_base && want[0] != '/' && strcmp(e->graphs_base, ".")
+                       ? mp_xmalloc(strlen(e->graphs_base) + strlen(want) + 2)
+                       : mp_xstrdup(want);
+      if (strcmp(file, want)) sprintf(file, "%s/%s", e->graphs_base, want);
+      if (!file_exists(file)) {
+        snprintf(msg, cap, "graph file %s does not exist", file);
+        free(file);
         goto done;
       }
       sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
       sel[n].path = mp_xstrdup(want);
-      sel[n].file = mp_xstrdup(want);
+      sel[n].file = file;
       n++;
       continue;
     }
@@ -394,6 +498,11 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
       goto done;
     }
   }
+  for (int i = 0; i < n; i++)
+    if (mp_file_digest(sel[i].file, sel[i].digest)) {
+      snprintf(msg, cap, "%s: cannot read", sel[i].file);
+      goto done;
+    }
   rc = 0;
 done:
   for (int r = 0; r < n_rows; r++) {
@@ -569,6 +678,8 @@ static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, c
   c->time_limit = tl;
   c->options = opts;
   c->key = key;
+  c->digest = mp_xstrdup(g->digest);
+  c->fingerprint = mp_cell_fingerprint(g->digest, order, place);
 }
 
 static void cell_free(mp_cell *c);
@@ -690,6 +801,8 @@ static void cell_free(mp_cell *c) {
   free(c->place);
   free(c->options);
   free(c->key);
+  free(c->digest);
+  free(c->fingerprint);
 }
 
 void mp_matrix_free(mp_matrix *m) {

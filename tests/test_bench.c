@@ -103,8 +103,8 @@ static long long q1(const char *db, const char *sql) {
   return v;
 }
 
-static const char *MATRIX = "--graphs small --order given,greedy,dfs --place bysize,firstfit "
-                            "--seeds 1,2 --time-limit 2";
+static const char *MATRIX = "--graphs small --order given --order greedy --order dfs "
+                            "--place bysize --place firstfit --seeds 1,2 --time-limit 2";
 /* 2 graphs x 3 orders x 2 placers x 2 seeds + the CSV: given x 2 x 2 */
 enum { MATRIX_CELLS = 2 * 3 * 2 * 2 + 2 * 2 };
 
@@ -231,8 +231,9 @@ START_TEST(kill9_and_resume) {
   setup();
   char db[600], out[4096];
   snprintf(db, sizeof db, "%s/k.sqlite", dir);
-  const char *matrix = "--graphs small --order given,greedy,dfs,bfs --place bysize,firstfit,bestfit "
-                       "--seeds 1,2,3,4 --time-limit 2";
+  const char *matrix = "--graphs small --order given --order greedy --order dfs --order bfs "
+                       "--place bysize --place firstfit --place bestfit --seeds 1,2,3,4 "
+                       "--time-limit 2";
   /* 2 graphs x 4 x 3 x 4 + CSV 3 x 4 */
   int total = 2 * 4 * 3 * 4 + 3 * 4;
   char manifest[600], cmd[2048];
@@ -308,9 +309,15 @@ START_TEST(shards_partition_the_matrix) {
   snprintf(manifest, sizeof manifest, "%s/SUITE.tsv", dir);
   free(e.manifest);
   e.manifest = strdup(manifest);
-  ck_assert_int_eq(mp_split_list("small", false, &e.graphs, &e.n_graphs), 0);
-  ck_assert_int_eq(mp_split_list("given,greedy,dfs:greedy", true, &e.order, &e.n_order), 0);
-  ck_assert_int_eq(mp_split_list("bysize,firstfit", true, &e.place, &e.n_place), 0);
+  ck_assert_int_eq(mp_split_list("small", &e.graphs, &e.n_graphs), 0);
+  for (int i = 0; i < e.n_order; i++) free(e.order[i]);
+  free(e.order);
+  e.order = NULL;
+  e.n_order = 0;
+  mp_list_push(&e.order, &e.n_order, "given");
+  mp_list_push(&e.order, &e.n_order, "greedy");
+  mp_list_push(&e.order, &e.n_order, "dfs,greedy");
+  ck_assert_int_eq(mp_split_list("bysize,firstfit", &e.place, &e.n_place), 0);
   mp_matrix full;
   ck_assert_msg(mp_matrix_build(&e, &full, msg, sizeof msg) == 0, "%s", msg);
   ck_assert_int_eq(full.n, 2 * 3 * 2 + 2);
