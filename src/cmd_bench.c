@@ -46,6 +46,7 @@ static const char bench_help[] =
     "  --memplan PROGRAM       program run for each cell (default: this memplan)\n"
     "  --shared-fs             the results file is shared by several machines: SQLite's\n"
     "                          rollback journal instead of WAL (which needs one host)\n"
+    "  --progress-every S      without a terminal, a progress line every S seconds (30)\n"
     "  --quiet                 no per-failure lines, no progress\n";
 
 static int usage_err(const char *what) {
@@ -130,6 +131,7 @@ static int add_chain(const char *v, bool *replaced, char ***l, int *n) {
 
 typedef struct bench_cli {
   mp_bench_opts o;
+  double progress_every;
   const char *results, *shard;
   bool list, order_set, place_set;
   char **sets;              /* --set values, in order */
@@ -165,6 +167,7 @@ static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_c
   if (!strcmp(a, "--results")) c->results = v;
   else if (!strcmp(a, "--shard")) c->shard = v;
   else if (!strcmp(a, "--memplan")) c->o.memplan = v;
+  else if (!strcmp(a, "--progress-every")) bad = parse_real(v, 0.01, 1e6, &c->progress_every);
   else if (!strcmp(a, "--jobs")) bad = parse_real(v, 1, 1024, &x) || x != (int)x || !(c->o.jobs = (int)x);
   else if (!strcmp(a, "--graphs")) {
     bad = mp_split_list(v, &e->graphs, &e->n_graphs);
@@ -266,7 +269,7 @@ static int run_bench(mp_experiment *e, mp_matrix *m, bench_cli *c, int total, in
   }
   c->o.results = c->results;
   c->o.progress = !c->o.quiet && isatty(2);
-  c->o.log_every_s = !c->o.quiet && !c->o.progress ? 30 : 0;
+  c->o.log_every_s = !c->o.quiet && !c->o.progress ? (c->progress_every > 0 ? c->progress_every : 30) : 0;
   mp_bench_stats st;
   int r = mp_bench_run(e, m, &c->o, &st, c->msg, sizeof c->msg);
   if (st.started) print_summary(e, m, total, si, sn, &st, c->results);

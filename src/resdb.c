@@ -155,6 +155,8 @@ static int check_schema(sqlite3 *db, char *sub, size_t cap) {
   if (!first || strcmp(first, "ok")) {
     snprintf(sub, cap, "fails PRAGMA quick_check (%.200s): the file is damaged",
              first ? first : sqlite3_errmsg(db));
+    for (char *c = sub; *c; c++)
+      if (*c == '\n') *c = ' ';
     sqlite3_finalize(st);
     return -1;
   }
