@@ -163,7 +163,8 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   char sub[400];
   static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
                                 "pairs", "exclude", "seeds", "time_limits", "options", "align",
-                                "mem_limit_mb", "grace_s", "max_wall_s", "repeat", NULL};
+                                "mem_limit_mb", "grace_s", "max_wall_s", "repeat", "capacity",
+                                NULL};
   if (!json_is_object(o)) {
     snprintf(sub, sizeof sub, "the experiment must be a JSON object");
     goto done;
@@ -270,14 +271,20 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
       e->time_limits[i] = json_number_value(x);
     }
   }
-  double align = 0, repeat = 1;
+  double align = 0, repeat = 1, capacity = 0;
   if (json_num(o, "align", 0, &align, sub, sizeof sub) ||
+      json_num(o, "capacity", 0, &capacity, sub, sizeof sub) ||
       json_num(o, "repeat", 1, &repeat, sub, sizeof sub) ||
       json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, sizeof sub) ||
       json_num(o, "grace_s", 0, &e->grace_s, sub, sizeof sub) ||
       json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, sizeof sub))
     goto done;
   e->align = (int64_t)align;
+  e->capacity = (int64_t)capacity;
+  if (capacity != (double)e->capacity || align != (double)e->align) {
+    snprintf(sub, sizeof sub, "\"align\" and \"capacity\" are integers");
+    goto done;
+  }
   if (repeat > 1000 || repeat != (int)repeat) {
     snprintf(sub, sizeof sub, "\"repeat\" must be an integer 1..1000");
     goto done;
@@ -414,103 +421,146 @@ static bool has_tag(const char *tags, const char *tag) {
   return false;
 }
 
-/* The graphs of an experiment: manifest tags or paths, deduplicated. */
-static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *msg, size_t cap) {
-  gsel *sel = NULL;
-  int n = 0;
-  char **rows_path = NULL, **rows_tags = NULL;
-  int n_rows = 0;
-  bool manifest_read = false;
-  int rc = -1;
-  for (int gi = 0; gi < e->n_graphs; gi++) {
-    const char *want = e->graphs[gi];
-    bool is_tag = !strncmp(want, "tag:", 4);
-    const char *tag = is_tag ? want + 4 : want;
-    if (!is_tag && looks_like_path(want)) {
-      /* key: as written; file: relative to the experiment file */
-      char *file = e->graphs_base && want[0] != '/' && strcmp(e->graphs_base, ".")
-                       ? mp_xmalloc(strlen(e->graphs_base) + strlen(want) + 2)
-                       : mp_xstrdup(want);
-      if (strcmp(file, want)) sprintf(file, "%s/%s", e->graphs_base, want);
-      if (!file_exists(file)) {
-        snprintf(msg, cap, "graph file %s does not exist", file);
-        free(file);
-        goto done;
+/* The manifest's rows: path and tags (read on first use). */
+typedef struct manifest {
+  char **path, **tags;
+  int n;
+  bool read;
+} manifest;
+
+static void manifest_free(manifest *m) {
+  free_list(m->path, m->n);
+  free_list(m->tags, m->n);
+  memset(m, 0, sizeof *m);
+}
+
+static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
+  if (m->read) return 0;
+  m->read = true;
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", file);
+    return -1;
+  }
+  char line[8192];
+  int c_path = -1, c_tags = -1, n_path = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#') continue;
+    char *fld[32];
+    int nf = split_tsv(line, fld, 32);
+    if (c_path < 0) { /* the header */
+      for (int i = 0; i < nf; i++) {
+        if (!strcmp(fld[i], "path")) c_path = i;
+        if (!strcmp(fld[i], "tags")) c_tags = i;
       }
-      sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
-      sel[n].path = mp_xstrdup(want);
-      sel[n].file = file;
-      n++;
+      if (c_path < 0 || c_tags < 0) {
+        snprintf(msg, cap, "%s: the header needs columns path and tags", file);
+        fclose(f);
+        return -1;
+      }
       continue;
     }
-    if (!manifest_read) {
-      manifest_read = true;
-      FILE *f = fopen(e->manifest, "r");
-      if (!f) {
-        snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", e->manifest);
-        goto done;
-      }
-      char line[8192];
-      int c_path = -1, c_tags = -1, lineno = 0;
-      while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!line[0] || line[0] == '#') continue;
-        char *fld[32];
-        int nf = split_tsv(line, fld, 32);
-        if (c_path < 0) {
-          for (int i = 0; i < nf; i++) {
-            if (!strcmp(fld[i], "path")) c_path = i;
-            if (!strcmp(fld[i], "tags")) c_tags = i;
-          }
-          if (c_path < 0 || c_tags < 0) {
-            snprintf(msg, cap, "%s: the header needs columns path and tags", e->manifest);
-            fclose(f);
-            goto done;
-          }
-          continue;
-        }
-        if (nf <= c_path || nf <= c_tags) continue;
-        rows_path = mp_xrealloc(rows_path, sizeof(char *) * (size_t)(n_rows + 1));
-        rows_tags = mp_xrealloc(rows_tags, sizeof(char *) * (size_t)(n_rows + 1));
-        rows_path[n_rows] = mp_xstrdup(fld[c_path]);
-        rows_tags[n_rows] = mp_xstrdup(fld[c_tags]);
-        n_rows++;
-      }
-      fclose(f);
+    if (nf <= c_path || nf <= c_tags) continue;
+    push(&m->path, &n_path, fld[c_path]);
+    push(&m->tags, &m->n, fld[c_tags]);
+  }
+  fclose(f);
+  return 0;
+}
+
+static void add_sel(gsel **sel, int *n, const char *path, char *file) {
+  *sel = mp_xrealloc(*sel, sizeof(gsel) * (size_t)(*n + 1));
+  (*sel)[*n].path = mp_xstrdup(path);
+  (*sel)[*n].file = file;
+  (*n)++;
+}
+
+/* A graph named by its path: the key as written, the file relative to the
+ * experiment file. */
+static int add_path(const mp_experiment *e, const char *want, gsel **sel, int *n, char *msg,
+                    size_t cap) {
+  char *file = e->graphs_base && want[0] != '/' && strcmp(e->graphs_base, ".")
+                   ? beside(e->graphs_base, want)
+                   : mp_xstrdup(want);
+  if (!file_exists(file)) {
+    snprintf(msg, cap, "graph file %s does not exist", file);
+    free(file);
+    return -1;
+  }
+  add_sel(sel, n, want, file);
+  return 0;
+}
+
+/* Every manifest graph with the tag ("all": every one). */
+static int add_tag(const mp_experiment *e, const manifest *m, const char *tag, gsel **sel, int *n,
+                   char *msg, size_t cap) {
+  int found = 0;
+  for (int r = 0; r < m->n; r++) {
+    if (strcmp(tag, "all") && !has_tag(m->tags[r], tag)) continue;
+    found++;
+    char *file = resolve(e->manifest, m->path[r]);
+    if (!file) {
+      snprintf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, m->path[r], tag);
+      return -1;
     }
-    int found = 0;
-    for (int r = 0; r < n_rows; r++) {
-      if (strcmp(tag, "all") && !has_tag(rows_tags[r], tag)) continue;
-      found++;
-      char *file = resolve(e->manifest, rows_path[r]);
-      if (!file) {
-        snprintf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, rows_path[r], tag);
-        goto done;
-      }
-      sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
-      sel[n].path = mp_xstrdup(rows_path[r]);
-      sel[n].file = file;
-      n++;
-    }
-    if (!found) {
-      snprintf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
-      goto done;
+    add_sel(sel, n, m->path[r], file);
+  }
+  if (!found) {
+    snprintf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
+    return -1;
+  }
+  return 0;
+}
+
+/* "!TAG": leave out the selected manifest graphs that have the tag. */
+static void drop_tag(const manifest *m, const char *tag, gsel *sel, int *n) {
+  int w = 0;
+  for (int i = 0; i < *n; i++) {
+    bool drop = false;
+    for (int r = 0; r < m->n && !drop; r++)
+      drop = !strcmp(m->path[r], sel[i].path) && has_tag(m->tags[r], tag);
+    if (drop) {
+      free(sel[i].path);
+      free(sel[i].file);
+    } else {
+      sel[w++] = sel[i];
     }
   }
-  for (int i = 0; i < n; i++)
+  *n = w;
+}
+
+/* The graphs of an experiment: manifest tags (TAG, tag:TAG, all, !TAG to
+ * leave a tag out) or paths; then each file's digest. */
+static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *msg, size_t cap) {
+  gsel *sel = NULL;
+  int n = 0, rc = 0;
+  manifest m = {0};
+  for (int pass = 0; pass < 2 && !rc; pass++) /* selections, then exclusions */
+    for (int gi = 0; gi < e->n_graphs && !rc; gi++) {
+      const char *want = e->graphs[gi];
+      bool drop = want[0] == '!', is_tag = !strncmp(want, "tag:", 4);
+      if (drop != (pass == 1)) continue;
+      if (!drop && !is_tag && looks_like_path(want)) {
+        rc = add_path(e, want, &sel, &n, msg, cap);
+        continue;
+      }
+      if ((rc = manifest_read(e->manifest, &m, msg, cap))) break;
+      if (drop)
+        drop_tag(&m, want + 1, sel, &n);
+      else
+        rc = add_tag(e, &m, is_tag ? want + 4 : want, &sel, &n, msg, cap);
+    }
+  if (!rc && !n) {
+    snprintf(msg, cap, "no graph is left in the selection");
+    rc = -1;
+  }
+  for (int i = 0; i < n && !rc; i++)
     if (mp_file_digest(sel[i].file, sel[i].digest)) {
       snprintf(msg, cap, "%s: cannot read", sel[i].file);
-      goto done;
+      rc = -1;
     }
-  rc = 0;
-done:
-  for (int r = 0; r < n_rows; r++) {
-    free(rows_path[r]);
-    free(rows_tags[r]);
-  }
-  free(rows_path);
-  free(rows_tags);
+  manifest_free(&m);
   if (rc) {
     for (int i = 0; i < n; i++) {
       free(sel[i].path);
@@ -605,6 +655,11 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
     snprintf(buf, sizeof buf, "align=%lld", (long long)e->align);
     push(&app, &n, buf);
   }
+  if (e->capacity > 0) {
+    snprintf(buf, sizeof buf, "capacity=%lld", (long long)e->capacity);
+    push(&app, &n, buf);
+  }
+  int fixed = n; /* align and capacity first, then the sorted overrides */
   char chains[1100];
   snprintf(chains, sizeof chains, "%s,%s", order, place);
   for (int i = 0; i < e->n_sets; i++) {
@@ -632,7 +687,7 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
     }
     if (applies) push(&app, &n, set);
   }
-  if (n > 1) qsort(app + (e->align > 0), (size_t)(n - (e->align > 0)), sizeof(char *), cmp_str);
+  if (n - fixed > 1) qsort(app + fixed, (size_t)(n - fixed), sizeof(char *), cmp_str);
   size_t len = 1;
   for (int i = 0; i < n; i++) len += strlen(app[i]) + 1;
   char *s = mp_xmalloc(len);

@@ -36,6 +36,7 @@ typedef struct mp_experiment {
   char **sets;              /* solver option overrides "solver.opt=value" */
   int n_sets;
   int64_t align;            /* 0: memplan's default */
+  int64_t capacity;         /* --capacity of every cell (0: minimise) */
   double mem_limit_mb;      /* RLIMIT_AS of each cell; 0 = none */
   double grace_s;           /* kill at time limit + grace */
   double max_wall_s;        /* kill cells without time limit after this */
@@ -258,6 +259,7 @@ typedef struct mp_table_opts {
   const char *const *baselines; /* --baseline LABEL: win/tie/loss against (the best of) them */
   int n_baselines;
   double within;            /* pivot summary: gap threshold (fraction; 0: 1%) */
+  bool brief;               /* no explanatory notes (a report explains once) */
 } mp_table_opts;
 
 /* Write the tables.  0; 1 when the results contradict a bound (an

@@ -186,12 +186,12 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   }
   push_arg(&a, &n, "--format");
   push_arg(&a, &n, "json");
-  /* the options string: "align=A" and solver overrides, space separated */
+  /* the options string: "align=A", "capacity=C" and solver overrides */
   char *opts = mp_xstrdup(c->options);
   for (char *save = NULL, *t = strtok_r(opts, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-    bool al = !strncmp(t, "align=", 6);
-    push_arg(&a, &n, al ? "--align" : "--set");
-    push_arg(&a, &n, al ? t + 6 : t);
+    bool al = !strncmp(t, "align=", 6), ca = !strncmp(t, "capacity=", 9);
+    push_arg(&a, &n, al ? "--align" : ca ? "--capacity" : "--set");
+    push_arg(&a, &n, al ? t + 6 : ca ? t + 9 : t);
   }
   free(opts);
   return a;

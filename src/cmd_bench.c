@@ -29,7 +29,8 @@ static const char bench_help[] =
     "  --jobs N                cells in parallel (default 1)\n"
     "  --shard i/N             run only shard i (0-based) of N: cell k of the sorted matrix\n"
     "                          belongs to shard k mod N\n"
-    "  --graphs LIST           manifest tags or graph paths (comma separated)\n"
+    "  --graphs LIST           manifest tags or graph paths (comma separated); !TAG leaves\n"
+    "                          out the graphs with that tag\n"
     "  --manifest FILE         graph manifest (default graphs/SUITE.tsv)\n"
     "  --order CHAIN           an order solver or chain (greedy,sa: sa refines greedy's\n"
     "                          order); repeat the option for several ('all': every one)\n"
@@ -41,6 +42,7 @@ static const char bench_help[] =
     "  --grace S               kill a cell at time limit + S seconds (default 5)\n"
     "  --set [SOLVER.]OPT=VAL  solver option for the cells whose solvers have it (repeatable)\n"
     "  --align A               offset alignment\n"
+    "  --capacity C            every cell asks for a fit in C bytes (solve --capacity)\n"
     "  --retry-failed          rerun cells whose row says error or timeout (not refused)\n"
     "  --list                  print the cells (after --shard) and exit\n"
     "  --memplan PROGRAM       program run for each cell (default: this memplan)\n"
@@ -183,6 +185,7 @@ static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_c
   else if (!strcmp(a, "--mem-limit")) bad = parse_real(v, 0, 1e12, &e->mem_limit_mb);
   else if (!strcmp(a, "--grace")) bad = parse_real(v, 0, 1e9, &e->grace_s);
   else if (!strcmp(a, "--repeat")) bad = parse_real(v, 1, 1000, &x) || x != (int)x || !(e->repeat = (int)x);
+  else if (!strcmp(a, "--capacity")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 62) || !(e->capacity = (int64_t)u);
   else if (!strcmp(a, "--align")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 40) || !(e->align = (int64_t)u);
   else if (!strcmp(a, "--set")) {
     c->sets = mp_xrealloc(c->sets, sizeof(char *) * (size_t)(c->n_sets + 1));
@@ -415,7 +418,8 @@ static const char table_help[] =
     "usage: memplan table RESULTS... [--format md|latex|csv] [--view graphs|suite|both|pivot]\n"
     "                    [--agg median|best] [--graph NAME] [--out FILE]\n"
     "                    [--solver LABEL]... [--baseline LABEL]... [--common]\n"
-    "                    [--bound best|graph] [--metric peak|arena|time|status|wall] [--within PCT]\n"
+    "                    [--bound best|graph] [--metric peak|arena|time|status|wall|frag]\n"
+    "                    [--within PCT] [--brief]\n"
     "Tables from results files (SQLite, or the CSV of memplan export): per graph and solver\n"
     "the live peak, arena, reductions against the given order + the baseline placer and\n"
     "against no reuse, gap to the graph's bound, planning time (median, and its range over\n"
@@ -434,6 +438,7 @@ static const char table_help[] =
     "                     proven optimum that checks against it\n"
     "  --metric M         pivot cells (default arena)\n"
     "  --within PCT       pivot summary: solvers within PCT %% of the bound (default 1)\n"
+    "  --brief            no explanatory notes above the tables (a report says them once)\n"
     "Exit 1 when results contradict a bound (an optimum claimed below it): the tables list them.\n";
 
 typedef struct table_cli {
@@ -445,8 +450,9 @@ typedef struct table_cli {
 
 static int table_option(int argc, char **argv, int *i, table_cli *c) {
   const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
-  if (!strcmp(a, "--common")) {
-    c->o.common = true;
+  if (!strcmp(a, "--common") || !strcmp(a, "--brief")) {
+    c->o.common |= !strcmp(a, "--common");
+    c->o.brief |= !strcmp(a, "--brief");
     return 0;
   }
   if (a[0] != '-') {

@@ -612,11 +612,11 @@ int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o,
   if (f.csv) {
     write_csv(out, s.a, s.n);
   } else {
-    bound_note(out, &f, &s, o);
+    if (!o->brief) bound_note(out, &f, &s, o);
     sources_note(out, &f, &s);
     if (note[0]) fprintf(out, "%s%s\n", f.latex ? "% " : "", note);
     issues_note(out, &f, &s);
-    fputc('\n', out);
+    if (!o->brief || note[0] || s.n_issues || s.n_sources > 1) fputc('\n', out);
     if (!strcmp(view, "pivot")) {
       rc = mp_table_pivot(out, &f, &s, o, msg, cap);
     } else {

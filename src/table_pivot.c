@@ -11,6 +11,7 @@
  *   time         median planning time (range over repeats and seeds)
  *   status       the statuses of the runs
  *   wall         the longest child process, seconds (limits that hold)
+ *   frag         fragmentation (arena / live peak - 1 of its own order), %
  *
  * Summary rows: how many graphs each solver planned within --within of
  * the bound, how many it proved optimal (and how long the proofs took:
@@ -23,7 +24,7 @@
 #include "table_fmt.h"
 #include "util.h"
 
-enum { M_PEAK, M_ARENA, M_TIME, M_STATUS, M_WALL };
+enum { M_PEAK, M_ARENA, M_TIME, M_STATUS, M_WALL, M_FRAG };
 
 typedef struct pivot {
   const mp_fmt *f;
@@ -35,8 +36,8 @@ typedef struct pivot {
 } pivot;
 
 static int metric_of(const char *m) {
-  static const char *const names[] = {"peak", "arena", "time", "status", "wall"};
-  for (int i = 0; i < 5; i++)
+  static const char *const names[] = {"peak", "arena", "time", "status", "wall", "frag"};
+  for (int i = 0; i < 6; i++)
     if (!strcmp(m, names[i])) return i;
   return -1;
 }
@@ -108,6 +109,10 @@ static void cell_text(const pivot *P, const mp_agg *g, int64_t base, char *out, 
     mp_tab_num(out, cap, g->wall_max, 2);
     return;
   }
+  if (P->metric == M_FRAG && g->ok) {
+    mp_tab_num(out, cap, 100 * g->frag, 4);
+    return;
+  }
   if (!g->ok) {
     snprintf(out, cap, "%s", g->refused == g->runs ? "refused" : "");
     return;
@@ -134,7 +139,7 @@ static void instance_row(const pivot *P, FILE *o, int st, int e) {
   char t[160];
   mp_tab_row_begin(o, P->f);
   mp_tab_cell(o, P->f, g0->graph, NULL, false, true);
-  if (g0->nodes != MP_NA)
+  if (g0->nodes != MP_NA && !g0->fixed)
     snprintf(t, sizeof t, "%lld", (long long)g0->nodes);
   else
     t[0] = 0;
@@ -165,8 +170,13 @@ static int cmp_dbl(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
+/* Slack of `wall`: a process may take its time limit plus this (start-up,
+ * reading the graph, the evaluator). */
+#define WALL_SLACK_S 0.5
+
 typedef struct colsum {
-  int planned, within, proved, instances;
+  int planned, within, proved, instances, in_limit, limited;
+  double frag_max;
   double log_base;
   int n_base;
   double *proof_ms;
@@ -183,12 +193,17 @@ static void summarize(const pivot *P, const char *label, colsum *c) {
     while (e < s->n && !strcmp(s->a[e].path, s->a[st].path)) e++;
     const mp_agg *g = group(s, st, e, label);
     c->instances += g != NULL;
+    if (g && g->time_limit > 0) {
+      c->limited++;
+      c->in_limit += g->wall_max <= g->time_limit + WALL_SLACK_S;
+    }
     int64_t base = base_value(P, st, e);
     if (g && g->ok) {
       double gap = P->metric == M_PEAK ? g->peak_gap : g->gap;
       c->planned++;
       c->within += gap <= within + 1e-12;
       c->log_ms += log(fmax(1e-3, g->plan_ms));
+      if (g->frag > c->frag_max) c->frag_max = g->frag;
       if (P->metric == M_PEAK ? g->order_proved : g->proved) c->proof_ms[c->proved++] = g->plan_ms;
       if (base > 0) {
         c->log_base += log((double)value(P, g) / (double)base);
@@ -203,13 +218,19 @@ static void summary_rows(const pivot *P, FILE *o, int lead) {
   colsum *c = mp_xcalloc((size_t)(P->nl ? P->nl : 1), sizeof(colsum));
   for (int k = 0; k < P->nl; k++) summarize(P, P->labels[k], &c[k]);
   char t[160], head[120];
-  int rows = P->metric <= M_ARENA ? (P->o->n_baselines ? 3 : 2) : P->metric == M_TIME ? 1 : 0;
+  int rows = P->metric <= M_ARENA ? (P->o->n_baselines ? 3 : 2)
+             : P->metric == M_TIME || P->metric == M_WALL || P->metric == M_FRAG ? 1
+                                                                                 : 0;
   double within = P->o->within > 0 ? P->o->within : 0.01;
   for (int r = 0; r < rows; r++) {
     if (r == 0 && P->f->latex) fputs("\\midrule\n", o);
     mp_tab_row_begin(o, P->f);
     if (P->metric == M_TIME)
       snprintf(head, sizeof head, "geometric mean (ms)");
+    else if (P->metric == M_WALL)
+      snprintf(head, sizeof head, "within the limit + %g s", WALL_SLACK_S);
+    else if (P->metric == M_FRAG)
+      snprintf(head, sizeof head, "largest");
     else if (r == 0)
       snprintf(head, sizeof head, "within %g%% of the bound", 100 * within);
     else if (r == 1)
@@ -223,6 +244,10 @@ static void summary_rows(const pivot *P, FILE *o, int lead) {
       t[0] = 0;
       if (P->metric == M_TIME) {
         if (x->planned) mp_tab_ms(t, sizeof t, exp(x->log_ms / x->planned));
+      } else if (P->metric == M_WALL) {
+        if (x->limited) snprintf(t, sizeof t, "%d/%d", x->in_limit, x->limited);
+      } else if (P->metric == M_FRAG) {
+        if (x->planned) mp_tab_num(t, sizeof t, 100 * x->frag_max, 4);
       } else if (r == 0) {
         snprintf(t, sizeof t, "%d/%d", x->within, x->planned);
       } else if (r == 1) {
@@ -245,6 +270,32 @@ static void summary_rows(const pivot *P, FILE *o, int lead) {
   free(c);
 }
 
+/* Fragmentation: the best column on each graph, and the worst of those. */
+static void best_per_graph_note(const pivot *P, FILE *o) {
+  const mp_aggset *s = P->s;
+  const mp_agg *worst = NULL;
+  int graphs = 0;
+  for (int st = 0; st < s->n;) {
+    int e = st;
+    while (e < s->n && !strcmp(s->a[e].path, s->a[st].path)) e++;
+    const mp_agg *best = NULL;
+    for (int c = 0; c < P->nl; c++) {
+      const mp_agg *g = group(s, st, e, P->labels[c]);
+      if (g && g->ok && (!best || g->frag < best->frag)) best = g;
+    }
+    if (best) {
+      graphs++;
+      if (!worst || best->frag > worst->frag) worst = best;
+    }
+    st = e;
+  }
+  if (!worst) return;
+  char v[48];
+  mp_tab_num(v, sizeof v, 100 * worst->frag, 4);
+  fprintf(o, "\n%sBest solver per graph: the largest of its fragmentations is %s %% (%s, by %s), "
+          "over %d graphs.\n", P->f->latex ? "% " : "", v, worst->graph, worst->label, graphs);
+}
+
 /* ------------------------------------------------------------ entry */
 
 static void intro(const pivot *P, FILE *o) {
@@ -254,7 +305,8 @@ static void intro(const pivot *P, FILE *o) {
       "arena: change against the baseline / gap to the graph's bound; * = a run of that solver "
       "proved the optimum and the proof checks",
       "median planning time in ms (range over repeats and seeds when it varies)",
-      "statuses of the runs", "longest child process (whole `memplan solve`), seconds"};
+      "statuses of the runs", "longest child process (whole `memplan solve`), seconds",
+      "fragmentation in % (arena / live peak of its own order - 1), median over seeds"};
   if (P->f->md)
     fprintf(o, "Cells: %s. %s\n\n", what[P->metric],
             P->o->n_baselines ? "Baseline: the best of the --baseline solvers on each graph."
@@ -267,11 +319,11 @@ int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_tabl
                    char *msg, size_t cap) {
   pivot P = {f, s, o, metric_of(o->metric ? o->metric : "arena"), NULL, 0};
   if (P.metric < 0) {
-    snprintf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall)", o->metric);
+    snprintf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
     return -1;
   }
   columns(&P);
-  intro(&P, out);
+  if (!o->brief) intro(&P, out);
   bool base = o->n_baselines && P.metric <= M_ARENA;
   int lead = base ? 4 : 3, nc = lead + P.nl;
   const char **h = mp_xmalloc(sizeof(char *) * (size_t)nc);
@@ -292,6 +344,7 @@ int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_tabl
   }
   summary_rows(&P, out, lead);
   mp_tab_footer(out, f);
+  if (P.metric == M_FRAG) best_per_graph_note(&P, out);
   free(h);
   free(align);
   free(P.labels);
