@@ -170,8 +170,6 @@ int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, 
 /* Refresh the heartbeat of this process's claims; drop them all. */
 int mp_db_heartbeat(mp_db *db, char *msg, size_t cap);
 int mp_db_unclaim_all(mp_db *db, char *msg, size_t cap);
-/* Claims of this process's identity string (tests). */
-const char *mp_claim_owner(void);
 
 /* ---- graphs: one row per graph path, its independent lower bound. */
 typedef struct mp_graphrow {

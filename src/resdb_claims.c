@@ -66,8 +66,6 @@ static const owner *me(void) {
   return &o;
 }
 
-const char *mp_claim_owner(void) { return me()->id; }
-
 static double wall_now(void) {
   struct timeval tv;
   gettimeofday(&tv, NULL);
