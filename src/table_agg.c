@@ -237,12 +237,20 @@ static bool claims_arena_optimum(const mp_row *r) {
   return r->has_fig && r->status && !strcmp(r->status, "optimal") &&
          (is_fixed(r) || !mp_chain_is_file_order(r->order));
 }
-/* ... its live peak: the order stage says so, or the run's own proven
- * bound (valid for every order) meets its live peak. */
+/* A searched order's reported bound holds for every order (a file order's
+ * may be about that order alone, and the graph's own bound covers it). */
+static int64_t reported_bound(const mp_row *r) {
+  if (!r->has_fig || is_fixed(r) || mp_chain_is_file_order(r->order) || r->lower_bound == MP_NA)
+    return 0;
+  return r->lower_bound;
+}
+
+/* ... its live peak: a searched order's stage says so, or the run's own
+ * proven bound meets its live peak. */
 static bool claims_peak_optimum(const mp_row *r) {
-  if (!r->has_fig || is_fixed(r)) return false;
+  if (!r->has_fig || is_fixed(r) || mp_chain_is_file_order(r->order)) return false;
   if (r->order_status && !strcmp(r->order_status, "optimal")) return true;
-  if (r->lower_bound != MP_NA && r->lower_bound == r->live_peak) return true;
+  if (reported_bound(r) > 0 && reported_bound(r) == r->live_peak) return true;
   return claims_arena_optimum(r);
 }
 
@@ -311,7 +319,7 @@ static void graph_bounds(const mp_row *rows, int n, const char *path, const mp_a
       continue;
     }
     /* a run's reported bound holds for every order: never above a peak reached */
-    int64_t lb = r->lower_bound != MP_NA ? r->lower_bound : 0;
+    int64_t lb = reported_bound(r);
     if (lb > b.min_peak) {
       issue(s, "%s: reports a lower bound %lld above the live peak %lld a run reached",
             who(r, w, sizeof w), (long long)lb, (long long)b.min_peak);

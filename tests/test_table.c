@@ -272,6 +272,24 @@ START_TEST(aggregation_rules) {
   ck_assert_int_eq(s.n_issues, 0);
   for (int i = 0; i < s.n; i++) ck_assert_int_eq(s.a[i].bound, 150);
   mp_aggset_free(&s);
+  /* nor does its reported bound (it may be about that order alone) */
+  r[3].lower_bound = r[3].live_peak = 390;
+  r[3].arena = 400;
+  agg(r, 4, false, false, &s);
+  ck_assert_int_eq(s.n_issues, 0);
+  ck_assert_int_eq(find(&s, "x", "given+exact")->bound, 150);
+  ck_assert(!find(&s, "x", "given+exact")->order_proved);
+  mp_aggset_free(&s);
+  /* a searched order's reported bound above a peak some run reached is an error */
+  free(r[3].order);
+  r[3].order = strdup("dp");
+  free(r[3].status);
+  r[3].status = strdup("feasible");
+  agg(r, 4, false, false, &s);
+  ck_assert_int_eq(s.n_issues, 1);
+  ck_assert_msg(strstr(s.issues[0], "reports a lower bound 390 above the live peak 150"), "%s",
+                s.issues[0]);
+  mp_aggset_free(&s);
   for (int i = 0; i < 4; i++) mp_row_free(&r[i]);
 }
 END_TEST
