@@ -147,6 +147,157 @@ static int check_chains(char **l, int n, const char *key, char *msg, size_t cap)
   return 0;
 }
 
+static int check_keys(json_t *o, char *sub, size_t cap) {
+  static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
+                                "pairs", "exclude", "seeds", "time_limits", "options", "align",
+                                "mem_limit_mb", "grace_s", "max_wall_s", "repeat", "capacity",
+                                NULL};
+  if (!json_is_object(o)) {
+    snprintf(sub, cap, "the experiment must be a JSON object");
+    return -1;
+  }
+  const char *k;
+  json_t *v;
+  json_object_foreach(o, k, v) {
+    int i = 0;
+    while (known[i] && strcmp(known[i], k)) i++;
+    if (!known[i] && k[0] != '_') {
+      snprintf(sub, cap, "unknown key \"%s\" (see scripts/experiments/README.md)", k);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* name (default: the file name), manifest (relative to the file), lists. */
+static int load_strings(json_t *o, const char *path, mp_experiment *e, char *sub, size_t cap) {
+  json_t *v = json_object_get(o, "name");
+  if (v && !json_is_string(v)) {
+    snprintf(sub, cap, "\"name\" must be a string");
+    return -1;
+  }
+  if (v) {
+    e->name = mp_xstrdup(json_string_value(v));
+  } else {
+    const char *b = strrchr(path, '/');
+    e->name = mp_xstrdup(b ? b + 1 : path);
+    char *dot = strrchr(e->name, '.');
+    if (dot && dot != e->name) *dot = 0;
+  }
+  v = json_object_get(o, "manifest");
+  if (v && !json_is_string(v)) {
+    snprintf(sub, cap, "\"manifest\" must be a string");
+    return -1;
+  }
+  if (v) {
+    free(e->manifest);
+    e->manifest = beside(e->graphs_base, json_string_value(v));
+  }
+  return json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub, cap) ||
+         json_strings(json_object_get(o, "order"), "order", &e->order, &e->n_order, sub, cap) ||
+         json_strings(json_object_get(o, "place"), "place", &e->place, &e->n_place, sub, cap) ||
+         json_strings(json_object_get(o, "exclude"), "exclude", &e->exclude, &e->n_exclude, sub,
+                      cap) ||
+         json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, cap) ||
+         check_chains(e->order, e->n_order, "order", sub, cap) ||
+         check_chains(e->place, e->n_place, "place", sub, cap)
+             ? -1
+             : 0;
+}
+
+static int load_pairs(json_t *v, mp_experiment *e, char *sub, size_t cap) {
+  if (!v) return 0;
+  size_t i;
+  json_t *p;
+  if (!json_is_array(v)) {
+    snprintf(sub, cap, "\"pairs\" must be a list of [ORDER, PLACE]");
+    return -1;
+  }
+  json_array_foreach(v, i, p) {
+    if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_string(json_array_get(p, 0)) ||
+        !json_is_string(json_array_get(p, 1))) {
+      snprintf(sub, cap, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
+      return -1;
+    }
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
+             json_string_value(json_array_get(p, 1)));
+    if (strchr(buf, ':')) {
+      snprintf(sub, cap, "\"pairs\"[%zu]: write a chain with commas (\"greedy,sa\")", i);
+      return -1;
+    }
+    push(&e->pairs, &e->n_pairs, buf);
+  }
+  return 0;
+}
+
+static int load_seeds(json_t *v, mp_experiment *e, char *sub, size_t cap) {
+  if (!v) return 0;
+  size_t i;
+  json_t *x;
+  if (!json_is_array(v) || json_array_size(v) == 0) {
+    snprintf(sub, cap, "\"seeds\" must be a non-empty list of integers");
+    return -1;
+  }
+  e->n_seeds = (int)json_array_size(v);
+  e->seeds = mp_xrealloc(e->seeds, sizeof(uint64_t) * (size_t)e->n_seeds);
+  json_array_foreach(v, i, x) {
+    if (!json_is_integer(x) || json_integer_value(x) < 0) {
+      snprintf(sub, cap, "\"seeds\"[%zu] must be an integer >= 0", i);
+      return -1;
+    }
+    e->seeds[i] = (uint64_t)json_integer_value(x);
+  }
+  return 0;
+}
+
+static int load_time_limits(json_t *v, mp_experiment *e, char *sub, size_t cap) {
+  if (!v) return 0;
+  size_t i;
+  json_t *x;
+  if (!json_is_array(v) || json_array_size(v) == 0) {
+    snprintf(sub, cap, "\"time_limits\" must be a non-empty list of seconds");
+    return -1;
+  }
+  e->n_time_limits = (int)json_array_size(v);
+  e->time_limits = mp_xrealloc(e->time_limits, sizeof(double) * (size_t)e->n_time_limits);
+  json_array_foreach(v, i, x) {
+    double t = json_is_number(x) ? json_number_value(x) : -1;
+    if (!isfinite(t) || t < 0 || t > 1e9) {
+      snprintf(sub, cap, "\"time_limits\"[%zu] must be a number of seconds >= 0", i);
+      return -1;
+    }
+    e->time_limits[i] = t;
+  }
+  return 0;
+}
+
+/* An integer key in [lo, hi] (absent: *out unchanged). */
+static int json_int_in(json_t *o, const char *key, double lo, double hi, int64_t *out, char *sub,
+                       size_t cap) {
+  double v = (double)*out;
+  if (json_num(o, key, lo, &v, sub, cap)) return -1;
+  if (v > hi || v != floor(v)) {
+    snprintf(sub, cap, "\"%s\" must be an integer in [%g, %g]", key, lo, hi);
+    return -1;
+  }
+  *out = (int64_t)v;
+  return 0;
+}
+
+static int load_numbers(json_t *o, mp_experiment *e, char *sub, size_t cap) {
+  int64_t repeat = e->repeat;
+  if (json_int_in(o, "align", 0, 1099511627776.0, &e->align, sub, cap) ||
+      json_int_in(o, "capacity", 0, 4611686018427387904.0, &e->capacity, sub, cap) ||
+      json_int_in(o, "repeat", 1, 1000, &repeat, sub, cap) ||
+      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, cap) ||
+      json_num(o, "grace_s", 0, &e->grace_s, sub, cap) ||
+      json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, cap))
+    return -1;
+  e->repeat = (int)repeat;
+  return 0;
+}
+
 int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap) {
   mp_experiment_defaults(e);
   free(e->name);
@@ -159,140 +310,16 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
     snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
     return -1;
   }
-  int rc = -1;
   char sub[400];
-  static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
-                                "pairs", "exclude", "seeds", "time_limits", "options", "align",
-                                "mem_limit_mb", "grace_s", "max_wall_s", "repeat", "capacity",
-                                NULL};
-  if (!json_is_object(o)) {
-    snprintf(sub, sizeof sub, "the experiment must be a JSON object");
-    goto done;
-  }
-  const char *k;
-  json_t *v;
-  json_object_foreach(o, k, v) {
-    int i = 0;
-    while (known[i] && strcmp(known[i], k)) i++;
-    if (!known[i] && k[0] != '_') {
-      snprintf(sub, sizeof sub, "unknown key \"%s\" (see scripts/experiments/README.md)", k);
-      goto done;
-    }
-  }
-  v = json_object_get(o, "name");
-  if (v && !json_is_string(v)) {
-    snprintf(sub, sizeof sub, "\"name\" must be a string");
-    goto done;
-  }
-  if (v) {
-    e->name = mp_xstrdup(json_string_value(v));
-  } else {
-    const char *b = strrchr(path, '/');
-    e->name = mp_xstrdup(b ? b + 1 : path);
-    char *dot = strrchr(e->name, '.');
-    if (dot && dot != e->name) *dot = 0;
-  }
-  v = json_object_get(o, "manifest");
-  if (v) {
-    if (!json_is_string(v)) {
-      snprintf(sub, sizeof sub, "\"manifest\" must be a string");
-      goto done;
-    }
-    free(e->manifest);
-    e->manifest = beside(e->graphs_base, json_string_value(v));
-  }
-  if (json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub,
-                   sizeof sub) ||
-      json_strings(json_object_get(o, "order"), "order", &e->order, &e->n_order, sub, sizeof sub) ||
-      json_strings(json_object_get(o, "place"), "place", &e->place, &e->n_place, sub, sizeof sub) ||
-      json_strings(json_object_get(o, "exclude"), "exclude", &e->exclude, &e->n_exclude, sub,
-                   sizeof sub) ||
-      json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, sizeof sub) ||
-      check_chains(e->order, e->n_order, "order", sub, sizeof sub) ||
-      check_chains(e->place, e->n_place, "place", sub, sizeof sub))
-    goto done;
-  v = json_object_get(o, "pairs");
-  if (v) {
-    size_t i;
-    json_t *p;
-    if (!json_is_array(v)) {
-      snprintf(sub, sizeof sub, "\"pairs\" must be a list of [ORDER, PLACE]");
-      goto done;
-    }
-    json_array_foreach(v, i, p) {
-      if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_string(json_array_get(p, 0)) ||
-          !json_is_string(json_array_get(p, 1))) {
-        snprintf(sub, sizeof sub, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
-        goto done;
-      }
-      char buf[600];
-      snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
-               json_string_value(json_array_get(p, 1)));
-      if (strchr(buf, ':')) {
-        snprintf(sub, sizeof sub, "\"pairs\"[%zu]: write a chain with commas (\"greedy,sa\")", i);
-        goto done;
-      }
-      push(&e->pairs, &e->n_pairs, buf);
-    }
-  }
-  v = json_object_get(o, "seeds");
-  if (v) {
-    size_t i;
-    json_t *x;
-    if (!json_is_array(v) || json_array_size(v) == 0) {
-      snprintf(sub, sizeof sub, "\"seeds\" must be a non-empty list of integers");
-      goto done;
-    }
-    e->n_seeds = (int)json_array_size(v);
-    e->seeds = mp_xrealloc(e->seeds, sizeof(uint64_t) * (size_t)e->n_seeds);
-    json_array_foreach(v, i, x) {
-      if (!json_is_integer(x) || json_integer_value(x) < 0) {
-        snprintf(sub, sizeof sub, "\"seeds\"[%zu] must be an integer >= 0", i);
-        goto done;
-      }
-      e->seeds[i] = (uint64_t)json_integer_value(x);
-    }
-  }
-  v = json_object_get(o, "time_limits");
-  if (v) {
-    size_t i;
-    json_t *x;
-    if (!json_is_array(v) || json_array_size(v) == 0) {
-      snprintf(sub, sizeof sub, "\"time_limits\" must be a non-empty list of seconds");
-      goto done;
-    }
-    e->n_time_limits = (int)json_array_size(v);
-    e->time_limits = mp_xrealloc(e->time_limits, sizeof(double) * (size_t)e->n_time_limits);
-    json_array_foreach(v, i, x) {
-      if (!json_is_number(x) || !isfinite(json_number_value(x)) || json_number_value(x) < 0) {
-        snprintf(sub, sizeof sub, "\"time_limits\"[%zu] must be a number >= 0", i);
-        goto done;
-      }
-      e->time_limits[i] = json_number_value(x);
-    }
-  }
-  double align = 0, repeat = 1, capacity = 0;
-  if (json_num(o, "align", 0, &align, sub, sizeof sub) ||
-      json_num(o, "capacity", 0, &capacity, sub, sizeof sub) ||
-      json_num(o, "repeat", 1, &repeat, sub, sizeof sub) ||
-      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, sizeof sub) ||
-      json_num(o, "grace_s", 0, &e->grace_s, sub, sizeof sub) ||
-      json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, sizeof sub))
-    goto done;
-  e->align = (int64_t)align;
-  e->capacity = (int64_t)capacity;
-  if (capacity != (double)e->capacity || align != (double)e->align) {
-    snprintf(sub, sizeof sub, "\"align\" and \"capacity\" are integers");
-    goto done;
-  }
-  if (repeat > 1000 || repeat != (int)repeat) {
-    snprintf(sub, sizeof sub, "\"repeat\" must be an integer 1..1000");
-    goto done;
-  }
-  e->repeat = (int)repeat;
-  rc = 0;
-done:
+  int rc = check_keys(o, sub, sizeof sub) || load_strings(o, path, e, sub, sizeof sub) ||
+                   load_pairs(json_object_get(o, "pairs"), e, sub, sizeof sub) ||
+                   load_seeds(json_object_get(o, "seeds"), e, sub, sizeof sub) ||
+                   load_time_limits(json_object_get(o, "time_limits"), e, sub, sizeof sub) ||
+                   load_numbers(o, e, sub, sizeof sub)
+               ? -1
+               : 0;
   if (rc) snprintf(msg, cap, "%s: %s", path, sub);
+  if (!e->name) e->name = mp_xstrdup("experiment");
   json_decref(o);
   return rc;
 }
@@ -743,90 +770,82 @@ static int cmp_cell(const void *a, const void *b) {
   return strcmp(((const mp_cell *)a)->key, ((const mp_cell *)b)->key);
 }
 
-int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap) {
-  memset(m, 0, sizeof *m);
-  if (e->n_graphs == 0) {
-    snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
-    return -1;
-  }
-  gsel *gs = NULL;
-  int ng = 0;
-  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+/* The (order, place) pairs of an experiment. */
+typedef struct pairlist {
+  char **o, **p;
+  bool *explicit_; /* from "pairs": exempt from the joint-solver rule */
+  int n;
+} pairlist;
+
+static void pair_add(pairlist *l, const char *o, const char *p, bool ex) {
+  l->o = mp_xrealloc(l->o, sizeof(char *) * (size_t)(l->n + 1));
+  l->p = mp_xrealloc(l->p, sizeof(char *) * (size_t)(l->n + 1));
+  l->explicit_ = mp_xrealloc(l->explicit_, sizeof(bool) * (size_t)(l->n + 1));
+  l->o[l->n] = mp_xstrdup(o);
+  l->p[l->n] = mp_xstrdup(p);
+  l->explicit_[l->n++] = ex;
+}
+
+static void pairs_free(pairlist *l) {
+  free_list(l->o, l->n);
+  free_list(l->p, l->n);
+  free(l->explicit_);
+  memset(l, 0, sizeof *l);
+}
+
+/* Every order x every placer ("all" expanded), then the explicit pairs. */
+static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t cap) {
   char **ord = NULL, **plc = NULL;
-  int no = 0, np = 0, rc = -1, ccap = 0;
+  int no = 0, np = 0, rc = 0;
   if (expand_chains(e, e->order, e->n_order, true, &ord, &no, msg, cap) ||
       expand_chains(e, e->place, e->n_place, false, &plc, &np, msg, cap))
-    goto done;
-  /* the (order, place) pairs: the cross product, then the explicit pairs
-   * ("all" expands on either side); explicit pairs are exempt from the
-   * joint-solver rule below */
-  char **po = NULL, **pp = NULL;
-  bool *pexp = NULL;
-  int npairs = 0;
-  for (int pi = 0; pi < np; pi++)
-    for (int oi = 0; oi < no; oi++) {
-      po = mp_xrealloc(po, sizeof(char *) * (size_t)(npairs + 1));
-      pp = mp_xrealloc(pp, sizeof(char *) * (size_t)(npairs + 1));
-      pexp = mp_xrealloc(pexp, sizeof(bool) * (size_t)(npairs + 1));
-      po[npairs] = ord[oi];
-      pp[npairs] = plc[pi];
-      pexp[npairs++] = false;
-    }
-  char ***keep = mp_xcalloc((size_t)(2 * e->n_pairs + 1), sizeof(char **));
-  int *nkeep = mp_xcalloc((size_t)(2 * e->n_pairs + 1), sizeof(int));
-  for (int i = 0; i < e->n_pairs; i++) {
+    rc = -1;
+  for (int pi = 0; pi < np && !rc; pi++)
+    for (int oi = 0; oi < no; oi++) pair_add(l, ord[oi], plc[pi], false);
+  free_list(ord, no);
+  free_list(plc, np);
+  for (int i = 0; i < e->n_pairs && !rc; i++) {
     char buf[600];
     snprintf(buf, sizeof buf, "%s", e->pairs[i]);
     char *tab = strchr(buf, '\t');
     *tab = 0;
     char *o1[1] = {buf}, *p1[1] = {tab + 1};
-    if (expand_chains(e, o1, 1, true, &keep[2 * i], &nkeep[2 * i], msg, cap) ||
-        expand_chains(e, p1, 1, false, &keep[2 * i + 1], &nkeep[2 * i + 1], msg, cap)) {
-      for (int k = 0; k <= 2 * i + 1; k++) free_list(keep[k], nkeep[k]);
-      free(keep);
-      free(nkeep);
-      free(po);
-      free(pp);
-      free(pexp);
-      goto done;
-    }
-    for (int x = 0; x < nkeep[2 * i]; x++)
-      for (int y = 0; y < nkeep[2 * i + 1]; y++) {
-        po = mp_xrealloc(po, sizeof(char *) * (size_t)(npairs + 1));
-        pp = mp_xrealloc(pp, sizeof(char *) * (size_t)(npairs + 1));
-        pexp = mp_xrealloc(pexp, sizeof(bool) * (size_t)(npairs + 1));
-        po[npairs] = keep[2 * i][x];
-        pp[npairs] = keep[2 * i + 1][y];
-        pexp[npairs++] = true;
-      }
+    ord = plc = NULL;
+    no = np = 0;
+    if (expand_chains(e, o1, 1, true, &ord, &no, msg, cap) ||
+        expand_chains(e, p1, 1, false, &plc, &np, msg, cap))
+      rc = -1;
+    for (int x = 0; x < no && !rc; x++)
+      for (int y = 0; y < np; y++) pair_add(l, ord[x], plc[y], true);
+    free_list(ord, no);
+    free_list(plc, np);
   }
-  for (int gi = 0; gi < ng; gi++) {
-    bool fixed = ends_with(gs[gi].file, ".csv");
-    for (int k = 0; k < npairs; k++) {
-      const char *o = po[k], *p = pp[k];
-      bool both = chain_decides_both(p);
-      /* rules: a fixed-lifetime problem has no order to choose (its cells
-       * run with the file order only; joint solvers need a graph); a joint
-       * solver decides the order itself, so the cross product pairs it
-       * with the file order only */
-      bool file_order = mp_chain_is_file_order(o);
-      if ((fixed && (!file_order || both)) || (!pexp[k] && both && !file_order)) {
-        m->n_skipped++;
-        continue;
-      }
-      for (int si = 0; si < e->n_seeds; si++)
-        for (int ti = 0; ti < e->n_time_limits; ti++)
-          add_cell(m, &ccap, &gs[gi], o, p, e->seeds[si], e->time_limits[ti], e);
+  return rc;
+}
+
+/* The cells of one graph.  Rules: a fixed-lifetime problem has no order to
+ * choose (its cells run with the file order only; joint solvers need a
+ * graph); a joint solver decides the order itself, so the cross product
+ * pairs it with the file order only. */
+static void graph_cells(const mp_experiment *e, const gsel *g, const pairlist *l, mp_matrix *m,
+                        int *ccap) {
+  bool fixed = ends_with(g->file, ".csv");
+  for (int k = 0; k < l->n; k++) {
+    bool both = chain_decides_both(l->p[k]), file_order = mp_chain_is_file_order(l->o[k]);
+    if ((fixed && (!file_order || both)) || (!l->explicit_[k] && both && !file_order)) {
+      m->n_skipped++;
+      continue;
     }
+    for (int si = 0; si < e->n_seeds; si++)
+      for (int ti = 0; ti < e->n_time_limits; ti++)
+        add_cell(m, ccap, g, l->o[k], l->p[k], e->seeds[si], e->time_limits[ti], e);
   }
-  for (int k = 0; k < 2 * e->n_pairs; k++) free_list(keep[k], nkeep[k]);
-  free(keep);
-  free(nkeep);
-  free(po);
-  free(pp);
-  free(pexp);
+}
+
+/* Sorted by key; the same cell named twice (two tags, a pair repeating the
+ * product) once. */
+static void sort_unique(mp_matrix *m) {
   if (m->n > 1) qsort(m->cells, (size_t)m->n, sizeof(mp_cell), cmp_cell);
-  /* the same cell named twice (two tags, a pair repeating the product) */
   int w = 0;
   for (int i = 0; i < m->n; i++) {
     if (w > 0 && !strcmp(m->cells[w - 1].key, m->cells[i].key)) {
@@ -836,10 +855,22 @@ int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap)
     m->cells[w++] = m->cells[i];
   }
   m->n = w;
-  rc = 0;
-done:
-  free_list(ord, no);
-  free_list(plc, np);
+}
+
+int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap) {
+  memset(m, 0, sizeof *m);
+  if (e->n_graphs == 0) {
+    snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
+    return -1;
+  }
+  gsel *gs = NULL;
+  int ng = 0, ccap = 0;
+  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+  pairlist l = {0};
+  int rc = build_pairs(e, &l, msg, cap);
+  for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, m, &ccap);
+  if (!rc) sort_unique(m);
+  pairs_free(&l);
   for (int i = 0; i < ng; i++) {
     free(gs[i].path);
     free(gs[i].file);
