@@ -174,7 +174,7 @@ cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
 } > "$RESULTS/README.md.tmp"
 mv "$RESULTS/README.md.tmp" "$RESULTS/README.md"
 rm -f "$RESULTS/.bench.log"
-echo "bench.sh: results/README.md written ($((t1 - t0)) s of experiment)"
+echo "bench.sh: $RESULTS/README.md written ($((t1 - t0)) s of experiment)"
 
 # ---- hooks: other benchmark sections --------------------------------------
 if [ "${BENCH_FULL:-0}" = 1 ] && [ -d scripts/bench.d ]; then
