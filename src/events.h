@@ -185,11 +185,20 @@ void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth,
 
 /* ---- residencies: the placement problem ---- */
 
+/* How a residency began (for pictures: recomputed and offloaded ones). */
+typedef enum mp_res_origin {
+  MP_RES_START = 0, /* an input buffer, resident at the start */
+  MP_RES_RUN,       /* the first run of its node */
+  MP_RES_RERUN,     /* a later run: a recomputation */
+  MP_RES_IN         /* brought back from its host copy */
+} mp_res_origin;
+
 typedef struct mp_residency {
   int buf;    /* g->bufs id (a tensor or a workspace) */
   int made;   /* event that made it resident; -1: resident at the start */
   int freed;  /* event that freed it; -1: resident at the end (a
                  workspace: its run, made == freed) */
+  mp_res_origin origin;
 } mp_residency;
 
 /* The residencies of a verified plan as a fixed-lifetime problem on sample

@@ -19,12 +19,12 @@ typedef struct spans {
   span *a;
 } spans;
 
-static int open_span(spans *s, int buf, int made, int64_t lo) {
+static int open_span(spans *s, int buf, int made, mp_res_origin how, int64_t lo) {
   if (s->n == s->cap) {
     s->cap = s->cap ? 2 * s->cap : 64;
     s->a = mp_xrealloc(s->a, sizeof(span) * (size_t)s->cap);
   }
-  s->a[s->n] = (span){{buf, made, -1}, lo, -1};
+  s->a[s->n] = (span){{buf, made, -1, how}, lo, -1};
   return s->n++;
 }
 
@@ -37,9 +37,11 @@ static int cmp_span(const void *x, const void *y) {
 /* Walk the plan: time t counts the samples so far (0: the start). */
 static int64_t collect(const mp_graph *g, const mp_events *p, spans *s) {
   int *open = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
+  bool *ran = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(bool));
   for (int b = 0; b < g->n_buf; b++) {
     open[b] = -1;
-    if (g->bufs[b].kind == MP_BUF_TENSOR && g->bufs[b].born_at_start) open[b] = open_span(s, b, -1, 0);
+    if (g->bufs[b].kind == MP_BUF_TENSOR && g->bufs[b].born_at_start)
+      open[b] = open_span(s, b, -1, MP_RES_START, 0);
   }
   int64_t t = 0;
   for (int i = 0; i < p->n; i++) {
@@ -48,12 +50,14 @@ static int64_t collect(const mp_graph *g, const mp_events *p, spans *s) {
     case MP_EV_RUN: {
       t++;
       const mp_node *nd = &g->nodes[id];
+      mp_res_origin how = ran[id] ? MP_RES_RERUN : MP_RES_RUN;
+      ran[id] = true;
       for (int k = 0; k < nd->n_out && !nd->has_alias; k++) {
         int b = g->root_of[id][k];
-        if (b >= 0) open[b] = open_span(s, b, i, t);
+        if (b >= 0) open[b] = open_span(s, b, i, how, t);
       }
       if (g->ws_buf[id] >= 0) {
-        int w = open_span(s, g->ws_buf[id], i, t);
+        int w = open_span(s, g->ws_buf[id], i, how, t);
         s->a[w].r.freed = i;
         s->a[w].hi = t + 1;
       }
@@ -61,7 +65,7 @@ static int64_t collect(const mp_graph *g, const mp_events *p, spans *s) {
     }
     case MP_EV_IN:
       t++;
-      open[id] = open_span(s, id, i, t);
+      open[id] = open_span(s, id, i, MP_RES_IN, t);
       break;
     case MP_EV_FREE:
       if (open[id] < 0) break; /* not resident: the verifier refuses such a plan */
@@ -76,6 +80,7 @@ static int64_t collect(const mp_graph *g, const mp_events *p, spans *s) {
   for (int b = 0; b < g->n_buf; b++)
     if (open[b] >= 0) s->a[open[b]].hi = t + 1;
   free(open);
+  free(ran);
   return t;
 }
 

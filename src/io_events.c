@@ -97,7 +97,7 @@ int mp_events_read_file(const mp_graph *g, const char *path, mp_events *p, mp_er
   }
   if (rc && err && !strstr(err->msg, path)) {
     char tmp[sizeof err->msg];
-    snprintf(tmp, sizeof tmp, "%s: %s", path, err->msg);
+    snprintf(tmp, sizeof tmp, "%.200s: %.300s", path, err->msg);
     memcpy(err->msg, tmp, sizeof err->msg);
   }
   json_decref(root);

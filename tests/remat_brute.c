@@ -26,12 +26,7 @@ typedef struct bf {
   int64_t budget;
   int n_in;          /* non-input nodes, in order when an order is given */
   int *nonin;        /* the first-run order of the non-input nodes, or NULL */
-  uint64_t *readm, *ownm, *deadm;
-  uint32_t *predm, *readersm;
-  int64_t *need;     /* outputs + workspace of a node */
-  bool *inset, *inplace;
-  uint32_t all_ran;
-  uint64_t out_mask;
+  rb_masks m;
   state *st;
   int n_st, cap_st;
   int *table;        /* hash slots: state index or -1 */
@@ -114,70 +109,94 @@ static void relax(bf *s, int from, uint32_t ran, uint64_t res, double d, int nod
   push(s, d, k);
 }
 
-static int64_t live(const bf *s, uint64_t res) {
+int64_t rb_live(const mp_graph *g, uint64_t res) {
   int64_t sum = 0;
   for (int b = 0; res; b++, res >>= 1)
-    if (res & 1) sum += s->g->bufs[b].size;
+    if (res & 1) sum += g->bufs[b].size;
   return sum;
 }
 
 static void expand(bf *s, int k) {
   const mp_graph *g = s->g;
+  const rb_masks *m = &s->m;
   uint32_t ran = s->st[k].ran;
   uint64_t res = s->st[k].res;
   double d = s->st[k].dist;
-  int64_t now = live(s, res);
+  int64_t now = rb_live(g, res);
   int next = s->nonin ? s->nonin[__builtin_popcount(ran)] : -1;
   for (int v = 0; v < g->n; v++) {
     if (g->nodes[v].is_input) continue;
     bool first = !(ran >> v & 1);
-    if (first ? (s->nonin ? v != next : (s->predm[v] & ~ran) != 0) : s->inset[v]) continue;
-    if ((s->readm[v] & ~res) || (s->ownm[v] & res) || now + s->need[v] > s->budget) continue;
-    relax(s, k, ran | 1u << v, (res | s->ownm[v]) & ~s->deadm[v], d + g->nodes[v].cost, v, -1);
+    if (first ? (s->nonin ? v != next : (m->predm[v] & ~ran) != 0) : m->inset[v]) continue;
+    if ((m->readm[v] & ~res) || (m->ownm[v] & res) || now + m->need[v] > s->budget) continue;
+    relax(s, k, ran | 1u << v, (res | m->ownm[v]) & ~m->deadm[v], d + g->nodes[v].cost, v, -1);
   }
   for (int b = 0; b < 64; b++)
-    if ((res >> b & 1) && !(s->inplace[b] && (s->readersm[b] & ~ran)))
+    if ((res >> b & 1) && !(m->inplace[b] && (m->readersm[b] & ~ran)))
       relax(s, k, ran, res & ~(1ull << b), d, -1, b);
 }
 
-static void prepare(bf *s) {
-  const mp_graph *g = s->g;
+int rb_masks_init(const mp_graph *g, rb_masks *m) {
+  memset(m, 0, sizeof *m);
+  for (int b = 0; b < g->n_buf; b++) m->tensors += g->bufs[b].kind == MP_BUF_TENSOR;
+  if (g->n > 31 || m->tensors > 64) return -1;
+  size_t n = (size_t)(g->n ? g->n : 1);
+  m->n = g->n;
+  m->readm = mp_xcalloc(n, sizeof(uint64_t));
+  m->ownm = mp_xcalloc(n, sizeof(uint64_t));
+  m->deadm = mp_xcalloc(n, sizeof(uint64_t));
+  m->predm = mp_xcalloc(n, sizeof(uint32_t));
+  m->need = mp_xcalloc(n, sizeof(int64_t));
+  m->inset = mp_xcalloc(n, sizeof(bool));
   for (int v = 0; v < g->n; v++) {
     const mp_node *nd = &g->nodes[v];
-    if (!nd->is_input) s->all_ran |= 1u << v;
-    for (int i = 0; i < g->n_reads[v]; i++) s->readm[v] |= 1ull << g->reads[v][i];
+    if (!nd->is_input) m->all_ran |= 1u << v;
+    for (int i = 0; i < g->n_reads[v]; i++) m->readm[v] |= 1ull << g->reads[v][i];
     for (int i = 0; i < g->n_pred[v]; i++)
-      if (!g->nodes[g->pred[v][i]].is_input) s->predm[v] |= 1u << g->pred[v][i];
-    s->need[v] = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
+      if (!g->nodes[g->pred[v][i]].is_input) m->predm[v] |= 1u << g->pred[v][i];
+    m->need[v] = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
     for (int k = 0; k < nd->n_out && !nd->has_alias; k++) {
       int b = g->root_of[v][k];
       if (b < 0) continue;
-      s->ownm[v] |= 1ull << b;
-      s->need[v] += g->bufs[b].size;
-      if (g->bufs[b].n_readers == 0 && !g->bufs[b].graph_output) s->deadm[v] |= 1ull << b;
+      m->ownm[v] |= 1ull << b;
+      m->need[v] += g->bufs[b].size;
+      if (g->bufs[b].n_readers == 0 && !g->bufs[b].graph_output) m->deadm[v] |= 1ull << b;
     }
-    /* in-place storage: what a node writes in place; its alias set */
+    /* in-place storage: what a node writes in place */
     if (nd->inplace && nd->has_alias && nd->alias.node != MP_PARAM_ALIAS &&
         g->nodes[nd->alias.node].n_out > 0) {
       int b = g->root_of[nd->alias.node][nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out];
-      if (b >= 0) s->inplace[b] = true;
+      if (b >= 0) m->inplace[b] = true;
     }
   }
-  for (int b = 0; b < g->n_buf && b < 64; b++) {
-    for (int i = 0; i < g->bufs[b].n_readers; i++) s->readersm[b] |= 1u << g->bufs[b].readers[i];
-    if (g->bufs[b].graph_output) s->out_mask |= 1ull << b;
+  for (int b = 0; b < m->tensors; b++) {
+    for (int i = 0; i < g->bufs[b].n_readers; i++) m->readersm[b] |= 1u << g->bufs[b].readers[i];
+    if (g->bufs[b].graph_output) m->outputs |= 1ull << b;
+    if (g->bufs[b].born_at_start) m->inputs |= 1ull << b;
   }
+  /* the alias set of an in-place storage: its owner and its views */
   for (int v = 0; v < g->n; v++) {
     const mp_node *nd = &g->nodes[v];
     for (int k = 0; k < nd->n_out; k++) {
       int b = g->root_of[v][k];
-      if (b >= 0 && b < 64 && s->inplace[b]) s->inset[v] = true;
+      if (b >= 0 && b < 64 && m->inplace[b]) m->inset[v] = true;
     }
     if (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS && g->nodes[nd->alias.node].n_out > 0) {
       int b = g->root_of[nd->alias.node][nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out];
-      if (b >= 0 && s->inplace[b]) s->inset[v] = true;
+      if (b >= 0 && m->inplace[b]) m->inset[v] = true;
     }
   }
+  return 0;
+}
+
+void rb_masks_free(rb_masks *m) {
+  free(m->readm);
+  free(m->ownm);
+  free(m->deadm);
+  free(m->predm);
+  free(m->need);
+  free(m->inset);
+  memset(m, 0, sizeof *m);
 }
 
 static void rebuild(const bf *s, int k, mp_events *plan) {
@@ -194,23 +213,20 @@ static void rebuild(const bf *s, int k, mp_events *plan) {
     }
     mp_events_push(plan, MP_EV_RUN, x->node);
     for (int b = 0; b < 64; b++)
-      if (s->deadm[x->node] >> b & 1) mp_events_push(plan, MP_EV_FREE, b);
+      if (s->m.deadm[x->node] >> b & 1) mp_events_push(plan, MP_EV_FREE, b);
   }
   free(path);
 }
 
 static int search(bf *s, long max_states, double *duration, mp_events *plan) {
-  uint64_t res0 = 0;
-  for (int b = 0; b < s->g->n_buf; b++)
-    if (s->g->bufs[b].kind == MP_BUF_TENSOR && s->g->bufs[b].born_at_start) res0 |= 1ull << b;
-  if (live(s, res0) > s->budget) return RB_INFEASIBLE;
-  relax(s, -1, 0, res0, 0, -1, -1);
+  if (rb_live(s->g, s->m.inputs) > s->budget) return RB_INFEASIBLE;
+  relax(s, -1, 0, s->m.inputs, 0, -1, -1);
   while (s->n_heap) {
     item it = pop(s);
     state *x = &s->st[it.s];
     if (x->done || it.d > x->dist) continue;
     x->done = true;
-    if (x->ran == s->all_ran && (x->res & s->out_mask) == s->out_mask) {
+    if (x->ran == s->m.all_ran && (x->res & s->m.outputs) == s->m.outputs) {
       *duration = x->dist;
       if (plan) rebuild(s, it.s, plan);
       return RB_FOUND;
@@ -223,34 +239,15 @@ static int search(bf *s, long max_states, double *duration, mp_events *plan) {
 
 int rb_optimum(const mp_graph *g, int64_t budget, const int *order, long max_states,
                double *duration, mp_events *plan) {
-  int tensors = 0;
-  for (int b = 0; b < g->n_buf; b++) tensors += g->bufs[b].kind == MP_BUF_TENSOR;
-  if (g->n > 31 || tensors > 64) return RB_TOO_BIG;
-  size_t n = (size_t)(g->n ? g->n : 1);
   bf s = {.g = g, .budget = budget};
-  s.readm = mp_xcalloc(n, sizeof(uint64_t));
-  s.ownm = mp_xcalloc(n, sizeof(uint64_t));
-  s.deadm = mp_xcalloc(n, sizeof(uint64_t));
-  s.predm = mp_xcalloc(n, sizeof(uint32_t));
-  s.readersm = mp_xcalloc(64, sizeof(uint32_t));
-  s.need = mp_xcalloc(n, sizeof(int64_t));
-  s.inset = mp_xcalloc(n, sizeof(bool));
-  s.inplace = mp_xcalloc(64, sizeof(bool));
-  prepare(&s);
+  if (rb_masks_init(g, &s.m)) return RB_TOO_BIG;
   if (order) {
-    s.nonin = mp_xcalloc(n + 1, sizeof(int));
+    s.nonin = mp_xcalloc((size_t)g->n + 1, sizeof(int));
     for (int i = 0; i < g->n; i++)
       if (!g->nodes[order[i]].is_input) s.nonin[s.n_in++] = order[i];
   }
   int rc = search(&s, max_states, duration, plan);
-  free(s.readm);
-  free(s.ownm);
-  free(s.deadm);
-  free(s.predm);
-  free(s.readersm);
-  free(s.need);
-  free(s.inset);
-  free(s.inplace);
+  rb_masks_free(&s.m);
   free(s.nonin);
   free(s.st);
   free(s.table);

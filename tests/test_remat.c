@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "events.h"
+#include "gen.h"
+#include "graph_write.h"
 #include "oracle.h"
 #include "oracle_remat.h"
 #include "remat_randplan.h"
@@ -530,6 +532,23 @@ START_TEST(time_by_hand) {
   mp_events_evaluate(g, &p, 0, 1000, &f);
   ck_assert(f.duration == 8 && f.recomputed == 1 && f.recompute_time == 2 && f.stall_time == 0);
   ck_assert(f.base_time == 6 && f.overhead == 8.0 / 6 - 1 && f.budget == 1000);
+  /* residencies: x from the start, a twice (the second a recomputation),
+   * b, c; in buffer order */
+  mp_problem pr;
+  mp_residency *res;
+  mp_events_problem(g, &p, 1, &pr, &res);
+  ck_assert_int_eq(pr.n, 5);
+  mp_res_origin how[] = {MP_RES_START, MP_RES_RUN, MP_RES_RERUN, MP_RES_RUN, MP_RES_RUN};
+  int made[] = {-1, 0, 3, 1, 5}, freed[] = {4, 2, -1, -1, -1};
+  int64_t lo[] = {0, 1, 3, 2, 4}, hi[] = {4, 3, 5, 5, 5};
+  const char *ids[] = {"0", "1", "1@3", "2", "3"};
+  for (int i = 0; i < 5; i++)
+    ck_assert_msg(res[i].origin == how[i] && res[i].made == made[i] && res[i].freed == freed[i] &&
+                      pr.items[i].lo == lo[i] && pr.items[i].hi == hi[i] && !strcmp(pr.ids[i], ids[i]),
+                  "residency %d: %s made %d freed %d [%lld, %lld)", i, pr.ids[i], res[i].made,
+                  res[i].freed, (long long)pr.items[i].lo, (long long)pr.items[i].hi);
+  free(res);
+  mp_problem_free(&pr);
   /* samples: start 400; a 500; b 550; free a; a 550; free x; c 160 */
   int64_t s[8];
   ck_assert_int_eq(mp_events_memory(g, &p, s), 550);
@@ -831,6 +850,48 @@ START_TEST(costs_in_files) {
 }
 END_TEST
 
+/* ---- costs of generated graphs ---- */
+
+START_TEST(gen_costs) {
+  const char *families[] = {"randwire", "nas", "layered", "tree", "sp", "chain"};
+  for (size_t f = 0; f < sizeof families / sizeof *families; f++) {
+    mp_gen_opts o;
+    mp_gen_defaults(&o);
+    o.family = families[f];
+    o.seed = 3;
+    o.n = !strcmp(families[f], "randwire") ? 6 : 30;
+    o.ws_prob = 0.3;
+    o.inplace_prob = 0.3;
+    mp_error err;
+    mp_graph *g = mp_gen(&o, NULL, 0, &err);
+    ck_assert_msg(g != NULL, "%s", err.msg);
+    for (int v = 0; v < g->n; v++) {
+      const mp_node *nd = &g->nodes[v];
+      /* the bytes it moves, in MiB, to 1/1000; inputs 0 */
+      double bytes = (double)nd->workspace;
+      for (int i = 0; i < g->n_reads[v]; i++) bytes += (double)g->bufs[g->reads[v][i]].size;
+      for (int k = 0; k < nd->n_out; k++) bytes += (double)nd->out_size[k];
+      double want = nd->is_input ? 0 : round(bytes / 1048.576) / 1000;
+      ck_assert_msg(nd->has_cost && nd->cost == want, "%s node %d: cost %g, want %g", families[f], v,
+                    nd->cost, want);
+    }
+    /* written and read back: the same costs */
+    char *path = tl_write_temp("", ".json");
+    FILE *fp = fopen(path, "w");
+    ck_assert_int_eq(mp_graph_dump_json(g, fp, NULL), 0);
+    fclose(fp);
+    mp_graph *h = mp_graph_read_json(path, false, &err);
+    ck_assert_msg(h != NULL, "%s", err.msg);
+    for (int v = 0; v < g->n; v++)
+      ck_assert(h->nodes[v].cost == g->nodes[v].cost && h->nodes[v].has_cost);
+    mp_graph_free(h);
+    free(path);
+    mp_graph_free(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat(void) {
   Suite *s = suite_create("remat");
   TCase *tc = tcase_create("remat");
@@ -846,6 +907,7 @@ Suite *suite_remat(void) {
   tcase_add_test(tc, floor_is_proven);
   tcase_add_test(tc, json_round_trip);
   tcase_add_test(tc, costs_in_files);
+  tcase_add_test(tc, gen_costs);
   suite_add_tcase(s, tc);
   return s;
 }

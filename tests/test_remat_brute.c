@@ -160,6 +160,116 @@ START_TEST(brute_random_graphs) {
 }
 END_TEST
 
+/* ---- with copies ---- */
+
+static void check_copy_plan(const mp_graph *g, const mp_events *p, int64_t budget, double bw,
+                            double duration, const int *order) {
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, p, bw, NULL, &err) == 0, "brute plan invalid: %s", err.msg);
+  mp_ev_figures f;
+  mp_events_evaluate(g, p, bw, budget, &f);
+  ck_assert_msg(f.live_peak <= budget, "brute plan peaks at %lld > %lld", (long long)f.live_peak,
+                (long long)budget);
+  ck_assert_msg(fabs(f.duration - duration) <= 1e-9 * fmax(1, duration),
+                "simulated duration %.17g, the search says %.17g", f.duration, duration);
+  if (order) ck_assert(mp_events_follow(g, p, order));
+}
+
+START_TEST(copies_on_a_chain) {
+  /* 3 layers in 3 bytes: impossible by recomputation alone; offloading a1
+   * and a2 and bringing them back for g1 and g2 fits */
+  mp_graph *g = training_chain(3);
+  mp_events p;
+  mp_events_init(&p);
+  double d, slow, fast;
+  ck_assert_int_eq(rb_optimum(g, 3, NULL, 100000, &d, NULL), RB_INFEASIBLE);
+  ck_assert_int_eq(rb_optimum_copies(g, 3, NULL, 1e6, 1000000, &fast, &p), RB_FOUND);
+  check_copy_plan(g, &p, 3, 1e6, fast, NULL);
+  ck_assert_msg(fast >= 6 && fast < 6.0001, "fast link: %g", fast);
+  mp_ev_figures f;
+  mp_events_evaluate(g, &p, 1e6, 3, &f);
+  ck_assert(f.transferred > 0 && f.recomputed == 0);
+  /* a slow link (a copy takes 2): the copies stall the runs */
+  ck_assert_int_eq(rb_optimum_copies(g, 3, NULL, 0.5, 1000000, &slow, &p), RB_FOUND);
+  check_copy_plan(g, &p, 3, 0.5, slow, NULL);
+  ck_assert_msg(slow > fast, "slow link %g, fast %g", slow, fast);
+  /* 2 bytes: g2 alone needs 3 */
+  ck_assert_int_eq(rb_optimum_copies(g, 2, NULL, 1e6, 1000000, &d, NULL), RB_INFEASIBLE);
+  /* enough memory: the keep-all duration, no copy */
+  ck_assert_int_eq(rb_optimum_copies(g, 4, NULL, 1, 1000000, &d, &p), RB_FOUND);
+  ck_assert(d == 6);
+  mp_events_destroy(&p);
+  mp_graph_free(g);
+  tl_cleanup();
+}
+END_TEST
+
+static void to_model(const mp_graph *g, const ox_event *ox, int m, mp_events *p) {
+  mp_events_clear(p);
+  for (int i = 0; i < m; i++) {
+    int id = ox[i].node;
+    if (ox[i].kind != OX_RUN)
+      for (int b = 0; b < g->n_buf; b++)
+        if (g->bufs[b].kind == MP_BUF_TENSOR && g->bufs[b].owner == ox[i].node &&
+            g->bufs[b].out == ox[i].out)
+          id = b;
+    mp_events_push(p, (mp_event_kind)ox[i].kind, id);
+  }
+}
+
+/* With copies: never worse than without, and no random valid plan (with
+ * copies, at the same bandwidth) is shorter at its own peak. */
+START_TEST(copies_random_graphs) {
+  mp_rng r;
+  mp_rng_seed(&r, 6303);
+  int trials = tl_trials(60), solved = 0, offloading = 0;
+  for (int t = 0; t < trials; t++) {
+    int n = 2 + t % 5;
+    char *js = tl_random_json(&r, n, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    or_model om;
+    or_build(g, &om);
+    double bw = (double)(200 + mp_rng_below(&r, 4000));
+    mp_events p;
+    mp_events_init(&p);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, g->given);
+    for (int64_t b = keep; b >= floor; b -= 1 + (keep - floor) / 3) {
+      double dc, dn;
+      int rc = rb_optimum_copies(g, b, g->given, bw, 300000, &dc, &p);
+      if (rc == RB_TOO_BIG) continue;
+      solved++;
+      int rn = rb_optimum(g, b, g->given, 300000, &dn, NULL);
+      if (rn == RB_FOUND) ck_assert_msg(rc == RB_FOUND && dc <= dn + 1e-9, "copies worse\n%s", js);
+      if (rc == RB_FOUND) {
+        check_copy_plan(g, &p, b, bw, dc, g->given);
+        offloading += rn != RB_FOUND || dc < dn - 1e-9;
+      }
+    }
+    for (int k = 0; k < 4; k++) {
+      ox_event *ox;
+      int m = rp_random_plan(g, &om, &r, true, &ox);
+      to_model(g, ox, m, &p);
+      mp_ev_figures f;
+      mp_events_evaluate(g, &p, bw, 0, &f);
+      double d;
+      int rc = rb_optimum_copies(g, f.live_peak, NULL, bw, 300000, &d, NULL);
+      if (rc != RB_TOO_BIG) {
+        ck_assert_int_eq(rc, RB_FOUND);
+        ck_assert_msg(d <= f.duration + 1e-9, "a random plan (%.17g) beats the optimum (%.17g)\n%s",
+                      f.duration, d, js);
+      }
+      free(ox);
+    }
+    mp_events_destroy(&p);
+    or_free(&om);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_msg(solved > trials && offloading > 0, "solved %d, offload helped %d", solved, offloading);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- keepall ---- */
 
 static int keepall(const mp_graph *g, const int *order, int64_t budget, mp_ctx *c, mp_events *ev) {
@@ -226,6 +336,8 @@ Suite *suite_remat_brute(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, chains_known_optima);
   tcase_add_test(tc, brute_random_graphs);
+  tcase_add_test(tc, copies_on_a_chain);
+  tcase_add_test(tc, copies_random_graphs);
   tcase_add_test(tc, keepall_claims);
   suite_add_tcase(s, tc);
   return s;
