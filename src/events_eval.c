@@ -139,9 +139,14 @@ void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth,
     case MP_EV_FREE:
       f->n_frees++;
       break;
-    default:
-      e.kind == MP_EV_OUT ? f->n_outs++ : f->n_ins++;
+    case MP_EV_OUT:
+      f->n_outs++;
       f->transferred += g->bufs[e.id].size;
+      break;
+    case MP_EV_IN:
+      f->n_ins++;
+      f->transferred += g->bufs[e.id].size;
+      break;
     }
   }
   free(ran);

@@ -88,7 +88,7 @@ void mp_events_problem(const mp_graph *g, const mp_events *p, int64_t align, mp_
                        mp_residency **res) {
   spans s = {0};
   int64_t last = collect(g, p, &s);
-  qsort(s.a, (size_t)s.n, sizeof(span), cmp_span);
+  if (s.n) qsort(s.a, (size_t)s.n, sizeof(span), cmp_span);
   memset(prob, 0, sizeof *prob);
   prob->name = mp_xstrdup(g->name);
   prob->n = s.n;

@@ -321,7 +321,8 @@ static void mutate(const mp_graph *g, mp_rng *r, mp_events *p) {
     memmove(p->ev + k, p->ev + k + 1, sizeof(mp_event) * (size_t)(n - k - 1));
     p->n--;
   } else if (what == 1 || what == 3) {
-    mp_event e = p->ev[k < n ? k : 0];
+    mp_event e = {MP_EV_RUN, 0};
+    if (n) e = p->ev[k];
     if (what == 3 || n == 0) {
       int kind = (int)mp_rng_below(r, 4);
       int tensors = 0;
