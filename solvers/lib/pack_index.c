@@ -205,13 +205,25 @@ void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
  * inverted query), only the items j with j.lo < lo_below. */
 static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_span *sp, const int *order,
                  int from, int to, const int64_t *lo_below, mp_spanbuf *b) {
-  mp_spanbuf_grow(b, b->n + (to > from ? to - from : 0));
+  if (from >= to) return;
+  mp_spanbuf_grow(b, b->n + (to - from));
+  mp_span *out = b->span;
+  int n = b->n;
+  int64_t top = b->top;
   if (!lo_below)
-    FOR_MARKED(mark, from, to, pos, mp_spanbuf_add(b, sp[pos].lo, sp[pos].hi));
+    FOR_MARKED(mark, from, to, pos, {
+      out[n++] = sp[pos];
+      top = sp[pos].hi > top ? sp[pos].hi : top;
+    });
   else
     FOR_MARKED(mark, from, to, pos, {
-      if (x->p->items[order[pos]].lo < *lo_below) mp_spanbuf_add(b, sp[pos].lo, sp[pos].hi);
+      if (x->p->items[order[pos]].lo < *lo_below) {
+        out[n++] = sp[pos];
+        top = sp[pos].hi > top ? sp[pos].hi : top;
+      }
     });
+  b->n = n;
+  b->top = top;
 }
 
 /* Items with l <= y <= h: walk from the root towards y. */
