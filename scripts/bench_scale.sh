@@ -22,6 +22,8 @@ CSV_N=${CSV_N:-1000000}
 TIMEOUT=${TIMEOUT:-900}
 PERF=${PERF:-1}
 OUT=$RESULTS/scale.md
+# the version before anything is written (results/ of an earlier run would read as dirty)
+VERSION=$(git describe --always --dirty 2>/dev/null || echo unknown)
 mkdir -p "$SCALE_DIR" "$RESULTS"
 DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
 TMP=$(mktemp -d)
@@ -117,7 +119,7 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "# Scale benchmark (issue 14)"
   echo
   echo "Written by \`make bench-scale\` (scripts/bench_scale.sh) on $(uname -m), $(nproc) cores shared with"
-  echo "other work, $(date -u +%Y-%m-%d), version $(git describe --always --dirty 2>/dev/null || echo unknown)."
+  echo "other work, $(date -u +%Y-%m-%d), version $VERSION."
   echo "Inputs, generated at benchmark time and not committed:"
   for n in $SIZES; do echo "\`$MEMPLAN gen layered -n $n --seed 1\`,"; done
   echo "and MiniMalloc CSVs of $(echo $CSV_SIZES | sed 's/ / and /') buffers (buffer i born at step i, lifetime and size"
