@@ -65,8 +65,8 @@ run() {
   status=ok
   [ "$rc" -eq 0 ] || status="exit $rc"
   [ "$rc" -eq 124 ] && status="timeout ${TIMEOUT}s"
-  oms=$(sed -n 's/^ *"order_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
-  pms=$(sed -n 's/^ *"place_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
+  oms=$(sed -n 's/^ *"order_cpu_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
+  pms=$(sed -n 's/^ *"place_cpu_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
   echo "$label|$nodes|$status|$wall|$rss|${oms:--}|${pms:--}|$*|$cpu" | sed "s#$SCALE_DIR/##g" >> "$ROWS"
   echo "bench-scale: $label n=$nodes $status ${wall}s ${rss}KB"
 }
@@ -128,13 +128,13 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "Each row is one whole process (read, solve, verify, evaluate, write the"
   echo "result): wall seconds, CPU seconds (user + system) and peak resident memory"
   echo "from \`/usr/bin/time -f '%e %M %U %S'\`;"
-  echo "order and place ms are the solver stages alone.  A \`solve\` also places the"
+  echo "order and place ms are the CPU time of the solver stages alone.  A \`solve\` also places the"
   echo "given order with bysize for \`reduction_vs_given\` (a second placement)$([ -n "$NOBASE" ] && echo ", which"; true)"
   [ -n "$NOBASE" ] && echo "the rows with \`--no-baseline\` skip."
   echo "The machine is shared: absolute times move with its load (compare rows of"
   echo "one run, not runs)."
   echo
-  echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order ms | place ms |"
+  echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order cpu ms | place cpu ms |"
   echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
   awk -F'|' '{
     rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)

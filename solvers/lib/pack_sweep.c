@@ -10,19 +10,20 @@
 
 typedef struct live_gaps {
   mp_treap by_start; /* key (start, 0), value: length */
-  mp_treap by_len;   /* key (length, start) */
+  mp_treap by_len;   /* key (length, start): best fit only */
+  bool best;
   int64_t top;       /* end of the highest live item, 0 when none */
 } live_gaps;
 
 static void gap_add(live_gaps *g, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
   mp_treap_insert(&g->by_start, (mp_treap_key){lo, 0}, hi - lo);
-  mp_treap_insert(&g->by_len, (mp_treap_key){hi - lo, lo}, 0);
+  if (g->best) mp_treap_insert(&g->by_len, (mp_treap_key){hi - lo, lo}, 0);
 }
 
 static void gap_del(live_gaps *g, int64_t lo, int64_t hi) {
   mp_treap_erase(&g->by_start, (mp_treap_key){lo, 0});
-  mp_treap_erase(&g->by_len, (mp_treap_key){hi - lo, lo});
+  if (g->best) mp_treap_erase(&g->by_len, (mp_treap_key){hi - lo, lo});
 }
 
 /* The gap holding [a, b), which must lie in one, or below the top. */
@@ -134,6 +135,7 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
   live_gaps g;
   mp_treap_init(&g.by_start);
   mp_treap_init(&g.by_len);
+  g.best = fit == MP_BEST_FIT;
   g.top = 0;
   death_heap h = {mp_xmalloc(sizeof(int) * (size_t)(m ? m : 1)), 0, p->items};
   for (int k = 0; k < m; k++) {

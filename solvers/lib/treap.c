@@ -81,24 +81,53 @@ static int new_node(mp_treap *t, mp_treap_key key, int64_t val) {
   return n;
 }
 
+/* Insert node x under n: down to where its priority belongs, then the
+ * subtree there is split around it. */
+static int insert_at(mp_treap *t, int n, int x) {
+  if (n < 0) return x;
+  if (t->nodes[x].prio > t->nodes[n].prio) {
+    split(t, n, t->nodes[x].key, false, &t->nodes[x].left, &t->nodes[x].right);
+    pull(t, x);
+    return x;
+  }
+  if (key_cmp(t->nodes[x].key, t->nodes[n].key) < 0)
+    t->nodes[n].left = insert_at(t, t->nodes[n].left, x);
+  else
+    t->nodes[n].right = insert_at(t, t->nodes[n].right, x);
+  pull(t, n);
+  return n;
+}
+
 void mp_treap_insert(mp_treap *t, mp_treap_key key, int64_t val) {
-  int l, r;
-  split(t, t->root, key, false, &l, &r);
-  t->root = merge(t, merge(t, l, new_node(t, key, val)), r);
+  int x = new_node(t, key, val);
+  t->root = insert_at(t, t->root, x);
   t->size++;
 }
 
-bool mp_treap_erase(mp_treap *t, mp_treap_key key) {
-  int l, mid, r;
-  split(t, t->root, key, false, &l, &r);
-  split(t, r, key, true, &mid, &r);
-  bool found = mid >= 0;
-  if (found) { /* mid is the one node with this key */
-    t->nodes[mid].left = t->free_list;
-    t->free_list = mid;
-    t->size--;
+/* Remove key from under n (the node's children merge in its place);
+ * *found tells whether it was there. */
+static int erase_at(mp_treap *t, int n, mp_treap_key key, bool *found) {
+  if (n < 0) return -1;
+  int c = key_cmp(key, t->nodes[n].key);
+  if (c == 0) {
+    int m = merge(t, t->nodes[n].left, t->nodes[n].right);
+    t->nodes[n].left = t->free_list;
+    t->free_list = n;
+    *found = true;
+    return m;
   }
-  t->root = merge(t, l, r);
+  if (c < 0)
+    t->nodes[n].left = erase_at(t, t->nodes[n].left, key, found);
+  else
+    t->nodes[n].right = erase_at(t, t->nodes[n].right, key, found);
+  if (*found) pull(t, n);
+  return n;
+}
+
+bool mp_treap_erase(mp_treap *t, mp_treap_key key) {
+  bool found = false;
+  t->root = erase_at(t, t->root, key, &found);
+  if (found) t->size--;
   return found;
 }
 
