@@ -11,7 +11,8 @@
 # SIZES (node counts, default "100000 1000000"), CSV_N (buffers in the CSV,
 # default 1000000), TIMEOUT (seconds per command, default 900), BASE_BIN (an
 # older memplan: its 10^5 row and profile go in as "before"), PERF=0 to skip
-# the profiles.
+# the profiles, REPORT_ONLY=1 to rewrite results/scale.md from the rows and
+# profiles the last run left in $SCALE_DIR (rows.txt, profile_*.txt, meta).
 set -eu
 cd "$(dirname "$0")/.."
 MEMPLAN=${MEMPLAN:-bin/memplan}
@@ -22,13 +23,18 @@ CSV_N=${CSV_N:-1000000}
 TIMEOUT=${TIMEOUT:-900}
 PERF=${PERF:-1}
 OUT=$RESULTS/scale.md
-# the version before anything is written (results/ of an earlier run would read as dirty)
-VERSION=$(git describe --always --dirty 2>/dev/null || echo unknown)
 mkdir -p "$SCALE_DIR" "$RESULTS"
-DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-ROWS=$TMP/rows
+ROWS=$SCALE_DIR/rows.txt
+CSV_SIZES="$((CSV_N / 10)) $CSV_N"
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
+# the version before anything is written (results/ of an earlier run would read as dirty)
+cat > "$SCALE_DIR/meta" <<META
+VERSION='$(git describe --always --dirty 2>/dev/null || echo unknown)'
+DATE='$(date -u +%Y-%m-%d)'
+META
 
 # ---- inputs -------------------------------------------------------------
 for n in $SIZES; do
@@ -38,7 +44,6 @@ done
 # the CSV at CSV_N buffers and a tenth of that: buffer i is born at step i
 # and lives a log-uniform 1..4096 steps; sizes log-uniform in [4 KiB, 4 MiB]
 # (the layered generator's range)
-CSV_SIZES="$((CSV_N / 10)) $CSV_N"
 for c in $CSV_SIZES; do
   [ -s "$SCALE_DIR/lifetimes_$c.csv" ] || python3 - "$c" > "$SCALE_DIR/lifetimes_$c.csv" <<'PY'
 import math, random, sys
@@ -67,7 +72,10 @@ run() {
   [ "$rc" -eq 124 ] && status="timeout ${TIMEOUT}s"
   oms=$(sed -n 's/^ *"order_cpu_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
   pms=$(sed -n 's/^ *"place_cpu_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
-  echo "$label|$nodes|$status|$wall|$rss|${oms:--}|${pms:--}|$*|$cpu" | sed "s#$SCALE_DIR/##g" >> "$ROWS"
+  prog=memplan
+  [ "$1" = "${BASE_BIN:-}" ] && prog="BASE_BIN"
+  shift
+  echo "$label|$nodes|$status|$wall|$rss|${oms:--}|${pms:--}|$prog $*|$cpu" | sed "s#$SCALE_DIR/##g" >> "$ROWS"
   echo "bench-scale: $label n=$nodes $status ${wall}s ${rss}KB"
 }
 
@@ -78,6 +86,7 @@ run() {
 # both ways.
 NOBASE=""
 "$MEMPLAN" solve --help 2>&1 | grep -q -- --no-baseline && NOBASE=--no-baseline
+echo "NOBASE='$NOBASE'" >> "$SCALE_DIR/meta"
 for n in $SIZES; do
   G=$SCALE_DIR/layered_$n.json P=$SCALE_DIR/plan_$n.json
   run "greedy + bysize" "$n" "$MEMPLAN" solve "$G" --order greedy --place bysize --format json --out "$P"
@@ -111,6 +120,16 @@ profile() {
   perf report -q -i "$TMP/perf.data" --no-children --stdio --sort symbol 2>/dev/null |
     awk 'NF >= 3 { printf "%8s  %s\n", $1, $3 }' | head -12
 }
+rm -f "$SCALE_DIR"/profile_*.txt
+if [ "$PERF" = 1 ]; then
+  for n in $SIZES; do profile "$MEMPLAN" "$n" > "$SCALE_DIR/profile_$n.txt"; done
+  if [ -n "${BASE_BIN:-}" ]; then
+    n=$(echo "$SIZES" | awk '{print $1}')
+    profile "$BASE_BIN" "$n" > "$SCALE_DIR/profile_before_$n.txt"
+  fi
+fi
+fi # REPORT_ONLY
+. "$SCALE_DIR/meta"
 
 # ---- results/scale.md -------------------------------------------------------
 small=$(echo "$SIZES" | awk '{print $1}')
@@ -119,9 +138,9 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "# Scale benchmark (issue 14)"
   echo
   echo "Written by \`make bench-scale\` (scripts/bench_scale.sh) on $(uname -m), $(nproc) cores shared with"
-  echo "other work, $(date -u +%Y-%m-%d), version $VERSION."
+  echo "other work, $DATE, version $VERSION."
   echo "Inputs, generated at benchmark time and not committed:"
-  for n in $SIZES; do echo "\`$MEMPLAN gen layered -n $n --seed 1\`,"; done
+  for n in $SIZES; do echo "\`memplan gen layered -n $n --seed 1\`,"; done
   echo "and MiniMalloc CSVs of $(echo $CSV_SIZES | sed 's/ / and /') buffers (buffer i born at step i, lifetime and size"
   echo "log-uniform in 1..4096 steps and 4 KiB..4 MiB; the python in the script)."
   echo
@@ -129,8 +148,12 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "result): wall seconds, CPU seconds (user + system) and peak resident memory"
   echo "from \`/usr/bin/time -f '%e %M %U %S'\`;"
   echo "order and place ms are the CPU time of the solver stages alone.  A \`solve\` also places the"
-  echo "given order with bysize for \`reduction_vs_given\` (a second placement)$([ -n "$NOBASE" ] && echo ", which"; true)"
-  [ -n "$NOBASE" ] && echo "the rows with \`--no-baseline\` skip."
+  if [ -n "$NOBASE" ]; then
+    echo "given order with bysize for \`reduction_vs_given\` (a second placement), which"
+    echo "the rows with \`--no-baseline\` skip."
+  else
+    echo "given order with bysize for \`reduction_vs_given\` (a second placement)."
+  fi
   echo "The machine is shared: absolute times move with its load (compare rows of"
   echo "one run, not runs)."
   echo
@@ -140,14 +163,14 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
     bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
     printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' "$ROWS" |
-    sed "s#\`$MEMPLAN #\`memplan #"
+    cat
   echo
   echo "Time targets (issue 14): 1 s at 10^5 nodes, 15 s at 10^6, for every command above."
   echo
   awk -F'|' '$2 == 100000 || $2 == 1000000 {
       lim = $2 == 100000 ? 1 : 15
       v = ($4 == "-") ? "not met (" $3 ")" : (($4 + 0 < lim) ? "met" : "not met")
-      if (v != "met") miss = miss sprintf("- %s at %d: %s s (%s)\n", $1, $2, $4, v); else k++ }
+      if (v != "met") miss = miss sprintf("- %s at %d: %s s wall, %s s cpu (%s)\n", $1, $2, $4, $9, v); else k++ }
     END { printf "%d of the 10^5 / 10^6 rows meet their time target.\n", k
           if (miss != "") printf "Not met:\n\n%s", miss }' "$ROWS"
   echo
@@ -181,27 +204,23 @@ large=$(echo "$SIZES" | awk '{print $NF}')
       }' "$ROWS"
     echo
   fi
-  if [ "$PERF" = 1 ]; then
+  if ls "$SCALE_DIR"/profile_*.txt > /dev/null 2>&1; then
     echo "## Where the time goes"
     echo
     echo "\`perf record\` of \`memplan solve G --order greedy --place bysize\`, then"
     echo "\`perf report --no-children --sort symbol\`: the top entries (self time)."
-    for n in $SIZES; do
+    for f in "$SCALE_DIR"/profile_*.txt; do
+      n=$(basename "$f" .txt | sed 's/^profile_//')
       echo
-      echo "$n nodes:"
+      case $n in
+        before_*) echo "Before (the BASE_BIN of the run, ${n#before_} nodes):" ;;
+        *) echo "$n nodes:" ;;
+      esac
       echo
       echo '```'
-      profile "$MEMPLAN" "$n"
+      cat "$f"
       echo '```'
     done
-    if [ -n "${BASE_BIN:-}" ]; then
-      echo
-      echo "Before ($BASE_BIN, $small nodes):"
-      echo
-      echo '```'
-      profile "$BASE_BIN" "$small"
-      echo '```'
-    fi
   fi
   echo
   echo "Reproduce: \`make bench-scale\` (or \`sh scripts/bench_scale.sh\`; SIZES, CSV_N,"
