@@ -11,10 +11,10 @@
 CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
-PKGS    := igraph jansson check cairo
+PKGS    := igraph jansson check cairo libxml-2.0
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs igraph jansson cairo 2>/dev/null) -lglpk -lsqlite3 -lm
+LDLIBS  += $(shell pkg-config --libs igraph jansson cairo libxml-2.0 2>/dev/null) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 ifeq ($(V),1)
@@ -44,7 +44,7 @@ check-libs:
 	@pkg-config --exists $(PKGS) 2>/dev/null && [ -f /usr/include/glpk.h ] && \
 	  [ -f /usr/include/sqlite3.h ] || { \
 	  echo "memplan: the build needs Debian's libigraph-dev libglpk-dev libjansson-dev check"; \
-	  echo "  libcairo2-dev libsqlite3-dev pkg-config: run 'make deps' (as root) first."; exit 1; }
+	  echo "  libcairo2-dev libsqlite3-dev libxml2-dev pkg-config: run 'make deps' (as root) first."; exit 1; }
 
 $(BUILD)/%.o: %.c | check-libs
 	@mkdir -p $(dir $@)

@@ -51,9 +51,7 @@ static int parse_doubles(const char *s, double **out, int *n) {
   double *v = mp_xmalloc(sizeof(double) * (size_t)k);
   int bad = 0;
   for (int i = 0; i < k; i++) {
-    char *end;
-    v[i] = strtod(l[i], &end);
-    if (end == l[i] || *end || v[i] < 0) bad = 1;
+    if (mp_parse_real(l[i], &v[i], NULL) || v[i] < 0 || v[i] > 1e9) bad = 1;
     free(l[i]);
   }
   free(l);
@@ -105,11 +103,12 @@ int mp_cmd_bench(int argc, char **argv) {
     if (!strcmp(a, "--results")) {
       NEEDV results = v;
     } else if (!strcmp(a, "--jobs")) {
-      NEEDV o.jobs = atoi(v);
-      if (o.jobs < 1 || o.jobs > 1024) {
+      NEEDV int64_t jobs;
+      if (mp_parse_int64(v, &jobs, NULL) || jobs < 1 || jobs > 1024) {
         rc = usage_err("--jobs takes 1..1024");
         goto out;
       }
+      o.jobs = (int)jobs;
     } else if (!strcmp(a, "--shard")) {
       NEEDV shard = v;
     } else if (!strcmp(a, "--graphs")) {
@@ -128,9 +127,8 @@ int mp_cmd_bench(int argc, char **argv) {
       uint64_t *s = mp_xmalloc(sizeof(uint64_t) * (size_t)k);
       bool badv = false;
       for (int q = 0; q < k; q++) {
-        char *end;
-        long long x = strtoll(l[q], &end, 10);
-        if (end == l[q] || *end || x < 0) badv = true;
+        int64_t x = 0;
+        if (mp_parse_int64(l[q], &x, NULL) || x < 0) badv = true;
         s[q] = (uint64_t)x;
         free(l[q]);
       }
@@ -145,16 +143,14 @@ int mp_cmd_bench(int argc, char **argv) {
     } else if (!strcmp(a, "--time-limit")) {
       NEEDV if (parse_doubles(v, &e.time_limits, &e.n_time_limits)) goto bad;
     } else if (!strcmp(a, "--mem-limit")) {
-      NEEDV char *end;
-      e.mem_limit_mb = strtod(v, &end);
-      if (end == v || *end || e.mem_limit_mb < 0) goto bad;
+      NEEDV if (mp_parse_real(v, &e.mem_limit_mb, NULL) || e.mem_limit_mb < 0 ||
+                e.mem_limit_mb > 1e9) goto bad;
     } else if (!strcmp(a, "--grace")) {
-      NEEDV char *end;
-      e.grace_s = strtod(v, &end);
-      if (end == v || *end || e.grace_s < 0) goto bad;
+      NEEDV if (mp_parse_real(v, &e.grace_s, NULL) || e.grace_s < 0 || e.grace_s > 1e6) goto bad;
     } else if (!strcmp(a, "--align")) {
-      NEEDV e.align = atoll(v);
-      if (e.align < 1) goto bad;
+      NEEDV int64_t al;
+      if (mp_parse_int64(v, &al, NULL) || al < 1 || al > MP_MAX_ALIGN) goto bad;
+      e.align = al;
     } else if (!strcmp(a, "--set")) {
       NEEDV sets_cli = mp_xrealloc(sets_cli, sizeof(char *) * (size_t)(n_sets_cli + 1));
       sets_cli[n_sets_cli++] = strdup(v);

@@ -1,11 +1,13 @@
 /* cmd_inspect.c - `memplan verify`, `memplan info`, `memplan solvers`. */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "run.h"
 
 static bool want_help(int argc, char **argv) {
@@ -23,24 +25,21 @@ static int parse_common(int argc, char **argv, const char *cmd, mp_load_opts *lo
     const char *a = argv[i];
     bool has_val = i + 1 < argc;
     if (!strcmp(a, "--toposort")) lo->toposort = true;
-    else if (!strcmp(a, "--input-format") && has_val) lo->format = argv[++i];
-    else if (!strcmp(a, "--size-attr") && has_val) lo->size_attr = argv[++i];
+    else if (!strcmp(a, "--input-format") && has_val) {
+      lo->format = argv[++i];
+      if (mp_arg_choice(cmd, a, lo->format, MP_INPUT_FORMATS)) return -1;
+    } else if (!strcmp(a, "--size-attr") && has_val) lo->size_attr = argv[++i];
+    else if (!strcmp(a, "--cost-attr") && has_val) lo->cost_attr = argv[++i];
     else if (!strcmp(a, "--format") && has_val && fmt) {
       *fmt = argv[++i];
-      if (strcmp(*fmt, "text") && strcmp(*fmt, "json")) {
-        fprintf(stderr, "memplan %s: --format takes text or json\n", cmd);
-        return -1;
-      }
+      if (mp_arg_choice(cmd, a, *fmt, "text|json")) return -1;
     } else if (!strcmp(a, "--align") && has_val && align) {
-      char *end;
-      long long v = strtoll(argv[++i], &end, 10);
-      if (*end || v < 1) {
-        fprintf(stderr, "memplan %s: bad --align\n", cmd);
-        return -1;
-      }
-      *align = v;
+      if (mp_arg_int(cmd, a, argv[++i], 1, MP_MAX_ALIGN, align)) return -1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "memplan %s: unknown or incomplete option '%s'\n", cmd, a);
+      return -1;
+    } else if (*npos == 8) {
+      fprintf(stderr, "memplan %s: too many arguments\n", cmd);
       return -1;
     } else {
       pos[(*npos)++] = a;
@@ -52,6 +51,7 @@ static int parse_common(int argc, char **argv, const char *cmd, mp_load_opts *lo
 int mp_cmd_verify(int argc, char **argv) {
   static const char help[] =
       "usage: memplan verify FILE PLAN [--align A] [--toposort] [--input-format F]\n"
+      "                      [--size-attr NAME] [--cost-attr NAME]\n"
       "Re-check PLAN against FILE: the order is a topological permutation (data and in-place\n"
       "edges), offsets are aligned, no two live buffers overlap, and the figures recompute.\n"
       "Exit 0 when valid; otherwise 1 with the first violation.\n";
@@ -63,7 +63,7 @@ int mp_cmd_verify(int argc, char **argv) {
   int64_t align = 0;
   const char *pos[8];
   int npos;
-  if (argc > 9 || parse_common(argc, argv, "verify", &lo, NULL, &align, pos, &npos) || npos != 2) {
+  if (parse_common(argc, argv, "verify", &lo, NULL, &align, pos, &npos) || npos != 2) {
     fputs(help, stderr);
     return MP_EXIT_USAGE;
   }
@@ -85,6 +85,7 @@ int mp_cmd_verify(int argc, char **argv) {
 int mp_cmd_info(int argc, char **argv) {
   static const char help[] =
       "usage: memplan info FILE [--format text|json] [--toposort] [--input-format F]\n"
+      "                    [--size-attr NAME] [--cost-attr NAME]\n"
       "Nodes, buffers, data edges, in-place edges added, sum of sizes, the given order's live\n"
       "peak and the scheduling lower bound.\n";
   if (want_help(argc, argv)) {
@@ -94,7 +95,7 @@ int mp_cmd_info(int argc, char **argv) {
   mp_load_opts lo = {0};
   const char *fmt = "text", *pos[8];
   int npos;
-  if (argc > 9 || parse_common(argc, argv, "info", &lo, &fmt, NULL, pos, &npos) || npos != 1) {
+  if (parse_common(argc, argv, "info", &lo, &fmt, NULL, pos, &npos) || npos != 1) {
     fputs(help, stderr);
     return MP_EXIT_USAGE;
   }
@@ -164,13 +165,25 @@ static const char *decides_name(int d) {
   return d == MP_DECIDES_ORDER ? "order" : d == MP_DECIDES_OFFSETS ? "offsets" : "both";
 }
 
+/* An option value exactly: integers as JSON integers. */
+static json_t *number_json(double x) {
+  if (x > -9007199254740992.0 && x < 9007199254740992.0 && x == floor(x))
+    return json_integer((json_int_t)x);
+  return json_real(x);
+}
+
 int mp_cmd_solvers(int argc, char **argv) {
   if (want_help(argc, argv)) {
     puts("usage: memplan solvers [--format text|json]\nList every registered solver, what it "
          "decides, and its options (name, default, range, help).");
     return MP_EXIT_OK;
   }
-  bool json = argc >= 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");
+  bool json = argc == 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");
+  if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "--format") &&
+                     !mp_arg_choice("solvers", "--format", argv[2], "text|json"))) {
+    fputs("usage: memplan solvers [--format text|json]\n", stderr);
+    return MP_EXIT_USAGE;
+  }
   json_t *arr = json_array();
   for (int i = 0; i < mp_registry_size; i++) {
     const mp_solver *s = mp_registry[i];
@@ -179,17 +192,24 @@ int mp_cmd_solvers(int argc, char **argv) {
                             "summary", s->summary);
       json_t *opts = json_array();
       for (int k = 0; k < s->n_options; k++)
-        json_array_append_new(opts, json_pack("{s:s, s:f, s:f, s:f, s:s}", "name", s->options[k].name,
-                                              "default", s->options[k].def, "min", s->options[k].lo,
-                                              "max", s->options[k].hi, "help", s->options[k].help));
+        json_array_append_new(opts, json_pack("{s:s, s:o, s:o, s:o, s:s}", "name", s->options[k].name,
+                                              "default", number_json(s->options[k].def),
+                                              "min", number_json(s->options[k].lo),
+                                              "max", number_json(s->options[k].hi),
+                                              "help", s->options[k].help));
       json_object_set_new(o, "options", opts);
       json_array_append_new(arr, o);
       continue;
     }
     printf("%-10s %-7s %s\n", s->name, decides_name(s->decides), s->summary);
-    for (int k = 0; k < s->n_options; k++)
-      printf("    %-14s default %-8g range [%g, %g]  %s\n", s->options[k].name, s->options[k].def,
-             s->options[k].lo, s->options[k].hi, s->options[k].help);
+    for (int k = 0; k < s->n_options; k++) {
+      char def[32], lo[32], hi[32];
+      mp_format_number(s->options[k].def, def, sizeof def);
+      mp_format_number(s->options[k].lo, lo, sizeof lo);
+      mp_format_number(s->options[k].hi, hi, sizeof hi);
+      printf("    %-14s default %-8s range [%s, %s]  %s\n", s->options[k].name, def, lo, hi,
+             s->options[k].help);
+    }
   }
   if (json) {
     json_dumpf(arr, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

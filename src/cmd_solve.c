@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "run.h"
 
 static const char solve_help[] =
@@ -27,11 +28,12 @@ static const char solve_help[] =
     "  --toposort              accept a non-topological file order by sorting it\n"
     "  --input-format F        json, graphml, nodelink or csv (default: by extension)\n"
     "  --size-attr NAME        node-link/GraphML attribute with output bytes (default size)\n"
+    "  --cost-attr NAME        node-link attribute with node times (default cost)\n"
     "\n"
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan.\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP };
+       O_IFMT, O_SATTR, O_CATTR, O_HELP };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -40,16 +42,9 @@ static const struct option solve_opts[] = {
     {"set", required_argument, 0, O_SET},       {"write-lp", required_argument, 0, O_LP},
     {"format", required_argument, 0, O_FMT},    {"out", required_argument, 0, O_OUT},
     {"toposort", no_argument, 0, O_TOPO},       {"input-format", required_argument, 0, O_IFMT},
-    {"size-attr", required_argument, 0, O_SATTR}, {"help", no_argument, 0, O_HELP},
+    {"size-attr", required_argument, 0, O_SATTR}, {"cost-attr", required_argument, 0, O_CATTR},
+    {"help", no_argument, 0, O_HELP},
     {0, 0, 0, 0}};
-
-static int parse_int64(const char *s, int64_t lo, int64_t *out) {
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (end == s || *end || v < lo) return -1;
-  *out = v;
-  return 0;
-}
 
 int mp_cmd_solve(int argc, char **argv) {
   mp_run_spec spec = {0};
@@ -60,27 +55,27 @@ int mp_cmd_solve(int argc, char **argv) {
   int nsets = 0, c;
   optind = 1;
   opterr = 0;
+  if (mp_args_exact("solve", argc, argv, solve_opts)) {
+    free(sets);
+    return MP_EXIT_USAGE;
+  }
   while ((c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case O_ORDER: spec.order = optarg; break;
     case O_PLACE: spec.place = optarg; break;
     case O_ALIGN:
-      if (parse_int64(optarg, 1, &v)) goto bad_value;
+      if (mp_arg_int("solve", "--align", optarg, 1, MP_MAX_ALIGN, &v)) goto bad_usage;
       spec.align = v;
       break;
-    case O_TL: {
-      char *end;
-      spec.time_limit = strtod(optarg, &end);
-      if (end == optarg || *end || spec.time_limit < 0) goto bad_value;
+    case O_TL:
+      if (mp_arg_real("solve", "--time-limit", optarg, 0, 1e9, &spec.time_limit)) goto bad_usage;
       break;
-    }
     case O_SEED:
-      if (parse_int64(optarg, 0, &v)) goto bad_value;
-      spec.seed = (uint64_t)v;
+      if (mp_arg_seed("solve", "--seed", optarg, &spec.seed)) goto bad_usage;
       break;
     case O_CAP:
-      if (parse_int64(optarg, 1, &v)) goto bad_value;
+      if (mp_arg_int("solve", "--capacity", optarg, 1, MP_MAX_OFFSET, &v)) goto bad_usage;
       spec.capacity = v;
       break;
     case O_SET: sets[nsets++] = optarg; break;
@@ -91,8 +86,12 @@ int mp_cmd_solve(int argc, char **argv) {
       break;
     case O_OUT: out = optarg; break;
     case O_TOPO: lo.toposort = true; break;
-    case O_IFMT: lo.format = optarg; break;
+    case O_IFMT:
+      if (mp_arg_choice("solve", "--input-format", optarg, MP_INPUT_FORMATS)) goto bad_usage;
+      lo.format = optarg;
+      break;
     case O_SATTR: lo.size_attr = optarg; break;
+    case O_CATTR: lo.cost_attr = optarg; break;
     case O_HELP:
       fputs(solve_help, stdout);
       free(sets);
@@ -105,6 +104,7 @@ int mp_cmd_solve(int argc, char **argv) {
     bad_value:
       fprintf(stderr, "memplan solve: bad value '%s' for --%s\n", optarg,
               solve_opts[c - O_ORDER].name);
+    bad_usage:
       free(sets);
       return MP_EXIT_USAGE;
     }

@@ -16,6 +16,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "cli_args.h"
 #include "run.h"
 
 /* ------------------------------------------------------------ canvas */
@@ -747,13 +748,18 @@ int mp_cmd_plot(int argc, char **argv) {
     else if (!strcmp(a, "--solvers") && v) solvers = argv[++i];
     else if (!strcmp(a, "--order") && v) spec.order = argv[++i];
     else if (!strcmp(a, "--place") && v) spec.place = argv[++i];
-    else if (!strcmp(a, "--seed") && v) spec.seed = strtoull(argv[++i], NULL, 10);
-    else if (!strcmp(a, "--time-limit") && v) spec.time_limit = atof(argv[++i]);
-    else if (!strcmp(a, "--align") && v) spec.align = atoll(argv[++i]);
+    else if (!strcmp(a, "--seed") && v) {
+      if (mp_arg_seed("plot", a, argv[++i], &spec.seed)) goto usage;
+    } else if (!strcmp(a, "--time-limit") && v) {
+      if (mp_arg_real("plot", a, argv[++i], 0, 1e9, &spec.time_limit)) goto usage;
+    } else if (!strcmp(a, "--align") && v) {
+      if (mp_arg_int("plot", a, argv[++i], 1, MP_MAX_ALIGN, &spec.align)) goto usage;
+    }
     else if (!strcmp(a, "--set") && v) sets[nsets++] = argv[++i];
     else if (!strcmp(a, "--agg") && v) best = !strcmp(argv[++i], "best");
     else if (a[0] == '-') {
       fprintf(stderr, "memplan plot: bad option '%s'\n%s", a, plot_help);
+    usage:
       rc = MP_EXIT_USAGE;
       goto done;
     } else

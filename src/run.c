@@ -30,15 +30,18 @@ int mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, d
     }
     for (int i = 0; i < s->n_options; i++) {
       if (strlen(s->options[i].name) != nlen || strncmp(s->options[i].name, name, nlen)) continue;
-      char *end;
-      double v = strtod(eq + 1, &end);
-      if (end == eq + 1 || *end) {
-        snprintf(msg, cap, "option %s.%s: '%s' is not a number", s->name, s->options[i].name, eq + 1);
+      double v;
+      const char *why;
+      if (mp_parse_real(eq + 1, &v, &why)) { /* NaN passes no range check: refused here */
+        snprintf(msg, cap, "option %s.%s: '%s' is %s", s->name, s->options[i].name, eq + 1, why);
         return -1;
       }
       if (v < s->options[i].lo || v > s->options[i].hi) {
-        snprintf(msg, cap, "option %s.%s: %g is outside [%g, %g]", s->name, s->options[i].name, v,
-                 s->options[i].lo, s->options[i].hi);
+        char lo[32], hi[32];
+        mp_format_number(s->options[i].lo, lo, sizeof lo);
+        mp_format_number(s->options[i].hi, hi, sizeof hi);
+        snprintf(msg, cap, "option %s.%s: %s is outside [%s, %s]", s->name, s->options[i].name,
+                 eq + 1, lo, hi);
         return -1;
       }
       vals[i] = v;

@@ -1,5 +1,6 @@
 /* testlib.c - see testlib.h. */
 #define _POSIX_C_SOURCE 200809L
+#include <igraph.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,4 +304,22 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p) 
   p->t_end = T;
   for (int i = 0; i < n; i++) p->items[i] = (mp_item){q[i][3] - q[i][2], q[i][0], q[i][1], 1, -1};
   free(q);
+}
+
+bool tl_igraph_is_dag(const mp_graph *g, int *edges) {
+  igraph_vector_int_t ev;
+  igraph_vector_int_init(&ev, 0);
+  for (int v = 0; v < g->n; v++)
+    for (int i = 0; i < g->n_succ[v]; i++) {
+      igraph_vector_int_push_back(&ev, v);
+      igraph_vector_int_push_back(&ev, g->succ[v][i]);
+    }
+  igraph_t G;
+  igraph_create(&G, &ev, g->n, IGRAPH_DIRECTED);
+  igraph_bool_t dag = false;
+  igraph_is_dag(&G, &dag);
+  if (edges) *edges = (int)igraph_ecount(&G);
+  igraph_destroy(&G);
+  igraph_vector_int_destroy(&ev);
+  return dag;
 }

@@ -58,4 +58,9 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
 
 const char *const *tl_quick_sets(const mp_solver *s);
 
+/* Is the precedence relation of g (g->succ) acyclic, by igraph's own test
+ * (independent of the graph's Kahn check)?  *edges receives its edge count
+ * when not NULL. */
+bool tl_igraph_is_dag(const mp_graph *g, int *edges);
+
 #endif
