@@ -3,7 +3,9 @@
 #   make deps     install the Debian packages the project needs (idempotent)
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
-#   make test-asan  the test suite under AddressSanitizer + UBSan
+#   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
+#   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
+#                 parser, FUZZ_TIME seconds each (30)
 #   V=1           show every compiler command
 # Solvers are found by globbing solvers/*.c and solvers/*/ (a folder is one
 # solver); the registry is generated from those names.
@@ -34,8 +36,8 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.
             $(BUILD)/registry.o
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
-.PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full graphs clean \
-        test-slurm FORCE
+.PHONY: all deps check-libs test test-unit test-cli test-asan test-asan-run fuzz bench \
+        bench-full graphs clean test-slurm FORCE
 
 all: bin/memplan
 
@@ -87,24 +89,66 @@ $(BUILD)/test_memplan: $(OBJ) $(TEST_OBJ)
 deps:
 	@sh scripts/deps.sh
 
+# make test: the unit tests, the CLI tests, then the same under ASan+UBSan
+# (quick options), the sanitizer build on every suite file and on the fuzz
+# corpus.  Quiet unless V=1.
+CKV := $(if $(filter 1,$(V)),normal,minimal)
 test: deps
-	@$(MAKE) --no-print-directory test-unit test-cli
+	@$(MAKE) --no-print-directory test-unit test-cli test-asan-run
 
 test-unit: bin/memplan $(BUILD)/test_memplan
-	cd tests && CK_DEFAULT_TIMEOUT=600 ../$(BUILD)/test_memplan
+	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) ../$(BUILD)/test_memplan
 
 test-cli: bin/memplan
-	@sh tests/layers.sh
-	sh tests/cli.sh
+	$(Q)sh tests/layers.sh
+	$(Q)sh tests/cli.sh
 
-test-asan:
-	@sh scripts/deps.sh
-	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	  LDFLAGS="-fsanitize=address,undefined" build-asan/test_memplan build-asan/memplan
-	cd tests && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  CK_FORK=no MP_QUICK=1 ../build-asan/test_memplan
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  BIN=build-asan/memplan sh tests/cli.sh
+# ---- sanitizers: ASan + UBSan (float casts included) ----
+SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer
+SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
+FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
+
+test-asan: deps
+	@$(MAKE) --no-print-directory test-asan-run
+
+test-asan-run:
+	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
+	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
+	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
+	  ../build-asan/test_memplan
+	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
+	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
+	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
+	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
+
+# a fuzz input replayed without libFuzzer (fuzz/regress.c)
+$(BUILD)/regress_%: $(OBJ) $(FUZZ_OBJ) $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/regress.o
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# ---- fuzzing: clang's libFuzzer, each target for FUZZ_TIME seconds ----
+# New inputs go to build-fuzz/corpus/T (the committed seeds in fuzz/corpus/T
+# are read, not changed); a crash is written to fuzz/crashes/ and stops the
+# run.  Once fixed, copy it into fuzz/corpus/T: `make test` replays it.
+FUZZ_TIME ?= 30
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+fuzz:
+	@PKGS="clang libclang-rt-14-dev" DEPS_NAME=fuzz-deps sh scripts/deps.sh
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz \
+	  OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" LDFLAGS="-fsanitize=fuzzer $(FUZZ_SAN)" \
+	  $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@mkdir -p fuzz/crashes
+	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; \
+	  echo "fuzz $$t: $(FUZZ_TIME) s"; \
+	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 \
+	    build-fuzz/corpus/$$t fuzz/corpus/$$t >build-fuzz/fuzz_$$t.log 2>&1 \
+	    || { tail -60 build-fuzz/fuzz_$$t.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/fuzz_$$t.log \
+	    | tr '\n' ' '; echo; done
+
+$(BUILD)/fuzz_%: $(OBJ) $(FUZZ_OBJ) $(BUILD)/fuzz/fuzz_%.o
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 bench: deps
 	@$(MAKE) --no-print-directory bin/memplan
@@ -124,6 +168,6 @@ graphs: bin/memplan
 	sh scripts/make_graphs.sh
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

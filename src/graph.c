@@ -362,8 +362,8 @@ static int make_buffers(mp_graph *g, const char *file, mp_error *err) {
   int n = g->n;
   size_t cap = 0;
   for (int v = 0; v < n; v++) cap += (size_t)g->nodes[v].n_out + 1;
-  if (cap > INT32_MAX)
-    return mp_errorf(err, "%s: more than 2^31 outputs and workspaces", file);
+  if (cap > (size_t)2 * MP_MAX_NODES)
+    return mp_errorf(err, "%s: more than 2^29 outputs and workspaces", file);
   g->bufs = mp_xcalloc(cap ? cap : 1, sizeof(mp_buffer));
   g->root_of = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
   g->ws_buf = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));

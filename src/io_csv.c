@@ -65,6 +65,7 @@ static const char *const cname[] = {"id", "lower", "upper", "size", "alignment",
 typedef struct csv_state {
   const char *path;
   int lineno, ncols, col[C_N], room;
+  char name[C_N][16]; /* each column's name as the header writes it */
   bool end_inclusive;
   int64_t total;     /* sum of sizes so far */
   /* ids seen: open addressing over the problem's ids */
@@ -89,6 +90,7 @@ static int header(csv_state *st, char **fields, int nf, mp_problem *p, mp_error 
     if (st->col[c] >= 0)
       return mp_errorf(err, "%s:%d: two columns give '%s'", st->path, st->lineno, cname[c]);
     st->col[c] = i;
+    snprintf(st->name[c], sizeof st->name[c], "%s", h);
     if (!strcmp(h, "end")) st->end_inclusive = true;
   }
   for (int c = 0; c < 4; c++)
@@ -104,12 +106,12 @@ static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t 
   const char *why;
   if (mp_parse_int64(f, out, &why))
     return mp_errorf(err, "%s:%d: field '%s' is not an integer: '%s'", st->path, st->lineno,
-                     cname[c], f);
+                     st->name[c], f);
   if (*out < 0 && lo >= 0)
-    return mp_errorf(err, "%s:%d: negative %s %s", st->path, st->lineno, cname[c], f);
+    return mp_errorf(err, "%s:%d: negative %s %s", st->path, st->lineno, st->name[c], f);
   if (*out < lo || *out > hi)
     return mp_errorf(err, "%s:%d: field '%s' is %s, outside [%lld, %lld]", st->path, st->lineno,
-                     cname[c], f, (long long)lo, (long long)hi);
+                     st->name[c], f, (long long)lo, (long long)hi);
   return 0;
 }
 
@@ -144,7 +146,7 @@ static int row(csv_state *st, char **fields, int nf, mp_problem *p, int **lines,
   if (nf != st->ncols)
     return mp_errorf(err, "%s:%d: %d fields, the header has %d", st->path, st->lineno, nf, st->ncols);
   if (p->n == st->room) {
-    if (st->room >= INT32_MAX / 2) return mp_errorf(err, "%s: too many rows", st->path);
+    if (st->room >= MP_MAX_NODES) return mp_errorf(err, "%s: more than 2^28 rows", st->path);
     st->room = st->room ? 2 * st->room : 256;
     p->items = mp_xrealloc(p->items, sizeof(mp_item) * (size_t)st->room);
     p->ids = mp_xrealloc(p->ids, sizeof(char *) * (size_t)st->room);

@@ -39,7 +39,10 @@ static mp_graph *load_json_graph(const char *path, const mp_load_opts *o, bool n
   if (!root) return NULL;
   mp_graph *g = NULL;
   bool nodelink = nodelink_only || (!(o && o->format) && mp_json_is_nodelink(root));
-  if (nodelink)
+  if (!nodelink && mp_json_is_nodelink(root))
+    mp_errorf(err, "%s: node-link data (a \"links\" array), not graph JSON: read it with "
+              "--input-format nodelink, or without --input-format", path);
+  else if (nodelink)
     g = mp_graph_from_nodelink(root, path, o ? o->size_attr : NULL, o ? o->cost_attr : NULL,
                                o && o->toposort, err);
   else if (o && (o->size_attr || o->cost_attr))

@@ -756,7 +756,10 @@ int mp_cmd_plot(int argc, char **argv) {
       if (mp_arg_int("plot", a, argv[++i], 1, MP_MAX_ALIGN, &spec.align)) goto usage;
     }
     else if (!strcmp(a, "--set") && v) sets[nsets++] = argv[++i];
-    else if (!strcmp(a, "--agg") && v) best = !strcmp(argv[++i], "best");
+    else if (!strcmp(a, "--agg") && v) {
+      if (mp_arg_choice("plot", a, argv[++i], "median|best")) goto usage;
+      best = !strcmp(argv[i], "best");
+    }
     else if (a[0] == '-') {
       fprintf(stderr, "memplan plot: bad option '%s'\n%s", a, plot_help);
     usage:

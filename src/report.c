@@ -279,6 +279,14 @@ done:
   if (p.items) free(p.items);
   free(order);
   free(off);
+  /* a plan made for another graph: say so first (a renamed copy of the
+   * same graph still verifies) */
+  json_t *jg = json_object_get(plan, "graph");
+  if (rc && err && json_is_string(jg) && strcmp(json_string_value(jg), mp_instance_name(in))) {
+    mp_error why = *err;
+    mp_errorf(err, "%s: the plan is for graph '%s', not for '%s' (%s): %s", plan_path,
+              json_string_value(jg), mp_instance_name(in), g->file ? g->file : "", why.msg);
+  }
   json_decref(plan);
   return rc ? -1 : 0;
 }

@@ -57,15 +57,16 @@ static inline bool mp_mul_ok(int64_t a, int64_t b, int64_t *out) {
 /* The limits every reader and option enforces, so that no figure can wrap:
  * one buffer at most 2^56 bytes; the sizes of one problem (every buffer and
  * workspace) sum to at most 2^60; an alignment is at most 2^30 and a pinned
- * offset at most 2^60.  Then even a placement that stacks every buffer, each
- * padded to its alignment, above every pinned one ends below 2^62 (n < 2^31),
- * and the verifier refuses offsets beyond 2^62.  Times of a fixed-lifetime
- * file lie in [0, 2^40]. */
+ * offset at most 2^60; at most 2^28 nodes (or CSV rows) and 2^29 buffers.
+ * Then even a placement that stacks every buffer, each padded to its
+ * alignment, above every pinned one ends below MP_MAX_ARENA = 2^62, where
+ * the verifier stops.  Times of a fixed-lifetime file lie in [0, 2^40]. */
 #define MP_MAX_SIZE ((int64_t)1 << 56)
 #define MP_MAX_TOTAL ((int64_t)1 << 60)
 #define MP_MAX_ALIGN ((int64_t)1 << 30)
 #define MP_MAX_OFFSET ((int64_t)1 << 60)
 #define MP_MAX_TIME ((int64_t)1 << 40)
+#define MP_MAX_ARENA ((int64_t)1 << 62)
 /* Node ids and counts are ints: a graph has at most this many nodes. */
 #define MP_MAX_NODES (1 << 28)
 

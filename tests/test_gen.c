@@ -473,7 +473,13 @@ START_TEST(cli_convert_round_trip) {
   char *c3[] = {"convert", "../graphs/minimalloc/examples/input.12.csv", "--to", "json", "--out",
                 back, NULL};
   unlink(back);
-  ck_assert_int_eq(mp_cmd_convert(6, c3), MP_EXIT_INPUT);
+  tl_stderr cap;
+  tl_stderr_begin(&cap);
+  int rc3 = mp_cmd_convert(6, c3);
+  char *msg = tl_stderr_end(&cap);
+  ck_assert_int_eq(rc3, MP_EXIT_INPUT);
+  ck_assert_msg(strstr(msg, "fixed-lifetime"), "convert said: %s", msg);
+  free(msg);
   ck_assert_int_ne(access(back, F_OK), 0);
   unlink(src);
   unlink(nl);

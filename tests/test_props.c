@@ -628,7 +628,7 @@ START_TEST(every_solver_on_graphs) {
       mp_result_free(&b);
       double dt = mp_now() - t0;
       st[k].spent += dt;
-      if (dt > 1.0)
+      if (dt > 1.0 && tl_verbose())
         printf("props: note: %s took %.1f s (its quick options should make it milliseconds)\n", what, dt);
     }
     or_free(&om);
@@ -637,10 +637,10 @@ START_TEST(every_solver_on_graphs) {
   }
   for (int k = 0; k < ns; k++) {
     const mp_solver *s = mp_registry[k];
-    if (st[k].skipped)
+    if (st[k].skipped && tl_verbose())
       printf("props: solver %s used its %.1f s budget; %d graph trials skipped\n", s->name, budget,
              st[k].skipped);
-    if (st[k].refusals)
+    if (st[k].refusals && tl_verbose())
       printf("props: solver %s refused %d of %d graph runs (a size cap)\n", s->name, st[k].refusals,
              st[k].runs);
     ck_assert_msg(st[k].small_refusals == 0 || st[k].small_refusals < st[k].runs / 4,
@@ -843,7 +843,7 @@ START_TEST(every_placer_on_fixed_problems) {
       mp_result_free(&b);
       double dt = mp_now() - t0;
       st[k].spent += dt;
-      if (dt > 1.0)
+      if (dt > 1.0 && tl_verbose())
         printf("props: note: %s took %.1f s (its quick options should make it milliseconds)\n", what, dt);
     }
     mp_problem_free(&prob);
@@ -851,7 +851,7 @@ START_TEST(every_placer_on_fixed_problems) {
     free(csv);
   }
   for (int k = 0; k < ns; k++) {
-    if (st[k].skipped)
+    if (st[k].skipped && tl_verbose())
       printf("props: placer %s used its %.1f s budget on fixed problems; %d trials skipped\n",
              mp_registry[k]->name, budget, st[k].skipped);
     ck_assert_msg(st[k].small_refusals == 0 || st[k].small_refusals < st[k].runs / 4,

@@ -1,5 +1,6 @@
 /* testlib.c - see testlib.h. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
 #include <igraph.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -322,4 +323,35 @@ bool tl_igraph_is_dag(const mp_graph *g, int *edges) {
   igraph_destroy(&G);
   igraph_vector_int_destroy(&ev);
   return dag;
+}
+
+bool tl_verbose(void) {
+  const char *v = getenv("MP_TEST_VERBOSE");
+  return v && !strcmp(v, "1");
+}
+
+void tl_stderr_begin(tl_stderr *c) {
+  mkdir("tmp", 0755);
+  snprintf(c->path, sizeof c->path, "tmp/stderr_%ld.txt", (long)getpid());
+  fflush(stderr);
+  c->saved = dup(2);
+  int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ck_assert_msg(fd >= 0 && c->saved >= 0, "cannot capture stderr");
+  dup2(fd, 2);
+  close(fd);
+}
+
+char *tl_stderr_end(tl_stderr *c) {
+  fflush(stderr);
+  dup2(c->saved, 2);
+  close(c->saved);
+  FILE *f = fopen(c->path, "r");
+  char *buf = calloc(1, 4097);
+  if (f) {
+    size_t n = fread(buf, 1, 4096, f);
+    buf[n] = 0;
+    fclose(f);
+  }
+  unlink(c->path);
+  return buf;
 }

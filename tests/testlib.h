@@ -9,6 +9,18 @@
 
 /* MP_QUICK=1 in the environment (sanitizer runs): fewer random trials. */
 int tl_trials(int normal);
+/* MP_TEST_VERBOSE=1 (make test V=1): print notes and statistics. */
+bool tl_verbose(void);
+
+/* Send stderr to a temporary file until tl_stderr_end, which returns what
+ * was written there (malloc'ed): messages a test expects stay out of the
+ * test output and can be checked. */
+typedef struct tl_stderr {
+  int saved;
+  char path[64];
+} tl_stderr;
+void tl_stderr_begin(tl_stderr *c);
+char *tl_stderr_end(tl_stderr *c);
 
 /* Write text to a fresh temporary file (suffix chooses the reader by
  * extension: ".json", ".csv", ".graphml"); returns a malloc'ed path.  The
