@@ -1,5 +1,4 @@
 /* fuzz_common.c - scratch files and the checks of fuzz_common.h. */
-#define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -219,6 +219,30 @@ static int read_rows(FILE *fp, csv_state *st, mp_problem *p, mp_error *err) {
   return rc;
 }
 
+/* Pinned buffers must admit a placement: each pin a multiple of its
+ * alignment, and no two pinned buffers live together overlapping.  The
+ * verifier of plan.c checks exactly that on the pinned ones alone. */
+static int check_pins(const mp_problem *p, const char *path, mp_error *err) {
+  mp_problem pins = {0};
+  pins.items = mp_xmalloc(sizeof(mp_item) * (size_t)(p->n ? p->n : 1));
+  pins.ids = mp_xmalloc(sizeof(char *) * (size_t)(p->n ? p->n : 1));
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(p->n ? p->n : 1));
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0) {
+      pins.items[pins.n] = p->items[i];
+      pins.ids[pins.n] = p->ids[i];
+      off[pins.n++] = p->items[i].fixed;
+    }
+  mp_error e;
+  int rc = mp_verify_offsets(&pins, off, &e)
+               ? mp_errorf(err, "%s: the pinned offsets admit no placement: %s", path, e.msg)
+               : 0;
+  free(pins.items);
+  free(pins.ids);
+  free(off);
+  return rc;
+}
+
 int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
   memset(p, 0, sizeof *p);
   if (mp_check_input(path, err)) return -1;
@@ -228,6 +252,7 @@ int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
   for (int i = 0; i < C_N; i++) st.col[i] = -1;
   int rc = read_rows(fp, &st, p, err);
   fclose(fp);
+  if (!rc) rc = check_pins(p, path, err);
   free(st.id_at);
   if (rc) {
     mp_problem_free(p);

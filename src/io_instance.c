@@ -100,25 +100,50 @@ void mp_instance_free(mp_instance *in) {
  * Anything else that exists (a device such as /dev/null or /dev/full, a
  * pipe) is never replaced: it is written directly and its errors reported.
  * A directory is refused. */
+/* Where a chain of symbolic links ends (it may not exist yet), malloc'ed;
+ * NULL when path is no link. */
+static char *link_target(const char *path) {
+  struct stat lst;
+  char *cur = NULL;
+  for (int depth = 0; depth < 40 && lstat(cur ? cur : path, &lst) == 0 && S_ISLNK(lst.st_mode);
+       depth++) {
+    const char *at = cur ? cur : path;
+    char buf[PATH_MAX];
+    ssize_t n = readlink(at, buf, sizeof buf - 1);
+    if (n <= 0) break;
+    buf[n] = 0;
+    const char *slash = strrchr(at, '/');
+    size_t dir = buf[0] == '/' || !slash ? 0 : (size_t)(slash - at) + 1; /* relative: from the link's folder */
+    char *next = mp_xmalloc(dir + (size_t)n + 1);
+    memcpy(next, at, dir);
+    memcpy(next + dir, buf, (size_t)n + 1);
+    free(cur);
+    cur = next;
+  }
+  return cur;
+}
+
 int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   memset(o, 0, sizeof *o);
   if (!path || !strcmp(path, "-")) {
     o->fp = stdout;
     return 0;
   }
+  char *target = link_target(path);
+  const char *dst = target ? target : path;
   struct stat st;
-  bool exists = stat(path, &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) return mp_errorf(err, "%s: is a directory", path);
+  bool exists = stat(dst, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
+    free(target);
+    return mp_errorf(err, "%s: is a directory", path);
+  }
   if (exists && !S_ISREG(st.st_mode)) {
+    free(target);
     o->fp = fopen(path, "w");
     if (!o->fp) return mp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
     o->path = mp_xstrdup(path);
     return 0;
   }
-  char *target = NULL;
-  struct stat lst;
-  if (exists && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode)) target = realpath(path, NULL);
-  const char *dst = target ? target : path;
   size_t n = strlen(dst) + 32;
   o->path = mp_xmalloc(n);
   snprintf(o->path, n, "%s", dst);

@@ -290,8 +290,15 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
     r->prob.name = NULL;
   } else {
     mp_problem_copy(in->fixed, &r->prob);
-    for (int i = 0; i < r->prob.n; i++)
-      if (!in->fixed->has_alignment_col && spec->align > 0) r->prob.items[i].align = spec->align;
+    for (int i = 0; i < r->prob.n; i++) {
+      mp_item *it = &r->prob.items[i];
+      if (!in->fixed->has_alignment_col && spec->align > 0) it->align = spec->align;
+      if (it->fixed >= 0 && it->fixed % it->align) { /* a pin --align makes impossible */
+        snprintf(r->msg, sizeof r->msg, "--align %lld: buffer %s is pinned at %lld, not a multiple",
+                 (long long)it->align, r->prob.ids ? r->prob.ids[i] : "?", (long long)it->fixed);
+        return 1;
+      }
+    }
   }
 
   /* ---- placement stages ---- */
