@@ -164,6 +164,18 @@ static int node_on_cycle(const mp_graph *g, const int *indeg_left, int **pred,
   return v;
 }
 
+static const char *const phase_names[] = {NULL, "fwd", "bwd", "opt"};
+
+const char *mp_phase_name(int phase) {
+  return phase > MP_PHASE_NONE && phase <= MP_PHASE_OPT ? phase_names[phase] : NULL;
+}
+
+int mp_phase_parse(const char *s) {
+  for (int p = MP_PHASE_FWD; p <= MP_PHASE_OPT; p++)
+    if (s && strcmp(s, phase_names[p]) == 0) return p;
+  return -1;
+}
+
 /* ---- phase 1: references in range, aliases among the inputs ---- */
 static int check_refs(const mp_graph *g, const char *file, mp_error *err) {
   char lab[160];
