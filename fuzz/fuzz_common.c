@@ -1,4 +1,5 @@
 /* fuzz_common.c - scratch files and the checks of fuzz_common.h. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,16 @@ static void round_trip(const mp_graph *g, int (*dump)(const mp_graph *, FILE *),
         "round trip: edges differ");
   check(mp_order_peak(h, h->given) == mp_order_peak(g, g->given), "round trip: live peak differs");
   check(mp_node_lower_bound(h) == mp_node_lower_bound(g), "round trip: lower bound differs");
+  check(h->host_bandwidth == g->host_bandwidth, "round trip: host_bandwidth differs");
+  for (int i = 0; i < g->n; i++) { /* both writers keep the given order */
+    const mp_node *a = &g->nodes[g->given[i]], *b = &h->nodes[h->given[i]];
+    check(a->n_out == b->n_out && a->workspace == b->workspace && a->inplace == b->inplace &&
+              a->has_alias == b->has_alias && a->phase == b->phase && a->has_cost == b->has_cost,
+          "round trip: a node differs");
+    for (int k = 0; k < a->n_out; k++) check(a->out_size[k] == b->out_size[k], "round trip: a size differs");
+    /* costs are written with 15 significant digits */
+    check(fabs(a->cost - b->cost) <= 1e-14 * fabs(a->cost), "round trip: a cost differs");
+  }
   mp_instance_free(&back);
   unlink(path);
 }

@@ -12,10 +12,11 @@
  *   --cost-attr, else graph.node_duration_tag, else cost or cost_cpu.
  *   An attribute named on the command line must exist on some node.
  * - Also read: op, name, alias (a node key; -1 a parameter), inplace,
- *   workspace, and what `memplan convert --to nodelink` adds: outputs (a
- *   list of bytes; it takes precedence over the size attribute),
+ *   workspace, phase ("fwd", "bwd", "opt"; Checkmate's boolean `backward`
+ *   when there is none), and what `memplan convert --to nodelink` adds:
+ *   outputs (a list of bytes; it takes precedence over the size attribute),
  *   alias_output (k of an [j, k] alias), a link's output (k of an [j, k]
- *   input) and graph.param_bytes.
+ *   input), graph.param_bytes and graph.host_bandwidth.
  * Every number is read exactly (integers beyond 2^53 stay exact) or refused;
  * an undirected graph is refused. */
 #include <jansson.h>
@@ -285,13 +286,23 @@ static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *
   return 0;
 }
 
-static int read_cost(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+/* DESIGN 6.1: the node's time and its phase. */
+static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
   json_t *x = d->cost_attr ? json_object_get(o, d->cost_attr) : NULL;
-  if (!x || json_is_null(x)) return 0;
-  if (!json_is_number(x) || json_number_value(x) < 0)
-    return mp_errorf(err, "%s: node %d: %s must be a non-negative number", d->path, v, d->cost_attr);
-  nd->cost = json_number_value(x);
-  nd->has_cost = true;
+  if (x && !json_is_null(x)) {
+    if (!json_is_number(x) || json_number_value(x) < 0)
+      return mp_errorf(err, "%s: node %d: %s must be a non-negative number", d->path, v, d->cost_attr);
+    nd->cost = json_number_value(x);
+    nd->has_cost = true;
+  }
+  x = json_object_get(o, "phase");
+  json_t *bw = json_object_get(o, "backward");
+  if (x && !json_is_null(x)) {
+    if (!json_is_string(x) || (nd->phase = mp_phase_parse(json_string_value(x))) < 0)
+      return mp_errorf(err, "%s: node %d: phase must be \"fwd\", \"bwd\" or \"opt\"", d->path, v);
+  } else if (json_is_boolean(bw)) {
+    nd->phase = json_is_true(bw) ? MP_PHASE_BWD : MP_PHASE_FWD;
+  }
   return 0;
 }
 
@@ -309,7 +320,7 @@ static int read_node(const nl_doc *d, int v, mp_node *nd, mp_error *err) {
   nd->is_output = !strcmp(nd->op, "output");
   if (read_sizes(d, o, v, nd, err) ||
       bytes_of(json_object_get(o, "workspace"), d, v, "workspace", &nd->workspace, err) ||
-      read_alias(d, o, v, nd, err) || read_cost(d, o, v, nd, err))
+      read_alias(d, o, v, nd, err) || read_time(d, o, v, nd, err))
     return -1;
   return 0;
 }
@@ -365,6 +376,15 @@ mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *siz
   g->name = json_is_string(nm) ? mp_xstrdup(json_string_value(nm)) : mp_file_stem(path, ".json");
   json_t *pb = d.graph ? json_object_get(d.graph, "param_bytes") : NULL;
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
+  json_t *hb = d.graph ? json_object_get(d.graph, "host_bandwidth") : NULL;
+  if (hb && !json_is_null(hb)) {
+    if (!json_is_number(hb) || !(json_number_value(hb) >= 0)) {
+      mp_errorf(err, "%s: graph.host_bandwidth must be a non-negative number", path);
+      mp_graph_free(g);
+      return NULL;
+    }
+    g->host_bandwidth = json_number_value(hb);
+  }
   g->n = (int)json_array_size(d.nodes);
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));

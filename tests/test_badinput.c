@@ -531,6 +531,8 @@ START_TEST(nodelink_moccasin_and_checkmate) {
   ck_assert_int_eq(in.g->nodes[0].out_size[0], 3000);
   ck_assert(in.g->nodes[2].has_cost && in.g->nodes[2].cost == 180);
   ck_assert_str_eq(in.g->nodes[1].name, "loss");
+  ck_assert_int_eq(in.g->nodes[0].phase, MP_PHASE_FWD); /* from Checkmate's `backward` */
+  ck_assert_int_eq(in.g->nodes[2].phase, MP_PHASE_BWD);
   mp_instance_free(&in);
   /* --size-attr / --cost-attr choose other attributes, and must exist */
   char *path = tl_write_temp("{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"mem\":64,\"t\":2}],"
