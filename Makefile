@@ -122,7 +122,7 @@ test-asan: deps
 	@$(MAKE) --no-print-directory test-asan-run
 
 test-asan-run:
-	@$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
+	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
 	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  ../build-asan/test_memplan
@@ -130,6 +130,9 @@ test-asan-run:
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
 	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
 	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
+
+# the fuzz objects are no intermediate files: keep them between runs
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/regress.o $(FUZZ_OBJ)
 
 # a fuzz input replayed without libFuzzer (fuzz/regress.c)
 $(BUILD)/regress_%: $(OBJ) $(FUZZ_OBJ) $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/regress.o
