@@ -11,7 +11,8 @@ typedef enum mp_status {
   MP_FEASIBLE,
   MP_INFEASIBLE,
   MP_TIMEOUT,
-  MP_ERROR
+  MP_ERROR,
+  MP_REFUSED  /* a solver declined the input under its documented size cap */
 } mp_status;
 
 const char *mp_status_name(mp_status s);
