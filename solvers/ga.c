@@ -8,12 +8,12 @@
  *     predecessors come before it in the child.  A prefix of an order is a
  *     set of executed nodes, which is what decides the live memory at the
  *     cut, so the child inherits A's way into the cut and B's way out;
- *   - mutation: random moves of src/ordls.c (a node or operator chain to a
+ *   - mutation: random moves of lib/ordls.c (a node or operator chain to a
  *     random step of its window, or a node dragged with its ancestors or
  *     descendants), `mutation` is the probability of each further move;
  *   - local search (memetic step, `local` moves per child): a short
  *     annealing run with the moves and the incremental evaluation of
- *     src/ordls.c on the energy "bytes x steps above a target just under
+ *     lib/ordls.c on the energy "bytes x steps above a target just under
  *     the best peak found" (as in sa, energy 1), the temperature falling
  *     geometrically from T0 * ls_heat to a thousandth of it, T0 the mean
  *     uphill of 200 sampled moves from the start order / ln 2.

@@ -38,16 +38,20 @@
  * noise x (number of buffers) uniform positions.  Work budget: restarts x
  * iters decodes or `work` units (decoder steps, placements and raises,
  * weighted by the size of the skyline), whichever ends first, so that a run
- * without a time limit takes a few seconds at most; with fill=1 and a time limit the search goes on until the limit.  It stops as soon as the arena reaches the max-live bound, or with
- * --capacity as soon as it fits (a capacity below max-live is reported
+ * without a time limit takes a few seconds at most; with fill=1 and a time
+ * limit the search goes on until the limit.  It stops as soon as the arena
+ * reaches the placement lower bound of lib/sweep.h (max-live, empty
+ * lifetimes, pinned tops, alignment: a proof of optimality), or with
+ * --capacity as soon as it fits (a capacity below that bound is reported
  * infeasible at once).
  *
  * Output: the best decode's buffers re-packed first fit in their offset
  * order (never higher than the decode when nothing is pinned; pinned
- * buffers where they stand, empty lifetimes last), or greedy by size (best fit), or the chain's
- * previous placement, whichever is lowest: never worse than bysize.  The
- * search itself ignores pinned buffers.  Deterministic for a seed unless
- * the time limit cuts the run. */
+ * buffers where they stand, empty lifetimes last), or lib/pack.h's greedy
+ * incumbent (which holds bysize's packing and the chain's previous
+ * placement), whichever is lowest: never worse than bysize.  The search
+ * itself ignores pinned buffers.  Deterministic for a seed unless the time
+ * limit cuts the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

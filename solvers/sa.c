@@ -19,7 +19,7 @@
  *     piece (or postpones a node with the consumers that it alone feeds),
  *     which a sequence of single-node moves could only do through a peak.
  * The state, the moves and their incremental evaluation (only the window
- * of steps a move rearranges is recomputed) live in src/ordls.c, shared
+ * of steps a move rearranges is recomputed) live in lib/ordls.c, shared
  * with ga's local search.
  *
  * Energy (option energy):
@@ -41,7 +41,11 @@
  * uphill move among 200 sampled moves from the restart's first order is
  * accepted with probability 1/2 (T0 = mean uphill / ln 2, times the option
  * heat); geometric cooling T <- T * alpha per move, alpha = t_end^(1/iters),
- * so T reaches T0 * t_end at the end of each restart.
+ * so T reaches T0 * t_end at the end of each restart.  The Metropolis step
+ * and the T0 sampling are lib/ordls.c's, shared with ga.
+ * Optimality: only a peak equal to the min-cut bound of schedbound.h (valid
+ * for every order) proves it; under a time limit that bound gets half the
+ * time left and is the best it proves by then.
  * Restarts (option diversify = 1): a cycle of four starts:
  *   the best order so far; a member of the elite (the best distinct local
  *   optima of earlier restarts, `elite` of them) after a kick of n/8 random
