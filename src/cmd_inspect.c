@@ -161,7 +161,10 @@ int mp_cmd_info(int argc, char **argv) {
 }
 
 static const char *decides_name(int d) {
-  return d == MP_DECIDES_ORDER ? "order" : d == MP_DECIDES_OFFSETS ? "offsets" : "both";
+  return d == MP_DECIDES_ORDER     ? "order"
+         : d == MP_DECIDES_OFFSETS ? "offsets"
+         : d == MP_DECIDES_EVENTS  ? "events"
+                                   : "both";
 }
 
 int mp_cmd_solvers(int argc, char **argv) {

@@ -431,8 +431,9 @@ static const mp_stage_result *refusal(const mp_result *r) {
   return NULL;
 }
 
-/* The solvers under test: every registered one, or the one named by
- * MP_TEST_SOLVER (`make test SOLVER=name`). */
+/* The solvers under test: every registered order solver and placer, or the
+ * one named by MP_TEST_SOLVER (`make test SOLVER=name`).  Events stages
+ * (recomputation and offload) have their own tests: tests/test_remat.c. */
 static const char *only_solver(void) {
   const char *o = getenv("MP_TEST_SOLVER");
   return o && *o ? o : NULL;
@@ -440,7 +441,7 @@ static const char *only_solver(void) {
 
 static bool selected(const mp_solver *s) {
   const char *o = only_solver();
-  return !o || strcmp(o, s->name) == 0;
+  return s->decides != MP_DECIDES_EVENTS && (!o || strcmp(o, s->name) == 0);
 }
 
 /* Trials each solver ran and passed; a solver must pass min_checked of
