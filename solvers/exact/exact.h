@@ -149,12 +149,13 @@ void ex_search_destroy(ex_search *S);
 int ex_search_run(ex_search *S, uint64_t limit);
 
 /* Lowest offsets of the unplaced items of sections [sa, sb) at waterline
- * wl, with the inference (infer.c): 0 when no completion exists. */
+ * wl, with the inference (infer.c): 0 when no completion exists.  `bits`:
+ * also the bitset of those items in S->ubits (for the memo key). */
 typedef struct ex_infer {
   int64_t U;        /* dominance: a candidate must start below it */
   int64_t omax;     /* the highest offset the next item may take */
 } ex_infer;
-int ex_infer_range(ex_search *S, int sa, int sb, int64_t wl, ex_infer *out);
+int ex_infer_range(ex_search *S, int sa, int sb, int64_t wl, bool bits, ex_infer *out);
 
 /* ---- the portfolio (portfolio.c) ---- */
 /* Decide part k (PM[rank mode][k]) at capacity C: 1 fits (offsets written

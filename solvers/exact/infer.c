@@ -44,20 +44,21 @@ static int64_t lowest_above(const ex_search *S, int i, int64_t wl) {
 }
 
 /* Lowest offsets of the component's unplaced items (lb, wait flags), the
- * dominance bound U and the bitset of the unplaced items among by_s0[i0 ..
- * i1) (S->ubits, for the memo key); 0 when one of them cannot fit. */
-static int lowest_offsets(ex_search *S, int sa, int sb, int64_t wl, int64_t *Up) {
+ * dominance bound U and, when `bits`, the bitset of the unplaced items
+ * among by_s0[i0 .. i1) (S->ubits, for the memo key); 0 when one of them
+ * cannot fit. */
+static int lowest_offsets(ex_search *S, int sa, int sb, int64_t wl, bool bits, int64_t *Up) {
   const ex_part *P = S->P;
   int rawdom = S->cf->rawdom && S->normal;
   int64_t *lows = S->lows;
   for (int s = sa; s < sb; s++) lows[s] = INT64_MAX;
   int64_t U = INT64_MAX;
   int i0 = P->first[sa], i1 = P->first[sb];
-  memset(S->ubits, 0, sizeof(uint64_t) * (size_t)((i1 - i0 + 63) / 64));
+  if (bits) memset(S->ubits, 0, sizeof(uint64_t) * (size_t)((i1 - i0 + 63) / 64));
   for (int q = i0; q < i1; q++) {
     int i = P->by_s0[q];
     if (S->off[i] >= 0) continue;
-    S->ubits[(q - i0) >> 6] |= 1ull << ((q - i0) & 63);
+    if (bits) S->ubits[(q - i0) >> 6] |= 1ull << ((q - i0) & 63);
     /* normal form: an item rests on 0, a pinned buffer or a conflicting
      * item; below the waterline it would float, so it waits (its bytes
      * still count, at the waterline, in the inference) */
@@ -113,8 +114,8 @@ static int thresholds(ex_search *S, int sa, int sb) {
   return 1;
 }
 
-int ex_infer_range(ex_search *S, int sa, int sb, int64_t wl, ex_infer *out) {
-  if (!lowest_offsets(S, sa, sb, wl, &out->U)) return 0;
+int ex_infer_range(ex_search *S, int sa, int sb, int64_t wl, bool bits, ex_infer *out) {
+  if (!lowest_offsets(S, sa, sb, wl, bits, &out->U)) return 0;
   /* MiniMalloc's cross-section rule: in every section the lowest offset of
    * its unplaced items plus their bytes fits.  The next offset becomes the
    * waterline, under which no section with unplaced bytes may sink:

@@ -61,7 +61,7 @@ static uint64_t *key_room(ex_search *S) {
  * waterline, the last rank placed at it, the rank context, its unplaced
  * items and the floors of its live sections (in the normal form what
  * waits depends on the real floors). */
-static size_t memo_key(ex_search *S, int sa, int sb, int64_t wl, int lastrank) {
+static size_t memo_key(ex_search *S, int sa, int sb, int64_t wl, int lastrank, uint64_t *hp) {
   const ex_part *P = S->P;
   uint64_t *key = key_room(S);
   size_t len = 0;
@@ -74,6 +74,7 @@ static size_t memo_key(ex_search *S, int sa, int sb, int64_t wl, int lastrank) {
   len += words;
   for (int s = sa; s < sb; s++)
     if (S->rem[s] > 0) key[len++] = (uint64_t)(S->normal || S->floor[s] > wl ? S->floor[s] : wl);
+  *hp = ex_memo_hash(key, len);
   return len;
 }
 
@@ -129,13 +130,12 @@ static int branch(ex_search *S, int sa, int sb, int64_t wl, int lastrank) {
   int depth = S->nt;
   if (depth > S->maxdepth) S->maxdepth = depth;
   ex_infer in;
-  if (!ex_infer_range(S, sa, sb, wl, &in)) return 0;
+  if (!ex_infer_range(S, sa, sb, wl, S->cf->memo, &in)) return 0;
   /* the memo key stays on the key stack while the children run */
   size_t klen = 0, kat = S->kused;
   uint64_t h = 0;
   if (S->cf->memo) {
-    klen = memo_key(S, sa, sb, wl, lastrank);
-    h = ex_memo_hash(S->key + kat, klen);
+    klen = memo_key(S, sa, sb, wl, lastrank, &h);
     if (ex_memo_has(&S->memo, S->key + kat, klen, h)) return 0;
     S->kused += klen;
   }
@@ -231,7 +231,7 @@ static int solve_range(ex_search *S, int sa, int sb, int64_t wl, int lastrank, b
   if ((restart || cf->components) && (ncomp > 1 || restart)) {
     ex_infer in;
     for (int s = sa; next_component(S, &s, sb, &a, &b);)
-      if (!ex_infer_range(S, a, b, wl, &in)) return 0;
+      if (!ex_infer_range(S, a, b, wl, false, &in)) return 0;
   }
   /* a placement that leaves no unplaced item across some boundary inside
    * its span makes every part left an independent problem above the placed
@@ -299,7 +299,7 @@ void ex_search_init(ex_search *S, const mp_ctx *c, const ex_config *cf, const ex
     S->kcap = 64 * S->kmax;
     S->key = mp_xmalloc(sizeof(uint64_t) * S->kcap);
     ex_memo_init(&S->memo, cf->memo_log2);
-    ex_memo_init(&S->ranks, cf->memo_log2 > 10 ? cf->memo_log2 - 2 : 8);
+    ex_memo_init(&S->ranks, cf->memo_log2 > 12 ? 12 : cf->memo_log2); /* few contexts */
   }
 }
 
