@@ -160,9 +160,9 @@ void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r) 
   json_decref(o);
 }
 
-int mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
-  if (!r->has_figures) return -1; /* no verified plan to write */
-  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets);
+mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
+  if (!r->has_figures) return MP_EUSAGE; /* no verified plan to write */
+  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets) ? MP_EIO : MP_OK;
   const mp_graph *g = in->g;
   json_t *o = result_json(in, r);
   json_t *ord = json_array();
@@ -178,5 +178,5 @@ int mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
   int rc = json_dumpf(o, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
   fputc('\n', out);
   json_decref(o);
-  return rc ? -1 : 0;
+  return rc || ferror(out) ? MP_EIO : MP_OK;
 }

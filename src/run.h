@@ -92,7 +92,7 @@ mp_err mp_baseline_compute(const mp_instance *in, int64_t align, mp_baseline *b,
 void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r);
 void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r);
 /* The plan file of DESIGN 1.5 (graph) or the CSV with offsets (fixed).
- * Only for a result with figures. */
-int mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r);
+ * MP_EUSAGE for a result without a plan, MP_EIO when writing fails. */
+mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r);
 
 #endif

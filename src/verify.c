@@ -165,13 +165,16 @@ static int verify_graph_plan(const mp_graph *g, json_t *plan, const char *path,
   return rc ? -1 : 0;
 }
 
-int mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
-                   mp_error *err) {
-  if (!in->g) return verify_csv_plan(in, plan_path, align_override, err);
+mp_err mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
+                      mp_error *err) {
+  if (!in->g) return verify_csv_plan(in, plan_path, align_override, err) ? MP_EINPUT : MP_OK;
   json_error_t je;
   json_t *plan = json_load_file(plan_path, 0, &je);
-  if (!plan) return mp_errorf(err, "%s:%d: not valid JSON: %s", plan_path, je.line, je.text);
+  if (!plan) {
+    mp_errorf(err, "%s:%d: not valid JSON: %s", plan_path, je.line, je.text);
+    return MP_EINPUT;
+  }
   int rc = verify_graph_plan(in->g, plan, plan_path, align_override, err);
   json_decref(plan);
-  return rc;
+  return rc ? MP_EINPUT : MP_OK;
 }

@@ -10,9 +10,9 @@
 /* Re-check a plan file against an instance: the order is a topological
  * permutation (data and in-place edges), the offsets are aligned and no two
  * live buffers overlap, and every figure the plan states recomputes.
- * align_override > 0 replaces the plan's alignment.  0 valid, else -1 with
- * err naming the plan file and the first violation. */
-int mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
+ * align_override > 0 replaces the plan's alignment.  MP_OK when valid, else
+ * MP_EINPUT with err naming the plan file and the first violation. */
+mp_err mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
                    mp_error *err);
 
 #endif
