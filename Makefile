@@ -37,7 +37,7 @@ SOLVER_DIRS := $(sort $(filter-out solvers/lib/,$(wildcard solvers/*/)))
 SOLVERS     := $(sort $(wildcard solvers/*.c)) $(foreach d,$(SOLVER_DIRS),$(sort $(wildcard $(d)*.c)))
 # the registry's entries: one per solver file, one per solver folder
 SOLVER_UNITS := $(sort $(wildcard solvers/*.c)) $(patsubst %/,%,$(SOLVER_DIRS))
-TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c tests/oracle.c
+TESTS    := $(sort $(wildcard tests/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) \
             $(BUILD)/registry.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)

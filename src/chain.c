@@ -131,21 +131,37 @@ static void move_joint_to_place(mp_chain *ch, bool place_given, const mp_solver 
   }
 }
 
+static const char *decides_what(int d) {
+  switch (d) {
+  case MP_DECIDES_ORDER: return "an order";
+  case MP_DECIDES_OFFSETS: return "offsets";
+  case MP_DECIDES_BOTH: return "an order and offsets";
+  default: return "an event plan (recomputation, offload)";
+  }
+}
+
 /* Each stage decides what its kind asks for, on this kind of instance. */
 static mp_err check_kinds(const mp_chain *ch, bool is_graph, mp_error *err) {
   for (int i = 0; i < ch->n; i++) {
     const mp_solver *s = ch->st[i].solver;
     if (ch->st[i].kind == MP_STAGE_ORDER) {
-      if (s->decides != MP_DECIDES_ORDER) {
+      if (s->decides == MP_DECIDES_BOTH || s->decides == MP_DECIDES_OFFSETS) {
         mp_errorf(err, "'%s' does not decide an order alone; use it with --place", s->name);
+        return MP_EUSAGE;
+      }
+      if (s->decides != MP_DECIDES_ORDER) {
+        mp_errorf(err, "'%s' decides %s, not an order", s->name, decides_what(s->decides));
         return MP_EUSAGE;
       }
       if (!is_graph && !(s->roles & MP_ROLE_FILE_ORDER)) {
         mp_errorf(err, "a fixed-lifetime problem has no order to choose (--order)");
         return MP_EUSAGE;
       }
-    } else if (!(s->decides & MP_DECIDES_OFFSETS)) {
+    } else if (s->decides == MP_DECIDES_ORDER) {
       mp_errorf(err, "'%s' decides an order, not offsets; use it with --order", s->name);
+      return MP_EUSAGE;
+    } else if (!(s->decides & MP_DECIDES_OFFSETS)) {
+      mp_errorf(err, "'%s' decides %s, not offsets", s->name, decides_what(s->decides));
       return MP_EUSAGE;
     } else if (!is_graph && s->decides == MP_DECIDES_BOTH) {
       mp_errorf(err, "'%s' needs a graph, not a fixed-lifetime problem", s->name);

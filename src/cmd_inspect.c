@@ -157,7 +157,10 @@ int mp_cmd_info(int argc, char **argv) {
 }
 
 static const char *decides_name(int d) {
-  return d == MEMPLAN_DECIDES_ORDER ? "order" : d == MEMPLAN_DECIDES_OFFSETS ? "offsets" : "both";
+  return d == MEMPLAN_DECIDES_ORDER     ? "order"
+         : d == MEMPLAN_DECIDES_OFFSETS ? "offsets"
+         : d == MEMPLAN_DECIDES_EVENTS  ? "events"
+                                        : "both";
 }
 
 static json_t *solver_json(int i, const memplan_solver_info *s) {

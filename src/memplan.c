@@ -14,6 +14,9 @@ _Static_assert((int)MEMPLAN_ESOLVER == (int)MP_ESOLVER && (int)MEMPLAN_EIO == (i
 _Static_assert((int)MEMPLAN_ERROR == (int)MP_ERROR && (int)MEMPLAN_FIXED == (int)MP_FIXED,
                "memplan_status mirrors mp_status");
 _Static_assert(sizeof(memplan_error) == sizeof(mp_error), "memplan_error mirrors mp_error");
+_Static_assert((int)MEMPLAN_DECIDES_BOTH == (int)MP_DECIDES_BOTH &&
+                   (int)MEMPLAN_DECIDES_EVENTS == (int)MP_DECIDES_EVENTS,
+               "MEMPLAN_DECIDES_* mirror MP_DECIDES_*");
 
 struct memplan_instance {
   mp_instance in;

@@ -70,7 +70,13 @@ const char *memplan_status_name(memplan_status s);
 
 /* ---- solvers: the registry ---- */
 
-enum { MEMPLAN_DECIDES_ORDER = 1, MEMPLAN_DECIDES_OFFSETS = 2, MEMPLAN_DECIDES_BOTH = 3 };
+/* EVENTS: a recomputation/offload solver (an event plan within a budget) */
+enum {
+  MEMPLAN_DECIDES_ORDER = 1,
+  MEMPLAN_DECIDES_OFFSETS = 2,
+  MEMPLAN_DECIDES_BOTH = 3,
+  MEMPLAN_DECIDES_EVENTS = 4
+};
 
 typedef struct memplan_solver_info {
   const char *name;

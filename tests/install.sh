@@ -1,5 +1,5 @@
 #!/bin/sh
-# `make install` into a temporary PREFIX, then build tests/embed.c against
+# `make install` into a temporary PREFIX, then build tests/install/embed.c against
 # what was installed, through pkg-config alone (the shared library, then the
 # static one), and run it: how a compiler or a runtime embeds the planner.
 # Run from the repo root by `make test-install`.
@@ -24,7 +24,7 @@ CC=${CC:-cc}
 
 # shared: pkg-config --cflags --libs, the library found at run time
 # shellcheck disable=SC2046
-if $CC -Wall -Wextra -Werror $(pkg-config --cflags memplan) tests/embed.c -o "$P/embed" \
+if $CC -Wall -Wextra -Werror $(pkg-config --cflags memplan) tests/install/embed.c -o "$P/embed" \
   $(pkg-config --libs memplan) 2>"$P/cc.log"; then ok; else bad "shared build: $(cat "$P/cc.log")"; fi
 LD_LIBRARY_PATH="$P/lib" "$P/embed" $G greedy bysize "$P/plan.json" >"$P/out" 2>"$P/err" &&
   ok || bad "embed (shared) failed: $(cat "$P/err")"
@@ -40,7 +40,7 @@ LD_LIBRARY_PATH="$P/lib" ldd "$P/embed" | grep -q "$P/lib/libmemplan.so" && ok |
 # requires (pkg-config --static would ask for static builds of their own
 # dependencies, which Debian does not all ship) and its Libs.private
 # shellcheck disable=SC2046
-if $CC $(pkg-config --cflags memplan) tests/embed.c -o "$P/embed_static" "$P/lib/libmemplan.a" \
+if $CC $(pkg-config --cflags memplan) tests/install/embed.c -o "$P/embed_static" "$P/lib/libmemplan.a" \
   $(pkg-config --libs $(pkg-config --print-requires-private memplan)) \
   $(sed -n 's/^Libs.private: //p' "$P/lib/pkgconfig/memplan.pc") 2>"$P/cc.log"; then ok; else
   bad "static build: $(cat "$P/cc.log")"; fi

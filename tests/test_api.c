@@ -1,6 +1,6 @@
 /* test_api.c - the public API (memplan.h) as a client sees it: only the
  * public header's names, no internal type.  tests/install.sh builds
- * tests/embed.c against the installed library the same way. */
+ * tests/install/embed.c against the installed library the same way. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ START_TEST(solvers_and_options) {
     memplan_solver_info s;
     ck_assert_int_eq(memplan_solver_get(i, &s), MEMPLAN_OK);
     ck_assert_int_eq(memplan_solver_index(s.name), i);
-    ck_assert(s.decides >= MEMPLAN_DECIDES_ORDER && s.decides <= MEMPLAN_DECIDES_BOTH);
+    ck_assert(s.decides >= MEMPLAN_DECIDES_ORDER && s.decides <= MEMPLAN_DECIDES_EVENTS);
     for (int k = 0; k < s.n_options; k++) {
       memplan_option_info o;
       ck_assert_int_eq(memplan_solver_option(i, k, &o), MEMPLAN_OK);
