@@ -11,7 +11,8 @@
 /* The public enums mirror the internal ones value for value. */
 _Static_assert((int)MEMPLAN_ESOLVER == (int)MP_ESOLVER && (int)MEMPLAN_EIO == (int)MP_EIO,
                "memplan_err mirrors mp_err");
-_Static_assert((int)MEMPLAN_ERROR == (int)MP_ERROR && (int)MEMPLAN_FIXED == (int)MP_FIXED,
+_Static_assert((int)MEMPLAN_ERROR == (int)MP_ERROR && (int)MEMPLAN_REFUSED == (int)MP_REFUSED &&
+                   (int)MEMPLAN_FIXED == (int)MP_FIXED,
                "memplan_status mirrors mp_status");
 _Static_assert(sizeof(memplan_error) == sizeof(mp_error), "memplan_error mirrors mp_error");
 _Static_assert((int)MEMPLAN_DECIDES_BOTH == (int)MP_DECIDES_BOTH &&

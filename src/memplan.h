@@ -53,14 +53,16 @@ typedef struct memplan_error {
 } memplan_error;
 
 /* What a result claims.  optimal and infeasible come only with a bound the
- * harness checked itself; fixed is the order status of a plan whose order
- * was not searched (the file order, or a fixed-lifetime problem). */
+ * harness checked itself; refused: a solver declined under its documented
+ * size cap; fixed is the order status of a plan whose order was not
+ * searched (the file order, or a fixed-lifetime problem). */
 typedef enum memplan_status {
   MEMPLAN_OPTIMAL = 0,
   MEMPLAN_FEASIBLE,
   MEMPLAN_INFEASIBLE,
   MEMPLAN_TIMEOUT,
   MEMPLAN_ERROR,
+  MEMPLAN_REFUSED,
   MEMPLAN_FIXED
 } memplan_status;
 
@@ -164,7 +166,7 @@ typedef struct memplan_result memplan_result;
  * reduction_vs_given, computed once per alignment).
  *   MEMPLAN_OK: *out holds a verified plan, or a checked proof that none
  *     fits the capacity (status infeasible, no figures);
- *   MEMPLAN_ESOLVER: *out says what failed (status error or timeout);
+ *   MEMPLAN_ESOLVER: *out says what failed (status error, refused or timeout);
  *   MEMPLAN_EUSAGE: unknown solver or option; *out is NULL.
  * A result that is set must be destroyed. */
 memplan_err memplan_solve(memplan_instance *in, const memplan_request *req, memplan_result **out,

@@ -7,8 +7,8 @@
 #include "plan.h"
 #include "util.h"
 
-static const char *const status_names[MP_N_STATUS] = {"optimal", "feasible", "infeasible",
-                                                      "timeout", "error",   "fixed"};
+static const char *const status_names[MP_N_STATUS] = {
+    "optimal", "feasible", "infeasible", "timeout", "error", "refused", "fixed"};
 
 const char *mp_status_name(mp_status s) {
   return (unsigned)s < MP_N_STATUS ? status_names[s] : "error";

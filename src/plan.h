@@ -15,7 +15,9 @@ typedef enum mp_status {
   MP_INFEASIBLE,
   MP_TIMEOUT,
   MP_ERROR,
-  MP_FIXED,
+  /* append only (results files store the names): */
+  MP_REFUSED,    /* the solver declined under its documented size cap: not a failure */
+  MP_FIXED,      /* the order status of a plan whose order was not searched */
   MP_N_STATUS
 } mp_status;
 

@@ -142,6 +142,7 @@ static json_t *result_json(const mp_instance *in, const mp_result *r) {
   json_object_set_new(o, "status", json_string(mp_status_name(r->status)));
   json_object_set_new(o, "order_status", json_string(mp_status_name(r->order_status)));
   json_object_set_new(o, "place_status", json_string(mp_status_name(r->place_status)));
+  json_object_set_new(o, "has_figures", json_boolean(r->has_figures));
   figures_json(o, r);
   json_object_set_new(o, "order_ms", jreal(r->order_ms));
   json_object_set_new(o, "place_ms", jreal(r->place_ms));

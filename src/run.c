@@ -33,13 +33,15 @@ typedef struct run_state {
   const mp_stage_result *claim; /* a placer said nothing fits: the chain stops */
   const mp_solver *failed;      /* the stage that failed */
   mp_stage_kind failed_kind;
+  mp_status failed_status;      /* error, or refused (a size cap) */
 } run_state;
 
 static mp_err fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* A stage failed or returned something the harness rejects: the run ends
- * with status error, naming the solver in the message. */
+ * with status error (refused for a refusal under a size cap), naming the
+ * solver in the message. */
 static mp_err fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -47,7 +49,18 @@ static mp_err fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...) 
   va_end(ap);
   s->failed = st->solver;
   s->failed_kind = st->kind;
+  if (s->failed_status != MP_REFUSED) s->failed_status = MP_ERROR;
   return MP_ESOLVER;
+}
+
+/* The solver itself failed or refused. */
+static bool stage_failed(const mp_stage_result *sr) {
+  return sr->status == MP_ERROR || sr->status == MP_REFUSED;
+}
+
+static mp_err solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
+  s->failed_status = sr->status;
+  return fail(s, st, "%s: %.400s", st->solver->name, sr->msg[0] ? sr->msg : "failed");
 }
 
 static void *dup_array(const void *src, size_t n, size_t size) {
@@ -86,7 +99,9 @@ static void call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_sta
   sr->cpu_ms = (mp_cpu_now() - c0) * 1e3;
   sr->solver = st->solver;
   sr->kind = st->kind;
-  sr->status = rc ? MP_ERROR : c->status;
+  /* a refusal under a size cap is -1 with status MP_REFUSED: kept apart
+   * from failures (bench does not count or retry it as one) */
+  sr->status = rc ? (c->status == MP_REFUSED ? MP_REFUSED : MP_ERROR) : c->status;
   sr->bound = c->bound;
   snprintf(sr->msg, sizeof sr->msg, "%s", c->msg);
   if (sr->status == MP_TIMEOUT) s->timed_out[st->kind] = true;
@@ -132,9 +147,9 @@ static mp_err order_stage(run_state *s, const mp_stage_spec *st, mp_stage_result
   r->order_cpu_ms += sr->cpu_ms;
   if (!(st->solver->roles & MP_ROLE_FILE_ORDER)) s->order_searched = true;
   mp_err e;
-  if (sr->status == MP_ERROR) {
+  if (stage_failed(sr)) {
     memcpy(r->order, start, sizeof(int) * n);
-    e = fail(s, st, "%s: %.400s", st->solver->name, sr->msg[0] ? sr->msg : "failed");
+    e = solver_failed(s, st, sr);
   } else {
     e = check_order(s, st, sr);
   }
@@ -217,9 +232,9 @@ static mp_err place_stage(run_state *s, const mp_stage_spec *st, mp_stage_result
   r->place_cpu_ms += sr->cpu_ms;
   s->placed = true;
   mp_err e = MP_OK;
-  if (sr->status == MP_ERROR) {
+  if (stage_failed(sr)) {
     if (joint) memcpy(r->order, start, sizeof(int) * (size_t)r->n);
-    e = fail(s, st, "%s: %.400s", st->solver->name, sr->msg[0] ? sr->msg : "failed");
+    e = solver_failed(s, st, sr);
   } else if (joint) {
     e = adopt_joint_order(s, st, sr);
   }
@@ -364,14 +379,14 @@ static mp_err verdict(run_state *s) {
   return MP_OK;
 }
 
-/* A stage failed: no plan, no figures; the kinds before it keep their
- * status. */
+/* A stage failed (or refused): no plan, no figures; the kinds before it
+ * keep their status, the kinds from it on take its status. */
 static void failed_statuses(run_state *s) {
   mp_result *r = s->r;
-  r->status = r->place_status = MP_ERROR;
+  r->status = r->place_status = s->failed_status;
   bool order_failed = s->failed_kind == MP_STAGE_ORDER || s->failed->decides == MP_DECIDES_BOTH;
   if (order_failed) {
-    r->order_status = MP_ERROR;
+    r->order_status = s->failed_status;
     r->fig.lower_bound = s->order_bound;
   } else {
     int64_t live = mp_live_peak(&r->prob);

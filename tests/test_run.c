@@ -57,6 +57,12 @@ static int place_overlapping(mp_ctx *c) {
   return 0;
 }
 
+static int order_refuses(mp_ctx *c) {
+  c->status = MP_REFUSED;
+  snprintf(c->msg, sizeof c->msg, "above my size cap");
+  return -1;
+}
+
 static int place_infeasible_no_proof(mp_ctx *c) {
   c->status = MP_INFEASIBLE; /* no placement, no bound */
   snprintf(c->msg, sizeof c->msg, "trust me");
@@ -67,13 +73,15 @@ static int place_infeasible_no_proof(mp_ctx *c) {
   static const mp_solver var = {.name = nm, .summary = "test", .decides = dec, .solve = fn}
 LIAR(s_order_high, "order-bound-too-high", MP_DECIDES_ORDER, order_bound_too_high);
 LIAR(s_order_rev, "order-reversed", MP_DECIDES_ORDER, order_reversed);
+LIAR(s_order_refuses, "order-refuses", MP_DECIDES_ORDER, order_refuses);
 LIAR(s_place_high, "place-bound-too-high", MP_DECIDES_OFFSETS, place_bound_too_high);
 LIAR(s_place_at, "place-bound-at-arena", MP_DECIDES_OFFSETS, place_bound_at_arena);
 LIAR(s_place_fits, "place-fits-says-infeasible", MP_DECIDES_OFFSETS, place_fits_says_infeasible);
 LIAR(s_place_overlap, "place-overlapping", MP_DECIDES_OFFSETS, place_overlapping);
 LIAR(s_place_noproof, "place-infeasible-no-proof", MP_DECIDES_OFFSETS, place_infeasible_no_proof);
-static const mp_solver *const extra[] = {&s_order_high, &s_order_rev,  &s_place_high,   &s_place_at,
-                                         &s_place_fits, &s_place_overlap, &s_place_noproof};
+static const mp_solver *const extra[] = {&s_order_high,    &s_order_rev,    &s_order_refuses,
+                                         &s_place_high,    &s_place_at,     &s_place_fits,
+                                         &s_place_overlap, &s_place_noproof};
 
 static mp_err run(const mp_graph *g, const char *order, const char *place, int64_t cap, mp_result *r) {
   mp_instance in = {(mp_graph *)g, NULL};
@@ -198,6 +206,20 @@ START_TEST(unchecked_infeasibility_claim_is_no_proof) {
 }
 END_TEST
 
+START_TEST(refusal_is_not_an_error) {
+  mp_graph *g = tl_graph(CHAIN);
+  mp_result r;
+  ck_assert_int_eq(run(g, "order-refuses", "bysize", 0, &r), MP_ESOLVER);
+  ck_assert_int_eq(r.status, MP_REFUSED);
+  ck_assert_int_eq(r.order_status, MP_REFUSED);
+  ck_assert_int_eq(r.stages[0].status, MP_REFUSED);
+  ck_assert(!r.has_figures && strstr(r.msg, "order-refuses"));
+  mp_result_destroy(&r);
+  mp_graph_free(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- a stage's bound is checked, never clamped ---- */
 
 START_TEST(lying_stages_are_errors_naming_the_solver) {
@@ -255,8 +277,8 @@ START_TEST(failed_stage_has_no_figures) {
   mp_run_spec spec = {.order = "ilp", .seed = 1, .n_sets = 1, .sets = sets};
   mp_result r;
   ck_assert_int_eq(mp_run(&in, &spec, &r), MP_ESOLVER);
-  ck_assert_int_eq(r.status, MP_ERROR);
-  ck_assert_int_eq(r.order_status, MP_ERROR);
+  ck_assert(r.status == MP_ERROR || r.status == MP_REFUSED);
+  ck_assert_int_eq(r.order_status, r.status);
   ck_assert(!r.has_figures);
   char *js = json_of(&in, &r), *txt = text_of(&in, &r);
   ck_assert_msg(strstr(js, "\"live_peak\": null") && strstr(js, "\"arena\": null") &&
@@ -394,6 +416,7 @@ Suite *suite_run(void) {
   tcase_add_test(tc, searched_order_is_not_proven_infeasible);
   tcase_add_test(tc, min_cut_proves_every_order_infeasible);
   tcase_add_test(tc, unchecked_infeasibility_claim_is_no_proof);
+  tcase_add_test(tc, refusal_is_not_an_error);
   tcase_add_test(tc, lying_stages_are_errors_naming_the_solver);
   tcase_add_test(tc, placer_bound_proves_only_its_order);
   tcase_add_test(tc, failed_stage_has_no_figures);
