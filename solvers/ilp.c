@@ -410,7 +410,7 @@ static double *incumbent(const model *m, const int *order, int64_t ub) {
     int bb, t;
     if (nm && sscanf(nm, "L_%d_%d", &bb, &t) == 2) sol[j] = t >= pr.items[bb].lo && t < pr.items[bb].hi;
   }
-  free(pr.items);
+  mp_problem_destroy(&pr);
   free(step);
   sol[m->pcol] = (double)ub / m->scale;
   return sol;

@@ -44,7 +44,7 @@ static int64_t place_order(const mp_ctx *c, const int *order, int64_t align, int
   mp_ctx pc = *c; /* the packings alone: no previous placement applies */
   pc.start_offsets = NULL;
   int64_t a = mp_place_incumbent(&pc, &q, off);
-  free(q.items);
+  mp_problem_destroy(&q);
   return a;
 }
 
@@ -234,7 +234,7 @@ static void take_solution(jjob *J) {
       J->ub = a;
       J->accepted = true;
     }
-    free(q.items);
+    mp_problem_destroy(&q);
   }
   free(ord);
   free(off);

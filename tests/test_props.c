@@ -163,7 +163,7 @@ static void compare_order(const mp_graph *g, or_model *om, const int *order, con
     free(prof);
     ck_assert_msg(om->lb <= peak, "lower bound %lld above the peak %lld of an order\n%s",
                   (long long)om->lb, (long long)peak, js);
-    free(p.items);
+    mp_problem_destroy(&p);
   }
   /* the verifier against the oracle's pairwise check, on random offsets
    * drawn from a few multiples of 32 so that collisions and misalignment
@@ -191,7 +191,7 @@ static void compare_order(const mp_graph *g, or_model *om, const int *order, con
     }
     free(off);
     free(ooff);
-    free(p.items);
+    mp_problem_destroy(&p);
   }
   /* the schedulers' simulator walks the same order */
   mp_sim s;
@@ -592,7 +592,7 @@ static void graph_trial_init(graph_trial *T, mp_rng *r, int n) {
   mp_result base;
   ck_assert_int_eq(tl_run(T->g, "given", "bysize", 1, 0, NULL, &base), 0);
   T->given_arena = base.fig.arena;
-  mp_result_free(&base);
+  mp_result_destroy(&base);
   /* an upper bound on any optimum */
   T->ref[0] = T->ref[1] = -1;
   for (int o = 0; o < 2; o++)
@@ -601,7 +601,7 @@ static void graph_trial_init(graph_trial *T, mp_rng *r, int n) {
       if (!mp_solver_find(cl[c])) continue;
       ck_assert_int_eq(tl_run(T->g, o ? "greedy" : "given", cl[c], 1, 0, NULL, &base), 0);
       if (T->ref[o] < 0 || base.fig.arena < T->ref[o]) T->ref[o] = base.fig.arena;
-      mp_result_free(&base);
+      mp_result_destroy(&base);
     }
 }
 
@@ -630,7 +630,7 @@ static bool solver_on_graph(const mp_solver *s, graph_trial *T, int i, solver_st
   int rc = tl_run(T->g, order, place, seed, 5.0, tl_quick_sets(s), &a);
   watchdog_disarm();
   if (rc == 3 && accept_refusal(s, &a, T->n, st, what, T->js)) {
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     return false;
   }
   ck_assert_msg(rc == 0, "%s: rc %d: %s\n%s", what, rc, a.msg, T->js);
@@ -647,8 +647,8 @@ static bool solver_on_graph(const mp_solver *s, graph_trial *T, int i, solver_st
   ck_assert_int_eq(rc2, 0);
   if (a.status != MP_TIMEOUT && b.status != MP_TIMEOUT)
     ck_assert_msg(same_plan(&a, &b), "%s: the same seed gave a different plan\n%s", what, T->js);
-  mp_result_free(&a);
-  mp_result_free(&b);
+  mp_result_destroy(&a);
+  mp_result_destroy(&b);
   return true;
 }
 
@@ -725,19 +725,19 @@ static void fixed_trial_init(fixed_trial *T, mp_rng *r, int i, int n) {
   mp_result base;
   ck_assert_int_eq(tl_run_fixed(&T->prob, "bysize", 1, 0, 0, NULL, &base), 0);
   T->given_arena = base.fig.arena;
-  mp_result_free(&base);
+  mp_result_destroy(&base);
   T->ref = -1;
   for (int c = 0; c < 4; c++) {
     const char *cl[] = {"bysize", "bysize-ff", "firstfit", "bestfit"};
     if (!mp_solver_find(cl[c])) continue;
     ck_assert_int_eq(tl_run_fixed(&T->prob, cl[c], 1, 0, 0, NULL, &base), 0);
     if (T->ref < 0 || base.fig.arena < T->ref) T->ref = base.fig.arena;
-    mp_result_free(&base);
+    mp_result_destroy(&base);
   }
 }
 
 static void fixed_trial_destroy(fixed_trial *T) {
-  mp_problem_free(&T->prob);
+  mp_problem_destroy(&T->prob);
   free(T->path);
   free(T->csv);
 }
@@ -752,7 +752,7 @@ static bool placer_on_fixed(const mp_solver *s, fixed_trial *T, int i, solver_st
   int rc = tl_run_fixed(&T->prob, s->name, seed, 5.0, 0, tl_quick_sets(s), &a);
   watchdog_disarm();
   if (rc == 3 && accept_refusal(s, &a, T->p.n, st, what, T->csv)) {
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     return false;
   }
   ck_assert_msg(rc == 0, "%s: rc %d: %s\n%s", what, rc, a.msg, T->csv);
@@ -776,8 +776,8 @@ static bool placer_on_fixed(const mp_solver *s, fixed_trial *T, int i, solver_st
   ck_assert_int_eq(rc2, 0);
   if (a.status != MP_TIMEOUT && b.status != MP_TIMEOUT)
     ck_assert_msg(same_plan(&a, &b), "%s: the same seed gave different offsets\n%s", what, T->csv);
-  mp_result_free(&a);
-  mp_result_free(&b);
+  mp_result_destroy(&a);
+  mp_result_destroy(&b);
   return true;
 }
 
