@@ -57,8 +57,8 @@ static void uf_join(dtr_state *s, int a, int b) {
   do {                                                                             \
     const mp_graph *g_ = (s)->ri->g;                                               \
     int u_ = g_->bufs[b].owner;                                                    \
-    for (int k_ = 0; k_ < g_->n_reads[u_]; k_++) {                                 \
-      int nb = g_->reads[u_][k_];                                                  \
+    for (int k_ = 0; k_ < ri_nreads((s)->ri, u_); k_++) {                                 \
+      int nb = ri_read((s)->ri, u_, k_);                                                  \
       if ((s)->evicted[nb]) BODY;                                                  \
     }                                                                              \
     for (int k_ = 0; k_ < g_->bufs[b].n_readers; k_++) {                           \

@@ -97,8 +97,8 @@ static double rerun_cost(const rx_exec *x, int b) {
   const ri_info *ri = x->ri;
   int u = ri_owner(ri, b);
   double c = ri->cost[u];
-  for (int k = 0; k < ri->g->n_reads[u]; k++) {
-    int r = ri->g->reads[u][k];
+  for (int k = 0; k < ri_nreads(ri, u); k++) {
+    int r = ri_read(ri, u, k);
     if (!x->res[r] && !(ri->flags[r] & RI_INPUT)) c += ri->cost[ri_owner(ri, r)];
   }
   return c + 1e-9; /* views cost nothing, yet a rerun is never free */
@@ -186,7 +186,7 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
     for (int i = 0; i < x.nres; i++) {
       int b = x.rlist[i];
       bool read_now = false;
-      for (int k = 0; v >= 0 && k < ri->g->n_reads[v]; k++) read_now |= ri->g->reads[v][k] == b;
+      for (int k = 0; v >= 0 && k < ri_nreads(ri, v); k++) read_now |= ri_read(ri, v, k) == b;
       bool ok = !read_now && consider(s, &x, b, pstar, &cd[n]);
       if (s->c->verbose > 1 && ri->size[b] > 1000000)
         fprintf(stderr, "  resident %d (%lld bytes, flags %d, cur event %d at %d, gap %d, prefetch %d): %s\n", b,

@@ -47,15 +47,14 @@ static void sample(rx_exec *x, int64_t extra) {
 
 static void emit_run(rx_exec *x, int v) {
   const ri_info *ri = x->ri;
-  const mp_graph *g = x->g;
   push(x, MP_EV_RUN, v);
   double start = dmax(x->floor, x->t_comp);
-  for (int k = 0; k < g->n_reads[v]; k++) start = dmax(start, x->ready[g->reads[v][k]]);
+  for (int k = 0; k < ri_nreads(ri, v); k++) start = dmax(start, x->ready[ri_read(ri, v, k)]);
   double end = start + ri->cost[v];
   x->t_comp = end;
   x->duration = dmax(x->duration, end);
-  for (int k = 0; k < g->n_reads[v]; k++) {
-    int r = g->reads[v][k];
+  for (int k = 0; k < ri_nreads(ri, v); k++) {
+    int r = ri_read(ri, v, k);
     x->last_read[r] = end;
     x->last_access[r] = x->clock;
   }
@@ -181,11 +180,10 @@ static void flush(rx_exec *x) {
  * read was pushed, 0 when the rerun is done, -1 on failure. */
 static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   const ri_info *ri = x->ri;
-  const mp_graph *g = x->g;
   int u = ri_owner(ri, f->buf);
-  while (f->k < g->n_reads[u] && x->res[g->reads[u][f->k]]) x->lock[g->reads[u][f->k++]]++;
-  if (f->k < g->n_reads[u]) {
-    x->stack[(*sp)++] = (rx_frame){g->reads[u][f->k], 0};
+  while (f->k < ri_nreads(ri, u) && x->res[ri_read(ri, u, f->k)]) x->lock[ri_read(ri, u, f->k++)]++;
+  if (f->k < ri_nreads(ri, u)) {
+    x->stack[(*sp)++] = (rx_frame){ri_read(ri, u, f->k), 0};
     return 1;
   }
   for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++)
@@ -193,9 +191,9 @@ static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   if (reserve(x, ri_run_bytes(ri, u))) return -1;
   emit_run(x, u);
   x->n_reruns++;
-  for (int k = 0; k < g->n_reads[u]; k++) {
-    x->lock[g->reads[u][k]]--;
-    touch(x, g->reads[u][k]);
+  for (int k = 0; k < ri_nreads(ri, u); k++) {
+    x->lock[ri_read(ri, u, k)]--;
+    touch(x, ri_read(ri, u, k));
   }
   for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++) {
     if (ri->own[i] != b0) touch(x, ri->own[i]);
@@ -216,7 +214,7 @@ static int bring(rx_exec *x, int b0) {
     rx_frame *f = &x->stack[sp - 1];
     int b = f->buf;
     if (x->res[b]) { /* made meanwhile by a sibling's rerun */
-      for (int k = 0; k < f->k; k++) x->lock[g->reads[ri_owner(ri, b)][k]]--;
+      for (int k = 0; k < f->k; k++) x->lock[ri_read(ri, ri_owner(ri, b), k)]--;
       sp--;
       continue;
     }
@@ -262,7 +260,6 @@ static void free_copied(rx_exec *x) {
 
 int rx_step(rx_exec *x) {
   const ri_info *ri = x->ri;
-  const mp_graph *g = x->g;
   int p = x->p, v = ri->seq[p];
   if (x->npend) free_copied(x);
   if ((p & 255) == 0 && rx_time_up(x)) return fail(x, "time limit reached at position %d of %d", p, ri->m);
@@ -273,8 +270,8 @@ int rx_step(rx_exec *x) {
       if (reserve(x, ri->size[b])) return -1;
       emit_in(x, b);
     }
-  for (int k = 0; k < g->n_reads[v]; k++) {
-    int r = g->reads[v][k];
+  for (int k = 0; k < ri_nreads(ri, v); k++) {
+    int r = ri_read(ri, v, k);
     if (bring(x, r)) return -1;
     x->lock[r]++;
   }
@@ -285,14 +282,14 @@ int rx_step(rx_exec *x) {
   x->pos_tout[p] = x->t_out;
   x->pos_tin[p] = x->t_in;
   x->p++;
-  for (int k = 0; k < g->n_reads[v]; k++) {
-    int r = g->reads[v][k];
+  for (int k = 0; k < ri_nreads(ri, v); k++) {
+    int r = ri_read(ri, v, k);
     x->lock[r]--;
     x->cur[r]++;
     if (x->note) x->note(x, r, RX_NOTE_READ, x->ctx);
   }
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) x->cur[ri->own[i]]++;
-  for (int k = 0; k < g->n_reads[v]; k++) rx_settle(x, g->reads[v][k]);
+  for (int k = 0; k < ri_nreads(ri, v); k++) rx_settle(x, ri_read(ri, v, k));
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) rx_settle(x, ri->own[i]);
   return x->failed ? -1 : 0;
 }
@@ -310,8 +307,13 @@ int rx_finish(rx_exec *x) {
   while (x->p < ri->m)
     if (rx_step(x)) return -1;
   if (x->npend) free_copied(x);
+  /* the outputs end resident: each one brought back is held, so that
+   * bringing back the next cannot evict it */
   for (int b = 0; b < ri->nb; b++)
-    if ((ri->flags[b] & RI_OUTPUT) && !x->res[b] && rx_materialize(x, b)) return -1;
+    if (ri->flags[b] & RI_OUTPUT) {
+      if (!x->res[b] && rx_materialize(x, b)) return -1;
+      x->hold[b]++;
+    }
   return x->failed ? -1 : 0;
 }
 

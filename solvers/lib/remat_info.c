@@ -31,6 +31,16 @@ static void set_positions(ri_info *ri, const int *order) {
   }
 }
 
+static void set_reads(ri_info *ri) {
+  const mp_graph *g = ri->g;
+  ri->rd_start = mp_xmalloc(sizeof(int) * (size_t)(ri->n + 1));
+  ri->rd_start[0] = 0;
+  for (int v = 0; v < ri->n; v++) ri->rd_start[v + 1] = ri->rd_start[v] + g->n_reads[v];
+  ri->rd = mp_xmalloc(sizeof(int) * (size_t)(ri->rd_start[ri->n] + 1));
+  for (int v = 0; v < ri->n; v++)
+    memcpy(ri->rd + ri->rd_start[v], g->reads[v], sizeof(int) * (size_t)g->n_reads[v]);
+}
+
 static void set_owned(ri_info *ri) {
   const mp_graph *g = ri->g;
   ri->own_start = mp_xcalloc((size_t)ri->n + 1, sizeof(int));
@@ -55,7 +65,7 @@ static void set_events(ri_info *ri) {
   for (int b = 0; b < nb; b++) ri->ev_start[b + 1] = 1;
   for (int p = 0; p < ri->m; p++) {
     int v = ri->seq[p];
-    for (int k = 0; k < g->n_reads[v]; k++) ri->ev_start[g->reads[v][k] + 1]++;
+    for (int k = 0; k < ri_nreads(ri, v); k++) ri->ev_start[ri_read(ri, v, k) + 1]++;
   }
   for (int b = 0; b < nb; b++) ri->ev_start[b + 1] += ri->ev_start[b];
   ri->ev = mp_xmalloc(sizeof(int) * (size_t)(ri->ev_start[nb] + 1));
@@ -67,7 +77,7 @@ static void set_events(ri_info *ri) {
   }
   for (int p = 0; p < ri->m; p++) {
     int v = ri->seq[p];
-    for (int k = 0; k < g->n_reads[v]; k++) ri->ev[fill[g->reads[v][k]]++] = p;
+    for (int k = 0; k < ri_nreads(ri, v); k++) ri->ev[fill[ri_read(ri, v, k)]++] = p;
   }
   free(fill);
   ri->last_use = mp_xmalloc(sizeof(int) * (size_t)(nb + 1));
@@ -109,15 +119,15 @@ static void set_rerun_and_drop(ri_info *ri, const bool *inplace_node) {
   }
   for (int v = 0; v < ri->n; v++) {
     bool ok = !g->nodes[v].is_input && !inplace_node[v] && ri->own_start[v + 1] > ri->own_start[v];
-    for (int k = 0; ok && k < g->n_reads[v]; k++) ok = last_write[g->reads[v][k]] < ri->pos[v];
+    for (int k = 0; ok && k < ri_nreads(ri, v); k++) ok = last_write[ri_read(ri, v, k)] < ri->pos[v];
     ri->rerun[v] = ok;
   }
   free(last_write);
   for (int b = 0; b < ri->nb; b++) ri->anchor[b] = ri->m;
   for (int p = 0; p < ri->m; p++) {
     int v = ri->seq[p], a = ri->m;
-    for (int k = 0; k < g->n_reads[v]; k++) {
-      int r = g->reads[v][k];
+    for (int k = 0; k < ri_nreads(ri, v); k++) {
+      int r = ri_read(ri, v, k);
       int lim = (ri->flags[r] & RI_DROP) ? ri->anchor[r] : ri->last_use[r];
       if (lim < a) a = lim;
     }
@@ -222,6 +232,7 @@ void ri_init(ri_info *ri, const mp_graph *g, const int *order) {
   ri->nb = g->n_buf;
   size_t nb1 = (size_t)ri->nb + 1, n1 = (size_t)ri->n + 1;
   set_positions(ri, order);
+  set_reads(ri);
   set_owned(ri);
   ri->size = mp_xcalloc(nb1, sizeof(int64_t));
   ri->flags = mp_xcalloc(nb1, sizeof(uint8_t));
@@ -245,6 +256,8 @@ void ri_destroy(ri_info *ri) {
   free(ri->pos);
   free(ri->own_start);
   free(ri->own);
+  free(ri->rd_start);
+  free(ri->rd);
   free(ri->ev_start);
   free(ri->ev);
   free(ri->last_use);

@@ -46,6 +46,8 @@ typedef struct ri_info {
   int *seq;              /* seq[p]: the node at position p */
   int *pos;              /* pos[v]: its position, -1 for an input */
   int *own_start, *own;  /* per node: the tensor buffers it makes (CSR) */
+  int *rd_start, *rd;    /* per node: the buffers it reads, g->reads as one
+                            array (CSR): every pass stays in cache */
   int *ev_start, *ev;    /* per buffer: production, then uses (CSR) */
   int *last_use;         /* last event position; m for a graph output */
   int *anchor;           /* see RI_DROP; m when nothing limits it */
@@ -66,6 +68,8 @@ typedef struct ri_info {
 void ri_init(ri_info *ri, const mp_graph *g, const int *order);
 void ri_destroy(ri_info *ri);
 
+static inline int ri_nreads(const ri_info *ri, int v) { return ri->rd_start[v + 1] - ri->rd_start[v]; }
+static inline int ri_read(const ri_info *ri, int v, int k) { return ri->rd[ri->rd_start[v] + k]; }
 static inline int ri_owner(const ri_info *ri, int b) { return ri->g->bufs[b].owner; }
 static inline int ri_prod(const ri_info *ri, int b) { return ri->ev[ri->ev_start[b]]; }
 static inline int64_t ri_ws(const ri_info *ri, int v) {

@@ -145,8 +145,8 @@ static void backward_groups(rt_chain *ch, const ri_info *ri, const int *stage_of
   for (int k = 1; k <= L; k++) ch->gend[k] = ri->m;
   for (int q = ri->turn; q < ri->m; q++) {
     int v = ri->seq[q];
-    for (int k = 0; k < ri->g->n_reads[v]; k++) {
-      int r = ri->g->reads[v][k];
+    for (int k = 0; k < ri_nreads(ri, v); k++) {
+      int r = ri_read(ri, v, k);
       if (droppable_fwd(ri, r) && stage_of[ri_prod(ri, r)] < g) {
         for (int j = stage_of[ri_prod(ri, r)] + 1; j <= g; j++) ch->gend[j] = q;
         g = stage_of[ri_prod(ri, r)];
@@ -201,8 +201,17 @@ static void backward_need(rt_chain *ch, const ri_info *ri) {
   int L = ch->L;
   ch->bneed = mp_xcalloc((size_t)L + 2, sizeof(int64_t));
   int64_t *live = mp_xcalloc((size_t)ri->m + 2, sizeof(int64_t));
+  ch->ain = mp_xcalloc((size_t)L + 2, sizeof(int64_t));
   for (int k = 1; k <= L; k++) {
     int g0 = ch->gstart[k], g1 = ch->gend[k];
+    for (int i = ch->fr_start[k - 1]; i < ch->fr_start[k]; i++) { /* the input frontier */
+      int b = ch->fr[i];
+      for (int e = ri->ev_start[b] + 1; e < ri->ev_start[b + 1]; e++)
+        if (ri->ev[e] >= g0 && ri->ev[e] < g1) {
+          ch->ain[k] += ri->size[b];
+          break;
+        }
+    }
     for (int pass = 0; pass < 2; pass++) {
       const int *st = pass ? ch->fr_start : ch->sv_start, *list = pass ? ch->fr : ch->svb;
       for (int i = st[k]; i < st[k + 1]; i++) {
@@ -276,6 +285,7 @@ void rt_chain_destroy(rt_chain *ch) {
   free(ch->sv);
   free(ch->pk);
   free(ch->ab);
+  free(ch->ain);
   free(ch->bneed);
   free(ch->at);
   free(ch->f);

@@ -14,7 +14,7 @@
  *          reads (outside a[k]): what F_all keeps,
  *   pk[k]  the peak of the droppable bytes stage k's forward makes,
  *   ab[k]  the bytes of a[k] that backward group k reads (the rest of the
- *          frontier is released before it),
+ *          frontier is released before it); ain[k] those of a[k-1],
  *   bneed[k] the most backward group k takes at one of its positions: the
  *          background there plus what it still reads of sv[k] and ab[k]
  *          (each freed after its last use),
@@ -38,7 +38,7 @@
 typedef struct rt_chain {
   int L;
   int *start;           /* start[k], k = 1..L+1: first position of stage k; start[L+1] = turn */
-  int64_t *a, *sv, *pk, *ab, *bneed; /* k = 0..L */
+  int64_t *a, *sv, *pk, *ab, *ain, *bneed; /* k = 0..L */
   double *f;
   int *fr_start, *fr;   /* frontier buffers after stage k (k = 0..L), CSR */
   int *sv_start, *svb;  /* saved buffers of stage k, CSR */
@@ -65,9 +65,10 @@ typedef struct rt_dp {
   int L, S;             /* stages, memory slots */
   int64_t slot;         /* bytes per slot */
   int *A, *SV, *P, *AB; /* sizes in slots (rounded up) */
+  bool *keep_in;        /* backward group k reads its input frontier */
   int *capS, *capF, *capB; /* budget - background, in slots (rounded down) */
   double *F;            /* prefix sums of f */
-  double *val;          /* M(s, t, h), triangular in (s, t) */
+  double *val, *valx;   /* M(s, t, h) and M*(s, t, h), triangular in (s, t) */
   int *row;             /* offset of (s, s) */
 } rt_dp;
 
