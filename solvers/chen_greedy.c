@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/remat_chen.h"
 #include "solver.h"
@@ -54,6 +55,7 @@ static int chen_greedy_solve(mp_ctx *c) {
   ri_init(&ri, c->g, c->start_order);
   bool *is_cut = mp_xcalloc((size_t)ri.turn + 1, sizeof(bool));
   int *ckpt = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
+  int *last = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
   double total = 0;
   for (int p = 0; p < ri.turn; p++) {
     is_cut[p] = ri.front_count[p] == 1 && p + 1 < ri.turn;
@@ -68,8 +70,9 @@ static int chen_greedy_solve(mp_ctx *c) {
   for (int i = 0; i <= grid && !mp_time_up(c); i++) {
     double B = i == grid ? 0 : total * pow(2.0, -(double)i / 4.0);
     int nck = greedy_checkpoints(&ri, is_cut, B, ckpt);
-    if (nck == last_n) continue; /* the same checkpoints as the previous B */
+    if (nck == last_n && !memcmp(ckpt, last, sizeof(int) * (size_t)nck)) continue; /* same as before */
     last_n = nck;
+    memcpy(last, ckpt, sizeof(int) * (size_t)nck);
     rc_result res;
     if (rc_run(&ri, ckpt, nck, NULL, c->deadline, &res, msg, sizeof msg)) continue;
     if (res.peak < least_peak) least_peak = res.peak;
@@ -96,6 +99,7 @@ static int chen_greedy_solve(mp_ctx *c) {
   if (rc) mp_events_clear(c->events);
   free(is_cut);
   free(ckpt);
+  free(last);
   ri_destroy(&ri);
   return rc;
 }

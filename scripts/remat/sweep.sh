@@ -12,12 +12,12 @@
 # unit for swap-greedy with offload; default: each graph's host_bandwidth,
 # else 6250000: a PCIe 4.0 x16 link at 25 GB/s when a unit of the default
 # cost, one per operator, stands for 250 us), TSV (default
-# results/remat_sweep.tsv).
+# $TMPDIR/remat_sweep.tsv).
 set -eu
 cd "$(dirname "$0")/../.."
 FRACS=${FRACS:-1,0.9,0.8,0.7,0.6,0.5,0.45,0.4,0.35,0.3,0.25,0.2}
 SOLVERS=${SOLVERS:-keepall,chen-sqrt,chen-greedy,rotor,dtr,swap-greedy}
-TSV=${TSV:-results/remat_sweep.tsv}
+TSV=${TSV:-${TMPDIR:-/tmp}/remat_sweep.tsv}
 DRIVE=$(sh scripts/remat/build.sh)
 [ $# -gt 0 ] || set -- graphs/real/*_train_*.json
 mkdir -p "$(dirname "$TSV")"

@@ -201,7 +201,9 @@ static int rotor_solve(mp_ctx *c) {
     if (r.ok && r.peak <= c->budget) {
       rc = 0;
       ri_claim(c, r.duration);
-      snprintf(c->msg, sizeof c->msg, "%d stages, program budget %lld bytes (%d tries), %lld reruns",
+      snprintf(c->msg, sizeof c->msg,
+               "a chain of %d forward segments (cut at articulation points, then at the smallest "
+               "frontiers), program budget %lld bytes (%d tries), %lld reruns",
                ch.L, (long long)s.best_b, s.tries, (long long)r.reruns);
     }
   } else if (s.least_peak < INT64_MAX) {
