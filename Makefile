@@ -31,7 +31,7 @@ SOLVERS     := $(sort $(wildcard solvers/*.c)) $(foreach d,$(SOLVER_DIRS),$(sort
 SOLVER_UNITS := $(sort $(wildcard solvers/*.c)) $(patsubst %/,%,$(SOLVER_DIRS))
 TESTS    := $(sort $(wildcard tests/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) \
-            $(BUILD)/registry.o
+            $(BUILD)/registry.o $(BUILD)/fingerprints.o
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full graphs clean \
@@ -60,6 +60,15 @@ $(BUILD)/solvers.list: FORCE
 
 $(BUILD)/registry.c: $(BUILD)/solvers.list scripts/gen_registry.sh $(SOLVERS)
 	$(Q)sh scripts/gen_registry.sh $(SOLVER_UNITS) > $@.tmp && mv $@.tmp $@
+
+# Each solver's source hash (results rows record it: a rebuilt solver's rows
+# are stale); made after the solver objects, from their .d files.
+$(BUILD)/fingerprints.c: $(BUILD)/solvers.list scripts/gen_fingerprints.sh \
+    $(SOLVERS:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o)
+	$(Q)sh scripts/gen_fingerprints.sh $(BUILD) $(SOLVER_UNITS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/fingerprints.o: $(BUILD)/fingerprints.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 $(BUILD)/test_suites.c: $(wildcard tests/test_*.c) scripts/gen_suites.sh
 	@mkdir -p $(BUILD)

@@ -11,7 +11,9 @@ typedef enum mp_status {
   MP_FEASIBLE,
   MP_INFEASIBLE,
   MP_TIMEOUT,
-  MP_ERROR
+  MP_ERROR,
+  /* append only (results files store the names): */
+  MP_REFUSED     /* the solver declined under its documented size cap: not a failure */
 } mp_status;
 
 const char *mp_status_name(mp_status s);

@@ -175,7 +175,9 @@ static void run_stage(const mp_solver *s, mp_ctx *c, const mp_run_spec *spec, do
   sr->wall_ms = (mp_now() - w0) * 1e3;
   sr->cpu_ms = (mp_cpu_now() - c0) * 1e3;
   sr->solver = s;
-  sr->status = rc ? MP_ERROR : c->status;
+  /* a refusal under a size cap is -1 with status MP_REFUSED: kept apart
+   * from failures (bench does not count or retry it as one) */
+  sr->status = rc ? (c->status == MP_REFUSED ? MP_REFUSED : MP_ERROR) : c->status;
   sr->bound = c->bound;
   snprintf(sr->msg, sizeof sr->msg, "%s", c->msg);
 }
@@ -268,10 +270,10 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
       r->order_cpu_ms += sr->cpu_ms;
       if (!(ord[i]->roles & MP_ROLE_FILE_ORDER)) order_fixed = false;
       mp_error e;
-      if (sr->status == MP_ERROR) {
+      if (sr->status == MP_ERROR || sr->status == MP_REFUSED) {
         memcpy(r->order, start, sizeof(int) * (size_t)n);
         free(start);
-        r->status = MP_ERROR;
+        r->status = sr->status;
         snprintf(r->msg, sizeof r->msg, "%s: %.400s", ord[i]->name, sr->msg[0] ? sr->msg : "failed");
         return 3;
       }
@@ -325,9 +327,9 @@ int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
     r->place_ms += sr->wall_ms;
     r->place_cpu_ms += sr->cpu_ms;
     free(prev);
-    if (sr->status == MP_ERROR) {
+    if (sr->status == MP_ERROR || sr->status == MP_REFUSED) {
       free(start);
-      r->status = MP_ERROR;
+      r->status = sr->status;
       snprintf(r->msg, sizeof r->msg, "%s: %.400s", plc[i]->name, sr->msg[0] ? sr->msg : "failed");
       return 3;
     }

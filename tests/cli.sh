@@ -158,5 +158,23 @@ expect 1 "verify: plan is not JSON" $BIN verify "$T/v.json" "$T/v.json.missing"
 echo keep >"$T/keep.plan"
 expect 3 "capacity too small" $BIN solve "$T/v.json" --capacity 10 --out "$T/keep.plan"
 [ "$(cat "$T/keep.plan")" = keep ] && ok || bad "exit 3 changed the existing output file"
+# ---- bench: a solver's fingerprint follows its sources and the solver library
+# sources it includes, not the model (scripts/gen_fingerprints.sh) ----
+F="$T/fp"
+mkdir -p "$F/solvers/lib" "$F/build/solvers"
+printf 'int foo;\n' >"$F/solvers/foo.c"
+printf 'int h;\n' >"$F/solvers/lib/h.h"
+printf 'int hc;\n' >"$F/solvers/lib/h.c"
+printf 'build/solvers/foo.o: solvers/foo.c solvers/lib/h.h \\\n src/model.h\nsolvers/lib/h.h:\nsrc/model.h:\n' >"$F/build/solvers/foo.d"
+fp() { (cd "$F" && sh "$ROOT/scripts/gen_fingerprints.sh" build solvers/foo.c) | sed -n 's/.*solver_foo, "\([0-9a-f]*\)".*/\1/p'; }
+ROOT=$(pwd)
+h1=$(fp)
+[ ${#h1} -eq 16 ] && ok || bad "fingerprint: no 16-digit hash ($h1)"
+[ "$(fp)" = "$h1" ] && ok || bad "fingerprint: not deterministic"
+echo 'int hc2;' >>"$F/solvers/lib/h.c"
+h2=$(fp)
+[ "$h2" != "$h1" ] && ok || bad "fingerprint: a change in solvers/lib/h.c (behind h.h) left it unchanged"
+echo 'int foo2;' >>"$F/solvers/foo.c"
+[ "$(fp)" != "$h2" ] && ok || bad "fingerprint: a change in the solver left it unchanged"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
