@@ -232,6 +232,7 @@ START_TEST(hetero_chains) {
       int rc = run("rotor", g, g->given, b, 0, &c, &ev);
       double d = check_answer("rotor", g, g->given, b, 0, rc, &c, &ev, "hchain");
       total++;
+      ck_assert_msg(d < 0 || d >= opt - 1e-9, "rotor (%g) beats the optimum (%g)", d, opt);
       if (d >= 0 && near(d, opt)) equal++;
     }
     mp_events_destroy(&ev);
