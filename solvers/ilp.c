@@ -520,7 +520,7 @@ static int ilp_solve(mp_ctx *c) {
       int bb, t;
       if (nm && sscanf(nm, "L_%d_%d", &bb, &t) == 2) sol[j] = t >= pr.items[bb].lo && t < pr.items[bb].hi;
     }
-    free(pr.items);
+    mp_problem_destroy(&pr);
     free(step);
     sol[m.pcol] = (double)ub / scale;
   }

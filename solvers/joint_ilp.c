@@ -73,7 +73,7 @@ static int64_t place_order(const mp_graph *g, const int *order, int64_t align, i
     if (off[i] < 0) off[i] = 0;
   free(seq);
   free(o2);
-  free(q.items);
+  mp_problem_destroy(&q);
   return a;
 }
 
@@ -313,7 +313,7 @@ static int joint_solve(mp_ctx *c) {
           memcpy(c->offsets, o2, sizeof(int64_t) * (size_t)nb);
           ub = mp_arena(&q, o2);
         }
-        free(q.items);
+        mp_problem_destroy(&q);
       }
       free(ord);
       free(o2);

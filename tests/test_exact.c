@@ -33,8 +33,8 @@ START_TEST(challenging_fit) {
     ck_assert_msg((a.status == MP_OPTIMAL) == (a.fig.live_peak == 1048576),
                   "%c: status %s, max-live %lld", x, mp_status_name(a.status),
                   (long long)a.fig.live_peak);
-    mp_result_free(&a);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -48,8 +48,8 @@ START_TEST(minimise_c) {
   ck_assert_int_eq(a.status, MP_OPTIMAL);
   ck_assert_int_eq(a.fig.arena, 1039360);
   ck_assert_int_eq(a.fig.live_peak, 1039360);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -65,8 +65,8 @@ START_TEST(single_lane_solves_i) {
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 300.0, 1048576, sets, &a), 0);
   ck_assert_msg(a.status == MP_OPTIMAL, "status %s (%s)", mp_status_name(a.status), a.msg);
   ck_assert_int_eq(a.fig.arena, 1048576);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -91,15 +91,15 @@ START_TEST(alignment_bound) {
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 11, sets, &a), 0);
   ck_assert_int_eq(a.status, MP_OPTIMAL);
   ck_assert_int_eq(a.fig.arena, 11);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 10, sets, &a), 0);
   ck_assert_int_eq(a.status, MP_INFEASIBLE);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 0, sets, &a), 0);
   ck_assert_int_eq(a.status, MP_OPTIMAL);
   ck_assert_int_eq(a.fig.arena, 11);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 

@@ -23,8 +23,8 @@ START_TEST(hillclimb_zero_slack) {
     ck_assert_msg(a.fig.arena == W, "trial %d: hillclimb arena %lld, zero-slack packing in %lld (%d pieces)", t,
                   (long long)a.fig.arena, (long long)W, p.n);
     ck_assert_int_eq(a.status, MP_OPTIMAL);
-    mp_result_free(&a);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -43,22 +43,22 @@ START_TEST(hillclimb_capacity) {
     ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, b.fig.arena, NULL, &a), 0);
     ck_assert_int_le(a.fig.arena, b.fig.arena);
     ck_assert_int_ne(a.status, MP_INFEASIBLE);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     /* a capacity between max-live and bysize: the search meets it */
     int64_t C = W + (b.fig.arena - W) / 2;
     ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, C, NULL, &a), 0);
     ck_assert_msg(a.fig.arena <= C, "trial %d: arena %lld above capacity %lld", t, (long long)a.fig.arena,
                   (long long)C);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     /* below max-live: infeasible, proven at once */
     const char *sets[] = {"hillclimb.iters=1000000000", NULL};
     double t0 = mp_now();
     tl_run_fixed(&p, "hillclimb", 1, 0, W - 1, sets, &a);
     ck_assert_int_eq(a.status, MP_INFEASIBLE);
     ck_assert(mp_now() - t0 < 1.0);
-    mp_result_free(&a);
-    mp_result_free(&b);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -96,10 +96,10 @@ START_TEST(hillclimb_budget_and_determinism) {
     ck_assert_int_eq(tl_run_fixed(&p, "bysize", 1, 0, 0, NULL, &c), 0);
     ck_assert_int_le(a.fig.arena, c.fig.arena);
     if (t == 2) ck_assert_int_eq(a.offsets[0], 1000);
-    mp_result_free(&a);
-    mp_result_free(&b);
-    mp_result_free(&c);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
+    mp_result_destroy(&c);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST

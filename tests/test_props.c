@@ -162,7 +162,7 @@ static void compare_order(const mp_graph *g, or_model *om, const int *order, con
     free(prof);
     ck_assert_msg(om->lb <= peak, "lower bound %lld above the peak %lld of an order\n%s",
                   (long long)om->lb, (long long)peak, js);
-    free(p.items);
+    mp_problem_destroy(&p);
   }
   /* the verifier against the oracle's pairwise check, on random offsets
    * drawn from a few multiples of 32 so that collisions and misalignment
@@ -190,7 +190,7 @@ static void compare_order(const mp_graph *g, or_model *om, const int *order, con
     }
     free(off);
     free(ooff);
-    free(p.items);
+    mp_problem_destroy(&p);
   }
   /* the schedulers' simulator walks the same order */
   mp_sim s;
@@ -515,7 +515,7 @@ START_TEST(every_solver_on_graphs) {
     mp_result base;
     ck_assert_int_eq(tl_run(g, "given", "bysize", 1, 0, NULL, &base), 0);
     int64_t given_arena = base.fig.arena;
-    mp_result_free(&base);
+    mp_result_destroy(&base);
     /* the best arena the classic greedy placers reach under the given and
      * the greedy order: an upper bound on any optimum */
     int64_t ref[2] = {-1, -1};
@@ -525,7 +525,7 @@ START_TEST(every_solver_on_graphs) {
         if (!mp_solver_find(cl[c])) continue;
         ck_assert_int_eq(tl_run(g, o ? "greedy" : "given", cl[c], 1, 0, NULL, &base), 0);
         if (ref[o] < 0 || base.fig.arena < ref[o]) ref[o] = base.fig.arena;
-        mp_result_free(&base);
+        mp_result_destroy(&base);
       }
     for (int k = 0; k < ns; k++) {
       const mp_solver *s = mp_registry[k];
@@ -561,7 +561,7 @@ START_TEST(every_solver_on_graphs) {
         ck_assert_msg(sr->msg[0], "%s refused without a message", what);
         st[k].refusals++;
         if (n <= 4) st[k].small_refusals++;
-        mp_result_free(&a);
+        mp_result_destroy(&a);
         st[k].spent += mp_now() - t0;
         continue;
       }
@@ -626,8 +626,8 @@ START_TEST(every_solver_on_graphs) {
       ck_assert_int_eq(rc2, 0);
       if (a.status != MP_TIMEOUT && b.status != MP_TIMEOUT)
         ck_assert_msg(same_plan(&a, &b), "%s: the same seed gave a different plan\n%s", what, js);
-      mp_result_free(&a);
-      mp_result_free(&b);
+      mp_result_destroy(&a);
+      mp_result_destroy(&b);
       double dt = mp_now() - t0;
       st[k].spent += dt;
       if (dt > 1.0)
@@ -771,14 +771,14 @@ START_TEST(every_placer_on_fixed_problems) {
     mp_result base;
     ck_assert_int_eq(tl_run_fixed(&prob, "bysize", 1, 0, 0, NULL, &base), 0);
     int64_t given_arena = base.fig.arena;
-    mp_result_free(&base);
+    mp_result_destroy(&base);
     int64_t ref = -1;
     for (int c = 0; c < 4; c++) {
       const char *cl[] = {"bysize", "bysize-ff", "firstfit", "bestfit"};
       if (!mp_solver_find(cl[c])) continue;
       ck_assert_int_eq(tl_run_fixed(&prob, cl[c], 1, 0, 0, NULL, &base), 0);
       if (ref < 0 || base.fig.arena < ref) ref = base.fig.arena;
-      mp_result_free(&base);
+      mp_result_destroy(&base);
     }
     for (int k = 0; k < ns; k++) {
       const mp_solver *s = mp_registry[k];
@@ -801,7 +801,7 @@ START_TEST(every_placer_on_fixed_problems) {
         ck_assert_msg(refusal(&a)->msg[0], "%s refused without a message", what);
         st[k].refusals++;
         if (n <= 4) st[k].small_refusals++;
-        mp_result_free(&a);
+        mp_result_destroy(&a);
         st[k].spent += mp_now() - t0;
         continue;
       }
@@ -841,14 +841,14 @@ START_TEST(every_placer_on_fixed_problems) {
       ck_assert_int_eq(rc2, 0);
       if (a.status != MP_TIMEOUT && b.status != MP_TIMEOUT)
         ck_assert_msg(same_plan(&a, &b), "%s: the same seed gave different offsets\n%s", what, csv);
-      mp_result_free(&a);
-      mp_result_free(&b);
+      mp_result_destroy(&a);
+      mp_result_destroy(&b);
       double dt = mp_now() - t0;
       st[k].spent += dt;
       if (dt > 1.0)
         printf("props: note: %s took %.1f s (its quick options should make it milliseconds)\n", what, dt);
     }
-    mp_problem_free(&prob);
+    mp_problem_destroy(&prob);
     free(path);
     free(csv);
   }
