@@ -29,8 +29,8 @@ static int run_seed(const char *name, const mp_graph *g, const int *order, int64
   const char *const *sets = tl_quick_sets(s);
   int ns = 0;
   while (sets[ns]) ns++;
-  char msg[256];
-  ck_assert_int_eq(mp_solver_options(s, ns, sets, c->opt, msg, sizeof msg), 0);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, ns, sets, c->opt, &err), MP_OK);
   c->g = g;
   c->start_order = order;
   c->budget = budget;
@@ -347,8 +347,8 @@ START_TEST(time_limit) {
     mp_events_init(&ev);
     mp_ctx c;
     memset(&c, 0, sizeof c);
-    char msg[256];
-    ck_assert_int_eq(mp_solver_options(s, 0, NULL, c.opt, msg, sizeof msg), 0);
+    mp_error err;
+    ck_assert_int_eq(mp_solver_options(s, 0, NULL, c.opt, &err), MP_OK);
     c.g = g;
     c.start_order = g->given;
     c.budget = floor + (keep - floor) / 2;

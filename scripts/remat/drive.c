@@ -19,6 +19,7 @@
 
 #include "events.h"
 #include "registry.h"
+#include "chain.h"
 #include "run.h"
 #include "solver.h"
 #include "lib/remat_info.h"
@@ -92,9 +93,9 @@ static int run_one(const mp_graph *g, const char *base, const char *name, int64_
   }
   mp_ctx c;
   memset(&c, 0, sizeof c);
-  char msg[256];
-  if (mp_solver_options(s, ns, sets, c.opt, msg, sizeof msg)) {
-    fprintf(stderr, "drive: %s\n", msg);
+  mp_error oerr;
+  if (mp_solver_options(s, ns, sets, c.opt, &oerr) != MP_OK) {
+    fprintf(stderr, "drive: %s\n", oerr.msg);
     return 2;
   }
   mp_events ev;
