@@ -59,7 +59,7 @@ static void round_trip(const mp_graph *g, int (*dump)(const mp_graph *, FILE *),
     /* costs are written with 15 significant digits */
     check(fabs(a->cost - b->cost) <= 1e-14 * fabs(a->cost), "round trip: a cost differs");
   }
-  mp_instance_free(&back);
+  mp_instance_destroy(&back);
   unlink(path);
 }
 
@@ -83,7 +83,7 @@ static void exercise(const mp_instance *in) {
   int rc = mp_run(in, &spec, &r);
   check(rc == 0 && r.status != MP_ERROR, "the default solve failed");
   check(r.fig.arena >= r.fig.live_peak, "arena below the live peak");
-  mp_result_free(&r);
+  mp_result_destroy(&r);
 }
 
 int fuzz_instance(const uint8_t *data, size_t size, const char *suffix, const char *format) {
@@ -93,7 +93,7 @@ int fuzz_instance(const uint8_t *data, size_t size, const char *suffix, const ch
   mp_error err;
   if (mp_instance_load(path, &lo, &in, &err) == 0) {
     exercise(&in);
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
   }
   unlink(path);
   return 0;

@@ -78,3 +78,13 @@ int mp_arg_choice(const char *cmd, const char *opt, const char *val, const char 
   snprintf(w, sizeof w, "takes %s", choices);
   return refuse(cmd, opt, val, w);
 }
+
+int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out) {
+  return mp_arg_int(cmd, opt, val, 1, MP_MAX_ALIGN, out);
+}
+
+int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out) {
+  return mp_arg_int(cmd, opt, val, 1, MP_MAX_TOTAL, out);
+}
+
+void mp_arg_format(double x, char *out, size_t cap) { mp_format_number(x, out, cap); }

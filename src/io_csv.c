@@ -255,7 +255,7 @@ int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
   if (!rc) rc = check_pins(p, path, err);
   free(st.id_at);
   if (rc) {
-    mp_problem_free(p);
+    mp_problem_destroy(p);
     return -1;
   }
   p->file = mp_xstrdup(path);

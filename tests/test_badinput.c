@@ -126,11 +126,11 @@ START_TEST(bad_sizes) {
          "node 0", "overflows");
   mp_instance in;
   accept("{\"nodes\":[{\"id\":0,\"size\":72057594037927936,\"inputs\":[]}]}", ".json", false, &in);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* 4.0 is an integer written as a real: accepted */
   accept("{\"nodes\":[{\"id\":0,\"size\":4.0,\"inputs\":[]}]}", ".json", false, &in);
   ck_assert_int_eq(in.g->nodes[0].out_size[0], 4);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -160,13 +160,13 @@ START_TEST(not_topological) {
   ck_assert_int_eq(tl_run(in.g, "given", "bysize", 1, 0, NULL, &r), 0);
   /* 1 [0,1], 0 [1,1] (sink): peak 12 */
   ck_assert_int_eq(r.fig.live_peak, 12);
-  mp_result_free(&r);
-  mp_instance_free(&in);
+  mp_result_destroy(&r);
+  mp_instance_destroy(&in);
   /* ids in any order are fine as long as the file order is topological */
   accept("{\"nodes\":[{\"id\":1,\"size\":7,\"inputs\":[]},{\"id\":0,\"size\":5,\"inputs\":[1]}]}",
          ".json", false, &in);
   ck_assert_int_eq(in.g->given[0], 1);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -222,25 +222,25 @@ START_TEST(odd_but_valid) {
   /* an empty graph */
   accept("{\"nodes\":[]}", ".json", false, &in);
   ck_assert_int_eq(in.g->n, 0);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* unknown keys, shape, dtype, param_bytes: kept or ignored */
   accept("{\"name\":\"u\",\"param_bytes\":12,\"whatever\":[1,2],\"nodes\":[{\"id\":0,\"size\":4,"
          "\"inputs\":[],\"shape\":[1,2],\"dtype\":\"f32\",\"color\":\"red\"}]}",
          ".json", false, &in);
   ck_assert_int_eq(in.g->param_bytes, 12);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* CRLF, blank lines, header only, extra unknown column */
   accept("id,lower,upper,size\r\n\r\na,0,3,4\r\n\r\n", ".csv", false, &in);
   ck_assert_int_eq(in.fixed->n, 1);
   ck_assert_str_eq(in.fixed->ids[0], "a");
   ck_assert_int_eq(in.fixed->items[0].size, 4);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   accept("id,lower,upper,size\r\n", ".csv", false, &in);
   ck_assert_int_eq(in.fixed->n, 0);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   accept("id,lower,upper,size,note\na,0,3,4,hello\n", ".csv", false, &in);
   ck_assert_int_eq(in.fixed->n, 1);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -281,8 +281,8 @@ static void tamper(const char *graph_json, plan_edit edit, const char *want) {
   free(gpath);
   free(ppath);
   free(tpath);
-  mp_result_free(&r);
-  mp_instance_free(&in);
+  mp_result_destroy(&r);
+  mp_instance_destroy(&in);
 }
 
 /* a (1000) -> b (500) -> c (10): a and b live together at step 1 */
@@ -380,7 +380,7 @@ START_TEST(verify_csv_plans) {
   /* --align 8 makes offset 4 unaligned */
   ck_assert(mp_plan_verify(&in, good, 8, &err) != 0);
   ck_assert_msg(strstr(err.msg, "alignment"), "%s", err.msg);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   free(prob);
   free(good);
   free(over);
@@ -444,7 +444,7 @@ START_TEST(limits) {
   snprintf(js + len, 4096 - (size_t)len, "]}");
   mp_instance in;
   accept(js, ".json", false, &in);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   snprintf(js + len - 1, 4096 - (size_t)len, ",\"workspace\":1}]}");
   reject(js, ".json", false, "node 15", "workspace 1");
   free(js);
@@ -469,7 +469,7 @@ START_TEST(nodelink_exact) {
          ".json", false, &in);
   ck_assert(in.g->nodes[0].out_size[0] == 9007199254740993LL);
   ck_assert(in.g->nodes[1].workspace == 9007199254740995LL);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   const char *bad[][3] = {
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":0,\"size\":2}],\"links\":[]}",
        "nodes[1]", "duplicate id 0"},
@@ -519,7 +519,7 @@ START_TEST(nodelink_moccasin_and_checkmate) {
   ck_assert_int_eq(g->n_data_edges, 4);
   /* 0 (10) at 0; 3 (5) at 1; 2 (7) at 2, 0 dies; 1 (4) at 3: peak 10+5+7 = 22 */
   ck_assert_int_eq(mp_order_peak(g, g->given), 22);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* Checkmate's shape: cost_ram bytes, cost_cpu time, found by name */
   accept("{\"directed\": true, \"multigraph\": false, \"graph\": {\"name\": \"cm\"}, \"nodes\": ["
          "{\"name\": \"conv\", \"backward\": false, \"cost_cpu\": 90, \"cost_ram\": 3000, \"id\": 0},"
@@ -533,7 +533,7 @@ START_TEST(nodelink_moccasin_and_checkmate) {
   ck_assert_str_eq(in.g->nodes[1].name, "loss");
   ck_assert_int_eq(in.g->nodes[0].phase, MP_PHASE_FWD); /* from Checkmate's `backward` */
   ck_assert_int_eq(in.g->nodes[2].phase, MP_PHASE_BWD);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* --size-attr / --cost-attr choose other attributes, and must exist */
   char *path = tl_write_temp("{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"mem\":64,\"t\":2}],"
                              "\"links\":[]}", ".json");
@@ -542,7 +542,7 @@ START_TEST(nodelink_moccasin_and_checkmate) {
   ck_assert_msg(mp_instance_load(path, &lo, &in, &err) == 0, "%s", err.msg);
   ck_assert_int_eq(in.g->nodes[0].out_size[0], 64);
   ck_assert(in.g->nodes[0].cost == 2);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   lo.size_attr = "nosuch";
   ck_assert(mp_instance_load(path, &lo, &in, &err) != 0);
   ck_assert_msg(strstr(err.msg, "nosuch") && strstr(err.msg, "--size-attr"), "%s", err.msg);
@@ -591,7 +591,7 @@ START_TEST(graphml_exact) {
   ck_assert_int_eq(in.g->nodes[0].out_size[0], 4096);
   ck_assert_int_eq(in.g->nodes[0].workspace, 16);
   ck_assert(in.g->nodes[1].has_alias && in.g->nodes[1].alias.node == 0);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -616,10 +616,10 @@ START_TEST(csv_exact) {
   accept("\xEF\xBB\xBF id ,lower , upper,size \r\n a ,0, 3 ,4\r\n", ".csv", false, &in);
   ck_assert_str_eq(in.fixed->ids[0], "a");
   ck_assert_int_eq(in.fixed->items[0].hi, 3);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   accept("buffer,start,end,size\nx,2,2,5\n", ".csv", false, &in); /* end is inclusive */
   ck_assert_int_eq(in.fixed->items[0].hi, 3);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
