@@ -178,7 +178,7 @@ test-asan-run:
 	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
 	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
-	  ../build-asan/test_memplan
+	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
 	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
