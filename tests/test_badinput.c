@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
 
@@ -551,6 +552,37 @@ START_TEST(nodelink_moccasin_and_checkmate) {
 }
 END_TEST
 
+/* Moccasin's own files (read from ../shared/anchors, never copied): P(pi)
+ * and base_time of DESIGN 6.4.  Tests run in tests/, so the folder is
+ * ../../shared/anchors/checkmate; without it the test says so and checks
+ * nothing else (the hand-made file above covers the reader). */
+START_TEST(moccasin_anchors) {
+  const char *dir = "../../shared/anchors/checkmate";
+  if (access(dir, R_OK) != 0) {
+    printf("badinput: %s is absent: skipped the Moccasin P(pi)/base_time check\n", dir + 3);
+    return;
+  }
+  const char *file[] = {"random_layered_n100.json", "random_layered_n250.json"};
+  const int64_t peak[] = {46319, 146840};
+  const double base[] = {47769, 125569};
+  for (int i = 0; i < 2; i++) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file[i]);
+    mp_error err;
+    mp_graph *g = mp_graph_read_json(path, false, &err);
+    ck_assert_msg(g != NULL, "%s", g ? "" : err.msg);
+    ck_assert_int_eq(mp_order_peak(g, g->given), peak[i]);
+    double sum = 0;
+    for (int v = 0; v < g->n; v++) {
+      ck_assert(g->nodes[v].has_cost);
+      sum += g->nodes[v].cost;
+    }
+    ck_assert_msg(sum == base[i], "%s: base_time %g, DESIGN 6.4 says %g", file[i], sum, base[i]);
+    mp_graph_free(g);
+  }
+}
+END_TEST
+
 /* ---- GraphML: what igraph's reader would silently change ---- */
 
 #define GML_HEAD                                                                               \
@@ -706,6 +738,7 @@ Suite *suite_badinput(void) {
   tcase_add_test(tc, limits);
   tcase_add_test(tc, nodelink_exact);
   tcase_add_test(tc, nodelink_moccasin_and_checkmate);
+  tcase_add_test(tc, moccasin_anchors);
   tcase_add_test(tc, graphml_exact);
   tcase_add_test(tc, csv_exact);
   tcase_add_test(tc, messages);
