@@ -21,6 +21,8 @@
  *   memplan_request_init(&req);
  *   req.order = argv[2];   // a solver or a chain of them, e.g. greedy,sa
  *   req.place = argv[3];   // memplan_solver_get() lists the names
+ *   // optional: recompute / offload within 80% of the order's live peak
+ *   // req.remat = argv[4]; req.budget_frac = "0.8";
  *   if (memplan_instance_load(&in, "model.json", NULL, &err) == MEMPLAN_OK &&
  *       memplan_solve(in, &req, &res, &err) == MEMPLAN_OK) {
  *     memplan_figures f;
