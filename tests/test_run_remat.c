@@ -114,13 +114,14 @@ static const char *CHAIN = "{\"name\":\"chain\",\"nodes\":[{\"id\":0,\"size\":10
 typedef struct req {
   const char *order, *remat, *place, *frac;
   int64_t budget; /* used when frac is NULL */
-  int64_t align;
+  int64_t align, capacity;
 } req;
 
 static mp_err run(const mp_graph *g, req q, mp_result *r) {
   mp_instance in = {(mp_graph *)g, NULL};
   mp_run_spec spec = {.order = q.order, .remat = q.remat, .place = q.place, .seed = 1,
-                      .align = q.align, .has_budget = q.frac == NULL, .budget = q.budget,
+                      .align = q.align, .capacity = q.capacity, .has_budget = q.frac == NULL,
+                      .budget = q.budget,
                       .budget_frac = q.frac, .n_extra = (int)(sizeof extra / sizeof extra[0]),
                       .extra = extra};
   return mp_run(&in, &spec, r);
@@ -264,6 +265,31 @@ START_TEST(an_exact_stage_proves_its_scope) {
   mp_result_destroy(&r);
   ck_assert_int_eq(run(g, (req){.remat = "ev-from-start", .budget = 500}, &r), MP_ESOLVER);
   ck_assert_msg(strstr(r.msg, "no start_events"), "%s", r.msg);
+  mp_result_destroy(&r);
+  mp_graph_free(g);
+  tl_cleanup();
+}
+END_TEST
+
+START_TEST(a_missed_capacity_proves_little) {
+  mp_graph *g = tl_graph(TRAIN);
+  mp_result r;
+  /* keepall's residencies need 500; a plan that recomputes might fit 450 */
+  ck_assert_int_eq(run(g, (req){.remat = "keepall", .budget = 500, .align = 1, .capacity = 450}, &r),
+                   MP_ESOLVER);
+  ck_assert_int_eq(r.status, MP_ERROR);
+  ck_assert_int_eq(r.remat.status, MP_OPTIMAL);
+  ck_assert_int_eq(r.place_status, MP_INFEASIBLE); /* for these residencies */
+  ck_assert_msg(strstr(r.msg, "rules out every plan"), "%s", r.msg);
+  mp_result_destroy(&r);
+  /* below the events floor nothing fits */
+  ck_assert_int_eq(run(g, (req){.remat = "keepall", .budget = 500, .align = 1, .capacity = 250}, &r), MP_OK);
+  ck_assert_int_eq(r.status, MP_INFEASIBLE);
+  ck_assert_msg(strstr(r.msg, "events floor"), "%s", r.msg);
+  mp_result_destroy(&r);
+  /* and a fit is a fit */
+  ck_assert_int_eq(run(g, (req){.remat = "ev-brute", .budget = 400, .align = 1, .capacity = 450}, &r), MP_OK);
+  ck_assert(r.has_figures && r.fig.arena <= 450);
   mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
@@ -600,6 +626,7 @@ Suite *suite_run_remat(void) {
   tcase_add_test(tc, claims_need_a_checked_proof);
   tcase_add_test(tc, the_floor_is_the_harness_proof);
   tcase_add_test(tc, an_exact_stage_proves_its_scope);
+  tcase_add_test(tc, a_missed_capacity_proves_little);
   tcase_add_test(tc, null_figures_without_a_plan);
   tcase_add_test(tc, figures_with_a_plan);
   tcase_add_test(tc, usage_errors_name_the_flag);
