@@ -139,11 +139,16 @@ $(BUILD)/test_memplan: $(OBJ) $(CLI_OBJ) $(TEST_OBJ)
 deps:
 	@sh scripts/deps.sh
 
+# SOLVER=name: the property tests of that solver alone.  The last line is
+# the property tests' summary: each solver tested and its trial counts.
 test: deps
-	@$(MAKE) --no-print-directory test-unit test-cli test-install
+	@rm -f $(BUILD)/props_summary.txt
+	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install)
+	@cat $(BUILD)/props_summary.txt
 
 test-unit: bin/memplan $(BUILD)/test_memplan
-	cd tests && CK_DEFAULT_TIMEOUT=600 ../$(BUILD)/test_memplan
+	cd tests && CK_DEFAULT_TIMEOUT=600 MP_PROPS_SUMMARY=$(abspath $(BUILD))/props_summary.txt \
+	  $(if $(SOLVER),MP_TEST_SOLVER=$(SOLVER) CK_RUN_SUITE=props) ../$(BUILD)/test_memplan
 
 test-cli: bin/memplan
 	@sh tests/layers.sh

@@ -104,6 +104,31 @@ START_TEST(hillclimb_budget_and_determinism) {
 }
 END_TEST
 
+/* It stops at a proven bound, not only at max-live (issue 12): two 3-byte
+ * buffers aligned to 8 live together have max-live 6, but the upper one
+ * starts at 8 at the lowest: the alignment bound 11 is met at once, and the
+ * search does not chase the gap to max-live until its time limit. */
+START_TEST(hillclimb_stops_at_the_alignment_bound) {
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 3;
+  p.items = mp_xcalloc(3, sizeof(mp_item));
+  p.t_end = 4;
+  p.items[0] = (mp_item){3, 0, 2, 8, -1};
+  p.items[1] = (mp_item){3, 0, 2, 8, -1};
+  p.items[2] = (mp_item){4, 2, 4, 1, -1};
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 3.0, 0, NULL, &a), 0);
+  ck_assert_int_eq(a.fig.live_peak, 6);
+  ck_assert_int_eq(a.fig.arena, 11);
+  ck_assert_msg(a.status == MP_OPTIMAL, "status %s", mp_status_name(a.status));
+  ck_assert_int_eq(a.stages[0].bound, 11);
+  ck_assert_msg(a.place_ms < 1000, "hillclimb ran %.0f ms of its 3 s limit at a proven optimum", a.place_ms);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
 Suite *suite_hillclimb(void) {
   Suite *s = suite_create("hillclimb");
   TCase *tc = tcase_create("hillclimb");
@@ -111,6 +136,7 @@ Suite *suite_hillclimb(void) {
   tcase_add_test(tc, hillclimb_zero_slack);
   tcase_add_test(tc, hillclimb_capacity);
   tcase_add_test(tc, hillclimb_budget_and_determinism);
+  tcase_add_test(tc, hillclimb_stops_at_the_alignment_bound);
   suite_add_tcase(s, tc);
   return s;
 }

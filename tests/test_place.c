@@ -38,7 +38,9 @@ static bool is_placer(const mp_solver *s) { return s->decides == MP_DECIDES_OFFS
 
 static bool refused(const mp_result *r) {
   for (int i = 0; i < r->n_stages; i++)
-    if (r->stages[i].status == MP_ERROR && r->stages[i].msg[0]) return true;
+    if (r->stages[i].status == MP_REFUSED ||
+        (r->stages[i].status == MP_ERROR && strstr(r->stages[i].msg, "size cap")))
+      return true;
   return false;
 }
 
@@ -230,6 +232,57 @@ START_TEST(exact_agrees_with_ilp) {
 }
 END_TEST
 
+/* The exact placers against each other and against brute force on small
+ * problems with every valid shape (empty lifetimes, sizes 0, alignment,
+ * pinned offsets): exact proves the brute-force optimum, fits it as a
+ * capacity and proves one byte less infeasible; ilp-place, where it proves
+ * optimality, reaches the same arena. */
+START_TEST(exact_ilp_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 67);
+  int trials = tl_trials(60), checked = 0;
+  for (int t = 0; t < trials; t++) {
+    tl_fixed f;
+    char *csv = tl_random_fixed(&r, &f, 2 + t % 6, t % 2 == 0, t % 3 == 0);
+    int64_t opt = tl_brute_force_arena(&f, 10000);
+    char *path = tl_write_temp(csv, ".csv");
+    mp_problem p;
+    mp_error err;
+    ck_assert_msg(mp_csv_read(path, &p, &err) == 0, "%s", err.msg);
+    if (opt < 0) goto next;
+    checked++;
+    mp_result a;
+    ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, 0, NULL, &a), 0);
+    ck_assert_msg(a.status == MP_OPTIMAL && a.fig.arena == opt, "trial %d: exact %s at %lld, brute force %lld\n%s",
+                  t, mp_status_name(a.status), (long long)a.fig.arena, (long long)opt, csv);
+    mp_result_destroy(&a);
+    if (opt > 0) {
+      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, opt, NULL, &a), 0);
+      ck_assert_msg(a.fig.arena <= opt, "trial %d: exact does not fit the optimum %lld\n%s", t, (long long)opt, csv);
+      mp_result_destroy(&a);
+      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, opt - 1, NULL, &a), 0);
+      ck_assert_msg(a.status == MP_INFEASIBLE, "trial %d: capacity %lld below the optimum: %s\n%s", t,
+                    (long long)(opt - 1), mp_status_name(a.status), csv);
+      mp_result_destroy(&a);
+    }
+    const char *sets[] = {"ilp-place.time=20", NULL};
+    ck_assert_int_eq(tl_run_fixed(&p, "ilp-place", 1, 0, 0, sets, &a), 0);
+    ck_assert_msg(a.fig.arena >= opt, "trial %d: ilp-place %lld below the optimum %lld\n%s", t,
+                  (long long)a.fig.arena, (long long)opt, csv);
+    if (a.status == MP_OPTIMAL)
+      ck_assert_msg(a.fig.arena == opt, "trial %d: ilp-place optimal at %lld, brute force %lld\n%s", t,
+                    (long long)a.fig.arena, (long long)opt, csv);
+    mp_result_destroy(&a);
+  next:
+    mp_problem_destroy(&p);
+    free(path);
+    free(csv);
+  }
+  ck_assert_msg(checked >= trials * 9 / 10, "brute force finished only %d of %d", checked, trials);
+  tl_cleanup();
+}
+END_TEST
+
 START_TEST(determinism_and_messages) {
   mp_rng r;
   mp_rng_seed(&r, 65);
@@ -299,6 +352,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, exact_zero_slack);
   tcase_add_test(tc, exact_infeasible_proof);
   tcase_add_test(tc, exact_agrees_with_ilp);
+  tcase_add_test(tc, exact_ilp_brute_force);
   tcase_add_test(tc, ilp_single_value_range);
   tcase_add_test(tc, determinism_and_messages);
   tcase_add_test(tc, joint_ilp_not_worse);
