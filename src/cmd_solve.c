@@ -17,6 +17,12 @@ static const char solve_help[] =
     "Plan FILE (graph JSON, GraphML, node-link JSON, or MiniMalloc CSV) and print its figures.\n"
     "\n"
     "  --order NAME[,NAME...]  order solver chain (default given); each feeds the next\n"
+    "  --remat NAME[,NAME...]  recomputation/offload chain (default none): an event plan of the\n"
+    "                          order within the budget, its residencies placed by --place\n"
+    "  --budget B              with --remat: the live peak allowed, in bytes\n"
+    "  --budget-frac F         with --remat: F x the live peak of the order handed to it\n"
+    "  --bandwidth BW          with --remat: host link, bytes per cost unit (default: the graph's\n"
+    "                          host_bandwidth; 0: no offload)\n"
     "  --place NAME[,NAME...]  placer chain (default bysize)\n"
     "  --align A               offset alignment in bytes (default 64 for graphs, 1 for CSV)\n"
     "  --time-limit S          seconds for the whole solve (default: none)\n"
@@ -35,7 +41,7 @@ static const char solve_help[] =
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_CATTR };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -45,7 +51,9 @@ static const struct option solve_opts[] = {
     {"format", required_argument, 0, O_FMT},    {"out", required_argument, 0, O_OUT},
     {"toposort", no_argument, 0, O_TOPO},       {"input-format", required_argument, 0, O_IFMT},
     {"size-attr", required_argument, 0, O_SATTR}, {"help", no_argument, 0, O_HELP},
-    {"no-baseline", no_argument, 0, O_NOBASE}, {"cost-attr", required_argument, 0, O_CATTR},
+    {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
+    {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
+    {"bandwidth", required_argument, 0, O_BW},  {"cost-attr", required_argument, 0, O_CATTR},
     {0, 0, 0, 0}};
 
 static int exit_code_of(memplan_err e) {
@@ -134,6 +142,17 @@ int mp_cmd_solve(int argc, char **argv) {
     case O_SATTR: lo.size_attr = optarg; break;
     case O_CATTR: lo.cost_attr = optarg; break;
     case O_NOBASE: req.no_baseline = true; break;
+    case O_REMAT: req.remat = optarg; break;
+    case O_BUDGET:
+      if (mp_arg_int("solve", "--budget", optarg, 0, (int64_t)1 << 62, &v)) goto bad_usage;
+      req.has_budget = true;
+      req.budget = v;
+      break;
+    case O_BFRAC: req.budget_frac = optarg; break; /* checked exactly by the API */
+    case O_BW:
+      if (mp_arg_real("solve", "--bandwidth", optarg, 0, 1e300, &req.bandwidth)) goto bad_usage;
+      req.has_bandwidth = true;
+      break;
     case O_HELP:
       fputs(solve_help, stdout);
       free(sets);
