@@ -285,6 +285,8 @@ if [ -d "$A" ]; then
   grep -q '"live_peak": 46319' "$T/out" && ok || bad "RL100 live peak is not 46,319: $(grep live_peak "$T/out")"
   expect 0 "RL250 reads" $BIN info "$A/random_layered_n250.json" --format json
   grep -q '"live_peak": 146840' "$T/out" && ok || bad "RL250 live peak is not 146,840: $(grep live_peak "$T/out")"
+  expect 0 "RL100 costs (duration)" $BIN solve "$A/random_layered_n100.json" --remat keepall --budget-frac 1 --format json
+  grep -q '"base_time": 47769' "$T/out" && ok || bad "RL100 base_time is not 47,769: $(grep base_time "$T/out")"
   expect 0 "Checkmate VGG16 reads (cost_ram bytes)" $BIN info "$A/vgg16_b256_train.json" --format json
   grep -q '"nodes": 45' "$T/out" && ok || bad "vgg16: $(head -5 "$T/out")"
 else
