@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "bench_remat.h"
 #include "registry.h"
 #include "run.h"
 
@@ -54,6 +55,7 @@ void mp_experiment_free(mp_experiment *e) {
   free_list(e->sets, e->n_sets);
   free(e->seeds);
   free(e->time_limits);
+  mp_experiment_free_remat(e);
   memset(e, 0, sizeof *e);
 }
 
@@ -151,7 +153,7 @@ static int check_keys(json_t *o, char *sub, size_t cap) {
   static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
                                 "pairs", "exclude", "seeds", "time_limits", "options", "align",
                                 "mem_limit_mb", "grace_s", "max_wall_s", "repeat", "capacity",
-                                NULL};
+                                "remat", "budgets", "bandwidth", NULL};
   if (!json_is_object(o)) {
     snprintf(sub, cap, "the experiment must be a JSON object");
     return -1;
@@ -315,7 +317,8 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
                    load_pairs(json_object_get(o, "pairs"), e, sub, sizeof sub) ||
                    load_seeds(json_object_get(o, "seeds"), e, sub, sizeof sub) ||
                    load_time_limits(json_object_get(o, "time_limits"), e, sub, sizeof sub) ||
-                   load_numbers(o, e, sub, sizeof sub)
+                   load_numbers(o, e, sub, sizeof sub) ||
+                   mp_experiment_load_remat(o, e, sub, sizeof sub)
                ? -1
                : 0;
   if (rc) snprintf(msg, cap, "%s: %s", path, sub);
@@ -678,7 +681,8 @@ static int cmp_str(const void *a, const void *b) {
 }
 
 /* The overrides that apply to a cell's solvers, sorted: "a.x=1 y=2". */
-static char *cell_options(const mp_experiment *e, const char *order, const char *place) {
+static char *cell_options(const mp_experiment *e, const char *order, const char *remat,
+                          const char *place) {
   char **app = NULL;
   int n = 0;
   char buf[1200];
@@ -692,7 +696,7 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
   }
   int fixed = n; /* align and capacity first, then the sorted overrides */
   char chains[1100];
-  snprintf(chains, sizeof chains, "%s,%s", order, place);
+  snprintf(chains, sizeof chains, "%s,%s%s%s", order, place, remat[0] ? "," : "", remat);
   for (int i = 0; i < e->n_sets; i++) {
     const char *set = e->sets[i];
     const char *eq = strchr(set, '=');
@@ -731,26 +735,34 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
   return s;
 }
 
+/* The key of a cell without recomputation is what it was before remat
+ * cells existed (results files and claims of older versions still match);
+ * a remat cell appends its chain, budget and bandwidth. */
 static char *make_key(const char *path, const char *order, const char *place, uint64_t seed,
-                      double tl, const char *options) {
+                      double tl, const char *options, const char *remat, const char *budget,
+                      const char *bw) {
   char t[64];
   mp_fmt_seconds(tl, t, sizeof t);
-  size_t len = strlen(path) + strlen(order) + strlen(place) + strlen(options) + 128;
+  size_t len = strlen(path) + strlen(order) + strlen(place) + strlen(options) + strlen(remat) +
+               strlen(budget) + strlen(bw) + 128;
   char *k = mp_xmalloc(len);
-  snprintf(k, len, "%s\x1f%s\x1f%s\x1f%020llu\x1f%s\x1f%s", path, order, place,
-           (unsigned long long)seed, t, options);
+  int l = snprintf(k, len, "%s\x1f%s\x1f%s\x1f%020llu\x1f%s\x1f%s", path, order, place,
+                   (unsigned long long)seed, t, options);
+  if (remat[0]) snprintf(k + l, len - (size_t)l, "\x1f%s\x1f%s\x1f%s", remat, budget, bw);
   return k;
 }
 
+#define NZ(s) ((s) ? (s) : "")
 char *mp_row_key(const mp_row *r) {
-  return make_key(r->path ? r->path : "", r->order ? r->order : "", r->place ? r->place : "",
-                  r->seed, r->time_limit, r->options ? r->options : "");
+  return make_key(NZ(r->path), NZ(r->order), NZ(r->place), r->seed, r->time_limit, NZ(r->options),
+                  NZ(r->remat), NZ(r->budget_arg), NZ(r->bandwidth_arg));
 }
 
 static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, const char *place,
-                     uint64_t seed, double tl, const mp_experiment *e) {
-  char *opts = cell_options(e, order, place);
-  char *key = make_key(g->path, order, place, seed, tl, opts);
+                     const mp_remat_setting *rs, uint64_t seed, double tl,
+                     const mp_experiment *e) {
+  char *opts = cell_options(e, order, rs->chain, place);
+  char *key = make_key(g->path, order, place, seed, tl, opts, rs->chain, rs->budget, rs->bandwidth);
   if (m->n == *cap) {
     *cap = *cap ? 2 * *cap : 64;
     m->cells = mp_xrealloc(m->cells, sizeof(mp_cell) * (size_t)*cap);
@@ -763,9 +775,12 @@ static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, c
   c->seed = seed;
   c->time_limit = tl;
   c->options = opts;
+  c->remat = mp_xstrdup(rs->chain);
+  c->budget = mp_xstrdup(rs->budget);
+  c->bandwidth = mp_xstrdup(rs->bandwidth);
   c->key = key;
   c->digest = mp_xstrdup(g->digest);
-  c->fingerprint = mp_cell_fingerprint(g->digest, order, place);
+  c->fingerprint = mp_cell_fingerprint(g->digest, order, rs->chain, place);
 }
 
 static void cell_free(mp_cell *c);
@@ -829,20 +844,27 @@ static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t ca
 
 /* The cells of one graph.  Rules: a fixed-lifetime problem has no order to
  * choose (its cells run with the file order only; joint solvers need a
- * graph); a joint solver decides the order itself, so the cross product
- * pairs it with the file order only. */
-static void graph_cells(const mp_experiment *e, const gsel *g, const pairlist *l, mp_matrix *m,
-                        int *ccap) {
+ * graph) and no nodes to recompute (no remat cells); a joint solver decides
+ * the order itself, so the cross product pairs it with the file order only,
+ * and it places no residencies of an event plan (no remat cells). */
+static void graph_cells(const mp_experiment *e, const gsel *g, const pairlist *l,
+                        const mp_remat_settings *rs, mp_matrix *m, int *ccap) {
   bool fixed = ends_with(g->file, ".csv");
   for (int k = 0; k < l->n; k++) {
     bool both = chain_decides_both(l->p[k]), file_order = mp_chain_is_file_order(l->o[k]);
     if ((fixed && (!file_order || both)) || (!l->explicit_[k] && both && !file_order)) {
-      m->n_skipped++;
+      m->n_skipped += rs->n;
       continue;
     }
-    for (int si = 0; si < e->n_seeds; si++)
-      for (int ti = 0; ti < e->n_time_limits; ti++)
-        add_cell(m, ccap, g, l->o[k], l->p[k], e->seeds[si], e->time_limits[ti], e);
+    for (int r = 0; r < rs->n; r++) {
+      if (rs->s[r].chain[0] && (fixed || both)) {
+        m->n_skipped++;
+        continue;
+      }
+      for (int si = 0; si < e->n_seeds; si++)
+        for (int ti = 0; ti < e->n_time_limits; ti++)
+          add_cell(m, ccap, g, l->o[k], l->p[k], &rs->s[r], e->seeds[si], e->time_limits[ti], e);
+    }
   }
 }
 
@@ -867,14 +889,20 @@ int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap)
     snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
     return -1;
   }
+  mp_remat_settings rs;
+  if (mp_remat_settings_build(e, &rs, msg, cap)) return -1;
   gsel *gs = NULL;
   int ng = 0, ccap = 0;
-  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+  if (select_graphs(e, &gs, &ng, msg, cap)) {
+    mp_remat_settings_free(&rs);
+    return -1;
+  }
   pairlist l = {0};
   int rc = build_pairs(e, &l, msg, cap);
-  for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, m, &ccap);
+  for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, &rs, m, &ccap);
   if (!rc) sort_unique(m);
   pairs_free(&l);
+  mp_remat_settings_free(&rs);
   for (int i = 0; i < ng; i++) {
     free(gs[i].path);
     free(gs[i].file);
@@ -890,6 +918,9 @@ static void cell_free(mp_cell *c) {
   free(c->order);
   free(c->place);
   free(c->options);
+  free(c->remat);
+  free(c->budget);
+  free(c->bandwidth);
   free(c->key);
   free(c->digest);
   free(c->fingerprint);
