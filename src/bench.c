@@ -460,6 +460,7 @@ typedef struct manifest {
   char **path, **tags;
   int n;
   bool read;
+  char err[512];  /* why it could not be read ("" when it was) */
 } manifest;
 
 static void manifest_free(manifest *m) {
@@ -469,11 +470,16 @@ static void manifest_free(manifest *m) {
 }
 
 static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
-  if (m->read) return 0;
+  if (m->read) {
+    if (m->err[0]) snprintf(msg, cap, "%s", m->err);
+    return m->err[0] ? -1 : 0;
+  }
   m->read = true;
   FILE *f = fopen(file, "r");
   if (!f) {
-    snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", file);
+    snprintf(m->err, sizeof m->err, "cannot read the manifest %s (graphs are selected by tag)",
+             file);
+    snprintf(msg, cap, "%s", m->err);
     return -1;
   }
   char line[8192];
@@ -489,7 +495,8 @@ static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
         if (!strcmp(fld[i], "tags")) c_tags = i;
       }
       if (c_path < 0 || c_tags < 0) {
-        snprintf(msg, cap, "%s: the header needs columns path and tags", file);
+        snprintf(m->err, sizeof m->err, "%s: the header needs columns path and tags", file);
+        snprintf(msg, cap, "%s", m->err);
         fclose(f);
         return -1;
       }
@@ -511,19 +518,30 @@ static void add_sel(gsel **sel, int *n, const char *path, char *file) {
 }
 
 /* A graph named by its path: the key as written, the file relative to the
- * experiment file. */
-static int add_path(const mp_experiment *e, const char *want, gsel **sel, int *n, char *msg,
-                    size_t cap) {
+ * experiment file; else a manifest row with exactly that path (found as the
+ * manifest's graphs are). */
+static int add_path(const mp_experiment *e, manifest *m, const char *want, gsel **sel, int *n,
+                    char *msg, size_t cap) {
   char *file = e->graphs_base && want[0] != '/' && strcmp(e->graphs_base, ".")
                    ? beside(e->graphs_base, want)
                    : mp_xstrdup(want);
-  if (!file_exists(file)) {
-    snprintf(msg, cap, "graph file %s does not exist", file);
-    free(file);
-    return -1;
+  if (file_exists(file)) {
+    add_sel(sel, n, want, file);
+    return 0;
   }
-  add_sel(sel, n, want, file);
-  return 0;
+  char sub[600];
+  if (!manifest_read(e->manifest, m, sub, sizeof sub))
+    for (int r = 0; r < m->n; r++) {
+      char *found = strcmp(m->path[r], want) ? NULL : resolve(e->manifest, m->path[r]);
+      if (found) {
+        free(file);
+        add_sel(sel, n, want, found);
+        return 0;
+      }
+    }
+  snprintf(msg, cap, "graph file %s does not exist", file);
+  free(file);
+  return -1;
 }
 
 /* Every manifest graph with the tag ("all": every one). */
@@ -576,7 +594,7 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
       bool drop = want[0] == '!', is_tag = !strncmp(want, "tag:", 4);
       if (drop != (pass == 1)) continue;
       if (!drop && !is_tag && looks_like_path(want)) {
-        rc = add_path(e, want, &sel, &n, msg, cap);
+        rc = add_path(e, &m, want, &sel, &n, msg, cap);
         continue;
       }
       if ((rc = manifest_read(e->manifest, &m, msg, cap))) break;

@@ -462,7 +462,8 @@ int mp_cmd_export(int argc, char **argv) {
 
 static const char table_help[] =
     "usage: memplan table RESULTS... [--format md|latex|csv]\n"
-    "                    [--view graphs|suite|both|pivot|remat] [--max-overhead PCT]\n"
+    "                    [--view graphs|suite|both|pivot|remat|remat-summary]\n"
+    "                    [--max-overhead PCT]\n"
     "                    [--agg median|best] [--graph NAME] [--out FILE]\n"
     "                    [--solver LABEL]... [--baseline LABEL]... [--common]\n"
     "                    [--bound raised|graph] [--metric peak|arena|time|status|wall|frag]\n"
@@ -476,7 +477,7 @@ static const char table_help[] =
     "also part of both): per solver the geometric mean overhead at each budget and the\n"
     "smallest budget within --max-overhead; per graph the smallest budget within it; per\n"
     "graph, budget and solver the duration, overhead, recomputed runs, bytes transferred\n"
-    "and stall time of the event plan.\n"
+    "and stall time of the event plan (remat-summary: the first two only).\n"
     "Over seeds: the lower median (default) or the best run.  Bold marks the best entry;\n"
     "times whose ranges meet the fastest one's are a tie.\n"
     "\n"

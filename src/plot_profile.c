@@ -36,6 +36,12 @@ typedef struct profile {
   int n_parts;
 } profile;
 
+/* Curve colours: the palette, past the three origin colours (blue, orange,
+ * green) when the first plan's memory is split by origin. */
+static const double *curve_colour(const profile *P, int i) {
+  return mp_palette[(i + (P->n_parts ? 3 : 0)) % MP_NPAL];
+}
+
 static void set_peak(curve *c) {
   c->peak = 0;
   for (int t = 0; t < c->n; t++)
@@ -118,7 +124,7 @@ static void frame(mp_canvas *c, const profile *P) {
     if (P->c[i].peak > ymax) ymax = P->c[i].peak;
     if (P->c[i].n > xmax) xmax = P->c[i].n;
   }
-  c->x0 = 90, c->x1 = c->w - 300, c->y0 = 40, c->y1 = c->h - 55;
+  c->x0 = 90, c->x1 = c->w - 380, c->y0 = 40, c->y1 = c->h - 55;
   c->dx0 = 0, c->dx1 = xmax, c->dy0 = 0, c->dy1 = (double)ymax * 1.08;
   double div;
   const char *un = mp_plot_unit((double)ymax, &div);
@@ -184,7 +190,7 @@ static void draw_legend(mp_canvas *c, const profile *P) {
   char lab[300], hb[64];
   int li = 0;
   for (int i = 0; i < P->nc; i++) {
-    const double *col = mp_palette[i % MP_NPAL];
+    const double *col = curve_colour(P, i);
     cairo_set_source_rgb(cr, col[0], col[1], col[2]);
     mp_plot_human((double)P->c[i].peak, hb, sizeof hb);
     snprintf(lab, sizeof lab, "%.200s: peak %s", P->c[i].label, hb);
@@ -214,13 +220,13 @@ static void draw_legend(mp_canvas *c, const profile *P) {
 
 static int draw(const profile *P, const char *path, char *msg, size_t cap) {
   mp_canvas c;
-  if (mp_canvas_open(&c, path, 1040, 560, msg, cap)) return -1;
+  if (mp_canvas_open(&c, path, 1140, 560, msg, cap)) return -1;
   frame(&c, P);
   cairo_save(c.cr);
   cairo_rectangle(c.cr, c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0);
   cairo_clip(c.cr);
   if (P->n_parts) draw_parts(&c, P);
-  for (int i = 0; i < P->nc; i++) draw_curve(&c, &P->c[i], mp_palette[i % MP_NPAL]);
+  for (int i = 0; i < P->nc; i++) draw_curve(&c, &P->c[i], curve_colour(P, i));
   hline(&c, P->bound, dash_bound, 0);
   if (P->samples) hline(&c, P->floor, dash_floor, 0.45);
   cairo_restore(c.cr);

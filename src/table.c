@@ -653,8 +653,9 @@ static int parse_format(const mp_table_opts *o, bool only_remat, mp_fmt *f, cons
   }
   *view = o->view ? o->view : !f->csv ? "both" : only_remat ? "remat" : "graphs";
   if (strcmp(*view, "graphs") && strcmp(*view, "suite") && strcmp(*view, "both") &&
-      strcmp(*view, "pivot") && strcmp(*view, "remat")) {
-    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot, remat)", *view);
+      strcmp(*view, "pivot") && strcmp(*view, "remat") && strcmp(*view, "remat-summary")) {
+    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot, remat, remat-summary)",
+             *view);
     return -1;
   }
   if (f->csv && strcmp(*view, "graphs") && strcmp(*view, "remat")) {
@@ -667,14 +668,16 @@ static int parse_format(const mp_table_opts *o, bool only_remat, mp_fmt *f, cons
 /* The markdown or LaTeX tables of the view. */
 static int write_view(FILE *out, const mp_fmt *f, const char *view, const mp_aggset *s,
                       const mp_raggset *rs, const mp_table_opts *o, char *msg, size_t cap) {
-  bool plain = s->n > 0 || rs->n == 0; /* order and placement rows (or nothing at all) */
+  /* order and placement rows (or nothing at all) */
+  bool plain = (s->n > 0 || rs->n == 0) && strncmp(view, "remat", 5);
   if (!strcmp(view, "pivot")) return mp_table_pivot(out, f, s, o, msg, cap);
   if (plain && (!strcmp(view, "suite") || !strcmp(view, "both"))) write_suites(out, f, s, o);
   if (plain && !strcmp(view, "both")) fputc('\n', out);
   if (plain && (!strcmp(view, "graphs") || !strcmp(view, "both"))) write_graphs(out, f, s->a, s->n, o);
-  bool remat = !strcmp(view, "remat") || (!strcmp(view, "both") && rs->n > 0);
-  if (remat && plain && strcmp(view, "remat")) fputc('\n', out);
-  if (remat) mp_table_remat(out, f, rs, o);
+  bool summary = !strcmp(view, "remat-summary");
+  bool remat = !strncmp(view, "remat", 5) || (!strcmp(view, "both") && rs->n > 0);
+  if (remat && plain && strncmp(view, "remat", 5)) fputc('\n', out);
+  if (remat) mp_table_remat(out, f, rs, o, summary);
   return 0;
 }
 

@@ -216,18 +216,19 @@ static void write_suite(const rtab *T, FILE *o) {
   const mp_fmt *f = T->f;
   int n_graphs = 0;
   for (int st = 0; st < T->s->n; st = graph_end(T->s, st)) n_graphs++;
+  const char *gr = n_graphs == 1 ? "graph" : "graphs";
   if (f->md && !T->o->brief)
-    fprintf(o, "Recomputation across the suite (%d graphs): per solver, the geometric mean of the "
+    fprintf(o, "Recomputation across the suite (%d %s): per solver, the geometric mean of the "
             "overhead (duration / base_time - 1) at each budget over the graphs it planned (k/n: "
             "it planned k of the n graphs it ran on). Within %g%%: the smallest budget at which "
             "its overhead is at most %g%%, median over the graphs (none: more than half met no "
             "budget; k/n: graphs where some budget did). Infeasible: runs with a proof that no "
             "plan fits. Remat ms: geometric mean of the recomputation stage's time. Bold: the "
             "smallest mean at each budget among the solvers that planned the most graphs.\n\n",
-            n_graphs, 100 * T->limit, 100 * T->limit);
+            n_graphs, gr, 100 * T->limit, 100 * T->limit);
   if (f->latex)
-    fprintf(o, "%% memplan table: recomputation across the suite (%d graphs), geometric mean "
-            "overhead per budget\n", n_graphs);
+    fprintf(o, "%% memplan table: recomputation across the suite (%d %s), geometric mean "
+            "overhead per budget\n", n_graphs, gr);
   int nc = T->nb + 4;
   const char **h = mp_xmalloc(sizeof(char *) * (size_t)nc);
   char *align = mp_xcalloc((size_t)nc + 1, 1), within_h[48];
@@ -314,32 +315,81 @@ static void group_cells(const mp_ragg *g, double ud, const char *un, char t[NG][
   mp_tab_ms(t[G_MS], 64, isnan(g->remat_ms) ? g->plan_ms : g->remat_ms);
 }
 
+/* The graph cell: its name and the events floor its plans reported. */
+static void graph_cell(const rtab *T, int st, int e, double ud, const char *un, char *out,
+                       size_t cap) {
+  int64_t floor = MP_NA;
+  for (int q = st; q < e; q++)
+    if (T->s->a[q].floor != MP_NA && (floor == MP_NA || T->s->a[q].floor > floor))
+      floor = T->s->a[q].floor;
+  if (floor == MP_NA) {
+    snprintf(out, cap, "%s", T->s->a[st].graph);
+    return;
+  }
+  char v[64];
+  mp_tab_num(v, sizeof v, (double)floor / ud, un[0] == 'B' ? 0 : 2);
+  snprintf(out, cap, "%s (floor %s %s)", T->s->a[st].graph, v, un);
+}
+
+/* A budget where every solver proved that no plan fits: one row. */
+static bool all_infeasible_row(const rtab *T, FILE *o, int st, int e, const char *budget,
+                               const char *gcell, const char *bt) {
+  int groups = 0, runs = 0;
+  for (int q = st; q < e; q++) {
+    const mp_ragg *g = &T->s->a[q];
+    if (strcmp(g->budget_arg, budget)) continue;
+    if (g->infeasible < g->runs) return false;
+    groups++;
+    runs += g->runs;
+  }
+  if (groups < 2) return false;
+  char who[64], okr[48];
+  snprintf(who, sizeof who, "every solver (%d)", groups);
+  snprintf(okr, sizeof okr, "0/%d", runs);
+  mp_tab_row_begin(o, T->f);
+  mp_tab_cell(o, T->f, gcell, NULL, false, true);
+  mp_tab_cell(o, T->f, bt, NULL, false, false);
+  mp_tab_cell(o, T->f, who, NULL, false, false);
+  mp_tab_cell(o, T->f, "infeasible", NULL, false, false);
+  for (int k = 0; k < NG; k++) mp_tab_cell(o, T->f, "", NULL, false, false);
+  mp_tab_cell(o, T->f, okr, NULL, false, false);
+  mp_tab_row_end(o, T->f);
+  return true;
+}
+
 /* The rows of one graph at one budget: a[st..e) filtered by budget. */
 static void budget_rows(const rtab *T, FILE *o, int st, int e, const char *budget, bool first,
                         double ud, const char *un) {
   const mp_fmt *f = T->f;
   double best = INFINITY;
-  for (int q = st; q < e; q++)
-    if (!strcmp(T->s->a[q].budget_arg, budget) && T->s->a[q].ok && T->s->a[q].duration < best)
-      best = T->s->a[q].duration;
+  int64_t bytes = MP_NA;
+  for (int q = st; q < e; q++) {
+    const mp_ragg *g = &T->s->a[q];
+    if (strcmp(g->budget_arg, budget)) continue;
+    if (g->ok && g->duration < best) best = g->duration;
+    if (bytes == MP_NA) bytes = g->budget;
+  }
+  char gcell[300], bt[96], v[64];
+  graph_cell(T, st, e, ud, un, gcell, sizeof gcell);
+  if (bytes != MP_NA) {
+    mp_tab_num(v, sizeof v, (double)bytes / ud, un[0] == 'B' ? 0 : 2);
+    snprintf(bt, sizeof bt, "%s = %s %s", budget, v, un);
+  } else {
+    snprintf(bt, sizeof bt, "%s", budget);
+  }
+  if (all_infeasible_row(T, o, st, e, budget, first ? gcell : "", bt)) return;
   bool lead = true;
   for (int l = 0; l < T->nl; l++) {
     const mp_ragg *g = find(T->s, st, e, T->labels[l], budget);
     if (!g) continue;
-    char bt[96] = "", v[64], t[NG][64], st_t[160], okr[48];
-    if (lead && g->budget != MP_NA) {
-      mp_tab_num(v, sizeof v, (double)g->budget / ud, un[0] == 'B' ? 0 : 2);
-      snprintf(bt, sizeof bt, "%s = %s %s", budget, v, un);
-    } else if (lead) {
-      snprintf(bt, sizeof bt, "%s", budget);
-    }
+    char t[NG][64], st_t[160], okr[48];
     group_cells(g, ud, un, t);
     snprintf(st_t, sizeof st_t, "%s", g->statuses);
     if (g->remat_statuses[0] && strcmp(g->remat_statuses, g->statuses))
       snprintf(st_t + strlen(st_t), sizeof st_t - strlen(st_t), " (remat %s)", g->remat_statuses);
     mp_tab_row_begin(o, f);
-    mp_tab_cell(o, f, first && lead ? g->graph : "", NULL, false, true);
-    mp_tab_cell(o, f, bt, NULL, false, false);
+    mp_tab_cell(o, f, first && lead ? gcell : "", NULL, false, true);
+    mp_tab_cell(o, f, lead ? bt : "", NULL, false, false);
     mp_tab_cell(o, f, g->label, NULL, false, false);
     mp_tab_cell(o, f, st_t, NULL, false, false);
     for (int k = 0; k < NG; k++) {
@@ -357,8 +407,9 @@ static void budget_rows(const rtab *T, FILE *o, int st, int e, const char *budge
 static void write_graphs(const rtab *T, FILE *o) {
   const mp_fmt *f = T->f;
   if (f->md && !T->o->brief)
-    fprintf(o, "Per graph, budget and solver (%s over seeds of the runs with a plan): the budget "
-            "as asked and in bytes; live peak and arena of the event plan; duration in the "
+    fprintf(o, "Per graph, budget and solver (%s over seeds of the runs with a plan): the graph's "
+            "events floor (no plan peaks lower: the inputs, the outputs, or one node's reads, "
+            "outputs and workspace); the budget as asked and in bytes; live peak and arena of the event plan; duration in the "
             "graph's cost unit, overhead = duration / base_time - 1; recomputed runs; bytes "
             "copied to and from the host; stall time (waiting for copies); time of the "
             "recomputation stage. Bold: the shortest duration at the budget. An empty cell: no "
@@ -467,14 +518,17 @@ void mp_table_remat_csv(FILE *o, const mp_raggset *s) {
 
 /* ------------------------------------------------------------ entry */
 
-int mp_table_remat(FILE *out, const mp_fmt *f, const mp_raggset *s, const mp_table_opts *o) {
+int mp_table_remat(FILE *out, const mp_fmt *f, const mp_raggset *s, const mp_table_opts *o,
+                   bool summary) {
   rtab T = {f, s, o, o->max_overhead > 0 ? o->max_overhead : 0.2, NULL, 0, NULL, 0};
   axes(&T);
   write_suite(&T, out);
   fputc('\n', out);
   write_within(&T, out);
-  fputc('\n', out);
-  write_graphs(&T, out);
+  if (!summary) {
+    fputc('\n', out);
+    write_graphs(&T, out);
+  }
   free(T.labels);
   free(T.budgets);
   return 0;
