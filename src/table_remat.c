@@ -301,14 +301,17 @@ static void write_within(const rtab *T, FILE *o) {
 
 /* ------------------------------------------------------------ per graph */
 
-enum { G_PEAK, G_ARENA, G_DUR, G_OVER, G_RECOMP, G_XFER, G_STALL, G_MS, NG };
+enum { G_PEAK, G_ARENA, G_DUR, G_OVER, G_VSBEST, G_RECOMP, G_XFER, G_STALL, G_MS, NG };
 
-static void group_cells(const mp_ragg *g, double ud, const char *un, char t[NG][64]) {
+/* best: the shortest duration at the group's budget on its graph. */
+static void group_cells(const mp_ragg *g, double best, double ud, const char *un,
+                        char t[NG][64]) {
   int prec = un[0] == 'B' ? 0 : 2;
   mp_tab_num(t[G_PEAK], 64, g->live_peak == MP_NA ? NAN : (double)g->live_peak / ud, prec);
   mp_tab_num(t[G_ARENA], 64, g->arena == MP_NA ? NAN : (double)g->arena / ud, prec);
   fmt_time(t[G_DUR], 64, g->duration);
   mp_tab_num(t[G_OVER], 64, 100 * g->overhead, 1);
+  mp_tab_num(t[G_VSBEST], 64, best > 0 ? 100 * (g->duration / best - 1) : NAN, 2);
   mp_tab_num(t[G_RECOMP], 64, g->recomputed == MP_NA ? NAN : (double)g->recomputed, 0);
   mp_tab_num(t[G_XFER], 64, g->transferred == MP_NA ? NAN : (double)g->transferred / ud, prec);
   fmt_time(t[G_STALL], 64, g->stall);
@@ -383,7 +386,7 @@ static void budget_rows(const rtab *T, FILE *o, int st, int e, const char *budge
     const mp_ragg *g = find(T->s, st, e, T->labels[l], budget);
     if (!g) continue;
     char t[NG][64], st_t[160], okr[48];
-    group_cells(g, ud, un, t);
+    group_cells(g, best, ud, un, t);
     snprintf(st_t, sizeof st_t, "%s", g->statuses);
     if (g->remat_statuses[0] && strcmp(g->remat_statuses, g->statuses))
       snprintf(st_t + strlen(st_t), sizeof st_t - strlen(st_t), " (remat %s)", g->remat_statuses);
@@ -393,7 +396,7 @@ static void budget_rows(const rtab *T, FILE *o, int st, int e, const char *budge
     mp_tab_cell(o, f, g->label, NULL, false, false);
     mp_tab_cell(o, f, st_t, NULL, false, false);
     for (int k = 0; k < NG; k++) {
-      bool b = g->ok && (k == G_DUR || k == G_OVER) && g->duration == best;
+      bool b = g->ok && (k == G_DUR || k == G_OVER || k == G_VSBEST) && g->duration == best;
       const char *u = k == G_PEAK || k == G_ARENA || k == G_XFER ? un : NULL;
       mp_tab_cell(o, f, g->ok ? t[k] : "", g->ok ? u : NULL, b, false);
     }
@@ -410,15 +413,17 @@ static void write_graphs(const rtab *T, FILE *o) {
     fprintf(o, "Per graph, budget and solver (%s over seeds of the runs with a plan): the graph's "
             "events floor (no plan peaks lower: the inputs, the outputs, or one node's reads, "
             "outputs and workspace); the budget as asked and in bytes; live peak and arena of the event plan; duration in the "
-            "graph's cost unit, overhead = duration / base_time - 1; recomputed runs; bytes "
+            "graph's cost unit, overhead = duration / base_time - 1, and against the shortest "
+            "duration any solver reached there; recomputed runs; bytes "
             "copied to and from the host; stall time (waiting for copies); time of the "
             "recomputation stage. Bold: the shortest duration at the budget. An empty cell: no "
             "plan.\n\n",
             T->o->best_of_seeds ? "the run with the shortest duration" : "the lower median");
   if (f->latex) fprintf(o, "%% memplan table: recomputation per graph, budget and solver\n");
   const char *h[] = {"graph", "budget", "solver", "status", "live peak", "arena", "duration",
-                     "overhead (%)", "recomputed", "transferred", "stall", "remat ms", "ok/runs"};
-  mp_tab_header(o, f, h, "llllrrrrrrrrr", 13);
+                     "overhead (%)", "vs best (%)", "recomputed", "transferred", "stall",
+                     "remat ms", "ok/runs"};
+  mp_tab_header(o, f, h, "llllrrrrrrrrrr", 14);
   for (int st = 0; st < T->s->n;) {
     int e = graph_end(T->s, st);
     int64_t mx = 1;
@@ -504,6 +509,7 @@ static void csv_group(FILE *o, const mp_raggset *s, const mp_ragg *g) {
   csv_num(o, g->ms_lo, 3);
   csv_num(o, g->ms_hi, 3);
   csv_num(o, g->remat_ms, 3);
+  csv_num(o, g->ok && best > 0 ? g->duration / best - 1 : NAN, 6);
   fprintf(o, "%d\n", g->ok && g->duration == best);
 }
 
@@ -511,7 +517,7 @@ void mp_table_remat_csv(FILE *o, const mp_raggset *s) {
   fputs("graph,path,solver,order_solver,remat_solver,place_solver,bandwidth_arg,options,source,"
         "budget_arg,time_limit,budget_frac,budget,runs,ok,refused,infeasible,statuses,"
         "remat_statuses,live_peak,arena,floor,duration,base_time,overhead,recompute_time,"
-        "recomputed,stall_time,transferred,plan_ms,plan_ms_min,plan_ms_max,remat_ms,best\n",
+        "recomputed,stall_time,transferred,plan_ms,plan_ms_min,plan_ms_max,remat_ms,vs_best,best\n",
         o);
   for (int i = 0; i < s->n; i++) csv_group(o, s, &s->a[i]);
 }

@@ -32,6 +32,7 @@ JOBS=${JOBS:-2}
 EXP=${REMAT_EXPERIMENT:-scripts/experiments/remat.json}
 OUT=${REMAT_OUT:-remat}
 ANCHORS=${ANCHORS:-$ROOT/../shared/anchors/checkmate}
+ANCHORS=$(cd "$ANCHORS" 2>/dev/null && pwd -P || echo "$ANCHORS") # one key wherever the tree is
 ANCHOR_LIMIT=${ANCHOR_LIMIT:-10}
 ANCHOR_LONG=${ANCHOR_LONG:-remat-ilp}
 ANCHOR_LONG_LIMIT=${ANCHOR_LONG_LIMIT:-600}
