@@ -53,6 +53,8 @@ t1=$(date +%s)
 "$MEMPLAN" table "$DB" --format md --out "$RESULTS/tables.md"
 "$MEMPLAN" table "$DB" --format latex --out "$RESULTS/tables.tex"
 "$MEMPLAN" table "$DB" --format csv --out "$RESULTS/tables.csv"
+rm -f "$RESULTS/tables_remat.csv"
+[ -n "$REMAT_SLICE" ] && "$MEMPLAN" table "$DB" --format csv --view remat --out "$RESULTS/tables_remat.csv"
 
 # ---- plots -------------------------------------------------------------
 rm -f "$RESULTS"/profile_*.svg "$RESULTS"/profile_*.png "$RESULTS"/placement_*.svg \
@@ -108,7 +110,7 @@ os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -s)
 cells=$(q "SELECT count(*) FROM results")
 failed=$(q "SELECT count(*) FROM results WHERE arena IS NULL AND status != 'refused'")
 refused=$(q "SELECT count(*) FROM results WHERE status = 'refused'")
-summary=$(grep '^bench ' "$RESULTS/.bench.log" | tr '\n' ';' | sed 's/;$//; s/;/; then /')
+summary=$(awk '/^bench / { printf "%s%s", sep, $0; sep = "; then " }' "$RESULTS/.bench.log")
 cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
 {
   echo "# memplan results: the default experiment"
@@ -139,7 +141,7 @@ cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
   echo "Gaps are against each graph's own bound, stored once per graph in the results file (the"
   echo "min-cut bound; max-live for fixed-lifetime problems), whatever solvers ran."
   echo "The rows are in [default.csv](default.csv) (every column of DESIGN 1.3 plus the cell,"
-  echo "version and machine); the tables also as [LaTeX](tables.tex) and [CSV](tables.csv)."
+  echo "version and machine); the tables also as [LaTeX](tables.tex) and [CSV](tables.csv)${REMAT_SLICE:+ (recomputation: [tables_remat.csv](tables_remat.csv))}."
   echo
   echo "## Tables"
   echo
