@@ -196,7 +196,7 @@ static void suite_row(const rtab *T, FILE *o, int l, const double *best, const i
     budget_mean(T, T->labels[l], T->budgets[b], &gm, &k, &n);
     mp_tab_pct(f, pct, sizeof pct, gm);
     if (n && k < n)
-      snprintf(t, sizeof t, "%s (%d/%d)", pct, k, n);
+      snprintf(t, sizeof t, "%s%s(%d/%d)", pct, pct[0] ? " " : "", k, n);
     else
       snprintf(t, sizeof t, "%s", pct);
     mp_tab_cell(o, f, t, NULL, k && k == most[b] && gm == best[b], false);

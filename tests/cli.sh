@@ -189,6 +189,20 @@ expect 0 "a plan without events" $BIN solve graphs/examples/seed_example.json --
 expect 1 "plot profile: --plan needs events" $BIN plot profile graphs/examples/seed_example.json --plan "$T/ne.plan" --out "$T/p.svg"
 grep -q "ne.plan" "$T/err" && ok || bad "plot profile --plan: $(cat "$T/err")"
 [ ! -e "$T/p.svg" ] && ok || bad "plot profile left a picture behind"
+# the real pipeline: remat_tiny.json through bench, its tables and pictures,
+# a plan of solve --remat drawn
+R="$T/remat.sqlite"
+expect 0 "bench remat_tiny.json" $BIN bench scripts/experiments/remat_tiny.json --results "$R" --jobs 2 --quiet
+n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE remat_solver != '' AND (status IN ('infeasible', 'error') OR (duration IS NOT NULL AND live_peak <= budget AND budget IS NOT NULL))")
+[ "$n" -eq 54 ] && ok || bad "remat_tiny.json: $n of 54 rows whole"
+n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE budget_arg = '1x' AND remat_solver = 'keepall' AND overhead = 0 AND recomputed = 0")
+[ "$n" -eq 3 ] && ok || bad "keepall at 1x: $n of 3 rows without overhead"
+expect 0 "table --view remat" $BIN table "$R" --view remat
+grep -q '^| given+keepall+bysize bw=0 | \*\*0.0%\*\* |' "$T/out" && ok || bad "remat summary: $(head -12 "$T/out")"
+expect 0 "plot overhead" $BIN plot overhead "$R" --out "$T/o.png"
+expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
+expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
+expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
 # ---- harness: statuses the harness can check, no figures without a plan,
 # the baseline (issue 11 items 1-5) ----
 S=graphs/examples/seed_example.json

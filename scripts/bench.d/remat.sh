@@ -22,6 +22,9 @@
 #   REMAT_OUT [remat]      report name: RESULTS/REMAT_OUT.md, _graphs.md, .csv, plots
 #   ANCHORS [../shared/anchors/checkmate]  ANCHOR_LIMIT [10] seconds per cell
 #   ANCHOR_LONG [remat-ilp]  solvers also run with ANCHOR_LONG_LIMIT [600] s there
+#   RETRY_FAILED [0]       1: rerun the cells whose row says error or timeout (a
+#                          heuristic that found no plan within a budget is an error
+#                          row too, and would find none again: not rerun by default)
 # Work files (results files, plans): RESULTS/runs/remat/.
 set -eu
 cd "$(dirname "$0")/../.."
@@ -50,10 +53,13 @@ if ! "$MEMPLAN" solve --help | grep -q -- '--remat'; then
 fi
 
 # bench EXPERIMENT RESULTS_FILE
+RETRY=""
+[ "${RETRY_FAILED:-0}" = 1 ] && RETRY="--retry-failed"
 bench() {
   echo "$(basename "$0"): bench $1 -> $2" >&2
-  echo "$MEMPLAN bench $1 --results $2 --jobs $JOBS --retry-failed" >>"$CMDS"
-  nice "$MEMPLAN" bench "$1" --results "$2" --jobs "$JOBS" --retry-failed >&2
+  echo "$MEMPLAN bench $1 --results $2 --jobs $JOBS${RETRY:+ $RETRY}" >>"$CMDS"
+  # shellcheck disable=SC2086
+  nice "$MEMPLAN" bench "$1" --results "$2" --jobs "$JOBS" $RETRY >&2
 }
 
 # table RESULTS_FILE [options] -> the report (brief; the report explains once)
@@ -119,6 +125,7 @@ ex=$(q "SELECT path, budget_arg FROM results WHERE remat_solver != '' AND arena 
         GROUP BY path, budget_arg HAVING count(DISTINCT remat_solver) >= 2
         ORDER BY min(nodes), CAST(rtrim(budget_arg, 'x') AS REAL), path LIMIT 1")
 if [ -n "$ex" ]; then
+  # shellcheck disable=SC2086
   set -- $ex
   path=$1 budget=$2
   g=$(basename "$path" .json)
