@@ -211,7 +211,7 @@ int mp_plot_overhead(char **in, int nin, const char *graph, bool best, double li
   }
   int points = 0;
   for (int i = 0; i < P.ns; i++) {
-    qsort(P.s[i].p, (size_t)P.s[i].n, sizeof(point), cmp_point);
+    if (P.s[i].n > 1) qsort(P.s[i].p, (size_t)P.s[i].n, sizeof(point), cmp_point);
     points += P.s[i].n;
   }
   if (!rc && !points) {

@@ -49,11 +49,12 @@ typedef struct rctx {
 /* The solver of a row, budget aside (the label's fields). */
 static int cmp_solver(const mp_row *x, const mp_row *y, bool split) {
   int c;
-  if ((c = strcmp(x->order, y->order)) || (c = strcmp(x->remat, y->remat)) ||
-      (c = strcmp(x->place, y->place)) || (c = strcmp(x->bandwidth_arg, y->bandwidth_arg)))
+  if ((c = strcmp(nz(x->order), nz(y->order))) || (c = strcmp(nz(x->remat), nz(y->remat))) ||
+      (c = strcmp(nz(x->place), nz(y->place))) ||
+      (c = strcmp(nz(x->bandwidth_arg), nz(y->bandwidth_arg))))
     return c;
   if (x->time_limit != y->time_limit) return x->time_limit < y->time_limit ? -1 : 1;
-  if ((c = strcmp(x->options, y->options))) return c;
+  if ((c = strcmp(nz(x->options), nz(y->options)))) return c;
   return split ? strcmp(nz(x->source), nz(y->source)) : 0;
 }
 
@@ -61,15 +62,15 @@ static int cmp_rows_r(const void *a, const void *b, void *vctx) {
   const rctx *ctx = vctx;
   const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
   int c;
-  if ((c = strcmp(nz(x->graph), nz(y->graph))) || (c = strcmp(x->path, y->path)) ||
+  if ((c = strcmp(nz(x->graph), nz(y->graph))) || (c = strcmp(nz(x->path), nz(y->path))) ||
       (c = cmp_solver(x, y, ctx->split)) || (c = mp_budget_arg_cmp(x->budget_arg, y->budget_arg)))
     return c;
   return x->seed < y->seed ? -1 : x->seed > y->seed;
 }
 
 static bool same_group(const mp_row *x, const mp_row *y, bool split) {
-  return !strcmp(x->path, y->path) && !cmp_solver(x, y, split) &&
-         !strcmp(x->budget_arg, y->budget_arg);
+  return !strcmp(nz(x->path), nz(y->path)) && !cmp_solver(x, y, split) &&
+         !strcmp(nz(x->budget_arg), nz(y->budget_arg));
 }
 
 /* Does some cell appear in two results files (same key, other source)? */
@@ -87,16 +88,17 @@ static bool cell_in_two_files(const mp_row **p, int n) {
  * (X "graph" for the graph's own), the time limit and options as in the
  * other tables, the file in braces when files are kept apart. */
 static void label_of(mp_ragg *g, const mp_row *r, bool multi_bw, bool multi_tl, bool split) {
-  int l = snprintf(g->label, sizeof g->label, "%s+%s+%s", r->order, r->remat, r->place);
+  int l = snprintf(g->label, sizeof g->label, "%s+%s+%s", nz(r->order), r->remat, nz(r->place));
   if (multi_bw)
     l += snprintf(g->label + l, sizeof g->label - (size_t)l, " bw=%s",
-                  r->bandwidth_arg[0] ? r->bandwidth_arg : "graph");
+                  nz(r->bandwidth_arg)[0] ? r->bandwidth_arg : "graph");
   if (multi_tl) {
     char t[32];
     mp_fmt_seconds(r->time_limit, t, sizeof t);
     l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
   }
-  if (r->options[0]) l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r->options);
+  if (nz(r->options)[0])
+    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r->options);
   if (split && r->source) {
     const char *b = strrchr(r->source, '/');
     snprintf(g->label + l, sizeof g->label - (size_t)l, " {%s}", b ? b + 1 : r->source);
@@ -194,12 +196,12 @@ static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c
   const mp_row *r0 = p[i];
   memset(g, 0, sizeof *g);
   g->graph = r0->graph ? r0->graph : r0->path;
-  g->path = r0->path;
-  g->order = r0->order, g->remat = r0->remat, g->place = r0->place;
-  g->options = r0->options;
+  g->path = nz(r0->path);
+  g->order = nz(r0->order), g->remat = r0->remat, g->place = nz(r0->place);
+  g->options = nz(r0->options);
   g->source = c->split ? r0->source : NULL;
-  g->budget_arg = r0->budget_arg;
-  g->bandwidth_arg = r0->bandwidth_arg;
+  g->budget_arg = nz(r0->budget_arg);
+  g->bandwidth_arg = nz(r0->bandwidth_arg);
   g->time_limit = r0->time_limit;
   label_of(g, r0, c->multi_bw, c->multi_tl, c->split);
   if (!mp_budget_arg_frac(g->budget_arg, &g->frac)) g->frac = NAN;
@@ -246,8 +248,8 @@ static void issue(mp_raggset *s, const char *fmt, ...) {
 }
 
 static const char *who(const mp_row *r, char *buf, size_t cap) {
-  snprintf(buf, cap, "%s %s+%s+%s budget %s seed %llu", nz(r->graph), r->order, r->remat, r->place,
-           r->budget_arg, (unsigned long long)r->seed);
+  snprintf(buf, cap, "%s %s+%s+%s budget %s seed %llu", nz(r->graph), nz(r->order), r->remat,
+           nz(r->place), nz(r->budget_arg), (unsigned long long)r->seed);
   return buf;
 }
 
@@ -266,7 +268,7 @@ static void check_graph(const mp_row **p, int i, int j, mp_raggset *s) {
     for (int k = i; k < j; k++)
       if (p[k]->has_fig && p[k]->live_peak <= r->budget) {
         issue(s, "%s: claims no plan fits %lld bytes, but %s+%s+%s planned %lld", who(r, w, sizeof w),
-              (long long)r->budget, p[k]->order, p[k]->remat, p[k]->place,
+              (long long)r->budget, nz(p[k]->order), p[k]->remat, nz(p[k]->place),
               (long long)p[k]->live_peak);
         break;
       }
@@ -283,7 +285,7 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
     if (mp_row_is_remat(&rows[i])) p[m++] = &rows[i];
   gctx c = {best_of_seeds, false, false, cell_in_two_files(p, m), NULL, NULL};
   for (int i = 1; i < m; i++) {
-    c.multi_bw |= strcmp(p[i]->bandwidth_arg, p[0]->bandwidth_arg) != 0;
+    c.multi_bw |= strcmp(nz(p[i]->bandwidth_arg), nz(p[0]->bandwidth_arg)) != 0;
     c.multi_tl |= p[i]->time_limit != p[0]->time_limit;
   }
   rctx ctx = {c.split};
@@ -299,7 +301,7 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
   }
   for (int i = 0; i < m;) {
     int j = i;
-    while (j < m && !strcmp(p[i]->path, p[j]->path)) j++;
+    while (j < m && !strcmp(nz(p[i]->path), nz(p[j]->path))) j++;
     check_graph(p, i, j, s);
     i = j;
   }
