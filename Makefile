@@ -46,7 +46,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        test-asan-run fuzz bench bench-full graphs clean test-slurm FORCE
+        test-asan-run fuzz bench bench-full bench-remat graphs clean test-slurm FORCE
 
 all: bin/memplan
 
@@ -227,6 +227,13 @@ test-slurm: bin/memplan
 bench-full: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	BENCH_FULL=1 sh scripts/bench.sh
+
+# recomputation and offload (scripts/bench.d/remat.sh, also part of
+# bench-full): every events solver on the 30 training graphs, Moccasin's
+# RL100/RL250 when ../shared/anchors is there -> results/remat.md
+bench-remat: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	sh scripts/bench.d/remat.sh
 
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh

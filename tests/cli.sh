@@ -315,6 +315,34 @@ h2=$(fp)
 [ "$h2" != "$h1" ] && ok || bad "fingerprint: a change in solvers/lib/h.c (behind h.h) left it unchanged"
 echo 'int foo2;' >>"$F/solvers/foo.c"
 [ "$(fp)" != "$h2" ] && ok || bad "fingerprint: a change in the solver left it unchanged"
+# ---- bench, table, plot: recomputation (issue 13) ----
+expect 2 "bench: a budget must say 0.8x or bytes" $BIN bench --graphs tiny --remat dtr --budgets 0.5 --list
+grep -q 'write a fraction of the order.s live peak as "0.8x"' "$T/err" && ok || bad "budget message: $(cat "$T/err")"
+expect 0 "bench: remat cells listed" $BIN bench scripts/experiments/remat_tiny.json --list
+[ "$(awk -F'\t' 'NF == 9' "$T/out" | wc -l)" -eq 54 ] && ok || bad "remat_tiny.json: $(wc -l <"$T/out") cells"
+expect 2 "table: unknown view" $BIN table tests/data/bench_results.csv --view remats
+expect 2 "plot overhead: no results file" $BIN plot overhead --out "$T/o.svg"
+expect 1 "plot overhead: no remat rows" $BIN plot overhead tests/data/bench_results.csv --out "$T/o.svg"
+grep -q "no planned recomputation runs" "$T/err" && ok || bad "plot overhead: $(cat "$T/err")"
+expect 0 "a plan without events" $BIN solve graphs/examples/seed_example.json --out "$T/ne.plan"
+expect 1 "plot profile: --plan needs events" $BIN plot profile graphs/examples/seed_example.json --plan "$T/ne.plan" --out "$T/p.svg"
+grep -q "ne.plan" "$T/err" && ok || bad "plot profile --plan: $(cat "$T/err")"
+[ ! -e "$T/p.svg" ] && ok || bad "plot profile left a picture behind"
+# the real pipeline: remat_tiny.json through bench, its tables and pictures,
+# a plan of solve --remat drawn
+R="$T/remat.sqlite"
+# (no address-space cap: a sanitizer build of memplan reserves terabytes of it)
+expect 0 "bench remat_tiny.json" $BIN bench scripts/experiments/remat_tiny.json --results "$R" --jobs 2 --quiet --mem-limit 0
+n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE remat_solver != '' AND (status IN ('infeasible', 'error') OR (duration IS NOT NULL AND live_peak <= budget AND budget IS NOT NULL))")
+[ "$n" -eq 54 ] && ok || bad "remat_tiny.json: $n of 54 rows whole"
+n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE budget_arg = '1x' AND remat_solver = 'keepall' AND overhead = 0 AND recomputed = 0")
+[ "$n" -eq 3 ] && ok || bad "keepall at 1x: $n of 3 rows without overhead"
+expect 0 "table --view remat" $BIN table "$R" --view remat
+grep -q '^| given+keepall+bysize bw=0 | \*\*0.0%\*\* |' "$T/out" && ok || bad "remat summary: $(head -12 "$T/out")"
+expect 0 "plot overhead" $BIN plot overhead "$R" --out "$T/o.png"
+expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
+expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
+expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
 # ---- harness: statuses the harness can check, no figures without a plan,
 # the baseline (issue 11 items 1-5) ----
 S=graphs/examples/seed_example.json
