@@ -7,16 +7,15 @@
 #include "plan.h"
 #include "util.h"
 
-static const char *const status_names[] = {"optimal", "feasible", "infeasible", "timeout",
-                                           "error",   "refused"};
-#define N_STATUS ((unsigned)(sizeof status_names / sizeof status_names[0]))
+static const char *const status_names[MP_N_STATUS] = {
+    "optimal", "feasible", "infeasible", "timeout", "error", "refused", "fixed"};
 
 const char *mp_status_name(mp_status s) {
-  return (unsigned)s < N_STATUS ? status_names[s] : "error";
+  return (unsigned)s < MP_N_STATUS ? status_names[s] : "error";
 }
 
 int mp_status_parse(const char *s, mp_status *out) {
-  for (unsigned i = 0; i < N_STATUS; i++)
+  for (int i = 0; i < MP_N_STATUS; i++)
     if (strcmp(s, status_names[i]) == 0) {
       *out = (mp_status)i;
       return 0;
@@ -207,10 +206,10 @@ int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
     const mp_item *it = &p->items[i];
     item_name(p, i, a, sizeof a);
     if (off[i] < 0) return mp_errorf(err, "buffer %s: no offset (or negative offset %lld)", a, (long long)off[i]);
-    /* offsets beyond 2^62 would overflow offset + size below */
-    if (off[i] > ((int64_t)1 << 62) || it->size > ((int64_t)1 << 62))
-      return mp_errorf(err, "buffer %s: offset %lld is out of range (at most 2^62)", a,
-                       (long long)off[i]);
+    /* an end beyond 2^62 could overflow the sums below */
+    if (off[i] > MP_MAX_ARENA || it->size > MP_MAX_ARENA - off[i])
+      return mp_errorf(err, "buffer %s: offset %lld is out of range (offset + size at most 2^62)",
+                       a, (long long)off[i]);
     int64_t al = it->align < 1 ? 1 : it->align;
     if (off[i] % al != 0)
       return mp_errorf(err, "buffer %s: offset %lld is not a multiple of its alignment %lld", a,

@@ -69,7 +69,7 @@ START_TEST(verify_equals_pairs) {
     rejected += got;
     free(off);
     free(seq);
-    mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
   ck_assert_msg(rejected > trials / 10, "only %d of %d placements were rejected", rejected, trials);
 }
@@ -94,7 +94,7 @@ START_TEST(peak_and_std_equal_profile) {
     ck_assert_msg(fabs(mp_profile_std(&p) - sd) <= 1e-9 * fmax(1, sd), "trial %d: std %g, profile %g", t,
                   mp_profile_std(&p), sd);
     free(prof);
-    mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST

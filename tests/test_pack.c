@@ -130,7 +130,7 @@ START_TEST(pack_equals_direct) {
     free(seq);
     free(a);
     free(b);
-    mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -170,7 +170,7 @@ START_TEST(sweep_equals_direct_large) {
     free(seq);
     free(a);
     free(b);
-    mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
