@@ -1,0 +1,393 @@
+/* remat_ilp.c - Checkmate's MILP (Jain et al., MLSys'20) on GLPK, in
+ * memplan's model (solvers/lib/remat_milp.h: R, S, FREE, U over the stages
+ * of the first-run order handed in; multi-output nodes, views, in-place
+ * storage, workspaces, inputs and outputs; memory counted as the evaluator
+ * counts it).
+ *
+ * 1. Below the floor: infeasible (mp_events_floor, a proof).  Keeping every
+ *    tensor fits: the keep-all plan, optimal (its duration is the floor).
+ * 2. The stage MILP: its LP relaxation, rounded as Checkmate rounds it
+ *    (thresholds, random) for a first incumbent, then branch-and-cut from
+ *    that incumbent; at branch-and-bound nodes the node's LP is rounded again
+ *    (node_heur).  The plan is decoded (remat_stage.h) and checked with our
+ *    own replay (lib/remat_check.h) before it is returned.
+ * 3. Checkmate's stage shape (each node at most once between two first
+ *    runs, in increasing position) is narrower than DESIGN 6's plans, so its
+ *    optimum is only an optimum within that shape.  `optimal` needs more:
+ *    the duration floor, or the relaxation RM_BOUND that holds for every
+ *    plan without copies (proof=1), solved for a bound that meets the plan.
+ *    Otherwise the status is `feasible` with the note "optimal within
+ *    Checkmate's stage shape".  With a host link (bandwidth > 0) the model
+ *    has no copies: no claim beyond the floor.
+ * 4. `infeasible` only from the floor or when RM_BOUND (every plan without
+ *    copies, bandwidth 0) is infeasible; an infeasible stage MILP alone is
+ *    "no plan within the stage shape".
+ * Size caps: max_nodes stages and max_cols columns (a refusal, not a claim).
+ * --write-lp FILE writes the stage MILP in CPLEX LP format. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/remat_check.h"
+#include "lib/remat_milp.h"
+#include "solver.h"
+
+#define RILP_OPTIONS(X)                                                                     \
+  X(max_nodes, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this")   \
+  X(max_cols, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")        \
+  X(rounds, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent")    \
+  X(node_heur, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")        \
+  X(proof, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")        \
+  X(proof_share, 0.5, 0.05, 1, "share of the time left that the proof may take")            \
+  X(explicit, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")       \
+  X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")
+enum { RILP_OPTIONS(MP_OPT_ENUM) RILP_N_OPTS };
+static const mp_option rilp_options[] = {RILP_OPTIONS(MP_OPT_ENTRY)};
+
+/* What the search keeps between phases. */
+typedef struct search {
+  mp_ctx *c;
+  const rs_model *m;
+  rm_milp *x;
+  rs_dec best;        /* the best decisions found, consistent, within budget */
+  double best_cost;   /* their run cost (INFINITY: none) */
+  double unit;        /* every cost is a multiple of it (0: costs not integral) */
+  double bound;       /* best bound of the stage MILP seen */
+  bool proved;        /* the stage MILP's optimum is proved */
+  bool infeasible;    /* the stage MILP has no solution */
+  bool cut;           /* a time limit stopped a phase */
+  double *col;        /* scratch, one per column (1-based) */
+  mp_rng rng;
+  int calls;
+} search;
+
+static const double thresholds[] = {0.5, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 0.999};
+
+/* Round an LP solution (s->col); true when the best plan improved. */
+static bool round_lp(search *s, int rounds) {
+  const rs_model *m = s->m;
+  size_t ns = ((size_t)m->n_pos + 1) * (size_t)m->nb;
+  rm_frac f = {m->n_pos, m->nb, mp_xmalloc(sizeof(double) * (ns + 1))};
+  for (int t = 0; t <= m->n_pos; t++)
+    for (int b = 0; b < m->nb; b++) f.s[(size_t)t * m->nb + b] = rm_s_value(s->x, s->col, t, b);
+  double before = s->best_cost;
+  int n_thr = sizeof thresholds / sizeof thresholds[0];
+  rm_round(m, &f, thresholds, n_thr, rounds, &s->rng, s->c->budget, s->c, &s->best, &s->best_cost);
+  free(f.s);
+  return s->best_cost < before;
+}
+
+/* GLPK's incumbent, decoded, kept when it is the best. */
+static void take_mip(search *s) {
+  glp_prob *P = s->x->P;
+  int n = glp_get_num_cols(P);
+  for (int j = 1; j <= n; j++) s->col[j] = glp_mip_col_val(P, j);
+  rs_dec d;
+  rs_dec_init(s->m, &d);
+  if (rm_decisions(s->x, s->col, &d) == 0) {
+    int64_t peak = rm_peak(s->m, &d, s->c->start_order);
+    double cost = rs_cost(s->m, &d);
+    if (peak >= 0 && peak <= s->c->budget && cost < s->best_cost) {
+      s->best_cost = cost;
+      rs_dec_copy(&s->best, &d);
+    }
+  }
+  rs_dec_destroy(&d);
+}
+
+static void callback(glp_tree *T, void *info) {
+  search *s = info;
+  int p = glp_ios_best_node(T);
+  if (p && glp_ios_node_bound(T, p) > s->bound) s->bound = glp_ios_node_bound(T, p);
+  rm_rowgen(T, s->x, s->col);
+  if (glp_ios_reason(T) != GLP_IHEUR) return;
+  int every = (int)s->c->opt[OPT_node_heur];
+  bool fresh = false;
+  if (s->calls++ == 0) {
+    fresh = isfinite(s->best_cost);
+  } else if (every > 0 && s->calls % every == 0 && !mp_time_up(s->c)) {
+    int n = glp_get_num_cols(s->x->P);
+    for (int j = 1; j <= n; j++) s->col[j] = glp_get_col_prim(s->x->P, j);
+    fresh = round_lp(s, 2);
+  }
+  if (fresh) {
+    rm_point(s->x, &s->best, s->col);
+    glp_ios_heur_sol(T, s->col);
+  }
+}
+
+/* The LP relaxation with its rerun rows, rounding, then branch-and-cut. */
+static void run_stage(void *arg) {
+  search *s = arg;
+  mp_ctx *c = s->c;
+  glp_prob *P = s->x->P;
+  int lp = rm_solve_lp(s->x, c, s->col);
+  if (lp == RM_LP_TIME) s->cut = true;
+  if (lp == RM_LP_INFEASIBLE) s->infeasible = s->proved = true;
+  if (lp != RM_LP_OPT) return;
+  s->bound = glp_get_obj_val(P);
+  round_lp(s, (int)c->opt[OPT_rounds]);
+  if (mp_time_up(c)) {
+    s->cut = true;
+    return;
+  }
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  ip.bt_tech = GLP_BT_BLB;
+  if (c->opt[OPT_cuts] != 0) ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = GLP_ON;
+  if (s->unit > 0 && isfinite(s->best_cost))
+    ip.mip_gap = 0.999 * s->unit / (s->best_cost > s->unit ? s->best_cost : s->unit);
+  ip.cb_func = callback;
+  ip.cb_info = s;
+  ip.tm_lim = rm_tm_lim(c, 0);
+  int irc = glp_intopt(P, &ip);
+  int st = glp_mip_status(P);
+  if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
+  if (irc == GLP_ETMLIM) s->cut = true;
+  if ((irc == 0 || irc == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_NOFEAS)) s->proved = true;
+  if (irc == 0 && st == GLP_NOFEAS) s->infeasible = true;
+}
+
+/* ---- the proof: RM_BOUND holds for every plan without copies ---- */
+
+typedef struct proof {
+  search *s;
+  rm_milp x;
+  double target; /* the plan's cost: stop once the bound meets it */
+  double bound;  /* best bound proved (every plan) */
+  bool infeasible;
+  double *col;   /* scratch */
+  double *point; /* the plan as a point of the model, or NULL */
+  bool given;
+} proof;
+
+static bool meets(const search *s, double bound, double cost) {
+  double slack = s->unit > 0 ? 0.999 * s->unit : 1e-9 * fmax(1.0, fabs(cost));
+  return bound >= cost - slack;
+}
+
+static void proof_callback(glp_tree *T, void *info) {
+  proof *pf = info;
+  int p = glp_ios_best_node(T);
+  if (p) {
+    double b = glp_ios_node_bound(T, p);
+    if (b > pf->bound) pf->bound = b;
+    if (meets(pf->s, pf->bound, pf->target)) glp_ios_terminate(T);
+  }
+  rm_rowgen(T, &pf->x, pf->col);
+  if (glp_ios_reason(T) == GLP_IHEUR && !pf->given && pf->point) {
+    pf->given = true;
+    glp_ios_heur_sol(T, pf->point);
+  }
+}
+
+static void run_proof(void *arg) {
+  proof *pf = arg;
+  mp_ctx *c = pf->s->c;
+  glp_prob *P = pf->x.P;
+  int lp = rm_solve_lp(&pf->x, c, pf->col);
+  if (lp == RM_LP_INFEASIBLE) pf->infeasible = true;
+  if (lp != RM_LP_OPT) return;
+  pf->bound = glp_get_obj_val(P);
+  if (meets(pf->s, pf->bound, pf->target) || mp_time_up(c)) return;
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  ip.bt_tech = GLP_BT_BLB;
+  ip.cb_func = proof_callback;
+  ip.cb_info = pf;
+  ip.tm_lim = rm_tm_lim(c, 0);
+  int irc = glp_intopt(P, &ip);
+  int st = glp_mip_status(P);
+  if ((irc == 0 || irc == GLP_EMIPGAP) && st == GLP_OPT && glp_mip_obj_val(P) > pf->bound)
+    pf->bound = glp_mip_obj_val(P); /* the search ended: its optimum bounds every plan */
+  if (irc == 0 && st == GLP_NOFEAS) pf->infeasible = true;
+}
+
+/* Solve RM_BOUND until its bound meets `target` (INFINITY: decide
+ * feasibility) or its share of the time runs out.  Raises duration_bound;
+ * returns 1 when it proves that no plan without copies fits, else 0. */
+static int prove(search *s, double target, const rs_dec *plan) {
+  mp_ctx *c = s->c;
+  mp_error err;
+  proof pf = {.s = s, .target = target, .bound = -INFINITY};
+  bool lazy = c->opt[OPT_explicit] == 0;
+  if (rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err))
+    return 0;
+  if (pf.x.empty_row_fails) {
+    rm_destroy(&pf.x);
+    return 1;
+  }
+  int ncols = glp_get_num_cols(pf.x.P);
+  pf.col = mp_xcalloc((size_t)ncols + 1, sizeof(double));
+  if (plan) {
+    pf.point = mp_xcalloc((size_t)ncols + 1, sizeof(double));
+    rm_point(&pf.x, plan, pf.point);
+  }
+  double saved = c->deadline;
+  if (c->deadline > 0) c->deadline = mp_now() + c->opt[OPT_proof_share] * (c->deadline - mp_now());
+  if (rm_guarded(run_proof, &pf)) {
+    pf.x.P = NULL; /* GLPK failed: its objects are gone, no bound */
+    pf.bound = -INFINITY;
+    pf.infeasible = false;
+  }
+  c->deadline = saved;
+  double b = isfinite(target) && pf.bound > target ? target : pf.bound;
+  if (b > c->duration_bound) c->duration_bound = b;
+  free(pf.col);
+  free(pf.point);
+  rm_destroy(&pf.x);
+  return pf.infeasible;
+}
+
+/* ---- the solver ---- */
+
+/* Every cost a multiple of one unit?  Its value, or 0. */
+static double cost_unit(const rs_model *m) {
+  double u = 0;
+  for (int k = 0; k < m->n_pos; k++) {
+    double x = m->cost[k];
+    if (x == 0) continue;
+    if (x != floor(x) || x > 1e12) return 0;
+    double a = u, b = x;
+    while (b > 0) {
+      double t = fmod(a, b);
+      a = b;
+      b = t;
+    }
+    u = a;
+  }
+  return u;
+}
+
+/* Infeasible by the floor, or the keep-all plan fits: answered at once. */
+static bool settled(mp_ctx *c) {
+  const mp_graph *g = c->g;
+  c->duration_bound = mp_events_duration_floor(g);
+  int64_t floor = mp_events_floor(g);
+  if (floor > c->budget) {
+    c->status = MP_INFEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "budget %lld is below %lld, the floor no plan goes under",
+             (long long)c->budget, (long long)floor);
+    return true;
+  }
+  mp_events_from_order(g, c->start_order, c->events);
+  int64_t peak;
+  if (mp_remat_check(g, c->start_order, c->events, false, &peak, NULL) == 0 && peak <= c->budget) {
+    c->status = MP_OPTIMAL; /* every run once: the duration floor */
+    return true;
+  }
+  mp_events_clear(c->events);
+  return false;
+}
+
+/* The answer: a plan and what it is proved to be, or why there is none. */
+static int answer(search *s, bool infeasible) {
+  mp_ctx *c = s->c;
+  if (infeasible) {
+    c->status = MP_INFEASIBLE;
+    snprintf(c->msg, sizeof c->msg,
+             "no plan without copies fits: the relaxation valid for every plan is infeasible");
+    return 0;
+  }
+  if (!isfinite(s->best_cost)) {
+    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld %s", (long long)c->budget,
+             s->infeasible ? "in Checkmate's stage shape (its MILP is infeasible)"
+             : s->cut                      ? "found before the time limit"
+                                           : "found");
+    return -1;
+  }
+  rs_decode(s->m, &s->best, c->events);
+  int64_t peak;
+  mp_error err;
+  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
+    mp_events_clear(c->events);
+    snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
+    return -1;
+  }
+  if (meets(s, c->duration_bound, s->best_cost)) {
+    c->status = MP_OPTIMAL;
+    c->duration_bound = s->best_cost;
+  } else {
+    c->status = s->proved ? MP_FEASIBLE : s->cut ? MP_TIMEOUT : MP_FEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "%s; every plan%s takes at least %.6g",
+             s->proved ? "optimal within Checkmate's stage shape" : "stage MILP not solved to the end",
+             c->bandwidth > 0 ? " without copies (offload not modelled)" : "", c->duration_bound);
+  }
+  return 0;
+}
+
+/* --write-lp: Checkmate's explicit formulation, complete without a callback. */
+static int write_model(mp_ctx *c, const rs_model *m) {
+  rm_milp x;
+  mp_error err;
+  int rc = rm_build(&x, m, RM_STAGE, c->budget, true, false, 0, &err);
+  if (rc == 0 && glp_write_lp(x.P, NULL, c->write_lp) != 0) rc = -1;
+  if (rc) snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+  if (rc == 0 || x.P) rm_destroy(&x);
+  return rc;
+}
+
+static int remat_ilp_solve(mp_ctx *c) {
+  const mp_graph *g = c->g;
+  mp_events_clear(c->events);
+  if (!g) {
+    snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  if (settled(c)) return 0;
+  rs_model m;
+  rs_model_init(&m, g, c->start_order);
+  if (m.n_pos > c->opt[OPT_max_nodes]) {
+    snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)",
+             m.n_pos, c->opt[OPT_max_nodes]);
+    rs_model_destroy(&m);
+    return -1;
+  }
+  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  rm_milp x;
+  mp_error err;
+  if (c->write_lp && write_model(c, &m)) {
+    rs_model_destroy(&m);
+    return -1;
+  }
+  bool lazy = c->opt[OPT_explicit] == 0;
+  if (rm_build(&x, &m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err)) {
+    snprintf(c->msg, sizeof c->msg, "refused: %.200s", err.msg);
+    rs_model_destroy(&m);
+    return -1;
+  }
+  search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = cost_unit(&m), .bound = -INFINITY};
+  rs_dec_init(&m, &s.best);
+  s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
+  mp_rng_seed(&s.rng, c->seed);
+  if (x.empty_row_fails)
+    s.infeasible = s.proved = true;
+  else if (rm_guarded(run_stage, &s))
+    x.P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
+  bool infeasible = false, exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
+  if (exact && isfinite(s.best_cost) && s.proved && !meets(&s, c->duration_bound, s.best_cost))
+    prove(&s, s.best_cost, &s.best);
+  else if (exact && !isfinite(s.best_cost) && s.infeasible)
+    infeasible = prove(&s, INFINITY, NULL) == 1;
+  int rc = answer(&s, infeasible);
+  free(s.col);
+  rs_dec_destroy(&s.best);
+  rm_destroy(&x);
+  rs_model_destroy(&m);
+  return rc;
+}
+
+const mp_solver solver_remat_ilp = {
+    .name = "remat-ilp",
+    .summary = "Checkmate's MILP (R, S, FREE, U) on GLPK over the order's stages; optimal when a "
+               "relaxation valid for every plan meets it",
+    .decides = MP_DECIDES_EVENTS,
+    .options = MP_OPTIONS(rilp_options),
+    .quick = "rounds=4",
+    .solve = remat_ilp_solve,
+};
