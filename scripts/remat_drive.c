@@ -5,11 +5,11 @@
  * scripts/bench.d/remat_exact.sh.
  *
  *   remat_drive GRAPH SOLVER (--budget B | --budget-frac F) [--order-file]
- *               [--bandwidth BW] [--time-limit S] [--seed N] [--set k=v]...
+ *               [--order IDS] [--bandwidth BW] [--time-limit S] [--seed N] [--set k=v]...
  *
  * Prints one tab-separated line: graph solver budget status duration
  * overhead live_peak recomputed stall transferred duration_bound wall_s msg.
- * The first-run order is the file order. */
+ * The first-run order is the file order, or --order's comma-separated ids. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +33,7 @@ int main(int argc, char **argv) {
   double bw = 0, limit = 0;
   uint64_t seed = 1;
   int n_sets = 0, verbose = 0;
-  const char *write_lp = NULL;
+  const char *write_lp = NULL, *order_text = NULL;
   for (int i = 3; i < argc; i++) {
     if (i + 1 >= argc) usage();
     if (!strcmp(argv[i], "--budget")) budget = atoll(argv[++i]);
@@ -44,6 +44,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[i], "--set") && n_sets < 64) sets[n_sets++] = argv[++i];
     else if (!strcmp(argv[i], "--verbose")) verbose = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--write-lp")) write_lp = argv[++i];
+    else if (!strcmp(argv[i], "--order")) order_text = argv[++i];
     else usage();
   }
   mp_error err;
@@ -71,8 +72,21 @@ int main(int argc, char **argv) {
     fprintf(stderr, "remat_drive: %s\n", msg);
     return 1;
   }
+  int *order = g->given;
+  if (order_text) { /* node ids, comma-separated */
+    order = malloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+    const char *p = order_text;
+    for (int i = 0; i < g->n; i++) {
+      order[i] = (int)strtol(p, (char **)&p, 10);
+      if (*p == ',') p++;
+    }
+    if (mp_order_check(g, order, &err) >= 0) {
+      fprintf(stderr, "remat_drive: --order: %s\n", err.msg);
+      return 1;
+    }
+  }
   c.g = g;
-  c.start_order = g->given;
+  c.start_order = order;
   c.budget = budget;
   c.bandwidth = bw;
   c.events = &ev;

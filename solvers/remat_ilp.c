@@ -39,7 +39,6 @@
   X(rounds, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent")    \
   X(node_heur, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")        \
   X(proof, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")        \
-  X(proof_share, 0.5, 0.05, 1, "share of the time left that the proof may take")            \
   X(explicit, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")       \
   X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")
 enum { RILP_OPTIONS(MP_OPT_ENUM) RILP_N_OPTS };
@@ -67,9 +66,9 @@ static const double thresholds[] = {0.5, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9,
 /* Round an LP solution (s->col); true when the best plan improved. */
 static bool round_lp(search *s, int rounds) {
   const rs_model *m = s->m;
-  size_t ns = ((size_t)m->n_pos + 1) * (size_t)m->nb;
+  size_t ns = ((size_t)m->n_pos + 2) * (size_t)m->nb;
   rm_frac f = {m->n_pos, m->nb, mp_xmalloc(sizeof(double) * (ns + 1))};
-  for (int t = 0; t <= m->n_pos; t++)
+  for (int t = 0; t <= m->n_pos + 1; t++)
     for (int b = 0; b < m->nb; b++) f.s[(size_t)t * m->nb + b] = rm_s_value(s->x, s->col, t, b);
   double before = s->best_cost;
   int n_thr = sizeof thresholds / sizeof thresholds[0];
@@ -209,7 +208,7 @@ static void run_proof(void *arg) {
 }
 
 /* Solve RM_BOUND until its bound meets `target` (INFINITY: decide
- * feasibility) or its share of the time runs out.  Raises duration_bound;
+ * feasibility) or the time runs out.  Raises duration_bound;
  * returns 1 when it proves that no plan without copies fits, else 0. */
 static int prove(search *s, double target, const rs_dec *plan) {
   mp_ctx *c = s->c;
@@ -228,15 +227,13 @@ static int prove(search *s, double target, const rs_dec *plan) {
     pf.point = mp_xcalloc((size_t)ncols + 1, sizeof(double));
     rm_point(&pf.x, plan, pf.point);
   }
-  double saved = c->deadline;
-  if (c->deadline > 0) c->deadline = mp_now() + c->opt[OPT_proof_share] * (c->deadline - mp_now());
   if (rm_guarded(run_proof, &pf)) {
     pf.x.P = NULL; /* GLPK failed: its objects are gone, no bound */
     pf.bound = -INFINITY;
     pf.infeasible = false;
   }
-  c->deadline = saved;
-  double b = isfinite(target) && pf.bound > target ? target : pf.bound;
+  double b = rs_bound_up(pf.bound, s->unit);
+  if (isfinite(target) && b > target) b = target;
   if (b > c->duration_bound) c->duration_bound = b;
   free(pf.col);
   free(pf.point);
@@ -245,45 +242,6 @@ static int prove(search *s, double target, const rs_dec *plan) {
 }
 
 /* ---- the solver ---- */
-
-/* Every cost a multiple of one unit?  Its value, or 0. */
-static double cost_unit(const rs_model *m) {
-  double u = 0;
-  for (int k = 0; k < m->n_pos; k++) {
-    double x = m->cost[k];
-    if (x == 0) continue;
-    if (x != floor(x) || x > 1e12) return 0;
-    double a = u, b = x;
-    while (b > 0) {
-      double t = fmod(a, b);
-      a = b;
-      b = t;
-    }
-    u = a;
-  }
-  return u;
-}
-
-/* Infeasible by the floor, or the keep-all plan fits: answered at once. */
-static bool settled(mp_ctx *c) {
-  const mp_graph *g = c->g;
-  c->duration_bound = mp_events_duration_floor(g);
-  int64_t floor = mp_events_floor(g);
-  if (floor > c->budget) {
-    c->status = MP_INFEASIBLE;
-    snprintf(c->msg, sizeof c->msg, "budget %lld is below %lld, the floor no plan goes under",
-             (long long)c->budget, (long long)floor);
-    return true;
-  }
-  mp_events_from_order(g, c->start_order, c->events);
-  int64_t peak;
-  if (mp_remat_check(g, c->start_order, c->events, false, &peak, NULL) == 0 && peak <= c->budget) {
-    c->status = MP_OPTIMAL; /* every run once: the duration floor */
-    return true;
-  }
-  mp_events_clear(c->events);
-  return false;
-}
 
 /* The answer: a plan and what it is proved to be, or why there is none. */
 static int answer(search *s, bool infeasible) {
@@ -339,7 +297,7 @@ static int remat_ilp_solve(mp_ctx *c) {
     snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
     return -1;
   }
-  if (settled(c)) return 0;
+  if (mp_remat_settled(c)) return 0;
   rs_model m;
   rs_model_init(&m, g, c->start_order);
   if (m.n_pos > c->opt[OPT_max_nodes]) {
@@ -361,7 +319,7 @@ static int remat_ilp_solve(mp_ctx *c) {
     rs_model_destroy(&m);
     return -1;
   }
-  search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = cost_unit(&m), .bound = -INFINITY};
+  search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
   rs_dec_init(&m, &s.best);
   s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
   mp_rng_seed(&s.rng, c->seed);

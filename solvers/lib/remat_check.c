@@ -1,9 +1,11 @@
 /* remat_check.c - see remat_check.h.  Written from DESIGN 6.2/6.3, not from
  * the judge's code. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "solver.h"
 
 void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node) {
   for (int v = 0; v < g->n; v++) {
@@ -126,4 +128,25 @@ int mp_remat_check(const mp_graph *g, const int *order, const mp_events *p, bool
   free(r.inplace_node);
   free(r.runs);
   return rc;
+}
+
+bool mp_remat_settled(mp_ctx *c) {
+  const mp_graph *g = c->g;
+  mp_events_clear(c->events);
+  c->duration_bound = mp_events_duration_floor(g);
+  int64_t floor = mp_events_floor(g);
+  if (floor > c->budget) {
+    c->status = MP_INFEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "budget %lld is below %lld, the floor no plan goes under",
+             (long long)c->budget, (long long)floor);
+    return true;
+  }
+  mp_events_from_order(g, c->start_order, c->events);
+  int64_t peak;
+  if (mp_remat_check(g, c->start_order, c->events, false, &peak, NULL) == 0 && peak <= c->budget) {
+    c->status = MP_OPTIMAL; /* every run once: the duration floor */
+    return true;
+  }
+  mp_events_clear(c->events);
+  return false;
 }

@@ -19,4 +19,12 @@ void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node);
 int mp_remat_check(const mp_graph *g, const int *order, const mp_events *p, bool copies,
                    int64_t *peak, mp_error *err);
 
+/* What every recomputation solver answers before it searches: a budget
+ * below mp_events_floor is infeasible (a proof; c->status set, no plan),
+ * and when the keep-all plan of c->start_order fits, that plan is optimal
+ * (every node runs once: the duration floor).  Sets c->duration_bound to
+ * the duration floor.  Returns true when c is answered. */
+struct mp_ctx;
+bool mp_remat_settled(struct mp_ctx *c);
+
 #endif

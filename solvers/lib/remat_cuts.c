@@ -49,19 +49,19 @@ static void point(sep *p) {
   const rs_model *m = p->m;
   int N = m->n_pos;
   p->integral = true;
-  for (int t = 0; t < N; t++)
+  for (int t = 0; t <= N; t++)
     for (int k = 0; k < N; k++) {
       double v = val(p, rm_rcol(p->x, t, k));
       p->r[(size_t)t * N + k] = v;
       if (v > 1e-6 && v < 1 - 1e-6) p->integral = false;
     }
-  for (int t = 0; t <= N; t++)
+  for (int t = 0; t <= N + 1; t++)
     for (int b = 0; b < m->nb; b++) {
       double v = val(p, rm_scol(p->x, t, b));
       p->s[(size_t)t * m->nb + b] = p->integral ? (v > 1 - 1e-6 ? 1.0 : 0.0) : v;
     }
   if (p->integral)
-    for (size_t i = 0; i < (size_t)N * N; i++) p->r[i] = p->r[i] > 0.5;
+    for (size_t i = 0; i < ((size_t)N + 1) * N; i++) p->r[i] = p->r[i] > 0.5;
 }
 
 /* The owner's R column in stage t when it runs before position k (else 0). */
@@ -100,8 +100,7 @@ static void add_term(sep *p, int t, int k, int b) {
   } else {
     int o = m->own_pos[b];
     made = o >= 0 && o < t && rs_may_run(m, t, o) ? rm_rcol(p->x, t, o) : RM_ZERO;
-    bool read_last = false;
-    for (int i = m->rd_start[t]; i < m->rd_start[t + 1]; i++) read_last |= m->rd[i] == b;
+    bool read_last = t < m->n_pos && rs_reads(m, t, b);
     next = read_last ? RM_ONE : rm_scol(p->x, t + 1, b);
     v = read_last ? 1.0 : Sv(p, t + 1, b);
     sign = -1;
@@ -141,7 +140,8 @@ static double build(sep *p, int t, int k) {
   return c->lhs - p->x->budget;
 }
 
-static void emit(sep *p) {
+/* c as the row  terms + cst <= rhs. */
+static void emit(sep *p, double rhs) {
   cut *c = &p->c;
   glp_prob *P = p->x->P;
   int *ind = mp_xmalloc(sizeof(int) * ((size_t)c->n + 1));
@@ -154,10 +154,46 @@ static void emit(sep *p) {
     }
   int row = glp_add_rows(P, 1);
   glp_set_mat_row(P, row, n, ind, v);
-  glp_set_row_bnds(P, row, GLP_UP, -1e30, p->x->budget - c->cst);
+  glp_set_row_bnds(P, row, GLP_UP, -1e30, rhs - c->cst);
   p->x->cuts++;
   free(ind);
   free(v);
+}
+
+/* The reads and no-double rows of reruns (lazy: only a rerun's own rows
+ * can be violated, and only where it runs).  Returns the rows added. */
+static int logic_cuts(sep *p) {
+  const rs_model *m = p->m;
+  cut *c = &p->c;
+  int N = m->n_pos, added = 0;
+  for (int t = 0; t <= N; t++)
+    for (int k = 0; k < t && k < N; k++) {
+      double r = Rv(p, t, k);
+      if (r <= 1e-6) continue;
+      int rk = rm_rcol(p->x, t, k);
+      for (int i = m->rd_start[k]; i < m->rd_start[k + 1]; i++) {
+        int b = m->rd[i], o = m->own_pos[b];
+        int ro = o >= 0 && rs_may_run(m, t, o) ? rm_rcol(p->x, t, o) : RM_ZERO;
+        if (r - Sv(p, t, b) - val(p, ro) <= 1e-6) continue;
+        clear(c);
+        term(c, rk, 1);
+        term(c, rm_scol(p->x, t, b), -1);
+        term(c, ro, -1);
+        emit(p, 0);
+        added++;
+      }
+      if (p->x->kind != RM_STAGE) continue;
+      for (int i = m->mk_start[k]; i < m->mk_start[k + 1]; i++) {
+        int b = m->mk[i];
+        if (r + Sv(p, t, b) <= 1 + 1e-6) continue;
+        clear(c);
+        term(c, rk, 1);
+        term(c, rm_scol(p->x, t, b), 1);
+        emit(p, 1);
+        added++;
+      }
+    }
+  return added;
 }
 
 typedef struct cand {
@@ -174,15 +210,16 @@ int rm_separate(rm_milp *x, const double *col, int max_rows) {
   const rs_model *m = x->m;
   int N = m->n_pos, ncols = glp_get_num_cols(x->P);
   sep p = {.x = x, .m = m, .col = col};
-  p.r = mp_xmalloc(sizeof(double) * ((size_t)N * N + 1));
-  p.s = mp_xmalloc(sizeof(double) * (((size_t)N + 1) * m->nb + 1));
+  p.r = mp_xmalloc(sizeof(double) * (((size_t)N + 1) * N + 1));
+  p.s = mp_xmalloc(sizeof(double) * (((size_t)N + 2) * m->nb + 1));
   p.c.acc = mp_xcalloc((size_t)ncols + 1, sizeof(double));
   p.c.idx = mp_xmalloc(sizeof(int) * ((size_t)ncols + 1));
   point(&p);
+  int logic = x->lazy ? logic_cuts(&p) : 0;
   cand *cs = NULL;
   int nc = 0, cap = 0;
-  for (int t = 0; t < N; t++)
-    for (int k = 0; k < t; k++) {
+  for (int t = 0; t <= N; t++)
+    for (int k = 0; k < t && k < N; k++) {
       if (Rv(&p, t, k) <= 1e-6) continue;
       double viol = build(&p, t, k);
       if (viol <= 1e-7 * fmax(1.0, x->budget)) continue;
@@ -193,7 +230,7 @@ int rm_separate(rm_milp *x, const double *col, int max_rows) {
   int added = 0;
   for (int i = 0; i < nc && (p.integral || added < max_rows); i++) {
     build(&p, cs[i].t, cs[i].k);
-    emit(&p);
+    emit(&p, x->budget);
     added++;
   }
   free(cs);
@@ -201,5 +238,5 @@ int rm_separate(rm_milp *x, const double *col, int max_rows) {
   free(p.s);
   free(p.c.acc);
   free(p.c.idx);
-  return added;
+  return added + logic;
 }

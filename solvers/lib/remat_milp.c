@@ -100,21 +100,23 @@ static void decision_cols(builder *bd) {
   rm_milp *x = bd->x;
   const rs_model *m = bd->m;
   int N = m->n_pos, nb = m->nb;
-  x->rcol = mp_xcalloc((size_t)N * (size_t)N + 1, sizeof(int));
-  x->scol = mp_xcalloc(((size_t)N + 1) * (size_t)nb + 1, sizeof(int));
-  for (int t = 0; t < N; t++) {
-    x->obj_const += m->cost[t];
-    x->rcol[(size_t)t * N + t] = RM_ONE;
-    for (int k = 0; k < t; k++) {
+  x->rcol = mp_xcalloc(((size_t)N + 1) * (size_t)N + 1, sizeof(int));
+  x->scol = mp_xcalloc(((size_t)N + 2) * (size_t)nb + 1, sizeof(int));
+  for (int t = 0; t <= N; t++) {
+    if (t < N) {
+      x->obj_const += m->cost[t];
+      x->rcol[(size_t)t * N + t] = RM_ONE;
+    }
+    for (int k = 0; k < t && k < N; k++) {
       if (!rs_may_run(m, t, k)) continue;
       snprintf(bd->name, sizeof bd->name, "R_%d_%d", t, k);
       x->rcol[(size_t)t * N + k] = add_col(bd, 0, 1, bd->integer, m->cost[k]);
     }
   }
   for (int b = 0; b < nb; b++)
-    for (int t = 0; t <= N; t++) {
+    for (int t = 0; t <= N + 1; t++) {
       int *s = &x->scol[(size_t)t * nb + b];
-      if ((t == 0 && m->own_pos[b] < 0) || (t == N && m->last_s[b] == N))
+      if ((t == 0 && m->own_pos[b] < 0) || (t == N + 1 && m->last_s[b] == N + 1))
         *s = RM_ONE; /* inputs at the start, graph outputs at the end */
       else if (rs_may_keep(m, t, b)) {
         snprintf(bd->name, sizeof bd->name, "S_%d_%d", t, b);
@@ -126,7 +128,7 @@ static void decision_cols(builder *bd) {
 /* The R column of b's owner in stage t (RM_ZERO when it cannot run). */
 static int owner_r(const rm_milp *x, int t, int b) {
   int o = x->m->own_pos[b];
-  return o >= 0 && o <= t && rs_may_run(x->m, t, o) ? rcol(x, t, o) : RM_ZERO;
+  return o >= 0 && o <= t && o < x->m->n_pos && rs_may_run(x->m, t, o) ? rcol(x, t, o) : RM_ZERO;
 }
 
 /* reads, keeping and (stage shape) no double residency, for stage t */
@@ -134,8 +136,8 @@ static void logic_rows(builder *bd, int t) {
   rm_milp *x = bd->x;
   const rs_model *m = bd->m;
   row *r = &bd->r;
-  for (int k = 0; k <= t; k++) {
-    if (rcol(x, t, k) == RM_ZERO) continue;
+  for (int k = 0; k <= t && k < m->n_pos; k++) {
+    if (rcol(x, t, k) == RM_ZERO || (x->lazy && k < t)) continue; /* reruns: rm_separate */
     for (int i = m->rd_start[k]; i < m->rd_start[k + 1]; i++) {
       int b = m->rd[i];
       row_dec(r, rcol(x, t, k), 1);
@@ -152,8 +154,8 @@ static void logic_rows(builder *bd, int t) {
     row_dec(r, owner_r(x, t, b), -1);
     emit(bd, GLP_UP, 0, 0);
   }
-  if (x->kind != RM_STAGE) return;
-  for (int k = 0; k < t; k++) {
+  if (x->kind != RM_STAGE || x->lazy) return;
+  for (int k = 0; k < t && k < m->n_pos; k++) {
     if (rcol(x, t, k) == RM_ZERO) continue;
     for (int i = m->mk_start[k]; i < m->mk_start[k + 1]; i++) {
       int s = scol(x, t, m->mk[i]);
@@ -218,7 +220,7 @@ static void stage_memory(builder *bd, int t) {
   row *r = &bd->mem;
   double sc = x->scale;
   int prev_u = 0, prev_k = -1;
-  for (int k = 0; k <= t; k++) {
+  for (int k = 0; k <= t && k < m->n_pos; k++) {
     int rk = rcol(x, t, k);
     if (rk == RM_ZERO) continue;
     snprintf(bd->name, sizeof bd->name, "U_%d_%d", t, k);
@@ -266,8 +268,7 @@ static int keep_cols(builder *bd, int t, int *keep) {
   for (int b = 0; b < m->nb; b++) {
     keep[b] = 0;
     int s = scol(x, t, b), next = scol(x, t + 1, b);
-    bool read_last = false;
-    for (int i = m->rd_start[t]; i < m->rd_start[t + 1]; i++) read_last |= m->rd[i] == b;
+    bool read_last = t < m->n_pos && rs_reads(m, t, b);
     if (s == RM_ZERO || (!read_last && next == RM_ZERO)) continue;
     snprintf(bd->name, sizeof bd->name, "Keep_%d_%d", t, b);
     keep[b] = add_col(bd, 0, 1, false, 0);
@@ -294,7 +295,7 @@ static void bound_memory(builder *bd, int t, int *keep) {
   row *r = &bd->r;
   double sc = x->scale;
   int K = 0;
-  for (int j = 0; j < t; j++) {
+  for (int j = 0; j < t && j < m->n_pos; j++) {
     int rj = rcol(x, t, j);
     if (rj == RM_ZERO) continue;
     if (!K) K = keep_cols(bd, t, keep);
@@ -333,8 +334,8 @@ static int64_t gcd64(int64_t a, int64_t b) {
 /* Columns the model will have, roughly, before building it (the size cap). */
 static long estimate_cols(const rs_model *m, rm_kind kind) {
   long cols = 0;
-  for (int t = 0; t < m->n_pos; t++)
-    for (int k = 0; k <= t; k++)
+  for (int t = 0; t <= m->n_pos; t++)
+    for (int k = 0; k <= t && k < m->n_pos; k++)
       if (rs_may_run(m, t, k))
         cols += 2 + (kind == RM_STAGE ? (m->rd_start[k + 1] - m->rd_start[k]) +
                                             (m->mk_start[k + 1] - m->mk_start[k])
@@ -369,9 +370,9 @@ int rm_build(rm_milp *x, const rs_model *m, rm_kind kind, int64_t budget, bool i
   glp_set_obj_dir(x->P, GLP_MIN);
   decision_cols(&bd);
   int *keep = mp_xmalloc(sizeof(int) * (size_t)(m->nb ? m->nb : 1));
-  for (int t = 0; t < m->n_pos; t++) {
+  for (int t = 0; t <= m->n_pos; t++) {
     logic_rows(&bd, t);
-    last_run_row(&bd, t);
+    if (t < m->n_pos) last_run_row(&bd, t);
     if (lazy)
       continue;
     if (kind == RM_STAGE)
@@ -415,7 +416,7 @@ static void stage_u(const rm_milp *x, const rs_dec *d, int t, double *u) {
   double live = 0;
   for (int b = 0; b < m->nb; b++)
     if (*rs_S(d, t, b) && !may_free(m, d, t, b, -1)) live += (double)m->size[b] / x->scale;
-  for (int k = 0; k <= t; k++) {
+  for (int k = 0; k <= t && k < m->n_pos; k++) {
     if (!*rs_R(d, t, k)) {
       u[k] = live;
       continue;
@@ -441,10 +442,10 @@ static double keep_value(const rm_milp *x, const rs_dec *d, int t, int b, bool r
 void rm_point(const rm_milp *x, const rs_dec *d, double *col) {
   const rs_model *m = x->m;
   int N = m->n_pos;
-  for (int t = 0; t < N; t++)
-    for (int k = 0; k < t; k++)
-      if (rcol(x, t, k) > 0) col[rcol(x, t, k)] = *rs_R(d, t, k);
   for (int t = 0; t <= N; t++)
+    for (int k = 0; k < t && k < N; k++)
+      if (rcol(x, t, k) > 0) col[rcol(x, t, k)] = *rs_R(d, t, k);
+  for (int t = 0; t <= N + 1; t++)
     for (int b = 0; b < m->nb; b++)
       if (scol(x, t, b) > 0) col[scol(x, t, b)] = *rs_S(d, t, b);
   double *u = mp_xmalloc(sizeof(double) * (size_t)(N ? N : 1)), ksum = 0;
@@ -476,12 +477,12 @@ void rm_point(const rm_milp *x, const rs_dec *d, double *col) {
 int rm_decisions(const rm_milp *x, const double *col, rs_dec *d) {
   const rs_model *m = x->m;
   int N = m->n_pos;
-  for (int t = 0; t < N; t++)
+  for (int t = 0; t <= N; t++)
     for (int k = 0; k < N; k++) {
       int c = rcol(x, t, k);
       *rs_R(d, t, k) = c == RM_ONE || (c > 0 && col[c] > 0.5);
     }
-  for (int t = 0; t <= N; t++)
+  for (int t = 0; t <= N + 1; t++)
     for (int b = 0; b < m->nb; b++) *rs_S(d, t, b) = rm_s_value(x, col, t, b) > 1 - 1e-6;
   return rs_complete(m, d);
 }

@@ -79,8 +79,8 @@ typedef struct rm_milp {
   rm_kind kind;
   bool lazy;          /* rerun rows come from rm_separate */
   glp_prob *P;
-  int *rcol;          /* N x N: column of R[t,k], or RM_ZERO / RM_ONE */
-  int *scol;          /* (N+1) x nb: column of S[t,b], or RM_ZERO / RM_ONE */
+  int *rcol;          /* (N+1) x N: column of R[t,k], or RM_ZERO / RM_ONE */
+  int *scol;          /* (N+2) x nb: column of S[t,b], or RM_ZERO / RM_ONE */
   rm_aux *aux;        /* explicit: F0, FREE, U (RM_STAGE), Keep, K (RM_BOUND) */
   int n_aux, cap_aux;
   double scale;       /* bytes per model unit of memory */
@@ -146,7 +146,7 @@ void rm_rowgen(glp_tree *T, rm_milp *x, double *col);
 
 /* ---- rounding (remat_round.c) ---- */
 
-/* An LP relaxation's S values for rounding: (N+1) x nb. */
+/* An LP relaxation's S values for rounding: (N+2) x nb. */
 typedef struct rm_frac {
   int n_pos, nb;
   double *s;

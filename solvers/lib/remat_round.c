@@ -32,7 +32,7 @@ int rm_round(const rs_model *m, const rm_frac *f, const double *thr, int n_thr, 
              mp_rng *rng, int64_t budget, const mp_ctx *c, rs_dec *best, double *best_cost) {
   rs_dec d;
   rs_dec_init(m, &d);
-  size_t ns = ((size_t)m->n_pos + 1) * (size_t)m->nb;
+  size_t ns = ((size_t)m->n_pos + 2) * (size_t)m->nb;
   int fits = 0;
   for (int i = 0; i < n_thr + rounds; i++) {
     if (c && i > 0 && mp_time_up(c)) break;

@@ -1,4 +1,5 @@
 /* remat_stage.c - see remat_stage.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,7 +70,7 @@ static void build_ranges(rs_model *m, const bool *fixed_node) {
     bool again = !fixed_node[v] && !g->nodes[v].has_alias && m->mk_start[p + 1] > m->mk_start[p];
     for (int i = m->mk_start[p]; again && i < m->mk_start[p + 1]; i++) {
       int b = m->mk[i];
-      if (g->bufs[b].graph_output) L = N - 1;
+      if (g->bufs[b].graph_output) L = N; /* made again in the tail */
       for (int j = m->us_start[b]; j < m->us_start[b + 1]; j++)
         if (m->last_stage[m->us[j]] > L) L = m->last_stage[m->us[j]];
     }
@@ -79,7 +80,7 @@ static void build_ranges(rs_model *m, const bool *fixed_node) {
     int last = -1;
     for (int j = m->us_start[b]; j < m->us_start[b + 1]; j++)
       if (m->last_stage[m->us[j]] > last) last = m->last_stage[m->us[j]];
-    if (g->bufs[b].graph_output) last = N;
+    if (g->bufs[b].graph_output) last = N + 1;
     m->first_s[b] = m->own_pos[b] + 1; /* an input's: 0 */
     m->last_s[b] = last >= m->first_s[b] ? last : m->first_s[b] - 1;
   }
@@ -143,9 +144,14 @@ int64_t rs_need(const rs_model *m, int k) {
   return s;
 }
 
-bool rs_touches(const rs_model *m, int k, int b) {
+bool rs_reads(const rs_model *m, int k, int b) {
   for (int i = m->rd_start[k]; i < m->rd_start[k + 1]; i++)
     if (m->rd[i] == b) return true;
+  return false;
+}
+
+bool rs_touches(const rs_model *m, int k, int b) {
+  if (rs_reads(m, k, b)) return true;
   for (int i = m->mk_start[k]; i < m->mk_start[k + 1]; i++)
     if (m->mk[i] == b) return true;
   return false;
@@ -156,8 +162,8 @@ bool rs_touches(const rs_model *m, int k, int b) {
 void rs_dec_init(const rs_model *m, rs_dec *d) {
   d->n_pos = m->n_pos;
   d->nb = m->nb;
-  d->R = mp_xcalloc((size_t)m->n_pos * (size_t)m->n_pos + 1, 1);
-  d->S = mp_xcalloc(((size_t)m->n_pos + 1) * (size_t)m->nb + 1, 1);
+  d->R = mp_xcalloc(((size_t)m->n_pos + 1) * (size_t)m->n_pos + 1, 1);
+  d->S = mp_xcalloc(((size_t)m->n_pos + 2) * (size_t)m->nb + 1, 1);
 }
 
 void rs_dec_destroy(rs_dec *d) {
@@ -167,22 +173,46 @@ void rs_dec_destroy(rs_dec *d) {
 }
 
 void rs_dec_copy(rs_dec *dst, const rs_dec *src) {
-  memcpy(dst->R, src->R, (size_t)src->n_pos * (size_t)src->n_pos);
-  memcpy(dst->S, src->S, ((size_t)src->n_pos + 1) * (size_t)src->nb);
+  memcpy(dst->R, src->R, ((size_t)src->n_pos + 1) * (size_t)src->n_pos);
+  memcpy(dst->S, src->S, ((size_t)src->n_pos + 2) * (size_t)src->nb);
 }
 
 double rs_cost(const rs_model *m, const rs_dec *d) {
   double c = 0;
-  for (int t = 0; t < m->n_pos; t++)
-    for (int k = 0; k <= t; k++)
+  for (int t = 0; t <= m->n_pos; t++)
+    for (int k = 0; k <= t && k < m->n_pos; k++)
       if (*rs_R(d, t, k)) c += m->cost[k];
   return c;
+}
+
+double rs_cost_unit(const rs_model *m) {
+  double u = 0;
+  for (int k = 0; k < m->n_pos; k++) {
+    double x = m->cost[k];
+    if (x == 0) continue;
+    if (x != floor(x) || x > 1e12) return 0;
+    double a = u, b = x;
+    while (b > 0) {
+      double r = fmod(a, b);
+      a = b;
+      b = r;
+    }
+    u = a;
+  }
+  return u;
+}
+
+double rs_bound_up(double v, double unit) {
+  if (!isfinite(v)) return v;
+  double tol = 1e-6 * fmax(1.0, fabs(v));
+  if (unit > 0) return ceil((v - tol) / unit) * unit;
+  return v - 1e-9 * fmax(1.0, fabs(v));
 }
 
 /* The last stage a buffer that cannot be made again must stay resident to:
  * its last reader's first run, or the end for a graph output. */
 static int last_need(const rs_model *m, int b) {
-  if (m->g->bufs[b].graph_output) return m->n_pos;
+  if (m->g->bufs[b].graph_output) return m->n_pos + 1;
   int last = m->first_s[b] - 1;
   for (int j = m->us_start[b]; j < m->us_start[b + 1]; j++)
     if (m->us[j] > last) last = m->us[j];
@@ -193,7 +223,7 @@ static int last_need(const rs_model *m, int b) {
 static void clip_s(const rs_model *m, rs_dec *d) {
   for (int b = 0; b < m->nb; b++) {
     int need = m->fixed_buf[b] ? last_need(m, b) : -1;
-    for (int t = 0; t <= m->n_pos; t++) {
+    for (int t = 0; t <= m->n_pos + 1; t++) {
       uint8_t *s = rs_S(d, t, b);
       if (!rs_may_keep(m, t, b)) *s = 0;
       if (t >= m->first_s[b] && t <= need) *s = 1;
@@ -207,7 +237,7 @@ static void clip_s(const rs_model *m, rs_dec *d) {
  * be met. */
 static int stage_r(const rs_model *m, rs_dec *d, int t) {
   memset(rs_R(d, t, 0), 0, (size_t)m->n_pos);
-  *rs_R(d, t, t) = 1;
+  if (t < m->n_pos) *rs_R(d, t, t) = 1;
   for (int b = 0; b < m->nb; b++) {
     uint8_t *next = rs_S(d, t + 1, b);
     if (!*next || *rs_S(d, t, b)) continue;
@@ -218,7 +248,7 @@ static int stage_r(const rs_model *m, rs_dec *d, int t) {
     else
       *rs_R(d, t, o) = 1;
   }
-  for (int k = t; k >= 0; k--) {
+  for (int k = t < m->n_pos ? t : m->n_pos - 1; k >= 0; k--) {
     if (!*rs_R(d, t, k)) continue;
     for (int i = m->rd_start[k]; i < m->rd_start[k + 1]; i++) {
       int b = m->rd[i], o = m->own_pos[b];
@@ -233,13 +263,13 @@ static int stage_r(const rs_model *m, rs_dec *d, int t) {
 int rs_complete(const rs_model *m, rs_dec *d) {
   int N = m->n_pos;
   clip_s(m, d);
-  for (int round = 0; round <= N + 1; round++) {
-    for (int t = 0; t < N; t++)
+  for (int round = 0; round <= N + 2; round++) {
+    for (int t = 0; t <= N; t++)
       if (stage_r(m, d, t)) return -1;
     /* a buffer whose owner runs in a stage is not kept into it as well */
     bool changed = false;
-    for (int t = 0; t < N; t++)
-      for (int k = 0; k < t; k++) {
+    for (int t = 0; t <= N; t++)
+      for (int k = 0; k < t && k < N; k++) {
         if (!*rs_R(d, t, k)) continue;
         for (int i = m->mk_start[k]; i < m->mk_start[k + 1]; i++)
           if (*rs_S(d, t, m->mk[i])) {
@@ -254,8 +284,8 @@ int rs_complete(const rs_model *m, rs_dec *d) {
 
 int rs_project(const rs_model *m, const mp_events *p, rs_dec *d) {
   int N = m->n_pos, t = 0;
-  memset(d->R, 0, (size_t)N * (size_t)N);
-  memset(d->S, 0, ((size_t)N + 1) * (size_t)m->nb);
+  memset(d->R, 0, ((size_t)N + 1) * (size_t)N);
+  memset(d->S, 0, ((size_t)N + 2) * (size_t)m->nb);
   uint8_t *res = mp_xcalloc((size_t)m->nb + 1, 1);
   bool *ran = mp_xcalloc((size_t)m->g->n + 1, sizeof(bool));
   for (int b = 0; b < m->nb; b++) res[b] = m->own_pos[b] < 0;
@@ -281,7 +311,10 @@ int rs_project(const rs_model *m, const mp_events *p, rs_dec *d) {
       pending = ++t;
     }
   }
-  if (rc == 0 && t == N) memcpy(rs_S(d, N, 0), res, (size_t)m->nb);
+  if (rc == 0 && t == N) {
+    if (pending >= 0) memcpy(rs_S(d, pending, 0), res, (size_t)m->nb); /* no tail runs */
+    memcpy(rs_S(d, N + 1, 0), res, (size_t)m->nb);
+  }
   free(res);
   free(ran);
   if (rc || t != N) return -1;
@@ -294,7 +327,7 @@ int rs_project(const rs_model *m, const mp_events *p, rs_dec *d) {
  * or -1. */
 static void stage_last_use(const rs_model *m, const rs_dec *d, int t, int *last) {
   for (int b = 0; b < m->nb; b++) last[b] = -1;
-  for (int k = 0; k <= t; k++) {
+  for (int k = 0; k <= t && k < m->n_pos; k++) {
     if (!*rs_R(d, t, k)) continue;
     for (int i = m->rd_start[k]; i < m->rd_start[k + 1]; i++) last[m->rd[i]] = k;
     for (int i = m->mk_start[k]; i < m->mk_start[k + 1]; i++) last[m->mk[i]] = k;
@@ -307,14 +340,14 @@ void rs_decode(const rs_model *m, const rs_dec *d, mp_events *out) {
   int *last = mp_xmalloc(sizeof(int) * (size_t)(m->nb ? m->nb : 1));
   uint8_t *res = mp_xcalloc((size_t)m->nb + 1, 1);
   for (int b = 0; b < m->nb; b++) res[b] = m->own_pos[b] < 0;
-  for (int t = 0; t < N; t++) {
+  for (int t = 0; t <= N; t++) {
     stage_last_use(m, d, t, last);
     for (int b = 0; b < m->nb; b++) /* unused and not kept: freed at the start */
       if (res[b] && last[b] < 0 && !*rs_S(d, t + 1, b)) {
         mp_events_push(out, MP_EV_FREE, b);
         res[b] = 0;
       }
-    for (int k = 0; k <= t; k++) {
+    for (int k = 0; k <= t && k < N; k++) {
       if (!*rs_R(d, t, k)) continue;
       mp_events_push(out, MP_EV_RUN, m->node[k]);
       int a = m->rd_start[k], ae = m->rd_start[k + 1], c = m->mk_start[k], ce = m->mk_start[k + 1];

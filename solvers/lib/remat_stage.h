@@ -1,14 +1,18 @@
 /* remat_stage.h - Checkmate's stage shape (Jain et al., MLSys'20) in
  * memplan's event model (DESIGN 6), shared by remat-ilp and remat-lp.
  *
- * Stages are the non-input nodes of the first-run order handed in, at
- * positions 0..N-1.  Stage t ends with the first run of the node at position
- * t; before it the stage may run again nodes of earlier positions, each at
+ * The non-input nodes of the first-run order handed in stand at positions
+ * 0..N-1.  Stage t < N ends with the first run of the node at position t;
+ * before it the stage may run again nodes of earlier positions, each at
  * most once and in increasing position (Checkmate's shape; a plan in
- * general may rerun in any order and any number of times).  The decisions:
- *   R[t][k]  the node at position k runs in stage t (k <= t, R[t][t] = 1);
- *   S[t][b]  tensor buffer b is resident when stage t starts (t = 0..N;
- *            S[0] holds the inputs, S[N] is the end of the plan).
+ * general may rerun in any order and any number of times).  Stage N, the
+ * tail, has no first run: it may run nodes again after the last first run,
+ * to make graph outputs that were freed on the way (Checkmate has no tail).
+ * The decisions:
+ *   R[t][k]  the node at position k runs in stage t (k <= t, k < N;
+ *            R[t][t] = 1 for t < N);
+ *   S[t][b]  tensor buffer b is resident when stage t starts (t = 0..N+1;
+ *            S[0] holds the inputs, S[N+1] is the end of the plan).
  * The frees follow from them: a buffer not kept into the next stage is freed
  * right after its last use in the stage (the run that makes it or its last
  * reader), or when the stage starts if the stage does not use it.  That is
@@ -25,14 +29,14 @@
 
 typedef struct rs_model {
   const mp_graph *g;
-  int n_pos;        /* N: stages = non-input nodes */
+  int n_pos;        /* N: non-input nodes; stages 0..N (N: the tail) */
   int *node;        /* node at position p */
   int *pos;         /* position of node v; -1 for an input */
   int nb;           /* tensor buffers: ids 0..nb-1 of g->bufs */
   int *own_pos;     /* per buffer: its owner's position; -1 for an input's */
   int *first_s;     /* per buffer: first stage it can be resident at the start of */
-  int *last_s;      /* per buffer: last such stage it is useful at (N: a graph output;
-                       first_s - 1 when never) */
+  int *last_s;      /* per buffer: last such stage it is useful at (N + 1: a graph
+                       output; first_s - 1 when never) */
   bool *fixed_buf;  /* per buffer: cannot be made again (an input, in-place storage) */
   int *last_stage;  /* per position: last stage a run of it can help (its own when
                        it never runs again) */
@@ -52,7 +56,7 @@ void rs_model_destroy(rs_model *m);
 
 /* May the node at position k run in stage t? */
 static inline bool rs_may_run(const rs_model *m, int t, int k) {
-  return k == t || (k < t && t <= m->last_stage[k]);
+  return (k == t && t < m->n_pos) || (k < t && t <= m->last_stage[k]);
 }
 /* Is S[t][b] a decision (not a constant 0)? */
 static inline bool rs_may_keep(const rs_model *m, int t, int b) {
@@ -62,10 +66,11 @@ static inline bool rs_may_keep(const rs_model *m, int t, int b) {
 /* Bytes a run of position k holds at its sample: what it reads, what it
  * makes, its workspace. */
 int64_t rs_need(const rs_model *m, int k);
-/* Does position k read or make buffer b? */
+/* Does position k read or make buffer b?  Does it read b? */
 bool rs_touches(const rs_model *m, int k, int b);
+bool rs_reads(const rs_model *m, int k, int b);
 
-/* Dense 0/1 decisions: R is N x N (row t), S is (N+1) x nb (row t). */
+/* Dense 0/1 decisions: R is (N+1) x N (row t), S is (N+2) x nb (row t). */
 typedef struct rs_dec {
   int n_pos, nb;
   uint8_t *R, *S;
@@ -97,5 +102,13 @@ void rs_decode(const rs_model *m, const rs_dec *d, mp_events *out);
 
 /* The run cost of the decisions: sum of cost over R. */
 double rs_cost(const rs_model *m, const rs_dec *d);
+
+/* The unit every cost is a multiple of (integral costs: their gcd), or 0.
+ * Without copies a plan's duration is a sum of costs, so a multiple of it. */
+double rs_cost_unit(const rs_model *m);
+/* A bound v from a solver's floating point, made safe to state: rounded up
+ * to the next multiple of unit when unit > 0 (less a tolerance), else
+ * lowered by a relative 1e-9. */
+double rs_bound_up(double v, double unit);
 
 #endif

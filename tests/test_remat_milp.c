@@ -1,0 +1,194 @@
+/* test_remat_milp.c - the exact recomputation/offload solvers (remat-ilp,
+ * remat-lp, remat-exact) against the brute force of tests/remat_brute.c on
+ * random tiny graphs: plans verify (the judge), stay within budget, follow
+ * the order, never beat the optimum; `optimal` means equal to it, the
+ * duration bound is below it, `infeasible` only where nothing fits.  And the
+ * pieces they share (solvers/lib/remat_stage.h, remat_milp.h): the stage
+ * decisions of the keep-all plan decode to it, Checkmate's explicit
+ * formulation and the lazy rows agree. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "lib/remat_milp.h"
+#include "lib/remat_stage.h"
+#include "oracle.h"
+#include "registry.h"
+#include "remat_brute.h"
+#include "testlib.h"
+
+/* Run an events solver; -1 when it gave no plan.  sets: "k=v" list or NULL. */
+static int solve(const char *name, const mp_graph *g, const int *order, int64_t budget, double bw,
+                 const char *const *sets, uint64_t seed, mp_ctx *c, mp_events *ev) {
+  const mp_solver *s = mp_solver_find(name);
+  ck_assert_msg(s != NULL, "%s is not registered", name);
+  ck_assert_int_eq(s->decides, MP_DECIDES_EVENTS);
+  memset(c, 0, sizeof *c);
+  int n = 0;
+  while (sets && sets[n]) n++;
+  char msg[256];
+  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, msg, sizeof msg) == 0, "%s", msg);
+  c->g = g;
+  c->start_order = order;
+  c->budget = budget;
+  c->bandwidth = bw;
+  c->events = ev;
+  c->seed = seed;
+  c->status = MP_FEASIBLE;
+  mp_events_clear(ev);
+  return s->solve(c);
+}
+
+static bool near(double a, double b) { return fabs(a - b) <= 1e-6 * fmax(1.0, fabs(b)); }
+
+/* The judge's view of a returned plan; its duration. */
+static double judged(const mp_graph *g, const mp_events *ev, const int *order, int64_t budget,
+                     double bw, const char *who, const char *js) {
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, ev, bw, NULL, &err) == 0, "%s: invalid plan: %s\n%s", who,
+                err.msg, js);
+  ck_assert_msg(mp_events_follow(g, ev, order), "%s: first runs leave the order\n%s", who, js);
+  mp_ev_figures f;
+  mp_events_evaluate(g, ev, bw, budget, &f);
+  ck_assert_msg(f.live_peak <= budget, "%s: peak %lld over budget %lld\n%s", who,
+                (long long)f.live_peak, (long long)budget, js);
+  return f.duration;
+}
+
+/* A random first-run order (or the given one) for trial t. */
+static int *order_for(const mp_graph *g, mp_rng *r, int t) {
+  int *order = malloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  if (t % 2) {
+    memcpy(order, g->given, sizeof(int) * (size_t)g->n);
+  } else {
+    or_model om;
+    or_build(g, &om);
+    or_random_order(&om, r, order);
+    or_free(&om);
+  }
+  return order;
+}
+
+/* The graph's text and the order, for failure messages (malloc'ed). */
+static char *with_order(const char *js, const mp_graph *g, const int *order) {
+  size_t len = strlen(js) + 16 + 12 * (size_t)g->n;
+  char *s = malloc(len);
+  int k = snprintf(s, len, "%s\norder:", js);
+  for (int i = 0; i < g->n; i++) k += snprintf(s + k, len - (size_t)k, " %d", order[i]);
+  return s;
+}
+
+/* ---- the stage decisions ---- */
+
+START_TEST(keepall_stages_decode) {
+  mp_rng r;
+  mp_rng_seed(&r, 7101);
+  for (int t = 0; t < tl_trials(150); t++) {
+    char *js = tl_random_json(&r, 1 + t % 12, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    rs_model m;
+    rs_model_init(&m, g, order);
+    rs_dec d;
+    rs_dec_init(&m, &d);
+    mp_events keep, back;
+    mp_events_init(&keep);
+    mp_events_init(&back);
+    mp_events_from_order(g, order, &keep);
+    ck_assert_msg(rs_project(&m, &keep, &d) == 0, "keep-all plan has no stage decisions\n%s", js);
+    ck_assert_msg(rs_cost(&m, &d) == mp_events_duration_floor(g), "reruns in keep-all\n%s", js);
+    rs_decode(&m, &d, &back);
+    mp_error err;
+    ck_assert_msg(mp_events_verify(g, &back, 0, NULL, &err) == 0, "%s\n%s", err.msg, js);
+    ck_assert_int_eq(mp_events_memory(g, &back, NULL), mp_events_memory(g, &keep, NULL));
+    ck_assert_int_eq(rm_peak(&m, &d, order), mp_order_peak(g, order));
+    mp_events_destroy(&keep);
+    mp_events_destroy(&back);
+    rs_dec_destroy(&d);
+    rs_model_destroy(&m);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- remat-ilp against the brute force ---- */
+
+typedef struct tally {
+  int runs, optimal, shape_only, infeasible, none, none_fits, recomputing;
+} tally;
+
+/* One budget: remat-ilp's claims against the optimum (rb). */
+static void check_ilp(const mp_graph *g, const int *order, int64_t b, const char *const *sets,
+                      const char *js, tally *ty) {
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  double best = -1;
+  int rb = rb_optimum(g, b, order, 400000, &best, NULL);
+  ck_assert_msg(rb != RB_TOO_BIG, "brute force too big\n%s", js);
+  int rc = solve("remat-ilp", g, order, b, 0, sets, 1, &c, &ev);
+  ty->runs++;
+  if (rc != 0) {
+    ck_assert_msg(ev.n == 0, "no plan but events\n%s", js);
+    ty->none++;
+    ty->none_fits += rb == RB_FOUND;
+  } else if (c.status == MP_INFEASIBLE) {
+    ck_assert_msg(rb == RB_INFEASIBLE, "infeasible at %lld, but the optimum is %g\n%s", (long long)b,
+                  best, js);
+    ty->infeasible++;
+  } else {
+    ck_assert_msg(rb == RB_FOUND, "a plan where none exists\n%s", js);
+    double d = judged(g, &ev, order, b, 0, "remat-ilp", js);
+    ck_assert_msg(d >= best - 1e-9, "remat-ilp %g beats the optimum %g\n%s", d, best, js);
+    if (c.status == MP_OPTIMAL) {
+      ck_assert_msg(near(d, best), "remat-ilp optimal at %g, the optimum is %g (budget %lld)\n%s", d,
+                    best, (long long)b, js);
+      ty->optimal++;
+    } else {
+      ty->shape_only += near(d, best) ? 0 : 1;
+    }
+    ty->recomputing += d > mp_events_duration_floor(g) + 1e-9;
+  }
+  if (rb == RB_FOUND)
+    ck_assert_msg(c.duration_bound <= best + 1e-6, "duration bound %g above the optimum %g\n%s",
+                  c.duration_bound, best, js);
+  mp_events_destroy(&ev);
+}
+
+START_TEST(ilp_against_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 7102);
+  tally ty = {0};
+  for (int t = 0; t < tl_trials(200); t++) {
+    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) check_ilp(g, order, b, NULL, ctx, &ty);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  fprintf(stderr, "ilp: runs %d optimal %d shape_only %d infeasible %d none %d (fits %d) recomputing %d\n", ty.runs, ty.optimal, ty.shape_only, ty.infeasible, ty.none, ty.none_fits, ty.recomputing);
+  ck_assert_msg(ty.optimal > ty.runs / 3 && ty.recomputing > 20 && ty.infeasible > 10,
+                "runs %d optimal %d recomputing %d infeasible %d", ty.runs, ty.optimal,
+                ty.recomputing, ty.infeasible);
+  tl_cleanup();
+}
+END_TEST
+
+Suite *suite_remat_milp(void) {
+  Suite *s = suite_create("remat_milp");
+  TCase *tc = tcase_create("remat_milp");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, keepall_stages_decode);
+  tcase_add_test(tc, ilp_against_brute_force);
+  suite_add_tcase(s, tc);
+  return s;
+}
