@@ -183,12 +183,221 @@ START_TEST(ilp_against_brute_force) {
 }
 END_TEST
 
+/* ---- remat-exact against both brute forces ---- */
+
+static void check_exact(const mp_graph *g, const int *order, int64_t b, double bw, const char *js,
+                        int *found, int *infeasible) {
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  double best = -1;
+  int rb = bw > 0 ? rb_optimum_copies(g, b, order, bw, 300000, &best, NULL)
+                  : rb_optimum(g, b, order, 400000, &best, NULL);
+  if (rb == RB_TOO_BIG) {
+    mp_events_destroy(&ev);
+    return;
+  }
+  int rc = solve("remat-exact", g, order, b, bw, NULL, 1, &c, &ev);
+  ck_assert_msg(rc == 0, "remat-exact gave no answer at %lld (bw %g): %s\n%s", (long long)b, bw,
+                c.msg, js);
+  if (rb == RB_INFEASIBLE) {
+    ck_assert_msg(c.status == MP_INFEASIBLE, "remat-exact %s where nothing fits (%lld, bw %g)\n%s",
+                  mp_status_name(c.status), (long long)b, bw, js);
+    ++*infeasible;
+  } else {
+    ck_assert_msg(c.status == MP_OPTIMAL, "remat-exact %s (%s) where the optimum is %g\n%s",
+                  mp_status_name(c.status), c.msg, best, js);
+    double d = judged(g, &ev, order, b, bw, "remat-exact", js);
+    ck_assert_msg(near(d, best), "remat-exact %.17g, the optimum %.17g (budget %lld, bw %g)\n%s", d,
+                  best, (long long)b, bw, js);
+    ck_assert_msg(near(c.duration_bound, best), "bound %g, optimum %g\n%s", c.duration_bound, best, js);
+    ++*found;
+  }
+  mp_events_destroy(&ev);
+}
+
+START_TEST(exact_against_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 7103);
+  int found = 0, infeasible = 0;
+  for (int t = 0; t < tl_trials(200); t++) {
+    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4)
+      check_exact(g, order, b, 0, ctx, &found, &infeasible);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_msg(found > 100 && infeasible > 50, "found %d infeasible %d", found, infeasible);
+  tl_cleanup();
+}
+END_TEST
+
+START_TEST(exact_with_copies) {
+  mp_rng r;
+  mp_rng_seed(&r, 7104);
+  int found = 0, infeasible = 0;
+  for (int t = 0; t < tl_trials(80); t++) {
+    char *js = tl_random_json(&r, 2 + t % 5, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    double bw = (double)(200 + mp_rng_below(&r, 4000));
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 3)
+      check_exact(g, order, b, bw, ctx, &found, &infeasible);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_msg(found > 40 && infeasible > 10, "found %d infeasible %d", found, infeasible);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- remat-lp, the explicit formulation, determinism ---- */
+
+START_TEST(lp_never_beats_the_optimum) {
+  mp_rng r;
+  mp_rng_seed(&r, 7105);
+  int plans = 0;
+  for (int t = 0; t < tl_trials(120); t++) {
+    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    mp_events ev;
+    mp_events_init(&ev);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) {
+      mp_ctx c;
+      double best = -1;
+      int rb = rb_optimum(g, b, order, 400000, &best, NULL);
+      int rc = solve("remat-lp", g, order, b, 0, NULL, 1, &c, &ev);
+      if (rb == RB_FOUND) ck_assert_msg(c.duration_bound <= best + 1e-6, "bound %g > optimum %g\n%s",
+                                        c.duration_bound, best, ctx);
+      if (rc != 0) continue;
+      if (c.status == MP_INFEASIBLE) {
+        ck_assert_msg(rb == RB_INFEASIBLE, "remat-lp: infeasible where %g fits\n%s", best, ctx);
+        continue;
+      }
+      double d = judged(g, &ev, order, b, 0, "remat-lp", ctx);
+      ck_assert_msg(rb == RB_FOUND && d >= best - 1e-9, "remat-lp %g beats the optimum %g\n%s", d,
+                    best, ctx);
+      if (c.status == MP_OPTIMAL) ck_assert_msg(near(d, best), "remat-lp optimal at %g, not %g\n%s", d, best, ctx);
+      plans++;
+    }
+    mp_events_destroy(&ev);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_int_gt(plans, 100);
+  tl_cleanup();
+}
+END_TEST
+
+/* Checkmate's explicit FREE/U rows and the lazy rerun rows give the same
+ * stage-shape optimum. */
+START_TEST(explicit_and_lazy_agree) {
+  static const char *const lazy[] = {"proof=0", NULL}, *const expl[] = {"proof=0", "explicit=1", NULL};
+  mp_rng r;
+  mp_rng_seed(&r, 7106);
+  int compared = 0;
+  for (int t = 0; t < tl_trials(120); t++) {
+    char *js = tl_random_json(&r, 3 + t % 7, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    mp_events e1, e2;
+    mp_events_init(&e1);
+    mp_events_init(&e2);
+    for (int64_t b = keep - 1; b >= floor; b -= 1 + (keep - floor) / 3) {
+      mp_ctx c1, c2;
+      int r1 = solve("remat-ilp", g, order, b, 0, lazy, 1, &c1, &e1);
+      int r2 = solve("remat-ilp", g, order, b, 0, expl, 1, &c2, &e2);
+      bool p1 = r1 == 0 && (c1.status == MP_OPTIMAL || strstr(c1.msg, "within Checkmate's stage"));
+      bool p2 = r2 == 0 && (c2.status == MP_OPTIMAL || strstr(c2.msg, "within Checkmate's stage"));
+      ck_assert_msg(p1 == p2 || r1 != 0 || r2 != 0, "lazy %d/%s, explicit %d/%s\n%s", r1, c1.msg, r2,
+                    c2.msg, ctx);
+      if (!p1 || !p2) continue;
+      double d1 = judged(g, &e1, order, b, 0, "lazy", ctx), d2 = judged(g, &e2, order, b, 0, "explicit", ctx);
+      ck_assert_msg(near(d1, d2), "lazy %g, explicit %g at %lld\n%s", d1, d2, (long long)b, ctx);
+      compared += d1 > mp_events_duration_floor(g);
+    }
+    mp_events_destroy(&e1);
+    mp_events_destroy(&e2);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_int_gt(compared, 10);
+  tl_cleanup();
+}
+END_TEST
+
+/* x -> a1 .. ak -> gk .. g1 (the activations saved for a backward pass),
+ * sizes and costs 1: known optima. */
+static mp_graph *training_chain(int k) {
+  char js[4096];
+  int len = snprintf(js, sizeof js, "{\"name\":\"chain\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]}");
+  for (int i = 1; i <= k; i++)
+    len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"inputs\":[%d]}", i, i - 1);
+  len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"inputs\":[%d]}", k + 1, k);
+  for (int i = k - 1; i >= 1; i--)
+    len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"inputs\":[%d,%d]}",
+                    2 * k + 1 - i, 2 * k - i, i);
+  snprintf(js + len, sizeof js - (size_t)len, "]}");
+  return tl_graph(js);
+}
+
+START_TEST(chains_and_determinism) {
+  static const char *const solvers[] = {"remat-ilp", "remat-lp", "remat-exact"};
+  struct { int k; int64_t budget; double duration; } t[] = {{4, 4, 9}, {5, 4, 13}, {6, 5, 14}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    mp_graph *g = training_chain(t[i].k);
+    for (size_t s = 0; s < 3; s++) {
+      mp_events a, b;
+      mp_events_init(&a);
+      mp_events_init(&b);
+      mp_ctx c;
+      ck_assert_int_eq(solve(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &a), 0);
+      double d = judged(g, &a, g->given, t[i].budget, 0, solvers[s], "chain");
+      ck_assert_msg(d >= t[i].duration, "%s %g on chain %d", solvers[s], d, t[i].k);
+      if (s != 1) ck_assert_msg(c.status == MP_OPTIMAL && d == t[i].duration, "%s: %s %g on chain %d (%s)",
+                                solvers[s], mp_status_name(c.status), d, t[i].k, c.msg);
+      ck_assert_int_eq(solve(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &b), 0);
+      ck_assert_msg(a.n == b.n && !memcmp(a.ev, b.ev, sizeof(mp_event) * (size_t)a.n),
+                    "%s: two runs, two plans", solvers[s]);
+      mp_events_destroy(&a);
+      mp_events_destroy(&b);
+    }
+    mp_graph_free(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_milp(void) {
   Suite *s = suite_create("remat_milp");
   TCase *tc = tcase_create("remat_milp");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, keepall_stages_decode);
   tcase_add_test(tc, ilp_against_brute_force);
+  tcase_add_test(tc, exact_against_brute_force);
+  tcase_add_test(tc, exact_with_copies);
+  tcase_add_test(tc, lp_never_beats_the_optimum);
+  tcase_add_test(tc, explicit_and_lazy_agree);
+  tcase_add_test(tc, chains_and_determinism);
   suite_add_tcase(s, tc);
   return s;
 }
