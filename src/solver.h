@@ -117,7 +117,9 @@ typedef struct mp_solver {
    * NULL when the defaults are already quick on graphs of a dozen nodes. */
   const char *quick;
   /* Returns 0 when ctx holds a plan (any status but error), else -1 with
-   * ctx->msg set.  A refusal (size cap) is -1 with a clear message. */
+   * ctx->msg set.  A refusal under the solver's documented size cap is -1
+   * with ctx->status = MP_REFUSED and a clear message: the harness reports
+   * status `refused`, which bench keeps apart from failures. */
   int (*solve)(mp_ctx *ctx);
 } mp_solver;
 
