@@ -141,7 +141,7 @@ static void run_stage(void *arg) {
     ip.mip_gap = 0.999 * s->unit / (s->best_cost > s->unit ? s->best_cost : s->unit);
   ip.cb_func = callback;
   ip.cb_info = s;
-  ip.tm_lim = rm_tm_lim(c, 0);
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
   int irc = glp_intopt(P, &ip);
   int st = glp_mip_status(P);
   if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
@@ -199,7 +199,7 @@ static void run_proof(void *arg) {
   ip.bt_tech = GLP_BT_BLB;
   ip.cb_func = proof_callback;
   ip.cb_info = pf;
-  ip.tm_lim = rm_tm_lim(c, 0);
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
   int irc = glp_intopt(P, &ip);
   int st = glp_mip_status(P);
   if ((irc == 0 || irc == GLP_EMIPGAP) && st == GLP_OPT && glp_mip_obj_val(P) > pf->bound)
@@ -227,7 +227,7 @@ static int prove(search *s, double target, const rs_dec *plan) {
     pf.point = mp_xcalloc((size_t)ncols + 1, sizeof(double));
     rm_point(&pf.x, plan, pf.point);
   }
-  if (rm_guarded(run_proof, &pf)) {
+  if (mp_glp_guarded(run_proof, &pf)) {
     pf.x.P = NULL; /* GLPK failed: its objects are gone, no bound */
     pf.bound = -INFINITY;
     pf.infeasible = false;
@@ -303,6 +303,7 @@ static int remat_ilp_solve(mp_ctx *c) {
   if (m.n_pos > c->opt[OPT_max_nodes]) {
     snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)",
              m.n_pos, c->opt[OPT_max_nodes]);
+    c->status = MP_REFUSED;
     rs_model_destroy(&m);
     return -1;
   }
@@ -316,6 +317,7 @@ static int remat_ilp_solve(mp_ctx *c) {
   bool lazy = c->opt[OPT_explicit] == 0;
   if (rm_build(&x, &m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err)) {
     snprintf(c->msg, sizeof c->msg, "refused: %.200s", err.msg);
+    c->status = MP_REFUSED;
     rs_model_destroy(&m);
     return -1;
   }
@@ -325,7 +327,7 @@ static int remat_ilp_solve(mp_ctx *c) {
   mp_rng_seed(&s.rng, c->seed);
   if (x.empty_row_fails)
     s.infeasible = s.proved = true;
-  else if (rm_guarded(run_stage, &s))
+  else if (mp_glp_guarded(run_stage, &s))
     x.P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
   bool infeasible = false, exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
   if (exact && isfinite(s.best_cost) && s.proved && !meets(&s, c->duration_bound, s.best_cost))

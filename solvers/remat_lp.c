@@ -51,6 +51,7 @@ static void solve_lp(void *arg) {
   r->lp = RM_LP_FAIL;
   if (rm_build(&x, r->m, r->kind, r->lp_budget, false, true, (long)r->c->opt[OPT_max_cols], &err)) {
     snprintf(r->c->msg, sizeof r->c->msg, "refused: %.200s", err.msg);
+    r->c->status = MP_REFUSED;
     return;
   }
   double *col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
@@ -68,7 +69,7 @@ static void solve_lp(void *arg) {
 static int lp_solve(lp_run *r, int64_t lp_budget, rm_kind kind) {
   r->lp_budget = lp_budget;
   r->kind = kind;
-  if (rm_guarded(solve_lp, r)) r->lp = RM_LP_FAIL;
+  if (mp_glp_guarded(solve_lp, r)) r->lp = RM_LP_FAIL;
   return r->lp;
 }
 
@@ -83,6 +84,7 @@ static int remat_lp_solve(mp_ctx *c) {
   rs_model_init(&m, c->g, c->start_order);
   if (m.n_pos > c->opt[OPT_max_nodes]) {
     snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f", m.n_pos, c->opt[OPT_max_nodes]);
+    c->status = MP_REFUSED;
     rs_model_destroy(&m);
     return -1;
   }
@@ -128,6 +130,9 @@ static int remat_lp_solve(mp_ctx *c) {
       rc = -1;
     } else {
       c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : MP_FEASIBLE;
+      snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s; every plan%s takes at least %.6g",
+               tries, tries == 1 ? "" : "s", c->bandwidth > 0 ? " without copies" : "",
+               c->duration_bound);
     }
   }
   free(r.s);

@@ -27,8 +27,8 @@ static int solve(const char *name, const mp_graph *g, const int *order, int64_t 
   memset(c, 0, sizeof *c);
   int n = 0;
   while (sets && sets[n]) n++;
-  char msg[256];
-  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, msg, sizeof msg) == 0, "%s", msg);
+  mp_error err;
+  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, &err) == 0, "%s", err.msg);
   c->g = g;
   c->start_order = order;
   c->budget = budget;

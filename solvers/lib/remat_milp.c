@@ -1,8 +1,6 @@
 /* remat_milp.c - building the models of remat_milp.h.  Rows are collected
  * term by term (fixed decisions go to the bounds) and handed to GLPK. */
-#include <limits.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,40 +490,6 @@ double rm_s_value(const rm_milp *x, const double *col, int t, int b) {
   return c == RM_ONE ? 1.0 : c == RM_ZERO ? 0.0 : col[c];
 }
 
-/* ---- GLPK ---- */
-
-int rm_tm_lim(const mp_ctx *c, double own) {
-  double left = -1; /* seconds; < 0: none */
-  if (c->deadline > 0) left = c->deadline - mp_now();
-  if (own > 0 && (c->deadline <= 0 || own < left)) left = own;
-  if (c->deadline <= 0 && !(own > 0)) return INT_MAX;
-  double ms = left * 1000.0;
-  if (!(ms >= 1.0)) return 1;
-  return ms >= (double)INT_MAX ? INT_MAX : (int)ms;
-}
-
-typedef struct guard {
-  jmp_buf jump;
-} guard;
-
-static void on_glpk_error(void *info) {
-  longjmp(((guard *)info)->jump, 1);
-}
-
-int rm_guarded(void (*fn)(void *arg), void *arg) {
-  guard g;
-  glp_error_hook(on_glpk_error, &g);
-  if (setjmp(g.jump) == 0) {
-    fn(arg);
-    glp_error_hook(NULL, NULL);
-    return 0;
-  }
-  glp_error_hook(NULL, NULL);
-  glp_free_env(); /* every GLPK object goes; the next call starts afresh */
-  return -1;
-}
-
-
 /* ---- the LP and the row generation ---- */
 
 static void read_prim(glp_prob *P, double *col) {
@@ -540,7 +504,7 @@ int rm_solve_lp(rm_milp *x, const mp_ctx *c, double *col) {
   sp.meth = GLP_DUALP;
   glp_scale_prob(x->P, GLP_SF_AUTO);
   for (;;) {
-    sp.tm_lim = rm_tm_lim(c, 0);
+    sp.tm_lim = mp_glp_tm_lim(c, 0);
     int rc = glp_simplex(x->P, &sp);
     if (rc == GLP_ETMLIM) return RM_LP_TIME;
     if (rc != 0) return RM_LP_FAIL;

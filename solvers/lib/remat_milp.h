@@ -59,6 +59,7 @@
 
 #include <glpk.h>
 
+#include "lib/glpk_util.h"
 #include "lib/remat_stage.h"
 #include "solver.h"
 
@@ -123,13 +124,6 @@ int rm_decisions(const rm_milp *x, const double *col, rs_dec *d);
 double rm_s_value(const rm_milp *x, const double *col, int t, int b);
 
 /* ---- solving (GLPK) ---- */
-
-/* Milliseconds GLPK may use from now: the stage's deadline, capped by
- * `own` seconds (<= 0: none); INT_MAX when neither applies. */
-int rm_tm_lim(const mp_ctx *c, double own);
-/* Run fn(arg) with GLPK's error hook set: an internal GLPK error returns
- * -1 (every GLPK object then freed) instead of aborting the process. */
-int rm_guarded(void (*fn)(void *arg), void *arg);
 
 /* The LP relaxation with rounds of violated rerun rows (lazy models), dual
  * simplex warm from the last basis, until no row is violated or c's

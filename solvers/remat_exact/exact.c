@@ -156,11 +156,13 @@ static int remat_exact_solve(mp_ctx *c) {
   if (c->g->n > c->opt[OPT_max_nodes]) {
     snprintf(c->msg, sizeof c->msg, "%d nodes exceed max_nodes=%.0f (an exact search)", c->g->n,
              c->opt[OPT_max_nodes]);
+    c->status = MP_REFUSED;
     return -1;
   }
   rx_graph G;
   if (build(c->g, c->start_order, c->bandwidth > 0 ? c->bandwidth : 0, &G)) {
     snprintf(c->msg, sizeof c->msg, "more than %d nodes or tensor buffers (an exact search)", RX_MAX);
+    c->status = MP_REFUSED;
     return -1;
   }
   rx_search s;
@@ -186,7 +188,8 @@ static int remat_exact_solve(mp_ctx *c) {
              (long long)c->budget, G.bw > 0 ? " (copies included)" : " without copies");
   } else {
     snprintf(c->msg, sizeof c->msg, "stopped by %s after %d labels: no plan, no claim",
-             rc == RX_FULL ? "max_labels or max_mb" : "the time limit", s.n_l);
+             rc == RX_FULL ? "its memory cap (max_labels, max_mb)" : "the time limit", s.n_l);
+    c->status = rc == RX_FULL ? MP_REFUSED : MP_TIMEOUT;
     ret = -1;
   }
   rx_search_free(&s);
