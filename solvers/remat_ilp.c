@@ -36,11 +36,14 @@
 #define RILP_OPTIONS(X)                                                                     \
   X(max_nodes, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this")   \
   X(max_cols, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")        \
+  X(greedy, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)")    \
   X(rounds, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent")    \
   X(node_heur, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")        \
   X(proof, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")        \
   X(explicit, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")       \
-  X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")
+  X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                     \
+  X(branch, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
+  X(backtrack, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
 enum { RILP_OPTIONS(MP_OPT_ENUM) RILP_N_OPTS };
 static const mp_option rilp_options[] = {RILP_OPTIONS(MP_OPT_ENTRY)};
 
@@ -116,38 +119,86 @@ static void callback(glp_tree *T, void *info) {
   }
 }
 
+static void set_tree_options(const mp_ctx *c, glp_iocp *ip) {
+  static const int br[] = {GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
+  static const int bt[] = {GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BLB, GLP_BT_BPH};
+  ip->br_tech = br[(int)c->opt[OPT_branch]];
+  ip->bt_tech = bt[(int)c->opt[OPT_backtrack]];
+}
+
 /* The LP relaxation with its rerun rows, rounding, then branch-and-cut. */
-static void run_stage(void *arg) {
-  search *s = arg;
+/* Depth-first until GLPK's first integer solution (which passed the lazy
+ * rows), when rounding gave no incumbent: a plan early, before the
+ * best-bound search. */
+static void dive_callback(glp_tree *T, void *info) {
+  search *s = info;
+  rm_rowgen(T, s->x, s->col);
+  if (glp_ios_reason(T) == GLP_IBINGO) glp_ios_terminate(T);
+}
+
+static void dive(search *s) {
   mp_ctx *c = s->c;
-  glp_prob *P = s->x->P;
-  int lp = rm_solve_lp(s->x, c, s->col);
-  if (lp == RM_LP_TIME) s->cut = true;
-  if (lp == RM_LP_INFEASIBLE) s->infeasible = s->proved = true;
-  if (lp != RM_LP_OPT) return;
-  s->bound = glp_get_obj_val(P);
-  round_lp(s, (int)c->opt[OPT_rounds]);
-  if (mp_time_up(c)) {
-    s->cut = true;
-    return;
-  }
   glp_iocp ip;
   glp_init_iocp(&ip);
   ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
   ip.presolve = GLP_OFF;
-  ip.bt_tech = GLP_BT_BLB;
+  ip.bt_tech = GLP_BT_DFS;
+  ip.cb_func = dive_callback;
+  ip.cb_info = s;
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  int irc = glp_intopt(s->x->P, &ip);
+  int st = glp_mip_status(s->x->P);
+  if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
+  if (irc == 0 && st == GLP_NOFEAS) s->infeasible = s->proved = true; /* the dive searched it all */
+}
+
+/* Branch-and-cut from the incumbent, best bound first. */
+static void branch_and_cut(search *s) {
+  mp_ctx *c = s->c;
+  glp_prob *P = s->x->P;
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  set_tree_options(c, &ip);
   if (c->opt[OPT_cuts] != 0) ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = GLP_ON;
   if (s->unit > 0 && isfinite(s->best_cost))
     ip.mip_gap = 0.999 * s->unit / (s->best_cost > s->unit ? s->best_cost : s->unit);
   ip.cb_func = callback;
   ip.cb_info = s;
   ip.tm_lim = mp_glp_tm_lim(c, 0);
+  s->calls = 0;
   int irc = glp_intopt(P, &ip);
   int st = glp_mip_status(P);
   if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
   if (irc == GLP_ETMLIM) s->cut = true;
   if ((irc == 0 || irc == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_NOFEAS)) s->proved = true;
-  if (irc == 0 && st == GLP_NOFEAS) s->infeasible = true;
+  if (irc == 0 && st == GLP_NOFEAS && !isfinite(s->best_cost)) s->infeasible = true;
+}
+
+/* The LP relaxation with its rerun rows, rounding, a dive when rounding
+ * found nothing, then branch-and-cut. */
+static void run_stage(void *arg) {
+  search *s = arg;
+  mp_ctx *c = s->c;
+  int lp = rm_solve_lp(s->x, c, s->col);
+  if (lp == RM_LP_TIME) s->cut = true;
+  if (lp == RM_LP_INFEASIBLE) s->infeasible = s->proved = true;
+  if (lp != RM_LP_OPT) return;
+  s->bound = glp_get_obj_val(s->x->P);
+  round_lp(s, (int)c->opt[OPT_rounds]);
+  if (!isfinite(s->best_cost) && !mp_time_up(c)) {
+    dive(s);
+    if (!s->infeasible && rm_solve_lp(s->x, c, s->col) != RM_LP_OPT) { /* the root again */
+      s->cut = true;
+      return;
+    }
+  }
+  if (mp_time_up(c) || s->infeasible) {
+    s->cut = !s->infeasible;
+    return;
+  }
+  branch_and_cut(s);
 }
 
 /* ---- the proof: RM_BOUND holds for every plan without copies ---- */
@@ -196,7 +247,7 @@ static void run_proof(void *arg) {
   glp_init_iocp(&ip);
   ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
   ip.presolve = GLP_OFF;
-  ip.bt_tech = GLP_BT_BLB;
+  set_tree_options(c, &ip);
   ip.cb_func = proof_callback;
   ip.cb_info = pf;
   ip.tm_lim = mp_glp_tm_lim(c, 0);
@@ -298,6 +349,7 @@ static int remat_ilp_solve(mp_ctx *c) {
     return -1;
   }
   if (mp_remat_settled(c)) return 0;
+  double t0 = mp_now();
   rs_model m;
   rs_model_init(&m, g, c->start_order);
   if (m.n_pos > c->opt[OPT_max_nodes]) {
@@ -323,17 +375,27 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
   rs_dec_init(&m, &s.best);
+  if (c->opt[OPT_greedy] != 0 && rs_greedy(&m, c->budget, c, &s.best) == 0 &&
+      rm_peak(&m, &s.best, c->start_order) >= 0)
+    s.best_cost = rs_cost(&m, &s.best);
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s.best_cost);
   s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
   mp_rng_seed(&s.rng, c->seed);
   if (x.empty_row_fails)
     s.infeasible = s.proved = true;
   else if (mp_glp_guarded(run_stage, &s))
     x.P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: stage MILP %.2f s, %s, cost %.6g, bound %.6g, %ld lazy rows\n",
+            mp_now() - t0, s.proved ? "proved" : "not proved", s.best_cost, s.bound, x.cuts);
   bool infeasible = false, exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
   if (exact && isfinite(s.best_cost) && s.proved && !meets(&s, c->duration_bound, s.best_cost))
     prove(&s, s.best_cost, &s.best);
   else if (exact && !isfinite(s.best_cost) && s.infeasible)
     infeasible = prove(&s, INFINITY, NULL) == 1;
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: total %.2f s, duration bound %.6g\n", mp_now() - t0, c->duration_bound);
   int rc = answer(&s, infeasible);
   free(s.col);
   rs_dec_destroy(&s.best);

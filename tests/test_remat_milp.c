@@ -115,6 +115,52 @@ START_TEST(keepall_stages_decode) {
 }
 END_TEST
 
+/* The greedy incumbent: decisions that decode to valid plans within budget,
+ * whose stage peaks say what the judge says. */
+START_TEST(greedy_plans_fit) {
+  mp_rng r;
+  mp_rng_seed(&r, 7107);
+  int found = 0;
+  for (int t = 0; t < tl_trials(150); t++) {
+    char *js = tl_random_json(&r, 2 + t % 10, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    rs_model m;
+    rs_model_init(&m, g, order);
+    rs_dec d;
+    rs_dec_init(&m, &d);
+    mp_events ev;
+    mp_events_init(&ev);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    int64_t *peak = malloc(sizeof(int64_t) * ((size_t)m.n_pos + 1));
+    int *at = malloc(sizeof(int) * ((size_t)m.n_pos + 1));
+    for (int64_t b = keep; b >= floor; b -= 1 + (keep - floor) / 4) {
+      if (rs_greedy(&m, b, NULL, &d)) continue;
+      rs_decode(&m, &d, &ev);
+      judged(g, &ev, order, b, 0, "greedy", ctx);
+      rs_stage_peaks(&m, &d, peak, at);
+      int64_t top = 0;
+      for (int s = 0; s <= m.n_pos; s++) top = peak[s] > top ? peak[s] : top;
+      ck_assert_msg(top == mp_events_memory(g, &ev, NULL), "stage peaks %lld, judge %lld\n%s",
+                    (long long)top, (long long)mp_events_memory(g, &ev, NULL), ctx);
+      found++;
+    }
+    free(peak);
+    free(at);
+    mp_events_destroy(&ev);
+    rs_dec_destroy(&d);
+    rs_model_destroy(&m);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_int_gt(found, 150);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- remat-ilp against the brute force ---- */
 
 typedef struct tally {
@@ -392,6 +438,7 @@ Suite *suite_remat_milp(void) {
   TCase *tc = tcase_create("remat_milp");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, keepall_stages_decode);
+  tcase_add_test(tc, greedy_plans_fit);
   tcase_add_test(tc, ilp_against_brute_force);
   tcase_add_test(tc, exact_against_brute_force);
   tcase_add_test(tc, exact_with_copies);

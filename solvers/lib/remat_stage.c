@@ -93,6 +93,8 @@ void rs_model_init(rs_model *m, const mp_graph *g, const int *order) {
   for (int b = 0; b < g->n_buf; b++) m->nb += g->bufs[b].kind == MP_BUF_TENSOR;
   m->node = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
   m->pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  m->order = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  memcpy(m->order, order, sizeof(int) * (size_t)n);
   for (int i = 0; i < n; i++) {
     int v = order[i];
     m->pos[v] = g->nodes[v].is_input ? -1 : m->n_pos;
@@ -120,6 +122,7 @@ void rs_model_init(rs_model *m, const mp_graph *g, const int *order) {
 void rs_model_destroy(rs_model *m) {
   free(m->node);
   free(m->pos);
+  free(m->order);
   free(m->own_pos);
   free(m->first_s);
   free(m->last_s);
@@ -357,6 +360,52 @@ void rs_decode(const rs_model *m, const rs_dec *d, mp_events *out) {
         if (last[b] == k && !*rs_S(d, t + 1, b) && res[b]) {
           mp_events_push(out, MP_EV_FREE, b);
           res[b] = 0;
+        }
+      }
+    }
+  }
+  free(res);
+  free(last);
+}
+
+/* ---- memory of the decoded plan ---- */
+
+void rs_stage_peaks(const rs_model *m, const rs_dec *d, int64_t *peak, int *at) {
+  int N = m->n_pos;
+  int *last = mp_xmalloc(sizeof(int) * (size_t)(m->nb ? m->nb : 1));
+  uint8_t *res = mp_xcalloc((size_t)m->nb + 1, 1);
+  int64_t live = 0;
+  for (int b = 0; b < m->nb; b++)
+    if (m->own_pos[b] < 0) {
+      res[b] = 1;
+      live += m->size[b];
+    }
+  int64_t start = live;
+  for (int t = 0; t <= N; t++) {
+    peak[t] = t == 0 ? start : 0;
+    at[t] = -1; /* the start sample (stage 0), or no run */
+    stage_last_use(m, d, t, last);
+    for (int b = 0; b < m->nb; b++)
+      if (res[b] && last[b] < 0 && !*rs_S(d, t + 1, b)) {
+        res[b] = 0;
+        live -= m->size[b];
+      }
+    for (int k = 0; k <= t && k < N; k++) {
+      if (!*rs_R(d, t, k)) continue;
+      for (int i = m->mk_start[k]; i < m->mk_start[k + 1]; i++)
+        if (!res[m->mk[i]]) {
+          res[m->mk[i]] = 1;
+          live += m->size[m->mk[i]];
+        }
+      if (live + m->ws[k] > peak[t] || (at[t] < 0 && t > 0)) {
+        peak[t] = live + m->ws[k];
+        at[t] = k;
+      }
+      for (int i = m->rd_start[k]; i < m->rd_start[k + 1] + (m->mk_start[k + 1] - m->mk_start[k]); i++) {
+        int b = i < m->rd_start[k + 1] ? m->rd[i] : m->mk[m->mk_start[k] + i - m->rd_start[k + 1]];
+        if (last[b] == k && !*rs_S(d, t + 1, b) && res[b]) {
+          res[b] = 0;
+          live -= m->size[b];
         }
       }
     }

@@ -32,6 +32,7 @@ typedef struct rs_model {
   int n_pos;        /* N: non-input nodes; stages 0..N (N: the tail) */
   int *node;        /* node at position p */
   int *pos;         /* position of node v; -1 for an input */
+  int *order;       /* the first-run order handed in (all n nodes) */
   int nb;           /* tensor buffers: ids 0..nb-1 of g->bufs */
   int *own_pos;     /* per buffer: its owner's position; -1 for an input's */
   int *first_s;     /* per buffer: first stage it can be resident at the start of */
@@ -99,6 +100,22 @@ int rs_project(const rs_model *m, const mp_events *p, rs_dec *d);
 
 /* The event plan of consistent decisions (see the header comment). */
 void rs_decode(const rs_model *m, const rs_dec *d, mp_events *out);
+
+/* The largest memory sample of each stage of the decoded plan of
+ * consistent decisions (peak[0..N]; the start sample is in peak[0]), and
+ * the position of that sample (at[t], -1 for the start).  The plan's
+ * live_peak is their maximum. */
+void rs_stage_peaks(const rs_model *m, const rs_dec *d, int64_t *peak, int *at);
+
+/* A stage-shaped plan within `budget` by greedy eviction: start from the
+ * keep-all decisions; while a sample is over the budget, at the first such
+ * stage drop from its worst sample the kept buffer whose recomputation
+ * (with its closure, rs_complete) costs least per byte it frees there, among
+ * those that make progress (the first stage over budget moves later, or its
+ * worst sample drops).  Stops at c's deadline (c may be NULL).  Returns 0
+ * with d consistent and within budget, or -1. */
+struct mp_ctx;
+int rs_greedy(const rs_model *m, int64_t budget, const struct mp_ctx *c, rs_dec *d);
 
 /* The run cost of the decisions: sum of cost over R. */
 double rs_cost(const rs_model *m, const rs_dec *d);
