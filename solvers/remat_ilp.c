@@ -1,29 +1,30 @@
 /* remat_ilp.c - Checkmate's MILP (Jain et al., MLSys'20) on GLPK, in
- * memplan's model (solvers/lib/remat_milp.h: R, S, FREE, U over the stages
- * of the first-run order handed in; multi-output nodes, views, in-place
- * storage, workspaces, inputs and outputs; memory counted as the evaluator
- * counts it).
+ * memplan's model: solvers/lib/remat_milp.h over the stages of the
+ * first-run order handed in (remat_stage.h: multi-output nodes, views,
+ * in-place storage, workspaces, inputs and outputs, a tail stage for graph
+ * outputs made again; memory counted as the evaluator counts it).
  *
  * 1. Below the floor: infeasible (mp_events_floor, a proof).  Keeping every
  *    tensor fits: the keep-all plan, optimal (its duration is the floor).
- * 2. The stage MILP: its LP relaxation, rounded as Checkmate rounds it
- *    (thresholds, random) for a first incumbent, then branch-and-cut from
- *    that incumbent; at branch-and-bound nodes the node's LP is rounded again
- *    (node_heur).  The plan is decoded (remat_stage.h) and checked with our
- *    own replay (lib/remat_check.h) before it is returned.
- * 3. Checkmate's stage shape (each node at most once between two first
- *    runs, in increasing position) is narrower than DESIGN 6's plans, so its
- *    optimum is only an optimum within that shape.  `optimal` needs more:
- *    the duration floor, or the relaxation RM_BOUND that holds for every
- *    plan without copies (proof=1), solved for a bound that meets the plan.
- *    Otherwise the status is `feasible` with the note "optimal within
- *    Checkmate's stage shape".  With a host link (bandwidth > 0) the model
- *    has no copies: no claim beyond the floor.
- * 4. `infeasible` only from the floor or when RM_BOUND (every plan without
- *    copies, bandwidth 0) is infeasible; an infeasible stage MILP alone is
- *    "no plan within the stage shape".
- * Size caps: max_nodes stages and max_cols columns (a refusal, not a claim).
- * --write-lp FILE writes the stage MILP in CPLEX LP format. */
+ * 2. The stage MILP with lazy rerun rows: a greedy eviction plan
+ *    (rs_greedy), the LP relaxation rounded as Checkmate rounds it, a
+ *    depth-first dive when neither gave a plan, then best-bound
+ *    branch-and-cut from the best plan, rounding node LPs every node_heur
+ *    nodes.  The plan is decoded and checked with our own replay
+ *    (lib/remat_check.h) before it is returned.
+ * 3. The stage shape (each node at most once between two first runs, in
+ *    increasing position) is narrower than DESIGN 6's plans, so its optimum
+ *    is only an optimum within that shape.  `optimal` needs the duration
+ *    floor, or the relaxation RM_BOUND that holds for every plan without
+ *    copies (proof=1) solved to a bound that meets the plan; otherwise
+ *    `feasible` with the note "optimal within Checkmate's stage shape".
+ *    With a host link (bandwidth > 0) the models have no copies: no claim
+ *    beyond the floor.
+ * 4. `infeasible` only from the floor or when RM_BOUND is infeasible
+ *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
+ *    stage shape".
+ * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
+ * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,9 +324,9 @@ static int answer(search *s, bool infeasible) {
     c->duration_bound = s->best_cost;
   } else {
     c->status = s->proved ? MP_FEASIBLE : s->cut ? MP_TIMEOUT : MP_FEASIBLE;
-    snprintf(c->msg, sizeof c->msg, "%s; every plan%s takes at least %.6g",
+    snprintf(c->msg, sizeof c->msg, "%s%s; every plan takes at least %.6g",
              s->proved ? "optimal within Checkmate's stage shape" : "stage MILP not solved to the end",
-             c->bandwidth > 0 ? " without copies (offload not modelled)" : "", c->duration_bound);
+             c->bandwidth > 0 ? " (copies not modelled)" : "", c->duration_bound);
   }
   return 0;
 }
@@ -339,6 +340,32 @@ static int write_model(mp_ctx *c, const rs_model *m) {
   if (rc) snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
   if (rc == 0 || x.P) rm_destroy(&x);
   return rc;
+}
+
+/* Greedy, the stage MILP, the proof.  Returns true when RM_BOUND proved
+ * that no plan without copies fits. */
+static bool phases(search *s, double t0) {
+  mp_ctx *c = s->c;
+  const rs_model *m = s->m;
+  if (c->opt[OPT_greedy] != 0 && rs_greedy(m, c->budget, c, &s->best) == 0 &&
+      rm_peak(m, &s->best, c->start_order) >= 0)
+    s->best_cost = rs_cost(m, &s->best);
+  if (c->verbose) fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s->best_cost);
+  if (s->x->empty_row_fails)
+    s->infeasible = s->proved = true;
+  else if (mp_glp_guarded(run_stage, s))
+    s->x->P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: stage MILP %.2f s, %s, cost %.6g, bound %.6g, %ld lazy rows\n",
+            mp_now() - t0, s->proved ? "proved" : "not proved", s->best_cost, s->bound, s->x->cuts);
+  bool infeasible = false, exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
+  if (exact && isfinite(s->best_cost) && s->proved && !meets(s, c->duration_bound, s->best_cost))
+    prove(s, s->best_cost, &s->best);
+  else if (exact && !isfinite(s->best_cost) && s->infeasible)
+    infeasible = prove(s, INFINITY, NULL) == 1;
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: total %.2f s, duration bound %.6g\n", mp_now() - t0, c->duration_bound);
+  return infeasible;
 }
 
 static int remat_ilp_solve(mp_ctx *c) {
@@ -375,28 +402,9 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
   rs_dec_init(&m, &s.best);
-  if (c->opt[OPT_greedy] != 0 && rs_greedy(&m, c->budget, c, &s.best) == 0 &&
-      rm_peak(&m, &s.best, c->start_order) >= 0)
-    s.best_cost = rs_cost(&m, &s.best);
-  if (c->verbose)
-    fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s.best_cost);
   s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
   mp_rng_seed(&s.rng, c->seed);
-  if (x.empty_row_fails)
-    s.infeasible = s.proved = true;
-  else if (mp_glp_guarded(run_stage, &s))
-    x.P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
-  if (c->verbose)
-    fprintf(stderr, "remat-ilp: stage MILP %.2f s, %s, cost %.6g, bound %.6g, %ld lazy rows\n",
-            mp_now() - t0, s.proved ? "proved" : "not proved", s.best_cost, s.bound, x.cuts);
-  bool infeasible = false, exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
-  if (exact && isfinite(s.best_cost) && s.proved && !meets(&s, c->duration_bound, s.best_cost))
-    prove(&s, s.best_cost, &s.best);
-  else if (exact && !isfinite(s.best_cost) && s.infeasible)
-    infeasible = prove(&s, INFINITY, NULL) == 1;
-  if (c->verbose)
-    fprintf(stderr, "remat-ilp: total %.2f s, duration bound %.6g\n", mp_now() - t0, c->duration_bound);
-  int rc = answer(&s, infeasible);
+  int rc = answer(&s, phases(&s, t0));
   free(s.col);
   rs_dec_destroy(&s.best);
   rm_destroy(&x);

@@ -433,6 +433,43 @@ START_TEST(chains_and_determinism) {
 }
 END_TEST
 
+/* --write-lp writes Checkmate's explicit model, which GLPK reads back with
+ * one binary per rerun decision. */
+START_TEST(write_lp_round_trip) {
+  mp_graph *g = training_chain(5);
+  char *path = tl_write_temp("", ".lp");
+  const mp_solver *s = mp_solver_find("remat-ilp");
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  memset(&c, 0, sizeof c);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, 0, NULL, c.opt, &err), 0);
+  c.g = g;
+  c.start_order = g->given;
+  c.budget = 4;
+  c.events = &ev;
+  c.write_lp = path;
+  ck_assert_int_eq(s->solve(&c), 0);
+  glp_prob *P = glp_create_prob();
+  glp_term_out(GLP_OFF);
+  ck_assert_int_eq(glp_read_lp(P, NULL, path), 0);
+  rs_model m;
+  rs_model_init(&m, g, g->given);
+  int reruns = 0;
+  for (int t = 0; t <= m.n_pos; t++)
+    for (int k = 0; k < t && k < m.n_pos; k++) reruns += rs_may_run(&m, t, k);
+  ck_assert_int_eq(glp_get_num_bin(P), reruns);
+  ck_assert_int_gt(glp_get_num_rows(P), reruns);
+  rs_model_destroy(&m);
+  glp_delete_prob(P);
+  mp_events_destroy(&ev);
+  free(path);
+  mp_graph_free(g);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_milp(void) {
   Suite *s = suite_create("remat_milp");
   TCase *tc = tcase_create("remat_milp");
@@ -445,6 +482,7 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(tc, lp_never_beats_the_optimum);
   tcase_add_test(tc, explicit_and_lazy_agree);
   tcase_add_test(tc, chains_and_determinism);
+  tcase_add_test(tc, write_lp_round_trip);
   suite_add_tcase(s, tc);
   return s;
 }
