@@ -120,8 +120,8 @@ END_TEST
 START_TEST(greedy_plans_fit) {
   mp_rng r;
   mp_rng_seed(&r, 7107);
-  int found = 0;
-  for (int t = 0; t < tl_trials(150); t++) {
+  int found = 0, trials = tl_trials(150);
+  for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 10, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = order_for(g, &r, t);
@@ -156,7 +156,7 @@ START_TEST(greedy_plans_fit) {
     mp_graph_free(g);
     free(js);
   }
-  ck_assert_int_gt(found, 150);
+  ck_assert_int_gt(found, trials);
   tl_cleanup();
 }
 END_TEST
@@ -209,7 +209,8 @@ START_TEST(ilp_against_brute_force) {
   mp_rng r;
   mp_rng_seed(&r, 7102);
   tally ty = {0};
-  for (int t = 0; t < tl_trials(200); t++) {
+  int trials = tl_trials(200);
+  for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = order_for(g, &r, t);
@@ -222,7 +223,7 @@ START_TEST(ilp_against_brute_force) {
     free(js);
   }
   fprintf(stderr, "ilp: runs %d optimal %d shape_only %d infeasible %d none %d (fits %d) recomputing %d\n", ty.runs, ty.optimal, ty.shape_only, ty.infeasible, ty.none, ty.none_fits, ty.recomputing);
-  ck_assert_msg(ty.optimal > ty.runs / 3 && ty.recomputing > 20 && ty.infeasible > 10,
+  ck_assert_msg(ty.optimal > ty.runs / 3 && ty.recomputing > trials / 10 && ty.infeasible > trials / 20,
                 "runs %d optimal %d recomputing %d infeasible %d", ty.runs, ty.optimal,
                 ty.recomputing, ty.infeasible);
   tl_cleanup();
@@ -265,8 +266,8 @@ static void check_exact(const mp_graph *g, const int *order, int64_t b, double b
 START_TEST(exact_against_brute_force) {
   mp_rng r;
   mp_rng_seed(&r, 7103);
-  int found = 0, infeasible = 0;
-  for (int t = 0; t < tl_trials(200); t++) {
+  int found = 0, infeasible = 0, trials = tl_trials(200);
+  for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = order_for(g, &r, t);
@@ -279,7 +280,7 @@ START_TEST(exact_against_brute_force) {
     mp_graph_free(g);
     free(js);
   }
-  ck_assert_msg(found > 100 && infeasible > 50, "found %d infeasible %d", found, infeasible);
+  ck_assert_msg(found > trials / 2 && infeasible > trials / 4, "found %d infeasible %d", found, infeasible);
   tl_cleanup();
 }
 END_TEST
@@ -287,8 +288,8 @@ END_TEST
 START_TEST(exact_with_copies) {
   mp_rng r;
   mp_rng_seed(&r, 7104);
-  int found = 0, infeasible = 0;
-  for (int t = 0; t < tl_trials(80); t++) {
+  int found = 0, infeasible = 0, trials = tl_trials(80);
+  for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 5, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = order_for(g, &r, t);
@@ -302,7 +303,7 @@ START_TEST(exact_with_copies) {
     mp_graph_free(g);
     free(js);
   }
-  ck_assert_msg(found > 40 && infeasible > 10, "found %d infeasible %d", found, infeasible);
+  ck_assert_msg(found > trials / 2 && infeasible > trials / 8, "found %d infeasible %d", found, infeasible);
   tl_cleanup();
 }
 END_TEST
@@ -312,8 +313,8 @@ END_TEST
 START_TEST(lp_never_beats_the_optimum) {
   mp_rng r;
   mp_rng_seed(&r, 7105);
-  int plans = 0;
-  for (int t = 0; t < tl_trials(120); t++) {
+  int plans = 0, trials = tl_trials(120);
+  for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = order_for(g, &r, t);
@@ -345,7 +346,7 @@ START_TEST(lp_never_beats_the_optimum) {
     mp_graph_free(g);
     free(js);
   }
-  ck_assert_int_gt(plans, 100);
+  ck_assert_int_gt(plans, trials * 3 / 4);
   tl_cleanup();
 }
 END_TEST
@@ -356,8 +357,8 @@ START_TEST(explicit_and_lazy_agree) {
   static const char *const lazy[] = {"proof=0", NULL}, *const expl[] = {"proof=0", "explicit=1", NULL};
   mp_rng r;
   mp_rng_seed(&r, 7106);
-  int compared = 0;
-  for (int t = 0; t < tl_trials(120); t++) {
+  int compared = 0, trials = tl_trials(120);
+  for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 3 + t % 7, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = order_for(g, &r, t);
@@ -386,7 +387,7 @@ START_TEST(explicit_and_lazy_agree) {
     mp_graph_free(g);
     free(js);
   }
-  ck_assert_int_gt(compared, 10);
+  ck_assert_int_gt(compared, trials / 12);
   tl_cleanup();
 }
 END_TEST
