@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "memplan.h"
 
 static const char solve_help[] =
@@ -16,6 +17,12 @@ static const char solve_help[] =
     "Plan FILE (graph JSON, GraphML, node-link JSON, or MiniMalloc CSV) and print its figures.\n"
     "\n"
     "  --order NAME[,NAME...]  order solver chain (default given); each feeds the next\n"
+    "  --remat NAME[,NAME...]  recomputation/offload chain (default none): an event plan of the\n"
+    "                          order within the budget, its residencies placed by --place\n"
+    "  --budget B              with --remat: the live peak allowed, in bytes\n"
+    "  --budget-frac F         with --remat: F x the live peak of the order handed to it\n"
+    "  --bandwidth BW          with --remat: host link, bytes per cost unit (default: the graph's\n"
+    "                          host_bandwidth; 0: no offload)\n"
     "  --place NAME[,NAME...]  placer chain (default bysize)\n"
     "  --align A               offset alignment in bytes (default 64 for graphs, 1 for CSV)\n"
     "  --time-limit S          seconds for the whole solve (default: none)\n"
@@ -29,11 +36,12 @@ static const char solve_help[] =
     "  --toposort              accept a non-topological file order by sorting it\n"
     "  --input-format F        json, graphml, nodelink or csv (default: by extension)\n"
     "  --size-attr NAME        node-link/GraphML attribute with output bytes (default size)\n"
+    "  --cost-attr NAME        node-link/GraphML attribute with node times (default cost)\n"
     "\n"
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP, O_NOBASE };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -43,16 +51,10 @@ static const struct option solve_opts[] = {
     {"format", required_argument, 0, O_FMT},    {"out", required_argument, 0, O_OUT},
     {"toposort", no_argument, 0, O_TOPO},       {"input-format", required_argument, 0, O_IFMT},
     {"size-attr", required_argument, 0, O_SATTR}, {"help", no_argument, 0, O_HELP},
-    {"no-baseline", no_argument, 0, O_NOBASE},
+    {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
+    {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
+    {"bandwidth", required_argument, 0, O_BW},  {"cost-attr", required_argument, 0, O_CATTR},
     {0, 0, 0, 0}};
-
-static int parse_int64(const char *s, int64_t lo, int64_t *out) {
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (end == s || *end || v < lo) return -1;
-  *out = v;
-  return 0;
-}
 
 static int exit_code_of(memplan_err e) {
   switch (e) {
@@ -102,27 +104,27 @@ int mp_cmd_solve(int argc, char **argv) {
   int nsets = 0, c;
   optind = 1;
   opterr = 0;
+  if (mp_args_exact("solve", argc, argv, solve_opts)) {
+    free(sets);
+    return MP_EXIT_USAGE;
+  }
   while ((c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case O_ORDER: req.order = optarg; break;
     case O_PLACE: req.place = optarg; break;
     case O_ALIGN:
-      if (parse_int64(optarg, 1, &v)) goto bad_value;
+      if (mp_arg_align("solve", "--align", optarg, &v)) goto bad_usage;
       req.align = v;
       break;
-    case O_TL: {
-      char *end;
-      req.time_limit = strtod(optarg, &end);
-      if (end == optarg || *end || req.time_limit < 0) goto bad_value;
+    case O_TL:
+      if (mp_arg_real("solve", "--time-limit", optarg, 0, 1e9, &req.time_limit)) goto bad_usage;
       break;
-    }
     case O_SEED:
-      if (parse_int64(optarg, 0, &v)) goto bad_value;
-      req.seed = (uint64_t)v;
+      if (mp_arg_seed("solve", "--seed", optarg, &req.seed)) goto bad_usage;
       break;
     case O_CAP:
-      if (parse_int64(optarg, 1, &v)) goto bad_value;
+      if (mp_arg_capacity("solve", "--capacity", optarg, &v)) goto bad_usage;
       req.capacity = v;
       break;
     case O_SET: sets[nsets++] = optarg; break;
@@ -133,9 +135,24 @@ int mp_cmd_solve(int argc, char **argv) {
       break;
     case O_OUT: out = optarg; break;
     case O_TOPO: lo.toposort = true; break;
-    case O_IFMT: lo.format = optarg; break;
+    case O_IFMT:
+      if (mp_arg_choice("solve", "--input-format", optarg, MP_INPUT_FORMATS)) goto bad_usage;
+      lo.format = optarg;
+      break;
     case O_SATTR: lo.size_attr = optarg; break;
+    case O_CATTR: lo.cost_attr = optarg; break;
     case O_NOBASE: req.no_baseline = true; break;
+    case O_REMAT: req.remat = optarg; break;
+    case O_BUDGET:
+      if (mp_arg_int("solve", "--budget", optarg, 0, (int64_t)1 << 62, &v)) goto bad_usage;
+      req.has_budget = true;
+      req.budget = v;
+      break;
+    case O_BFRAC: req.budget_frac = optarg; break; /* checked exactly by the API */
+    case O_BW:
+      if (mp_arg_real("solve", "--bandwidth", optarg, 0, 1e300, &req.bandwidth)) goto bad_usage;
+      req.has_bandwidth = true;
+      break;
     case O_HELP:
       fputs(solve_help, stdout);
       free(sets);
@@ -148,6 +165,7 @@ int mp_cmd_solve(int argc, char **argv) {
     bad_value:
       fprintf(stderr, "memplan solve: bad value '%s' for --%s\n", optarg,
               solve_opts[c - O_ORDER].name);
+    bad_usage:
       free(sets);
       return MP_EXIT_USAGE;
     }
