@@ -41,6 +41,7 @@
   X(rounds, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent")    \
   X(node_heur, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")        \
   X(proof, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")        \
+  X(bound_share, 0.1, 0, 0.9, "share of a time limit kept for the LP bound valid for every plan") \
   X(explicit, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")       \
   X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                     \
   X(branch, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
@@ -293,6 +294,35 @@ static int prove(search *s, double target, const rs_dec *plan) {
   return pf.infeasible;
 }
 
+/* The LP of RM_BOUND alone: a duration bound valid for every plan without
+ * copies, when the stage MILP did not end (its own bound holds for the
+ * stage shape only). */
+typedef struct lp_bound {
+  search *s;
+  double value;
+} lp_bound;
+
+static void run_lp_bound(void *arg) {
+  lp_bound *lb = arg;
+  mp_ctx *c = lb->s->c;
+  rm_milp x;
+  mp_error err;
+  if (rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols], &err))
+    return;
+  double *col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
+  if (!x.empty_row_fails && rm_solve_lp(&x, c, col) == RM_LP_OPT) lb->value = glp_get_obj_val(x.P);
+  free(col);
+  rm_destroy(&x);
+}
+
+static void bound_by_lp(search *s) {
+  lp_bound lb = {s, -INFINITY};
+  if (mp_glp_guarded(run_lp_bound, &lb)) return;
+  double b = rs_bound_up(lb.value, s->unit);
+  if (isfinite(s->best_cost) && b > s->best_cost) b = s->best_cost;
+  if (b > s->c->duration_bound) s->c->duration_bound = b;
+}
+
 /* ---- the solver ---- */
 
 /* The answer: a plan and what it is proved to be, or why there is none. */
@@ -351,18 +381,24 @@ static bool phases(search *s, double t0) {
       rm_peak(m, &s->best, c->start_order) >= 0)
     s->best_cost = rs_cost(m, &s->best);
   if (c->verbose) fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s->best_cost);
+  bool exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
+  double deadline = c->deadline; /* a share of a limit stays for a bound */
+  if (exact && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
   if (s->x->empty_row_fails)
     s->infeasible = s->proved = true;
   else if (mp_glp_guarded(run_stage, s))
     s->x->P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
+  c->deadline = deadline;
   if (c->verbose)
     fprintf(stderr, "remat-ilp: stage MILP %.2f s, %s, cost %.6g, bound %.6g, %ld lazy rows\n",
             mp_now() - t0, s->proved ? "proved" : "not proved", s->best_cost, s->bound, s->x->cuts);
-  bool infeasible = false, exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
+  bool infeasible = false;
   if (exact && isfinite(s->best_cost) && s->proved && !meets(s, c->duration_bound, s->best_cost))
     prove(s, s->best_cost, &s->best);
   else if (exact && !isfinite(s->best_cost) && s->infeasible)
     infeasible = prove(s, INFINITY, NULL) == 1;
+  else if (exact && !s->proved && !mp_time_up(c))
+    bound_by_lp(s);
   if (c->verbose)
     fprintf(stderr, "remat-ilp: total %.2f s, duration bound %.6g\n", mp_now() - t0, c->duration_bound);
   return infeasible;
