@@ -14,10 +14,10 @@
  * a return or an offload's free, switch drop and offload, a random gene.
  *
  * Starts: keep-all when it fits the budget (then optimal: nothing runs
- * twice, nothing stalls).  Otherwise the better of two greedy plans: the
- * gaps across the peak dropped one at a time by bytes per unit of
- * recomputation time until the plan fits, and every gap that can be
- * dropped dropped.  Restarts cycle: the best plan, the best plan after a
+ * twice, nothing stalls).  Otherwise a greedy plan: the gaps across the
+ * peak dropped one at a time by bytes per unit of recomputation time while
+ * that lowers the excess; when it does not fit, the plan that drops every
+ * gap it can, if that one fits.  Restarts cycle: the best plan, the best plan after a
  * kick of random moves, the greedy start.  Each restart samples T0 (the
  * mean uphill of 100 moves accepted at 1/2, times heat) and cools
  * geometrically to T0 x t_end.
@@ -62,7 +62,7 @@ static int settle_easy(mp_ctx *c, mp_rsa *s) {
   mp_rgenes_keep_all(s->d, keep);
   int rc = mp_rsa_load(s, keep);
   free(keep);
-  if (rc == 0 && mp_rsa_fits(s, &s->fc)) {
+  if (rc == 0 && mp_rsa_fits(s, &s->fc) && s->fc.duration <= c->duration_bound * (1 + 1e-12)) {
     mp_events_copy(c->events, &s->best_plan);
     c->status = MP_OPTIMAL; /* nothing runs twice: the duration floor */
     return 0;
@@ -70,19 +70,17 @@ static int settle_easy(mp_ctx *c, mp_rsa *s) {
   return 1;
 }
 
-/* The greedy start (from keep-all, loaded) and the drop-all start: the
- * better one is loaded and kept in seed. */
+/* The greedy start (from keep-all, loaded); when it does not fit, the
+ * drop-all start if that one fits (its plans are long: recomputation
+ * chains at every use).  The start is loaded and kept in seed. */
 static void choose_start(mp_ctx *c, mp_rsa *s, mp_rgene *seed) {
-  mp_rsa_greedy(s, s->d->n_slots, c->deadline);
-  mp_rfig a = s->fc;
-  memcpy(seed, s->cur, sizeof(mp_rgene) * (size_t)s->d->n_slots);
-  mp_rgene *all = mp_xmalloc(sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1));
+  size_t bytes = sizeof(mp_rgene) * (size_t)s->d->n_slots;
+  bool fits = mp_rsa_greedy(s, s->d->n_slots, c->deadline);
+  memcpy(seed, s->cur, bytes);
+  if (fits) return;
+  mp_rgene *all = mp_xmalloc(bytes + sizeof(mp_rgene));
   mp_rgenes_drop_all(s->d, all);
-  if (mp_rsa_load(s, all) == 0) {
-    bool fa = mp_rsa_fits(s, &a), fb = mp_rsa_fits(s, &s->fc);
-    bool b_better = fb && fa ? s->fc.duration < a.duration : fb || (!fa && s->fc.excess < a.excess);
-    if (b_better) memcpy(seed, all, sizeof(mp_rgene) * (size_t)s->d->n_slots);
-  }
+  if (mp_rsa_load(s, all) == 0 && mp_rsa_fits(s, &s->fc)) memcpy(seed, all, bytes);
   free(all);
   mp_rsa_load(s, seed);
 }
@@ -127,7 +125,12 @@ static int rsa_solve(mp_ctx *c) {
   int rc = 0;
   if (settle_easy(c, &s)) {
     mp_rgene *seed = mp_xmalloc(sizeof(mp_rgene) * (size_t)(d.n_slots + 1));
+    double t_start = mp_now();
     choose_start(c, &s, seed);
+    if (c->verbose)
+      fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
+              mp_rsa_fits(&s, &s.fc) ? "fits" : "over the budget", s.fc.duration,
+              (long long)s.fc.peak, s.evals, mp_now() - t_start);
     mp_rng r;
     mp_rng_seed(&r, c->seed);
     int restarts = (int)c->opt[OPT_restarts], rs = 0;
@@ -136,6 +139,9 @@ static int rsa_solve(mp_ctx *c) {
       restart_from(&s, &r, rs, seed, c->opt[OPT_kick]);
       double t0 = mp_rsa_sample_t0(&s, &r, 100, c->opt[OPT_heat]);
       cut = !mp_rsa_anneal(&s, &r, (long)c->opt[OPT_iters], t0, c->opt[OPT_t_end], c->deadline);
+      if (c->verbose)
+        fprintf(stderr, "remat-sa: restart %d: best %.6g, %ld plans decoded, %.3f s\n", rs,
+                s.has_best ? s.best_duration : -1.0, s.evals, mp_now() - t_start);
       if (s.has_best && s.best_duration <= c->duration_bound * (1 + 1e-12)) break;
     }
     free(seed);
@@ -163,6 +169,6 @@ const mp_solver solver_remat_sa = {
                "runs in the order handed in",
     .decides = MP_DECIDES_EVENTS,
     .options = MP_OPTIONS(rsa_options),
-    .quick = "iters=300,restarts=2,fill=0",
+    .quick = "iters=1000,restarts=3,fill=0",
     .solve = rsa_solve,
 };

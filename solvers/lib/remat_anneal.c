@@ -52,9 +52,11 @@ double mp_rsa_energy(const mp_rsa *s, const mp_rfig *f) {
 
 /* ---- the current genome ---- */
 
-static void active_update(mp_rsa *s, int slot, int old_kind, int new_kind) {
-  if ((old_kind == MP_RK_KEEP) == (new_kind == MP_RK_KEEP)) return;
-  if (new_kind != MP_RK_KEEP) {
+/* The active set: the slots that do not keep their buffers. */
+static void active_update(mp_rsa *s, int slot, mp_rgene old, mp_rgene g) {
+  bool was = old.kind != MP_RK_KEEP, is = g.kind != MP_RK_KEEP;
+  if (was == is) return;
+  if (is) {
     s->where[slot] = s->n_active;
     s->active[s->n_active++] = slot;
     return;
@@ -67,7 +69,7 @@ static void active_update(mp_rsa *s, int slot, int old_kind, int new_kind) {
 static void set_gene(mp_rsa *s, int slot, mp_rgene g) {
   s->undo_slot[s->n_undo] = slot;
   s->undo_gene[s->n_undo++] = s->cur[slot];
-  active_update(s, slot, s->cur[slot].kind, g.kind);
+  active_update(s, slot, s->cur[slot], g);
   s->cur[slot] = g;
 }
 
@@ -75,7 +77,7 @@ void mp_rsa_undo(mp_rsa *s) {
   while (s->n_undo > 0) {
     s->n_undo--;
     int slot = s->undo_slot[s->n_undo];
-    active_update(s, slot, s->cur[slot].kind, s->undo_gene[s->n_undo].kind);
+    active_update(s, slot, s->cur[slot], s->undo_gene[s->n_undo]);
     s->cur[slot] = s->undo_gene[s->n_undo];
   }
 }
@@ -123,12 +125,15 @@ static double score(const mp_rsa *s, int slot) {
   return bytes / (d->g->nodes[d->g->bufs[b].owner].cost + 0.01 * s->step_penalty + 1e-9);
 }
 
-/* The kept gaps across step `hot` that could be dropped or offloaded. */
+/* The kept gaps across step `hot` that could be dropped or offloaded (not
+ * the tails: their buffers are resident there only when a recomputation
+ * reads them later). */
 static int hot_candidates(mp_rsa *s, int hot) {
   const mp_rdec *d = s->d;
   int m = 0;
   for (int k = 0; k < d->n_slots; k++)
-    if (s->cur[k].kind == MP_RK_KEEP && d->gs[k] < hot && hot < d->ge[k] && d->allow[k] > 1)
+    if (s->cur[k].kind == MP_RK_KEEP && d->gs[k] < hot && hot < d->ge[k] && d->allow[k] > 1 &&
+        d->slot_reader[k] != MP_RSLOT_TAIL)
       s->cand[m++] = k;
   return m;
 }
@@ -179,7 +184,7 @@ static bool move_return(mp_rsa *s, mp_rng *r, bool delay) {
     int k = random_active(s, r);
     if (k < 0) return false;
     mp_rgene g = s->cur[k];
-    if (delay && g.kind != MP_RK_OFFLOAD) continue;
+    if (g.kind == MP_RK_KEEP || (delay && g.kind != MP_RK_OFFLOAD)) continue;
     int len = mp_rdec_gap_len(s->d, k);
     if (delay)
       g.delay = nudge(r, g.delay, len);
@@ -212,7 +217,9 @@ static bool move_random(mp_rsa *s, mp_rng *r) {
     set_gene(s, k, (mp_rgene){MP_RK_KEEP, 0, 0});
     return true;
   }
-  set_gene(s, k, fresh_gene(s, r, k));
+  mp_rgene g = fresh_gene(s, r, k);
+  if (g.kind == s->cur[k].kind && g.back == s->cur[k].back && g.delay == s->cur[k].delay) return false;
+  set_gene(s, k, g);
   return true;
 }
 
@@ -299,32 +306,45 @@ static int by_score_desc(const void *a, const void *b, void *ctx) {
   return (x < y) - (x > y);
 }
 
-/* One greedy round: the best-scoring candidate at the peak that lowers the
- * excess (or the peak); false when none does. */
+/* Is figure set a better than b on the way under the budget: less excess,
+ * then a lower peak, then a shorter plan? */
+static bool closer(const mp_rfig *a, const mp_rfig *b) {
+  if (a->excess != b->excess) return a->excess < b->excess;
+  if (a->peak != b->peak) return a->peak < b->peak;
+  return a->duration < b->duration;
+}
+
+/* One greedy round: among the `tries` best-scoring candidates at the peak
+ * (dropped just in time, or offloaded when they cannot be dropped), the
+ * one that brings the plan closest under the budget; false when none
+ * improves it. */
 static bool greedy_round(mp_rsa *s, int tries) {
-  int m = hot_candidates(s, s->fc.hot_step);
+  int m = hot_candidates(s, s->fc.hot_step), pick = -1;
   qsort_r(s->cand, (size_t)m, sizeof(int), by_score_desc, s);
+  mp_rfig best = s->fc;
   for (int i = 0; i < m && i < tries; i++) {
     int k = s->cand[i];
-    bool drop = mp_rdec_allows(s->d, k, MP_RK_DROP);
     s->n_undo = 0;
-    set_gene(s, k, (mp_rgene){drop ? MP_RK_DROP : MP_RK_OFFLOAD, 0, 0});
+    set_gene(s, k, (mp_rgene){mp_rdec_allows(s->d, k, MP_RK_DROP) ? MP_RK_DROP : MP_RK_OFFLOAD, 0, 0});
     mp_rfig f;
-    if (mp_rsa_eval(s, &f) == 0 &&
-        (f.excess < s->fc.excess || (f.excess == s->fc.excess && f.peak < s->fc.peak))) {
-      s->fc = f;
-      s->n_undo = 0;
-      return true;
+    if (mp_rsa_eval(s, &f) == 0 && closer(&f, &best)) {
+      best = f;
+      pick = k;
     }
     mp_rsa_undo(s);
   }
-  return false;
+  if (pick < 0) return false;
+  s->n_undo = 0;
+  set_gene(s, pick, (mp_rgene){mp_rdec_allows(s->d, pick, MP_RK_DROP) ? MP_RK_DROP : MP_RK_OFFLOAD, 0, 0});
+  s->n_undo = 0;
+  s->fc = best;
+  return true;
 }
 
 bool mp_rsa_greedy(mp_rsa *s, int max_rounds, double deadline) {
   for (int round = 0; round < max_rounds && !mp_rsa_fits(s, &s->fc); round++) {
     if (deadline > 0 && mp_now() >= deadline) break;
-    if (!greedy_round(s, 8)) break;
+    if (!greedy_round(s, 16)) break;
   }
   return mp_rsa_fits(s, &s->fc);
 }

@@ -42,7 +42,9 @@
  * next in-place write to it: the verifier does not check this (it checks
  * first runs only), but a rerun after the write would read changed data.
  * Decoding fails when a dropped buffer must come back where it cannot (its
- * owner may not run again there): the slot responsible is reported.
+ * owner may not run again there): the slot responsible is reported; or
+ * when the plan grows beyond 64 events per node (chains of recomputations
+ * at every use): no slot.
  *
  * Figures: the memory samples of DESIGN 6.3 (the start, every run with its
  * workspace, every in), their peak, the excess (sum over samples of bytes
@@ -104,7 +106,8 @@ typedef struct mp_rdec {
   int *bucket_head, *bucket_next; /* per step: slots that bring a buffer back */
   int *sched_head, *sched_next, *sched_buf, n_sched, cap_sched;
   mp_events raw;       /* runs, ins, outs */
-  int *raw_step, raw_cap;
+  int *raw_step, raw_cap; /* per raw event: its step */
+  int max_events;      /* a decode that emits more gives up (fail_slot -1) */
   mp_rres *res;
   int n_res, cap_res;
   int *free_head, *free_next, free_cap;
@@ -130,6 +133,9 @@ static inline int mp_rdec_gap_len(const mp_rdec *d, int slot) { return d->ge[slo
  * the figures, the plan in d->plan; or -1 (f->fail_slot set) when a dropped
  * buffer cannot come back. */
 int mp_rdec_decode(mp_rdec *d, const mp_rgene *genes, int64_t budget, mp_rfig *f);
+
+/* The second pass (remat_measure.c): frees, samples, duration. */
+void mp_rdec_measure(mp_rdec *d, int64_t budget, mp_rfig *f);
 
 /* The genome that keeps everything (its plan is the equivalence rule's). */
 void mp_rgenes_keep_all(const mp_rdec *d, mp_rgene *genes);

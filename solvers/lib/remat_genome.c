@@ -97,6 +97,7 @@ void mp_rdec_init(mp_rdec *d, const mp_graph *g, double bandwidth) {
   d->bucket_next = mp_xmalloc(sizeof(int) * ms);
   d->sched_head = mp_xmalloc(sizeof(int) * nn);
   d->clock = mp_xmalloc(sizeof(double) * 3 * nb);
+  d->max_events = g->n < (INT32_MAX - 4096) / 128 ? 64 * (g->n + 1) + 4096 : INT32_MAX / 2;
   mp_events_init(&d->raw);
   mp_events_init(&d->plan);
 }
