@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "gen.h"
 #include "lib/remat_decode.h"
 #include "oracle.h"
 #include "registry.h"
@@ -133,7 +134,6 @@ START_TEST(decoder_against_judge) {
     mp_graph_free(g);
     free(js);
   }
-  fprintf(stderr, "decoded %d failed %d reruns %d copies %d\n", decoded, failed, reruns, copies);
   ck_assert_msg(decoded > 4 * trials && reruns > trials && copies > trials / 2,
                 "decoded %d (failed %d), with reruns %d, with copies %d", decoded, failed, reruns,
                 copies);
@@ -172,31 +172,18 @@ typedef struct tally {
 } tally;
 
 /* One solver run against the optimum (rc of rb_*: RB_FOUND with opt). */
-static void judge_run(const char *name, const mp_graph *g, const int *order, bool follow,
-                      int64_t budget, double bw, int brc, double opt, bool excused, tally *t,
-                      const char *js) {
+static void judge_run(const char *name, const char *extra, const mp_graph *g, const int *order,
+                      bool follow, int64_t budget, double bw, int brc, double opt, bool excused,
+                      tally *t, const char *js) {
   mp_ctx c;
   mp_events ev;
   mp_events_init(&ev);
-  int rc = run_solver(name, g, order, budget, bw, 7, NULL, &c, &ev);
+  int rc = run_solver(name, g, order, budget, bw, 7, extra, &c, &ev);
   t->cases++;
   if (rc != 0) {
     ck_assert_msg(ev.n == 0 && strstr(c.msg, "no plan within budget"), "%s: %s", name, c.msg);
     t->none++;
     t->missed += brc == RB_FOUND;
-    if (brc == RB_FOUND && getenv("MP_SHOW")) {
-      fprintf(stderr, "missed at %lld (opt %g)\n%s\n", (long long)budget, opt, js);
-      mp_events bp;
-      mp_events_init(&bp);
-      double o2;
-      rb_optimum(g, budget, follow ? order : NULL, 400000, &o2, &bp);
-      for (int i = 0; i < bp.n; i++) {
-        char lab[96];
-        mp_event_label(g, bp.ev[i], lab, sizeof lab);
-        fprintf(stderr, "  %s\n", lab);
-      }
-      mp_events_destroy(&bp);
-    }
     ck_assert_msg(brc != RB_FOUND || excused, "%s: no plan at %lld, the optimum is %g\n%s", name,
                   (long long)budget, opt, js);
   } else if (c.status == MP_INFEASIBLE) {
@@ -222,19 +209,21 @@ static void judge_run(const char *name, const mp_graph *g, const int *order, boo
                     name, f.duration, opt, js);
     t->found++;
     t->reached += f.duration <= opt + 1e-9 * fmax(1, opt);
-    t->excused += excused;
-    if (getenv("MP_SHOW") && f.duration > opt + 1e-9 * fmax(1, opt)) fprintf(stderr, "subopt %g vs %g at %lld excused %d\n%s\n", f.duration, opt, (long long)budget, excused, js);
+    t->excused += excused && f.duration > opt + 1e-9 * fmax(1, opt);
   }
   mp_events_destroy(&ev);
 }
 
-/* Budgets from the keep-all peak of the order down to the floor, without
- * copies: every solver run is judged against rb_optimum. */
-static void against_brute(const char *name, bool follow, uint64_t seed, int trials, tally *t) {
+/* Budgets from the keep-all peak of the given order down to just below the
+ * floor, with copies when bw > 0: every run is judged against the exact
+ * optimum (rb_optimum, rb_optimum_copies) over the plans that follow the
+ * given order (follow) or over all. */
+static void against_brute(const char *name, const char *extra, bool follow, double bw,
+                          uint64_t seed, int trials, tally *t) {
   mp_rng r;
   mp_rng_seed(&r, seed);
   for (int k = 0; k < trials; k++) {
-    int n = 3 + k % 8;
+    int n = 3 + k % (bw > 0 ? 5 : 8);
     char *js = tl_random_json(&r, n, TL_ALL);
     mp_graph *g = tl_graph(js);
     random_costs(g, &r);
@@ -243,10 +232,12 @@ static void against_brute(const char *name, bool follow, uint64_t seed, int tria
       double opt = -1;
       mp_events bp;
       mp_events_init(&bp);
-      int brc = rb_optimum(g, b, follow ? g->given : NULL, 400000, &opt, &bp);
+      const int *scope = follow ? g->given : NULL;
+      int brc = bw > 0 ? rb_optimum_copies(g, b, scope, bw, 300000, &opt, &bp)
+                       : rb_optimum(g, b, scope, 400000, &opt, &bp);
       if (brc != RB_TOO_BIG)
-        judge_run(name, g, g->given, follow, b, 0, brc, opt, brc == RB_FOUND && rereads_written(g, &bp),
-                  t, js);
+        judge_run(name, extra, g, g->given, follow, b, bw, brc, opt,
+                  brc == RB_FOUND && rereads_written(g, &bp), t, js);
       mp_events_destroy(&bp);
     }
     mp_graph_free(g);
@@ -254,13 +245,150 @@ static void against_brute(const char *name, bool follow, uint64_t seed, int tria
   }
 }
 
+static void report(const char *what, const tally *t) {
+  fprintf(stderr,
+          "%s: %d budgets: %d plans, %d at the optimum (of the %d above it, %d where the optimum "
+          "reruns a reader after an in-place write); %d without a plan (%d where the optimum "
+          "exists, all of them such); %d below the floor\n",
+          what, t->cases, t->found, t->reached, t->found - t->reached, t->excused, t->none,
+          t->missed, t->infeasible);
+}
+
 START_TEST(sa_against_brute) {
   tally t = {0};
-  against_brute("remat-sa", true, 1302, tl_trials(150), &t);
-  fprintf(stderr, "remat-sa: %d cases, %d plans, %d at the optimum, %d without plan (%d missed), %d infeasible\n",
-          t.cases, t.found, t.reached, t.none, t.missed, t.infeasible);
-  ck_assert_msg(t.reached * 10 >= t.found * 8, "remat-sa reached the optimum in %d of %d", t.reached,
+  against_brute("remat-sa", NULL, true, 0, 1302, tl_trials(150), &t);
+  report("remat-sa", &t);
+  ck_assert_msg(t.reached * 10 >= t.found * 9, "remat-sa reached the optimum in %d of %d", t.reached,
                 t.found);
+  tl_cleanup();
+}
+END_TEST
+
+START_TEST(ga_against_brute) {
+  tally t = {0}, u = {0};
+  against_brute("remat-ga", NULL, false, 0, 1303, tl_trials(100), &t);
+  report("remat-ga (any order)", &t);
+  ck_assert_msg(t.reached * 10 >= t.found * 9, "remat-ga reached the optimum in %d of %d", t.reached,
+                t.found);
+  against_brute("remat-ga", "reorder=0", true, 0, 1304, tl_trials(60), &u);
+  report("remat-ga reorder=0", &u);
+  ck_assert_msg(u.reached * 10 >= u.found * 8, "remat-ga reorder=0 reached the optimum in %d of %d",
+                u.reached, u.found);
+  tl_cleanup();
+}
+END_TEST
+
+START_TEST(copies_against_brute) {
+  tally t = {0}, u = {0};
+  against_brute("remat-sa", NULL, true, 700, 1305, tl_trials(60), &t);
+  report("remat-sa with copies", &t);
+  against_brute("remat-ga", "reorder=0", true, 700, 1306, tl_trials(40), &u);
+  report("remat-ga reorder=0 with copies", &u);
+  ck_assert_msg(t.reached * 10 >= t.found * 7 && u.reached * 10 >= u.found * 7,
+                "with copies: remat-sa %d of %d, remat-ga %d of %d", t.reached, t.found, u.reached,
+                u.found);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- claims, seeds, time limits ---- */
+
+static const char *const searchers[] = {"remat-sa", "remat-ga"};
+
+START_TEST(claims) {
+  mp_rng r;
+  mp_rng_seed(&r, 1307);
+  for (int t = 0; t < tl_trials(120); t++) {
+    char *js = tl_random_json(&r, 1 + t % 14, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, g->given);
+    for (size_t k = 0; k < sizeof searchers / sizeof *searchers; k++) {
+      mp_ctx c;
+      mp_events ev;
+      mp_events_init(&ev);
+      /* keep-all fits: nothing runs twice, optimal at the duration floor */
+      ck_assert_int_eq(run_solver(searchers[k], g, g->given, keep, 0, 3, NULL, &c, &ev), 0);
+      ck_assert_msg(c.status == MP_OPTIMAL, "%s: %s at the keep-all peak", searchers[k],
+                    mp_status_name(c.status));
+      mp_ev_figures f;
+      mp_events_evaluate(g, &ev, 0, keep, &f);
+      ck_assert(f.duration == mp_events_duration_floor(g) && c.duration_bound == f.duration);
+      ck_assert(f.live_peak <= keep && mp_events_follow(g, &ev, g->given));
+      /* below the floor: infeasible, a proof, no plan */
+      ck_assert_int_eq(run_solver(searchers[k], g, g->given, floor - 1, 0, 3, NULL, &c, &ev), 0);
+      ck_assert(c.status == MP_INFEASIBLE && ev.n == 0 && strstr(c.msg, "floor"));
+      mp_events_destroy(&ev);
+    }
+    mp_graph_free(g);
+    free(js);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* A layered graph of 300 nodes and its budget at 85% of the given order's
+ * peak. */
+static mp_graph *layered(int n, uint64_t seed) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = "layered";
+  o.n = n;
+  o.seed = seed;
+  char src[512];
+  mp_error err;
+  mp_graph *g = mp_gen(&o, src, sizeof src, &err);
+  ck_assert_msg(g != NULL, "%s", err.msg);
+  return g;
+}
+
+static bool same_plan(const mp_events *a, const mp_events *b) {
+  if (a->n != b->n) return false;
+  for (int i = 0; i < a->n; i++)
+    if (a->ev[i].kind != b->ev[i].kind || a->ev[i].id != b->ev[i].id) return false;
+  return true;
+}
+
+START_TEST(seeds_and_limits) {
+  mp_graph *g = layered(300, 5);
+  int64_t budget = mp_order_peak(g, g->given) * 85 / 100;
+  for (size_t k = 0; k < sizeof searchers / sizeof *searchers; k++) {
+    mp_ctx c;
+    mp_events a, b;
+    mp_events_init(&a);
+    mp_events_init(&b);
+    /* deterministic for a seed without a limit */
+    ck_assert_int_eq(run_solver(searchers[k], g, g->given, budget, 0, 11, NULL, &c, &a), 0);
+    ck_assert_int_eq(run_solver(searchers[k], g, g->given, budget, 0, 11, NULL, &c, &b), 0);
+    ck_assert_msg(same_plan(&a, &b), "%s: two runs of seed 11 differ", searchers[k]);
+    mp_error err;
+    ck_assert_msg(mp_events_verify(g, &a, 0, NULL, &err) == 0, "%s", err.msg);
+    ck_assert(mp_events_memory(g, &a, NULL) <= budget);
+    /* a time limit with fill: used, not overrun; without fill: not waited for */
+    for (int fill = 0; fill < 2; fill++) {
+      const mp_solver *s = mp_solver_find(searchers[k]);
+      memset(&c, 0, sizeof c);
+      const char *sets[] = {fill ? "fill=1" : "fill=0"};
+      char msg[256];
+      ck_assert_int_eq(mp_solver_options(s, 1, sets, c.opt, msg, sizeof msg), 0);
+      c.g = g;
+      c.start_order = g->given;
+      c.budget = budget;
+      c.events = &b;
+      c.seed = 2;
+      c.time_limit = 0.4;
+      double t0 = mp_now();
+      c.deadline = t0 + c.time_limit;
+      int rc = s->solve(&c);
+      double took = mp_now() - t0;
+      ck_assert_msg(took < c.time_limit + 1.0, "%s fill=%d took %.2f s for a %.1f s limit",
+                    searchers[k], fill, took, c.time_limit);
+      if (fill) ck_assert_msg(took >= c.time_limit * 0.9 || c.status == MP_OPTIMAL, "%s: %.2f s", searchers[k], took);
+      if (rc == 0) ck_assert(mp_events_memory(g, &b, NULL) <= budget);
+    }
+    mp_events_destroy(&a);
+    mp_events_destroy(&b);
+  }
+  mp_graph_free(g);
   tl_cleanup();
 }
 END_TEST
@@ -271,6 +399,10 @@ Suite *suite_remat_search(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, decoder_against_judge);
   tcase_add_test(tc, sa_against_brute);
+  tcase_add_test(tc, ga_against_brute);
+  tcase_add_test(tc, copies_against_brute);
+  tcase_add_test(tc, claims);
+  tcase_add_test(tc, seeds_and_limits);
   suite_add_tcase(s, tc);
   return s;
 }
