@@ -67,6 +67,7 @@ static void active_update(mp_rsa *s, int slot, mp_rgene old, mp_rgene g) {
 }
 
 static void set_gene(mp_rsa *s, int slot, mp_rgene g) {
+  if (s->n_undo == MP_RSA_UNDO) return;
   s->undo_slot[s->n_undo] = slot;
   s->undo_gene[s->n_undo++] = s->cur[slot];
   active_update(s, slot, s->cur[slot], g);
@@ -148,6 +149,20 @@ static mp_rgene fresh_gene(const mp_rsa *s, mp_rng *r, int slot) {
   return (mp_rgene){(uint8_t)kind, back, delay};
 }
 
+/* The buffers the recomputation of slot k's buffer reads: dropped after
+ * their last use (their tails), so that holding them for it does not keep
+ * them across the peak. */
+static void drop_input_tails(mp_rsa *s, int k) {
+  const mp_rdec *d = s->d;
+  int v = d->g->bufs[d->slot_buf[k]].owner;
+  for (int i = 0; i < d->g->n_reads[v]; i++) {
+    int q = d->g->reads[v][i], tail = d->slot0[q + 1] - 1;
+    if (tail < d->slot0[q] || d->slot_reader[tail] != MP_RSLOT_TAIL) continue;
+    if (s->cur[tail].kind == MP_RK_KEEP && mp_rdec_allows(d, tail, MP_RK_DROP))
+      set_gene(s, tail, (mp_rgene){MP_RK_DROP, 0, 0});
+  }
+}
+
 static bool move_drop(mp_rsa *s, mp_rng *r) {
   int m = hot_candidates(s, s->fc.hot_step);
   if (m == 0) return false;
@@ -156,7 +171,9 @@ static bool move_drop(mp_rsa *s, mp_rng *r) {
     int c = s->cand[mp_rng_below(r, (uint64_t)m)];
     if (score(s, c) > score(s, pick)) pick = c;
   }
-  set_gene(s, pick, fresh_gene(s, r, pick));
+  mp_rgene g = fresh_gene(s, r, pick);
+  set_gene(s, pick, g);
+  if (g.kind == MP_RK_DROP && mp_rng_below(r, 2)) drop_input_tails(s, pick);
   return true;
 }
 
@@ -314,28 +331,38 @@ static bool closer(const mp_rfig *a, const mp_rfig *b) {
   return a->duration < b->duration;
 }
 
-/* One greedy round: among the `tries` best-scoring candidates at the peak
- * (dropped just in time, or offloaded when they cannot be dropped), the
- * one that brings the plan closest under the budget; false when none
- * improves it. */
+/* Slot k dropped just in time (offloaded when it cannot be dropped); with
+ * inputs, the buffers its recomputation reads dropped after their last use. */
+static void greedy_drop(mp_rsa *s, int k, bool inputs) {
+  bool drop = mp_rdec_allows(s->d, k, MP_RK_DROP);
+  set_gene(s, k, (mp_rgene){drop ? MP_RK_DROP : MP_RK_OFFLOAD, 0, 0});
+  if (drop && inputs) drop_input_tails(s, k);
+}
+
+/* One greedy round: among the `tries` best-scoring candidates at the peak,
+ * each tried with and without its inputs' tails dropped, the change that
+ * brings the plan closest under the budget; false when none improves it. */
 static bool greedy_round(mp_rsa *s, int tries) {
   int m = hot_candidates(s, s->fc.hot_step), pick = -1;
+  bool pick_inputs = false;
   qsort_r(s->cand, (size_t)m, sizeof(int), by_score_desc, s);
   mp_rfig best = s->fc;
-  for (int i = 0; i < m && i < tries; i++) {
-    int k = s->cand[i];
-    s->n_undo = 0;
-    set_gene(s, k, (mp_rgene){mp_rdec_allows(s->d, k, MP_RK_DROP) ? MP_RK_DROP : MP_RK_OFFLOAD, 0, 0});
-    mp_rfig f;
-    if (mp_rsa_eval(s, &f) == 0 && closer(&f, &best)) {
-      best = f;
-      pick = k;
+  for (int i = 0; i < m && i < tries; i++)
+    for (int inputs = 0; inputs < 2; inputs++) {
+      int k = s->cand[i];
+      s->n_undo = 0;
+      greedy_drop(s, k, inputs);
+      mp_rfig f;
+      if (mp_rsa_eval(s, &f) == 0 && closer(&f, &best)) {
+        best = f;
+        pick = k;
+        pick_inputs = inputs;
+      }
+      mp_rsa_undo(s);
     }
-    mp_rsa_undo(s);
-  }
   if (pick < 0) return false;
   s->n_undo = 0;
-  set_gene(s, pick, (mp_rgene){mp_rdec_allows(s->d, pick, MP_RK_DROP) ? MP_RK_DROP : MP_RK_OFFLOAD, 0, 0});
+  greedy_drop(s, pick, pick_inputs);
   s->n_undo = 0;
   s->fc = best;
   return true;

@@ -13,7 +13,9 @@
  * Moves (each changes one or two genes, undone when rejected):
  *   drop    at the step of the peak sample, a gap that keeps its buffer
  *           across it is dropped or offloaded (the best of a few sampled by
- *           bytes per unit of recomputation time);
+ *           bytes per unit of recomputation time); half the time the
+ *           buffers its recomputation reads are then dropped after their
+ *           last use too (recomputed in turn) instead of held for it;
  *   undrop  a dropped or offloaded gap is kept again;
  *   swap    both at once (trade one recomputation for another);
  *   return  a dropped or offloaded gap returns at another step;
@@ -28,6 +30,9 @@
 #include "lib/anneal.h"
 #include "lib/remat_decode.h"
 
+/* The most genes one move changes. */
+#define MP_RSA_UNDO 64
+
 enum { MP_RM_DROP = 0, MP_RM_UNDROP, MP_RM_SWAP, MP_RM_RETURN, MP_RM_DELAY, MP_RM_KIND, MP_RM_RANDOM,
        MP_RM_N };
 
@@ -39,8 +44,8 @@ typedef struct mp_rsa {
   mp_rgene *cur;            /* the current genome */
   mp_rfig fc;               /* its figures */
   int *active, *where, n_active; /* the slots that are not KEEP */
-  int undo_slot[4], n_undo;
-  mp_rgene undo_gene[4];
+  int undo_slot[MP_RSA_UNDO], n_undo;
+  mp_rgene undo_gene[MP_RSA_UNDO];
   int *cand;                /* scratch: candidate slots */
   /* the best plan within the budget */
   bool has_best;
