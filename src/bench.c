@@ -353,7 +353,11 @@ static int check_one_set(const char *set, char *msg, size_t cap) {
       if (strlen(s->options[i].name) != ol || strncmp(s->options[i].name, oname, ol)) continue;
       double vals[MP_MAX_OPTS];
       const char *one[1] = {set};
-      if (mp_solver_options(s, 1, one, vals, msg, cap)) return -1;
+      mp_error err;
+      if (mp_solver_options(s, 1, one, vals, &err)) {
+        snprintf(msg, cap, "%s", err.msg);
+        return -1;
+      }
       matched++;
     }
   }

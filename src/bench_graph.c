@@ -50,7 +50,7 @@ int mp_graph_bound(const char *file, mp_graphrow *g, char *msg, size_t cap) {
     g->bound = mp_live_peak(in.fixed);
     g->bound_kind = mp_xstrdup("max-live");
   }
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   return 0;
 }
 

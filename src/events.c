@@ -93,7 +93,7 @@ void mp_events_from_order(const mp_graph *g, const int *order, mp_events *out) {
   free(fill);
   free(dying);
   free(start);
-  free(pr.items);
+  mp_problem_destroy(&pr);
 }
 
 int mp_events_first_order(const mp_graph *g, const mp_events *p, int *order) {

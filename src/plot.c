@@ -255,7 +255,7 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
   }
   if (!in.g) {
     snprintf(msg, cap, "%s: a profile over steps needs a graph (this is a fixed-lifetime file)", file);
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
     return -1;
   }
   int64_t **prof = mp_xcalloc((size_t)ns, sizeof(int64_t *));
@@ -267,12 +267,13 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
     mp_run_spec spec = *base;
     spec.order = solvers[i];
     spec.place = NULL; /* the profile depends on the order alone */
+    spec.no_baseline = true;
     mp_result r;
-    int e = mp_run(&in, &spec, &r);
-    if (e == 1) {
+    mp_err e = mp_run(&in, &spec, &r);
+    if (e == MP_EUSAGE) {
       snprintf(msg, cap, "%s: %s", solvers[i], r.msg);
       rc = -1;
-    } else if (e) {
+    } else if (e || !r.has_figures) {
       /* a refusal (size cap) or a failure: leave this solver out */
       fprintf(stderr, "memplan plot: %s left out: %s\n", solvers[i], r.msg);
     } else {
@@ -281,7 +282,7 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
       peak[i] = r.fig.live_peak;
       if (peak[i] > ymax) ymax = peak[i];
     }
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   }
   if (!rc && steps == 0) {
     snprintf(msg, cap, "%s: an empty graph has no profile", file);
@@ -364,7 +365,7 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
   for (int i = 0; i < ns; i++) free(prof[i]);
   free(prof);
   free(peak);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   return rc;
 }
 
@@ -433,7 +434,7 @@ static int plot_placement(const char *file, const char *plan, const mp_run_spec 
     rc = load_plan(&in, plan, &p, &off, msg, cap);
     snprintf(sub, sizeof sub, "plan %.300s", plan);
   } else {
-    if (mp_run(&in, spec, &r)) {
+    if (mp_run(&in, spec, &r) || !r.has_figures) {
       snprintf(msg, cap, "%s", r.msg);
       rc = -1;
     } else {
@@ -541,15 +542,12 @@ static int plot_placement(const char *file, const char *plan, const mp_run_spec 
     rc = canvas_close(&c, msg, cap);
   }
   if (from_run) {
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   } else {
     free(off);
-    if (p.g)
-      free(p.items);
-    else if (p.items)
-      mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   return rc;
 }
 

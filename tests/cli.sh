@@ -176,5 +176,34 @@ h2=$(fp)
 [ "$h2" != "$h1" ] && ok || bad "fingerprint: a change in solvers/lib/h.c (behind h.h) left it unchanged"
 echo 'int foo2;' >>"$F/solvers/foo.c"
 [ "$(fp)" != "$h2" ] && ok || bad "fingerprint: a change in the solver left it unchanged"
+# ---- harness: statuses the harness can check, no figures without a plan,
+# the baseline (issue 11 items 1-5) ----
+S=graphs/examples/seed_example.json
+expect 3 "searched order: not infeasible" $BIN solve $S --order bfs --place exact --capacity 12582912 --format json
+grep -q '"status": "error"' "$T/out" && grep -q '"place_status": "infeasible"' "$T/out" && ok ||
+  bad "bfs+exact at 12 MiB: $(cat "$T/out")"
+grep -q "every order" "$T/err" && ok || bad "no-plan message: $(cat "$T/err")"
+grep -q '"live_peak": null' "$T/out" && ok || bad "a run without a plan printed figures"
+expect 3 "fixed order: infeasible" $BIN solve $S --order given --place exact --capacity 12582912 --format json
+grep -q '"status": "infeasible"' "$T/out" && grep -q '"order_status": "fixed"' "$T/out" && ok ||
+  bad "given+exact at 12 MiB: $(cat "$T/out")"
+expect 0 "greedy fits 12 MiB" $BIN solve $S --order greedy --place exact --capacity 12582912
+expect 0 "worked example" $BIN solve $S
+grep -q '^status        optimal (order fixed: not searched; placement optimal)$' "$T/out" && ok ||
+  bad "worked example status: $(grep status "$T/out")"
+expect 3 "refused stage" $BIN solve $S --order ilp --set ilp.max_nodes=2 --format json
+grep -q '"arena": null' "$T/out" && grep -Eq '"order_status": "(refused|error)"' "$T/out" &&
+  grep -q '"has_figures": false' "$T/out" && ok ||
+  bad "refused stage figures: $(cat "$T/out")"
+expect 3 "refused stage, text" $BIN solve $S --order ilp --set ilp.max_nodes=2
+grep -q '^arena\|^live peak' "$T/out" && bad "refused stage printed figures in text" || ok
+expect 0 "--no-baseline" $BIN solve $S --no-baseline --format json --out "$T/nb.plan"
+grep -q '"reduction_vs_given": null' "$T/out" && grep -q '"given_arena": null' "$T/out" && ok ||
+  bad "--no-baseline figures: $(cat "$T/out")"
+expect 0 "--no-baseline plan verifies" $BIN verify $S "$T/nb.plan"
+expect 0 "baseline plan" $BIN solve $S --order greedy --out "$T/b.plan"
+sed 's/"given_arena": [0-9]*/"given_arena": 1/' "$T/b.plan" >"$T/b1.plan"
+expect 1 "verify: wrong stated baseline" $BIN verify $S "$T/b1.plan"
+grep -q "reduction_vs_given" "$T/err" && ok || bad "baseline tamper not named: $(cat "$T/err")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -558,7 +558,7 @@ START_TEST(graph_bounds_are_stored) {
     snprintf(sql, sizeof sql, "SELECT count(*) FROM graphs WHERE path = 'g%d.json' AND bound_kind = "
              "'min-cut' AND bound = %lld", k, (long long)mp_sched_lower_bound(g, NULL));
     ck_assert_int_eq(q1(db, sql), 1);
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
   }
   /* the export carries the bound beside each row */
   ck_assert_int_eq(sh(MEMPLAN " export %s", db), 0);

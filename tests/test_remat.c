@@ -69,8 +69,8 @@ static int64_t *place(const mp_solver *s, const mp_problem *p) {
   const char *const *sets = tl_quick_sets(s);
   int ns = 0;
   while (sets[ns]) ns++;
-  char msg[256];
-  ck_assert_int_eq(mp_solver_options(s, ns, sets, c.opt, msg, sizeof msg), 0);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, ns, sets, c.opt, &err), MP_OK);
   c.offsets = calloc((size_t)(p->n ? p->n : 1), sizeof(int64_t));
   c.status = MP_FEASIBLE;
   if (s->solve(&c) != 0) {
@@ -214,8 +214,8 @@ static void check_equivalence(mp_graph *g, const int *order, bool placers, const
   }
   free(samples);
   free(prof);
-  free(a.items);
-  mp_problem_free(&b);
+  mp_problem_destroy(&a);
+  mp_problem_destroy(&b);
   mp_events_destroy(&p);
 }
 
@@ -288,7 +288,7 @@ static void same_result(const mp_graph *g, const mp_events *p, const ox_result *
   }
   free(used);
   free(res);
-  mp_problem_free(&pr);
+  mp_problem_destroy(&pr);
 }
 
 static void same_verdict(const mp_graph *g, const or_model *om, const mp_events *p, double bw,
@@ -549,7 +549,7 @@ START_TEST(time_by_hand) {
                   "residency %d: %s made %d freed %d [%lld, %lld)", i, pr.ids[i], res[i].made,
                   res[i].freed, (long long)pr.items[i].lo, (long long)pr.items[i].hi);
   free(res);
-  mp_problem_free(&pr);
+  mp_problem_destroy(&pr);
   /* samples: start 400; a 500; b 550; free a; a 550; free x; c 160 */
   int64_t s[8];
   ck_assert_int_eq(mp_events_memory(g, &p, s), 550);
