@@ -35,6 +35,7 @@
  * order).  Budget: `generations`, or the time limit (status timeout when it
  * cuts the minimum); with fill=1 and a time limit, it evolves until the
  * limit.  Deterministic for a seed when no limit cuts it. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,9 +200,10 @@ static void make_child(ga *x, indiv *ch) {
 /* ---- the population ---- */
 
 /* Lower an order's live peak toward the budget before any recomputation:
- * annealing over orders (lib/ordls: shift and drag moves, the profile kept
- * incrementally) on the bytes x steps above the budget.  An order whose
- * peak fits needs no recomputation at all. */
+ * sa's annealing over orders (lib/ordls: shift and drag moves, the profile
+ * kept incrementally, its T0 sampling and Metropolis step) on the bytes x
+ * steps above the budget.  An order whose peak fits needs no recomputation
+ * at all. */
 static void order_anneal(ga *x, int *ord, long moves) {
   if (x->n < 2 || moves <= 0) return;
   mp_ols o;
@@ -209,28 +211,14 @@ static void order_anneal(ga *x, int *ord, long moves) {
   mp_ols_load(&o, ord);
   mp_ols_set_target(&o, x->c->budget);
   int reach = x->n < 64 ? x->n : 64;
-  double up = 0;
-  int n_up = 0;
-  for (int k = 0; k < 100 && o.xs > 0; k++) {
-    if (!mp_ols_move(&o, &x->r, 0.3, reach)) continue;
-    mp_ols_eval ev = mp_ols_eval_move(&o);
-    mp_ols_revert(&o);
-    if (ev.xs > o.xs) up += (double)(ev.xs - o.xs), n_up++;
-  }
-  mp_anneal a;
-  mp_anneal_start(&a, mp_anneal_t0(up, n_up, 1), 1e-3, moves);
+  double T = mp_ols_sample_t0(&o, &x->r, 0.3, reach, 0, 100);
+  double alpha = pow(1e-3, 1.0 / (double)moves);
   int64_t best = o.xs;
   memcpy(x->tmp, o.ord, sizeof(int) * (size_t)x->n);
-  for (long k = 0; k < moves && best > 0; k++) {
+  for (long k = 0; k < moves && best > 0; k++, T *= alpha) {
     if ((k & 255) == 0 && mp_time_up(x->c)) break;
-    if (!mp_ols_move(&o, &x->r, 0.3, reach)) continue;
-    mp_ols_eval ev = mp_ols_eval_move(&o);
-    if (!mp_anneal_accept(&a, &x->r, (double)(ev.xs - o.xs))) {
-      mp_ols_revert(&o);
-      continue;
-    }
-    mp_ols_commit(&o, ev);
-    if (o.xs < best) {
+    mp_ols_eval ev;
+    if (mp_ols_anneal_step(&o, &x->r, 0.3, reach, T, 0, &ev) && o.xs < best) {
       best = o.xs;
       memcpy(x->tmp, o.ord, sizeof(int) * (size_t)x->n);
     }
@@ -238,7 +226,6 @@ static void order_anneal(ga *x, int *ord, long moves) {
   memcpy(ord, x->tmp, sizeof(int) * (size_t)x->n);
   mp_ols_free(&o);
 }
-
 
 /* The greedy plan of remat-sa's start at individual i's order. */
 static void seed(ga *x, indiv *ind, double deadline) {

@@ -155,8 +155,8 @@ static int run_solver(const char *name, const mp_graph *g, const int *order, int
   int ns = 0;
   for (const char *const *q = tl_quick_sets(s); *q; q++) sets[ns++] = *q;
   if (extra) sets[ns++] = extra;
-  char msg[256];
-  ck_assert_int_eq(mp_solver_options(s, ns, sets, c->opt, msg, sizeof msg), 0);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, ns, sets, c->opt, &err), MP_OK);
   c->g = g;
   c->start_order = order;
   c->budget = budget;
@@ -368,8 +368,8 @@ START_TEST(seeds_and_limits) {
       const mp_solver *s = mp_solver_find(searchers[k]);
       memset(&c, 0, sizeof c);
       const char *sets[] = {fill ? "fill=1" : "fill=0"};
-      char msg[256];
-      ck_assert_int_eq(mp_solver_options(s, 1, sets, c.opt, msg, sizeof msg), 0);
+      mp_error oerr;
+      ck_assert_int_eq(mp_solver_options(s, 1, sets, c.opt, &oerr), MP_OK);
       c.g = g;
       c.start_order = g->given;
       c.budget = budget;
