@@ -374,7 +374,7 @@ static int rga_solve(mp_ctx *c) {
     mp_events_copy(c->events, &x.s.best_plan);
     if (at_floor(&x))
       c->status = MP_OPTIMAL;
-    else if (cut && gen < gens)
+    else if (cut && gen <= gens) /* the minimum not done */
       c->status = MP_TIMEOUT;
     if (!mp_events_follow(g, c->events, c->start_order))
       snprintf(c->msg, sizeof c->msg,

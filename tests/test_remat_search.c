@@ -322,6 +322,18 @@ START_TEST(claims) {
     mp_graph_free(g);
     free(js);
   }
+  /* no nodes: the empty plan, optimal */
+  mp_graph *e = tl_graph("{\"name\":\"empty\",\"nodes\":[]}");
+  int order0 = 0;
+  for (size_t k = 0; k < sizeof searchers / sizeof *searchers; k++) {
+    mp_ctx c;
+    mp_events ev;
+    mp_events_init(&ev);
+    ck_assert_int_eq(run_solver(searchers[k], e, &order0, 0, 0, 3, NULL, &c, &ev), 0);
+    ck_assert(c.status == MP_OPTIMAL && ev.n == 0);
+    mp_events_destroy(&ev);
+  }
+  mp_graph_free(e);
   tl_cleanup();
 }
 END_TEST
