@@ -57,6 +57,7 @@
   X(ls_heat, 0.5, 1e-6, 1e6, "initial temperature of that annealing, times the mean node cost")  \
   X(reorder, 1, 0, 1, "1: search first-run orders too; 0: keep the order handed in")           \
   X(order_moves, 20000, 0, 1e9, "reorder: annealing moves lowering each first order's peak toward the budget") \
+  X(strict, 1, 0, 1, "1: never rerun a reader of in-place storage after a later write (0: as the verifier allows)") \
   X(fill, 1, 0, 1, "1: with --time-limit, evolve until it expires (generations is then a minimum)")
 enum { RGA_OPTIONS(MP_OPT_ENUM) RGA_N_OPTS };
 static const mp_option rga_options[] = {RGA_OPTIONS(MP_OPT_ENTRY)};
@@ -303,6 +304,7 @@ static void ga_init(ga *x, mp_ctx *c) {
   x->n = c->g->n;
   x->P = (int)c->opt[OPT_population];
   mp_rdec_init(&x->d, x->g, c->bandwidth);
+  x->d.strict = c->opt[OPT_strict] > 0;
   mp_rdec_set_order(&x->d, c->start_order);
   mp_rsa_init(&x->s, &x->d, c->budget);
   mp_rng_seed(&x->r, c->seed);

@@ -43,6 +43,7 @@
   X(t_end, 1e-3, 1e-9, 1, "final temperature as a fraction of the initial")                     \
   X(heat, 1, 1e-4, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)")  \
   X(kick, 0.05, 0, 1, "restarts from a kicked best: random moves, as a fraction of the genes")   \
+  X(strict, 1, 0, 1, "1: never rerun a reader of in-place storage after a later write (0: as the verifier allows)") \
   X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)")
 enum { RSA_OPTIONS(MP_OPT_ENUM) RSA_N_OPTS };
 static const mp_option rsa_options[] = {RSA_OPTIONS(MP_OPT_ENTRY)};
@@ -119,6 +120,7 @@ static int rsa_solve(mp_ctx *c) {
   c->status = MP_FEASIBLE;
   mp_rdec d;
   mp_rdec_init(&d, g, c->bandwidth);
+  d.strict = c->opt[OPT_strict] > 0;
   mp_rdec_set_order(&d, c->start_order);
   mp_rsa s;
   mp_rsa_init(&s, &d, c->budget);

@@ -339,39 +339,34 @@ static void greedy_drop(mp_rsa *s, int k, bool inputs) {
   if (drop && inputs) drop_input_tails(s, k);
 }
 
-/* One greedy round: among the `tries` best-scoring candidates at the peak,
- * each tried with and without its inputs' tails dropped, the change that
- * brings the plan closest under the budget; false when none improves it. */
+/* One greedy round: the candidates at the peak in order of score, each
+ * tried without and then with its inputs' tails dropped, every change that
+ * brings the plan closer under the budget kept at once (at most `tries`
+ * decodes); false when none does. */
 static bool greedy_round(mp_rsa *s, int tries) {
-  int m = hot_candidates(s, s->fc.hot_step), pick = -1;
-  bool pick_inputs = false;
+  int m = hot_candidates(s, s->fc.hot_step), kept = 0, used = 0;
   qsort_r(s->cand, (size_t)m, sizeof(int), by_score_desc, s);
-  mp_rfig best = s->fc;
-  for (int i = 0; i < m && i < tries; i++)
-    for (int inputs = 0; inputs < 2; inputs++) {
-      int k = s->cand[i];
+  for (int i = 0; i < m && used < tries && !mp_rsa_fits(s, &s->fc); i++)
+    for (int inputs = 0; inputs < 2 && used < tries; inputs++) {
       s->n_undo = 0;
-      greedy_drop(s, k, inputs);
+      greedy_drop(s, s->cand[i], inputs);
       mp_rfig f;
-      if (mp_rsa_eval(s, &f) == 0 && closer(&f, &best)) {
-        best = f;
-        pick = k;
-        pick_inputs = inputs;
+      used++;
+      if (mp_rsa_eval(s, &f) == 0 && closer(&f, &s->fc)) {
+        s->fc = f;
+        s->n_undo = 0;
+        kept++;
+        break;
       }
       mp_rsa_undo(s);
     }
-  if (pick < 0) return false;
-  s->n_undo = 0;
-  greedy_drop(s, pick, pick_inputs);
-  s->n_undo = 0;
-  s->fc = best;
-  return true;
+  return kept > 0;
 }
 
 bool mp_rsa_greedy(mp_rsa *s, int max_rounds, double deadline) {
   for (int round = 0; round < max_rounds && !mp_rsa_fits(s, &s->fc); round++) {
     if (deadline > 0 && mp_now() >= deadline) break;
-    if (!greedy_round(s, 16)) break;
+    if (!greedy_round(s, 64)) break;
   }
   return mp_rsa_fits(s, &s->fc);
 }

@@ -81,10 +81,11 @@ bool mp_rsa_anneal(mp_rsa *s, mp_rng *r, long moves, double t0, double t_end, do
 
 /* ---- constructive starts ---- */
 
-/* From the current genome, drop (or offload) at the peak, one gap at a
- * time, the gap with the most bytes per unit of recomputation time, until
- * the plan fits or no gap is left (at most max_rounds rounds; deadline as
- * above).  Returns true when the plan fits. */
+/* From the current genome, drop (or offload) gaps kept across the peak, in
+ * order of bytes per unit of recomputation time, each kept when it brings
+ * the plan closer under the budget, until the plan fits or no gap helps (at
+ * most max_rounds rounds of up to 64 decodes; deadline as above).  Returns
+ * true when the plan fits. */
 bool mp_rsa_greedy(mp_rsa *s, int max_rounds, double deadline);
 /* Every gap that can be dropped is dropped (its buffer recomputed just in
  * time), repaired until it decodes.  Writes the genes. */

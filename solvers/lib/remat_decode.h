@@ -38,9 +38,11 @@
  *   - every residency but an offload's ends right after its last use (the
  *     free goes right behind the last run that reads it), an offload's at
  *     the step the gene says.
- * A node that reads storage written in place runs again only before the
- * next in-place write to it: the verifier does not check this (it checks
- * first runs only), but a rerun after the write would read changed data.
+ * A node that reads storage written in place runs again only up to the
+ * step of the next in-place write to it: the verifier does not check this
+ * (it checks first runs only), but a rerun after the write would read
+ * changed data.  With strict = false the decoder allows what the verifier
+ * allows (to compare with solvers that do).
  * Decoding fails when a dropped buffer must come back where it cannot (its
  * owner may not run again there): the slot responsible is reported; or
  * when the plan grows beyond 64 events per node (chains of recomputations
@@ -108,6 +110,8 @@ typedef struct mp_rdec {
   mp_events raw;       /* runs, ins, outs */
   int *raw_step, raw_cap; /* per raw event: its step */
   int max_events;      /* a decode that emits more gives up (fail_slot -1) */
+  bool strict;         /* no rerun reads storage an in-place write changed since
+                          (default; set before mp_rdec_set_order) */
   mp_rres *res;
   int n_res, cap_res;
   int *free_head, *free_next, free_cap;

@@ -97,6 +97,7 @@ void mp_rdec_init(mp_rdec *d, const mp_graph *g, double bandwidth) {
   d->bucket_next = mp_xmalloc(sizeof(int) * ms);
   d->sched_head = mp_xmalloc(sizeof(int) * nn);
   d->clock = mp_xmalloc(sizeof(double) * 3 * nb);
+  d->strict = true;
   d->max_events = g->n < (INT32_MAX - 4096) / 128 ? 64 * (g->n + 1) + 4096 : INT32_MAX / 2;
   mp_events_init(&d->raw);
   mp_events_init(&d->plan);
@@ -157,13 +158,14 @@ static void set_gaps(mp_rdec *d) {
   d->gap0[d->nb] = d->n_slots;
 }
 
-/* A node that reads storage written in place may run again only before
- * the next in-place write to that storage after its own step. */
+/* A node that reads storage written in place may run again only up to the
+ * step of the next in-place write to that storage after its own (strict;
+ * without it, whenever the verifier allows). */
 static void set_rerun_limits(mp_rdec *d) {
   const mp_graph *g = d->g;
   int n = d->n;
   for (int v = 0; v < n; v++) d->rerun_until[v] = n + 1;
-  for (int w = 0; w < n; w++) {
+  for (int w = 0; w < n && d->strict; w++) {
     int q = alias_storage(g, w);
     if (!g->nodes[w].inplace || q < 0) continue;
     for (int i = 0; i < g->bufs[q].n_readers; i++) {
