@@ -17,6 +17,7 @@
 #
 #   sh scripts/remat_search_bench.sh [rl|train|all]
 #   env: LIMIT (10), SEED (1), BW (0: no offload), FRACS, GRAPHS, SOLVERS
+#   (a solver with options: remat-ga:reorder=0,local=100)
 set -eu
 cd "$(dirname "$0")/.."
 what=${1:-all}
@@ -72,7 +73,7 @@ rl() {
         s=${spec%%:*} opt=
         [ "$spec" = "$s" ] || opt=${spec#*:}
         # shellcheck disable=SC2086
-        run "$tmp/rl$n.json" "$s" "$f" $opt |
+        run "$tmp/rl$n.json" "$s" "$f" $(printf '%s' "$opt" | tr ',' ' ') |
           awk -F'\t' -v g="RL$n" -v spec="$spec" '{printf "| %s | %s x %s = %s | %s | %s | %s%% | %s | %s | %.1f |\n",
             g, $3, $4, $5, spec, $8, $10, $11, $14, $15 / 1000}'
       done
@@ -84,8 +85,10 @@ rl() {
 train() {
   FRACS=${FRACS:-"0.9 0.8 0.7 0.6 0.5 0.4 0.3"}
   GRAPHS=${GRAPHS:-$(ls graphs/real/*_train_b32.json)}
-  for s in ${SOLVERS:-remat-sa remat-ga}; do
-    echo "### $s: overhead (%) against budget (fraction of the keep-all peak), $LIMIT s per run"
+  for spec in ${SOLVERS:-remat-sa remat-ga}; do
+    s=${spec%%:*} opt=
+    [ "$spec" = "$s" ] || opt=$(printf '%s' "${spec#*:}" | tr ',' ' ')
+    echo "### $spec: overhead (%) against budget (fraction of the keep-all peak), $LIMIT s per run"
     echo
     printf '| graph | nodes | floor / peak |'
     for f in $FRACS; do printf ' %s |' "$f"; done
@@ -97,7 +100,8 @@ train() {
       row=""
       ratio=""
       for f in $FRACS; do
-        line=$(run "$g" "$s" "$f")
+        # shellcheck disable=SC2086
+        line=$(run "$g" "$s" "$f" $opt)
         ratio=$(printf '%s\n' "$line" | awk -F'\t' '{printf "%.3f", $6 / $4}')
         cell=$(printf '%s\n' "$line" | awk -F'\t' '{ if ($14 == "infeasible") print "below floor";
           else if ($14 == "no plan") print "no plan"; else printf "%.1f", $10 }')

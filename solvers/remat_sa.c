@@ -124,8 +124,15 @@ static int rsa_solve(mp_ctx *c) {
   mp_rdec_set_order(&d, c->start_order);
   mp_rsa s;
   mp_rsa_init(&s, &d, c->budget);
-  int rc = 0;
-  if (settle_easy(c, &s)) {
+  int rc = 0, at;
+  int64_t pinned = mp_rdec_inplace_floor(&d, &at);
+  if (c->budget < pinned && mp_events_floor(g) <= c->budget) {
+    snprintf(c->msg, sizeof c->msg,
+             "no plan within budget %lld follows the order: storage written in place (never "
+             "recomputed nor offloaded) and the run at step %d need %lld bytes",
+             (long long)c->budget, at, (long long)pinned);
+    rc = -1;
+  } else if (settle_easy(c, &s)) {
     mp_rgene *seed = mp_xmalloc(sizeof(mp_rgene) * (size_t)(d.n_slots + 1));
     double t_start = mp_now();
     choose_start(c, &s, seed);

@@ -125,6 +125,8 @@ START_TEST(decoder_against_judge) {
         continue;
       }
       check_decoded(g, &d, order, bw, budget, &h, js);
+      int at;
+      ck_assert_msg(h.peak >= mp_rdec_inplace_floor(&d, &at), "a plan below the in-place floor\n%s", js);
       decoded++;
       reruns += h.reruns > 0;
       copies += h.outs > 0;
@@ -237,6 +239,15 @@ static void against_brute(const char *name, const char *extra, bool follow, doub
       const int *scope = follow ? g->given : NULL;
       int brc = bw > 0 ? rb_optimum_copies(g, b, scope, bw, 300000, &opt, &bp)
                        : rb_optimum(g, b, scope, 400000, &opt, &bp);
+      if (brc == RB_FOUND && follow) { /* the in-place floor bounds every plan of the order */
+        mp_rdec d;
+        mp_rdec_init(&d, g, bw);
+        mp_rdec_set_order(&d, g->given);
+        int at;
+        ck_assert_msg(mp_events_memory(g, &bp, NULL) >= mp_rdec_inplace_floor(&d, &at),
+                      "the optimum peaks below the in-place floor\n%s", js);
+        mp_rdec_free(&d);
+      }
       if (brc != RB_TOO_BIG)
         judge_run(name, extra, g, g->given, follow, b, bw, brc, opt,
                   brc == RB_FOUND && rereads_written(g, &bp), t, js);

@@ -141,6 +141,13 @@ int mp_rdec_decode(mp_rdec *d, const mp_rgene *genes, int64_t budget, mp_rfig *f
 /* The second pass (remat_measure.c): frees, samples, duration. */
 void mp_rdec_measure(mp_rdec *d, int64_t budget, mp_rfig *f);
 
+/* A floor on the live peak of every plan whose first runs follow the
+ * current order: the storage written in place that must be resident at a
+ * step, plus what the run at that step reads and makes (*at: that step, or
+ * -1).  Not a proof of infeasibility by the solver contract (solver.h), a
+ * reason to stop searching. */
+int64_t mp_rdec_inplace_floor(const mp_rdec *d, int *at);
+
 /* The genome that keeps everything (its plan is the equivalence rule's). */
 void mp_rgenes_keep_all(const mp_rdec *d, mp_rgene *genes);
 

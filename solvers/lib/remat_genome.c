@@ -192,3 +192,45 @@ void mp_rdec_set_order(mp_rdec *d, const int *order) {
 void mp_rgenes_keep_all(const mp_rdec *d, mp_rgene *genes) {
   for (int s = 0; s < d->n_slots; s++) genes[s] = (mp_rgene){MP_RK_KEEP, 0, 0};
 }
+
+/* Storage written in place is never recomputed nor offloaded and is freed
+ * only after its readers' first runs (DESIGN 6.2): from its owner's step to
+ * its last reader's it is resident in every plan whose first runs follow
+ * the order, and the run at each step adds what it reads and makes. */
+int64_t mp_rdec_inplace_floor(const mp_rdec *d, int *at) {
+  const mp_graph *g = d->g;
+  int n = d->n;
+  int64_t *delta = mp_xcalloc((size_t)n + 2, sizeof(int64_t)), best = 0, live = 0;
+  int *last = mp_xmalloc(sizeof(int) * (size_t)(d->nb ? d->nb : 1));
+  for (int b = 0; b < d->nb; b++) {
+    last[b] = -1;
+    if (!d->inplace_buf[b]) continue;
+    int from = d->pos[g->bufs[b].owner];
+    last[b] = from;
+    for (int k = 0; k < g->bufs[b].n_readers; k++)
+      if (d->pos[g->bufs[b].readers[k]] > last[b]) last[b] = d->pos[g->bufs[b].readers[k]];
+    delta[from] += g->bufs[b].size;
+    delta[last[b] + 1] -= g->bufs[b].size;
+  }
+  *at = -1;
+  for (int t = 0; t < n; t++) {
+    live += delta[t];
+    int v = d->order[t];
+    if (g->nodes[v].is_input) continue;
+    int64_t x = live + mp_node_need(g, v);
+    for (int k = 0; k < g->n_reads[v]; k++) /* counted in live already */
+      if (d->inplace_buf[g->reads[v][k]] && last[g->reads[v][k]] >= t) x -= g->bufs[g->reads[v][k]].size;
+    if (!g->nodes[v].has_alias)
+      for (int k = 0; k < g->nodes[v].n_out; k++) {
+        int b = g->root_of[v][k];
+        if (b >= 0 && d->inplace_buf[b]) x -= g->bufs[b].size;
+      }
+    if (x > best) {
+      best = x;
+      *at = t;
+    }
+  }
+  free(delta);
+  free(last);
+  return best;
+}
