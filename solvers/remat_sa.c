@@ -23,7 +23,9 @@
  * geometrically to T0 x t_end.
  *
  * Returns the shortest plan within the budget among every plan evaluated;
- * never one over it.  `infeasible` only below the floor of
+ * never one over it.  When the storage written in place alone (never
+ * recomputed nor offloaded, freed only after its readers) exceeds the
+ * budget at some step of the order, it says so at once ("no plan").  `infeasible` only below the floor of
  * mp_events_floor; finding no plan otherwise is an error ("no plan within
  * the budget"), not a claim.  `optimal` only when the plan's duration meets
  * the duration floor (the runs' costs), which bounds every plan.  Budget:
@@ -109,6 +111,44 @@ static void restart_from(mp_rsa *s, mp_rng *r, int rs, const mp_rgene *seed, dou
   }
 }
 
+/* The restarts from the greedy start; the best plan within the budget, or
+ * -1 when none was found. */
+static int search(mp_ctx *c, mp_rsa *s) {
+  mp_rgene *seed = mp_xmalloc(sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1));
+  double t_start = mp_now();
+  choose_start(c, s, seed);
+  if (c->verbose)
+    fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
+            mp_rsa_fits(s, &s->fc) ? "fits" : "over the budget", s->fc.duration,
+            (long long)s->fc.peak, s->evals, mp_now() - t_start);
+  mp_rng r;
+  mp_rng_seed(&r, c->seed);
+  int restarts = (int)c->opt[OPT_restarts], rs = 0;
+  bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0, cut = false;
+  double floor = c->duration_bound * (1 + 1e-12);
+  for (; (rs < restarts || fill) && !cut && !(s->has_best && s->best_duration <= floor); rs++) {
+    restart_from(s, &r, rs, seed, c->opt[OPT_kick]);
+    double t0 = mp_rsa_sample_t0(s, &r, 100, c->opt[OPT_heat]);
+    cut = !mp_rsa_anneal(s, &r, (long)c->opt[OPT_iters], t0, c->opt[OPT_t_end], c->deadline);
+    if (c->verbose)
+      fprintf(stderr, "remat-sa: restart %d: best %.6g, %ld plans decoded, %.3f s\n", rs,
+              s->has_best ? s->best_duration : -1.0, s->evals, mp_now() - t_start);
+  }
+  free(seed);
+  if (!s->has_best) {
+    snprintf(c->msg, sizeof c->msg,
+             "no plan within budget %lld found (%ld plans tried; the floor is %lld)",
+             (long long)c->budget, s->evals, (long long)mp_events_floor(c->g));
+    return -1;
+  }
+  mp_events_copy(c->events, &s->best_plan);
+  if (s->best_duration <= floor)
+    c->status = MP_OPTIMAL;
+  else if (cut && rs <= restarts)
+    c->status = MP_TIMEOUT; /* cut before the minimum */
+  return 0;
+}
+
 static int rsa_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   mp_events_clear(c->events);
@@ -133,39 +173,7 @@ static int rsa_solve(mp_ctx *c) {
              (long long)c->budget, at, (long long)pinned);
     rc = -1;
   } else if (settle_easy(c, &s)) {
-    mp_rgene *seed = mp_xmalloc(sizeof(mp_rgene) * (size_t)(d.n_slots + 1));
-    double t_start = mp_now();
-    choose_start(c, &s, seed);
-    if (c->verbose)
-      fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
-              mp_rsa_fits(&s, &s.fc) ? "fits" : "over the budget", s.fc.duration,
-              (long long)s.fc.peak, s.evals, mp_now() - t_start);
-    mp_rng r;
-    mp_rng_seed(&r, c->seed);
-    int restarts = (int)c->opt[OPT_restarts], rs = 0;
-    bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0, cut = false;
-    for (; (rs < restarts || fill) && !cut; rs++) {
-      restart_from(&s, &r, rs, seed, c->opt[OPT_kick]);
-      double t0 = mp_rsa_sample_t0(&s, &r, 100, c->opt[OPT_heat]);
-      cut = !mp_rsa_anneal(&s, &r, (long)c->opt[OPT_iters], t0, c->opt[OPT_t_end], c->deadline);
-      if (c->verbose)
-        fprintf(stderr, "remat-sa: restart %d: best %.6g, %ld plans decoded, %.3f s\n", rs,
-                s.has_best ? s.best_duration : -1.0, s.evals, mp_now() - t_start);
-      if (s.has_best && s.best_duration <= c->duration_bound * (1 + 1e-12)) break;
-    }
-    free(seed);
-    if (s.has_best) {
-      mp_events_copy(c->events, &s.best_plan);
-      if (s.best_duration <= c->duration_bound * (1 + 1e-12))
-        c->status = MP_OPTIMAL;
-      else if (cut && rs <= restarts)
-        c->status = MP_TIMEOUT;
-    } else {
-      snprintf(c->msg, sizeof c->msg,
-               "no plan within budget %lld found (%ld plans tried; the floor is %lld)",
-               (long long)c->budget, s.evals, (long long)mp_events_floor(g));
-      rc = -1;
-    }
+    rc = search(c, &s);
   }
   mp_rsa_free(&s);
   mp_rdec_free(&d);
