@@ -163,8 +163,8 @@ static void drop_input_tails(mp_rsa *s, int k) {
   }
 }
 
-static bool move_drop(mp_rsa *s, mp_rng *r) {
-  int m = hot_candidates(s, s->fc.hot_step);
+static bool move_drop(mp_rsa *s, mp_rng *r, int hot) {
+  int m = hot_candidates(s, hot);
   if (m == 0) return false;
   int pick = s->cand[mp_rng_below(r, (uint64_t)m)];
   for (int k = 1; k < 4 && k < m; k++) {
@@ -175,6 +175,22 @@ static bool move_drop(mp_rsa *s, mp_rng *r) {
   set_gene(s, pick, g);
   if (g.kind == MP_RK_DROP && mp_rng_below(r, 2)) drop_input_tails(s, pick);
   return true;
+}
+
+static bool move_undrop(mp_rsa *s, mp_rng *r);
+
+/* Keep a dropped gap again and, when that goes over the budget, drop
+ * another at the new peak: an exchange that stays near the border. */
+static bool move_swap(mp_rsa *s, mp_rng *r) {
+  if (!move_undrop(s, r)) return false;
+  mp_rfig f;
+  if (mp_rsa_eval(s, &f)) {
+    mp_rsa_undo(s);
+    return false;
+  }
+  if (mp_rsa_fits(s, &f)) return true; /* a plain undrop: evaluated again, but kept simple */
+  if (!move_drop(s, r, f.hot_step)) mp_rsa_undo(s);
+  return s->n_undo > 0;
 }
 
 static int random_active(const mp_rsa *s, mp_rng *r) {
@@ -246,12 +262,9 @@ bool mp_rsa_move(mp_rsa *s, mp_rng *r) {
   int kind = 0;
   while (kind < MP_RM_N - 1 && u >= s->pmove[kind]) u -= s->pmove[kind++];
   switch (kind) {
-  case MP_RM_DROP: return move_drop(s, r);
+  case MP_RM_DROP: return move_drop(s, r, s->fc.hot_step);
   case MP_RM_UNDROP: return move_undrop(s, r);
-  case MP_RM_SWAP:
-    if (!move_undrop(s, r)) return false;
-    if (!move_drop(s, r)) mp_rsa_undo(s);
-    return s->n_undo > 0;
+  case MP_RM_SWAP: return move_swap(s, r);
   case MP_RM_RETURN: return move_return(s, r, false);
   case MP_RM_DELAY: return move_return(s, r, true);
   case MP_RM_KIND: return move_kind(s, r);
@@ -339,34 +352,39 @@ static void greedy_drop(mp_rsa *s, int k, bool inputs) {
   if (drop && inputs) drop_input_tails(s, k);
 }
 
-/* One greedy round: the candidates at the peak in order of score, each
- * tried without and then with its inputs' tails dropped, every change that
- * brings the plan closer under the budget kept at once (at most `tries`
- * decodes); false when none does. */
+/* One greedy round: among the `tries` best-scoring candidates at the peak,
+ * each tried with and without its inputs' tails dropped, the change that
+ * brings the plan closest under the budget; false when none improves it. */
 static bool greedy_round(mp_rsa *s, int tries) {
-  int m = hot_candidates(s, s->fc.hot_step), kept = 0, used = 0;
+  int m = hot_candidates(s, s->fc.hot_step), pick = -1;
+  bool pick_inputs = false;
   qsort_r(s->cand, (size_t)m, sizeof(int), by_score_desc, s);
-  for (int i = 0; i < m && used < tries && !mp_rsa_fits(s, &s->fc); i++)
-    for (int inputs = 0; inputs < 2 && used < tries; inputs++) {
+  mp_rfig best = s->fc;
+  for (int i = 0; i < m && i < tries; i++)
+    for (int inputs = 0; inputs < 2; inputs++) {
+      int k = s->cand[i];
       s->n_undo = 0;
-      greedy_drop(s, s->cand[i], inputs);
+      greedy_drop(s, k, inputs);
       mp_rfig f;
-      used++;
-      if (mp_rsa_eval(s, &f) == 0 && closer(&f, &s->fc)) {
-        s->fc = f;
-        s->n_undo = 0;
-        kept++;
-        break;
+      if (mp_rsa_eval(s, &f) == 0 && closer(&f, &best)) {
+        best = f;
+        pick = k;
+        pick_inputs = inputs;
       }
       mp_rsa_undo(s);
     }
-  return kept > 0;
+  if (pick < 0) return false;
+  s->n_undo = 0;
+  greedy_drop(s, pick, pick_inputs);
+  s->n_undo = 0;
+  s->fc = best;
+  return true;
 }
 
 bool mp_rsa_greedy(mp_rsa *s, int max_rounds, double deadline) {
   for (int round = 0; round < max_rounds && !mp_rsa_fits(s, &s->fc); round++) {
     if (deadline > 0 && mp_now() >= deadline) break;
-    if (!greedy_round(s, 64)) break;
+    if (!greedy_round(s, 16)) break;
   }
   return mp_rsa_fits(s, &s->fc);
 }

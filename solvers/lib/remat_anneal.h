@@ -17,7 +17,9 @@
  *           buffers its recomputation reads are then dropped after their
  *           last use too (recomputed in turn) instead of held for it;
  *   undrop  a dropped or offloaded gap is kept again;
- *   swap    both at once (trade one recomputation for another);
+ *   swap    keep a dropped gap again and, when that goes over the budget,
+ *           drop another at the new peak (trade one recomputation for
+ *           another: two decodes);
  *   return  a dropped or offloaded gap returns at another step;
  *   delay   an offloaded gap is freed at another step;
  *   kind    drop <-> offload;
@@ -81,11 +83,12 @@ bool mp_rsa_anneal(mp_rsa *s, mp_rng *r, long moves, double t0, double t_end, do
 
 /* ---- constructive starts ---- */
 
-/* From the current genome, drop (or offload) gaps kept across the peak, in
- * order of bytes per unit of recomputation time, each kept when it brings
- * the plan closer under the budget, until the plan fits or no gap helps (at
- * most max_rounds rounds of up to 64 decodes; deadline as above).  Returns
- * true when the plan fits. */
+/* From the current genome, drop (or offload) at the peak, one gap a round,
+ * the one among the 16 with the most bytes per unit of recomputation time
+ * (each with and without the tails of its inputs dropped) that brings the
+ * plan closest under the budget, until the plan fits or no gap helps (at
+ * most max_rounds rounds; deadline as above).  Returns true when the plan
+ * fits. */
 bool mp_rsa_greedy(mp_rsa *s, int max_rounds, double deadline);
 /* Every gap that can be dropped is dropped (its buffer recomputed just in
  * time), repaired until it decodes.  Writes the genes. */
