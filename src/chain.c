@@ -8,7 +8,7 @@
 
 #include "chain.h"
 
-static const char *const kind_flag[MP_N_STAGE_KINDS] = {"order", "place"};
+static const char *const kind_flag[MP_N_STAGE_KINDS] = {"order", "remat", "place"};
 
 /* "solver.name=value" or "name=value": does it address solver s, and which
  * option name (name, *nlen) does it set? */
@@ -119,7 +119,9 @@ static void move_joint_to_place(mp_chain *ch, bool place_given, const mp_solver 
   int last_order = -1, n_order = 0;
   for (int i = 0; i < ch->n; i++)
     if (ch->st[i].kind == MP_STAGE_ORDER) last_order = i, n_order++;
-  if (place_given || last_order < 0 || ch->st[last_order].solver->decides != MP_DECIDES_BOTH) return;
+  if (place_given || last_order < 0 || ch->st[last_order].solver->decides != MP_DECIDES_BOTH ||
+      mp_chain_has(ch, MP_STAGE_EVENTS))
+    return; /* with --remat the order comes first: check_stage says so */
   /* the chain is [order stages][place stages]: the last order stage
    * becomes the only placer */
   ch->n = last_order + 1;
@@ -140,35 +142,62 @@ static const char *decides_what(int d) {
   }
 }
 
-/* Each stage decides what its kind asks for, on this kind of instance. */
+/* The flag that takes a solver deciding d. */
+static const char *flag_for(int d) {
+  return d == MP_DECIDES_ORDER ? "--order" : d == MP_DECIDES_EVENTS ? "--remat" : "--place";
+}
+
+/* A stage decides what its kind asks for, on this kind of instance; a
+ * solver under the wrong flag is told the right one. */
+static mp_err check_stage(const mp_stage_spec *st, bool is_graph, bool remat, mp_error *err) {
+  const mp_solver *s = st->solver;
+  int d = s->decides;
+  switch (st->kind) {
+  case MP_STAGE_ORDER:
+    if (d == MP_DECIDES_BOTH)
+      return mp_errorf(err, "'%s' does not decide an order alone; use it with --place", s->name), MP_EUSAGE;
+    if (d != MP_DECIDES_ORDER)
+      return mp_errorf(err, "'%s' decides %s, not an order; use it with %s", s->name, decides_what(d),
+                       flag_for(d)), MP_EUSAGE;
+    if (!is_graph && !(s->roles & MP_ROLE_FILE_ORDER))
+      return mp_errorf(err, "a fixed-lifetime problem has no order to choose (--order)"), MP_EUSAGE;
+    return MP_OK;
+  case MP_STAGE_EVENTS:
+    if (d != MP_DECIDES_EVENTS)
+      return mp_errorf(err, "'%s' decides %s, not an event plan; use it with %s", s->name,
+                       decides_what(d), flag_for(d)), MP_EUSAGE;
+    if (!is_graph)
+      return mp_errorf(err, "--remat needs a graph: a fixed-lifetime problem has no nodes to run again"),
+             MP_EUSAGE;
+    return MP_OK;
+  default:
+    if (d == MP_DECIDES_ORDER)
+      return mp_errorf(err, "'%s' decides an order, not offsets; use it with --order", s->name), MP_EUSAGE;
+    if (!(d & MP_DECIDES_OFFSETS))
+      return mp_errorf(err, "'%s' decides %s, not offsets; use it with %s", s->name, decides_what(d),
+                       flag_for(d)), MP_EUSAGE;
+    if (!is_graph && d == MP_DECIDES_BOTH)
+      return mp_errorf(err, "'%s' needs a graph, not a fixed-lifetime problem", s->name), MP_EUSAGE;
+    if (remat && d == MP_DECIDES_BOTH)
+      return mp_errorf(err, "'%s' decides the order too, which --remat fixes before the recomputation "
+                            "stage: use a placer", s->name), MP_EUSAGE;
+    return MP_OK;
+  }
+}
+
 static mp_err check_kinds(const mp_chain *ch, bool is_graph, mp_error *err) {
+  bool remat = mp_chain_has(ch, MP_STAGE_EVENTS);
   for (int i = 0; i < ch->n; i++) {
-    const mp_solver *s = ch->st[i].solver;
-    if (ch->st[i].kind == MP_STAGE_ORDER) {
-      if (s->decides == MP_DECIDES_BOTH || s->decides == MP_DECIDES_OFFSETS) {
-        mp_errorf(err, "'%s' does not decide an order alone; use it with --place", s->name);
-        return MP_EUSAGE;
-      }
-      if (s->decides != MP_DECIDES_ORDER) {
-        mp_errorf(err, "'%s' decides %s, not an order", s->name, decides_what(s->decides));
-        return MP_EUSAGE;
-      }
-      if (!is_graph && !(s->roles & MP_ROLE_FILE_ORDER)) {
-        mp_errorf(err, "a fixed-lifetime problem has no order to choose (--order)");
-        return MP_EUSAGE;
-      }
-    } else if (s->decides == MP_DECIDES_ORDER) {
-      mp_errorf(err, "'%s' decides an order, not offsets; use it with --order", s->name);
-      return MP_EUSAGE;
-    } else if (!(s->decides & MP_DECIDES_OFFSETS)) {
-      mp_errorf(err, "'%s' decides %s, not offsets", s->name, decides_what(s->decides));
-      return MP_EUSAGE;
-    } else if (!is_graph && s->decides == MP_DECIDES_BOTH) {
-      mp_errorf(err, "'%s' needs a graph, not a fixed-lifetime problem", s->name);
-      return MP_EUSAGE;
-    }
+    mp_err e = check_stage(&ch->st[i], is_graph, remat, err);
+    if (e) return e;
   }
   return MP_OK;
+}
+
+bool mp_chain_has(const mp_chain *ch, mp_stage_kind k) {
+  for (int i = 0; i < ch->n; i++)
+    if (ch->st[i].kind == k) return true;
+  return false;
 }
 
 static void join_names(mp_chain *ch) {
@@ -181,12 +210,14 @@ static void join_names(mp_chain *ch) {
 }
 
 mp_err mp_chain_resolve(const mp_chain_request *req, mp_chain *ch, mp_error *err) {
-  static const int decides[MP_N_STAGE_KINDS] = {MP_DECIDES_ORDER, MP_DECIDES_OFFSETS};
+  /* what the default solver of each kind decides (0: no default, no stage) */
+  static const int decides[MP_N_STAGE_KINDS] = {MP_DECIDES_ORDER, 0, MP_DECIDES_OFFSETS};
   memset(ch, 0, sizeof *ch);
-  const mp_solver *def[MP_N_STAGE_KINDS];
+  const mp_solver *def[MP_N_STAGE_KINDS] = {0};
   for (int k = 0; k < MP_N_STAGE_KINDS; k++) {
-    def[k] = mp_solver_with_role(MP_ROLE_DEFAULT, decides[k]);
-    if (!def[k]) {
+    if (!decides[k] && !req->chains[k]) continue;
+    def[k] = decides[k] ? mp_solver_with_role(MP_ROLE_DEFAULT, decides[k]) : NULL;
+    if (decides[k] && !def[k]) {
       mp_errorf(err, "the registry has no default solver for --%s", kind_flag[k]);
       return MP_EUSAGE;
     }

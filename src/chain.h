@@ -1,7 +1,7 @@
 /* chain.h - a request resolved into stages: which solver runs at each
  * stage, of which kind, with which option values.  The harness runs the
- * kinds in their enum order (every order stage, then every placement
- * stage); a new kind (recomputation) goes between them.  It finds solvers
+ * kinds in their enum order: every order stage, then every recomputation
+ * stage (when asked for), then every placement stage.  It finds solvers
  * through the registry by name and role, and knows none of them. */
 #ifndef MP_CHAIN_H
 #define MP_CHAIN_H
@@ -9,9 +9,12 @@
 #include "registry.h"
 
 typedef enum mp_stage_kind {
-  MP_STAGE_ORDER, /* decides the order (graphs only) */
-  MP_STAGE_PLACE, /* decides the offsets of the lifetimes the earlier kinds
-                     fixed; a solver deciding both runs here */
+  MP_STAGE_ORDER,  /* decides the order (graphs only) */
+  MP_STAGE_EVENTS, /* decides an event plan within a budget (DESIGN 6:
+                      recomputation, offload) from the order; none by default */
+  MP_STAGE_PLACE,  /* decides the offsets of the lifetimes the earlier kinds
+                      fixed (the buffers of the order, or the residencies of
+                      the event plan); a solver deciding both runs here */
   MP_N_STAGE_KINDS
 } mp_stage_kind;
 
@@ -32,7 +35,8 @@ typedef struct mp_chain {
 
 typedef struct mp_chain_request {
   bool is_graph;                          /* else a fixed-lifetime problem */
-  const char *chains[MP_N_STAGE_KINDS];   /* "a,b"; NULL: the default of the kind */
+  const char *chains[MP_N_STAGE_KINDS];   /* "a,b"; NULL: the default of the kind
+                                             (for MP_STAGE_EVENTS: no such stage) */
   int n_sets;                             /* "name=value" / "solver.name=value" */
   const char *const *sets;
   int n_extra;                            /* solvers outside the registry that the */
@@ -41,8 +45,12 @@ typedef struct mp_chain_request {
 
 /* Resolve the chain of each kind and the option overrides.  `--order X`
  * alone with an X that decides both means `--place X`.  Returns MP_OK, or
- * MP_EUSAGE with err naming what is wrong. */
+ * MP_EUSAGE with err naming what is wrong (a solver under the wrong flag is
+ * told which flag takes it). */
 mp_err mp_chain_resolve(const mp_chain_request *req, mp_chain *ch, mp_error *err);
+
+/* Does the chain have a stage of kind k? */
+bool mp_chain_has(const mp_chain *ch, mp_stage_kind k);
 
 /* Option values of one solver: its defaults, then the overrides that name
  * one of its options (with or without its "solver." prefix).  Returns

@@ -16,6 +16,12 @@ static const char solve_help[] =
     "Plan FILE (graph JSON, GraphML, node-link JSON, or MiniMalloc CSV) and print its figures.\n"
     "\n"
     "  --order NAME[,NAME...]  order solver chain (default given); each feeds the next\n"
+    "  --remat NAME[,NAME...]  recomputation/offload chain (default none): an event plan of the\n"
+    "                          order within the budget, its residencies placed by --place\n"
+    "  --budget B              with --remat: the live peak allowed, in bytes\n"
+    "  --budget-frac F         with --remat: F x the live peak of the order handed to it\n"
+    "  --bandwidth BW          with --remat: host link, bytes per cost unit (default: the graph's\n"
+    "                          host_bandwidth; 0: no offload)\n"
     "  --place NAME[,NAME...]  placer chain (default bysize)\n"
     "  --align A               offset alignment in bytes (default 64 for graphs, 1 for CSV)\n"
     "  --time-limit S          seconds for the whole solve (default: none)\n"
@@ -33,7 +39,7 @@ static const char solve_help[] =
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP, O_NOBASE };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -43,7 +49,9 @@ static const struct option solve_opts[] = {
     {"format", required_argument, 0, O_FMT},    {"out", required_argument, 0, O_OUT},
     {"toposort", no_argument, 0, O_TOPO},       {"input-format", required_argument, 0, O_IFMT},
     {"size-attr", required_argument, 0, O_SATTR}, {"help", no_argument, 0, O_HELP},
-    {"no-baseline", no_argument, 0, O_NOBASE},
+    {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
+    {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
+    {"bandwidth", required_argument, 0, O_BW},
     {0, 0, 0, 0}};
 
 static int parse_int64(const char *s, int64_t lo, int64_t *out) {
@@ -136,6 +144,20 @@ int mp_cmd_solve(int argc, char **argv) {
     case O_IFMT: lo.format = optarg; break;
     case O_SATTR: lo.size_attr = optarg; break;
     case O_NOBASE: req.no_baseline = true; break;
+    case O_REMAT: req.remat = optarg; break;
+    case O_BUDGET:
+      if (parse_int64(optarg, 0, &v)) goto bad_value;
+      req.has_budget = true;
+      req.budget = v;
+      break;
+    case O_BFRAC: req.budget_frac = optarg; break; /* checked exactly by the API */
+    case O_BW: {
+      char *end;
+      req.bandwidth = strtod(optarg, &end);
+      if (end == optarg || *end || !(req.bandwidth >= 0) || req.bandwidth > 1e300) goto bad_value;
+      req.has_bandwidth = true;
+      break;
+    }
     case O_HELP:
       fputs(solve_help, stdout);
       free(sets);

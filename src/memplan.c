@@ -1,12 +1,13 @@
 /* memplan.c - the public API (memplan.h) over the harness, the registry,
- * the readers and the judge.  Opaque handles wrap the internal objects; the
- * instance caches the baseline so it is computed once per alignment. */
+ * the readers and the judge.  Opaque handles wrap the internal objects
+ * (memplan_int.h); the instance caches the baseline so it is computed once
+ * per alignment.  Event plans: memplan_events.c. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "memplan.h"
-#include "run.h"
+#include "memplan_int.h"
 
 /* The public enums mirror the internal ones value for value. */
 _Static_assert((int)MEMPLAN_ESOLVER == (int)MP_ESOLVER && (int)MEMPLAN_EIO == (int)MP_EIO,
@@ -19,17 +20,7 @@ _Static_assert((int)MEMPLAN_DECIDES_BOTH == (int)MP_DECIDES_BOTH &&
                    (int)MEMPLAN_DECIDES_EVENTS == (int)MP_DECIDES_EVENTS,
                "MEMPLAN_DECIDES_* mirror MP_DECIDES_*");
 
-struct memplan_instance {
-  mp_instance in;
-  mp_baselines baselines; /* computed once per alignment, on first need */
-};
-
-struct memplan_result {
-  mp_result r;
-  const memplan_instance *owner;
-};
-
-static void set_error(memplan_error *err, const char *msg) {
+void mp_api_error(memplan_error *err, const char *msg) {
   if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
 }
 
@@ -76,7 +67,7 @@ memplan_err memplan_instance_load(memplan_instance **out, const char *path,
   mp_error e;
   *out = NULL;
   if (mp_instance_load(path, &lo, &h->in, &e)) {
-    set_error(err, e.msg);
+    mp_api_error(err, e.msg);
     free(h);
     return MEMPLAN_EINPUT;
   }
@@ -103,12 +94,12 @@ memplan_err memplan_instance_from_lifetimes(memplan_instance **out, int n, const
   *out = NULL;
   mp_error e;
   if (n < 0 || (n > 0 && (!size || !lo || !hi))) {
-    set_error(err, "memplan_instance_from_lifetimes: n < 0, or a NULL array");
+    mp_api_error(err, "memplan_instance_from_lifetimes: n < 0, or a NULL array");
     return MEMPLAN_EUSAGE;
   }
   for (int i = 0; i < n; i++)
     if (check_lifetime(i, size[i], lo[i], hi[i], align ? align[i] : 1, pinned ? pinned[i] : -1, &e)) {
-      set_error(err, e.msg);
+      mp_api_error(err, e.msg);
       return MEMPLAN_EINPUT;
     }
   mp_problem *p = mp_xcalloc(1, sizeof *p);
@@ -189,12 +180,15 @@ memplan_err memplan_solve(memplan_instance *in, const memplan_request *req, memp
       .order = req->order, .place = req->place, .align = req->align,
       .time_limit = req->time_limit, .seed = req->seed, .capacity = req->capacity,
       .write_lp = req->write_lp, .n_sets = req->n_sets, .sets = req->sets,
-      .verbose = req->verbose, .no_baseline = req->no_baseline, .baselines = &in->baselines};
+      .verbose = req->verbose, .no_baseline = req->no_baseline, .baselines = &in->baselines,
+      .remat = req->remat, .has_budget = req->has_budget, .budget = req->budget,
+      .budget_frac = req->budget_frac, .has_bandwidth = req->has_bandwidth,
+      .bandwidth = req->bandwidth};
   memplan_result *h = mp_xcalloc(1, sizeof *h);
   h->owner = in;
   mp_err e = mp_run(&in->in, &spec, &h->r);
   *out = NULL;
-  if (e) set_error(err, h->r.msg);
+  if (e) mp_api_error(err, h->r.msg);
   if (e == MP_EUSAGE) {
     memplan_result_destroy(h);
     return MEMPLAN_EUSAGE;
@@ -216,7 +210,32 @@ memplan_status memplan_result_order_status(const memplan_result *r) {
 memplan_status memplan_result_place_status(const memplan_result *r) {
   return (memplan_status)r->r.place_status;
 }
+memplan_status memplan_result_remat_status(const memplan_result *r) {
+  return r->r.has_remat ? (memplan_status)r->r.remat.status : MEMPLAN_FIXED;
+}
 const char *memplan_result_message(const memplan_result *r) { return r->r.msg; }
+
+/* DESIGN 6.3's figures, when the request had a remat chain. */
+static void remat_figures(const mp_result *x, memplan_figures *out) {
+  const mp_remat_result *m = &x->remat;
+  out->has_remat = x->has_remat;
+  out->remat_ms = m->ms;
+  out->remat_cpu_ms = m->cpu_ms;
+  out->overhead = NAN;
+  if (!x->has_remat || !m->known) return;
+  out->has_budget = true;
+  out->budget = m->budget;
+  out->bandwidth = m->bandwidth;
+  out->base_time = m->base_time;
+  if (!x->has_figures || !m->has_plan) return;
+  out->residencies = x->prob.n;
+  out->duration = m->fig.duration;
+  out->overhead = m->fig.overhead;
+  out->recompute_time = m->fig.recompute_time;
+  out->stall_time = m->fig.stall_time;
+  out->recomputed = m->fig.recomputed;
+  out->transferred = m->fig.transferred;
+}
 
 void memplan_result_figures(const memplan_result *r, memplan_figures *out) {
   const mp_result *x = &r->r;
@@ -229,6 +248,7 @@ void memplan_result_figures(const memplan_result *r, memplan_figures *out) {
   out->place_ms = x->place_ms;
   out->order_cpu_ms = x->order_cpu_ms;
   out->place_cpu_ms = x->place_cpu_ms;
+  remat_figures(x, out);
   if (!x->has_figures) return;
   out->live_peak = f->live_peak;
   out->arena = f->arena;
@@ -273,7 +293,7 @@ memplan_err memplan_result_stage(const memplan_result *r, int i, memplan_stage_i
   if (i < 0 || i >= r->r.n_stages) return MEMPLAN_EUSAGE;
   const mp_stage_result *s = &r->r.stages[i];
   *out = (memplan_stage_info){s->solver->name, (memplan_status)s->status, s->wall_ms, s->cpu_ms,
-                              s->bound, s->msg};
+                              s->bound, s->msg, s->solver->decides, s->duration_bound};
   return MEMPLAN_OK;
 }
 
@@ -289,13 +309,13 @@ memplan_err memplan_result_print(const memplan_result *r, FILE *out, const char 
 
 memplan_err memplan_result_write_plan(const memplan_result *r, const char *path, memplan_error *err) {
   if (!r->r.has_figures) {
-    set_error(err, "the result holds no plan to write");
+    mp_api_error(err, "the result holds no plan to write");
     return MEMPLAN_EUSAGE;
   }
   mp_outfile of;
   mp_error e;
   if (mp_out_open(&of, path, &e)) {
-    set_error(err, e.msg);
+    mp_api_error(err, e.msg);
     return MEMPLAN_EIO;
   }
   if (mp_plan_write(of.fp, &r->owner->in, &r->r)) {
@@ -304,7 +324,7 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
     return MEMPLAN_EIO;
   }
   if (mp_out_commit(&of, &e)) {
-    set_error(err, e.msg);
+    mp_api_error(err, e.msg);
     return MEMPLAN_EIO;
   }
   return MEMPLAN_OK;
@@ -316,7 +336,7 @@ memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_pat
                                 memplan_error *err) {
   mp_error e;
   if (mp_plan_verify(&in->in, plan_path, align, &e) == 0) return MEMPLAN_OK;
-  set_error(err, e.msg);
+  mp_api_error(err, e.msg);
   return MEMPLAN_EINPUT;
 }
 
@@ -327,7 +347,7 @@ memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
   mp_problem p;
   if (g) {
     if (!order) {
-      set_error(err, "a graph's plan needs an order");
+      mp_api_error(err, "a graph's plan needs an order");
       return MEMPLAN_EUSAGE;
     }
     for (int i = 0; i < g->n; i++)
@@ -336,7 +356,7 @@ memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
         return MEMPLAN_EINPUT;
       }
     if (mp_order_check(g, order, &e) >= 0) {
-      set_error(err, e.msg);
+      mp_api_error(err, e.msg);
       return MEMPLAN_EINPUT;
     }
     mp_problem_from_order(g, order, align > 0 ? align : 64, &p);
@@ -348,6 +368,6 @@ memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
   int rc = mp_verify_offsets(&p, offsets, &e);
   mp_problem_destroy(&p);
   if (rc == 0) return MEMPLAN_OK;
-  set_error(err, e.msg);
+  mp_api_error(err, e.msg);
   return MEMPLAN_EINPUT;
 }

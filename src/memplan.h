@@ -1,6 +1,7 @@
 /* memplan.h - the public C API of libmemplan: static memory planning for
- * computation graphs (which order the operators run in, and at which offset
- * of one arena each buffer lives).
+ * computation graphs (which order the operators run in, which tensors to
+ * recompute or offload within a memory budget, and at which offset of one
+ * arena each buffer lives).
  *
  * The one header a program needs.  Link with `pkg-config --cflags --libs
  * memplan`.  Conventions (igraph's):
@@ -20,6 +21,8 @@
  *   memplan_request_init(&req);
  *   req.order = argv[2];   // a solver or a chain of them, e.g. greedy,sa
  *   req.place = argv[3];   // memplan_solver_get() lists the names
+ *   // optional: recompute / offload within 80% of the order's live peak
+ *   // req.remat = argv[4]; req.budget_frac = "0.8";
  *   if (memplan_instance_load(&in, "model.json", NULL, &err) == MEMPLAN_OK &&
  *       memplan_solve(in, &req, &res, &err) == MEMPLAN_OK) {
  *     memplan_figures f;
@@ -38,7 +41,10 @@
 extern "C" {
 #endif
 
-#define MEMPLAN_API_VERSION 1
+/* 2: recomputation and offload (memplan_request.remat, the figures and
+ * events of an event plan); fields were appended to memplan_request,
+ * memplan_figures and memplan_stage_info. */
+#define MEMPLAN_API_VERSION 2
 
 typedef enum memplan_err {
   MEMPLAN_OK = 0,
@@ -155,9 +161,24 @@ typedef struct memplan_request {
   bool no_baseline;      /* skip the given-order baseline (reduction_vs_given absent) */
   const char *write_lp;  /* ILP solvers: write the model here (NULL: no) */
   int verbose;
+  /* Recomputation and offload (DESIGN 6): a chain of MEMPLAN_DECIDES_EVENTS
+   * solvers run between the order and the placement (NULL: none).  The
+   * order chain fixes the order of first runs, the remat chain turns it
+   * into an event plan within the budget, the placer places its
+   * residencies.  Exactly one budget: `budget` bytes (has_budget), or
+   * budget_frac, the decimal text of a fraction of the live peak of the
+   * order handed to the chain ("0.9": computed exactly, rounded up).
+   * has_bandwidth: `bandwidth` bytes per cost unit replaces the graph's
+   * host_bandwidth (0: no offload). */
+  const char *remat;
+  bool has_budget;
+  int64_t budget;
+  const char *budget_frac;
+  bool has_bandwidth;
+  double bandwidth;
 } memplan_request;
 
-/* Defaults: seed 1, everything else 0 / NULL. */
+/* Defaults: seed 1, everything else 0 / NULL (no recomputation). */
 void memplan_request_init(memplan_request *req);
 
 typedef struct memplan_result memplan_result;
@@ -176,6 +197,10 @@ void memplan_result_destroy(memplan_result *r);
 memplan_status memplan_result_status(const memplan_result *r);       /* the whole plan */
 memplan_status memplan_result_order_status(const memplan_result *r); /* fixed: not searched */
 memplan_status memplan_result_place_status(const memplan_result *r); /* for the final order */
+/* The event plan: optimal only when its duration meets a bound the
+ * harness checked; MEMPLAN_FIXED when the request had no remat chain (the
+ * plan of the order as it is). */
+memplan_status memplan_result_remat_status(const memplan_result *r);
 const char *memplan_result_message(const memplan_result *r);         /* "" when none */
 
 typedef struct memplan_figures {
@@ -184,25 +209,62 @@ typedef struct memplan_figures {
   int64_t live_peak, arena, sum_sizes, lower_bound, given_arena;
   double fragmentation, reuse_ratio, profile_std, reduction_vs_given, reduction_vs_noreuse;
   double order_ms, place_ms, order_cpu_ms, place_cpu_ms; /* solver calls alone */
+  /* With a remat chain (has_remat): live_peak is the event plan's largest
+   * memory sample, arena the placement of its residencies (`residencies`
+   * of them), lower_bound the floor no plan goes under.  has_budget: the
+   * chain was reached and budget, bandwidth and base_time are set; with
+   * has_figures the figures of DESIGN 6.3 are set too (overhead is NAN
+   * when base_time is 0). */
+  bool has_remat, has_budget;
+  int64_t budget;
+  double bandwidth, base_time;
+  int residencies;
+  double duration, overhead, recompute_time, stall_time;
+  int64_t recomputed, transferred;
+  double remat_ms, remat_cpu_ms; /* included in nothing above: plan time is
+                                    order_ms + remat_ms + place_ms */
 } memplan_figures;
 
 void memplan_result_figures(const memplan_result *r, memplan_figures *out);
 
 /* The plan: the order (node ids in run order; NULL and 0 for a
- * fixed-lifetime problem) and one offset per buffer (NULL and 0 without a
- * plan).  Each returns the array's length. */
+ * fixed-lifetime problem; with a remat chain, the order handed to it) and
+ * one offset per buffer (per residency with a remat chain; NULL and 0
+ * without a plan).  Each returns the array's length. */
 int memplan_result_order(const memplan_result *r, const int **order);
 int memplan_result_offsets(const memplan_result *r, const int64_t **offsets);
 
 typedef struct memplan_buffer {
-  char key[64];        /* "J", "J:K", "ws:J" (DESIGN 1.5), or the CSV id */
+  char key[64];        /* "J", "J:K", "ws:J" (DESIGN 1.5), or the CSV id; a
+                          residency made again by event k: "J@k" */
   int64_t size;
-  int64_t lo, hi;      /* live over [lo, hi): steps of the order, or CSV times */
+  int64_t lo, hi;      /* live over [lo, hi): steps of the order, CSV times,
+                          or memory samples of an event plan */
   int64_t offset;      /* -1 without a plan */
 } memplan_buffer;
 
 /* Buffer b (0 .. number of offsets - 1) of the result's lifetimes. */
 memplan_err memplan_result_buffer(const memplan_result *r, int b, memplan_buffer *out);
+
+/* ---- event plans (DESIGN 6.2) ---- */
+
+typedef enum memplan_event_kind {
+  MEMPLAN_EV_RUN = 0, /* run a node */
+  MEMPLAN_EV_FREE,    /* a buffer stops being resident */
+  MEMPLAN_EV_OUT,     /* copy a resident buffer to the host */
+  MEMPLAN_EV_IN       /* copy it back */
+} memplan_event_kind;
+
+typedef struct memplan_event {
+  memplan_event_kind kind;
+  int node;            /* run: the node; else the node whose output it is */
+  int output;          /* free, out, in: which output of `node`; run: -1 */
+  char key[64];        /* free, out, in: the buffer ("J" or "J:K"); run: "" */
+} memplan_event;
+
+/* Events of the result's plan: 0 without a remat chain or without a plan. */
+int memplan_result_event_count(const memplan_result *r);
+memplan_err memplan_result_event(const memplan_result *r, int i, memplan_event *out);
 
 typedef struct memplan_stage_info {
   const char *solver;
@@ -210,6 +272,8 @@ typedef struct memplan_stage_info {
   double wall_ms, cpu_ms;
   int64_t bound;          /* the bound it reported (0: none) */
   const char *message;
+  int decides;            /* MEMPLAN_DECIDES_* of the solver */
+  double duration_bound;  /* a remat stage's bound on the duration (0: none) */
 } memplan_stage_info;
 
 int memplan_result_stage_count(const memplan_result *r);
@@ -233,6 +297,15 @@ memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_pat
  * and one offset per buffer, at alignment align (0: the default). */
 memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
                                 const int64_t *offsets, int64_t align, memplan_error *err);
+/* An event plan in memory (kind, node and output of each event; keys are
+ * ignored): the rules of DESIGN 6.2 with `bandwidth` (< 0: the graph's
+ * host_bandwidth), the live peak within `budget` (< 0: none) and, unless
+ * offsets is NULL, one offset per residency (memplan_result_buffer's
+ * order) at alignment align (0: 64).  MEMPLAN_EINPUT naming the first
+ * violation: event index, node or buffer, rule. */
+memplan_err memplan_verify_events(const memplan_instance *in, int n, const memplan_event *events,
+                                  double bandwidth, int64_t budget, const int64_t *offsets,
+                                  int64_t align, memplan_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,7 @@
 /* report.c - results as text and JSON, and plan files written.  Figures a
- * result does not have are absent: JSON null, no line in text. */
+ * result does not have are absent: JSON null, no line in text.  A run with
+ * a recomputation stage adds its own lines and names (DESIGN 6.3); a run
+ * without one prints exactly what it printed before. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -26,13 +28,27 @@ const char *mp_instance_name(const mp_instance *in) {
   return in->fixed->name ? in->fixed->name : "";
 }
 
-/* "optimal (order fixed: not searched; placement optimal)" */
+/* Buffers of the instance (the residencies are counted apart). */
+static int n_buffers(const mp_instance *in, const mp_result *r) {
+  return in->g ? in->g->n_buf : r->prob.n;
+}
+
+/* The event plan's figures are known. */
+static bool has_remat_figures(const mp_result *r) {
+  return r->has_figures && r->has_remat && r->remat.has_plan;
+}
+
+/* ------------------------------------------------------------------ text */
+
+/* "optimal (order fixed: not searched; remat optimal; placement optimal)" */
 static void print_status(FILE *out, const mp_result *r) {
+  char remat[48] = "";
+  if (r->has_remat) snprintf(remat, sizeof remat, "remat %s; ", mp_status_name(r->remat.status));
   fprintf(out, "status        %s", mp_status_name(r->status));
   if (r->order_status == MP_FIXED)
-    fprintf(out, " (order fixed: not searched; placement %s)", mp_status_name(r->place_status));
+    fprintf(out, " (order fixed: not searched; %splacement %s)", remat, mp_status_name(r->place_status));
   else
-    fprintf(out, " (order %s; placement %s)", mp_status_name(r->order_status),
+    fprintf(out, " (order %s; %splacement %s)", mp_status_name(r->order_status), remat,
             mp_status_name(r->place_status));
   fprintf(out, "%s%s\n", r->msg[0] ? ": " : "", r->msg);
 }
@@ -61,26 +77,70 @@ static void print_figures(FILE *out, const mp_result *r) {
   fprintf(out, "profile std   %.1f bytes\n", f->profile_std);
 }
 
+/* The request of the recomputation stage: budget and host link. */
+static void print_remat_request(FILE *out, const mp_remat_result *m) {
+  char h[32];
+  human_bytes(m->budget, h, sizeof h);
+  fprintf(out, "budget        %lld bytes (%s)", (long long)m->budget, h);
+  if (m->frac[0])
+    fprintf(out, ", %s x the order's live peak %lld", m->frac, (long long)m->order_peak);
+  fprintf(out, "\n");
+  if (m->bandwidth > 0)
+    fprintf(out, "bandwidth     %.6g bytes per cost unit\n", m->bandwidth);
+  else
+    fprintf(out, "bandwidth     none (no offload)\n");
+}
+
+static void print_remat_figures(FILE *out, const mp_result *r) {
+  const mp_ev_figures *f = &r->remat.fig;
+  fprintf(out, "residencies   %d\n", r->prob.n);
+  fprintf(out, "duration      %.6g (base time %.6g", f->duration, f->base_time);
+  if (isfinite(f->overhead)) fprintf(out, ", overhead %.2f %%", 100.0 * f->overhead);
+  fprintf(out, ")\n");
+  fprintf(out, "recomputed    %lld runs, %.6g time\n", (long long)f->recomputed, f->recompute_time);
+  fprintf(out, "stall time    %.6g\n", f->stall_time);
+  print_bytes(out, "transferred", f->transferred);
+}
+
+static void print_stages(FILE *out, const mp_result *r) {
+  for (int i = 0; i < r->n_stages; i++) {
+    const mp_stage_result *s = &r->stages[i];
+    char bound[48] = "";
+    if (s->kind == MP_STAGE_EVENTS && s->duration_bound > 0)
+      snprintf(bound, sizeof bound, "  duration bound %.6g", s->duration_bound);
+    else if (s->bound)
+      snprintf(bound, sizeof bound, "  bound %lld", (long long)s->bound);
+    fprintf(out, "stage %-9s %-10s %9.3f ms wall %9.3f ms cpu%s%s%s\n", s->solver->name,
+            mp_status_name(s->status), s->wall_ms, s->cpu_ms, bound, s->msg[0] ? "  " : "", s->msg);
+  }
+}
+
 void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r) {
   fprintf(out, "graph         %s (%d nodes, %d buffers, align %lld)\n", mp_instance_name(in),
-          in->g ? in->g->n : 0, r->prob.n, (long long)r->align);
-  fprintf(out, "solvers       order %s, place %s, seed %llu\n", r->order_name, r->place_name,
-          (unsigned long long)r->seed);
+          in->g ? in->g->n : 0, n_buffers(in, r), (long long)r->align);
+  if (r->has_remat)
+    fprintf(out, "solvers       order %s, remat %s, place %s, seed %llu\n", r->order_name, r->remat.name,
+            r->place_name, (unsigned long long)r->seed);
+  else
+    fprintf(out, "solvers       order %s, place %s, seed %llu\n", r->order_name, r->place_name,
+            (unsigned long long)r->seed);
   print_status(out, r);
+  if (r->has_remat && r->remat.known) print_remat_request(out, &r->remat);
   if (r->has_figures)
     print_figures(out, r);
   else
     print_bytes(out, "lower bound", r->fig.lower_bound);
-  for (int i = 0; i < r->n_stages; i++) {
-    const mp_stage_result *s = &r->stages[i];
-    char bound[48] = "";
-    if (s->bound) snprintf(bound, sizeof bound, "  bound %lld", (long long)s->bound);
-    fprintf(out, "stage %-9s %-10s %9.3f ms wall %9.3f ms cpu%s%s%s\n", s->solver->name,
-            mp_status_name(s->status), s->wall_ms, s->cpu_ms, bound, s->msg[0] ? "  " : "", s->msg);
-  }
-  fprintf(out, "plan time     order %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms, r->place_ms,
-          r->order_ms + r->place_ms);
+  if (has_remat_figures(r)) print_remat_figures(out, r);
+  print_stages(out, r);
+  if (r->has_remat)
+    fprintf(out, "plan time     order %.3f ms + remat %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms,
+            r->remat.ms, r->place_ms, r->order_ms + r->remat.ms + r->place_ms);
+  else
+    fprintf(out, "plan time     order %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms, r->place_ms,
+            r->order_ms + r->place_ms);
 }
+
+/* ------------------------------------------------------------------ JSON */
 
 /* Round to 12 significant digits so that results files carry no float noise. */
 static json_t *jreal(double x) {
@@ -97,6 +157,9 @@ static json_t *jfig_int(const mp_result *r, bool known, int64_t x) {
 static json_t *jfig_real(const mp_result *r, bool known, double x) {
   return r->has_figures && known ? jreal(x) : json_null();
 }
+/* A value known apart from any plan (a request, a time), or null. */
+static json_t *jint_if(bool known, int64_t x) { return known ? json_integer(x) : json_null(); }
+static json_t *jreal_if(bool known, double x) { return known && isfinite(x) ? jreal(x) : json_null(); }
 
 static void figures_json(json_t *o, const mp_result *r) {
   const mp_figures *f = &r->fig;
@@ -112,6 +175,24 @@ static void figures_json(json_t *o, const mp_result *r) {
   json_object_set_new(o, "given_arena", jfig_int(r, r->has_baseline, f->given_arena));
 }
 
+/* DESIGN 6.3's figures: null without a recomputation stage, and (but for
+ * the request and base_time) without an event plan. */
+static void remat_json(json_t *o, const mp_result *r) {
+  const mp_remat_result *m = &r->remat;
+  const mp_ev_figures *f = &m->fig;
+  bool known = r->has_remat && m->known, plan = has_remat_figures(r);
+  json_object_set_new(o, "budget", jint_if(known, m->budget));
+  json_object_set_new(o, "bandwidth", jreal_if(known, m->bandwidth));
+  json_object_set_new(o, "residencies", jint_if(plan, r->prob.n));
+  json_object_set_new(o, "duration", jreal_if(plan, f->duration));
+  json_object_set_new(o, "base_time", jreal_if(known, m->base_time));
+  json_object_set_new(o, "overhead", jreal_if(plan, f->overhead)); /* NaN (base_time 0): null */
+  json_object_set_new(o, "recompute_time", jreal_if(plan, f->recompute_time));
+  json_object_set_new(o, "recomputed", jint_if(plan, f->recomputed));
+  json_object_set_new(o, "stall_time", jreal_if(plan, f->stall_time));
+  json_object_set_new(o, "transferred", jint_if(plan, f->transferred));
+}
+
 /* per stage: what each solver claimed, its own time, bound and note (the
  * pool placer's internal fragmentation, a refusal, ...) */
 static json_t *stages_json(const mp_result *r) {
@@ -124,31 +205,43 @@ static json_t *stages_json(const mp_result *r) {
     json_object_set_new(so, "wall_ms", jreal(s->wall_ms));
     json_object_set_new(so, "cpu_ms", jreal(s->cpu_ms));
     json_object_set_new(so, "bound", json_integer(s->bound));
+    if (s->kind == MP_STAGE_EVENTS) json_object_set_new(so, "duration_bound", jreal(s->duration_bound));
     if (s->msg[0]) json_object_set_new(so, "message", json_string(s->msg));
     json_array_append_new(st, so);
   }
   return st;
 }
 
+static void times_json(json_t *o, const mp_result *r) {
+  double remat = r->has_remat ? r->remat.ms : 0;
+  json_object_set_new(o, "order_ms", jreal(r->order_ms));
+  json_object_set_new(o, "remat_ms", jreal_if(r->has_remat, r->remat.ms));
+  json_object_set_new(o, "place_ms", jreal(r->place_ms));
+  json_object_set_new(o, "plan_ms", jreal(r->order_ms + remat + r->place_ms));
+  json_object_set_new(o, "order_cpu_ms", jreal(r->order_cpu_ms));
+  json_object_set_new(o, "remat_cpu_ms", jreal_if(r->has_remat, r->remat.cpu_ms));
+  json_object_set_new(o, "place_cpu_ms", jreal(r->place_cpu_ms));
+}
+
 static json_t *result_json(const mp_instance *in, const mp_result *r) {
   json_t *o = json_object();
   json_object_set_new(o, "graph", json_string(mp_instance_name(in)));
   json_object_set_new(o, "nodes", json_integer(in->g ? in->g->n : 0));
-  json_object_set_new(o, "buffers", json_integer(r->prob.n));
+  json_object_set_new(o, "buffers", json_integer(n_buffers(in, r)));
   json_object_set_new(o, "align", json_integer(r->align));
   json_object_set_new(o, "order_solver", json_string(r->order_name));
+  json_object_set_new(o, "remat_solver", r->has_remat ? json_string(r->remat.name) : json_null());
   json_object_set_new(o, "place_solver", json_string(r->place_name));
   json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
   json_object_set_new(o, "status", json_string(mp_status_name(r->status)));
   json_object_set_new(o, "order_status", json_string(mp_status_name(r->order_status)));
+  json_object_set_new(o, "remat_status",
+                      r->has_remat ? json_string(mp_status_name(r->remat.status)) : json_null());
   json_object_set_new(o, "place_status", json_string(mp_status_name(r->place_status)));
   json_object_set_new(o, "has_figures", json_boolean(r->has_figures));
   figures_json(o, r);
-  json_object_set_new(o, "order_ms", jreal(r->order_ms));
-  json_object_set_new(o, "place_ms", jreal(r->place_ms));
-  json_object_set_new(o, "plan_ms", jreal(r->order_ms + r->place_ms));
-  json_object_set_new(o, "order_cpu_ms", jreal(r->order_cpu_ms));
-  json_object_set_new(o, "place_cpu_ms", jreal(r->place_cpu_ms));
+  remat_json(o, r);
+  times_json(o, r);
   if (r->msg[0]) json_object_set_new(o, "message", json_string(r->msg));
   json_object_set_new(o, "stages", stages_json(r));
   return o;
@@ -161,11 +254,10 @@ void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r) 
   json_decref(o);
 }
 
-mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
-  if (!r->has_figures) return MP_EUSAGE; /* no verified plan to write */
-  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets) ? MP_EIO : MP_OK;
-  const mp_graph *g = in->g;
-  json_t *o = result_json(in, r);
+/* ------------------------------------------------------------ plan files */
+
+/* DESIGN 1.5: the order and one offset per buffer, by its key. */
+static void plan_of_order(json_t *o, const mp_graph *g, const mp_result *r) {
   json_t *ord = json_array();
   for (int i = 0; i < g->n; i++) json_array_append_new(ord, json_integer(r->order[i]));
   json_object_set_new(o, "order", ord);
@@ -176,6 +268,31 @@ mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
     json_object_set_new(offs, key, json_integer(r->offsets[b]));
   }
   json_object_set_new(o, "offsets", offs);
+}
+
+/* With recomputation: the first-run order, one offset per residency (its
+ * id: "J", "J@k" for one made by event k, "ws:J@k"), and the events. */
+static void plan_of_events(json_t *o, const mp_graph *g, const mp_result *r) {
+  int *first = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  mp_events_first_order(g, &r->remat.events, first); /* complete: the plan verified */
+  json_t *ord = json_array();
+  for (int i = 0; i < g->n; i++) json_array_append_new(ord, json_integer(first[i]));
+  free(first);
+  json_object_set_new(o, "order", ord);
+  json_t *offs = json_object();
+  for (int i = 0; i < r->prob.n; i++) json_object_set_new(offs, r->prob.ids[i], json_integer(r->offsets[i]));
+  json_object_set_new(o, "offsets", offs);
+  json_object_set_new(o, "events", mp_events_to_json(g, &r->remat.events));
+}
+
+mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
+  if (!r->has_figures) return MP_EUSAGE; /* no verified plan to write */
+  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets) ? MP_EIO : MP_OK;
+  json_t *o = result_json(in, r);
+  if (r->has_remat)
+    plan_of_events(o, in->g, r);
+  else
+    plan_of_order(o, in->g, r);
   int rc = json_dumpf(o, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
   fputc('\n', out);
   json_decref(o);

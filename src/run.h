@@ -1,7 +1,8 @@
 /* run.h - the harness: run a chain of stages (order solvers, then
- * placers), time the solver calls alone, check every output and every
- * claimed bound, let the judge (plan.h) compute the figures, and decide the
- * statuses from what the harness itself can check. */
+ * recomputation/offload solvers when asked for, then placers), time the
+ * solver calls alone, check every output and every claimed bound, let the
+ * judge (plan.h, events.h) compute the figures, and decide the statuses
+ * from what the harness itself can check. */
 #ifndef MP_RUN_H
 #define MP_RUN_H
 
@@ -40,6 +41,19 @@ typedef struct mp_run_spec {
                               baseline is computed only for a run with figures */
   int n_extra;            /* solvers outside the registry the chains may name */
   const mp_solver *const *extra;
+  /* Recomputation and offload (DESIGN 6): a chain of MP_DECIDES_EVENTS
+   * solvers between the order and the placement; NULL: none (nothing
+   * changes).  It needs exactly one budget: `budget` bytes (has_budget),
+   * or `budget_frac`, the decimal text of a fraction of the live peak of
+   * the order handed to the chain (mp_budget_frac).  has_bandwidth:
+   * `bandwidth` (bytes per cost unit, 0: no offload) replaces the graph's
+   * host_bandwidth. */
+  const char *remat;
+  bool has_budget;
+  int64_t budget;
+  const char *budget_frac;
+  bool has_bandwidth;
+  double bandwidth;
 } mp_run_spec;
 
 typedef struct mp_stage_result {
@@ -48,8 +62,30 @@ typedef struct mp_stage_result {
   mp_status status;       /* what the solver claimed (error: it failed or refused) */
   double wall_ms, cpu_ms;
   int64_t bound;          /* the bound it reported, checked against what it returned */
+  double duration_bound;  /* an events stage's bound on the duration (0: none) */
   char msg[256];
 } mp_stage_result;
+
+/* What a recomputation stage (MP_STAGE_EVENTS) left in a result. */
+typedef struct mp_remat_result {
+  mp_status status;       /* the event plan: optimal only when its duration
+                             meets a bound the harness checked (the
+                             duration floor, or a stage's duration_bound);
+                             infeasible only below mp_events_floor or from
+                             a stage's exhausted exact search */
+  bool known;             /* the chain was entered: the next four are set */
+  int64_t order_peak;     /* section-1 live peak of the order handed to it */
+  int64_t budget;
+  char frac[48];          /* the --budget-frac text it came from, or "" */
+  double bandwidth;       /* 0: no host link */
+  double base_time;       /* DESIGN 6.1, known without a plan */
+  bool has_plan;          /* events holds a verified plan within the budget */
+  mp_events events;
+  mp_residency *res;      /* one per item of mp_result.prob (has_plan) */
+  mp_ev_figures fig;      /* the judge's figures of events (has_plan) */
+  double ms, cpu_ms;      /* its stages' solver calls */
+  char name[160];         /* the chain, "a,b" */
+} mp_remat_result;
 
 typedef struct mp_result {
   /* The whole plan, against every plan the command could have chosen:
@@ -60,9 +96,13 @@ typedef struct mp_result {
   mp_status place_status; /* the placement, for the final order's lifetimes */
   bool has_figures;       /* fig holds the figures of a verified plan */
   bool has_baseline;      /* fig.given_arena and reduction_vs_given are known */
+  bool has_remat;         /* the request had a recomputation stage: remat */
+  mp_remat_result remat;
   int n;                  /* nodes (0 for fixed-lifetime problems) */
-  int *order;             /* NULL for fixed-lifetime problems */
-  mp_problem prob;        /* lifetimes under the final order */
+  int *order;             /* NULL for fixed-lifetime problems; with remat the
+                             order handed to the recomputation stage */
+  mp_problem prob;        /* lifetimes under the final order, or the
+                             residencies of the event plan (prob.g NULL) */
   int64_t *offsets;
   int64_t align;
   uint64_t seed;
@@ -76,10 +116,11 @@ typedef struct mp_result {
 
 /* Run the request.  MP_OK: r holds a verified plan (has_figures) or a
  * checked proof of infeasibility (status infeasible).  MP_EUSAGE: unknown
- * solver or option, or a solver of the wrong kind.  MP_ESOLVER: a stage
- * failed or refused, returned something invalid or a bound above what it
- * achieved, or no plan meets the capacity (status error or timeout).
- * r->msg says why; r must be destroyed in every case. */
+ * solver or option, a solver of the wrong kind, a budget missing, doubled
+ * or without --remat.  MP_ESOLVER: a stage failed or refused, returned
+ * something invalid (an event plan over the budget, say) or a bound above
+ * what it achieved, or no plan meets the capacity (status error or
+ * timeout).  r->msg says why; r must be destroyed in every case. */
 mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r);
 void mp_result_destroy(mp_result *r);
 

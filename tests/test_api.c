@@ -182,6 +182,79 @@ START_TEST(lifetimes_from_arrays) {
 }
 END_TEST
 
+/* A recomputation stage through the API: the request, the figures, the
+ * events, the judge in memory and on file. */
+START_TEST(remat_solve_events_verify) {
+  memplan_instance *in = load(SEED);
+  memplan_request req;
+  memplan_request_init(&req);
+  memplan_result *res;
+  memplan_error err;
+  req.remat = "keepall";
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE); /* no budget */
+  ck_assert_msg(strstr(err.msg, "budget"), "%s", err.msg);
+  req.budget_frac = "1";
+  ck_assert_msg(memplan_solve(in, &req, &res, &err) == MEMPLAN_OK, "%s", err.msg);
+  ck_assert_int_eq(memplan_result_remat_status(res), MEMPLAN_OPTIMAL);
+  memplan_figures f;
+  memplan_result_figures(res, &f);
+  ck_assert(f.has_figures && f.has_remat && f.has_budget);
+  ck_assert_int_eq(f.budget, 16777216);
+  ck_assert(f.duration == 4 && f.base_time == 4 && f.overhead == 0 && f.recomputed == 0);
+  ck_assert(f.bandwidth == 0 && f.transferred == 0 && f.residencies == 3);
+  ck_assert_int_eq(f.live_peak, 16777216);
+  memplan_stage_info st;
+  ck_assert_int_eq(memplan_result_stage(res, 1, &st), MEMPLAN_OK);
+  ck_assert(st.decides == MEMPLAN_DECIDES_EVENTS && st.duration_bound == 4);
+  /* the events: run 0, run 1, run 2, free "0", run 3, free "1" */
+  int n = memplan_result_event_count(res);
+  ck_assert_int_eq(n, 6);
+  memplan_event ev[6];
+  for (int i = 0; i < n; i++) ck_assert_int_eq(memplan_result_event(res, i, &ev[i]), MEMPLAN_OK);
+  ck_assert(ev[0].kind == MEMPLAN_EV_RUN && ev[0].node == 0 && ev[0].output == -1);
+  ck_assert(ev[3].kind == MEMPLAN_EV_FREE && ev[3].node == 0 && ev[3].output == 0);
+  ck_assert_str_eq(ev[3].key, "0");
+  memplan_event none;
+  ck_assert_int_eq(memplan_result_event(res, n, &none), MEMPLAN_EUSAGE);
+  /* the judge in memory: the plan, then tampered copies */
+  const int64_t *off;
+  int nb = memplan_result_offsets(res, &off);
+  ck_assert_int_eq(nb, 3);
+  ck_assert_msg(memplan_verify_events(in, n, ev, -1, f.budget, off, 0, &err) == MEMPLAN_OK, "%s", err.msg);
+  ck_assert_int_eq(memplan_verify_events(in, n, ev, -1, f.budget - 1, NULL, 0, &err), MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "exceeds the budget"), "%s", err.msg);
+  int64_t zero[3] = {0, 0, 0};
+  ck_assert_int_eq(memplan_verify_events(in, n, ev, -1, -1, zero, 0, &err), MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "overlap"), "%s", err.msg);
+  ev[3].kind = MEMPLAN_EV_OUT;
+  ck_assert_int_eq(memplan_verify_events(in, n, ev, -1, -1, NULL, 0, &err), MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "event 3") && strstr(err.msg, "[rule: copies need a host link]"), "%s", err.msg);
+  ev[3].output = 7;
+  ck_assert_int_eq(memplan_verify_events(in, n, ev, -1, -1, NULL, 0, &err), MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "owns no tensor buffer"), "%s", err.msg);
+  /* the plan file carries the events and verifies */
+  mkdir("tmp", 0755);
+  ck_assert_int_eq(memplan_result_write_plan(res, "tmp/api.remat.json", &err), MEMPLAN_OK);
+  ck_assert_msg(memplan_verify_file(in, "tmp/api.remat.json", 0, &err) == MEMPLAN_OK, "%s", err.msg);
+  unlink("tmp/api.remat.json");
+  memplan_result_destroy(res);
+  /* without a remat chain: nothing decided, no events */
+  memplan_request_init(&req);
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_result_remat_status(res), MEMPLAN_FIXED);
+  ck_assert_int_eq(memplan_result_event_count(res), 0);
+  memplan_result_figures(res, &f);
+  ck_assert(!f.has_remat && !f.has_budget && f.duration == 0);
+  memplan_result_destroy(res);
+  memplan_instance_destroy(in);
+  /* an event plan needs a graph */
+  const int64_t size[] = {1}, lo[] = {0}, hi[] = {1};
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&in, 1, size, lo, hi, NULL, NULL, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_verify_events(in, 0, NULL, 0, -1, NULL, 0, &err), MEMPLAN_EUSAGE);
+  memplan_instance_destroy(in);
+}
+END_TEST
+
 Suite *suite_api(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("api");
@@ -190,6 +263,7 @@ Suite *suite_api(void) {
   tcase_add_test(tc, solve_read_verify_write);
   tcase_add_test(tc, usage_and_solver_errors);
   tcase_add_test(tc, lifetimes_from_arrays);
+  tcase_add_test(tc, remat_solve_events_verify);
   suite_add_tcase(s, tc);
   return s;
 }

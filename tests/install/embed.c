@@ -4,6 +4,8 @@
  *
  *   embed GRAPH ORDER PLACE PLAN_OUT
  * plans GRAPH, checks the plan in memory and as a file, prints the figures;
+ * plans it again with a recomputation stage (keepall, the budget at the
+ * order's live peak) and checks the event plan in memory and as a file;
  * then plans three buffers given as arrays.  Exit 0 when every check holds. */
 #include <memplan.h>
 #include <stdio.h>
@@ -51,6 +53,41 @@ static int plan_graph(const char *path, const char *order, const char *place, co
   return 0;
 }
 
+/* A recomputation stage: the budget, the figures of DESIGN 6.3, the events
+ * (checked in memory by the judge), the plan file (checked again). */
+static int plan_remat(const char *path, const char *order, const char *place, const char *out) {
+  memplan_instance *in;
+  memplan_result *res;
+  memplan_error err;
+  if (memplan_instance_load(&in, path, NULL, &err)) return fail("load", &err);
+  memplan_request req;
+  memplan_request_init(&req);
+  req.order = order;
+  req.place = place;
+  req.remat = "keepall";
+  req.budget_frac = "1";
+  if (memplan_solve(in, &req, &res, &err)) return fail("remat solve", &err);
+  memplan_figures f;
+  memplan_result_figures(res, &f);
+  int n = memplan_result_event_count(res);
+  printf("remat %s budget %lld live_peak %lld duration %g recomputed %lld events %d\n",
+         memplan_status_name(memplan_result_remat_status(res)), (long long)f.budget,
+         (long long)f.live_peak, f.duration, (long long)f.recomputed, n);
+  memplan_event ev[256];
+  if (n > 256) return fail("more events than embed expects", NULL);
+  for (int i = 0; i < n; i++)
+    if (memplan_result_event(res, i, &ev[i])) return fail("event", NULL);
+  const int64_t *off;
+  memplan_result_offsets(res, &off);
+  if (memplan_verify_events(in, n, ev, -1, f.budget, off, 0, &err)) return fail("verify events", &err);
+  if (memplan_result_write_plan(res, out, &err)) return fail("write the event plan", &err);
+  if (memplan_verify_file(in, out, 0, &err)) return fail("verify the event plan file", &err);
+  printf("remat verified\n");
+  memplan_result_destroy(res);
+  memplan_instance_destroy(in);
+  return f.budget == f.live_peak ? 0 : fail("keepall at budget-frac 1 peaks at the budget", NULL);
+}
+
 /* Three buffers: a and b live together, c after a. */
 static int plan_arrays(void) {
   const int64_t size[] = {100, 50, 100}, lo[] = {0, 0, 2}, hi[] = {2, 4, 4};
@@ -78,5 +115,8 @@ int main(int argc, char **argv) {
   printf("api %d, %d solvers\n", memplan_api_version(), memplan_solver_count());
   if (memplan_solver_index(argv[2]) < 0 || memplan_solver_index(argv[3]) < 0)
     return fail("unknown solver", NULL);
-  return plan_graph(argv[1], argv[2], argv[3], argv[4]) || plan_arrays();
+  char remat_out[4096];
+  snprintf(remat_out, sizeof remat_out, "%s.remat.json", argv[4]);
+  return plan_graph(argv[1], argv[2], argv[3], argv[4]) ||
+         plan_remat(argv[1], argv[2], argv[3], remat_out) || plan_arrays();
 }
