@@ -2,8 +2,9 @@
  * what they search: the initial temperature from sampled uphill moves (the
  * mean rise, accepted with probability 1/2), geometric cooling to a final
  * fraction of it over a number of moves, and the Metropolis rule.  Used by
- * the recomputation searches (lib/remat_anneal.c); sa's order search keeps
- * its own copy in lib/ordls.c, which this could replace. */
+ * the recomputation searches (lib/remat_anneal.c), whose state is not an
+ * order; the order searches (sa, ga, remat-ga's first orders) use
+ * lib/ordls.c's step, the same rule on their moves. */
 #ifndef MP_LIB_ANNEAL_H
 #define MP_LIB_ANNEAL_H
 
