@@ -77,7 +77,7 @@ typedef struct ga {
   mp_rng r;
   int n, P;
   indiv *pop, *next;
-  int *tmp;
+  int *tmp, *rank;
 } ga;
 
 /* ---- ranking ---- */
@@ -143,7 +143,7 @@ static void move_node(ga *x, int *ord) {
 /* Load genes at the decoder's order, keeping the slots that fail to decode
  * (keep-all when the plan grows too long); false when nothing decodes. */
 static bool load_repaired(ga *x, mp_rgene *genes) {
-  for (int round = 0; round <= x->d.n_slots; round++) {
+  for (int round = 0; round <= x->d.n_slots && !mp_time_up(x->c); round++) {
     if (mp_rsa_load(&x->s, genes) == 0) return true;
     mp_rfig f;
     mp_rdec_decode(&x->d, genes, x->c->budget, &f);
@@ -278,7 +278,7 @@ static int by_rank(const void *a, const void *b, void *ctx) {
 static bool next_generation(ga *x) {
   int P = x->P, elite = (int)x->c->opt[OPT_elite];
   if (elite > P - 1) elite = P - 1;
-  int *rank = x->tmp;
+  int *rank = x->rank; /* not x->tmp: the children's operators use it */
   for (int i = 0; i < P; i++) rank[i] = i;
   qsort_r(rank, (size_t)P, sizeof(int), by_rank, x);
   for (int i = 0; i < elite; i++) copy_indiv(x, &x->next[i], &x->pop[rank[i]]);
@@ -310,6 +310,7 @@ static void ga_init(ga *x, mp_ctx *c) {
   mp_rng_seed(&x->r, c->seed);
   size_t nn = (size_t)(x->n > x->P ? x->n : x->P) + 1, ms = (size_t)x->d.n_slots + 1;
   x->tmp = mp_xmalloc(sizeof(int) * nn);
+  x->rank = mp_xmalloc(sizeof(int) * (size_t)x->P);
   x->pop = mp_xcalloc((size_t)x->P, sizeof(indiv));
   x->next = mp_xcalloc((size_t)x->P, sizeof(indiv));
   for (int i = 0; i < 2 * x->P; i++) {
@@ -328,6 +329,7 @@ static void ga_free(ga *x) {
   free(x->pop);
   free(x->next);
   free(x->tmp);
+  free(x->rank);
   mp_rsa_free(&x->s);
   mp_rdec_free(&x->d);
 }

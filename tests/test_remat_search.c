@@ -424,6 +424,34 @@ START_TEST(seeds_and_limits) {
     mp_events_destroy(&a);
     mp_events_destroy(&b);
   }
+  /* limits that cut remat-ga anywhere: in its first orders, its first
+   * plans, a generation half made */
+  mp_graph *h = layered(400, 9);
+  budget = mp_order_peak(h, h->given) * 6 / 10;
+  const mp_solver *ga = mp_solver_find("remat-ga");
+  for (int k = 1; k <= 6; k++) {
+    mp_ctx c;
+    memset(&c, 0, sizeof c);
+    mp_events ev;
+    mp_events_init(&ev);
+    const char *sets[] = {"population=6", "local=50", "order_moves=200"};
+    mp_error oerr;
+    ck_assert_int_eq(mp_solver_options(ga, 3, sets, c.opt, &oerr), MP_OK);
+    c.g = h;
+    c.start_order = h->given;
+    c.budget = budget;
+    c.events = &ev;
+    c.seed = (uint64_t)k;
+    c.time_limit = 0.03 * k;
+    c.deadline = mp_now() + c.time_limit;
+    if (ga->solve(&c) == 0 && c.status != MP_INFEASIBLE) {
+      mp_error err;
+      ck_assert_msg(mp_events_verify(h, &ev, 0, NULL, &err) == 0, "%s", err.msg);
+      ck_assert(mp_events_memory(h, &ev, NULL) <= budget);
+    }
+    mp_events_destroy(&ev);
+  }
+  mp_graph_free(h);
   mp_graph_free(g);
   tl_cleanup();
 }
