@@ -258,6 +258,12 @@ static void against_brute(const char *name, const char *extra, bool follow, doub
   }
 }
 
+/* The share of plans at the optimum is asserted on samples of 20 plans or
+ * more (MP_QUICK runs fewer trials). */
+static bool most(int reached, int found, int tenths) {
+  return found < 20 || reached * 10 >= found * tenths;
+}
+
 static void report(const char *what, const tally *t) {
   fprintf(stderr,
           "%s: %d budgets: %d plans, %d at the optimum (of the %d above it, %d where the optimum "
@@ -271,7 +277,7 @@ START_TEST(sa_against_brute) {
   tally t = {0};
   against_brute("remat-sa", NULL, true, 0, 1302, tl_trials(150), &t);
   report("remat-sa", &t);
-  ck_assert_msg(t.reached * 10 >= t.found * 9, "remat-sa reached the optimum in %d of %d", t.reached,
+  ck_assert_msg(most(t.reached, t.found, 9), "remat-sa reached the optimum in %d of %d", t.reached,
                 t.found);
   tl_cleanup();
 }
@@ -282,7 +288,7 @@ START_TEST(loose_against_brute) {
   tally t = {0};
   against_brute("remat-sa", "strict=0", true, 0, 1302, tl_trials(150), &t);
   report("remat-sa strict=0", &t);
-  ck_assert_msg(t.missed == 0 && t.reached * 10 >= t.found * 9,
+  ck_assert_msg(t.missed == 0 && most(t.reached, t.found, 9),
                 "remat-sa strict=0: %d of %d at the optimum, %d missed", t.reached, t.found, t.missed);
   tl_cleanup();
 }
@@ -292,11 +298,11 @@ START_TEST(ga_against_brute) {
   tally t = {0}, u = {0};
   against_brute("remat-ga", NULL, false, 0, 1303, tl_trials(100), &t);
   report("remat-ga (any order)", &t);
-  ck_assert_msg(t.reached * 10 >= t.found * 9, "remat-ga reached the optimum in %d of %d", t.reached,
+  ck_assert_msg(most(t.reached, t.found, 9), "remat-ga reached the optimum in %d of %d", t.reached,
                 t.found);
   against_brute("remat-ga", "reorder=0", true, 0, 1304, tl_trials(60), &u);
   report("remat-ga reorder=0", &u);
-  ck_assert_msg(u.reached * 10 >= u.found * 8, "remat-ga reorder=0 reached the optimum in %d of %d",
+  ck_assert_msg(most(u.reached, u.found, 8), "remat-ga reorder=0 reached the optimum in %d of %d",
                 u.reached, u.found);
   tl_cleanup();
 }
@@ -308,7 +314,7 @@ START_TEST(copies_against_brute) {
   report("remat-sa with copies", &t);
   against_brute("remat-ga", "reorder=0", true, 700, 1306, tl_trials(40), &u);
   report("remat-ga reorder=0 with copies", &u);
-  ck_assert_msg(t.reached * 10 >= t.found * 7 && u.reached * 10 >= u.found * 7,
+  ck_assert_msg(most(t.reached, t.found, 7) && most(u.reached, u.found, 7),
                 "with copies: remat-sa %d of %d, remat-ga %d of %d", t.reached, t.found, u.reached,
                 u.found);
   tl_cleanup();
