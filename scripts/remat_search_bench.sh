@@ -7,11 +7,8 @@
 #       --seed SEED [--bandwidth BW] [--set SOLVER.OPT=VAL] --format json
 # (the harness verifies and measures every plan with the judge).
 #   rl     Moccasin's random-layered graphs RL100 and RL250 at budgets 0.9
-#          and 0.8 x P(pi).  The files are read from ../shared/anchors/
-#          checkmate/ (skipped when absent) and converted to memplan JSON in
-#          a temporary directory (node key `name`, links "0" -> "1",
-#          graph.order the given order, out_cost bytes, duration time),
-#          never copied into the project.
+#          and 0.8 x P(pi), read where they are, ../shared/anchors/checkmate/
+#          (--input-format nodelink; skipped when absent), never copied.
 #   train  the torchvision training graphs (graphs/real/*_train_b32.json):
 #          overhead against budget, FRACS of the given order's peak.
 #
@@ -29,11 +26,12 @@ make -s bin/memplan >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# run GRAPH SPEC FRAC: one raw line (tab-separated), echoed to stderr
+# run GRAPH SPEC FRAC [SOLVE ARGS]: one raw line (tab-separated), echoed to stderr
 run() {
   g=$1 spec=$2 f=$3
+  shift 3
   s=${spec%%:*}
-  set -- --remat "$s" --budget-frac "$f" --time-limit "$LIMIT" --seed "$SEED" --format json
+  set -- "$@" --remat "$s" --budget-frac "$f" --time-limit "$LIMIT" --seed "$SEED" --format json
   [ "$BW" = 0 ] || set -- "$@" --bandwidth "$BW"
   if [ "$spec" != "$s" ]; then
     for o in $(printf '%s' "${spec#*:}" | tr ',' ' '); do set -- "$@" --set "$s.$o"; done
@@ -59,20 +57,6 @@ print("\t".join([r.get("graph", "?"), spec, frac, num("budget", "%d"), num("dura
   printf '%s\n' "$line"
 }
 
-moccasin_json() { # node-link file -> memplan graph JSON
-  python3 - "$1" "$2" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-key = {n["name"]: i for i, n in enumerate(d["nodes"])}
-ins = {i: [] for i in range(len(d["nodes"]))}
-for l in d["links"]:
-    ins[key[l["1"]]].append(key[l["0"]])
-nodes = [{"id": key[k], "name": str(k), "size": d["nodes"][key[k]]["out_cost"],
-          "cost": d["nodes"][key[k]]["duration"], "inputs": ins[key[k]]} for k in d["graph"]["order"]]
-json.dump({"name": d["graph"]["name"], "nodes": nodes}, open(sys.argv[2], "w"))
-EOF
-}
-
 rl() {
   echo "### Moccasin's random-layered graphs, $LIMIT s per run (seed $SEED)"
   echo
@@ -84,10 +68,9 @@ rl() {
       echo "| RL$n | | (absent: $src) | | | | | | |"
       continue
     fi
-    moccasin_json "$src" "$tmp/rl$n.json"
     for f in 0.9 0.8; do
       for spec in ${SOLVERS:-remat-sa remat-ga:reorder=0 remat-ga}; do
-        run "$tmp/rl$n.json" "$spec" "$f" | awk -F'\t' -v g="RL$n" '{
+        run "$src" "$spec" "$f" --input-format nodelink | awk -F'\t' -v g="RL$n" '{
           printf "| %s | %s x P = %s | %s | %s | %.3f%% | %s | %s | %.1f | %.1f |\n",
             g, $3, $4, $2, $5, 100 * $6, $7, $8, $9 / 1000, $10 / 1000 }'
       done
