@@ -17,7 +17,7 @@ CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
 PREFIX  ?= /usr/local
-VERSION := 0.1.0
+VERSION := $(shell sed -n 's/^#define MEMPLAN_VERSION "\(.*\)"/\1/p' src/memplan.h)
 SOVERSION := 0
 PKGS    := igraph jansson check cairo libxml-2.0
 # -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
@@ -32,8 +32,9 @@ else
 Q := @
 endif
 
-# the CLI (main.c, cmd_*.c) is a client of the library (everything else)
-CLI_SRC     := $(sort $(wildcard src/cmd_*.c))
+# the CLI (main.c, cmd_*.c and its option parsing cli_args.c) is a client of the
+# library (everything else) through memplan.h alone
+CLI_SRC     := $(sort $(wildcard src/cmd_*.c)) src/cli_args.c
 SRC         := $(filter-out src/main.c $(CLI_SRC),$(wildcard src/*.c))
 LIB_SOLVERS := $(sort $(wildcard solvers/lib/*.c))
 SOLVER_DIRS := $(sort $(filter-out solvers/lib/,$(wildcard solvers/*/)))
