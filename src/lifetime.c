@@ -162,7 +162,7 @@ int64_t mp_sum_sizes(const mp_problem *p) {
 }
 
 int64_t mp_node_footprint(const mp_graph *g, int v) {
-  int64_t s = 0;
+  int64_t s = 0, dead = 0;
   for (int i = 0; i < g->n_reads[v]; i++) s += g->bufs[g->reads[v][i]].size;
   const mp_node *nd = &g->nodes[v];
   for (int k = 0; k < nd->n_out; k++) {
@@ -170,14 +170,16 @@ int64_t mp_node_footprint(const mp_graph *g, int v) {
     if (b < 0 || g->bufs[b].owner != v || g->bufs[b].kind != MP_BUF_TENSOR || g->bufs[b].out != k)
       continue;
     /* a graph input nobody reads is a dead value born and dead at step 0:
-     * it is not live while v runs (unless v runs first), so it is no part
-     * of a bound valid for every order */
+     * live at step 0 in every order, but not while v runs (unless v runs
+     * first), so it counts apart from what v holds at its own step */
     const mp_buffer *bb = &g->bufs[b];
-    if (bb->born_at_start && bb->n_readers == 0 && !bb->graph_output) continue;
-    s += bb->size;
+    if (bb->born_at_start && bb->n_readers == 0 && !bb->graph_output)
+      dead += bb->size;
+    else
+      s += bb->size;
   }
   if (g->ws_buf[v] >= 0) s += g->bufs[g->ws_buf[v]].size;
-  return s;
+  return s > dead ? s : dead;
 }
 
 int64_t mp_node_lower_bound(const mp_graph *g) {

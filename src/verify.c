@@ -113,7 +113,7 @@ static int read_offsets(const mp_graph *g, json_t *plan, int64_t *off, mp_error 
  * bound must be a possible one; reduction_vs_given recomputes from the
  * baseline arena the plan states (the judge runs no placer). */
 int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const int64_t *off,
-                  mp_error *err) {
+                  int64_t least_lb, mp_error *err) {
   int64_t lb, given;
   if (mp_vf_stated(plan, "lower_bound", &lb, err) || mp_vf_stated(plan, "given_arena", &given, err))
     return -1;
@@ -124,9 +124,9 @@ int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const in
   mp_evaluate(p, off, lb < 0 ? 0 : lb, given < 0 ? 0 : given, &f);
   if (lb > f.live_peak)
     return mp_errorf(err, "lower_bound %lld exceeds the live peak %lld", (long long)lb, (long long)f.live_peak);
-  if (lb > 0 && lb < mp_node_lower_bound(g))
-    return mp_errorf(err, "lower_bound %lld is below the per-node bound %lld", (long long)lb,
-                     (long long)mp_node_lower_bound(g));
+  if (lb > 0 && lb < least_lb)
+    return mp_errorf(err, "lower_bound %lld is below the bound %lld that every plan meets",
+                     (long long)lb, (long long)least_lb);
   int rc = mp_vf_figure(plan, "live_peak", (double)f.live_peak, true, err);
   if (!rc) rc = mp_vf_figure(plan, "arena", (double)f.arena, true, err);
   if (!rc) rc = mp_vf_figure(plan, "sum_sizes", (double)f.sum_sizes, true, err);
@@ -151,7 +151,7 @@ static int verify_order_plan(const mp_graph *g, json_t *plan, int64_t align_over
   if (!rc) {
     mp_problem_from_order(g, order, align, &p);
     rc = mp_verify_offsets(&p, off, err);
-    if (!rc) rc = mp_vf_figures(g, plan, &p, off, err);
+    if (!rc) rc = mp_vf_figures(g, plan, &p, off, mp_node_lower_bound(g), err);
   }
   mp_problem_destroy(&p);
   free(order);

@@ -76,7 +76,7 @@ static int check_placement(const mp_graph *g, json_t *plan, const mp_events *p, 
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(pr.n ? pr.n : 1));
   int rc = read_offsets(&pr, plan, off, err);
   if (!rc) rc = mp_verify_offsets(&pr, off, err);
-  if (!rc) rc = mp_vf_figures(g, plan, &pr, off, err);
+  if (!rc) rc = mp_vf_figures(g, plan, &pr, off, mp_events_floor(g), err);
   if (!rc) rc = check_event_figures(plan, f, pr.n, err);
   free(off);
   mp_problem_destroy(&pr);
