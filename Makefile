@@ -44,6 +44,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
+        test-audit audit \
         bench bench-full bench-remat graphs clean test-slurm FORCE
 
 all: bin/memplan
@@ -143,7 +144,7 @@ deps:
 # the property tests' summary: each solver tested and its trial counts.
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install)
+	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-audit)
 	@cat $(BUILD)/props_summary.txt
 
 test-unit: bin/memplan $(BUILD)/test_memplan
@@ -153,6 +154,24 @@ test-unit: bin/memplan $(BUILD)/test_memplan
 test-cli: bin/memplan
 	@sh tests/layers.sh
 	sh tests/cli.sh
+
+# the independent Python reference of DESIGN.md against memplan's commands
+# (tests/py/audit.py): a fixed-seed sample here, a long run in `make audit`
+$(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
+
+test-audit: bin/memplan $(BUILD)/mp_batch
+	/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
+	  --csvs 40 --invalid 60 --mutations 1
+
+AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
+audit: bin/memplan $(BUILD)/mp_batch
+	@for s in $(AUDIT_SEEDS); do \
+	  nice /usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed $$s --graphs 1000 \
+	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --keep build/audit-$$s || exit 1; done
+	nice /usr/bin/python3 tests/py/audit.py --seed 99 --graphs 100 --plans 100 --csvs 50 \
+	  --invalid 100 --suite --keep build/audit-cli
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
 test-install: bin/memplan lib

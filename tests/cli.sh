@@ -110,7 +110,6 @@ grep -q '"arena": 8,' "$T/out" && grep -q '^z,0,9,0,16,0' "$T/zero.plan.csv" && 
 printf 'id,lower,upper,size,offset\na,0,3,4,0\nz,0,9,0,100\n' >"$T/zpin.csv"
 expect 0 "pinned size-0 csv" $BIN solve "$T/zpin.csv" --format json
 grep -q '"arena": 100,' "$T/out" && ok || bad "pinned size-0 row counts in the arena: $(grep arena "$T/out")"
-
 # ---- usage errors exit 2 ----
 expect 2 "no command" $BIN
 expect 2 "unknown command" $BIN frobnicate

@@ -17,6 +17,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import memplan_ref as R  # noqa: E402
@@ -46,11 +47,37 @@ class Audit:
         self.fails = []
         self.count = {}
         self.verbose = args.verbose
+        self.batch = None
+        self.n_mut = args.mutations
+        self.profile = args.profile
+        self.prof = {}
+        if args.batch:  # the CLI's commands forked from one process (mp_batch.c)
+            self.batch = subprocess.Popen([args.batch], stdin=subprocess.PIPE,
+                                          stdout=subprocess.PIPE, text=True)
 
     # ---------------------------------------------------------- tools
     def mp(self, *args):
-        p = subprocess.run([self.bin] + list(args), capture_output=True, text=True)
-        return p.returncode, p.stdout, p.stderr
+        """`memplan ARGS`: (exit code, stdout, stderr)."""
+        if self.profile:
+            t0 = time.time()
+            r = self._mp(*args)
+            k = " ".join(a for a in args[:1] + tuple(x for i, x in enumerate(args)
+                                                     if i and args[i - 1] in ("--order", "--place", "--remat")))
+            self.prof[k] = self.prof.get(k, 0.0) + time.time() - t0
+            return r
+        return self._mp(*args)
+
+    def _mp(self, *args):
+        if self.batch is None:
+            p = subprocess.run([self.bin] + list(args), capture_output=True, text=True)
+            return p.returncode, p.stdout, p.stderr
+        out, err = self.path("batch.out"), self.path("batch.err")
+        assert not any("\t" in a or "\n" in a for a in args)
+        self.batch.stdin.write("\t".join([out, err] + list(args)) + "\n")
+        self.batch.stdin.flush()
+        rc = int(self.batch.stdout.readline())
+        with open(out) as fo, open(err) as fe:
+            return rc, fo.read(), fe.read()
 
     def path(self, name):
         return os.path.join(self.tmp, name)
@@ -161,16 +188,17 @@ class Audit:
         self.check_plan_result(m, f, base, bplan, given_arena, "given+bysize")
         order = rng.choice(ORDERS)
         placer = rng.choice(PLACERS)
-        extra = ["--time-limit", "0.2"] if placer in ("hillclimb", "exact") or order == "best" else []
+        extra = ["--time-limit", "5"] if placer in ("hillclimb", "exact") else []
+        extra += ["--set", "hillclimb.fill=0"] if placer == "hillclimb" else []
         rc, res, plan, ppath, err = self.solve(f, "--order", order, "--place", placer, *aa, *extra)
         self.tick("solves")
         if rc == 0:
             self.check_plan_result(m, f, res, plan, given_arena, order + "+" + placer)
             self.verify_verdict(m, f, ppath, plan, True, "solver plan")
-            self.mutate_plans(m, f, plan, rng)
+            self.mutate_plans(m, f, plan, rng, self.n_mut)
         elif rc != 3:
             self.fail("solve", "%s: %s+%s exits %d: %s" % (f, order, placer, rc, err[:200]), [f])
-        self.constructed_plans(m, f, rng, bplan, given_arena)
+        self.constructed_plans(m, f, rng, bplan, given_arena, self.n_mut)
 
     def check_plan_result(self, m, f, res, plan, given_arena, label):
         cat = "figures"
@@ -571,7 +599,8 @@ class Audit:
             os.unlink(out)
         placer = rng.choice(["bysize", "firstfit", "bestfit", "bysize-ff", "noreuse", "exact",
                              "hillclimb", "coloring"])
-        extra = ["--time-limit", "0.2"] if placer in ("exact", "hillclimb") else []
+        extra = ["--time-limit", "5"] if placer in ("exact", "hillclimb") else []
+        extra += ["--set", "hillclimb.fill=0"] if placer == "hillclimb" else []
         rc, so, err = self.mp("solve", f, "--place", placer, "--format", "json", "--out", out, *extra)
         self.tick("csv files")
         if inst is None:
@@ -603,7 +632,7 @@ class Audit:
         rc, _o, err = self.mp("verify", f, out)
         if rc != 0:
             self.fail("csv-verify", "%s: memplan refuses its own placement: %s" % (name, err[:200]), [f, out])
-        for _ in range(2):
+        for _ in range(self.n_mut):
             self.csv_mutation(inst, f, otext, rng)
 
     def csv_mutation(self, inst, f, otext, rng):
@@ -671,16 +700,21 @@ def tight_place(items, life, conflict, align_of, rng):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", default="bin/memplan")
+    ap.add_argument("--batch", default=None,
+                    help="build/mp_batch: the same commands, forked from one process (fast)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--graphs", type=int, default=200)
     ap.add_argument("--plans", type=int, default=50, help="graphs given an event plan")
     ap.add_argument("--csvs", type=int, default=40)
     ap.add_argument("--invalid", type=int, default=60)
     ap.add_argument("--n-max", type=int, default=12)
+    ap.add_argument("--mutations", type=int, default=2,
+                    help="mutated and constructed plans judged per solver plan")
     ap.add_argument("--suite", action="store_true", help="also the suite graphs and CSVs")
     ap.add_argument("--suite-max-nodes", type=int, default=400)
     ap.add_argument("--keep", default=None, help="copy the inputs of each disagreement here")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--profile", action="store_true", help="time spent per command kind")
     args = ap.parse_args()
     a = Audit(args)
     rng = random.Random(args.seed)
@@ -696,7 +730,7 @@ def main():
         a.tick("broken: " + what)
         a.graph(text, rng, "b%d" % i, deep=False)
     for m, f in graphs[:args.plans]:
-        a.events(m, f, rng)
+        a.events(m, f, rng, mutations=a.n_mut + 1)
     for i in range(args.csvs):
         text = G.gen_csv(rng)
         a.csv(text, rng, "c%d" % i)
@@ -706,7 +740,13 @@ def main():
             a.csv(bad, rng, "cb%d" % i)
     if args.suite:
         suite(a, rng, args)
+    if a.batch is not None:
+        a.batch.stdin.close()
+        a.batch.wait()
     report(a)
+    if a.profile:
+        for k, t in sorted(a.prof.items(), key=lambda kv: -kv[1])[:15]:
+            print("%8.2f s  %s" % (t, k))
     sys.exit(1 if a.fails else 0)
 
 
@@ -726,7 +766,7 @@ def suite(a, rng, args):
         m = a.graph(text, rng, name)
         a.tick("suite graphs")
         if m is not None:
-            a.events(m, a.path(name + ".json"), rng, mutations=2)
+            a.events(m, a.path(name + ".json"), rng, mutations=a.n_mut)
     csvs = sorted(glob.glob(os.path.join(root, "graphs", "minimalloc", "**", "*.csv"), recursive=True))
     for f in csvs:
         with open(f, newline="") as fp:
