@@ -227,7 +227,7 @@ static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_c
   else if (!strcmp(a, "--grace")) bad = parse_real(v, 0, 1e9, &e->grace_s);
   else if (!strcmp(a, "--repeat")) bad = parse_real(v, 1, 1000, &x) || x != (int)x || !(e->repeat = (int)x);
   else if (!strcmp(a, "--capacity")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 62) || !(e->capacity = (int64_t)u);
-  else if (!strcmp(a, "--align")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 40) || !(e->align = (int64_t)u);
+  else if (!strcmp(a, "--align")) bad = parse_u64(v, &u) || u < 1 || u > (uint64_t)MP_MAX_ALIGN || !(e->align = (int64_t)u);
   else if (!strcmp(a, "--set")) {
     c->sets = mp_xrealloc(c->sets, sizeof(char *) * (size_t)(c->n_sets + 1));
     c->sets[c->n_sets++] = mp_xstrdup(v);

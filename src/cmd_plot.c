@@ -7,6 +7,7 @@
 
 #include "bench.h"
 #include "cli.h"
+#include "cli_args.h"
 #include "plot.h"
 
 static const char plot_help[] =
@@ -78,13 +79,17 @@ static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
     c->spec.order = v;
     mp_list_push(&c->orders, &c->n_orders, v);
   } else if (!strcmp(a, "--place")) c->spec.place = v;
-  else if (!strcmp(a, "--seed")) c->spec.seed = strtoull(v, NULL, 10);
-  else if (!strcmp(a, "--time-limit")) c->spec.time_limit = atof(v);
-  else if (!strcmp(a, "--align")) c->spec.align = atoll(v);
+  else if (!strcmp(a, "--seed")) return mp_arg_seed("plot", a, v, &c->spec.seed);
+  else if (!strcmp(a, "--time-limit")) return mp_arg_real("plot", a, v, 0, 1e9, &c->spec.time_limit);
+  else if (!strcmp(a, "--align")) return mp_arg_align("plot", a, v, &c->spec.align);
   else if (!strcmp(a, "--set")) c->sets[c->nsets++] = v;
-  else if (!strcmp(a, "--agg")) c->best = !strcmp(v, "best");
-  else if (!strcmp(a, "--max-overhead")) c->max_overhead = atof(v) / 100;
-  else {
+  else if (!strcmp(a, "--agg")) { /* --agg median|best */
+    if (mp_arg_choice("plot", a, v, "median|best")) return -1;
+    c->best = strcmp(v, "median") != 0;
+  } else if (!strcmp(a, "--max-overhead")) {
+    if (mp_arg_real("plot", a, v, 0, 1e6, &c->max_overhead)) return -1;
+    c->max_overhead /= 100;
+  } else {
     fprintf(stderr, "memplan plot: bad option '%s'\n%s", a, plot_help);
     return -1;
   }

@@ -714,6 +714,7 @@ def main():
     ap.add_argument("--suite-max-nodes", type=int, default=400)
     ap.add_argument("--keep", default=None, help="copy the inputs of each disagreement here")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--quiet", action="store_true", help="disagreements and one summary line")
     ap.add_argument("--profile", action="store_true", help="time spent per command kind")
     args = ap.parse_args()
     a = Audit(args)
@@ -743,7 +744,7 @@ def main():
     if a.batch is not None:
         a.batch.stdin.close()
         a.batch.wait()
-    report(a)
+    report(a, args.quiet)
     if a.profile:
         for k, t in sorted(a.prof.items(), key=lambda kv: -kv[1])[:15]:
             print("%8.2f s  %s" % (t, k))
@@ -774,13 +775,17 @@ def suite(a, rng, args):
         a.tick("suite csvs")
 
 
-def report(a):
-    for k in sorted(a.count):
-        print("%-40s %d" % (k, a.count[k]))
+def report(a, quiet=False):
+    if not quiet:
+        for k in sorted(a.count):
+            print("%-40s %d" % (k, a.count[k]))
     cats = {}
     for c, _m in a.fails:
         cats[c] = cats.get(c, 0) + 1
-    print("disagreements: %d %s" % (len(a.fails), cats if cats else ""))
+    keys = ("graph files", "plans judged", "event plans compared", "event plans judged",
+            "csv files", "csv plans judged")
+    print("audit: %d disagreements %s(%s)" % (len(a.fails), cats if cats else "",
+                                            ", ".join("%s %d" % (k, a.count.get(k, 0)) for k in keys)))
 
 
 if __name__ == "__main__":

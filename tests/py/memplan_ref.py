@@ -19,6 +19,11 @@ INT64_MAX = (1 << 63) - 1
 # decision (memplan's, not in DESIGN): a byte count above 2^56 "overflows",
 # so that sums of sizes and offsets never wrap in int64
 SIZE_MAX = 1 << 56
+TOTAL_MAX = 1 << 60   # the sizes of one problem, workspaces included
+ALIGN_MAX = 1 << 30
+OFFSET_MAX = 1 << 60  # a pinned offset
+TIME_MAX = 1 << 40    # CSV times
+REAL_INT_MAX = 1 << 53  # a size written as a real must be below this
 PARAM = "param"  # the alias root of `alias: -1`: no arena storage
 
 
@@ -32,10 +37,20 @@ def _no_constant(name):
     raise RefError("not valid JSON: %s" % name)
 
 
+def _no_duplicate_keys(pairs):
+    d = {}
+    for k, v in pairs:
+        if k in d:  # decision (memplan's): a duplicate key is refused
+            raise RefError("duplicate key %r" % k)
+        d[k] = v
+    return d
+
+
 def load_json_text(text):
     """JSON with exact numbers: ints stay ints, reals become Decimal."""
     try:
-        return json.loads(text, parse_float=Decimal, parse_constant=_no_constant)
+        return json.loads(text, parse_float=Decimal, parse_constant=_no_constant,
+                          object_pairs_hook=_no_duplicate_keys)
     except ValueError as e:
         raise RefError("not valid JSON: %s" % e)
 
@@ -55,7 +70,9 @@ def _bytes_value(x, what, nid):
             raise RefError("node %s: %s is not finite" % (nid, what))
         if x != x.to_integral_value():
             raise RefError("node %s: fractional %s" % (nid, what))
-        x = int(x)  # decision probe: 4.0 or 1e3 is an integral value
+        if abs(x) >= REAL_INT_MAX:  # decision (memplan's): exact reals only
+            raise RefError("node %s: %s overflows" % (nid, what))
+        x = int(x)  # 4.0 or 1e3 is an integral value
     if not _is_int(x):
         raise RefError("node %s: %s is not a number" % (nid, what))
     if x < 0:
@@ -132,6 +149,10 @@ def parse_graph(obj, default_name=""):
         if nid < 0 or nid >= g.n:
             raise RefError("node %d: id out of range 0..%d" % (nid, g.n - 1))
     g.pos = {v: p for p, v in enumerate(g.file_order)}
+    total = sum(sum(g.out_size[v]) + g.ws[v] for v in g.file_order if g.alias[v] is None)
+    total += sum(g.ws[v] for v in g.file_order if g.alias[v] is not None)
+    if total > TOTAL_MAX:  # decision (memplan's): no sum can wrap
+        raise RefError("the sizes add up to more than 2^60")
     _check_refs(g)
     return g
 
@@ -592,6 +613,8 @@ class Instance:
 
 def parse_csv(text, default_align=1):
     """MiniMalloc's CSV (1.4).  Raises RefError on a malformed file."""
+    if text.startswith("\ufeff"):  # a UTF-8 byte order mark
+        text = text[1:]
     lines = [ln.rstrip("\r") for ln in text.split("\n")]
     rows = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() != ""]
     if not rows:
@@ -610,7 +633,8 @@ def parse_csv(text, default_align=1):
             raise RefError(":%d: %d fields, the header has %d" % (ln, len(cells), len(head)))
         row = dict(zip(head, cells))
         i = len(inst.ids)
-        # decision (memplan's): ids may repeat; rows are matched in order
+        if row["id"] in inst.ids:  # decision (memplan's)
+            raise RefError(":%d: duplicate id %s" % (ln, row["id"]))
         vals = {}
         for c in ("lower", "upper", "size", "alignment"):
             if c in row:
@@ -618,12 +642,19 @@ def parse_csv(text, default_align=1):
         # decision (memplan's): an empty offset field or -1 pins nothing
         if "offset" in row and row["offset"] not in ("", "-1"):
             vals["offset"] = _csv_int(row["offset"], "offset", ln)
+        # decision (memplan's limits, src/util.h)
+        for c, lim in (("lower", TIME_MAX), ("upper", TIME_MAX), ("size", SIZE_MAX),
+                       ("alignment", ALIGN_MAX), ("offset", OFFSET_MAX)):
+            if c in vals and vals[c] > lim:
+                raise RefError(":%d: field '%s' above its limit" % (ln, c))
         if vals["lower"] > vals["upper"]:
             raise RefError(":%d: lower %d > upper %d" % (ln, vals["lower"], vals["upper"]))
         al = vals.get("alignment", default_align)
         if al < 1:
             raise RefError(":%d: alignment below 1" % ln)
         inst.ids.append(row["id"])
+        if sum(inst.size.values()) + vals["size"] > TOTAL_MAX:
+            raise RefError(":%d: the sizes add up to more than 2^60" % ln)
         inst.lo[i], inst.hi[i], inst.size[i] = vals["lower"], vals["upper"], vals["size"]
         inst.align[i] = al
         if "offset" in vals:
