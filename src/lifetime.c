@@ -135,31 +135,39 @@ int64_t *mp_profile(const mp_problem *p) {
   return d;
 }
 
-double mp_profile_std(const mp_problem *p) {
-  int64_t len = p->t_end - p->t_begin;
-  if (len <= 0) return 0.0;
-  /* sweep over events: M is constant between consecutive event times, so
-   * long fixed-lifetime ranges cost nothing extra */
-  int m;
-  event *ev = make_events(p, &m);
-  long double s1 = 0, s2 = 0;
+/* Sum over [t_begin, t_end) of (M(t) - center)^power, power 1 or 2, by a
+ * sweep over the events (M is constant between consecutive event times, so
+ * long fixed-lifetime ranges cost nothing extra). */
+static long double profile_moment(const mp_problem *p, const event *ev, int m, long double center,
+                                  int power) {
+  long double s = 0;
   int64_t live = 0, t = p->t_begin;
   for (int i = 0; i <= m; i++) {
     int64_t next = i < m ? ev[i].t : p->t_end;
     if (next > p->t_end) next = p->t_end;
     if (next > t) {
-      long double w = (long double)(next - t);
-      s1 += w * (long double)live;
-      s2 += w * (long double)live * (long double)live;
+      long double d = (long double)live - center;
+      s += (long double)(next - t) * (power == 1 ? d : d * d);
       t = next;
     }
     if (i < m) live = sat_add(live, ev[i].delta);
   }
+  return s;
+}
+
+/* Two passes, the mean then the squared deviations from it: the one-pass
+ * E[M^2] - E[M]^2 cancels catastrophically when the deviations are small
+ * against the bytes (an error in the 9th digit on a profile of ~64 KiB
+ * with a std-dev of 0.25 bytes, found by tests/py/audit.py). */
+double mp_profile_std(const mp_problem *p) {
+  int64_t len = p->t_end - p->t_begin;
+  if (len <= 0) return 0.0;
+  int m;
+  event *ev = make_events(p, &m);
+  long double mean = profile_moment(p, ev, m, 0, 1) / (long double)len;
+  long double var = profile_moment(p, ev, m, mean, 2) / (long double)len;
   free(ev);
-  long double mean = s1 / (long double)len;
-  long double var = s2 / (long double)len - mean * mean;
-  if (var < 0) var = 0;
-  return (double)sqrtl(var);
+  return (double)sqrtl(var < 0 ? 0 : var);
 }
 
 int64_t mp_sum_sizes(const mp_problem *p) {

@@ -109,7 +109,13 @@ expect 0 "size-0 csv: noreuse" $BIN solve "$T/zero.csv" --place noreuse --format
 grep -q '"arena": 8,' "$T/out" && grep -q '^z,0,9,0,16,0' "$T/zero.plan.csv" && ok || bad "size-0 csv: $(grep arena "$T/out") $(cat "$T/zero.plan.csv")"
 printf 'id,lower,upper,size,offset\na,0,3,4,0\nz,0,9,0,100\n' >"$T/zpin.csv"
 expect 0 "pinned size-0 csv" $BIN solve "$T/zpin.csv" --format json
-grep -q '"arena": 100,' "$T/out" && ok || bad "pinned size-0 row counts in the arena: $(grep arena "$T/out")"
+grep -q '"arena": 100,' "$T/out" && ok || bad "pinned size-0 row counts in the arena: $(grep arena "$T/out")"# profile_std of a flat profile far above zero: 1 TiB live throughout, 0 or
+# 1 byte more at each step; the one-pass formula printed 0 (exact:
+# 0.48749802152178456)
+printf '%s' '{"nodes":[{"id":0,"op":"input","size":1099511627776,"inputs":[]},{"id":1,"size":1,"inputs":[]},{"id":2,"size":1,"inputs":[]},{"id":3,"size":0,"inputs":[]},{"id":4,"size":1,"inputs":[]},{"id":5,"size":1,"inputs":[]},{"id":6,"size":0,"inputs":[]},{"id":7,"size":1,"inputs":[]},{"id":8,"size":1,"inputs":[]},{"id":9,"size":0,"inputs":[]},{"id":10,"size":1,"inputs":[]},{"id":11,"size":1,"inputs":[]},{"id":12,"size":0,"inputs":[]},{"id":13,"size":1,"inputs":[]},{"id":14,"size":1,"inputs":[]},{"id":15,"size":0,"inputs":[]},{"id":16,"size":1,"inputs":[]},{"id":17,"op":"output","size":0,"inputs":[0]}]}' >"$T/flat.json"
+expect 0 "flat profile: std-dev" $BIN solve "$T/flat.json" --format json
+grep -q '"profile_std": 0.487498021522,' "$T/out" && ok || bad "flat profile: $(grep profile_std "$T/out")"
+
 # ---- usage errors exit 2 ----
 expect 2 "no command" $BIN
 expect 2 "unknown command" $BIN frobnicate

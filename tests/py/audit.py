@@ -14,6 +14,7 @@ import glob
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -744,6 +745,7 @@ def main():
     if a.batch is not None:
         a.batch.stdin.close()
         a.batch.wait()
+    shutil.rmtree(a.tmp, ignore_errors=True)
     report(a, args.quiet)
     if a.profile:
         for k, t in sorted(a.prof.items(), key=lambda kv: -kv[1])[:15]:

@@ -63,9 +63,13 @@ def gen_graph(rng, n_max=12, name=None):
         nd = {"id": p, "name": "n%d" % p, "op": kind, "inputs": []}
         nout, view = 1, False
         if kind == "input":
-            nd["size"] = _size(rng)
-            if rng.random() < 0.05:
-                nd["inputs"] = []
+            if rng.random() < 0.15:  # a tuple of inputs
+                nd["outputs"] = [_size(rng) for _ in range(rng.choice([0, 1, 2, 3]))]
+                nout = len(nd["outputs"])
+            else:
+                nd["size"] = _size(rng)
+            if rng.random() < 0.3:
+                del nd["inputs"]
         elif kind == "multi":
             k = rng.choice([0, 1, 2, 2, 3])
             nd["outputs"] = [_size(rng) for _ in range(k)]
@@ -139,7 +143,8 @@ def _renumber(nodes, perm):
         return perm[r] if r != -1 else -1
     for nd in nodes:
         nd["id"] = perm[nd["id"]]
-        nd["inputs"] = [rr(r) for r in nd["inputs"]]
+        if "inputs" in nd:
+            nd["inputs"] = [rr(r) for r in nd["inputs"]]
         if "alias" in nd:
             nd["alias"] = rr(nd["alias"])
 
@@ -166,7 +171,7 @@ def break_graph(rng, g):
     elif what == "idrange":
         nodes[i]["id"] = n + rng.randint(0, 3)
     elif what == "inrange":
-        nodes[i]["inputs"].append(rng.choice([n, n + 5, -1, -3]))
+        nodes[i].setdefault("inputs", []).append(rng.choice([n, n + 5, -1, -3]))
     elif what == "negsize":
         nodes[i].pop("outputs", None)
         nodes[i]["size"] = -rng.randint(1, 100)
@@ -179,19 +184,19 @@ def break_graph(rng, g):
     elif what == "cycle":
         if n >= 2:
             a, b = rng.sample(range(n), 2)
-            nodes[a]["inputs"].append(nodes[b]["id"])
-            nodes[b]["inputs"].append(nodes[a]["id"])
+            nodes[a].setdefault("inputs", []).append(nodes[b]["id"])
+            nodes[b].setdefault("inputs", []).append(nodes[a]["id"])
     elif what == "aliasnotin":
         nodes[i]["alias"] = nodes[rng.randrange(n)]["id"]
-        nodes[i]["inputs"] = [r for r in nodes[i]["inputs"]
+        nodes[i]["inputs"] = [r for r in nodes[i].setdefault("inputs", [])
                               if (r[0] if isinstance(r, list) else r) != nodes[i]["alias"]]
     elif what == "outindex":
-        nodes[i]["inputs"].append([nodes[rng.randrange(n)]["id"], rng.choice([1, 2, 3, 7])])
+        nodes[i].setdefault("inputs", []).append([nodes[rng.randrange(n)]["id"], rng.choice([1, 2, 3, 7])])
     elif what == "sizeandoutputs":
         nodes[i]["size"] = 5
         nodes[i]["outputs"] = [5]
     elif what == "badref":
-        nodes[i]["inputs"].append(rng.choice([[0], [0, 0, 0], "0", [0.5, 0], None, True]))
+        nodes[i].setdefault("inputs", []).append(rng.choice([[0], [0, 0, 0], "0", [0.5, 0], None, True]))
     elif what == "missingid":
         del nodes[i]["id"]
     elif what == "negws":
@@ -205,14 +210,14 @@ def break_graph(rng, g):
         nodes[i]["size"] = rng.choice(["5", True, None, [5]])
     elif what == "aliasmulti":
         nodes[i]["alias"] = nodes[i - 1]["id"] if i else nodes[0]["id"]
-        nodes[i]["inputs"].append(nodes[i]["alias"])
+        nodes[i].setdefault("inputs", []).append(nodes[i]["alias"])
     elif what == "inplacenoalias":
         nodes[i].pop("alias", None)
         nodes[i]["inplace"] = True
     elif what == "notjson":
         return (json.dumps(g)[:-rng.randint(1, 5)], what)
     elif what == "selfref":
-        nodes[i]["inputs"].append(nodes[i]["id"])
+        nodes[i].setdefault("inputs", []).append(nodes[i]["id"])
     elif what == "intfloat":
         nodes[i].pop("outputs", None)
         return (_replace_size(g, i, rng.choice(["4.0", "1e2", "1E3", "0.0", "-0"])), what)

@@ -454,10 +454,14 @@ def pstd(xs):
 def order_figures(m, order):
     """Figures of 1.3 that depend on the order alone."""
     life = lifetimes(m, order)
-    prof = [0] * m.g.n
+    delta = [0] * (m.g.n + 1)
     for b, (lo, hi) in life.items():
-        for t in range(lo, hi + 1):
-            prof[t] += m.size[b]
+        delta[lo] += m.size[b]
+        delta[hi + 1] -= m.size[b]
+    prof, run = [], 0
+    for t in range(m.g.n):
+        run += delta[t]
+        prof.append(run)
     return {
         "life": life,
         "profile": prof,
@@ -679,10 +683,15 @@ def csv_figures(inst, offsets):
     life = {i: (inst.lo[i], inst.hi[i]) for i in rows}
     t0 = min(inst.lo.values()) if inst.ids else 0
     t1 = max(inst.hi.values()) if inst.ids else 0
-    prof = [0] * max(0, t1 - t0)
+    delta = [0] * (max(0, t1 - t0) + 1)
     for i in rows:
-        for t in range(inst.lo[i], inst.hi[i]):
-            prof[t - t0] += inst.size[i]
+        if inst.hi[i] > inst.lo[i]:
+            delta[inst.lo[i] - t0] += inst.size[i]
+            delta[inst.hi[i] - t0] -= inst.size[i]
+    prof, run = [], 0
+    for t in range(max(0, t1 - t0)):
+        run += delta[t]
+        prof.append(run)
     peak = max(prof) if prof else 0
     f = placement_figures(inst.size, offsets, peak)
     f["profile_std"] = pstd(prof)
@@ -948,15 +957,15 @@ def keepall_events(m, order):
             for b in m.made_by[v]:
                 if b not in m.graph_outputs and not m.readers[b]:
                     evs.append((FREE, b))
+    dies = {}
+    for b in m.tensor_bufs:
+        if b in m.graph_outputs or (g.op[m.owner[b]] == "input" and not m.readers[b]):
+            continue
+        dies.setdefault(life[b][1], []).append(b)
     for t, v in enumerate(order):
         if g.op[v] != "input":
             evs.append((RUN, v))
-        for b in m.tensor_bufs:
-            if b in m.graph_outputs or life[b][1] != t:
-                continue
-            if g.op[m.owner[b]] == "input" and not m.readers[b]:
-                continue
-            evs.append((FREE, b))
+        evs.extend((FREE, b) for b in dies.get(t, []))
     return evs
 
 
