@@ -7,6 +7,18 @@
 
 #include "verify_int.h"
 
+int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err) {
+  json_t *v = json_object_get(plan, key);
+  if (!v || json_is_null(v)) return 0;
+  if (json_is_integer(v) ? json_integer_value(v) == want
+                         : json_is_real(v) && want < ((int64_t)1 << 53) &&
+                               want > -((int64_t)1 << 53) && json_real_value(v) == (double)want)
+    return 0;
+  if (!json_is_number(v)) return mp_errorf(err, "figure %s is not a number", key);
+  return mp_errorf(err, "figure %s: the plan says %.17g, it recomputes to %lld", key,
+                   json_number_value(v), (long long)want);
+}
+
 int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err) {
   json_t *v = json_object_get(plan, key);
   if (!v || json_is_null(v)) return 0;
@@ -127,11 +139,11 @@ int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const in
   if (lb > 0 && lb < least_lb)
     return mp_errorf(err, "lower_bound %lld is below the bound %lld that every plan meets",
                      (long long)lb, (long long)least_lb);
-  int rc = mp_vf_figure(plan, "live_peak", (double)f.live_peak, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "arena", (double)f.arena, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "sum_sizes", (double)f.sum_sizes, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "buffers", (double)g->n_buf, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "nodes", (double)g->n, true, err);
+  int rc = mp_vf_count(plan, "live_peak", f.live_peak, err);
+  if (!rc) rc = mp_vf_count(plan, "arena", f.arena, err);
+  if (!rc) rc = mp_vf_count(plan, "sum_sizes", f.sum_sizes, err);
+  if (!rc) rc = mp_vf_count(plan, "buffers", g->n_buf, err);
+  if (!rc) rc = mp_vf_count(plan, "nodes", g->n, err);
   if (!rc) rc = mp_vf_figure(plan, "fragmentation", f.fragmentation, false, err);
   if (!rc) rc = mp_vf_figure(plan, "reuse_ratio", f.reuse_ratio, false, err);
   if (!rc) rc = mp_vf_figure(plan, "profile_std", f.profile_std, false, err);

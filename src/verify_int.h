@@ -13,6 +13,9 @@
  * (they were printed with 12 significant digits); absent or null: not
  * stated.  0, or -1 with err. */
 int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err);
+/* An integer figure (bytes, counts): compared as an integer, so that a
+ * figure above 2^53 off by one is not read as equal through a double. */
+int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err);
 /* An integer the plan states as an input to other figures: *out, or -1
  * when absent or null.  0, or -1 with err when it is not an integer >= 0. */
 int mp_vf_stated(json_t *plan, const char *key, int64_t *out, mp_error *err);

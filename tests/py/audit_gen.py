@@ -9,6 +9,8 @@ SIZES = [0, 1, 3, 7, 64, 100, 128, 1000, 4096, 65536]
 
 
 def _size(rng):
+    if rng.random() < 0.01:  # beyond 2^53: figures a double cannot hold exactly
+        return (1 << 54) + rng.randint(0, 1000)
     if rng.random() < 0.3:
         return rng.randint(1, 5000)
     return rng.choice(SIZES)
