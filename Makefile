@@ -48,7 +48,8 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        test-asan-run fuzz bench bench-full bench-remat bench-scale graphs clean test-slurm FORCE
+        test-asan-run fuzz test-audit audit bench bench-full bench-remat bench-scale graphs clean \
+        test-slurm FORCE
 
 all: bin/memplan
 
@@ -143,14 +144,14 @@ $(BUILD)/test_memplan: $(OBJ) $(CLI_OBJ) $(TEST_OBJ)
 deps:
 	@sh scripts/deps.sh
 
-# make test: the unit tests, the CLI tests, the install test, then the
-# sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
+# make test: the unit tests, the CLI tests, the install test, the audit
+# sample (test-audit), then the sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
 # property tests of that solver alone.  The last line is the property tests'
 # summary: each solver tested and its trial counts.
 CKV := $(if $(filter 1,$(V)),normal,minimal)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-asan-run)
+	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
 	@cat $(BUILD)/props_summary.txt
 
 test-unit: bin/memplan $(BUILD)/test_memplan
@@ -161,6 +162,24 @@ test-unit: bin/memplan $(BUILD)/test_memplan
 test-cli: bin/memplan
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
+
+# the independent Python reference of DESIGN.md against memplan's commands
+# (tests/py/audit.py): a fixed-seed sample here, a long run in `make audit`
+$(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
+
+test-audit: bin/memplan $(BUILD)/mp_batch
+	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
+	  --csvs 40 --invalid 60 --mutations 1 $(if $(filter 1,$(V)),,--quiet)
+
+AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
+audit: bin/memplan $(BUILD)/mp_batch
+	@for s in $(AUDIT_SEEDS); do \
+	  nice /usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed $$s --graphs 1000 \
+	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --keep build/audit-$$s || exit 1; done
+	nice /usr/bin/python3 tests/py/audit.py --seed 99 --graphs 100 --plans 100 --csvs 50 \
+	  --invalid 100 --suite --keep build/audit-cli
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
 test-install: bin/memplan lib
