@@ -249,7 +249,6 @@ static int last_use_in(const ri_info *ri, int b, int lo, int hi) {
 typedef struct work {
   const ri_info *ri;
   const span *sp;
-  const int *stage_of;
   const int64_t *before, *at;
   int64_t *diff;  /* per position */
   uint8_t *need;  /* per node: reruns in the mode being measured */
@@ -389,9 +388,9 @@ static void alloc_arrays(rt_chain *ch) {
   ch->fix = mp_xcalloc(n, sizeof(int));
 }
 
-static void measure(rt_chain *ch, const ri_info *ri, const span *sp, const int *stage_of) {
+static void measure(rt_chain *ch, const ri_info *ri, const span *sp) {
   int m = ri->m;
-  work w = {.ri = ri, .sp = sp, .stage_of = stage_of};
+  work w = {.ri = ri, .sp = sp};
   int64_t *before = mp_xmalloc(sizeof(int64_t) * (size_t)(m + 2));
   int64_t *at = mp_xmalloc(sizeof(int64_t) * (size_t)(m + 1));
   background(ri, before, at);
@@ -450,7 +449,7 @@ void rt_chain_init(rt_chain *ch, const ri_info *ri, int max_stages, int frontier
   backward_groups(ch, ri, sp);
   group_reads(ch, ri, sp);
   tails(ch, ri, sp);
-  measure(ch, ri, sp, stage_of);
+  measure(ch, ri, sp);
   free(sp);
   free(stage_of);
 }

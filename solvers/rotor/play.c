@@ -26,7 +26,7 @@ typedef struct player {
 static void keep_list_but(player *p, const int *start, const int *list, int k, int delta, int spare) {
   for (int i = start[k]; i < start[k + 1]; i++) {
     int b = list[i];
-    if (delta > 0) p->x.keep[b]++;
+    if (delta > 0) p->x.keep[b] += delta;
     else if (p->x.keep[b] > 0 && !(spare && p->carry_of[b] == spare)) rx_release(&p->x, b);
   }
 }
@@ -176,7 +176,8 @@ static int play_op(player *p, rt_op op) {
 }
 
 rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
-                  double bandwidth, mp_events *out, double deadline, char *msg, size_t cap) {
+                  double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
+                  size_t cap) {
   player p = {.ch = ch};
   rx_init(&p.x, ri, out, INT64_MAX, bandwidth);
   p.x.deadline = deadline;
@@ -188,7 +189,7 @@ rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int n
   p.runs = mp_xcalloc((size_t)ri->turn + 1, sizeof(bool));
   for (int k = 1; k <= ch->L; k++)
     for (int i = ch->c_start[k]; i < ch->c_start[k + 1]; i++) p.carry_of[ch->c[i]] = k;
-  keep_list(&p, ch->x_start, ch->x, 0, +1);
+  keep_list(&p, ch->x_start, ch->x, 0, keep_inputs ? +2 : +1);
   int rc = rx_start(&p.x);
   for (int i = 0; rc == 0 && i < nops; i++) rc = play_op(&p, ops[i]);
   for (int b = 0; rc == 0 && b < ri->nb; b++) /* nothing is kept past the schedule */

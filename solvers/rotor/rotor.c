@@ -9,14 +9,16 @@
  * smallest frontiers).
  *
  * The keep-all plan is returned whenever it fits (every node once: the
- * least duration there is).  Otherwise the program's schedule is played on
- * the shared plan builder (play.c).  On a chain the program's account is
- * the plan's own, so the plan fits and is optimal among the persistent
- * schedules of the chain; elsewhere the background is an estimate, so the
- * driver corrects the budget it hands the program (over: the excess off;
- * under: the slack on; then bisection) and keeps the shortest plan whose
- * own measured peak fits.  With a link it does so with and without the
- * offload choices and keeps the shorter plan.  The claim stays `feasible`
+ * least duration there is).  Otherwise the program's schedules are played
+ * on the shared plan builder (play.c).  On a chain, with one byte per slot,
+ * the program's account is the plan's own: the plan fits and is optimal
+ * among the schedules the program knows (Beaumont et al.'s persistent
+ * ones, with the variants of dp.c).  Elsewhere the background and the
+ * rounding make it an estimate, so the driver plays the schedules of a few
+ * tables (each answers a range of program budgets) and keeps the shortest
+ * plan whose own measured peak fits.  With a link it searches again with
+ * the offload choices, their link time priced at 1, 1/2 and 1/4, and keeps
+ * the shortest plan by the plan's own clock.  The claim stays `feasible`
  * unless every node runs once: the program is optimal within its chain
  * model, which the harness cannot check.  Without phases in the graph the
  * forward ends after the loss (lib/remat_info.h). */
@@ -30,7 +32,7 @@
 #define ROTOR_OPTIONS(X)                                                                    \
   X(stages, 64, 1, 512, "stages of the chain, at most")                                    \
   X(slots, 200, 8, 100000, "memory slots of the dynamic program")                          \
-  X(tries, 3, 1, 1000, "tables filled (each answers a range of program budgets)")                  \
+  X(tries, 3, 1, 1000, "tables filled (each answers a range of program budgets)")         \
   X(frontier, 1, 0, 1, "stage boundaries: 0 articulation points only, 1 also the smallest " \
                        "multi-buffer frontiers")                                           \
   X(offload, 1, 0, 1, "with a host link, also try the offload choices (0: recompute only)")
@@ -60,6 +62,7 @@ typedef struct search {
   int64_t best_P;   /* the best plan: its table's budget, its h, its link and price */
   int best_h;
   double best_bw, best_weight;
+  bool best_keep_in; /* played with the held inputs kept to the end */
   rt_result best;
   int64_t least_peak;
   int fills, plays;
@@ -82,7 +85,12 @@ static const rt_result *play_cand(search *s, fill_state *f, int i) {
   if (f->played[i]) return &f->r[i];
   int n = rt_dp_program(&f->dp, f->h[i], &s->ops, &s->cap);
   char why[256] = "";
-  f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, NULL, s->c->deadline, why, sizeof why);
+  bool keep_in = false;
+  f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, false, NULL, s->c->deadline, why, sizeof why);
+  if (!f->r[i].ok && s->ch->a[0] > 0 && !mp_time_up(s->c)) { /* an input released too early */
+    keep_in = true;
+    f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, true, NULL, s->c->deadline, why, sizeof why);
+  }
   f->played[i] = true;
   s->plays++;
   const rt_result *r = &f->r[i];
@@ -90,7 +98,7 @@ static const rt_result *play_cand(search *s, fill_state *f, int i) {
   if (fits(s, r) && (!s->found || better(r, &s->best))) {
     s->found = true;
     s->best = *r, s->best_P = f->dp.budget, s->best_h = f->h[i], s->best_bw = s->bw;
-    s->best_weight = s->weight;
+    s->best_weight = s->weight, s->best_keep_in = keep_in;
   }
   if (s->c->verbose)
     fprintf(stderr, "rotor: link %g, table %lld, h %d (program budget %lld, value %g): %s peak %lld duration %g\n",
@@ -188,7 +196,8 @@ static int finish(search *s, const ri_info *ri, const rt_chain *ch) {
   rt_dp dp;
   rt_dp_init(&dp, ch, s->best_P, s->slots, s->best_bw, s->best_weight, 0);
   int n = rt_dp_program(&dp, s->best_h, &s->ops, &s->cap);
-  rt_result r = rt_play(ri, ch, s->ops, n, s->best_bw, c->events, 0, c->msg, sizeof c->msg);
+  rt_result r = rt_play(ri, ch, s->ops, n, s->best_bw, s->best_keep_in, c->events, 0, c->msg,
+                        sizeof c->msg);
   int64_t pb = s->best_P - (int64_t)s->best_h * dp.slot;
   rt_dp_destroy(&dp);
   if (!r.ok || r.peak > c->budget) return -1;

@@ -149,7 +149,11 @@ typedef struct rt_result {
   bool ok;
 } rt_result;
 
+/* keep_inputs: the held inputs (X_0) stay to the end, whatever the
+ * schedule releases (when something the chain does not model reads from
+ * them late). */
 rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
-                  double bandwidth, mp_events *out, double deadline, char *msg, size_t cap);
+                  double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
+                  size_t cap);
 
 #endif
