@@ -3,7 +3,9 @@
 #   make deps     install the Debian packages the project needs (idempotent)
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
-#   make test-asan  the test suite under AddressSanitizer + UBSan
+#   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
+#   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
+#                 parser, FUZZ_TIME seconds each (30)
 #   make lib      build/libmemplan.a and build/libmemplan.so (the public API: src/memplan.h)
 #   make install PREFIX=/usr/local [DESTDIR=]  the binary, the libraries, memplan.h, memplan.pc
 #   V=1           show every compiler command
@@ -16,11 +18,11 @@ OPT     ?= -O2 -g
 PREFIX  ?= /usr/local
 VERSION := 0.1.0
 SOVERSION := 0
-PKGS    := igraph jansson check cairo
+PKGS    := igraph jansson check cairo libxml-2.0
 # -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fPIC -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs igraph jansson cairo 2>/dev/null) -lglpk -lsqlite3 -lm
+LDLIBS  += $(shell pkg-config --libs igraph jansson cairo libxml-2.0 2>/dev/null) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 ifeq ($(V),1)
@@ -44,7 +46,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        bench bench-full graphs clean test-slurm FORCE
+        test-asan-run fuzz bench bench-full bench-remat graphs clean test-slurm FORCE
 
 all: bin/memplan
 
@@ -53,7 +55,7 @@ check-libs:
 	@pkg-config --exists $(PKGS) 2>/dev/null && [ -f /usr/include/glpk.h ] && \
 	  [ -f /usr/include/sqlite3.h ] || { \
 	  echo "memplan: the build needs Debian's libigraph-dev libglpk-dev libjansson-dev check"; \
-	  echo "  libcairo2-dev libsqlite3-dev pkg-config: run 'make deps' (as root) first."; exit 1; }
+	  echo "  libcairo2-dev libsqlite3-dev libxml2-dev pkg-config: run 'make deps' (as root) first."; exit 1; }
 
 # the compiler and its flags, rewritten only when they change: objects built
 # with other flags (without -fPIC, say) are rebuilt
@@ -139,33 +141,79 @@ $(BUILD)/test_memplan: $(OBJ) $(CLI_OBJ) $(TEST_OBJ)
 deps:
 	@sh scripts/deps.sh
 
-# SOLVER=name: the property tests of that solver alone.  The last line is
-# the property tests' summary: each solver tested and its trial counts.
+# make test: the unit tests, the CLI tests, the install test, then the
+# sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
+# property tests of that solver alone.  The last line is the property tests'
+# summary: each solver tested and its trial counts.
+CKV := $(if $(filter 1,$(V)),normal,minimal)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install)
+	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-asan-run)
 	@cat $(BUILD)/props_summary.txt
 
 test-unit: bin/memplan $(BUILD)/test_memplan
-	cd tests && CK_DEFAULT_TIMEOUT=600 MP_PROPS_SUMMARY=$(abspath $(BUILD))/props_summary.txt \
+	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
+	  MP_PROPS_SUMMARY=$(abspath $(BUILD))/props_summary.txt \
 	  $(if $(SOLVER),MP_TEST_SOLVER=$(SOLVER) CK_RUN_SUITE=props) ../$(BUILD)/test_memplan
 
 test-cli: bin/memplan
-	@sh tests/layers.sh
-	sh tests/cli.sh
+	$(Q)sh tests/layers.sh
+	$(Q)sh tests/cli.sh
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
 test-install: bin/memplan lib
 	@MAKE="$(MAKE)" sh tests/install.sh
 
-test-asan:
-	@sh scripts/deps.sh
-	$(MAKE) --no-print-directory BUILD=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" \
-	  LDFLAGS="-fsanitize=address,undefined" build-asan/test_memplan build-asan/memplan
-	cd tests && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  CK_FORK=no MP_QUICK=1 ../build-asan/test_memplan
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-	  BIN=build-asan/memplan sh tests/cli.sh
+# ---- sanitizers: ASan + UBSan (float casts included): the unit tests with
+# quick options, tests/cli.sh, every suite file, the fuzz corpus ----
+SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer
+SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
+FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
+
+test-asan: deps
+	@$(MAKE) --no-print-directory test-asan-run
+
+test-asan-run:
+	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
+	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
+	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
+	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
+	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
+	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
+	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
+	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
+
+# the fuzz objects are no intermediate files: keep them between runs
+.SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/regress.o $(FUZZ_OBJ)
+
+# a fuzz input replayed without libFuzzer (fuzz/regress.c)
+$(BUILD)/regress_%: $(OBJ) $(FUZZ_OBJ) $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/regress.o
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+# ---- fuzzing: clang's libFuzzer, each target for FUZZ_TIME seconds ----
+# New inputs go to build-fuzz/corpus/T (the committed seeds in fuzz/corpus/T
+# are read, not changed); a crash is written to fuzz/crashes/ and stops the
+# run.  Once fixed, copy it into fuzz/corpus/T: `make test` replays it.
+FUZZ_TIME ?= 30
+FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+fuzz:
+	@PKGS="clang libclang-rt-14-dev" DEPS_NAME=fuzz-deps sh scripts/deps.sh
+	@$(MAKE) --no-print-directory CC=clang BUILD=build-fuzz \
+	  OPT="-O1 -g -fsanitize=fuzzer-no-link $(FUZZ_SAN)" LDFLAGS="-fsanitize=fuzzer $(FUZZ_SAN)" \
+	  $(FUZZ_TARGETS:%=build-fuzz/fuzz_%)
+	@mkdir -p fuzz/crashes
+	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; \
+	  echo "fuzz $$t: $(FUZZ_TIME) s"; \
+	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 \
+	    build-fuzz/corpus/$$t fuzz/corpus/$$t >build-fuzz/fuzz_$$t.log 2>&1 \
+	    || { tail -60 build-fuzz/fuzz_$$t.log; exit 1; }; \
+	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/fuzz_$$t.log \
+	    | tr '\n' ' '; echo; done
+
+$(BUILD)/fuzz_%: $(OBJ) $(FUZZ_OBJ) $(BUILD)/fuzz/fuzz_%.o
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
 bench: deps
 	@$(MAKE) --no-print-directory bin/memplan
@@ -180,11 +228,18 @@ bench-full: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	BENCH_FULL=1 sh scripts/bench.sh
 
+# recomputation and offload (scripts/bench.d/remat.sh, also part of
+# bench-full): every events solver on the 30 training graphs, Moccasin's
+# RL100/RL250 when ../shared/anchors is there -> results/remat.md
+bench-remat: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	sh scripts/bench.d/remat.sh
+
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
 
 clean:
-	rm -rf build build-asan bin
+	rm -rf build build-asan build-fuzz bin
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -4,7 +4,7 @@
 # PKGS in the environment replaces the list (scripts/deps-graphs.sh uses it).
 set -eu
 PKGS=${PKGS:-"build-essential pkg-config libigraph-dev libglpk-dev glpk-utils check libsubunit-dev \
-libjansson-dev libsqlite3-dev sqlite3 libcairo2-dev python3"}
+libjansson-dev libsqlite3-dev sqlite3 libcairo2-dev libxml2-dev python3"}
 missing=""
 for p in $PKGS; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -32,7 +32,7 @@ t0=$(date +%s)
 # paper's other two generators (ER p=0.2, BA m=5), several seeds.
 for s in 1 2 3; do gen randwire_ws_n32_s$s randwire --model ws -n 32 -k 4 -p 0.75 --seed $s; done
 for s in 1 2; do gen randwire_er_n32_s$s randwire --model er -n 32 -p 0.2 --seed $s; done
-for s in 1 2; do gen randwire_ba_n32_s$s randwire --model ba -n 32 --m 5 --seed $s; done
+for s in 1 2; do gen randwire_ba_n32_s$s randwire --model ba -n 32 -m 5 --seed $s; done
 # variants: in-place ReLUs and convolution workspaces; a bigger cell; batch 8
 gen randwire_ws_n32_inplace_ws_s1 randwire --model ws -n 32 -k 4 -p 0.75 --inplace-relu --ws-prob 0.3 --seed 1
 gen randwire_ws_n64_s1 randwire --model ws -n 64 -k 4 -p 0.75 --seed 1

@@ -12,6 +12,7 @@
  * Slots are stacked largest first, above any pinned buffer.  The method
  * wastes whatever a slot's smaller members leave unused: the tables show
  * that cost against offset placers. */
+#include <igraph.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "bench.h"
+#include "bench_remat.h"
 #include "registry.h"
 #include "run.h"
 
@@ -54,6 +55,7 @@ void mp_experiment_free(mp_experiment *e) {
   free_list(e->sets, e->n_sets);
   free(e->seeds);
   free(e->time_limits);
+  mp_experiment_free_remat(e);
   memset(e, 0, sizeof *e);
 }
 
@@ -151,7 +153,7 @@ static int check_keys(json_t *o, char *sub, size_t cap) {
   static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
                                 "pairs", "exclude", "seeds", "time_limits", "options", "align",
                                 "mem_limit_mb", "grace_s", "max_wall_s", "repeat", "capacity",
-                                NULL};
+                                "remat", "budgets", "bandwidth", NULL};
   if (!json_is_object(o)) {
     snprintf(sub, cap, "the experiment must be a JSON object");
     return -1;
@@ -315,7 +317,8 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
                    load_pairs(json_object_get(o, "pairs"), e, sub, sizeof sub) ||
                    load_seeds(json_object_get(o, "seeds"), e, sub, sizeof sub) ||
                    load_time_limits(json_object_get(o, "time_limits"), e, sub, sizeof sub) ||
-                   load_numbers(o, e, sub, sizeof sub)
+                   load_numbers(o, e, sub, sizeof sub) ||
+                   mp_experiment_load_remat(o, e, sub, sizeof sub)
                ? -1
                : 0;
   if (rc) snprintf(msg, cap, "%s: %s", path, sub);
@@ -457,6 +460,7 @@ typedef struct manifest {
   char **path, **tags;
   int n;
   bool read;
+  char err[512];  /* why it could not be read ("" when it was) */
 } manifest;
 
 static void manifest_free(manifest *m) {
@@ -466,11 +470,16 @@ static void manifest_free(manifest *m) {
 }
 
 static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
-  if (m->read) return 0;
+  if (m->read) {
+    if (m->err[0]) snprintf(msg, cap, "%s", m->err);
+    return m->err[0] ? -1 : 0;
+  }
   m->read = true;
   FILE *f = fopen(file, "r");
   if (!f) {
-    snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", file);
+    snprintf(m->err, sizeof m->err, "cannot read the manifest %s (graphs are selected by tag)",
+             file);
+    snprintf(msg, cap, "%s", m->err);
     return -1;
   }
   char line[8192];
@@ -486,7 +495,8 @@ static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
         if (!strcmp(fld[i], "tags")) c_tags = i;
       }
       if (c_path < 0 || c_tags < 0) {
-        snprintf(msg, cap, "%s: the header needs columns path and tags", file);
+        snprintf(m->err, sizeof m->err, "%s: the header needs columns path and tags", file);
+        snprintf(msg, cap, "%s", m->err);
         fclose(f);
         return -1;
       }
@@ -508,19 +518,30 @@ static void add_sel(gsel **sel, int *n, const char *path, char *file) {
 }
 
 /* A graph named by its path: the key as written, the file relative to the
- * experiment file. */
-static int add_path(const mp_experiment *e, const char *want, gsel **sel, int *n, char *msg,
-                    size_t cap) {
+ * experiment file; else a manifest row with exactly that path (found as the
+ * manifest's graphs are). */
+static int add_path(const mp_experiment *e, manifest *m, const char *want, gsel **sel, int *n,
+                    char *msg, size_t cap) {
   char *file = e->graphs_base && want[0] != '/' && strcmp(e->graphs_base, ".")
                    ? beside(e->graphs_base, want)
                    : mp_xstrdup(want);
-  if (!file_exists(file)) {
-    snprintf(msg, cap, "graph file %s does not exist", file);
-    free(file);
-    return -1;
+  if (file_exists(file)) {
+    add_sel(sel, n, want, file);
+    return 0;
   }
-  add_sel(sel, n, want, file);
-  return 0;
+  char sub[600];
+  if (!manifest_read(e->manifest, m, sub, sizeof sub))
+    for (int r = 0; r < m->n; r++) {
+      char *found = strcmp(m->path[r], want) ? NULL : resolve(e->manifest, m->path[r]);
+      if (found) {
+        free(file);
+        add_sel(sel, n, want, found);
+        return 0;
+      }
+    }
+  snprintf(msg, cap, "graph file %s does not exist", file);
+  free(file);
+  return -1;
 }
 
 /* Every manifest graph with the tag ("all": every one). */
@@ -573,7 +594,7 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
       bool drop = want[0] == '!', is_tag = !strncmp(want, "tag:", 4);
       if (drop != (pass == 1)) continue;
       if (!drop && !is_tag && looks_like_path(want)) {
-        rc = add_path(e, want, &sel, &n, msg, cap);
+        rc = add_path(e, &m, want, &sel, &n, msg, cap);
         continue;
       }
       if ((rc = manifest_read(e->manifest, &m, msg, cap))) break;
@@ -678,7 +699,8 @@ static int cmp_str(const void *a, const void *b) {
 }
 
 /* The overrides that apply to a cell's solvers, sorted: "a.x=1 y=2". */
-static char *cell_options(const mp_experiment *e, const char *order, const char *place) {
+static char *cell_options(const mp_experiment *e, const char *order, const char *remat,
+                          const char *place) {
   char **app = NULL;
   int n = 0;
   char buf[1200];
@@ -692,7 +714,7 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
   }
   int fixed = n; /* align and capacity first, then the sorted overrides */
   char chains[1100];
-  snprintf(chains, sizeof chains, "%s,%s", order, place);
+  snprintf(chains, sizeof chains, "%s,%s%s%s", order, place, remat[0] ? "," : "", remat);
   for (int i = 0; i < e->n_sets; i++) {
     const char *set = e->sets[i];
     const char *eq = strchr(set, '=');
@@ -731,26 +753,34 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
   return s;
 }
 
+/* The key of a cell without recomputation is what it was before remat
+ * cells existed (results files and claims of older versions still match);
+ * a remat cell appends its chain, budget and bandwidth. */
 static char *make_key(const char *path, const char *order, const char *place, uint64_t seed,
-                      double tl, const char *options) {
+                      double tl, const char *options, const char *remat, const char *budget,
+                      const char *bw) {
   char t[64];
   mp_fmt_seconds(tl, t, sizeof t);
-  size_t len = strlen(path) + strlen(order) + strlen(place) + strlen(options) + 128;
+  size_t len = strlen(path) + strlen(order) + strlen(place) + strlen(options) + strlen(remat) +
+               strlen(budget) + strlen(bw) + 128;
   char *k = mp_xmalloc(len);
-  snprintf(k, len, "%s\x1f%s\x1f%s\x1f%020llu\x1f%s\x1f%s", path, order, place,
-           (unsigned long long)seed, t, options);
+  int l = snprintf(k, len, "%s\x1f%s\x1f%s\x1f%020llu\x1f%s\x1f%s", path, order, place,
+                   (unsigned long long)seed, t, options);
+  if (remat[0]) snprintf(k + l, len - (size_t)l, "\x1f%s\x1f%s\x1f%s", remat, budget, bw);
   return k;
 }
 
+#define NZ(s) ((s) ? (s) : "")
 char *mp_row_key(const mp_row *r) {
-  return make_key(r->path ? r->path : "", r->order ? r->order : "", r->place ? r->place : "",
-                  r->seed, r->time_limit, r->options ? r->options : "");
+  return make_key(NZ(r->path), NZ(r->order), NZ(r->place), r->seed, r->time_limit, NZ(r->options),
+                  NZ(r->remat), NZ(r->budget_arg), NZ(r->bandwidth_arg));
 }
 
 static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, const char *place,
-                     uint64_t seed, double tl, const mp_experiment *e) {
-  char *opts = cell_options(e, order, place);
-  char *key = make_key(g->path, order, place, seed, tl, opts);
+                     const mp_remat_setting *rs, uint64_t seed, double tl,
+                     const mp_experiment *e) {
+  char *opts = cell_options(e, order, rs->chain, place);
+  char *key = make_key(g->path, order, place, seed, tl, opts, rs->chain, rs->budget, rs->bandwidth);
   if (m->n == *cap) {
     *cap = *cap ? 2 * *cap : 64;
     m->cells = mp_xrealloc(m->cells, sizeof(mp_cell) * (size_t)*cap);
@@ -763,9 +793,12 @@ static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, c
   c->seed = seed;
   c->time_limit = tl;
   c->options = opts;
+  c->remat = mp_xstrdup(rs->chain);
+  c->budget = mp_xstrdup(rs->budget);
+  c->bandwidth = mp_xstrdup(rs->bandwidth);
   c->key = key;
   c->digest = mp_xstrdup(g->digest);
-  c->fingerprint = mp_cell_fingerprint(g->digest, order, place);
+  c->fingerprint = mp_cell_fingerprint(g->digest, order, rs->chain, place);
 }
 
 static void cell_free(mp_cell *c);
@@ -829,20 +862,27 @@ static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t ca
 
 /* The cells of one graph.  Rules: a fixed-lifetime problem has no order to
  * choose (its cells run with the file order only; joint solvers need a
- * graph); a joint solver decides the order itself, so the cross product
- * pairs it with the file order only. */
-static void graph_cells(const mp_experiment *e, const gsel *g, const pairlist *l, mp_matrix *m,
-                        int *ccap) {
+ * graph) and no nodes to recompute (no remat cells); a joint solver decides
+ * the order itself, so the cross product pairs it with the file order only,
+ * and it places no residencies of an event plan (no remat cells). */
+static void graph_cells(const mp_experiment *e, const gsel *g, const pairlist *l,
+                        const mp_remat_settings *rs, mp_matrix *m, int *ccap) {
   bool fixed = ends_with(g->file, ".csv");
   for (int k = 0; k < l->n; k++) {
     bool both = chain_decides_both(l->p[k]), file_order = mp_chain_is_file_order(l->o[k]);
     if ((fixed && (!file_order || both)) || (!l->explicit_[k] && both && !file_order)) {
-      m->n_skipped++;
+      m->n_skipped += rs->n;
       continue;
     }
-    for (int si = 0; si < e->n_seeds; si++)
-      for (int ti = 0; ti < e->n_time_limits; ti++)
-        add_cell(m, ccap, g, l->o[k], l->p[k], e->seeds[si], e->time_limits[ti], e);
+    for (int r = 0; r < rs->n; r++) {
+      if (rs->s[r].chain[0] && (fixed || both)) {
+        m->n_skipped++;
+        continue;
+      }
+      for (int si = 0; si < e->n_seeds; si++)
+        for (int ti = 0; ti < e->n_time_limits; ti++)
+          add_cell(m, ccap, g, l->o[k], l->p[k], &rs->s[r], e->seeds[si], e->time_limits[ti], e);
+    }
   }
 }
 
@@ -867,14 +907,20 @@ int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap)
     snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
     return -1;
   }
+  mp_remat_settings rs;
+  if (mp_remat_settings_build(e, &rs, msg, cap)) return -1;
   gsel *gs = NULL;
   int ng = 0, ccap = 0;
-  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+  if (select_graphs(e, &gs, &ng, msg, cap)) {
+    mp_remat_settings_free(&rs);
+    return -1;
+  }
   pairlist l = {0};
   int rc = build_pairs(e, &l, msg, cap);
-  for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, m, &ccap);
+  for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, &rs, m, &ccap);
   if (!rc) sort_unique(m);
   pairs_free(&l);
+  mp_remat_settings_free(&rs);
   for (int i = 0; i < ng; i++) {
     free(gs[i].path);
     free(gs[i].file);
@@ -890,6 +936,9 @@ static void cell_free(mp_cell *c) {
   free(c->order);
   free(c->place);
   free(c->options);
+  free(c->remat);
+  free(c->budget);
+  free(c->bandwidth);
   free(c->key);
   free(c->digest);
   free(c->fingerprint);

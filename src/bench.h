@@ -41,7 +41,42 @@ typedef struct mp_experiment {
   double grace_s;           /* kill at time limit + grace */
   double max_wall_s;        /* kill cells without time limit after this */
   int repeat;               /* timed runs per cell (min and median recorded) */
+  /* recomputation (DESIGN 6): cells with an events stage between the order
+   * and the placement.  No entry: every cell is without one ("none"). */
+  struct mp_remat_entry *remat;
+  int n_remat;
+  char **budgets;           /* canonical budget args: "0.8x" (a fraction) or "41688" (bytes) */
+  int n_budgets;
+  char **bandwidths;        /* canonical: "" (the graph's host_bandwidth) or a number */
+  int n_bandwidths;
 } mp_experiment;
+
+/* One entry of "remat": an events solver chain ("none": cells without a
+ * recomputation stage; "all": every registered events solver), with its own
+ * budgets and bandwidths, or the experiment's (NULL lists). */
+typedef struct mp_remat_entry {
+  char *chain;
+  char **budgets;
+  int n_budgets;            /* 0: the experiment's */
+  char **bandwidths;
+  int n_bandwidths;         /* 0: the experiment's */
+} mp_remat_entry;
+
+/* Canonical text of a budget written in an experiment or on the command
+ * line: "0.8x" (a fraction of the live peak of the order handed to the
+ * stage, 0 < F <= 1000; "0.80x" and ".8x" are "0.8x") or a positive integer
+ * number of bytes.  Returns 0, or -1 with msg. */
+int mp_budget_arg_canon(const char *text, char *out, size_t cap, char *msg, size_t mcap);
+/* Is a canonical budget arg a fraction ("0.8x")?  Its value in *frac
+ * (may be NULL). */
+bool mp_budget_arg_frac(const char *arg, double *frac);
+/* Canonical text of a bandwidth: "" for "graph" (the graph's own
+ * host_bandwidth), else the shortest decimal text of a finite number >= 0
+ * that reads back exactly.  Returns 0, or -1 with msg. */
+int mp_bandwidth_arg_canon(const char *text, char *out, size_t cap, char *msg, size_t mcap);
+/* Replace the experiment's remat entries by one chain (the first --remat)
+ * or add one (later ones). */
+void mp_experiment_add_remat(mp_experiment *e, const char *chain, bool replace);
 
 /* Read an experiment file (JSON, see scripts/experiments/README.md); paths
  * in it are relative to its directory.  Returns 0, or -1 with msg. */
@@ -68,6 +103,9 @@ typedef struct mp_cell {
   uint64_t seed;
   double time_limit; /* seconds, 0 = none */
   char *options;     /* canonical applicable overrides, "" when none */
+  char *remat;       /* events solver chain, "" without a recomputation stage */
+  char *budget;      /* budget arg ("0.8x" or bytes), "" without remat */
+  char *bandwidth;   /* bandwidth arg, "" = the graph's (or without remat) */
   char *key;         /* the sort key: every field above but file */
   char *digest;      /* of the graph file (mp_file_digest) */
   char *fingerprint; /* mp_cell_fingerprint: rows with another one are stale */
@@ -103,6 +141,9 @@ typedef struct mp_row {
   char *path, *graph, *order, *place, *options, *status, *message;
   char *order_status, *place_status;   /* per stage, when the solve says */
   char *fingerprint;                   /* graph digest and solver source hashes */
+  /* recomputation (key): "" without an events stage */
+  char *remat, *budget_arg, *bandwidth_arg;
+  char *remat_status;                  /* the events stage's status, when there is one */
   char *version, *machine, *cpu, *started_at, *experiment;
   int64_t nodes, buffers, align;
   uint64_t seed;
@@ -115,6 +156,13 @@ typedef struct mp_row {
   int64_t repeats;                     /* timed runs behind the times */
   double plan_ms_min, plan_ms_max;     /* wall-clock planning time over the repeats */
   double plan_cpu_ms, plan_cpu_ms_min; /* CPU planning time: median, min */
+  /* recomputation: the request (known without a plan) and DESIGN 6.3's
+   * figures of the event plan (absent without a plan) */
+  int64_t budget;                      /* bytes, as the solve resolved the budget arg */
+  double bandwidth, base_time;         /* the link used (0: none); every node's cost once */
+  double duration, overhead, recompute_time, stall_time;
+  int64_t recomputed, transferred, residencies;
+  double remat_ms, remat_cpu_ms;       /* the events stage's own time (of the median run) */
   /* not stored in the results table: */
   int64_t graph_bound;                 /* the graph's independent bound (graphs table) */
   char *bound_kind;                    /* "min-cut" or "max-live" */
@@ -206,8 +254,10 @@ int mp_file_digest(const char *path, char out[17]);
  * max-live for a fixed-lifetime problem.  0 or -1 with msg. */
 int mp_graph_bound(const char *file, mp_graphrow *g, char *msg, size_t cap);
 /* The fingerprint of a cell's solvers ("name=hash ...", sources hashed at
- * build time) preceded by the graph digest ("graph=DIGEST"). */
-char *mp_cell_fingerprint(const char *digest, const char *order, const char *place);
+ * build time; order, remat (may be "") and placer chains) preceded by the
+ * graph digest ("graph=DIGEST"). */
+char *mp_cell_fingerprint(const char *digest, const char *order, const char *remat,
+                          const char *place);
 
 /* ---------------------------------------------------------------- runner */
 
@@ -258,6 +308,7 @@ typedef struct mp_table_opts {
   int n_baselines;
   double within;            /* pivot summary: gap threshold (fraction; 0: 1%) */
   bool brief;               /* no explanatory notes (a report explains once) */
+  double max_overhead;      /* recomputation: overhead threshold (fraction; 0: 20%) */
 } mp_table_opts;
 
 /* Write the tables.  0; 1 when the results contradict a bound (an
@@ -318,5 +369,50 @@ void mp_aggset_free(mp_aggset *s);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */
 bool mp_agg_matches(const mp_agg *g, const char *want);
+
+/* ---- recomputation tables (table_remat_agg.c) ----
+ * Rows of remat cells (an events stage) are grouped apart from the order
+ * and placement rows: their live peak may be below every order's (the
+ * graph's bound does not apply) and the figures that matter are the event
+ * plan's (DESIGN 6.3).  A group is one solver (order + remat + place chains,
+ * bandwidth, time limit, options) at one budget on one graph. */
+
+/* Does the row come from a cell with a recomputation stage? */
+bool mp_row_is_remat(const mp_row *r);
+
+typedef struct mp_ragg {
+  const char *graph, *path, *order, *remat, *place, *options, *source;
+  const char *budget_arg, *bandwidth_arg;
+  double time_limit;
+  char label[320];          /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}") */
+  double frac;              /* the budget as a fraction ("0.8x"), NAN for bytes */
+  int runs, ok, refused, infeasible;
+  int64_t budget;           /* bytes, the smallest the runs resolved (MP_NA: unknown) */
+  int64_t live_peak, arena, recomputed, transferred, floor;
+  double duration, base_time, overhead, stall, recompute_time, plan_ms, remat_ms;
+  double ms_lo, ms_hi;      /* planning-time spread over repeats and seeds */
+  char statuses[64];        /* the runs' statuses, '/'-joined */
+  char remat_statuses[64];  /* the events stage's statuses */
+} mp_ragg;
+
+typedef struct mp_raggset {
+  mp_ragg *a;               /* sorted by graph, path, label, budget (largest first) */
+  int n;
+  char **issues;            /* results that contradict a budget or a proof */
+  int n_issues;
+} mp_raggset;
+
+/* Group the remat rows (the others are left out): over seeds the lower
+ * median of each figure of the runs with a plan, or (best_of_seeds) the run
+ * with the smallest duration.  Checks: a plan over its budget or below the
+ * events floor its run reported, an `infeasible` at a budget some plan of
+ * the graph met. */
+void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggset *out);
+void mp_raggset_free(mp_raggset *s);
+/* Does group g answer to `want` (the label, or "order+remat+place")? */
+bool mp_ragg_matches(const mp_ragg *g, const char *want);
+/* Budgets in table order: fractions from the largest, then bytes from the
+ * largest (a negative number: a before b). */
+int mp_budget_arg_cmp(const char *a, const char *b);
 
 #endif

@@ -68,10 +68,12 @@ static void add_chain(const char *chain, char *out, size_t cap) {
   }
 }
 
-char *mp_cell_fingerprint(const char *digest, const char *order, const char *place) {
+char *mp_cell_fingerprint(const char *digest, const char *order, const char *remat,
+                          const char *place) {
   char out[2048];
   snprintf(out, sizeof out, "graph=%s", digest ? digest : "unknown");
   add_chain(order, out, sizeof out);
+  if (remat) add_chain(remat, out, sizeof out); /* "" adds nothing: older rows stay fresh */
   add_chain(place, out, sizeof out);
   return mp_xstrdup(out);
 }

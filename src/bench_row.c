@@ -73,6 +73,8 @@ static double jnum(json_t *o, const char *k) {
   return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+static bool same_num(double a, double b) { return a == b || (isnan(a) && isnan(b)); }
+
 static int exit_code(const mp_cellrun *run) {
   return WIFEXITED(run->wstatus) ? WEXITSTATUS(run->wstatus) : -1;
 }
@@ -136,6 +138,28 @@ static void copy_figures(json_t *o, mp_row *r) {
   r->reduction_vs_noreuse = jnum(o, "reduction_vs_noreuse");
 }
 
+/* DESIGN 6.3's figures of the event plan (a remat cell with a plan). */
+static void copy_remat_figures(json_t *o, mp_row *r) {
+  r->duration = jnum(o, "duration");
+  r->overhead = jnum(o, "overhead"); /* null when base_time is 0: absent */
+  r->recompute_time = jnum(o, "recompute_time");
+  r->recomputed = jint(o, "recomputed");
+  r->stall_time = jnum(o, "stall_time");
+  r->transferred = jint(o, "transferred");
+  r->residencies = jint(o, "residencies");
+}
+
+/* The request of a remat cell as the solve resolved it (with or without a
+ * plan): the budget in bytes, the link, base_time, the stage's status. */
+static void copy_remat_request(json_t *o, mp_row *r) {
+  if (!r->remat[0]) return;
+  r->budget = jint(o, "budget");
+  r->bandwidth = jnum(o, "bandwidth");
+  r->base_time = jnum(o, "base_time");
+  const char *st = jstr(o, "remat_status");
+  r->remat_status = st ? mp_xstrdup(st) : NULL;
+}
+
 static void copy_times(const mp_cellrun *run, mp_row *r) {
   json_t *o = run->out;
   r->order_ms = jnum(o, "order_ms");
@@ -143,11 +167,16 @@ static void copy_times(const mp_cellrun *run, mp_row *r) {
   r->plan_ms = jnum(o, "plan_ms");
   r->order_cpu_ms = jnum(o, "order_cpu_ms");
   r->place_cpu_ms = jnum(o, "place_cpu_ms");
+  r->remat_ms = jnum(o, "remat_ms");
+  r->remat_cpu_ms = jnum(o, "remat_cpu_ms");
   r->wall_s = run->wall_s;
 }
 
+/* CPU planning time: every stage (the remat stage's when there is one). */
 static double cpu_of(const mp_cellrun *run) {
-  return jnum(run->out, "order_cpu_ms") + jnum(run->out, "place_cpu_ms");
+  double remat = jnum(run->out, "remat_cpu_ms");
+  return jnum(run->out, "order_cpu_ms") + jnum(run->out, "place_cpu_ms") +
+         (isnan(remat) ? 0 : remat);
 }
 
 static int cmp_dbl(const void *a, const void *b) {
@@ -197,6 +226,9 @@ static void row_cell(const mp_experiment *e, const mp_cell *c, const char *start
   r->order = mp_xstrdup(c->order);
   r->place = mp_xstrdup(c->place);
   r->options = mp_xstrdup(c->options);
+  r->remat = mp_xstrdup(c->remat);
+  r->budget_arg = mp_xstrdup(c->budget);
+  r->bandwidth_arg = mp_xstrdup(c->bandwidth);
   r->seed = c->seed;
   r->time_limit = c->time_limit;
   r->fingerprint = mp_xstrdup(c->fingerprint);
@@ -221,6 +253,7 @@ void mp_row_from_runs(const mp_experiment *e, const mp_cell *c, const mp_cellrun
   if (jint(o, "align") != MP_NA) r->align = jint(o, "align");
   r->order_status = jstr(o, "order_status") ? mp_xstrdup(jstr(o, "order_status")) : NULL;
   r->place_status = jstr(o, "place_status") ? mp_xstrdup(jstr(o, "place_status")) : NULL;
+  copy_remat_request(o, r);
   if (k == 0) { /* the first run failed: the row says why */
     run_status(e, c, last, &r->status, &r->message);
     if (last->out) copy_times(last, r);
@@ -231,11 +264,13 @@ void mp_row_from_runs(const mp_experiment *e, const mp_cell *c, const mp_cellrun
   run_status(e, c, first, &r->status, &r->message);
   r->has_fig = true;
   copy_figures(first->out, r);
+  if (r->remat[0]) copy_remat_figures(first->out, r);
   spread(runs, k, r);
   char note[900];
   note[0] = 0;
   for (int i = 1; i < k; i++)
-    if (jint(runs[i].out, "arena") != r->arena || jint(runs[i].out, "live_peak") != r->live_peak) {
+    if (jint(runs[i].out, "arena") != r->arena || jint(runs[i].out, "live_peak") != r->live_peak ||
+        (r->remat[0] && !same_num(jnum(runs[i].out, "duration"), r->duration))) {
       snprintf(note, sizeof note, "figures differ across repeats (run %d: arena %lld); the first "
                "run's are kept", i + 1, (long long)jint(runs[i].out, "arena"));
       break;

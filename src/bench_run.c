@@ -172,6 +172,24 @@ static void push_arg(char ***a, int *n, const char *s) {
   (*a)[*n] = NULL;
 }
 
+/* A remat cell: --remat CHAIN, --budget-frac F ("0.8x") or --budget B, and
+ * --bandwidth BW unless it is the graph's own. */
+static void remat_args(char ***a, int *n, const mp_cell *c) {
+  if (!c->remat[0]) return;
+  push_arg(a, n, "--remat");
+  push_arg(a, n, c->remat);
+  bool frac = mp_budget_arg_frac(c->budget, NULL);
+  push_arg(a, n, frac ? "--budget-frac" : "--budget");
+  char *b = mp_xstrdup(c->budget);
+  if (frac) b[strlen(b) - 1] = 0; /* "0.8x" -> 0.8 */
+  push_arg(a, n, b);
+  free(b);
+  if (c->bandwidth[0]) {
+    push_arg(a, n, "--bandwidth");
+    push_arg(a, n, c->bandwidth);
+  }
+}
+
 static char **cell_argv(const char *prog, const mp_cell *c) {
   char **a = NULL, buf[64];
   int n = 0;
@@ -186,6 +204,7 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   }
   push_arg(&a, &n, "--format");
   push_arg(&a, &n, "json");
+  remat_args(&a, &n, c);
   /* the options string: "align=A", "capacity=C" and solver overrides */
   char *opts = mp_xstrdup(c->options);
   for (char *save = NULL, *t = strtok_r(opts, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
@@ -287,6 +306,9 @@ static int next_claimed_cell(runner *R, char *msg, size_t cap) {
     cell.seed = c->seed;
     cell.time_limit = c->time_limit;
     cell.options = c->options;
+    cell.remat = c->remat;
+    cell.budget_arg = c->budget;
+    cell.bandwidth_arg = c->bandwidth;
     int got = mp_db_claim(R->db, &cell, R->expect[k], msg, cap);
     if (got < 0) return -2;
     if (got == MP_CLAIMED) return R->todo[k];
@@ -352,8 +374,12 @@ static void store_bound(runner *R, job *j, int ws, double now) {
 static void report_failure(runner *R, const mp_row *r) {
   if (R->o->quiet) return;
   if (R->o->progress) fputs("\r\033[K", stderr);
-  fprintf(stderr, "memplan bench: %s %s+%s seed %llu: %s: %s\n", r->graph, r->order, r->place,
-          (unsigned long long)r->seed, r->status, r->message ? r->message : "");
+  char what[400] = "";
+  if (r->remat && r->remat[0])
+    snprintf(what, sizeof what, " remat %s budget %s%s%s", r->remat, r->budget_arg,
+             r->bandwidth_arg[0] ? " bandwidth " : "", r->bandwidth_arg);
+  fprintf(stderr, "memplan bench: %s %s+%s seed %llu%s: %s: %s\n", r->graph, r->order, r->place,
+          (unsigned long long)r->seed, what, r->status, r->message ? r->message : "");
 }
 
 /* A cell's child ended: run it again (--repeat) or store its row. */

@@ -45,15 +45,18 @@ mp_err mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets
     if (!set_addresses(sets[k], s, &name, &nlen)) continue;
     int i = option_index(s, name, nlen);
     if (i < 0) continue;
-    char *end;
-    double v = strtod(eq + 1, &end);
-    if (end == eq + 1 || *end) {
-      mp_errorf(err, "option %s.%s: '%s' is not a number", s->name, s->options[i].name, eq + 1);
+    double v;
+    const char *why;
+    if (mp_parse_real(eq + 1, &v, &why)) { /* NaN passes no range check: refused here */
+      mp_errorf(err, "option %s.%s: '%s' is %s", s->name, s->options[i].name, eq + 1, why);
       return MP_EUSAGE;
     }
     if (v < s->options[i].lo || v > s->options[i].hi) {
-      mp_errorf(err, "option %s.%s: %g is outside [%g, %g]", s->name, s->options[i].name, v,
-                s->options[i].lo, s->options[i].hi);
+      char lo[32], hi[32];
+      mp_format_number(s->options[i].lo, lo, sizeof lo);
+      mp_format_number(s->options[i].hi, hi, sizeof hi);
+      mp_errorf(err, "option %s.%s: %s is outside [%s, %s]", s->name, s->options[i].name, eq + 1,
+                lo, hi);
       return MP_EUSAGE;
     }
     vals[i] = v;

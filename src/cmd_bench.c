@@ -35,6 +35,13 @@ static const char bench_help[] =
     "  --order CHAIN           an order solver or chain (greedy,sa: sa refines greedy's\n"
     "                          order); repeat the option for several ('all': every one)\n"
     "  --place CHAIN           a placer or chain; repeatable ('all': every placer)\n"
+    "  --remat CHAIN           a recomputation/offload (events) solver or chain between the\n"
+    "                          order and the placer; repeatable ('all': every one; 'none':\n"
+    "                          cells without one); needs --budgets (or the file's)\n"
+    "  --budgets LIST          budgets of the remat cells, comma separated: 0.8x (a fraction\n"
+    "                          of the live peak of the order handed to the stage) or bytes\n"
+    "  --bandwidth LIST        host link of the remat cells, bytes per cost unit (0: no\n"
+    "                          offload; graph: the graph's host_bandwidth, the default)\n"
     "  --seeds LIST            seeds, comma separated\n"
     "  --time-limit LIST       seconds per cell, comma separated (0: none)\n"
     "  --repeat N              run each cell N times: median, min and max planning time\n"
@@ -116,6 +123,30 @@ static int parse_seeds(const char *s, mp_experiment *e) {
   return 0;
 }
 
+/* --budgets / --bandwidth: a comma list of canonical texts, replacing *l. */
+static int parse_axis(const char *v, bool budgets, char ***l, int *n, char *msg, size_t cap) {
+  char **in = NULL, **out = NULL;
+  int k = 0, m = 0, bad = mp_split_list(v, &in, &k);
+  for (int i = 0; i < k && !bad; i++) {
+    char c[64];
+    bad = budgets ? mp_budget_arg_canon(in[i], c, sizeof c, msg, cap)
+                  : mp_bandwidth_arg_canon(in[i], c, sizeof c, msg, cap);
+    if (!bad) mp_list_push(&out, &m, c);
+  }
+  for (int i = 0; i < k; i++) free(in[i]);
+  free(in);
+  if (bad) {
+    for (int i = 0; i < m; i++) free(out[i]);
+    free(out);
+    return -1;
+  }
+  for (int i = 0; i < *n; i++) free((*l)[i]);
+  free(*l);
+  *l = out;
+  *n = m;
+  return 0;
+}
+
 /* --order/--place: the first use replaces the experiment's list, later ones
  * add to it; a chain is one value ("greedy,sa"). */
 static int add_chain(const char *v, bool *replaced, char ***l, int *n) {
@@ -135,7 +166,7 @@ typedef struct bench_cli {
   mp_bench_opts o;
   double progress_every;
   const char *results, *shard;
-  bool list, order_set, place_set;
+  bool list, order_set, place_set, remat_set;
   char **sets;              /* --set values, in order */
   int n_sets;
   char msg[1024];
@@ -180,13 +211,23 @@ static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_c
     e->manifest = mp_xstrdup(v);
   } else if (!strcmp(a, "--order")) bad = add_chain(v, &c->order_set, &e->order, &e->n_order);
   else if (!strcmp(a, "--place")) bad = add_chain(v, &c->place_set, &e->place, &e->n_place);
+  else if (!strcmp(a, "--remat")) {
+    bad = !v[0] || strchr(v, ':') || strchr(v, ' ');
+    if (!bad) mp_experiment_add_remat(e, v, !c->remat_set);
+    c->remat_set = true;
+  } else if (!strcmp(a, "--budgets") || !strcmp(a, "--bandwidth")) {
+    bool b = !strcmp(a, "--budgets");
+    if (parse_axis(v, b, b ? &e->budgets : &e->bandwidths, b ? &e->n_budgets : &e->n_bandwidths,
+                   c->msg, sizeof c->msg))
+      return usage_err(c->msg);
+  }
   else if (!strcmp(a, "--seeds")) bad = parse_seeds(v, e);
   else if (!strcmp(a, "--time-limit")) bad = parse_doubles(v, &e->time_limits, &e->n_time_limits);
   else if (!strcmp(a, "--mem-limit")) bad = parse_real(v, 0, 1e12, &e->mem_limit_mb);
   else if (!strcmp(a, "--grace")) bad = parse_real(v, 0, 1e9, &e->grace_s);
   else if (!strcmp(a, "--repeat")) bad = parse_real(v, 1, 1000, &x) || x != (int)x || !(e->repeat = (int)x);
   else if (!strcmp(a, "--capacity")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 62) || !(e->capacity = (int64_t)u);
-  else if (!strcmp(a, "--align")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 40) || !(e->align = (int64_t)u);
+  else if (!strcmp(a, "--align")) bad = parse_u64(v, &u) || u < 1 || u > (uint64_t)MP_MAX_ALIGN || !(e->align = (int64_t)u);
   else if (!strcmp(a, "--set")) {
     c->sets = mp_xrealloc(c->sets, sizeof(char *) * (size_t)(c->n_sets + 1));
     c->sets[c->n_sets++] = mp_xstrdup(v);
@@ -195,7 +236,7 @@ static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_c
     return usage_err(c->msg);
   }
   if (bad) {
-    if (!strcmp(a, "--order") || !strcmp(a, "--place"))
+    if (!strcmp(a, "--order") || !strcmp(a, "--place") || !strcmp(a, "--remat"))
       snprintf(c->msg, sizeof c->msg, "bad value '%s' for %s (one chain per option, written "
                "greedy,sa; repeat %s for several)", v, a, a);
     else
@@ -236,12 +277,17 @@ static int sets_reach_cells(const bench_cli *c, const mp_matrix *m, char *msg, s
   return 0;
 }
 
+/* One line per cell: path, order, place, seed, time limit, options; a
+ * remat cell adds its chain, budget and bandwidth. */
 static void print_cells(const mp_matrix *m) {
   char t[64];
   for (int i = 0; i < m->n; i++) {
-    mp_fmt_seconds(m->cells[i].time_limit, t, sizeof t);
-    printf("%s\t%s\t%s\t%llu\t%s\t%s\n", m->cells[i].path, m->cells[i].order, m->cells[i].place,
-           (unsigned long long)m->cells[i].seed, t, m->cells[i].options);
+    const mp_cell *c = &m->cells[i];
+    mp_fmt_seconds(c->time_limit, t, sizeof t);
+    printf("%s\t%s\t%s\t%llu\t%s\t%s", c->path, c->order, c->place, (unsigned long long)c->seed,
+           t, c->options);
+    if (c->remat[0]) printf("\t%s\t%s\t%s", c->remat, c->budget, c->bandwidth);
+    putchar('\n');
   }
 }
 
@@ -415,7 +461,9 @@ int mp_cmd_export(int argc, char **argv) {
 }
 
 static const char table_help[] =
-    "usage: memplan table RESULTS... [--format md|latex|csv] [--view graphs|suite|both|pivot]\n"
+    "usage: memplan table RESULTS... [--format md|latex|csv]\n"
+    "                    [--view graphs|suite|both|pivot|remat|remat-summary]\n"
+    "                    [--max-overhead PCT]\n"
     "                    [--agg median|best] [--graph NAME] [--out FILE]\n"
     "                    [--solver LABEL]... [--baseline LABEL]... [--common]\n"
     "                    [--bound raised|graph] [--metric peak|arena|time|status|wall|frag]\n"
@@ -425,6 +473,11 @@ static const char table_help[] =
     "against no reuse, gap to the graph's bound, planning time (median, and its range over\n"
     "repeats and seeds), fragmentation and profile std-dev (graphs view); wins and geometric\n"
     "means across the suite (suite view); graphs x solvers, one metric (pivot view).\n"
+    "Cells with a recomputation stage (bench --remat) have their own tables (remat view,\n"
+    "also part of both): per solver the geometric mean overhead at each budget and the\n"
+    "smallest budget within --max-overhead; per graph the smallest budget within it; per\n"
+    "graph, budget and solver the duration, overhead, recomputed runs, bytes transferred\n"
+    "and stall time of the event plan (remat-summary: the first two only).\n"
     "Over seeds: the lower median (default) or the best run.  Bold marks the best entry;\n"
     "times whose ranges meet the fastest one's are a tie.\n"
     "\n"
@@ -438,6 +491,7 @@ static const char table_help[] =
     "                     proven optimum that checks against it\n"
     "  --metric M         pivot cells (default arena)\n"
     "  --within PCT       pivot summary: solvers within PCT %% of the bound (default 1)\n"
+    "  --max-overhead PCT recomputation: the overhead threshold of the summaries (default 20)\n"
     "  --brief            no explanatory notes above the tables (a report says them once)\n"
     "Exit 1 when results contradict a bound (an optimum claimed below it): the tables list them.\n";
 
@@ -461,7 +515,7 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
   }
   static const char *const with_value[] = {"--format", "--view", "--agg", "--graph", "--out",
                                            "--solver", "--baseline", "--bound", "--metric",
-                                           "--within", NULL};
+                                           "--within", "--max-overhead", NULL};
   int k = 0;
   while (with_value[k] && strcmp(with_value[k], a)) k++;
   if (!with_value[k] || !v) {
@@ -484,6 +538,8 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
     c->o.graph_bound_only = !strcmp(v, "graph");
   else if (!strcmp(a, "--within") && !parse_real(v, 0, 1000, &x))
     c->o.within = x / 100;
+  else if (!strcmp(a, "--max-overhead") && !parse_real(v, 0.001, 1e6, &x))
+    c->o.max_overhead = x / 100;
   else {
     fprintf(stderr, "memplan table: bad value '%s' for %s\n", v, a);
     return MP_EXIT_USAGE;

@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "graph_write.h"
 #include "io.h"
 
 static const char convert_help[] =
     "usage: memplan convert FILE --to nodelink|json [--out F] [--input-format F]\n"
-    "                       [--size-attr NAME] [--toposort]\n"
+    "                       [--size-attr NAME] [--cost-attr NAME] [--toposort]\n"
     "\n"
     "Read a graph (JSON, GraphML or node-link JSON) and write it as networkx node-link JSON\n"
     "or as DESIGN 1.1 JSON.  In Python, networkx.node_link_graph(json.load(f),\n"
@@ -22,11 +23,12 @@ static const char convert_help[] =
     "output (k of an [j, k] input).  Nodes keep the given order; memplan reads both back\n"
     "with the same figures.  Default output: stdout.\n";
 
-enum { C_TO = 256, C_OUT, C_IFMT, C_SATTR, C_TOPO, C_HELP };
+enum { C_TO = 256, C_OUT, C_IFMT, C_SATTR, C_CATTR, C_TOPO, C_HELP };
 static const struct option convert_opts[] = {
     {"to", required_argument, 0, C_TO},          {"out", required_argument, 0, C_OUT},
     {"input-format", required_argument, 0, C_IFMT}, {"size-attr", required_argument, 0, C_SATTR},
-    {"toposort", no_argument, 0, C_TOPO},        {"help", no_argument, 0, C_HELP},
+    {"cost-attr", required_argument, 0, C_CATTR}, {"toposort", no_argument, 0, C_TOPO},
+    {"help", no_argument, 0, C_HELP},
     {0, 0, 0, 0}};
 
 int mp_cmd_convert(int argc, char **argv) {
@@ -35,12 +37,20 @@ int mp_cmd_convert(int argc, char **argv) {
   int c;
   optind = 1;
   opterr = 0;
+  if (mp_args_exact("convert", argc, argv, convert_opts)) return MP_EXIT_USAGE;
   while ((c = getopt_long(argc, argv, "", convert_opts, NULL)) != -1) {
     switch (c) {
-    case C_TO: to = optarg; break;
+    case C_TO:
+      if (mp_arg_choice("convert", "--to", optarg, "nodelink|json")) return MP_EXIT_USAGE;
+      to = optarg;
+      break;
     case C_OUT: out = optarg; break;
-    case C_IFMT: lo.format = optarg; break;
+    case C_IFMT:
+      if (mp_arg_choice("convert", "--input-format", optarg, MP_INPUT_FORMATS)) return MP_EXIT_USAGE;
+      lo.format = optarg;
+      break;
     case C_SATTR: lo.size_attr = optarg; break;
+    case C_CATTR: lo.cost_attr = optarg; break;
     case C_TOPO: lo.toposort = true; break;
     case C_HELP: fputs(convert_help, stdout); return MP_EXIT_OK;
     default:

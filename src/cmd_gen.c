@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "graph_write.h"
 #include "gen.h"
 #include "io.h"
@@ -17,7 +18,7 @@ static const char gen_help[] =
     "Write a synthetic graph (DESIGN 1.1 JSON) to FILE (default stdout); the same\n"
     "parameters and seed give a byte-identical file.  Families:\n"
     "  randwire  RandWire cell: --model ws|er|ba (ws), -n RandWire nodes (32), -k (4, WS),\n"
-    "            -p (WS rewiring 0.75 / ER edge probability 0.2), --m (5, BA); every node\n"
+    "            -p (WS rewiring 0.75 / ER edge probability 0.2), -m (5, BA); every node\n"
     "            is [weighted_sum] -> relu -> depthwise 3x3 -> pointwise 1x1 -> batch_norm\n"
     "  nas       NASNet/DARTS cells: --cells (1), --blocks (5) of two ops each, summed;\n"
     "            ops from sep3/5, dil3/5, max/avg pool, skip; concat of unused states\n"
@@ -35,14 +36,16 @@ static const char gen_help[] =
     "  --inplace-prob Q an eligible node is in-place with probability Q (0); randwire/nas:\n"
     "                   ReLUs whose input has no other reader; others: single-input ops\n"
     "  --inplace-relu   randwire/nas: same as --inplace-prob 1\n"
-    "  --seed N         random seed (1)\n";
+    "  --seed N         random seed (1)\n"
+    "Flags: the one-letter parameters of the literature (n, k, p, m) take one dash (-n 32,\n"
+    "  also --nodes 32), every other flag two.\n";
 
-enum { G_MODEL = 256, G_M, G_CH, G_RES, G_BATCH, G_DT, G_CELLS, G_BLOCKS, G_LAYERS, G_FANIN,
+enum { G_MODEL = 256, G_CH, G_RES, G_BATCH, G_DT, G_CELLS, G_BLOCKS, G_LAYERS, G_FANIN,
        G_SPAN, G_INPROB, G_PARPROB, G_MINS, G_MAXS, G_WS, G_IP, G_IPRELU, G_SEED, G_OUT, G_NAME,
        G_HELP };
 
 static const struct option gen_opts[] = {
-    {"model", required_argument, 0, G_MODEL},        {"m", required_argument, 0, G_M},
+    {"model", required_argument, 0, G_MODEL},
     {"channels", required_argument, 0, G_CH},        {"resolution", required_argument, 0, G_RES},
     {"batch", required_argument, 0, G_BATCH},        {"dtype-bytes", required_argument, 0, G_DT},
     {"cells", required_argument, 0, G_CELLS},        {"blocks", required_argument, 0, G_BLOCKS},
@@ -55,20 +58,13 @@ static const struct option gen_opts[] = {
     {"name", required_argument, 0, G_NAME},          {"nodes", required_argument, 0, 'n'},
     {"help", no_argument, 0, G_HELP},                {0, 0, 0, 0}};
 
-static int int_arg(const char *s, long long lo, long long hi, long long *out) {
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (end == s || *end || v < lo || v > hi) return -1;
-  *out = v;
-  return 0;
-}
-
-static int real_arg(const char *s, double *out) {
-  char *end;
-  double v = strtod(s, &end);
-  if (end == s || *end || v != v) return -1;
-  *out = v;
-  return 0;
+/* The flag as the user wrote it, for messages. */
+static const char *flag_name(int c, int li, char *buf, size_t cap) {
+  if (c < 256)
+    snprintf(buf, cap, "-%c", c);
+  else
+    snprintf(buf, cap, "--%s", gen_opts[li].name);
+  return buf;
 }
 
 int mp_cmd_gen(int argc, char **argv) {
@@ -78,32 +74,39 @@ int mp_cmd_gen(int argc, char **argv) {
   int c, li = 0;
   optind = 1;
   opterr = 0;
-  while ((c = getopt_long(argc, argv, "n:k:p:", gen_opts, &li)) != -1) {
-    long long v;
+  if (mp_args_exact("gen", argc, argv, gen_opts)) return MP_EXIT_USAGE;
+  while ((c = getopt_long(argc, argv, "n:k:p:m:", gen_opts, &li)) != -1) {
+    int64_t v;
     double d;
+    char fl[40];
+#define INT_ARG(lo, hi) if (mp_arg_int("gen", flag_name(c, li, fl, sizeof fl), optarg, lo, hi, &v)) goto bad
+#define REAL_ARG(lo, hi) if (mp_arg_real("gen", flag_name(c, li, fl, sizeof fl), optarg, lo, hi, &d)) goto bad
     switch (c) {
-    case 'n': if (int_arg(optarg, 1, 2000000, &v)) goto bad; o.n = (int)v; break;
-    case 'k': if (int_arg(optarg, 1, 1000000, &v)) goto bad; o.k = (int)v; break;
-    case 'p': if (real_arg(optarg, &d)) goto bad; o.p = d; break;
-    case G_MODEL: o.model = optarg; break;
-    case G_M: if (int_arg(optarg, 1, 1000000, &v)) goto bad; o.m = (int)v; break;
-    case G_CH: if (int_arg(optarg, 1, 1 << 20, &v)) goto bad; o.channels = (int)v; break;
-    case G_RES: if (int_arg(optarg, 1, 1 << 16, &v)) goto bad; o.resolution = (int)v; break;
-    case G_BATCH: if (int_arg(optarg, 1, 1 << 16, &v)) goto bad; o.batch = (int)v; break;
-    case G_DT: if (int_arg(optarg, 1, 64, &v)) goto bad; o.dtype_bytes = (int)v; break;
-    case G_CELLS: if (int_arg(optarg, 1, 1000, &v)) goto bad; o.cells = (int)v; break;
-    case G_BLOCKS: if (int_arg(optarg, 1, 100, &v)) goto bad; o.blocks = (int)v; break;
-    case G_LAYERS: if (int_arg(optarg, 1, 2000000, &v)) goto bad; o.layers = (int)v; break;
-    case G_FANIN: if (int_arg(optarg, 1, 1000000, &v)) goto bad; o.fan_in = (int)v; break;
-    case G_SPAN: if (int_arg(optarg, 1, 2000000, &v)) goto bad; o.span = (int)v; break;
-    case G_INPROB: if (real_arg(optarg, &d)) goto bad; o.input_prob = d; break;
-    case G_PARPROB: if (real_arg(optarg, &d)) goto bad; o.par_prob = d; break;
-    case G_MINS: if (int_arg(optarg, 4, 1LL << 40, &v)) goto bad; o.min_size = v; break;
-    case G_MAXS: if (int_arg(optarg, 4, 1LL << 40, &v)) goto bad; o.max_size = v; break;
-    case G_WS: if (real_arg(optarg, &d)) goto bad; o.ws_prob = d; break;
-    case G_IP: if (real_arg(optarg, &d)) goto bad; o.inplace_prob = d; break;
+    case 'n': INT_ARG(1, 2000000); o.n = (int)v; break;
+    case 'k': INT_ARG(1, 1000000); o.k = (int)v; break;
+    case 'p': REAL_ARG(0, 1); o.p = d; break;
+    case 'm': INT_ARG(1, 1000000); o.m = (int)v; break;
+    case G_MODEL:
+      if (mp_arg_choice("gen", "--model", optarg, "ws|er|ba")) goto bad;
+      o.model = optarg;
+      break;
+    case G_CH: INT_ARG(1, 1 << 20); o.channels = (int)v; break;
+    case G_RES: INT_ARG(1, 1 << 16); o.resolution = (int)v; break;
+    case G_BATCH: INT_ARG(1, 1 << 16); o.batch = (int)v; break;
+    case G_DT: INT_ARG(1, 64); o.dtype_bytes = (int)v; break;
+    case G_CELLS: INT_ARG(1, 1000); o.cells = (int)v; break;
+    case G_BLOCKS: INT_ARG(1, 100); o.blocks = (int)v; break;
+    case G_LAYERS: INT_ARG(1, 2000000); o.layers = (int)v; break;
+    case G_FANIN: INT_ARG(1, 1000000); o.fan_in = (int)v; break;
+    case G_SPAN: INT_ARG(1, 2000000); o.span = (int)v; break;
+    case G_INPROB: REAL_ARG(0, 1); o.input_prob = d; break;
+    case G_PARPROB: REAL_ARG(0, 1); o.par_prob = d; break;
+    case G_MINS: INT_ARG(4, (int64_t)1 << 40); o.min_size = v; break;
+    case G_MAXS: INT_ARG(4, (int64_t)1 << 40); o.max_size = v; break;
+    case G_WS: REAL_ARG(0, 1); o.ws_prob = d; break;
+    case G_IP: REAL_ARG(0, 1); o.inplace_prob = d; break;
     case G_IPRELU: o.inplace_prob = 1; break;
-    case G_SEED: if (int_arg(optarg, 0, 0x7fffffffffffffffLL, &v)) goto bad; o.seed = (uint64_t)v; break;
+    case G_SEED: if (mp_arg_seed("gen", "--seed", optarg, &o.seed)) goto bad; break;
     case G_OUT: out = optarg; break;
     case G_NAME: o.name = optarg; break;
     case G_HELP: fputs(gen_help, stdout); return MP_EXIT_OK;
@@ -112,12 +115,10 @@ int mp_cmd_gen(int argc, char **argv) {
               gen_help);
       return MP_EXIT_USAGE;
     bad:
-      if (c < 256)
-        fprintf(stderr, "memplan gen: bad value '%s' for -%c\n", optarg, c);
-      else
-        fprintf(stderr, "memplan gen: bad value '%s' for --%s\n", optarg, gen_opts[li].name);
       return MP_EXIT_USAGE;
     }
+#undef INT_ARG
+#undef REAL_ARG
   }
   if (optind != argc - 1) {
     fprintf(stderr, "memplan gen: expected exactly one FAMILY\n%s", gen_help);

@@ -2,11 +2,13 @@
  * through the public API (memplan.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "memplan.h"
 
 static bool want_help(int argc, char **argv) {
@@ -16,7 +18,8 @@ static bool want_help(int argc, char **argv) {
 }
 
 /* Shared flags of verify/info: --toposort, --input-format F, --size-attr N,
- * --align A, --format F.  Positional arguments are collected in pos. */
+ * --cost-attr N, --align A, --format F.  Positional arguments (at most 8)
+ * are collected in pos. */
 static int parse_common(int argc, char **argv, const char *cmd, memplan_load_opts *lo,
                         const char **fmt, int64_t *align, const char **pos, int *npos) {
   *npos = 0;
@@ -24,24 +27,21 @@ static int parse_common(int argc, char **argv, const char *cmd, memplan_load_opt
     const char *a = argv[i];
     bool has_val = i + 1 < argc;
     if (!strcmp(a, "--toposort")) lo->toposort = true;
-    else if (!strcmp(a, "--input-format") && has_val) lo->format = argv[++i];
-    else if (!strcmp(a, "--size-attr") && has_val) lo->size_attr = argv[++i];
+    else if (!strcmp(a, "--input-format") && has_val) {
+      lo->format = argv[++i];
+      if (mp_arg_choice(cmd, a, lo->format, MP_INPUT_FORMATS)) return -1;
+    } else if (!strcmp(a, "--size-attr") && has_val) lo->size_attr = argv[++i];
+    else if (!strcmp(a, "--cost-attr") && has_val) lo->cost_attr = argv[++i];
     else if (!strcmp(a, "--format") && has_val && fmt) {
       *fmt = argv[++i];
-      if (strcmp(*fmt, "text") && strcmp(*fmt, "json")) {
-        fprintf(stderr, "memplan %s: --format takes text or json\n", cmd);
-        return -1;
-      }
+      if (mp_arg_choice(cmd, a, *fmt, "text|json")) return -1;
     } else if (!strcmp(a, "--align") && has_val && align) {
-      char *end;
-      long long v = strtoll(argv[++i], &end, 10);
-      if (*end || v < 1) {
-        fprintf(stderr, "memplan %s: bad --align\n", cmd);
-        return -1;
-      }
-      *align = v;
+      if (mp_arg_align(cmd, a, argv[++i], align)) return -1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "memplan %s: unknown or incomplete option '%s'\n", cmd, a);
+      return -1;
+    } else if (*npos == 8) {
+      fprintf(stderr, "memplan %s: too many arguments\n", cmd);
       return -1;
     } else {
       pos[(*npos)++] = a;
@@ -53,6 +53,7 @@ static int parse_common(int argc, char **argv, const char *cmd, memplan_load_opt
 int mp_cmd_verify(int argc, char **argv) {
   static const char help[] =
       "usage: memplan verify FILE PLAN [--align A] [--toposort] [--input-format F]\n"
+      "                      [--size-attr NAME] [--cost-attr NAME]\n"
       "Re-check PLAN against FILE: the order is a topological permutation (data and in-place\n"
       "edges), offsets are aligned, no two live buffers overlap, and the figures recompute.\n"
       "Exit 0 when valid; otherwise 1 with the first violation.\n";
@@ -64,7 +65,7 @@ int mp_cmd_verify(int argc, char **argv) {
   int64_t align = 0;
   const char *pos[8];
   int npos;
-  if (argc > 9 || parse_common(argc, argv, "verify", &lo, NULL, &align, pos, &npos) || npos != 2) {
+  if (parse_common(argc, argv, "verify", &lo, NULL, &align, pos, &npos) || npos != 2) {
     fputs(help, stderr);
     return MP_EXIT_USAGE;
   }
@@ -116,6 +117,7 @@ static json_t *info_json(const memplan_instance_info *i) {
 int mp_cmd_info(int argc, char **argv) {
   static const char help[] =
       "usage: memplan info FILE [--format text|json] [--toposort] [--input-format F]\n"
+      "                    [--size-attr NAME] [--cost-attr NAME]\n"
       "Nodes, buffers, data edges, in-place edges added, sum of sizes, the given order's live\n"
       "peak and the scheduling lower bound.\n";
   if (want_help(argc, argv)) {
@@ -125,7 +127,7 @@ int mp_cmd_info(int argc, char **argv) {
   memplan_load_opts lo = {0};
   const char *fmt = "text", *pos[8];
   int npos;
-  if (argc > 9 || parse_common(argc, argv, "info", &lo, &fmt, NULL, pos, &npos) || npos != 1) {
+  if (parse_common(argc, argv, "info", &lo, &fmt, NULL, pos, &npos) || npos != 1) {
     fputs(help, stderr);
     return MP_EXIT_USAGE;
   }
@@ -163,6 +165,13 @@ static const char *decides_name(int d) {
                                         : "both";
 }
 
+/* An option value exactly: integers as JSON integers. */
+static json_t *number_json(double x) {
+  if (x > -9007199254740992.0 && x < 9007199254740992.0 && x == floor(x))
+    return json_integer((json_int_t)x);
+  return json_real(x);
+}
+
 static json_t *solver_json(int i, const memplan_solver_info *s) {
   json_t *o = json_pack("{s:s, s:s, s:s}", "name", s->name, "decides", decides_name(s->decides),
                         "summary", s->summary);
@@ -170,8 +179,9 @@ static json_t *solver_json(int i, const memplan_solver_info *s) {
   for (int k = 0; k < s->n_options; k++) {
     memplan_option_info op;
     memplan_solver_option(i, k, &op);
-    json_array_append_new(opts, json_pack("{s:s, s:f, s:f, s:f, s:s}", "name", op.name, "default",
-                                          op.def, "min", op.lo, "max", op.hi, "help", op.help));
+    json_array_append_new(opts, json_pack("{s:s, s:o, s:o, s:o, s:s}", "name", op.name, "default",
+                                          number_json(op.def), "min", number_json(op.lo), "max",
+                                          number_json(op.hi), "help", op.help));
   }
   json_object_set_new(o, "options", opts);
   return o;
@@ -182,7 +192,11 @@ static void solver_text(int i, const memplan_solver_info *s) {
   for (int k = 0; k < s->n_options; k++) {
     memplan_option_info op;
     memplan_solver_option(i, k, &op);
-    printf("    %-14s default %-8g range [%g, %g]  %s\n", op.name, op.def, op.lo, op.hi, op.help);
+    char def[32], lo[32], hi[32];
+    mp_arg_format(op.def, def, sizeof def);
+    mp_arg_format(op.lo, lo, sizeof lo);
+    mp_arg_format(op.hi, hi, sizeof hi);
+    printf("    %-14s default %-8s range [%s, %s]  %s\n", op.name, def, lo, hi, op.help);
   }
 }
 
@@ -192,7 +206,12 @@ int mp_cmd_solvers(int argc, char **argv) {
          "decides, and its options (name, default, range, help).");
     return MP_EXIT_OK;
   }
-  bool json = argc >= 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");
+  bool json = argc == 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");
+  if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "--format") &&
+                     !mp_arg_choice("solvers", "--format", argv[2], "text|json"))) {
+    fputs("usage: memplan solvers [--format text|json]\n", stderr);
+    return MP_EXIT_USAGE;
+  }
   json_t *arr = json_array();
   for (int i = 0; i < memplan_solver_count(); i++) {
     memplan_solver_info s;

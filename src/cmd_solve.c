@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "memplan.h"
 
 static const char solve_help[] =
@@ -35,11 +36,12 @@ static const char solve_help[] =
     "  --toposort              accept a non-topological file order by sorting it\n"
     "  --input-format F        json, graphml, nodelink or csv (default: by extension)\n"
     "  --size-attr NAME        node-link/GraphML attribute with output bytes (default size)\n"
+    "  --cost-attr NAME        node-link/GraphML attribute with node times (default cost)\n"
     "\n"
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -51,16 +53,8 @@ static const struct option solve_opts[] = {
     {"size-attr", required_argument, 0, O_SATTR}, {"help", no_argument, 0, O_HELP},
     {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
     {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
-    {"bandwidth", required_argument, 0, O_BW},
+    {"bandwidth", required_argument, 0, O_BW},  {"cost-attr", required_argument, 0, O_CATTR},
     {0, 0, 0, 0}};
-
-static int parse_int64(const char *s, int64_t lo, int64_t *out) {
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (end == s || *end || v < lo) return -1;
-  *out = v;
-  return 0;
-}
 
 static int exit_code_of(memplan_err e) {
   switch (e) {
@@ -110,27 +104,27 @@ int mp_cmd_solve(int argc, char **argv) {
   int nsets = 0, c;
   optind = 1;
   opterr = 0;
+  if (mp_args_exact("solve", argc, argv, solve_opts)) {
+    free(sets);
+    return MP_EXIT_USAGE;
+  }
   while ((c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
     int64_t v;
     switch (c) {
     case O_ORDER: req.order = optarg; break;
     case O_PLACE: req.place = optarg; break;
     case O_ALIGN:
-      if (parse_int64(optarg, 1, &v)) goto bad_value;
+      if (mp_arg_align("solve", "--align", optarg, &v)) goto bad_usage;
       req.align = v;
       break;
-    case O_TL: {
-      char *end;
-      req.time_limit = strtod(optarg, &end);
-      if (end == optarg || *end || req.time_limit < 0) goto bad_value;
+    case O_TL:
+      if (mp_arg_real("solve", "--time-limit", optarg, 0, 1e9, &req.time_limit)) goto bad_usage;
       break;
-    }
     case O_SEED:
-      if (parse_int64(optarg, 0, &v)) goto bad_value;
-      req.seed = (uint64_t)v;
+      if (mp_arg_seed("solve", "--seed", optarg, &req.seed)) goto bad_usage;
       break;
     case O_CAP:
-      if (parse_int64(optarg, 1, &v)) goto bad_value;
+      if (mp_arg_capacity("solve", "--capacity", optarg, &v)) goto bad_usage;
       req.capacity = v;
       break;
     case O_SET: sets[nsets++] = optarg; break;
@@ -141,23 +135,24 @@ int mp_cmd_solve(int argc, char **argv) {
       break;
     case O_OUT: out = optarg; break;
     case O_TOPO: lo.toposort = true; break;
-    case O_IFMT: lo.format = optarg; break;
+    case O_IFMT:
+      if (mp_arg_choice("solve", "--input-format", optarg, MP_INPUT_FORMATS)) goto bad_usage;
+      lo.format = optarg;
+      break;
     case O_SATTR: lo.size_attr = optarg; break;
+    case O_CATTR: lo.cost_attr = optarg; break;
     case O_NOBASE: req.no_baseline = true; break;
     case O_REMAT: req.remat = optarg; break;
     case O_BUDGET:
-      if (parse_int64(optarg, 0, &v)) goto bad_value;
+      if (mp_arg_int("solve", "--budget", optarg, 0, (int64_t)1 << 62, &v)) goto bad_usage;
       req.has_budget = true;
       req.budget = v;
       break;
     case O_BFRAC: req.budget_frac = optarg; break; /* checked exactly by the API */
-    case O_BW: {
-      char *end;
-      req.bandwidth = strtod(optarg, &end);
-      if (end == optarg || *end || !(req.bandwidth >= 0) || req.bandwidth > 1e300) goto bad_value;
+    case O_BW:
+      if (mp_arg_real("solve", "--bandwidth", optarg, 0, 1e300, &req.bandwidth)) goto bad_usage;
       req.has_bandwidth = true;
       break;
-    }
     case O_HELP:
       fputs(solve_help, stdout);
       free(sets);
@@ -170,6 +165,7 @@ int mp_cmd_solve(int argc, char **argv) {
     bad_value:
       fprintf(stderr, "memplan solve: bad value '%s' for --%s\n", optarg,
               solve_opts[c - O_ORDER].name);
+    bad_usage:
       free(sets);
       return MP_EXIT_USAGE;
     }

@@ -35,6 +35,7 @@
  * microseconds of a memory-bound operator on a reference device streaming
  * 1 MiB per microsecond (about 1 TB/s).  Graph inputs cost 0.
  */
+#include <igraph.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -502,34 +503,80 @@ static int gen_tree(gb *b, mp_error *err) {
 /* ------------------------------------------------------------------ */
 /* sp: series-parallel composition with an exact node budget            */
 
-static int sp_rec(gb *b, int budget, int in, int *counter) {
-  if (budget == 1) {
-    int id = gb_add(b, "op", draw_size(b), &in, 1, "s%d", (*counter)++);
-    maybe_workspace(b, id);
-    b->eligible[id] = !b->g->nodes[in].is_input;
-    return id;
-  }
-  bool par = budget >= 3 && mp_rng_unit(&b->rng) < b->o->par_prob;
-  if (!par) {
-    int n1 = 1 + (int)mp_rng_below(&b->rng, (uint64_t)(budget - 1));
-    int a = sp_rec(b, n1, in, counter);
-    return sp_rec(b, budget - n1, a, counter);
-  }
-  int rest = budget - 1;
-  int n1 = 1 + (int)mp_rng_below(&b->rng, (uint64_t)(rest - 1));
-  int x[2];
-  x[0] = sp_rec(b, n1, in, counter);
-  x[1] = sp_rec(b, rest - n1, in, counter);
-  int id = gb_add(b, "add", draw_size(b), x, 2, "j%d", (*counter)++);
+/* One pending composition: `budget` nodes fed by node `in`.  The
+ * composition recurses as deep as the budget, so it runs on an explicit
+ * stack of these frames (a 2M-node series chain must not overflow the C
+ * stack); the draws and node ids come in the order of the recursive form. */
+typedef struct sp_frame {
+  int budget, in, n1, first;
+  enum { SP_ENTER, SP_SERIES_1, SP_SERIES_2, SP_PAR_1, SP_PAR_2 } state;
+} sp_frame;
+
+static int sp_leaf(gb *b, int in, int *counter) {
+  int id = gb_add(b, "op", draw_size(b), &in, 1, "s%d", (*counter)++);
   maybe_workspace(b, id);
+  b->eligible[id] = !b->g->nodes[in].is_input;
   return id;
+}
+
+static int sp_build(gb *b, int budget, int in, int *counter) {
+  int cap = 64, top = 0, ret = -1;
+  sp_frame *st = mp_xmalloc(sizeof *st * (size_t)cap);
+  st[top++] = (sp_frame){budget, in, 0, 0, SP_ENTER};
+  while (top > 0) {
+    sp_frame *f = &st[top - 1];
+    int child_budget = 0, child_in = 0;
+    switch (f->state) {
+    case SP_ENTER:
+      if (f->budget == 1) {
+        ret = sp_leaf(b, f->in, counter);
+        top--;
+        continue;
+      }
+      if (f->budget >= 3 && mp_rng_unit(&b->rng) < b->o->par_prob) {
+        f->n1 = 1 + (int)mp_rng_below(&b->rng, (uint64_t)(f->budget - 2));
+        f->state = SP_PAR_1;
+      } else {
+        f->n1 = 1 + (int)mp_rng_below(&b->rng, (uint64_t)(f->budget - 1));
+        f->state = SP_SERIES_1;
+      }
+      child_budget = f->n1;
+      child_in = f->in;
+      break;
+    case SP_SERIES_1: /* the first part returned: the second reads it */
+      f->state = SP_SERIES_2;
+      child_budget = f->budget - f->n1;
+      child_in = ret;
+      break;
+    case SP_SERIES_2:
+      top--;
+      continue;
+    case SP_PAR_1: /* both branches read the same input */
+      f->first = ret;
+      f->state = SP_PAR_2;
+      child_budget = f->budget - 1 - f->n1;
+      child_in = f->in;
+      break;
+    case SP_PAR_2: {
+      int x[2] = {f->first, ret};
+      ret = gb_add(b, "add", draw_size(b), x, 2, "j%d", (*counter)++);
+      maybe_workspace(b, ret);
+      top--;
+      continue;
+    }
+    }
+    if (top == cap) st = mp_xrealloc(st, sizeof *st * (size_t)(cap *= 2));
+    st[top++] = (sp_frame){child_budget, child_in, 0, 0, SP_ENTER};
+  }
+  free(st);
+  return ret;
 }
 
 static int gen_sp(gb *b, mp_error *err) {
   (void)err;
   int counter = 0;
   int in = gb_add(b, "input", draw_size(b), NULL, 0, "input");
-  sp_rec(b, b->o->n - 1, in, &counter);
+  sp_build(b, b->o->n - 1, in, &counter);
   apply_inplace(b, false);
   return 0;
 }
@@ -652,7 +699,7 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
       return NULL;
     }
     if (!strcmp(o.model, "ba") && (o.m < 1 || o.m >= o.n)) {
-      mp_errorf(err, "gen randwire: BA needs 1 <= --m < n");
+      mp_errorf(err, "gen randwire: BA needs 1 <= -m < n");
       return NULL;
     }
     if (o.p < 0 || o.p > 1) {
@@ -688,7 +735,7 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
     char extra[80] = "";
     if (!strcmp(o.model, "ws")) snprintf(extra, sizeof extra, " -k %d -p %s", o.k, pbuf);
     if (!strcmp(o.model, "er")) snprintf(extra, sizeof extra, " -p %s", pbuf);
-    if (!strcmp(o.model, "ba")) snprintf(extra, sizeof extra, " --m %d", o.m);
+    if (!strcmp(o.model, "ba")) snprintf(extra, sizeof extra, " -m %d", o.m);
     snprintf(src, sizeof src,
              "memplan gen randwire --model %s -n %d%s --channels %d --resolution %d --batch %d "
              "--dtype-bytes %d %s",

@@ -40,24 +40,36 @@ static bool ref_covers(const mp_graph *g, mp_ref in, mp_ref al) {
   return al.out == MP_ALL_OUTPUTS && g->nodes[al.node].n_out <= 1 && in.out == 0;
 }
 
-/* Resolve the storage root of output k of v (memoised in root_of). */
-static int resolve_root(mp_graph *g, int v, int k, int depth) {
-  if (g->root_of[v][k] != -3) return g->root_of[v][k];
-  mp_node *nd = &g->nodes[v];
-  int r = MP_NO_BUFFER;
-  if (depth > g->n + 1) {
-    r = MP_NO_BUFFER; /* unreachable: alias cycles are rejected before */
-  } else if (nd->alias.node == MP_PARAM_ALIAS) {
-    r = MP_PARAM_BUFFER;
-  } else {
-    int j = nd->alias.node, kk = nd->alias.out;
-    if (kk == MP_ALL_OUTPUTS) kk = 0;
-    if (g->nodes[j].n_out == 0)
+/* Resolve the storage root of output k of v (memoised in root_of): follow
+ * the alias links to the tensor that owns storage.  A loop, not recursion:
+ * a chain of a million views must not overflow the stack.  pv/pk hold the
+ * path (at most n nodes: alias cycles are rejected before). */
+static int resolve_root(mp_graph *g, int v, int k, int *pv, int *pk) {
+  int len = 0, r;
+  for (;;) {
+    if (g->root_of[v][k] != -3) {
+      r = g->root_of[v][k];
+      break;
+    }
+    const mp_node *nd = &g->nodes[v];
+    pv[len] = v;
+    pk[len] = k;
+    if (++len > g->n || nd->alias.node == MP_PARAM_ALIAS) {
+      r = nd->alias.node == MP_PARAM_ALIAS ? MP_PARAM_BUFFER : MP_NO_BUFFER;
+      break;
+    }
+    int j = nd->alias.node;
+    if (g->nodes[j].n_out == 0) {
       r = MP_NO_BUFFER;
-    else
-      r = resolve_root(g, j, kk, depth + 1);
+      break;
+    }
+    v = j;
+    k = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
   }
-  g->root_of[v][k] = r;
+  while (len > 0) {
+    len--;
+    g->root_of[pv[len]][pk[len]] = r;
+  }
   return r;
 }
 
@@ -88,7 +100,6 @@ void mp_graph_free(mp_graph *g) {
   free_lists(g->succ, g->succ ? g->n : 0);
   free(g->n_pred);
   free_lists(g->pred, g->pred ? g->n : 0);
-  if (g->succ) igraph_destroy(&g->dag);
   free(g->name);
   free(g->file);
   free(g);
@@ -165,24 +176,12 @@ int mp_phase_parse(const char *s) {
   return -1;
 }
 
-/* DESIGN 6.1: a node without a cost takes 1, or 0 when it is an input, an
- * output or a view (it does no work of its own). */
-static void default_costs(mp_graph *g) {
-  for (int v = 0; v < g->n; v++) {
-    mp_node *nd = &g->nodes[v];
-    if (!nd->has_cost) nd->cost = (nd->is_input || nd->is_output || nd->has_alias) ? 0.0 : 1.0;
-  }
-}
-
-int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
-  const char *file = g->file ? g->file : "<graph>";
-  char lab[160], lab2[160];
+/* ---- phase 1: references in range, aliases among the inputs ---- */
+static int check_refs(const mp_graph *g, const char *file, mp_error *err) {
+  char lab[160];
   int n = g->n;
-  default_costs(g);
-
-  /* 1. references in range, aliases among the inputs */
   for (int v = 0; v < n; v++) {
-    mp_node *nd = &g->nodes[v];
+    const mp_node *nd = &g->nodes[v];
     for (int i = 0; i < nd->n_in; i++) {
       mp_ref r = nd->in[i];
       if (r.node < 0 || r.node >= n)
@@ -196,198 +195,235 @@ int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
         return mp_errorf(err, "%s: %s: reads its own output (a cycle)", file,
                          node_label(g, v, lab, sizeof lab));
     }
-    if (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS) {
-      mp_ref a = nd->alias;
-      if (a.node < 0 || a.node >= n)
-        return mp_errorf(err, "%s: %s: alias %d is out of range", file,
-                         node_label(g, v, lab, sizeof lab), a.node);
-      if (a.out != MP_ALL_OUTPUTS && (a.out < 0 || a.out >= g->nodes[a.node].n_out))
-        return mp_errorf(err, "%s: %s: alias [%d, %d] names an output node %d does not have",
-                         file, node_label(g, v, lab, sizeof lab), a.node, a.out, a.node);
-      if (a.out == MP_ALL_OUTPUTS && g->nodes[a.node].n_out > 1 && !g->nodes[a.node].has_alias)
-        return mp_errorf(err, "%s: %s: alias %d names a node with %d outputs; use [%d, k]",
-                         file, node_label(g, v, lab, sizeof lab), a.node,
-                         g->nodes[a.node].n_out, a.node);
-      bool found = false;
-      for (int i = 0; i < nd->n_in && !found; i++) found = ref_covers(g, nd->in[i], a);
-      if (!found)
-        return mp_errorf(err, "%s: %s: alias %d is not among its inputs", file,
-                         node_label(g, v, lab, sizeof lab), a.node);
+    if (nd->inplace && !nd->has_alias)
+      return mp_errorf(err, "%s: %s: inplace without alias (which storage does it write?)", file,
+                       node_label(g, v, lab, sizeof lab));
+    if (!nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) continue;
+    mp_ref a = nd->alias;
+    if (a.node < 0 || a.node >= n)
+      return mp_errorf(err, "%s: %s: alias %d is out of range", file,
+                       node_label(g, v, lab, sizeof lab), a.node);
+    if (a.out != MP_ALL_OUTPUTS && (a.out < 0 || a.out >= g->nodes[a.node].n_out))
+      return mp_errorf(err, "%s: %s: alias [%d, %d] names an output node %d does not have",
+                       file, node_label(g, v, lab, sizeof lab), a.node, a.out, a.node);
+    if (a.out == MP_ALL_OUTPUTS && g->nodes[a.node].n_out > 1 && !g->nodes[a.node].has_alias)
+      return mp_errorf(err, "%s: %s: alias %d names a node with %d outputs; use [%d, k]",
+                       file, node_label(g, v, lab, sizeof lab), a.node,
+                       g->nodes[a.node].n_out, a.node);
+    bool found = false;
+    for (int i = 0; i < nd->n_in && !found; i++) found = ref_covers(g, nd->in[i], a);
+    if (!found)
+      return mp_errorf(err, "%s: %s: alias %d is not among its inputs", file,
+                       node_label(g, v, lab, sizeof lab), a.node);
+  }
+  return 0;
+}
+
+/* ---- phase 2: alias cycles, by a colouring walk along the alias links ---- */
+static int alias_next(const mp_graph *g, int v) {
+  const mp_node *nd = &g->nodes[v];
+  return nd->has_alias && nd->alias.node != MP_PARAM_ALIAS ? nd->alias.node : -1;
+}
+
+static int check_alias_cycles(const mp_graph *g, const char *file, mp_error *err) {
+  char lab[160];
+  char *state = mp_xcalloc((size_t)(g->n ? g->n : 1), 1); /* 0 new, 1 on path, 2 done */
+  int rc = 0;
+  for (int s = 0; s < g->n && !rc; s++) {
+    int v = s;
+    while (v >= 0 && state[v] == 0) {
+      state[v] = 1;
+      v = alias_next(g, v);
+    }
+    if (v >= 0 && state[v] == 1)
+      rc = mp_errorf(err, "%s: %s: alias cycle (the alias links loop back to it)", file,
+                     node_label(g, v, lab, sizeof lab));
+    for (v = s; v >= 0 && state[v] == 1; v = alias_next(g, v)) state[v] = 2;
+  }
+  free(state);
+  return rc;
+}
+
+/* ---- phase 3: data edges, acyclicity, a topological given order ---- */
+typedef struct adjacency {
+  int *n_succ, **succ, *n_pred, **pred;
+} adjacency;
+
+static void adjacency_free(adjacency *a, int n) {
+  free_lists(a->succ, n);
+  free_lists(a->pred, n);
+  free(a->n_succ);
+  free(a->n_pred);
+  memset(a, 0, sizeof *a);
+}
+
+/* Kahn's algorithm: 0 when acyclic, else a node on a cycle. */
+static int find_cycle(const mp_graph *g, const adjacency *d, int *bad) {
+  int n = g->n;
+  int *indeg = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *queue = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  int qh = 0, qt = 0;
+  for (int v = 0; v < n; v++) {
+    indeg[v] = d->n_pred[v];
+    if (!indeg[v]) queue[qt++] = v;
+  }
+  while (qh < qt) {
+    int v = queue[qh++];
+    for (int i = 0; i < d->n_succ[v]; i++)
+      if (--indeg[d->succ[v][i]] == 0) queue[qt++] = d->succ[v][i];
+  }
+  *bad = qt < n ? node_on_cycle(g, indeg, d->pred, d->n_pred) : -1;
+  free(indeg);
+  free(queue);
+  return *bad >= 0;
+}
+
+/* Kahn again, always taking the ready node that comes first in the file,
+ * so the sorted order stays as close to the file as it can. */
+static void sort_given(mp_graph *g, const adjacency *d, const int *pos) {
+  int n = g->n;
+  int *deg = mp_xmalloc(sizeof(int) * (size_t)n);
+  char *ready = mp_xcalloc((size_t)n, 1);
+  for (int v = 0; v < n; v++) {
+    deg[v] = d->n_pred[v];
+    if (!deg[v]) ready[pos[v]] = 1;
+  }
+  int *order = mp_xmalloc(sizeof(int) * (size_t)n);
+  int cursor = 0;
+  for (int s = 0; s < n; s++) {
+    while (!ready[cursor]) cursor++;
+    int p = cursor, v = g->given[p];
+    ready[p] = 0;
+    order[s] = v;
+    for (int i = 0; i < d->n_succ[v]; i++) {
+      int w = d->succ[v][i];
+      if (--deg[w] == 0) {
+        ready[pos[w]] = 1;
+        if (pos[w] < cursor) cursor = pos[w];
+      }
     }
   }
+  memcpy(g->given, order, sizeof(int) * (size_t)n);
+  free(order);
+  free(ready);
+  free(deg);
+}
 
-  /* 2. alias cycles: follow alias links with a colouring walk */
-  {
-    char *state = mp_xcalloc((size_t)n, 1); /* 0 new, 1 on path, 2 done */
-    for (int s = 0; s < n; s++) {
-      int v = s;
-      while (v >= 0 && state[v] == 0) {
-        state[v] = 1;
-        const mp_node *nd = &g->nodes[v];
-        v = (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS) ? nd->alias.node : -1;
-      }
-      if (v >= 0 && state[v] == 1) {
-        free(state);
-        return mp_errorf(err, "%s: %s: alias cycle (the alias links loop back to it)",
-                         file, node_label(g, v, lab, sizeof lab));
-      }
-      for (v = s; v >= 0 && state[v] == 1;) {
-        state[v] = 2;
-        const mp_node *nd = &g->nodes[v];
-        v = (nd->has_alias && nd->alias.node != MP_PARAM_ALIAS) ? nd->alias.node : -1;
-      }
-    }
-    free(state);
+static int check_order(mp_graph *g, const edges *data, bool toposort, const char *file,
+                       mp_error *err) {
+  char lab[160], lab2[160];
+  int n = g->n;
+  adjacency d;
+  build_adj(n, data, &d.n_succ, &d.succ, true);
+  build_adj(n, data, &d.n_pred, &d.pred, false);
+  g->n_data_edges = 0;
+  for (int v = 0; v < n; v++) g->n_data_edges += d.n_succ[v];
+  int bad, rc = 0;
+  if (find_cycle(g, &d, &bad)) {
+    rc = mp_errorf(err, "%s: %s is on a cycle of inputs", file, node_label(g, bad, lab, sizeof lab));
+    adjacency_free(&d, n);
+    return rc;
   }
-
-  /* 3. data edges and the acyclicity check */
-  edges data = {0};
-  for (int v = 0; v < n; v++)
-    for (int i = 0; i < g->nodes[v].n_in; i++) edge_add(&data, g->nodes[v].in[i].node, v);
-  {
-    int *dn_succ, **dsucc, *dn_pred, **dpred;
-    build_adj(n, &data, &dn_succ, &dsucc, true);
-    build_adj(n, &data, &dn_pred, &dpred, false);
-    g->n_data_edges = 0;
-    for (int v = 0; v < n; v++) g->n_data_edges += dn_succ[v];
-    /* Kahn: acyclic iff every node is removed */
-    int *indeg = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    int *queue = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    int qh = 0, qt = 0;
-    for (int v = 0; v < n; v++) {
-      indeg[v] = dn_pred[v];
-      if (!indeg[v]) queue[qt++] = v;
-    }
-    while (qh < qt) {
-      int v = queue[qh++];
-      for (int i = 0; i < dn_succ[v]; i++)
-        if (--indeg[dsucc[v][i]] == 0) queue[qt++] = dsucc[v][i];
-    }
-    int bad = qt < n ? node_on_cycle(g, indeg, dpred, dn_pred) : -1;
-    free(indeg);
-    free(queue);
-    if (bad >= 0) {
-      free_lists(dsucc, n);
-      free_lists(dpred, n);
-      free(dn_succ);
-      free(dn_pred);
-      free(data.from);
-      free(data.to);
-      return mp_errorf(err, "%s: %s is on a cycle of inputs", file,
-                       node_label(g, bad, lab, sizeof lab));
-    }
-    /* 4. the file order must be topological */
-    int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) pos[g->given[i]] = i;
-    int bad_v = -1, bad_u = -1;
-    for (int i = 0; i < n && bad_v < 0; i++) {
-      int v = g->given[i];
-      for (int k = 0; k < dn_pred[v]; k++)
-        if (pos[dpred[v][k]] > i) {
-          bad_v = v;
-          bad_u = dpred[v][k];
-          break;
-        }
-    }
-    if (bad_v >= 0 && !toposort) {
-      free(pos);
-      free_lists(dsucc, n);
-      free_lists(dpred, n);
-      free(dn_succ);
-      free(dn_pred);
-      free(data.from);
-      free(data.to);
-      return mp_errorf(err,
-                       "%s: %s reads %s, which comes later in the file: the file order is not "
-                       "topological (use --toposort to sort it)",
-                       file, node_label(g, bad_v, lab, sizeof lab),
-                       node_label(g, bad_u, lab2, sizeof lab2));
-    }
-    if (bad_v >= 0) {
-      /* Kahn again, always taking the ready node that comes first in the
-       * file, so the sorted order stays as close to the file as it can. */
-      int *deg = mp_xmalloc(sizeof(int) * (size_t)n);
-      char *ready = mp_xcalloc((size_t)n, 1);
-      for (int v = 0; v < n; v++) {
-        deg[v] = dn_pred[v];
-        if (!deg[v]) ready[pos[v]] = 1;
+  int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) pos[g->given[i]] = i;
+  int bad_v = -1, bad_u = -1;
+  for (int i = 0; i < n && bad_v < 0; i++) {
+    int v = g->given[i];
+    for (int k = 0; k < d.n_pred[v] && bad_v < 0; k++)
+      if (pos[d.pred[v][k]] > i) {
+        bad_v = v;
+        bad_u = d.pred[v][k];
       }
-      int *order = mp_xmalloc(sizeof(int) * (size_t)n);
-      int cursor = 0;
-      for (int s = 0; s < n; s++) {
-        while (!ready[cursor]) cursor++;
-        int p = cursor, v = g->given[p];
-        ready[p] = 0;
-        order[s] = v;
-        for (int i = 0; i < dn_succ[v]; i++)
-          if (--deg[dsucc[v][i]] == 0) {
-            ready[pos[dsucc[v][i]]] = 1;
-            if (pos[dsucc[v][i]] < cursor) cursor = pos[dsucc[v][i]];
-          }
-      }
-      memcpy(g->given, order, sizeof(int) * (size_t)n);
-      free(order);
-      free(ready);
-      free(deg);
-    }
-    free(pos);
-    free_lists(dsucc, n);
-    free_lists(dpred, n);
-    free(dn_succ);
-    free(dn_pred);
   }
+  if (bad_v >= 0 && !toposort)
+    rc = mp_errorf(err,
+                   "%s: %s reads %s, which comes later in the file: the file order is not "
+                   "topological (use --toposort to sort it)",
+                   file, node_label(g, bad_v, lab, sizeof lab),
+                   node_label(g, bad_u, lab2, sizeof lab2));
+  else if (bad_v >= 0)
+    sort_given(g, &d, pos);
+  free(pos);
+  adjacency_free(&d, n);
+  return rc;
+}
 
-  /* 5. buffers: tensors (in given order) then workspaces */
-  int cap = 0;
-  for (int v = 0; v < n; v++) cap += g->nodes[v].n_out + 1;
-  g->bufs = mp_xcalloc((size_t)(cap ? cap : 1), sizeof(mp_buffer));
+/* ---- phase 4: buffers (tensors in given order, then workspaces), roots ---- */
+static mp_buffer *new_buffer(mp_graph *g, int owner, int out, enum mp_buf_kind kind,
+                             int64_t size) {
+  mp_buffer *b = &g->bufs[g->n_buf];
+  b->owner = owner;
+  b->out = out;
+  b->kind = kind;
+  b->size = size;
+  return b;
+}
+
+/* Every figure is a sum of buffer sizes: their total must stay within
+ * MP_MAX_TOTAL (util.h) or the figures could not be represented. */
+static int add_total(const mp_graph *g, int64_t *total, int64_t size, int v, const char *what,
+                     const char *file, mp_error *err) {
+  char lab[160];
+  if (mp_add_ok(*total, size, total) && *total <= MP_MAX_TOTAL) return 0;
+  return mp_errorf(err, "%s: %s: %s %lld brings the sum of all sizes beyond 2^60 bytes (the "
+                   "figures could not be represented)", file, node_label(g, v, lab, sizeof lab),
+                   what, (long long)size);
+}
+
+static int make_buffers(mp_graph *g, const char *file, mp_error *err) {
+  int n = g->n;
+  size_t cap = 0;
+  for (int v = 0; v < n; v++) cap += (size_t)g->nodes[v].n_out + 1;
+  if (cap > (size_t)2 * MP_MAX_NODES)
+    return mp_errorf(err, "%s: more than 2^29 outputs and workspaces", file);
+  g->bufs = mp_xcalloc(cap ? cap : 1, sizeof(mp_buffer));
   g->root_of = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
   g->ws_buf = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
   g->n_buf = 0;
   for (int v = 0; v < n; v++) {
     int k = g->nodes[v].n_out;
     g->root_of[v] = mp_xmalloc(sizeof(int) * (size_t)(k ? k : 1));
-    for (int i = 0; i < k; i++) g->root_of[v][i] = -3;
+    for (int i = 0; i < k; i++) g->root_of[v][i] = -3; /* not resolved yet */
   }
+  int64_t total = 0;
   for (int i = 0; i < n; i++) {
     int v = g->given[i];
-    mp_node *nd = &g->nodes[v];
-    if (nd->has_alias) continue;
+    const mp_node *nd = &g->nodes[v];
+    if (nd->has_alias) continue; /* a view allocates nothing */
     for (int k = 0; k < nd->n_out; k++) {
       if (nd->out_size[k] <= 0) {
         g->root_of[v][k] = MP_NO_BUFFER;
         continue;
       }
-      mp_buffer *b = &g->bufs[g->n_buf];
-      b->owner = v;
-      b->out = k;
-      b->kind = MP_BUF_TENSOR;
-      b->size = nd->out_size[k];
-      b->born_at_start = nd->is_input;
+      if (add_total(g, &total, nd->out_size[k], v, "size", file, err)) return -1;
+      new_buffer(g, v, k, MP_BUF_TENSOR, nd->out_size[k])->born_at_start = nd->is_input;
       g->root_of[v][k] = g->n_buf++;
     }
   }
+  int *pv = mp_xmalloc(sizeof(int) * (size_t)(n + 1)), *pk = mp_xmalloc(sizeof(int) * (size_t)(n + 1));
   for (int v = 0; v < n; v++)
-    for (int k = 0; k < g->nodes[v].n_out; k++) resolve_root(g, v, k, 0);
+    for (int k = 0; k < g->nodes[v].n_out; k++) resolve_root(g, v, k, pv, pk);
+  free(pv);
+  free(pk);
   for (int i = 0; i < n; i++) {
     int v = g->given[i];
     g->ws_buf[v] = -1;
-    if (g->nodes[v].workspace > 0) {
-      mp_buffer *b = &g->bufs[g->n_buf];
-      b->owner = v;
-      b->out = -1;
-      b->kind = MP_BUF_WORKSPACE;
-      b->size = g->nodes[v].workspace;
-      g->ws_buf[v] = g->n_buf++;
-    }
+    if (g->nodes[v].workspace <= 0) continue;
+    if (add_total(g, &total, g->nodes[v].workspace, v, "workspace", file, err)) return -1;
+    new_buffer(g, v, -1, MP_BUF_WORKSPACE, g->nodes[v].workspace);
+    g->ws_buf[v] = g->n_buf++;
   }
+  return 0;
+}
 
-  /* 6. what each node reads, and each buffer's readers */
+/* ---- phase 5: what each node reads, and each buffer's readers ---- */
+static void make_readers(mp_graph *g) {
+  int n = g->n;
   g->n_reads = mp_xcalloc((size_t)(n ? n : 1), sizeof(int));
   g->reads = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
   int *nreaders = mp_xcalloc((size_t)(g->n_buf ? g->n_buf : 1), sizeof(int));
   for (int v = 0; v < n; v++) {
-    mp_node *nd = &g->nodes[v];
+    const mp_node *nd = &g->nodes[v];
     int m = 0, room = 4;
     int *r = mp_xmalloc(sizeof(int) * (size_t)room);
     for (int i = 0; i < nd->n_in; i++) {
@@ -416,74 +452,93 @@ int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
       b->readers[b->n_readers++] = v; /* v ascending: readers sorted */
     }
   free(nreaders);
+}
 
-  /* 7. graph outputs: read by an `output` node, or else outputs of sinks */
+/* ---- phase 6: graph outputs: read by an `output` node, or else the
+ * outputs of sinks ---- */
+static void mark_outputs(mp_graph *g, const edges *data) {
+  int n = g->n;
   bool has_output_node = false;
   for (int v = 0; v < n; v++) has_output_node |= g->nodes[v].is_output;
   if (has_output_node) {
     for (int v = 0; v < n; v++)
       if (g->nodes[v].is_output)
         for (int i = 0; i < g->n_reads[v]; i++) g->bufs[g->reads[v][i]].graph_output = true;
-  } else {
-    char *read = mp_xcalloc((size_t)(n ? n : 1), 1);
-    for (int i = 0; i < data.n; i++) read[data.from[i]] = 1;
-    for (int v = 0; v < n; v++)
-      if (!read[v])
-        for (int k = 0; k < g->nodes[v].n_out; k++)
-          if (g->root_of[v][k] >= 0) g->bufs[g->root_of[v][k]].graph_output = true;
-    free(read);
+    return;
   }
+  char *read = mp_xcalloc((size_t)(n ? n : 1), 1);
+  for (int i = 0; i < data->n; i++) read[data->from[i]] = 1;
+  for (int v = 0; v < n; v++)
+    if (!read[v])
+      for (int k = 0; k < g->nodes[v].n_out; k++)
+        if (g->root_of[v][k] >= 0) g->bufs[g->root_of[v][k]].graph_output = true;
+  free(read);
+}
 
-  /* 8. in-place edges: every other reader of a storage keeps its file-order
-   * relation to each node that writes that storage in place. */
-  {
-    int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    for (int i = 0; i < n; i++) pos[g->given[i]] = i;
-    edges all = {0};
-    for (int i = 0; i < data.n; i++) edge_add(&all, data.from[i], data.to[i]);
-    for (int v = 0; v < n; v++) {
-      mp_node *nd = &g->nodes[v];
-      if (!nd->inplace || !nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) continue;
-      /* the storage it writes is its alias root, whether or not the node
-       * has an output of its own (`outputs: []` still writes in place) */
-      int j = nd->alias.node, kk = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
-      int b = g->nodes[j].n_out > 0 ? g->root_of[j][kk] : MP_NO_BUFFER;
-      if (b < 0) continue;
-      const mp_buffer *bb = &g->bufs[b];
-      for (int i = 0; i < bb->n_readers; i++) {
-        int w = bb->readers[i];
-        if (w == v) continue;
-        const mp_node *wn = &g->nodes[w];
-        if (wn->has_alias && !wn->inplace) continue; /* a pure view reads no data */
-        if (pos[w] < pos[v])
-          edge_add(&all, w, v);
-        else
-          edge_add(&all, v, w);
-      }
+/* ---- phase 7: in-place edges: every other reader of a storage keeps its
+ * file-order relation to each node that writes that storage in place ---- */
+static void add_inplace_edges(mp_graph *g, const edges *data) {
+  int n = g->n;
+  int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) pos[g->given[i]] = i;
+  edges all = {0};
+  for (int i = 0; i < data->n; i++) edge_add(&all, data->from[i], data->to[i]);
+  for (int v = 0; v < n; v++) {
+    const mp_node *nd = &g->nodes[v];
+    if (!nd->inplace || !nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) continue;
+    /* the storage it writes is its alias root, whether or not the node
+     * has an output of its own (`outputs: []` still writes in place) */
+    int j = nd->alias.node, kk = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
+    int b = g->nodes[j].n_out > 0 ? g->root_of[j][kk] : MP_NO_BUFFER;
+    if (b < 0) continue;
+    const mp_buffer *bb = &g->bufs[b];
+    for (int i = 0; i < bb->n_readers; i++) {
+      int w = bb->readers[i];
+      if (w == v) continue;
+      const mp_node *wn = &g->nodes[w];
+      if (wn->has_alias && !wn->inplace) continue; /* a pure view reads no data */
+      if (pos[w] < pos[v])
+        edge_add(&all, w, v);
+      else
+        edge_add(&all, v, w);
     }
-    build_adj(n, &all, &g->n_succ, &g->succ, true);
-    build_adj(n, &all, &g->n_pred, &g->pred, false);
-    int total = 0;
-    for (int v = 0; v < n; v++) total += g->n_succ[v];
-    g->n_inplace_edges = total - g->n_data_edges;
-    /* the same relation as an igraph DAG, for library algorithms */
-    igraph_vector_int_t ev;
-    igraph_vector_int_init(&ev, 2 * (igraph_integer_t)total);
-    igraph_integer_t e = 0;
-    for (int v = 0; v < n; v++)
-      for (int i = 0; i < g->n_succ[v]; i++) {
-        VECTOR(ev)[e++] = v;
-        VECTOR(ev)[e++] = g->succ[v][i];
-      }
-    igraph_create(&g->dag, &ev, n, IGRAPH_DIRECTED);
-    igraph_vector_int_destroy(&ev);
-    free(all.from);
-    free(all.to);
-    free(pos);
+  }
+  build_adj(n, &all, &g->n_succ, &g->succ, true);
+  build_adj(n, &all, &g->n_pred, &g->pred, false);
+  int total = 0;
+  for (int v = 0; v < n; v++) total += g->n_succ[v];
+  g->n_inplace_edges = total - g->n_data_edges;
+  free(all.from);
+  free(all.to);
+  free(pos);
+}
+
+/* DESIGN 6.1: a node without a cost takes 1, or 0 when it is an input, an
+ * output or a view (it does no work of its own). */
+static void default_costs(mp_graph *g) {
+  for (int v = 0; v < g->n; v++) {
+    mp_node *nd = &g->nodes[v];
+    if (!nd->has_cost) nd->cost = (nd->is_input || nd->is_output || nd->has_alias) ? 0.0 : 1.0;
+  }
+}
+
+int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
+  const char *file = g->file ? g->file : "<graph>";
+  default_costs(g);
+  if (check_refs(g, file, err) || check_alias_cycles(g, file, err)) return -1;
+  edges data = {0};
+  for (int v = 0; v < g->n; v++)
+    for (int i = 0; i < g->nodes[v].n_in; i++) edge_add(&data, g->nodes[v].in[i].node, v);
+  int rc = check_order(g, &data, toposort, file, err);
+  if (!rc) rc = make_buffers(g, file, err);
+  if (!rc) {
+    make_readers(g);
+    mark_outputs(g, &data);
+    add_inplace_edges(g, &data);
   }
   free(data.from);
   free(data.to);
-  return 0;
+  return rc;
 }
 
 int mp_order_check(const mp_graph *g, const int *order, mp_error *err) {

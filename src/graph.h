@@ -6,7 +6,6 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <igraph.h>
 #include "util.h"
 
 /* A tensor reference: output `out` of node `node`; out == MP_ALL_OUTPUTS
@@ -84,7 +83,6 @@ typedef struct mp_graph {
   int **pred;
   int n_data_edges;     /* distinct data edges j -> w */
   int n_inplace_edges;  /* edges added by in-place writes (not data edges) */
-  igraph_t dag;         /* the same precedence relation as an igraph DAG */
   int64_t param_bytes;
   double host_bandwidth; /* DESIGN 6.1: bytes per cost unit on the host link (0: none given) */
 } mp_graph;
@@ -93,20 +91,22 @@ typedef struct mp_graph {
 #define MP_PARAM_BUFFER (-2)
 
 
-/* Build the derived structures (buffers, readers, edges, igraph) from nodes.
+/* Build the derived structures (buffers, readers, edges) from nodes.
  * `toposort`: if the file order is not topological, replace it by a
  * topological order instead of failing. Returns 0, or -1 with err set. */
 int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err);
 void mp_graph_free(mp_graph *g);
 
 /* Readers.  Each returns a new graph or NULL with a message naming the file
- * and the node or line. */
+ * and the node or line.  A graph JSON path holding node-link data (a
+ * "links" array) is read as node-link.  size_attr / cost_attr (NULL: found
+ * by name, see io_nodelink.c) name the node attributes with output bytes and
+ * with the node's time (DESIGN 6.1). */
 mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err);
-mp_graph *mp_graph_read_graphml(const char *path, bool toposort, mp_error *err);
-mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr,
+mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const char *cost_attr,
+                                bool toposort, mp_error *err);
+mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, const char *cost_attr,
                                  bool toposort, mp_error *err);
-/* Dispatch on the extension / content. */
-mp_graph *mp_graph_read(const char *path, bool toposort, mp_error *err);
 
 /* Writing graphs back out: graph_write.h. */
 

@@ -16,6 +16,7 @@ typedef struct mp_load_opts {
   bool toposort;          /* sort a non-topological file order */
   const char *format;     /* NULL (by extension), json, graphml, nodelink, csv */
   const char *size_attr;  /* node-link / GraphML attribute with output bytes */
+  const char *cost_attr;  /* node-link attribute with node times (DESIGN 6.1) */
 } mp_load_opts;
 
 int mp_instance_load(const char *path, const mp_load_opts *o, mp_instance *in, mp_error *err);

@@ -1,5 +1,9 @@
 /* io_csv.c - MiniMalloc's fixed-lifetime CSV (DESIGN 1.4): read, and write
- * back with an offset column. */
+ * back with an offset column.  Read exactly or refused: blanks around a
+ * field, CRLF line ends, blank lines and a UTF-8 byte order mark are
+ * accepted; a line longer than 1 MiB, a NUL byte, a duplicate id or column,
+ * and a value outside the limits of util.h are errors naming the file, the
+ * line and the field. */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -7,144 +11,255 @@
 #include <string.h>
 
 #include "io.h"
+#include "io_util.h"
 #include "util.h"
+
+#define MAX_LINE (1 << 20)
+#define MAX_COLS 64
+
+/* One line without its end, in *buf (grown up to MAX_LINE).  1 for a line,
+ * 0 at the end of the file, -1 when too long, -2 with a NUL byte. */
+static int read_line(FILE *fp, char **buf, size_t *cap) {
+  size_t n = 0;
+  int c;
+  while ((c = getc(fp)) != EOF && c != '\n') {
+    if (c == 0) return -2;
+    if (n + 2 > *cap) {
+      if (*cap >= MAX_LINE) return -1;
+      *cap = *cap ? 2 * *cap : 256;
+      *buf = mp_xrealloc(*buf, *cap);
+    }
+    (*buf)[n++] = (char)c;
+  }
+  if (c == EOF && n == 0) return 0;
+  if (!*buf) *buf = mp_xmalloc(*cap = 256);
+  (*buf)[n] = 0;
+  return 1;
+}
 
 static char *trim(char *s) {
   while (*s == ' ' || *s == '\t') s++;
   size_t n = strlen(s);
-  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r' || s[n - 1] == '\n'))
-    s[--n] = 0;
+  while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
   return s;
 }
 
-/* Split in place on commas; returns the field count (at most cap). */
+/* Split in place on commas, each field trimmed; returns the field count
+ * (fields beyond cap are counted, not stored). */
 static int split(char *line, char **f, int cap) {
   int n = 0;
-  char *s = line;
-  for (;;) {
+  for (char *s = line;;) {
     char *c = strchr(s, ',');
+    if (c) *c = 0;
     if (n < cap) f[n] = trim(s);
     n++;
     if (!c) break;
-    *c = 0;
     s = c + 1;
   }
   return n;
 }
 
-static int parse_i64(const char *s, int64_t *out) {
-  if (!*s) return -1;
-  errno = 0;
-  char *end;
-  long long v = strtoll(s, &end, 10);
-  if (*end || errno) return -1;
-  *out = v;
+enum { C_ID, C_LO, C_HI, C_SIZE, C_ALIGN, C_OFFSET, C_N };
+static const char *const cname[] = {"id", "lower", "upper", "size", "alignment", "offset"};
+
+typedef struct csv_state {
+  const char *path;
+  int lineno, ncols, col[C_N], room;
+  char name[C_N][16]; /* each column's name as the header writes it */
+  bool end_inclusive;
+  int64_t total;     /* sum of sizes so far */
+  /* ids seen: open addressing over the problem's ids */
+  size_t id_cap;
+  int *id_at;        /* item index + 1, 0 for empty */
+} csv_state;
+
+static int header(csv_state *st, char **fields, int nf, mp_problem *p, mp_error *err) {
+  st->ncols = nf;
+  if (nf > MAX_COLS) return mp_errorf(err, "%s:%d: more than %d columns", st->path, st->lineno, MAX_COLS);
+  for (int i = 0; i < nf; i++) {
+    char *h = fields[i];
+    for (char *c = h; *c; c++) *c = (char)tolower((unsigned char)*c);
+    int c = -1;
+    if (!strcmp(h, "id") || !strcmp(h, "buffer") || !strcmp(h, "buffer_id")) c = C_ID;
+    else if (!strcmp(h, "lower") || !strcmp(h, "start")) c = C_LO;
+    else if (!strcmp(h, "upper") || !strcmp(h, "end")) c = C_HI;
+    else if (!strcmp(h, "size")) c = C_SIZE;
+    else if (!strcmp(h, "alignment")) c = C_ALIGN;
+    else if (!strcmp(h, "offset")) c = C_OFFSET;
+    if (c < 0) continue; /* an unknown column: ignored */
+    if (st->col[c] >= 0)
+      return mp_errorf(err, "%s:%d: two columns give '%s'", st->path, st->lineno, cname[c]);
+    st->col[c] = i;
+    snprintf(st->name[c], sizeof st->name[c], "%s", h);
+    if (!strcmp(h, "end")) st->end_inclusive = true;
+  }
+  for (int c = 0; c < 4; c++)
+    if (st->col[c] < 0)
+      return mp_errorf(err, "%s:%d: missing column '%s' in the header", st->path, st->lineno, cname[c]);
+  p->has_alignment_col = st->col[C_ALIGN] >= 0;
   return 0;
 }
 
-enum { C_ID, C_LO, C_HI, C_SIZE, C_ALIGN, C_OFFSET, C_N };
+/* A value in [lo, hi], else an error naming the line and the field. */
+static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t hi, int64_t *out,
+                 mp_error *err) {
+  const char *why;
+  if (mp_parse_int64(f, out, &why))
+    return mp_errorf(err, "%s:%d: field '%s' is not an integer: '%s'", st->path, st->lineno,
+                     st->name[c], f);
+  if (*out < 0 && lo >= 0)
+    return mp_errorf(err, "%s:%d: negative %s %s", st->path, st->lineno, st->name[c], f);
+  if (*out < lo || *out > hi)
+    return mp_errorf(err, "%s:%d: field '%s' is %s, outside [%lld, %lld]", st->path, st->lineno,
+                     st->name[c], f, (long long)lo, (long long)hi);
+  return 0;
+}
+
+static uint64_t str_hash(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) h = (h ^ *c) * 1099511628211ULL;
+  return h;
+}
+
+/* Record p->ids[i]; an error when the id was seen before. */
+static int add_id(csv_state *st, mp_problem *p, int i, int *lines, mp_error *err) {
+  if (2 * (size_t)(i + 1) > st->id_cap) { /* grow and re-insert */
+    free(st->id_at);
+    st->id_cap = st->id_cap ? 2 * st->id_cap : 1024;
+    st->id_at = mp_xcalloc(st->id_cap, sizeof(int));
+    for (int j = 0; j < i; j++) {
+      size_t h = str_hash(p->ids[j]) & (st->id_cap - 1);
+      while (st->id_at[h]) h = (h + 1) & (st->id_cap - 1);
+      st->id_at[h] = j + 1;
+    }
+  }
+  size_t h = str_hash(p->ids[i]) & (st->id_cap - 1);
+  for (; st->id_at[h]; h = (h + 1) & (st->id_cap - 1))
+    if (!strcmp(p->ids[st->id_at[h] - 1], p->ids[i]))
+      return mp_errorf(err, "%s:%d: duplicate id '%s' (first on line %d)", st->path, st->lineno,
+                       p->ids[i], lines[st->id_at[h] - 1]);
+  st->id_at[h] = i + 1;
+  return 0;
+}
+
+static int row(csv_state *st, char **fields, int nf, mp_problem *p, int **lines, mp_error *err) {
+  if (nf != st->ncols)
+    return mp_errorf(err, "%s:%d: %d fields, the header has %d", st->path, st->lineno, nf, st->ncols);
+  if (p->n == st->room) {
+    if (st->room >= MP_MAX_NODES) return mp_errorf(err, "%s: more than 2^28 rows", st->path);
+    st->room = st->room ? 2 * st->room : 256;
+    p->items = mp_xrealloc(p->items, sizeof(mp_item) * (size_t)st->room);
+    p->ids = mp_xrealloc(p->ids, sizeof(char *) * (size_t)st->room);
+    *lines = mp_xrealloc(*lines, sizeof(int) * (size_t)st->room);
+  }
+  int64_t v[C_N] = {0, 0, 0, 0, 1, -1};
+  int64_t hi_max = st->end_inclusive ? MP_MAX_TIME - 1 : MP_MAX_TIME;
+  const int64_t lo[C_N] = {0, 0, 0, 0, 1, -1}, hi[C_N] = {0, MP_MAX_TIME, hi_max, MP_MAX_SIZE,
+                                                          MP_MAX_ALIGN, MP_MAX_OFFSET};
+  for (int c = C_LO; c < C_N; c++) {
+    if (st->col[c] < 0) continue;
+    const char *f = fields[st->col[c]];
+    if ((c == C_OFFSET || c == C_ALIGN) && !*f) continue; /* empty: not set */
+    if (field(st, f, c, lo[c], hi[c], &v[c], err)) return -1;
+  }
+  if (st->end_inclusive) v[C_HI] += 1; /* [start, end] is [start, end + 1) */
+  if (v[C_LO] > v[C_HI])
+    return mp_errorf(err, "%s:%d: lower %lld > upper %lld", st->path, st->lineno,
+                     (long long)v[C_LO], (long long)v[C_HI]);
+  if (!mp_add_ok(st->total, v[C_SIZE], &st->total) || st->total > MP_MAX_TOTAL)
+    return mp_errorf(err, "%s:%d: field 'size': the sizes sum beyond 2^60 bytes (the figures "
+                     "could not be represented)", st->path, st->lineno);
+  mp_item *it = &p->items[p->n];
+  it->lo = v[C_LO];
+  it->hi = v[C_HI];
+  it->size = v[C_SIZE];
+  it->align = v[C_ALIGN];
+  it->fixed = v[C_OFFSET];
+  p->ids[p->n] = mp_xstrdup(fields[st->col[C_ID]]);
+  (*lines)[p->n] = st->lineno;
+  if (add_id(st, p, p->n, *lines, err)) {
+    free(p->ids[p->n]);
+    return -1;
+  }
+  p->n++;
+  return 0;
+}
+
+static int read_rows(FILE *fp, csv_state *st, mp_problem *p, mp_error *err) {
+  char *line = NULL, *fields[MAX_COLS];
+  size_t cap = 0;
+  int *lines = NULL, rc = 0, got;
+  bool have_header = false;
+  while (!rc && (got = read_line(fp, &line, &cap)) != 0) {
+    st->lineno++;
+    if (got == -1) {
+      rc = mp_errorf(err, "%s:%d: a line longer than 1 MiB", st->path, st->lineno);
+      break;
+    }
+    if (got == -2) {
+      rc = mp_errorf(err, "%s:%d: a NUL byte (not a text file?)", st->path, st->lineno);
+      break;
+    }
+    char *s = line;
+    if (st->lineno == 1 && !strncmp(s, "\xEF\xBB\xBF", 3)) s += 3; /* UTF-8 byte order mark */
+    s = trim(s);
+    if (!*s) continue;
+    int nf = split(s, fields, MAX_COLS);
+    if (!have_header) {
+      rc = header(st, fields, nf, p, err);
+      have_header = true;
+    } else {
+      rc = row(st, fields, nf, p, &lines, err);
+    }
+  }
+  if (!rc && ferror(fp)) rc = mp_errorf(err, "%s: read error: %s", st->path, strerror(errno));
+  if (!rc && !have_header) rc = mp_errorf(err, "%s: empty file: no header line", st->path);
+  free(line);
+  free(lines);
+  return rc;
+}
+
+/* Pinned buffers must admit a placement: each pin a multiple of its
+ * alignment, and no two pinned buffers live together overlapping.  The
+ * verifier of plan.c checks exactly that on the pinned ones alone. */
+static int check_pins(const mp_problem *p, const char *path, mp_error *err) {
+  mp_problem pins = {0};
+  pins.items = mp_xmalloc(sizeof(mp_item) * (size_t)(p->n ? p->n : 1));
+  pins.ids = mp_xmalloc(sizeof(char *) * (size_t)(p->n ? p->n : 1));
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(p->n ? p->n : 1));
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0) {
+      pins.items[pins.n] = p->items[i];
+      pins.ids[pins.n] = p->ids[i];
+      off[pins.n++] = p->items[i].fixed;
+    }
+  mp_error e;
+  int rc = mp_verify_offsets(&pins, off, &e)
+               ? mp_errorf(err, "%s: the pinned offsets admit no placement: %s", path, e.msg)
+               : 0;
+  free(pins.items);
+  free(pins.ids);
+  free(off);
+  return rc;
+}
 
 int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
   memset(p, 0, sizeof *p);
+  if (mp_check_input(path, err)) return -1;
   FILE *fp = fopen(path, "r");
   if (!fp) return mp_errorf(err, "%s: cannot open: %s", path, strerror(errno));
-  char *line = NULL;
-  size_t cap = 0;
-  ssize_t len;
-  int lineno = 0, col[C_N], ncols = 0, room = 0;
-  bool end_inclusive = false, have_header = false;
-  for (int i = 0; i < C_N; i++) col[i] = -1;
-  char *fields[64];
-  int rc = 0;
-  while ((len = getline(&line, &cap, fp)) >= 0) {
-    lineno++;
-    char *s = trim(line);
-    if (!*s) continue;
-    if (!have_header) {
-      ncols = split(s, fields, 64);
-      if (ncols > 64) {
-        rc = mp_errorf(err, "%s:%d: too many columns", path, lineno);
-        break;
-      }
-      for (int i = 0; i < ncols; i++) {
-        char *h = fields[i];
-        for (char *c = h; *c; c++) *c = (char)tolower((unsigned char)*c);
-        if (!strcmp(h, "id") || !strcmp(h, "buffer") || !strcmp(h, "buffer_id")) col[C_ID] = i;
-        else if (!strcmp(h, "lower") || !strcmp(h, "start")) col[C_LO] = i;
-        else if (!strcmp(h, "upper")) col[C_HI] = i;
-        else if (!strcmp(h, "end")) { col[C_HI] = i; end_inclusive = true; }
-        else if (!strcmp(h, "size")) col[C_SIZE] = i;
-        else if (!strcmp(h, "alignment")) col[C_ALIGN] = i;
-        else if (!strcmp(h, "offset")) col[C_OFFSET] = i;
-      }
-      const char *names[] = {"id", "lower", "upper", "size"};
-      for (int c = 0; c < 4; c++)
-        if (col[c] < 0) {
-          rc = mp_errorf(err, "%s:%d: missing column '%s' in the header", path, lineno, names[c]);
-          break;
-        }
-      if (rc) break;
-      have_header = true;
-      p->has_alignment_col = col[C_ALIGN] >= 0;
-      continue;
-    }
-    int nf = split(s, fields, 64);
-    if (nf != ncols) {
-      rc = mp_errorf(err, "%s:%d: %d fields, the header has %d", path, lineno, nf, ncols);
-      break;
-    }
-    if (p->n == room) {
-      room = room ? 2 * room : 256;
-      p->items = mp_xrealloc(p->items, sizeof(mp_item) * (size_t)room);
-      p->ids = mp_xrealloc(p->ids, sizeof(char *) * (size_t)room);
-    }
-    mp_item *it = &p->items[p->n];
-    int64_t v[C_N] = {0, 0, 0, 0, 1, -1};
-    const char *cname[] = {"id", "lower", "upper", "size", "alignment", "offset"};
-    for (int c = C_LO; c < C_N; c++) {
-      if (col[c] < 0) continue;
-      const char *f = fields[col[c]];
-      if ((c == C_OFFSET || c == C_ALIGN) && !*f) continue; /* empty: not set */
-      if (parse_i64(f, &v[c])) {
-        rc = mp_errorf(err, "%s:%d: field '%s' is not an integer: '%s'", path, lineno, cname[c], f);
-        break;
-      }
-    }
-    if (rc) break;
-    if (end_inclusive) v[C_HI] += 1;
-    if (v[C_LO] < 0) rc = mp_errorf(err, "%s:%d: negative lower %lld", path, lineno, (long long)v[C_LO]);
-    else if (v[C_LO] > v[C_HI])
-      rc = mp_errorf(err, "%s:%d: lower %lld > upper %lld", path, lineno, (long long)v[C_LO],
-                     (long long)v[C_HI]);
-    else if (v[C_SIZE] < 0)
-      rc = mp_errorf(err, "%s:%d: negative size %lld", path, lineno, (long long)v[C_SIZE]);
-    else if (v[C_SIZE] > ((int64_t)1 << 56))
-      rc = mp_errorf(err, "%s:%d: size %lld overflows (at most 2^56)", path, lineno, (long long)v[C_SIZE]);
-    else if (v[C_ALIGN] < 1)
-      rc = mp_errorf(err, "%s:%d: alignment must be at least 1", path, lineno);
-    else if (col[C_OFFSET] >= 0 && v[C_OFFSET] < -1)
-      rc = mp_errorf(err, "%s:%d: negative offset", path, lineno);
-    if (rc) break;
-    it->lo = v[C_LO];
-    it->hi = v[C_HI];
-    it->size = v[C_SIZE];
-    it->align = v[C_ALIGN];
-    it->fixed = v[C_OFFSET];
-    p->ids[p->n] = mp_xstrdup(fields[col[C_ID]]);
-    p->n++;
-  }
-  free(line);
+  csv_state st = {.path = path};
+  for (int i = 0; i < C_N; i++) st.col[i] = -1;
+  int rc = read_rows(fp, &st, p, err);
   fclose(fp);
-  if (!rc && !have_header) rc = mp_errorf(err, "%s: empty file: no header line", path);
+  if (!rc) rc = check_pins(p, path, err);
+  free(st.id_at);
   if (rc) {
     mp_problem_destroy(p);
     return -1;
   }
   p->file = mp_xstrdup(path);
-  const char *b = strrchr(path, '/');
-  p->name = mp_xstrdup(b ? b + 1 : path);
-  char *dot = strstr(p->name, ".csv");
-  if (dot && dot[4] == 0) *dot = 0;
+  p->name = mp_file_stem(path, ".csv");
   p->t_begin = p->t_end = 0;
   for (int i = 0; i < p->n; i++) {
     if (i == 0 || p->items[i].lo < p->t_begin) p->t_begin = p->items[i].lo;

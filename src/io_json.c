@@ -1,4 +1,6 @@
-/* io_json.c - the graph file of DESIGN 1.1, read and written with jansson. */
+/* io_json.c - the graph file of DESIGN 1.1, read with jansson; JSON loading
+ * shared with the node-link reader.  A file with "links" (or "edges") beside
+ * "nodes" is networkx node-link data and is read as such. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -6,38 +8,61 @@
 #include <string.h>
 
 #include "graph.h"
+#include "io_util.h"
 #include "util.h"
 
-/* Largest size accepted: the sums of all sizes must stay far from overflow. */
-#define MP_MAX_BYTES ((int64_t)1 << 56)
-
-static const char *base_name(const char *path) {
-  const char *s = strrchr(path, '/');
-  return s ? s + 1 : path;
+json_t *mp_json_load(const char *path, mp_error *err) {
+  if (mp_check_input(path, err)) return NULL;
+  json_error_t je;
+  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  if (root) return root;
+  if (strstr(je.text, "too big"))
+    mp_errorf(err, "%s:%d: a number overflows (%s)", path, je.line, je.text);
+  else if (je.line <= 0 && je.position == 0 && strstr(je.text, "unable to open"))
+    mp_errorf(err, "%s: cannot read: %s", path, je.text);
+  else
+    mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, je.line, je.column, je.text);
+  return NULL;
 }
 
-/* A non-negative byte count. */
+bool mp_json_is_nodelink(json_t *root) {
+  return json_is_object(root) && json_is_array(json_object_get(root, "nodes")) &&
+         (json_is_array(json_object_get(root, "links")) ||
+          json_is_array(json_object_get(root, "edges")));
+}
+
+int mp_json_exact_int(json_t *v, int64_t *out, const char **why) {
+  if (json_is_integer(v)) {
+    *out = json_integer_value(v);
+    return 0;
+  }
+  if (!json_is_real(v)) return (*why = "not a number"), -1;
+  double d = json_real_value(v);
+  if (d != floor(d)) return (*why = "fractional"), -1;
+  if (fabs(d) >= 9007199254740992.0) return (*why = "not exact as a real (write it as an integer)"), -1;
+  *out = (int64_t)d;
+  return 0;
+}
+
+/* A non-negative byte count of at most MP_MAX_SIZE. */
 static int get_bytes(json_t *v, const char *file, int id, const char *what, int64_t *out,
                      mp_error *err) {
-  if (json_is_integer(v)) {
-    json_int_t x = json_integer_value(v);
-    if (x < 0) return mp_errorf(err, "%s: node %d: negative %s %lld", file, id, what, (long long)x);
-    if (x > MP_MAX_BYTES)
-      return mp_errorf(err, "%s: node %d: %s %lld overflows (at most 2^56 bytes)", file, id, what,
-                       (long long)x);
-    *out = x;
-    return 0;
+  const char *why;
+  int64_t x;
+  if (json_is_real(v) && fabs(json_real_value(v)) > (double)MP_MAX_SIZE)
+    return mp_errorf(err, "%s: node %d: %s %g overflows (at most 2^56 bytes)", file, id, what,
+                     json_real_value(v));
+  if (mp_json_exact_int(v, &x, &why)) {
+    if (json_is_real(v) && !strcmp(why, "fractional"))
+      return mp_errorf(err, "%s: node %d: fractional %s %g", file, id, what, json_real_value(v));
+    return mp_errorf(err, "%s: node %d: %s is %s", file, id, what, why);
   }
-  if (json_is_real(v)) {
-    double d = json_real_value(v);
-    if (d != floor(d)) return mp_errorf(err, "%s: node %d: fractional %s %g", file, id, what, d);
-    if (d < 0) return mp_errorf(err, "%s: node %d: negative %s %g", file, id, what, d);
-    if (d > (double)MP_MAX_BYTES)
-      return mp_errorf(err, "%s: node %d: %s %g overflows (at most 2^56 bytes)", file, id, what, d);
-    *out = (int64_t)d;
-    return 0;
-  }
-  return mp_errorf(err, "%s: node %d: %s is not a number", file, id, what);
+  if (x < 0) return mp_errorf(err, "%s: node %d: negative %s %lld", file, id, what, (long long)x);
+  if (x > MP_MAX_SIZE)
+    return mp_errorf(err, "%s: node %d: %s %lld overflows (at most 2^56 bytes)", file, id, what,
+                     (long long)x);
+  *out = x;
+  return 0;
 }
 
 /* A finite non-negative number: a cost or a bandwidth (DESIGN 6.1). */
@@ -53,33 +78,95 @@ static int get_time(json_t *v, const char *file, int id, const char *what, doubl
   return 0;
 }
 
-/* `j` or `[j, k]` */
-static int get_ref(json_t *v, const char *file, int id, const char *what, mp_ref *r,
+/* `j` or `[j, k]`; node ids outside 0..n-1 and output indices beyond int
+ * are reported as written. */
+static int get_ref(json_t *v, const char *file, int id, int n, const char *what, mp_ref *r,
                    mp_error *err) {
+  json_int_t a, b = MP_ALL_OUTPUTS;
   if (json_is_integer(v)) {
-    r->node = (int)json_integer_value(v);
-    if ((json_int_t)r->node != json_integer_value(v)) r->node = -2;
-    r->out = MP_ALL_OUTPUTS;
-    return 0;
-  }
-  if (json_is_array(v) && json_array_size(v) == 2 && json_is_integer(json_array_get(v, 0)) &&
-      json_is_integer(json_array_get(v, 1))) {
-    json_int_t a = json_integer_value(json_array_get(v, 0));
-    json_int_t b = json_integer_value(json_array_get(v, 1));
-    r->node = (a < -2 || a > INT32_MAX) ? -2 : (int)a;
-    r->out = (b < 0 || b > INT32_MAX) ? -2 : (int)b;
-    if (r->out == -2)
+    a = json_integer_value(v);
+  } else if (json_is_array(v) && json_array_size(v) == 2 &&
+             json_is_integer(json_array_get(v, 0)) && json_is_integer(json_array_get(v, 1))) {
+    a = json_integer_value(json_array_get(v, 0));
+    b = json_integer_value(json_array_get(v, 1));
+    if (b < 0 || b > INT32_MAX)
       return mp_errorf(err, "%s: node %d: %s [%lld, %lld] has a bad output index", file, id, what,
                        (long long)a, (long long)b);
-    return 0;
+  } else {
+    return mp_errorf(err, "%s: node %d: %s must be a node id or [id, output]", file, id, what);
   }
-  return mp_errorf(err, "%s: node %d: %s must be a node id or [id, output]", file, id, what);
+  if (a < 0 || a >= n)
+    return mp_errorf(err, "%s: node %d: %s %lld is out of range (ids are 0..%d)", file, id, what,
+                     (long long)a, n - 1);
+  r->node = (int)a;
+  r->out = (int)b;
+  return 0;
+}
+
+static int get_string(json_t *o, const char *key, const char *file, int v, char **out,
+                      mp_error *err) {
+  json_t *x = json_object_get(o, key);
+  if (x && !json_is_string(x)) return mp_errorf(err, "%s: node %d: %s is not a string", file, v, key);
+  *out = mp_xstrdup(x ? json_string_value(x) : "");
+  return 0;
+}
+
+static int parse_outputs(json_t *o, const char *file, int v, mp_node *nd, mp_error *err) {
+  json_t *size = json_object_get(o, "size"), *outs = json_object_get(o, "outputs");
+  if (size && outs) return mp_errorf(err, "%s: node %d: has both size and outputs", file, v);
+  if (!outs) {
+    nd->n_out = 1;
+    nd->out_size = mp_xcalloc(1, sizeof(int64_t));
+    return size ? get_bytes(size, file, v, "size", &nd->out_size[0], err) : 0;
+  }
+  if (!json_is_array(outs)) return mp_errorf(err, "%s: node %d: outputs is not an array", file, v);
+  if (json_array_size(outs) > INT32_MAX)
+    return mp_errorf(err, "%s: node %d: too many outputs", file, v);
+  nd->n_out = (int)json_array_size(outs);
+  nd->out_size = mp_xcalloc((size_t)(nd->n_out ? nd->n_out : 1), sizeof(int64_t));
+  for (int k = 0; k < nd->n_out; k++)
+    if (get_bytes(json_array_get(outs, (size_t)k), file, v, "output size", &nd->out_size[k], err))
+      return -1;
+  return 0;
+}
+
+static int parse_inputs(json_t *o, const char *file, int v, int n, mp_node *nd, mp_error *err) {
+  json_t *ins = json_object_get(o, "inputs");
+  if (ins && !json_is_array(ins)) return mp_errorf(err, "%s: node %d: inputs is not an array", file, v);
+  if (ins && json_array_size(ins) > INT32_MAX)
+    return mp_errorf(err, "%s: node %d: too many inputs", file, v);
+  nd->n_in = ins ? (int)json_array_size(ins) : 0;
+  nd->in = mp_xcalloc((size_t)(nd->n_in ? nd->n_in : 1), sizeof(mp_ref));
+  for (int i = 0; i < nd->n_in; i++)
+    if (get_ref(json_array_get(ins, (size_t)i), file, v, n, "input", &nd->in[i], err)) return -1;
+  return 0;
+}
+
+static int parse_alias(json_t *o, const char *file, int v, int n, mp_node *nd, mp_error *err) {
+  json_t *x = json_object_get(o, "alias");
+  if (x && !json_is_null(x)) {
+    nd->has_alias = true;
+    if (json_is_integer(x) && json_integer_value(x) == -1) {
+      nd->alias.node = MP_PARAM_ALIAS;
+      nd->alias.out = MP_ALL_OUTPUTS;
+    } else if (get_ref(x, file, v, n, "alias", &nd->alias, err)) {
+      return -1;
+    }
+  }
+  x = json_object_get(o, "inplace");
+  if (x && !json_is_null(x)) {
+    if (!json_is_boolean(x)) return mp_errorf(err, "%s: node %d: inplace is not a boolean", file, v);
+    nd->inplace = json_is_true(x);
+    if (nd->inplace && !nd->has_alias)
+      return mp_errorf(err, "%s: node %d: inplace without alias (which storage does it write?)",
+                       file, v);
+  }
+  return 0;
 }
 
 static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *seen,
                       mp_error *err) {
-  if (!json_is_object(o))
-    return mp_errorf(err, "%s: nodes[%d]: not an object", file, idx);
+  if (!json_is_object(o)) return mp_errorf(err, "%s: nodes[%d]: not an object", file, idx);
   json_t *jid = json_object_get(o, "id");
   if (!jid) return mp_errorf(err, "%s: nodes[%d]: missing id", file, idx);
   if (!json_is_integer(jid)) return mp_errorf(err, "%s: nodes[%d]: id is not an integer", file, idx);
@@ -93,62 +180,14 @@ static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *s
   g->given[idx] = v;
   mp_node *nd = &g->nodes[v];
   nd->id = v;
-  json_t *x;
-  x = json_object_get(o, "name");
-  if (x && !json_is_string(x)) return mp_errorf(err, "%s: node %d: name is not a string", file, v);
-  nd->name = mp_xstrdup(x ? json_string_value(x) : "");
-  x = json_object_get(o, "op");
-  if (x && !json_is_string(x)) return mp_errorf(err, "%s: node %d: op is not a string", file, v);
-  nd->op = mp_xstrdup(x ? json_string_value(x) : "");
+  if (get_string(o, "name", file, v, &nd->name, err) || get_string(o, "op", file, v, &nd->op, err))
+    return -1;
   nd->is_input = strcmp(nd->op, "input") == 0;
   nd->is_output = strcmp(nd->op, "output") == 0;
-
-  json_t *size = json_object_get(o, "size"), *outs = json_object_get(o, "outputs");
-  if (size && outs)
-    return mp_errorf(err, "%s: node %d: has both size and outputs", file, v);
-  if (outs) {
-    if (!json_is_array(outs))
-      return mp_errorf(err, "%s: node %d: outputs is not an array", file, v);
-    nd->n_out = (int)json_array_size(outs);
-    nd->out_size = mp_xcalloc((size_t)(nd->n_out ? nd->n_out : 1), sizeof(int64_t));
-    for (int k = 0; k < nd->n_out; k++)
-      if (get_bytes(json_array_get(outs, (size_t)k), file, v, "output size", &nd->out_size[k], err))
-        return -1;
-  } else {
-    nd->n_out = 1;
-    nd->out_size = mp_xcalloc(1, sizeof(int64_t));
-    if (size && get_bytes(size, file, v, "size", &nd->out_size[0], err)) return -1;
-  }
-
-  json_t *ins = json_object_get(o, "inputs");
-  if (ins && !json_is_array(ins))
-    return mp_errorf(err, "%s: node %d: inputs is not an array", file, v);
-  nd->n_in = ins ? (int)json_array_size(ins) : 0;
-  nd->in = mp_xcalloc((size_t)(nd->n_in ? nd->n_in : 1), sizeof(mp_ref));
-  for (int i = 0; i < nd->n_in; i++)
-    if (get_ref(json_array_get(ins, (size_t)i), file, v, "input", &nd->in[i], err)) return -1;
-
-  x = json_object_get(o, "alias");
-  if (x && !json_is_null(x)) {
-    nd->has_alias = true;
-    if (json_is_integer(x) && json_integer_value(x) == -1) {
-      nd->alias.node = MP_PARAM_ALIAS;
-      nd->alias.out = MP_ALL_OUTPUTS;
-    } else if (get_ref(x, file, v, "alias", &nd->alias, err)) {
-      return -1;
-    } else if (nd->alias.node < 0) {
-      return mp_errorf(err, "%s: node %d: alias %d is out of range", file, v, nd->alias.node);
-    }
-  }
-  x = json_object_get(o, "inplace");
-  if (x && !json_is_null(x)) {
-    if (!json_is_boolean(x)) return mp_errorf(err, "%s: node %d: inplace is not a boolean", file, v);
-    nd->inplace = json_is_true(x);
-    if (nd->inplace && !nd->has_alias)
-      return mp_errorf(err, "%s: node %d: inplace without alias (which storage does it write?)",
-                       file, v);
-  }
-  x = json_object_get(o, "workspace");
+  if (parse_outputs(o, file, v, nd, err) || parse_inputs(o, file, v, g->n, nd, err) ||
+      parse_alias(o, file, v, g->n, nd, err))
+    return -1;
+  json_t *x = json_object_get(o, "workspace");
   if (x && !json_is_null(x) && get_bytes(x, file, v, "workspace", &nd->workspace, err)) return -1;
   x = json_object_get(o, "cost");
   if (x && !json_is_null(x)) {
@@ -162,49 +201,30 @@ static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *s
   return 0;
 }
 
-mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
-  json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
-  if (!root) {
-    if (strstr(je.text, "too big"))
-      mp_errorf(err, "%s:%d: a number overflows (%s)", path, je.line, je.text);
-    else if (je.line <= 0 && je.position == 0 && strstr(je.text, "unable to open"))
-      mp_errorf(err, "%s: cannot read: %s", path, je.text);
-    else
-      mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, je.line, je.column, je.text);
-    return NULL;
-  }
+mp_graph *mp_graph_from_json(json_t *root, const char *path, bool toposort, mp_error *err) {
   if (!json_is_object(root)) {
-    json_decref(root);
     mp_errorf(err, "%s: the top level is not a JSON object", path);
     return NULL;
   }
   json_t *nodes = json_object_get(root, "nodes");
   if (!nodes || !json_is_array(nodes)) {
-    json_decref(root);
     mp_errorf(err, "%s: no \"nodes\" array", path);
     return NULL;
   }
-  if (json_object_get(root, "links")) {
-    json_decref(root);
-    mp_errorf(err, "%s: this looks like networkx node-link JSON; read it with --format nodelink",
-              path);
+  if (json_array_size(nodes) > MP_MAX_NODES) {
+    mp_errorf(err, "%s: %zu nodes: more than memplan's limit of 2^28", path, json_array_size(nodes));
     return NULL;
   }
   mp_graph *g = mp_xcalloc(1, sizeof *g);
   g->file = mp_xstrdup(path);
   json_t *nm = json_object_get(root, "name");
-  g->name = mp_xstrdup(json_is_string(nm) ? json_string_value(nm) : base_name(path));
-  if (!json_is_string(nm)) { /* the file stem, as for CSV problems */
-    size_t len = strlen(g->name);
-    if (len > 5 && !strcmp(g->name + len - 5, ".json")) g->name[len - 5] = 0;
-  }
+  /* without a name: the file stem, as for CSV problems */
+  g->name = json_is_string(nm) ? mp_xstrdup(json_string_value(nm)) : mp_file_stem(path, ".json");
   json_t *pb = json_object_get(root, "param_bytes");
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
   json_t *bw = json_object_get(root, "host_bandwidth");
   if (bw && !json_is_null(bw) && get_time(bw, path, -1, "host_bandwidth", &g->host_bandwidth, err)) {
-    json_decref(root);
-    mp_graph_free(g);
+    mp_graph_free(g); /* root is the caller's */
     return NULL;
   }
   g->n = (int)json_array_size(nodes);
@@ -215,12 +235,21 @@ mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
   for (int i = 0; i < g->n && rc == 0; i++)
     rc = parse_node(json_array_get(nodes, (size_t)i), i, path, g, seen, err);
   free(seen);
-  json_decref(root);
   if (rc == 0) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     /* nodes never parsed have NULL fields: free is safe */
     mp_graph_free(g);
     return NULL;
   }
+  return g;
+}
+
+mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
+  json_t *root = mp_json_load(path, err);
+  if (!root) return NULL;
+  mp_graph *g = mp_json_is_nodelink(root)
+                    ? mp_graph_from_nodelink(root, path, NULL, NULL, toposort, err)
+                    : mp_graph_from_json(root, path, toposort, err);
+  json_decref(root);
   return g;
 }

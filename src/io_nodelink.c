@@ -1,12 +1,24 @@
-/* io_nodelink.c - networkx node-link JSON (node_link_data): `nodes` with an
- * id and attributes, `links` with source and target.  The attribute holding
- * output bytes is chosen by the caller (--size-attr); op, name, alias,
- * inplace and workspace are read when present.  Node order is the given
- * order; link order is input order.  What `memplan convert --to nodelink`
- * adds is read too: `outputs` (a list of bytes, for several outputs; it
- * takes precedence over the size attribute), `alias_output` (k of an
- * [j, k] alias), a link's `output` (k of an [j, k] input) and the graph's
- * `param_bytes`. */
+/* io_nodelink.c - networkx node-link JSON (node_link_data): "nodes" with a
+ * key and attributes, "links" (or "edges") with the two ends.
+ *
+ * - Node key: "id", or "name" when no node has an "id" (Moccasin's files);
+ *   a key is an integer or a string, looked up by hash.  Link ends: "source"
+ *   and "target", or "0" and "1" (Moccasin's files).
+ * - Given order: the order of "nodes", or graph.order (a list of node keys)
+ *   when the file has one.  Link order is input order.
+ * - Output bytes: the attribute --size-attr names; without it
+ *   graph.node_output_cost_tag (Moccasin), else the first of size,
+ *   cost_ram (Checkmate) that some node has.  Node time (DESIGN 6.1):
+ *   --cost-attr, else graph.node_duration_tag, else cost or cost_cpu.
+ *   An attribute named on the command line must exist on some node.
+ * - Also read: op, name, alias (a node key; -1 a parameter), inplace,
+ *   workspace, phase ("fwd", "bwd", "opt"; Checkmate's boolean `backward`
+ *   when there is none), and what `memplan convert --to nodelink` adds:
+ *   outputs (a list of bytes; it takes precedence over the size attribute),
+ *   alias_output (k of an [j, k] alias), a link's output (k of an [j, k]
+ *   input), graph.param_bytes and graph.host_bandwidth.
+ * Every number is read exactly (integers beyond 2^53 stay exact) or refused;
+ * an undirected graph is refused. */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,127 +26,373 @@
 #include <string.h>
 
 #include "graph.h"
+#include "io_util.h"
 #include "util.h"
 
-/* Index of the node whose "id" equals x (ids may be numbers or strings). */
-static int find_id(json_t *nodes, json_t *x) {
-  size_t i;
-  json_t *o;
-  json_array_foreach(nodes, i, o) {
-    if (json_equal(json_object_get(o, "id"), x)) return (int)i;
+/* ---- node keys: integers or strings, in an open-addressing hash table ---- */
+typedef struct key_table {
+  size_t cap;      /* a power of two, at least twice the entries */
+  json_t **key;    /* borrowed from the document */
+  int *node;
+} key_table;
+
+static uint64_t key_hash(json_t *k) {
+  uint64_t h = 1469598103934665603ULL;
+  if (json_is_integer(k)) {
+    uint64_t x = (uint64_t)json_integer_value(k);
+    for (int i = 0; i < 8; i++) h = (h ^ ((x >> (8 * i)) & 0xff)) * 1099511628211ULL;
+    return h;
   }
-  return -1;
+  const char *s = json_string_value(k);
+  size_t n = json_string_length(k);
+  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  return h ^ 0x9e3779b97f4a7c15ULL; /* "1" and 1 differ */
 }
 
-static int bytes_of(json_t *x, const char *path, int v, const char *what, int64_t *out,
-                    mp_error *err) {
-  if (!x || json_is_null(x)) return 0;
-  if (!json_is_number(x)) return mp_errorf(err, "%s: node %d: %s is not a number", path, v, what);
-  double d = json_number_value(x);
-  if (d < 0) return mp_errorf(err, "%s: node %d: negative %s", path, v, what);
-  if (d != floor(d)) return mp_errorf(err, "%s: node %d: fractional %s %g", path, v, what, d);
-  if (d > 72057594037927936.0) return mp_errorf(err, "%s: node %d: %s overflows", path, v, what);
-  *out = (int64_t)d;
+static bool key_ok(json_t *k) { return json_is_integer(k) || json_is_string(k); }
+
+static void keys_init(key_table *t, int n) {
+  t->cap = 16;
+  while (t->cap < 2 * (size_t)n) t->cap *= 2;
+  t->key = mp_xcalloc(t->cap, sizeof *t->key);
+  t->node = mp_xcalloc(t->cap, sizeof *t->node);
+}
+
+static void keys_free(key_table *t) {
+  free(t->key);
+  free(t->node);
+}
+
+/* The node with key k, or -1. */
+static int keys_find(const key_table *t, json_t *k) {
+  if (!key_ok(k)) return -1;
+  for (size_t i = key_hash(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+    if (!t->key[i]) return -1;
+    if (json_equal(t->key[i], k)) return t->node[i];
+  }
+}
+
+/* Insert; false when the key is already there. */
+static bool keys_add(key_table *t, json_t *k, int v) {
+  size_t i = key_hash(k) & (t->cap - 1);
+  for (; t->key[i]; i = (i + 1) & (t->cap - 1))
+    if (json_equal(t->key[i], k)) return false;
+  t->key[i] = k;
+  t->node[i] = v;
+  return true;
+}
+
+/* A key for messages: the integer or the string as written. */
+static const char *key_text(json_t *k, char *buf, size_t cap) {
+  if (json_is_integer(k))
+    snprintf(buf, cap, "%lld", (long long)json_integer_value(k));
+  else if (json_is_string(k))
+    snprintf(buf, cap, "\"%.60s\"", json_string_value(k));
+  else
+    snprintf(buf, cap, "(not an integer or a string)");
+  return buf;
+}
+
+/* ---- the document's shape ---- */
+typedef struct nl_doc {
+  const char *path;
+  json_t *nodes, *links, *graph;
+  const char *node_key, *src_key, *dst_key;
+  const char *size_attr, *cost_attr;
+  key_table keys;
+} nl_doc;
+
+static bool some_node_has(json_t *nodes, const char *attr) {
+  size_t i;
+  json_t *o;
+  json_array_foreach(nodes, i, o) if (json_is_object(o) && json_object_get(o, attr)) return true;
+  return false;
+}
+
+/* The attribute named by the user, by the graph's tag, or the first of
+ * `known` that some node has (NULL: none). */
+static int pick_attr(nl_doc *d, const char *given, const char *tag, const char *const *known,
+                     const char *flag, const char **out, mp_error *err) {
+  *out = NULL;
+  if (given) {
+    if (!some_node_has(d->nodes, given) && json_array_size(d->nodes) > 0)
+      return mp_errorf(err, "%s: no node has the attribute '%s' (%s)", d->path, given, flag);
+    *out = given;
+    return 0;
+  }
+  json_t *t = d->graph ? json_object_get(d->graph, tag) : NULL;
+  if (json_is_string(t) && some_node_has(d->nodes, json_string_value(t))) {
+    *out = json_string_value(t);
+    return 0;
+  }
+  for (int i = 0; known[i]; i++)
+    if (some_node_has(d->nodes, known[i])) {
+      *out = known[i];
+      return 0;
+    }
   return 0;
 }
 
-mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool toposort,
-                                 mp_error *err) {
-  json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
-  if (!root) {
-    mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, je.line, je.column, je.text);
-    return NULL;
+static int read_shape(nl_doc *d, json_t *root, const char *size_attr, const char *cost_attr,
+                      mp_error *err) {
+  if (!mp_json_is_nodelink(root))
+    return mp_errorf(err, "%s: node-link JSON needs \"nodes\" and \"links\" arrays", d->path);
+  json_t *dir = json_object_get(root, "directed");
+  if (dir && !json_is_true(dir))
+    return mp_errorf(err, "%s: an undirected graph (\"directed\": false): memplan needs the "
+                     "direction of every edge", d->path);
+  d->nodes = json_object_get(root, "nodes");
+  d->links = json_object_get(root, "links");
+  if (!json_is_array(d->links)) d->links = json_object_get(root, "edges");
+  d->graph = json_is_object(json_object_get(root, "graph")) ? json_object_get(root, "graph") : NULL;
+  if (json_array_size(d->nodes) > MP_MAX_NODES)
+    return mp_errorf(err, "%s: more than 2^28 nodes", d->path);
+  d->node_key = !some_node_has(d->nodes, "id") && some_node_has(d->nodes, "name") ? "name" : "id";
+  json_t *l0 = json_array_get(d->links, 0);
+  bool numbered = json_is_object(l0) && !json_object_get(l0, "source") && json_object_get(l0, "0");
+  d->src_key = numbered ? "0" : "source";
+  d->dst_key = numbered ? "1" : "target";
+  static const char *const sizes[] = {"size", "cost_ram", NULL}, *const costs[] = {"cost", "cost_cpu", NULL};
+  if (pick_attr(d, size_attr, "node_output_cost_tag", sizes, "--size-attr", &d->size_attr, err) ||
+      pick_attr(d, cost_attr, "node_duration_tag", costs, "--cost-attr", &d->cost_attr, err))
+    return -1;
+  if (!d->size_attr && !some_node_has(d->nodes, "outputs") && json_array_size(d->nodes) > 0)
+    return mp_errorf(err, "%s: no node has a size attribute (size, cost_ram, or the graph's "
+                     "node_output_cost_tag); name it with --size-attr NAME", d->path);
+  return 0;
+}
+
+/* ---- numbers ---- */
+static int bytes_of(json_t *x, const nl_doc *d, int v, const char *what, int64_t *out,
+                    mp_error *err) {
+  if (!x || json_is_null(x)) return 0;
+  const char *why;
+  int64_t b;
+  if (mp_json_exact_int(x, &b, &why))
+    return mp_errorf(err, "%s: node %d: %s is %s", d->path, v, what, why);
+  if (b < 0) return mp_errorf(err, "%s: node %d: negative %s %lld", d->path, v, what, (long long)b);
+  if (b > MP_MAX_SIZE)
+    return mp_errorf(err, "%s: node %d: %s %lld overflows (at most 2^56 bytes)", d->path, v, what,
+                     (long long)b);
+  *out = b;
+  return 0;
+}
+
+/* An output index k of [j, k]: an integer in 0..2^31-1 (checked against
+ * the node's outputs later). */
+static int index_of(json_t *x, int *out, mp_error *err, const char *fmt_where, const char *path,
+                    long long where) {
+  const char *why;
+  int64_t k;
+  if (mp_json_exact_int(x, &k, &why) || k < 0 || k > INT32_MAX) {
+    char w[64], val[48];
+    snprintf(w, sizeof w, fmt_where, where);
+    if (json_is_integer(x))
+      snprintf(val, sizeof val, "%lld", (long long)json_integer_value(x));
+    else if (json_is_real(x))
+      snprintf(val, sizeof val, "%g", json_real_value(x));
+    else
+      snprintf(val, sizeof val, "(not a number)");
+    return mp_errorf(err, "%s: %s: output index %s is not an index 0..2^31-1", path, w, val);
   }
-  json_t *nodes = json_object_get(root, "nodes");
-  json_t *links = json_object_get(root, "links");
-  if (!links) links = json_object_get(root, "edges");
-  if (!json_is_array(nodes) || !json_is_array(links)) {
-    json_decref(root);
-    mp_errorf(err, "%s: node-link JSON needs \"nodes\" and \"links\" arrays", path);
-    return NULL;
+  *out = (int)k;
+  return 0;
+}
+
+/* ---- nodes ---- */
+static int read_keys(nl_doc *d, mp_graph *g, mp_error *err) {
+  char kb[96];
+  keys_init(&d->keys, g->n);
+  for (int v = 0; v < g->n; v++) {
+    json_t *o = json_array_get(d->nodes, (size_t)v);
+    if (!json_is_object(o)) return mp_errorf(err, "%s: nodes[%d] is not an object", d->path, v);
+    json_t *k = json_object_get(o, d->node_key);
+    if (!k) return mp_errorf(err, "%s: nodes[%d]: missing %s", d->path, v, d->node_key);
+    if (!key_ok(k))
+      return mp_errorf(err, "%s: nodes[%d]: the %s must be an integer or a string", d->path, v,
+                       d->node_key);
+    if (!keys_add(&d->keys, k, v))
+      return mp_errorf(err, "%s: nodes[%d]: duplicate %s %s", d->path, v, d->node_key,
+                       key_text(k, kb, sizeof kb));
   }
-  mp_graph *g = mp_xcalloc(1, sizeof *g);
-  g->file = mp_xstrdup(path);
-  json_t *gr = json_object_get(root, "graph");
-  json_t *nm = json_is_object(gr) ? json_object_get(gr, "name") : NULL;
-  const char *b = strrchr(path, '/');
-  g->name = mp_xstrdup(json_is_string(nm) ? json_string_value(nm) : (b ? b + 1 : path));
-  json_t *pb = json_is_object(gr) ? json_object_get(gr, "param_bytes") : NULL;
-  if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
-  g->n = (int)json_array_size(nodes);
-  g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
-  g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
+  return 0;
+}
+
+/* graph.order, when present, is the given order. */
+static int read_order(nl_doc *d, mp_graph *g, mp_error *err) {
+  json_t *ord = d->graph ? json_object_get(d->graph, "order") : NULL;
+  for (int v = 0; v < g->n; v++) g->given[v] = v;
+  if (!ord) return 0;
+  if (!json_is_array(ord) || json_array_size(ord) != (size_t)g->n)
+    return mp_errorf(err, "%s: graph.order must list all %d nodes", d->path, g->n);
+  char *seen = mp_xcalloc((size_t)(g->n ? g->n : 1), 1);
+  char kb[96];
   int rc = 0;
-  for (int v = 0; v < g->n && !rc; v++) {
-    json_t *o = json_array_get(nodes, (size_t)v);
-    mp_node *nd = &g->nodes[v];
-    nd->id = v;
-    g->given[v] = v;
+  for (int i = 0; i < g->n && !rc; i++) {
+    json_t *k = json_array_get(ord, (size_t)i);
+    int v = keys_find(&d->keys, k);
+    if (v < 0)
+      rc = mp_errorf(err, "%s: graph.order[%d]: %s names no node", d->path, i, key_text(k, kb, sizeof kb));
+    else if (seen[v])
+      rc = mp_errorf(err, "%s: graph.order[%d]: node %s appears twice", d->path, i,
+                     key_text(k, kb, sizeof kb));
+    else
+      seen[v] = 1, g->given[i] = v;
+  }
+  free(seen);
+  return rc;
+}
+
+static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+  json_t *outs = json_object_get(o, "outputs"); /* several outputs (memplan's writer) */
+  if (!outs || json_is_null(outs)) {
     nd->n_out = 1;
     nd->out_size = mp_xcalloc(1, sizeof(int64_t));
-    if (!json_is_object(o)) {
-      rc = mp_errorf(err, "%s: nodes[%d] is not an object", path, v);
+    return d->size_attr ? bytes_of(json_object_get(o, d->size_attr), d, v, d->size_attr,
+                                   &nd->out_size[0], err)
+                        : 0;
+  }
+  if (!json_is_array(outs) || json_array_size(outs) > INT32_MAX)
+    return mp_errorf(err, "%s: node %d: outputs is not a list of sizes", d->path, v);
+  nd->n_out = (int)json_array_size(outs);
+  nd->out_size = mp_xcalloc((size_t)(nd->n_out ? nd->n_out : 1), sizeof(int64_t));
+  for (int k = 0; k < nd->n_out; k++)
+    if (bytes_of(json_array_get(outs, (size_t)k), d, v, "outputs", &nd->out_size[k], err)) return -1;
+  return 0;
+}
+
+static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+  json_t *x = json_object_get(o, "alias");
+  if (x && !json_is_null(x)) {
+    nd->has_alias = true;
+    nd->alias.out = MP_ALL_OUTPUTS;
+    nd->alias.node = keys_find(&d->keys, x);
+    if (nd->alias.node < 0 && json_is_integer(x) && json_integer_value(x) == -1)
+      nd->alias.node = MP_PARAM_ALIAS;
+    else if (nd->alias.node < 0)
+      return mp_errorf(err, "%s: node %d: alias names no node", d->path, v);
+    json_t *ao = json_object_get(o, "alias_output");
+    if (ao && !json_is_null(ao) && index_of(ao, &nd->alias.out, err, "node %lld", d->path, v))
+      return -1;
+  }
+  x = json_object_get(o, "inplace");
+  if (x && !json_is_null(x)) {
+    if (!json_is_boolean(x)) return mp_errorf(err, "%s: node %d: inplace is not a boolean", d->path, v);
+    nd->inplace = json_is_true(x);
+  }
+  if (nd->inplace && !nd->has_alias)
+    return mp_errorf(err, "%s: node %d: inplace without alias (which storage does it write?)",
+                     d->path, v);
+  return 0;
+}
+
+/* DESIGN 6.1: the node's time and its phase. */
+static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+  json_t *x = d->cost_attr ? json_object_get(o, d->cost_attr) : NULL;
+  if (x && !json_is_null(x)) {
+    if (!json_is_number(x) || json_number_value(x) < 0)
+      return mp_errorf(err, "%s: node %d: %s must be a non-negative number", d->path, v, d->cost_attr);
+    nd->cost = json_number_value(x);
+    nd->has_cost = true;
+  }
+  x = json_object_get(o, "phase");
+  json_t *bw = json_object_get(o, "backward");
+  if (x && !json_is_null(x)) {
+    if (!json_is_string(x) || (nd->phase = mp_phase_parse(json_string_value(x))) < 0)
+      return mp_errorf(err, "%s: node %d: phase must be \"fwd\", \"bwd\" or \"opt\"", d->path, v);
+  } else if (json_is_boolean(bw)) {
+    nd->phase = json_is_true(bw) ? MP_PHASE_BWD : MP_PHASE_FWD;
+  }
+  return 0;
+}
+
+static int read_node(const nl_doc *d, int v, mp_node *nd, mp_error *err) {
+  json_t *o = json_array_get(d->nodes, (size_t)v);
+  nd->id = v;
+  json_t *x = json_object_get(o, "name"), *k = json_object_get(o, d->node_key);
+  nd->name = mp_xstrdup(json_is_string(x) ? json_string_value(x)
+                        : json_is_string(k) ? json_string_value(k) : "");
+  x = json_object_get(o, "op");
+  if (x && !json_is_null(x) && !json_is_string(x))
+    return mp_errorf(err, "%s: node %d: op is not a string", d->path, v);
+  nd->op = mp_xstrdup(json_is_string(x) ? json_string_value(x) : "");
+  nd->is_input = !strcmp(nd->op, "input");
+  nd->is_output = !strcmp(nd->op, "output");
+  if (read_sizes(d, o, v, nd, err) ||
+      bytes_of(json_object_get(o, "workspace"), d, v, "workspace", &nd->workspace, err) ||
+      read_alias(d, o, v, nd, err) || read_time(d, o, v, nd, err))
+    return -1;
+  return 0;
+}
+
+/* ---- links: inputs in link order ---- */
+static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
+  size_t nl = json_array_size(d->links);
+  int *from = mp_xmalloc(sizeof(int) * (nl ? nl : 1)), *to = mp_xmalloc(sizeof(int) * (nl ? nl : 1));
+  int *out = mp_xmalloc(sizeof(int) * (nl ? nl : 1));
+  int rc = 0;
+  char kb[96];
+  for (size_t i = 0; i < nl && !rc; i++) {
+    json_t *l = json_array_get(d->links, i);
+    if (!json_is_object(l)) {
+      rc = mp_errorf(err, "%s: links[%zu] is not an object", d->path, i);
       break;
     }
-    json_t *x = json_object_get(o, "name");
-    nd->name = mp_xstrdup(json_is_string(x) ? json_string_value(x) : "");
-    x = json_object_get(o, "op");
-    nd->op = mp_xstrdup(json_is_string(x) ? json_string_value(x) : "");
-    nd->is_input = !strcmp(nd->op, "input");
-    nd->is_output = !strcmp(nd->op, "output");
-    if (find_id(nodes, json_object_get(o, "id")) != v) {
-      rc = mp_errorf(err, "%s: nodes[%d]: missing or duplicate id", path, v);
+    json_t *s = json_object_get(l, d->src_key), *t = json_object_get(l, d->dst_key);
+    from[i] = keys_find(&d->keys, s);
+    to[i] = keys_find(&d->keys, t);
+    if (from[i] < 0 || to[i] < 0) {
+      rc = mp_errorf(err, "%s: links[%zu]: %s %s names no node", d->path, i,
+                     from[i] < 0 ? d->src_key : d->dst_key, key_text(from[i] < 0 ? s : t, kb, sizeof kb));
       break;
     }
-    json_t *outs = json_object_get(o, "outputs"); /* several outputs (memplan's writer) */
-    if (json_is_array(outs)) {
-      nd->n_out = (int)json_array_size(outs);
-      nd->out_size = mp_xrealloc(nd->out_size, sizeof(int64_t) * (size_t)(nd->n_out ? nd->n_out : 1));
-      for (int k = 0; k < nd->n_out && !rc; k++) {
-        nd->out_size[k] = 0;
-        rc = bytes_of(json_array_get(outs, (size_t)k), path, v, "outputs", &nd->out_size[k], err);
-      }
-    } else {
-      rc = bytes_of(json_object_get(o, size_attr), path, v, size_attr, &nd->out_size[0], err);
-    }
-    if (!rc) rc = bytes_of(json_object_get(o, "workspace"), path, v, "workspace", &nd->workspace, err);
-    x = json_object_get(o, "alias");
-    if (!rc && x && !json_is_null(x)) {
-      nd->has_alias = true;
-      nd->alias.out = MP_ALL_OUTPUTS;
-      if (json_is_integer(x) && json_integer_value(x) == -1 && find_id(nodes, x) < 0) {
-        nd->alias.node = MP_PARAM_ALIAS;
-      } else {
-        nd->alias.node = find_id(nodes, x);
-        if (nd->alias.node < 0) rc = mp_errorf(err, "%s: node %d: alias names no node", path, v);
-        json_t *ao = json_object_get(o, "alias_output");
-        if (!rc && json_is_integer(ao)) nd->alias.out = (int)json_integer_value(ao);
-      }
-    }
-    x = json_object_get(o, "inplace");
-    if (!rc && json_is_true(x)) nd->inplace = true;
+    json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
+    out[i] = MP_ALL_OUTPUTS;
+    if (lo && !json_is_null(lo)) rc = index_of(lo, &out[i], err, "links[%lld]", d->path, (long long)i);
+    if (!rc && g->nodes[to[i]].n_in == INT32_MAX) rc = mp_errorf(err, "%s: too many links", d->path);
+    if (!rc) g->nodes[to[i]].n_in++;
   }
-  size_t li;
-  json_t *l;
-  if (!rc) {
-    json_array_foreach(links, li, l) {
-      int s = find_id(nodes, json_object_get(l, "source"));
-      int t = find_id(nodes, json_object_get(l, "target"));
-      if (s < 0 || t < 0) {
-        rc = mp_errorf(err, "%s: links[%zu]: source or target names no node", path, li);
-        break;
-      }
-      mp_node *nd = &g->nodes[t];
-      nd->in = mp_xrealloc(nd->in, sizeof(mp_ref) * (size_t)(nd->n_in + 1));
-      json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
-      nd->in[nd->n_in++] = (mp_ref){s, json_is_integer(lo) ? (int)json_integer_value(lo)
-                                                           : MP_ALL_OUTPUTS};
-    }
+  for (int v = 0; v < g->n; v++) {
+    g->nodes[v].in = mp_xcalloc((size_t)(g->nodes[v].n_in ? g->nodes[v].n_in : 1), sizeof(mp_ref));
+    g->nodes[v].n_in = 0;
   }
-  for (int v = 0; v < g->n; v++)
-    if (!g->nodes[v].in) g->nodes[v].in = mp_xcalloc(1, sizeof(mp_ref));
-  json_decref(root);
+  for (size_t i = 0; i < nl && !rc; i++) {
+    mp_node *nd = &g->nodes[to[i]];
+    nd->in[nd->n_in++] = (mp_ref){from[i], out[i]};
+  }
+  free(from);
+  free(to);
+  free(out);
+  return rc;
+}
+
+mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *size_attr,
+                                 const char *cost_attr, bool toposort, mp_error *err) {
+  nl_doc d = {.path = path};
+  if (read_shape(&d, root, size_attr, cost_attr, err)) return NULL;
+  mp_graph *g = mp_xcalloc(1, sizeof *g);
+  g->file = mp_xstrdup(path);
+  json_t *nm = d.graph ? json_object_get(d.graph, "name") : NULL;
+  g->name = json_is_string(nm) ? mp_xstrdup(json_string_value(nm)) : mp_file_stem(path, ".json");
+  json_t *pb = d.graph ? json_object_get(d.graph, "param_bytes") : NULL;
+  if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
+  json_t *hb = d.graph ? json_object_get(d.graph, "host_bandwidth") : NULL;
+  if (hb && !json_is_null(hb)) {
+    if (!json_is_number(hb) || !(json_number_value(hb) >= 0)) {
+      mp_errorf(err, "%s: graph.host_bandwidth must be a non-negative number", path);
+      mp_graph_free(g);
+      return NULL;
+    }
+    g->host_bandwidth = json_number_value(hb);
+  }
+  g->n = (int)json_array_size(d.nodes);
+  g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
+  g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
+  int rc = read_keys(&d, g, err);
+  if (!rc) rc = read_order(&d, g, err);
+  for (int v = 0; v < g->n && !rc; v++) rc = read_node(&d, v, &g->nodes[v], err);
+  if (!rc) rc = read_links(&d, g, err);
+  keys_free(&d.keys);
   if (!rc) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     mp_graph_free(g);
@@ -143,8 +401,11 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, bool t
   return g;
 }
 
-mp_graph *mp_graph_read(const char *path, bool toposort, mp_error *err) {
-  size_t n = strlen(path);
-  if (n > 8 && !strcmp(path + n - 8, ".graphml")) return mp_graph_read_graphml(path, toposort, err);
-  return mp_graph_read_json(path, toposort, err);
+mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, const char *cost_attr,
+                                 bool toposort, mp_error *err) {
+  json_t *root = mp_json_load(path, err);
+  if (!root) return NULL;
+  mp_graph *g = mp_graph_from_nodelink(root, path, size_attr, cost_attr, toposort, err);
+  json_decref(root);
+  return g;
 }

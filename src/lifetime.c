@@ -7,6 +7,13 @@
 #include "lifetime.h"
 #include "util.h"
 
+/* The readers keep every sum of sizes below 2^60 (util.h); a problem built
+ * otherwise still never wraps: the sums stop at INT64_MAX. */
+static int64_t sat_add(int64_t a, int64_t b) {
+  int64_t s;
+  return mp_add_ok(a, b, &s) ? s : (b > 0 ? INT64_MAX : INT64_MIN);
+}
+
 int mp_problem_from_order(const mp_graph *g, const int *order, int64_t align, mp_problem *p) {
   int n = g->n;
   memset(p, 0, sizeof *p);
@@ -101,7 +108,7 @@ int64_t mp_live_peak(const mp_problem *p) {
   event *ev = make_events(p, &m);
   int64_t live = 0, peak = 0;
   for (int i = 0; i < m; i++) {
-    live += ev[i].delta;
+    live = sat_add(live, ev[i].delta);
     if (live > peak) peak = live;
   }
   free(ev);
@@ -117,12 +124,12 @@ int64_t *mp_profile(const mp_problem *p) {
     int64_t lo = it->lo < p->t_begin ? p->t_begin : it->lo;
     int64_t hi = it->hi > p->t_end ? p->t_end : it->hi;
     if (it->size <= 0 || hi <= lo) continue;
-    d[lo - p->t_begin] += it->size;
-    d[hi - p->t_begin] -= it->size;
+    d[lo - p->t_begin] = sat_add(d[lo - p->t_begin], it->size);
+    d[hi - p->t_begin] = sat_add(d[hi - p->t_begin], -it->size);
   }
   int64_t run = 0;
   for (int64_t t = 0; t < len; t++) {
-    run += d[t];
+    run = sat_add(run, d[t]);
     d[t] = run;
   }
   return d;
@@ -146,7 +153,7 @@ double mp_profile_std(const mp_problem *p) {
       s2 += w * (long double)live * (long double)live;
       t = next;
     }
-    if (i < m) live += ev[i].delta;
+    if (i < m) live = sat_add(live, ev[i].delta);
   }
   free(ev);
   long double mean = s1 / (long double)len;
@@ -157,13 +164,13 @@ double mp_profile_std(const mp_problem *p) {
 
 int64_t mp_sum_sizes(const mp_problem *p) {
   int64_t s = 0;
-  for (int i = 0; i < p->n; i++) s += p->items[i].size;
+  for (int i = 0; i < p->n; i++) s = sat_add(s, p->items[i].size);
   return s;
 }
 
 int64_t mp_node_footprint(const mp_graph *g, int v) {
   int64_t s = 0;
-  for (int i = 0; i < g->n_reads[v]; i++) s += g->bufs[g->reads[v][i]].size;
+  for (int i = 0; i < g->n_reads[v]; i++) s = sat_add(s, g->bufs[g->reads[v][i]].size);
   const mp_node *nd = &g->nodes[v];
   for (int k = 0; k < nd->n_out; k++) {
     int b = g->root_of[v][k];
@@ -174,9 +181,9 @@ int64_t mp_node_footprint(const mp_graph *g, int v) {
      * of a bound valid for every order */
     const mp_buffer *bb = &g->bufs[b];
     if (bb->born_at_start && bb->n_readers == 0 && !bb->graph_output) continue;
-    s += bb->size;
+    s = sat_add(s, bb->size);
   }
-  if (g->ws_buf[v] >= 0) s += g->bufs[g->ws_buf[v]].size;
+  if (g->ws_buf[v] >= 0) s = sat_add(s, g->bufs[g->ws_buf[v]].size);
   return s;
 }
 

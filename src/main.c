@@ -1,7 +1,13 @@
-/* main.c - memplan's entry point: pick the subcommand and dispatch. */
+/* main.c - memplan's entry point: pick the subcommand and dispatch; then
+ * make sure what went to standard output was written (a full disk or a
+ * closed pipe is an error, not a silent success). */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "bench.h"
 #include "cli.h"
 
 static const mp_command commands[] = {
@@ -19,12 +25,13 @@ static const mp_command commands[] = {
 };
 
 static void usage(FILE *out) {
-  fprintf(out, "usage: memplan COMMAND [ARGS]   (memplan COMMAND --help for details)\n\n");
+  fprintf(out, "usage: memplan COMMAND [ARGS]   (memplan COMMAND --help for details)\n"
+               "       memplan --version\n\n");
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
 }
 
-int main(int argc, char **argv) {
+static int dispatch(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return MP_EXIT_USAGE;
@@ -33,9 +40,28 @@ int main(int argc, char **argv) {
     usage(stdout);
     return MP_EXIT_OK;
   }
+  if (!strcmp(argv[1], "--version")) {
+    printf("memplan %s (%s)\n", MP_VERSION, mp_version_string());
+    return MP_EXIT_OK;
+  }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   fprintf(stderr, "memplan: unknown command '%s'\n\n", argv[1]);
   usage(stderr);
   return MP_EXIT_USAGE;
+}
+
+int main(int argc, char **argv) {
+  int rc = dispatch(argc, argv);
+  /* stdout is checked once, here, for every command: the error flag of an
+   * earlier write, the last flush, and the close */
+  errno = 0;
+  bool bad = fflush(stdout) != 0 || ferror(stdout);
+  int e = errno;
+  if (close(STDOUT_FILENO) && errno != EBADF && !bad) bad = true, e = errno;
+  if (bad) {
+    fprintf(stderr, "memplan: standard output: write error%s%s\n", e ? ": " : "", e ? strerror(e) : "");
+    if (rc == MP_EXIT_OK) rc = MP_EXIT_INPUT;
+  }
+  return rc;
 }

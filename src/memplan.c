@@ -62,7 +62,9 @@ memplan_err memplan_solver_option(int i, int k, memplan_option_info *out) {
 memplan_err memplan_instance_load(memplan_instance **out, const char *path,
                                   const memplan_load_opts *opts, memplan_error *err) {
   mp_load_opts lo = {0};
-  if (opts) lo = (mp_load_opts){opts->toposort, opts->format, opts->size_attr};
+  if (opts)
+    lo = (mp_load_opts){.toposort = opts->toposort, .format = opts->format,
+                        .size_attr = opts->size_attr, .cost_attr = opts->cost_attr};
   memplan_instance *h = mp_xcalloc(1, sizeof *h);
   mp_error e;
   *out = NULL;

@@ -114,7 +114,8 @@ typedef struct memplan_instance memplan_instance;
 typedef struct memplan_load_opts {
   bool toposort;         /* sort a non-topological file order instead of failing */
   const char *format;    /* NULL (by extension), "json", "graphml", "nodelink", "csv" */
-  const char *size_attr; /* node-link / GraphML attribute with output bytes (NULL: "size") */
+  const char *size_attr; /* node-link / GraphML attribute with output bytes (NULL: found by name) */
+  const char *cost_attr; /* node-link / GraphML attribute with node times (NULL: found by name) */
 } memplan_load_opts;
 
 /* Load a graph (JSON, GraphML, node-link) or a MiniMalloc CSV.  opts may

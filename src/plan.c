@@ -49,10 +49,10 @@ int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
     const mp_item *it = &p->items[i];
     item_name(p, i, a, sizeof a);
     if (off[i] < 0) return mp_errorf(err, "buffer %s: no offset (or negative offset %lld)", a, (long long)off[i]);
-    /* offsets beyond 2^62 would overflow offset + size below */
-    if (off[i] > ((int64_t)1 << 62) || it->size > ((int64_t)1 << 62))
-      return mp_errorf(err, "buffer %s: offset %lld is out of range (at most 2^62)", a,
-                       (long long)off[i]);
+    /* an end beyond 2^62 could overflow the sums below */
+    if (off[i] > MP_MAX_ARENA || it->size > MP_MAX_ARENA - off[i])
+      return mp_errorf(err, "buffer %s: offset %lld is out of range (offset + size at most 2^62)",
+                       a, (long long)off[i]);
     int64_t al = it->align < 1 ? 1 : it->align;
     if (off[i] % al != 0)
       return mp_errorf(err, "buffer %s: offset %lld is not a multiple of its alignment %lld", a,

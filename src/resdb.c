@@ -68,6 +68,24 @@ const mp_col mp_cols[] = {
     F("plan_ms_max", C_REAL, plan_ms_max, 0),
     F("plan_cpu_ms", C_REAL, plan_cpu_ms, 0),
     F("plan_cpu_ms_min", C_REAL, plan_cpu_ms_min, 0),
+    /* recomputation (DESIGN 6): the cell's events stage ("" without one),
+     * the request as the solve resolved it, the event plan's figures */
+    F("remat_solver", C_TEXT, remat, CF_KEY | CF_LATER),
+    F("budget_arg", C_TEXT, budget_arg, CF_KEY | CF_LATER),
+    F("bandwidth_arg", C_TEXT, bandwidth_arg, CF_KEY | CF_LATER),
+    F("remat_status", C_TEXT, remat_status, 0),
+    F("budget", C_INT, budget, 0),
+    F("bandwidth", C_REAL, bandwidth, 0),
+    F("base_time", C_REAL, base_time, 0),
+    F("duration", C_REAL, duration, CF_FIG),
+    F("overhead", C_REAL, overhead, CF_FIG),
+    F("recompute_time", C_REAL, recompute_time, CF_FIG),
+    F("recomputed", C_INT, recomputed, CF_FIG),
+    F("stall_time", C_REAL, stall_time, CF_FIG),
+    F("transferred", C_INT, transferred, CF_FIG),
+    F("residencies", C_INT, residencies, CF_FIG),
+    F("remat_ms", C_REAL, remat_ms, 0),
+    F("remat_cpu_ms", C_REAL, remat_cpu_ms, 0),
     /* from the graphs table (export and load only) */
     F("graph_bound", C_INT, graph_bound, CF_JOINED),
     F("bound_kind", C_TEXT, bound_kind, CF_JOINED),
@@ -75,7 +93,12 @@ const mp_col mp_cols[] = {
 #undef F
 const int mp_ncols = (int)(sizeof mp_cols / sizeof mp_cols[0]);
 
-const char mp_key_cols[] = "path, order_solver, place_solver, seed, time_limit, options";
+const char mp_key_cols[] =
+    "path, order_solver, place_solver, seed, time_limit, options, remat_solver, budget_arg, "
+    "bandwidth_arg";
+
+/* Key columns added after the first files: older rows hold "" there. */
+static bool later_key(const mp_col *c) { return (c->flags & CF_LATER) != 0; }
 
 static const char *sql_type(int t) {
   return t == C_TEXT ? "TEXT" : t == C_REAL ? "REAL" : "INTEGER";
@@ -202,26 +225,55 @@ static int check_schema(sqlite3 *db, char *sub, size_t cap) {
   return 0;
 }
 
+/* "CREATE TABLE IF NOT EXISTS name (every stored column, UNIQUE (key))" */
+static void results_sql(const char *name, char *sql, size_t cap) {
+  int l = snprintf(sql, cap, "CREATE TABLE IF NOT EXISTS %s (", name);
+  for (int i = 0; i < mp_ncols; i++) {
+    const mp_col *c = &mp_cols[i];
+    if (c->flags & CF_JOINED) continue;
+    l += snprintf(sql + l, cap - (size_t)l, "%s %s%s%s, ", c->name, sql_type(c->type),
+                  c->flags & CF_KEY ? " NOT NULL" : "", later_key(c) ? " DEFAULT ''" : "");
+  }
+  snprintf(sql + l, cap - (size_t)l, "UNIQUE (%s));", mp_key_cols);
+}
+
+/* A results table of a file made before remat cells has a UNIQUE key
+ * without the remat columns, which SQLite cannot alter: the table is
+ * rebuilt with the current key, every row (and rowid) kept, the new key
+ * columns "" (cells without recomputation keep their keys).  Inside the
+ * caller's transaction: all or nothing. */
+static int rebuild_for_remat_key(sqlite3 *db, char *sub, size_t cap) {
+  char sql[8192], cols[4096] = "";
+  results_sql("results_new", sql, sizeof sql);
+  if (mp_db_exec(db, sql, sub, cap)) return -1;
+  int l = 0;
+  for (int i = 0; i < mp_ncols; i++)
+    if (!(mp_cols[i].flags & CF_JOINED) && mp_db_has_column(db, "results", mp_cols[i].name))
+      l += snprintf(cols + l, sizeof cols - (size_t)l, ", %s", mp_cols[i].name);
+  snprintf(sql, sizeof sql,
+           "INSERT INTO results_new (rowid%s) SELECT rowid%s FROM results; DROP TABLE results; "
+           "ALTER TABLE results_new RENAME TO results;",
+           cols, cols);
+  return mp_db_exec(db, sql, sub, cap);
+}
+
 /* Create what is missing: tables, columns of older files, indexes. */
 static int create_schema(sqlite3 *db, char *sub, size_t cap) {
-  char sql[4096], pragma[96];
-  int l = snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS results (");
-  for (int i = 0; i < mp_ncols; i++) {
-    if (mp_cols[i].flags & CF_JOINED) continue;
-    l += snprintf(sql + l, sizeof sql - (size_t)l, "%s %s%s, ", mp_cols[i].name,
-                  sql_type(mp_cols[i].type), mp_cols[i].flags & CF_KEY ? " NOT NULL" : "");
-  }
-  snprintf(sql + l, sizeof sql - (size_t)l, "UNIQUE (%s));", mp_key_cols);
+  char sql[8192], pragma[96];
   snprintf(pragma, sizeof pragma, "PRAGMA application_id = %d; PRAGMA user_version = %d;",
            MP_APP_ID, MP_SCHEMA_VERSION);
-  if (mp_db_exec(db, pragma, sub, cap) || mp_db_exec(db, sql, sub, cap) ||
-      mp_db_exec(db, MP_GRAPHS_SQL, sub, cap) || mp_db_exec(db, MP_CLAIMS_SQL, sub, cap))
+  bool old_key = pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'results'") > 0 &&
+                 !mp_db_has_column(db, "results", "remat_solver");
+  results_sql("results", sql, sizeof sql);
+  if (mp_db_exec(db, pragma, sub, cap) || (old_key && rebuild_for_remat_key(db, sub, cap)) ||
+      mp_db_exec(db, sql, sub, cap) || mp_db_exec(db, MP_GRAPHS_SQL, sub, cap) ||
+      mp_db_exec(db, MP_CLAIMS_SQL, sub, cap))
     return -1;
   for (int i = 0; i < mp_ncols; i++) {
     if ((mp_cols[i].flags & CF_JOINED) || mp_db_has_column(db, "results", mp_cols[i].name))
       continue;
-    snprintf(sql, sizeof sql, "ALTER TABLE results ADD COLUMN %s %s", mp_cols[i].name,
-             sql_type(mp_cols[i].type));
+    snprintf(sql, sizeof sql, "ALTER TABLE results ADD COLUMN %s %s%s", mp_cols[i].name,
+             sql_type(mp_cols[i].type), later_key(&mp_cols[i]) ? " NOT NULL DEFAULT ''" : "");
     if (mp_db_exec(db, sql, sub, cap)) return -1;
   }
   return mp_db_exec(db, "CREATE INDEX IF NOT EXISTS results_graph ON results(graph);", sub, cap);
@@ -400,7 +452,7 @@ static int cmp_state(const void *a, const void *b) {
 int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
   memset(ks, 0, sizeof *ks);
   sqlite3_stmt *st;
-  char sql[256];
+  char sql[512];
   snprintf(sql, sizeof sql,
            "SELECT %s, status, fingerprint, repeats, rowid, arena IS NOT NULL FROM results",
            mp_key_cols);
@@ -418,18 +470,21 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
     r.seed = (uint64_t)sqlite3_column_int64(st, 3);
     r.time_limit = sqlite3_column_double(st, 4);
     r.options = (char *)sqlite3_column_text(st, 5);
+    r.remat = (char *)sqlite3_column_text(st, 6);
+    r.budget_arg = (char *)sqlite3_column_text(st, 7);
+    r.bandwidth_arg = (char *)sqlite3_column_text(st, 8);
     if (ks->n == capn) {
       capn = capn ? 2 * capn : 256;
       ks->c = mp_xrealloc(ks->c, sizeof(mp_cellstate) * (size_t)capn);
     }
     mp_cellstate *c = &ks->c[ks->n++];
     c->key = mp_row_key(&r);
-    c->status = dup_text(sqlite3_column_text(st, 6));
+    c->status = dup_text(sqlite3_column_text(st, 9));
     if (!c->status) c->status = mp_xstrdup("");
-    c->fingerprint = dup_text(sqlite3_column_text(st, 7));
-    c->repeats = sqlite3_column_type(st, 8) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 8);
-    c->rowid = sqlite3_column_int64(st, 9);
-    c->has_fig = sqlite3_column_int(st, 10) != 0;
+    c->fingerprint = dup_text(sqlite3_column_text(st, 10));
+    c->repeats = sqlite3_column_type(st, 11) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 11);
+    c->rowid = sqlite3_column_int64(st, 12);
+    c->has_fig = sqlite3_column_int(st, 13) != 0;
   }
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
@@ -478,11 +533,11 @@ static void set_from_sql(mp_row *r, int i, sqlite3_stmt *st, int k) {
   }
 }
 
-static void finish_loaded(mp_row *r, const char *source) {
-  if (!r->options) r->options = mp_xstrdup("");
-  if (!r->path) r->path = mp_xstrdup("");
-  if (!r->order) r->order = mp_xstrdup("");
-  if (!r->place) r->place = mp_xstrdup("");
+void mp_row_finish_loaded(mp_row *r, const char *source) {
+  char **key[] = {&r->options, &r->path, &r->order, &r->place, &r->remat, &r->budget_arg,
+                  &r->bandwidth_arg};
+  for (size_t i = 0; i < sizeof key / sizeof key[0]; i++)
+    if (!*key[i]) *key[i] = mp_xstrdup(""); /* older files: "" (no recomputation) */
   r->has_fig = r->arena != MP_NA;
   r->source = mp_xstrdup(source);
 }
@@ -502,8 +557,11 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
     idx[k++] = i;
   }
   l += snprintf(sql + l, sizeof sql - (size_t)l, " FROM results r%s ORDER BY r.path, r.order_solver, "
-                "r.place_solver, r.seed, r.time_limit, r.options",
-                graphs ? " LEFT JOIN graphs g ON g.path = r.path" : "");
+                "r.place_solver, r.seed, r.time_limit, r.options%s",
+                graphs ? " LEFT JOIN graphs g ON g.path = r.path" : "",
+                mp_db_has_column(db, "results", "remat_solver")
+                    ? ", r.remat_solver, r.budget_arg, r.bandwidth_arg"
+                    : "");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "%s: %s", source, sqlite3_errmsg(db));
@@ -516,7 +574,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
     mp_row *r = &(*rows)[(*n)++];
     mp_row_init(r);
     for (int j = 0; j < k; j++) set_from_sql(r, idx[j], st, j);
-    finish_loaded(r, source);
+    mp_row_finish_loaded(r, source);
   }
   sqlite3_finalize(st);
   free(idx);

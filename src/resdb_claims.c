@@ -96,7 +96,8 @@ static bool claim_live(sqlite3_stmt *st) {
 static int64_t current_rowid(sqlite3 *db, const mp_row *c, int *err) {
   sqlite3_stmt *st;
   const char *sql = "SELECT rowid FROM results WHERE path = ? AND order_solver = ? AND "
-                    "place_solver = ? AND seed = ? AND time_limit = ? AND options = ?";
+                    "place_solver = ? AND seed = ? AND time_limit = ? AND options = ? AND "
+                    "remat_solver = ? AND budget_arg = ? AND bandwidth_arg = ?";
   *err = sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK;
   if (*err) return 0;
   sqlite3_bind_text(st, 1, c->path, -1, SQLITE_TRANSIENT);
@@ -105,6 +106,9 @@ static int64_t current_rowid(sqlite3 *db, const mp_row *c, int *err) {
   sqlite3_bind_int64(st, 4, (sqlite3_int64)c->seed);
   sqlite3_bind_double(st, 5, c->time_limit);
   sqlite3_bind_text(st, 6, c->options ? c->options : "", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 7, c->remat ? c->remat : "", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 8, c->budget_arg ? c->budget_arg : "", -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 9, c->bandwidth_arg ? c->bandwidth_arg : "", -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st);
   int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
   *err = rc != SQLITE_ROW && rc != SQLITE_DONE;

@@ -77,12 +77,7 @@ static void read_record(mp_row *r, char **fld, int nf, const int *map, int nh, c
       continue;
     set_field(r, map[i], fld[i]);
   }
-  if (!r->options) r->options = mp_xstrdup("");
-  if (!r->path) r->path = mp_xstrdup("");
-  if (!r->order) r->order = mp_xstrdup("");
-  if (!r->place) r->place = mp_xstrdup("");
-  r->has_fig = r->arena != MP_NA;
-  r->source = mp_xstrdup(path);
+  mp_row_finish_loaded(r, path);
 }
 
 int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {

@@ -10,13 +10,14 @@
 /* PRAGMA application_id of a memplan results file ("mpln"), and the schema
  * version (user_version) this build writes. */
 #define MP_APP_ID 0x6d706c6e
-#define MP_SCHEMA_VERSION 2
+#define MP_SCHEMA_VERSION 3
 
 enum { C_TEXT, C_INT, C_U64, C_REAL };
 enum {
   CF_FIG = 1,    /* a figure: NULL unless the row has a plan */
   CF_KEY = 2,    /* part of the cell key (NOT NULL) */
-  CF_JOINED = 4  /* not a column of results: joined from graphs */
+  CF_JOINED = 4, /* not a column of results: joined from graphs */
+  CF_LATER = 8   /* a key column added later: "" in older rows */
 };
 
 typedef struct mp_col {
@@ -45,6 +46,9 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
 /* rows */
 sqlite3_stmt *mp_db_insert_stmt(sqlite3 *db, bool replace, char *msg, size_t cap);
 int mp_db_insert_row(sqlite3 *db, sqlite3_stmt *st, const mp_row *r, char *msg, size_t cap);
+/* A row read from a file: key texts never NULL ("" where an older file has
+ * none), has_fig, source. */
+void mp_row_finish_loaded(mp_row *r, const char *source);
 int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char *msg, size_t cap);
 
 /* claims and graphs (resdb_claims.c) */

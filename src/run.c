@@ -265,6 +265,20 @@ static mp_err run_stages(run_state *s) {
 }
 
 /* Resolve the chains and check the request before any solver runs. */
+/* --align on a CSV without an alignment column must leave every pinned
+ * offset aligned, or no placement exists: a usage error. */
+static mp_err check_pins(const mp_instance *in, const mp_run_spec *spec, mp_error *err) {
+  const mp_problem *p = in->fixed;
+  if (!p || p->has_alignment_col || spec->align <= 1) return MP_OK;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 && p->items[i].fixed % spec->align) {
+      mp_errorf(err, "--align %lld: buffer %s is pinned at %lld, not a multiple",
+                (long long)spec->align, p->ids ? p->ids[i] : "?", (long long)p->items[i].fixed);
+      return MP_EUSAGE;
+    }
+  return MP_OK;
+}
+
 static mp_err resolve(const mp_instance *in, const mp_run_spec *spec, mp_chain *ch, mp_result *r) {
   mp_error err;
   mp_chain_request req = {.is_graph = in->g != NULL,
@@ -274,6 +288,7 @@ static mp_err resolve(const mp_instance *in, const mp_run_spec *spec, mp_chain *
                           .n_extra = spec->n_extra, .extra = spec->extra};
   mp_err e = mp_chain_resolve(&req, ch, &err);
   if (!e) e = run_remat_request(spec, &err);
+  if (!e) e = check_pins(in, spec, &err);
   if (e) {
     snprintf(r->msg, sizeof r->msg, "%s", err.msg);
     r->status = r->order_status = r->place_status = r->remat.status = MP_ERROR;

@@ -126,23 +126,32 @@ static bool listed(const mp_agg *g, const char *const *l, int n) {
   return false;
 }
 
-/* Each name must answer to groups of one label. */
-static int check_names(const mp_aggset *s, const char *const *l, int n, const char *opt, char *msg,
-                       size_t cap) {
+/* A label that name matches, and a second one (several: ambiguous). */
+static void note_match(const char *label, const char **first, const char **other) {
+  if (!*first)
+    *first = label;
+  else if (strcmp(*first, label) && !*other)
+    *other = label;
+}
+
+/* Each name must answer to groups of one label (of the order and placement
+ * groups, or of the recomputation groups). */
+static int check_names(const mp_aggset *s, const mp_raggset *rs, const char *const *l, int n,
+                       const char *opt, char *msg, size_t cap) {
   for (int i = 0; i < n; i++) {
-    const char *first = NULL;
-    for (int k = 0; k < s->n; k++) {
-      if (!mp_agg_matches(&s->a[k], l[i])) continue;
-      if (first && strcmp(first, s->a[k].label)) {
-        snprintf(msg, cap, "%s '%s' names several solvers ('%s', '%s'): give the full label", opt,
-                 l[i], first, s->a[k].label);
-        return -1;
-      }
-      first = s->a[k].label;
+    const char *first = NULL, *other = NULL;
+    for (int k = 0; k < s->n; k++)
+      if (mp_agg_matches(&s->a[k], l[i])) note_match(s->a[k].label, &first, &other);
+    for (int k = 0; k < rs->n; k++)
+      if (mp_ragg_matches(&rs->a[k], l[i])) note_match(rs->a[k].label, &first, &other);
+    if (other) {
+      snprintf(msg, cap, "%s '%s' names several solvers ('%s', '%s'): give the full label", opt,
+               l[i], first, other);
+      return -1;
     }
     if (!first) {
-      snprintf(msg, cap, "%s '%s': no such solver in the results (labels are ORDER+PLACE as in "
-               "the tables)", opt, l[i]);
+      snprintf(msg, cap, "%s '%s': no such solver in the results (labels are ORDER+PLACE, or "
+               "ORDER+REMAT+PLACE, as in the tables)", opt, l[i]);
       return -1;
     }
   }
@@ -184,12 +193,60 @@ static int keep_common(mp_aggset *s, int *kept) {
   return dropped;
 }
 
-static int apply_filters(mp_aggset *s, const mp_table_opts *o, char *note, size_t ncap, char *msg,
-                         size_t cap) {
+/* --solver on the recomputation groups. */
+static void keep_remat_solvers(mp_raggset *s, const mp_table_opts *o) {
+  int w = 0;
+  for (int i = 0; i < s->n; i++) {
+    bool keep = false;
+    for (int k = 0; k < o->n_solvers && !keep; k++) keep = mp_ragg_matches(&s->a[i], o->solvers[k]);
+    if (keep) s->a[w++] = s->a[i];
+  }
+  s->n = w;
+}
+
+/* --common on the recomputation groups: the (graph, budget) instances
+ * every solver planned.  Returns instances dropped. */
+static int keep_remat_common(mp_raggset *s, int *kept) {
+  bool *keep = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(bool));
+  int dropped = 0;
+  *kept = 0;
+  for (int i = 0; i < s->n; i++) {
+    bool first = true, all = true;
+    for (int j = 0; j < i && first; j++)
+      first = strcmp(s->a[j].path, s->a[i].path) || strcmp(s->a[j].budget_arg, s->a[i].budget_arg);
+    if (!first) continue; /* the instance was decided at its first group */
+    for (int k = 0; k < s->n && all; k++) { /* every label ... */
+      bool here = false; /* ... planned this instance */
+      for (int q = 0; q < s->n && !here; q++)
+        here = s->a[q].ok && !strcmp(s->a[q].label, s->a[k].label) &&
+               !strcmp(s->a[q].path, s->a[i].path) && !strcmp(s->a[q].budget_arg, s->a[i].budget_arg);
+      all = here;
+    }
+    for (int q = i; q < s->n; q++)
+      if (!strcmp(s->a[q].path, s->a[i].path) && !strcmp(s->a[q].budget_arg, s->a[i].budget_arg))
+        keep[q] = all;
+    all ? (*kept)++ : dropped++;
+  }
+  int w = 0;
+  for (int i = 0; i < s->n; i++)
+    if (keep[i]) s->a[w++] = s->a[i];
+  s->n = w;
+  free(keep);
+  return dropped;
+}
+
+static int apply_filters(mp_aggset *s, mp_raggset *rs, const mp_table_opts *o, char *note,
+                         size_t ncap, char *msg, size_t cap) {
   note[0] = 0;
-  if (check_names(s, o->solvers, o->n_solvers, "--solver", msg, cap) ||
-      check_names(s, o->baselines, o->n_baselines, "--baseline", msg, cap))
+  if (check_names(s, rs, o->solvers, o->n_solvers, "--solver", msg, cap) ||
+      check_names(s, rs, o->baselines, o->n_baselines, "--baseline", msg, cap))
     return -1;
+  if (o->n_solvers) keep_remat_solvers(rs, o);
+  if (o->common && rs->n) {
+    int kept, dropped = keep_remat_common(rs, &kept);
+    snprintf(note, ncap, "Recomputation instances (graph, budget) every listed solver planned "
+             "(--common): %d kept, %d left out.", kept, dropped);
+  }
   if (o->n_solvers) {
     bool *keep = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(bool));
     for (int i = 0; i < s->n; i++)
@@ -198,10 +255,11 @@ static int apply_filters(mp_aggset *s, const mp_table_opts *o, char *note, size_
     keep_groups(s, keep);
     free(keep);
   }
-  if (o->common) {
+  if (o->common && s->n) {
     int kept, dropped = keep_common(s, &kept);
-    snprintf(note, ncap, "Instances every listed solver planned (--common): %d kept, %d left out.",
-             kept, dropped);
+    size_t l = strlen(note);
+    snprintf(note + l, ncap - l, "%sInstances every listed solver planned (--common): %d kept, %d "
+             "left out.", l ? " " : "", kept, dropped);
   }
   return 0;
 }
@@ -234,13 +292,22 @@ static void sources_note(FILE *o, const mp_fmt *f, const mp_aggset *s) {
                                         : "");
 }
 
-static void issues_note(FILE *o, const mp_fmt *f, const mp_aggset *s) {
-  if (!s->n_issues) return;
+static void issues_note(FILE *o, const mp_fmt *f, const mp_aggset *s, const mp_raggset *rs) {
+  if (!s->n_issues && !rs->n_issues) return;
   const char *c = f->latex ? "% " : "";
-  fprintf(o, "%s%sResults that contradict a bound (an error in a solver or a bound, not a "
-          "bound; left out of the bounds):%s\n",
+  fprintf(o, "%s%sResults that contradict a bound, a budget or a proof (an error in a solver or "
+          "a bound, not a bound; left out of the bounds):%s\n",
           c, f->md ? "**" : "", f->md ? "**" : "");
   for (int i = 0; i < s->n_issues; i++) fprintf(o, "%s- %s\n", c, s->issues[i]);
+  for (int i = 0; i < rs->n_issues; i++) fprintf(o, "%s- %s\n", c, rs->issues[i]);
+}
+
+/* The bandwidths of the recomputation cells, when every label hides it. */
+static void remat_note(FILE *o, const mp_fmt *f, const mp_raggset *rs) {
+  if (!rs->n || strstr(rs->a[0].label, " bw=")) return;
+  const char *bw = rs->a[0].bandwidth_arg;
+  fprintf(o, "%sRecomputation cells: host link %s%s.\n", f->latex ? "% " : "",
+          bw[0] ? bw : "the graph's own (host_bandwidth)", bw[0] ? " bytes per cost unit" : "");
 }
 
 /* ------------------------------------------------------------ per graph */
@@ -568,8 +635,10 @@ static void write_suites(FILE *out, const mp_fmt *f, const mp_aggset *s, const m
   free(sub);
 }
 
-static int parse_format(const mp_table_opts *o, mp_fmt *f, const char **view, char *msg,
-                        size_t cap) {
+/* The view: default both (csv: graphs, or remat when every row is a remat
+ * cell's). */
+static int parse_format(const mp_table_opts *o, bool only_remat, mp_fmt *f, const char **view,
+                        char *msg, size_t cap) {
   memset(f, 0, sizeof *f);
   const char *fm = o->format ? o->format : "md";
   if (!strcmp(fm, "md"))
@@ -582,53 +651,71 @@ static int parse_format(const mp_table_opts *o, mp_fmt *f, const char **view, ch
     snprintf(msg, cap, "unknown format '%s' (md, latex, csv)", fm);
     return -1;
   }
-  *view = o->view ? o->view : f->csv ? "graphs" : "both";
+  *view = o->view ? o->view : !f->csv ? "both" : only_remat ? "remat" : "graphs";
   if (strcmp(*view, "graphs") && strcmp(*view, "suite") && strcmp(*view, "both") &&
-      strcmp(*view, "pivot")) {
-    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot)", *view);
+      strcmp(*view, "pivot") && strcmp(*view, "remat") && strcmp(*view, "remat-summary")) {
+    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot, remat, remat-summary)",
+             *view);
     return -1;
   }
-  if (f->csv && strcmp(*view, "graphs")) {
-    snprintf(msg, cap, "csv holds the per-graph table only: --view graphs");
+  if (f->csv && strcmp(*view, "graphs") && strcmp(*view, "remat")) {
+    snprintf(msg, cap, "csv holds one per-graph table: --view graphs, or --view remat");
     return -1;
   }
   return 0;
 }
 
+/* The markdown or LaTeX tables of the view. */
+static int write_view(FILE *out, const mp_fmt *f, const char *view, const mp_aggset *s,
+                      const mp_raggset *rs, const mp_table_opts *o, char *msg, size_t cap) {
+  /* order and placement rows (or nothing at all) */
+  bool plain = (s->n > 0 || rs->n == 0) && strncmp(view, "remat", 5);
+  if (!strcmp(view, "pivot")) return mp_table_pivot(out, f, s, o, msg, cap);
+  if (plain && (!strcmp(view, "suite") || !strcmp(view, "both"))) write_suites(out, f, s, o);
+  if (plain && !strcmp(view, "both")) fputc('\n', out);
+  if (plain && (!strcmp(view, "graphs") || !strcmp(view, "both"))) write_graphs(out, f, s->a, s->n, o);
+  bool summary = !strcmp(view, "remat-summary");
+  bool remat = !strncmp(view, "remat", 5) || (!strcmp(view, "both") && rs->n > 0);
+  if (remat && plain && strncmp(view, "remat", 5)) fputc('\n', out);
+  if (remat) mp_table_remat(out, f, rs, o, summary);
+  return 0;
+}
+
 int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o, char *msg,
                    size_t cap) {
+  bool only_remat = n > 0;
+  for (int i = 0; i < n; i++) only_remat &= mp_row_is_remat(&rows[i]);
   mp_fmt f;
   const char *view;
-  if (parse_format(o, &f, &view, msg, cap)) return -1;
+  if (parse_format(o, only_remat, &f, &view, msg, cap)) return -1;
   mp_aggset s;
+  mp_raggset rs;
   mp_agg_opts ao = {o->best_of_seeds, o->graph_bound_only};
   mp_aggregate(rows, n, &ao, &s);
-  char note[256];
-  if (apply_filters(&s, o, note, sizeof note, msg, cap)) {
-    mp_aggset_free(&s);
-    return -1;
-  }
-  int rc = 0;
-  if (f.csv) {
-    write_csv(out, s.a, s.n);
-  } else {
-    if (!o->brief) bound_note(out, &f, &s, o);
+  mp_remat_aggregate(rows, n, o->best_of_seeds, &rs);
+  char note[512];
+  int rc = apply_filters(&s, &rs, o, note, sizeof note, msg, cap) ? -1 : 0;
+  if (!rc && f.csv) {
+    if (!strcmp(view, "remat"))
+      mp_table_remat_csv(out, &rs);
+    else
+      write_csv(out, s.a, s.n);
+  } else if (!rc) {
+    if (!o->brief && (s.n || !rs.n)) bound_note(out, &f, &s, o);
+    if (!o->brief) remat_note(out, &f, &rs);
     sources_note(out, &f, &s);
     if (note[0]) fprintf(out, "%s%s\n", f.latex ? "% " : "", note);
-    issues_note(out, &f, &s);
-    if (!o->brief || note[0] || s.n_issues || s.n_sources > 1) fputc('\n', out);
-    if (!strcmp(view, "pivot")) {
-      rc = mp_table_pivot(out, &f, &s, o, msg, cap);
-    } else {
-      if (!strcmp(view, "suite") || !strcmp(view, "both")) write_suites(out, &f, &s, o);
-      if (!strcmp(view, "both")) fputc('\n', out);
-      if (!strcmp(view, "graphs") || !strcmp(view, "both")) write_graphs(out, &f, s.a, s.n, o);
-    }
+    issues_note(out, &f, &s, &rs);
+    if (!o->brief || note[0] || s.n_issues || rs.n_issues || s.n_sources > 1) fputc('\n', out);
+    rc = write_view(out, &f, view, &s, &rs, o, msg, cap);
   }
-  if (!rc && s.n_issues) {
-    snprintf(msg, cap, "%s%s", s.issues[0], s.n_issues > 1 ? " (and more: see the table)" : "");
+  int n_issues = s.n_issues + rs.n_issues;
+  if (!rc && n_issues) {
+    snprintf(msg, cap, "%s%s", s.n_issues ? s.issues[0] : rs.issues[0],
+             n_issues > 1 ? " (and more: see the table)" : "");
     rc = 1;
   }
   mp_aggset_free(&s);
+  mp_raggset_free(&rs);
   return rc;
 }

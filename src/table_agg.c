@@ -14,7 +14,9 @@
  * optimum raises it only after it is checked: an optimum below the
  * independent bound, or above a value some run achieved, is reported as an
  * issue and ignored.  Rows from several results files that hold the same
- * cell are kept apart (the label names the file). */
+ * cell are kept apart (the label names the file).  Rows of cells with a
+ * recomputation stage are left out (table_remat_agg.c groups them): their
+ * live peak may legitimately be below every order's bound. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
@@ -264,7 +266,7 @@ static gbound independent_bound(const mp_row *rows, int n, const char *path) {
   gbound b = {0, NULL, -1, -1};
   for (int q = 0; q < n; q++) {
     const mp_row *r = &rows[q];
-    if (strcmp(r->path, path)) continue;
+    if (strcmp(r->path, path) || mp_row_is_remat(r)) continue;
     if (r->graph_bound != MP_NA && r->graph_bound > b.g) {
       b.g = r->graph_bound;
       b.kind = r->bound_kind ? r->bound_kind : "independent";
@@ -296,7 +298,7 @@ static void graph_bounds(const mp_row *rows, int n, const char *path, const mp_a
   bool indep = strcmp(b.kind, "reported") != 0;
   for (int q = 0; q < n; q++) {
     const mp_row *r = &rows[q];
-    if (strcmp(r->path, path) || !r->has_fig) continue;
+    if (strcmp(r->path, path) || !r->has_fig || mp_row_is_remat(r)) continue;
     if (indep && r->live_peak < b.g) {
       issue(s, "%s: live peak %lld is below the %s bound %lld of the graph", who(r, w, sizeof w),
             (long long)r->live_peak, b.kind, (long long)b.g);
@@ -340,7 +342,7 @@ static void graph_bounds(const mp_row *rows, int n, const char *path, const mp_a
   *kind = b.kind;
 }
 
-static void set_bounds(const mp_row *rows, const mp_row **p, int n, const mp_agg_opts *o,
+static void set_bounds(const mp_row *rows, int n, const mp_row **p, const mp_agg_opts *o,
                        mp_aggset *s) {
   mp_agg *a = s->a;
   unsigned char *valid = mp_xcalloc((size_t)(n ? n : 1), 1);
@@ -380,14 +382,17 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
   mp_agg_opts def = {0};
   if (!o) o = &def;
   const mp_row **p = mp_xmalloc(sizeof(*p) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n; i++) p[i] = &rows[i];
-  note_sources(rows, n, s);
+  int all = n;
+  n = 0;
+  for (int i = 0; i < all; i++)
+    if (!mp_row_is_remat(&rows[i])) p[n++] = &rows[i];
+  note_sources(rows, all, s);
   s->split_sources = s->n_sources > 1 && cell_in_two_files(p, n);
   actx ctx = {s->split_sources};
   qsort_r(p, (size_t)n, sizeof(*p), cmp_row_ptr_r, &ctx);
   bool multi_tl = false;
   for (int i = 1; i < n; i++)
-    if (rows[i].time_limit != rows[0].time_limit) multi_tl = true;
+    if (p[i]->time_limit != p[0]->time_limit) multi_tl = true;
   s->a = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_agg));
   int64_t *iv = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   double *dv = mp_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
@@ -398,7 +403,7 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
     make_group(&s->a[s->n++], p, i, j, o, multi_tl, s->split_sources, iv, dv, ok);
     i = j;
   }
-  set_bounds(rows, p, n, o, s);
+  set_bounds(rows, all, p, o, s);
   free(ok);
   free(iv);
   free(dv);

@@ -40,4 +40,10 @@ bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b);
 int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_table_opts *o,
                    char *msg, size_t cap);
 
+/* The recomputation tables (table_remat.c): suite, smallest budget within
+ * the overhead threshold, per graph (not with summary); and their CSV. */
+int mp_table_remat(FILE *out, const mp_fmt *f, const mp_raggset *s, const mp_table_opts *o,
+                   bool summary);
+void mp_table_remat_csv(FILE *out, const mp_raggset *s);
+
 #endif

@@ -1,5 +1,8 @@
 /* util.c - allocation, time, the random generator and error formatting. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -108,4 +111,68 @@ uint64_t mp_rng_below(mp_rng *r, uint64_t n) {
     }
   }
   return (uint64_t)(m >> 64);
+}
+
+int mp_parse_int64(const char *s, int64_t *out, const char **why) {
+  const char *w = "not an integer";
+  if (!s || !*s || isspace((unsigned char)*s)) goto bad;
+  errno = 0;
+  char *end;
+  long long v = strtoll(s, &end, 10);
+  if (end == s || *end) goto bad;
+  if (errno == ERANGE) {
+    w = "out of range (beyond 64 bits)";
+    goto bad;
+  }
+  *out = (int64_t)v;
+  return 0;
+bad:
+  if (why) *why = w;
+  return -1;
+}
+
+int mp_parse_uint64(const char *s, uint64_t *out, const char **why) {
+  const char *w = "not a non-negative integer";
+  if (!s || !isdigit((unsigned char)*s)) goto bad; /* strtoull would take "-1" */
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end) goto bad;
+  if (errno == ERANGE) {
+    w = "out of range (beyond 64 bits)";
+    goto bad;
+  }
+  *out = (uint64_t)v;
+  return 0;
+bad:
+  if (why) *why = w;
+  return -1;
+}
+
+int mp_parse_real(const char *s, double *out, const char **why) {
+  const char *w = "not a number";
+  if (!s || !*s || isspace((unsigned char)*s)) goto bad;
+  errno = 0;
+  char *end;
+  double v = strtod(s, &end);
+  if (end == s || *end) goto bad;
+  if (!isfinite(v)) { /* "nan", "inf" and overflow (HUGE_VAL) */
+    w = "not a finite number";
+    goto bad;
+  }
+  *out = v;
+  return 0;
+bad:
+  if (why) *why = w;
+  return -1;
+}
+
+void mp_format_number(double x, char *out, size_t cap) {
+  if (x == floor(x) && fabs(x) < 9007199254740992.0)
+    snprintf(out, cap, "%lld", (long long)x);
+  else
+    for (int digits = 15; digits <= 17; digits++) { /* the shortest that reads back */
+      snprintf(out, cap, "%.*g", digits, x);
+      if (strtod(out, NULL) == x) break;
+    }
 }

@@ -54,8 +54,36 @@ static inline bool mp_mul_ok(int64_t a, int64_t b, int64_t *out) {
   return !__builtin_mul_overflow(a, b, out);
 }
 
+/* The limits every reader and option enforces, so that no figure can wrap:
+ * one buffer at most 2^56 bytes; the sizes of one problem (every buffer and
+ * workspace) sum to at most 2^60; an alignment is at most 2^30 and a pinned
+ * offset at most 2^60; at most 2^28 nodes (or CSV rows) and 2^29 buffers.
+ * Then even a placement that stacks every buffer, each padded to its
+ * alignment, above every pinned one ends below MP_MAX_ARENA = 2^62, where
+ * the verifier stops.  Times of a fixed-lifetime file lie in [0, 2^40]. */
+#define MP_MAX_SIZE ((int64_t)1 << 56)
+#define MP_MAX_TOTAL ((int64_t)1 << 60)
+#define MP_MAX_ALIGN ((int64_t)1 << 30)
+#define MP_MAX_OFFSET ((int64_t)1 << 60)
+#define MP_MAX_TIME ((int64_t)1 << 40)
+#define MP_MAX_ARENA ((int64_t)1 << 62)
+/* Node ids and counts are ints: a graph has at most this many nodes. */
+#define MP_MAX_NODES (1 << 28)
+
+/* Exact text to number: the whole string, no blanks, no wrap-around or
+ * clamping (a value beyond the type is an error, not its maximum).  0, or -1
+ * with *why set to a short reason ("not an integer", "out of range", "not a
+ * finite number"). */
+int mp_parse_int64(const char *s, int64_t *out, const char **why);
+int mp_parse_uint64(const char *s, uint64_t *out, const char **why);
+/* Reals: NaN and infinities are refused (they pass no range check). */
+int mp_parse_real(const char *s, double *out, const char **why);
+/* A number as it should be printed: integers (|x| < 2^53) without a
+ * fraction or exponent, others with the 17 digits that round-trip. */
+void mp_format_number(double x, char *out, size_t cap);
+
 /* x rounded up to a multiple of a (a >= 1).  Callers keep x and a far below
- * INT64_MAX (the readers cap sizes and alignments); mp_align_up_ok checks. */
+ * INT64_MAX (the limits above); mp_align_up_ok checks. */
 static inline int64_t mp_align_up(int64_t x, int64_t a) {
   return a <= 1 ? x : (x + a - 1) / a * a;
 }

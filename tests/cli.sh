@@ -154,6 +154,145 @@ expect 1 "tamper: order against an in-place edge" $BIN verify "$T/v6.json" "$T/v
 grep -q "in-place" "$T/err" && ok || bad "in-place edge not named: $(cat "$T/err")"
 expect 1 "verify: plan is not JSON" $BIN verify "$T/v.json" "$T/v.json.missing"
 
+# ---- hostile input (issue 12): every case with its exit code and message ----
+hostile() { # hostile CODE 'message (grep -E)' DESCRIPTION -- command...
+  want=$1; needle=$2; what=$3; shift 4
+  expect "$want" "$what" "$@"
+  grep -qE -- "$needle" "$T/err" && ok || bad "$what: the message lacks '$needle': $(head -c 300 "$T/err")"
+}
+H="$T/h"; mkdir -p "$H"
+# arithmetic: sums, end points and alignments that cannot be represented
+{ printf '{"nodes":['; i=0; while [ $i -lt 20 ]; do [ $i -gt 0 ] && printf ','
+  printf '{"id":%d,"size":72057594037927936,"inputs":[]}' $i; i=$((i + 1)); done; printf ']}'; } >"$H/sum.json"
+hostile 1 'sum.json: node 16: size .*beyond 2\^60' "sizes summing beyond 2^60" -- $BIN solve "$H/sum.json" --place noreuse
+{ echo 'id,lower,upper,size'; i=0; while [ $i -lt 20 ]; do echo "b$i,0,9,72057594037927936"; i=$((i + 1)); done; } >"$H/sum.csv"
+hostile 1 "sum.csv:18: field 'size'.*2\^60" "CSV sizes summing beyond 2^60" -- $BIN solve "$H/sum.csv" --place noreuse
+printf 'id,lower,upper,size\na,0,9223372036854775807,4\n' >"$H/upper.csv"
+hostile 1 "upper.csv:2: field 'upper'" "CSV upper at INT64_MAX" -- $BIN solve "$H/upper.csv"
+printf 'id,lower,end,size\na,0,9223372036854775807,4\n' >"$H/end.csv"
+hostile 1 "end.csv:2: field 'end'" "CSV end at INT64_MAX" -- $BIN solve "$H/end.csv" --place exact
+printf 'id,lower,upper,size,alignment\na,0,3,4,4611686018427387904\n' >"$H/align.csv"
+hostile 1 "align.csv:2: field 'alignment'" "CSV alignment 2^62" -- $BIN solve "$H/align.csv"
+hostile 2 "--align: outside" "--align 2^62" -- $BIN solve "$T/g.json" --align 4611686018427387904
+hostile 2 "--seed: out of range" "--seed beyond 64 bits" -- $BIN solve "$T/g.json" --seed 18446744073709551616
+hostile 2 "--seed: out" "--seed beyond int64" -- $BIN solve "$T/g.json" --seed 9223372036854775808
+hostile 2 "--time-limit: not a finite number" "--time-limit nan" -- $BIN solve "$T/g.json" --time-limit nan
+hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "$T/g.json" --time-limit inf
+hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
+hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
+hostile 2 "--mem-limit" "bench --mem-limit nan" -- $BIN bench --graphs "$T/g.json" --mem-limit nan --list
+hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan
+hostile 2 "--seed" "gen --seed beyond 64 bits" -- $BIN gen chain --seed 18446744073709551616
+hostile 2 "unknown option '--ord'" "abbreviated option" -- $BIN solve "$T/g.json" --ord greedy
+expect 0 "solvers" $BIN solvers
+grep -qE '(default|range \[|, )[0-9.]+e\+' "$T/out" && bad "solvers prints an integer with an exponent: $(grep -E '[0-9.]+e\+' "$T/out" | head -2)" || ok
+expect 0 "solvers json" $BIN solvers --format json
+grep -q '"max": 1000000,' "$T/out" && ok || bad "solvers --format json: integers are not integers"
+# readers: read exactly, or refuse
+printf '{"directed": true, "graph": {}, "nodes": [{"id": 0, "size": 9007199254740993}, {"id": 1, "size": 1}], "links": [{"source": 0, "target": 1}]}' >"$H/nl.json"
+expect 0 "node-link detected and read" $BIN info "$H/nl.json" --format json
+grep -q '"sum_sizes": 9007199254740994' "$T/out" && ok || bad "node-link sizes beyond 2^53 not exact: $(cat "$T/out")"
+sed 's/"target": 1}/"target": 1, "output": 4294967296}/' "$H/nl.json" >"$H/nlout.json"
+hostile 1 "output index 4294967296" "node-link output index 2^32" -- $BIN info "$H/nlout.json"
+printf '{"directed": true, "nodes": [{"id": 0, "size": 5}, {"id": 1, "size": 1, "inplace": true}], "links": [{"source": 0, "target": 1}]}' >"$H/nlip.json"
+hostile 1 "node 1: inplace without alias" "node-link inplace without alias" -- $BIN info "$H/nlip.json"
+hostile 1 "no node has the attribute 'nosuch' \(--size-attr\)" "node-link --size-attr nosuch" -- $BIN info "$H/nl.json" --size-attr nosuch
+hostile 1 "no node has the attribute 'nosuch' \(--cost-attr\)" "node-link --cost-attr nosuch" -- $BIN info "$H/nl.json" --cost-attr nosuch
+sed 's/"directed": true/"directed": false/' "$H/nl.json" >"$H/nlund.json"
+hostile 1 "undirected" "node-link undirected" -- $BIN info "$H/nlund.json"
+printf '{"directed": true, "nodes": [{"id": "a", "size": 5}, {"id": "a", "size": 1}], "links": []}' >"$H/nldup.json"
+hostile 1 'duplicate id "a"' "node-link duplicate ids" -- $BIN info "$H/nldup.json"
+hostile 1 "--input-format nodelink" "node-link read as graph JSON" -- $BIN info "$H/nl.json" --input-format json
+hostile 2 "--input-format: takes json" "--input-format yaml" -- $BIN info "$T/g.json" --input-format yaml
+GH='<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key id="s" for="node" attr.name="size" attr.type="double"/><key id="o" for="edge" attr.name="output" attr.type="double"/>'
+printf '%s<graph edgedefault="undirected"><node id="a"><data key="s">5</data></node><node id="b"><data key="s">5</data></node><edge source="a" target="b"/></graph></graphml>' "$GH" >"$H/undir.graphml"
+hostile 1 "undir.graphml:1: an undirected graph" "GraphML undirected" -- $BIN info "$H/undir.graphml"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">5</data></node><edge source="a" target="c"/></graph></graphml>' "$GH" >"$H/undecl.graphml"
+hostile 1 'an edge to "c", which is not a declared node' "GraphML edge to an undeclared node" -- $BIN info "$H/undecl.graphml"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">NaN</data></node></graph></graphml>' "$GH" >"$H/nan.graphml"
+hostile 1 "node 0: size 'NaN' is not a finite number" "GraphML NaN size" -- $BIN info "$H/nan.graphml"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">5</data></node><node id="b"><data key="s">5</data></node><edge source="a" target="b"><data key="o">0.7</data></edge></graph></graphml>' "$GH" >"$H/frac.graphml"
+hostile 1 "edge output '0.7'" "GraphML fractional output index" -- $BIN info "$H/frac.graphml"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">5</data></node><node id="a"><data key="s">7</data></node></graph></graphml>' "$GH" >"$H/dup.graphml"
+hostile 1 'node id "a" is declared twice' "GraphML duplicate node ids" -- $BIN info "$H/dup.graphml"
+printf 'id,lower,upper,size\na,0,3,4\na,1,4,4\n' >"$H/dup.csv"
+hostile 1 "dup.csv:3: duplicate id 'a' \(first on line 2\)" "CSV duplicate ids" -- $BIN info "$H/dup.csv"
+printf '\357\273\277id , lower ,upper,  size\r\na , 0 , 3 , 4\r\nb,1 ,4, 8\r\n' >"$H/bom.csv"
+expect 0 "CSV with a BOM and blanks around commas" $BIN info "$H/bom.csv" --format json
+grep -q '"live_peak": 12' "$T/out" && ok || bad "BOM/blank CSV figures: $(cat "$T/out")"
+# an endless input must fail fast; a regression must not eat the machine's
+# memory (ulimit -v, except under ASan, which reserves terabytes of shadow)
+VLIM=""; [ -z "${ASAN_OPTIONS:-}" ] && VLIM="ulimit -v 4000000;"
+hostile 1 "/dev/zero:1: a NUL byte" "CSV from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero --input-format csv"
+hostile 1 "/dev/zero:1:1: not valid JSON" "JSON from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero"
+head -c 1100000 /dev/zero | tr '\0' a >"$H/long.csv"
+hostile 1 "long.csv:1: a line longer than 1 MiB" "CSV line without end" -- $BIN info "$H/long.csv"
+printf 'id,lower,upper,size,offset\na,0,3,62,8\nb,1,4,32,32\n' >"$H/pins.csv"
+hostile 1 "pinned offsets admit no placement" "CSV pins that overlap (fuzz)" -- $BIN solve "$H/pins.csv"
+printf 'id,lower,upper,size,offset\na,0,3,64,4\n' >"$H/pin4.csv"
+hostile 2 "--align 8: buffer a is pinned at 4" "--align against a pin" -- $BIN solve "$H/pin4.csv" --align 8
+hostile 1 "is a directory" "a directory as input" -- $BIN info "$H"
+hostile 1 "is a directory" "a directory as CSV input" -- $BIN info "$H" --input-format csv
+printf '{"nodes":[{"id":0,"size":4,"inputs":[4294967296]}]}' >"$H/bigid.json"
+hostile 1 "input 4294967296 is out of range" "input id 2^32 reported as written" -- $BIN info "$H/bigid.json"
+printf '{"nodes":[{"id":0,"size":4,"inputs":[]},{"id":1,"size":4,"inputs":[0],"alias":-4294967296}]}' >"$H/bigalias.json"
+hostile 1 "alias -4294967296 is out of range" "alias id -2^32 reported as written" -- $BIN info "$H/bigalias.json"
+# no recursion grows with the input: 60,000 views in a chain, 50,000 series
+# nodes, on a 512 KiB stack
+awk 'BEGIN { n = 60000; printf "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":64,\"inputs\":[]}";
+  for (i = 1; i < n; i++) printf ",\n{\"id\":%d,\"size\":64,\"inputs\":[%d],\"alias\":%d}", i, i - 1, i - 1;
+  printf ",\n{\"id\":%d,\"size\":64,\"inputs\":[%d]}]}\n", n, n - 1 }' >"$H/views.json"
+expect 0 "a chain of 60,000 views on a small stack" sh -c "ulimit -s 512; exec $BIN info '$H/views.json'"
+grep -q "live_peak *128" "$T/out" && ok || bad "views chain figures: $(cat "$T/out")"
+expect 0 "gen sp on a small stack" sh -c "ulimit -s 512; exec $BIN gen sp -n 50000 --par-prob 0 --out '$H/sp.json'"
+# outputs: special files are written, never replaced; stdout errors count.
+# The devices are our own nodes in $T (a regression must not replace the
+# system's /dev/null): mknod needs root, a FIFO does not.
+if mknod "$H/full" c 1 7 2>/dev/null && mknod "$H/null" c 1 3 2>/dev/null; then
+  hostile 1 "full: cannot write: No space left" "--out a full device" -- $BIN solve "$T/g.json" --out "$H/full"
+  [ -c "$H/full" ] && ok || bad "--out replaced the device node (full)"
+  expect 0 "--out a null device" $BIN solve "$T/g.json" --out "$H/null"
+  [ -c "$H/null" ] && ok || bad "--out replaced the device node (null)"
+  for c in "solve $T/g.json" "info $T/g.json" "convert $T/g.json --to json" "solvers" "gen chain"; do
+    # shellcheck disable=SC2086
+    hostile 1 "standard output: write error" "$c > a full device" -- sh -c "exec $BIN $c >'$H/full'"
+  done
+else
+  echo "cli: mknod refused (not root): skipped the device-node checks"
+fi
+mkfifo "$H/fifo"
+timeout 20 cat "$H/fifo" >"$H/fifo.out" &
+expect 0 "--out a FIFO" $BIN solve "$T/g.json" --out "$H/fifo"
+wait
+[ -p "$H/fifo" ] && [ -s "$H/fifo.out" ] && ok || bad "--out a FIFO: replaced, or nothing written"
+hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "$H"
+ln -s "$H/target.plan" "$H/link.plan"
+expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
+[ -L "$H/link.plan" ] && [ -s "$H/target.plan" ] && ok || bad "--out replaced the symbolic link"
+# CLI
+expect 0 "--version" $BIN --version
+grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
+expect 0 "gen -m (one style)" $BIN gen randwire --model ba -n 8 -m 2 --out "$H/ba.json"
+hostile 2 "unknown option '--m'" "gen --m (the old style)" -- $BIN gen randwire --model ba -n 8 --m 2
+$BIN solve "$T/g.json" --out "$H/g.plan" >/dev/null 2>&1
+hostile 1 "the graph does not match: the plan is for 'g'" "verify a plan for another graph" -- $BIN verify "$T/v.json" "$H/g.plan"
+
+# ---- networkx importer on Moccasin's and Checkmate's files (read from
+# ../shared/anchors, never copied): P(pi) of DESIGN 6.4 ----
+A=../shared/anchors/checkmate
+if [ -d "$A" ]; then
+  expect 0 "RL100 reads" $BIN info "$A/random_layered_n100.json" --format json
+  grep -q '"live_peak": 46319' "$T/out" && ok || bad "RL100 live peak is not 46,319: $(grep live_peak "$T/out")"
+  expect 0 "RL250 reads" $BIN info "$A/random_layered_n250.json" --format json
+  grep -q '"live_peak": 146840' "$T/out" && ok || bad "RL250 live peak is not 146,840: $(grep live_peak "$T/out")"
+  expect 0 "RL100 costs (duration)" $BIN solve "$A/random_layered_n100.json" --remat keepall --budget-frac 1 --format json
+  grep -q '"base_time": 47769' "$T/out" && ok || bad "RL100 base_time is not 47,769: $(grep base_time "$T/out")"
+  expect 0 "Checkmate VGG16 reads (cost_ram bytes)" $BIN info "$A/vgg16_b256_train.json" --format json
+  grep -q '"nodes": 45' "$T/out" && ok || bad "vgg16: $(head -5 "$T/out")"
+else
+  echo "cli: $A is absent: skipped the Moccasin/Checkmate checks (P(pi) = 46,319 and 146,840)"
+fi
+
 # ---- a solver failure (exit 3) leaves an existing output file intact ----
 echo keep >"$T/keep.plan"
 expect 3 "capacity too small" $BIN solve "$T/v.json" --capacity 10 --out "$T/keep.plan"
@@ -176,6 +315,34 @@ h2=$(fp)
 [ "$h2" != "$h1" ] && ok || bad "fingerprint: a change in solvers/lib/h.c (behind h.h) left it unchanged"
 echo 'int foo2;' >>"$F/solvers/foo.c"
 [ "$(fp)" != "$h2" ] && ok || bad "fingerprint: a change in the solver left it unchanged"
+# ---- bench, table, plot: recomputation (issue 13) ----
+expect 2 "bench: a budget must say 0.8x or bytes" $BIN bench --graphs tiny --remat dtr --budgets 0.5 --list
+grep -q 'write a fraction of the order.s live peak as "0.8x"' "$T/err" && ok || bad "budget message: $(cat "$T/err")"
+expect 0 "bench: remat cells listed" $BIN bench scripts/experiments/remat_tiny.json --list
+[ "$(awk -F'\t' 'NF == 9' "$T/out" | wc -l)" -eq 54 ] && ok || bad "remat_tiny.json: $(wc -l <"$T/out") cells"
+expect 2 "table: unknown view" $BIN table tests/data/bench_results.csv --view remats
+expect 2 "plot overhead: no results file" $BIN plot overhead --out "$T/o.svg"
+expect 1 "plot overhead: no remat rows" $BIN plot overhead tests/data/bench_results.csv --out "$T/o.svg"
+grep -q "no planned recomputation runs" "$T/err" && ok || bad "plot overhead: $(cat "$T/err")"
+expect 0 "a plan without events" $BIN solve graphs/examples/seed_example.json --out "$T/ne.plan"
+expect 1 "plot profile: --plan needs events" $BIN plot profile graphs/examples/seed_example.json --plan "$T/ne.plan" --out "$T/p.svg"
+grep -q "ne.plan" "$T/err" && ok || bad "plot profile --plan: $(cat "$T/err")"
+[ ! -e "$T/p.svg" ] && ok || bad "plot profile left a picture behind"
+# the real pipeline: remat_tiny.json through bench, its tables and pictures,
+# a plan of solve --remat drawn
+R="$T/remat.sqlite"
+# (no address-space cap: a sanitizer build of memplan reserves terabytes of it)
+expect 0 "bench remat_tiny.json" $BIN bench scripts/experiments/remat_tiny.json --results "$R" --jobs 2 --quiet --mem-limit 0
+n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE remat_solver != '' AND (status IN ('infeasible', 'error') OR (duration IS NOT NULL AND live_peak <= budget AND budget IS NOT NULL))")
+[ "$n" -eq 54 ] && ok || bad "remat_tiny.json: $n of 54 rows whole"
+n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE budget_arg = '1x' AND remat_solver = 'keepall' AND overhead = 0 AND recomputed = 0")
+[ "$n" -eq 3 ] && ok || bad "keepall at 1x: $n of 3 rows without overhead"
+expect 0 "table --view remat" $BIN table "$R" --view remat
+grep -q '^| given+keepall+bysize bw=0 | \*\*0.0%\*\* |' "$T/out" && ok || bad "remat summary: $(head -12 "$T/out")"
+expect 0 "plot overhead" $BIN plot overhead "$R" --out "$T/o.png"
+expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
+expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
+expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
 # ---- harness: statuses the harness can check, no figures without a plan,
 # the baseline (issue 11 items 1-5) ----
 S=graphs/examples/seed_example.json

@@ -5,9 +5,12 @@
  * file" are checked end to end in tests/cli.sh. */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
+#include <pthread.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "testlib.h"
 
@@ -387,6 +390,334 @@ START_TEST(verify_csv_plans) {
 }
 END_TEST
 
+/* ---- exact numbers (util.h) ---- */
+
+START_TEST(exact_numbers) {
+  int64_t i;
+  uint64_t u;
+  double d;
+  const char *why;
+  ck_assert(mp_parse_int64("9223372036854775807", &i, &why) == 0 && i == INT64_MAX);
+  ck_assert(mp_parse_int64("-9223372036854775808", &i, &why) == 0 && i == INT64_MIN);
+  ck_assert(mp_parse_int64("9223372036854775808", &i, &why) != 0);
+  ck_assert_msg(strstr(why, "out of range"), "%s", why);
+  const char *bad_ints[] = {"", " 1", "1 ", "1.0", "0x10", "1e3", "nan", "--1", NULL};
+  for (int k = 0; bad_ints[k]; k++)
+    ck_assert_msg(mp_parse_int64(bad_ints[k], &i, &why) != 0, "'%s' accepted", bad_ints[k]);
+  ck_assert(mp_parse_uint64("18446744073709551615", &u, &why) == 0 && u == UINT64_MAX);
+  ck_assert(mp_parse_uint64("18446744073709551616", &u, &why) != 0);
+  ck_assert(mp_parse_uint64("-1", &u, &why) != 0);
+  ck_assert(mp_parse_real("0.5", &d, &why) == 0 && d == 0.5);
+  ck_assert(mp_parse_real("1e-320", &d, &why) == 0 && d > 0); /* subnormal: still finite */
+  const char *bad_reals[] = {"nan", "NAN", "inf", "-inf", "infinity", "1e999", "", " 1", "1x", NULL};
+  for (int k = 0; bad_reals[k]; k++)
+    ck_assert_msg(mp_parse_real(bad_reals[k], &d, &why) != 0, "'%s' accepted", bad_reals[k]);
+  char b[40];
+  mp_format_number(1048576, b, sizeof b);
+  ck_assert_str_eq(b, "1048576");
+  mp_format_number(1e15, b, sizeof b);
+  ck_assert_str_eq(b, "1000000000000000");
+  mp_format_number(0.1, b, sizeof b);
+  ck_assert_str_eq(b, "0.1");
+  mp_format_number(1e-9, b, sizeof b);
+  ck_assert_str_eq(b, "1e-09");
+  mp_format_number(0.995, b, sizeof b);
+  ck_assert_str_eq(b, "0.995");
+}
+END_TEST
+
+/* ---- limits: figures that could not be represented are refused ---- */
+
+START_TEST(limits) {
+  /* 17 buffers of 2^56 sum beyond 2^60: the 17th is named */
+  char *js = malloc(4096);
+  int len = snprintf(js, 4096, "{\"nodes\":[");
+  for (int i = 0; i < 17; i++)
+    len += snprintf(js + len, 4096 - (size_t)len, "%s{\"id\":%d,\"size\":72057594037927936}",
+                    i ? "," : "", i);
+  snprintf(js + len, 4096 - (size_t)len, "]}");
+  reject(js, ".json", false, "node 16", "2^60");
+  /* 16 of them is 2^60 exactly: accepted; one workspace byte more is not */
+  len = snprintf(js, 4096, "{\"nodes\":[");
+  for (int i = 0; i < 16; i++)
+    len += snprintf(js + len, 4096 - (size_t)len, "%s{\"id\":%d,\"size\":72057594037927936}",
+                    i ? "," : "", i);
+  snprintf(js + len, 4096 - (size_t)len, "]}");
+  mp_instance in;
+  accept(js, ".json", false, &in);
+  mp_instance_destroy(&in);
+  snprintf(js + len - 1, 4096 - (size_t)len, ",\"workspace\":1}]}");
+  reject(js, ".json", false, "node 15", "workspace 1");
+  free(js);
+  reject("id,lower,upper,size\na,0,1099511627777,4\n", ".csv", false, ":2", "upper");
+  reject("id,lower,end,size\na,0,1099511627776,4\n", ".csv", false, ":2", "end");
+  reject("id,lower,upper,size,alignment\na,0,3,4,2147483648\n", ".csv", false, ":2", "alignment");
+  reject("id,lower,upper,size,offset\na,0,3,4,2305843009213693952\n", ".csv", false, ":2", "offset");
+  /* a real beyond 2^53 may already have rounded: refused, not guessed */
+  reject("{\"nodes\":[{\"id\":0,\"size\":9007199254740993.0}]}", ".json", false, "node 0", "exact");
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- node-link (networkx) ---- */
+
+START_TEST(nodelink_exact) {
+  mp_instance in;
+  /* integers beyond 2^53 stay exact; string ids; found without --input-format */
+  accept("{\"directed\":true,\"graph\":{},\"nodes\":[{\"id\":\"a\",\"size\":9007199254740993},"
+         "{\"id\":\"b\",\"size\":3,\"workspace\":9007199254740995}],"
+         "\"links\":[{\"source\":\"a\",\"target\":\"b\"}]}",
+         ".json", false, &in);
+  ck_assert(in.g->nodes[0].out_size[0] == 9007199254740993LL);
+  ck_assert(in.g->nodes[1].workspace == 9007199254740995LL);
+  mp_instance_destroy(&in);
+  const char *bad[][3] = {
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":0,\"size\":2}],\"links\":[]}",
+       "nodes[1]", "duplicate id 0"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1}],\"links\":[{\"source\":0,\"target\":7}]}",
+       "links[0]", "names no node"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1}],"
+       "\"links\":[{\"source\":0,\"target\":1,\"output\":0.5}]}", "links[0]", "output index"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1,\"alias\":0,"
+       "\"alias_output\":4294967296}],\"links\":[{\"source\":0,\"target\":1}]}", "node 1", "output index"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1.5}],\"links\":[]}", "node 0", "fractional"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":-1}],\"links\":[]}", "node 0", "negative"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":[1],\"size\":1}],\"links\":[]}", "nodes[0]", "integer or a string"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"inplace\":\"yes\"}],\"links\":[]}", "node 0", "boolean"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0}],\"links\":[]}", "no node has a size", NULL},
+      {"{\"directed\":false,\"nodes\":[{\"id\":0,\"size\":1}],\"links\":[]}", "undirected", NULL},
+      {"{\"directed\":true,\"graph\":{\"order\":[0,0]},\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,"
+       "\"size\":1}],\"links\":[]}", "graph.order[1]", "twice"},
+      {"{\"directed\":true,\"graph\":{\"order\":[0]},\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,"
+       "\"size\":1}],\"links\":[]}", "graph.order", "all 2 nodes"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"cost\":-2}],\"links\":[]}", "node 0", "cost"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) reject(bad[k][0], ".json", false, bad[k][1], bad[k][2]);
+  tl_cleanup();
+}
+END_TEST
+
+/* Moccasin's random-layered shape (a hand-made file, not theirs): node key
+ * "name", links {"0": source, "1": target}, the given order in graph.order,
+ * bytes and time named by the graph's tags. */
+START_TEST(nodelink_moccasin_and_checkmate) {
+  mp_instance in;
+  accept("{\"directed\": true, \"multigraph\": false, \"graph\": {\"name\": \"rl\", "
+         "\"node_output_cost_tag\": \"out_cost\", \"node_duration_tag\": \"duration\", "
+         "\"order\": [0, 3, 2, 1]}, \"nodes\": ["
+         "{\"out_cost\": 10, \"param_cost\": 0, \"duration\": 0, \"name\": 0},"
+         "{\"out_cost\": 4, \"param_cost\": 0, \"duration\": 3, \"name\": 1},"
+         "{\"out_cost\": 7, \"param_cost\": 0, \"duration\": 2.5, \"name\": 2},"
+         "{\"out_cost\": 5, \"param_cost\": 0, \"duration\": 1, \"name\": 3}],"
+         "\"links\": [{\"0\": 0, \"1\": 2}, {\"0\": 0, \"1\": 3}, {\"0\": 2, \"1\": 1}, {\"0\": 3, \"1\": 1}]}",
+         ".json", false, &in);
+  const mp_graph *g = in.g;
+  ck_assert_str_eq(g->name, "rl");
+  int want_order[] = {0, 3, 2, 1};
+  for (int i = 0; i < 4; i++) ck_assert_int_eq(g->given[i], want_order[i]);
+  ck_assert_int_eq(g->nodes[2].out_size[0], 7);
+  ck_assert(g->nodes[2].has_cost && g->nodes[2].cost == 2.5);
+  ck_assert_int_eq(g->n_data_edges, 4);
+  /* 0 (10) at 0; 3 (5) at 1; 2 (7) at 2, 0 dies; 1 (4) at 3: peak 10+5+7 = 22 */
+  ck_assert_int_eq(mp_order_peak(g, g->given), 22);
+  mp_instance_destroy(&in);
+  /* Checkmate's shape: cost_ram bytes, cost_cpu time, found by name */
+  accept("{\"directed\": true, \"multigraph\": false, \"graph\": {\"name\": \"cm\"}, \"nodes\": ["
+         "{\"name\": \"conv\", \"backward\": false, \"cost_cpu\": 90, \"cost_ram\": 3000, \"id\": 0},"
+         "{\"name\": \"loss\", \"backward\": false, \"cost_cpu\": 5, \"cost_ram\": 4, \"id\": 1},"
+         "{\"name\": \"grad\", \"backward\": true, \"cost_cpu\": 180, \"cost_ram\": 3000, \"id\": 2}],"
+         "\"links\": [{\"source\": 0, \"target\": 1}, {\"source\": 0, \"target\": 2},"
+         "{\"source\": 1, \"target\": 2}]}",
+         ".json", false, &in);
+  ck_assert_int_eq(in.g->nodes[0].out_size[0], 3000);
+  ck_assert(in.g->nodes[2].has_cost && in.g->nodes[2].cost == 180);
+  ck_assert_str_eq(in.g->nodes[1].name, "loss");
+  ck_assert_int_eq(in.g->nodes[0].phase, MP_PHASE_FWD); /* from Checkmate's `backward` */
+  ck_assert_int_eq(in.g->nodes[2].phase, MP_PHASE_BWD);
+  mp_instance_destroy(&in);
+  /* --size-attr / --cost-attr choose other attributes, and must exist */
+  char *path = tl_write_temp("{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"mem\":64,\"t\":2}],"
+                             "\"links\":[]}", ".json");
+  mp_load_opts lo = {.size_attr = "mem", .cost_attr = "t"};
+  mp_error err;
+  ck_assert_msg(mp_instance_load(path, &lo, &in, &err) == 0, "%s", err.msg);
+  ck_assert_int_eq(in.g->nodes[0].out_size[0], 64);
+  ck_assert(in.g->nodes[0].cost == 2);
+  mp_instance_destroy(&in);
+  lo.size_attr = "nosuch";
+  ck_assert(mp_instance_load(path, &lo, &in, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "nosuch") && strstr(err.msg, "--size-attr"), "%s", err.msg);
+  free(path);
+  tl_cleanup();
+}
+END_TEST
+
+/* Moccasin's own files (read from ../shared/anchors, never copied): P(pi)
+ * and base_time of DESIGN 6.4.  Tests run in tests/, so the folder is
+ * ../../shared/anchors/checkmate; without it the test says so and checks
+ * nothing else (the hand-made file above covers the reader). */
+START_TEST(moccasin_anchors) {
+  const char *dir = "../../shared/anchors/checkmate";
+  if (access(dir, R_OK) != 0) {
+    printf("badinput: %s is absent: skipped the Moccasin P(pi)/base_time check\n", dir + 3);
+    return;
+  }
+  const char *file[] = {"random_layered_n100.json", "random_layered_n250.json"};
+  const int64_t peak[] = {46319, 146840};
+  const double base[] = {47769, 125569};
+  for (int i = 0; i < 2; i++) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", dir, file[i]);
+    mp_error err;
+    mp_graph *g = mp_graph_read_json(path, false, &err);
+    ck_assert_msg(g != NULL, "%s", g ? "" : err.msg);
+    ck_assert_int_eq(mp_order_peak(g, g->given), peak[i]);
+    double sum = 0;
+    for (int v = 0; v < g->n; v++) {
+      ck_assert(g->nodes[v].has_cost);
+      sum += g->nodes[v].cost;
+    }
+    ck_assert_msg(sum == base[i], "%s: base_time %g, DESIGN 6.4 says %g", file[i], sum, base[i]);
+    mp_graph_free(g);
+  }
+}
+END_TEST
+
+/* ---- GraphML: what igraph's reader would silently change ---- */
+
+#define GML_HEAD                                                                               \
+  "<?xml version=\"1.0\"?><graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">"           \
+  "<key id=\"s\" for=\"node\" attr.name=\"size\" attr.type=\"double\"/>"                       \
+  "<key id=\"o\" for=\"edge\" attr.name=\"output\" attr.type=\"double\"/>"                     \
+  "<key id=\"a\" for=\"node\" attr.name=\"alias\" attr.type=\"string\"/>"
+
+START_TEST(graphml_exact) {
+  reject(GML_HEAD "<graph edgedefault=\"undirected\"><node id=\"a\"><data key=\"s\">1</data></node>"
+         "</graph></graphml>", ".graphml", false, "undirected", NULL);
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data></node>"
+         "<edge source=\"a\" target=\"zz\"/></graph></graphml>", ".graphml", false, "\"zz\"", "not a declared node");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">NaN</data></node>"
+         "</graph></graphml>", ".graphml", false, "node 0", "NaN");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">2.5</data></node>"
+         "</graph></graphml>", ".graphml", false, "node 0", "fractional");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data></node>"
+         "<node id=\"b\"><data key=\"s\">1</data></node><edge source=\"a\" target=\"b\">"
+         "<data key=\"o\">0.7</data></edge></graph></graphml>", ".graphml", false, "0.7", "output index");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data></node>"
+         "<node id=\"a\"><data key=\"s\">2</data></node></graph></graphml>", ".graphml", false,
+         "\"a\"", "declared twice");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"zz\">1</data></node>"
+         "</graph></graphml>", ".graphml", false, "zz", "no declared");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data>"
+         "<data key=\"s\">2</data></node></graph></graphml>", ".graphml", false, "size", "twice");
+  reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data>"
+         "</node></graph><graph/></graphml>", ".graphml", false, "second graph", NULL);
+  reject("<graphml><graph><node id=\"a\">", ".graphml", false, "not a readable GraphML", NULL);
+  reject("<html/>", ".graphml", false, "not GraphML", NULL);
+  /* an alias by node id, a <default>, sizes written as reals */
+  mp_instance in;
+  accept(GML_HEAD "<key id=\"w\" for=\"node\" attr.name=\"workspace\"><default>16</default></key>"
+         "<graph edgedefault=\"directed\"><node id=\"x\"><data key=\"s\">4096.0</data></node>"
+         "<node id=\"v\"><data key=\"s\">0</data><data key=\"a\">x</data></node>"
+         "<edge source=\"x\" target=\"v\"/></graph></graphml>", ".graphml", false, &in);
+  ck_assert_int_eq(in.g->nodes[0].out_size[0], 4096);
+  ck_assert_int_eq(in.g->nodes[0].workspace, 16);
+  ck_assert(in.g->nodes[1].has_alias && in.g->nodes[1].alias.node == 0);
+  mp_instance_destroy(&in);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- CSV ---- */
+
+START_TEST(csv_exact) {
+  reject("id,lower,upper,size\na,0,3,4\nb,0,3,4\na,1,2,4\n", ".csv", false, ":4", "duplicate id 'a'");
+  reject("id,lower,upper,size,size\na,0,3,4,4\n", ".csv", false, ":1", "two columns");
+  reject("id,lower,upper,size,offset\na,0,3,8,0\nb,1,4,8,4\n", ".csv", false, "pinned", "overlap");
+  char nul[] = "id,lower,upper,size\na,0,3,4\0\n";
+  char *path = tl_write_temp("", ".csv");
+  FILE *f = fopen(path, "w");
+  fwrite(nul, 1, sizeof nul - 1, f);
+  fclose(f);
+  mp_problem p;
+  mp_error err;
+  ck_assert(mp_csv_read(path, &p, &err) != 0);
+  ck_assert_msg(strstr(err.msg, ":2: a NUL byte"), "%s", err.msg);
+  free(path);
+  mp_instance in;
+  accept("\xEF\xBB\xBF id ,lower , upper,size \r\n a ,0, 3 ,4\r\n", ".csv", false, &in);
+  ck_assert_str_eq(in.fixed->ids[0], "a");
+  ck_assert_int_eq(in.fixed->items[0].hi, 3);
+  mp_instance_destroy(&in);
+  accept("buffer,start,end,size\nx,2,2,5\n", ".csv", false, &in); /* end is inclusive */
+  ck_assert_int_eq(in.fixed->items[0].hi, 3);
+  mp_instance_destroy(&in);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- messages ---- */
+
+START_TEST(messages) {
+  mp_instance in;
+  mp_error err;
+  mp_load_opts lo = {0};
+  mkdir("tmp", 0755);
+  ck_assert(mp_instance_load("tmp", &lo, &in, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "is a directory"), "%s", err.msg);
+  lo.format = "csv";
+  ck_assert(mp_instance_load("tmp", &lo, &in, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "is a directory"), "%s", err.msg);
+  lo.format = "graphml";
+  ck_assert(mp_instance_load("tmp", &lo, &in, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "is a directory"), "%s", err.msg);
+  /* ids beyond int, as written */
+  reject("{\"nodes\":[{\"id\":0,\"size\":1,\"inputs\":[4294967296]}]}", ".json", false,
+         "input 4294967296", "out of range");
+  reject("{\"nodes\":[{\"id\":0,\"size\":1,\"inputs\":[[0, 4294967296]]}]}", ".json", false,
+         "4294967296", "output index");
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- no recursion grows with the input: a long chain of views read on a
+ * thread with a 256 KiB stack ---- */
+
+static void *read_views(void *arg) {
+  mp_error err;
+  mp_graph *g = mp_graph_read_json(arg, false, &err);
+  return g;
+}
+
+START_TEST(deep_views_small_stack) {
+  int n = 100000;
+  size_t cap = (size_t)n * 64 + 256;
+  char *js = malloc(cap);
+  size_t len = (size_t)snprintf(js, cap, "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":64}");
+  for (int i = 1; i < n; i++)
+    len += (size_t)snprintf(js + len, cap - len, ",{\"id\":%d,\"inputs\":[%d],\"alias\":%d}", i, i - 1, i - 1);
+  snprintf(js + len, cap - len, ",{\"id\":%d,\"size\":64,\"inputs\":[%d]}]}", n, n - 1);
+  char *path = tl_write_temp(js, ".json");
+  free(js);
+  pthread_attr_t at;
+  pthread_attr_init(&at);
+  pthread_attr_setstacksize(&at, 256 * 1024);
+  pthread_t th;
+  ck_assert_int_eq(pthread_create(&th, &at, read_views, path), 0);
+  void *res = NULL;
+  pthread_join(th, &res);
+  mp_graph *g = res;
+  ck_assert(g != NULL);
+  ck_assert_int_eq(g->n_buf, 2);
+  ck_assert_int_eq(g->root_of[n - 1][0], g->root_of[0][0]); /* the last view is the input's */
+  ck_assert_int_eq(mp_order_peak(g, g->given), 128);
+  mp_graph_free(g);
+  pthread_attr_destroy(&at);
+  free(path);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_badinput(void) {
   Suite *s = suite_create("badinput");
   TCase *tc = tcase_create("badinput");
@@ -403,6 +734,15 @@ Suite *suite_badinput(void) {
   tcase_add_test(tc, odd_but_valid);
   tcase_add_test(tc, verify_rejects_tampered_plans);
   tcase_add_test(tc, verify_csv_plans);
+  tcase_add_test(tc, exact_numbers);
+  tcase_add_test(tc, limits);
+  tcase_add_test(tc, nodelink_exact);
+  tcase_add_test(tc, nodelink_moccasin_and_checkmate);
+  tcase_add_test(tc, moccasin_anchors);
+  tcase_add_test(tc, graphml_exact);
+  tcase_add_test(tc, csv_exact);
+  tcase_add_test(tc, messages);
+  tcase_add_test(tc, deep_views_small_stack);
   suite_add_tcase(s, tc);
   return s;
 }

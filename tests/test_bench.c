@@ -127,6 +127,70 @@ static long long q1(const char *db, const char *sql) {
   return v;
 }
 
+/* ------------------------------------------------------------ helpers */
+
+static void write_file(const char *name, const char *text, int mode) {
+  char p[600];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+  if (mode) chmod(p, (mode_t)mode);
+}
+
+static bool file_has(const char *name, const char *needle) {
+  static char buf[1 << 16];
+  slurp(name, buf, sizeof buf);
+  return strstr(buf, needle) != NULL;
+}
+
+/* Start a shell command in the background (its own output files). */
+static pid_t start(const char *tag, const char *fmt, ...) {
+  char cmd[4096], full[5000];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  snprintf(full, sizeof full, "exec %s > %s/%s.out 2> %s/%s.err", cmd, dir, tag, dir, tag);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+static int finish(pid_t pid) {
+  int ws;
+  ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+  return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+static void abs_memplan(char *out, size_t cap) {
+  char *r = realpath(MEMPLAN, NULL);
+  ck_assert_ptr_nonnull(r);
+  snprintf(out, cap, "%s", r);
+  free(r);
+}
+
+/* tests/data/remat_fake.sh stands in for `memplan solve` in remat cells
+ * (the bench is under test, not the solvers; the figures follow from the
+ * arguments, see the script) and runs the real memplan for the others.
+ * fake_env_for: the shell words that set up its environment ($FAKE is the
+ * script), for sh() and start(). */
+static char fake_env[PATH_MAX * 3];
+static const char *fake_env_for(const char *log) {
+  char real[PATH_MAX], *script = realpath("data/remat_fake.sh", NULL);
+  ck_assert_ptr_nonnull(script);
+  abs_memplan(real, sizeof real);
+  snprintf(fake_env, sizeof fake_env, "export MEMPLAN_REAL=%s FAKE_LOG=%s FAKE=%s;", real,
+           log ? log : "", script);
+  free(script);
+  return fake_env;
+}
+
 static const char *MATRIX = "--graphs small --order given --order greedy --order dfs "
                             "--place bysize --place firstfit --seeds 1,2 --time-limit 2";
 /* 2 graphs x 3 orders x 2 placers x 2 seeds + the CSV: given x 2 x 2 */
@@ -255,15 +319,16 @@ START_TEST(kill9_and_resume) {
   setup();
   char db[600], out[4096];
   snprintf(db, sizeof db, "%s/k.sqlite", dir);
+  /* with recomputation cells beside the others (a stand-in solve for them) */
   const char *matrix = "--graphs small --order given --order greedy --order dfs --order bfs "
                        "--place bysize --place firstfit --place bestfit --seeds 1,2,3,4 "
-                       "--time-limit 2";
-  /* 2 graphs x 4 x 3 x 4 + CSV 3 x 4 */
-  int total = 2 * 4 * 3 * 4 + 3 * 4;
+                       "--time-limit 2 --remat none --remat dtr --budgets 0.9x --memplan $FAKE";
+  /* 2 graphs x 4 x 3 x 4 x (none, dtr) + CSV 3 x 4 (no remat cells) */
+  int total = 2 * 4 * 3 * 4 * 2 + 3 * 4;
   char manifest[600], cmd[2048];
   snprintf(manifest, sizeof manifest, "%s/SUITE.tsv", dir);
-  snprintf(cmd, sizeof cmd, "exec " MEMPLAN " bench --manifest %s %s --results %s --quiet >/dev/null",
-           manifest, matrix, db);
+  snprintf(cmd, sizeof cmd, "%s exec " MEMPLAN " bench --manifest %s %s --results %s --quiet "
+           ">/dev/null", fake_env_for(NULL), manifest, matrix, db);
   pid_t pid = fork();
   ck_assert_int_ge(pid, 0);
   if (pid == 0) {
@@ -299,10 +364,12 @@ START_TEST(kill9_and_resume) {
   ck_assert_int_lt(after_kill, total);
   /* no half rows: every row is a whole cell with its figures */
   ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE status IS NULL OR arena IS NULL OR "
-                          "live_peak IS NULL OR plan_ms IS NULL OR version IS NULL"),
+                          "live_peak IS NULL OR plan_ms IS NULL OR version IS NULL OR "
+                          "(remat_solver != '' AND (duration IS NULL OR budget IS NULL))"),
                    0);
   /* resume */
-  ck_assert_int_eq(sh(MEMPLAN " bench --manifest %s %s --results %s --jobs 2", manifest, matrix, db),
+  ck_assert_int_eq(sh("%s " MEMPLAN " bench --manifest %s %s --results %s --jobs 2",
+                      fake_env_for(NULL), manifest, matrix, db),
                    0);
   slurp("out.txt", out, sizeof out);
   char want[128];
@@ -317,8 +384,10 @@ START_TEST(kill9_and_resume) {
   ck_assert_msg(strstr(out, want), "want '%s' in: %s", want, out);
   ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), total);
   ck_assert_int_eq(q1(db, "SELECT count(*) FROM (SELECT DISTINCT path, order_solver, "
-                          "place_solver, seed, time_limit, options FROM results)"),
+                          "place_solver, seed, time_limit, options, remat_solver, budget_arg, "
+                          "bandwidth_arg FROM results)"),
                    total);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE remat_solver = 'dtr'"), 2 * 4 * 3 * 4);
   ck_assert_int_eq(q1(db, "PRAGMA integrity_check") == -1, 0);
   teardown();
 }
@@ -402,53 +471,178 @@ START_TEST(shards_merge_to_one_row_per_cell) {
 }
 END_TEST
 
-/* ------------------------------------------------------------ helpers */
+/* ------------------------------------------------------------ recomputation */
 
-static void write_file(const char *name, const char *text, int mode) {
-  char p[600];
-  snprintf(p, sizeof p, "%s/%s", dir, name);
-  FILE *f = fopen(p, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
-  if (mode) chmod(p, (mode_t)mode);
+#define REMAT_TINY "../scripts/experiments/remat_tiny.json"
+
+/* remat_tiny.json through the bench: the cells (3 graphs x 6 remat settings
+ * x 3 budgets), the arguments each child gets, the rows (the request as the
+ * solve resolved it, the event plan's figures, infeasible kept apart from
+ * failures), the resume. */
+START_TEST(remat_cells_end_to_end) {
+  setup();
+  char db[600], log[600];
+  snprintf(db, sizeof db, "%s/r.sqlite", dir);
+  snprintf(log, sizeof log, "%s/calls.log", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench " REMAT_TINY " --list"), 0);
+  ck_assert_int_eq(system("test $(" MEMPLAN " bench " REMAT_TINY " --list | awk -F'\t' "
+                          "'NF == 9' | wc -l) -eq 54"), 0);
+  ck_assert_msg(file_has("out.txt", "\tswap-greedy\t0.8x\t1048576\n"), "a remat cell listed");
+  ck_assert_int_eq(sh("%s " MEMPLAN " bench " REMAT_TINY " --results %s --jobs 2 --memplan $FAKE",
+                      fake_env_for(log), db),
+                   0);
+  ck_assert_msg(file_has("out.txt", "54 cells (0 skipped by the rules), 0 already done, 54 run: 54 ok"),
+                "summary");
+  /* the arguments: a fraction as --budget-frac, the link as --bandwidth */
+  ck_assert_msg(file_has("calls.log", "--remat swap-greedy --budget-frac 0.6 --bandwidth 1048576\n"),
+                "arguments");
+  ck_assert_msg(file_has("calls.log", "--remat keepall --budget-frac 1 --bandwidth 0\n"), "1x");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE remat_solver = 'swap-greedy' AND "
+                          "budget_arg = '0.6x' AND bandwidth_arg = '1048576' AND budget = 600 AND "
+                          "bandwidth = 1048576 AND duration = 140 AND abs(overhead - 0.4) < 1e-9 AND "
+                          "recomputed = 4 AND transferred = 64 AND residencies = 7 AND "
+                          "remat_ms = 0.5 AND remat_status = 'feasible' AND base_time = 100 AND "
+                          "plan_cpu_ms = 0.7"),
+                   3);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE remat_solver = '' OR "
+                          "duration IS NULL"),
+                   0);
+  ck_assert_int_eq(sh(MEMPLAN " bench " REMAT_TINY " --results %s --memplan /bin/false", db), 0);
+  ck_assert_msg(file_has("out.txt", "54 already done, 0 run"), "resume");
+  /* bytes, a cell without remat, an infeasible budget (a proof: not a failure) */
+  ck_assert_int_eq(sh("%s " MEMPLAN " bench --graphs %s/g0.json --remat none --remat dtr "
+                      "--budgets 700,0.25x --results %s --memplan $FAKE",
+                      fake_env_for(log), dir, db),
+                   0);
+  ck_assert_msg(file_has("out.txt", "3 run: 3 ok, 0 failed"), "summary");
+  ck_assert_msg(file_has("calls.log", "--remat dtr --budget 700\n"), "bytes");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE path LIKE '%g0.json' AND "
+                          "remat_solver = '' AND budget_arg = '' AND arena IS NOT NULL AND "
+                          "duration IS NULL AND budget IS NULL"),
+                   1);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE budget_arg = '0.25x' AND "
+                          "status = 'infeasible' AND remat_status = 'infeasible' AND budget = 250 "
+                          "AND arena IS NULL AND duration IS NULL"),
+                   1);
+  teardown();
 }
+END_TEST
 
-static bool file_has(const char *name, const char *needle) {
-  static char buf[1 << 16];
-  slurp(name, buf, sizeof buf);
-  return strstr(buf, needle) != NULL;
-}
-
-/* Start a shell command in the background (its own output files). */
-static pid_t start(const char *tag, const char *fmt, ...) {
-  char cmd[4096], full[5000];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(cmd, sizeof cmd, fmt, ap);
-  va_end(ap);
-  snprintf(full, sizeof full, "exec %s > %s/%s.out 2> %s/%s.err", cmd, dir, tag, dir, tag);
-  pid_t pid = fork();
-  ck_assert_int_ge(pid, 0);
-  if (pid == 0) {
-    execl("/bin/sh", "sh", "-c", full, (char *)NULL);
-    _exit(127);
+/* Budgets and bandwidths: one canonical text per value (one cell), and
+ * usage errors for what cannot be read one way. */
+START_TEST(remat_axes_are_canonical) {
+  setup();
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --remat dtr --budgets 0.80x,.8x,0.8x,"
+                      "00500,1.0x --bandwidth 0,0.0,graph,2.5e4 --list", dir),
+                   0);
+  static char out[1 << 14];
+  slurp("out.txt", out, sizeof out);
+  int lines = 0;
+  for (const char *c = out; *c; c++) lines += *c == '\n';
+  ck_assert_int_eq(lines, 3 * 3); /* 0.8x, 500, 1x x 0, graph, 25000 */
+  ck_assert_msg(strstr(out, "\tdtr\t0.8x\t0\n") && strstr(out, "\tdtr\t500\t25000\n") &&
+                    strstr(out, "\tdtr\t1x\t\n"),
+                "%s", out);
+  const char *bad[] = {"--remat dtr --budgets 0.8", "--remat dtr --budgets -5",
+                       "--remat dtr --budgets 0x", "--remat dtr --budgets 1e3x",
+                       "--remat dtr --budgets 0.8x --bandwidth -1", "--remat dtr --budgets 2000x",
+                       NULL};
+  for (int i = 0; bad[i]; i++)
+    ck_assert_msg(sh(MEMPLAN " bench --graphs %s/g0.json %s --list", dir, bad[i]) == 2,
+                  "%s: not a usage error", bad[i]);
+  /* in a file: a real number is not a budget; a chain needs budgets;
+   * budgets need a chain; a remat solver must be an events solver */
+  const char *files[][2] = {
+      {"{\"graphs\": [\"g0.json\"], \"remat\": [\"dtr\"], \"budgets\": [0.8]}",
+       "a fraction written as a string (\"0.8x\")"},
+      {"{\"graphs\": [\"g0.json\"], \"remat\": [\"dtr\"]}", "'dtr' needs budgets"},
+      {"{\"graphs\": [\"g0.json\"], \"budgets\": [\"0.8x\"]}", "give \"remat\""},
+      {"{\"graphs\": [\"g0.json\"], \"remat\": [\"greedy\"], \"budgets\": [\"1x\"]}",
+       "'greedy' is not a recomputation"},
+      {"{\"graphs\": [\"g0.json\"], \"remat\": [{\"chain\": \"dtr\", \"budget\": [\"1x\"]}]}",
+       "unknown key \"budget\""},
+      {NULL, NULL}};
+  for (int i = 0; files[i][0]; i++) {
+    write_file("e.json", files[i][0], 0);
+    ck_assert_msg(sh(MEMPLAN " bench %s/e.json --list", dir) == 1, "%s", files[i][0]);
+    ck_assert_msg(file_has("err.txt", files[i][1]), "%s: want '%s'", files[i][0], files[i][1]);
   }
-  return pid;
+  /* an entry with its own budgets and bandwidths; remat cells skip the
+   * fixed-lifetime problem */
+  write_file("e.json", "{\"graphs\": [\"g0.json\", \"p.csv\"], \"remat\": [\"none\", {\"chain\": "
+             "\"keepall\", \"budgets\": [\"1x\"]}, \"dtr\"], \"budgets\": [\"0.8x\", \"0.6x\"], "
+             "\"bandwidth\": 0}", 0);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s/e.json --list", dir), 0);
+  slurp("out.txt", out, sizeof out);
+  ck_assert_msg(strstr(out, "\tkeepall\t1x\t0\n") && !strstr(out, "keepall\t0.8x") &&
+                    strstr(out, "\tdtr\t0.6x\t0\n") && strstr(out, "p.csv\tgiven\tbysize\t1\t10\t\n"),
+                "%s", out);
+  teardown();
 }
+END_TEST
 
-static int finish(pid_t pid) {
-  int ws;
-  ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
-  return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-}
+/* The CREATE TABLE of results files written before remat cells (schema 2). */
+static const char old_schema[] =
+    "CREATE TABLE results (path TEXT NOT NULL, graph TEXT, nodes INTEGER, buffers INTEGER, align "
+    "INTEGER, order_solver TEXT NOT NULL, place_solver TEXT NOT NULL, seed INTEGER NOT NULL, "
+    "time_limit REAL NOT NULL, options TEXT NOT NULL, status TEXT, live_peak INTEGER, arena "
+    "INTEGER, fragmentation REAL, reuse_ratio REAL, sum_sizes INTEGER, lower_bound INTEGER, "
+    "profile_std REAL, reduction_vs_given REAL, reduction_vs_noreuse REAL, order_ms REAL, place_ms "
+    "REAL, plan_ms REAL, order_cpu_ms REAL, place_cpu_ms REAL, wall_s REAL, message TEXT, version "
+    "TEXT, machine TEXT, cpu TEXT, started_at TEXT, experiment TEXT, order_status TEXT, "
+    "place_status TEXT, fingerprint TEXT, repeats INTEGER, plan_ms_min REAL, plan_ms_max REAL, "
+    "plan_cpu_ms REAL, plan_cpu_ms_min REAL, UNIQUE (path, order_solver, place_solver, seed, "
+    "time_limit, options));";
 
-static void abs_memplan(char *out, size_t cap) {
-  char *r = realpath(MEMPLAN, NULL);
-  ck_assert_ptr_nonnull(r);
-  snprintf(out, cap, "%s", r);
-  free(r);
+/* A results file of the previous schema resumes: its cells keep their keys
+ * (done before), the table gains the remat columns and key, remat cells
+ * that differ by budget alone get a row each. */
+START_TEST(old_results_files_resume) {
+  setup();
+  char db[600], old[600], sql[4096];
+  snprintf(db, sizeof db, "%s/new.sqlite", dir);
+  snprintf(old, sizeof old, "%s/old.sqlite", dir);
+  const char *cells = "--graphs %s/g0.json,%s/g1.json --order given --order greedy --results %s";
+  char cmd[1600];
+  snprintf(cmd, sizeof cmd, cells, dir, dir, db);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s", cmd), 0);
+  sqlite3 *h;
+  ck_assert_int_eq(sqlite3_open(old, &h), SQLITE_OK);
+  snprintf(sql, sizeof sql, "PRAGMA application_id = 1836084334; PRAGMA user_version = 2; %s "
+           "ATTACH '%s' AS n; INSERT INTO results SELECT path, graph, nodes, buffers, align, "
+           "order_solver, place_solver, seed, time_limit, options, status, live_peak, arena, "
+           "fragmentation, reuse_ratio, sum_sizes, lower_bound, profile_std, reduction_vs_given, "
+           "reduction_vs_noreuse, order_ms, place_ms, plan_ms, order_cpu_ms, place_cpu_ms, wall_s, "
+           "message, version, machine, cpu, started_at, experiment, order_status, place_status, "
+           "fingerprint, repeats, plan_ms_min, plan_ms_max, plan_cpu_ms, plan_cpu_ms_min FROM "
+           "n.results; CREATE TABLE graphs AS SELECT * FROM n.graphs; DETACH n;",
+           old_schema, db);
+  ck_assert_msg(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(h));
+  sqlite3_close(h);
+  ck_assert_int_eq(q1(old, "SELECT count(*) FROM results"), 4);
+  snprintf(cmd, sizeof cmd, cells, dir, dir, old);
+  ck_assert_int_eq(sh("%s " MEMPLAN " bench %s --remat none --remat dtr --budgets 0.9x,0.5x "
+                      "--memplan $FAKE",
+                      fake_env_for(NULL), cmd),
+                   0);
+  ck_assert_msg(file_has("out.txt", "12 cells (0 skipped by the rules), 4 already done, 8 run: 8 ok"),
+                "the old cells resume");
+  ck_assert_int_eq(q1(old, "PRAGMA user_version"), 3);
+  ck_assert_int_eq(q1(old, "SELECT count(*) FROM results"), 12);
+  ck_assert_int_eq(q1(old, "SELECT count(*) FROM results WHERE remat_solver = 'dtr'"), 8);
+  ck_assert_int_eq(q1(old, "SELECT count(*) FROM results WHERE remat_solver = '' AND "
+                          "budget_arg = '' AND bandwidth_arg = '' AND arena IS NOT NULL"),
+                   4);
+  ck_assert_int_eq(q1(old, "PRAGMA integrity_check") == -1, 0);
+  /* the tables read it, old rows and new */
+  ck_assert_int_eq(sh(MEMPLAN " table %s", old), 0);
+  ck_assert_msg(file_has("out.txt", "| given+dtr+bysize | **+10.0%** | **+50.0%** | 0.9x (2/2) | 0 | "
+                                    "0.50 |"),
+                "remat table");
+  ck_assert_msg(file_has("out.txt", "| greedy+bysize |"), "order table");
+  teardown();
 }
+END_TEST
 
 /* ------------------------------------------------------------ refusals */
 
@@ -570,29 +764,34 @@ END_TEST
 
 /* ------------------------------------------------------------ sharing */
 
-/* Two bench processes on one results file: every cell runs once. */
+/* Two bench processes on one results file: every cell runs once, remat
+ * cells (a stand-in solve) among them. */
 START_TEST(two_benches_share_one_file) {
   setup();
-  char db[600], real[PATH_MAX], log[600];
+  char db[600], log[600];
   snprintf(db, sizeof db, "%s/shared.sqlite", dir);
   snprintf(log, sizeof log, "%s/calls.log", dir);
-  abs_memplan(real, sizeof real);
-  char script[PATH_MAX + 1200];
-  snprintf(script, sizeof script, "#!/bin/sh\necho \"$*\" >> %s\nsleep 0.05\nexec %s \"$@\"\n", log,
-           real);
+  char script[sizeof fake_env + 64];
+  snprintf(script, sizeof script, "#!/bin/sh\nsleep 0.05\n%s\nexec \"$FAKE\" \"$@\"\n",
+           fake_env_for(log));
   write_file("logged.sh", script, 0755);
-  pid_t a = start("a", MEMPLAN " bench --manifest %s/SUITE.tsv %s --jobs 2 --results %s "
-                       "--memplan %s/logged.sh", dir, MATRIX, db, dir);
-  pid_t b = start("b", MEMPLAN " bench --manifest %s/SUITE.tsv %s --jobs 2 --results %s "
-                       "--memplan %s/logged.sh", dir, MATRIX, db, dir);
+  const char *remat = "--remat none --remat rotor --budgets 0.5x";
+  enum { CELLS = MATRIX_CELLS + 2 * 3 * 2 * 2 }; /* the graph cells again, with rotor */
+  pid_t a = start("a", MEMPLAN " bench --manifest %s/SUITE.tsv %s %s --jobs 2 --results %s "
+                       "--memplan %s/logged.sh", dir, MATRIX, remat, db, dir);
+  pid_t b = start("b", MEMPLAN " bench --manifest %s/SUITE.tsv %s %s --jobs 2 --results %s "
+                       "--memplan %s/logged.sh", dir, MATRIX, remat, db, dir);
   ck_assert_int_eq(finish(a), 0);
   ck_assert_int_eq(finish(b), 0);
-  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), MATRIX_CELLS);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), CELLS);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE remat_solver = 'rotor' AND "
+                          "duration = 150"),
+                   CELLS - MATRIX_CELLS);
   ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 0);
   /* each cell ran exactly once: one line per cell in the log, all distinct */
   char cmd[1500];
   snprintf(cmd, sizeof cmd, "test $(wc -l < %s) -eq %d && test $(sort -u %s | wc -l) -eq %d", log,
-           MATRIX_CELLS, log, MATRIX_CELLS);
+           CELLS, log, CELLS);
   ck_assert_msg(system(cmd) == 0, "a cell ran twice or not at all (%s)", log);
   /* and the two summaries add up */
   static char oa[4096], ob[4096];
@@ -603,7 +802,7 @@ START_TEST(two_benches_share_one_file) {
   ck_assert_ptr_nonnull(rb);
   while (ra > oa && ra[-1] != ' ') ra--;
   while (rb > ob && rb[-1] != ' ') rb--;
-  ck_assert_int_eq(atoi(ra) + atoi(rb), MATRIX_CELLS);
+  ck_assert_int_eq(atoi(ra) + atoi(rb), CELLS);
   teardown();
 }
 END_TEST
@@ -826,6 +1025,9 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, kill9_and_resume);
   tcase_add_test(tc, shards_partition_the_matrix);
   tcase_add_test(tc, shards_merge_to_one_row_per_cell);
+  tcase_add_test(tc, remat_cells_end_to_end);
+  tcase_add_test(tc, remat_axes_are_canonical);
+  tcase_add_test(tc, old_results_files_resume);
   tcase_add_test(tc, refusals_are_not_failures);
   tcase_add_test(tc, stale_rows_rerun);
   tcase_add_test(tc, graph_bounds_are_stored);

@@ -117,11 +117,10 @@ static void compare_structure(const mp_graph *g, const or_model *om, const char 
                 g->n_inplace_edges, om->n_inplace, js);
   ck_assert_msg(mp_node_lower_bound(g) == om->lb, "node lower bound: model %lld, oracle %lld\n%s",
                 (long long)mp_node_lower_bound(g), (long long)om->lb, js);
-  /* igraph's copy of the relation is a DAG with the same edge count */
-  igraph_bool_t dag = 0;
-  igraph_is_dag(&g->dag, &dag);
-  ck_assert_msg(dag, "g->dag is not a DAG");
-  ck_assert_int_eq(igraph_ecount(&g->dag), ne);
+  /* igraph finds the relation acyclic too, with the same edge count */
+  int ig_edges = 0;
+  ck_assert_msg(tl_igraph_is_dag(g, &ig_edges), "igraph finds a cycle");
+  ck_assert_int_eq(ig_edges, ne);
 }
 
 /* How often the random placements were accepted / rejected (both must
@@ -834,13 +833,14 @@ static void report(const solver_stats *st, int tested) {
   for (int k = 0; k < mp_registry_size; k++) {
     const mp_solver *s = mp_registry[k];
     if (!selected(s)) continue;
-    printf("props: %-10s %4d graph trials, %4d fixed-problem trials passed, %3d refused (size cap), %.1f s\n",
-           s->name, st[k].graph_ok, st[k].fixed_ok, st[k].refusals, st[k].secs);
+    if (tl_verbose()) /* make test V=1 */
+      printf("props: %-10s %4d graph trials, %4d fixed-problem trials passed, %3d refused (size cap), %.1f s\n",
+             s->name, st[k].graph_ok, st[k].fixed_ok, st[k].refusals, st[k].secs);
     len += (size_t)snprintf(line + len, cap - len, " %s %d/%d", s->name, st[k].graph_ok, st[k].fixed_ok);
   }
-  printf("%s\n", line);
   const char *path = getenv("MP_PROPS_SUMMARY");
   FILE *f = path && *path ? fopen(path, "w") : NULL;
+  if (!f || tl_verbose()) printf("%s\n", line); /* else `make test` prints it last */
   if (f) {
     fprintf(f, "%s\n", line);
     fclose(f);

@@ -68,7 +68,8 @@ START_TEST(below_brute_force) {
     stronger += mc > cut;
     mp_graph_free(g);
   }
-  fprintf(stderr,
+  if (tl_verbose())
+    fprintf(stderr,
           "schedbound: %d graphs, %d brute-forced; min-cut > cut on %d; tight (= optimum): "
           "min-cut %d, cut %d\n",
           trials, checked, stronger, tight, tight_cut);

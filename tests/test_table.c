@@ -13,7 +13,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cairo.h>
+#include <jansson.h>
+#include <math.h>
+
 #include "bench.h"
+#include "events.h"
+#include "io.h"
+#include "plot.h"
 #include "testlib.h"
 
 #define FIXTURE "data/bench_results.csv"
@@ -446,6 +453,316 @@ START_TEST(pivot_view) {
 }
 END_TEST
 
+/* ------------------------------------------------------------ recomputation */
+
+/* A remat row by hand: graph, remat solver, budget arg and bytes, seed;
+ * a plan when duration > 0 (live peak budget - 10, base_time 100). */
+static void mkr(mp_row *r, const char *graph, const char *remat, const char *budget_arg,
+                int64_t budget, uint64_t seed, const char *status, double duration) {
+  mk(r, graph, "given", "bysize", seed, status, duration > 0 ? budget : 0);
+  r->remat = strdup(remat);
+  r->budget_arg = strdup(budget_arg);
+  r->bandwidth_arg = strdup("0");
+  r->remat_status = strdup(status);
+  r->time_limit = 10;
+  r->budget = budget;
+  r->bandwidth = 0;
+  r->base_time = 100;
+  r->graph_bound = 10000; /* the min-cut bound of orders: recomputation goes below it */
+  if (duration > 0) {
+    r->duration = duration;
+    r->overhead = duration / 100 - 1;
+    r->recompute_time = duration - 100;
+    r->recomputed = 1;
+    r->stall_time = 0;
+    r->transferred = 0;
+    r->remat_ms = 1;
+    r->plan_ms = 2;
+  }
+}
+
+/* rotor and dtr on graphs x and y at 1x (1000 B) and 0.5x (500 B); rotor
+ * three seeds on x, no plan at 0.5x on y. */
+static int remat_rows(mp_row *r) {
+  int n = 0;
+  const double rotor_x1[3] = {100, 110, 105}, rotor_x5[3] = {130, 120, 150};
+  for (int k = 0; k < 3; k++) {
+    mkr(&r[n++], "x", "rotor", "1x", 1000, (uint64_t)k + 1, "feasible", rotor_x1[k]);
+    mkr(&r[n++], "x", "rotor", "0.5x", 500, (uint64_t)k + 1, "feasible", rotor_x5[k]);
+  }
+  mkr(&r[n++], "x", "dtr", "1x", 1000, 1, "optimal", 100);
+  mkr(&r[n++], "x", "dtr", "0.5x", 500, 1, "feasible", 115);
+  mkr(&r[n++], "y", "rotor", "1x", 1000, 1, "optimal", 100);
+  mkr(&r[n++], "y", "rotor", "0.5x", 500, 1, "error", 0);
+  mkr(&r[n++], "y", "dtr", "1x", 1000, 1, "optimal", 100);
+  mkr(&r[n++], "y", "dtr", "0.5x", 500, 1, "feasible", 118);
+  return n;
+}
+
+static const mp_ragg *rfind(const mp_raggset *s, const char *graph, const char *label,
+                            const char *budget) {
+  for (int i = 0; i < s->n; i++)
+    if (!strcmp(s->a[i].graph, graph) && !strcmp(s->a[i].label, label) &&
+        !strcmp(s->a[i].budget_arg, budget))
+      return &s->a[i];
+  ck_abort_msg("no group %s %s %s", graph, label, budget);
+  return NULL;
+}
+
+/* Remat rows: grouped per solver and budget (medians over seeds), the
+ * geometric mean overhead per budget, the smallest budget within 20%. */
+START_TEST(remat_tables) {
+  mp_row r[16];
+  int n = remat_rows(r);
+  mk(&r[n++], "x", "greedy", "bysize", 1, "feasible", 12000); /* an order and placement row */
+  mp_raggset rs;
+  mp_remat_aggregate(r, n, false, &rs);
+  ck_assert_int_eq(rs.n, 8);
+  ck_assert_int_eq(rs.n_issues, 0);
+  const mp_ragg *g = rfind(&rs, "x", "given+rotor+bysize", "0.5x");
+  ck_assert_int_eq(g->runs, 3);
+  ck_assert_int_eq(g->ok, 3);
+  ck_assert_double_eq(g->duration, 130); /* lower median of 120, 130, 150 */
+  ck_assert_double_eq_tol(g->overhead, 0.3, 1e-12);
+  ck_assert_double_eq(g->frac, 0.5);
+  ck_assert_int_eq(g->budget, 500);
+  ck_assert_int_eq(rfind(&rs, "y", "given+rotor+bysize", "0.5x")->ok, 0);
+  mp_raggset_free(&rs);
+  /* the best run instead of the median */
+  mp_remat_aggregate(r, n, true, &rs);
+  ck_assert_double_eq(rfind(&rs, "x", "given+rotor+bysize", "0.5x")->duration, 120);
+  mp_raggset_free(&rs);
+  /* the order and placement tables see the other row only: no issue about
+   * remat peaks below the graph's min-cut bound */
+  mp_aggset s;
+  agg(r, n, false, false, &s);
+  ck_assert_int_eq(s.n, 1);
+  ck_assert_int_eq(s.n_issues, 0);
+  mp_aggset_free(&s);
+  mp_table_opts o = {.format = "md", .view = "remat"};
+  char *t = table_opts(r, n, &o, 0);
+  ck_assert_msg(strstr(t, "| solver | 1x | 0.5x | within 20% (median) | infeasible | remat ms |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "| given+dtr+bysize | **0.0%** | **+16.5%** | 0.5x (2/2) | 0 | 1.00 |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "| given+rotor+bysize | +2.5% | +30.0% (1/2) | 1x (2/2) | 0 | 1.00 |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "| x | **0.5x (+15.0%)** | 1x (+5.0%) |"), "%s", t);
+  ck_assert_msg(strstr(t, "| x (floor 50 B) | 1x = 1000 B | given+dtr+bysize | optimal | 990 B | "
+                          "1000 B | **100.0** | **0.0** | **0.00** | 1 | 0 B | 0.000 | 1.00 | 1/1 |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "|  |  | given+rotor+bysize | feasible | 990 B | 1000 B | 105.0 | 5.0 | "
+                          "5.00 | 1 | 0 B | 0.000 | 1.00 | 3/3 |"),
+                "%s", t);
+  ck_assert_msg(!strstr(t, "greedy+bysize"), "an order row in the remat view: %s", t);
+  free(t);
+  /* --max-overhead 10: dtr's 15% and 18% no longer count */
+  o.max_overhead = 0.10;
+  o.view = "remat-summary";
+  t = table_opts(r, n, &o, 0);
+  ck_assert_msg(strstr(t, "| given+dtr+bysize | **0.0%** | **+16.5%** | 1x (2/2) |"), "%s", t);
+  ck_assert_msg(!strstr(t, "| x (floor"), "the per-graph table in the summary: %s", t);
+  free(t);
+  /* the default view has both kinds; csv --view remat one line per group */
+  o = (mp_table_opts){.format = "md"};
+  t = table_opts(r, n, &o, 0);
+  ck_assert_msg(strstr(t, "| greedy+bysize |") && strstr(t, "| given+rotor+bysize |"), "%s", t);
+  free(t);
+  o = (mp_table_opts){.format = "csv", .view = "remat"};
+  t = table_opts(r, n, &o, 0);
+  ck_assert_msg(!strncmp(t, "graph,path,solver,order_solver,remat_solver,place_solver,", 57), "%s", t);
+  ck_assert_msg(strstr(t, "\nx,x.json,given+rotor+bysize,given,rotor,bysize,0,,,0.5x,10,0.500000,500,"
+                          "3,3,0,0,feasible,feasible,490,500,50,130.000000,100.000000,0.300000,"),
+                "%s", t);
+  free(t);
+  /* --solver selects remat labels too */
+  const char *only[] = {"given+rotor+bysize"};
+  o = (mp_table_opts){.format = "md", .view = "remat", .solvers = only, .n_solvers = 1};
+  t = table_opts(r, n, &o, 0);
+  ck_assert_msg(!strstr(t, "given+dtr+bysize"), "%s", t);
+  free(t);
+  for (int i = 0; i < n; i++) mp_row_free(&r[i]);
+}
+END_TEST
+
+/* A plan over its budget, and an infeasibility claim at a budget another
+ * plan of the graph met, contradict the results: reported, exit 1. */
+START_TEST(remat_contradictions) {
+  mp_row r[16];
+  int n = remat_rows(r);
+  r[1].live_peak = 600; /* rotor on x at 0.5x (500 B) */
+  mkr(&r[n++], "y", "chen-sqrt", "0.5x", 500, 1, "infeasible", 0);
+  mp_raggset rs;
+  mp_remat_aggregate(r, n, false, &rs);
+  ck_assert_int_eq(rs.n_issues, 2);
+  ck_assert_msg(strstr(rs.issues[0], "live peak 600 is over its budget 500"), "%s", rs.issues[0]);
+  ck_assert_msg(strstr(rs.issues[1], "claims no plan fits 500 bytes, but given+dtr+bysize planned 490"),
+                "%s", rs.issues[1]);
+  mp_raggset_free(&rs);
+  mp_table_opts o = {.format = "md"};
+  char *t = table_opts(r, n, &o, 1);
+  ck_assert_msg(strstr(t, "over its budget 500"), "%s", t);
+  free(t);
+  for (int i = 0; i < n; i++) mp_row_free(&r[i]);
+}
+END_TEST
+
+/* Remat rows through SQLite and back: the same tables. */
+START_TEST(remat_sqlite_round_trip) {
+  mp_row r[16];
+  int n = remat_rows(r);
+  mkdir("tmp", 0755);
+  char db[128], msg[512];
+  snprintf(db, sizeof db, "tmp/remat_%ld.sqlite", (long)getpid());
+  unlink_db(db);
+  mp_db *h = mp_db_open(db, msg, sizeof msg);
+  ck_assert_msg(h != NULL, "%s", msg);
+  for (int i = 0; i < n; i++) ck_assert_int_eq(mp_db_store(h, &r[i], false, msg, sizeof msg), 0);
+  mp_db_close(h);
+  mp_row *back;
+  int nb;
+  load(db, &back, &nb);
+  ck_assert_int_eq(nb, n);
+  mp_table_opts o = {.format = "md", .view = "remat"};
+  char *a = table_opts(r, n, &o, 0), *b = table_opts(back, nb, &o, 0);
+  ck_assert_str_eq(a, b);
+  free(a);
+  free(b);
+  /* the overhead picture from that file: the first curve's colour in the plot area */
+  char png[160];
+  snprintf(png, sizeof png, "tmp/overhead_%ld.png", (long)getpid());
+  char *in[1] = {db};
+  ck_assert_msg(mp_plot_overhead(in, 1, NULL, false, 0.2, png, msg, sizeof msg) == 0, "%s", msg);
+  ck_assert_msg(mp_plot_overhead(in, 1, "x", false, 0.2, png, msg, sizeof msg) == 0, "%s", msg);
+  ck_assert_msg(mp_plot_overhead(in, 1, "nosuchgraph", false, 0.2, png, msg, sizeof msg) == -1 &&
+                    strstr(msg, "no planned recomputation runs of nosuchgraph"),
+                "%s", msg);
+  unlink(png);
+  cairo_debug_reset_static_data();
+  mp_rows_free(back, nb);
+  for (int i = 0; i < n; i++) mp_row_free(&r[i]);
+  unlink_db(db);
+}
+END_TEST
+
+/* ------------------------------------------------------------ pictures of event plans */
+
+
+/* in -> a -> b -> c, c also reads a: a can be recomputed or offloaded
+ * between b and c. */
+static const char rr_graph[] =
+    "{\"name\": \"rr\", \"host_bandwidth\": 1000, \"nodes\": [\n"
+    " {\"id\": 0, \"name\": \"in\", \"op\": \"input\", \"size\": 1000, \"inputs\": []},\n"
+    " {\"id\": 1, \"name\": \"a\", \"op\": \"op\", \"size\": 4000, \"inputs\": [0]},\n"
+    " {\"id\": 2, \"name\": \"b\", \"op\": \"op\", \"size\": 3000, \"inputs\": [1]},\n"
+    " {\"id\": 3, \"name\": \"c\", \"op\": \"op\", \"size\": 2000, \"inputs\": [2, 1]}]}\n";
+
+/* Write a plan file of the events (ev, bw), its residencies stacked (a
+ * placement without reuse: valid). */
+static void write_event_plan(const mp_graph *g, const mp_events *ev, double bw, const char *path) {
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, ev, bw, NULL, &err) == 0, "%s", err.msg);
+  mp_problem p;
+  mp_events_problem(g, ev, 64, &p, NULL);
+  json_t *o = json_object(), *offs = json_object();
+  int64_t at = 0;
+  for (int i = 0; i < p.n; i++) {
+    json_object_set_new(offs, p.ids[i], json_integer(at));
+    at += (p.items[i].size + 63) / 64 * 64;
+  }
+  json_object_set_new(o, "remat_solver", json_string("by hand"));
+  json_object_set_new(o, "budget", json_integer(at));
+  json_object_set_new(o, "align", json_integer(64));
+  json_object_set_new(o, "bandwidth", json_real(bw));
+  json_object_set_new(o, "events", mp_events_to_json(g, ev));
+  json_object_set_new(o, "offsets", offs);
+  ck_assert_int_eq(json_dump_file(o, path, 0), 0);
+  json_decref(o);
+  mp_problem_destroy(&p);
+}
+
+/* Pixels in the plot area (x < xmax) within 3 of the colour col blended
+ * with white at alpha a. */
+static int pixels_of(const char *png, int xmax, const double *col, double a) {
+  cairo_surface_t *s = cairo_image_surface_create_from_png(png);
+  ck_assert_int_eq(cairo_surface_status(s), CAIRO_STATUS_SUCCESS);
+  int w = cairo_image_surface_get_width(s), h = cairo_image_surface_get_height(s);
+  int stride = cairo_image_surface_get_stride(s), hits = 0;
+  const unsigned char *d = cairo_image_surface_get_data(s);
+  int want[3];
+  for (int k = 0; k < 3; k++) want[k] = (int)lround(255 * (1 - a * (1 - col[k])));
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w && x < xmax; x++) {
+      uint32_t px = *(const uint32_t *)(d + y * stride + 4 * x);
+      int rgb[3] = {(int)(px >> 16 & 255), (int)(px >> 8 & 255), (int)(px & 255)};
+      hits += abs(rgb[0] - want[0]) <= 3 && abs(rgb[1] - want[1]) <= 3 && abs(rgb[2] - want[2]) <= 3;
+    }
+  cairo_surface_destroy(s);
+  return hits;
+}
+
+/* Placement and profile of plans with a recomputation and with an offload:
+ * the residencies in their own colours; a plan that breaks a rule is
+ * refused, naming the event. */
+START_TEST(event_plan_pictures) {
+  mkdir("tmp", 0755);
+  char gpath[128], pa[128], pb[128], pc[128], png[128], msg[600];
+  long pid = (long)getpid();
+  snprintf(gpath, sizeof gpath, "tmp/rr_%ld.json", pid);
+  snprintf(pa, sizeof pa, "tmp/rr_rerun_%ld.json", pid);
+  snprintf(pb, sizeof pb, "tmp/rr_offload_%ld.json", pid);
+  snprintf(pc, sizeof pc, "tmp/rr_bad_%ld.json", pid);
+  snprintf(png, sizeof png, "tmp/rr_%ld.png", pid);
+  FILE *f = fopen(gpath, "w");
+  fputs(rr_graph, f);
+  fclose(f);
+  mp_instance in;
+  mp_error err;
+  ck_assert_msg(mp_instance_load(gpath, NULL, &in, &err) == 0, "%s", err.msg);
+  const mp_graph *g = in.g;
+  int a = g->root_of[1][0], b = g->root_of[2][0];
+  mp_events ev;
+  mp_events_init(&ev);
+  /* recompute a: run a, b, free a, run a again, c */
+  const int rerun[][2] = {{MP_EV_RUN, 1}, {MP_EV_RUN, 2}, {MP_EV_FREE, a}, {MP_EV_RUN, 1},
+                          {MP_EV_RUN, 3}, {MP_EV_FREE, a}, {MP_EV_FREE, b}};
+  for (int i = 0; i < 7; i++) mp_events_push(&ev, rerun[i][0], rerun[i][1]);
+  write_event_plan(g, &ev, 0, pa);
+  /* offload a: out after b, free, in before c */
+  mp_events_clear(&ev);
+  const int off[][2] = {{MP_EV_RUN, 1}, {MP_EV_OUT, a}, {MP_EV_RUN, 2}, {MP_EV_FREE, a},
+                        {MP_EV_IN, a}, {MP_EV_RUN, 3}, {MP_EV_FREE, a}, {MP_EV_FREE, b}};
+  for (int i = 0; i < 8; i++) mp_events_push(&ev, off[i][0], off[i][1]);
+  write_event_plan(g, &ev, 1000, pb);
+  const double *orange = mp_origin_colour[MP_RES_RERUN], *green = mp_origin_colour[MP_RES_IN];
+  ck_assert_msg(mp_plot_placement(gpath, pa, NULL, png, msg, sizeof msg) == 0, "%s", msg);
+  ck_assert_int_gt(pixels_of(png, 840, orange, 1) + pixels_of(png, 840, orange, 0.35), 1000);
+  ck_assert_int_eq(pixels_of(png, 840, green, 1) + pixels_of(png, 840, green, 0.35), 0);
+  ck_assert_msg(mp_plot_placement(gpath, pb, NULL, png, msg, sizeof msg) == 0, "%s", msg);
+  ck_assert_int_gt(pixels_of(png, 840, green, 1) + pixels_of(png, 840, green, 0.35), 1000);
+  ck_assert_int_eq(pixels_of(png, 840, orange, 1) + pixels_of(png, 840, orange, 0.35), 0);
+  /* the profile: the first plan's recomputed bytes filled pale orange */
+  char *orders[1] = {"given"}, *plans[2] = {pa, pb};
+  mp_run_spec spec = {.seed = 1};
+  ck_assert_msg(mp_plot_profile(gpath, orders, 1, plans, 2, &spec, png, msg, sizeof msg) == 0, "%s",
+                msg);
+  ck_assert_int_gt(pixels_of(png, 760, orange, 0.28), 500);
+  /* c before b: the first runs break the order */
+  mp_events_clear(&ev);
+  const int bad[][2] = {{MP_EV_RUN, 1}, {MP_EV_RUN, 3}, {MP_EV_RUN, 2}};
+  for (int i = 0; i < 3; i++) mp_events_push(&ev, bad[i][0], bad[i][1]);
+  json_t *o = json_pack("{s:o, s:{}}", "events", mp_events_to_json(g, &ev), "offsets");
+  json_dump_file(o, pc, 0);
+  json_decref(o);
+  ck_assert_int_eq(mp_plot_placement(gpath, pc, NULL, png, msg, sizeof msg), -1);
+  ck_assert_msg(strstr(msg, pc) && strstr(msg, "event 1"), "%s", msg);
+  mp_events_destroy(&ev);
+  mp_instance_destroy(&in);
+  unlink(gpath), unlink(pa), unlink(pb), unlink(pc), unlink(png);
+  cairo_debug_reset_static_data(); /* cairo's caches: not leaks of ours (LeakSanitizer) */
+}
+END_TEST
+
 Suite *suite_table(void) {
   Suite *s = suite_create("table");
   TCase *tc = tcase_create("table");
@@ -457,6 +774,10 @@ Suite *suite_table(void) {
   tcase_add_test(tc, baseline_and_common);
   tcase_add_test(tc, pooled_sources);
   tcase_add_test(tc, pivot_view);
+  tcase_add_test(tc, remat_tables);
+  tcase_add_test(tc, remat_contradictions);
+  tcase_add_test(tc, remat_sqlite_round_trip);
+  tcase_add_test(tc, event_plan_pictures);
   suite_add_tcase(s, tc);
   return s;
 }

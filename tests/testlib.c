@@ -1,5 +1,7 @@
 /* testlib.c - see testlib.h. */
 #define _POSIX_C_SOURCE 200809L
+#include <fcntl.h>
+#include <igraph.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +305,55 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p) 
   p->t_end = T;
   for (int i = 0; i < n; i++) p->items[i] = (mp_item){q[i][3] - q[i][2], q[i][0], q[i][1], 1, -1};
   free(q);
+}
+
+bool tl_igraph_is_dag(const mp_graph *g, int *edges) {
+  igraph_vector_int_t ev;
+  igraph_vector_int_init(&ev, 0);
+  for (int v = 0; v < g->n; v++)
+    for (int i = 0; i < g->n_succ[v]; i++) {
+      igraph_vector_int_push_back(&ev, v);
+      igraph_vector_int_push_back(&ev, g->succ[v][i]);
+    }
+  igraph_t G;
+  igraph_create(&G, &ev, g->n, IGRAPH_DIRECTED);
+  igraph_bool_t dag = false;
+  igraph_is_dag(&G, &dag);
+  if (edges) *edges = (int)igraph_ecount(&G);
+  igraph_destroy(&G);
+  igraph_vector_int_destroy(&ev);
+  return dag;
+}
+
+bool tl_verbose(void) {
+  const char *v = getenv("MP_TEST_VERBOSE");
+  return v && !strcmp(v, "1");
+}
+
+void tl_stderr_begin(tl_stderr *c) {
+  mkdir("tmp", 0755);
+  snprintf(c->path, sizeof c->path, "tmp/stderr_%ld.txt", (long)getpid());
+  fflush(stderr);
+  c->saved = dup(2);
+  int fd = open(c->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  ck_assert_msg(fd >= 0 && c->saved >= 0, "cannot capture stderr");
+  dup2(fd, 2);
+  close(fd);
+}
+
+char *tl_stderr_end(tl_stderr *c) {
+  fflush(stderr);
+  dup2(c->saved, 2);
+  close(c->saved);
+  FILE *f = fopen(c->path, "r");
+  char *buf = calloc(1, 4097);
+  if (f) {
+    size_t n = fread(buf, 1, 4096, f);
+    buf[n] = 0;
+    fclose(f);
+  }
+  unlink(c->path);
+  return buf;
 }
 
 /* ---- random fixed-lifetime problems and their brute-force optimum ---- */

@@ -9,6 +9,18 @@
 
 /* MP_QUICK=1 in the environment (sanitizer runs): fewer random trials. */
 int tl_trials(int normal);
+/* MP_TEST_VERBOSE=1 (make test V=1): print notes and statistics. */
+bool tl_verbose(void);
+
+/* Send stderr to a temporary file until tl_stderr_end, which returns what
+ * was written there (malloc'ed): messages a test expects stay out of the
+ * test output and can be checked. */
+typedef struct tl_stderr {
+  int saved;
+  char path[64];
+} tl_stderr;
+void tl_stderr_begin(tl_stderr *c);
+char *tl_stderr_end(tl_stderr *c);
 
 /* Write text to a fresh temporary file (suffix chooses the reader by
  * extension: ".json", ".csv", ".graphml"); returns a malloc'ed path.  The
@@ -58,6 +70,10 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
 
 const char *const *tl_quick_sets(const mp_solver *s);
 
+/* Is the precedence relation of g (g->succ) acyclic, by igraph's own test
+ * (independent of the graph's Kahn check)?  *edges receives its edge count
+ * when not NULL. */
+bool tl_igraph_is_dag(const mp_graph *g, int *edges);
 /* A random fixed-lifetime problem of n <= 32 items with every valid shape
  * of DESIGN 1.4: empty lifetimes [t, t) (1 in 12), sizes 0 (1 in 15),
  * per-buffer alignment 1/4/8/64 (align_col), two pinned items that never

@@ -1,0 +1,6 @@
+/* fuzz_csv.c - the csv reader (and what a loaded instance feeds). */
+#include "fuzz_common.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  return fuzz_instance(data, size, ".csv", "csv");
+}

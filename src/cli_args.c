@@ -1,0 +1,90 @@
+/* cli_args.c - exact option names and values (see cli_args.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_args.h"
+#include "util.h"
+
+int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--")) break; /* the rest are operands */
+    if (a[0] != '-' || a[1] != '-') continue;
+    const char *name = a + 2;
+    size_t len = strcspn(name, "=");
+    const struct option *o = opts;
+    while (o->name && (strlen(o->name) != len || strncmp(o->name, name, len))) o++;
+    if (!o->name) {
+      fprintf(stderr, "memplan %s: unknown option '%.*s' (memplan %s --help)\n", cmd,
+              (int)(len + 2), a, cmd);
+      return -1;
+    }
+    if (o->has_arg == required_argument && !name[len]) i++; /* its value follows */
+  }
+  return 0;
+}
+
+static int refuse(const char *cmd, const char *opt, const char *val, const char *why) {
+  fprintf(stderr, "memplan %s: bad value '%s' for %s: %s\n", cmd, val ? val : "", opt, why);
+  return -1;
+}
+
+int mp_arg_int(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi,
+               int64_t *out) {
+  const char *why;
+  int64_t v;
+  if (mp_parse_int64(val, &v, &why)) return refuse(cmd, opt, val, why);
+  if (v < lo || v > hi) {
+    char w[96];
+    snprintf(w, sizeof w, "outside [%" PRId64 ", %" PRId64 "]", lo, hi);
+    return refuse(cmd, opt, val, w);
+  }
+  *out = v;
+  return 0;
+}
+
+int mp_arg_seed(const char *cmd, const char *opt, const char *val, uint64_t *out) {
+  int64_t v;
+  if (mp_arg_int(cmd, opt, val, 0, INT64_MAX, &v)) return -1;
+  *out = (uint64_t)v;
+  return 0;
+}
+
+int mp_arg_real(const char *cmd, const char *opt, const char *val, double lo, double hi,
+                double *out) {
+  const char *why;
+  double v;
+  if (mp_parse_real(val, &v, &why)) return refuse(cmd, opt, val, why);
+  if (v < lo || v > hi) {
+    char a[32], b[32], w[96];
+    mp_format_number(lo, a, sizeof a);
+    mp_format_number(hi, b, sizeof b);
+    snprintf(w, sizeof w, "outside [%s, %s]", a, b);
+    return refuse(cmd, opt, val, w);
+  }
+  *out = v;
+  return 0;
+}
+
+int mp_arg_choice(const char *cmd, const char *opt, const char *val, const char *choices) {
+  size_t n = strlen(val);
+  for (const char *c = choices; *c;) {
+    size_t len = strcspn(c, "|");
+    if (len == n && !strncmp(c, val, n)) return 0;
+    c += len + (c[len] == '|');
+  }
+  char w[160];
+  snprintf(w, sizeof w, "takes %s", choices);
+  return refuse(cmd, opt, val, w);
+}
+
+int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out) {
+  return mp_arg_int(cmd, opt, val, 1, MP_MAX_ALIGN, out);
+}
+
+int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out) {
+  return mp_arg_int(cmd, opt, val, 1, MP_MAX_TOTAL, out);
+}
+
+void mp_arg_format(double x, char *out, size_t cap) { mp_format_number(x, out, cap); }

@@ -1,0 +1,41 @@
+/* cli_args.h - exact option parsing for every subcommand: option names
+ * spelled out in full, values read exactly (no wrap-around, no clamping, no
+ * NaN or infinity) and checked against their range.  Each function prints
+ * "memplan CMD: ..." on stderr and returns -1 when the value is refused; the
+ * caller then exits with MP_EXIT_USAGE. */
+#ifndef MP_CLI_ARGS_H
+#define MP_CLI_ARGS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* getopt_long takes any unambiguous prefix (--ord for --order), whose
+ * meaning changes when an option is added.  Refuse every long option that is
+ * not one of `opts` spelled out in full (up to '=').  0, or -1 after a
+ * message. */
+int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts);
+
+/* An integer in [lo, hi]. */
+int mp_arg_int(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi,
+               int64_t *out);
+/* A random seed: an integer in [0, 2^63 - 1] (results files store int64). */
+int mp_arg_seed(const char *cmd, const char *opt, const char *val, uint64_t *out);
+/* A finite real in [lo, hi]. */
+int mp_arg_real(const char *cmd, const char *opt, const char *val, double lo, double hi,
+                double *out);
+/* One of the words of `choices`, separated by '|' ("text|json"). */
+int mp_arg_choice(const char *cmd, const char *opt, const char *val, const char *choices);
+/* The limits of src/util.h, for clients of the public API: an alignment in
+ * [1, 2^30]; a capacity in bytes in [1, 2^60]. */
+int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out);
+int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out);
+
+/* A number as it should be printed: integers without a fraction or an
+ * exponent, others with the shortest digits that read back. */
+void mp_arg_format(double x, char *out, size_t cap);
+
+/* The input formats `--input-format` takes. */
+#define MP_INPUT_FORMATS "json|graphml|nodelink|csv"
+
+#endif

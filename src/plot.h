@@ -1,0 +1,108 @@
+/* plot.h - `memplan plot` inside the harness: the pictures (plot.c:
+ * profile, placement, pareto; plot_events.c: event plans read back;
+ * plot_overhead.c: overhead against budget) and the drawing helpers they
+ * share (plot_canvas.c).  The command line is cmd_plot.c. */
+#ifndef MP_PLOT_H
+#define MP_PLOT_H
+
+#include <cairo.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "events.h"
+#include "run.h"
+
+/* ---- canvas (plot_canvas.c) ---- */
+
+typedef struct mp_canvas {
+  cairo_surface_t *surf;
+  cairo_t *cr;
+  char *path, *tmp;
+  bool png;
+  double w, h;
+  /* plot area */
+  double x0, y0, x1, y1;   /* device: left, top, right, bottom */
+  double dx0, dx1, dy0, dy1; /* data ranges */
+  bool xlog;
+} mp_canvas;
+
+/* A canvas for path (.svg, .png or .pdf), w x h points, white. */
+int mp_canvas_open(mp_canvas *c, const char *path, double w, double h, char *msg, size_t cap);
+/* Write it (atomically: a temporary file renamed) and free it. */
+int mp_canvas_close(mp_canvas *c, char *msg, size_t cap);
+/* --out may name several files ("a.svg,a.png"): how many, and the i-th. */
+int mp_plot_n_outs(const char *list);
+void mp_plot_nth_out(const char *list, int i, char *buf, size_t cap);
+/* Data to device coordinates. */
+double mp_cx(const mp_canvas *c, double x);
+double mp_cy(const mp_canvas *c, double y);
+/* Text anchored at (x, y): ha, va in [0, 1] (0 = left / top). */
+void mp_canvas_text(mp_canvas *c, double x, double y, double size, const char *s, double ha,
+                    double va, bool bold);
+void mp_canvas_vtext(mp_canvas *c, double x, double y, double size, const char *s);
+/* Axes, grid and labels; y values are shown divided by ydiv. */
+void mp_canvas_axes(mp_canvas *c, const char *title, const char *xlabel, const char *ylabel,
+                    double ydiv);
+/* Legend entry i at the right of the plot area in the current colour: a
+ * line (dashed or not) or a box. */
+void mp_canvas_legend(mp_canvas *c, int i, const char *label, bool dashed, bool box);
+/* A byte unit for values up to max (its divisor in *div), and a byte count
+ * as text ("12.00 MiB"). */
+const char *mp_plot_unit(double max, double *div);
+void mp_plot_human(double b, char *out, size_t cap);
+
+#define MP_NPAL 10
+extern const double mp_palette[MP_NPAL][3];
+
+/* ---- event plans read back (plot_events.c) ---- */
+
+typedef struct mp_event_plan {
+  mp_events ev;
+  double bandwidth;         /* the plan's, else the graph's host_bandwidth */
+  int64_t align;
+  mp_problem prob;          /* the residencies (mp_events_problem) */
+  mp_residency *res;        /* where each began */
+  int64_t *offsets;         /* one per residency (NULL unless asked for) */
+  char label[200];          /* "rotor, budget 12.00 MiB" from the plan's header */
+} mp_event_plan;
+
+/* Does the plan file hold an "events" array (a plan with recomputation)? */
+bool mp_plan_file_has_events(const char *path);
+/* Read a plan file with events and check it with the model: the events
+ * verify (DESIGN 6.2), and with need_offsets every residency has an offset
+ * (by its id) and the placement verifies.  0, or -1 with msg naming the
+ * file. */
+int mp_event_plan_load(const mp_graph *g, const char *path, bool need_offsets, mp_event_plan *p,
+                       char *msg, size_t cap);
+void mp_event_plan_destroy(mp_event_plan *p);
+/* The memory samples of an event plan (1 + runs + ins; malloc'ed, *n). */
+int64_t *mp_events_samples(const mp_graph *g, const mp_events *ev, int *n);
+/* The bytes of each of the n samples by origin: parts[0] first runs and
+ * the start, parts[1] recomputations, parts[2] copies back (malloc'ed). */
+void mp_event_plan_parts(const mp_event_plan *p, int n, int64_t *parts[3]);
+
+/* Colours of the residencies by origin (indexed by mp_res_origin), and the
+ * part of the profile an origin counts in (0, 1, 2). */
+#define MP_N_ORIGINS 4
+extern const double mp_origin_colour[MP_N_ORIGINS][3];
+int mp_origin_part(mp_res_origin o);
+
+/* ---- the pictures ---- */
+
+/* Memory profile of each order (over steps; over memory samples when
+ * plans are given, the orders then drawn as their keep-all event plans)
+ * and of each event plan; the first plan's memory split by origin. */
+int mp_plot_profile(const char *file, char **orders, int n_orders, char **plans, int n_plans,
+                    const mp_run_spec *base, const char *out, char *msg, size_t cap);
+/* Placement chart of a plan file (with or without events) or of a run. */
+int mp_plot_placement(const char *file, const char *plan, const mp_run_spec *spec,
+                      const char *out, char *msg, size_t cap);
+/* Arena against planning time, Pareto front marked. */
+int mp_plot_pareto(char **in, int nin, const char *graph, bool best, const char *out, char *msg,
+                   size_t cap);
+/* Overhead against budget, one curve per solver (plot_overhead.c): one
+ * graph, or (graph NULL) the geometric mean over the graphs planned. */
+int mp_plot_overhead(char **in, int nin, const char *graph, bool best, double limit,
+                     const char *out, char *msg, size_t cap);
+
+#endif

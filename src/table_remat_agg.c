@@ -1,0 +1,325 @@
+/* table_remat_agg.c - results rows of recomputation cells grouped for the
+ * tables and the overhead plot.
+ *
+ * A group is one solver (order + remat + place chains, bandwidth, time
+ * limit, options; the label) at one budget on one graph.  Over its seeds a
+ * figure is the lower median of the runs that gave a plan, or with
+ * best_of_seeds every figure of the run with the shortest duration.  The
+ * budget in bytes is what the runs resolved ("0.8x" of the live peak of the
+ * order they were handed).
+ *
+ * Checks (a plan the harness verified cannot fail them; a results file from
+ * elsewhere can): a plan whose live peak is over its budget, or below the
+ * events floor its run reported (mp_events_floor, a bound on every plan);
+ * and an `infeasible` at a budget that some plan of the same graph met:
+ * infeasible is a claim about every plan of the graph (the floor, or an
+ * exhausted exact search). */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+#include "util.h"
+
+bool mp_row_is_remat(const mp_row *r) { return r->remat && r->remat[0]; }
+
+static const char *nz(const char *s) { return s ? s : ""; }
+
+int mp_budget_arg_cmp(const char *a, const char *b) {
+  double fa, fb;
+  bool xa = mp_budget_arg_frac(a, &fa), xb = mp_budget_arg_frac(b, &fb);
+  if (xa != xb) return xa ? -1 : 1;
+  if (!xa) {
+    fa = strtod(nz(a), NULL);
+    fb = strtod(nz(b), NULL);
+  }
+  if (fa != fb) return fa > fb ? -1 : 1;
+  return strcmp(nz(a), nz(b));
+}
+
+/* ------------------------------------------------------------ grouping */
+
+typedef struct rctx {
+  bool split;               /* rows from several files hold one cell: keep them apart */
+} rctx;
+
+/* The solver of a row, budget aside (the label's fields). */
+static int cmp_solver(const mp_row *x, const mp_row *y, bool split) {
+  int c;
+  if ((c = strcmp(nz(x->order), nz(y->order))) || (c = strcmp(nz(x->remat), nz(y->remat))) ||
+      (c = strcmp(nz(x->place), nz(y->place))) ||
+      (c = strcmp(nz(x->bandwidth_arg), nz(y->bandwidth_arg))))
+    return c;
+  if (x->time_limit != y->time_limit) return x->time_limit < y->time_limit ? -1 : 1;
+  if ((c = strcmp(nz(x->options), nz(y->options)))) return c;
+  return split ? strcmp(nz(x->source), nz(y->source)) : 0;
+}
+
+static int cmp_rows_r(const void *a, const void *b, void *vctx) {
+  const rctx *ctx = vctx;
+  const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
+  int c;
+  if ((c = strcmp(nz(x->graph), nz(y->graph))) || (c = strcmp(nz(x->path), nz(y->path))) ||
+      (c = cmp_solver(x, y, ctx->split)) || (c = mp_budget_arg_cmp(x->budget_arg, y->budget_arg)))
+    return c;
+  return x->seed < y->seed ? -1 : x->seed > y->seed;
+}
+
+static bool same_group(const mp_row *x, const mp_row *y, bool split) {
+  return !strcmp(nz(x->path), nz(y->path)) && !cmp_solver(x, y, split) &&
+         !strcmp(nz(x->budget_arg), nz(y->budget_arg));
+}
+
+/* Does some cell appear in two results files (same key, other source)? */
+static bool cell_in_two_files(const mp_row **p, int n) {
+  rctx ctx = {true};
+  qsort_r(p, (size_t)n, sizeof(*p), cmp_rows_r, &ctx);
+  for (int i = 1; i < n; i++)
+    if (same_group(p[i - 1], p[i], false) && p[i - 1]->seed == p[i]->seed &&
+        strcmp(nz(p[i - 1]->source), nz(p[i]->source)))
+      return true;
+  return false;
+}
+
+/* "order+remat+place", then " bw=X" when the rows hold several bandwidths
+ * (X "graph" for the graph's own), the time limit and options as in the
+ * other tables, the file in braces when files are kept apart. */
+static void label_of(mp_ragg *g, const mp_row *r, bool multi_bw, bool multi_tl, bool split) {
+  int l = snprintf(g->label, sizeof g->label, "%s+%s+%s", nz(r->order), r->remat, nz(r->place));
+  if (multi_bw)
+    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " bw=%s",
+                  nz(r->bandwidth_arg)[0] ? r->bandwidth_arg : "graph");
+  if (multi_tl) {
+    char t[32];
+    mp_fmt_seconds(r->time_limit, t, sizeof t);
+    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
+  }
+  if (nz(r->options)[0])
+    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r->options);
+  if (split && r->source) {
+    const char *b = strrchr(r->source, '/');
+    snprintf(g->label + l, sizeof g->label - (size_t)l, " {%s}", b ? b + 1 : r->source);
+  }
+}
+
+static void add_word(char *list, size_t cap, const char *w) {
+  if (!w) w = "?";
+  char item[48], wrapped[80];
+  snprintf(item, sizeof item, "/%s/", w);
+  snprintf(wrapped, sizeof wrapped, "/%s/", list);
+  if (strstr(wrapped, item)) return;
+  size_t l = strlen(list);
+  snprintf(list + l, cap - l, "%s%s", l ? "/" : "", w);
+}
+
+/* ------------------------------------------------------------ figures */
+
+static int cmp_dbl(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Lower median of the values present (NaN: absent); NaN if none. */
+static double med(double *v, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (!isnan(v[i])) v[k++] = v[i];
+  if (!k) return NAN;
+  qsort(v, (size_t)k, sizeof *v, cmp_dbl);
+  return v[(k - 1) / 2];
+}
+
+static double i2d(int64_t x) { return x == MP_NA ? NAN : (double)x; }
+static int64_t d2i(double x) { return isnan(x) ? MP_NA : (int64_t)x; }
+
+/* The figures of one run. */
+static void figures_of_run(mp_ragg *g, const mp_row *r) {
+  g->live_peak = r->live_peak;
+  g->arena = r->arena;
+  g->recomputed = r->recomputed;
+  g->transferred = r->transferred;
+  g->floor = r->lower_bound;
+  g->duration = r->duration;
+  g->overhead = r->overhead;
+  g->stall = r->stall_time;
+  g->recompute_time = r->recompute_time;
+  g->plan_ms = r->plan_ms;
+  g->remat_ms = r->remat_ms;
+}
+
+/* Each figure's lower median over the k runs with a plan. */
+static void figures_median(mp_ragg *g, const mp_row *const *ok, int k, double *v) {
+#define MED(dst, expr)                                  \
+  do {                                                  \
+    for (int q = 0; q < k; q++) v[q] = (expr);          \
+    dst = med(v, k);                                    \
+  } while (0)
+  double x;
+  MED(x, i2d(ok[q]->live_peak)); g->live_peak = d2i(x);
+  MED(x, i2d(ok[q]->arena)); g->arena = d2i(x);
+  MED(x, i2d(ok[q]->recomputed)); g->recomputed = d2i(x);
+  MED(x, i2d(ok[q]->transferred)); g->transferred = d2i(x);
+  MED(x, i2d(ok[q]->lower_bound)); g->floor = d2i(x);
+  MED(g->duration, ok[q]->duration);
+  MED(g->overhead, ok[q]->overhead);
+  MED(g->stall, ok[q]->stall_time);
+  MED(g->recompute_time, ok[q]->recompute_time);
+  MED(g->plan_ms, ok[q]->plan_ms);
+  MED(g->remat_ms, ok[q]->remat_ms);
+#undef MED
+}
+
+static void group_times(mp_ragg *g, const mp_row *const *ok, int k) {
+  g->ms_lo = INFINITY;
+  g->ms_hi = -INFINITY;
+  for (int q = 0; q < k; q++) {
+    const mp_row *r = ok[q];
+    bool rep = r->repeats != MP_NA && r->repeats >= 1 && !isnan(r->plan_ms_min);
+    double lo = rep ? r->plan_ms_min : r->plan_ms, hi = rep ? r->plan_ms_max : r->plan_ms;
+    if (!isnan(lo) && lo < g->ms_lo) g->ms_lo = lo;
+    if (!isnan(hi) && hi > g->ms_hi) g->ms_hi = hi;
+  }
+  if (!isfinite(g->ms_lo)) g->ms_lo = g->ms_hi = g->plan_ms;
+}
+
+typedef struct gctx {
+  bool best, multi_bw, multi_tl, split;
+  double *v;
+  const mp_row **ok;
+} gctx;
+
+/* One group from rows p[i..j). */
+static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c) {
+  const mp_row *r0 = p[i];
+  memset(g, 0, sizeof *g);
+  g->graph = r0->graph ? r0->graph : r0->path;
+  g->path = nz(r0->path);
+  g->order = nz(r0->order), g->remat = r0->remat, g->place = nz(r0->place);
+  g->options = nz(r0->options);
+  g->source = c->split ? r0->source : NULL;
+  g->budget_arg = nz(r0->budget_arg);
+  g->bandwidth_arg = nz(r0->bandwidth_arg);
+  g->time_limit = r0->time_limit;
+  label_of(g, r0, c->multi_bw, c->multi_tl, c->split);
+  if (!mp_budget_arg_frac(g->budget_arg, &g->frac)) g->frac = NAN;
+  g->runs = j - i;
+  int k = 0;
+  double b = NAN;
+  for (int q = i; q < j; q++) {
+    const mp_row *r = p[q];
+    add_word(g->statuses, sizeof g->statuses, r->status);
+    if (r->remat_status) add_word(g->remat_statuses, sizeof g->remat_statuses, r->remat_status);
+    g->refused += r->status && !strcmp(r->status, "refused");
+    g->infeasible += r->status && !strcmp(r->status, "infeasible");
+    if (r->budget != MP_NA && (isnan(b) || (double)r->budget < b)) b = (double)r->budget;
+    if (r->has_fig) c->ok[k++] = r;
+  }
+  g->budget = d2i(b);
+  g->ok = k;
+  g->live_peak = g->arena = g->recomputed = g->transferred = g->floor = MP_NA;
+  g->duration = g->overhead = g->stall = g->recompute_time = g->plan_ms = g->remat_ms = NAN;
+  g->base_time = p[i]->base_time;
+  if (!k) return;
+  if (c->best) {
+    const mp_row *bst = c->ok[0];
+    for (int q = 1; q < k; q++)
+      if (c->ok[q]->duration < bst->duration) bst = c->ok[q];
+    figures_of_run(g, bst);
+  } else {
+    figures_median(g, c->ok, k, c->v);
+  }
+  group_times(g, c->ok, k);
+}
+
+/* ------------------------------------------------------------ checks */
+
+static void issue(mp_raggset *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void issue(mp_raggset *s, const char *fmt, ...) {
+  char buf[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  s->issues = mp_xrealloc(s->issues, sizeof(char *) * (size_t)(s->n_issues + 1));
+  s->issues[s->n_issues++] = mp_xstrdup(buf);
+}
+
+static const char *who(const mp_row *r, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s %s+%s+%s budget %s seed %llu", nz(r->graph), nz(r->order), r->remat,
+           nz(r->place), nz(r->budget_arg), (unsigned long long)r->seed);
+  return buf;
+}
+
+/* p[i..j): the rows of one graph. */
+static void check_graph(const mp_row **p, int i, int j, mp_raggset *s) {
+  char w[500];
+  for (int q = i; q < j; q++) {
+    const mp_row *r = p[q];
+    if (r->has_fig && r->budget != MP_NA && r->live_peak > r->budget)
+      issue(s, "%s: live peak %lld is over its budget %lld", who(r, w, sizeof w),
+            (long long)r->live_peak, (long long)r->budget);
+    if (r->has_fig && r->lower_bound != MP_NA && r->live_peak < r->lower_bound)
+      issue(s, "%s: live peak %lld is below the events floor %lld its run reported",
+            who(r, w, sizeof w), (long long)r->live_peak, (long long)r->lower_bound);
+    if (!r->status || strcmp(r->status, "infeasible") || r->budget == MP_NA) continue;
+    for (int k = i; k < j; k++)
+      if (p[k]->has_fig && p[k]->live_peak <= r->budget) {
+        issue(s, "%s: claims no plan fits %lld bytes, but %s+%s+%s planned %lld", who(r, w, sizeof w),
+              (long long)r->budget, nz(p[k]->order), p[k]->remat, nz(p[k]->place),
+              (long long)p[k]->live_peak);
+        break;
+      }
+  }
+}
+
+/* ------------------------------------------------------------ entry */
+
+void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggset *s) {
+  memset(s, 0, sizeof *s);
+  const mp_row **p = mp_xmalloc(sizeof(*p) * (size_t)(n ? n : 1));
+  int m = 0;
+  for (int i = 0; i < n; i++)
+    if (mp_row_is_remat(&rows[i])) p[m++] = &rows[i];
+  gctx c = {best_of_seeds, false, false, cell_in_two_files(p, m), NULL, NULL};
+  for (int i = 1; i < m; i++) {
+    c.multi_bw |= strcmp(nz(p[i]->bandwidth_arg), nz(p[0]->bandwidth_arg)) != 0;
+    c.multi_tl |= p[i]->time_limit != p[0]->time_limit;
+  }
+  rctx ctx = {c.split};
+  qsort_r(p, (size_t)m, sizeof(*p), cmp_rows_r, &ctx);
+  c.v = mp_xmalloc(sizeof(double) * (size_t)(m ? m : 1));
+  c.ok = mp_xmalloc(sizeof(*c.ok) * (size_t)(m ? m : 1));
+  s->a = mp_xcalloc((size_t)(m ? m : 1), sizeof(mp_ragg));
+  for (int i = 0; i < m;) {
+    int j = i;
+    while (j < m && same_group(p[i], p[j], c.split)) j++;
+    make_group(&s->a[s->n++], p, i, j, &c);
+    i = j;
+  }
+  for (int i = 0; i < m;) {
+    int j = i;
+    while (j < m && !strcmp(nz(p[i]->path), nz(p[j]->path))) j++;
+    check_graph(p, i, j, s);
+    i = j;
+  }
+  free(c.v);
+  free(c.ok);
+  free(p);
+}
+
+void mp_raggset_free(mp_raggset *s) {
+  for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
+  free(s->issues);
+  free(s->a);
+  memset(s, 0, sizeof *s);
+}
+
+bool mp_ragg_matches(const mp_ragg *g, const char *want) {
+  if (!strcmp(g->label, want)) return true;
+  char short_label[320];
+  snprintf(short_label, sizeof short_label, "%s+%s+%s", g->order, g->remat, g->place);
+  return !strcmp(short_label, want);
+}
