@@ -1,0 +1,459 @@
+/* remat_ilp.c - Checkmate's MILP (Jain et al., MLSys'20) on GLPK, in
+ * memplan's model: solvers/lib/remat_milp.h over the stages of the
+ * first-run order handed in (remat_stage.h: multi-output nodes, views,
+ * in-place storage, workspaces, inputs and outputs, a tail stage for graph
+ * outputs made again; memory counted as the evaluator counts it).
+ *
+ * 1. Below the floor: infeasible (mp_events_floor, a proof).  Keeping every
+ *    tensor fits: the keep-all plan, optimal (its duration is the floor).
+ * 2. The stage MILP with lazy rerun rows: a greedy eviction plan
+ *    (rs_greedy), the LP relaxation rounded as Checkmate rounds it, a
+ *    depth-first dive when neither gave a plan, then best-bound
+ *    branch-and-cut from the best plan, rounding node LPs every node_heur
+ *    nodes.  The plan is decoded and checked with our own replay
+ *    (lib/remat_check.h) before it is returned.
+ * 3. The stage shape (each node at most once between two first runs, in
+ *    increasing position) is narrower than DESIGN 6's plans, so its optimum
+ *    is only an optimum within that shape.  `optimal` needs the duration
+ *    floor, or the relaxation RM_BOUND that holds for every plan without
+ *    copies (proof=1) solved to a bound that meets the plan; otherwise
+ *    `feasible` with the note "optimal within Checkmate's stage shape".
+ *    With a host link (bandwidth > 0) the models have no copies: no claim
+ *    beyond the floor.
+ * 4. `infeasible` only from the floor or when RM_BOUND is infeasible
+ *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
+ *    stage shape".
+ * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
+ * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/remat_check.h"
+#include "lib/remat_milp.h"
+#include "solver.h"
+
+#define RILP_OPTIONS(X)                                                                     \
+  X(max_nodes, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this")   \
+  X(max_cols, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")        \
+  X(greedy, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)")    \
+  X(rounds, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent")    \
+  X(node_heur, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")        \
+  X(proof, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")        \
+  X(bound_share, 0.1, 0, 0.9, "share of a time limit kept for the LP bound valid for every plan") \
+  X(explicit, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")       \
+  X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                     \
+  X(branch, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
+  X(backtrack, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
+enum { RILP_OPTIONS(MP_OPT_ENUM) RILP_N_OPTS };
+static const mp_option rilp_options[] = {RILP_OPTIONS(MP_OPT_ENTRY)};
+
+/* What the search keeps between phases. */
+typedef struct search {
+  mp_ctx *c;
+  const rs_model *m;
+  rm_milp *x;
+  rs_dec best;        /* the best decisions found, consistent, within budget */
+  double best_cost;   /* their run cost (INFINITY: none) */
+  double unit;        /* every cost is a multiple of it (0: costs not integral) */
+  double bound;       /* best bound of the stage MILP seen */
+  bool proved;        /* the stage MILP's optimum is proved */
+  bool infeasible;    /* the stage MILP has no solution */
+  bool cut;           /* a time limit stopped a phase */
+  double *col;        /* scratch, one per column (1-based) */
+  mp_rng rng;
+  int calls;
+} search;
+
+static const double thresholds[] = {0.5, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 0.999};
+
+/* Round an LP solution (s->col); true when the best plan improved. */
+static bool round_lp(search *s, int rounds) {
+  const rs_model *m = s->m;
+  size_t ns = ((size_t)m->n_pos + 2) * (size_t)m->nb;
+  rm_frac f = {m->n_pos, m->nb, mp_xmalloc(sizeof(double) * (ns + 1))};
+  for (int t = 0; t <= m->n_pos + 1; t++)
+    for (int b = 0; b < m->nb; b++) f.s[(size_t)t * m->nb + b] = rm_s_value(s->x, s->col, t, b);
+  double before = s->best_cost;
+  int n_thr = sizeof thresholds / sizeof thresholds[0];
+  rm_round(m, &f, thresholds, n_thr, rounds, &s->rng, s->c->budget, s->c, &s->best, &s->best_cost);
+  free(f.s);
+  return s->best_cost < before;
+}
+
+/* GLPK's incumbent, decoded, kept when it is the best. */
+static void take_mip(search *s) {
+  glp_prob *P = s->x->P;
+  int n = glp_get_num_cols(P);
+  for (int j = 1; j <= n; j++) s->col[j] = glp_mip_col_val(P, j);
+  rs_dec d;
+  rs_dec_init(s->m, &d);
+  if (rm_decisions(s->x, s->col, &d) == 0) {
+    int64_t peak = rm_peak(s->m, &d, s->c->start_order);
+    double cost = rs_cost(s->m, &d);
+    if (peak >= 0 && peak <= s->c->budget && cost < s->best_cost) {
+      s->best_cost = cost;
+      rs_dec_copy(&s->best, &d);
+    }
+  }
+  rs_dec_destroy(&d);
+}
+
+static void callback(glp_tree *T, void *info) {
+  search *s = info;
+  int p = glp_ios_best_node(T);
+  if (p && glp_ios_node_bound(T, p) > s->bound) s->bound = glp_ios_node_bound(T, p);
+  rm_rowgen(T, s->x, s->col);
+  if (glp_ios_reason(T) != GLP_IHEUR) return;
+  int every = (int)s->c->opt[OPT_node_heur];
+  bool fresh = false;
+  if (s->calls++ == 0) {
+    fresh = isfinite(s->best_cost);
+  } else if (every > 0 && s->calls % every == 0 && !mp_time_up(s->c)) {
+    int n = glp_get_num_cols(s->x->P);
+    for (int j = 1; j <= n; j++) s->col[j] = glp_get_col_prim(s->x->P, j);
+    fresh = round_lp(s, 2);
+  }
+  if (fresh) {
+    rm_point(s->x, &s->best, s->col);
+    glp_ios_heur_sol(T, s->col);
+  }
+}
+
+static void set_tree_options(const mp_ctx *c, glp_iocp *ip) {
+  static const int br[] = {GLP_BR_FFV, GLP_BR_LFV, GLP_BR_MFV, GLP_BR_DTH, GLP_BR_PCH};
+  static const int bt[] = {GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BLB, GLP_BT_BPH};
+  ip->br_tech = br[(int)c->opt[OPT_branch]];
+  ip->bt_tech = bt[(int)c->opt[OPT_backtrack]];
+}
+
+/* The LP relaxation with its rerun rows, rounding, then branch-and-cut. */
+/* Depth-first until GLPK's first integer solution (which passed the lazy
+ * rows), when rounding gave no incumbent: a plan early, before the
+ * best-bound search. */
+static void dive_callback(glp_tree *T, void *info) {
+  search *s = info;
+  rm_rowgen(T, s->x, s->col);
+  if (glp_ios_reason(T) == GLP_IBINGO) glp_ios_terminate(T);
+}
+
+static void dive(search *s) {
+  mp_ctx *c = s->c;
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  ip.bt_tech = GLP_BT_DFS;
+  ip.cb_func = dive_callback;
+  ip.cb_info = s;
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  int irc = glp_intopt(s->x->P, &ip);
+  int st = glp_mip_status(s->x->P);
+  if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
+  if (irc == 0 && st == GLP_NOFEAS) s->infeasible = s->proved = true; /* the dive searched it all */
+}
+
+/* Branch-and-cut from the incumbent, best bound first. */
+static void branch_and_cut(search *s) {
+  mp_ctx *c = s->c;
+  glp_prob *P = s->x->P;
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  set_tree_options(c, &ip);
+  if (c->opt[OPT_cuts] != 0) ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = GLP_ON;
+  if (s->unit > 0 && isfinite(s->best_cost))
+    ip.mip_gap = 0.999 * s->unit / (s->best_cost > s->unit ? s->best_cost : s->unit);
+  ip.cb_func = callback;
+  ip.cb_info = s;
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  s->calls = 0;
+  int irc = glp_intopt(P, &ip);
+  int st = glp_mip_status(P);
+  if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
+  if (irc == GLP_ETMLIM) s->cut = true;
+  if ((irc == 0 || irc == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_NOFEAS)) s->proved = true;
+  if (irc == 0 && st == GLP_NOFEAS && !isfinite(s->best_cost)) s->infeasible = true;
+}
+
+/* The LP relaxation with its rerun rows, rounding, a dive when rounding
+ * found nothing, then branch-and-cut. */
+static void run_stage(void *arg) {
+  search *s = arg;
+  mp_ctx *c = s->c;
+  int lp = rm_solve_lp(s->x, c, s->col);
+  if (lp == RM_LP_TIME) s->cut = true;
+  if (lp == RM_LP_INFEASIBLE) s->infeasible = s->proved = true;
+  if (lp != RM_LP_OPT) return;
+  s->bound = glp_get_obj_val(s->x->P);
+  round_lp(s, (int)c->opt[OPT_rounds]);
+  if (!isfinite(s->best_cost) && !mp_time_up(c)) {
+    dive(s);
+    if (!s->infeasible && rm_solve_lp(s->x, c, s->col) != RM_LP_OPT) { /* the root again */
+      s->cut = true;
+      return;
+    }
+  }
+  if (mp_time_up(c) || s->infeasible) {
+    s->cut = !s->infeasible;
+    return;
+  }
+  branch_and_cut(s);
+}
+
+/* ---- the proof: RM_BOUND holds for every plan without copies ---- */
+
+typedef struct proof {
+  search *s;
+  rm_milp x;
+  double target; /* the plan's cost: stop once the bound meets it */
+  double bound;  /* best bound proved (every plan) */
+  bool infeasible;
+  double *col;   /* scratch */
+  double *point; /* the plan as a point of the model, or NULL */
+  bool given;
+} proof;
+
+static bool meets(const search *s, double bound, double cost) {
+  double slack = s->unit > 0 ? 0.999 * s->unit : 1e-9 * fmax(1.0, fabs(cost));
+  return bound >= cost - slack;
+}
+
+static void proof_callback(glp_tree *T, void *info) {
+  proof *pf = info;
+  int p = glp_ios_best_node(T);
+  if (p) {
+    double b = glp_ios_node_bound(T, p);
+    if (b > pf->bound) pf->bound = b;
+    if (meets(pf->s, pf->bound, pf->target)) glp_ios_terminate(T);
+  }
+  rm_rowgen(T, &pf->x, pf->col);
+  if (glp_ios_reason(T) == GLP_IHEUR && !pf->given && pf->point) {
+    pf->given = true;
+    glp_ios_heur_sol(T, pf->point);
+  }
+}
+
+static void run_proof(void *arg) {
+  proof *pf = arg;
+  mp_ctx *c = pf->s->c;
+  glp_prob *P = pf->x.P;
+  int lp = rm_solve_lp(&pf->x, c, pf->col);
+  if (lp == RM_LP_INFEASIBLE) pf->infeasible = true;
+  if (lp != RM_LP_OPT) return;
+  pf->bound = glp_get_obj_val(P);
+  if (meets(pf->s, pf->bound, pf->target) || mp_time_up(c)) return;
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  set_tree_options(c, &ip);
+  ip.cb_func = proof_callback;
+  ip.cb_info = pf;
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  int irc = glp_intopt(P, &ip);
+  int st = glp_mip_status(P);
+  if ((irc == 0 || irc == GLP_EMIPGAP) && st == GLP_OPT && glp_mip_obj_val(P) > pf->bound)
+    pf->bound = glp_mip_obj_val(P); /* the search ended: its optimum bounds every plan */
+  if (irc == 0 && st == GLP_NOFEAS) pf->infeasible = true;
+}
+
+/* Solve RM_BOUND until its bound meets `target` (INFINITY: decide
+ * feasibility) or the time runs out.  Raises duration_bound;
+ * returns 1 when it proves that no plan without copies fits, else 0. */
+static int prove(search *s, double target, const rs_dec *plan) {
+  mp_ctx *c = s->c;
+  mp_error err;
+  proof pf = {.s = s, .target = target, .bound = -INFINITY};
+  bool lazy = c->opt[OPT_explicit] == 0;
+  if (rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err))
+    return 0;
+  if (pf.x.empty_row_fails) {
+    rm_destroy(&pf.x);
+    return 1;
+  }
+  int ncols = glp_get_num_cols(pf.x.P);
+  pf.col = mp_xcalloc((size_t)ncols + 1, sizeof(double));
+  if (plan) {
+    pf.point = mp_xcalloc((size_t)ncols + 1, sizeof(double));
+    rm_point(&pf.x, plan, pf.point);
+  }
+  if (mp_glp_guarded(run_proof, &pf)) {
+    pf.x.P = NULL; /* GLPK failed: its objects are gone, no bound */
+    pf.bound = -INFINITY;
+    pf.infeasible = false;
+  }
+  double b = rs_bound_up(pf.bound, s->unit);
+  if (isfinite(target) && b > target) b = target;
+  if (b > c->duration_bound) c->duration_bound = b;
+  free(pf.col);
+  free(pf.point);
+  rm_destroy(&pf.x);
+  return pf.infeasible;
+}
+
+/* The LP of RM_BOUND alone: a duration bound valid for every plan without
+ * copies, when the stage MILP did not end (its own bound holds for the
+ * stage shape only). */
+typedef struct lp_bound {
+  search *s;
+  double value;
+} lp_bound;
+
+static void run_lp_bound(void *arg) {
+  lp_bound *lb = arg;
+  mp_ctx *c = lb->s->c;
+  rm_milp x;
+  mp_error err;
+  if (rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols], &err))
+    return;
+  double *col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
+  if (!x.empty_row_fails && rm_solve_lp(&x, c, col) == RM_LP_OPT) lb->value = glp_get_obj_val(x.P);
+  free(col);
+  rm_destroy(&x);
+}
+
+static void bound_by_lp(search *s) {
+  lp_bound lb = {s, -INFINITY};
+  if (mp_glp_guarded(run_lp_bound, &lb)) return;
+  double b = rs_bound_up(lb.value, s->unit);
+  if (isfinite(s->best_cost) && b > s->best_cost) b = s->best_cost;
+  if (b > s->c->duration_bound) s->c->duration_bound = b;
+}
+
+/* ---- the solver ---- */
+
+/* The answer: a plan and what it is proved to be, or why there is none. */
+static int answer(search *s, bool infeasible) {
+  mp_ctx *c = s->c;
+  if (infeasible) {
+    c->status = MP_INFEASIBLE;
+    snprintf(c->msg, sizeof c->msg,
+             "no plan without copies fits: the relaxation valid for every plan is infeasible");
+    return 0;
+  }
+  if (!isfinite(s->best_cost)) {
+    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld %s", (long long)c->budget,
+             s->infeasible ? "in Checkmate's stage shape (its MILP is infeasible)"
+             : s->cut                      ? "found before the time limit"
+                                           : "found");
+    return -1;
+  }
+  rs_decode(s->m, &s->best, c->events);
+  int64_t peak;
+  mp_error err;
+  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
+    mp_events_clear(c->events);
+    snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
+    return -1;
+  }
+  if (meets(s, c->duration_bound, s->best_cost)) {
+    c->status = MP_OPTIMAL;
+    c->duration_bound = s->best_cost;
+  } else {
+    c->status = s->proved ? MP_FEASIBLE : s->cut ? MP_TIMEOUT : MP_FEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "%s%s; every plan takes at least %.6g",
+             s->proved ? "optimal within Checkmate's stage shape" : "stage MILP not solved to the end",
+             c->bandwidth > 0 ? " (copies not modelled)" : "", c->duration_bound);
+  }
+  return 0;
+}
+
+/* --write-lp: Checkmate's explicit formulation, complete without a callback. */
+static int write_model(mp_ctx *c, const rs_model *m) {
+  rm_milp x;
+  mp_error err;
+  int rc = rm_build(&x, m, RM_STAGE, c->budget, true, false, 0, &err);
+  if (rc == 0 && glp_write_lp(x.P, NULL, c->write_lp) != 0) rc = -1;
+  if (rc) snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+  if (rc == 0 || x.P) rm_destroy(&x);
+  return rc;
+}
+
+/* Greedy, the stage MILP, the proof.  Returns true when RM_BOUND proved
+ * that no plan without copies fits. */
+static bool phases(search *s, double t0) {
+  mp_ctx *c = s->c;
+  const rs_model *m = s->m;
+  if (c->opt[OPT_greedy] != 0 && rs_greedy(m, c->budget, c, &s->best) == 0 &&
+      rm_peak(m, &s->best, c->start_order) >= 0)
+    s->best_cost = rs_cost(m, &s->best);
+  if (c->verbose) fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s->best_cost);
+  bool exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
+  double deadline = c->deadline; /* a share of a limit stays for a bound */
+  if (exact && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
+  if (s->x->empty_row_fails)
+    s->infeasible = s->proved = true;
+  else if (mp_glp_guarded(run_stage, s))
+    s->x->P = NULL; /* GLPK failed: the heuristic plan, if any, stands */
+  c->deadline = deadline;
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: stage MILP %.2f s, %s, cost %.6g, bound %.6g, %ld lazy rows\n",
+            mp_now() - t0, s->proved ? "proved" : "not proved", s->best_cost, s->bound, s->x->cuts);
+  bool infeasible = false;
+  if (exact && isfinite(s->best_cost) && s->proved && !meets(s, c->duration_bound, s->best_cost))
+    prove(s, s->best_cost, &s->best);
+  else if (exact && !isfinite(s->best_cost) && s->infeasible)
+    infeasible = prove(s, INFINITY, NULL) == 1;
+  else if (exact && !s->proved && !mp_time_up(c))
+    bound_by_lp(s);
+  if (c->verbose)
+    fprintf(stderr, "remat-ilp: total %.2f s, duration bound %.6g\n", mp_now() - t0, c->duration_bound);
+  return infeasible;
+}
+
+static int remat_ilp_solve(mp_ctx *c) {
+  const mp_graph *g = c->g;
+  mp_events_clear(c->events);
+  if (!g) {
+    snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  if (mp_remat_settled(c)) return 0;
+  double t0 = mp_now();
+  rs_model m;
+  rs_model_init(&m, g, c->start_order);
+  if (m.n_pos > c->opt[OPT_max_nodes]) {
+    snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)",
+             m.n_pos, c->opt[OPT_max_nodes]);
+    c->status = MP_REFUSED;
+    rs_model_destroy(&m);
+    return -1;
+  }
+  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  rm_milp x;
+  mp_error err;
+  if (c->write_lp && write_model(c, &m)) {
+    rs_model_destroy(&m);
+    return -1;
+  }
+  bool lazy = c->opt[OPT_explicit] == 0;
+  if (rm_build(&x, &m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err)) {
+    snprintf(c->msg, sizeof c->msg, "refused: %.200s", err.msg);
+    c->status = MP_REFUSED;
+    rs_model_destroy(&m);
+    return -1;
+  }
+  search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
+  rs_dec_init(&m, &s.best);
+  s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
+  mp_rng_seed(&s.rng, c->seed);
+  int rc = answer(&s, phases(&s, t0));
+  free(s.col);
+  rs_dec_destroy(&s.best);
+  rm_destroy(&x);
+  rs_model_destroy(&m);
+  return rc;
+}
+
+const mp_solver solver_remat_ilp = {
+    .name = "remat-ilp",
+    .summary = "Checkmate's MILP (R, S, FREE, U) on GLPK over the order's stages; optimal when a "
+               "relaxation valid for every plan meets it",
+    .decides = MP_DECIDES_EVENTS,
+    .options = MP_OPTIONS(rilp_options),
+    .quick = "rounds=4",
+    .solve = remat_ilp_solve,
+};

@@ -1,0 +1,152 @@
+/* remat_lp.c - Checkmate's fast variant: the LP relaxation of remat-ilp's
+ * stage MILP (solvers/lib/remat_milp.h, R and S continuous, the rerun rows
+ * added while the LP violates them), then S rounded (Checkmate's
+ * strategy_approx_lp): deterministic thresholds 0.1 .. 0.9 and `rounds`
+ * random roundings (S = 1 with probability S), each completed to a
+ * consistent R (rs_complete: "R from S") and decoded; the cheapest plan
+ * within the budget is kept.  When no rounding fits, Checkmate solves the LP
+ * again under a smaller budget ("0.9 x budget"); here up to `retries`
+ * times, the LP budget shrinking by `shrink` each time, never below the
+ * floor.  Deterministic for a seed.
+ *
+ * Status: `feasible` (a rounding proves nothing).  The duration bound is the
+ * LP value of the relaxation valid for every plan without copies (RM_BOUND,
+ * bound=1), else the duration floor.  No plan within budget: -1, no claim
+ * (below the floor: infeasible). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/remat_check.h"
+#include "lib/remat_milp.h"
+#include "solver.h"
+
+#define RLP_OPTIONS(X)                                                                    \
+  X(max_nodes, 1000, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
+  X(max_cols, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")      \
+  X(rounds, 100, 0, 1e6, "random roundings of S per LP")                                  \
+  X(retries, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits")   \
+  X(shrink, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")                \
+  X(bound, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan")
+enum { RLP_OPTIONS(MP_OPT_ENUM) RLP_N_OPTS };
+static const mp_option rlp_options[] = {RLP_OPTIONS(MP_OPT_ENTRY)};
+
+static const double thresholds[] = {0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9};
+
+typedef struct lp_run {
+  mp_ctx *c;
+  const rs_model *m;
+  int64_t lp_budget; /* the budget the LP is solved under */
+  rm_kind kind;
+  int lp;            /* RM_LP_* */
+  double value;      /* the LP optimum */
+  double *s;         /* its S values, (N+2) x nb */
+} lp_run;
+
+static void solve_lp(void *arg) {
+  lp_run *r = arg;
+  rm_milp x;
+  mp_error err;
+  r->lp = RM_LP_FAIL;
+  if (rm_build(&x, r->m, r->kind, r->lp_budget, false, true, (long)r->c->opt[OPT_max_cols], &err)) {
+    snprintf(r->c->msg, sizeof r->c->msg, "refused: %.200s", err.msg);
+    r->c->status = MP_REFUSED;
+    return;
+  }
+  double *col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
+  r->lp = x.empty_row_fails ? RM_LP_INFEASIBLE : rm_solve_lp(&x, r->c, col);
+  if (r->lp == RM_LP_OPT) {
+    r->value = glp_get_obj_val(x.P);
+    for (int t = 0; t <= r->m->n_pos + 1; t++)
+      for (int b = 0; b < r->m->nb; b++) r->s[(size_t)t * r->m->nb + b] = rm_s_value(&x, col, t, b);
+  }
+  free(col);
+  rm_destroy(&x);
+}
+
+/* One LP solve under lp_budget, guarded; RM_LP_*. */
+static int lp_solve(lp_run *r, int64_t lp_budget, rm_kind kind) {
+  r->lp_budget = lp_budget;
+  r->kind = kind;
+  if (mp_glp_guarded(solve_lp, r)) r->lp = RM_LP_FAIL;
+  return r->lp;
+}
+
+static int remat_lp_solve(mp_ctx *c) {
+  if (!c->g) {
+    snprintf(c->msg, sizeof c->msg, "remat-lp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  if (mp_remat_settled(c)) return 0;
+  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  rs_model m;
+  rs_model_init(&m, c->g, c->start_order);
+  if (m.n_pos > c->opt[OPT_max_nodes]) {
+    snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f", m.n_pos, c->opt[OPT_max_nodes]);
+    c->status = MP_REFUSED;
+    rs_model_destroy(&m);
+    return -1;
+  }
+  lp_run r = {.c = c, .m = &m};
+  r.s = mp_xcalloc(((size_t)m.n_pos + 2) * (size_t)m.nb + 1, sizeof(double));
+  rs_dec best;
+  rs_dec_init(&m, &best);
+  double best_cost = INFINITY;
+  mp_rng rng;
+  mp_rng_seed(&rng, c->seed);
+  int64_t lowest = mp_events_floor(c->g), lp_budget = c->budget;
+  int n_thr = sizeof thresholds / sizeof thresholds[0], tries = 0;
+  for (int k = 0; k <= c->opt[OPT_retries] && !isfinite(best_cost) && !mp_time_up(c); k++) {
+    if (lp_solve(&r, lp_budget, RM_STAGE) != RM_LP_OPT) break;
+    rm_frac f = {m.n_pos, m.nb, r.s};
+    int fits = rm_round(&m, &f, thresholds, n_thr, (int)c->opt[OPT_rounds], &rng, c->budget, c,
+                        &best, &best_cost);
+    tries++;
+    if (c->verbose)
+      fprintf(stderr, "remat-lp: LP at %lld: %.6g; %d roundings fit, best %.6g\n",
+              (long long)lp_budget, r.value, fits, best_cost);
+    int64_t next = (int64_t)floor((double)lp_budget * c->opt[OPT_shrink]);
+    if (next < lowest) break;
+    lp_budget = next;
+  }
+  if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && !mp_time_up(c) &&
+      lp_solve(&r, c->budget, RM_BOUND) == RM_LP_OPT &&
+      rs_bound_up(r.value, rs_cost_unit(&m)) > c->duration_bound)
+    c->duration_bound = rs_bound_up(r.value, rs_cost_unit(&m));
+  int rc = 0;
+  if (!isfinite(best_cost)) {
+    if (!c->msg[0])
+      snprintf(c->msg, sizeof c->msg, "no rounding of %d LP%s fits budget %lld", tries,
+               tries == 1 ? "" : "s", (long long)c->budget);
+    rc = -1;
+  } else {
+    rs_decode(&m, &best, c->events);
+    mp_error err;
+    int64_t peak;
+    if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
+      mp_events_clear(c->events);
+      snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
+      rc = -1;
+    } else {
+      c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : MP_FEASIBLE;
+      snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s; every plan%s takes at least %.6g",
+               tries, tries == 1 ? "" : "s", c->bandwidth > 0 ? " without copies" : "",
+               c->duration_bound);
+    }
+  }
+  free(r.s);
+  rs_dec_destroy(&best);
+  rs_model_destroy(&m);
+  return rc;
+}
+
+const mp_solver solver_remat_lp = {
+    .name = "remat-lp",
+    .summary = "Checkmate's LP relaxation of remat-ilp's MILP with S rounded (thresholds, random), "
+               "the best plan within budget",
+    .decides = MP_DECIDES_EVENTS,
+    .options = MP_OPTIONS(rlp_options),
+    .quick = "rounds=10",
+    .solve = remat_lp_solve,
+};

@@ -1,0 +1,489 @@
+/* test_remat_milp.c - the exact recomputation/offload solvers (remat-ilp,
+ * remat-lp, remat-exact) against the brute force of tests/remat_brute.c on
+ * random tiny graphs: plans verify (the judge), stay within budget, follow
+ * the order, never beat the optimum; `optimal` means equal to it, the
+ * duration bound is below it, `infeasible` only where nothing fits.  And the
+ * pieces they share (solvers/lib/remat_stage.h, remat_milp.h): the stage
+ * decisions of the keep-all plan decode to it, Checkmate's explicit
+ * formulation and the lazy rows agree. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "lib/remat_milp.h"
+#include "lib/remat_stage.h"
+#include "oracle.h"
+#include "registry.h"
+#include "remat_brute.h"
+#include "testlib.h"
+
+/* Run an events solver; -1 when it gave no plan.  sets: "k=v" list or NULL. */
+static int solve(const char *name, const mp_graph *g, const int *order, int64_t budget, double bw,
+                 const char *const *sets, uint64_t seed, mp_ctx *c, mp_events *ev) {
+  const mp_solver *s = mp_solver_find(name);
+  ck_assert_msg(s != NULL, "%s is not registered", name);
+  ck_assert_int_eq(s->decides, MP_DECIDES_EVENTS);
+  memset(c, 0, sizeof *c);
+  int n = 0;
+  while (sets && sets[n]) n++;
+  mp_error err;
+  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, &err) == 0, "%s", err.msg);
+  c->g = g;
+  c->start_order = order;
+  c->budget = budget;
+  c->bandwidth = bw;
+  c->events = ev;
+  c->seed = seed;
+  c->status = MP_FEASIBLE;
+  mp_events_clear(ev);
+  return s->solve(c);
+}
+
+static bool near(double a, double b) { return fabs(a - b) <= 1e-6 * fmax(1.0, fabs(b)); }
+
+/* The judge's view of a returned plan; its duration. */
+static double judged(const mp_graph *g, const mp_events *ev, const int *order, int64_t budget,
+                     double bw, const char *who, const char *js) {
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, ev, bw, NULL, &err) == 0, "%s: invalid plan: %s\n%s", who,
+                err.msg, js);
+  ck_assert_msg(mp_events_follow(g, ev, order), "%s: first runs leave the order\n%s", who, js);
+  mp_ev_figures f;
+  mp_events_evaluate(g, ev, bw, budget, &f);
+  ck_assert_msg(f.live_peak <= budget, "%s: peak %lld over budget %lld\n%s", who,
+                (long long)f.live_peak, (long long)budget, js);
+  return f.duration;
+}
+
+/* A random first-run order (or the given one) for trial t. */
+static int *order_for(const mp_graph *g, mp_rng *r, int t) {
+  int *order = malloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  if (t % 2) {
+    memcpy(order, g->given, sizeof(int) * (size_t)g->n);
+  } else {
+    or_model om;
+    or_build(g, &om);
+    or_random_order(&om, r, order);
+    or_free(&om);
+  }
+  return order;
+}
+
+/* The graph's text and the order, for failure messages (malloc'ed). */
+static char *with_order(const char *js, const mp_graph *g, const int *order) {
+  size_t len = strlen(js) + 16 + 12 * (size_t)g->n;
+  char *s = malloc(len);
+  int k = snprintf(s, len, "%s\norder:", js);
+  for (int i = 0; i < g->n; i++) k += snprintf(s + k, len - (size_t)k, " %d", order[i]);
+  return s;
+}
+
+/* ---- the stage decisions ---- */
+
+START_TEST(keepall_stages_decode) {
+  mp_rng r;
+  mp_rng_seed(&r, 7101);
+  for (int t = 0; t < tl_trials(150); t++) {
+    char *js = tl_random_json(&r, 1 + t % 12, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    rs_model m;
+    rs_model_init(&m, g, order);
+    rs_dec d;
+    rs_dec_init(&m, &d);
+    mp_events keep, back;
+    mp_events_init(&keep);
+    mp_events_init(&back);
+    mp_events_from_order(g, order, &keep);
+    ck_assert_msg(rs_project(&m, &keep, &d) == 0, "keep-all plan has no stage decisions\n%s", js);
+    ck_assert_msg(rs_cost(&m, &d) == mp_events_duration_floor(g), "reruns in keep-all\n%s", js);
+    rs_decode(&m, &d, &back);
+    mp_error err;
+    ck_assert_msg(mp_events_verify(g, &back, 0, NULL, &err) == 0, "%s\n%s", err.msg, js);
+    ck_assert_int_eq(mp_events_memory(g, &back, NULL), mp_events_memory(g, &keep, NULL));
+    ck_assert_int_eq(rm_peak(&m, &d, order), mp_order_peak(g, order));
+    mp_events_destroy(&keep);
+    mp_events_destroy(&back);
+    rs_dec_destroy(&d);
+    rs_model_destroy(&m);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* The greedy incumbent: decisions that decode to valid plans within budget,
+ * whose stage peaks say what the judge says. */
+START_TEST(greedy_plans_fit) {
+  mp_rng r;
+  mp_rng_seed(&r, 7107);
+  int found = 0, trials = tl_trials(150);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 2 + t % 10, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    rs_model m;
+    rs_model_init(&m, g, order);
+    rs_dec d;
+    rs_dec_init(&m, &d);
+    mp_events ev;
+    mp_events_init(&ev);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    int64_t *peak = malloc(sizeof(int64_t) * ((size_t)m.n_pos + 1));
+    int *at = malloc(sizeof(int) * ((size_t)m.n_pos + 1));
+    for (int64_t b = keep; b >= floor; b -= 1 + (keep - floor) / 4) {
+      if (rs_greedy(&m, b, NULL, &d)) continue;
+      rs_decode(&m, &d, &ev);
+      judged(g, &ev, order, b, 0, "greedy", ctx);
+      rs_stage_peaks(&m, &d, peak, at);
+      int64_t top = 0;
+      for (int s = 0; s <= m.n_pos; s++) top = peak[s] > top ? peak[s] : top;
+      ck_assert_msg(top == mp_events_memory(g, &ev, NULL), "stage peaks %lld, judge %lld\n%s",
+                    (long long)top, (long long)mp_events_memory(g, &ev, NULL), ctx);
+      found++;
+    }
+    free(peak);
+    free(at);
+    mp_events_destroy(&ev);
+    rs_dec_destroy(&d);
+    rs_model_destroy(&m);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_int_gt(found, trials);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- remat-ilp against the brute force ---- */
+
+typedef struct tally {
+  int runs, optimal, shape_only, infeasible, none, none_fits, recomputing;
+} tally;
+
+/* One budget: remat-ilp's claims against the optimum (rb). */
+static void check_ilp(const mp_graph *g, const int *order, int64_t b, const char *const *sets,
+                      const char *js, tally *ty) {
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  double best = -1;
+  int rb = rb_optimum(g, b, order, 400000, &best, NULL);
+  ck_assert_msg(rb != RB_TOO_BIG, "brute force too big\n%s", js);
+  int rc = solve("remat-ilp", g, order, b, 0, sets, 1, &c, &ev);
+  ty->runs++;
+  if (rc != 0) {
+    ck_assert_msg(ev.n == 0, "no plan but events\n%s", js);
+    ty->none++;
+    ty->none_fits += rb == RB_FOUND;
+  } else if (c.status == MP_INFEASIBLE) {
+    ck_assert_msg(rb == RB_INFEASIBLE, "infeasible at %lld, but the optimum is %g\n%s", (long long)b,
+                  best, js);
+    ty->infeasible++;
+  } else {
+    ck_assert_msg(rb == RB_FOUND, "a plan where none exists\n%s", js);
+    double d = judged(g, &ev, order, b, 0, "remat-ilp", js);
+    ck_assert_msg(d >= best - 1e-9, "remat-ilp %g beats the optimum %g\n%s", d, best, js);
+    if (c.status == MP_OPTIMAL) {
+      ck_assert_msg(near(d, best), "remat-ilp optimal at %g, the optimum is %g (budget %lld)\n%s", d,
+                    best, (long long)b, js);
+      ty->optimal++;
+    } else {
+      ty->shape_only += near(d, best) ? 0 : 1;
+    }
+    ty->recomputing += d > mp_events_duration_floor(g) + 1e-9;
+  }
+  if (rb == RB_FOUND)
+    ck_assert_msg(c.duration_bound <= best + 1e-6, "duration bound %g above the optimum %g\n%s",
+                  c.duration_bound, best, js);
+  mp_events_destroy(&ev);
+}
+
+START_TEST(ilp_against_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 7102);
+  tally ty = {0};
+  int trials = tl_trials(200);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) check_ilp(g, order, b, NULL, ctx, &ty);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  fprintf(stderr, "ilp: runs %d optimal %d shape_only %d infeasible %d none %d (fits %d) recomputing %d\n", ty.runs, ty.optimal, ty.shape_only, ty.infeasible, ty.none, ty.none_fits, ty.recomputing);
+  ck_assert_msg(ty.optimal > ty.runs / 3 && ty.recomputing > trials / 10 && ty.infeasible > trials / 20,
+                "runs %d optimal %d recomputing %d infeasible %d", ty.runs, ty.optimal,
+                ty.recomputing, ty.infeasible);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- remat-exact against both brute forces ---- */
+
+static void check_exact(const mp_graph *g, const int *order, int64_t b, double bw, const char *js,
+                        int *found, int *infeasible) {
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  double best = -1;
+  int rb = bw > 0 ? rb_optimum_copies(g, b, order, bw, 300000, &best, NULL)
+                  : rb_optimum(g, b, order, 400000, &best, NULL);
+  if (rb == RB_TOO_BIG) {
+    mp_events_destroy(&ev);
+    return;
+  }
+  int rc = solve("remat-exact", g, order, b, bw, NULL, 1, &c, &ev);
+  ck_assert_msg(rc == 0, "remat-exact gave no answer at %lld (bw %g): %s\n%s", (long long)b, bw,
+                c.msg, js);
+  if (rb == RB_INFEASIBLE) {
+    ck_assert_msg(c.status == MP_INFEASIBLE, "remat-exact %s where nothing fits (%lld, bw %g)\n%s",
+                  mp_status_name(c.status), (long long)b, bw, js);
+    ++*infeasible;
+  } else {
+    ck_assert_msg(c.status == MP_OPTIMAL, "remat-exact %s (%s) where the optimum is %g\n%s",
+                  mp_status_name(c.status), c.msg, best, js);
+    double d = judged(g, &ev, order, b, bw, "remat-exact", js);
+    ck_assert_msg(near(d, best), "remat-exact %.17g, the optimum %.17g (budget %lld, bw %g)\n%s", d,
+                  best, (long long)b, bw, js);
+    ck_assert_msg(near(c.duration_bound, best), "bound %g, optimum %g\n%s", c.duration_bound, best, js);
+    ++*found;
+  }
+  mp_events_destroy(&ev);
+}
+
+START_TEST(exact_against_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 7103);
+  int found = 0, infeasible = 0, trials = tl_trials(200);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4)
+      check_exact(g, order, b, 0, ctx, &found, &infeasible);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_msg(found > trials / 2 && infeasible > trials / 4, "found %d infeasible %d", found, infeasible);
+  tl_cleanup();
+}
+END_TEST
+
+START_TEST(exact_with_copies) {
+  mp_rng r;
+  mp_rng_seed(&r, 7104);
+  int found = 0, infeasible = 0, trials = tl_trials(80);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 2 + t % 5, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    double bw = (double)(200 + mp_rng_below(&r, 4000));
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 3)
+      check_exact(g, order, b, bw, ctx, &found, &infeasible);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_msg(found > trials / 2 && infeasible > trials / 8, "found %d infeasible %d", found, infeasible);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- remat-lp, the explicit formulation, determinism ---- */
+
+START_TEST(lp_never_beats_the_optimum) {
+  mp_rng r;
+  mp_rng_seed(&r, 7105);
+  int plans = 0, trials = tl_trials(120);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    mp_events ev;
+    mp_events_init(&ev);
+    for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) {
+      mp_ctx c;
+      double best = -1;
+      int rb = rb_optimum(g, b, order, 400000, &best, NULL);
+      int rc = solve("remat-lp", g, order, b, 0, NULL, 1, &c, &ev);
+      if (rb == RB_FOUND) ck_assert_msg(c.duration_bound <= best + 1e-6, "bound %g > optimum %g\n%s",
+                                        c.duration_bound, best, ctx);
+      if (rc != 0) continue;
+      if (c.status == MP_INFEASIBLE) {
+        ck_assert_msg(rb == RB_INFEASIBLE, "remat-lp: infeasible where %g fits\n%s", best, ctx);
+        continue;
+      }
+      double d = judged(g, &ev, order, b, 0, "remat-lp", ctx);
+      ck_assert_msg(rb == RB_FOUND && d >= best - 1e-9, "remat-lp %g beats the optimum %g\n%s", d,
+                    best, ctx);
+      if (c.status == MP_OPTIMAL) ck_assert_msg(near(d, best), "remat-lp optimal at %g, not %g\n%s", d, best, ctx);
+      plans++;
+    }
+    mp_events_destroy(&ev);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_int_gt(plans, trials * 3 / 4);
+  tl_cleanup();
+}
+END_TEST
+
+/* Checkmate's explicit FREE/U rows and the lazy rerun rows give the same
+ * stage-shape optimum. */
+START_TEST(explicit_and_lazy_agree) {
+  static const char *const lazy[] = {"proof=0", NULL}, *const expl[] = {"proof=0", "explicit=1", NULL};
+  mp_rng r;
+  mp_rng_seed(&r, 7106);
+  int compared = 0, trials = tl_trials(120);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 3 + t % 7, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    mp_events e1, e2;
+    mp_events_init(&e1);
+    mp_events_init(&e2);
+    for (int64_t b = keep - 1; b >= floor; b -= 1 + (keep - floor) / 3) {
+      mp_ctx c1, c2;
+      int r1 = solve("remat-ilp", g, order, b, 0, lazy, 1, &c1, &e1);
+      int r2 = solve("remat-ilp", g, order, b, 0, expl, 1, &c2, &e2);
+      bool p1 = r1 == 0 && (c1.status == MP_OPTIMAL || strstr(c1.msg, "within Checkmate's stage"));
+      bool p2 = r2 == 0 && (c2.status == MP_OPTIMAL || strstr(c2.msg, "within Checkmate's stage"));
+      ck_assert_msg(p1 == p2 || r1 != 0 || r2 != 0, "lazy %d/%s, explicit %d/%s\n%s", r1, c1.msg, r2,
+                    c2.msg, ctx);
+      if (!p1 || !p2) continue;
+      double d1 = judged(g, &e1, order, b, 0, "lazy", ctx), d2 = judged(g, &e2, order, b, 0, "explicit", ctx);
+      ck_assert_msg(near(d1, d2), "lazy %g, explicit %g at %lld\n%s", d1, d2, (long long)b, ctx);
+      compared += d1 > mp_events_duration_floor(g);
+    }
+    mp_events_destroy(&e1);
+    mp_events_destroy(&e2);
+    free(ctx);
+    free(order);
+    mp_graph_free(g);
+    free(js);
+  }
+  ck_assert_int_gt(compared, trials / 12);
+  tl_cleanup();
+}
+END_TEST
+
+/* x -> a1 .. ak -> gk .. g1 (the activations saved for a backward pass),
+ * sizes and costs 1: known optima. */
+static mp_graph *training_chain(int k) {
+  char js[4096];
+  int len = snprintf(js, sizeof js, "{\"name\":\"chain\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]}");
+  for (int i = 1; i <= k; i++)
+    len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"inputs\":[%d]}", i, i - 1);
+  len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"inputs\":[%d]}", k + 1, k);
+  for (int i = k - 1; i >= 1; i--)
+    len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"inputs\":[%d,%d]}",
+                    2 * k + 1 - i, 2 * k - i, i);
+  snprintf(js + len, sizeof js - (size_t)len, "]}");
+  return tl_graph(js);
+}
+
+START_TEST(chains_and_determinism) {
+  static const char *const solvers[] = {"remat-ilp", "remat-lp", "remat-exact"};
+  struct { int k; int64_t budget; double duration; } t[] = {{4, 4, 9}, {5, 4, 13}, {6, 5, 14}};
+  for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
+    mp_graph *g = training_chain(t[i].k);
+    for (size_t s = 0; s < 3; s++) {
+      mp_events a, b;
+      mp_events_init(&a);
+      mp_events_init(&b);
+      mp_ctx c;
+      ck_assert_int_eq(solve(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &a), 0);
+      double d = judged(g, &a, g->given, t[i].budget, 0, solvers[s], "chain");
+      ck_assert_msg(d >= t[i].duration, "%s %g on chain %d", solvers[s], d, t[i].k);
+      if (s != 1) ck_assert_msg(c.status == MP_OPTIMAL && d == t[i].duration, "%s: %s %g on chain %d (%s)",
+                                solvers[s], mp_status_name(c.status), d, t[i].k, c.msg);
+      ck_assert_int_eq(solve(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &b), 0);
+      ck_assert_msg(a.n == b.n && !memcmp(a.ev, b.ev, sizeof(mp_event) * (size_t)a.n),
+                    "%s: two runs, two plans", solvers[s]);
+      mp_events_destroy(&a);
+      mp_events_destroy(&b);
+    }
+    mp_graph_free(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* --write-lp writes Checkmate's explicit model, which GLPK reads back with
+ * one binary per rerun decision. */
+START_TEST(write_lp_round_trip) {
+  mp_graph *g = training_chain(5);
+  char *path = tl_write_temp("", ".lp");
+  const mp_solver *s = mp_solver_find("remat-ilp");
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  memset(&c, 0, sizeof c);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, 0, NULL, c.opt, &err), 0);
+  c.g = g;
+  c.start_order = g->given;
+  c.budget = 4;
+  c.events = &ev;
+  c.write_lp = path;
+  ck_assert_int_eq(s->solve(&c), 0);
+  glp_prob *P = glp_create_prob();
+  glp_term_out(GLP_OFF);
+  ck_assert_int_eq(glp_read_lp(P, NULL, path), 0);
+  rs_model m;
+  rs_model_init(&m, g, g->given);
+  int reruns = 0;
+  for (int t = 0; t <= m.n_pos; t++)
+    for (int k = 0; k < t && k < m.n_pos; k++) reruns += rs_may_run(&m, t, k);
+  ck_assert_int_eq(glp_get_num_bin(P), reruns);
+  ck_assert_int_gt(glp_get_num_rows(P), reruns);
+  rs_model_destroy(&m);
+  glp_delete_prob(P);
+  mp_events_destroy(&ev);
+  free(path);
+  mp_graph_free(g);
+  tl_cleanup();
+}
+END_TEST
+
+Suite *suite_remat_milp(void) {
+  Suite *s = suite_create("remat_milp");
+  TCase *tc = tcase_create("remat_milp");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, keepall_stages_decode);
+  tcase_add_test(tc, greedy_plans_fit);
+  tcase_add_test(tc, ilp_against_brute_force);
+  tcase_add_test(tc, exact_against_brute_force);
+  tcase_add_test(tc, exact_with_copies);
+  tcase_add_test(tc, lp_never_beats_the_optimum);
+  tcase_add_test(tc, explicit_and_lazy_agree);
+  tcase_add_test(tc, chains_and_determinism);
+  tcase_add_test(tc, write_lp_round_trip);
+  suite_add_tcase(s, tc);
+  return s;
+}
