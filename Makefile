@@ -35,7 +35,7 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full graphs clean \
-        test-slurm FORCE
+        test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -122,6 +122,17 @@ bench-full: deps
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
+
+# memplan's live peak of exported graphs against eager PyTorch's measured
+# allocator peak -> results/validation.md (needs python3-torch; about an hour)
+validate: bin/memplan
+	sh scripts/deps-graphs.sh
+	nice /usr/bin/python3 scripts/validate_torch.py
+
+# the exporter's unit tests (need python3-torch; not part of make test)
+test-exporter: bin/memplan
+	sh scripts/deps-graphs.sh
+	cd scripts && /usr/bin/python3 -m unittest discover -s tests -t . -v
 
 clean:
 	rm -rf build build-asan bin

@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""Validate the exporter against eager PyTorch: memplan's live peak of each
+exported graph against the allocator peak that eager execution really
+reaches, measured on this machine's CPU.
+
+For every row (model x mode) the exporter writes three graphs:
+  ideal      --backend none, no holds: the planner's ideal (the suite's graphs)
+  workspace  --backend cpu-onednn: plus the kernels' scratch
+  model      --backend cpu-onednn --eager (inference): plus eager's holds
+and `bin/memplan info GRAPH --format json` gives each one's live peak.
+The measurement runs the same model (torchexport.models.build_model, the
+same seed) in a child process: one thread, torch.profiler with
+profile_memory=True around one step, the [memory] events summed in time
+order; its peak plus the bytes of the tensors alive before the step that
+memplan counts (the input and labels; kept gradients and optimizer state) is
+the measured peak.  Parameters are excluded on both sides.  Training rows
+run one warm-up step first (optimizer state exists, kept gradients are
+zeroed in place) and measure the second.
+
+The report gives, per row, ratio = measured / model and the gap between the
+ideal and the measurement split into what the workspace model explains,
+what the eager holds explain, and the remainder.
+
+  validate_torch.py [--models a,b] [--modes infer1,infer32,train,train_adam]
+                    [--train-batch 4] [--out results/validation.md]
+  validate_torch.py --ops [--models a,b] [--ops-batch 2]   (per-op table check)
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+
+MODES = {
+    # mode: (train, batch from --train-batch?, optimizer, keep_grads, eager holds)
+    "infer1": (False, 1, None, False, True),
+    "infer32": (False, 32, None, False, True),
+    "train": (True, None, None, False, False),
+    "train_adam": (True, None, "adam", True, False),
+}
+TARGET = 0.02
+
+
+def _import_torch():
+    import torch
+    torch.set_num_threads(1)
+    return torch
+
+
+# -- measurement (child process) ----------------------------------------------
+
+def measure(name, train, batch, optimizer, keep_grads):
+    """Measured peak bytes of one eager step, as described in the docstring."""
+    torch = _import_torch()
+    from torchexport import calibrate, models
+    from torchexport.training import OPTIMIZERS
+    model = models.build_model(name)
+    if not train:
+        model.eval()
+        x, _ = models.example_inputs(name, batch, device="cpu")
+        with torch.no_grad():
+            model(x)  # warm-up: oneDNN primitives, lazy state
+
+            def step():
+                return model(x)
+            events = calibrate.memory_events(step)
+        base = x.numel() * x.element_size()
+        return calibrate.peak_of(events)[0] + base
+    model.train()
+    w = models.TrainWrapper(model, name)
+    x, labels = models.example_inputs(name, batch, device="cpu", train=True)
+    opt = OPTIMIZERS[optimizer](list(model.parameters())) if optimizer else None
+
+    def step():
+        loss = w(x, labels)
+        loss.backward()
+        if opt is not None:
+            opt.step()
+        return loss
+    step()  # warm-up step: state exists, as in every later step
+    for p in model.parameters():
+        if keep_grads and p.grad is not None:
+            p.grad.zero_()
+        else:
+            p.grad = None
+    events = calibrate.memory_events(step)
+    alive = [x, labels]
+    if keep_grads:
+        alive += [p.grad for p in model.parameters() if p.grad is not None]
+    if opt is not None:
+        for st in opt.state.values():
+            alive += [t for t in st.values() if isinstance(t, torch.Tensor)]
+    seen, base = set(), 0
+    for t in alive:
+        key = t.storage().data_ptr()
+        if key not in seen:
+            seen.add(key)
+            base += t.storage().nbytes()
+    return calibrate.peak_of(events)[0] + base
+
+
+def child_measure(name, mode, batch, timeout):
+    train, _, opt, keep, _ = MODES[mode]
+    cmd = [sys.executable, os.path.abspath(__file__), "--measure", name, mode, str(batch)]
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    t0 = time.time()
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
+    if r.returncode != 0:
+        raise RuntimeError("measurement failed: " + r.stderr.strip().splitlines()[-1][:200])
+    return int(r.stdout.strip().splitlines()[-1]), time.time() - t0
+
+
+# -- prediction -----------------------------------------------------------------
+
+def live_peak(memplan, path):
+    r = subprocess.run([memplan, "info", path, "--format", "json"], capture_output=True,
+                       text=True, check=True)
+    return int(json.loads(r.stdout)["live_peak"])
+
+
+def predict(memplan, tmp, name, mode, batch):
+    """Live peaks of the ideal, workspace and model graphs of one row."""
+    from torchexport.cli import build
+    from torchexport.graph import write_graph
+    train, _, opt, keep, holds = MODES[mode]
+    peaks = {}
+    variants = [("ideal", "none", False), ("workspace", "cpu-onednn", False)]
+    if holds:
+        variants.append(("model", "cpu-onednn", True))
+    for label, backend, eager in variants:
+        d, _ = build(name, batch, train=train, optimizer=opt, keep_grads=keep,
+                     backend=backend, with_eager=eager, costs=False)
+        path = os.path.join(tmp, "%s_%s_%s.json" % (name, mode, label))
+        write_graph(d, path)
+        peaks[label] = live_peak(memplan, path)
+    peaks.setdefault("model", peaks["workspace"])
+    return peaks
+
+
+# -- report -------------------------------------------------------------------------
+
+def fmt(n):
+    return "{:,}".format(n)
+
+
+def row_md(name, mode, batch, p, measured):
+    ratio = measured / p["model"]
+    ws = p["workspace"] - p["ideal"]
+    holds = p["model"] - p["workspace"]
+    rest = measured - p["model"]
+    flag = "" if abs(ratio - 1) <= TARGET else " **"
+    return ("| %s | %s | %d | %s | %s | %s | %.4f%s | %s | %s | %s |"
+            % (name, mode.rstrip("0123456789"), batch, fmt(p["ideal"]), fmt(p["model"]),
+               fmt(measured), ratio, flag, fmt(ws), fmt(holds), fmt(rest)))
+
+
+HEADER = """| model | mode | batch | ideal live peak | model live peak | measured eager peak | measured / model | workspace explains | eager holds explain | remainder |
+|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"""
+
+
+def write_report(path, rows, cmdline, train_batch, notes):
+    lines = ["# Validation: memplan's live peak against eager PyTorch's allocator peak", "",
+             "Generated by `%s` (scripts/validate_torch.py; `make validate`)." % cmdline, "",
+             __doc__.split("\n\n")[1].strip(), "",
+             "ideal = `--backend none`, no holds (the graphs of the suite); model = "
+             "`--backend cpu-onednn`, plus `--eager` for inference; training rows at "
+             "batch %d (train: first step's semantics, gradients as outputs; train_adam: "
+             "torch.optim.Adam with gradients kept between steps).  `**` marks a ratio "
+             "more than %d%% from 1.  workspace explains = model-without-holds - ideal; "
+             "eager holds explain = model - model-without-holds; remainder = measured - "
+             "model." % (train_batch, int(TARGET * 100)), "", HEADER]
+    lines += rows
+    if notes:
+        lines += ["", "## Notes", ""] + notes
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, path)
+
+
+# -- per-op check ---------------------------------------------------------------------
+
+def check_ops(names, batch):
+    torch = _import_torch()
+    from torchexport import calibrate, models
+    from torchexport.backend import BACKENDS
+    rows = []
+    for name in names:
+        m = models.build_model(name).train()
+        w = models.TrainWrapper(m, name)
+        x, labels = models.example_inputs(name, batch, device="cpu", train=True)
+        rows += calibrate.measure_model_ops(lambda: w(x, labels).backward())
+        m.eval()
+        with torch.no_grad():
+            rows += calibrate.measure_model_ops(lambda: m(x))
+        print("measured %s" % name, file=sys.stderr, flush=True)
+    stats = calibrate.compare(rows, BACKENDS["cpu-onednn"])
+    print("| op | ops | with workspace | table within 64 B | largest error (bytes) |")
+    print("|---|---:|---:|---:|---:|")
+    for op, (n, nz, ok, err) in sorted(stats.items()):
+        if nz or ok < n:
+            print("| %s | %d | %d | %d | %s |" % (op, n, nz, ok, fmt(err)))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--models", help="comma-separated (default: every suite model)")
+    ap.add_argument("--modes", default="infer1,infer32,train,train_adam")
+    ap.add_argument("--train-batch", type=int, default=4)
+    ap.add_argument("--out", default=os.path.join(ROOT, "results", "validation.md"))
+    ap.add_argument("--memplan", default=os.path.join(ROOT, "bin", "memplan"))
+    ap.add_argument("--timeout", type=int, default=3600, help="seconds per measurement")
+    ap.add_argument("--ops", action="store_true", help="check the per-op workspace table")
+    ap.add_argument("--ops-batch", type=int, default=2)
+    ap.add_argument("--measure", nargs=3, metavar=("MODEL", "MODE", "BATCH"),
+                    help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.measure:
+        name, mode, batch = a.measure
+        train, _, opt, keep, _ = MODES[mode]
+        print(measure(name, train, int(batch), opt, keep))
+        return 0
+    _import_torch()
+    from torchexport import models
+    names = a.models.split(",") if a.models else models.MODELS
+    if a.ops:
+        check_ops(names, a.ops_batch)
+        return 0
+    rows, notes = [], []
+    cmdline = "scripts/validate_torch.py " + " ".join(sys.argv[1:])
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in names:
+            for mode in a.modes.split(","):
+                batch = MODES[mode][1] or a.train_batch
+                try:
+                    p = predict(a.memplan, tmp, name, mode, batch)
+                    measured, dt = child_measure(name, mode, batch, a.timeout)
+                except Exception as e:  # one row never stops the others
+                    notes.append("- %s %s batch %d: %s" % (name, mode, batch, e))
+                    print("%s %s: %s" % (name, mode, e), file=sys.stderr, flush=True)
+                    continue
+                rows.append(row_md(name, mode, batch, p, measured))
+                print("%s (%.0f s)" % (rows[-1], dt), file=sys.stderr, flush=True)
+                write_report(a.out, rows, cmdline, a.train_batch, notes)
+    write_report(a.out, rows, cmdline, a.train_batch, notes)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
