@@ -128,6 +128,7 @@ graphs: bin/memplan
 validate: bin/memplan
 	sh scripts/deps-graphs.sh
 	nice /usr/bin/python3 scripts/validate_torch.py
+	nice /usr/bin/python3 scripts/validate_torch.py --ops --append results/validation.md
 
 # the exporter's unit tests (need python3-torch; not part of make test)
 test-exporter: bin/memplan

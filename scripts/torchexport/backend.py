@@ -73,7 +73,7 @@ class Conv:
         single-threaded, and so do small problems without groups."""
         if self.transposed or len(self.k) != 2:
             return False
-        n, c = self.n, self.cin
+        n = self.n
         return ((self.strided or self.dilated or n >= 16 or not self.one or self.threads > 1)
                 and (self.g > 1 or (self.k[0] > 3 and self.k[1] > 3) or n > 1
                      or _prod(self.x.shape) > 20480))

@@ -67,7 +67,7 @@ def _prod(xs):
 def _conv_flops(x, w, out, transposed, groups):
     if transposed:  # the gradient of a convolution from `out` to `x`
         x, out = out, x
-    n, cin = x.shape[0], x.shape[1]
+    cin = x.shape[1]
     macs = _prod(out.shape) * (cin // groups) * _prod(w.shape[2:])
     return 2 * macs
 

@@ -1,6 +1,8 @@
 """Inference graphs: the module-level torch.fx graph of a model in eval mode
 under no_grad, run on the meta device (sizes are numel x element size of the
 real shapes and dtypes; nothing is computed)."""
+import copy
+
 import torch
 
 from . import annotate, compat, eager, models
@@ -18,8 +20,9 @@ def inference_graph(name, batch, backend, with_eager=False):
 
 def module_graph(make_model, make_input, stem, desc, backend, with_eager=False):
     """The inference graph of make_model() on make_input() (meta tensors).
-    Both are called twice: the fx walk and the eager run get their own."""
+    The fx walk and the eager run get their own copy of the model and input."""
     model = make_model().eval()
+    ref = copy.deepcopy(model).to("meta")  # for the eager run (random init is slow)
     pb, bb = models.count_params(model)
     gm = compat.symbolic_trace(model).to("meta")
     x = make_input()
@@ -36,7 +39,6 @@ def module_graph(make_model, make_input, stem, desc, backend, with_eager=False):
     annotate.workspace(gw, backend)
     annotate.costs(gw)
     # the eager run: the original module on meta tensors (the same ATen ops)
-    ref = make_model().eval().to("meta")
     x_eager = make_input()
     extra = {}
     if with_eager:

@@ -28,7 +28,6 @@ reader that is no ancestor of the update (the matmul computing a linear
 layer's input gradient reads the weight), a size-0 `after` node right after
 the reader feeds the update."""
 import torch
-import torch.nn as nn
 from torch.utils._python_dispatch import TorchDispatchMode
 from torch.utils._pytree import tree_flatten
 
