@@ -4,6 +4,8 @@
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
 #   make test-asan  the test suite under AddressSanitizer + UBSan
+#   make lib      build/libmemplan.a and build/libmemplan.so (the public API: src/memplan.h)
+#   make install PREFIX=/usr/local [DESTDIR=]  the binary, the libraries, memplan.h, memplan.pc
 #   V=1           show every compiler command
 # Solvers are found by globbing solvers/*.c and solvers/*/ (a folder is one
 # solver); the registry is generated from those names.
@@ -11,8 +13,12 @@
 CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
+PREFIX  ?= /usr/local
+VERSION := 0.1.0
+SOVERSION := 0
 PKGS    := igraph jansson check cairo
-CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
+# -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
+CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fPIC -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs igraph jansson cairo 2>/dev/null) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
@@ -23,19 +29,22 @@ else
 Q := @
 endif
 
-SRC         := $(filter-out src/main.c,$(wildcard src/*.c))
+# the CLI (main.c, cmd_*.c) is a client of the library (everything else)
+CLI_SRC     := $(sort $(wildcard src/cmd_*.c))
+SRC         := $(filter-out src/main.c $(CLI_SRC),$(wildcard src/*.c))
 LIB_SOLVERS := $(sort $(wildcard solvers/lib/*.c))
 SOLVER_DIRS := $(sort $(filter-out solvers/lib/,$(wildcard solvers/*/)))
 SOLVERS     := $(sort $(wildcard solvers/*.c)) $(foreach d,$(SOLVER_DIRS),$(sort $(wildcard $(d)*.c)))
 # the registry's entries: one per solver file, one per solver folder
 SOLVER_UNITS := $(sort $(wildcard solvers/*.c)) $(patsubst %/,%,$(SOLVER_DIRS))
-TESTS    := $(sort $(wildcard tests/test_*.c)) tests/runner.c tests/testlib.c tests/oracle.c
+TESTS    := $(sort $(wildcard tests/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) \
-            $(BUILD)/registry.o
+            $(BUILD)/registry.o $(BUILD)/fingerprints.o
+CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
-.PHONY: all deps check-libs test test-unit test-cli test-asan bench bench-full graphs clean \
-        test-slurm validate test-exporter FORCE
+.PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
+        bench bench-full graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -46,7 +55,13 @@ check-libs:
 	  echo "memplan: the build needs Debian's libigraph-dev libglpk-dev libjansson-dev check"; \
 	  echo "  libcairo2-dev libsqlite3-dev pkg-config: run 'make deps' (as root) first."; exit 1; }
 
-$(BUILD)/%.o: %.c | check-libs
+# the compiler and its flags, rewritten only when they change: objects built
+# with other flags (without -fPIC, say) are rebuilt
+$(BUILD)/cflags: FORCE
+	@mkdir -p $(BUILD)
+	@echo '$(CC) $(CFLAGS)' > $@.new; if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(BUILD)/%.o: %.c $(BUILD)/cflags | check-libs
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC $<")
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -61,41 +76,87 @@ $(BUILD)/solvers.list: FORCE
 $(BUILD)/registry.c: $(BUILD)/solvers.list scripts/gen_registry.sh $(SOLVERS)
 	$(Q)sh scripts/gen_registry.sh $(SOLVER_UNITS) > $@.tmp && mv $@.tmp $@
 
+# Each solver's source hash (results rows record it: a rebuilt solver's rows
+# are stale); made after the solver objects, from their .d files.
+$(BUILD)/fingerprints.c: $(BUILD)/solvers.list scripts/gen_fingerprints.sh \
+    $(SOLVERS:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o)
+	$(Q)sh scripts/gen_fingerprints.sh $(BUILD) $(SOLVER_UNITS) > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/fingerprints.o: $(BUILD)/fingerprints.c
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
 $(BUILD)/test_suites.c: $(wildcard tests/test_*.c) scripts/gen_suites.sh
 	@mkdir -p $(BUILD)
 	$(Q)sh scripts/gen_suites.sh $(sort $(wildcard tests/test_*.c)) > $@.tmp && mv $@.tmp $@
 
-$(BUILD)/test_suites.o: $(BUILD)/test_suites.c
+$(BUILD)/test_suites.o: $(BUILD)/test_suites.c $(BUILD)/cflags
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-$(BUILD)/registry.o: $(BUILD)/registry.c
+$(BUILD)/registry.o: $(BUILD)/registry.c $(BUILD)/cflags
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-bin/memplan: $(OBJ) $(BUILD)/src/main.o
+lib: $(BUILD)/libmemplan.a $(BUILD)/libmemplan.so
+
+$(BUILD)/libmemplan.a: $(OBJ)
+	@$(if $(Q),echo "  AR $@")
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+# the shared library exports the public API alone (src/memplan.map)
+$(BUILD)/libmemplan.so: $(OBJ) src/memplan.map
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) -shared -Wl,-soname,libmemplan.so.$(SOVERSION) -Wl,--version-script=src/memplan.map \
+	  -o $@ $(OBJ) $(LDFLAGS) $(LDLIBS)
+
+# the CLI links the library like any other client
+bin/memplan: $(CLI_OBJ) $(BUILD)/src/main.o $(BUILD)/libmemplan.a
 	@mkdir -p bin
 	@$(if $(Q),echo "  LD $@")
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/src/main.o $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
 
 # the CLI built into $(BUILD) (test-asan runs tests/cli.sh with it)
-$(BUILD)/memplan: $(OBJ) $(BUILD)/src/main.o
-	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+$(BUILD)/memplan: $(CLI_OBJ) $(BUILD)/src/main.o $(BUILD)/libmemplan.a
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/src/main.o $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/test_memplan: $(OBJ) $(TEST_OBJ)
+install: bin/memplan lib
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 755 bin/memplan $(DESTDIR)$(PREFIX)/bin/memplan
+	install -m 644 $(BUILD)/libmemplan.a $(DESTDIR)$(PREFIX)/lib/libmemplan.a
+	install -m 755 $(BUILD)/libmemplan.so $(DESTDIR)$(PREFIX)/lib/libmemplan.so.$(SOVERSION)
+	ln -sf libmemplan.so.$(SOVERSION) $(DESTDIR)$(PREFIX)/lib/libmemplan.so
+	install -m 644 src/memplan.h $(DESTDIR)$(PREFIX)/include/memplan.h
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(VERSION)|' scripts/memplan.pc.in \
+	  > $(DESTDIR)$(PREFIX)/lib/pkgconfig/memplan.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(PREFIX)/bin/memplan $(DESTDIR)$(PREFIX)/lib/libmemplan.a \
+	  $(DESTDIR)$(PREFIX)/lib/libmemplan.so $(DESTDIR)$(PREFIX)/lib/libmemplan.so.$(SOVERSION) \
+	  $(DESTDIR)$(PREFIX)/include/memplan.h $(DESTDIR)$(PREFIX)/lib/pkgconfig/memplan.pc
+
+$(BUILD)/test_memplan: $(OBJ) $(CLI_OBJ) $(TEST_OBJ)
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS) $(CHECK_LIBS)
 
 deps:
 	@sh scripts/deps.sh
 
+# SOLVER=name: the property tests of that solver alone.  The last line is
+# the property tests' summary: each solver tested and its trial counts.
 test: deps
-	@$(MAKE) --no-print-directory test-unit test-cli
+	@rm -f $(BUILD)/props_summary.txt
+	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install)
+	@cat $(BUILD)/props_summary.txt
 
 test-unit: bin/memplan $(BUILD)/test_memplan
-	cd tests && CK_DEFAULT_TIMEOUT=600 ../$(BUILD)/test_memplan
+	cd tests && CK_DEFAULT_TIMEOUT=600 MP_PROPS_SUMMARY=$(abspath $(BUILD))/props_summary.txt \
+	  $(if $(SOLVER),MP_TEST_SOLVER=$(SOLVER) CK_RUN_SUITE=props) ../$(BUILD)/test_memplan
 
 test-cli: bin/memplan
 	@sh tests/layers.sh
 	sh tests/cli.sh
+
+# install into a temporary PREFIX and build a program against it (pkg-config)
+test-install: bin/memplan lib
+	@MAKE="$(MAKE)" sh tests/install.sh
 
 test-asan:
 	@sh scripts/deps.sh

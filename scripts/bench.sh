@@ -11,14 +11,19 @@
 # section to results/README.md.
 #
 # Environment: EXPERIMENT (default scripts/experiments/default.json), JOBS
-# (default 2), FRESH=1 to start from an empty results file (default: resume:
-# cells that ended are kept; cells with status error or timeout run again).
+# (default 2), REPEAT (timed runs per cell, default 1), FRESH=1 to start from
+# an empty results file (default: resume: cells that ended are kept; cells
+# with status error or timeout run again, and so do stale rows: a solver
+# rebuilt since, a graph file changed; refusals under a size cap are kept).
+# memplan bench prints a start line, a progress line every 30 s (stderr, also
+# into a log) and the summary.
 set -eu
 cd "$(dirname "$0")/.."
 MEMPLAN=${MEMPLAN:-bin/memplan}
 EXPERIMENT=${EXPERIMENT:-scripts/experiments/default.json}
 JOBS=${JOBS:-2}
-RESULTS=results
+REPEAT=${REPEAT:-1}
+RESULTS=${RESULTS:-results}
 DB=$RESULTS/default.sqlite
 export MEMPLAN RESULTS
 mkdir -p "$RESULTS"
@@ -26,7 +31,8 @@ mkdir -p "$RESULTS"
 
 t0=$(date +%s)
 status=0
-nice "$MEMPLAN" bench "$EXPERIMENT" --jobs "$JOBS" --results "$DB" --retry-failed > "$RESULTS/.bench.log" || status=$?
+nice "$MEMPLAN" bench "$EXPERIMENT" --jobs "$JOBS" --repeat "$REPEAT" --results "$DB" --retry-failed \
+  > "$RESULTS/.bench.log" || status=$?
 cat "$RESULTS/.bench.log"
 [ "$status" -eq 0 ] || { echo "bench.sh: memplan bench failed (exit $status)" >&2; exit "$status"; }
 t1=$(date +%s)
@@ -40,8 +46,8 @@ t1=$(date +%s)
 rm -f "$RESULTS"/profile_*.svg "$RESULTS"/profile_*.png "$RESULTS"/placement_*.svg \
   "$RESULTS"/placement_*.png "$RESULTS"/pareto_*.svg "$RESULTS"/pareto_*.png
 q() { sqlite3 -separator ' ' "$DB" "$1"; }
-# every registered order solver, for the profile plot
-orders=$("$MEMPLAN" solvers | awk '$2 == "order" { printf "%s%s", sep, $1; sep = "," }')
+# every registered order solver, for the profile plot (--order once per solver)
+orders=$("$MEMPLAN" solvers | awk '$2 == "order" { printf " --order %s", $1 }')
 PLOTS=""
 plot() { # name, then the plot arguments; writes NAME.svg and NAME.png
   name=$1
@@ -56,7 +62,8 @@ plot() { # name, then the plot arguments; writes NAME.svg and NAME.png
 for path in $(q "SELECT DISTINCT path FROM results WHERE nodes > 0 AND path LIKE '%real/%' ORDER BY path"); do
   [ -f "$path" ] || continue
   g=$(basename "$path" .json)
-  plot "profile_$g" profile "$path" --solvers "$orders" --time-limit 2
+  # shellcheck disable=SC2086
+  plot "profile_$g" profile "$path" $orders --time-limit 2
 done
 # placement chart of the best plan found on each real graph and on the
 # smallest fixed-lifetime problem
@@ -82,7 +89,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 ncpu=$(nproc 2>/dev/null || echo "?")
 os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -s)
 cells=$(q "SELECT count(*) FROM results")
-failed=$(q "SELECT count(*) FROM results WHERE arena IS NULL")
+failed=$(q "SELECT count(*) FROM results WHERE arena IS NULL AND status != 'refused'")
+refused=$(q "SELECT count(*) FROM results WHERE status = 'refused'")
 summary=$(tail -1 "$RESULTS/.bench.log")
 cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
 {
@@ -93,7 +101,7 @@ cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
   echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo "- memplan: $version"
   echo "- machine: $(hostname), $cpu, $ncpu cores, $os"
-  echo "- experiment: [$EXPERIMENT](../$EXPERIMENT), $cells cells ($failed without a plan), $JOBS jobs"
+  echo "- experiment: [$EXPERIMENT](../$EXPERIMENT), $cells cells ($failed without a plan, $refused refused under a size cap), $JOBS jobs, $REPEAT timed run(s) per cell"
   echo "- last invocation: $summary"
   echo "- cells: $cell_s s of child-process wall time in total (the experiment alone, on $JOBS jobs, takes about half of that)"
   echo
@@ -101,13 +109,16 @@ cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
   echo
   echo '```sh'
   echo "make bench                      # = the commands below"
-  echo "bin/memplan bench $EXPERIMENT --jobs $JOBS --results $DB --retry-failed"
+  echo "bin/memplan bench $EXPERIMENT --jobs $JOBS --repeat $REPEAT --results $DB --retry-failed"
   echo "bin/memplan export $DB --format csv --out $RESULTS/default.csv"
   echo "bin/memplan table $DB --format md     # or latex, csv"
   echo "bin/memplan plot pareto $DB --graph GRAPH --out pareto.svg"
   echo '```'
   echo
-  echo "Rerunning resumes (finished cells are kept; cells with status error or timeout run again); \`FRESH=1 make bench\` starts over."
+  echo "Rerunning resumes (finished cells are kept; cells with status error or timeout run again, and so"
+  echo "do stale rows: a solver rebuilt since, or a graph file changed); \`FRESH=1 make bench\` starts over."
+  echo "Gaps are against each graph's own bound, stored once per graph in the results file (the"
+  echo "min-cut bound; max-live for fixed-lifetime problems), whatever solvers ran."
   echo "The rows are in [default.csv](default.csv) (every column of DESIGN 1.3 plus the cell,"
   echo "version and machine); the tables also as [LaTeX](tables.tex) and [CSV](tables.csv)."
   echo
@@ -149,13 +160,21 @@ cell_s=$(q "SELECT printf('%.0f', total(wall_s)) FROM results")
     echo
     echo "| graph | order | place | seed | status | message |"
     echo "|---|---|---|---:|---|---|"
-    sqlite3 -separator ' | ' "$DB" "SELECT '| ' || graph, order_solver, place_solver, seed, status, replace(coalesce(message, ''), '|', '/') || ' |' FROM results WHERE arena IS NULL ORDER BY graph, order_solver, place_solver, seed"
+    sqlite3 -separator ' | ' "$DB" "SELECT '| ' || graph, order_solver, place_solver, seed, status, replace(coalesce(message, ''), '|', '/') || ' |' FROM results WHERE arena IS NULL AND status != 'refused' ORDER BY graph, order_solver, place_solver, seed"
+    echo
+  fi
+  if [ "$refused" -gt 0 ]; then
+    echo "## Refused under a size cap (not failures)"
+    echo
+    echo "| graph | order | place | cells | message |"
+    echo "|---|---|---|---:|---|"
+    sqlite3 -separator ' | ' "$DB" "SELECT '| ' || graph, order_solver, place_solver, count(*), replace(coalesce(min(message), ''), '|', '/') || ' |' FROM results WHERE status = 'refused' GROUP BY graph, order_solver, place_solver ORDER BY graph, order_solver, place_solver"
     echo
   fi
 } > "$RESULTS/README.md.tmp"
 mv "$RESULTS/README.md.tmp" "$RESULTS/README.md"
 rm -f "$RESULTS/.bench.log"
-echo "bench.sh: results/README.md written ($((t1 - t0)) s of experiment)"
+echo "bench.sh: $RESULTS/README.md written ($((t1 - t0)) s of experiment)"
 
 # ---- hooks: other benchmark sections --------------------------------------
 if [ "${BENCH_FULL:-0}" = 1 ] && [ -d scripts/bench.d ]; then

@@ -14,6 +14,16 @@ echo "${DEPS_NAME:-deps}: installing$missing"
 SUDO=""
 [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
+# another apt (unattended upgrades, a second make) may hold the locks: wait
+# for them (up to 10 min) instead of failing at once
+LOCK="-o DPkg::Lock::Timeout=600"
+tries=0
 # shellcheck disable=SC2086
-$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+until $SUDO apt-get $LOCK update -qq; do
+  tries=$((tries + 1))
+  [ "$tries" -lt 60 ] || { echo "${DEPS_NAME:-deps}: apt-get update keeps failing" >&2; exit 1; }
+  echo "${DEPS_NAME:-deps}: apt-get update failed (another apt running?): retrying in 10 s" >&2
+  sleep 10
+done
+# shellcheck disable=SC2086
+$SUDO apt-get $LOCK install -y -qq --no-install-recommends $missing >/dev/null

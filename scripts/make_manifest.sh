@@ -272,6 +272,10 @@ order).
   span of batch-1 torchvision activations (4 KB logits to the 3.2 MB
   64x112x112 stem activation of resnet), whose sizes spread over three orders
   of magnitude.
+- Costs (DESIGN 6.1, every family): the bytes a node moves (the distinct
+  buffers it reads, the tensors it writes, its workspace) in MiB, rounded to
+  1/1000: the microseconds a memory-bound operator takes on a reference
+  device streaming 1 MiB per microsecond (about 1 TB/s); inputs cost 0.
 - Workspaces (`--ws-prob q`): a compute node (randwire/nas: a convolution)
   has, with probability q, a workspace of its output size times a factor
   drawn log-uniformly in [1/4, 2].

@@ -1,6 +1,6 @@
 /* bfs.c - breadth-first topological order (Kahn's algorithm with a FIFO):
  * nodes run in the order they became ready; ties in file order.
- * The rule lives in src/listsched.c (shared with `best` and the search
+ * The rule lives in lib/listsched.c (shared with `best` and the search
  * solvers' start orders). */
 #include "lib/listsched.h"
 #include "solver.h"

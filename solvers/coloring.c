@@ -18,10 +18,6 @@
 #include "lib/pack.h"
 #include "solver.h"
 
-static bool live_together(const mp_item *a, const mp_item *b) {
-  return a->lo < b->hi && b->lo < a->hi;
-}
-
 static int64_t gcd64(int64_t a, int64_t b) {
   while (b) {
     int64_t t = a % b;
@@ -76,121 +72,144 @@ static int64_t layout(const mp_problem *p, const int *col, int ncol, int64_t bas
 }
 
 
-static const mp_problem *sort_p;
-static int cmp_size(const void *a, const void *b) {
-  const mp_item *x = &sort_p->items[*(const int *)a], *y = &sort_p->items[*(const int *)b];
+static int cmp_size(const void *a, const void *b, void *arg) {
+  const mp_problem *p = arg;
+  const mp_item *x = &p->items[*(const int *)a], *y = &p->items[*(const int *)b];
   if (x->size != y->size) return x->size > y->size ? -1 : 1;
   int64_t lx = x->hi - x->lo, ly = y->hi - y->lo;
   if (lx != ly) return lx > ly ? -1 : 1;
   return *(const int *)a - *(const int *)b;
 }
 
+/* The active items (unpinned, bytes, a real lifetime) as vertices. */
+typedef struct cgraph {
+  int nv;
+  int *vid, *item_of; /* item -> vertex (-1: none), vertex -> item */
+  int64_t base;       /* slots go above every pinned buffer */
+  igraph_t ig;        /* interference graph */
+} cgraph;
+
+static void cgraph_init(cgraph *G, const mp_problem *p, int64_t *offsets) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  G->vid = mp_xmalloc(sizeof(int) * nz);
+  G->item_of = mp_xmalloc(sizeof(int) * nz);
+  G->nv = 0;
+  G->base = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    G->vid[i] = -1;
+    offsets[i] = it->fixed >= 0 ? it->fixed : 0;
+    if (it->fixed >= 0) {
+      if (it->size > 0 && it->fixed + it->size > G->base) G->base = it->fixed + it->size;
+      continue;
+    }
+    if (it->size <= 0 || it->hi <= it->lo) continue;
+    G->vid[i] = G->nv;
+    G->item_of[G->nv++] = i;
+  }
+  igraph_vector_int_t edges;
+  igraph_vector_int_init(&edges, 0);
+  for (int a = 0; a < G->nv; a++)
+    for (int b = a + 1; b < G->nv; b++)
+      if (mp_live_together(&p->items[G->item_of[a]], &p->items[G->item_of[b]])) {
+        igraph_vector_int_push_back(&edges, a);
+        igraph_vector_int_push_back(&edges, b);
+      }
+  igraph_create(&G->ig, &edges, G->nv, IGRAPH_UNDIRECTED);
+  igraph_vector_int_destroy(&edges);
+}
+
+static void cgraph_destroy(cgraph *G) {
+  igraph_destroy(&G->ig);
+  free(G->vid);
+  free(G->item_of);
+}
+
+/* igraph's greedy colouring into col[] (per item, -1: none); the number of
+ * colours, or -1 when igraph fails. */
+static int igraph_colours(const cgraph *G, const mp_problem *p, int *col) {
+  igraph_vector_int_t colors;
+  igraph_vector_int_init(&colors, G->nv);
+  int ncol = -1;
+  if (igraph_vertex_coloring_greedy(&G->ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
+      IGRAPH_SUCCESS) {
+    ncol = 0;
+    for (int i = 0; i < p->n; i++) {
+      col[i] = G->vid[i] >= 0 ? (int)VECTOR(colors)[G->vid[i]] : -1;
+      if (col[i] + 1 > ncol) ncol = col[i] + 1;
+    }
+  }
+  igraph_vector_int_destroy(&colors);
+  return ncol;
+}
+
+/* Size-aware best fit: buffers by size descending, each into the smallest
+ * slot holding nothing it interferes with, else a new slot. */
+static int size_aware_colours(const cgraph *G, const mp_problem *p, int *col) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  igraph_adjlist_t adj;
+  igraph_adjlist_init(&G->ig, &adj, IGRAPH_ALL, IGRAPH_NO_LOOPS, IGRAPH_NO_MULTIPLE);
+  int *seq = mp_xmalloc(sizeof(int) * nz), *mark = mp_xmalloc(sizeof(int) * nz);
+  int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
+  for (int v = 0; v < G->nv; v++) seq[v] = G->item_of[v];
+  qsort_r(seq, (size_t)G->nv, sizeof *seq, cmp_size, (void *)p);
+  for (int k = 0; k < G->nv; k++) mark[k] = -1;
+  int ncol = 0;
+  for (int i = 0; i < p->n; i++) col[i] = -1;
+  for (int k = 0; k < G->nv; k++) {
+    int i = seq[k];
+    igraph_vector_int_t *nb = igraph_adjlist_get(&adj, G->vid[i]);
+    for (igraph_integer_t e = 0; e < igraph_vector_int_size(nb); e++) {
+      int w = G->item_of[VECTOR(*nb)[e]];
+      if (col[w] >= 0) mark[col[w]] = k;
+    }
+    int pick = -1;
+    for (int s = 0; s < ncol; s++)
+      if (mark[s] != k && (pick < 0 || ssize[s] < ssize[pick])) pick = s;
+    if (pick < 0) {
+      pick = ncol++;
+      ssize[pick] = p->items[i].size;
+    }
+    col[i] = pick;
+  }
+  free(seq);
+  free(ssize);
+  free(mark);
+  igraph_adjlist_destroy(&adj);
+  return ncol;
+}
+
 static int coloring_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n;
   size_t nz = (size_t)(n ? n : 1);
-  /* active items get a vertex; pinned ones stay where they are */
-  int *vid = mp_xmalloc(sizeof(int) * nz), *item_of = mp_xmalloc(sizeof(int) * nz);
-  int nv = 0;
-  int64_t base = 0;
-  for (int i = 0; i < n; i++) {
-    const mp_item *it = &p->items[i];
-    vid[i] = -1;
-    c->offsets[i] = it->fixed >= 0 ? it->fixed : 0;
-    if (it->fixed >= 0) {
-      if (it->size > 0 && it->fixed + it->size > base) base = it->fixed + it->size;
-      continue;
-    }
-    if (it->size <= 0 || it->hi <= it->lo) continue;
-    vid[i] = nv;
-    item_of[nv++] = i;
-  }
-  /* interference edges: sweep by start */
-  int *byl = mp_xmalloc(sizeof(int) * nz);
-  for (int v = 0; v < nv; v++) byl[v] = item_of[v];
-  sort_p = p;
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (int a = 0; a < nv; a++)
-    for (int b = a + 1; b < nv; b++)
-      if (live_together(&p->items[item_of[a]], &p->items[item_of[b]])) {
-        igraph_vector_int_push_back(&edges, a);
-        igraph_vector_int_push_back(&edges, b);
-      }
-  igraph_t ig;
-  igraph_create(&ig, &edges, nv, IGRAPH_UNDIRECTED);
-  igraph_vector_int_destroy(&edges);
-
+  cgraph G;
+  cgraph_init(&G, p, c->offsets);
   int *col = mp_xmalloc(sizeof(int) * nz);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
   int64_t best = -1;
   const char *which = "";
-  /* 1. igraph's greedy colouring */
-  igraph_vector_int_t colors;
-  igraph_vector_int_init(&colors, nv);
-  if (nv > 0 && igraph_vertex_coloring_greedy(&ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
-                    IGRAPH_SUCCESS) {
-    int ncol = 0;
-    for (int i = 0; i < n; i++) {
-      col[i] = vid[i] >= 0 ? (int)VECTOR(colors)[vid[i]] : -1;
-      if (col[i] + 1 > ncol) ncol = col[i] + 1;
-    }
+  int ncol = G.nv > 0 ? igraph_colours(&G, p, col) : -1;
+  if (ncol >= 0) {
     memcpy(off, c->offsets, sizeof(int64_t) * nz);
-    best = layout(p, col, ncol, base, off);
+    best = layout(p, col, ncol, G.base, off);
     memcpy(c->offsets, off, sizeof(int64_t) * nz);
     which = "igraph greedy colouring";
   }
-  igraph_vector_int_destroy(&colors);
-  /* 2. size-aware best-fit colouring, using the same interference graph */
-  {
-    igraph_adjlist_t adj;
-    igraph_adjlist_init(&ig, &adj, IGRAPH_ALL, IGRAPH_NO_LOOPS, IGRAPH_NO_MULTIPLE);
-    int *seq = mp_xmalloc(sizeof(int) * nz);
-    for (int v = 0; v < nv; v++) seq[v] = item_of[v];
-    qsort(seq, (size_t)nv, sizeof *seq, cmp_size);
-    int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
-    int *mark = mp_xmalloc(sizeof(int) * nz);
-    for (int k = 0; k < nv; k++) mark[k] = -1;
-    int ncol = 0;
-    for (int i = 0; i < n; i++) col[i] = -1;
-    for (int k = 0; k < nv; k++) {
-      int i = seq[k], v = vid[i];
-      igraph_vector_int_t *nb = igraph_adjlist_get(&adj, v);
-      for (igraph_integer_t e = 0; e < igraph_vector_int_size(nb); e++) {
-        int w = item_of[VECTOR(*nb)[e]];
-        if (col[w] >= 0) mark[col[w]] = k;
-      }
-      int pick = -1;
-      for (int s = 0; s < ncol; s++)
-        if (mark[s] != k && (pick < 0 || ssize[s] < ssize[pick])) pick = s;
-      if (pick < 0) {
-        pick = ncol++;
-        ssize[pick] = p->items[i].size;
-      }
-      col[i] = pick;
-    }
-    memcpy(off, c->offsets, sizeof(int64_t) * nz);
-    for (int i = 0; i < n; i++)
-      if (p->items[i].fixed >= 0) off[i] = p->items[i].fixed;
-    int64_t a = layout(p, col, ncol, base, off);
-    if (best < 0 || a < best) {
-      best = a;
-      memcpy(c->offsets, off, sizeof(int64_t) * nz);
-      which = "size-aware best-fit colouring";
-    }
-    free(seq);
-    free(ssize);
-    free(mark);
-    igraph_adjlist_destroy(&adj);
+  ncol = size_aware_colours(&G, p, col);
+  memcpy(off, c->offsets, sizeof(int64_t) * nz);
+  for (int i = 0; i < n; i++)
+    if (p->items[i].fixed >= 0) off[i] = p->items[i].fixed;
+  int64_t a = layout(p, col, ncol, G.base, off);
+  if (best < 0 || a < best) {
+    memcpy(c->offsets, off, sizeof(int64_t) * nz);
+    which = "size-aware best-fit colouring";
   }
-  igraph_destroy(&ig);
   mp_pack_degenerate(p, c->offsets);
-  if (nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s", which);
+  if (G.nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s", which);
+  cgraph_destroy(&G);
   free(col);
   free(off);
-  free(byl);
-  free(vid);
-  free(item_of);
   c->status = MP_FEASIBLE;
   return 0;
 }

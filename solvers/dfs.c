@@ -1,7 +1,7 @@
 /* dfs.c - depth-first topological order: after a node runs, the nodes it
  * made ready run next (last made ready first), so each branch is finished
  * before the next is started.  Among nodes made ready together, file order.
- * The rule lives in src/listsched.c (shared with `best` and the search
+ * The rule lives in lib/listsched.c (shared with `best` and the search
  * solvers' start orders). */
 #include "lib/listsched.h"
 #include "solver.h"

@@ -46,7 +46,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/budget.h"
 #include "lib/listsched.h"
+#include "lib/sim.h"
 #include "schedbound.h"
 #include "solver.h"
 
@@ -491,10 +493,183 @@ static int seg_solve(const seg *s, mp_ctx *ctx, int *ord, int64_t *U, int64_t fl
   return res;
 }
 
+/* The whole problem cut into segments. */
+typedef struct dp_plan {
+  const mp_graph *g;
+  int n;
+  int *segof;          /* per node: its segment, or -1 (a free node) */
+  int nfree, nseg;
+  int64_t *bsz;        /* buffer sizes */
+  int *bbirth, *blast; /* per buffer: segment of birth / of last use */
+  int64_t init_live, dead_pre;
+  seg *segs;
+  int64_t *U;          /* per segment: the peak of its order */
+  int **sord;          /* per segment: its order (local ids) */
+} dp_plan;
+
+/* Free nodes (no predecessors, allocate nothing, no workspace: graph
+ * inputs) run first; they get segment -1. */
+static void mark_free(dp_plan *D, bool split) {
+  const mp_graph *g = D->g;
+  for (int v = 0; v < D->n; v++) {
+    D->segof[v] = 0;
+    if (!split) continue;
+    bool fr = g->n_pred[v] == 0 && (g->ws_buf[v] < 0 || D->bsz[g->ws_buf[v]] == 0);
+    for (int k = 0; k < g->nodes[v].n_out && fr; k++) {
+      int b = g->root_of[v][k];
+      if (b >= 0 && g->bufs[b].owner == v && !g->bufs[b].born_at_start && D->bsz[b] > 0) fr = false;
+    }
+    if (fr) {
+      D->segof[v] = -1;
+      D->nfree++;
+    }
+  }
+}
+
+/* Cut nodes: comparable with every other non-free node (free nodes have no
+ * predecessors, so they are never descendants, and no path runs through
+ * one).  Segment of v = the number of cuts among its strict ancestors. */
+static void split_at_cuts(dp_plan *D) {
+  const mp_graph *g = D->g;
+  int n = D->n, r = n - D->nfree;
+  D->nseg = 1;
+  if (r <= 0) return;
+  mp_reach R;
+  mp_reach_init(&R, g);
+  int *cuts = mp_xmalloc(sizeof(int) * (size_t)n);
+  int nc = 0;
+  for (int i = 0; i < n; i++) {
+    int v = g->given[i];
+    if (D->segof[v] < 0) continue;
+    int cnt = mp_reach_n_des(&R, v);
+    const uint64_t *a = mp_reach_anc(&R, v);
+    for (int w = 0; w < n; w++)
+      if (w != v && D->segof[w] >= 0 && mp_bit(a, w)) cnt++;
+    if (cnt == r - 1) cuts[nc++] = v; /* the file order is topological: cuts sorted */
+  }
+  for (int v = 0; v < n; v++) {
+    if (D->segof[v] < 0) continue;
+    int k = 0;
+    for (int j = 0; j < nc; j++) k += cuts[j] != v && mp_bit(mp_reach_anc(&R, v), cuts[j]);
+    D->segof[v] = k;
+  }
+  D->nseg = nc + 1; /* segment nc: the nodes after the last cut (may be empty) */
+  free(cuts);
+  mp_reach_destroy(&R);
+}
+
+/* Birth and last segment of every buffer. */
+static void buffer_segments(dp_plan *D) {
+  const mp_graph *g = D->g;
+  size_t bz = (size_t)(g->n_buf ? g->n_buf : 1);
+  D->bbirth = mp_xmalloc(sizeof(int) * bz);
+  D->blast = mp_xmalloc(sizeof(int) * bz);
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    D->bbirth[b] = D->blast[b] = -2;
+    if (bb->kind != MP_BUF_TENSOR || D->bsz[b] <= 0) continue;
+    if (bb->born_at_start) {
+      D->bbirth[b] = -1;
+      D->init_live += D->bsz[b];
+    } else {
+      D->bbirth[b] = D->segof[bb->owner];
+    }
+    if (bb->graph_output) {
+      D->blast[b] = SEG_FOREVER;
+    } else if (bb->n_readers == 0) {
+      if (bb->born_at_start) {
+        D->dead_pre += D->bsz[b];
+        D->bbirth[b] = D->blast[b] = -2; /* handled as dead_pre */
+      } else {
+        D->blast[b] = D->bbirth[b];
+      }
+    } else {
+      int last = D->bbirth[b];
+      for (int i = 0; i < bb->n_readers; i++)
+        if (D->segof[bb->readers[i]] > last) last = D->segof[bb->readers[i]];
+      D->blast[b] = last;
+    }
+  }
+}
+
+/* The segments, each with the start order restricted to it and its peak. */
+static void build_segments(dp_plan *D, const int *order) {
+  const mp_graph *g = D->g;
+  int n = D->n;
+  int *gl = mp_xmalloc(sizeof(int) * (size_t)n);
+  int *bl = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
+  D->segs = mp_xcalloc((size_t)D->nseg, sizeof(seg));
+  D->U = mp_xcalloc((size_t)D->nseg, sizeof(int64_t));
+  D->sord = mp_xcalloc((size_t)D->nseg, sizeof(int *));
+  for (int k = 0; k < D->nseg; k++) {
+    seg_build(g, D->segof, k, D->bbirth, D->blast, D->bsz, k == 0 && D->nfree == 0 ? D->dead_pre : 0,
+              gl, bl, &D->segs[k]);
+    seg *s = &D->segs[k];
+    D->sord[k] = mp_xmalloc(sizeof(int) * (size_t)(s->m ? s->m : 1));
+    int t = 0;
+    for (int i = 0; i < n; i++)
+      if (D->segof[order[i]] == k) D->sord[k][t++] = gl[order[i]];
+    D->U[k] = seg_peak(s, D->sord[k]);
+  }
+  free(gl);
+  free(bl);
+}
+
+static void plan_init(dp_plan *D, const mp_graph *g, const int *order, bool split) {
+  memset(D, 0, sizeof *D);
+  D->g = g;
+  D->n = g->n;
+  D->segof = mp_xmalloc(sizeof(int) * (size_t)g->n);
+  D->bsz = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
+  for (int b = 0; b < g->n_buf; b++) D->bsz[b] = g->bufs[b].size;
+  mark_free(D, split);
+  if (split)
+    split_at_cuts(D);
+  else
+    D->nseg = 1;
+  buffer_segments(D);
+  build_segments(D, order);
+}
+
+static void plan_destroy(dp_plan *D) {
+  for (int k = 0; k < D->nseg; k++) {
+    seg_free(&D->segs[k]);
+    free(D->sord[k]);
+  }
+  free(D->segs), free(D->sord), free(D->U), free(D->bbirth), free(D->blast), free(D->bsz);
+  free(D->segof);
+}
+
+/* Solve the segments, largest heuristic peak first, raising the proven
+ * bound with every segment proved.  Returns the abort reason (0 none,
+ * 1 cap, 2 time); *states counts the expansions. */
+static int solve_segments(dp_plan *D, mp_ctx *c, int64_t *bound, double *states) {
+  int nseg = D->nseg, abort = 0;
+  int *idx = mp_xmalloc(sizeof(int) * (size_t)nseg);
+  for (int k = 0; k < nseg; k++) idx[k] = k;
+  for (int a = 1; a < nseg; a++) {
+    int x = idx[a], b = a - 1;
+    while (b >= 0 && D->U[idx[b]] < D->U[x]) {
+      idx[b + 1] = idx[b];
+      b--;
+    }
+    idx[b + 1] = x;
+  }
+  size_t mem_cap = (size_t)(c->opt[OPT_mem_mb] * 1048576.0);
+  for (int a = 0; a < nseg && !abort; a++) {
+    int k = idx[a];
+    if (D->U[k] <= *bound) continue; /* already as good as needed */
+    int res = seg_solve(&D->segs[k], c, D->sord[k], &D->U[k], *bound, states, c->opt[OPT_max_states],
+                        mem_cap, &abort);
+    if (res == 1 && D->U[k] > *bound) *bound = D->U[k];
+  }
+  free(idx);
+  return abort;
+}
+
 static int dp_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
-  bool split = c->opt[OPT_split] != 0;
   if (n == 0) {
     c->status = MP_OPTIMAL;
     return 0;
@@ -502,187 +677,43 @@ static int dp_solve(mp_ctx *c) {
   /* start: the best heuristic order (includes the chain's start order) */
   int *order = mp_xmalloc(sizeof(int) * (size_t)n);
   mp_ls_best(g, c->start_order, order, NULL);
-
-  /* free nodes: no predecessors, allocate nothing, no workspace */
-  int *segof = mp_xmalloc(sizeof(int) * (size_t)n);
-  int64_t *bsz = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
-  for (int b = 0; b < g->n_buf; b++) bsz[b] = g->bufs[b].size;
-  int nfree = 0;
-  for (int v = 0; v < n; v++) {
-    segof[v] = 0;
-    if (!split) continue;
-    bool fr = g->n_pred[v] == 0 && (g->ws_buf[v] < 0 || bsz[g->ws_buf[v]] == 0);
-    for (int k = 0; k < g->nodes[v].n_out && fr; k++) {
-      int b = g->root_of[v][k];
-      if (b >= 0 && g->bufs[b].owner == v && !g->bufs[b].born_at_start && bsz[b] > 0) fr = false;
-    }
-    if (fr) {
-      segof[v] = -1;
-      nfree++;
-    }
-  }
-  int nseg = 1;
-  int r = n - nfree;
-  if (split && r > 0) {
-    /* ancestors / descendants among the non-free nodes, as bitsets */
-    int words = (n + 63) / 64;
-    uint64_t *anc = mp_xcalloc((size_t)n * (size_t)words, sizeof(uint64_t));
-    uint64_t *des = mp_xcalloc((size_t)n * (size_t)words, sizeof(uint64_t));
-    for (int i = 0; i < n; i++) {
-      int v = g->given[i];
-      if (segof[v] < 0) continue;
-      for (int j = 0; j < g->n_pred[v]; j++) {
-        int p = g->pred[v][j];
-        if (segof[p] < 0) continue;
-        uint64_t *a = anc + (size_t)v * words, *pa = anc + (size_t)p * words;
-        for (int w = 0; w < words; w++) a[w] |= pa[w];
-        a[p >> 6] |= 1ull << (p & 63);
-      }
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      int v = g->given[i];
-      if (segof[v] < 0) continue;
-      for (int j = 0; j < g->n_succ[v]; j++) {
-        int p = g->succ[v][j];
-        if (segof[p] < 0) continue;
-        uint64_t *a = des + (size_t)v * words, *pa = des + (size_t)p * words;
-        for (int w = 0; w < words; w++) a[w] |= pa[w];
-        a[p >> 6] |= 1ull << (p & 63);
-      }
-    }
-    int *cuts = mp_xmalloc(sizeof(int) * (size_t)n);
-    int nc = 0;
-    for (int i = 0; i < n; i++) {
-      int v = g->given[i];
-      if (segof[v] < 0) continue;
-      int cnt = 0;
-      for (int w = 0; w < words; w++)
-        cnt += __builtin_popcountll(anc[(size_t)v * words + w]) +
-               __builtin_popcountll(des[(size_t)v * words + w]);
-      if (cnt == r - 1) cuts[nc++] = v; /* the file order is topological: cuts sorted */
-    }
-    for (int v = 0; v < n; v++) {
-      if (segof[v] < 0) continue;
-      int k = 0;
-      for (int j = 0; j < nc; j++) k += (int)(anc[(size_t)v * words + (cuts[j] >> 6)] >> (cuts[j] & 63) & 1);
-      segof[v] = k;
-    }
-    nseg = nc + 1; /* segment nc: the nodes after the last cut (may be empty) */
-    free(cuts);
-    free(anc);
-    free(des);
-  }
-  /* buffer birth / last segment */
-  int *bbirth = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
-  int *blast = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
-  int64_t init_live = 0, dead_pre = 0;
-  for (int b = 0; b < g->n_buf; b++) {
-    const mp_buffer *bb = &g->bufs[b];
-    bbirth[b] = blast[b] = -2;
-    if (bb->kind != MP_BUF_TENSOR || bsz[b] <= 0) continue;
-    if (bb->born_at_start) {
-      bbirth[b] = -1;
-      init_live += bsz[b];
-    } else {
-      bbirth[b] = segof[bb->owner];
-    }
-    if (bb->graph_output) {
-      blast[b] = SEG_FOREVER;
-    } else if (bb->n_readers == 0) {
-      if (bb->born_at_start) {
-        dead_pre += bsz[b];
-        bbirth[b] = blast[b] = -2; /* handled as dead_pre */
-      } else {
-        blast[b] = bbirth[b];
-      }
-    } else {
-      int last = bbirth[b];
-      for (int i = 0; i < bb->n_readers; i++)
-        if (segof[bb->readers[i]] > last) last = segof[bb->readers[i]];
-      blast[b] = last;
-    }
-  }
-  /* segments */
-  int *gl = mp_xmalloc(sizeof(int) * (size_t)n);
-  int *bl = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
-  seg *segs = mp_xcalloc((size_t)nseg, sizeof(seg));
-  int64_t *U = mp_xcalloc((size_t)nseg, sizeof(int64_t));
-  int **sord = mp_xcalloc((size_t)nseg, sizeof(int *));
-  int64_t fixed_peak = nfree > 0 ? init_live : 0; /* the first free node's step */
-  for (int k = 0; k < nseg; k++) {
-    seg_build(g, segof, k, bbirth, blast, bsz, k == 0 && nfree == 0 ? dead_pre : 0, gl, bl, &segs[k]);
-    seg *s = &segs[k];
-    /* the start order restricted to the segment */
-    sord[k] = mp_xmalloc(sizeof(int) * (size_t)(s->m ? s->m : 1));
-    int t = 0;
-    for (int i = 0; i < n; i++)
-      if (segof[order[i]] == k) sord[k][t++] = gl[order[i]];
-    U[k] = seg_peak(s, sord[k]);
-  }
-  free(gl);
-  free(bl);
-  /* proven lower bound: per-node bounds (global and per segment) */
-  int64_t bound = mp_node_lower_bound(g);
-  int64_t cut = c->opt[OPT_cutbound] != 0 ? mp_sched_lower_bound(g, NULL) : 0;
+  dp_plan D;
+  plan_init(&D, g, order, c->opt[OPT_split] != 0);
+  /* proven lower bound: per-node bounds (global and per segment), the
+   * min-cut bound (with half the time left under a limit: then the best
+   * it proves in that time) */
+  int64_t bound = mp_node_lower_bound(g), cut = 0;
+  if (c->opt[OPT_cutbound] != 0) cut = mp_sched_lower_bound_until(g, mp_deadline_share(c, 0.5), NULL, NULL);
   if (cut > bound) bound = cut;
-  if (fixed_peak > bound) bound = fixed_peak;
-  for (int k = 0; k < nseg; k++)
-    if (segs[k].lb > bound) bound = segs[k].lb;
-  /* solve segments, largest heuristic peak first */
-  int *idx = mp_xmalloc(sizeof(int) * (size_t)nseg);
-  for (int k = 0; k < nseg; k++) idx[k] = k;
-  for (int a = 1; a < nseg; a++) {
-    int x = idx[a], b = a - 1;
-    while (b >= 0 && U[idx[b]] < U[x]) {
-      idx[b + 1] = idx[b];
-      b--;
-    }
-    idx[b + 1] = x;
-  }
+  if (D.nfree > 0 && D.init_live > bound) bound = D.init_live; /* the first free node's step */
+  for (int k = 0; k < D.nseg; k++)
+    if (D.segs[k].lb > bound) bound = D.segs[k].lb;
   double states = 0;
-  int abort = 0, proved = 0, largest = 0;
-  size_t mem_cap = (size_t)(c->opt[OPT_mem_mb] * 1048576.0);
-  for (int a = 0; a < nseg && !abort; a++) {
-    int k = idx[a];
-    seg *s = &segs[k];
-    if (U[k] <= bound) continue; /* already as good as needed */
-    int res = seg_solve(s, c, sord[k], &U[k], bound, &states, c->opt[OPT_max_states], mem_cap, &abort);
-    if (res == 1) {
-      proved++;
-      if (U[k] > bound) bound = U[k];
-    }
-  }
+  int abort = solve_segments(&D, c, &bound, &states);
   /* assemble: free nodes in file order, then the segments */
-  int t = 0;
+  int t = 0, nonempty = 0, largest = 0;
   for (int i = 0; i < n; i++)
-    if (segof[g->given[i]] < 0) c->order[t++] = g->given[i];
-  for (int k = 0; k < nseg; k++)
-    for (int i = 0; i < segs[k].m; i++) c->order[t++] = segs[k].gid[sord[k][i]];
-  int64_t peak = mp_order_peak(g, c->order);
-  if (!abort && peak > bound) bound = peak; /* every segment proved or below the bound */
-  if (bound > peak) bound = peak;           /* cannot happen: defensive */
+    if (D.segof[g->given[i]] < 0) c->order[t++] = g->given[i];
+  for (int k = 0; k < D.nseg; k++) {
+    for (int i = 0; i < D.segs[k].m; i++) c->order[t++] = D.segs[k].gid[D.sord[k][i]];
+    nonempty += D.segs[k].m > 0;
+    if (D.segs[k].m > largest) largest = D.segs[k].m;
+  }
+  int64_t peak;
+  if (!mp_sim_order_ok(g, c->order, &peak)) { /* its own check, not the verifier's */
+    snprintf(c->msg, sizeof c->msg, "dp assembled an invalid order (a bug)");
+    plan_destroy(&D);
+    free(order);
+    return -1;
+  }
+  /* every segment proved or below the bound: the peak is the optimum */
+  if (!abort && peak > bound) bound = peak;
   c->bound = bound;
   c->status = peak == bound ? MP_OPTIMAL : abort == 2 ? MP_TIMEOUT : MP_FEASIBLE;
-  int nonempty = 0;
-  for (int k = 0; k < nseg; k++) {
-    nonempty += segs[k].m > 0;
-    if (segs[k].m > largest) largest = segs[k].m;
-  }
   snprintf(c->msg, sizeof c->msg, "%d segment%s (largest %d nodes), %.0f states%s", nonempty,
            nonempty == 1 ? "" : "s", largest, states,
            abort == 1 ? ", state/memory cap reached" : abort == 2 ? ", time limit reached" : "");
-  for (int k = 0; k < nseg; k++) {
-    seg_free(&segs[k]);
-    free(sord[k]);
-  }
-  free(segs);
-  free(sord);
-  free(U);
-  free(idx);
-  free(bbirth);
-  free(blast);
-  free(bsz);
-  free(segof);
+  plan_destroy(&D);
   free(order);
   return 0;
 }

@@ -8,12 +8,12 @@
  *     predecessors come before it in the child.  A prefix of an order is a
  *     set of executed nodes, which is what decides the live memory at the
  *     cut, so the child inherits A's way into the cut and B's way out;
- *   - mutation: random moves of src/ordls.c (a node or operator chain to a
+ *   - mutation: random moves of lib/ordls.c (a node or operator chain to a
  *     random step of its window, or a node dragged with its ancestors or
  *     descendants), `mutation` is the probability of each further move;
  *   - local search (memetic step, `local` moves per child): a short
  *     annealing run with the moves and the incremental evaluation of
- *     src/ordls.c on the energy "bytes x steps above a target just under
+ *     lib/ordls.c on the energy "bytes x steps above a target just under
  *     the best peak found" (as in sa, energy 1), the temperature falling
  *     geometrically from T0 * ls_heat to a thousandth of it, T0 the mean
  *     uphill of 200 sampled moves from the start order / ln 2.
@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/budget.h"
 #include "lib/listsched.h"
 #include "lib/ordls.h"
 #include "schedbound.h"
@@ -114,26 +115,20 @@ static void local_search(ga *G, int *keep) {
       G->cut = true;
       break;
     }
-    if (!mp_ols_move(s, &G->r, G->pdrag, G->reach)) continue;
-    mp_ols_eval ev = mp_ols_eval_move(s);
-    double de = (double)(ev.xs - s->xs);
-    if (de <= 0 || mp_rng_unit(&G->r) < exp(-de / T)) {
-      mp_ols_commit(s, ev);
-      if (ev.peak < bp || (ev.peak == bp && ev.xs < bx)) {
-        bp = ev.peak;
-        bx = ev.xs;
-        memcpy(keep, s->ord, sizeof(int) * (size_t)G->n);
-        dirty = false;
-        if (ev.peak < G->best_peak) {
-          G->best_peak = ev.peak;
-          mp_ols_target_below(s, G->best_peak, G->margin);
-          bx = s->xs;
-        }
-      } else {
-        dirty = true;
+    mp_ols_eval ev;
+    if (!mp_ols_anneal_step(s, &G->r, G->pdrag, G->reach, T, 0, &ev)) continue;
+    if (ev.peak < bp || (ev.peak == bp && ev.xs < bx)) {
+      bp = ev.peak;
+      bx = ev.xs;
+      memcpy(keep, s->ord, sizeof(int) * (size_t)G->n);
+      dirty = false;
+      if (ev.peak < G->best_peak) {
+        G->best_peak = ev.peak;
+        mp_ols_target_below(s, G->best_peak, G->margin);
+        bx = s->xs;
       }
     } else {
-      mp_ols_revert(s);
+      dirty = true;
     }
   }
   if (dirty) mp_ols_load(s, keep);
@@ -180,113 +175,122 @@ static bool duplicate(const indiv *pop, int np, const indiv *x, int n) {
   return false;
 }
 
+static void ga_init(ga *G, mp_ctx *c) {
+  const mp_graph *g = c->g;
+  int n = g->n;
+  memset(G, 0, sizeof *G);
+  G->g = g;
+  G->c = c;
+  G->n = n;
+  G->pdrag = c->opt[OPT_drag];
+  G->margin = c->opt[OPT_margin];
+  G->heat = c->opt[OPT_ls_heat];
+  G->local = (long)c->opt[OPT_local];
+  G->reach = c->opt[OPT_reach] < n ? (int)c->opt[OPT_reach] : n;
+  mp_rng_seed(&G->r, c->seed);
+  mp_ols_init(&G->s, g, 1, 1);
+  mp_ols_load(&G->s, c->start_order);
+  G->best_peak = mp_ols_peak(&G->s);
+  mp_ols_target_below(&G->s, G->best_peak, G->margin);
+  /* local-search temperature scale: mean uphill of sampled moves */
+  G->T0 = mp_ols_sample_t0(&G->s, &G->r, G->pdrag, G->reach, 0, 200);
+}
+
+/* The initial population, best first: the start order as it is, the rule
+ * orders and randomised greedy orders improved.  Returns its size (a time
+ * limit, or an individual at the bound, may cut it short). */
+static int seed_population(ga *G, indiv *pop, int np, int64_t lb, int *tmp, int *keep) {
+  const mp_graph *g = G->g;
+  int filled = 0;
+  int64_t pop_best = INT64_MAX;
+  for (int i = 0; i < np && !G->cut && pop_best != lb; i++) {
+    if (i == 0) {
+      memcpy(tmp, G->c->start_order, sizeof(int) * (size_t)G->n);
+    } else if (i <= MP_LS_N_RULES) {
+      mp_ls_order(g, (mp_ls_rule)(i - 1), tmp);
+    } else {
+      mp_ls_order_random_greedy(g, &G->r, 0.3 * mp_rng_unit(&G->r), tmp);
+    }
+    mp_ols_load(&G->s, tmp);
+    if (i > 0) local_search(G, keep);
+    fitness(&G->s, &pop[i]);
+    if (pop[i].peak < G->best_peak) G->best_peak = pop[i].peak;
+    if (pop[i].peak < pop_best) pop_best = pop[i].peak;
+    filled = i + 1;
+  }
+  qsort(pop, (size_t)filled, sizeof(indiv), cmp_indiv);
+  return filled;
+}
+
+/* One steady-state step: a child from tournament parents, improved,
+ * replaces the worse of two random individuals outside the elite when it
+ * is better and no individual has its order. */
+static void steady_step(ga *G, indiv *pop, int np, int elite, indiv *child, int *tmp, int *keep,
+                        bool *used) {
+  mp_ctx *c = G->c;
+  int tk = (int)c->opt[OPT_tournament];
+  double pc = c->opt[OPT_crossover], pm = c->opt[OPT_mutation];
+  int a = tournament(pop, np, tk, &G->r);
+  if (np > 1 && mp_rng_unit(&G->r) < pc) {
+    int b = tournament(pop, np, tk, &G->r);
+    if (b == a) b = (a + 1 + (int)mp_rng_below(&G->r, (uint64_t)(np - 1))) % np;
+    crossover(G->n, pop[a].ord, pop[b].ord, tmp, used, &G->r);
+    mp_ols_load(&G->s, tmp);
+    if (mp_rng_unit(&G->r) < pm) mutate(G, pm);
+  } else {
+    mp_ols_load(&G->s, pop[a].ord);
+    mutate(G, pm);
+  }
+  local_search(G, keep);
+  fitness(&G->s, child);
+  int v = elite + (int)mp_rng_below(&G->r, (uint64_t)(np - elite));
+  int v2 = elite + (int)mp_rng_below(&G->r, (uint64_t)(np - elite));
+  if (better(&pop[v], &pop[v2])) v = v2;
+  if (better(child, &pop[v]) && !duplicate(pop, np, child, G->n)) {
+    int *spare = pop[v].ord;
+    pop[v] = *child;
+    child->ord = spare;
+    qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
+  }
+}
+
 static int ga_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
   memcpy(c->order, c->start_order, sizeof(int) * (size_t)n);
   c->status = MP_FEASIBLE;
   if (n < 2) return 0;
-  int np = (int)c->opt[OPT_population];
+  int np = (int)c->opt[OPT_population], npop = np;
   int elite = (int)c->opt[OPT_elite];
   if (elite >= np) elite = np - 1;
   long gens = (long)c->opt[OPT_generations];
-  int tk = (int)c->opt[OPT_tournament];
-  double pc = c->opt[OPT_crossover], pm = c->opt[OPT_mutation];
   ga G;
-  memset(&G, 0, sizeof G);
-  G.g = g;
-  G.c = c;
-  G.n = n;
-  G.pdrag = c->opt[OPT_drag];
-  G.margin = c->opt[OPT_margin];
-  G.heat = c->opt[OPT_ls_heat];
-  G.local = (long)c->opt[OPT_local];
-  G.reach = c->opt[OPT_reach] < n ? (int)c->opt[OPT_reach] : n;
-  mp_rng_seed(&G.r, c->seed);
-  mp_ols_init(&G.s, g, 1, 1);
-  mp_ols_load(&G.s, c->start_order);
-  G.best_peak = mp_ols_peak(&G.s);
-  mp_ols_target_below(&G.s, G.best_peak, G.margin);
-  /* local-search temperature scale: mean uphill of sampled moves */
-  {
-    double up = 0;
-    int nup = 0;
-    for (int k = 0; k < 200; k++) {
-      if (!mp_ols_move(&G.s, &G.r, G.pdrag, G.reach)) continue;
-      mp_ols_eval ev = mp_ols_eval_move(&G.s);
-      mp_ols_revert(&G.s);
-      if (ev.xs > G.s.xs) {
-        up += (double)(ev.xs - G.s.xs);
-        nup++;
-      }
-    }
-    G.T0 = nup ? up / nup / log(2.0) : 1.0;
-  }
-  /* a peak at the min-cut bound cannot be beaten: stop there, proven */
-  int64_t lb = c->opt[OPT_stop] > 0 ? mp_sched_lower_bound(g, NULL) : 0;
+  ga_init(&G, c);
+  /* only a peak equal to a bound valid for every order proves it optimal
+   * (under a time limit the bound gets half the time left, the search the
+   * rest: the bound is then the best proven by its share) */
+  int64_t lb = c->opt[OPT_stop] > 0 ? mp_sched_lower_bound_until(g, mp_deadline_share(c, 0.5), NULL, NULL) : 0;
   c->bound = lb;
   indiv *pop = mp_xcalloc((size_t)np, sizeof(indiv));
   for (int i = 0; i < np; i++) pop[i].ord = mp_xmalloc(sizeof(int) * (size_t)n);
   indiv child = {mp_xmalloc(sizeof(int) * (size_t)n), 0, 0, 0};
   int *tmp = mp_xmalloc(sizeof(int) * (size_t)n), *keep = mp_xmalloc(sizeof(int) * (size_t)n);
   bool *used = mp_xmalloc(sizeof(bool) * (size_t)n);
-  /* initial population: the start order as it is, the others improved */
-  int filled = 0;
-  int64_t pop_best = INT64_MAX;
-  for (int i = 0; i < np && !G.cut && pop_best > lb; i++) {
-    if (i == 0) {
-      memcpy(tmp, c->start_order, sizeof(int) * (size_t)n);
-    } else if (i <= MP_LS_N_RULES) {
-      mp_ls_order(g, (mp_ls_rule)(i - 1), tmp);
-    } else {
-      mp_ls_order_random_greedy(g, &G.r, 0.3 * mp_rng_unit(&G.r), tmp);
-    }
-    mp_ols_load(&G.s, tmp);
-    if (i > 0) local_search(&G, keep);
-    fitness(&G.s, &pop[i]);
-    if (pop[i].peak < G.best_peak) G.best_peak = pop[i].peak;
-    if (pop[i].peak < pop_best) pop_best = pop[i].peak;
-    filled = i + 1;
-  }
-  np = filled; /* a time limit may cut the initial population short */
-  qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
+  np = seed_population(&G, pop, np, lb, tmp, keep);
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
   long gen = 0, children = 0;
-  while ((gen < gens || fill) && !G.cut && np > elite && pop[0].peak > lb) {
-    int a = tournament(pop, np, tk, &G.r);
-    if (np > 1 && mp_rng_unit(&G.r) < pc) {
-      int b = tournament(pop, np, tk, &G.r);
-      if (b == a) b = (a + 1 + (int)mp_rng_below(&G.r, (uint64_t)(np - 1))) % np;
-      crossover(n, pop[a].ord, pop[b].ord, tmp, used, &G.r);
-      mp_ols_load(&G.s, tmp);
-      if (mp_rng_unit(&G.r) < pm) mutate(&G, pm);
-    } else {
-      mp_ols_load(&G.s, pop[a].ord);
-      mutate(&G, pm);
-    }
-    local_search(&G, keep);
-    fitness(&G.s, &child);
-    /* steady state: the child replaces the worse of two random individuals
-     * outside the elite when it is better and no individual has its order */
-    int v = elite + (int)mp_rng_below(&G.r, (uint64_t)(np - elite));
-    int v2 = elite + (int)mp_rng_below(&G.r, (uint64_t)(np - elite));
-    if (better(&pop[v], &pop[v2])) v = v2;
-    if (better(&child, &pop[v]) && !duplicate(pop, np, &child, n)) {
-      int *spare = pop[v].ord;
-      pop[v] = child;
-      child.ord = spare;
-      qsort(pop, (size_t)np, sizeof(indiv), cmp_indiv);
-    }
+  while ((gen < gens || fill) && !G.cut && np > elite && pop[0].peak != lb) {
+    steady_step(&G, pop, np, elite, &child, tmp, keep, used);
     if (++children % np == 0) gen++;
   }
   /* pop[0] is at least as good as the start order (never replaced by a
    * worse one); a cut run still holds a full valid order there */
   memcpy(c->order, pop[0].ord, sizeof(int) * (size_t)n);
-  if (pop[0].peak <= lb)
+  if (pop[0].peak == lb)
     c->status = MP_OPTIMAL;
   else if (G.cut && gen < gens)
     c->status = MP_TIMEOUT; /* cut before the minimum */
-  for (int i = 0; i < (int)c->opt[OPT_population]; i++) free(pop[i].ord);
+  for (int i = 0; i < npop; i++) free(pop[i].ord);
   free(pop);
   free(child.ord);
   free(tmp);

@@ -1,7 +1,7 @@
 /* greedy.c - list scheduling: at each step run the ready node that leaves
  * the least memory live after its step.  Ties: the smaller memory during the
  * step, then the node that comes first in the file.
- * The rule lives in src/listsched.c (shared with `best` and the search
+ * The rule lives in lib/listsched.c (shared with `best` and the search
  * solvers' start orders). */
 #include "lib/listsched.h"
 #include "solver.h"

@@ -38,22 +38,27 @@
  * noise x (number of buffers) uniform positions.  Work budget: restarts x
  * iters decodes or `work` units (decoder steps, placements and raises,
  * weighted by the size of the skyline), whichever ends first, so that a run
- * without a time limit takes a few seconds at most; with fill=1 and a time limit the search goes on until the limit.  It stops as soon as the arena reaches the max-live bound, or with
- * --capacity as soon as it fits (a capacity below max-live is reported
+ * without a time limit takes a few seconds at most; with fill=1 and a time
+ * limit the search goes on until the limit.  It stops as soon as the arena
+ * reaches the placement lower bound of lib/sweep.h (max-live, empty
+ * lifetimes, pinned tops, alignment: a proof of optimality), or with
+ * --capacity as soon as it fits (a capacity below that bound is reported
  * infeasible at once).
  *
  * Output: the best decode's buffers re-packed first fit in their offset
  * order (never higher than the decode when nothing is pinned; pinned
- * buffers where they stand, empty lifetimes last), or greedy by size (best fit), or the chain's
- * previous placement, whichever is lowest: never worse than bysize.  The
- * search itself ignores pinned buffers.  Deterministic for a seed unless
- * the time limit cuts the run. */
+ * buffers where they stand, empty lifetimes last), or lib/pack.h's greedy
+ * incumbent (which holds bysize's packing and the chain's previous
+ * placement), whichever is lowest: never worse than bysize.  The search
+ * itself ignores pinned buffers.  Deterministic for a seed unless the time
+ * limit cuts the run. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/pack.h"
+#include "lib/sweep.h"
 #include "solver.h"
 
 #define HC_OPTIONS(X)                                                                          \
@@ -123,11 +128,6 @@ typedef struct hc {
   char *done;
 } hc;
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
 static void dec_init(dec *d, const hc *h) {
   size_t st = (size_t)h->maxst, mz = (size_t)h->m + 1;
   d->va = mp_xmalloc(sizeof(int) * st);
@@ -160,9 +160,7 @@ static void dec_free(dec *d) {
   free(d->pstep);
 }
 
-/* Decode priority list pr into dst, reusing the first t0 steps of src
- * (which must be a decode of a list that differs from pr only in the
- * relative order of buffers that cannot be chosen before step t0). */
+/* bm[j] = the least height of block j */
 static void block_min(hc *h, int j) {
   int lo = j * BS, hi = lo + BS < h->S ? lo + BS : h->S;
   int64_t v = h->H[lo];
@@ -220,43 +218,43 @@ static inline int lowest(const hc *h) {
 }
 
 
-static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
-  h->ndec++;
-  int m = h->m, S = h->S;
+/* The skyline at step t0 of decode src (nearest snapshot, then replay),
+ * and src's first t0 steps copied into dst. */
+static void resume(hc *h, const dec *src, dec *dst, int t0) {
+  int S = h->S, SNAP = h->snap, j = t0 / SNAP;
   int64_t *H = h->H;
-  if (!src || t0 < 0) t0 = 0;
-  if (src && t0 > src->nst) t0 = src->nst;
-  /* skyline at step t0: nearest snapshot, then replay */
-  int SNAP = h->snap, j = t0 / SNAP;
   if (t0 == 0) {
     memset(H, 0, sizeof(int64_t) * (size_t)S);
-  } else {
-    memcpy(H, src->snap + (size_t)j * (size_t)S, sizeof(int64_t) * (size_t)S);
-    for (int t = j * SNAP; t < t0; t++) {
-      int i = src->pick[t];
-      if (i >= 0) {
-        for (int s = h->slo[i]; s < h->shi[i]; s++) H[s] = src->val[t] + h->size[i];
-      } else {
-        for (int s = src->va[t]; s < src->vb[t]; s++) H[s] = src->val[t];
-      }
+    return;
+  }
+  memcpy(H, src->snap + (size_t)j * (size_t)S, sizeof(int64_t) * (size_t)S);
+  for (int t = j * SNAP; t < t0; t++) {
+    int i = src->pick[t];
+    if (i >= 0) {
+      for (int s = h->slo[i]; s < h->shi[i]; s++) H[s] = src->val[t] + h->size[i];
+    } else {
+      for (int s = src->va[t]; s < src->vb[t]; s++) H[s] = src->val[t];
     }
   }
-  if (src && src != dst && t0 > 0) {
-    size_t t = (size_t)t0;
-    memcpy(dst->va, src->va, sizeof(int) * t);
-    memcpy(dst->vb, src->vb, sizeof(int) * t);
-    memcpy(dst->pick, src->pick, sizeof(int) * t);
-    memcpy(dst->pcl, src->pcl, sizeof(int) * t);
-    memcpy(dst->lvl, src->lvl, sizeof(int64_t) * t);
-    memcpy(dst->hl, src->hl, sizeof(int64_t) * t);
-    memcpy(dst->hr, src->hr, sizeof(int64_t) * t);
-    memcpy(dst->val, src->val, sizeof(int64_t) * t);
-    memcpy(dst->snap, src->snap, sizeof(int64_t) * (size_t)(j + 1) * (size_t)S);
-  }
-  /* done = placed before t0; buckets by first section of the others, each
-   * in priority order */
+  if (src == dst) return;
+  size_t t = (size_t)t0;
+  memcpy(dst->va, src->va, sizeof(int) * t);
+  memcpy(dst->vb, src->vb, sizeof(int) * t);
+  memcpy(dst->pick, src->pick, sizeof(int) * t);
+  memcpy(dst->pcl, src->pcl, sizeof(int) * t);
+  memcpy(dst->lvl, src->lvl, sizeof(int64_t) * t);
+  memcpy(dst->hl, src->hl, sizeof(int64_t) * t);
+  memcpy(dst->hr, src->hr, sizeof(int64_t) * t);
+  memcpy(dst->val, src->val, sizeof(int64_t) * t);
+  memcpy(dst->snap, src->snap, sizeof(int64_t) * (size_t)(j + 1) * (size_t)S);
+}
+
+/* done = placed before t0; the others in their groups' buckets, each in
+ * priority order; the non-empty groups by first and by last section.
+ * Returns how many are placed. */
+static int fill_buckets(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
+  int m = h->m, S = h->S, placed = 0;
   for (int k = 0; k < m; k++) h->done[k] = 0;
-  int placed = 0;
   for (int t = 0; t < t0; t++) {
     int i = dst->pick[t];
     if (i >= 0) {
@@ -288,83 +286,111 @@ static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
   for (int s = 0; s < S; s++)
     if (h->sgn[s] > h->sg[s]) h->live[s >> 6] |= 1ull << (s & 63);
   for (int q = 0; q < h->nb; q++) block_min(h, q);
-  int t = t0;
-  while (placed < m) {
+  return placed;
+}
+
+/* Offer the groups starting in [from, b) and ending at or before b (up_to_b)
+ * or before it (class 2: strictly inside), skipping empty words of the live
+ * bitmap. */
+static void try_inside(const hc *h, int from, int a, int b, int64_t lvl, bool up_to_b, sel *q) {
+  for (int s = from; s < b; s++) {
+    uint64_t wd = h->live[s >> 6] >> (s & 63);
+    if (!wd) { /* no group starts in the rest of this word */
+      s |= 63;
+      continue;
+    }
+    s += __builtin_ctzll(wd);
+    if (s >= b) break;
+    for (int gi = h->sg[s]; gi < h->sgn[s] && (up_to_b ? h->gshi[h->sgl[gi]] <= b : h->gshi[h->sgl[gi]] < b); gi++)
+      try_group(h, h->sgl[gi], a, b, lvl, q);
+  }
+}
+
+/* The pick for valley [a, b) at height lvl. */
+static sel choose(const hc *h, int a, int b, int64_t lvl) {
+  sel q = {-1, 9, 0};
+  if (h->cls == 0) { /* every group that fits */
+    try_inside(h, a, a, b, lvl, true, &q);
+    return q;
+  }
+  /* classes 0 and 1 touch a side: the groups starting at a, then those
+   * ending at b; strictly inside (class 2) only when none fits */
+  for (int gi = h->sg[a]; gi < h->sgn[a] && h->gshi[h->sgl[gi]] <= b; gi++)
+    try_group(h, h->sgl[gi], a, b, lvl, &q);
+  for (int gi = h->eg[b]; gi < h->egn[b] && h->gslo[h->egl[gi]] > a; gi++)
+    try_group(h, h->egl[gi], a, b, lvl, &q);
+  if (q.pick < 0) try_inside(h, a + 1, a, b, lvl, false, &q);
+  return q;
+}
+
+/* Buffer `pick` leaves its group's bucket (and the group the lists of
+ * non-empty groups when it was the last). */
+static void unbucket(hc *h, int pick) {
+  int g = h->grp[pick], q = h->gstart[g];
+  while (h->gitem[q] != pick) q++;
+  memmove(h->gitem + q, h->gitem + q + 1, sizeof(int) * (size_t)(h->gfill[g] - q - 1));
+  if (--h->gfill[g] > h->gstart[g]) return;
+  int s0 = h->slo[pick], k = h->sg[s0];
+  while (h->sgl[k] != g) k++;
+  memmove(h->sgl + k, h->sgl + k + 1, sizeof(int) * (size_t)(h->sgn[s0] - k - 1));
+  if (--h->sgn[s0] == h->sg[s0]) h->live[s0 >> 6] &= ~(1ull << (s0 & 63));
+  int e0 = h->gshi[g];
+  k = h->eg[e0];
+  while (h->egl[k] != g) k++;
+  memmove(h->egl + k, h->egl + k + 1, sizeof(int) * (size_t)(h->egn[e0] - k - 1));
+  h->egn[e0]--;
+}
+
+/* Step t: the lowest valley gets its pick, or rises to its lower
+ * neighbour.  Returns 1 when a buffer was placed. */
+static int step(hc *h, dec *dst, int t) {
+  int S = h->S;
+  int64_t *H = h->H;
+  int a = lowest(h);
+  int64_t lvl = H[a];
+  int b = a + 1;
+  while (b < S && H[b] == lvl) b++;
+  sel q = choose(h, a, b, lvl);
+  int pick = q.pick;
+  dst->va[t] = a;
+  dst->vb[t] = b;
+  dst->pick[t] = pick;
+  dst->pcl[t] = q.pc;
+  dst->lvl[t] = lvl;
+  dst->hl[t] = a > 0 ? H[a - 1] : -1;
+  dst->hr[t] = b < S ? H[b] : -1;
+  if (pick < 0) {
+    int64_t up = INT64_MAX;
+    if (a > 0) up = H[a - 1];
+    if (b < S && H[b] < up) up = H[b];
+    set_range(h, a, b, up);
+    dst->val[t] = up;
+    return 0;
+  }
+  int64_t o = mp_align_up(lvl, h->al[pick]);
+  dst->val[t] = o;
+  dst->off[pick] = o;
+  dst->pstep[pick] = t;
+  h->done[pick] = 1;
+  unbucket(h, pick);
+  set_range(h, h->slo[pick], h->shi[pick], o + h->size[pick]);
+  return 1;
+}
+
+/* Decode priority list pr into dst, reusing the first t0 steps of src
+ * (which must be a decode of a list that differs from pr only in the
+ * relative order of buffers that cannot be chosen before step t0). */
+static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
+  h->ndec++;
+  int m = h->m, S = h->S, SNAP = h->snap;
+  int64_t *H = h->H;
+  if (!src || t0 < 0) t0 = 0;
+  if (src && t0 > src->nst) t0 = src->nst;
+  resume(h, src, dst, t0);
+  int placed = fill_buckets(h, pr, src, dst, t0), t = t0;
+  for (; placed < m; t++) {
     if (t % SNAP == 0) memcpy(dst->snap + (size_t)(t / SNAP) * (size_t)S, H, sizeof(int64_t) * (size_t)S);
-    int a = lowest(h);
-    int64_t lvl = H[a];
-    int b = a + 1;
-    while (b < S && H[b] == lvl) b++;
-    sel q = {-1, 9, 0};
-    if (h->cls == 0) { /* every group that fits */
-      for (int s = a; s < b; s++) {
-        uint64_t wd = h->live[s >> 6] >> (s & 63);
-        if (!wd) { /* no group starts in the rest of this word */
-          s |= 63;
-          continue;
-        }
-        s += __builtin_ctzll(wd);
-        if (s >= b) break;
-        for (int gi = h->sg[s]; gi < h->sgn[s] && h->gshi[h->sgl[gi]] <= b; gi++)
-          try_group(h, h->sgl[gi], a, b, lvl, &q);
-      }
-    } else {
-      /* classes 0 and 1 touch a side: the groups starting at a, then those
-       * ending at b; strictly inside (class 2) only when none fits */
-      for (int gi = h->sg[a]; gi < h->sgn[a] && h->gshi[h->sgl[gi]] <= b; gi++)
-        try_group(h, h->sgl[gi], a, b, lvl, &q);
-      for (int gi = h->eg[b]; gi < h->egn[b] && h->gslo[h->egl[gi]] > a; gi++)
-        try_group(h, h->egl[gi], a, b, lvl, &q);
-      for (int s = q.pick < 0 ? a + 1 : b; s < b; s++) {
-        uint64_t wd = h->live[s >> 6] >> (s & 63);
-        if (!wd) {
-          s |= 63;
-          continue;
-        }
-        s += __builtin_ctzll(wd);
-        if (s >= b) break;
-        for (int gi = h->sg[s]; gi < h->sgn[s] && h->gshi[h->sgl[gi]] < b; gi++)
-          try_group(h, h->sgl[gi], a, b, lvl, &q);
-      }
-    }
-    int pick = q.pick, pc = q.pc;
-    dst->va[t] = a;
-    dst->vb[t] = b;
-    dst->pick[t] = pick;
-    dst->pcl[t] = pc;
-    dst->lvl[t] = lvl;
-    dst->hl[t] = a > 0 ? H[a - 1] : -1;
-    dst->hr[t] = b < S ? H[b] : -1;
-    if (pick < 0) {
-      int64_t up = INT64_MAX;
-      if (a > 0) up = H[a - 1];
-      if (b < S && H[b] < up) up = H[b];
-      set_range(h, a, b, up);
-      dst->val[t] = up;
-    } else {
-      int64_t o = mp_align_up(lvl, h->al[pick]);
-      dst->val[t] = o;
-      dst->off[pick] = o;
-      dst->pstep[pick] = t;
-      h->done[pick] = 1;
-      placed++;
-      int g = h->grp[pick], q = h->gstart[g];
-      while (h->gitem[q] != pick) q++;
-      memmove(h->gitem + q, h->gitem + q + 1, sizeof(int) * (size_t)(h->gfill[g] - q - 1));
-      if (--h->gfill[g] == h->gstart[g]) { /* the group is empty */
-        int s0 = h->slo[pick], k = h->sg[s0];
-        while (h->sgl[k] != g) k++;
-        memmove(h->sgl + k, h->sgl + k + 1, sizeof(int) * (size_t)(h->sgn[s0] - k - 1));
-        if (--h->sgn[s0] == h->sg[s0]) h->live[s0 >> 6] &= ~(1ull << (s0 & 63));
-        int e0 = h->gshi[g];
-        k = h->eg[e0];
-        while (h->egl[k] != g) k++;
-        memmove(h->egl + k, h->egl + k + 1, sizeof(int) * (size_t)(h->egn[e0] - k - 1));
-        h->egn[e0]--;
-      }
-      set_range(h, h->slo[pick], h->shi[pick], o + h->size[pick]);
-    }
-    t++;
+    placed += step(h, dst, t);
   }
   if (t % SNAP == 0) memcpy(dst->snap + (size_t)(t / SNAP) * (size_t)S, H, sizeof(int64_t) * (size_t)S);
   h->work += (double)(t - t0 + 1) * (h->nb + 8); /* ~ the cost of the steps */
@@ -406,14 +432,20 @@ static int first_change(const hc *h, const dec *d, int i, const int *npos, bool 
   return later ? e : d->nst;
 }
 
-static const hc *sort_h;
-static int sort_rule;
-static int cmp_prio(const void *pa, const void *pb) {
+/* ---- orders of the priority list (qsort_r contexts, no file-scope state) ---- */
+
+typedef struct prio_ctx {
+  const hc *h;
+  int rule;
+} prio_ctx;
+
+static int cmp_prio(const void *pa, const void *pb, void *arg) {
+  const prio_ctx *pc = arg;
+  const hc *h = pc->h;
   int x = *(const int *)pa, y = *(const int *)pb;
-  const hc *h = sort_h;
   int64_t lx = h->shi[x] - h->slo[x], ly = h->shi[y] - h->slo[y];
   int64_t kx, ky;
-  if (sort_rule == 0) { /* larger area (size x sections) first */
+  if (pc->rule == 0) { /* larger area (size x sections) first */
     kx = h->size[x] * lx;
     ky = h->size[y] * ly;
   } else { /* longer lifetime first, then larger */
@@ -425,16 +457,24 @@ static int cmp_prio(const void *pa, const void *pb) {
   return x - y;
 }
 
-static const double *sort_key;
-static int cmp_key(const void *a, const void *b) {
+/* list[0..m) sorted by static rule `rule` (0 area, 1 lifetime) */
+static void static_list(const hc *h, int rule, int *list) {
+  for (int k = 0; k < h->m; k++) list[k] = k;
+  prio_ctx pc = {h, rule};
+  qsort_r(list, (size_t)h->m, sizeof(int), cmp_prio, &pc);
+}
+
+/* by a key per buffer, ascending, ties by index */
+static int cmp_key(const void *a, const void *b, void *arg) {
+  const double *key = arg;
   int x = *(const int *)a, y = *(const int *)b;
-  if (sort_key[x] != sort_key[y]) return sort_key[x] < sort_key[y] ? -1 : 1;
+  if (key[x] != key[y]) return key[x] < key[y] ? -1 : 1;
   return x - y;
 }
 
-static int cmp_life(const void *pa, const void *pb) {
+static int cmp_life(const void *pa, const void *pb, void *arg) {
+  const hc *h = arg;
   int x = *(const int *)pa, y = *(const int *)pb;
-  const hc *h = sort_h;
   if (h->slo[x] != h->slo[y]) return h->slo[x] - h->slo[y];
   if (h->shi[x] != h->shi[y]) return h->shi[x] - h->shi[y];
   return x - y;
@@ -445,8 +485,7 @@ static void build_groups(hc *h) {
   int m = h->m;
   int *byl = mp_xmalloc(sizeof(int) * ((size_t)m + 1));
   for (int k = 0; k < m; k++) byl[k] = k;
-  sort_h = h;
-  qsort(byl, (size_t)m, sizeof(int), cmp_life);
+  qsort_r(byl, (size_t)m, sizeof(int), cmp_life, h);
   memset(h->sg, 0, sizeof(int) * ((size_t)h->S + 1));
   h->G = 0;
   for (int k = 0; k < m; k++) {
@@ -472,10 +511,10 @@ static void build_groups(hc *h) {
   free(byl);
 }
 
-static const int64_t *sort_off;
-static int cmp_off(const void *a, const void *b) {
+static int cmp_off(const void *a, const void *b, void *arg) {
+  const int64_t *off = arg;
   int x = *(const int *)a, y = *(const int *)b;
-  if (sort_off[x] != sort_off[y]) return sort_off[x] < sort_off[y] ? -1 : 1;
+  if (off[x] != off[y]) return off[x] < off[y] ? -1 : 1;
   return x - y;
 }
 
@@ -483,325 +522,369 @@ static int cmp_off(const void *a, const void *b) {
  * offset order (pinned ones where they stand), then the degenerate ones. */
 static int64_t realise(const mp_problem *p, const hc *h, const dec *d, int *seq, int64_t *off) {
   for (int k = 0; k < h->m; k++) seq[k] = k;
-  sort_off = d->off;
-  qsort(seq, (size_t)h->m, sizeof(int), cmp_off);
+  qsort_r(seq, (size_t)h->m, sizeof(int), cmp_off, d->off);
   for (int k = 0; k < h->m; k++) seq[k] = h->id[seq[k]];
   mp_pack(p, seq, h->m, MP_FIRST_FIT, off);
   for (int i = 0; i < p->n; i++)
     if (off[i] < 0) off[i] = 0;
   mp_pack_degenerate(p, off);
-  return mp_arena(p, off);
+  return mp_place_arena(p, off);
+}
+
+/* ---- the skyline model: regular buffers, sections, groups ---- */
+
+static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
+  int n = p->n;
+  memset(h, 0, sizeof *h);
+  h->L = L;
+  h->band = c->opt[OPT_band] > 0 ? (int64_t)(c->opt[OPT_band] * (double)L) : INT64_MAX / 4;
+  h->cls = c->opt[OPT_cls] == 3 ? 2 : (int)c->opt[OPT_cls];
+  h->id = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size > 0 && it->lo < it->hi && it->fixed < 0) h->id[h->m++] = i;
+  }
+  int m = h->m;
+  size_t mz = (size_t)m + 1;
+  int64_t *lo = mp_xmalloc(sizeof(int64_t) * mz), *hi = mp_xmalloc(sizeof(int64_t) * mz);
+  for (int k = 0; k < m; k++) {
+    lo[k] = p->items[h->id[k]].lo;
+    hi[k] = p->items[h->id[k]].hi;
+  }
+  mp_sections sec; /* real lifetimes only: sections of the real time line */
+  mp_sections_init(&sec, lo, hi, m);
+  free(lo);
+  free(hi);
+  h->S = sec.ns;
+  h->w = mp_xmalloc(sizeof(int64_t) * (size_t)h->S);
+  for (int s = 0; s < h->S; s++) h->w[s] = m > 0 ? sec.t[s + 1] - sec.t[s] : 1;
+  h->H = mp_xmalloc(sizeof(int64_t) * (size_t)h->S);
+  h->nb = (h->S + BS - 1) / BS;
+  h->bm = mp_xmalloc(sizeof(int64_t) * (size_t)h->nb);
+  h->slo = mp_xmalloc(sizeof(int) * mz);
+  h->shi = mp_xmalloc(sizeof(int) * mz);
+  h->size = mp_xmalloc(sizeof(int64_t) * mz);
+  h->al = mp_xmalloc(sizeof(int64_t) * mz);
+  for (int k = 0; k < m; k++) {
+    const mp_item *it = &p->items[h->id[k]];
+    h->slo[k] = sec.s0[k];
+    h->shi[k] = sec.s1[k];
+    h->size[k] = it->size;
+    h->al[k] = it->align < 1 ? 1 : it->align;
+  }
+  mp_sections_destroy(&sec);
+  /* each step places a buffer or raises a valley, merging it with a
+   * neighbour: fewer than S + 2m raises in all */
+  h->maxst = 3 * m + h->S + 2;
+  /* snapshots: at most ~2^20 values per decode (8 MB), every 16 steps or more */
+  h->snap = (int)(((double)h->maxst * h->S) / (1 << 20)) + 1;
+  if (h->snap < 16) h->snap = 16;
+  h->grp = mp_xmalloc(sizeof(int) * mz);
+  h->gshi = mp_xmalloc(sizeof(int) * mz);
+  h->gstart = mp_xmalloc(sizeof(int) * (mz + 1));
+  h->gfill = mp_xmalloc(sizeof(int) * (mz + 1));
+  h->gitem = mp_xmalloc(sizeof(int) * mz);
+  h->sg = mp_xcalloc((size_t)h->S + 1, sizeof(int));
+  h->sgl = mp_xmalloc(sizeof(int) * mz);
+  h->sgn = mp_xmalloc(sizeof(int) * ((size_t)h->S + 1));
+  h->gslo = mp_xmalloc(sizeof(int) * mz);
+  h->eg = mp_xmalloc(sizeof(int) * ((size_t)h->S + 2));
+  h->ego = mp_xmalloc(sizeof(int) * mz);
+  h->egl = mp_xmalloc(sizeof(int) * mz);
+  h->egn = mp_xmalloc(sizeof(int) * ((size_t)h->S + 2));
+  h->live = mp_xmalloc(sizeof(uint64_t) * (size_t)((h->S + 63) / 64));
+  h->rk = mp_xmalloc(sizeof(int) * mz);
+  h->done = mp_xmalloc(mz);
+  build_groups(h);
+}
+
+static void hc_destroy(hc *h) {
+  free(h->id), free(h->w), free(h->H), free(h->bm), free(h->slo), free(h->shi);
+  free(h->size), free(h->al), free(h->grp), free(h->gshi), free(h->gstart), free(h->gfill);
+  free(h->gitem), free(h->sg), free(h->sgl), free(h->sgn), free(h->gslo), free(h->eg);
+  free(h->ego), free(h->egl), free(h->egn), free(h->live), free(h->rk), free(h->done);
+}
+
+/* ---- the search ---- */
+
+typedef struct hc_run {
+  const mp_ctx *c;
+  hc h;
+  dec D[3];
+  dec *cur, *cand, *bst;   /* current, candidate, best of this run */
+  int *pr, *npr, *bpr;     /* their priority lists */
+  int *top, *npos, *csteps;
+  int64_t *goff;           /* best decode so far (skyline offsets) */
+  int *gpr;                /* and its list */
+  double *key;
+  double sm;               /* weight of the smooth term */
+  mp_rng rng;
+  int64_t garena, target;
+  long rs, stall, epoch;
+  bool cut, spent;         /* the clock / the work cap ended the run */
+} hc_run;
+
+#define COST(R, d) ((double)(d)->arena + (R)->sm * (d)->over)
+
+static void run_init(hc_run *R, const mp_ctx *c, const mp_problem *p, int64_t target) {
+  memset(R, 0, sizeof *R);
+  R->c = c;
+  R->target = target;
+  hc_init(&R->h, c, p, mp_live_peak(p));
+  hc *h = &R->h;
+  for (int k = 0; k < 3; k++) dec_init(&R->D[k], h);
+  R->cur = &R->D[0], R->cand = &R->D[1], R->bst = &R->D[2];
+  size_t mz = (size_t)h->m + 1;
+  R->pr = mp_xmalloc(sizeof(int) * mz), R->npr = mp_xmalloc(sizeof(int) * mz);
+  R->bpr = mp_xmalloc(sizeof(int) * mz), R->top = mp_xmalloc(sizeof(int) * mz);
+  R->npos = mp_xmalloc(sizeof(int) * mz), R->csteps = mp_xmalloc(sizeof(int) * (size_t)h->maxst);
+  R->goff = mp_xmalloc(sizeof(int64_t) * mz);
+  R->key = mp_xmalloc(sizeof(double) * mz);
+  R->gpr = mp_xmalloc(sizeof(int) * mz);
+  double span = 0;
+  for (int s = 0; s < h->S; s++) span += (double)h->w[s];
+  R->sm = c->opt[OPT_smooth] / (span > 0 ? span : 1);
+  mp_rng_seed(&R->rng, c->seed);
+}
+
+static void run_destroy(hc_run *R) {
+  for (int k = 0; k < 3; k++) dec_free(&R->D[k]);
+  free(R->pr), free(R->npr), free(R->bpr), free(R->top), free(R->npos), free(R->csteps);
+  free(R->goff), free(R->gpr), free(R->key);
+  hc_destroy(&R->h);
+}
+
+static void swap_dec(dec **a, dec **b) {
+  dec *t = *a;
+  *a = *b;
+  *b = t;
+}
+
+/* The start: the better of the two static rules. */
+static void static_start(hc_run *R) {
+  hc *h = &R->h;
+  int m = h->m;
+  for (int r = 0; r < 2; r++) {
+    static_list(h, r, R->npr);
+    decode(h, R->npr, NULL, R->cand, 0);
+    if (r == 0 || COST(R, R->cand) < COST(R, R->cur)) {
+      swap_dec(&R->cur, &R->cand);
+      memcpy(R->pr, R->npr, sizeof(int) * (size_t)m);
+    }
+  }
+  decode(h, R->pr, NULL, R->bst, 0);
+  memcpy(R->bpr, R->pr, sizeof(int) * (size_t)m);
+  R->garena = R->bst->arena;
+  memcpy(R->goff, R->bst->off, sizeof(int64_t) * (size_t)m);
+  memcpy(R->gpr, R->bpr, sizeof(int) * (size_t)m);
+}
+
+/* A fresh run: the best list or a static rule, its ranks perturbed. */
+static void fresh_run(hc_run *R) {
+  const mp_ctx *c = R->c;
+  hc *h = &R->h;
+  int m = h->m;
+  R->epoch++;
+  R->stall = 0;
+  if (c->opt[OPT_cls] == 3) h->cls = R->epoch % 2 ? 1 : 2;
+  if (mp_rng_unit(&R->rng) < c->opt[OPT_kick])
+    memcpy(R->bpr, R->gpr, sizeof(int) * (size_t)m);
+  else
+    static_list(h, (int)(R->epoch % 2), R->bpr);
+  for (int k = 0; k < m; k++) R->key[R->bpr[k]] = k + c->opt[OPT_noise] * m * mp_rng_unit(&R->rng);
+  qsort_r(R->bpr, (size_t)m, sizeof(int), cmp_key, R->key);
+  decode(h, R->bpr, NULL, R->bst, 0);
+}
+
+/* The buffer to move: with probability peak_bias one at the top. */
+static int pick_buffer(hc_run *R) {
+  const hc *h = &R->h;
+  int m = h->m;
+  if (mp_rng_unit(&R->rng) < R->c->opt[OPT_peak_bias]) {
+    int nt = 0;
+    for (int k = 0; k < m; k++)
+      if (R->cur->off[k] + h->size[k] >= R->cur->arena) R->top[nt++] = k;
+    return nt ? R->top[mp_rng_below(&R->rng, (uint64_t)nt)] : (int)mp_rng_below(&R->rng, (uint64_t)m);
+  }
+  return (int)mp_rng_below(&R->rng, (uint64_t)m);
+}
+
+/* A neighbour of the current list in npr: x moves (and y, swapped with it,
+ * or -1); false when the draw gives no change. */
+static bool propose(hc_run *R, int *xp, int *yp, int *k1p, int *k2p) {
+  const hc *h = &R->h;
+  const dec *cur = R->cur;
+  int m = h->m, *pr = R->pr, *npr = R->npr;
+  int x = pick_buffer(R), k1 = 0;
+  while (pr[k1] != x) k1++;
+  memcpy(npr, pr, sizeof(int) * (size_t)m);
+  double u2 = mp_rng_unit(&R->rng);
+  int y = -1, k2, nc = 0;
+  if (mp_rng_unit(&R->rng) < R->c->opt[OPT_target]) {
+    /* the steps before x's where x could be chosen instead */
+    int lo = h->slo[x], hi = h->shi[x], e = cur->pstep[x];
+    for (int t = 0; t < e; t++)
+      if (cur->pick[t] >= 0 && cur->va[t] <= lo && hi <= cur->vb[t] && cls_at(h, cur, t, x) == cur->pcl[t])
+        R->csteps[nc++] = t;
+  }
+  if (nc > 0) { /* x goes just before the buffer chosen at one of them */
+    int z = cur->pick[R->csteps[mp_rng_below(&R->rng, (uint64_t)nc)]];
+    k2 = 0;
+    while (pr[k2] != z) k2++;
+    if (k2 > k1) return false; /* cannot happen: x would have won there */
+    memmove(npr + k2 + 1, npr + k2, sizeof(int) * (size_t)(k1 - k2));
+    npr[k2] = x;
+  } else if (u2 < 0.4) { /* swap with a random buffer */
+    k2 = (int)mp_rng_below(&R->rng, (uint64_t)m);
+    if (k2 == k1) return false;
+    y = npr[k2];
+    npr[k1] = y;
+    npr[k2] = x;
+  } else { /* move earlier (mostly) or anywhere */
+    if (u2 < 0.8) {
+      if (k1 == 0) return false;
+      k2 = (int)mp_rng_below(&R->rng, (uint64_t)k1);
+    } else {
+      k2 = (int)mp_rng_below(&R->rng, (uint64_t)m);
+      if (k2 == k1) return false;
+    }
+    if (k2 < k1)
+      memmove(npr + k2 + 1, npr + k2, sizeof(int) * (size_t)(k1 - k2));
+    else
+      memmove(npr + k1, npr + k1 + 1, sizeof(int) * (size_t)(k2 - k1));
+    npr[k2] = x;
+  }
+  *xp = x, *yp = y, *k1p = k1, *k2p = k2;
+  return true;
+}
+
+/* An accepted list became current: keep it as this run's best (and the
+ * global best) if it is. */
+static void note_best(hc_run *R, double ncost) {
+  hc *h = &R->h;
+  int m = h->m;
+  if (!(R->cur->arena < R->bst->arena || (R->cur->arena == R->bst->arena && ncost < COST(R, R->bst))))
+    return;
+  memcpy(R->bpr, R->pr, sizeof(int) * (size_t)m);
+  decode(h, R->bpr, R->cur, R->bst, R->cur->nst);
+  if (R->bst->arena < R->garena) {
+    R->garena = R->bst->arena;
+    memcpy(R->goff, R->bst->off, sizeof(int64_t) * (size_t)m);
+    memcpy(R->gpr, R->bpr, sizeof(int) * (size_t)m);
+    if (R->c->verbose)
+      fprintf(stderr, "hillclimb: arena %lld (restart %ld, fresh start %ld, %ld decodes)\n",
+              (long long)R->garena, R->rs, R->epoch, h->ndec);
+  }
+}
+
+/* One restart: `iters` annealing moves from the current list. */
+static void anneal(hc_run *R, long iters, double cool, bool fill) {
+  const mp_ctx *c = R->c;
+  hc *h = &R->h;
+  int m = h->m;
+  double wcap = c->opt[OPT_work];
+  double T = c->opt[OPT_temp] * (double)R->cur->arena, cost = COST(R, R->cur);
+  for (long it = 0; it < iters && R->garena > R->target && !R->spent; it++, T *= cool) {
+    if (wcap > 0 && !fill && h->work >= wcap) {
+      R->spent = true;
+      break;
+    }
+    if ((it & 7) == 0 && mp_time_up(c)) {
+      R->cut = true;
+      break;
+    }
+    int x, y, k1, k2;
+    if (!propose(R, &x, &y, &k1, &k2)) continue;
+    /* only pairs involving x (and y) changed relative order: decode
+     * again from the first step where that can change the choice */
+    for (int k = 0; k < m; k++) R->npos[R->npr[k]] = k;
+    int t0 = first_change(h, R->cur, x, R->npos, R->npos[x] > k1);
+    if (y >= 0) {
+      int t1 = first_change(h, R->cur, y, R->npos, R->npos[y] > k2);
+      if (t1 < t0) t0 = t1;
+    }
+    decode(h, R->npr, R->cur, R->cand, t0);
+    double ncost = COST(R, R->cand), d = ncost - cost;
+    if (d <= 0 || (T > 0 && mp_rng_unit(&R->rng) < exp(-d / T))) {
+      swap_dec(&R->cur, &R->cand);
+      int *tp = R->pr;
+      R->pr = R->npr;
+      R->npr = tp;
+      cost = ncost;
+      note_best(R, ncost);
+    }
+  }
+}
+
+/* Restarts until the budget, the clock or the target ends them; the best
+ * skyline offsets end in R->goff. */
+static void search(hc_run *R, int64_t incumbent) {
+  const mp_ctx *c = R->c;
+  hc *h = &R->h;
+  int m = h->m;
+  long iters = (long)c->opt[OPT_iters], restarts = (long)c->opt[OPT_restarts];
+  long patience = (long)c->opt[OPT_patience];
+  bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
+  double cool = pow(1e-3, 1.0 / (double)iters);
+  for (; m > 1 && (R->rs < restarts || fill) && !R->cut && !R->spent && R->garena > R->target &&
+         incumbent > R->target;
+       R->rs++) {
+    if (R->rs > 0) {
+      if (patience > 0 && R->stall >= patience) fresh_run(R);
+      memcpy(R->pr, R->bpr, sizeof(int) * (size_t)m);
+      decode(h, R->pr, NULL, R->cur, 0);
+    }
+    double before = COST(R, R->bst);
+    anneal(R, iters, cool, fill);
+    R->stall = COST(R, R->bst) < before ? 0 : R->stall + 1;
+  }
+  if (c->verbose)
+    fprintf(stderr, "hillclimb: %ld restarts, %ld fresh starts, %ld decodes, skyline arena %lld\n", R->rs,
+            R->epoch, h->ndec, (long long)R->garena);
 }
 
 static int hc_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n;
   size_t nz = (size_t)(n ? n : 1);
-  int64_t lb = mp_live_peak(p);
-  c->bound = lb;
-  int64_t target = c->capacity > 0 ? c->capacity : lb;
-  /* incumbent: greedy by size (best fit), or the chain's previous placement */
+  int64_t bound = mp_place_lower_bound(p);
+  c->bound = bound;
+  /* incumbent: the library's greedy packings, or the chain's previous placement */
   int64_t *best_off = mp_xmalloc(sizeof(int64_t) * nz);
-  int *seq = mp_xmalloc(sizeof(int) * nz);
-  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
-  mp_seq_by_size(p, seq);
-  int64_t best = mp_pack(p, seq, n, MP_BEST_FIT, best_off);
-  if (c->start_offsets && mp_verify_offsets(p, c->start_offsets, NULL) == 0) {
-    int64_t a = mp_arena(p, c->start_offsets);
-    if (a < best) {
-      best = a;
-      memcpy(best_off, c->start_offsets, sizeof(int64_t) * nz);
-    }
-  }
-  bool cut = false;
-  if (c->capacity > 0 && lb > c->capacity) {
+  int64_t best = mp_place_incumbent(c, p, best_off);
+  memcpy(c->offsets, best_off, sizeof(int64_t) * nz);
+  if (c->capacity > 0 && bound > c->capacity) {
     c->status = MP_INFEASIBLE;
-    snprintf(c->msg, sizeof c->msg, "the max-live bound %lld exceeds the capacity %lld", (long long)lb,
+    snprintf(c->msg, sizeof c->msg, "the lower bound %lld exceeds the capacity %lld", (long long)bound,
              (long long)c->capacity);
-    goto out;
+    free(best_off);
+    return 0;
   }
-  hc h;
-  memset(&h, 0, sizeof h);
-  h.L = lb;
-  h.band = c->opt[OPT_band] > 0 ? (int64_t)(c->opt[OPT_band] * (double)lb) : INT64_MAX / 4;
-  h.cls = c->opt[OPT_cls] == 3 ? 2 : (int)c->opt[OPT_cls];
-  h.id = mp_xmalloc(sizeof(int) * nz);
-  for (int i = 0; i < n; i++) {
-    const mp_item *it = &p->items[i];
-    if (it->size > 0 && it->lo < it->hi && it->fixed < 0) h.id[h.m++] = i;
-  }
-  int m = h.m;
-  size_t mz = (size_t)m + 1;
-  int64_t *pts = mp_xmalloc(sizeof(int64_t) * 2 * mz);
-  int u = 0;
-  for (int k = 0; k < m; k++) {
-    pts[u++] = p->items[h.id[k]].lo;
-    pts[u++] = p->items[h.id[k]].hi;
-  }
-  qsort(pts, (size_t)u, sizeof(int64_t), cmp_i64);
-  int np = 0;
-  for (int k = 0; k < u; k++)
-    if (np == 0 || pts[k] != pts[np - 1]) pts[np++] = pts[k];
-  h.S = np > 1 ? np - 1 : 1;
-  h.w = mp_xmalloc(sizeof(int64_t) * (size_t)h.S);
-  h.H = mp_xmalloc(sizeof(int64_t) * (size_t)h.S);
-  h.nb = (h.S + BS - 1) / BS;
-  h.bm = mp_xmalloc(sizeof(int64_t) * (size_t)h.nb);
-  for (int s = 0; s < h.S; s++) h.w[s] = np > 1 ? pts[s + 1] - pts[s] : 1;
-  h.slo = mp_xmalloc(sizeof(int) * mz);
-  h.shi = mp_xmalloc(sizeof(int) * mz);
-  h.size = mp_xmalloc(sizeof(int64_t) * mz);
-  h.al = mp_xmalloc(sizeof(int64_t) * mz);
-  for (int k = 0; k < m; k++) {
-    const mp_item *it = &p->items[h.id[k]];
-    int64_t *q = bsearch(&it->lo, pts, (size_t)np, sizeof(int64_t), cmp_i64);
-    h.slo[k] = (int)(q - pts);
-    q = bsearch(&it->hi, pts, (size_t)np, sizeof(int64_t), cmp_i64);
-    h.shi[k] = (int)(q - pts);
-    h.size[k] = it->size;
-    h.al[k] = it->align < 1 ? 1 : it->align;
-  }
-  free(pts);
-  /* each step places a buffer or raises a valley, merging it with a
-   * neighbour: fewer than S + 2m raises in all */
-  h.maxst = 3 * m + h.S + 2;
-  /* snapshots: at most ~2^20 values per decode (8 MB), every 16 steps or more */
-  h.snap = (int)(((double)h.maxst * h.S) / (1 << 20)) + 1;
-  if (h.snap < 16) h.snap = 16;
-  h.grp = mp_xmalloc(sizeof(int) * mz);
-  h.gshi = mp_xmalloc(sizeof(int) * mz);
-  h.gstart = mp_xmalloc(sizeof(int) * (mz + 1));
-  h.gfill = mp_xmalloc(sizeof(int) * (mz + 1));
-  h.gitem = mp_xmalloc(sizeof(int) * mz);
-  h.sg = mp_xcalloc((size_t)h.S + 1, sizeof(int));
-  h.sgl = mp_xmalloc(sizeof(int) * mz);
-  h.sgn = mp_xmalloc(sizeof(int) * ((size_t)h.S + 1));
-  h.gslo = mp_xmalloc(sizeof(int) * mz);
-  h.eg = mp_xmalloc(sizeof(int) * ((size_t)h.S + 2));
-  h.ego = mp_xmalloc(sizeof(int) * mz);
-  h.egl = mp_xmalloc(sizeof(int) * mz);
-  h.egn = mp_xmalloc(sizeof(int) * ((size_t)h.S + 2));
-  h.live = mp_xmalloc(sizeof(uint64_t) * (size_t)((h.S + 63) / 64));
-  h.rk = mp_xmalloc(sizeof(int) * mz);
-  h.done = mp_xmalloc(mz);
-  build_groups(&h);
-
-  dec D[3]; /* current, candidate, best */
-  for (int k = 0; k < 3; k++) dec_init(&D[k], &h);
-  dec *cur = &D[0], *cand = &D[1], *bst = &D[2];
-  int *pr = mp_xmalloc(sizeof(int) * mz), *npr = mp_xmalloc(sizeof(int) * mz);
-  int *bpr = mp_xmalloc(sizeof(int) * mz), *top = mp_xmalloc(sizeof(int) * mz);
-  int *npos = mp_xmalloc(sizeof(int) * mz), *csteps = mp_xmalloc(sizeof(int) * (size_t)h.maxst);
-  double span = 0;
-  for (int s = 0; s < h.S; s++) span += (double)h.w[s];
-  double sm = c->opt[OPT_smooth] / (span > 0 ? span : 1);
-#define COST(d) ((double)(d)->arena + sm * (d)->over)
-  if (m > 0) {
-    /* start: the better of the two static rules */
-    sort_h = &h;
-    for (int r = 0; r < 2; r++) {
-      for (int k = 0; k < m; k++) npr[k] = k;
-      sort_rule = r;
-      qsort(npr, (size_t)m, sizeof(int), cmp_prio);
-      decode(&h, npr, NULL, cand, 0);
-      if (r == 0 || COST(cand) < COST(cur)) {
-        dec *t = cur;
-        cur = cand;
-        cand = t;
-        memcpy(pr, npr, sizeof(int) * (size_t)m);
-      }
-    }
-    decode(&h, pr, NULL, bst, 0);
-    memcpy(bpr, pr, sizeof(int) * (size_t)m);
-  }
-  mp_rng rng;
-  mp_rng_seed(&rng, c->seed);
-  long iters = (long)c->opt[OPT_iters];
-  long restarts = (long)c->opt[OPT_restarts];
-  bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
-  double cool = pow(1e-3, 1.0 / (double)iters);
-  long rs = 0, stall = 0, epoch = 0, patience = (long)c->opt[OPT_patience];
-  int64_t garena = m > 0 ? bst->arena : 0;
-  int64_t *goff = mp_xmalloc(sizeof(int64_t) * mz);
-  double *key = mp_xmalloc(sizeof(double) * mz);
-  int *gpr = mp_xmalloc(sizeof(int) * mz);
-  if (m > 0) memcpy(goff, bst->off, sizeof(int64_t) * (size_t)m);
-  if (m > 0) memcpy(gpr, bpr, sizeof(int) * (size_t)m);
-  bool spent = false; /* the work cap ended the run */
-  double wcap = c->opt[OPT_work];
-  for (; m > 1 && (rs < restarts || fill) && !cut && !spent && garena > target && best > target; rs++) {
-    if (rs > 0) {
-      if (patience > 0 && stall >= patience) {
-        /* a fresh run: the best list or a static rule, perturbed */
-        epoch++;
-        stall = 0;
-        if (c->opt[OPT_cls] == 3) h.cls = epoch % 2 ? 1 : 2;
-        if (mp_rng_unit(&rng) < c->opt[OPT_kick]) {
-          memcpy(bpr, gpr, sizeof(int) * (size_t)m);
-        } else {
-          for (int k = 0; k < m; k++) bpr[k] = k;
-          sort_rule = (int)(epoch % 2);
-          qsort(bpr, (size_t)m, sizeof(int), cmp_prio);
-        }
-        for (int k = 0; k < m; k++) key[bpr[k]] = k + c->opt[OPT_noise] * m * mp_rng_unit(&rng);
-        sort_key = key;
-        qsort(bpr, (size_t)m, sizeof(int), cmp_key);
-        decode(&h, bpr, NULL, bst, 0);
-      }
-      memcpy(pr, bpr, sizeof(int) * (size_t)m);
-      decode(&h, pr, NULL, cur, 0);
-    }
-    double before = COST(bst);
-    double T = c->opt[OPT_temp] * (double)cur->arena, cost = COST(cur);
-    for (long it = 0; it < iters && garena > target && !spent; it++, T *= cool) {
-      if (wcap > 0 && !fill && h.work >= wcap) {
-        spent = true;
-        break;
-      }
-      if ((it & 7) == 0 && mp_time_up(c)) {
-        cut = true;
-        break;
-      }
-      /* the buffer to move */
-      int x;
-      if (mp_rng_unit(&rng) < c->opt[OPT_peak_bias]) {
-        int nt = 0;
-        for (int k = 0; k < m; k++)
-          if (cur->off[k] + h.size[k] >= cur->arena) top[nt++] = k;
-        x = nt ? top[mp_rng_below(&rng, (uint64_t)nt)] : (int)mp_rng_below(&rng, (uint64_t)m);
-      } else {
-        x = (int)mp_rng_below(&rng, (uint64_t)m);
-      }
-      int k1 = 0;
-      while (pr[k1] != x) k1++;
-      memcpy(npr, pr, sizeof(int) * (size_t)m);
-      double u2 = mp_rng_unit(&rng);
-      int y = -1, k2, nc = 0;
-      if (mp_rng_unit(&rng) < c->opt[OPT_target]) {
-        /* the steps before x's where x could be chosen instead */
-        int lo = h.slo[x], hi = h.shi[x], e = cur->pstep[x];
-        for (int t = 0; t < e; t++)
-          if (cur->pick[t] >= 0 && cur->va[t] <= lo && hi <= cur->vb[t] && cls_at(&h, cur, t, x) == cur->pcl[t])
-            csteps[nc++] = t;
-      }
-      if (nc > 0) { /* x goes just before the buffer chosen at one of them */
-        int z = cur->pick[csteps[mp_rng_below(&rng, (uint64_t)nc)]];
-        k2 = 0;
-        while (pr[k2] != z) k2++;
-        if (k2 > k1) continue; /* cannot happen: x would have won there */
-        memmove(npr + k2 + 1, npr + k2, sizeof(int) * (size_t)(k1 - k2));
-        npr[k2] = x;
-      } else if (u2 < 0.4) { /* swap with a random buffer */
-        k2 = (int)mp_rng_below(&rng, (uint64_t)m);
-        if (k2 == k1) continue;
-        y = npr[k2];
-        npr[k1] = y;
-        npr[k2] = x;
-      } else { /* move earlier (mostly) or anywhere */
-        if (u2 < 0.8) {
-          if (k1 == 0) continue;
-          k2 = (int)mp_rng_below(&rng, (uint64_t)k1);
-        } else {
-          k2 = (int)mp_rng_below(&rng, (uint64_t)m);
-          if (k2 == k1) continue;
-        }
-        if (k2 < k1) {
-          memmove(npr + k2 + 1, npr + k2, sizeof(int) * (size_t)(k1 - k2));
-        } else {
-          memmove(npr + k1, npr + k1 + 1, sizeof(int) * (size_t)(k2 - k1));
-        }
-        npr[k2] = x;
-      }
-      /* only pairs involving x (and y) changed relative order: decode
-       * again from the first step where that can change the choice */
-      for (int k = 0; k < m; k++) npos[npr[k]] = k;
-      int t0 = first_change(&h, cur, x, npos, npos[x] > k1);
-      if (y >= 0) {
-        int t1 = first_change(&h, cur, y, npos, npos[y] > k2);
-        if (t1 < t0) t0 = t1;
-      }
-      decode(&h, npr, cur, cand, t0);
-      double ncost = COST(cand), d = ncost - cost;
-      if (d <= 0 || (T > 0 && mp_rng_unit(&rng) < exp(-d / T))) {
-        dec *t = cur;
-        cur = cand;
-        cand = t;
-        int *tp = pr;
-        pr = npr;
-        npr = tp;
-        cost = ncost;
-        if (cur->arena < bst->arena || (cur->arena == bst->arena && ncost < COST(bst))) {
-          memcpy(bpr, pr, sizeof(int) * (size_t)m);
-          decode(&h, bpr, cur, bst, cur->nst);
-          if (bst->arena < garena) {
-            garena = bst->arena;
-            memcpy(goff, bst->off, sizeof(int64_t) * (size_t)m);
-            memcpy(gpr, bpr, sizeof(int) * (size_t)m);
-            if (c->verbose)
-              fprintf(stderr, "hillclimb: arena %lld (restart %ld, fresh start %ld, %ld decodes)\n",
-                      (long long)garena, rs, epoch, h.ndec);
-          }
-        }
-      }
-    }
-    stall = COST(bst) < before ? 0 : stall + 1;
-  }
-  if (c->verbose)
-    fprintf(stderr, "hillclimb: %ld restarts, %ld fresh starts, %ld decodes, skyline arena %lld\n", rs,
-            epoch, h.ndec, (long long)garena);
-  if (m > 0) {
-    memcpy(bst->off, goff, sizeof(int64_t) * (size_t)m);
-    int64_t a = realise(p, &h, bst, seq, off);
+  /* stop at the capacity, or at a proven bound */
+  hc_run R;
+  run_init(&R, c, p, c->capacity > 0 ? c->capacity : bound);
+  if (R.h.m > 0) {
+    static_start(&R);
+    search(&R, best);
+    int *seq = mp_xmalloc(sizeof(int) * nz);
+    int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+    memcpy(R.bst->off, R.goff, sizeof(int64_t) * (size_t)R.h.m);
+    int64_t a = realise(p, &R.h, R.bst, seq, off);
     if (a < best) {
       best = a;
-      memcpy(best_off, off, sizeof(int64_t) * nz);
+      memcpy(c->offsets, off, sizeof(int64_t) * nz);
     }
+    free(seq);
+    free(off);
   }
-  for (int k = 0; k < 3; k++) dec_free(&D[k]);
-  free(pr);
-  free(npr);
-  free(bpr);
-  free(top);
-  free(npos);
-  free(csteps);
-  free(goff);
-  free(gpr);
-  free(key);
-  free(h.id);
-  free(h.w);
-  free(h.H);
-  free(h.bm);
-  free(h.slo);
-  free(h.shi);
-  free(h.size);
-  free(h.al);
-  free(h.grp);
-  free(h.gshi);
-  free(h.gstart);
-  free(h.gfill);
-  free(h.gitem);
-  free(h.sg);
-  free(h.sgl);
-  free(h.sgn);
-  free(h.gslo);
-  free(h.eg);
-  free(h.ego);
-  free(h.egl);
-  free(h.egn);
-  free(h.live);
-  free(h.rk);
-  free(h.done);
-  if (best <= lb)
+  if (best == bound)
     c->status = MP_OPTIMAL;
-  else if (cut && rs <= restarts)
+  else if (R.cut && R.rs <= (long)c->opt[OPT_restarts])
     c->status = MP_TIMEOUT;
   else
     c->status = MP_FEASIBLE;
-out:
-  memcpy(c->offsets, best_off, sizeof(int64_t) * nz);
+  run_destroy(&R);
   free(best_off);
-  free(seq);
-  free(off);
   return 0;
 }
 

@@ -36,14 +36,14 @@
  * bound stalls about 15% below the optimum): use `dp` beyond ~15 nodes.
  * --write-lp FILE writes the model in CPLEX LP format (glp_write_lp) for
  * CBC, HiGHS or Gurobi. */
-#include <glpk.h>
 #include <math.h>
-#include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/glpk_util.h"
 #include "lib/listsched.h"
+#include "lib/sim.h"
 #include "schedbound.h"
 #include "solver.h"
 
@@ -82,6 +82,8 @@ typedef struct model {
   int *xcol;   /* x[v,t] column = xcol[v] + t - asap[v] */
   int *ccol;   /* C[v,t] column = ccol[v] + t - asap[v], for asap <= t < alap */
   int pcol;
+  double scale;  /* bytes per model unit */
+  int64_t unit;  /* every peak is a multiple of it (gcd of the sizes) */
   glp_prob *P;
 } model;
 
@@ -156,21 +158,16 @@ static void callback(glp_tree *T, void *info) {
   }
 }
 
-/* GLPK reports internal errors (e.g. a failed numerical assertion) through
- * this hook; jumping back keeps the process alive (glp_free_env after). */
-static jmp_buf glpk_jump;
-static void glpk_error(void *info) {
-  (void)info;
-  longjmp(glpk_jump, 1);
-}
-
-/* bytes (a multiple of unit) no lower than the model value v times scale,
- * within rounding */
+/* A proven bound in bytes from a bound v GLPK reports in model units: v
+ * may exceed the true value by GLPK's tolerances (1e-7 relative), so 1e-6
+ * of it is given up first; then up to a multiple of unit (every peak is
+ * one).  Never above the true bound, so never above an achieved peak. */
 static int64_t up_to_unit(double v, double scale, int64_t unit) {
   double b = v * scale;
-  b -= 1e-9 * fabs(b) + 1e-6;
-  int64_t k = (int64_t)ceil(b / (double)unit);
-  return k * unit;
+  b -= 1e-6 * (fabs(b) + scale);
+  if (!(b > 0)) return 0;
+  double k = ceil(b / (double)unit);
+  return k * (double)unit >= 9.2e18 ? INT64_MAX : (int64_t)k * unit;
 }
 
 static int64_t gcd64(int64_t a, int64_t b) {
@@ -182,78 +179,320 @@ static int64_t gcd64(int64_t a, int64_t b) {
   return a;
 }
 
-/* LP relaxation, then branch-and-cut from the incumbent.  Updates *ubp
- * (and ctx->order) when GLPK finds a better order, *best_bound, *proved and
- * *cut. */
-static void run_glpk(mp_ctx *c, const model *mm, glp_prob *P, double *sol, double scale,
-                     int64_t unit, bool warm, int64_t *ubp, int64_t *best_bound, bool *proved,
-                     bool *cut) {
-  const mp_graph *g = mm->g;
-  int n = mm->n;
-  model m = *mm;
+/* ---- the model ---- */
+
+/* asap(v) = its ancestors, alap(v) = n - 1 - its descendants. */
+static void step_windows(model *m) {
+  mp_reach R;
+  mp_reach_init(&R, m->g);
+  m->asap = mp_xcalloc((size_t)m->n, sizeof(int));
+  m->alap = mp_xcalloc((size_t)m->n, sizeof(int));
+  for (int v = 0; v < m->n; v++) {
+    m->asap[v] = mp_reach_n_anc(&R, v);
+    m->alap[v] = m->n - 1 - mp_reach_n_des(&R, v);
+  }
+  mp_reach_destroy(&R);
+}
+
+/* x[v,t] binaries, C[v,t] in [0, 1], the peak P in [lb, ub]. */
+static void add_columns(model *m, int64_t lb, int64_t ub) {
+  glp_prob *P = m->P;
+  char name[64];
+  m->xcol = mp_xmalloc(sizeof(int) * (size_t)m->n);
+  m->ccol = mp_xmalloc(sizeof(int) * (size_t)m->n);
+  for (int v = 0; v < m->n; v++) {
+    int w = m->alap[v] - m->asap[v] + 1;
+    m->xcol[v] = glp_add_cols(P, w);
+    for (int k = 0; k < w; k++) {
+      int j = m->xcol[v] + k;
+      snprintf(name, sizeof name, "x_%d_%d", v, m->asap[v] + k);
+      glp_set_col_name(P, j, name);
+      glp_set_col_kind(P, j, GLP_BV);
+    }
+    m->ccol[v] = 0;
+    if (w > 1) {
+      m->ccol[v] = glp_add_cols(P, w - 1);
+      for (int k = 0; k < w - 1; k++) {
+        int j = m->ccol[v] + k;
+        snprintf(name, sizeof name, "C_%d_%d", v, m->asap[v] + k);
+        glp_set_col_name(P, j, name);
+        glp_set_col_bnds(P, j, GLP_DB, 0, 1);
+      }
+    }
+  }
+  m->pcol = glp_add_cols(P, 1);
+  glp_set_col_name(P, m->pcol, "peak");
+  mp_glp_col_range(P, m->pcol, (double)lb / m->scale, (double)ub / m->scale);
+  glp_set_obj_coef(P, m->pcol, 1.0);
+}
+
+/* Each node once, one node a step, the C recurrence, precedence. */
+static void add_order_rows(model *m, row *r) {
+  const mp_graph *g = m->g;
+  glp_prob *P = m->P;
+  int n = m->n;
+  for (int v = 0; v < n; v++) {
+    for (int t = m->asap[v]; t <= m->alap[v]; t++) add_x(m, r, v, t, 1);
+    emit(P, r, GLP_FX, 1, 1);
+    for (int t = m->asap[v]; t < m->alap[v]; t++) { /* C[v,t] - C[v,t-1] - x[v,t] = 0 */
+      add_C(m, r, v, t, 1);
+      add_C(m, r, v, t - 1, -1);
+      add_x(m, r, v, t, -1);
+      emit(P, r, GLP_FX, 0, 0);
+    }
+    /* at alap C is 1: C[v,alap-1] + x[v,alap] = 1 follows from the sum */
+  }
+  for (int t = 0; t < n; t++) {
+    for (int v = 0; v < n; v++) add_x(m, r, v, t, 1);
+    emit(P, r, GLP_FX, 1, 1);
+  }
+  for (int u = 0; u < n; u++) /* u -> w: C[w,t] - C[u,t-1] <= 0 */
+    for (int k = 0; k < g->n_succ[u]; k++) {
+      int w = g->succ[u][k];
+      for (int t = m->asap[w]; t < m->alap[w]; t++) {
+        if (t - 1 >= m->alap[u]) continue; /* C[u,t-1] = 1 */
+        add_C(m, r, w, t, 1);
+        add_C(m, r, u, t - 1, -1);
+        if (r->n == 0) {
+          r->cst = 0;
+          continue;
+        }
+        emit(P, r, GLP_UP, -1e30, 0);
+      }
+    }
+}
+
+/* L[b,t] of a buffer made by u (or present from the start) at step t:
+ * L >= C[u,t] - C[r,t-1] for each reader r (and, option strong, L >=
+ * x[v,t] for its owner and readers); its bytes go into peak row t. */
+static void add_live_column(model *m, row *r, row *peak, int b, int t, double sz, bool strong) {
+  const mp_buffer *bb = &m->g->bufs[b];
+  glp_prob *P = m->P;
+  int u = bb->owner;
+  char name[64];
+  int col = glp_add_cols(P, 1);
+  snprintf(name, sizeof name, "L_%d_%d", b, t);
+  glp_set_col_name(P, col, name);
+  glp_set_col_bnds(P, col, GLP_DB, 0, 1);
+  row_add(&peak[t], col, sz);
+  for (int i = 0; i < bb->n_readers; i++) {
+    row_add(r, col, 1); /* L - C[u,t] + C[r,t-1] >= 0  (C[u,t] = 1 for graph inputs) */
+    if (bb->born_at_start)
+      r->cst -= 1;
+    else
+      add_C(m, r, u, t, -1);
+    add_C(m, r, bb->readers[i], t - 1, 1);
+    if (r->n == 1 && r->cst >= 0) { /* trivially satisfied */
+      r->n = 0;
+      r->cst = 0;
+      continue;
+    }
+    emit(P, r, GLP_LO, 0, 1e30);
+  }
+  if (!strong) return; /* L[b,t] >= x[v,t]: implied at integral points, a tighter relaxation */
+  if (!bb->born_at_start && t <= m->alap[u] && t >= m->asap[u]) {
+    row_add(r, col, 1);
+    add_x(m, r, u, t, -1);
+    emit(P, r, GLP_LO, 0, 1e30);
+  }
+  for (int i = 0; i < bb->n_readers; i++) {
+    int rd = bb->readers[i];
+    if (t < m->asap[rd] || t > m->alap[rd]) continue;
+    row_add(r, col, 1);
+    add_x(m, r, rd, t, -1);
+    emit(P, r, GLP_LO, 0, 1e30);
+  }
+}
+
+/* A tensor read by someone: live at t for sure (a constant), maybe (an L
+ * column), or not at all. */
+static void add_read_buffer(model *m, row *r, row *peak, int b, double sz, bool strong) {
+  const mp_buffer *bb = &m->g->bufs[b];
+  int u = bb->owner;
+  int from = bb->born_at_start ? 0 : m->asap[u], to = 0;
+  for (int i = 0; i < bb->n_readers; i++)
+    if (m->alap[bb->readers[i]] > to) to = m->alap[bb->readers[i]];
+  for (int t = from; t <= to; t++) {
+    bool surely = false, maybe = false;
+    for (int i = 0; i < bb->n_readers; i++) {
+      int rd = bb->readers[i];
+      bool born = bb->born_at_start || t >= m->alap[u];
+      bool possible_born = bb->born_at_start || t >= m->asap[u];
+      if (born && t - 1 < m->asap[rd]) surely = true;
+      if (possible_born && t - 1 < m->alap[rd]) maybe = true;
+    }
+    if (surely)
+      peak[t].cst += sz;
+    else if (maybe)
+      add_live_column(m, r, peak, b, t, sz, strong);
+  }
+}
+
+/* Liveness (DESIGN 1.2) and the peak rows: sum of live bytes <= P. */
+static void add_peak_rows(model *m, row *r, bool strong) {
+  const mp_graph *g = m->g;
+  int n = m->n;
+  row *peak = mp_xcalloc((size_t)n, sizeof(row));
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    if (bb->size <= 0) continue;
+    double sz = (double)bb->size / m->scale;
+    int u = bb->owner;
+    if (bb->kind == MP_BUF_WORKSPACE || (!bb->born_at_start && !bb->graph_output && bb->n_readers == 0)) {
+      for (int t = m->asap[u]; t <= m->alap[u]; t++) add_x(m, &peak[t], u, t, sz); /* its own step */
+    } else if (bb->born_at_start && bb->n_readers == 0 && !bb->graph_output) {
+      peak[0].cst += sz; /* dead input: step 0 only */
+    } else if (bb->graph_output) {
+      for (int t = 0; t < n; t++) {
+        if (bb->born_at_start)
+          peak[t].cst += sz;
+        else
+          add_C(m, &peak[t], u, t, sz);
+      }
+    } else {
+      add_read_buffer(m, r, peak, b, sz, strong);
+    }
+  }
+  for (int t = 0; t < n; t++) {
+    row_add(&peak[t], m->pcol, -1);
+    emit(m->P, &peak[t], GLP_UP, -1e30, 0);
+    free(peak[t].ind);
+    free(peak[t].val);
+  }
+  free(peak);
+}
+
+static void build_model(model *m, const mp_ctx *c, int64_t lb, int64_t ub) {
+  const mp_graph *g = m->g;
+  int64_t unit = 0, maxsize = 1;
+  for (int b = 0; b < g->n_buf; b++)
+    if (g->bufs[b].size > 0) {
+      unit = gcd64(g->bufs[b].size, unit);
+      if (g->bufs[b].size > maxsize) maxsize = g->bufs[b].size;
+    }
+  m->unit = unit > 0 ? unit : 1;
+  m->scale = (double)maxsize / 64.0 < 1 ? 1 : (double)maxsize / 64.0;
+  step_windows(m);
+  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  m->P = glp_create_prob();
+  glp_set_prob_name(m->P, "memplan_schedule");
+  glp_set_obj_dir(m->P, GLP_MIN);
+  add_columns(m, lb, ub);
+  row r = {0, 0, NULL, NULL, 0};
+  add_order_rows(m, &r);
+  add_peak_rows(m, &r, c->opt[OPT_strong] != 0);
+  free(r.ind);
+  free(r.val);
+}
+
+static void model_destroy(model *m) {
+  free(m->asap);
+  free(m->alap);
+  free(m->xcol);
+  free(m->ccol);
+}
+
+/* The incumbent order's value for every column (1-based). */
+static double *incumbent(const model *m, const int *order, int64_t ub) {
+  const mp_graph *g = m->g;
+  int n = m->n, ncol = glp_get_num_cols(m->P);
+  double *sol = mp_xcalloc((size_t)ncol + 1, sizeof(double));
+  int *step = mp_xmalloc(sizeof(int) * (size_t)n);
+  for (int i = 0; i < n; i++) step[order[i]] = i;
+  for (int v = 0; v < n; v++) {
+    for (int t = m->asap[v]; t <= m->alap[v]; t++) sol[m->xcol[v] + t - m->asap[v]] = step[v] == t;
+    for (int t = m->asap[v]; t < m->alap[v]; t++) sol[m->ccol[v] + t - m->asap[v]] = step[v] <= t;
+  }
+  mp_problem pr;
+  mp_problem_from_order(g, order, 1, &pr);
+  for (int j = 1; j <= ncol; j++) {
+    const char *nm = glp_get_col_name(m->P, j);
+    int bb, t;
+    if (nm && sscanf(nm, "L_%d_%d", &bb, &t) == 2) sol[j] = t >= pr.items[bb].lo && t < pr.items[bb].hi;
+  }
+  mp_problem_destroy(&pr);
+  free(step);
+  sol[m->pcol] = (double)ub / m->scale;
+  return sol;
+}
+
+/* ---- solving ---- */
+
+/* What a GLPK run needs and what it finds (in memory a longjmp from the
+ * error hook cannot lose). */
+typedef struct job {
+  mp_ctx *c;
+  const model *m;
+  double *sol;        /* the incumbent, or NULL */
+  int64_t ub;         /* the best peak found (its order in c->order) */
+  int64_t bound;      /* the best bound proven */
+  bool proved, cut;
+} job;
+
+/* The order of GLPK's integer solution, if its own check accepts it and
+ * it beats the best so far. */
+static void take_solution(job *J) {
+  const model *m = J->m;
+  int n = m->n;
+  int *ord = mp_xmalloc(sizeof(int) * (size_t)n);
+  bool ok = true;
+  for (int t = 0; t < n; t++) ord[t] = -1;
+  for (int v = 0; v < n && ok; v++)
+    for (int t = m->asap[v]; t <= m->alap[v]; t++)
+      if (glp_mip_col_val(m->P, m->xcol[v] + t - m->asap[v]) > 0.5) {
+        if (ord[t] >= 0) ok = false;
+        ord[t] = v;
+      }
+  int64_t peak;
+  if (ok && mp_sim_order_ok(m->g, ord, &peak) && peak < J->ub) {
+    memcpy(J->c->order, ord, sizeof(int) * (size_t)n);
+    J->ub = peak;
+  }
+  free(ord);
+}
+
+/* LP relaxation, then branch-and-cut from the incumbent. */
+static void run_glpk(void *arg) {
+  job *J = arg;
+  mp_ctx *c = J->c;
+  const model *m = J->m;
   glp_smcp sp;
   glp_init_smcp(&sp);
   sp.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-  if (c->deadline > 0) {
-    double left = c->deadline - mp_now();
-    sp.tm_lim = left > 0.001 ? (int)(left * 1000) : 1;
+  sp.tm_lim = mp_glp_tm_lim(c, 0);
+  glp_scale_prob(m->P, GLP_SF_AUTO);
+  int rc = glp_simplex(m->P, &sp);
+  if (rc != 0 || glp_get_status(m->P) != GLP_OPT) {
+    J->cut = rc == GLP_ETMLIM;
+    return;
   }
-  glp_scale_prob(P, GLP_SF_AUTO);
-  int rc = glp_simplex(P, &sp);
-  if (rc == 0 && glp_get_status(P) == GLP_OPT) {
-    double relax = glp_get_obj_val(P);
-    int64_t rb = up_to_unit(relax, scale, unit);
-    if (rb > *best_bound) *best_bound = rb;
-    glp_iocp ip;
-    glp_init_iocp(&ip);
-    ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-    ip.presolve = GLP_OFF;
-    if (c->opt[OPT_cuts] != 0) ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = GLP_ON;
-    static const int bt[] = {GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BLB, GLP_BT_BPH};
-    ip.bt_tech = bt[(int)c->opt[OPT_backtrack]];
-    ip.mip_gap = 0.999 * (double)unit / (double)((*ubp) > 0 ? (*ubp) : 1);
-    cbinfo cb = {warm ? sol : NULL, false, relax};
-    ip.cb_func = callback;
-    ip.cb_info = &cb;
-    if (c->deadline > 0) {
-      double left = c->deadline - mp_now();
-      ip.tm_lim = left > 0.001 ? (int)(left * 1000) : 1;
-    }
-    int irc = glp_intopt(P, &ip);
-    int st = glp_mip_status(P);
-    if (st == GLP_OPT || st == GLP_FEAS) {
-      int *ord = mp_xmalloc(sizeof(int) * (size_t)n);
-      bool ok = true;
-      for (int t = 0; t < n && ok; t++) ord[t] = -1;
-      for (int v = 0; v < n && ok; v++)
-        for (int t = m.asap[v]; t <= m.alap[v]; t++)
-          if (glp_mip_col_val(P, m.xcol[v] + t - m.asap[v]) > 0.5) {
-            if (ord[t] >= 0) ok = false;
-            ord[t] = v;
-          }
-      for (int t = 0; t < n && ok; t++) ok = ord[t] >= 0;
-      if (ok) {
-        mp_error e;
-        ok = mp_order_check(g, ord, &e) < 0;
-      }
-      if (ok && mp_order_peak(g, ord) < (*ubp)) {
-        memcpy(c->order, ord, sizeof(int) * (size_t)n);
-        (*ubp) = mp_order_peak(g, ord);
-      }
-      free(ord);
-    }
-    /* GLPK stops with GLP_EMIPGAP when the incumbent is within less than
-     * one unit of the bound: optimal, since P is an integer in units */
-    if ((irc == 0 || irc == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS) &&
-        llround(glp_mip_obj_val(P) * scale / (double)unit) * unit == (*ubp)) {
-      *proved = true;
-    } else {
-      *cut = irc == GLP_ETMLIM;
-      int64_t b = up_to_unit(cb.bound, scale, unit);
-      if (b > *best_bound) *best_bound = b;
-    }
+  double relax = glp_get_obj_val(m->P);
+  int64_t rb = up_to_unit(relax, m->scale, m->unit);
+  if (rb > J->bound) J->bound = rb;
+  glp_iocp ip;
+  glp_init_iocp(&ip);
+  ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  ip.presolve = GLP_OFF;
+  if (c->opt[OPT_cuts] != 0) ip.gmi_cuts = ip.mir_cuts = ip.cov_cuts = ip.clq_cuts = GLP_ON;
+  static const int bt[] = {GLP_BT_DFS, GLP_BT_BFS, GLP_BT_BLB, GLP_BT_BPH};
+  ip.bt_tech = bt[(int)c->opt[OPT_backtrack]];
+  ip.mip_gap = 0.999 * (double)m->unit / (double)(J->ub > 0 ? J->ub : 1);
+  cbinfo cb = {J->sol, false, relax};
+  ip.cb_func = callback;
+  ip.cb_info = &cb;
+  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  int irc = glp_intopt(m->P, &ip);
+  int st = glp_mip_status(m->P);
+  if (st == GLP_OPT || st == GLP_FEAS) take_solution(J);
+  /* GLPK stops with GLP_EMIPGAP when the incumbent is within less than
+   * one unit of the bound: optimal, since P is an integer in units */
+  if ((irc == 0 || irc == GLP_EMIPGAP) && (st == GLP_OPT || st == GLP_FEAS) &&
+      llround(glp_mip_obj_val(m->P) * m->scale / (double)m->unit) * m->unit == J->ub) {
+    J->proved = true;
   } else {
-    *cut = rc == GLP_ETMLIM;
+    J->cut = irc == GLP_ETMLIM;
+    int64_t b = up_to_unit(cb.bound, m->scale, m->unit);
+    if (b > J->bound) J->bound = b;
   }
 }
 
@@ -261,8 +500,9 @@ static int ilp_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
   if (n > c->opt[OPT_max_nodes]) {
+    c->status = MP_REFUSED;
     snprintf(c->msg, sizeof c->msg,
-             "%d nodes exceed max_nodes=%.0f (the time-indexed model has up to n^2 binaries); "
+             "%d nodes exceed the size cap max_nodes=%.0f (the time-indexed model has up to n^2 binaries); "
              "raise ilp.max_nodes or use dp",
              n, c->opt[OPT_max_nodes]);
     return -1;
@@ -271,10 +511,9 @@ static int ilp_solve(mp_ctx *c) {
   int64_t ub, lb = mp_node_lower_bound(g);
   if (warm) {
     ub = mp_ls_best(g, c->start_order, c->order, NULL);
-    int64_t cutlb = mp_sched_lower_bound(g, NULL);
+    int64_t cutlb = mp_sched_lower_bound_until(g, c->deadline, NULL, NULL);
     if (cutlb > lb) lb = cutlb;
-  } else {
-    /* the start order only bounds P (the model needs a finite box) */
+  } else { /* the start order only bounds P (the model needs a finite box) */
     memcpy(c->order, c->start_order, sizeof(int) * (size_t)n);
     ub = mp_order_peak(g, c->order);
   }
@@ -283,286 +522,28 @@ static int ilp_solve(mp_ctx *c) {
     c->status = MP_OPTIMAL;
     return 0;
   }
-  /* units: gcd of every size */
-  int64_t unit = 0;
-  for (int b = 0; b < g->n_buf; b++)
-    if (g->bufs[b].size > 0) unit = gcd64(g->bufs[b].size, unit);
-  if (unit <= 0) unit = 1;
-  int64_t maxsize = 1;
-  for (int b = 0; b < g->n_buf; b++)
-    if (g->bufs[b].size > maxsize) maxsize = g->bufs[b].size;
-  double scale = (double)maxsize / 64.0;
-  if (scale < 1) scale = 1;
-  model m = {g, n, NULL, NULL, NULL, NULL, 0, NULL};
-  m.asap = mp_xcalloc((size_t)n, sizeof(int));
-  m.alap = mp_xcalloc((size_t)n, sizeof(int));
-  /* ancestors / descendants counts by bitset closure in file order */
-  int words = (n + 63) / 64;
-  uint64_t *anc = mp_xcalloc((size_t)n * (size_t)words, sizeof(uint64_t));
-  uint64_t *des = mp_xcalloc((size_t)n * (size_t)words, sizeof(uint64_t));
-  for (int i = 0; i < n; i++) {
-    int v = g->given[i];
-    for (int j = 0; j < g->n_pred[v]; j++) {
-      int p = g->pred[v][j];
-      for (int w = 0; w < words; w++) anc[(size_t)v * words + w] |= anc[(size_t)p * words + w];
-      anc[(size_t)v * words + (p >> 6)] |= 1ull << (p & 63);
-    }
-  }
-  for (int i = n - 1; i >= 0; i--) {
-    int v = g->given[i];
-    for (int j = 0; j < g->n_succ[v]; j++) {
-      int p = g->succ[v][j];
-      for (int w = 0; w < words; w++) des[(size_t)v * words + w] |= des[(size_t)p * words + w];
-      des[(size_t)v * words + (p >> 6)] |= 1ull << (p & 63);
-    }
-  }
-  for (int v = 0; v < n; v++) {
-    int a = 0, d = 0;
-    for (int w = 0; w < words; w++) {
-      a += __builtin_popcountll(anc[(size_t)v * words + w]);
-      d += __builtin_popcountll(des[(size_t)v * words + w]);
-    }
-    m.asap[v] = a;
-    m.alap[v] = n - 1 - d;
-  }
-  free(anc);
-  free(des);
-
-  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
-  glp_prob *P = glp_create_prob();
-  m.P = P;
-  glp_set_prob_name(P, "memplan_schedule");
-  glp_set_obj_dir(P, GLP_MIN);
-  m.xcol = mp_xmalloc(sizeof(int) * (size_t)n);
-  m.ccol = mp_xmalloc(sizeof(int) * (size_t)n);
-  char name[64];
-  for (int v = 0; v < n; v++) {
-    int w = m.alap[v] - m.asap[v] + 1;
-    m.xcol[v] = glp_add_cols(P, w);
-    for (int k = 0; k < w; k++) {
-      int j = m.xcol[v] + k;
-      snprintf(name, sizeof name, "x_%d_%d", v, m.asap[v] + k);
-      glp_set_col_name(P, j, name);
-      glp_set_col_kind(P, j, GLP_BV);
-    }
-    m.ccol[v] = 0;
-    if (w > 1) {
-      m.ccol[v] = glp_add_cols(P, w - 1);
-      for (int k = 0; k < w - 1; k++) {
-        int j = m.ccol[v] + k;
-        snprintf(name, sizeof name, "C_%d_%d", v, m.asap[v] + k);
-        glp_set_col_name(P, j, name);
-        glp_set_col_bnds(P, j, GLP_DB, 0, 1);
-      }
-    }
-  }
-  m.pcol = glp_add_cols(P, 1);
-  glp_set_col_name(P, m.pcol, "peak");
-  glp_set_col_bnds(P, m.pcol, lb < ub ? GLP_DB : GLP_FX, (double)lb / scale, (double)ub / scale);
-  glp_set_obj_coef(P, m.pcol, 1.0);
-
-  row r = {0, 0, NULL, NULL, 0};
-  /* each node once; C recurrence */
-  for (int v = 0; v < n; v++) {
-    for (int t = m.asap[v]; t <= m.alap[v]; t++) add_x(&m, &r, v, t, 1);
-    emit(P, &r, GLP_FX, 1, 1);
-    for (int t = m.asap[v]; t < m.alap[v]; t++) {
-      /* C[v,t] - C[v,t-1] - x[v,t] = 0 */
-      add_C(&m, &r, v, t, 1);
-      add_C(&m, &r, v, t - 1, -1);
-      add_x(&m, &r, v, t, -1);
-      emit(P, &r, GLP_FX, 0, 0);
-    }
-    /* at alap: C is 1, so C[v,alap-1] + x[v,alap] = 1 follows from the
-     * sum over x; nothing more needed */
-  }
-  /* one node per step */
-  for (int t = 0; t < n; t++) {
-    for (int v = 0; v < n; v++) add_x(&m, &r, v, t, 1);
-    emit(P, &r, GLP_FX, 1, 1);
-  }
-  /* precedence u -> w: C[w,t] - C[u,t-1] <= 0 */
-  for (int u = 0; u < n; u++)
-    for (int k = 0; k < g->n_succ[u]; k++) {
-      int w = g->succ[u][k];
-      for (int t = m.asap[w]; t < m.alap[w]; t++) {
-        if (t - 1 >= m.alap[u]) continue; /* C[u,t-1] = 1 */
-        add_C(&m, &r, w, t, 1);
-        add_C(&m, &r, u, t - 1, -1);
-        if (r.n == 0) {
-          r.cst = 0;
-          continue;
-        }
-        emit(P, &r, GLP_UP, -1e30, 0);
-      }
-    }
-  /* liveness and peak rows */
-  row *peak = mp_xcalloc((size_t)n, sizeof(row));
-  for (int b = 0; b < g->n_buf; b++) {
-    const mp_buffer *bb = &g->bufs[b];
-    if (bb->size <= 0) continue;
-    double sz = (double)bb->size / scale;
-    if (bb->kind == MP_BUF_WORKSPACE) {
-      for (int t = m.asap[bb->owner]; t <= m.alap[bb->owner]; t++) add_x(&m, &peak[t], bb->owner, t, sz);
-      continue;
-    }
-    if (bb->born_at_start && bb->n_readers == 0 && !bb->graph_output) {
-      peak[0].cst += sz; /* dead input: step 0 only */
-      continue;
-    }
-    if (bb->graph_output) {
-      for (int t = 0; t < n; t++) {
-        if (bb->born_at_start)
-          peak[t].cst += sz;
-        else
-          add_C(&m, &peak[t], bb->owner, t, sz);
-      }
-      continue;
-    }
-    int u = bb->owner;
-    if (bb->n_readers == 0) { /* dead value: its own step */
-      for (int t = m.asap[u]; t <= m.alap[u]; t++) add_x(&m, &peak[t], u, t, sz);
-      continue;
-    }
-    int from = bb->born_at_start ? 0 : m.asap[u], to = 0;
-    for (int i = 0; i < bb->n_readers; i++)
-      if (m.alap[bb->readers[i]] > to) to = m.alap[bb->readers[i]];
-    for (int t = from; t <= to; t++) {
-      /* L[b,t] >= C[u,t] - C[r,t-1] for each reader r; constant cases */
-      bool surely = false, maybe = false;
-      for (int i = 0; i < bb->n_readers; i++) {
-        int rd = bb->readers[i];
-        bool born = bb->born_at_start || t >= m.alap[u];
-        bool possible_born = bb->born_at_start || t >= m.asap[u];
-        bool reader_surely_pending = t - 1 < m.asap[rd];
-        bool reader_maybe_pending = t - 1 < m.alap[rd];
-        if (born && reader_surely_pending) surely = true;
-        if (possible_born && reader_maybe_pending) maybe = true;
-      }
-      if (surely) {
-        peak[t].cst += sz;
-        continue;
-      }
-      if (!maybe) continue;
-      int col = glp_add_cols(P, 1);
-      snprintf(name, sizeof name, "L_%d_%d", b, t);
-      glp_set_col_name(P, col, name);
-      glp_set_col_bnds(P, col, GLP_DB, 0, 1);
-      row_add(&peak[t], col, sz);
-      for (int i = 0; i < bb->n_readers; i++) {
-        int rd = bb->readers[i];
-        /* L - C[u,t] + C[r,t-1] >= 0  (C[u,t] = 1 for graph inputs) */
-        row_add(&r, col, 1);
-        if (bb->born_at_start)
-          r.cst -= 1;
-        else
-          add_C(&m, &r, u, t, -1);
-        add_C(&m, &r, rd, t - 1, 1);
-        if (r.n == 1 && r.cst >= 0) { /* trivially satisfied */
-          r.n = 0;
-          r.cst = 0;
-          continue;
-        }
-        emit(P, &r, GLP_LO, 0, 1e30);
-      }
-      if (c->opt[OPT_strong] != 0) {
-        /* L[b,t] >= x[v,t] for the owner and each reader (implied at
-         * integral points, tightens the relaxation) */
-        if (!bb->born_at_start && t <= m.alap[u] && t >= m.asap[u]) {
-          row_add(&r, col, 1);
-          add_x(&m, &r, u, t, -1);
-          emit(P, &r, GLP_LO, 0, 1e30);
-        }
-        for (int i = 0; i < bb->n_readers; i++) {
-          int rd = bb->readers[i];
-          if (t < m.asap[rd] || t > m.alap[rd]) continue;
-          row_add(&r, col, 1);
-          add_x(&m, &r, rd, t, -1);
-          emit(P, &r, GLP_LO, 0, 1e30);
-        }
-      }
-    }
-  }
-  for (int t = 0; t < n; t++) {
-    row_add(&peak[t], m.pcol, -1);
-    emit(P, &peak[t], GLP_UP, -1e30, 0);
-    free(peak[t].ind);
-    free(peak[t].val);
-  }
-  free(peak);
-  free(r.ind);
-  free(r.val);
-
-  if (c->write_lp && glp_write_lp(P, NULL, c->write_lp) != 0) {
+  model m = {g, n, NULL, NULL, NULL, NULL, 0, 1, 1, NULL};
+  build_model(&m, c, lb, ub);
+  if (c->write_lp && glp_write_lp(m.P, NULL, c->write_lp) != 0) {
     snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
-    glp_delete_prob(P);
-    free(m.asap);
-    free(m.alap);
-    free(m.xcol);
-    free(m.ccol);
+    glp_delete_prob(m.P);
+    model_destroy(&m);
     return -1;
   }
-
-  /* incumbent: the heuristic order's values for every column */
-  int ncol = glp_get_num_cols(P);
-  double *sol = mp_xcalloc((size_t)ncol + 1, sizeof(double));
-  {
-    int *step = mp_xmalloc(sizeof(int) * (size_t)n);
-    for (int i = 0; i < n; i++) step[c->order[i]] = i;
-    for (int v = 0; v < n; v++) {
-      for (int t = m.asap[v]; t <= m.alap[v]; t++) sol[m.xcol[v] + t - m.asap[v]] = step[v] == t;
-      for (int t = m.asap[v]; t < m.alap[v]; t++) sol[m.ccol[v] + t - m.asap[v]] = step[v] <= t;
-    }
-    mp_problem pr;
-    mp_problem_from_order(g, c->order, 1, &pr);
-    for (int j = 1; j <= ncol; j++) {
-      const char *nm = glp_get_col_name(P, j);
-      int bb, t;
-      if (nm && sscanf(nm, "L_%d_%d", &bb, &t) == 2) sol[j] = t >= pr.items[bb].lo && t < pr.items[bb].hi;
-    }
-    free(pr.items);
-    free(step);
-    sol[m.pcol] = (double)ub / scale;
-  }
-
-  int64_t best_bound = lb;
-  bool proved = ub <= lb;
-  bool cut = false;
-  bool failed = false;
-  if (!proved) {
-    static int64_t r_ub, r_bound; /* outlive a longjmp from GLPK */
-    static bool r_proved, r_cut;
-    r_ub = ub;
-    r_bound = best_bound;
-    r_proved = r_cut = false;
-    glp_error_hook(glpk_error, NULL);
-    if (setjmp(glpk_jump) == 0) {
-      run_glpk(c, &m, P, sol, scale, unit, warm, &r_ub, &r_bound, &r_proved, &r_cut);
-    } else {
-      failed = true;
-      glp_free_env(); /* frees every GLPK object, P included */
-    }
-    glp_error_hook(NULL, NULL);
-    ub = r_ub;
-    best_bound = r_bound;
-    proved = r_proved;
-    cut = r_cut;
-  }
-  if (proved) best_bound = ub;
-  if (best_bound > ub) best_bound = ub;
-  c->bound = best_bound;
-  c->status = best_bound >= ub ? MP_OPTIMAL : cut ? MP_TIMEOUT : MP_FEASIBLE;
+  job J = {c, &m, NULL, ub, lb, ub == lb, false};
+  J.sol = warm ? incumbent(&m, c->order, ub) : NULL;
+  bool failed = !J.proved && mp_glp_guarded(run_glpk, &J) != 0;
+  if (J.proved) J.bound = J.ub;
+  c->bound = J.bound;
+  c->status = J.bound == J.ub ? MP_OPTIMAL : J.cut ? MP_TIMEOUT : MP_FEASIBLE;
   if (failed) {
-    snprintf(c->msg, sizeof c->msg, "GLPK failed (internal error); the best heuristic order is kept");
+    snprintf(c->msg, sizeof c->msg, "GLPK failed (internal error); the best order found is kept");
   } else {
-    snprintf(c->msg, sizeof c->msg, "%d columns, %d rows", glp_get_num_cols(P), glp_get_num_rows(P));
-    glp_delete_prob(P);
+    snprintf(c->msg, sizeof c->msg, "%d columns, %d rows", glp_get_num_cols(m.P), glp_get_num_rows(m.P));
+    glp_delete_prob(m.P);
   }
-  free(sol);
-  free(m.asap);
-  free(m.alap);
-  free(m.xcol);
-  free(m.ccol);
+  free(J.sol);
+  model_destroy(&m);
   return 0;
 }
 

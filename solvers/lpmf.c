@@ -6,7 +6,7 @@
  * v leaves (allocated minus freed after its step).  So: a node that fits
  * under the current peak and leaves the least memory; if none fits, the one
  * needing the least while it runs; remaining ties in file order.
- * The rule lives in src/listsched.c (shared with `best` and the search
+ * The rule lives in lib/listsched.c (shared with `best` and the search
  * solvers' start orders). */
 #include "lib/listsched.h"
 #include "solver.h"

@@ -19,7 +19,7 @@
  *     piece (or postpones a node with the consumers that it alone feeds),
  *     which a sequence of single-node moves could only do through a peak.
  * The state, the moves and their incremental evaluation (only the window
- * of steps a move rearranges is recomputed) live in src/ordls.c, shared
+ * of steps a move rearranges is recomputed) live in lib/ordls.c, shared
  * with ga's local search.
  *
  * Energy (option energy):
@@ -41,7 +41,11 @@
  * uphill move among 200 sampled moves from the restart's first order is
  * accepted with probability 1/2 (T0 = mean uphill / ln 2, times the option
  * heat); geometric cooling T <- T * alpha per move, alpha = t_end^(1/iters),
- * so T reaches T0 * t_end at the end of each restart.
+ * so T reaches T0 * t_end at the end of each restart.  The Metropolis step
+ * and the T0 sampling are lib/ordls.c's, shared with ga.
+ * Optimality: only a peak equal to the min-cut bound of schedbound.h (valid
+ * for every order) proves it; under a time limit that bound gets half the
+ * time left and is the best it proves by then.
  * Restarts (option diversify = 1): a cycle of four starts:
  *   the best order so far; a member of the elite (the best distinct local
  *   optima of earlier restarts, `elite` of them) after a kick of n/8 random
@@ -58,6 +62,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/budget.h"
 #include "lib/listsched.h"
 #include "lib/ordls.h"
 #include "schedbound.h"
@@ -80,11 +85,6 @@
   X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
 enum { SA_OPTIONS(MP_OPT_ENUM) SA_N_OPTS };
 static const mp_option sa_options[] = {SA_OPTIONS(MP_OPT_ENTRY)};
-
-static double energy(const mp_ols *s, mp_ols_eval ev, double smooth) {
-  if (s->mode == 1) return (double)ev.xs;
-  return (double)ev.peak + smooth * s->scale * ev.sum / (double)s->n;
-}
 
 /* The elite: distinct local optima of the restarts, best first. */
 typedef struct elite_pool {
@@ -114,117 +114,135 @@ static void elite_add(elite_pool *ep, const int *ord, int64_t peak, double e) {
   if (ep->size < ep->cap) ep->size++;
 }
 
+/* The search state of one run. */
+typedef struct sa_run {
+  mp_ctx *c;
+  const mp_graph *g;
+  int n;
+  mp_ols s;
+  mp_rng r;
+  elite_pool ep;
+  double smooth, pdrag, margin;
+  int reach;
+  int64_t lb;          /* the min-cut bound: a peak equal to it is optimal */
+  int64_t best_peak;
+  double best_e;
+  int *best, *tmp;
+  bool cut, proved;
+} sa_run;
+
+static void run_init(sa_run *R, mp_ctx *c) {
+  const mp_graph *g = c->g;
+  int n = g->n;
+  memset(R, 0, sizeof *R);
+  R->c = c;
+  R->g = g;
+  R->n = n;
+  mp_ols_init(&R->s, g, (int)c->opt[OPT_energy], (int)c->opt[OPT_power]);
+  R->margin = c->opt[OPT_margin];
+  mp_ols_load(&R->s, c->start_order);
+  mp_ols_set_scale(&R->s, (double)mp_ols_peak(&R->s));
+  mp_ols_target_below(&R->s, mp_ols_peak(&R->s), R->margin);
+  R->smooth = c->opt[OPT_smooth];
+  R->pdrag = c->opt[OPT_drag];
+  R->reach = c->opt[OPT_reach] < n ? (int)c->opt[OPT_reach] : n;
+  R->best_peak = mp_ols_peak(&R->s);
+  R->best_e = mp_ols_energy(&R->s, mp_ols_current(&R->s), R->smooth);
+  R->best = mp_xmalloc(sizeof(int) * (size_t)n);
+  memcpy(R->best, R->s.ord, sizeof(int) * (size_t)n);
+  R->tmp = mp_xmalloc(sizeof(int) * (size_t)n);
+  R->ep = (elite_pool){(int)c->opt[OPT_elite], 0, n, NULL, NULL, NULL};
+  R->ep.ord = mp_xmalloc(sizeof(int *) * (size_t)R->ep.cap);
+  for (int k = 0; k < R->ep.cap; k++) R->ep.ord[k] = mp_xmalloc(sizeof(int) * (size_t)n);
+  R->ep.peak = mp_xmalloc(sizeof(int64_t) * (size_t)R->ep.cap);
+  R->ep.e = mp_xmalloc(sizeof(double) * (size_t)R->ep.cap);
+  mp_rng_seed(&R->r, c->seed);
+}
+
+static void run_destroy(sa_run *R) {
+  for (int k = 0; k < R->ep.cap; k++) free(R->ep.ord[k]);
+  free(R->ep.ord);
+  free(R->ep.peak);
+  free(R->ep.e);
+  free(R->tmp);
+  free(R->best);
+  mp_ols_free(&R->s);
+}
+
+/* The start of restart rs > 0: a cycle of best / kicked elite / best /
+ * randomised greedy (diversify), or the best order. */
+static void restart_from(sa_run *R, int rs, bool diversify) {
+  int kind = diversify ? rs % 4 : 0; /* 0, 2: best; 1: kicked elite; 3: random greedy */
+  if (kind == 3) {
+    mp_ls_order_random_greedy(R->g, &R->r, 0.3 * mp_rng_unit(&R->r), R->tmp);
+    mp_ols_load(&R->s, R->tmp);
+  } else if (kind == 1 && R->ep.size > 0) {
+    mp_ols_load(&R->s, R->ep.ord[mp_rng_below(&R->r, (uint64_t)R->ep.size)]);
+    int kicks = R->n / 8 > 1 ? R->n / 8 : 1;
+    for (int k = 0; k < kicks; k++)
+      if (mp_ols_move(&R->s, &R->r, R->pdrag, R->reach)) mp_ols_commit(&R->s, mp_ols_eval_move(&R->s));
+  } else {
+    mp_ols_load(&R->s, R->best);
+  }
+}
+
+/* One restart: iters moves, geometric cooling from a sampled T0. */
+static void anneal(sa_run *R, long iters, double alpha) {
+  mp_ols *s = &R->s;
+  double T = mp_ols_sample_t0(s, &R->r, R->pdrag, R->reach, R->smooth, 200) * R->c->opt[OPT_heat];
+  for (long it = 0; it < iters && !R->proved; it++, T *= alpha) {
+    if ((it & 255) == 0 && mp_time_up(R->c)) {
+      R->cut = true;
+      break;
+    }
+    mp_ols_eval ev;
+    if (!mp_ols_anneal_step(s, &R->r, R->pdrag, R->reach, T, R->smooth, &ev)) continue;
+    double ne = mp_ols_energy(s, ev, R->smooth);
+    if (ev.peak < R->best_peak || (ev.peak == R->best_peak && ne < R->best_e)) {
+      if (s->mode == 1 && ev.peak < R->best_peak) {
+        mp_ols_target_below(s, ev.peak, R->margin);
+        ne = (double)s->xs;
+      }
+      R->best_peak = ev.peak;
+      R->best_e = ne;
+      memcpy(R->best, s->ord, sizeof(int) * (size_t)R->n);
+      R->proved = R->best_peak == R->lb;
+    }
+  }
+  /* the restart's local optimum: its final order */
+  elite_add(&R->ep, s->ord, mp_ols_peak(s), mp_ols_energy(s, mp_ols_current(s), R->smooth));
+}
+
 static int sa_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
   memcpy(c->order, c->start_order, sizeof(int) * (size_t)n);
   c->status = MP_FEASIBLE;
   if (n < 2) return 0;
-  mp_ols s;
-  mp_ols_init(&s, g, (int)c->opt[OPT_energy], (int)c->opt[OPT_power]);
-  double margin = c->opt[OPT_margin];
-  mp_ols_load(&s, c->start_order);
-  mp_ols_set_scale(&s, (double)mp_ols_peak(&s));
-  mp_ols_target_below(&s, mp_ols_peak(&s), margin);
-
-  double smooth = c->opt[OPT_smooth], pdrag = c->opt[OPT_drag];
-  int reach = c->opt[OPT_reach] < n ? (int)c->opt[OPT_reach] : n;
-  int64_t best_peak = mp_ols_peak(&s);
-  double best_e = energy(&s, mp_ols_current(&s), smooth);
-  int *best = mp_xmalloc(sizeof(int) * (size_t)n);
-  memcpy(best, s.ord, sizeof(int) * (size_t)n);
-  /* a peak at the min-cut bound cannot be beaten: stop there, proven */
-  int64_t lb = c->opt[OPT_stop] > 0 ? mp_sched_lower_bound(g, NULL) : 0;
-  c->bound = lb;
-  bool proved = best_peak <= lb;
-  elite_pool ep = {(int)c->opt[OPT_elite], 0, n, NULL, NULL, NULL};
-  ep.ord = mp_xmalloc(sizeof(int *) * (size_t)ep.cap);
-  for (int k = 0; k < ep.cap; k++) ep.ord[k] = mp_xmalloc(sizeof(int) * (size_t)n);
-  ep.peak = mp_xmalloc(sizeof(int64_t) * (size_t)ep.cap);
-  ep.e = mp_xmalloc(sizeof(double) * (size_t)ep.cap);
-  int *tmp = mp_xmalloc(sizeof(int) * (size_t)n);
-
-  mp_rng r;
-  mp_rng_seed(&r, c->seed);
+  sa_run R;
+  run_init(&R, c);
+  /* only a peak equal to a bound valid for every order proves it optimal
+   * (under a time limit the bound gets half the time left, the search the
+   * rest: the bound is then the best proven by its share) */
+  R.lb = c->opt[OPT_stop] > 0 ? mp_sched_lower_bound_until(g, mp_deadline_share(c, 0.5), NULL, NULL) : 0;
+  c->bound = R.lb;
+  R.proved = R.best_peak == R.lb;
   long iters = (long)c->opt[OPT_iters];
   int restarts = (int)c->opt[OPT_restarts];
   bool diversify = c->opt[OPT_diversify] > 0;
   double alpha = pow(c->opt[OPT_t_end], 1.0 / (double)iters);
-  bool cut = false;
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
   int rs = 0;
-  for (; (rs < restarts || fill) && !cut && !proved; rs++) {
-    if (rs > 0) {
-      int kind = diversify ? rs % 4 : 0; /* 0, 2: best; 1: kicked elite; 3: random greedy */
-      if (kind == 3) {
-        mp_ls_order_random_greedy(g, &r, 0.3 * mp_rng_unit(&r), tmp);
-        mp_ols_load(&s, tmp);
-      } else if (kind == 1 && ep.size > 0) {
-        mp_ols_load(&s, ep.ord[mp_rng_below(&r, (uint64_t)ep.size)]);
-        int kicks = n / 8 > 1 ? n / 8 : 1;
-        for (int k = 0; k < kicks; k++)
-          if (mp_ols_move(&s, &r, pdrag, reach)) mp_ols_commit(&s, mp_ols_eval_move(&s));
-      } else {
-        mp_ols_load(&s, best);
-      }
-    }
-    double e = energy(&s, mp_ols_current(&s), smooth);
-    /* initial temperature from sampled moves that raise the energy */
-    double up = 0;
-    int nup = 0;
-    for (int k = 0; k < 200; k++) {
-      if (!mp_ols_move(&s, &r, pdrag, reach)) continue;
-      mp_ols_eval ev = mp_ols_eval_move(&s);
-      mp_ols_revert(&s);
-      double de = energy(&s, ev, smooth) - e;
-      /* energy 0: only the moves that raise the peak count (moves that
-       * only change the soft term are much smaller) */
-      if (de > 0 && (s.mode == 1 || ev.peak > mp_ols_peak(&s))) {
-        up += de;
-        nup++;
-      }
-    }
-    double T0 = (nup ? up / nup / log(2.0) : 1.0) * c->opt[OPT_heat], T = T0;
-    for (long it = 0; it < iters && !proved; it++, T *= alpha) {
-      if ((it & 255) == 0 && mp_time_up(c)) {
-        cut = true;
-        break;
-      }
-      if (!mp_ols_move(&s, &r, pdrag, reach)) continue;
-      mp_ols_eval ev = mp_ols_eval_move(&s);
-      double ne = energy(&s, ev, smooth), de = ne - e;
-      if (de <= 0 || mp_rng_unit(&r) < exp(-de / T)) {
-        mp_ols_commit(&s, ev);
-        e = ne;
-        if (ev.peak < best_peak || (ev.peak == best_peak && ne < best_e)) {
-          if (s.mode == 1 && ev.peak < best_peak) {
-            mp_ols_target_below(&s, ev.peak, margin);
-            e = ne = (double)s.xs;
-          }
-          best_peak = ev.peak;
-          best_e = ne;
-          memcpy(best, s.ord, sizeof(int) * (size_t)n);
-          proved = best_peak <= lb;
-        }
-      } else {
-        mp_ols_revert(&s);
-      }
-    }
-    /* the restart's local optimum: its final order */
-    elite_add(&ep, s.ord, mp_ols_peak(&s), e);
+  for (; (rs < restarts || fill) && !R.cut && !R.proved; rs++) {
+    if (rs > 0) restart_from(&R, rs, diversify);
+    anneal(&R, iters, alpha);
   }
-  memcpy(c->order, best, sizeof(int) * (size_t)n);
-  if (proved)
+  memcpy(c->order, R.best, sizeof(int) * (size_t)n);
+  if (R.proved)
     c->status = MP_OPTIMAL;
-  else if (cut && rs <= restarts)
+  else if (R.cut && rs <= restarts)
     c->status = MP_TIMEOUT; /* cut before the minimum */
-  for (int k = 0; k < ep.cap; k++) free(ep.ord[k]);
-  free(ep.ord);
-  free(ep.peak);
-  free(ep.e);
-  free(tmp);
-  free(best);
-  mp_ols_free(&s);
+  run_destroy(&R);
   return 0;
 }
 

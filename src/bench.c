@@ -15,10 +15,11 @@ static void free_list(char **l, int n) {
   free(l);
 }
 
-static void push(char ***l, int *n, const char *s) {
+void mp_list_push(char ***l, int *n, const char *s) {
   *l = mp_xrealloc(*l, sizeof(char *) * (size_t)(*n + 1));
   (*l)[(*n)++] = mp_xstrdup(s);
 }
+#define push mp_list_push
 
 void mp_experiment_defaults(mp_experiment *e) {
   memset(e, 0, sizeof *e);
@@ -37,12 +38,14 @@ void mp_experiment_defaults(mp_experiment *e) {
   e->mem_limit_mb = 4096;
   e->grace_s = 5;
   e->max_wall_s = 600;
+  e->repeat = 1;
 }
 
 void mp_experiment_free(mp_experiment *e) {
   free(e->name);
   free(e->file);
   free(e->manifest);
+  free(e->graphs_base);
   free_list(e->graphs, e->n_graphs);
   free_list(e->order, e->n_order);
   free_list(e->place, e->n_place);
@@ -54,17 +57,13 @@ void mp_experiment_free(mp_experiment *e) {
   memset(e, 0, sizeof *e);
 }
 
-int mp_split_list(const char *s, bool chains, char ***out, int *n) {
+int mp_split_list(const char *s, char ***out, int *n) {
   char **l = NULL;
   int k = 0;
   char *buf = mp_xstrdup(s);
   for (char *save = NULL, *tok = strtok_r(buf, ", \t", &save); tok;
-       tok = strtok_r(NULL, ", \t", &save)) {
-    if (chains)
-      for (char *c = tok; *c; c++)
-        if (*c == ':') *c = ',';
+       tok = strtok_r(NULL, ", \t", &save))
     push(&l, &k, tok);
-  }
   free(buf);
   if (k == 0) return -1;
   free_list(*out, *n);
@@ -109,7 +108,7 @@ static int json_strings(json_t *v, const char *key, char ***out, int *n, char *m
 static int json_num(json_t *o, const char *key, double lo, double *out, char *msg, size_t cap) {
   json_t *v = json_object_get(o, key);
   if (!v) return 0;
-  if (!json_is_number(v) || json_number_value(v) < lo) {
+  if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < lo) {
     snprintf(msg, cap, "\"%s\" must be a number >= %g", key, lo);
     return -1;
   }
@@ -117,25 +116,45 @@ static int json_num(json_t *o, const char *key, double lo, double *out, char *ms
   return 0;
 }
 
-int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap) {
-  mp_experiment_defaults(e);
-  free(e->name);
-  e->name = NULL;
-  e->file = mp_xstrdup(path);
-  json_error_t je;
-  json_t *o = json_load_file(path, 0, &je);
-  if (!o) {
-    snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
-    return -1;
-  }
-  int rc = -1;
-  char sub[400];
+/* The directory of a file ("." for a bare name). */
+static char *dir_of(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return mp_xstrdup(".");
+  if (slash == path) return mp_xstrdup("/");
+  char *d = mp_xstrdup(path);
+  d[slash - path] = 0;
+  return d;
+}
+
+/* p relative to dir (absolute paths and dir "." unchanged). */
+static char *beside(const char *dir, const char *p) {
+  if (p[0] == '/' || !dir || !strcmp(dir, ".")) return mp_xstrdup(p);
+  size_t n = strlen(dir) + strlen(p) + 2;
+  char *out = mp_xmalloc(n);
+  snprintf(out, n, "%s/%s", dir, p);
+  return out;
+}
+
+/* A chain is written "greedy,sa" everywhere; older files' "greedy:sa" is
+ * refused with that advice rather than read another way. */
+static int check_chains(char **l, int n, const char *key, char *msg, size_t cap) {
+  for (int i = 0; i < n; i++)
+    if (strchr(l[i], ':')) {
+      snprintf(msg, cap, "\"%s\": '%s': write a chain with commas (\"greedy,sa\"), as in "
+               "memplan solve", key, l[i]);
+      return -1;
+    }
+  return 0;
+}
+
+static int check_keys(json_t *o, char *sub, size_t cap) {
   static const char *known[] = {"name", "description", "manifest", "graphs", "order", "place",
                                 "pairs", "exclude", "seeds", "time_limits", "options", "align",
-                                "mem_limit_mb", "grace_s", "max_wall_s", NULL};
+                                "mem_limit_mb", "grace_s", "max_wall_s", "repeat", "capacity",
+                                NULL};
   if (!json_is_object(o)) {
-    snprintf(sub, sizeof sub, "the experiment must be a JSON object");
-    goto done;
+    snprintf(sub, cap, "the experiment must be a JSON object");
+    return -1;
   }
   const char *k;
   json_t *v;
@@ -143,14 +162,19 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
     int i = 0;
     while (known[i] && strcmp(known[i], k)) i++;
     if (!known[i] && k[0] != '_') {
-      snprintf(sub, sizeof sub, "unknown key \"%s\" (see scripts/experiments/README.md)", k);
-      goto done;
+      snprintf(sub, cap, "unknown key \"%s\" (see scripts/experiments/README.md)", k);
+      return -1;
     }
   }
-  v = json_object_get(o, "name");
+  return 0;
+}
+
+/* name (default: the file name), manifest (relative to the file), lists. */
+static int load_strings(json_t *o, const char *path, mp_experiment *e, char *sub, size_t cap) {
+  json_t *v = json_object_get(o, "name");
   if (v && !json_is_string(v)) {
-    snprintf(sub, sizeof sub, "\"name\" must be a string");
-    goto done;
+    snprintf(sub, cap, "\"name\" must be a string");
+    return -1;
   }
   if (v) {
     e->name = mp_xstrdup(json_string_value(v));
@@ -161,90 +185,203 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
     if (dot && dot != e->name) *dot = 0;
   }
   v = json_object_get(o, "manifest");
+  if (v && !json_is_string(v)) {
+    snprintf(sub, cap, "\"manifest\" must be a string");
+    return -1;
+  }
   if (v) {
-    if (!json_is_string(v)) {
-      snprintf(sub, sizeof sub, "\"manifest\" must be a string");
-      goto done;
-    }
     free(e->manifest);
-    e->manifest = mp_xstrdup(json_string_value(v));
+    e->manifest = beside(e->graphs_base, json_string_value(v));
   }
-  if (json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub,
-                   sizeof sub) ||
-      json_strings(json_object_get(o, "order"), "order", &e->order, &e->n_order, sub, sizeof sub) ||
-      json_strings(json_object_get(o, "place"), "place", &e->place, &e->n_place, sub, sizeof sub) ||
-      json_strings(json_object_get(o, "exclude"), "exclude", &e->exclude, &e->n_exclude, sub,
-                   sizeof sub) ||
-      json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, sizeof sub))
-    goto done;
-  v = json_object_get(o, "pairs");
-  if (v) {
-    size_t i;
-    json_t *p;
-    if (!json_is_array(v)) {
-      snprintf(sub, sizeof sub, "\"pairs\" must be a list of [ORDER, PLACE]");
-      goto done;
-    }
-    json_array_foreach(v, i, p) {
-      if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_string(json_array_get(p, 0)) ||
-          !json_is_string(json_array_get(p, 1))) {
-        snprintf(sub, sizeof sub, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
-        goto done;
-      }
-      char buf[600];
-      snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
-               json_string_value(json_array_get(p, 1)));
-      push(&e->pairs, &e->n_pairs, buf);
-    }
+  return json_strings(json_object_get(o, "graphs"), "graphs", &e->graphs, &e->n_graphs, sub, cap) ||
+         json_strings(json_object_get(o, "order"), "order", &e->order, &e->n_order, sub, cap) ||
+         json_strings(json_object_get(o, "place"), "place", &e->place, &e->n_place, sub, cap) ||
+         json_strings(json_object_get(o, "exclude"), "exclude", &e->exclude, &e->n_exclude, sub,
+                      cap) ||
+         json_strings(json_object_get(o, "options"), "options", &e->sets, &e->n_sets, sub, cap) ||
+         check_chains(e->order, e->n_order, "order", sub, cap) ||
+         check_chains(e->place, e->n_place, "place", sub, cap)
+             ? -1
+             : 0;
+}
+
+static int load_pairs(json_t *v, mp_experiment *e, char *sub, size_t cap) {
+  if (!v) return 0;
+  size_t i;
+  json_t *p;
+  if (!json_is_array(v)) {
+    snprintf(sub, cap, "\"pairs\" must be a list of [ORDER, PLACE]");
+    return -1;
   }
-  v = json_object_get(o, "seeds");
-  if (v) {
-    size_t i;
-    json_t *x;
-    if (!json_is_array(v) || json_array_size(v) == 0) {
-      snprintf(sub, sizeof sub, "\"seeds\" must be a non-empty list of integers");
-      goto done;
+  json_array_foreach(v, i, p) {
+    if (!json_is_array(p) || json_array_size(p) != 2 || !json_is_string(json_array_get(p, 0)) ||
+        !json_is_string(json_array_get(p, 1))) {
+      snprintf(sub, cap, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
+      return -1;
     }
-    e->n_seeds = (int)json_array_size(v);
-    e->seeds = mp_xrealloc(e->seeds, sizeof(uint64_t) * (size_t)e->n_seeds);
-    json_array_foreach(v, i, x) {
-      if (!json_is_integer(x) || json_integer_value(x) < 0) {
-        snprintf(sub, sizeof sub, "\"seeds\"[%zu] must be an integer >= 0", i);
-        goto done;
-      }
-      e->seeds[i] = (uint64_t)json_integer_value(x);
+    char buf[600];
+    snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
+             json_string_value(json_array_get(p, 1)));
+    if (strchr(buf, ':')) {
+      snprintf(sub, cap, "\"pairs\"[%zu]: write a chain with commas (\"greedy,sa\")", i);
+      return -1;
     }
+    push(&e->pairs, &e->n_pairs, buf);
   }
-  v = json_object_get(o, "time_limits");
-  if (v) {
-    size_t i;
-    json_t *x;
-    if (!json_is_array(v) || json_array_size(v) == 0) {
-      snprintf(sub, sizeof sub, "\"time_limits\" must be a non-empty list of seconds");
-      goto done;
-    }
-    e->n_time_limits = (int)json_array_size(v);
-    e->time_limits = mp_xrealloc(e->time_limits, sizeof(double) * (size_t)e->n_time_limits);
-    json_array_foreach(v, i, x) {
-      if (!json_is_number(x) || json_number_value(x) < 0) {
-        snprintf(sub, sizeof sub, "\"time_limits\"[%zu] must be a number >= 0", i);
-        goto done;
-      }
-      e->time_limits[i] = json_number_value(x);
-    }
+  return 0;
+}
+
+static int load_seeds(json_t *v, mp_experiment *e, char *sub, size_t cap) {
+  if (!v) return 0;
+  size_t i;
+  json_t *x;
+  if (!json_is_array(v) || json_array_size(v) == 0) {
+    snprintf(sub, cap, "\"seeds\" must be a non-empty list of integers");
+    return -1;
   }
-  double align = 0;
-  if (json_num(o, "align", 0, &align, sub, sizeof sub) ||
-      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, sizeof sub) ||
-      json_num(o, "grace_s", 0, &e->grace_s, sub, sizeof sub) ||
-      json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, sizeof sub))
-    goto done;
-  e->align = (int64_t)align;
-  rc = 0;
-done:
+  e->n_seeds = (int)json_array_size(v);
+  e->seeds = mp_xrealloc(e->seeds, sizeof(uint64_t) * (size_t)e->n_seeds);
+  json_array_foreach(v, i, x) {
+    if (!json_is_integer(x) || json_integer_value(x) < 0) {
+      snprintf(sub, cap, "\"seeds\"[%zu] must be an integer >= 0", i);
+      return -1;
+    }
+    e->seeds[i] = (uint64_t)json_integer_value(x);
+  }
+  return 0;
+}
+
+static int load_time_limits(json_t *v, mp_experiment *e, char *sub, size_t cap) {
+  if (!v) return 0;
+  size_t i;
+  json_t *x;
+  if (!json_is_array(v) || json_array_size(v) == 0) {
+    snprintf(sub, cap, "\"time_limits\" must be a non-empty list of seconds");
+    return -1;
+  }
+  e->n_time_limits = (int)json_array_size(v);
+  e->time_limits = mp_xrealloc(e->time_limits, sizeof(double) * (size_t)e->n_time_limits);
+  json_array_foreach(v, i, x) {
+    double t = json_is_number(x) ? json_number_value(x) : -1;
+    if (!isfinite(t) || t < 0 || t > 1e9) {
+      snprintf(sub, cap, "\"time_limits\"[%zu] must be a number of seconds >= 0", i);
+      return -1;
+    }
+    e->time_limits[i] = t;
+  }
+  return 0;
+}
+
+/* An integer key in [lo, hi] (absent: *out unchanged). */
+static int json_int_in(json_t *o, const char *key, double lo, double hi, int64_t *out, char *sub,
+                       size_t cap) {
+  double v = (double)*out;
+  if (json_num(o, key, lo, &v, sub, cap)) return -1;
+  if (v > hi || v != floor(v)) {
+    snprintf(sub, cap, "\"%s\" must be an integer in [%g, %g]", key, lo, hi);
+    return -1;
+  }
+  *out = (int64_t)v;
+  return 0;
+}
+
+static int load_numbers(json_t *o, mp_experiment *e, char *sub, size_t cap) {
+  int64_t repeat = e->repeat;
+  if (json_int_in(o, "align", 0, 1099511627776.0, &e->align, sub, cap) ||
+      json_int_in(o, "capacity", 0, 4611686018427387904.0, &e->capacity, sub, cap) ||
+      json_int_in(o, "repeat", 1, 1000, &repeat, sub, cap) ||
+      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, cap) ||
+      json_num(o, "grace_s", 0, &e->grace_s, sub, cap) ||
+      json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, cap))
+    return -1;
+  e->repeat = (int)repeat;
+  return 0;
+}
+
+int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap) {
+  mp_experiment_defaults(e);
+  free(e->name);
+  e->name = NULL;
+  e->file = mp_xstrdup(path);
+  e->graphs_base = dir_of(path);
+  json_error_t je;
+  json_t *o = json_load_file(path, 0, &je);
+  if (!o) {
+    snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
+    return -1;
+  }
+  char sub[400];
+  int rc = check_keys(o, sub, sizeof sub) || load_strings(o, path, e, sub, sizeof sub) ||
+                   load_pairs(json_object_get(o, "pairs"), e, sub, sizeof sub) ||
+                   load_seeds(json_object_get(o, "seeds"), e, sub, sizeof sub) ||
+                   load_time_limits(json_object_get(o, "time_limits"), e, sub, sizeof sub) ||
+                   load_numbers(o, e, sub, sizeof sub)
+               ? -1
+               : 0;
   if (rc) snprintf(msg, cap, "%s: %s", path, sub);
+  if (!e->name) e->name = mp_xstrdup("experiment");
   json_decref(o);
   return rc;
+}
+
+/* One override against the registry: a solver that exists, an option it
+ * has, a finite value in the option's range. */
+static int check_one_set(const char *set, char *msg, size_t cap) {
+  const char *eq = strchr(set, '=');
+  if (!eq || eq == set) {
+    snprintf(msg, cap, "option '%s': expected NAME=VALUE or SOLVER.NAME=VALUE", set);
+    return -1;
+  }
+  char *end;
+  double v = strtod(eq + 1, &end);
+  if (end == eq + 1 || *end || !isfinite(v)) {
+    snprintf(msg, cap, "option '%s': '%s' is not a finite number", set, eq + 1);
+    return -1;
+  }
+  size_t nl = (size_t)(eq - set);
+  const char *dot = memchr(set, '.', nl);
+  const char *oname = dot ? dot + 1 : set;
+  size_t ol = (size_t)(eq - oname);
+  bool solver_seen = false;
+  int matched = 0;
+  for (int k = 0; k < mp_registry_size; k++) {
+    const mp_solver *s = mp_registry[k];
+    if (dot && (strlen(s->name) != (size_t)(dot - set) || strncmp(s->name, set, (size_t)(dot - set))))
+      continue;
+    solver_seen = true;
+    for (int i = 0; i < s->n_options; i++) {
+      if (strlen(s->options[i].name) != ol || strncmp(s->options[i].name, oname, ol)) continue;
+      double vals[MP_MAX_OPTS];
+      const char *one[1] = {set};
+      mp_error err;
+      if (mp_solver_options(s, 1, one, vals, &err)) {
+        snprintf(msg, cap, "%s", err.msg);
+        return -1;
+      }
+      matched++;
+    }
+  }
+  if (dot && !solver_seen) {
+    snprintf(msg, cap, "option '%s': no solver is named '%.*s' (memplan solvers lists them)", set,
+             (int)(dot - set), set);
+    return -1;
+  }
+  if (!matched) {
+    if (dot)
+      snprintf(msg, cap, "option '%s': %.*s has no option '%.*s' (memplan solvers lists them)",
+               set, (int)(dot - set), set, (int)ol, oname);
+    else
+      snprintf(msg, cap, "option '%s': no solver has an option '%.*s' (memplan solvers lists them)",
+               set, (int)ol, oname);
+    return -1;
+  }
+  return 0;
+}
+
+int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap) {
+  for (int i = 0; i < e->n_sets; i++)
+    if (check_one_set(e->sets[i], msg, cap)) return -1;
+  return 0;
 }
 
 /* ---------------------------------------------------------------- matrix */
@@ -270,27 +407,26 @@ static bool looks_like_path(const char *s) {
 
 typedef struct gsel {
   char *path, *file;
+  char digest[17];
 } gsel;
 
-/* Resolve a manifest path: as written, else beside the manifest, else
- * beside the manifest's directory (manifest in graphs/, paths from the
- * repository root). */
+/* Resolve a manifest path: beside the manifest, else beside the manifest's
+ * directory (manifest in graphs/, paths from the repository root), else
+ * from the working directory. */
 static char *resolve(const char *manifest, const char *p) {
-  if (p[0] == '/' || file_exists(p)) return mp_xstrdup(p);
-  char dir[1024];
-  snprintf(dir, sizeof dir, "%s", manifest);
-  for (int up = 0; up < 2; up++) {
-    char *slash = strrchr(dir, '/');
-    if (slash)
-      *slash = 0;
+  if (p[0] == '/') return file_exists(p) ? mp_xstrdup(p) : NULL;
+  char *d1 = dir_of(manifest), *d2 = dir_of(d1);
+  char *cand[3] = {beside(d1, p), beside(d2, p), mp_xstrdup(p)};
+  char *found = NULL;
+  for (int i = 0; i < 3; i++) {
+    if (!found && file_exists(cand[i]))
+      found = cand[i];
     else
-      snprintf(dir, sizeof dir, ".");
-    char cand[2200];
-    snprintf(cand, sizeof cand, "%s/%s", dir, p);
-    if (file_exists(cand)) return mp_xstrdup(cand);
-    if (!slash) break;
+      free(cand[i]);
   }
-  return NULL;
+  free(d1);
+  free(d2);
+  return found;
 }
 
 static int split_tsv(char *line, char **f, int max) {
@@ -316,92 +452,146 @@ static bool has_tag(const char *tags, const char *tag) {
   return false;
 }
 
-/* The graphs of an experiment: manifest tags or paths, deduplicated. */
-static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *msg, size_t cap) {
-  gsel *sel = NULL;
-  int n = 0;
-  char **rows_path = NULL, **rows_tags = NULL;
-  int n_rows = 0;
-  bool manifest_read = false;
-  int rc = -1;
-  for (int gi = 0; gi < e->n_graphs; gi++) {
-    const char *want = e->graphs[gi];
-    bool is_tag = !strncmp(want, "tag:", 4);
-    const char *tag = is_tag ? want + 4 : want;
-    if (!is_tag && looks_like_path(want)) {
-      if (!file_exists(want)) {
-        snprintf(msg, cap, "graph file %s does not exist", want);
-        goto done;
+/* The manifest's rows: path and tags (read on first use). */
+typedef struct manifest {
+  char **path, **tags;
+  int n;
+  bool read;
+} manifest;
+
+static void manifest_free(manifest *m) {
+  free_list(m->path, m->n);
+  free_list(m->tags, m->n);
+  memset(m, 0, sizeof *m);
+}
+
+static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
+  if (m->read) return 0;
+  m->read = true;
+  FILE *f = fopen(file, "r");
+  if (!f) {
+    snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", file);
+    return -1;
+  }
+  char line[8192];
+  int c_path = -1, c_tags = -1, n_path = 0;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    if (!line[0] || line[0] == '#') continue;
+    char *fld[32];
+    int nf = split_tsv(line, fld, 32);
+    if (c_path < 0) { /* the header */
+      for (int i = 0; i < nf; i++) {
+        if (!strcmp(fld[i], "path")) c_path = i;
+        if (!strcmp(fld[i], "tags")) c_tags = i;
       }
-      sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
-      sel[n].path = mp_xstrdup(want);
-      sel[n].file = mp_xstrdup(want);
-      n++;
+      if (c_path < 0 || c_tags < 0) {
+        snprintf(msg, cap, "%s: the header needs columns path and tags", file);
+        fclose(f);
+        return -1;
+      }
       continue;
     }
-    if (!manifest_read) {
-      manifest_read = true;
-      FILE *f = fopen(e->manifest, "r");
-      if (!f) {
-        snprintf(msg, cap, "cannot read the manifest %s (graphs are selected by tag)", e->manifest);
-        goto done;
-      }
-      char line[8192];
-      int c_path = -1, c_tags = -1, lineno = 0;
-      while (fgets(line, sizeof line, f)) {
-        lineno++;
-        line[strcspn(line, "\r\n")] = 0;
-        if (!line[0] || line[0] == '#') continue;
-        char *fld[32];
-        int nf = split_tsv(line, fld, 32);
-        if (c_path < 0) {
-          for (int i = 0; i < nf; i++) {
-            if (!strcmp(fld[i], "path")) c_path = i;
-            if (!strcmp(fld[i], "tags")) c_tags = i;
-          }
-          if (c_path < 0 || c_tags < 0) {
-            snprintf(msg, cap, "%s: the header needs columns path and tags", e->manifest);
-            fclose(f);
-            goto done;
-          }
-          continue;
-        }
-        if (nf <= c_path || nf <= c_tags) continue;
-        rows_path = mp_xrealloc(rows_path, sizeof(char *) * (size_t)(n_rows + 1));
-        rows_tags = mp_xrealloc(rows_tags, sizeof(char *) * (size_t)(n_rows + 1));
-        rows_path[n_rows] = mp_xstrdup(fld[c_path]);
-        rows_tags[n_rows] = mp_xstrdup(fld[c_tags]);
-        n_rows++;
-      }
-      fclose(f);
+    if (nf <= c_path || nf <= c_tags) continue;
+    push(&m->path, &n_path, fld[c_path]);
+    push(&m->tags, &m->n, fld[c_tags]);
+  }
+  fclose(f);
+  return 0;
+}
+
+static void add_sel(gsel **sel, int *n, const char *path, char *file) {
+  *sel = mp_xrealloc(*sel, sizeof(gsel) * (size_t)(*n + 1));
+  (*sel)[*n].path = mp_xstrdup(path);
+  (*sel)[*n].file = file;
+  (*n)++;
+}
+
+/* A graph named by its path: the key as written, the file relative to the
+ * experiment file. */
+static int add_path(const mp_experiment *e, const char *want, gsel **sel, int *n, char *msg,
+                    size_t cap) {
+  char *file = e->graphs_base && want[0] != '/' && strcmp(e->graphs_base, ".")
+                   ? beside(e->graphs_base, want)
+                   : mp_xstrdup(want);
+  if (!file_exists(file)) {
+    snprintf(msg, cap, "graph file %s does not exist", file);
+    free(file);
+    return -1;
+  }
+  add_sel(sel, n, want, file);
+  return 0;
+}
+
+/* Every manifest graph with the tag ("all": every one). */
+static int add_tag(const mp_experiment *e, const manifest *m, const char *tag, gsel **sel, int *n,
+                   char *msg, size_t cap) {
+  int found = 0;
+  for (int r = 0; r < m->n; r++) {
+    if (strcmp(tag, "all") && !has_tag(m->tags[r], tag)) continue;
+    found++;
+    char *file = resolve(e->manifest, m->path[r]);
+    if (!file) {
+      snprintf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, m->path[r], tag);
+      return -1;
     }
-    int found = 0;
-    for (int r = 0; r < n_rows; r++) {
-      if (strcmp(tag, "all") && !has_tag(rows_tags[r], tag)) continue;
-      found++;
-      char *file = resolve(e->manifest, rows_path[r]);
-      if (!file) {
-        snprintf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, rows_path[r], tag);
-        goto done;
-      }
-      sel = mp_xrealloc(sel, sizeof(gsel) * (size_t)(n + 1));
-      sel[n].path = mp_xstrdup(rows_path[r]);
-      sel[n].file = file;
-      n++;
-    }
-    if (!found) {
-      snprintf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
-      goto done;
+    add_sel(sel, n, m->path[r], file);
+  }
+  if (!found) {
+    snprintf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
+    return -1;
+  }
+  return 0;
+}
+
+/* "!TAG": leave out the selected manifest graphs that have the tag. */
+static void drop_tag(const manifest *m, const char *tag, gsel *sel, int *n) {
+  int w = 0;
+  for (int i = 0; i < *n; i++) {
+    bool drop = false;
+    for (int r = 0; r < m->n && !drop; r++)
+      drop = !strcmp(m->path[r], sel[i].path) && has_tag(m->tags[r], tag);
+    if (drop) {
+      free(sel[i].path);
+      free(sel[i].file);
+    } else {
+      sel[w++] = sel[i];
     }
   }
-  rc = 0;
-done:
-  for (int r = 0; r < n_rows; r++) {
-    free(rows_path[r]);
-    free(rows_tags[r]);
+  *n = w;
+}
+
+/* The graphs of an experiment: manifest tags (TAG, tag:TAG, all, !TAG to
+ * leave a tag out) or paths; then each file's digest. */
+static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *msg, size_t cap) {
+  gsel *sel = NULL;
+  int n = 0, rc = 0;
+  manifest m = {0};
+  for (int pass = 0; pass < 2 && !rc; pass++) /* selections, then exclusions */
+    for (int gi = 0; gi < e->n_graphs && !rc; gi++) {
+      const char *want = e->graphs[gi];
+      bool drop = want[0] == '!', is_tag = !strncmp(want, "tag:", 4);
+      if (drop != (pass == 1)) continue;
+      if (!drop && !is_tag && looks_like_path(want)) {
+        rc = add_path(e, want, &sel, &n, msg, cap);
+        continue;
+      }
+      if ((rc = manifest_read(e->manifest, &m, msg, cap))) break;
+      if (drop)
+        drop_tag(&m, want + 1, sel, &n);
+      else
+        rc = add_tag(e, &m, is_tag ? want + 4 : want, &sel, &n, msg, cap);
+    }
+  if (!rc && !n) {
+    snprintf(msg, cap, "no graph is left in the selection");
+    rc = -1;
   }
-  free(rows_path);
-  free(rows_tags);
+  for (int i = 0; i < n && !rc; i++)
+    if (mp_file_digest(sel[i].file, sel[i].digest)) {
+      snprintf(msg, cap, "%s: cannot read", sel[i].file);
+      rc = -1;
+    }
+  manifest_free(&m);
   if (rc) {
     for (int i = 0; i < n; i++) {
       free(sel[i].path);
@@ -496,6 +686,11 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
     snprintf(buf, sizeof buf, "align=%lld", (long long)e->align);
     push(&app, &n, buf);
   }
+  if (e->capacity > 0) {
+    snprintf(buf, sizeof buf, "capacity=%lld", (long long)e->capacity);
+    push(&app, &n, buf);
+  }
+  int fixed = n; /* align and capacity first, then the sorted overrides */
   char chains[1100];
   snprintf(chains, sizeof chains, "%s,%s", order, place);
   for (int i = 0; i < e->n_sets; i++) {
@@ -523,7 +718,7 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
     }
     if (applies) push(&app, &n, set);
   }
-  if (n > 1) qsort(app + (e->align > 0), (size_t)(n - (e->align > 0)), sizeof(char *), cmp_str);
+  if (n - fixed > 1) qsort(app + fixed, (size_t)(n - fixed), sizeof(char *), cmp_str);
   size_t len = 1;
   for (int i = 0; i < n; i++) len += strlen(app[i]) + 1;
   char *s = mp_xmalloc(len);
@@ -569,6 +764,8 @@ static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, c
   c->time_limit = tl;
   c->options = opts;
   c->key = key;
+  c->digest = mp_xstrdup(g->digest);
+  c->fingerprint = mp_cell_fingerprint(g->digest, order, place);
 }
 
 static void cell_free(mp_cell *c);
@@ -577,90 +774,82 @@ static int cmp_cell(const void *a, const void *b) {
   return strcmp(((const mp_cell *)a)->key, ((const mp_cell *)b)->key);
 }
 
-int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap) {
-  memset(m, 0, sizeof *m);
-  if (e->n_graphs == 0) {
-    snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
-    return -1;
-  }
-  gsel *gs = NULL;
-  int ng = 0;
-  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+/* The (order, place) pairs of an experiment. */
+typedef struct pairlist {
+  char **o, **p;
+  bool *explicit_; /* from "pairs": exempt from the joint-solver rule */
+  int n;
+} pairlist;
+
+static void pair_add(pairlist *l, const char *o, const char *p, bool ex) {
+  l->o = mp_xrealloc(l->o, sizeof(char *) * (size_t)(l->n + 1));
+  l->p = mp_xrealloc(l->p, sizeof(char *) * (size_t)(l->n + 1));
+  l->explicit_ = mp_xrealloc(l->explicit_, sizeof(bool) * (size_t)(l->n + 1));
+  l->o[l->n] = mp_xstrdup(o);
+  l->p[l->n] = mp_xstrdup(p);
+  l->explicit_[l->n++] = ex;
+}
+
+static void pairs_free(pairlist *l) {
+  free_list(l->o, l->n);
+  free_list(l->p, l->n);
+  free(l->explicit_);
+  memset(l, 0, sizeof *l);
+}
+
+/* Every order x every placer ("all" expanded), then the explicit pairs. */
+static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t cap) {
   char **ord = NULL, **plc = NULL;
-  int no = 0, np = 0, rc = -1, ccap = 0;
+  int no = 0, np = 0, rc = 0;
   if (expand_chains(e, e->order, e->n_order, true, &ord, &no, msg, cap) ||
       expand_chains(e, e->place, e->n_place, false, &plc, &np, msg, cap))
-    goto done;
-  /* the (order, place) pairs: the cross product, then the explicit pairs
-   * ("all" expands on either side); explicit pairs are exempt from the
-   * joint-solver rule below */
-  char **po = NULL, **pp = NULL;
-  bool *pexp = NULL;
-  int npairs = 0;
-  for (int pi = 0; pi < np; pi++)
-    for (int oi = 0; oi < no; oi++) {
-      po = mp_xrealloc(po, sizeof(char *) * (size_t)(npairs + 1));
-      pp = mp_xrealloc(pp, sizeof(char *) * (size_t)(npairs + 1));
-      pexp = mp_xrealloc(pexp, sizeof(bool) * (size_t)(npairs + 1));
-      po[npairs] = ord[oi];
-      pp[npairs] = plc[pi];
-      pexp[npairs++] = false;
-    }
-  char ***keep = mp_xcalloc((size_t)(2 * e->n_pairs + 1), sizeof(char **));
-  int *nkeep = mp_xcalloc((size_t)(2 * e->n_pairs + 1), sizeof(int));
-  for (int i = 0; i < e->n_pairs; i++) {
+    rc = -1;
+  for (int pi = 0; pi < np && !rc; pi++)
+    for (int oi = 0; oi < no; oi++) pair_add(l, ord[oi], plc[pi], false);
+  free_list(ord, no);
+  free_list(plc, np);
+  for (int i = 0; i < e->n_pairs && !rc; i++) {
     char buf[600];
     snprintf(buf, sizeof buf, "%s", e->pairs[i]);
     char *tab = strchr(buf, '\t');
     *tab = 0;
     char *o1[1] = {buf}, *p1[1] = {tab + 1};
-    if (expand_chains(e, o1, 1, true, &keep[2 * i], &nkeep[2 * i], msg, cap) ||
-        expand_chains(e, p1, 1, false, &keep[2 * i + 1], &nkeep[2 * i + 1], msg, cap)) {
-      for (int k = 0; k <= 2 * i + 1; k++) free_list(keep[k], nkeep[k]);
-      free(keep);
-      free(nkeep);
-      free(po);
-      free(pp);
-      free(pexp);
-      goto done;
-    }
-    for (int x = 0; x < nkeep[2 * i]; x++)
-      for (int y = 0; y < nkeep[2 * i + 1]; y++) {
-        po = mp_xrealloc(po, sizeof(char *) * (size_t)(npairs + 1));
-        pp = mp_xrealloc(pp, sizeof(char *) * (size_t)(npairs + 1));
-        pexp = mp_xrealloc(pexp, sizeof(bool) * (size_t)(npairs + 1));
-        po[npairs] = keep[2 * i][x];
-        pp[npairs] = keep[2 * i + 1][y];
-        pexp[npairs++] = true;
-      }
+    ord = plc = NULL;
+    no = np = 0;
+    if (expand_chains(e, o1, 1, true, &ord, &no, msg, cap) ||
+        expand_chains(e, p1, 1, false, &plc, &np, msg, cap))
+      rc = -1;
+    for (int x = 0; x < no && !rc; x++)
+      for (int y = 0; y < np; y++) pair_add(l, ord[x], plc[y], true);
+    free_list(ord, no);
+    free_list(plc, np);
   }
-  for (int gi = 0; gi < ng; gi++) {
-    bool fixed = ends_with(gs[gi].file, ".csv");
-    for (int k = 0; k < npairs; k++) {
-      const char *o = po[k], *p = pp[k];
-      bool both = chain_decides_both(p);
-      /* rules: a fixed-lifetime problem has no order to choose (its cells
-       * run with the file order only; joint solvers need a graph); a joint
-       * solver decides the order itself, so the cross product pairs it
-       * with the file order only */
-      bool file_order = mp_chain_is_file_order(o);
-      if ((fixed && (!file_order || both)) || (!pexp[k] && both && !file_order)) {
-        m->n_skipped++;
-        continue;
-      }
-      for (int si = 0; si < e->n_seeds; si++)
-        for (int ti = 0; ti < e->n_time_limits; ti++)
-          add_cell(m, &ccap, &gs[gi], o, p, e->seeds[si], e->time_limits[ti], e);
+  return rc;
+}
+
+/* The cells of one graph.  Rules: a fixed-lifetime problem has no order to
+ * choose (its cells run with the file order only; joint solvers need a
+ * graph); a joint solver decides the order itself, so the cross product
+ * pairs it with the file order only. */
+static void graph_cells(const mp_experiment *e, const gsel *g, const pairlist *l, mp_matrix *m,
+                        int *ccap) {
+  bool fixed = ends_with(g->file, ".csv");
+  for (int k = 0; k < l->n; k++) {
+    bool both = chain_decides_both(l->p[k]), file_order = mp_chain_is_file_order(l->o[k]);
+    if ((fixed && (!file_order || both)) || (!l->explicit_[k] && both && !file_order)) {
+      m->n_skipped++;
+      continue;
     }
+    for (int si = 0; si < e->n_seeds; si++)
+      for (int ti = 0; ti < e->n_time_limits; ti++)
+        add_cell(m, ccap, g, l->o[k], l->p[k], e->seeds[si], e->time_limits[ti], e);
   }
-  for (int k = 0; k < 2 * e->n_pairs; k++) free_list(keep[k], nkeep[k]);
-  free(keep);
-  free(nkeep);
-  free(po);
-  free(pp);
-  free(pexp);
+}
+
+/* Sorted by key; the same cell named twice (two tags, a pair repeating the
+ * product) once. */
+static void sort_unique(mp_matrix *m) {
   if (m->n > 1) qsort(m->cells, (size_t)m->n, sizeof(mp_cell), cmp_cell);
-  /* the same cell named twice (two tags, a pair repeating the product) */
   int w = 0;
   for (int i = 0; i < m->n; i++) {
     if (w > 0 && !strcmp(m->cells[w - 1].key, m->cells[i].key)) {
@@ -670,10 +859,22 @@ int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap)
     m->cells[w++] = m->cells[i];
   }
   m->n = w;
-  rc = 0;
-done:
-  free_list(ord, no);
-  free_list(plc, np);
+}
+
+int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap) {
+  memset(m, 0, sizeof *m);
+  if (e->n_graphs == 0) {
+    snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
+    return -1;
+  }
+  gsel *gs = NULL;
+  int ng = 0, ccap = 0;
+  if (select_graphs(e, &gs, &ng, msg, cap)) return -1;
+  pairlist l = {0};
+  int rc = build_pairs(e, &l, msg, cap);
+  for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, m, &ccap);
+  if (!rc) sort_unique(m);
+  pairs_free(&l);
   for (int i = 0; i < ng; i++) {
     free(gs[i].path);
     free(gs[i].file);
@@ -690,6 +891,8 @@ static void cell_free(mp_cell *c) {
   free(c->place);
   free(c->options);
   free(c->key);
+  free(c->digest);
+  free(c->fingerprint);
 }
 
 void mp_matrix_free(mp_matrix *m) {

@@ -19,6 +19,8 @@ typedef struct mp_experiment {
   char *manifest;           /* graphs/SUITE.tsv by default */
   char **graphs;            /* manifest tags, "all", or graph paths */
   int n_graphs;
+  char *graphs_base;        /* directory the graph paths are relative to (the
+                               experiment file's; NULL: the working directory) */
   char **order;             /* order chains ("greedy,sa"), "all" */
   int n_order;
   char **place;             /* placer chains, "all" */
@@ -34,20 +36,29 @@ typedef struct mp_experiment {
   char **sets;              /* solver option overrides "solver.opt=value" */
   int n_sets;
   int64_t align;            /* 0: memplan's default */
+  int64_t capacity;         /* --capacity of every cell (0: minimise) */
   double mem_limit_mb;      /* RLIMIT_AS of each cell; 0 = none */
   double grace_s;           /* kill at time limit + grace */
   double max_wall_s;        /* kill cells without time limit after this */
+  int repeat;               /* timed runs per cell (min and median recorded) */
 } mp_experiment;
 
-/* Read an experiment file (JSON, see scripts/experiments/README.md).
- * Returns 0, or -1 with msg. */
+/* Read an experiment file (JSON, see scripts/experiments/README.md); paths
+ * in it are relative to its directory.  Returns 0, or -1 with msg. */
 int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap);
+/* Every solver option override names a registered solver's option ("sa.iters")
+ * or some solver's option ("iters"), with a finite value in its range.
+ * Returns 0, or -1 with msg (a usage error: nothing has run). */
+int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap);
 /* Defaults of every field (what an empty JSON object means). */
 void mp_experiment_defaults(mp_experiment *e);
 void mp_experiment_free(mp_experiment *e);
-/* Split a CLI list "a,b,c" into e's string lists (replacing them).  In
- * order/place lists ':' writes a chain ("greedy:sa" = "greedy,sa"). */
-int mp_split_list(const char *s, bool chains, char ***out, int *n);
+/* Split a CLI list "a,b,c" (graphs, seeds, time limits) into a string
+ * list, replacing *out.  Solver chains are never split: "greedy,sa" is one
+ * chain, as in `memplan solve`. */
+int mp_split_list(const char *s, char ***out, int *n);
+/* Append one string to a list. */
+void mp_list_push(char ***l, int *n, const char *s);
 
 typedef struct mp_cell {
   char *path;        /* the graph as named by the manifest or the user (key) */
@@ -58,6 +69,8 @@ typedef struct mp_cell {
   double time_limit; /* seconds, 0 = none */
   char *options;     /* canonical applicable overrides, "" when none */
   char *key;         /* the sort key: every field above but file */
+  char *digest;      /* of the graph file (mp_file_digest) */
+  char *fingerprint; /* mp_cell_fingerprint: rows with another one are stale */
 } mp_cell;
 
 typedef struct mp_matrix {
@@ -80,52 +93,121 @@ void mp_fmt_seconds(double s, char *out, size_t cap);
 
 /* ---------------------------------------------------------------- results */
 
-/* One results row: the cell, the DESIGN 1.3 figures and the provenance. */
+/* A missing value of an integer column (SQL NULL); doubles use NAN. */
+#define MP_NA INT64_MIN
+
+/* One results row: the cell, the DESIGN 1.3 figures and the provenance.
+ * Figures are absent (NULL) unless has_fig; any other number is absent when
+ * it is MP_NA or NAN (mp_row_init sets every number so). */
 typedef struct mp_row {
   char *path, *graph, *order, *place, *options, *status, *message;
+  char *order_status, *place_status;   /* per stage, when the solve says */
+  char *fingerprint;                   /* graph digest and solver source hashes */
   char *version, *machine, *cpu, *started_at, *experiment;
   int64_t nodes, buffers, align;
   uint64_t seed;
   double time_limit;
-  bool has_fig;            /* figures valid (status optimal/feasible/timeout) */
+  bool has_fig;
   int64_t live_peak, arena, sum_sizes, lower_bound;
   double fragmentation, reuse_ratio, profile_std, reduction_vs_given, reduction_vs_noreuse;
+  /* timing of the run with the median planning time (of `repeats` runs) */
   double order_ms, place_ms, plan_ms, order_cpu_ms, place_cpu_ms, wall_s;
+  int64_t repeats;                     /* timed runs behind the times */
+  double plan_ms_min, plan_ms_max;     /* wall-clock planning time over the repeats */
+  double plan_cpu_ms, plan_cpu_ms_min; /* CPU planning time: median, min */
+  /* not stored in the results table: */
+  int64_t graph_bound;                 /* the graph's independent bound (graphs table) */
+  char *bound_kind;                    /* "min-cut" or "max-live" */
+  char *source;                        /* the results file the row was read from */
 } mp_row;
 
+void mp_row_init(mp_row *r);  /* empty row: NULL strings, absent numbers */
 void mp_row_free(mp_row *r);
 
 typedef struct sqlite3 mp_db;
 
-/* Open (creating if needed) a results file: WAL, the results table with its
- * UNIQUE cell key.  Returns NULL with msg. */
+/* Open (creating if needed) a results file for writing: WAL, the memplan
+ * tables, older files' missing columns added.  Refused: a file that is not
+ * memplan's (foreign tables, views or triggers, another application id),
+ * one that fails PRAGMA quick_check, one that cannot be written.  Returns
+ * NULL with msg. */
 mp_db *mp_db_open(const char *path, char *msg, size_t cap);
 void mp_db_close(mp_db *db);
-/* Append one row in one transaction.  replace: overwrite an existing row of
- * the same cell (retrying failures), else keep the first.  0 or -1 + msg. */
-int mp_db_insert(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap);
-/* The keys already present (sorted, for bsearch) and their status. */
-typedef struct mp_keyset {
-  char **keys;
-  char **status;
-  int n;
-} mp_keyset;
-int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap);
-const char *mp_keyset_find(const mp_keyset *ks, const char *key); /* status or NULL */
-void mp_keyset_free(mp_keyset *ks);
+/* Check a results file without writing it (the same refusals). */
+int mp_db_check(const char *path, char *msg, size_t cap);
+/* Store one row and drop this process's claim on its cell, in one
+ * transaction.  replace: overwrite the cell's earlier row, else keep it.
+ * 0 or -1 + msg. */
+int mp_db_store(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap);
 /* The key of a row, identical to mp_cell.key for the same cell. */
 char *mp_row_key(const mp_row *r);
 
-/* Load every row of a results file: SQLite, or the CSV that export writes.
- * Appends to *rows.  Returns 0 or -1 with msg. */
+/* What the results file holds for a cell. */
+typedef struct mp_cellstate {
+  char *key;
+  char *status, *fingerprint;
+  int64_t rowid, repeats;
+  bool has_fig;
+} mp_cellstate;
+typedef struct mp_keyset {
+  mp_cellstate *c;   /* sorted by key */
+  int n;
+} mp_keyset;
+int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap);
+const mp_cellstate *mp_keyset_find(const mp_keyset *ks, const char *key);
+void mp_keyset_free(mp_keyset *ks);
+
+/* ---- claims: several bench processes on one results file share its cells.
+ * A claim names its owner (host, pid, the pid's start time, boot id); a
+ * claim whose owner is gone (same host: no such process; another host: no
+ * heartbeat for MP_CLAIM_STALE_S) is stale and is taken over. */
+#define MP_CLAIM_STALE_S 300.0
+typedef enum { MP_CLAIMED, MP_CLAIM_TAKEN, MP_CLAIM_HANDLED } mp_claim_result;
+/* Claim the cell `key` (whose row had rowid expect_rowid, 0: none, when the
+ * run started).  MP_CLAIM_HANDLED: the row changed since (another process
+ * ran it); MP_CLAIM_TAKEN: a live claim of another process.  -1 on error. */
+int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap);
+/* Refresh the heartbeat of this process's claims; drop them all. */
+int mp_db_heartbeat(mp_db *db, char *msg, size_t cap);
+int mp_db_unclaim_all(mp_db *db, char *msg, size_t cap);
+
+/* ---- graphs: one row per graph path, its independent lower bound. */
+typedef struct mp_graphrow {
+  char *path, *graph, *digest, *bound_kind, *message;
+  int64_t nodes, buffers, bound;   /* bound MP_NA when it could not be computed */
+} mp_graphrow;
+/* The digest stored for path with its bound, or NULL (none, or the bound
+ * could not be computed: try again) (malloc'ed). */
+char *mp_db_graph_digest(mp_db *db, const char *path);
+int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap);
+void mp_graphrow_free(mp_graphrow *g);
+
+/* Load every row of a results file: SQLite (with each graph's bound), or
+ * the CSV that export writes.  Appends to *rows; each row's source is the
+ * file name.  Returns 0 or -1 with msg. */
 int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap);
 void mp_rows_free(mp_row *rows, int n);
 
-/* Merge results files into out (idempotent: INSERT OR IGNORE on the key). */
+/* Merge results files into out (idempotent: a cell already in out keeps its
+ * row).  Every input is checked first; all rows go in one transaction; a new
+ * out is built beside it and renamed into place, so a failure leaves no out
+ * and never changes an existing one. */
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap);
-/* The results as CSV, sorted by key, every column. */
+/* The results as CSV, sorted by key, every column (and each graph's bound). */
 int mp_db_export_csv(const char *path, FILE *out, char *msg, size_t cap);
+
+/* ---------------------------------------------------------------- graphs */
+
+/* A file's content digest (FNV-1a 64, 16 hex digits); -1 if unreadable. */
+int mp_file_digest(const char *path, char out[17]);
+/* The independent lower bound of a graph or fixed-lifetime file: the
+ * min-cut bound of schedbound.h (valid for every order) for a graph,
+ * max-live for a fixed-lifetime problem.  0 or -1 with msg. */
+int mp_graph_bound(const char *file, mp_graphrow *g, char *msg, size_t cap);
+/* The fingerprint of a cell's solvers ("name=hash ...", sources hashed at
+ * build time) preceded by the graph digest ("graph=DIGEST"). */
+char *mp_cell_fingerprint(const char *digest, const char *order, const char *place);
 
 /* ---------------------------------------------------------------- runner */
 
@@ -133,18 +215,28 @@ typedef struct mp_bench_opts {
   int jobs;
   const char *results;      /* results file */
   const char *memplan;      /* program run for each cell (default: this one) */
-  bool retry_failed;        /* rerun cells whose row says error/timeout */
-  bool progress;            /* progress line on stderr */
+  bool retry_failed;        /* rerun cells whose row says error/timeout (not refused) */
+  bool progress;            /* progress line on stderr, redrawn (a terminal) */
+  double log_every_s;       /* else a progress line every this many seconds (0: none) */
   bool quiet;
+  bool shared_fs;           /* rollback journal instead of WAL (several hosts) */
 } mp_bench_opts;
 
 typedef struct mp_bench_stats {
-  int total, done_before, run, ok, failed, timeouts;
+  int total, done_before, stale, run, ok, failed, timeouts, refused;
+  int taken;                /* claimed by another bench process, left to it */
+  int handled;              /* run by another process after this one started */
+  int bounds;               /* graph bounds computed */
+  int interrupted;          /* the signal that stopped the run, or 0 */
+  bool started;             /* the run began (the results file opened) */
   double wall_s;
 } mp_bench_stats;
 
 int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts *o,
                  mp_bench_stats *st, char *msg, size_t cap);
+/* `memplan bench --graph-bound FILE`: the child that computes a graph's
+ * independent bound prints it as JSON (0, or -1 with msg). */
+int mp_bench_print_graph_bound(const char *file, FILE *out, char *msg, size_t cap);
 
 /* Provenance recorded in every row. */
 const char *mp_version_string(void);  /* git describe --always --dirty */
@@ -155,10 +247,23 @@ const char *mp_machine_cpu(void);
 
 typedef struct mp_table_opts {
   const char *format;       /* md, latex, csv */
-  const char *view;         /* graphs, suite, both (default: both; csv: graphs) */
+  const char *view;         /* graphs, suite, both (default; csv: graphs), pivot */
+  const char *metric;       /* pivot cells: peak, arena, time, status, wall */
   bool best_of_seeds;       /* aggregate over seeds by the best run (else median) */
+  bool graph_bound_only;    /* --bound graph: the independent bound, never tightened */
+  bool common;              /* only instances every listed solver planned */
+  const char *const *solvers;   /* --solver LABEL: these only, in this order */
+  int n_solvers;
+  const char *const *baselines; /* --baseline LABEL: win/tie/loss against (the best of) them */
+  int n_baselines;
+  double within;            /* pivot summary: gap threshold (fraction; 0: 1%) */
+  bool brief;               /* no explanatory notes (a report explains once) */
 } mp_table_opts;
 
+/* Write the tables.  0; 1 when the results contradict a bound (an
+ * "optimal" row below the independent bound, a row below a proven
+ * optimum): the tables say so and msg names the first; -1 on a usage
+ * error (msg). */
 int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o, char *msg,
                    size_t cap);
 
@@ -168,16 +273,50 @@ typedef struct mp_agg {
   const char *graph;        /* graph name (points into rows) */
   const char *path;
   const char *order, *place, *options;
+  const char *source;       /* the results file, when a cell came from several */
   double time_limit;
-  char label[256];          /* "greedy+bysize" (+ " @2s" / " [opts]") */
-  int runs, ok;
+  char label[320];          /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}") */
+  int runs, ok, refused;
   bool fixed;               /* fixed-lifetime instance */
+  int64_t nodes;            /* of the graph (0: fixed-lifetime; MP_NA: unknown) */
+  bool optimal;             /* its arena meets the (checked) arena bound */
+  bool order_optimal;       /* its live peak meets the (checked) live-peak bound */
+  bool proved, order_proved;/* a run of it claimed that optimum, and the claim checks */
   int64_t live_peak, arena;
-  double red_given, red_noreuse, gap, plan_ms, frag, std;
-  int64_t bound;            /* best bound known for the graph */
+  double red_given, red_noreuse, gap, peak_gap, plan_ms, frag, std;
+  double ms_lo, ms_hi;      /* planning-time spread: min and max over repeats and seeds */
+  double wall_max;          /* the longest child process */
+  char statuses[64];        /* the statuses of the runs, '/'-joined */
+  int64_t bound;            /* the arena bound the gap uses */
+  int64_t peak_bound;       /* the live-peak bound peak_gap uses */
+  int64_t graph_bound;      /* the independent bound of the graph (0: none stored) */
+  const char *bound_kind;   /* "min-cut", "max-live", or "reported" */
+  bool bound_proven;        /* raised above the independent bound by a proven optimum */
+  int row0, nrows;          /* (internal) its rows in the aggregation's order */
 } mp_agg;
 
-/* Group rows by graph and solver; results sorted by graph then label. */
-int mp_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_agg **out, int *n_out);
+typedef struct mp_agg_opts {
+  bool best_of_seeds;
+  bool graph_bound_only;
+} mp_agg_opts;
+
+typedef struct mp_aggset {
+  mp_agg *a;                /* sorted by graph, path, label */
+  int n;
+  char **issues;            /* results that contradict a bound */
+  int n_issues;
+  char **sources;           /* the results files, in order of appearance */
+  int *source_rows;
+  int n_sources;
+  bool split_sources;       /* a cell came from several files: kept apart */
+} mp_aggset;
+
+/* Group rows by graph and solver, compute each graph's bounds and check
+ * every claimed optimum against them. */
+void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *out);
+void mp_aggset_free(mp_aggset *s);
+/* Does group g answer to the solver label `want` ("order+place", or the
+ * full label with its suffixes)? */
+bool mp_agg_matches(const mp_agg *g, const char *want);
 
 #endif

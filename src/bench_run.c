@@ -1,16 +1,20 @@
-/* bench_run.c - run the cells of a matrix in child processes and append
- * one row per finished cell to the results file.
+/* bench_run.c - run the cells of a matrix in child processes and store one
+ * row per finished cell in the results file.
  *
  * Each cell is `memplan solve FILE ... --format json` in its own process
  * group, with RLIMIT_AS (memory cap), PR_SET_PDEATHSIG (it dies with the
- * runner, even after a kill -9) and a wall-clock kill at time limit + grace.
- * A crash, a kill or a non-zero exit becomes a row with status error or
- * timeout and the reason; it never stops the run.  Only this (parent)
- * process writes the results file, one transaction per row. */
+ * runner, even after a kill -9) and a wall-clock kill at time limit + grace;
+ * with --repeat N it runs up to N times.  A crash, a kill or a non-zero exit
+ * becomes a row with status error or timeout and the reason; it never stops
+ * the run.  Before a cell runs it is claimed in the results file, so that
+ * several bench processes on one file run each cell once; the row and the
+ * end of the claim are one transaction.  Each graph's independent bound is
+ * computed once per file by a child of its own (`bench --graph-bound`). */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench.h"
-#include "solver.h"
+#include "bench_row.h"
+#include "util.h"
+#include "resdb_schema.h"
 
 /* ------------------------------------------------------------ provenance */
 
@@ -94,49 +99,64 @@ const char *mp_machine_cpu(void) {
   return g_cpu;
 }
 
-/* ------------------------------------------------------------ jobs */
+/* ------------------------------------------------------------ graph bounds */
+
+int mp_bench_print_graph_bound(const char *file, FILE *out, char *msg, size_t cap) {
+  mp_graphrow g;
+  memset(&g, 0, sizeof g);
+  if (mp_graph_bound(file, &g, msg, cap)) return -1;
+  json_t *o = json_object();
+  json_object_set_new(o, "graph", json_string(g.graph ? g.graph : ""));
+  json_object_set_new(o, "nodes", json_integer(g.nodes));
+  json_object_set_new(o, "buffers", json_integer(g.buffers));
+  json_object_set_new(o, "bound", json_integer(g.bound));
+  json_object_set_new(o, "bound_kind", json_string(g.bound_kind));
+  int rc = json_dumpf(o, out, JSON_PRESERVE_ORDER) ? -1 : 0;
+  fputc('\n', out);
+  json_decref(o);
+  mp_graphrow_free(&g);
+  if (rc) snprintf(msg, cap, "cannot write the bound");
+  return rc;
+}
+
+/* ------------------------------------------------------------ the runner */
+
+enum { JOB_CELL, JOB_BOUND };
 
 typedef struct job {
   pid_t pid;
-  int cell;
+  int kind, index;          /* a cell of the matrix, or a graph to bound */
   double t0, deadline;
   bool killed;
-  char started[32];
+  char started[32];         /* UTC, first run */
   char out[PATH_MAX], err[PATH_MAX];
+  mp_cellrun *runs;         /* the finished runs of this cell */
+  int n_runs;
 } job;
+
+typedef struct gjob {
+  const char *path, *file, *digest;
+} gjob;
+
+typedef struct runner {
+  const mp_experiment *e;
+  const mp_matrix *m;
+  const mp_bench_opts *o;
+  mp_bench_stats *st;
+  mp_db *db;
+  char prog[PATH_MAX], self[PATH_MAX], tmp[1024];
+  job *js;
+  int jobs, running, done;
+  int *todo, n_todo, next;  /* cells to run, in key order */
+  int64_t *expect;          /* their rows' rowids when the run started (0: none) */
+  gjob *gs;                 /* graphs whose bound the file lacks */
+  int n_gs, next_g;
+  double t_start, last_progress, last_beat;
+  sigset_t chld, oldmask;
+} runner;
 
 static volatile sig_atomic_t g_stop;
 static void on_stop(int sig) { g_stop = sig; }
-
-/* The last bytes of a file on one line. */
-static void tail(const char *path, char *out, size_t cap) {
-  out[0] = 0;
-  int fd = open(path, O_RDONLY);
-  if (fd < 0) return;
-  off_t end = lseek(fd, 0, SEEK_END);
-  off_t from = end > (off_t)(cap - 1) ? end - (off_t)(cap - 1) : 0;
-  lseek(fd, from, SEEK_SET);
-  ssize_t n = read(fd, out, cap - 1);
-  close(fd);
-  if (n < 0) n = 0;
-  out[n] = 0;
-  chomp(out);
-  for (char *c = out; *c; c++)
-    if (*c == '\n' || *c == '\r' || *c == '\t') *c = ' ';
-}
-
-static const char *jstr(json_t *o, const char *k) {
-  json_t *v = json_object_get(o, k);
-  return json_is_string(v) ? json_string_value(v) : NULL;
-}
-static int64_t jint(json_t *o, const char *k) {
-  json_t *v = json_object_get(o, k);
-  return json_is_number(v) ? (int64_t)json_number_value(v) : 0;
-}
-static double jnum(json_t *o, const char *k) {
-  json_t *v = json_object_get(o, k);
-  return json_is_number(v) ? json_number_value(v) : 0;
-}
 
 static void fmt_hms(double s, char *out, size_t cap) {
   long t = (long)(s + 0.5);
@@ -146,130 +166,42 @@ static void fmt_hms(double s, char *out, size_t cap) {
     snprintf(out, cap, "%02ld:%02ld", t / 60, t % 60);
 }
 
-/* Turn a finished child into a row. */
-static void finish_row(const mp_experiment *e, const mp_cell *c, const job *j, int wstatus,
-                       double now, mp_row *r) {
-  memset(r, 0, sizeof *r);
-  r->path = mp_xstrdup(c->path);
-  r->order = mp_xstrdup(c->order);
-  r->place = mp_xstrdup(c->place);
-  r->options = mp_xstrdup(c->options);
-  r->seed = c->seed;
-  r->time_limit = c->time_limit;
-  r->version = mp_xstrdup(mp_version_string());
-  r->machine = mp_xstrdup(mp_machine_host());
-  r->cpu = mp_xstrdup(mp_machine_cpu());
-  r->started_at = mp_xstrdup(j->started);
-  r->experiment = mp_xstrdup(e->name ? e->name : "");
-  r->wall_s = now - j->t0;
-  r->align = e->align;
-  char errtail[320], msg[700];
-  tail(j->err, errtail, sizeof errtail);
-  json_t *o = NULL;
-  struct stat st;
-  if (stat(j->out, &st) == 0 && st.st_size > 0) o = json_load_file(j->out, 0, NULL);
-  const char *st_name = o ? jstr(o, "status") : NULL;
-  if (o && jstr(o, "graph")) r->graph = mp_xstrdup(jstr(o, "graph"));
-  if (o) {
-    r->nodes = jint(o, "nodes");
-    r->buffers = jint(o, "buffers");
-    r->align = jint(o, "align");
-    r->order_ms = jnum(o, "order_ms");
-    r->place_ms = jnum(o, "place_ms");
-    r->plan_ms = jnum(o, "plan_ms");
-    r->order_cpu_ms = jnum(o, "order_cpu_ms");
-    r->place_cpu_ms = jnum(o, "place_cpu_ms");
-  }
-  if (j->killed) {
-    r->status = mp_xstrdup("timeout");
-    snprintf(msg, sizeof msg, "killed after %.1f s (time limit %g s + grace %g s)%s%s", r->wall_s,
-             c->time_limit, c->time_limit > 0 ? e->grace_s : e->max_wall_s - c->time_limit,
-             errtail[0] ? ": " : "", errtail);
-    r->message = mp_xstrdup(msg);
-  } else if (WIFSIGNALED(wstatus)) {
-    int sig = WTERMSIG(wstatus);
-    r->status = mp_xstrdup("error");
-    snprintf(msg, sizeof msg, "killed by signal %d (%s)%s%s", sig, strsignal(sig),
-             errtail[0] ? ": " : "", errtail);
-    r->message = mp_xstrdup(msg);
-  } else {
-    int code = WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1;
-    if (st_name) {
-      r->status = mp_xstrdup(st_name);
-      r->has_fig = !strcmp(st_name, "optimal") || !strcmp(st_name, "feasible") ||
-                   !strcmp(st_name, "timeout");
-      if (code != 0 && r->has_fig) {
-        free(r->status);
-        r->status = mp_xstrdup("error");
-        r->has_fig = false;
-      }
-      const char *m = jstr(o, "message");
-      if (code != 0)
-        snprintf(msg, sizeof msg, "exit %d: %s", code, m && m[0] ? m : errtail);
-      else
-        snprintf(msg, sizeof msg, "%s", m ? m : "");
-      if (msg[0]) r->message = mp_xstrdup(msg);
-    } else {
-      r->status = mp_xstrdup("error");
-      snprintf(msg, sizeof msg, "exit %d%s%s", code, errtail[0] ? ": " : ", no output", errtail);
-      r->message = mp_xstrdup(msg);
-    }
-    if (r->has_fig) {
-      r->live_peak = jint(o, "live_peak");
-      r->arena = jint(o, "arena");
-      r->sum_sizes = jint(o, "sum_sizes");
-      r->lower_bound = jint(o, "lower_bound");
-      r->fragmentation = jnum(o, "fragmentation");
-      r->reuse_ratio = jnum(o, "reuse_ratio");
-      r->profile_std = jnum(o, "profile_std");
-      r->reduction_vs_given = jnum(o, "reduction_vs_given");
-      r->reduction_vs_noreuse = jnum(o, "reduction_vs_noreuse");
-    }
-  }
-  if (!r->graph) {
-    /* the file name without directory and extension */
-    const char *b = strrchr(c->path, '/');
-    r->graph = mp_xstrdup(b ? b + 1 : c->path);
-    char *dot = strrchr(r->graph, '.');
-    if (dot && dot != r->graph) *dot = 0;
-  }
-  json_decref(o);
+static void push_arg(char ***a, int *n, const char *s) {
+  *a = mp_xrealloc(*a, sizeof(char *) * (size_t)(*n + 2));
+  (*a)[(*n)++] = mp_xstrdup(s);
+  (*a)[*n] = NULL;
 }
 
-static char **cell_argv(const char *prog, const mp_experiment *e, const mp_cell *c) {
-  int cap = 16 + 2 * e->n_sets, n = 0;
-  char **a = mp_xcalloc((size_t)cap, sizeof(char *));
-  char buf[64];
-  a[n++] = mp_xstrdup(prog);
-  a[n++] = mp_xstrdup("solve");
-  a[n++] = mp_xstrdup(c->file);
-  a[n++] = mp_xstrdup("--order");
-  a[n++] = mp_xstrdup(c->order);
-  a[n++] = mp_xstrdup("--place");
-  a[n++] = mp_xstrdup(c->place);
-  a[n++] = mp_xstrdup("--seed");
+static char **cell_argv(const char *prog, const mp_cell *c) {
+  char **a = NULL, buf[64];
+  int n = 0;
+  const char *fixed[] = {prog, "solve", c->file, "--order", c->order, "--place", c->place, "--seed"};
+  for (int i = 0; i < 8; i++) push_arg(&a, &n, fixed[i]);
   snprintf(buf, sizeof buf, "%llu", (unsigned long long)c->seed);
-  a[n++] = mp_xstrdup(buf);
+  push_arg(&a, &n, buf);
   if (c->time_limit > 0) {
-    a[n++] = mp_xstrdup("--time-limit");
+    push_arg(&a, &n, "--time-limit");
     snprintf(buf, sizeof buf, "%.17g", c->time_limit);
-    a[n++] = mp_xstrdup(buf);
+    push_arg(&a, &n, buf);
   }
-  a[n++] = mp_xstrdup("--format");
-  a[n++] = mp_xstrdup("json");
-  /* the options string: "align=A" and solver overrides, space separated */
+  push_arg(&a, &n, "--format");
+  push_arg(&a, &n, "json");
+  /* the options string: "align=A", "capacity=C" and solver overrides */
   char *opts = mp_xstrdup(c->options);
   for (char *save = NULL, *t = strtok_r(opts, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-    if (!strncmp(t, "align=", 6)) {
-      a[n++] = mp_xstrdup("--align");
-      a[n++] = mp_xstrdup(t + 6);
-    } else {
-      a[n++] = mp_xstrdup("--set");
-      a[n++] = mp_xstrdup(t);
-    }
+    bool al = !strncmp(t, "align=", 6), ca = !strncmp(t, "capacity=", 9);
+    push_arg(&a, &n, al ? "--align" : ca ? "--capacity" : "--set");
+    push_arg(&a, &n, al ? t + 6 : ca ? t + 9 : t);
   }
   free(opts);
-  a[n] = NULL;
+  return a;
+}
+
+static char **bound_argv(const char *self, const char *file) {
+  char **a = NULL;
+  int n = 0;
+  const char *v[] = {self, "bench", "--graph-bound", file};
+  for (int i = 0; i < 4; i++) push_arg(&a, &n, v[i]);
   return a;
 }
 
@@ -278,25 +210,18 @@ static void free_argv(char **a) {
   free(a);
 }
 
-static int launch(const char *prog, const char tmp[1024], int slot, const mp_experiment *e,
-                  const mp_cell *c, job *j, const sigset_t *oldmask, char *msg, size_t cap) {
-  snprintf(j->out, sizeof j->out, "%.1000s/%d.out", tmp, slot);
-  snprintf(j->err, sizeof j->err, "%.1000s/%d.err", tmp, slot);
-  char **argv = cell_argv(prog, e, c);
-  time_t now = time(NULL);
-  struct tm tm;
-  gmtime_r(&now, &tm);
-  strftime(j->started, sizeof j->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+/* Start a child (argv) in slot j; its output goes to j's files. */
+static int spawn(runner *R, job *j, int slot, char **argv, double limit, char *msg, size_t cap) {
+  snprintf(j->out, sizeof j->out, "%.1000s/%d.out", R->tmp, slot);
+  snprintf(j->err, sizeof j->err, "%.1000s/%d.err", R->tmp, slot);
   pid_t parent = getpid();
   j->t0 = mp_now();
-  double limit = c->time_limit > 0 ? c->time_limit + e->grace_s : e->max_wall_s;
   j->deadline = limit > 0 ? j->t0 + limit : 0;
   j->killed = false;
-  rlim_t mem = (rlim_t)(e->mem_limit_mb * 1048576.0);
+  rlim_t mem = (rlim_t)(R->e->mem_limit_mb * 1048576.0);
   pid_t pid = fork();
   if (pid < 0) {
     snprintf(msg, cap, "fork: %s", strerror(errno));
-    free_argv(argv);
     return -1;
   }
   if (pid == 0) {
@@ -316,7 +241,7 @@ static int launch(const char *prog, const char tmp[1024], int slot, const mp_exp
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
-    sigprocmask(SIG_SETMASK, oldmask, NULL);
+    sigprocmask(SIG_SETMASK, &R->oldmask, NULL);
     execv(argv[0], argv);
     static const char m[] = "memplan bench: cannot execute the solver program\n";
     if (write(2, m, sizeof m - 1) < 0) _exit(127);
@@ -324,11 +249,305 @@ static int launch(const char *prog, const char tmp[1024], int slot, const mp_exp
   }
   setpgid(pid, pid);
   j->pid = pid;
-  free_argv(argv);
   return 0;
 }
 
-static void rm_tmp(const char tmp[1024], int slots) {
+static int launch_cell(runner *R, job *j, int slot, char *msg, size_t cap) {
+  const mp_cell *c = &R->m->cells[j->index];
+  if (j->n_runs == 0) {
+    time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(j->started, sizeof j->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  }
+  char **argv = cell_argv(R->prog, c);
+  double limit = c->time_limit > 0 ? c->time_limit + R->e->grace_s : R->e->max_wall_s;
+  int rc = spawn(R, j, slot, argv, limit, msg, cap);
+  free_argv(argv);
+  return rc;
+}
+
+static int launch_bound(runner *R, job *j, int slot, char *msg, size_t cap) {
+  char **argv = bound_argv(R->self, R->gs[j->index].file);
+  int rc = spawn(R, j, slot, argv, R->e->max_wall_s, msg, cap);
+  free_argv(argv);
+  return rc;
+}
+
+/* The next cell this process may run: claimed in the results file. */
+static int next_claimed_cell(runner *R, char *msg, size_t cap) {
+  while (R->next < R->n_todo) {
+    int k = R->next++;
+    const mp_cell *c = &R->m->cells[R->todo[k]];
+    mp_row cell;
+    memset(&cell, 0, sizeof cell);
+    cell.path = c->path;
+    cell.order = c->order;
+    cell.place = c->place;
+    cell.seed = c->seed;
+    cell.time_limit = c->time_limit;
+    cell.options = c->options;
+    int got = mp_db_claim(R->db, &cell, R->expect[k], msg, cap);
+    if (got < 0) return -2;
+    if (got == MP_CLAIMED) return R->todo[k];
+    if (got == MP_CLAIM_TAKEN) R->st->taken++;
+    if (got == MP_CLAIM_HANDLED) R->st->handled++;
+  }
+  return -1;
+}
+
+/* Fill free slots: graph bounds first, then claimed cells. */
+static int fill_slots(runner *R, char *msg, size_t cap) {
+  while (R->running < R->jobs && !g_stop) {
+    int slot = 0;
+    while (R->js[slot].pid) slot++;
+    job *j = &R->js[slot];
+    memset(j, 0, sizeof *j);
+    if (R->next_g < R->n_gs) {
+      j->kind = JOB_BOUND;
+      j->index = R->next_g++;
+      if (launch_bound(R, j, slot, msg, cap)) return -1;
+    } else {
+      int ci = next_claimed_cell(R, msg, cap);
+      if (ci == -2) return -1;
+      if (ci < 0) break;
+      j->kind = JOB_CELL;
+      j->index = ci;
+      if (launch_cell(R, j, slot, msg, cap)) return -1;
+    }
+    R->running++;
+  }
+  return 0;
+}
+
+static void store_bound(runner *R, job *j, int ws, double now) {
+  const gjob *g = &R->gs[j->index];
+  mp_cellrun run;
+  mp_cellrun_read(&run, j->out, j->err, ws, j->killed, now - j->t0);
+  mp_graphrow row;
+  memset(&row, 0, sizeof row);
+  row.path = (char *)g->path;
+  row.digest = (char *)g->digest;
+  row.nodes = row.buffers = row.bound = MP_NA;
+  json_t *o = run.out;
+  json_t *b = o ? json_object_get(o, "bound") : NULL;
+  char why[400];
+  if (json_is_integer(b) && WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
+    row.bound = json_integer_value(b);
+    row.graph = (char *)json_string_value(json_object_get(o, "graph"));
+    row.bound_kind = (char *)json_string_value(json_object_get(o, "bound_kind"));
+    row.nodes = json_integer_value(json_object_get(o, "nodes"));
+    row.buffers = json_integer_value(json_object_get(o, "buffers"));
+  } else {
+    snprintf(why, sizeof why, "%s%s", j->killed ? "killed at the time limit: " : "", run.errtail);
+    row.message = why;
+  }
+  char msg[512];
+  if (mp_db_graph_store(R->db, &row, msg, sizeof msg) && !R->o->quiet)
+    fprintf(stderr, "memplan bench: %s: %s\n", g->path, msg);
+  R->st->bounds++;
+  mp_cellrun_free(&run);
+}
+
+static void report_failure(runner *R, const mp_row *r) {
+  if (R->o->quiet) return;
+  if (R->o->progress) fputs("\r\033[K", stderr);
+  fprintf(stderr, "memplan bench: %s %s+%s seed %llu: %s: %s\n", r->graph, r->order, r->place,
+          (unsigned long long)r->seed, r->status, r->message ? r->message : "");
+}
+
+/* A cell's child ended: run it again (--repeat) or store its row. */
+static int cell_ended(runner *R, job *j, int slot, int ws, double now, char *msg, size_t cap) {
+  j->runs = mp_xrealloc(j->runs, sizeof(mp_cellrun) * (size_t)(j->n_runs + 1));
+  mp_cellrun *run = &j->runs[j->n_runs++];
+  mp_cellrun_read(run, j->out, j->err, ws, j->killed, now - j->t0);
+  j->pid = 0;
+  if (mp_cellrun_ok(run) && j->n_runs < R->e->repeat && !g_stop)
+    return launch_cell(R, j, slot, msg, cap);
+  mp_row r;
+  mp_row_from_runs(R->e, &R->m->cells[j->index], j->runs, j->n_runs, j->started, &r);
+  for (int i = 0; i < j->n_runs; i++) mp_cellrun_free(&j->runs[i]);
+  free(j->runs);
+  j->runs = NULL;
+  j->n_runs = 0;
+  int rc = mp_db_store(R->db, &r, true, msg, cap);
+  bool refused = !strcmp(r.status, "refused");
+  bool answered = r.has_fig || refused || !strcmp(r.status, "infeasible");
+  R->st->run++;
+  R->done++;
+  if (refused) R->st->refused++;
+  if (answered && !refused) R->st->ok++;
+  if (!answered) {
+    R->st->failed++;
+    if (!strcmp(r.status, "timeout")) R->st->timeouts++;
+    report_failure(R, &r);
+  }
+  mp_row_free(&r);
+  R->running--;
+  return rc;
+}
+
+static int reap(runner *R, char *msg, size_t cap) {
+  double now = mp_now();
+  for (int s = 0; s < R->jobs; s++) {
+    job *j = &R->js[s];
+    if (!j->pid) continue;
+    int ws;
+    pid_t p = waitpid(j->pid, &ws, WNOHANG);
+    if (p == j->pid) {
+      if (j->kind == JOB_BOUND) {
+        store_bound(R, j, ws, now);
+        j->pid = 0;
+        R->running--;
+      } else if (cell_ended(R, j, s, ws, now, msg, cap)) {
+        return -1;
+      }
+    } else if (j->deadline > 0 && now >= j->deadline && !j->killed) {
+      kill(-j->pid, SIGKILL);
+      j->killed = true;
+    }
+  }
+  return 0;
+}
+
+static void progress(runner *R, double now, bool last) {
+  const mp_bench_opts *o = R->o;
+  bool tty = o->progress && (now - R->last_progress > 0.5 || last);
+  bool log = !o->progress && o->log_every_s > 0 && (now - R->last_progress >= o->log_every_s);
+  if (!tty && !log) return;
+  R->last_progress = now;
+  char el[32], eta[32];
+  double elapsed = now - R->t_start;
+  fmt_hms(elapsed, el, sizeof el);
+  if (R->done > 0)
+    fmt_hms(elapsed / R->done * (R->n_todo - R->done - R->st->taken - R->st->handled), eta,
+            sizeof eta);
+  else
+    snprintf(eta, sizeof eta, "--:--");
+  fprintf(stderr, "%s[%s] %d/%d cells done (%d before), %d failed, %d refused, %s elapsed, ETA %s%s",
+          tty ? "\r\033[K" : "", R->e->name ? R->e->name : "bench", R->st->done_before + R->done,
+          R->m->n, R->st->done_before, R->st->failed, R->st->refused, el, eta, tty ? "" : "\n");
+  fflush(stderr);
+}
+
+static void wait_a_little(runner *R) {
+  double now = mp_now(), wait_s = 0.25;
+  for (int s = 0; s < R->jobs; s++)
+    if (R->js[s].pid && R->js[s].deadline > 0 && !R->js[s].killed &&
+        R->js[s].deadline - now < wait_s)
+      wait_s = R->js[s].deadline - now;
+  if (wait_s < 0) wait_s = 0;
+  struct timespec ts = {(time_t)wait_s, (long)((wait_s - (double)(time_t)wait_s) * 1e9)};
+  if (R->running > 0 && wait_s > 0) sigtimedwait(&R->chld, NULL, &ts);
+}
+
+static void kill_all(runner *R) {
+  for (int s = 0; s < R->jobs; s++) {
+    job *j = &R->js[s];
+    if (j->pid) {
+      kill(-j->pid, SIGKILL);
+      waitpid(j->pid, NULL, 0);
+      j->pid = 0;
+    }
+    for (int i = 0; i < j->n_runs; i++) mp_cellrun_free(&j->runs[i]);
+    free(j->runs);
+    j->runs = NULL;
+    j->n_runs = 0;
+  }
+}
+
+static int loop(runner *R, char *msg, size_t cap) {
+  int rc = 0;
+  while ((R->next_g < R->n_gs || R->next < R->n_todo || R->running > 0) && !rc) {
+    if ((rc = fill_slots(R, msg, cap))) break;
+    if (g_stop) {
+      kill_all(R);
+      R->st->interrupted = (int)g_stop;
+      snprintf(msg, cap, "interrupted by signal %d: %d cells done, rerun to resume", (int)g_stop,
+               R->done);
+      return -1;
+    }
+    if (R->running == 0) continue;
+    wait_a_little(R);
+    if ((rc = reap(R, msg, cap))) break;
+    double now = mp_now();
+    if (now - R->last_beat > 60) {
+      R->last_beat = now;
+      if ((rc = mp_db_heartbeat(R->db, msg, cap))) break;
+    }
+    progress(R, now, false);
+  }
+  progress(R, mp_now(), true);
+  return rc;
+}
+
+/* ------------------------------------------------------------ set-up */
+
+/* Is the row of a cell done for this run, or must the cell run (again)? */
+static bool must_run(const mp_experiment *e, const mp_bench_opts *o, const mp_cell *c,
+                     const mp_cellstate *cs, mp_bench_stats *st) {
+  if (!cs) return true;
+  bool stale = !cs->fingerprint || strcmp(cs->fingerprint, c->fingerprint) ||
+               (cs->has_fig && cs->repeats < e->repeat);
+  if (stale) {
+    st->stale++;
+    return true;
+  }
+  bool answered = cs->has_fig || !strcmp(cs->status, "refused") || !strcmp(cs->status, "infeasible");
+  if (!answered && o->retry_failed) return true;
+  st->done_before++;
+  return false;
+}
+
+static int plan_work(runner *R, char *msg, size_t cap) {
+  mp_keyset ks;
+  if (mp_db_keys(R->db, &ks, msg, cap)) return -1;
+  const mp_matrix *m = R->m;
+  R->todo = mp_xmalloc(sizeof(int) * (size_t)(m->n ? m->n : 1));
+  R->expect = mp_xmalloc(sizeof(int64_t) * (size_t)(m->n ? m->n : 1));
+  R->gs = mp_xcalloc((size_t)(m->n ? m->n : 1), sizeof(gjob));
+  for (int i = 0; i < m->n; i++) {
+    const mp_cell *c = &m->cells[i];
+    const mp_cellstate *cs = mp_keyset_find(&ks, c->key);
+    if (must_run(R->e, R->o, c, cs, R->st)) {
+      R->expect[R->n_todo] = cs ? cs->rowid : 0;
+      R->todo[R->n_todo++] = i;
+    }
+    /* each graph once; its bound when the file lacks it for this content */
+    bool seen = false;
+    for (int g = 0; g < R->n_gs && !seen; g++) seen = !strcmp(R->gs[g].path, c->path);
+    char *d = seen ? NULL : mp_db_graph_digest(R->db, c->path);
+    if (!seen && (!d || strcmp(d, c->digest))) R->gs[R->n_gs++] = (gjob){c->path, c->file, c->digest};
+    free(d);
+  }
+  mp_keyset_free(&ks);
+  return 0;
+}
+
+static int find_programs(runner *R, char *msg, size_t cap) {
+  ssize_t l = readlink("/proc/self/exe", R->self, sizeof R->self - 1);
+  if (l <= 0) {
+    snprintf(msg, cap, "cannot find the memplan program (/proc/self/exe)");
+    return -1;
+  }
+  R->self[l] = 0;
+  snprintf(R->prog, sizeof R->prog, "%s", R->o->memplan ? R->o->memplan : R->self);
+  if (access(R->prog, X_OK)) {
+    snprintf(msg, cap, "%s: not executable", R->prog);
+    return -1;
+  }
+  const char *tdir = getenv("TMPDIR");
+  char unique[7] = {0}; /* mkdtemp's template: six trailing 'X' it replaces */
+  memset(unique, 'X', 6);
+  snprintf(R->tmp, sizeof R->tmp, "%.900s/memplan-bench-%s", tdir && tdir[0] ? tdir : "/tmp", unique);
+  if (!mkdtemp(R->tmp)) {
+    snprintf(msg, cap, "mkdtemp %s: %s", R->tmp, strerror(errno));
+    return -1;
+  }
+  return 0;
+}
+
+static void rm_tmp(const char *tmp, int slots) {
   char p[PATH_MAX];
   for (int i = 0; i < slots; i++) {
     snprintf(p, sizeof p, "%.1000s/%d.out", tmp, i);
@@ -339,172 +558,63 @@ static void rm_tmp(const char tmp[1024], int slots) {
   rmdir(tmp);
 }
 
+static void start_line(const runner *R) {
+  if (R->o->quiet) return;
+  fprintf(stderr, "bench %s: %d cells, %d to run (%d done before, %d stale), %d graph bound%s to "
+          "compute, %d jobs, results in %s\n",
+          R->e->name ? R->e->name : "bench", R->m->n, R->n_todo, R->st->done_before, R->st->stale,
+          R->n_gs, R->n_gs == 1 ? "" : "s", R->jobs, R->o->results);
+  fflush(stderr);
+}
+
 int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts *o,
                  mp_bench_stats *st, char *msg, size_t cap) {
   memset(st, 0, sizeof *st);
   st->total = m->n;
-  double t_start = mp_now();
-  mp_db *db = mp_db_open(o->results, msg, cap);
-  if (!db) return -1;
-  mp_keyset ks;
-  if (mp_db_keys(db, &ks, msg, cap)) {
-    mp_db_close(db);
+  runner R;
+  memset(&R, 0, sizeof R);
+  R.e = e, R.m = m, R.o = o, R.st = st;
+  R.t_start = R.last_progress = R.last_beat = mp_now();
+  R.db = mp_db_open_mode(o->results, !o->shared_fs, msg, cap);
+  if (!R.db) return -1;
+  if (plan_work(&R, msg, cap) || find_programs(&R, msg, cap)) {
+    mp_db_close(R.db);
+    free(R.todo);
+    free(R.expect);
+    free(R.gs);
     return -1;
   }
-  int *todo = mp_xmalloc(sizeof(int) * (size_t)(m->n ? m->n : 1));
-  int n_todo = 0;
-  for (int i = 0; i < m->n; i++) {
-    const char *s = mp_keyset_find(&ks, m->cells[i].key);
-    if (s && !(o->retry_failed && (!strcmp(s, "error") || !strcmp(s, "timeout")))) {
-      st->done_before++;
-      continue;
-    }
-    todo[n_todo++] = i;
-  }
-  mp_keyset_free(&ks);
-
-  char prog[PATH_MAX];
-  if (o->memplan) {
-    snprintf(prog, sizeof prog, "%s", o->memplan);
-  } else {
-    ssize_t l = readlink("/proc/self/exe", prog, sizeof prog - 1);
-    if (l <= 0) {
-      snprintf(msg, cap, "cannot find the memplan program (/proc/self/exe); use --memplan");
-      free(todo);
-      mp_db_close(db);
-      return -1;
-    }
-    prog[l] = 0;
-  }
-  if (access(prog, X_OK)) {
-    snprintf(msg, cap, "%s: not executable", prog);
-    free(todo);
-    mp_db_close(db);
-    return -1;
-  }
+  st->started = true;
   (void)mp_version_string();
   (void)mp_machine_cpu();
   (void)mp_machine_host();
+  R.jobs = o->jobs > 0 ? o->jobs : 1;
+  R.js = mp_xcalloc((size_t)R.jobs, sizeof(job));
+  start_line(&R);
 
-  const char *tdir = getenv("TMPDIR");
-  char tmp[1024];
-  char unique[7] = {0}; /* mkdtemp's template: six trailing 'X' it replaces */
-  memset(unique, 'X', 6);
-  snprintf(tmp, sizeof tmp, "%.900s/memplan-bench-%s", tdir && tdir[0] ? tdir : "/tmp", unique);
-  if (!mkdtemp(tmp)) {
-    snprintf(msg, cap, "mkdtemp %s: %s", tmp, strerror(errno));
-    free(todo);
-    mp_db_close(db);
-    return -1;
-  }
-  int jobs = o->jobs > 0 ? o->jobs : 1;
-  if (jobs > n_todo && n_todo > 0) jobs = n_todo;
-  job *js = mp_xcalloc((size_t)jobs, sizeof(job));
-  int running = 0, next = 0, rc = 0, done = 0;
-
-  sigset_t chld, oldmask;
-  sigemptyset(&chld);
-  sigaddset(&chld, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &chld, &oldmask);
+  sigemptyset(&R.chld);
+  sigaddset(&R.chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &R.chld, &R.oldmask);
   struct sigaction sa, old_int, old_term;
   memset(&sa, 0, sizeof sa);
   sa.sa_handler = on_stop;
   sigaction(SIGINT, &sa, &old_int);
   sigaction(SIGTERM, &sa, &old_term);
   g_stop = 0;
-  double last_progress = 0;
-
-  while ((next < n_todo || running > 0) && !rc) {
-    while (running < jobs && next < n_todo && !g_stop) {
-      int slot = 0;
-      while (js[slot].pid) slot++;
-      js[slot].cell = todo[next];
-      if (launch(prog, tmp, slot, e, &m->cells[todo[next]], &js[slot], &oldmask, msg, cap)) {
-        rc = -1;
-        break;
-      }
-      next++;
-      running++;
-    }
-    if (rc) break;
-    if (g_stop) {
-      for (int s = 0; s < jobs; s++)
-        if (js[s].pid) {
-          kill(-js[s].pid, SIGKILL);
-          waitpid(js[s].pid, NULL, 0);
-          js[s].pid = 0;
-        }
-      snprintf(msg, cap, "interrupted by signal %d: %d cells done, rerun to resume", (int)g_stop,
-               done);
-      rc = -1;
-      break;
-    }
-    double now = mp_now(), wait_s = 0.25;
-    for (int s = 0; s < jobs; s++)
-      if (js[s].pid && js[s].deadline > 0 && !js[s].killed && js[s].deadline - now < wait_s)
-        wait_s = js[s].deadline - now;
-    if (wait_s < 0) wait_s = 0;
-    struct timespec ts = {(time_t)wait_s, (long)((wait_s - (double)(time_t)wait_s) * 1e9)};
-    if (running > 0 && wait_s > 0) sigtimedwait(&chld, NULL, &ts);
-    now = mp_now();
-    for (int s = 0; s < jobs; s++) {
-      job *j = &js[s];
-      if (!j->pid) continue;
-      int ws;
-      pid_t p = waitpid(j->pid, &ws, WNOHANG);
-      if (p == j->pid) {
-        mp_row r;
-        finish_row(e, &m->cells[j->cell], j, ws, now, &r);
-        bool ok = r.has_fig;
-        if (mp_db_insert(db, &r, o->retry_failed, msg, cap)) rc = -1;
-        if (!ok && !o->quiet) {
-          if (o->progress) fputs("\r\033[K", stderr);
-          fprintf(stderr, "memplan bench: %s %s+%s seed %llu: %s: %s\n", r.graph, r.order, r.place,
-                  (unsigned long long)r.seed, r.status, r.message ? r.message : "");
-        }
-        st->run++;
-        done++;
-        if (ok)
-          st->ok++;
-        else
-          st->failed++;
-        if (!strcmp(r.status, "timeout") && !ok) st->timeouts++;
-        mp_row_free(&r);
-        j->pid = 0;
-        running--;
-      } else if (j->deadline > 0 && now >= j->deadline && !j->killed) {
-        kill(-j->pid, SIGKILL);
-        j->killed = true;
-      }
-    }
-    if (o->progress && (now - last_progress > 0.5 || (next == n_todo && running == 0))) {
-      last_progress = now;
-      char el[32], eta[32];
-      double elapsed = now - t_start;
-      fmt_hms(elapsed, el, sizeof el);
-      if (done > 0)
-        fmt_hms(elapsed / done * (n_todo - done), eta, sizeof eta);
-      else
-        snprintf(eta, sizeof eta, "--:--");
-      fprintf(stderr, "\r\033[K[%s] %d/%d cells done (%d before), %d failed, %s elapsed, ETA %s",
-              e->name ? e->name : "bench", st->done_before + done, m->n, st->done_before,
-              st->failed, el, eta);
-      fflush(stderr);
-    }
-  }
+  int rc = loop(&R, msg, cap);
   if (o->progress) fputc('\n', stderr);
-  for (int s = 0; s < jobs; s++)
-    if (js[s].pid) {
-      kill(-js[s].pid, SIGKILL);
-      waitpid(js[s].pid, NULL, 0);
-    }
+  kill_all(&R);
+  char sub[256];
+  mp_db_unclaim_all(R.db, sub, sizeof sub);
   sigaction(SIGINT, &old_int, NULL);
   sigaction(SIGTERM, &old_term, NULL);
-  sigprocmask(SIG_SETMASK, &oldmask, NULL);
-  rm_tmp(tmp, jobs);
-  free(js);
-  free(todo);
-  mp_db_close(db);
-  st->wall_s = mp_now() - t_start;
+  sigprocmask(SIG_SETMASK, &R.oldmask, NULL);
+  rm_tmp(R.tmp, R.jobs);
+  free(R.js);
+  free(R.todo);
+  free(R.expect);
+  free(R.gs);
+  mp_db_close(R.db);
+  st->wall_s = mp_now() - R.t_start;
   return rc;
 }

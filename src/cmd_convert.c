@@ -62,18 +62,18 @@ int mp_cmd_convert(int argc, char **argv) {
   if (!in.g) {
     fprintf(stderr, "memplan convert: %s is a fixed-lifetime problem, not a graph\n",
             argv[optind]);
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
     return MP_EXIT_INPUT;
   }
   mp_outfile of;
   if (mp_out_open(&of, out, &err)) {
     fprintf(stderr, "memplan: %s\n", err.msg);
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
     return MP_EXIT_INPUT;
   }
   int rc = !strcmp(to, "json") ? mp_graph_dump_json(in.g, of.fp, NULL)
                                : mp_graph_dump_nodelink(in.g, of.fp);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   if (rc) {
     mp_out_abort(&of);
     fprintf(stderr, "memplan convert: %s: write error\n", out ? out : "stdout");

@@ -1,4 +1,5 @@
-/* cmd_inspect.c - `memplan verify`, `memplan info`, `memplan solvers`. */
+/* cmd_inspect.c - `memplan verify`, `memplan info`, `memplan solvers`,
+ * through the public API (memplan.h). */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
 #include <stdio.h>
@@ -6,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "run.h"
+#include "memplan.h"
 
 static bool want_help(int argc, char **argv) {
   for (int i = 1; i < argc; i++)
@@ -16,7 +17,7 @@ static bool want_help(int argc, char **argv) {
 
 /* Shared flags of verify/info: --toposort, --input-format F, --size-attr N,
  * --align A, --format F.  Positional arguments are collected in pos. */
-static int parse_common(int argc, char **argv, const char *cmd, mp_load_opts *lo,
+static int parse_common(int argc, char **argv, const char *cmd, memplan_load_opts *lo,
                         const char **fmt, int64_t *align, const char **pos, int *npos) {
   *npos = 0;
   for (int i = 1; i < argc; i++) {
@@ -59,7 +60,7 @@ int mp_cmd_verify(int argc, char **argv) {
     fputs(help, stdout);
     return MP_EXIT_OK;
   }
-  mp_load_opts lo = {0};
+  memplan_load_opts lo = {0};
   int64_t align = 0;
   const char *pos[8];
   int npos;
@@ -67,19 +68,49 @@ int mp_cmd_verify(int argc, char **argv) {
     fputs(help, stderr);
     return MP_EXIT_USAGE;
   }
-  mp_instance in;
-  mp_error err;
-  if (mp_instance_load(pos[0], &lo, &in, &err)) {
+  memplan_instance *in;
+  memplan_error err;
+  if (memplan_instance_load(&in, pos[0], &lo, &err)) {
     fprintf(stderr, "memplan: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
-  int rc = mp_plan_verify(&in, pos[1], align, &err);
+  memplan_err rc = memplan_verify_file(in, pos[1], align, &err);
   if (rc)
     fprintf(stderr, "memplan verify: %s\n", err.msg);
   else
     printf("valid: %s\n", pos[1]);
-  mp_instance_free(&in);
+  memplan_instance_destroy(in);
   return rc ? MP_EXIT_INPUT : MP_EXIT_OK;
+}
+
+/* The figures of `info`, in the order they print. */
+static json_t *info_json(const memplan_instance_info *i) {
+  json_t *o = json_object();
+  json_object_set_new(o, "graph", json_string(i->name));
+  if (i->is_graph) {
+    json_object_set_new(o, "nodes", json_integer(i->nodes));
+    json_object_set_new(o, "buffers", json_integer(i->buffers));
+    json_object_set_new(o, "data_edges", json_integer(i->data_edges));
+    json_object_set_new(o, "inplace_edges", json_integer(i->inplace_edges));
+    json_object_set_new(o, "inputs", json_integer(i->inputs));
+    json_object_set_new(o, "graph_outputs", json_integer(i->graph_outputs));
+    json_object_set_new(o, "views", json_integer(i->views));
+    json_object_set_new(o, "inplace_nodes", json_integer(i->inplace_nodes));
+    json_object_set_new(o, "workspaces", json_integer(i->workspaces));
+    json_object_set_new(o, "sum_sizes", json_integer(i->sum_sizes));
+    json_object_set_new(o, "live_peak", json_integer(i->live_peak));
+    json_object_set_new(o, "lower_bound", json_integer(i->lower_bound));
+    json_object_set_new(o, "param_bytes", json_integer(i->param_bytes));
+  } else {
+    json_object_set_new(o, "nodes", json_integer(0));
+    json_object_set_new(o, "buffers", json_integer(i->buffers));
+    json_object_set_new(o, "time_begin", json_integer(i->time_begin));
+    json_object_set_new(o, "time_end", json_integer(i->time_end));
+    json_object_set_new(o, "sum_sizes", json_integer(i->sum_sizes));
+    json_object_set_new(o, "live_peak", json_integer(i->live_peak));
+    json_object_set_new(o, "lower_bound", json_integer(i->lower_bound));
+  }
+  return o;
 }
 
 int mp_cmd_info(int argc, char **argv) {
@@ -91,57 +122,22 @@ int mp_cmd_info(int argc, char **argv) {
     fputs(help, stdout);
     return MP_EXIT_OK;
   }
-  mp_load_opts lo = {0};
+  memplan_load_opts lo = {0};
   const char *fmt = "text", *pos[8];
   int npos;
   if (argc > 9 || parse_common(argc, argv, "info", &lo, &fmt, NULL, pos, &npos) || npos != 1) {
     fputs(help, stderr);
     return MP_EXIT_USAGE;
   }
-  mp_instance in;
-  mp_error err;
-  if (mp_instance_load(pos[0], &lo, &in, &err)) {
+  memplan_instance *in;
+  memplan_error err;
+  if (memplan_instance_load(&in, pos[0], &lo, &err)) {
     fprintf(stderr, "memplan: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
-  json_t *o = json_object();
-  json_object_set_new(o, "graph", json_string(mp_instance_name(&in)));
-  if (in.g) {
-    const mp_graph *g = in.g;
-    mp_problem p;
-    mp_problem_from_order(g, g->given, 1, &p);
-    int n_inputs = 0, n_outputs = 0, n_views = 0, n_inplace = 0, n_ws = 0;
-    for (int v = 0; v < g->n; v++) {
-      n_inputs += g->nodes[v].is_input;
-      n_views += g->nodes[v].has_alias;
-      n_inplace += g->nodes[v].inplace;
-      n_ws += g->nodes[v].workspace > 0;
-    }
-    for (int b = 0; b < g->n_buf; b++) n_outputs += g->bufs[b].graph_output;
-    json_object_set_new(o, "nodes", json_integer(g->n));
-    json_object_set_new(o, "buffers", json_integer(g->n_buf));
-    json_object_set_new(o, "data_edges", json_integer(g->n_data_edges));
-    json_object_set_new(o, "inplace_edges", json_integer(g->n_inplace_edges));
-    json_object_set_new(o, "inputs", json_integer(n_inputs));
-    json_object_set_new(o, "graph_outputs", json_integer(n_outputs));
-    json_object_set_new(o, "views", json_integer(n_views));
-    json_object_set_new(o, "inplace_nodes", json_integer(n_inplace));
-    json_object_set_new(o, "workspaces", json_integer(n_ws));
-    json_object_set_new(o, "sum_sizes", json_integer(mp_sum_sizes(&p)));
-    json_object_set_new(o, "live_peak", json_integer(mp_live_peak(&p)));
-    json_object_set_new(o, "lower_bound", json_integer(mp_node_lower_bound(g)));
-    json_object_set_new(o, "param_bytes", json_integer(g->param_bytes));
-    free(p.items);
-  } else {
-    const mp_problem *p = in.fixed;
-    json_object_set_new(o, "nodes", json_integer(0));
-    json_object_set_new(o, "buffers", json_integer(p->n));
-    json_object_set_new(o, "time_begin", json_integer(p->t_begin));
-    json_object_set_new(o, "time_end", json_integer(p->t_end));
-    json_object_set_new(o, "sum_sizes", json_integer(mp_sum_sizes(p)));
-    json_object_set_new(o, "live_peak", json_integer(mp_live_peak(p)));
-    json_object_set_new(o, "lower_bound", json_integer(mp_live_peak(p)));
-  }
+  memplan_instance_info info;
+  memplan_instance_info_get(in, &info);
+  json_t *o = info_json(&info);
   if (!strcmp(fmt, "json")) {
     json_dumpf(o, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     fputc('\n', stdout);
@@ -156,12 +152,38 @@ int mp_cmd_info(int argc, char **argv) {
     }
   }
   json_decref(o);
-  mp_instance_free(&in);
+  memplan_instance_destroy(in);
   return MP_EXIT_OK;
 }
 
 static const char *decides_name(int d) {
-  return d == MP_DECIDES_ORDER ? "order" : d == MP_DECIDES_OFFSETS ? "offsets" : "both";
+  return d == MEMPLAN_DECIDES_ORDER     ? "order"
+         : d == MEMPLAN_DECIDES_OFFSETS ? "offsets"
+         : d == MEMPLAN_DECIDES_EVENTS  ? "events"
+                                        : "both";
+}
+
+static json_t *solver_json(int i, const memplan_solver_info *s) {
+  json_t *o = json_pack("{s:s, s:s, s:s}", "name", s->name, "decides", decides_name(s->decides),
+                        "summary", s->summary);
+  json_t *opts = json_array();
+  for (int k = 0; k < s->n_options; k++) {
+    memplan_option_info op;
+    memplan_solver_option(i, k, &op);
+    json_array_append_new(opts, json_pack("{s:s, s:f, s:f, s:f, s:s}", "name", op.name, "default",
+                                          op.def, "min", op.lo, "max", op.hi, "help", op.help));
+  }
+  json_object_set_new(o, "options", opts);
+  return o;
+}
+
+static void solver_text(int i, const memplan_solver_info *s) {
+  printf("%-10s %-7s %s\n", s->name, decides_name(s->decides), s->summary);
+  for (int k = 0; k < s->n_options; k++) {
+    memplan_option_info op;
+    memplan_solver_option(i, k, &op);
+    printf("    %-14s default %-8g range [%g, %g]  %s\n", op.name, op.def, op.lo, op.hi, op.help);
+  }
 }
 
 int mp_cmd_solvers(int argc, char **argv) {
@@ -172,24 +194,13 @@ int mp_cmd_solvers(int argc, char **argv) {
   }
   bool json = argc >= 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");
   json_t *arr = json_array();
-  for (int i = 0; i < mp_registry_size; i++) {
-    const mp_solver *s = mp_registry[i];
-    if (json) {
-      json_t *o = json_pack("{s:s, s:s, s:s}", "name", s->name, "decides", decides_name(s->decides),
-                            "summary", s->summary);
-      json_t *opts = json_array();
-      for (int k = 0; k < s->n_options; k++)
-        json_array_append_new(opts, json_pack("{s:s, s:f, s:f, s:f, s:s}", "name", s->options[k].name,
-                                              "default", s->options[k].def, "min", s->options[k].lo,
-                                              "max", s->options[k].hi, "help", s->options[k].help));
-      json_object_set_new(o, "options", opts);
-      json_array_append_new(arr, o);
-      continue;
-    }
-    printf("%-10s %-7s %s\n", s->name, decides_name(s->decides), s->summary);
-    for (int k = 0; k < s->n_options; k++)
-      printf("    %-14s default %-8g range [%g, %g]  %s\n", s->options[k].name, s->options[k].def,
-             s->options[k].lo, s->options[k].hi, s->options[k].help);
+  for (int i = 0; i < memplan_solver_count(); i++) {
+    memplan_solver_info s;
+    memplan_solver_get(i, &s);
+    if (json)
+      json_array_append_new(arr, solver_json(i, &s));
+    else
+      solver_text(i, &s);
   }
   if (json) {
     json_dumpf(arr, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER);

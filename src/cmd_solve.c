@@ -1,5 +1,6 @@
-/* cmd_solve.c - `memplan solve`: parse the flags, run the harness, print the
- * figures, write the plan atomically. */
+/* cmd_solve.c - `memplan solve`: parse the flags, plan through the public
+ * API (memplan.h), print the figures, write the plan atomically.  The exit
+ * codes are chosen here, from the API's error codes and the status. */
 #define _POSIX_C_SOURCE 200809L
 #include <getopt.h>
 #include <stdio.h>
@@ -7,7 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "run.h"
+#include "memplan.h"
 
 static const char solve_help[] =
     "usage: memplan solve FILE [options]\n"
@@ -15,6 +16,12 @@ static const char solve_help[] =
     "Plan FILE (graph JSON, GraphML, node-link JSON, or MiniMalloc CSV) and print its figures.\n"
     "\n"
     "  --order NAME[,NAME...]  order solver chain (default given); each feeds the next\n"
+    "  --remat NAME[,NAME...]  recomputation/offload chain (default none): an event plan of the\n"
+    "                          order within the budget, its residencies placed by --place\n"
+    "  --budget B              with --remat: the live peak allowed, in bytes\n"
+    "  --budget-frac F         with --remat: F x the live peak of the order handed to it\n"
+    "  --bandwidth BW          with --remat: host link, bytes per cost unit (default: the graph's\n"
+    "                          host_bandwidth; 0: no offload)\n"
     "  --place NAME[,NAME...]  placer chain (default bysize)\n"
     "  --align A               offset alignment in bytes (default 64 for graphs, 1 for CSV)\n"
     "  --time-limit S          seconds for the whole solve (default: none)\n"
@@ -22,16 +29,17 @@ static const char solve_help[] =
     "  --capacity C            ask the placer for a fit in C bytes\n"
     "  --set [SOLVER.]OPT=VAL  set a solver option (repeatable; see memplan solvers)\n"
     "  --write-lp FILE         ILP solvers: write the model in CPLEX LP format\n"
+    "  --no-baseline           skip the given-order baseline (reduction_vs_given absent)\n"
     "  --format text|json      output format (default text)\n"
     "  --out PLAN              write the plan (DESIGN 1.5 JSON, or CSV with offsets)\n"
     "  --toposort              accept a non-topological file order by sorting it\n"
     "  --input-format F        json, graphml, nodelink or csv (default: by extension)\n"
     "  --size-attr NAME        node-link/GraphML attribute with output bytes (default size)\n"
     "\n"
-    "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan.\n";
+    "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -41,6 +49,9 @@ static const struct option solve_opts[] = {
     {"format", required_argument, 0, O_FMT},    {"out", required_argument, 0, O_OUT},
     {"toposort", no_argument, 0, O_TOPO},       {"input-format", required_argument, 0, O_IFMT},
     {"size-attr", required_argument, 0, O_SATTR}, {"help", no_argument, 0, O_HELP},
+    {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
+    {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
+    {"bandwidth", required_argument, 0, O_BW},
     {0, 0, 0, 0}};
 
 static int parse_int64(const char *s, int64_t lo, int64_t *out) {
@@ -51,10 +62,49 @@ static int parse_int64(const char *s, int64_t lo, int64_t *out) {
   return 0;
 }
 
+static int exit_code_of(memplan_err e) {
+  switch (e) {
+  case MEMPLAN_OK: return MP_EXIT_OK;
+  case MEMPLAN_EUSAGE: return MP_EXIT_USAGE;
+  case MEMPLAN_ESOLVER: return MP_EXIT_SOLVER;
+  default: return MP_EXIT_INPUT;
+  }
+}
+
+/* Plan, print, write: the part of `solve` after the flags. */
+static int solve_file(const char *path, const memplan_load_opts *lo, const memplan_request *req,
+                      const char *fmt, const char *out) {
+  memplan_instance *in;
+  memplan_result *res;
+  memplan_error err;
+  memplan_err e = memplan_instance_load(&in, path, lo, &err);
+  if (e) {
+    fprintf(stderr, "memplan: %s\n", err.msg);
+    return exit_code_of(e);
+  }
+  e = memplan_solve(in, req, &res, &err);
+  if (e == MEMPLAN_EUSAGE) {
+    fprintf(stderr, "memplan solve: %s\n", err.msg);
+    memplan_instance_destroy(in);
+    return MP_EXIT_USAGE;
+  }
+  memplan_result_print(res, stdout, fmt);
+  fflush(stdout);
+  if (e == MEMPLAN_OK && memplan_result_status(res) == MEMPLAN_INFEASIBLE) e = MEMPLAN_ESOLVER;
+  if (e) {
+    if (memplan_result_message(res)[0]) fprintf(stderr, "memplan solve: %s\n", memplan_result_message(res));
+  } else if (out && (e = memplan_result_write_plan(res, out, &err))) {
+    fprintf(stderr, "memplan: %s\n", err.msg);
+  }
+  memplan_result_destroy(res);
+  memplan_instance_destroy(in);
+  return exit_code_of(e);
+}
+
 int mp_cmd_solve(int argc, char **argv) {
-  mp_run_spec spec = {0};
-  spec.seed = 1;
-  mp_load_opts lo = {0};
+  memplan_request req;
+  memplan_request_init(&req);
+  memplan_load_opts lo = {0};
   const char *fmt = "text", *out = NULL;
   const char **sets = calloc((size_t)argc + 1, sizeof(char *));
   int nsets = 0, c;
@@ -63,28 +113,28 @@ int mp_cmd_solve(int argc, char **argv) {
   while ((c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
     int64_t v;
     switch (c) {
-    case O_ORDER: spec.order = optarg; break;
-    case O_PLACE: spec.place = optarg; break;
+    case O_ORDER: req.order = optarg; break;
+    case O_PLACE: req.place = optarg; break;
     case O_ALIGN:
       if (parse_int64(optarg, 1, &v)) goto bad_value;
-      spec.align = v;
+      req.align = v;
       break;
     case O_TL: {
       char *end;
-      spec.time_limit = strtod(optarg, &end);
-      if (end == optarg || *end || spec.time_limit < 0) goto bad_value;
+      req.time_limit = strtod(optarg, &end);
+      if (end == optarg || *end || req.time_limit < 0) goto bad_value;
       break;
     }
     case O_SEED:
       if (parse_int64(optarg, 0, &v)) goto bad_value;
-      spec.seed = (uint64_t)v;
+      req.seed = (uint64_t)v;
       break;
     case O_CAP:
       if (parse_int64(optarg, 1, &v)) goto bad_value;
-      spec.capacity = v;
+      req.capacity = v;
       break;
     case O_SET: sets[nsets++] = optarg; break;
-    case O_LP: spec.write_lp = optarg; break;
+    case O_LP: req.write_lp = optarg; break;
     case O_FMT:
       fmt = optarg;
       if (strcmp(fmt, "text") && strcmp(fmt, "json")) goto bad_value;
@@ -93,6 +143,21 @@ int mp_cmd_solve(int argc, char **argv) {
     case O_TOPO: lo.toposort = true; break;
     case O_IFMT: lo.format = optarg; break;
     case O_SATTR: lo.size_attr = optarg; break;
+    case O_NOBASE: req.no_baseline = true; break;
+    case O_REMAT: req.remat = optarg; break;
+    case O_BUDGET:
+      if (parse_int64(optarg, 0, &v)) goto bad_value;
+      req.has_budget = true;
+      req.budget = v;
+      break;
+    case O_BFRAC: req.budget_frac = optarg; break; /* checked exactly by the API */
+    case O_BW: {
+      char *end;
+      req.bandwidth = strtod(optarg, &end);
+      if (end == optarg || *end || !(req.bandwidth >= 0) || req.bandwidth > 1e300) goto bad_value;
+      req.has_bandwidth = true;
+      break;
+    }
     case O_HELP:
       fputs(solve_help, stdout);
       free(sets);
@@ -114,49 +179,9 @@ int mp_cmd_solve(int argc, char **argv) {
     free(sets);
     return MP_EXIT_USAGE;
   }
-  spec.sets = sets;
-  spec.n_sets = nsets;
-  mp_instance in;
-  mp_error err;
-  if (mp_instance_load(argv[optind], &lo, &in, &err)) {
-    fprintf(stderr, "memplan: %s\n", err.msg);
-    free(sets);
-    return MP_EXIT_INPUT;
-  }
-  mp_result r;
-  int rc = mp_run(&in, &spec, &r);
-  int exit_code = MP_EXIT_OK;
-  if (rc == 1) {
-    fprintf(stderr, "memplan solve: %s\n", r.msg);
-    exit_code = MP_EXIT_USAGE;
-  } else {
-    if (!strcmp(fmt, "json"))
-      mp_result_print_json(stdout, &in, &r);
-    else
-      mp_result_print_text(stdout, &in, &r);
-    fflush(stdout);
-    if (rc != 0 || r.status == MP_INFEASIBLE || r.status == MP_ERROR) {
-      if (r.msg[0]) fprintf(stderr, "memplan solve: %s\n", r.msg);
-      exit_code = MP_EXIT_SOLVER;
-    } else if (out) {
-      mp_outfile of;
-      if (mp_out_open(&of, out, &err) == 0) {
-        if (mp_plan_write(of.fp, &in, &r)) {
-          mp_out_abort(&of);
-          fprintf(stderr, "memplan: %s: cannot write the plan\n", out);
-          exit_code = MP_EXIT_INPUT;
-        } else if (mp_out_commit(&of, &err)) {
-          fprintf(stderr, "memplan: %s\n", err.msg);
-          exit_code = MP_EXIT_INPUT;
-        }
-      } else {
-        fprintf(stderr, "memplan: %s\n", err.msg);
-        exit_code = MP_EXIT_INPUT;
-      }
-    }
-  }
-  mp_result_free(&r);
-  mp_instance_free(&in);
+  req.sets = sets;
+  req.n_sets = nsets;
+  int rc = solve_file(argv[optind], &lo, &req, fmt, out);
   free(sets);
-  return exit_code;
+  return rc;
 }

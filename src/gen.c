@@ -26,6 +26,14 @@
  *   there).  layered/tree/sp/chain: eligible = single-input compute nodes
  *   whose input is not a graph input; the input may have other readers, and
  *   then DESIGN 1.2's in-place edges fix their order relative to the writer.
+ *
+ * Costs (DESIGN 6.1), one model for every family, drawing no random number
+ * (so the rest of a file is what it was before costs existed): a node's
+ * cost is the bytes it moves -- the distinct buffers it reads, the tensors
+ * it writes (an in-place op writes the storage it aliases) and its
+ * workspace -- in MiB (2^20 bytes), rounded to 1/1000.  That is the time in
+ * microseconds of a memory-bound operator on a reference device streaming
+ * 1 MiB per microsecond (about 1 TB/s).  Graph inputs cost 0.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -539,6 +547,20 @@ static int gen_chain(gb *b, mp_error *err) {
 }
 
 /* ------------------------------------------------------------------ */
+/* costs: bytes moved, in MiB (see the header comment)                  */
+
+static void set_costs(mp_graph *g) {
+  for (int v = 0; v < g->n; v++) {
+    mp_node *nd = &g->nodes[v];
+    double bytes = (double)nd->workspace;
+    for (int i = 0; i < g->n_reads[v]; i++) bytes += (double)g->bufs[g->reads[v][i]].size;
+    for (int k = 0; k < nd->n_out; k++) bytes += (double)nd->out_size[k];
+    nd->cost = nd->is_input ? 0.0 : round(bytes / 1048.576) / 1000.0;
+    nd->has_cost = true;
+  }
+}
+
+/* ------------------------------------------------------------------ */
 
 static const char *const families[] = {"randwire", "nas", "layered", "tree", "sp", "chain"};
 
@@ -714,6 +736,7 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
   else if (!strcmp(f, "sp")) rc = gen_sp(&b, err);
   else rc = gen_chain(&b, err);
   if (!rc) rc = mp_graph_finish(b.g, false, err);
+  if (!rc) set_costs(b.g);
   if (rc) {
     gb_free(&b);
     return NULL;

@@ -153,10 +153,32 @@ static int node_on_cycle(const mp_graph *g, const int *indeg_left, int **pred,
   return v;
 }
 
+static const char *const phase_names[] = {NULL, "fwd", "bwd", "opt"};
+
+const char *mp_phase_name(int phase) {
+  return phase > MP_PHASE_NONE && phase <= MP_PHASE_OPT ? phase_names[phase] : NULL;
+}
+
+int mp_phase_parse(const char *s) {
+  for (int p = MP_PHASE_FWD; p <= MP_PHASE_OPT; p++)
+    if (s && strcmp(s, phase_names[p]) == 0) return p;
+  return -1;
+}
+
+/* DESIGN 6.1: a node without a cost takes 1, or 0 when it is an input, an
+ * output or a view (it does no work of its own). */
+static void default_costs(mp_graph *g) {
+  for (int v = 0; v < g->n; v++) {
+    mp_node *nd = &g->nodes[v];
+    if (!nd->has_cost) nd->cost = (nd->is_input || nd->is_output || nd->has_alias) ? 0.0 : 1.0;
+  }
+}
+
 int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
   const char *file = g->file ? g->file : "<graph>";
   char lab[160], lab2[160];
   int n = g->n;
+  default_costs(g);
 
   /* 1. references in range, aliases among the inputs */
   for (int v = 0; v < n; v++) {

@@ -34,7 +34,19 @@ typedef struct mp_node {
   int64_t workspace;
   bool is_input;      /* op == "input" */
   bool is_output;     /* op == "output" */
+  /* DESIGN 6.1: the time the node takes, in the file's unit.  A reader
+   * that finds no cost leaves has_cost false and mp_graph_finish sets the
+   * default: 1, or 0 for input and output nodes and for views. */
+  double cost;
+  bool has_cost;
+  int phase;          /* MP_PHASE_*: fwd, bwd or opt (key `phase`) */
 } mp_node;
+
+/* Training phase of a node (key `phase`); MP_PHASE_NONE when absent. */
+enum mp_phase { MP_PHASE_NONE = 0, MP_PHASE_FWD, MP_PHASE_BWD, MP_PHASE_OPT };
+/* "fwd", "bwd", "opt" (NULL for MP_PHASE_NONE); parse returns -1 if unknown. */
+const char *mp_phase_name(int phase);
+int mp_phase_parse(const char *s);
 
 /* Kinds of buffer: an output tensor that owns storage, or a workspace. */
 enum mp_buf_kind { MP_BUF_TENSOR = 0, MP_BUF_WORKSPACE = 1 };
@@ -74,6 +86,7 @@ typedef struct mp_graph {
   int n_inplace_edges;  /* edges added by in-place writes (not data edges) */
   igraph_t dag;         /* the same precedence relation as an igraph DAG */
   int64_t param_bytes;
+  double host_bandwidth; /* DESIGN 6.1: bytes per cost unit on the host link (0: none given) */
 } mp_graph;
 
 #define MP_NO_BUFFER (-1)

@@ -5,8 +5,10 @@
 
 #include "graph_write.h"
 
-/* Keys keep insertion order; ", " and ": " separators, no newlines. */
-#define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_ENCODE_ANY)
+/* Keys keep insertion order; ", " and ": " separators, no newlines.  Reals
+ * (costs, the host bandwidth) get 15 significant digits: any decimal of up
+ * to 15 digits reads back as the same double, without %.17g noise. */
+#define DUMP_FLAGS (JSON_PRESERVE_ORDER | JSON_ENCODE_ANY | JSON_REAL_PRECISION(15))
 
 static json_t *ref_json(mp_ref r) {
   if (r.out == MP_ALL_OUTPUTS) return json_integer(r.node);
@@ -29,6 +31,20 @@ static json_t *node_common(const mp_node *nd) {
   return o;
 }
 
+/* A number as an integer when it is one ("cost": 1 stays 1). */
+static json_t *number_json(double x) {
+  if (x > -9e15 && x < 9e15 && x == (double)(int64_t)x) return json_integer((json_int_t)x);
+  return json_real(x);
+}
+
+/* DESIGN 6.1 keys: a cost the file gave (defaults are not written) and the
+ * phase. */
+static void node_time(json_t *o, const mp_node *nd) {
+  if (nd->has_cost) json_object_set_new(o, "cost", number_json(nd->cost));
+  if (mp_phase_name(nd->phase))
+    json_object_set_new(o, "phase", json_string(mp_phase_name(nd->phase)));
+}
+
 int mp_graph_dump_json(const mp_graph *g, FILE *fp, const char *source) {
   int rc = 0;
   rc |= fputs("{\"name\": ", fp) < 0;
@@ -38,6 +54,10 @@ int mp_graph_dump_json(const mp_graph *g, FILE *fp, const char *source) {
     rc |= put(fp, json_string(source), "");
   }
   if (g->param_bytes) fprintf(fp, ", \"param_bytes\": %lld", (long long)g->param_bytes);
+  if (g->host_bandwidth > 0) {
+    rc |= fputs(", \"host_bandwidth\": ", fp) < 0;
+    rc |= put(fp, number_json(g->host_bandwidth), "");
+  }
   rc |= fputs(", \"nodes\": [\n", fp) < 0;
   for (int i = 0; i < g->n; i++) {
     const mp_node *nd = &g->nodes[g->given[i]];
@@ -57,6 +77,7 @@ int mp_graph_dump_json(const mp_graph *g, FILE *fp, const char *source) {
                                                                         : ref_json(nd->alias));
     if (nd->inplace) json_object_set_new(o, "inplace", json_true());
     if (nd->workspace) json_object_set_new(o, "workspace", json_integer(nd->workspace));
+    node_time(o, nd);
     rc |= fputs(" ", fp) < 0;
     rc |= put(fp, o, i + 1 < g->n ? ",\n" : "\n");
   }
@@ -69,6 +90,7 @@ int mp_graph_dump_nodelink(const mp_graph *g, FILE *fp) {
   json_t *gr = json_object();
   json_object_set_new(gr, "name", json_string(g->name ? g->name : ""));
   if (g->param_bytes) json_object_set_new(gr, "param_bytes", json_integer(g->param_bytes));
+  if (g->host_bandwidth > 0) json_object_set_new(gr, "host_bandwidth", number_json(g->host_bandwidth));
   rc |= fputs("{\"directed\": true, \"multigraph\": true, \"graph\": ", fp) < 0;
   rc |= put(fp, gr, ",\n\"nodes\": [\n");
   for (int i = 0; i < g->n; i++) {
@@ -89,6 +111,7 @@ int mp_graph_dump_nodelink(const mp_graph *g, FILE *fp) {
         json_object_set_new(o, "alias_output", json_integer(nd->alias.out));
     }
     if (nd->inplace) json_object_set_new(o, "inplace", json_true());
+    node_time(o, nd);
     rc |= fputs(" ", fp) < 0;
     rc |= put(fp, o, i + 1 < g->n ? ",\n" : "\n");
   }

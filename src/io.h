@@ -19,7 +19,7 @@ typedef struct mp_load_opts {
 } mp_load_opts;
 
 int mp_instance_load(const char *path, const mp_load_opts *o, mp_instance *in, mp_error *err);
-void mp_instance_free(mp_instance *in);
+void mp_instance_destroy(mp_instance *in);
 const char *mp_instance_name(const mp_instance *in);
 
 int mp_csv_read(const char *path, mp_problem *p, mp_error *err);

@@ -137,7 +137,7 @@ int mp_csv_read(const char *path, mp_problem *p, mp_error *err) {
   fclose(fp);
   if (!rc && !have_header) rc = mp_errorf(err, "%s: empty file: no header line", path);
   if (rc) {
-    mp_problem_free(p);
+    mp_problem_destroy(p);
     return -1;
   }
   p->file = mp_xstrdup(path);

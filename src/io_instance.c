@@ -46,10 +46,10 @@ int mp_instance_load(const char *path, const mp_load_opts *o, mp_instance *in, m
   return in->g ? 0 : -1;
 }
 
-void mp_instance_free(mp_instance *in) {
+void mp_instance_destroy(mp_instance *in) {
   if (in->g) mp_graph_free(in->g);
   if (in->fixed) {
-    mp_problem_free(in->fixed);
+    mp_problem_destroy(in->fixed);
     free(in->fixed);
   }
   memset(in, 0, sizeof *in);

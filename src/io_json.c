@@ -40,6 +40,19 @@ static int get_bytes(json_t *v, const char *file, int id, const char *what, int6
   return mp_errorf(err, "%s: node %d: %s is not a number", file, id, what);
 }
 
+/* A finite non-negative number: a cost or a bandwidth (DESIGN 6.1). */
+static int get_time(json_t *v, const char *file, int id, const char *what, double *out,
+                    mp_error *err) {
+  char where[48] = "";
+  if (id >= 0) snprintf(where, sizeof where, " node %d:", id);
+  if (!json_is_number(v)) return mp_errorf(err, "%s:%s %s is not a number", file, where, what);
+  double d = json_number_value(v);
+  if (!isfinite(d) || d < 0)
+    return mp_errorf(err, "%s:%s %s %g is not a finite non-negative number", file, where, what, d);
+  *out = d;
+  return 0;
+}
+
 /* `j` or `[j, k]` */
 static int get_ref(json_t *v, const char *file, int id, const char *what, mp_ref *r,
                    mp_error *err) {
@@ -137,6 +150,15 @@ static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *s
   }
   x = json_object_get(o, "workspace");
   if (x && !json_is_null(x) && get_bytes(x, file, v, "workspace", &nd->workspace, err)) return -1;
+  x = json_object_get(o, "cost");
+  if (x && !json_is_null(x)) {
+    if (get_time(x, file, v, "cost", &nd->cost, err)) return -1;
+    nd->has_cost = true;
+  }
+  x = json_object_get(o, "phase");
+  if (x && !json_is_null(x) &&
+      (!json_is_string(x) || (nd->phase = mp_phase_parse(json_string_value(x))) < 0))
+    return mp_errorf(err, "%s: node %d: phase must be \"fwd\", \"bwd\" or \"opt\"", file, v);
   return 0;
 }
 
@@ -179,6 +201,12 @@ mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
   }
   json_t *pb = json_object_get(root, "param_bytes");
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
+  json_t *bw = json_object_get(root, "host_bandwidth");
+  if (bw && !json_is_null(bw) && get_time(bw, path, -1, "host_bandwidth", &g->host_bandwidth, err)) {
+    json_decref(root);
+    mp_graph_free(g);
+    return NULL;
+  }
   g->n = (int)json_array_size(nodes);
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));

@@ -46,7 +46,7 @@ int mp_problem_from_order(const mp_graph *g, const int *order, int64_t align, mp
   return 0;
 }
 
-void mp_problem_free(mp_problem *p) {
+void mp_problem_destroy(mp_problem *p) {
   if (!p) return;
   if (p->ids)
     for (int i = 0; i < p->n; i++) free(p->ids[i]);
@@ -193,6 +193,6 @@ int64_t mp_order_peak(const mp_graph *g, const int *order) {
   mp_problem p;
   mp_problem_from_order(g, order, 1, &p);
   int64_t peak = mp_live_peak(&p);
-  mp_problem_free(&p);
+  mp_problem_destroy(&p);
   return peak;
 }

@@ -30,7 +30,7 @@ typedef struct mp_problem {
  * Fills p (items allocated); returns 0. */
 int mp_problem_from_order(const mp_graph *g, const int *order, int64_t align,
                           mp_problem *p);
-void mp_problem_free(mp_problem *p);
+void mp_problem_destroy(mp_problem *p);
 /* Deep copy (items and ids). */
 void mp_problem_copy(const mp_problem *src, mp_problem *dst);
 

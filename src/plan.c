@@ -7,15 +7,15 @@
 #include "plan.h"
 #include "util.h"
 
-static const char *const status_names[] = {"optimal", "feasible", "infeasible", "timeout",
-                                           "error"};
+static const char *const status_names[MP_N_STATUS] = {
+    "optimal", "feasible", "infeasible", "timeout", "error", "refused", "fixed"};
 
 const char *mp_status_name(mp_status s) {
-  return (unsigned)s <= MP_ERROR ? status_names[s] : "error";
+  return (unsigned)s < MP_N_STATUS ? status_names[s] : "error";
 }
 
 int mp_status_parse(const char *s, mp_status *out) {
-  for (int i = 0; i <= MP_ERROR; i++)
+  for (int i = 0; i < MP_N_STATUS; i++)
     if (strcmp(s, status_names[i]) == 0) {
       *out = (mp_status)i;
       return 0;

@@ -6,12 +6,19 @@
 
 #include "lifetime.h"
 
+/* What a result claims.  MP_FIXED is the order status of a plan whose
+ * order was not searched (a chain of file-order solvers, or a
+ * fixed-lifetime problem): nothing was decided, so nothing is claimed. */
 typedef enum mp_status {
   MP_OPTIMAL = 0,
   MP_FEASIBLE,
   MP_INFEASIBLE,
   MP_TIMEOUT,
-  MP_ERROR
+  MP_ERROR,
+  /* append only (results files store the names): */
+  MP_REFUSED,    /* the solver declined under its documented size cap: not a failure */
+  MP_FIXED,      /* the order status of a plan whose order was not searched */
+  MP_N_STATUS
 } mp_status;
 
 const char *mp_status_name(mp_status s);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "schedbound.h"
 #include "cli.h"
 #include "run.h"
 
@@ -254,33 +255,34 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
   }
   if (!in.g) {
     snprintf(msg, cap, "%s: a profile over steps needs a graph (this is a fixed-lifetime file)", file);
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
     return -1;
   }
   int64_t **prof = mp_xcalloc((size_t)ns, sizeof(int64_t *));
   int64_t *peak = mp_xcalloc((size_t)ns, sizeof(int64_t));
   int steps = in.g->n, rc = 0, n_ok = 0;
-  int64_t bound = mp_node_lower_bound(in.g), ymax = 1;
+  /* the graph's independent bound, as the tables use it */
+  int64_t bound = mp_sched_lower_bound(in.g, NULL), ymax = 1;
   for (int i = 0; i < ns && !rc; i++) {
     mp_run_spec spec = *base;
     spec.order = solvers[i];
     spec.place = NULL; /* the profile depends on the order alone */
+    spec.no_baseline = true;
     mp_result r;
-    int e = mp_run(&in, &spec, &r);
-    if (e == 1) {
+    mp_err e = mp_run(&in, &spec, &r);
+    if (e == MP_EUSAGE) {
       snprintf(msg, cap, "%s: %s", solvers[i], r.msg);
       rc = -1;
-    } else if (e) {
+    } else if (e || !r.has_figures) {
       /* a refusal (size cap) or a failure: leave this solver out */
       fprintf(stderr, "memplan plot: %s left out: %s\n", solvers[i], r.msg);
     } else {
       n_ok++;
       prof[i] = mp_profile(&r.prob);
       peak[i] = r.fig.live_peak;
-      if (r.fig.lower_bound > bound) bound = r.fig.lower_bound;
       if (peak[i] > ymax) ymax = peak[i];
     }
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   }
   if (!rc && steps == 0) {
     snprintf(msg, cap, "%s: an empty graph has no profile", file);
@@ -354,7 +356,7 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
     }
     cairo_set_source_rgb(cr, 0, 0, 0);
     human((double)bound, hb, sizeof hb);
-    snprintf(lab, sizeof lab, "lower bound %s", hb);
+    snprintf(lab, sizeof lab, "min-cut lower bound %s", hb);
     legend(&c, li, lab, true, false);
     text(&c, c.x1 + 14, c.y0 + 20 * (li + 1) + 14, 10, "dots: where each peak occurs", 0, 0.5,
          false);
@@ -363,7 +365,7 @@ static int plot_profile(const char *file, char **solvers, int ns, const mp_run_s
   for (int i = 0; i < ns; i++) free(prof[i]);
   free(prof);
   free(peak);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   return rc;
 }
 
@@ -432,7 +434,7 @@ static int plot_placement(const char *file, const char *plan, const mp_run_spec 
     rc = load_plan(&in, plan, &p, &off, msg, cap);
     snprintf(sub, sizeof sub, "plan %.300s", plan);
   } else {
-    if (mp_run(&in, spec, &r)) {
+    if (mp_run(&in, spec, &r) || !r.has_figures) {
       snprintf(msg, cap, "%s", r.msg);
       rc = -1;
     } else {
@@ -540,15 +542,12 @@ static int plot_placement(const char *file, const char *plan, const mp_run_spec 
     rc = canvas_close(&c, msg, cap);
   }
   if (from_run) {
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   } else {
     free(off);
-    if (p.g)
-      free(p.items);
-    else if (p.items)
-      mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   return rc;
 }
 
@@ -578,9 +577,11 @@ static int plot_pareto(char **in, int nin, const char *graph, bool best, const c
       mp_row_free(&rows[i]);
   }
   n = w;
-  mp_agg *a;
-  int na;
-  mp_aggregate(rows, n, best, &a, &na);
+  mp_aggset set;
+  mp_agg_opts ao = {best, false};
+  mp_aggregate(rows, n, &ao, &set);
+  mp_agg *a = set.a;
+  int na = set.n;
   const mp_agg **pt = mp_xmalloc(sizeof(*pt) * (size_t)(na ? na : 1));
   int np = 0;
   /* a placement that shares nothing (no reuse at all: reduction_vs_noreuse
@@ -649,9 +650,10 @@ static int plot_pareto(char **in, int nin, const char *graph, bool best, const c
       cairo_line_to(cr, c.x1, Y(&c, (double)bound));
       cairo_stroke(cr);
       cairo_set_dash(cr, NULL, 0, 0);
-      char hb[64], lab[100];
+      char hb[64], lab[200];
       human((double)bound, hb, sizeof hb);
-      snprintf(lab, sizeof lab, "best bound known %s", hb);
+      snprintf(lab, sizeof lab, "bound %s (%s%s)", hb, pt[0]->bound_kind,
+               pt[0]->bound_proven ? ", raised to a proven optimum" : "");
       text(&c, c.x1 - 6, Y(&c, (double)bound) - 4, 10, lab, 1, 0, false);
     }
     /* the front as a staircase */
@@ -699,7 +701,7 @@ static int plot_pareto(char **in, int nin, const char *graph, bool best, const c
     rc = canvas_close(&c, msg, cap);
   }
   free(pt);
-  free(a);
+  mp_aggset_free(&set);
   mp_rows_free(rows, n);
   return rc;
 }
@@ -707,14 +709,15 @@ static int plot_pareto(char **in, int nin, const char *graph, bool best, const c
 /* ------------------------------------------------------------ command */
 
 static const char plot_help[] =
-    "usage: memplan plot profile GRAPH --solvers LIST --out F.svg|.png|.pdf [--seed N]\n"
+    "usage: memplan plot profile GRAPH --order CHAIN... --out F.svg|.png|.pdf [--seed N]\n"
     "       (--out may be repeated: the same picture in several files, solvers run once)\n"
     "                    [--time-limit S] [--set OPT=V]\n"
     "       memplan plot placement FILE [--plan PLAN | --order X --place Y] --out F.svg\n"
     "       memplan plot pareto RESULTS... --graph NAME --out F.svg [--agg median|best]\n"
     "\n"
-    "profile:   live memory M(t) over the steps of each order solver (LIST comma separated,\n"
-    "           chains as greedy:sa), with the scheduling lower bound dashed.\n"
+    "profile:   live memory M(t) over the steps of each order solver or chain (--order\n"
+    "           repeated; a chain is greedy,sa as in solve), with the graph's min-cut lower\n"
+    "           bound dashed.\n"
     "placement: one rectangle per buffer (x = lifetime, y = address), buffers live at the\n"
     "           peak moment highlighted, M(t) and the arena drawn.\n"
     "pareto:    arena against planning time of every solver on one graph (results files),\n"
@@ -726,7 +729,9 @@ int mp_cmd_plot(int argc, char **argv) {
     return argc < 2 ? MP_EXIT_USAGE : MP_EXIT_OK;
   }
   char *outs = NULL;
-  const char *kind = argv[1], *out = NULL, *plan = NULL, *graph = NULL, *solvers = NULL;
+  const char *kind = argv[1], *out = NULL, *plan = NULL, *graph = NULL;
+  char **orders = NULL;
+  int n_orders = 0;
   mp_run_spec spec = {0};
   spec.seed = 1;
   bool best = false;
@@ -744,8 +749,10 @@ int mp_cmd_plot(int argc, char **argv) {
     }
     else if (!strcmp(a, "--plan") && v) plan = argv[++i];
     else if (!strcmp(a, "--graph") && v) graph = argv[++i];
-    else if (!strcmp(a, "--solvers") && v) solvers = argv[++i];
-    else if (!strcmp(a, "--order") && v) spec.order = argv[++i];
+    else if (!strcmp(a, "--order") && v) {
+      spec.order = argv[++i];
+      mp_list_push(&orders, &n_orders, spec.order);
+    }
     else if (!strcmp(a, "--place") && v) spec.place = argv[++i];
     else if (!strcmp(a, "--seed") && v) spec.seed = strtoull(argv[++i], NULL, 10);
     else if (!strcmp(a, "--time-limit") && v) spec.time_limit = atof(argv[++i]);
@@ -774,17 +781,9 @@ int mp_cmd_plot(int argc, char **argv) {
       rc = MP_EXIT_USAGE;
       goto done;
     }
-    char **l = NULL;
-    int nl = 0;
     const mp_solver *def = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_ORDER);
-    if (mp_split_list(solvers ? solvers : def ? def->name : "", true, &l, &nl)) {
-      fputs(plot_help, stderr);
-      rc = MP_EXIT_USAGE;
-      goto done;
-    }
-    r = plot_profile(pos[0], l, nl, &spec, out, msg, sizeof msg);
-    for (int i = 0; i < nl; i++) free(l[i]);
-    free(l);
+    if (!n_orders && def) mp_list_push(&orders, &n_orders, def->name);
+    r = plot_profile(pos[0], orders, n_orders, &spec, out, msg, sizeof msg);
   } else if (!strcmp(kind, "placement")) {
     if (npos != 1) {
       fputs(plot_help, stderr);
@@ -809,6 +808,8 @@ int mp_cmd_plot(int argc, char **argv) {
     rc = MP_EXIT_INPUT;
   }
 done:
+  for (int i = 0; i < n_orders; i++) free(orders[i]);
+  free(orders);
   free(outs);
   free(pos);
   free(sets);

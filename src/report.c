@@ -1,4 +1,7 @@
-/* report.c - results as text and JSON, plan files written and re-checked. */
+/* report.c - results as text and JSON, and plan files written.  Figures a
+ * result does not have are absent: JSON null, no line in text.  A run with
+ * a recomputation stage adds its own lines and names (DESIGN 6.3); a run
+ * without one prints exactly what it printed before. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -25,38 +28,119 @@ const char *mp_instance_name(const mp_instance *in) {
   return in->fixed->name ? in->fixed->name : "";
 }
 
-void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r) {
-  char a[32], b[32];
+/* Buffers of the instance (the residencies are counted apart). */
+static int n_buffers(const mp_instance *in, const mp_result *r) {
+  return in->g ? in->g->n_buf : r->prob.n;
+}
+
+/* The event plan's figures are known. */
+static bool has_remat_figures(const mp_result *r) {
+  return r->has_figures && r->has_remat && r->remat.has_plan;
+}
+
+/* ------------------------------------------------------------------ text */
+
+/* "optimal (order fixed: not searched; remat optimal; placement optimal)" */
+static void print_status(FILE *out, const mp_result *r) {
+  char remat[48] = "";
+  if (r->has_remat) snprintf(remat, sizeof remat, "remat %s; ", mp_status_name(r->remat.status));
+  fprintf(out, "status        %s", mp_status_name(r->status));
+  if (r->order_status == MP_FIXED)
+    fprintf(out, " (order fixed: not searched; %splacement %s)", remat, mp_status_name(r->place_status));
+  else
+    fprintf(out, " (order %s; %splacement %s)", mp_status_name(r->order_status), remat,
+            mp_status_name(r->place_status));
+  fprintf(out, "%s%s\n", r->msg[0] ? ": " : "", r->msg);
+}
+
+static void print_bytes(FILE *out, const char *label, int64_t b) {
+  char h[32];
+  human_bytes(b, h, sizeof h);
+  fprintf(out, "%-13s %lld bytes (%s)\n", label, (long long)b, h);
+}
+
+static void print_figures(FILE *out, const mp_result *r) {
   const mp_figures *f = &r->fig;
-  fprintf(out, "graph         %s (%d nodes, %d buffers, align %lld)\n", mp_instance_name(in),
-          in->g ? in->g->n : 0, r->prob.n, (long long)r->align);
-  fprintf(out, "solvers       order %s, place %s, seed %llu\n", r->order_name, r->place_name,
-          (unsigned long long)r->seed);
-  fprintf(out, "status        %s%s%s\n", mp_status_name(r->status), r->msg[0] ? ": " : "", r->msg);
-  human_bytes(f->live_peak, a, sizeof a);
-  fprintf(out, "live peak     %lld bytes (%s)\n", (long long)f->live_peak, a);
-  human_bytes(f->arena, a, sizeof a);
-  fprintf(out, "arena         %lld bytes (%s)\n", (long long)f->arena, a);
-  human_bytes(f->lower_bound, a, sizeof a);
-  fprintf(out, "lower bound   %lld bytes (%s)%s\n", (long long)f->lower_bound, a,
-          f->live_peak > 0 ? "" : "");
-  human_bytes(f->sum_sizes, b, sizeof b);
-  fprintf(out, "sum of sizes  %lld bytes (%s)\n", (long long)f->sum_sizes, b);
+  print_bytes(out, "live peak", f->live_peak);
+  print_bytes(out, "arena", f->arena);
+  print_bytes(out, "lower bound", f->lower_bound);
+  print_bytes(out, "sum of sizes", f->sum_sizes);
   fprintf(out, "fragmentation %.4f %%\n", 100.0 * f->fragmentation);
   fprintf(out, "reuse ratio   %.3fx\n", f->reuse_ratio);
-  fprintf(out, "reduction     %.2f %% vs given order + bysize (%lld bytes), %.2f %% vs no reuse\n",
-          100.0 * f->reduction_vs_given, (long long)f->given_arena, 100.0 * f->reduction_vs_noreuse);
+  const mp_solver *base = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
+  if (r->has_baseline)
+    fprintf(out, "reduction     %.2f %% vs given order + %s (%lld bytes), %.2f %% vs no reuse\n",
+            100.0 * f->reduction_vs_given, base ? base->name : "baseline", (long long)f->given_arena,
+            100.0 * f->reduction_vs_noreuse);
+  else
+    fprintf(out, "reduction     %.2f %% vs no reuse (no baseline)\n", 100.0 * f->reduction_vs_noreuse);
   fprintf(out, "profile std   %.1f bytes\n", f->profile_std);
+}
+
+/* The request of the recomputation stage: budget and host link. */
+static void print_remat_request(FILE *out, const mp_remat_result *m) {
+  char h[32];
+  human_bytes(m->budget, h, sizeof h);
+  fprintf(out, "budget        %lld bytes (%s)", (long long)m->budget, h);
+  if (m->frac[0])
+    fprintf(out, ", %s x the order's live peak %lld", m->frac, (long long)m->order_peak);
+  fprintf(out, "\n");
+  if (m->bandwidth > 0)
+    fprintf(out, "bandwidth     %.6g bytes per cost unit\n", m->bandwidth);
+  else
+    fprintf(out, "bandwidth     none (no offload)\n");
+}
+
+static void print_remat_figures(FILE *out, const mp_result *r) {
+  const mp_ev_figures *f = &r->remat.fig;
+  fprintf(out, "residencies   %d\n", r->prob.n);
+  fprintf(out, "duration      %.6g (base time %.6g", f->duration, f->base_time);
+  if (isfinite(f->overhead)) fprintf(out, ", overhead %.2f %%", 100.0 * f->overhead);
+  fprintf(out, ")\n");
+  fprintf(out, "recomputed    %lld runs, %.6g time\n", (long long)f->recomputed, f->recompute_time);
+  fprintf(out, "stall time    %.6g\n", f->stall_time);
+  print_bytes(out, "transferred", f->transferred);
+}
+
+static void print_stages(FILE *out, const mp_result *r) {
   for (int i = 0; i < r->n_stages; i++) {
     const mp_stage_result *s = &r->stages[i];
     char bound[48] = "";
-    if (s->bound) snprintf(bound, sizeof bound, "  bound %lld", (long long)s->bound);
+    if (s->kind == MP_STAGE_EVENTS && s->duration_bound > 0)
+      snprintf(bound, sizeof bound, "  duration bound %.6g", s->duration_bound);
+    else if (s->bound)
+      snprintf(bound, sizeof bound, "  bound %lld", (long long)s->bound);
     fprintf(out, "stage %-9s %-10s %9.3f ms wall %9.3f ms cpu%s%s%s\n", s->solver->name,
             mp_status_name(s->status), s->wall_ms, s->cpu_ms, bound, s->msg[0] ? "  " : "", s->msg);
   }
-  fprintf(out, "plan time     order %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms, r->place_ms,
-          r->order_ms + r->place_ms);
 }
+
+void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r) {
+  fprintf(out, "graph         %s (%d nodes, %d buffers, align %lld)\n", mp_instance_name(in),
+          in->g ? in->g->n : 0, n_buffers(in, r), (long long)r->align);
+  if (r->has_remat)
+    fprintf(out, "solvers       order %s, remat %s, place %s, seed %llu\n", r->order_name, r->remat.name,
+            r->place_name, (unsigned long long)r->seed);
+  else
+    fprintf(out, "solvers       order %s, place %s, seed %llu\n", r->order_name, r->place_name,
+            (unsigned long long)r->seed);
+  print_status(out, r);
+  if (r->has_remat && r->remat.known) print_remat_request(out, &r->remat);
+  if (r->has_figures)
+    print_figures(out, r);
+  else
+    print_bytes(out, "lower bound", r->fig.lower_bound);
+  if (has_remat_figures(r)) print_remat_figures(out, r);
+  print_stages(out, r);
+  if (r->has_remat)
+    fprintf(out, "plan time     order %.3f ms + remat %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms,
+            r->remat.ms, r->place_ms, r->order_ms + r->remat.ms + r->place_ms);
+  else
+    fprintf(out, "plan time     order %.3f ms + place %.3f ms = %.3f ms\n", r->order_ms, r->place_ms,
+            r->order_ms + r->place_ms);
+}
+
+/* ------------------------------------------------------------------ JSON */
 
 /* Round to 12 significant digits so that results files carry no float noise. */
 static json_t *jreal(double x) {
@@ -66,34 +150,52 @@ static json_t *jreal(double x) {
   return json_real(strtod(buf, NULL));
 }
 
-static json_t *result_json(const mp_instance *in, const mp_result *r, uint64_t seed) {
+/* A figure of the plan, or null when there is none. */
+static json_t *jfig_int(const mp_result *r, bool known, int64_t x) {
+  return r->has_figures && known ? json_integer(x) : json_null();
+}
+static json_t *jfig_real(const mp_result *r, bool known, double x) {
+  return r->has_figures && known ? jreal(x) : json_null();
+}
+/* A value known apart from any plan (a request, a time), or null. */
+static json_t *jint_if(bool known, int64_t x) { return known ? json_integer(x) : json_null(); }
+static json_t *jreal_if(bool known, double x) { return known && isfinite(x) ? jreal(x) : json_null(); }
+
+static void figures_json(json_t *o, const mp_result *r) {
   const mp_figures *f = &r->fig;
-  json_t *o = json_object();
-  json_object_set_new(o, "graph", json_string(mp_instance_name(in)));
-  json_object_set_new(o, "nodes", json_integer(in->g ? in->g->n : 0));
-  json_object_set_new(o, "buffers", json_integer(r->prob.n));
-  json_object_set_new(o, "align", json_integer(r->align));
-  json_object_set_new(o, "order_solver", json_string(r->order_name));
-  json_object_set_new(o, "place_solver", json_string(r->place_name));
-  json_object_set_new(o, "seed", json_integer((json_int_t)seed));
-  json_object_set_new(o, "status", json_string(mp_status_name(r->status)));
-  json_object_set_new(o, "live_peak", json_integer(f->live_peak));
-  json_object_set_new(o, "arena", json_integer(f->arena));
-  json_object_set_new(o, "fragmentation", jreal(f->fragmentation));
-  json_object_set_new(o, "reuse_ratio", jreal(f->reuse_ratio));
-  json_object_set_new(o, "sum_sizes", json_integer(f->sum_sizes));
+  json_object_set_new(o, "live_peak", jfig_int(r, true, f->live_peak));
+  json_object_set_new(o, "arena", jfig_int(r, true, f->arena));
+  json_object_set_new(o, "fragmentation", jfig_real(r, true, f->fragmentation));
+  json_object_set_new(o, "reuse_ratio", jfig_real(r, true, f->reuse_ratio));
+  json_object_set_new(o, "sum_sizes", jfig_int(r, true, f->sum_sizes));
   json_object_set_new(o, "lower_bound", json_integer(f->lower_bound));
-  json_object_set_new(o, "profile_std", jreal(f->profile_std));
-  json_object_set_new(o, "reduction_vs_given", jreal(f->reduction_vs_given));
-  json_object_set_new(o, "reduction_vs_noreuse", jreal(f->reduction_vs_noreuse));
-  json_object_set_new(o, "order_ms", jreal(r->order_ms));
-  json_object_set_new(o, "place_ms", jreal(r->place_ms));
-  json_object_set_new(o, "plan_ms", jreal(r->order_ms + r->place_ms));
-  json_object_set_new(o, "order_cpu_ms", jreal(r->order_cpu_ms));
-  json_object_set_new(o, "place_cpu_ms", jreal(r->place_cpu_ms));
-  if (r->msg[0]) json_object_set_new(o, "message", json_string(r->msg));
-  /* per stage: what each solver claimed, its own time, bound and note (the
-   * pool placer's internal fragmentation, a refusal, ...) */
+  json_object_set_new(o, "profile_std", jfig_real(r, true, f->profile_std));
+  json_object_set_new(o, "reduction_vs_given", jfig_real(r, r->has_baseline, f->reduction_vs_given));
+  json_object_set_new(o, "reduction_vs_noreuse", jfig_real(r, true, f->reduction_vs_noreuse));
+  json_object_set_new(o, "given_arena", jfig_int(r, r->has_baseline, f->given_arena));
+}
+
+/* DESIGN 6.3's figures: null without a recomputation stage, and (but for
+ * the request and base_time) without an event plan. */
+static void remat_json(json_t *o, const mp_result *r) {
+  const mp_remat_result *m = &r->remat;
+  const mp_ev_figures *f = &m->fig;
+  bool known = r->has_remat && m->known, plan = has_remat_figures(r);
+  json_object_set_new(o, "budget", jint_if(known, m->budget));
+  json_object_set_new(o, "bandwidth", jreal_if(known, m->bandwidth));
+  json_object_set_new(o, "residencies", jint_if(plan, r->prob.n));
+  json_object_set_new(o, "duration", jreal_if(plan, f->duration));
+  json_object_set_new(o, "base_time", jreal_if(known, m->base_time));
+  json_object_set_new(o, "overhead", jreal_if(plan, f->overhead)); /* NaN (base_time 0): null */
+  json_object_set_new(o, "recompute_time", jreal_if(plan, f->recompute_time));
+  json_object_set_new(o, "recomputed", jint_if(plan, f->recomputed));
+  json_object_set_new(o, "stall_time", jreal_if(plan, f->stall_time));
+  json_object_set_new(o, "transferred", jint_if(plan, f->transferred));
+}
+
+/* per stage: what each solver claimed, its own time, bound and note (the
+ * pool placer's internal fragmentation, a refusal, ...) */
+static json_t *stages_json(const mp_result *r) {
   json_t *st = json_array();
   for (int i = 0; i < r->n_stages; i++) {
     const mp_stage_result *s = &r->stages[i];
@@ -103,24 +205,59 @@ static json_t *result_json(const mp_instance *in, const mp_result *r, uint64_t s
     json_object_set_new(so, "wall_ms", jreal(s->wall_ms));
     json_object_set_new(so, "cpu_ms", jreal(s->cpu_ms));
     json_object_set_new(so, "bound", json_integer(s->bound));
+    if (s->kind == MP_STAGE_EVENTS) json_object_set_new(so, "duration_bound", jreal(s->duration_bound));
     if (s->msg[0]) json_object_set_new(so, "message", json_string(s->msg));
     json_array_append_new(st, so);
   }
-  json_object_set_new(o, "stages", st);
+  return st;
+}
+
+static void times_json(json_t *o, const mp_result *r) {
+  double remat = r->has_remat ? r->remat.ms : 0;
+  json_object_set_new(o, "order_ms", jreal(r->order_ms));
+  json_object_set_new(o, "remat_ms", jreal_if(r->has_remat, r->remat.ms));
+  json_object_set_new(o, "place_ms", jreal(r->place_ms));
+  json_object_set_new(o, "plan_ms", jreal(r->order_ms + remat + r->place_ms));
+  json_object_set_new(o, "order_cpu_ms", jreal(r->order_cpu_ms));
+  json_object_set_new(o, "remat_cpu_ms", jreal_if(r->has_remat, r->remat.cpu_ms));
+  json_object_set_new(o, "place_cpu_ms", jreal(r->place_cpu_ms));
+}
+
+static json_t *result_json(const mp_instance *in, const mp_result *r) {
+  json_t *o = json_object();
+  json_object_set_new(o, "graph", json_string(mp_instance_name(in)));
+  json_object_set_new(o, "nodes", json_integer(in->g ? in->g->n : 0));
+  json_object_set_new(o, "buffers", json_integer(n_buffers(in, r)));
+  json_object_set_new(o, "align", json_integer(r->align));
+  json_object_set_new(o, "order_solver", json_string(r->order_name));
+  json_object_set_new(o, "remat_solver", r->has_remat ? json_string(r->remat.name) : json_null());
+  json_object_set_new(o, "place_solver", json_string(r->place_name));
+  json_object_set_new(o, "seed", json_integer((json_int_t)r->seed));
+  json_object_set_new(o, "status", json_string(mp_status_name(r->status)));
+  json_object_set_new(o, "order_status", json_string(mp_status_name(r->order_status)));
+  json_object_set_new(o, "remat_status",
+                      r->has_remat ? json_string(mp_status_name(r->remat.status)) : json_null());
+  json_object_set_new(o, "place_status", json_string(mp_status_name(r->place_status)));
+  json_object_set_new(o, "has_figures", json_boolean(r->has_figures));
+  figures_json(o, r);
+  remat_json(o, r);
+  times_json(o, r);
+  if (r->msg[0]) json_object_set_new(o, "message", json_string(r->msg));
+  json_object_set_new(o, "stages", stages_json(r));
   return o;
 }
 
 void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r) {
-  json_t *o = result_json(in, r, r->seed);
+  json_t *o = result_json(in, r);
   json_dumpf(o, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
   fputc('\n', out);
   json_decref(o);
 }
 
-int mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
-  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets);
-  const mp_graph *g = in->g;
-  json_t *o = result_json(in, r, r->seed);
+/* ------------------------------------------------------------ plan files */
+
+/* DESIGN 1.5: the order and one offset per buffer, by its key. */
+static void plan_of_order(json_t *o, const mp_graph *g, const mp_result *r) {
   json_t *ord = json_array();
   for (int i = 0; i < g->n; i++) json_array_append_new(ord, json_integer(r->order[i]));
   json_object_set_new(o, "order", ord);
@@ -131,154 +268,33 @@ int mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
     json_object_set_new(offs, key, json_integer(r->offsets[b]));
   }
   json_object_set_new(o, "offsets", offs);
+}
+
+/* With recomputation: the first-run order, one offset per residency (its
+ * id: "J", "J@k" for one made by event k, "ws:J@k"), and the events. */
+static void plan_of_events(json_t *o, const mp_graph *g, const mp_result *r) {
+  int *first = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  mp_events_first_order(g, &r->remat.events, first); /* complete: the plan verified */
+  json_t *ord = json_array();
+  for (int i = 0; i < g->n; i++) json_array_append_new(ord, json_integer(first[i]));
+  free(first);
+  json_object_set_new(o, "order", ord);
+  json_t *offs = json_object();
+  for (int i = 0; i < r->prob.n; i++) json_object_set_new(offs, r->prob.ids[i], json_integer(r->offsets[i]));
+  json_object_set_new(o, "offsets", offs);
+  json_object_set_new(o, "events", mp_events_to_json(g, &r->remat.events));
+}
+
+mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
+  if (!r->has_figures) return MP_EUSAGE; /* no verified plan to write */
+  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets) ? MP_EIO : MP_OK;
+  json_t *o = result_json(in, r);
+  if (r->has_remat)
+    plan_of_events(o, in->g, r);
+  else
+    plan_of_order(o, in->g, r);
   int rc = json_dumpf(o, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
   fputc('\n', out);
   json_decref(o);
-  return rc ? -1 : 0;
-}
-
-/* Figures recompute: integers exactly, ratios to 1e-9 (they were printed
- * with 12 significant digits). */
-static int check_fig(json_t *plan, const char *key, double want, bool integer, mp_error *err) {
-  json_t *v = json_object_get(plan, key);
-  if (!v) return 0;
-  if (!json_is_number(v)) return mp_errorf(err, "figure %s is not a number", key);
-  double got = json_number_value(v);
-  if (integer ? got != want : fabs(got - want) > 1e-9 * fmax(1.0, fabs(want)))
-    return mp_errorf(err, "figure %s: the plan says %.12g, it recomputes to %.12g", key, got, want);
-  return 0;
-}
-
-static int verify_csv_plan(const mp_instance *in, const char *plan_path, int64_t align,
-                           mp_error *err) {
-  mp_problem plan;
-  if (mp_csv_read(plan_path, &plan, err)) return -1;
-  const mp_problem *p = in->fixed;
-  int rc = 0;
-  if (plan.n != p->n) {
-    rc = mp_errorf(err, "%s: %d buffers, the problem has %d", plan_path, plan.n, p->n);
-  }
-  int64_t *off = mp_xcalloc((size_t)(p->n ? p->n : 1), sizeof(int64_t));
-  mp_problem q;
-  mp_problem_copy(p, &q);
-  for (int i = 0; i < p->n && !rc; i++) {
-    /* rows match by id; files written by memplan keep the order */
-    int j = i;
-    if (strcmp(plan.ids[j], p->ids[i]) != 0)
-      for (j = 0; j < plan.n && strcmp(plan.ids[j], p->ids[i]); j++) {
-      }
-    if (j == plan.n) {
-      rc = mp_errorf(err, "%s: buffer %s has no row", plan_path, p->ids[i]);
-      break;
-    }
-    if (plan.items[j].lo != p->items[i].lo || plan.items[j].hi != p->items[i].hi ||
-        plan.items[j].size != p->items[i].size) {
-      rc = mp_errorf(err, "%s: buffer %s: lifetime or size differ from the problem", plan_path,
-                     p->ids[i]);
-      break;
-    }
-    off[i] = plan.items[j].fixed;
-    if (off[i] < 0) rc = mp_errorf(err, "%s: buffer %s has no offset", plan_path, p->ids[i]);
-    if (align > 0 && !p->has_alignment_col) q.items[i].align = align;
-  }
-  if (!rc) rc = mp_verify_offsets(&q, off, err);
-  free(off);
-  mp_problem_free(&q);
-  mp_problem_free(&plan);
-  return rc ? -1 : 0;
-}
-
-int mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
-                   mp_error *err) {
-  if (!in->g) return verify_csv_plan(in, plan_path, align_override, err);
-  const mp_graph *g = in->g;
-  json_error_t je;
-  json_t *plan = json_load_file(plan_path, 0, &je);
-  if (!plan) return mp_errorf(err, "%s:%d: not valid JSON: %s", plan_path, je.line, je.text);
-  int rc = 0;
-  int64_t align = 64;
-  json_t *ja = json_object_get(plan, "align");
-  if (json_is_integer(ja)) align = json_integer_value(ja);
-  if (align_override > 0) align = align_override;
-  json_t *jo = json_object_get(plan, "order"), *joff = json_object_get(plan, "offsets");
-  int *order = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
-  int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
-  mp_problem p = {0};
-  if (!json_is_array(jo) || (int)json_array_size(jo) != g->n) {
-    rc = mp_errorf(err, "%s: \"order\" must list all %d nodes", plan_path, g->n);
-    goto done;
-  }
-  for (int i = 0; i < g->n; i++) {
-    json_t *x = json_array_get(jo, (size_t)i);
-    if (!json_is_integer(x)) {
-      rc = mp_errorf(err, "%s: order position %d is not a node id", plan_path, i);
-      goto done;
-    }
-    json_int_t id = json_integer_value(x);
-    if (id < 0 || id >= g->n) { /* before the cast: 2^32 must not pass as node 0 */
-      rc = mp_errorf(err, "%s: order position %d: %lld is not a node id", plan_path, i, (long long)id);
-      goto done;
-    }
-    order[i] = (int)id;
-  }
-  mp_error e;
-  if (mp_order_check(g, order, &e) >= 0) {
-    rc = mp_errorf(err, "%s: %s", plan_path, e.msg);
-    goto done;
-  }
-  if (!json_is_object(joff)) {
-    rc = mp_errorf(err, "%s: no \"offsets\" object", plan_path);
-    goto done;
-  }
-  char key[48];
-  for (int b = 0; b < g->n_buf; b++) {
-    mp_buffer_key(g, b, key, sizeof key);
-    json_t *x = json_object_get(joff, key);
-    if (!x && g->bufs[b].kind == MP_BUF_TENSOR && g->nodes[g->bufs[b].owner].n_out == 1) {
-      snprintf(key + strlen(key), sizeof key - strlen(key), ":0");
-      x = json_object_get(joff, key);
-    }
-    if (!json_is_integer(x)) {
-      mp_buffer_key(g, b, key, sizeof key);
-      rc = mp_errorf(err, "%s: buffer %s has no integer offset", plan_path, key);
-      goto done;
-    }
-    off[b] = json_integer_value(x);
-  }
-  mp_problem_from_order(g, order, align, &p);
-  if (mp_verify_offsets(&p, off, &e)) {
-    rc = mp_errorf(err, "%s: %s", plan_path, e.msg);
-    goto done;
-  }
-  mp_figures f;
-  json_t *jlb = json_object_get(plan, "lower_bound");
-  int64_t lb = json_is_integer(jlb) ? json_integer_value(jlb) : 0;
-  mp_evaluate(&p, off, lb, mp_given_baseline(in, align), &f);
-  if (lb > f.live_peak)
-    rc = mp_errorf(err, "%s: lower_bound %lld exceeds the live peak %lld", plan_path, (long long)lb,
-                   (long long)f.live_peak);
-  else if (lb > 0 && lb < mp_node_lower_bound(g))
-    rc = mp_errorf(err, "%s: lower_bound %lld is below the per-node bound %lld", plan_path,
-                   (long long)lb, (long long)mp_node_lower_bound(g));
-  if (!rc) rc = check_fig(plan, "live_peak", (double)f.live_peak, true, err);
-  if (!rc) rc = check_fig(plan, "arena", (double)f.arena, true, err);
-  if (!rc) rc = check_fig(plan, "sum_sizes", (double)f.sum_sizes, true, err);
-  if (!rc) rc = check_fig(plan, "buffers", (double)g->n_buf, true, err);
-  if (!rc) rc = check_fig(plan, "nodes", (double)g->n, true, err);
-  if (!rc) rc = check_fig(plan, "fragmentation", f.fragmentation, false, err);
-  if (!rc) rc = check_fig(plan, "reuse_ratio", f.reuse_ratio, false, err);
-  if (!rc) rc = check_fig(plan, "profile_std", f.profile_std, false, err);
-  if (!rc) rc = check_fig(plan, "reduction_vs_noreuse", f.reduction_vs_noreuse, false, err);
-  if (!rc) rc = check_fig(plan, "reduction_vs_given", f.reduction_vs_given, false, err);
-  if (rc && strncmp(err->msg, plan_path, strlen(plan_path)) != 0) {
-    char tmp[512];
-    snprintf(tmp, sizeof tmp, "%.200s: %.300s", plan_path, err->msg);
-    memcpy(err->msg, tmp, sizeof err->msg);
-  }
-done:
-  if (p.items) free(p.items);
-  free(order);
-  free(off);
-  json_decref(plan);
-  return rc ? -1 : 0;
+  return rc || ferror(out) ? MP_EIO : MP_OK;
 }

@@ -1,84 +1,100 @@
-/* resdb.c - the results store: one SQLite table, one row per finished cell.
+/* resdb.c - the results store: one SQLite file made by memplan.
  *
- * Safety: WAL journal, each row inserted in its own transaction (a single
- * INSERT statement), the cell key UNIQUE.  A kill at any moment leaves the
- * file at the last committed row: SQLite's journal guarantees no half row.
- * Only the bench's parent process writes; parallel shards write their own
- * files and `memplan merge` combines them (INSERT OR IGNORE on the key). */
+ *   results  one row per finished cell, the cell key UNIQUE (this file)
+ *   graphs   one row per graph: digest and independent lower bound
+ *   claims   the cells some bench process is running now (resdb_claims.c)
+ *
+ * The columns of `results` are one table below (cols[]): adding a column
+ * is adding a line there and a field to mp_row; older files get the new
+ * columns (NULL) when a bench opens them.  Safety: WAL journal, each row in
+ * its own transaction, so a kill at any moment leaves the file at the last
+ * committed row.  A file memplan did not make (other tables, views or
+ * triggers, another application id) or that fails PRAGMA quick_check is
+ * refused before anything is written. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <sqlite3.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "bench.h"
+#include "resdb_schema.h"
 #include "util.h"
 
-enum { C_TEXT, C_INT, C_U64, C_REAL };
-
-typedef struct col {
-  const char *name;
-  int type;
-  size_t off;
-  bool fig;     /* a figure: NULL unless the row has a plan */
-  bool key;     /* part of the cell key (NOT NULL) */
-} col;
-
-#define F(n, t, field, fig, key) {n, t, offsetof(mp_row, field), fig, key}
-static const col cols[] = {
-    F("path", C_TEXT, path, 0, 1),
-    F("graph", C_TEXT, graph, 0, 0),
-    F("nodes", C_INT, nodes, 0, 0),
-    F("buffers", C_INT, buffers, 0, 0),
-    F("align", C_INT, align, 0, 0),
-    F("order_solver", C_TEXT, order, 0, 1),
-    F("place_solver", C_TEXT, place, 0, 1),
-    F("seed", C_U64, seed, 0, 1),
-    F("time_limit", C_REAL, time_limit, 0, 1),
-    F("options", C_TEXT, options, 0, 1),
-    F("status", C_TEXT, status, 0, 0),
-    F("live_peak", C_INT, live_peak, 1, 0),
-    F("arena", C_INT, arena, 1, 0),
-    F("fragmentation", C_REAL, fragmentation, 1, 0),
-    F("reuse_ratio", C_REAL, reuse_ratio, 1, 0),
-    F("sum_sizes", C_INT, sum_sizes, 1, 0),
-    F("lower_bound", C_INT, lower_bound, 1, 0),
-    F("profile_std", C_REAL, profile_std, 1, 0),
-    F("reduction_vs_given", C_REAL, reduction_vs_given, 1, 0),
-    F("reduction_vs_noreuse", C_REAL, reduction_vs_noreuse, 1, 0),
-    F("order_ms", C_REAL, order_ms, 0, 0),
-    F("place_ms", C_REAL, place_ms, 0, 0),
-    F("plan_ms", C_REAL, plan_ms, 0, 0),
-    F("order_cpu_ms", C_REAL, order_cpu_ms, 0, 0),
-    F("place_cpu_ms", C_REAL, place_cpu_ms, 0, 0),
-    F("wall_s", C_REAL, wall_s, 0, 0),
-    F("message", C_TEXT, message, 0, 0),
-    F("version", C_TEXT, version, 0, 0),
-    F("machine", C_TEXT, machine, 0, 0),
-    F("cpu", C_TEXT, cpu, 0, 0),
-    F("started_at", C_TEXT, started_at, 0, 0),
-    F("experiment", C_TEXT, experiment, 0, 0),
+#define F(n, t, field, flags) {n, t, offsetof(mp_row, field), flags}
+const mp_col mp_cols[] = {
+    F("path", C_TEXT, path, CF_KEY),
+    F("graph", C_TEXT, graph, 0),
+    F("nodes", C_INT, nodes, 0),
+    F("buffers", C_INT, buffers, 0),
+    F("align", C_INT, align, 0),
+    F("order_solver", C_TEXT, order, CF_KEY),
+    F("place_solver", C_TEXT, place, CF_KEY),
+    F("seed", C_U64, seed, CF_KEY),
+    F("time_limit", C_REAL, time_limit, CF_KEY),
+    F("options", C_TEXT, options, CF_KEY),
+    F("status", C_TEXT, status, 0),
+    F("live_peak", C_INT, live_peak, CF_FIG),
+    F("arena", C_INT, arena, CF_FIG),
+    F("fragmentation", C_REAL, fragmentation, CF_FIG),
+    F("reuse_ratio", C_REAL, reuse_ratio, CF_FIG),
+    F("sum_sizes", C_INT, sum_sizes, CF_FIG),
+    F("lower_bound", C_INT, lower_bound, CF_FIG),
+    F("profile_std", C_REAL, profile_std, CF_FIG),
+    F("reduction_vs_given", C_REAL, reduction_vs_given, CF_FIG),
+    F("reduction_vs_noreuse", C_REAL, reduction_vs_noreuse, CF_FIG),
+    F("order_ms", C_REAL, order_ms, 0),
+    F("place_ms", C_REAL, place_ms, 0),
+    F("plan_ms", C_REAL, plan_ms, 0),
+    F("order_cpu_ms", C_REAL, order_cpu_ms, 0),
+    F("place_cpu_ms", C_REAL, place_cpu_ms, 0),
+    F("wall_s", C_REAL, wall_s, 0),
+    F("message", C_TEXT, message, 0),
+    F("version", C_TEXT, version, 0),
+    F("machine", C_TEXT, machine, 0),
+    F("cpu", C_TEXT, cpu, 0),
+    F("started_at", C_TEXT, started_at, 0),
+    F("experiment", C_TEXT, experiment, 0),
+    /* added later: appended, so that older files only gain columns */
+    F("order_status", C_TEXT, order_status, 0),
+    F("place_status", C_TEXT, place_status, 0),
+    F("fingerprint", C_TEXT, fingerprint, 0),
+    F("repeats", C_INT, repeats, 0),
+    F("plan_ms_min", C_REAL, plan_ms_min, 0),
+    F("plan_ms_max", C_REAL, plan_ms_max, 0),
+    F("plan_cpu_ms", C_REAL, plan_cpu_ms, 0),
+    F("plan_cpu_ms_min", C_REAL, plan_cpu_ms_min, 0),
+    /* from the graphs table (export and load only) */
+    F("graph_bound", C_INT, graph_bound, CF_JOINED),
+    F("bound_kind", C_TEXT, bound_kind, CF_JOINED),
 };
 #undef F
-#define NCOLS ((int)(sizeof cols / sizeof cols[0]))
+const int mp_ncols = (int)(sizeof mp_cols / sizeof mp_cols[0]);
 
-static const char key_cols[] = "path, order_solver, place_solver, seed, time_limit, options";
-
-static void col_list(char *out, size_t cap, const char *prefix) {
-  out[0] = 0;
-  for (int i = 0; i < NCOLS; i++) {
-    size_t l = strlen(out);
-    snprintf(out + l, cap - l, "%s%s%s", i ? ", " : "", prefix, cols[i].name);
-  }
-}
+const char mp_key_cols[] = "path, order_solver, place_solver, seed, time_limit, options";
 
 static const char *sql_type(int t) {
   return t == C_TEXT ? "TEXT" : t == C_REAL ? "REAL" : "INTEGER";
 }
 
+void mp_row_init(mp_row *r) {
+  memset(r, 0, sizeof *r);
+  for (int i = 0; i < mp_ncols; i++) {
+    void *p = (char *)r + mp_cols[i].off;
+    if (mp_cols[i].flags & CF_KEY) continue;
+    if (mp_cols[i].type == C_INT) *(int64_t *)p = MP_NA;
+    if (mp_cols[i].type == C_REAL) *(double *)p = NAN;
+  }
+}
+
 void mp_row_free(mp_row *r) {
-  for (int i = 0; i < NCOLS; i++)
-    if (cols[i].type == C_TEXT) free(*(char **)((char *)r + cols[i].off));
+  for (int i = 0; i < mp_ncols; i++)
+    if (mp_cols[i].type == C_TEXT) free(*(char **)((char *)r + mp_cols[i].off));
+  free(r->source);
   memset(r, 0, sizeof *r);
 }
 
@@ -87,7 +103,7 @@ void mp_rows_free(mp_row *rows, int n) {
   free(rows);
 }
 
-static int exec(sqlite3 *db, const char *sql, char *msg, size_t cap) {
+int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap) {
   char *e = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &e) != SQLITE_OK) {
     snprintf(msg, cap, "sqlite: %s", e ? e : sqlite3_errmsg(db));
@@ -97,24 +113,178 @@ static int exec(sqlite3 *db, const char *sql, char *msg, size_t cap) {
   return 0;
 }
 
-mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
+/* ------------------------------------------------------------ schema */
+
+static bool ours(const char *table) {
+  return !strcmp(table, "results") || !strcmp(table, "graphs") || !strcmp(table, "claims") ||
+         !strncmp(table, "sqlite_", 7);
+}
+
+static int64_t pragma_int(sqlite3 *db, const char *sql) {
+  sqlite3_stmt *st;
+  int64_t v = -1;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+    v = sqlite3_column_int64(st, 0);
+  sqlite3_finalize(st);
+  return v;
+}
+
+/* Does table have column? */
+bool mp_db_has_column(sqlite3 *db, const char *table, const char *column) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "PRAGMA table_info(%s)", table);
+  sqlite3_stmt *st;
+  bool found = false;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) return false;
+  while (!found && sqlite3_step(st) == SQLITE_ROW)
+    found = !strcmp((const char *)sqlite3_column_text(st, 1), column);
+  sqlite3_finalize(st);
+  return found;
+}
+
+/* A memplan results file, sound: refuse anything else (sub: the reason). */
+static int check_schema(sqlite3 *db, char *sub, size_t cap) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL);
+  if (rc != SQLITE_OK) {
+    snprintf(sub, cap, "%s", rc == SQLITE_NOTADB ? "not a SQLite database" : sqlite3_errmsg(db));
+    return -1;
+  }
+  rc = sqlite3_step(st);
+  const char *first = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+  if (!first || strcmp(first, "ok")) {
+    snprintf(sub, cap, "fails PRAGMA quick_check (%.200s): the file is damaged",
+             first ? first : sqlite3_errmsg(db));
+    for (char *c = sub; *c; c++)
+      if (*c == '\n') *c = ' ';
+    sqlite3_finalize(st);
+    return -1;
+  }
+  sqlite3_finalize(st);
+  int64_t app = pragma_int(db, "PRAGMA application_id");
+  if (app != 0 && app != MP_APP_ID) {
+    snprintf(sub, cap, "not a memplan results file (application id %lld)", (long long)app);
+    return -1;
+  }
+  if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name FROM sqlite_master", -1, &st, NULL) !=
+      SQLITE_OK) {
+    snprintf(sub, cap, "%s", sqlite3_errmsg(db));
+    return -1;
+  }
+  int objects = 0, bad = 0;
+  bool results = false;
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    const char *type = (const char *)sqlite3_column_text(st, 0);
+    const char *name = (const char *)sqlite3_column_text(st, 1);
+    const char *tbl = (const char *)sqlite3_column_text(st, 2);
+    objects++;
+    if (!strcmp(type, "table") && !strcmp(name, "results")) results = true;
+    bool fine = (!strcmp(type, "table") && ours(name)) || (!strcmp(type, "index") && ours(tbl));
+    if (!fine && !bad++)
+      snprintf(sub, cap, "holds a %s '%.100s' that memplan did not make: not a memplan results file",
+               type, name);
+  }
+  sqlite3_finalize(st);
+  if (bad) return -1;
+  if (objects && !results) {
+    snprintf(sub, cap, "not a memplan results file (no results table)");
+    return -1;
+  }
+  if (results) {
+    static const char *const key[] = {"path", "order_solver", "place_solver", "seed", "time_limit",
+                                      "options", "status"};
+    for (int i = 0; i < 7; i++)
+      if (!mp_db_has_column(db, "results", key[i])) {
+        snprintf(sub, cap, "not a memplan results file (results has no column %s)", key[i]);
+        return -1;
+      }
+  }
+  return 0;
+}
+
+/* Create what is missing: tables, columns of older files, indexes. */
+static int create_schema(sqlite3 *db, char *sub, size_t cap) {
+  char sql[4096], pragma[96];
+  int l = snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS results (");
+  for (int i = 0; i < mp_ncols; i++) {
+    if (mp_cols[i].flags & CF_JOINED) continue;
+    l += snprintf(sql + l, sizeof sql - (size_t)l, "%s %s%s, ", mp_cols[i].name,
+                  sql_type(mp_cols[i].type), mp_cols[i].flags & CF_KEY ? " NOT NULL" : "");
+  }
+  snprintf(sql + l, sizeof sql - (size_t)l, "UNIQUE (%s));", mp_key_cols);
+  snprintf(pragma, sizeof pragma, "PRAGMA application_id = %d; PRAGMA user_version = %d;",
+           MP_APP_ID, MP_SCHEMA_VERSION);
+  if (mp_db_exec(db, pragma, sub, cap) || mp_db_exec(db, sql, sub, cap) ||
+      mp_db_exec(db, MP_GRAPHS_SQL, sub, cap) || mp_db_exec(db, MP_CLAIMS_SQL, sub, cap))
+    return -1;
+  for (int i = 0; i < mp_ncols; i++) {
+    if ((mp_cols[i].flags & CF_JOINED) || mp_db_has_column(db, "results", mp_cols[i].name))
+      continue;
+    snprintf(sql, sizeof sql, "ALTER TABLE results ADD COLUMN %s %s", mp_cols[i].name,
+             sql_type(mp_cols[i].type));
+    if (mp_db_exec(db, sql, sub, cap)) return -1;
+  }
+  return mp_db_exec(db, "CREATE INDEX IF NOT EXISTS results_graph ON results(graph);", sub, cap);
+}
+
+mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   sqlite3 *db = NULL;
+  char sub[512];
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+    snprintf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
+    sqlite3_close(db);
+    return NULL;
+  }
+  sqlite3_busy_timeout(db, 30000);
+  if (sqlite3_db_readonly(db, "main") == 1) {
+    snprintf(msg, cap, "%s: read-only: the results file must be writable", path);
+    sqlite3_close(db);
+    return NULL;
+  }
+  if (check_schema(db, sub, sizeof sub)) {
+    snprintf(msg, cap, "%s: %s", path, sub);
+    sqlite3_close(db);
+    return NULL;
+  }
+  /* the schema writes double as the probe that the file can be written */
+  if (mp_db_exec(db, wal ? "PRAGMA journal_mode=WAL;" : "PRAGMA journal_mode=DELETE;", sub,
+                 sizeof sub) ||
+      mp_db_exec(db, "PRAGMA synchronous=NORMAL;", sub, sizeof sub) ||
+      mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
+    snprintf(msg, cap, "%s: cannot be written (%s)", path, sub);
+    sqlite3_close(db);
+    return NULL;
+  }
+  if (create_schema(db, sub, sizeof sub) || mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
+    snprintf(msg, cap, "%s: cannot be written (%s)", path, sub);
+    sqlite3_close(db);
+    return NULL;
+  }
+  return db;
+}
+
+mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
+  return mp_db_open_mode(path, true, msg, cap);
+}
+
+void mp_db_close(mp_db *db) { sqlite3_close(db); }
+
+/* Open an existing file read-only and check it. */
+static sqlite3 *open_checked(const char *path, char *msg, size_t cap) {
+  struct stat st;
+  if (stat(path, &st) || !S_ISREG(st.st_mode)) {
+    snprintf(msg, cap, "%s: %s", path, stat(path, &st) ? "cannot read" : "not a regular file");
+    return NULL;
+  }
+  sqlite3 *db = NULL;
+  char sub[512];
+  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
     sqlite3_close(db);
     return NULL;
   }
   sqlite3_busy_timeout(db, 30000);
-  char sql[4096];
-  int l = snprintf(sql, sizeof sql, "CREATE TABLE IF NOT EXISTS results (");
-  for (int i = 0; i < NCOLS; i++)
-    l += snprintf(sql + l, sizeof sql - (size_t)l, "%s %s%s, ", cols[i].name,
-                  sql_type(cols[i].type), cols[i].key ? " NOT NULL" : "");
-  snprintf(sql + l, sizeof sql - (size_t)l, "UNIQUE (%s));", key_cols);
-  char sub[512];
-  if (exec(db, "PRAGMA journal_mode=WAL;", sub, sizeof sub) ||
-      exec(db, "PRAGMA synchronous=NORMAL;", sub, sizeof sub) || exec(db, sql, sub, sizeof sub) ||
-      exec(db, "CREATE INDEX IF NOT EXISTS results_graph ON results(graph);", sub, sizeof sub)) {
+  if (check_schema(db, sub, sizeof sub)) {
     snprintf(msg, cap, "%s: %s", path, sub);
     sqlite3_close(db);
     return NULL;
@@ -122,78 +292,124 @@ mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
   return db;
 }
 
-void mp_db_close(mp_db *db) { sqlite3_close(db); }
+int mp_db_check(const char *path, char *msg, size_t cap) {
+  sqlite3 *db = open_checked(path, msg, cap);
+  if (!db) return -1;
+  sqlite3_close(db);
+  return 0;
+}
 
-int mp_db_insert(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap) {
-  char names[2048], sql[4096];
-  col_list(names, sizeof names, "");
-  int l = snprintf(sql, sizeof sql, "INSERT OR %s INTO results (%s) VALUES (",
-                   replace ? "REPLACE" : "IGNORE", names);
-  for (int i = 0; i < NCOLS; i++) l += snprintf(sql + l, sizeof sql - (size_t)l, "%s?", i ? "," : "");
+/* ------------------------------------------------------------ rows in */
+
+void mp_db_bind_col(sqlite3_stmt *st, int k, const mp_row *r, int i) {
+  const mp_col *c = &mp_cols[i];
+  const void *p = (const char *)r + c->off;
+  if ((c->flags & CF_FIG) && !r->has_fig) {
+    sqlite3_bind_null(st, k);
+    return;
+  }
+  switch (c->type) {
+  case C_TEXT: {
+    const char *s = *(char *const *)p;
+    if (s || (c->flags & CF_KEY))
+      sqlite3_bind_text(st, k, s ? s : "", -1, SQLITE_TRANSIENT);
+    else
+      sqlite3_bind_null(st, k);
+    break;
+  }
+  case C_INT:
+    if (*(const int64_t *)p == MP_NA)
+      sqlite3_bind_null(st, k);
+    else
+      sqlite3_bind_int64(st, k, *(const int64_t *)p);
+    break;
+  case C_U64: sqlite3_bind_int64(st, k, (sqlite3_int64) * (const uint64_t *)p); break;
+  case C_REAL:
+    if (isnan(*(const double *)p))
+      sqlite3_bind_null(st, k);
+    else
+      sqlite3_bind_double(st, k, *(const double *)p);
+    break;
+  }
+}
+
+/* "INSERT OR x INTO results (every stored column) VALUES (?, ...)" */
+sqlite3_stmt *mp_db_insert_stmt(sqlite3 *db, bool replace, char *msg, size_t cap) {
+  char sql[4096];
+  int l = snprintf(sql, sizeof sql, "INSERT OR %s INTO results (", replace ? "REPLACE" : "IGNORE");
+  int n = 0;
+  for (int i = 0; i < mp_ncols; i++)
+    if (!(mp_cols[i].flags & CF_JOINED))
+      l += snprintf(sql + l, sizeof sql - (size_t)l, "%s%s", n++ ? ", " : "", mp_cols[i].name);
+  l += snprintf(sql + l, sizeof sql - (size_t)l, ") VALUES (");
+  for (int i = 0; i < n; i++) l += snprintf(sql + l, sizeof sql - (size_t)l, "%s?", i ? "," : "");
   snprintf(sql + l, sizeof sql - (size_t)l, ")");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
-    return -1;
+    return NULL;
   }
-  for (int i = 0; i < NCOLS; i++) {
-    const void *p = (const char *)r + cols[i].off;
-    int k = i + 1;
-    if (cols[i].fig && !r->has_fig) {
-      sqlite3_bind_null(st, k);
-      continue;
-    }
-    switch (cols[i].type) {
-    case C_TEXT: {
-      const char *s = *(char *const *)p;
-      if (s || cols[i].key)
-        sqlite3_bind_text(st, k, s ? s : "", -1, SQLITE_TRANSIENT);
-      else
-        sqlite3_bind_null(st, k);
-      break;
-    }
-    case C_INT: sqlite3_bind_int64(st, k, *(const int64_t *)p); break;
-    case C_U64: sqlite3_bind_int64(st, k, (sqlite3_int64) * (const uint64_t *)p); break;
-    case C_REAL: sqlite3_bind_double(st, k, *(const double *)p); break;
-    }
-  }
-  int rc = sqlite3_step(st);
-  sqlite3_finalize(st);
-  if (rc != SQLITE_DONE) {
+  return st;
+}
+
+int mp_db_insert_row(sqlite3 *db, sqlite3_stmt *st, const mp_row *r, char *msg, size_t cap) {
+  sqlite3_reset(st);
+  sqlite3_clear_bindings(st);
+  int k = 1;
+  for (int i = 0; i < mp_ncols; i++)
+    if (!(mp_cols[i].flags & CF_JOINED)) mp_db_bind_col(st, k++, r, i);
+  if (sqlite3_step(st) != SQLITE_DONE) {
     snprintf(msg, cap, "sqlite insert: %s", sqlite3_errmsg(db));
     return -1;
   }
   return 0;
 }
 
-static char *dup_text(const unsigned char *s) {
-  if (!s) return NULL;
-  size_t n = strlen((const char *)s) + 1;
-  char *d = mp_xmalloc(n);
-  memcpy(d, s, n);
-  return d;
+int mp_db_store(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap) {
+  char sub[512];
+  sqlite3_stmt *st = mp_db_insert_stmt(db, replace, msg, cap);
+  if (!st) return -1;
+  if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
+    snprintf(msg, cap, "%s", sub);
+    sqlite3_finalize(st);
+    return -1;
+  }
+  char *key = mp_row_key(r);
+  int rc = mp_db_insert_row(db, st, r, msg, cap);
+  if (!rc) rc = mp_db_drop_claim(db, key, msg, cap);
+  free(key);
+  sqlite3_finalize(st);
+  if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
+    snprintf(msg, cap, "%s", sub);
+    rc = -1;
+  }
+  if (rc) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
+  return rc;
 }
 
-typedef struct kv {
-  char *key, *status;
-} kv;
+/* ------------------------------------------------------------ cell states */
 
-static int cmp_kv(const void *a, const void *b) {
-  return strcmp(((const kv *)a)->key, ((const kv *)b)->key);
+static char *dup_text(const unsigned char *s) {
+  return s ? mp_xstrdup((const char *)s) : NULL;
+}
+
+static int cmp_state(const void *a, const void *b) {
+  return strcmp(((const mp_cellstate *)a)->key, ((const mp_cellstate *)b)->key);
 }
 
 int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
   memset(ks, 0, sizeof *ks);
   sqlite3_stmt *st;
   char sql[256];
-  snprintf(sql, sizeof sql, "SELECT %s, status FROM results", key_cols);
+  snprintf(sql, sizeof sql,
+           "SELECT %s, status, fingerprint, repeats, rowid, arena IS NOT NULL FROM results",
+           mp_key_cols);
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
   }
-  kv *a = NULL;
-  int n = 0, capn = 0;
-  while (sqlite3_step(st) == SQLITE_ROW) {
+  int capn = 0, rc;
+  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     mp_row r;
     memset(&r, 0, sizeof r);
     r.path = (char *)sqlite3_column_text(st, 0);
@@ -202,34 +418,35 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
     r.seed = (uint64_t)sqlite3_column_int64(st, 3);
     r.time_limit = sqlite3_column_double(st, 4);
     r.options = (char *)sqlite3_column_text(st, 5);
-    if (n == capn) {
+    if (ks->n == capn) {
       capn = capn ? 2 * capn : 256;
-      a = mp_xrealloc(a, sizeof(kv) * (size_t)capn);
+      ks->c = mp_xrealloc(ks->c, sizeof(mp_cellstate) * (size_t)capn);
     }
-    a[n].key = mp_row_key(&r);
-    a[n].status = dup_text(sqlite3_column_text(st, 6));
-    if (!a[n].status) a[n].status = dup_text((const unsigned char *)"");
-    n++;
+    mp_cellstate *c = &ks->c[ks->n++];
+    c->key = mp_row_key(&r);
+    c->status = dup_text(sqlite3_column_text(st, 6));
+    if (!c->status) c->status = mp_xstrdup("");
+    c->fingerprint = dup_text(sqlite3_column_text(st, 7));
+    c->repeats = sqlite3_column_type(st, 8) == SQLITE_NULL ? 0 : sqlite3_column_int64(st, 8);
+    c->rowid = sqlite3_column_int64(st, 9);
+    c->has_fig = sqlite3_column_int(st, 10) != 0;
   }
   sqlite3_finalize(st);
-  if (n > 1) qsort(a, (size_t)n, sizeof(kv), cmp_kv);
-  ks->n = n;
-  ks->keys = mp_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
-  ks->status = mp_xmalloc(sizeof(char *) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n; i++) {
-    ks->keys[i] = a[i].key;
-    ks->status[i] = a[i].status;
+  if (rc != SQLITE_DONE) {
+    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_keyset_free(ks);
+    return -1;
   }
-  free(a);
+  if (ks->n > 1) qsort(ks->c, (size_t)ks->n, sizeof(mp_cellstate), cmp_state);
   return 0;
 }
 
-const char *mp_keyset_find(const mp_keyset *ks, const char *key) {
+const mp_cellstate *mp_keyset_find(const mp_keyset *ks, const char *key) {
   int lo = 0, hi = ks->n - 1;
   while (lo <= hi) {
     int mid = (lo + hi) / 2;
-    int c = strcmp(ks->keys[mid], key);
-    if (c == 0) return ks->status[mid];
+    int c = strcmp(ks->c[mid].key, key);
+    if (c == 0) return &ks->c[mid];
     if (c < 0)
       lo = mid + 1;
     else
@@ -240,236 +457,162 @@ const char *mp_keyset_find(const mp_keyset *ks, const char *key) {
 
 void mp_keyset_free(mp_keyset *ks) {
   for (int i = 0; i < ks->n; i++) {
-    free(ks->keys[i]);
-    free(ks->status[i]);
+    free(ks->c[i].key);
+    free(ks->c[i].status);
+    free(ks->c[i].fingerprint);
   }
-  free(ks->keys);
-  free(ks->status);
+  free(ks->c);
   memset(ks, 0, sizeof *ks);
 }
 
-/* ------------------------------------------------------------ load rows */
+/* ------------------------------------------------------------ rows out */
 
-static bool row_has_fig(const mp_row *r) {
-  return r->status && (!strcmp(r->status, "optimal") || !strcmp(r->status, "feasible") ||
-                       !strcmp(r->status, "timeout"));
-}
-
-static void set_field(mp_row *r, int i, const char *text) {
-  void *p = (char *)r + cols[i].off;
-  switch (cols[i].type) {
-  case C_TEXT: *(char **)p = dup_text((const unsigned char *)text); break;
-  case C_INT: *(int64_t *)p = strtoll(text, NULL, 10); break;
-  case C_U64: *(uint64_t *)p = strtoull(text, NULL, 10); break;
-  case C_REAL: *(double *)p = strtod(text, NULL); break;
+static void set_from_sql(mp_row *r, int i, sqlite3_stmt *st, int k) {
+  void *p = (char *)r + mp_cols[i].off;
+  if (sqlite3_column_type(st, k) == SQLITE_NULL) return; /* stays absent */
+  switch (mp_cols[i].type) {
+  case C_TEXT: *(char **)p = dup_text(sqlite3_column_text(st, k)); break;
+  case C_INT: *(int64_t *)p = sqlite3_column_int64(st, k); break;
+  case C_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(st, k); break;
+  case C_REAL: *(double *)p = sqlite3_column_double(st, k); break;
   }
 }
 
-static int load_sqlite(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
-  sqlite3 *db;
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: %s", path, sqlite3_errmsg(db));
-    sqlite3_close(db);
-    return -1;
+static void finish_loaded(mp_row *r, const char *source) {
+  if (!r->options) r->options = mp_xstrdup("");
+  if (!r->path) r->path = mp_xstrdup("");
+  if (!r->order) r->order = mp_xstrdup("");
+  if (!r->place) r->place = mp_xstrdup("");
+  r->has_fig = r->arena != MP_NA;
+  r->source = mp_xstrdup(source);
+}
+
+int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char *msg, size_t cap) {
+  /* the columns this file has (older files lack the later ones) */
+  bool graphs = pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'graphs'") > 0;
+  char sql[4096];
+  int l = snprintf(sql, sizeof sql, "SELECT ");
+  int *idx = mp_xmalloc(sizeof(int) * (size_t)mp_ncols), k = 0;
+  for (int i = 0; i < mp_ncols; i++) {
+    bool joined = mp_cols[i].flags & CF_JOINED;
+    if (joined ? !graphs : !mp_db_has_column(db, "results", mp_cols[i].name)) continue;
+    l += snprintf(sql + l, sizeof sql - (size_t)l, "%s%s.%s", k ? ", " : "", joined ? "g" : "r",
+                  joined ? (!strcmp(mp_cols[i].name, "graph_bound") ? "bound" : mp_cols[i].name)
+                         : mp_cols[i].name);
+    idx[k++] = i;
   }
-  sqlite3_busy_timeout(db, 30000);
-  char names[2048], sql[2400];
-  col_list(names, sizeof names, "");
-  snprintf(sql, sizeof sql, "SELECT %s FROM results ORDER BY %s", names, key_cols);
+  l += snprintf(sql + l, sizeof sql - (size_t)l, " FROM results r%s ORDER BY r.path, r.order_solver, "
+                "r.place_solver, r.seed, r.time_limit, r.options",
+                graphs ? " LEFT JOIN graphs g ON g.path = r.path" : "");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: not a memplan results file (%s)", path, sqlite3_errmsg(db));
-    sqlite3_close(db);
+    snprintf(msg, cap, "%s: %s", source, sqlite3_errmsg(db));
+    free(idx);
     return -1;
   }
   int rc;
   while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
     *rows = mp_xrealloc(*rows, sizeof(mp_row) * (size_t)(*n + 1));
     mp_row *r = &(*rows)[(*n)++];
-    memset(r, 0, sizeof *r);
-    for (int i = 0; i < NCOLS; i++) {
-      if (sqlite3_column_type(st, i) == SQLITE_NULL) continue;
-      void *p = (char *)r + cols[i].off;
-      switch (cols[i].type) {
-      case C_TEXT: *(char **)p = dup_text(sqlite3_column_text(st, i)); break;
-      case C_INT: *(int64_t *)p = sqlite3_column_int64(st, i); break;
-      case C_U64: *(uint64_t *)p = (uint64_t)sqlite3_column_int64(st, i); break;
-      case C_REAL: *(double *)p = sqlite3_column_double(st, i); break;
-      }
-    }
-    r->has_fig = row_has_fig(r) && sqlite3_column_type(st, 12) != SQLITE_NULL;
+    mp_row_init(r);
+    for (int j = 0; j < k; j++) set_from_sql(r, idx[j], st, j);
+    finish_loaded(r, source);
   }
   sqlite3_finalize(st);
-  sqlite3_close(db);
+  free(idx);
   if (rc != SQLITE_DONE) {
-    snprintf(msg, cap, "%s: read error", path);
+    snprintf(msg, cap, "%s: read error (%s)", source, sqlite3_errmsg(db));
     return -1;
   }
   return 0;
 }
 
-/* One CSV record (RFC 4180 quoting); returns the number of fields, -1 at EOF. */
-static int csv_record(FILE *f, char ***fields, int *capf, char **buf, size_t *capb) {
-  int c = fgetc(f);
-  if (c == EOF) return -1;
-  size_t len = 0;
-  int nf = 0;
-  size_t starts[256];
-  bool quoted = false;
-  starts[nf++] = 0;
-  for (;; c = fgetc(f)) {
-    if (len + 2 >= *capb) {
-      *capb = *capb ? 2 * *capb : 1024;
-      *buf = mp_xrealloc(*buf, *capb);
-    }
-    if (c == EOF) break;
-    if (quoted) {
-      if (c == '"') {
-        int d = fgetc(f);
-        if (d == '"') {
-          (*buf)[len++] = '"';
-        } else {
-          quoted = false;
-          if (d != EOF) ungetc(d, f);
-        }
-      } else {
-        (*buf)[len++] = (char)c;
-      }
-      continue;
-    }
-    if (c == '"') {
-      quoted = true;
-    } else if (c == ',') {
-      (*buf)[len++] = 0;
-      if (nf < 256) starts[nf++] = len;
-    } else if (c == '\n') {
-      break;
-    } else if (c != '\r') {
-      (*buf)[len++] = (char)c;
-    }
-  }
-  (*buf)[len] = 0;
-  if (nf > *capf) {
-    *capf = nf;
-    *fields = mp_xrealloc(*fields, sizeof(char *) * (size_t)nf);
-  }
-  for (int i = 0; i < nf; i++) (*fields)[i] = *buf + starts[i];
-  return nf;
-}
-
-static int load_csv(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(msg, cap, "%s: cannot open", path);
-    return -1;
-  }
-  char **fld = NULL, *buf = NULL;
-  int capf = 0;
-  size_t capb = 0;
-  int map[256];
-  int nh = csv_record(f, &fld, &capf, &buf, &capb);
-  int rc = 0;
-  if (nh <= 0) {
-    snprintf(msg, cap, "%s: empty", path);
-    rc = -1;
-  }
-  bool seen_status = false;
-  for (int i = 0; i < nh && i < 256; i++) {
-    map[i] = -1;
-    for (int k = 0; k < NCOLS; k++)
-      if (!strcmp(fld[i], cols[k].name)) map[i] = k;
-    if (!strcmp(fld[i], "status")) seen_status = true;
-  }
-  if (!rc && !seen_status) {
-    snprintf(msg, cap, "%s: not a memplan results CSV (no status column)", path);
-    rc = -1;
-  }
-  int nf;
-  while (!rc && (nf = csv_record(f, &fld, &capf, &buf, &capb)) >= 0) {
-    if (nf == 1 && !fld[0][0]) continue;
-    *rows = mp_xrealloc(*rows, sizeof(mp_row) * (size_t)(*n + 1));
-    mp_row *r = &(*rows)[(*n)++];
-    memset(r, 0, sizeof *r);
-    bool arena = false;
-    for (int i = 0; i < nf && i < nh && i < 256; i++) {
-      if (map[i] < 0 || (!fld[i][0] && cols[map[i]].type != C_TEXT)) continue;
-      if (!fld[i][0] && !cols[map[i]].key && cols[map[i]].type == C_TEXT) continue;
-      set_field(r, map[i], fld[i]);
-      if (!strcmp(cols[map[i]].name, "arena")) arena = true;
-    }
-    if (!r->options) r->options = dup_text((const unsigned char *)"");
-    r->has_fig = row_has_fig(r) && arena;
-  }
-  free(fld);
-  free(buf);
-  fclose(f);
+static int load_sqlite(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
+  sqlite3 *db = open_checked(path, msg, cap);
+  if (!db) return -1;
+  int rc = mp_db_load_rows(db, path, rows, n, msg, cap);
+  sqlite3_close(db);
   return rc;
 }
 
 int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
   size_t l = strlen(path);
-  if (l >= 4 && !strcmp(path + l - 4, ".csv")) return load_csv(path, rows, n, msg, cap);
+  if (l >= 4 && !strcmp(path + l - 4, ".csv")) return mp_csv_rows_load(path, rows, n, msg, cap);
   return load_sqlite(path, rows, n, msg, cap);
 }
 
-/* ------------------------------------------------------------ merge, export */
+/* ------------------------------------------------------------ merge */
+
+static void remove_db_files(const char *path) {
+  char side[4200];
+  unlink(path);
+  snprintf(side, sizeof side, "%s-wal", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-shm", path);
+  unlink(side);
+  snprintf(side, sizeof side, "%s-journal", path);
+  unlink(side);
+}
+
+/* Every row (and graph) of one checked input into db (in a transaction). */
+static int merge_one(sqlite3 *db, sqlite3_stmt *ins, const char *in, int *added, char *msg,
+                     size_t cap) {
+  sqlite3 *src = open_checked(in, msg, cap);
+  if (!src) return -1;
+  mp_row *rows = NULL;
+  int n = 0, rc = mp_db_load_rows(src, in, &rows, &n, msg, cap);
+  for (int i = 0; i < n && !rc; i++) {
+    rc = mp_db_insert_row(db, ins, &rows[i], msg, cap);
+    *added += sqlite3_changes(db);
+  }
+  mp_rows_free(rows, n);
+  if (!rc) rc = mp_db_copy_graphs(src, db, msg, cap);
+  sqlite3_close(src);
+  return rc;
+}
 
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap) {
   *added = 0;
-  sqlite3 *db = mp_db_open(out, msg, cap);
-  if (!db) return -1;
-  char names[2048];
-  col_list(names, sizeof names, "");
-  int rc = 0;
-  for (int i = 0; i < n_in && !rc; i++) {
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(db, "ATTACH DATABASE ? AS src", -1, &st, NULL) != SQLITE_OK) {
-      snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
-      rc = -1;
-      break;
-    }
-    sqlite3_bind_text(st, 1, in[i], -1, SQLITE_TRANSIENT);
-    int s = sqlite3_step(st);
-    sqlite3_finalize(st);
-    if (s != SQLITE_DONE) {
-      snprintf(msg, cap, "%s: %s", in[i], sqlite3_errmsg(db));
-      rc = -1;
-      break;
-    }
-    char *sql = sqlite3_mprintf("INSERT OR IGNORE INTO main.results (%s) SELECT %s FROM src.results",
-                                names, names);
-    char sub[600];
-    if (exec(db, "BEGIN IMMEDIATE", sub, sizeof sub) || exec(db, sql, sub, sizeof sub)) {
-      snprintf(msg, cap, "%s: %s", in[i], sub);
-      exec(db, "ROLLBACK", sub, sizeof sub);
-      rc = -1;
-    } else {
-      *added += sqlite3_changes(db);
-      if (exec(db, "COMMIT", sub, sizeof sub)) {
-        snprintf(msg, cap, "%s: %s", out, sub);
-        rc = -1;
-      }
-    }
-    sqlite3_free(sql);
-    exec(db, "DETACH DATABASE src", msg, cap);
+  for (int i = 0; i < n_in; i++)
+    if (mp_db_check(in[i], msg, cap)) return -1;
+  struct stat st;
+  bool fresh = stat(out, &st) != 0;
+  char tmp[4200];
+  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
+  const char *target = fresh ? tmp : out;
+  if (fresh) remove_db_files(tmp);
+  sqlite3 *db = mp_db_open(target, msg, cap);
+  if (!db) {
+    if (fresh) remove_db_files(tmp);
+    return -1;
   }
-  sqlite3_close(db);
+  char sub[512];
+  sqlite3_stmt *ins = mp_db_insert_stmt(db, false, msg, cap);
+  int rc = ins ? mp_db_exec(db, "BEGIN IMMEDIATE", msg, cap) : -1;
+  for (int i = 0; i < n_in && !rc; i++) rc = merge_one(db, ins, in[i], added, msg, cap);
+  sqlite3_finalize(ins);
+  if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
+    snprintf(msg, cap, "%s: %s", out, sub);
+    rc = -1;
+  }
+  if (rc) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
+  if (sqlite3_close(db) != SQLITE_OK && !rc) {
+    snprintf(msg, cap, "%s: cannot close", target);
+    rc = -1;
+  }
+  if (fresh) {
+    if (!rc && rename(tmp, out)) {
+      snprintf(msg, cap, "%s: cannot rename %s into place", out, tmp);
+      rc = -1;
+    }
+    if (rc) remove_db_files(tmp);
+  }
+  if (rc) *added = 0;
   return rc;
 }
 
-static void csv_text(FILE *out, const char *s) {
-  if (!strpbrk(s, ",\"\n\r")) {
-    fputs(s, out);
-    return;
-  }
-  fputc('"', out);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', out);
-    fputc(*s, out);
-  }
-  fputc('"', out);
-}
+/* ------------------------------------------------------------ export */
 
 int mp_db_export_csv(const char *path, FILE *out, char *msg, size_t cap) {
   mp_row *rows = NULL;
@@ -478,25 +621,7 @@ int mp_db_export_csv(const char *path, FILE *out, char *msg, size_t cap) {
     mp_rows_free(rows, n);
     return -1;
   }
-  for (int i = 0; i < NCOLS; i++) fprintf(out, "%s%s", i ? "," : "", cols[i].name);
-  fputc('\n', out);
-  for (int r = 0; r < n; r++) {
-    const mp_row *row = &rows[r];
-    for (int i = 0; i < NCOLS; i++) {
-      if (i) fputc(',', out);
-      if (cols[i].fig && !row->has_fig) continue;
-      const void *p = (const char *)row + cols[i].off;
-      switch (cols[i].type) {
-      case C_TEXT:
-        if (*(char *const *)p) csv_text(out, *(char *const *)p);
-        break;
-      case C_INT: fprintf(out, "%lld", (long long)*(const int64_t *)p); break;
-      case C_U64: fprintf(out, "%llu", (unsigned long long)*(const uint64_t *)p); break;
-      case C_REAL: fprintf(out, "%.12g", *(const double *)p); break;
-      }
-    }
-    fputc('\n', out);
-  }
+  mp_csv_rows_write(out, rows, n);
   mp_rows_free(rows, n);
   return 0;
 }

@@ -1,398 +1,319 @@
-/* run.c - the harness: chains of solvers, timing, verification, figures.
- * It finds solvers through the registry and knows none of them by name:
- * the defaults and the baseline of DESIGN 1.3 are roles in the descriptors. */
+/* run.c - the harness: run the stages of a chain, check what each stage
+ * returns and every bound it claims.  The recomputation kind lives in
+ * run_events.c, the statuses and figures in run_verdict.c.  Solvers come
+ * from the chain (chain.c) and the registry's roles; none is known by name
+ * here.
+ *
+ * Stages run kind by kind (chain.h): each kind has an `enter` step that
+ * prepares what its stages work on and a `run` step per stage. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "run.h"
+#include "run_state.h"
 
-int mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, double *vals,
-                      char *msg, size_t cap) {
-  for (int i = 0; i < s->n_options && i < MP_MAX_OPTS; i++) vals[i] = s->options[i].def;
-  for (int k = 0; k < n_sets; k++) {
-    const char *set = sets[k];
-    const char *eq = strchr(set, '=');
-    if (!eq) {
-      snprintf(msg, cap, "option '%s': expected NAME=VALUE or SOLVER.NAME=VALUE", set);
-      return -1;
-    }
-    const char *name = set;
-    size_t nlen = (size_t)(eq - set);
-    const char *dot = memchr(set, '.', nlen);
-    if (dot) {
-      size_t slen = (size_t)(dot - set);
-      if (strlen(s->name) != slen || strncmp(s->name, set, slen) != 0) continue;
-      name = dot + 1;
-      nlen = (size_t)(eq - name);
-    }
-    for (int i = 0; i < s->n_options; i++) {
-      if (strlen(s->options[i].name) != nlen || strncmp(s->options[i].name, name, nlen)) continue;
-      char *end;
-      double v = strtod(eq + 1, &end);
-      if (end == eq + 1 || *end) {
-        snprintf(msg, cap, "option %s.%s: '%s' is not a number", s->name, s->options[i].name, eq + 1);
-        return -1;
-      }
-      if (v < s->options[i].lo || v > s->options[i].hi) {
-        snprintf(msg, cap, "option %s.%s: %g is outside [%g, %g]", s->name, s->options[i].name, v,
-                 s->options[i].lo, s->options[i].hi);
-        return -1;
-      }
-      vals[i] = v;
-    }
-  }
-  return 0;
+/* A stage failed or returned something the harness rejects: the run ends
+ * with status error (refused for a refusal under a size cap), naming the
+ * solver in the message. */
+mp_err run_fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(s->r->msg, sizeof s->r->msg, fmt, ap);
+  va_end(ap);
+  s->failed = st->solver;
+  s->failed_kind = st->kind;
+  if (s->failed_status != MP_REFUSED) s->failed_status = MP_ERROR;
+  return MP_ESOLVER;
 }
 
-/* Every override must name an option of some stage. */
-static int check_sets(const mp_solver *const *stages, int ns, const mp_run_spec *spec, char *msg,
-                      size_t cap) {
-  for (int k = 0; k < spec->n_sets; k++) {
-    const char *set = spec->sets[k];
-    const char *eq = strchr(set, '=');
-    size_t nlen = eq ? (size_t)(eq - set) : strlen(set);
-    const char *dot = memchr(set, '.', nlen);
-    bool found = false;
-    for (int s = 0; s < ns && !found; s++) {
-      const char *name = set;
-      size_t len = nlen;
-      if (dot) {
-        size_t slen = (size_t)(dot - set);
-        if (strlen(stages[s]->name) != slen || strncmp(stages[s]->name, set, slen)) continue;
-        name = dot + 1;
-        len = (size_t)(set + nlen - name);
-      }
-      for (int i = 0; i < stages[s]->n_options && !found; i++)
-        found = strlen(stages[s]->options[i].name) == len &&
-                strncmp(stages[s]->options[i].name, name, len) == 0;
-    }
-    if (!found) {
-      snprintf(msg, cap, "option '%.*s' belongs to none of the chosen solvers (see memplan solvers)",
-               (int)nlen, set);
-      return -1;
-    }
-  }
-  return 0;
+/* The solver itself failed or refused. */
+bool run_stage_failed(const mp_stage_result *sr) {
+  return sr->status == MP_ERROR || sr->status == MP_REFUSED;
 }
 
-/* Split "a,b,c" and look each name up. */
-static int parse_chain(const char *chain, const mp_solver **out, int *n, char *msg, size_t cap) {
-  *n = 0;
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", chain);
-  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const mp_solver *s = mp_solver_find(tok);
-    if (!s) {
-      snprintf(msg, cap, "unknown solver '%s' (memplan solvers lists them)", tok);
-      return -1;
-    }
-    if (*n == MP_MAX_STAGES / 2) {
-      snprintf(msg, cap, "chain '%s' is too long", chain);
-      return -1;
-    }
-    out[(*n)++] = s;
-  }
-  if (*n == 0) {
-    snprintf(msg, cap, "empty solver chain");
-    return -1;
-  }
-  return 0;
+mp_err run_solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
+  s->failed_status = sr->status;
+  return run_fail(s, st, "%s: %.400s", st->solver->name, sr->msg[0] ? sr->msg : "failed");
 }
 
-bool mp_chain_is_file_order(const char *chain) {
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", chain);
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    const mp_solver *s = mp_solver_find(t);
-    if (!s || !(s->roles & MP_ROLE_FILE_ORDER)) return false;
-  }
-  return true;
+void *run_dup(const void *src, size_t n, size_t size) {
+  void *p = mp_xmalloc(size * (n ? n : 1));
+  if (n) memcpy(p, src, size * n);
+  return p;
 }
 
-static void join_names(const mp_solver *const *s, int n, char *out, size_t cap) {
-  out[0] = 0;
-  for (int i = 0; i < n; i++) {
-    size_t l = strlen(out);
-    snprintf(out + l, cap - l, "%s%s", i ? "," : "", s[i]->name);
-  }
+/* ---------------------------------------------------------------- stages */
+
+void run_ctx_init(const run_state *s, const mp_stage_spec *st, mp_ctx *c) {
+  memset(c, 0, sizeof *c);
+  c->g = s->in->g;
+  memcpy(c->opt, st->opt, sizeof c->opt);
+  c->seed = s->spec->seed;
+  c->align = s->r->align;
+  c->write_lp = s->spec->write_lp;
+  c->verbose = s->spec->verbose;
 }
 
-int64_t mp_given_baseline(const mp_instance *in, int64_t align) {
-  const mp_solver *bys = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
-  if (!bys) return 0;
-  mp_problem p;
-  if (in->g) {
-    mp_problem_from_order(in->g, in->g->given, align, &p);
-  } else {
-    mp_problem_copy(in->fixed, &p);
-    /* the same alignment as the plan it is compared with (mp_run applies
-     * --align to CSV files without an alignment column) */
-    if (!p.has_alignment_col && align > 0)
-      for (int i = 0; i < p.n; i++) p.items[i].align = align;
-  }
-  mp_ctx c;
-  memset(&c, 0, sizeof c);
-  c.g = in->g;
-  c.prob = &p;
-  c.align = align;
-  for (int i = 0; i < bys->n_options && i < MP_MAX_OPTS; i++) c.opt[i] = bys->options[i].def;
-  c.offsets = mp_xcalloc((size_t)(p.n ? p.n : 1), sizeof(int64_t));
-  int64_t arena = 0;
-  if (bys->solve(&c) == 0 && mp_verify_offsets(&p, c.offsets, NULL) == 0) arena = mp_arena(&p, c.offsets);
-  free(c.offsets);
-  if (in->g) {
-    free(p.items);
-  } else {
-    mp_problem_free(&p);
-  }
-  return arena;
-}
-
-void mp_result_free(mp_result *r) {
-  free(r->order);
-  free(r->offsets);
-  if (r->prob.g) {
-    free(r->prob.items); /* graph problems own only their items */
-  } else {
-    mp_problem_free(&r->prob);
-  }
-  memset(r, 0, sizeof *r);
-}
-
-static void run_stage(const mp_solver *s, mp_ctx *c, const mp_run_spec *spec, double t0,
-                      mp_stage_result *sr) {
-  c->deadline = spec->time_limit > 0 ? t0 + spec->time_limit : 0;
-  c->time_limit = spec->time_limit > 0 ? c->deadline - mp_now() : 0;
-  if (spec->time_limit > 0 && c->time_limit < 0.001) c->time_limit = 0.001;
+/* Call the solver with what is left of the time limit; time the call
+ * alone.  Its status is a claim the harness checks afterwards. */
+void run_call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_stage_result *sr) {
+  double limit = s->spec->time_limit;
+  c->deadline = limit > 0 ? s->t0 + limit : 0;
+  c->time_limit = limit > 0 ? c->deadline - mp_now() : 0;
+  if (limit > 0 && c->time_limit < 0.001) c->time_limit = 0.001;
   c->status = MP_FEASIBLE;
   c->bound = 0;
+  c->duration_bound = 0;
   c->msg[0] = 0;
   double w0 = mp_now(), c0 = mp_cpu_now();
-  int rc = s->solve(c);
+  int rc = st->solver->solve(c);
   sr->wall_ms = (mp_now() - w0) * 1e3;
   sr->cpu_ms = (mp_cpu_now() - c0) * 1e3;
-  sr->solver = s;
-  sr->status = rc ? MP_ERROR : c->status;
+  sr->solver = st->solver;
+  sr->kind = st->kind;
+  /* a refusal under a size cap is -1 with status MP_REFUSED: kept apart
+   * from failures (bench does not count or retry it as one) */
+  sr->status = rc ? (c->status == MP_REFUSED ? MP_REFUSED : MP_ERROR) : c->status;
   sr->bound = c->bound;
+  sr->duration_bound = c->duration_bound;
   snprintf(sr->msg, sizeof sr->msg, "%s", c->msg);
+  if (sr->status == MP_TIMEOUT) s->timed_out[st->kind] = true;
 }
 
-int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
-  memset(r, 0, sizeof *r);
-  const mp_solver *ord[MP_MAX_STAGES], *plc[MP_MAX_STAGES];
-  int no = 0, np = 0;
-  const mp_graph *g = in->g;
-  const mp_solver *def_order = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_ORDER);
-  const mp_solver *def_place = mp_solver_with_role(MP_ROLE_DEFAULT, MP_DECIDES_OFFSETS);
-  if (!def_order || !def_place) {
-    snprintf(r->msg, sizeof r->msg, "the registry has no default order solver or placer");
-    return 1;
-  }
-  if (parse_chain(spec->order ? spec->order : def_order->name, ord, &no, r->msg, sizeof r->msg) ||
-      parse_chain(spec->place ? spec->place : def_place->name, plc, &np, r->msg, sizeof r->msg))
-    return 1;
-  for (int i = 0; !g && i < no; i++)
-    if (!(ord[i]->roles & MP_ROLE_FILE_ORDER)) {
-      snprintf(r->msg, sizeof r->msg, "a fixed-lifetime problem has no order to choose (--order)");
-      return 1;
-    }
-  /* a solver deciding both runs in the placement position; `--order X`
-   * alone with such an X means `--place X` */
-  if (ord[no - 1]->decides == MP_DECIDES_BOTH && !spec->place) {
-    plc[0] = ord[no - 1];
-    np = 1;
-    if (--no == 0) ord[no++] = def_order;
-  }
-  for (int i = 0; i < no; i++)
-    if (!(ord[i]->decides & MP_DECIDES_ORDER) || ord[i]->decides == MP_DECIDES_BOTH) {
-      snprintf(r->msg, sizeof r->msg, "'%s' does not decide an order alone; use it with --%s",
-               ord[i]->name, ord[i]->decides == MP_DECIDES_BOTH ? "place" : "place");
-      return 1;
-    }
-  for (int i = 0; i < np; i++)
-    if (!(plc[i]->decides & MP_DECIDES_OFFSETS)) {
-      snprintf(r->msg, sizeof r->msg, "'%s' decides an order, not offsets; use it with --order",
-               plc[i]->name);
-      return 1;
-    }
-  if (!g)
-    for (int i = 0; i < np; i++)
-      if (plc[i]->decides == MP_DECIDES_BOTH) {
-        snprintf(r->msg, sizeof r->msg, "'%s' needs a graph, not a fixed-lifetime problem",
-                 plc[i]->name);
-        return 1;
-      }
-  const mp_solver *all[2 * MP_MAX_STAGES];
-  memcpy(all, ord, sizeof(*ord) * (size_t)no);
-  memcpy(all + no, plc, sizeof(*plc) * (size_t)np);
-  if (check_sets(all, no + np, spec, r->msg, sizeof r->msg)) return 1;
-  double vals[2 * MP_MAX_STAGES][MP_MAX_OPTS];
-  for (int i = 0; i < no + np; i++)
-    if (mp_solver_options(all[i], spec->n_sets, spec->sets, vals[i], r->msg, sizeof r->msg))
-      return 1;
-  join_names(ord, no, r->order_name, sizeof r->order_name);
-  join_names(plc, np, r->place_name, sizeof r->place_name);
+/* ----------------------------------------------------------------- order */
 
-  int64_t align = spec->align > 0 ? spec->align : (g ? 64 : 1);
-  r->align = align;
-  r->seed = spec->seed;
-  double t0 = mp_now();
-  int n = g ? g->n : 0;
-  bool order_fixed = true;
-  int64_t order_bound = g ? mp_node_lower_bound(g) : 0;
-
-  /* ---- order stages ---- */
-  if (g) {
-    r->n = n;
-    r->order = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    memcpy(r->order, g->given, sizeof(int) * (size_t)n);
-    for (int i = 0; i < no; i++) {
-      mp_ctx c;
-      memset(&c, 0, sizeof c);
-      c.g = g;
-      int *start = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-      memcpy(start, r->order, sizeof(int) * (size_t)n);
-      c.start_order = start;
-      c.order = r->order;
-      memcpy(c.opt, vals[i], sizeof c.opt);
-      c.seed = spec->seed;
-      c.align = align;
-      c.write_lp = spec->write_lp;
-      c.verbose = spec->verbose;
-      mp_stage_result *sr = &r->stages[r->n_stages++];
-      run_stage(ord[i], &c, spec, t0, sr);
-      r->order_ms += sr->wall_ms;
-      r->order_cpu_ms += sr->cpu_ms;
-      if (!(ord[i]->roles & MP_ROLE_FILE_ORDER)) order_fixed = false;
-      mp_error e;
-      if (sr->status == MP_ERROR) {
-        memcpy(r->order, start, sizeof(int) * (size_t)n);
-        free(start);
-        r->status = MP_ERROR;
-        snprintf(r->msg, sizeof r->msg, "%s: %.400s", ord[i]->name, sr->msg[0] ? sr->msg : "failed");
-        return 3;
-      }
-      free(start);
-      if (mp_order_check(g, r->order, &e) >= 0) {
-        r->status = MP_ERROR;
-        snprintf(r->msg, sizeof r->msg, "%s returned an invalid order: %.400s", ord[i]->name, e.msg);
-        return 3;
-      }
-      if (sr->bound > order_bound) order_bound = sr->bound;
-    }
-    mp_problem_from_order(g, r->order, align, &r->prob);
-    r->prob.name = NULL;
-  } else {
-    mp_problem_copy(in->fixed, &r->prob);
-    for (int i = 0; i < r->prob.n; i++)
-      if (!in->fixed->has_alignment_col && spec->align > 0) r->prob.items[i].align = spec->align;
-  }
-
-  /* ---- placement stages ---- */
-  r->offsets = mp_xcalloc((size_t)(r->prob.n ? r->prob.n : 1), sizeof(int64_t));
-  int64_t place_bound = 0;
-  bool place_optimal_claim = false, timed_out = false, joint = false;
-  for (int i = 0; i < np; i++) {
-    mp_ctx c;
-    memset(&c, 0, sizeof c);
-    c.g = g;
-    c.prob = &r->prob;
-    int64_t *prev = NULL;
-    if (i > 0) {
-      prev = mp_xmalloc(sizeof(int64_t) * (size_t)(r->prob.n ? r->prob.n : 1));
-      memcpy(prev, r->offsets, sizeof(int64_t) * (size_t)r->prob.n);
-    }
-    c.start_offsets = prev;
-    c.offsets = r->offsets;
-    int *start = NULL;
-    if (g) {
-      start = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-      memcpy(start, r->order, sizeof(int) * (size_t)n);
-      c.start_order = start;
-      if (plc[i]->decides == MP_DECIDES_BOTH) c.order = r->order;
-    }
-    memcpy(c.opt, vals[no + i], sizeof c.opt);
-    c.seed = spec->seed;
-    c.align = align;
-    c.capacity = spec->capacity;
-    c.write_lp = spec->write_lp;
-    c.verbose = spec->verbose;
-    mp_stage_result *sr = &r->stages[r->n_stages++];
-    run_stage(plc[i], &c, spec, t0, sr);
-    r->place_ms += sr->wall_ms;
-    r->place_cpu_ms += sr->cpu_ms;
-    free(prev);
-    if (sr->status == MP_ERROR) {
-      free(start);
-      r->status = MP_ERROR;
-      snprintf(r->msg, sizeof r->msg, "%s: %.400s", plc[i]->name, sr->msg[0] ? sr->msg : "failed");
-      return 3;
-    }
-    if (plc[i]->decides == MP_DECIDES_BOTH) {
-      joint = true;
-      order_fixed = false;
-      mp_error e;
-      if (mp_order_check(g, r->order, &e) >= 0) {
-        free(start);
-        r->status = MP_ERROR;
-        snprintf(r->msg, sizeof r->msg, "%s returned an invalid order: %.400s", plc[i]->name, e.msg);
-        return 3;
-      }
-      free(r->prob.items);
-      mp_problem_from_order(g, r->order, align, &r->prob);
-    }
-    free(start);
-    if (sr->status == MP_INFEASIBLE) {
-      r->status = MP_INFEASIBLE;
-      snprintf(r->msg, sizeof r->msg, "%s: %.400s", plc[i]->name,
-               sr->msg[0] ? sr->msg : "no placement fits the capacity");
-      r->fig.live_peak = mp_live_peak(&r->prob);
-      r->fig.sum_sizes = mp_sum_sizes(&r->prob);
-      r->fig.lower_bound = g ? order_bound : r->fig.live_peak;
-      return 0;
-    }
-    if (sr->status == MP_TIMEOUT) timed_out = true;
-    place_optimal_claim = sr->status == MP_OPTIMAL;
-    place_bound = sr->bound > place_bound ? sr->bound : place_bound;
-  }
-  for (int i = 0; i < no; i++)
-    if (r->stages[i].status == MP_TIMEOUT) timed_out = true;
-
-  /* ---- verify and evaluate: the solver's word counts for nothing here ---- */
+/* A returned order must be valid; an order stage's bound (valid for every
+ * order, it says) must not exceed the live peak of the order it returned. */
+static mp_err check_order(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
+  const mp_graph *g = s->in->g;
   mp_error e;
-  if (mp_verify_offsets(&r->prob, r->offsets, &e)) {
-    r->status = MP_ERROR;
-    snprintf(r->msg, sizeof r->msg, "%s returned an invalid placement: %.300s", r->place_name, e.msg);
-    return 3;
-  }
-  int64_t live_peak = mp_live_peak(&r->prob);
-  int64_t lb = g ? order_bound : live_peak;
-  if (lb > live_peak && g) lb = live_peak; /* cannot happen with honest bounds */
-  mp_evaluate(&r->prob, r->offsets, lb, mp_given_baseline(in, align), &r->fig);
+  if (mp_order_check(g, s->r->order, &e) >= 0)
+    return run_fail(s, st, "%s returned an invalid order: %.400s", st->solver->name, e.msg);
+  if (st->kind != MP_STAGE_ORDER || sr->bound <= s->order_bound) return MP_OK;
+  int64_t peak = mp_order_peak(g, s->r->order);
+  if (sr->bound > peak)
+    return run_fail(s, st, "%s reports a lower bound %lld above the live peak %lld of the order it returned",
+                    st->solver->name, (long long)sr->bound, (long long)peak);
+  s->order_bound = sr->bound;
+  snprintf(s->order_bound_src, sizeof s->order_bound_src, "the bound of %s", st->solver->name);
+  return MP_OK;
+}
 
-  /* status: optimal only when a bound proves it */
-  bool place_tight = r->fig.arena <= live_peak || (place_bound > 0 && r->fig.arena <= place_bound);
-  bool order_tight = order_fixed || live_peak <= order_bound;
-  if (joint && place_optimal_claim && place_bound >= r->fig.arena)
-    r->status = MP_OPTIMAL;
-  else if (place_tight && order_tight && (order_fixed || r->fig.arena <= live_peak))
-    r->status = MP_OPTIMAL;
-  else
-    r->status = timed_out ? MP_TIMEOUT : MP_FEASIBLE;
-  if (spec->capacity > 0 && r->fig.arena > spec->capacity) {
-    if ((order_fixed && live_peak > spec->capacity) || order_bound > spec->capacity) {
-      r->status = MP_INFEASIBLE;
-      snprintf(r->msg, sizeof r->msg, "the live peak lower bound %lld exceeds the capacity %lld",
-               (long long)(order_fixed ? live_peak : order_bound), (long long)spec->capacity);
-      return 0;
-    }
-    r->status = timed_out ? MP_TIMEOUT : MP_ERROR;
-    snprintf(r->msg, sizeof r->msg, "%s found no placement within capacity %lld (best arena %lld)",
-             r->place_name, (long long)spec->capacity, (long long)r->fig.arena);
-    return 3;
+static mp_err order_enter(run_state *s, bool *run) {
+  const mp_graph *g = s->in->g;
+  *run = g != NULL; /* a fixed-lifetime problem: nothing to order */
+  if (!g) return MP_OK;
+  s->r->n = g->n;
+  s->r->order = run_dup(g->given, (size_t)g->n, sizeof(int));
+  s->order_bound = mp_node_lower_bound(g);
+  snprintf(s->order_bound_src, sizeof s->order_bound_src, "the per-node bound");
+  return MP_OK;
+}
+
+static mp_err order_stage(run_state *s, const mp_stage_spec *st, mp_stage_result *sr) {
+  mp_result *r = s->r;
+  size_t n = (size_t)r->n;
+  int *start = run_dup(r->order, n, sizeof(int));
+  mp_ctx c;
+  run_ctx_init(s, st, &c);
+  c.start_order = start;
+  c.order = r->order;
+  run_call_solver(s, st, &c, sr);
+  r->order_ms += sr->wall_ms;
+  r->order_cpu_ms += sr->cpu_ms;
+  if (!(st->solver->roles & MP_ROLE_FILE_ORDER)) s->order_searched = true;
+  mp_err e;
+  if (run_stage_failed(sr)) {
+    memcpy(r->order, start, sizeof(int) * n);
+    e = run_solver_failed(s, st, sr);
+  } else {
+    e = check_order(s, st, sr);
   }
-  return 0;
+  free(start);
+  return e;
+}
+
+/* ------------------------------------------------------------- placement */
+
+/* The lifetimes placers work on: the residencies of the event plan, the
+ * graph under the order, or the fixed-lifetime problem (with --align where
+ * the file has no column). */
+static mp_err place_enter(run_state *s, bool *run) {
+  mp_result *r = s->r;
+  if (r->remat.has_plan) {
+    mp_events_problem(s->in->g, &r->remat.events, r->align, &r->prob, &r->remat.res);
+  } else if (s->in->g) {
+    mp_problem_from_order(s->in->g, r->order, r->align, &r->prob);
+  } else {
+    mp_problem_copy(s->in->fixed, &r->prob);
+    if (!r->prob.has_alignment_col && s->spec->align > 0)
+      for (int i = 0; i < r->prob.n; i++) r->prob.items[i].align = s->spec->align;
+  }
+  r->offsets = mp_xcalloc((size_t)(r->prob.n ? r->prob.n : 1), sizeof(int64_t));
+  *run = true;
+  return MP_OK;
+}
+
+static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
+
+/* A placement must verify and come with a bound no higher than its arena.
+ * A placer that says nothing fits may return no placement: its claim then
+ * proves nothing by itself (the verdict decides). */
+static mp_err check_placement(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
+  mp_result *r = s->r;
+  const char *name = st->solver->name;
+  bool says_infeasible = sr->status == MP_INFEASIBLE;
+  mp_error e;
+  s->plan_valid = mp_verify_offsets(&r->prob, r->offsets, &e) == 0;
+  if (says_infeasible) s->claim = sr;
+  if (!s->plan_valid)
+    return says_infeasible ? MP_OK
+                           : run_fail(s, st, "%s returned an invalid placement: %.300s", name, e.msg);
+  int64_t arena = mp_arena(&r->prob, r->offsets), cap = s->spec->capacity;
+  if (sr->bound > arena)
+    return run_fail(s, st, "%s reports a lower bound %lld above the arena %lld it returned", name,
+                    (long long)sr->bound, (long long)arena);
+  if (says_infeasible && cap > 0 && arena <= cap)
+    return run_fail(s, st, "%s says nothing fits in %lld bytes, yet returned a placement of %lld", name,
+                    (long long)cap, (long long)arena);
+  if (sr->bound > s->place_bound) {
+    s->place_bound = sr->bound;
+    snprintf(s->place_bound_src, sizeof s->place_bound_src, "%s", name);
+  }
+  if (st->solver->decides == MP_DECIDES_BOTH) s->joint_bound = max64(s->joint_bound, sr->bound);
+  return MP_OK;
+}
+
+/* A stage deciding both returned an order too: check it and place the
+ * lifetimes of that order from now on. */
+static mp_err adopt_joint_order(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
+  mp_result *r = s->r;
+  s->order_searched = true;
+  if (sr->status == MP_TIMEOUT) s->timed_out[MP_STAGE_ORDER] = true;
+  mp_err e = check_order(s, st, sr);
+  if (e) return e;
+  mp_problem_destroy(&r->prob);
+  mp_problem_from_order(s->in->g, r->order, r->align, &r->prob);
+  s->place_bound = 0; /* bounds on the old lifetimes say nothing about these */
+  return MP_OK;
+}
+
+static mp_err place_stage(run_state *s, const mp_stage_spec *st, mp_stage_result *sr) {
+  mp_result *r = s->r;
+  bool joint = st->solver->decides == MP_DECIDES_BOTH;
+  int64_t *prev = s->placed ? run_dup(r->offsets, (size_t)r->prob.n, sizeof(int64_t)) : NULL;
+  int *start = r->order ? run_dup(r->order, (size_t)r->n, sizeof(int)) : NULL;
+  mp_ctx c;
+  run_ctx_init(s, st, &c);
+  if (r->remat.has_plan) c.g = NULL; /* residencies: a fixed-lifetime problem */
+  c.prob = &r->prob;
+  c.start_offsets = prev;
+  c.offsets = r->offsets;
+  c.start_order = start;
+  if (joint) c.order = r->order;
+  c.capacity = s->spec->capacity;
+  run_call_solver(s, st, &c, sr);
+  r->place_ms += sr->wall_ms;
+  r->place_cpu_ms += sr->cpu_ms;
+  s->placed = true;
+  mp_err e = MP_OK;
+  if (run_stage_failed(sr)) {
+    if (joint) memcpy(r->order, start, sizeof(int) * (size_t)r->n);
+    e = run_solver_failed(s, st, sr);
+  } else if (joint) {
+    e = adopt_joint_order(s, st, sr);
+  }
+  if (!e) e = check_placement(s, st, sr);
+  free(prev);
+  free(start);
+  return e;
+}
+
+/* ---------------------------------------------------------------- driver */
+
+typedef struct stage_kind_ops {
+  /* prepare what the stages work on; *run false: skip them */
+  mp_err (*enter)(run_state *s, bool *run);
+  mp_err (*run)(run_state *s, const mp_stage_spec *st, mp_stage_result *sr);
+} stage_kind_ops;
+
+static const stage_kind_ops kind_ops[MP_N_STAGE_KINDS] = {
+    [MP_STAGE_ORDER] = {order_enter, order_stage},
+    [MP_STAGE_EVENTS] = {run_events_enter, run_events_stage},
+    [MP_STAGE_PLACE] = {place_enter, place_stage},
+};
+
+static mp_err run_stages(run_state *s) {
+  for (int k = 0; k < MP_N_STAGE_KINDS && !s->stop; k++) {
+    bool run;
+    mp_err e = kind_ops[k].enter(s, &run);
+    if (e || !run) {
+      if (e) return e;
+      continue;
+    }
+    for (int i = 0; i < s->ch->n; i++) {
+      const mp_stage_spec *st = &s->ch->st[i];
+      if (s->claim || (k == MP_STAGE_EVENTS && s->remat_claim)) break; /* a proof ends the chain */
+      if (st->kind != (mp_stage_kind)k) continue;
+      e = kind_ops[k].run(s, st, &s->r->stages[s->r->n_stages++]);
+      if (e) return e;
+    }
+  }
+  return MP_OK;
+}
+
+/* Resolve the chains and check the request before any solver runs. */
+static mp_err resolve(const mp_instance *in, const mp_run_spec *spec, mp_chain *ch, mp_result *r) {
+  mp_error err;
+  mp_chain_request req = {.is_graph = in->g != NULL,
+                          .chains = {[MP_STAGE_ORDER] = spec->order, [MP_STAGE_EVENTS] = spec->remat,
+                                     [MP_STAGE_PLACE] = spec->place},
+                          .n_sets = spec->n_sets, .sets = spec->sets,
+                          .n_extra = spec->n_extra, .extra = spec->extra};
+  mp_err e = mp_chain_resolve(&req, ch, &err);
+  if (!e) e = run_remat_request(spec, &err);
+  if (e) {
+    snprintf(r->msg, sizeof r->msg, "%s", err.msg);
+    r->status = r->order_status = r->place_status = r->remat.status = MP_ERROR;
+    return e;
+  }
+  snprintf(r->order_name, sizeof r->order_name, "%s", ch->names[MP_STAGE_ORDER]);
+  snprintf(r->place_name, sizeof r->place_name, "%s", ch->names[MP_STAGE_PLACE]);
+  snprintf(r->remat.name, sizeof r->remat.name, "%s", ch->names[MP_STAGE_EVENTS]);
+  r->has_remat = mp_chain_has(ch, MP_STAGE_EVENTS);
+  return MP_OK;
+}
+
+mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
+  memset(r, 0, sizeof *r);
+  r->seed = spec->seed;
+  r->align = spec->align > 0 ? spec->align : (in->g ? 64 : 1);
+  mp_chain ch;
+  mp_err e = resolve(in, spec, &ch, r);
+  if (e) return e;
+  run_state s;
+  memset(&s, 0, sizeof s);
+  s.in = in;
+  s.spec = spec;
+  s.ch = &ch;
+  s.r = r;
+  s.t0 = mp_now();
+  e = run_stages(&s);
+  if (e)
+    run_failed_statuses(&s);
+  else
+    e = s.stop ? run_remat_no_plan(&s) : run_verdict(&s);
+  free(s.remat_order);
+  return e;
+}
+
+void mp_result_destroy(mp_result *r) {
+  free(r->order);
+  free(r->offsets);
+  mp_problem_destroy(&r->prob);
+  mp_events_destroy(&r->remat.events);
+  free(r->remat.res);
+  memset(r, 0, sizeof *r);
 }

@@ -1,10 +1,29 @@
-/* run.h - the harness: run a chain of order solvers, then a chain of
- * placers, time the solver calls alone, verify and evaluate the result. */
+/* run.h - the harness: run a chain of stages (order solvers, then
+ * recomputation/offload solvers when asked for, then placers), time the
+ * solver calls alone, check every output and every claimed bound, let the
+ * judge (plan.h, events.h) compute the figures, and decide the statuses
+ * from what the harness itself can check. */
 #ifndef MP_RUN_H
 #define MP_RUN_H
 
+#include "chain.h"
 #include "io.h"
-#include "registry.h"
+#include "verify.h"
+
+/* The baseline of reduction_vs_given: the given order (or the fixed
+ * lifetimes) placed by the MP_ROLE_BASELINE placer, at one alignment. */
+typedef struct mp_baseline {
+  int64_t align;
+  int64_t arena;
+} mp_baseline;
+
+/* Baselines already computed for one instance, so that runs on it compute
+ * each at most once (a caller-owned cache, one entry per alignment). */
+#define MP_BASELINE_CACHE 4
+typedef struct mp_baselines {
+  int n;
+  mp_baseline b[MP_BASELINE_CACHE];
+} mp_baselines;
 
 typedef struct mp_run_spec {
   const char *order;      /* an order solver or a chain "a,b"; NULL: the default */
@@ -17,59 +36,104 @@ typedef struct mp_run_spec {
   int n_sets;             /* option overrides "name=value" / "solver.name=value" */
   const char *const *sets;
   int verbose;
+  bool no_baseline;       /* skip the baseline: reduction_vs_given is absent */
+  mp_baselines *baselines; /* this instance's cache, or NULL; either way the
+                              baseline is computed only for a run with figures */
+  int n_extra;            /* solvers outside the registry the chains may name */
+  const mp_solver *const *extra;
+  /* Recomputation and offload (DESIGN 6): a chain of MP_DECIDES_EVENTS
+   * solvers between the order and the placement; NULL: none (nothing
+   * changes).  It needs exactly one budget: `budget` bytes (has_budget),
+   * or `budget_frac`, the decimal text of a fraction of the live peak of
+   * the order handed to the chain (mp_budget_frac).  has_bandwidth:
+   * `bandwidth` (bytes per cost unit, 0: no offload) replaces the graph's
+   * host_bandwidth. */
+  const char *remat;
+  bool has_budget;
+  int64_t budget;
+  const char *budget_frac;
+  bool has_bandwidth;
+  double bandwidth;
 } mp_run_spec;
 
 typedef struct mp_stage_result {
   const mp_solver *solver;
-  mp_status status;
+  mp_stage_kind kind;
+  mp_status status;       /* what the solver claimed (error: it failed or refused) */
   double wall_ms, cpu_ms;
-  int64_t bound;
+  int64_t bound;          /* the bound it reported, checked against what it returned */
+  double duration_bound;  /* an events stage's bound on the duration (0: none) */
   char msg[256];
 } mp_stage_result;
 
-#define MP_MAX_STAGES 8
+/* What a recomputation stage (MP_STAGE_EVENTS) left in a result. */
+typedef struct mp_remat_result {
+  mp_status status;       /* the event plan: optimal only when its duration
+                             meets a bound the harness checked (the
+                             duration floor, or a stage's duration_bound);
+                             infeasible only below mp_events_floor or from
+                             a stage's exhausted exact search */
+  bool known;             /* the chain was entered: the next four are set */
+  int64_t order_peak;     /* section-1 live peak of the order handed to it */
+  int64_t budget;
+  char frac[48];          /* the --budget-frac text it came from, or "" */
+  double bandwidth;       /* 0: no host link */
+  double base_time;       /* DESIGN 6.1, known without a plan */
+  bool has_plan;          /* events holds a verified plan within the budget */
+  mp_events events;
+  mp_residency *res;      /* one per item of mp_result.prob (has_plan) */
+  mp_ev_figures fig;      /* the judge's figures of events (has_plan) */
+  double ms, cpu_ms;      /* its stages' solver calls */
+  char name[160];         /* the chain, "a,b" */
+} mp_remat_result;
 
 typedef struct mp_result {
+  /* The whole plan, against every plan the command could have chosen:
+   * optimal / infeasible only with a bound the harness checked; error (or
+   * timeout) when no plan was found. */
   mp_status status;
+  mp_status order_status; /* MP_FIXED when no order was searched */
+  mp_status place_status; /* the placement, for the final order's lifetimes */
+  bool has_figures;       /* fig holds the figures of a verified plan */
+  bool has_baseline;      /* fig.given_arena and reduction_vs_given are known */
+  bool has_remat;         /* the request had a recomputation stage: remat */
+  mp_remat_result remat;
   int n;                  /* nodes (0 for fixed-lifetime problems) */
-  int *order;             /* NULL for fixed-lifetime problems */
-  mp_problem prob;        /* lifetimes under the final order */
+  int *order;             /* NULL for fixed-lifetime problems; with remat the
+                             order handed to the recomputation stage */
+  mp_problem prob;        /* lifetimes under the final order, or the
+                             residencies of the event plan (prob.g NULL) */
   int64_t *offsets;
   int64_t align;
   uint64_t seed;
-  mp_figures fig;
+  mp_figures fig;         /* lower_bound is set even without a plan */
   double order_ms, place_ms, order_cpu_ms, place_cpu_ms;
   char order_name[160], place_name[160];
   int n_stages;
   mp_stage_result stages[MP_MAX_STAGES];
-  char msg[512];          /* error text when status == error */
+  char msg[512];          /* why, when there is no plan; a note otherwise */
 } mp_result;
 
-/* Returns 0 with a verified, evaluated plan; 1 bad usage (unknown solver or
- * option); 3 solver failure.  msg says why. */
-int mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r);
-void mp_result_free(mp_result *r);
+/* Run the request.  MP_OK: r holds a verified plan (has_figures) or a
+ * checked proof of infeasibility (status infeasible).  MP_EUSAGE: unknown
+ * solver or option, a solver of the wrong kind, a budget missing, doubled
+ * or without --remat.  MP_ESOLVER: a stage failed or refused, returned
+ * something invalid (an event plan over the budget, say) or a bound above
+ * what it achieved, or no plan meets the capacity (status error or
+ * timeout).  r->msg says why; r must be destroyed in every case. */
+mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r);
+void mp_result_destroy(mp_result *r);
 
-/* The baseline every reduction is measured against: the given order placed
- * by `bysize` at alignment align.  Returns the arena. */
-int64_t mp_given_baseline(const mp_instance *in, int64_t align);
+/* Compute the baseline once for an instance (the harness runs the
+ * baseline placer like any other solver, on the given order). */
+mp_err mp_baseline_compute(const mp_instance *in, int64_t align, mp_baseline *b, mp_error *err);
 
-/* Does every solver of the order chain "a,b" return the file order (a chain
- * that searches no order)?  False for an unknown name. */
-bool mp_chain_is_file_order(const char *chain);
-
-/* Parse option overrides for one solver into values (defaults first).
- * Returns 0, or -1 with msg for an unknown option or an out-of-range value. */
-int mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, double *vals,
-                      char *msg, size_t cap);
-
-/* Figures and plan as JSON / text */
+/* Figures and plan as text / JSON (report.c).  Absent figures print as
+ * JSON null, and not at all in text. */
 void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r);
 void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r);
-/* The plan file of DESIGN 1.5 (graph) or the CSV with offsets (fixed). */
-int mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r);
-/* Re-check a plan file against an instance; 0 valid, else -1 with err. */
-int mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
-                   mp_error *err);
+/* The plan file of DESIGN 1.5 (graph) or the CSV with offsets (fixed).
+ * MP_EUSAGE for a result without a plan, MP_EIO when writing fails. */
+mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r);
 
 #endif

@@ -17,6 +17,7 @@
 #define MP_SOLVER_H
 
 #include <stdio.h>
+#include "events.h"
 #include "plan.h"
 #include "util.h"
 
@@ -41,8 +42,10 @@ typedef struct mp_option {
   const char *help;
 } mp_option;
 
-/* What a solver decides. */
-enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3 };
+/* What a solver decides.  MP_DECIDES_EVENTS: a recomputation/offload stage
+ * (DESIGN 6) between the order and the placement; it turns the order it is
+ * handed into an event plan within a byte budget. */
+enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3, MP_DECIDES_EVENTS = 4 };
 
 /* Roles the harness needs, so that it never names a solver:
  * MP_ROLE_DEFAULT   the solver used when the user names none of its kind
@@ -52,6 +55,20 @@ enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3 };
  *                   it starts from (a chain of such solvers searches no order). */
 enum { MP_ROLE_DEFAULT = 1, MP_ROLE_BASELINE = 2, MP_ROLE_FILE_ORDER = 4 };
 
+/* The events stage's contract (MP_DECIDES_EVENTS; DESIGN 6, events.h):
+ * - read c->g, c->start_order, c->budget, c->bandwidth; write c->events,
+ *   a plan that mp_events_verify accepts with live_peak <= budget;
+ * - status MP_OPTIMAL only with a proof that no valid plan within the
+ *   budget is shorter.  The scope is every valid plan whose first runs
+ *   follow start_order (mp_events_follow), unless the solver says in its
+ *   summary that it searches all first-run orders;
+ * - duration_bound: a proven lower bound on the duration over that scope;
+ * - MP_INFEASIBLE only with a proof: mp_events_floor(g) > budget, or an
+ *   exhausted exact search (c->events is then empty);
+ * - finding no plan within the budget without such a proof: return -1 with
+ *   c->msg saying so.  Never a plan over the budget.
+ * The harness verifies and evaluates the plan and places its residencies
+ * (mp_events_problem); the solver reports no figure. */
 typedef struct mp_ctx {
   /* ---- inputs ---- */
   const mp_graph *g;        /* NULL for a fixed-lifetime problem */
@@ -69,11 +86,27 @@ typedef struct mp_ctx {
   int64_t capacity;         /* placement: fit in this many bytes (0: minimise) */
   const char *write_lp;     /* ILP solvers: write the model here if set */
   int verbose;
+  /* events stage (MP_DECIDES_EVENTS) inputs: start_order is the first-run
+   * order handed in (a topological order of all nodes); the plan's
+   * live_peak (events.h) must not exceed `budget` bytes (INT64_MAX: no
+   * budget); `bandwidth` is bytes per cost unit on the host link (0: no
+   * offload, every out/in is invalid). */
+  int64_t budget;
+  double bandwidth;
+  /* events stage in a chain (`--remat a,b`): the previous stage's plan,
+   * which the harness verified and found within the budget; NULL for the
+   * first stage.  A search may start from it (as an order stage starts from
+   * start_order); start_order stays the order handed to the chain. */
+  const mp_events *start_events;
   /* ---- outputs ---- */
   int *order;               /* order stage: n node ids (preset to start_order) */
   int64_t *offsets;         /* place stage: one per item */
+  mp_events *events;        /* events stage: the plan (initialised, empty) */
   mp_status status;         /* optimal only when proven */
   int64_t bound;            /* a proven lower bound on the objective, or 0 */
+  double duration_bound;    /* events stage: a proven lower bound on the
+                               duration of every valid plan within the
+                               budget (at least mp_events_duration_floor), or 0 */
   char msg[256];            /* why it failed / a note for the user */
 } mp_ctx;
 
@@ -89,7 +122,9 @@ typedef struct mp_solver {
    * NULL when the defaults are already quick on graphs of a dozen nodes. */
   const char *quick;
   /* Returns 0 when ctx holds a plan (any status but error), else -1 with
-   * ctx->msg set.  A refusal (size cap) is -1 with a clear message. */
+   * ctx->msg set.  A refusal under the solver's documented size cap is -1
+   * with ctx->status = MP_REFUSED and a clear message: the harness reports
+   * status `refused`, which bench keeps apart from failures. */
   int (*solve)(mp_ctx *ctx);
 } mp_solver;
 

@@ -1,165 +1,20 @@
-/* table.c - tables generated from results rows (markdown, LaTeX, CSV).
- *
- * Rows are grouped by graph and solver (order chain + placer chain, plus
- * the time limit when a results set has several, plus the options).  Over
- * the seeds of a group, a figure is the lower median of the runs that gave
- * a plan (a value that was observed), or with --agg best every figure of
- * the run with the smallest arena.  Output is sorted and printed with fixed
- * precision so that the same rows always give the same bytes. */
+/* table.c - tables generated from results rows (markdown, LaTeX, CSV):
+ * per graph and solver, across the suite, and (table_pivot.c) graphs x
+ * solvers.  The figures are the evaluator's; this file groups them
+ * (table_agg.c), relates them to each graph's bound and to a baseline, and
+ * prints them with fixed precision, so that the same rows always give the
+ * same bytes. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bench.h"
-#include "run.h"
+#include "table_fmt.h"
 #include "util.h"
-
-/* ------------------------------------------------------------ aggregate */
-
-static int cmp_row_ptr(const void *a, const void *b) {
-  const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
-  int c = strcmp(x->graph ? x->graph : "", y->graph ? y->graph : "");
-  if (c) return c;
-  if ((c = strcmp(x->path, y->path))) return c;
-  if ((c = strcmp(x->order, y->order))) return c;
-  if ((c = strcmp(x->place, y->place))) return c;
-  if (x->time_limit != y->time_limit) return x->time_limit < y->time_limit ? -1 : 1;
-  if ((c = strcmp(x->options, y->options))) return c;
-  return x->seed < y->seed ? -1 : x->seed > y->seed;
-}
-
-static bool same_group(const mp_row *x, const mp_row *y) {
-  return !strcmp(x->path, y->path) && !strcmp(x->order, y->order) && !strcmp(x->place, y->place) &&
-         x->time_limit == y->time_limit && !strcmp(x->options, y->options);
-}
-
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return x < y ? -1 : x > y;
-}
-static int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static int64_t med_i64(int64_t *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_i64);
-  return v[(n - 1) / 2];
-}
-static double med_dbl(double *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_dbl);
-  return v[(n - 1) / 2];
-}
-
-static bool is_fixed(const mp_row *r) { return r->nodes == 0 && r->buffers > 0; }
-
-int mp_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_agg **out, int *n_out) {
-  const mp_row **p = mp_xmalloc(sizeof(*p) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n; i++) p[i] = &rows[i];
-  qsort(p, (size_t)n, sizeof(*p), cmp_row_ptr);
-  /* label: add the time limit when the rows hold several */
-  bool multi_tl = false;
-  for (int i = 1; i < n; i++)
-    if (rows[i].time_limit != rows[0].time_limit) multi_tl = true;
-  mp_agg *a = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_agg));
-  int na = 0;
-  int64_t *iv = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-  double *dv = mp_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n;) {
-    int j = i;
-    while (j < n && same_group(p[i], p[j])) j++;
-    mp_agg *g = &a[na++];
-    const mp_row *r0 = p[i];
-    g->graph = r0->graph ? r0->graph : r0->path;
-    g->path = r0->path;
-    g->order = r0->order;
-    g->place = r0->place;
-    g->options = r0->options;
-    g->time_limit = r0->time_limit;
-    g->fixed = is_fixed(r0);
-    int l = snprintf(g->label, sizeof g->label, "%s+%s", r0->order, r0->place);
-    if (multi_tl) {
-      char t[32];
-      mp_fmt_seconds(r0->time_limit, t, sizeof t);
-      l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
-    }
-    if (r0->options[0]) snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r0->options);
-    g->runs = j - i;
-    const mp_row *ok[4096];
-    int k = 0;
-    for (int q = i; q < j; q++)
-      if (p[q]->has_fig && k < 4096) ok[k++] = p[q];
-    g->ok = k;
-    if (k > 0) {
-      if (best_of_seeds) {
-        const mp_row *b = ok[0];
-        for (int q = 1; q < k; q++)
-          if (ok[q]->arena < b->arena || (ok[q]->arena == b->arena && ok[q]->plan_ms < b->plan_ms))
-            b = ok[q];
-        g->live_peak = b->live_peak;
-        g->arena = b->arena;
-        g->red_given = b->reduction_vs_given;
-        g->red_noreuse = b->reduction_vs_noreuse;
-        g->plan_ms = b->plan_ms;
-        g->frag = b->fragmentation;
-        g->std = b->profile_std;
-      } else {
-#define MEDI(field, src)                                  \
-  for (int q = 0; q < k; q++) iv[q] = ok[q]->src;         \
-  g->field = med_i64(iv, k);
-#define MEDD(field, src)                                  \
-  for (int q = 0; q < k; q++) dv[q] = ok[q]->src;         \
-  g->field = med_dbl(dv, k);
-        MEDI(live_peak, live_peak)
-        MEDI(arena, arena)
-        MEDD(red_given, reduction_vs_given)
-        MEDD(red_noreuse, reduction_vs_noreuse)
-        MEDD(plan_ms, plan_ms)
-        MEDD(frag, fragmentation)
-        MEDD(std, profile_std)
-#undef MEDI
-#undef MEDD
-      }
-    }
-    i = j;
-  }
-  /* the best bound known per graph: a proven optimum (a run with status
-   * optimal whose order was searched, or any optimal run of a fixed-lifetime
-   * problem), else the largest lower bound any run reported */
-  for (int s = 0; s < na;) {
-    int e = s;
-    while (e < na && !strcmp(a[e].path, a[s].path)) e++;
-    int64_t lb = 0, opt = -1;
-    for (int q = 0; q < n; q++) {
-      const mp_row *r = &rows[q];
-      if (strcmp(r->path, a[s].path) || !r->has_fig) continue;
-      if (r->lower_bound > lb) lb = r->lower_bound;
-      if (!strcmp(r->status, "optimal") && (is_fixed(r) || !mp_chain_is_file_order(r->order)))
-        if (opt < 0 || r->arena < opt) opt = r->arena;
-    }
-    int64_t bound = opt >= lb ? opt : lb;
-    for (int q = s; q < e; q++) {
-      a[q].bound = bound;
-      a[q].gap = a[q].ok && bound > 0 ? (double)a[q].arena / (double)bound - 1.0 : 0;
-    }
-    s = e;
-  }
-  free(iv);
-  free(dv);
-  free(p);
-  *out = a;
-  *n_out = na;
-  return 0;
-}
 
 /* ------------------------------------------------------------ formatting */
 
-typedef struct fmt {
-  bool md, latex, csv;
-} fmt;
-
-static double unit_of(int64_t max, const char **name) {
+double mp_tab_unit(int64_t max, const char **name) {
   static const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   double d = 1;
   int i = 0;
@@ -171,19 +26,44 @@ static double unit_of(int64_t max, const char **name) {
   return d;
 }
 
-/* Fixed precision without "-0.0". */
-static void fnum(char *out, size_t cap, double x, int prec) {
+void mp_tab_num(char *out, size_t cap, double x, int prec) {
+  if (isnan(x)) {
+    out[0] = 0;
+    return;
+  }
   double r = pow(10, prec);
   double v = round(x * r) / r;
   if (v == 0) v = 0;
   snprintf(out, cap, "%.*f", prec, v);
 }
 
-static void fms(char *out, size_t cap, double ms) {
-  fnum(out, cap, ms, ms < 10 ? 2 : ms < 1000 ? 1 : 0);
+void mp_tab_ms(char *out, size_t cap, double ms) {
+  mp_tab_num(out, cap, ms, ms < 10 ? 2 : ms < 1000 ? 1 : 0);
 }
 
-static void esc(FILE *o, const fmt *f, const char *s) {
+void mp_tab_ms_spread(const mp_fmt *f, char *out, size_t cap, const mp_agg *g) {
+  char m[48], lo[48], hi[48];
+  mp_tab_ms(m, sizeof m, g->plan_ms);
+  mp_tab_ms(lo, sizeof lo, g->ms_lo);
+  mp_tab_ms(hi, sizeof hi, g->ms_hi);
+  if (!strcmp(lo, hi) || f->csv)
+    snprintf(out, cap, "%s", m);
+  else
+    snprintf(out, cap, "%s (%s%s%s)", m, lo, f->latex ? "--" : "-", hi);
+}
+
+void mp_tab_pct(const mp_fmt *f, char *out, size_t cap, double frac) {
+  if (isnan(frac)) {
+    out[0] = 0;
+    return;
+  }
+  char n[48];
+  mp_tab_num(n, sizeof n, 100 * frac, 1);
+  (void)f; /* the cell escapes '%' for LaTeX */
+  snprintf(out, cap, "%s%s%%", n[0] != '-' && strcmp(n, "0.0") ? "+" : "", n);
+}
+
+void mp_tab_text(FILE *o, const mp_fmt *f, const char *s) {
   for (; *s; s++) {
     if (f->latex && strchr("_%&#$", *s)) fputc('\\', o);
     if (f->md && *s == '|') fputc('\\', o);
@@ -191,128 +71,280 @@ static void esc(FILE *o, const fmt *f, const char *s) {
   }
 }
 
-/* One cell: text, bold when best. */
-static void cell(FILE *o, const fmt *f, const char *text, const char *unit, bool best, bool first) {
+void mp_tab_cell(FILE *o, const mp_fmt *f, const char *text, const char *unit, bool best,
+                 bool first) {
   if (!first) fputs(f->latex ? " & " : " | ", o);
-  if (best) fputs(f->latex ? "\\textbf{" : "**", o);
-  esc(o, f, text);
-  if (unit && unit[0]) {
+  bool mark = best && text[0];
+  if (mark) fputs(f->latex ? "\\textbf{" : "**", o);
+  mp_tab_text(o, f, text);
+  if (unit && unit[0] && text[0]) {
     fputs(f->latex ? "\\," : " ", o);
-    esc(o, f, unit);
+    mp_tab_text(o, f, unit);
   }
-  if (best) fputs(f->latex ? "}" : "**", o);
+  if (mark) fputs(f->latex ? "}" : "**", o);
 }
 
-static void row_end(FILE *o, const fmt *f) { fputs(f->latex ? " \\\\\n" : " |\n", o); }
-static void row_begin(FILE *o, const fmt *f) {
+void mp_tab_row_end(FILE *o, const mp_fmt *f) { fputs(f->latex ? " \\\\\n" : " |\n", o); }
+void mp_tab_row_begin(FILE *o, const mp_fmt *f) {
   if (f->md) fputs("| ", o);
 }
 
-static void header(FILE *o, const fmt *f, const char *const *h, const char *align, int nc) {
+void mp_tab_header(FILE *o, const mp_fmt *f, const char *const *h, const char *align, int nc) {
   if (f->latex) {
     fprintf(o, "\\begin{tabular}{%s}\n\\toprule\n", align);
-    for (int i = 0; i < nc; i++) fprintf(o, "%s%s", i ? " & " : "", h[i]);
+    for (int i = 0; i < nc; i++) {
+      if (i) fputs(" & ", o);
+      mp_tab_text(o, f, h[i]);
+    }
     fputs(" \\\\\n\\midrule\n", o);
     return;
   }
   fputs("|", o);
-  for (int i = 0; i < nc; i++) fprintf(o, " %s |", h[i]);
+  for (int i = 0; i < nc; i++) {
+    fputc(' ', o);
+    mp_tab_text(o, f, h[i]);
+    fputs(" |", o);
+  }
   fputs("\n|", o);
   for (int i = 0; i < nc; i++) fputs(align[i] == 'l' ? "---|" : "---:|", o);
   fputc('\n', o);
 }
 
-static void footer(FILE *o, const fmt *f) {
+void mp_tab_footer(FILE *o, const mp_fmt *f) {
   if (f->latex) fputs("\\bottomrule\n\\end{tabular}\n", o);
+}
+
+bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b) {
+  return a->ms_lo <= b->ms_hi && b->ms_lo <= a->ms_hi;
+}
+
+/* ------------------------------------------------------------ filters */
+
+static bool listed(const mp_agg *g, const char *const *l, int n) {
+  for (int i = 0; i < n; i++)
+    if (mp_agg_matches(g, l[i])) return true;
+  return false;
+}
+
+/* Each name must answer to groups of one label. */
+static int check_names(const mp_aggset *s, const char *const *l, int n, const char *opt, char *msg,
+                       size_t cap) {
+  for (int i = 0; i < n; i++) {
+    const char *first = NULL;
+    for (int k = 0; k < s->n; k++) {
+      if (!mp_agg_matches(&s->a[k], l[i])) continue;
+      if (first && strcmp(first, s->a[k].label)) {
+        snprintf(msg, cap, "%s '%s' names several solvers ('%s', '%s'): give the full label", opt,
+                 l[i], first, s->a[k].label);
+        return -1;
+      }
+      first = s->a[k].label;
+    }
+    if (!first) {
+      snprintf(msg, cap, "%s '%s': no such solver in the results (labels are ORDER+PLACE as in "
+               "the tables)", opt, l[i]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+static void keep_groups(mp_aggset *s, const bool *keep) {
+  int w = 0;
+  for (int i = 0; i < s->n; i++)
+    if (keep[i]) s->a[w++] = s->a[i];
+  s->n = w;
+}
+
+/* --common: within graphs and within fixed-lifetime problems, only the
+ * instances every remaining solver planned.  Returns instances dropped. */
+static int keep_common(mp_aggset *s, int *kept) {
+  bool *keep = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(bool));
+  int dropped = 0;
+  *kept = 0;
+  for (int st = 0; st < s->n;) {
+    int e = st;
+    while (e < s->n && !strcmp(s->a[e].path, s->a[st].path)) e++;
+    bool all = true;
+    for (int k = 0; k < s->n && all; k++) { /* every label of the section ... */
+      if (s->a[k].fixed != s->a[st].fixed) continue;
+      bool here = false; /* ... planned this instance */
+      for (int q = st; q < e && !here; q++) here = s->a[q].ok > 0 && !strcmp(s->a[q].label, s->a[k].label);
+      all = here;
+    }
+    for (int q = st; q < e; q++) keep[q] = all;
+    if (all)
+      (*kept)++;
+    else
+      dropped++;
+    st = e;
+  }
+  keep_groups(s, keep);
+  free(keep);
+  return dropped;
+}
+
+static int apply_filters(mp_aggset *s, const mp_table_opts *o, char *note, size_t ncap, char *msg,
+                         size_t cap) {
+  note[0] = 0;
+  if (check_names(s, o->solvers, o->n_solvers, "--solver", msg, cap) ||
+      check_names(s, o->baselines, o->n_baselines, "--baseline", msg, cap))
+    return -1;
+  if (o->n_solvers) {
+    bool *keep = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(bool));
+    for (int i = 0; i < s->n; i++)
+      keep[i] = listed(&s->a[i], o->solvers, o->n_solvers) ||
+                listed(&s->a[i], o->baselines, o->n_baselines);
+    keep_groups(s, keep);
+    free(keep);
+  }
+  if (o->common) {
+    int kept, dropped = keep_common(s, &kept);
+    snprintf(note, ncap, "Instances every listed solver planned (--common): %d kept, %d left out.",
+             kept, dropped);
+  }
+  return 0;
+}
+
+/* ------------------------------------------------------------ notes */
+
+static void bound_note(FILE *o, const mp_fmt *f, const mp_aggset *s, const mp_table_opts *opt) {
+  bool reported = false;
+  for (int i = 0; i < s->n; i++) reported |= !strcmp(s->a[i].bound_kind, "reported");
+  fprintf(o, "%sBound: each graph's own lower bound, computed once per graph whatever solvers "
+          "ran: the min-cut bound for a graph (valid for every order), max-live for a "
+          "fixed-lifetime problem%s.%s\n",
+          f->latex ? "% " : "",
+          opt->graph_bound_only ? "; never raised (--bound graph)"
+                                : "; raised (bound marked *) to a proven optimum or a proven "
+                                  "lower bound a run reported, once it checks against the "
+                                  "bound and against every value reached",
+          reported ? " Graphs whose bound is marked ^ have none in the results file (written "
+                     "before memplan stored one): the largest bound a run reported."
+                   : "");
+}
+
+static void sources_note(FILE *o, const mp_fmt *f, const mp_aggset *s) {
+  if (s->n_sources < 2) return;
+  fprintf(o, "%sRows from %d results files:", f->latex ? "% " : "", s->n_sources);
+  for (int i = 0; i < s->n_sources; i++)
+    fprintf(o, "%s %s (%d rows)", i ? "," : "", s->sources[i], s->source_rows[i]);
+  fprintf(o, ".%s\n", s->split_sources ? " The same cells appear in several files: they are kept "
+                                          "apart, and the label names the file in braces."
+                                        : "");
+}
+
+static void issues_note(FILE *o, const mp_fmt *f, const mp_aggset *s) {
+  if (!s->n_issues) return;
+  const char *c = f->latex ? "% " : "";
+  fprintf(o, "%s%sResults that contradict a bound (an error in a solver or a bound, not a "
+          "bound; left out of the bounds):%s\n",
+          c, f->md ? "**" : "", f->md ? "**" : "");
+  for (int i = 0; i < s->n_issues; i++) fprintf(o, "%s- %s\n", c, s->issues[i]);
 }
 
 /* ------------------------------------------------------------ per graph */
 
 enum { K_PEAK, K_ARENA, K_RGIVEN, K_RNOREUSE, K_GAP, K_MS, K_FRAG, K_STD, NK };
 
-static void graph_cells(const mp_agg *g, double ud, const char *un, char txt[NK][48]) {
-  fnum(txt[K_PEAK], 48, (double)g->live_peak / ud, un[0] == 'B' ? 0 : 2);
-  fnum(txt[K_ARENA], 48, (double)g->arena / ud, un[0] == 'B' ? 0 : 2);
-  fnum(txt[K_RGIVEN], 48, 100 * g->red_given, 1);
-  fnum(txt[K_RNOREUSE], 48, 100 * g->red_noreuse, 1);
-  fnum(txt[K_GAP], 48, 100 * g->gap, 1);
-  fms(txt[K_MS], 48, g->plan_ms);
-  fnum(txt[K_FRAG], 48, 100 * g->frag, 1);
-  fnum(txt[K_STD], 48, g->std / ud, un[0] == 'B' ? 0 : 2);
+static void graph_cells(const mp_fmt *f, const mp_agg *g, double ud, const char *un,
+                        char txt[NK][64]) {
+  mp_tab_num(txt[K_PEAK], 64, (double)g->live_peak / ud, un[0] == 'B' ? 0 : 2);
+  mp_tab_num(txt[K_ARENA], 64, (double)g->arena / ud, un[0] == 'B' ? 0 : 2);
+  mp_tab_num(txt[K_RGIVEN], 64, 100 * g->red_given, 1);
+  mp_tab_num(txt[K_RNOREUSE], 64, 100 * g->red_noreuse, 1);
+  mp_tab_num(txt[K_GAP], 64, 100 * g->gap, 1);
+  mp_tab_ms_spread(f, txt[K_MS], 64, g);
+  mp_tab_num(txt[K_FRAG], 64, 100 * g->frag, 1);
+  mp_tab_num(txt[K_STD], 64, g->std / ud, un[0] == 'B' ? 0 : 2);
 }
 
-static void write_graphs(FILE *o, const fmt *f, const mp_agg *a, int na, const mp_table_opts *opt) {
-  if (f->md)
-    fprintf(o, "Per graph and solver: %s over seeds of the runs with a plan. Gap: arena over the "
-               "best bound known for the graph (a proven optimum where a run proved one, else the "
-               "largest lower bound), minus 1. Reductions: against the given order placed by "
-               "bysize, and against no reuse. Bold: best in the graph.\n\n",
-            opt->best_of_seeds ? "best run (smallest arena)" : "lower median");
-  if (f->latex)
-    fprintf(o, "%% memplan table (needs \\usepackage{booktabs}): %s over seeds; gap to the best "
-               "bound known; bold = best in the graph\n",
-            opt->best_of_seeds ? "best run" : "lower median");
-  char h[11][64];
-  const char *hp[11];
-  const char *names[] = {"graph", "solver", "live peak", "arena", "vs given", "vs no reuse",
-                         "gap", "plan ms", "frag.", "profile std", "ok/runs"};
-  for (int i = 0; i < 11; i++) {
-    snprintf(h[i], sizeof h[i], "%s%s", names[i],
-             (i >= 4 && i <= 6) || i == 8 ? (f->latex ? " (\\%)" : " (%)") : "");
-    hp[i] = h[i];
+/* Best per column on the printed values; time: the fastest median. */
+static void graph_best(const mp_fmt *f, const mp_agg *a, int s, int e, double ud, const char *un,
+                       double best[NK], int *fastest) {
+  bool have = false;
+  *fastest = -1;
+  for (int q = s; q < e; q++) {
+    if (!a[q].ok) continue;
+    char t[NK][64];
+    graph_cells(f, &a[q], ud, un, t);
+    for (int k = 0; k < NK; k++) {
+      double v = strtod(t[k], NULL);
+      bool maxk = k == K_RGIVEN || k == K_RNOREUSE;
+      if (!have || (maxk ? v > best[k] : v < best[k])) best[k] = v;
+    }
+    if (*fastest < 0 || a[q].plan_ms < a[*fastest].plan_ms) *fastest = q;
+    have = true;
   }
-  header(o, f, hp, "llrrrrrrrrr", 11);
+}
+
+static void graph_rows(FILE *o, const mp_fmt *f, const mp_agg *a, int s, int e) {
+  int64_t mx = a[s].bound;
+  for (int q = s; q < e; q++)
+    if (a[q].ok && a[q].arena > mx) mx = a[q].arena;
+  const char *un;
+  double ud = mp_tab_unit(mx, &un), best[NK];
+  int fastest;
+  graph_best(f, a, s, e, ud, un, best, &fastest);
+  char bound[96] = "", v[64];
+  if (a[s].bound > 0) {
+    mp_tab_num(v, sizeof v, (double)a[s].bound / ud, un[0] == 'B' ? 0 : 2);
+    snprintf(bound, sizeof bound, "%s %s%s%s", v, un, a[s].bound_proven ? "*" : "",
+             !strcmp(a[s].bound_kind, "reported") ? "^" : "");
+  }
+  for (int q = s; q < e; q++) {
+    mp_tab_row_begin(o, f);
+    mp_tab_cell(o, f, q == s ? a[q].graph : "", NULL, false, true);
+    mp_tab_cell(o, f, q == s ? bound : "", NULL, false, false);
+    mp_tab_cell(o, f, a[q].label, NULL, false, false);
+    char t[NK][64];
+    graph_cells(f, &a[q], ud, un, t);
+    for (int k = 0; k < NK; k++) {
+      bool b = a[q].ok && k != K_STD && strtod(t[k], NULL) == best[k];
+      if (k == K_MS) b = a[q].ok && mp_tab_time_tie(&a[q], &a[fastest]);
+      const char *u = k == K_PEAK || k == K_ARENA || k == K_STD ? un : NULL;
+      mp_tab_cell(o, f, a[q].ok ? t[k] : "", a[q].ok ? u : NULL, b, false);
+    }
+    char okr[48];
+    snprintf(okr, sizeof okr, "%d/%d%s", a[q].ok, a[q].runs, a[q].refused ? " (refused)" : "");
+    mp_tab_cell(o, f, okr, NULL, false, false);
+    mp_tab_row_end(o, f);
+  }
+}
+
+static void write_graphs(FILE *o, const mp_fmt *f, const mp_agg *a, int na,
+                         const mp_table_opts *opt) {
+  const char *agg = opt->best_of_seeds ? "the best run (smallest arena)" : "the lower median";
+  if (f->md)
+    fprintf(o, "Per graph and solver: %s over seeds of the runs with a plan. Gap: arena / bound "
+            "- 1. Reductions: against the given order placed by the baseline placer, and against "
+            "no reuse. Plan ms: median over seeds and repeats, with the range of every timed run "
+            "when it varies. Bold: best in the graph; for times, every solver whose range meets "
+            "the fastest one's (a tie). An empty cell: no plan.\n\n", agg);
+  if (f->latex)
+    fprintf(o, "%% memplan table (needs \\usepackage{booktabs}): %s over seeds; gap to the "
+            "graph's bound; bold = best in the graph (times: ranges that meet the fastest)\n", agg);
+  const char *h[] = {"graph", "bound", "solver", "live peak", "arena", "vs given (%)",
+                     "vs no reuse (%)", "gap (%)", "plan ms", "frag. (%)", "profile std",
+                     "ok/runs"};
+  mp_tab_header(o, f, h, "lrlrrrrrrrrr", 12);
   for (int s = 0; s < na;) {
     int e = s;
     while (e < na && !strcmp(a[e].path, a[s].path)) e++;
-    int64_t mx = a[s].bound;
-    for (int q = s; q < e; q++)
-      if (a[q].ok && a[q].arena > mx) mx = a[q].arena;
-    const char *un;
-    double ud = unit_of(mx, &un);
-    /* best per column, on the printed values */
-    double best[NK];
-    bool have = false;
-    for (int q = s; q < e; q++) {
-      if (!a[q].ok) continue;
-      char t[NK][48];
-      graph_cells(&a[q], ud, un, t);
-      for (int k = 0; k < NK; k++) {
-        double v = strtod(t[k], NULL);
-        bool maxk = k == K_RGIVEN || k == K_RNOREUSE;
-        if (!have || (maxk ? v > best[k] : v < best[k])) best[k] = v;
-      }
-      have = true;
-    }
     if (f->latex && s > 0) fputs("\\midrule\n", o);
-    for (int q = s; q < e; q++) {
-      row_begin(o, f);
-      char gname[300];
-      snprintf(gname, sizeof gname, "%s", q == s ? a[q].graph : "");
-      cell(o, f, gname, NULL, false, true);
-      cell(o, f, a[q].label, NULL, false, false);
-      char t[NK][48];
-      graph_cells(&a[q], ud, un, t);
-      for (int k = 0; k < NK; k++) {
-        bool b = a[q].ok && k != K_STD && strtod(t[k], NULL) == best[k];
-        const char *u = k == K_PEAK || k == K_ARENA || k == K_STD ? un : NULL;
-        cell(o, f, a[q].ok ? t[k] : "-", a[q].ok ? u : NULL, b, false);
-      }
-      char okr[32];
-      snprintf(okr, sizeof okr, "%d/%d", a[q].ok, a[q].runs);
-      cell(o, f, okr, NULL, false, false);
-      row_end(o, f);
-    }
+    graph_rows(o, f, a, s, e);
     s = e;
   }
-  footer(o, f);
+  mp_tab_footer(o, f);
 }
 
 /* ------------------------------------------------------------ suite */
 
 typedef struct suite_row {
   const char *label;
-  int graphs, wins, failed_runs, runs;
+  int graphs, wins, failed_runs, refused_runs, runs;
+  int aw, at, al, tw, tt, tl; /* against the baseline: arena, time */
+  bool is_base;
   double gm_bound, gm_given, gm_ms;
 } suite_row;
 
@@ -323,33 +355,63 @@ static int cmp_suite(const void *x, const void *y) {
   return strcmp(a->label, b->label);
 }
 
-static void write_suite(FILE *o, const fmt *f, const mp_agg *a, int na, const char *what) {
-  /* distinct labels */
-  suite_row *s = mp_xcalloc((size_t)(na ? na : 1), sizeof(suite_row));
-  int ns = 0, n_graphs = 0;
+/* The baseline on the instance a[s..e): smallest arena, fastest time. */
+static void baseline_of(const mp_agg *a, int s, int e, const mp_table_opts *o, const mp_agg **ba,
+                        const mp_agg **bt) {
+  *ba = *bt = NULL;
+  for (int q = s; q < e; q++) {
+    if (!a[q].ok || !listed(&a[q], o->baselines, o->n_baselines)) continue;
+    if (!*ba || a[q].arena < (*ba)->arena) *ba = &a[q];
+    if (!*bt || a[q].plan_ms < (*bt)->plan_ms) *bt = &a[q];
+  }
+}
+
+static void suite_instance(suite_row *r, const mp_agg *a, int s, int e, int i,
+                           const mp_table_opts *o, double *lb, double *lg, double *lm) {
+  const mp_agg *g = &a[i];
+  r->graphs++;
+  int64_t best = -1;
+  for (int q = s; q < e; q++)
+    if (a[q].ok && (best < 0 || a[q].arena < best)) best = a[q].arena;
+  if (g->arena == best) r->wins++;
+  *lb += g->bound > 0 ? log((double)g->arena / (double)g->bound) : 0;
+  *lg += log(fmax(1e-9, 1.0 - g->red_given));
+  *lm += log(fmax(1e-3, g->plan_ms));
+  const mp_agg *ba, *bt;
+  baseline_of(a, s, e, o, &ba, &bt);
+  if (!ba) return;
+  r->aw += g->arena < ba->arena;
+  r->at += g->arena == ba->arena;
+  r->al += g->arena > ba->arena;
+  bool tie = mp_tab_time_tie(g, bt);
+  r->tw += !tie && g->plan_ms < bt->plan_ms;
+  r->tt += tie;
+  r->tl += !tie && g->plan_ms > bt->plan_ms;
+}
+
+static int suite_rows(const mp_agg *a, int na, const mp_table_opts *o, suite_row *s) {
+  int ns = 0;
   for (int i = 0; i < na; i++) {
-    if (i == 0 || strcmp(a[i].path, a[i - 1].path)) n_graphs++;
     int k = 0;
     while (k < ns && strcmp(s[k].label, a[i].label)) k++;
-    if (k == ns) s[ns++].label = a[i].label;
+    if (k == ns) {
+      s[ns].label = a[i].label;
+      s[ns++].is_base = listed(&a[i], o->baselines, o->n_baselines);
+    }
   }
   for (int k = 0; k < ns; k++) {
     double lb = 0, lg = 0, lm = 0;
-    for (int i = 0; i < na; i++) {
-      if (strcmp(a[i].label, s[k].label)) continue;
-      s[k].runs += a[i].runs;
-      s[k].failed_runs += a[i].runs - a[i].ok;
-      if (!a[i].ok) continue;
-      s[k].graphs++;
-      /* best aggregated arena on this graph */
-      int64_t best = -1;
-      for (int q = 0; q < na; q++)
-        if (!strcmp(a[q].path, a[i].path) && a[q].ok && (best < 0 || a[q].arena < best))
-          best = a[q].arena;
-      if (a[i].arena == best) s[k].wins++;
-      lb += a[i].bound > 0 ? log((double)a[i].arena / (double)a[i].bound) : 0;
-      lg += log(fmax(1e-9, 1.0 - a[i].red_given));
-      lm += log(fmax(1e-3, a[i].plan_ms));
+    for (int st = 0; st < na;) {
+      int e = st;
+      while (e < na && !strcmp(a[e].path, a[st].path)) e++;
+      for (int i = st; i < e; i++) {
+        if (strcmp(a[i].label, s[k].label)) continue;
+        s[k].runs += a[i].runs;
+        s[k].refused_runs += a[i].refused;
+        s[k].failed_runs += a[i].runs - a[i].ok - a[i].refused;
+        if (a[i].ok) suite_instance(&s[k], a, st, e, i, o, &lb, &lg, &lm);
+      }
+      st = e;
     }
     if (s[k].graphs) {
       s[k].gm_bound = exp(lb / s[k].graphs);
@@ -358,49 +420,73 @@ static void write_suite(FILE *o, const fmt *f, const mp_agg *a, int na, const ch
     }
   }
   qsort(s, (size_t)ns, sizeof *s, cmp_suite);
+  return ns;
+}
+
+static void suite_text(const suite_row *r, bool base, char t[10][48]) {
+  snprintf(t[1], 48, "%d", r->graphs);
+  snprintf(t[2], 48, "%d", r->wins);
+  mp_tab_num(t[3], 48, r->graphs ? r->gm_bound : NAN, 3);
+  mp_tab_num(t[4], 48, r->graphs ? r->gm_given : NAN, 3);
+  mp_tab_ms(t[5], 48, r->graphs ? r->gm_ms : NAN);
+  snprintf(t[6], 48, "%d", r->failed_runs);
+  snprintf(t[7], 48, "%d", r->refused_runs);
+  if (!base) return;
+  if (r->is_base) {
+    snprintf(t[8], 48, "baseline");
+    snprintf(t[9], 48, "baseline");
+  } else {
+    snprintf(t[8], 48, "%d/%d/%d", r->aw, r->at, r->al);
+    snprintf(t[9], 48, "%d/%d/%d", r->tw, r->tt, r->tl);
+  }
+}
+
+static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const char *what,
+                        const mp_table_opts *opt) {
+  suite_row *s = mp_xcalloc((size_t)(na ? na : 1), sizeof(suite_row));
+  int ns = suite_rows(a, na, opt, s), n_graphs = 0;
+  for (int i = 0; i < na; i++) n_graphs += i == 0 || strcmp(a[i].path, a[i - 1].path);
+  bool base = opt->n_baselines > 0;
   if (f->md)
     fprintf(o, "Across the suite, %s (%d): wins = instances where the solver has the smallest "
-               "arena (ties count for each); geometric means over the instances the solver "
-               "planned of arena / best bound known, arena / (given order + bysize), and planning "
-               "time. Bold: best.\n\n",
-            what, n_graphs);
-  if (f->latex)
-    fprintf(o, "%% memplan table: across the suite, %s (%d), geometric means\n", what, n_graphs);
+            "arena (ties count for each); geometric means over the instances the solver planned "
+            "of arena / bound, arena / (given order + baseline placer), and planning time "
+            "(medians). Refused: runs the solver declined under its size cap (not failures).%s "
+            "Bold: best.\n\n",
+            what, n_graphs,
+            base ? " Against the baseline (the best of the --baseline solvers on each instance): "
+                   "wins/ties/losses on arena, and on planning time, where ranges that meet are "
+                   "a tie."
+                 : "");
+  if (f->latex) fprintf(o, "%% memplan table: across the suite, %s (%d), geometric means\n", what, n_graphs);
   const char *h[] = {"solver", "instances", "wins", "arena / bound", "arena / given", "plan ms",
-                     "failed runs"};
-  header(o, f, h, "lrrrrrr", 7);
-  char t[7][48];
-  double best[7] = {0};
-  for (int pass = 0; pass < 2; pass++) {
-    for (int k = 0; k < ns; k++) {
-      snprintf(t[1], 48, "%d", s[k].graphs);
-      snprintf(t[2], 48, "%d", s[k].wins);
-      fnum(t[3], 48, s[k].gm_bound, 3);
-      fnum(t[4], 48, s[k].gm_given, 3);
-      fms(t[5], 48, s[k].gm_ms);
-      snprintf(t[6], 48, "%d", s[k].failed_runs);
-      if (pass == 0) {
-        for (int c = 1; c < 7; c++) {
-          double v = strtod(t[c], NULL);
-          bool maxc = c == 1 || c == 2;
-          if (!s[k].graphs && c >= 3 && c <= 5) continue;
-          if (k == 0 || (maxc ? v > best[c] : v < best[c])) best[c] = v;
-        }
-        continue;
-      }
-      row_begin(o, f);
-      cell(o, f, s[k].label, NULL, false, true);
-      for (int c = 1; c < 7; c++) {
-        bool have = s[k].graphs || c < 3 || c > 5;
-        bool mark = have && c >= 2 && c <= 5 && strtod(t[c], NULL) == best[c];
-        cell(o, f, have ? t[c] : "-", NULL, mark, false);
-      }
-      row_end(o, f);
+                     "failed runs", "refused", "vs baseline: arena W/T/L", "time W/T/L"};
+  int nc = base ? 10 : 8;
+  mp_tab_header(o, f, h, base ? "lrrrrrrrrr" : "lrrrrrrr", nc);
+  double best[10] = {0};
+  char t[10][48];
+  for (int k = 0; k < ns; k++) {
+    suite_text(&s[k], base, t);
+    for (int c = 2; c <= 5; c++) {
+      double v = strtod(t[c], NULL);
+      if (!t[c][0]) continue;
+      if (k == 0 || !best[c] || (c == 2 ? v > best[c] : v < best[c])) best[c] = v;
     }
   }
-  footer(o, f);
+  for (int k = 0; k < ns; k++) {
+    suite_text(&s[k], base, t);
+    mp_tab_row_begin(o, f);
+    mp_tab_cell(o, f, s[k].label, NULL, false, true);
+    for (int c = 1; c < nc; c++)
+      mp_tab_cell(o, f, t[c], NULL, c >= 2 && c <= 5 && t[c][0] && strtod(t[c], NULL) == best[c],
+                  false);
+    mp_tab_row_end(o, f);
+  }
+  mp_tab_footer(o, f);
   free(s);
 }
+
+/* ------------------------------------------------------------ csv */
 
 static void csv_field(FILE *o, const char *s) {
   if (!strpbrk(s, ",\"\n")) {
@@ -416,9 +502,11 @@ static void csv_field(FILE *o, const char *s) {
 }
 
 static void write_csv(FILE *o, const mp_agg *a, int na) {
-  fputs("graph,path,solver,order_solver,place_solver,time_limit,options,runs,ok,live_peak,arena,"
-        "best_bound,reduction_vs_given,reduction_vs_noreuse,gap,plan_ms,fragmentation,"
-        "profile_std,best\n",
+  mp_fmt f = {.csv = true};
+  fputs("graph,path,solver,order_solver,place_solver,time_limit,options,source,runs,ok,refused,"
+        "live_peak,arena,bound,bound_kind,bound_proven,peak_bound,reduction_vs_given,"
+        "reduction_vs_noreuse,gap,peak_gap,plan_ms,plan_ms_min,plan_ms_max,fragmentation,"
+        "profile_std,optimal,best\n",
         o);
   for (int i = 0; i < na; i++) {
     const mp_agg *g = &a[i];
@@ -426,90 +514,121 @@ static void write_csv(FILE *o, const mp_agg *a, int na) {
     for (int q = 0; q < na; q++)
       if (!strcmp(a[q].path, g->path) && a[q].ok && (best < 0 || a[q].arena < best)) best = a[q].arena;
     char t[64];
-    csv_field(o, g->graph);
-    fputc(',', o);
-    csv_field(o, g->path);
-    fputc(',', o);
-    csv_field(o, g->label);
-    fputc(',', o);
-    csv_field(o, g->order);
-    fputc(',', o);
-    csv_field(o, g->place);
+    const char *text[] = {g->graph, g->path, g->label, g->order, g->place};
+    for (int k = 0; k < 5; k++) {
+      csv_field(o, text[k]);
+      fputc(',', o);
+    }
     mp_fmt_seconds(g->time_limit, t, sizeof t);
-    fprintf(o, ",%s,", t);
+    fprintf(o, "%s,", t);
     csv_field(o, g->options);
-    fprintf(o, ",%d,%d,", g->runs, g->ok);
+    fputc(',', o);
+    csv_field(o, g->source ? g->source : "");
+    fprintf(o, ",%d,%d,%d,", g->runs, g->ok, g->refused);
+    char v[12][48];
+    mp_tab_num(v[0], 48, g->red_given, 6);
+    mp_tab_num(v[1], 48, g->red_noreuse, 6);
+    mp_tab_num(v[2], 48, g->gap, 6);
+    mp_tab_num(v[3], 48, g->peak_gap, 6);
+    mp_tab_num(v[4], 48, g->plan_ms, 3);
+    mp_tab_num(v[5], 48, g->ms_lo, 3);
+    mp_tab_num(v[6], 48, g->ms_hi, 3);
+    mp_tab_num(v[7], 48, g->frag, 6);
+    mp_tab_num(v[8], 48, g->std, 1);
+    if (g->ok)
+      fprintf(o, "%lld,%lld,", (long long)g->live_peak, (long long)g->arena);
+    else
+      fputs(",,", o);
+    fprintf(o, "%lld,%s,%d,%lld,", (long long)g->bound, g->bound_kind, g->bound_proven,
+            (long long)g->peak_bound);
     if (!g->ok) {
-      fprintf(o, ",,%lld,,,,,,,0\n", (long long)g->bound);
+      fputs(",,,,,,,,,0,0\n", o);
       continue;
     }
-    char v[6][48];
-    fnum(v[0], 48, g->red_given, 6);
-    fnum(v[1], 48, g->red_noreuse, 6);
-    fnum(v[2], 48, g->gap, 6);
-    fnum(v[3], 48, g->plan_ms, 3);
-    fnum(v[4], 48, g->frag, 6);
-    fnum(v[5], 48, g->std, 1);
-    fprintf(o, "%lld,%lld,%lld,%s,%s,%s,%s,%s,%s,%d\n", (long long)g->live_peak,
-            (long long)g->arena, (long long)g->bound, v[0], v[1], v[2], v[3], v[4], v[5],
-            g->arena == best);
+    (void)f;
+    fprintf(o, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%d\n", v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+            v[8], g->optimal, g->arena == best);
   }
 }
 
-int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o, char *msg,
-                   size_t cap) {
-  fmt f = {0};
+/* ------------------------------------------------------------ entry */
+
+static void write_suites(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_table_opts *o) {
+  /* graphs and fixed-lifetime problems apart: different solvers apply */
+  mp_agg *sub = mp_xmalloc(sizeof(mp_agg) * (size_t)(s->n ? s->n : 1));
+  int parts = 0;
+  for (int fixed = 0; fixed < 2; fixed++) {
+    int ns = 0;
+    for (int i = 0; i < s->n; i++)
+      if (s->a[i].fixed == (fixed == 1)) sub[ns++] = s->a[i];
+    if (!ns) continue;
+    if (parts++) fputc('\n', out);
+    write_suite(out, f, sub, ns, fixed ? "fixed-lifetime problems" : "graphs", o);
+  }
+  free(sub);
+}
+
+static int parse_format(const mp_table_opts *o, mp_fmt *f, const char **view, char *msg,
+                        size_t cap) {
+  memset(f, 0, sizeof *f);
   const char *fm = o->format ? o->format : "md";
   if (!strcmp(fm, "md"))
-    f.md = true;
+    f->md = true;
   else if (!strcmp(fm, "latex"))
-    f.latex = true;
+    f->latex = true;
   else if (!strcmp(fm, "csv"))
-    f.csv = true;
+    f->csv = true;
   else {
     snprintf(msg, cap, "unknown format '%s' (md, latex, csv)", fm);
     return -1;
   }
-  const char *view = o->view ? o->view : f.csv ? "graphs" : "both";
-  bool vg = !strcmp(view, "graphs") || !strcmp(view, "both");
-  bool vs = !strcmp(view, "suite") || !strcmp(view, "both");
-  if (!vg && !vs) {
-    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both)", view);
+  *view = o->view ? o->view : f->csv ? "graphs" : "both";
+  if (strcmp(*view, "graphs") && strcmp(*view, "suite") && strcmp(*view, "both") &&
+      strcmp(*view, "pivot")) {
+    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot)", *view);
     return -1;
   }
-  if (f.csv && vs && vg) {
-    snprintf(msg, cap, "csv holds one table: --view graphs or --view suite");
+  if (f->csv && strcmp(*view, "graphs")) {
+    snprintf(msg, cap, "csv holds the per-graph table only: --view graphs");
     return -1;
   }
-  mp_agg *a;
-  int na;
-  mp_aggregate(rows, n, o->best_of_seeds, &a, &na);
-  if (f.csv) {
-    if (vg) {
-      write_csv(out, a, na);
-    } else {
-      snprintf(msg, cap, "--view suite is available in md and latex");
-      free(a);
-      return -1;
-    }
-  } else {
-    if (vs) {
-      /* graphs and fixed-lifetime problems apart: different solvers apply */
-      mp_agg *sub = mp_xmalloc(sizeof(mp_agg) * (size_t)(na ? na : 1));
-      int parts = 0;
-      for (int fixed = 0; fixed < 2; fixed++) {
-        int ns = 0;
-        for (int i = 0; i < na; i++)
-          if (a[i].fixed == (fixed == 1)) sub[ns++] = a[i];
-        if (!ns) continue;
-        if (parts++) fputc('\n', out);
-        write_suite(out, &f, sub, ns, fixed ? "fixed-lifetime problems" : "graphs");
-      }
-      free(sub);
-    }
-    if (vs && vg) fputc('\n', out);
-    if (vg) write_graphs(out, &f, a, na, o);
-  }
-  free(a);
   return 0;
+}
+
+int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o, char *msg,
+                   size_t cap) {
+  mp_fmt f;
+  const char *view;
+  if (parse_format(o, &f, &view, msg, cap)) return -1;
+  mp_aggset s;
+  mp_agg_opts ao = {o->best_of_seeds, o->graph_bound_only};
+  mp_aggregate(rows, n, &ao, &s);
+  char note[256];
+  if (apply_filters(&s, o, note, sizeof note, msg, cap)) {
+    mp_aggset_free(&s);
+    return -1;
+  }
+  int rc = 0;
+  if (f.csv) {
+    write_csv(out, s.a, s.n);
+  } else {
+    if (!o->brief) bound_note(out, &f, &s, o);
+    sources_note(out, &f, &s);
+    if (note[0]) fprintf(out, "%s%s\n", f.latex ? "% " : "", note);
+    issues_note(out, &f, &s);
+    if (!o->brief || note[0] || s.n_issues || s.n_sources > 1) fputc('\n', out);
+    if (!strcmp(view, "pivot")) {
+      rc = mp_table_pivot(out, &f, &s, o, msg, cap);
+    } else {
+      if (!strcmp(view, "suite") || !strcmp(view, "both")) write_suites(out, &f, &s, o);
+      if (!strcmp(view, "both")) fputc('\n', out);
+      if (!strcmp(view, "graphs") || !strcmp(view, "both")) write_graphs(out, &f, s.a, s.n, o);
+    }
+  }
+  if (!rc && s.n_issues) {
+    snprintf(msg, cap, "%s%s", s.issues[0], s.n_issues > 1 ? " (and more: see the table)" : "");
+    rc = 1;
+  }
+  mp_aggset_free(&s);
+  return rc;
 }

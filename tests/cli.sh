@@ -158,5 +158,108 @@ expect 1 "verify: plan is not JSON" $BIN verify "$T/v.json" "$T/v.json.missing"
 echo keep >"$T/keep.plan"
 expect 3 "capacity too small" $BIN solve "$T/v.json" --capacity 10 --out "$T/keep.plan"
 [ "$(cat "$T/keep.plan")" = keep ] && ok || bad "exit 3 changed the existing output file"
+# ---- bench: a solver's fingerprint follows its sources and the solver library
+# sources it includes, not the model (scripts/gen_fingerprints.sh) ----
+F="$T/fp"
+mkdir -p "$F/solvers/lib" "$F/build/solvers"
+printf 'int foo;\n' >"$F/solvers/foo.c"
+printf 'int h;\n' >"$F/solvers/lib/h.h"
+printf 'int hc;\n' >"$F/solvers/lib/h.c"
+printf 'build/solvers/foo.o: solvers/foo.c solvers/lib/h.h \\\n src/model.h\nsolvers/lib/h.h:\nsrc/model.h:\n' >"$F/build/solvers/foo.d"
+fp() { (cd "$F" && sh "$ROOT/scripts/gen_fingerprints.sh" build solvers/foo.c) | sed -n 's/.*solver_foo, "\([0-9a-f]*\)".*/\1/p'; }
+ROOT=$(pwd)
+h1=$(fp)
+[ ${#h1} -eq 16 ] && ok || bad "fingerprint: no 16-digit hash ($h1)"
+[ "$(fp)" = "$h1" ] && ok || bad "fingerprint: not deterministic"
+echo 'int hc2;' >>"$F/solvers/lib/h.c"
+h2=$(fp)
+[ "$h2" != "$h1" ] && ok || bad "fingerprint: a change in solvers/lib/h.c (behind h.h) left it unchanged"
+echo 'int foo2;' >>"$F/solvers/foo.c"
+[ "$(fp)" != "$h2" ] && ok || bad "fingerprint: a change in the solver left it unchanged"
+# ---- harness: statuses the harness can check, no figures without a plan,
+# the baseline (issue 11 items 1-5) ----
+S=graphs/examples/seed_example.json
+expect 3 "searched order: not infeasible" $BIN solve $S --order bfs --place exact --capacity 12582912 --format json
+grep -q '"status": "error"' "$T/out" && grep -q '"place_status": "infeasible"' "$T/out" && ok ||
+  bad "bfs+exact at 12 MiB: $(cat "$T/out")"
+grep -q "every order" "$T/err" && ok || bad "no-plan message: $(cat "$T/err")"
+grep -q '"live_peak": null' "$T/out" && ok || bad "a run without a plan printed figures"
+expect 3 "fixed order: infeasible" $BIN solve $S --order given --place exact --capacity 12582912 --format json
+grep -q '"status": "infeasible"' "$T/out" && grep -q '"order_status": "fixed"' "$T/out" && ok ||
+  bad "given+exact at 12 MiB: $(cat "$T/out")"
+expect 0 "greedy fits 12 MiB" $BIN solve $S --order greedy --place exact --capacity 12582912
+expect 0 "worked example" $BIN solve $S
+grep -q '^status        optimal (order fixed: not searched; placement optimal)$' "$T/out" && ok ||
+  bad "worked example status: $(grep status "$T/out")"
+expect 3 "refused stage" $BIN solve $S --order ilp --set ilp.max_nodes=2 --format json
+grep -q '"arena": null' "$T/out" && grep -Eq '"order_status": "(refused|error)"' "$T/out" &&
+  grep -q '"has_figures": false' "$T/out" && ok ||
+  bad "refused stage figures: $(cat "$T/out")"
+expect 3 "refused stage, text" $BIN solve $S --order ilp --set ilp.max_nodes=2
+grep -q '^arena\|^live peak' "$T/out" && bad "refused stage printed figures in text" || ok
+expect 0 "--no-baseline" $BIN solve $S --no-baseline --format json --out "$T/nb.plan"
+grep -q '"reduction_vs_given": null' "$T/out" && grep -q '"given_arena": null' "$T/out" && ok ||
+  bad "--no-baseline figures: $(cat "$T/out")"
+expect 0 "--no-baseline plan verifies" $BIN verify $S "$T/nb.plan"
+expect 0 "baseline plan" $BIN solve $S --order greedy --out "$T/b.plan"
+sed 's/"given_arena": [0-9]*/"given_arena": 1/' "$T/b.plan" >"$T/b1.plan"
+expect 1 "verify: wrong stated baseline" $BIN verify $S "$T/b1.plan"
+grep -q "reduction_vs_given" "$T/err" && ok || bad "baseline tamper not named: $(cat "$T/err")"
+# ---- recomputation and offload (DESIGN 6): --remat with a budget, the
+# statuses and figures, event plans written, verified and tampered with ----
+L="$T/long.json" # x -> f1..f8 -> loss, b8(f8, loss) .. b1(f1, b2), sizes 10: peak 100, floor 30
+{
+  printf '{"name":"long","nodes":[{"id":0,"op":"input","size":10,"inputs":[]}'
+  for i in 1 2 3 4 5 6 7 8 9; do printf ',{"id":%d,"size":10,"inputs":[%d]}' $i $((i - 1)); done
+  printf ',{"id":10,"size":10,"inputs":[8,9]}'
+  for i in 11 12 13 14 15 16 17; do printf ',{"id":%d,"size":10,"inputs":[%d,%d]}' $i $((18 - i)) $((i - 1)); done
+  printf ']}\n'
+} >"$L"
+expect 0 "remat: keepall at the order's peak" $BIN solve "$L" --remat keepall --budget-frac 1 --format json --out "$T/r.plan"
+for k in '"remat_solver": "keepall"' '"remat_status": "optimal"' '"budget": 100,' '"live_peak": 100,' \
+  '"duration": 17.0' '"base_time": 17.0' '"overhead": 0.0' '"recomputed": 0,' '"bandwidth": 0.0'; do
+  grep -qF "$k" "$T/out" && ok || bad "remat json: $k missing: $(head -c 600 "$T/out")"
+done
+grep -q '^ "events": \[' "$T/r.plan" && ok || bad "the event plan has no events"
+expect 0 "remat: verify the event plan" $BIN verify "$L" "$T/r.plan"
+expect 0 "remat: text" $BIN solve "$L" --remat keepall --budget 100 --align 1
+grep -q '^status        optimal (order fixed: not searched; remat optimal; placement optimal)$' "$T/out" &&
+  grep -q '^plan time     order .* ms + remat .* ms + place .* ms = ' "$T/out" && ok ||
+  bad "remat text: $(cat "$T/out")"
+expect 3 "remat: --budget-frac 0.55 of 100 is 55, over for keepall" $BIN solve "$L" --remat keepall --budget-frac 0.55 --format json
+grep -qF '"budget": 55,' "$T/out" && grep -qF '"duration": null' "$T/out" &&
+  grep -qF '"remat_status": "error"' "$T/out" && grep -qF '"live_peak": null' "$T/out" && ok ||
+  bad "remat over budget: $(head -c 600 "$T/out")"
+grep -q "keepall: no plan within budget 55" "$T/err" && ok || bad "remat failure names the solver: $(cat "$T/err")"
+expect 3 "remat: below the floor" $BIN solve "$L" --remat keepall --budget 29 --format json
+grep -qF '"status": "infeasible"' "$T/out" && grep -q "below 30, the floor" "$T/err" && ok ||
+  bad "remat floor: $(cat "$T/err")"
+expect 0 "remat: --bandwidth" $BIN solve "$L" --remat keepall --budget 100 --bandwidth 5 --format json
+grep -qF '"bandwidth": 5.0' "$T/out" && ok || bad "remat bandwidth not reported"
+expect 2 "remat: no budget" $BIN solve "$L" --remat keepall
+expect 2 "remat: --budget without --remat" $BIN solve "$L" --budget 100
+expect 2 "remat: both budgets" $BIN solve "$L" --remat keepall --budget 100 --budget-frac 1
+expect 2 "remat: a bad fraction" $BIN solve "$L" --remat keepall --budget-frac 0.5x
+expect 2 "remat: a negative bandwidth" $BIN solve "$L" --remat keepall --budget 100 --bandwidth -1
+expect 2 "remat: keepall under --order" $BIN solve "$L" --order keepall
+grep -q "use it with --remat" "$T/err" && ok || bad "keepall under --order: $(cat "$T/err")"
+expect 2 "remat: keepall under --place" $BIN solve "$L" --place keepall
+grep -q "use it with --remat" "$T/err" && ok || bad "keepall under --place: $(cat "$T/err")"
+expect 2 "remat: a placer under --remat" $BIN solve "$L" --remat bysize --budget 100
+grep -q "use it with --place" "$T/err" && ok || bad "bysize under --remat: $(cat "$T/err")"
+# the verifier names the first violation: event index, buffer, rule
+sed '0,/"free",/s//"out",/' "$T/r.plan" >"$T/r1.plan"
+expect 1 "verify: an out without a host link" $BIN verify "$L" "$T/r1.plan"
+grep -q 'event [0-9]* (out [0-9]*): .*\[rule: copies need a host link\]' "$T/err" && ok ||
+  bad "corrupted events not named: $(cat "$T/err")"
+sed -z 's/"run",\n   1\n/"run",\n   2\n/' "$T/r.plan" >"$T/r2.plan"
+expect 1 "verify: a first run out of order" $BIN verify "$L" "$T/r2.plan"
+grep -q 'event 0 (run 2): .*\[rule: first runs keep the order\]' "$T/err" && ok ||
+  bad "out-of-order run not named: $(cat "$T/err")"
+sed 's/"budget": 100/"budget": 99/' "$T/r.plan" >"$T/r3.plan"
+expect 1 "verify: a plan over its budget" $BIN verify "$L" "$T/r3.plan"
+grep -q "over its budget" "$T/err" && ok || bad "over-budget plan: $(cat "$T/err")"
+expect 1 "verify: another graph" $BIN verify $S "$T/r.plan"
+grep -q "the graph does not match" "$T/err" && ok || bad "graph mismatch: $(cat "$T/err")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

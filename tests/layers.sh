@@ -10,10 +10,14 @@ incl() { grep -n '^#include "' "$@" 2>/dev/null; }
 
 # model, judge, formats and the leaf: no solver interface, registry or harness
 MODEL="src/util.[ch] src/graph.[ch] src/graph_write.[ch] src/lifetime.[ch] src/plan.[ch]
- src/schedbound.[ch] src/gen.[ch] src/io.h src/io_*.c src/remat*.[ch] src/events*.[ch]"
+ src/schedbound.[ch] src/gen.[ch] src/io.h src/io_*.c src/remat*.[ch] src/events*.[ch]
+ src/verify.[ch]"
 # shellcheck disable=SC2086
 hits=$(incl $MODEL | grep -E '"(solver|registry|run|bench|cli|memplan)\.h"')
 [ -z "$hits" ] || bad "the model includes the solver interface or the harness: $hits"
+# the public header stands alone: no project header behind it
+hits=$(incl src/memplan.h)
+[ -z "$hits" ] || bad "src/memplan.h includes a project header: $hits"
 # util.h is a leaf
 hits=$(incl src/util.h src/util.c | grep -v '"util.h"')
 [ -z "$hits" ] || bad "util is not a leaf: $hits"

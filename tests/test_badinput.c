@@ -124,11 +124,11 @@ START_TEST(bad_sizes) {
          "node 0", "overflows");
   mp_instance in;
   accept("{\"nodes\":[{\"id\":0,\"size\":72057594037927936,\"inputs\":[]}]}", ".json", false, &in);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* 4.0 is an integer written as a real: accepted */
   accept("{\"nodes\":[{\"id\":0,\"size\":4.0,\"inputs\":[]}]}", ".json", false, &in);
   ck_assert_int_eq(in.g->nodes[0].out_size[0], 4);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -158,13 +158,13 @@ START_TEST(not_topological) {
   ck_assert_int_eq(tl_run(in.g, "given", "bysize", 1, 0, NULL, &r), 0);
   /* 1 [0,1], 0 [1,1] (sink): peak 12 */
   ck_assert_int_eq(r.fig.live_peak, 12);
-  mp_result_free(&r);
-  mp_instance_free(&in);
+  mp_result_destroy(&r);
+  mp_instance_destroy(&in);
   /* ids in any order are fine as long as the file order is topological */
   accept("{\"nodes\":[{\"id\":1,\"size\":7,\"inputs\":[]},{\"id\":0,\"size\":5,\"inputs\":[1]}]}",
          ".json", false, &in);
   ck_assert_int_eq(in.g->given[0], 1);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -220,25 +220,25 @@ START_TEST(odd_but_valid) {
   /* an empty graph */
   accept("{\"nodes\":[]}", ".json", false, &in);
   ck_assert_int_eq(in.g->n, 0);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* unknown keys, shape, dtype, param_bytes: kept or ignored */
   accept("{\"name\":\"u\",\"param_bytes\":12,\"whatever\":[1,2],\"nodes\":[{\"id\":0,\"size\":4,"
          "\"inputs\":[],\"shape\":[1,2],\"dtype\":\"f32\",\"color\":\"red\"}]}",
          ".json", false, &in);
   ck_assert_int_eq(in.g->param_bytes, 12);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   /* CRLF, blank lines, header only, extra unknown column */
   accept("id,lower,upper,size\r\n\r\na,0,3,4\r\n\r\n", ".csv", false, &in);
   ck_assert_int_eq(in.fixed->n, 1);
   ck_assert_str_eq(in.fixed->ids[0], "a");
   ck_assert_int_eq(in.fixed->items[0].size, 4);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   accept("id,lower,upper,size\r\n", ".csv", false, &in);
   ck_assert_int_eq(in.fixed->n, 0);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   accept("id,lower,upper,size,note\na,0,3,4,hello\n", ".csv", false, &in);
   ck_assert_int_eq(in.fixed->n, 1);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   tl_cleanup();
 }
 END_TEST
@@ -279,8 +279,8 @@ static void tamper(const char *graph_json, plan_edit edit, const char *want) {
   free(gpath);
   free(ppath);
   free(tpath);
-  mp_result_free(&r);
-  mp_instance_free(&in);
+  mp_result_destroy(&r);
+  mp_instance_destroy(&in);
 }
 
 /* a (1000) -> b (500) -> c (10): a and b live together at step 1 */
@@ -378,7 +378,7 @@ START_TEST(verify_csv_plans) {
   /* --align 8 makes offset 4 unaligned */
   ck_assert(mp_plan_verify(&in, good, 8, &err) != 0);
   ck_assert_msg(strstr(err.msg, "alignment"), "%s", err.msg);
-  mp_instance_free(&in);
+  mp_instance_destroy(&in);
   free(prob);
   free(good);
   free(over);

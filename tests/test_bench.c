@@ -16,19 +16,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <limits.h>
+
 #include "bench.h"
+#include "io.h"
+#include "schedbound.h"
 #include "testlib.h"
 
 #define MEMPLAN "../bin/memplan"
 
-static char dir[256];
+static char dir[400];
 
 /* A scratch directory with 2 random graphs, 1 fixed-lifetime CSV, a broken
  * graph and a manifest tagging them. */
 static void setup(void) {
   mkdir("tmp", 0755);
-  snprintf(dir, sizeof dir, "tmp/bench-XXXXXX");
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+  char rel[64];
+  snprintf(rel, sizeof rel, "tmp/bench-XXXXXX");
+  ck_assert_ptr_nonnull(mkdtemp(rel));
+  char *abs = realpath(rel, NULL); /* absolute: some commands run from another directory */
+  ck_assert_ptr_nonnull(abs);
+  snprintf(dir, sizeof dir, "%s", abs);
+  free(abs);
   mp_rng r;
   mp_rng_seed(&r, 7);
   char path[512];
@@ -89,6 +98,21 @@ static void slurp(const char *name, char *buf, size_t cap) {
   fclose(f);
 }
 
+/* The first value of a query, or -1 when it fails (the file is being made). */
+static long long q1_try(const char *db, const char *sql) {
+  sqlite3 *h;
+  long long v = -1;
+  if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+    sqlite3_busy_timeout(h, 5000);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+      v = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(h);
+  return v;
+}
+
 static long long q1(const char *db, const char *sql) {
   sqlite3 *h;
   ck_assert_int_eq(sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
@@ -103,8 +127,8 @@ static long long q1(const char *db, const char *sql) {
   return v;
 }
 
-static const char *MATRIX = "--graphs small --order given,greedy,dfs --place bysize,firstfit "
-                            "--seeds 1,2 --time-limit 2";
+static const char *MATRIX = "--graphs small --order given --order greedy --order dfs "
+                            "--place bysize --place firstfit --seeds 1,2 --time-limit 2";
 /* 2 graphs x 3 orders x 2 placers x 2 seeds + the CSV: given x 2 x 2 */
 enum { MATRIX_CELLS = 2 * 3 * 2 * 2 + 2 * 2 };
 
@@ -231,8 +255,9 @@ START_TEST(kill9_and_resume) {
   setup();
   char db[600], out[4096];
   snprintf(db, sizeof db, "%s/k.sqlite", dir);
-  const char *matrix = "--graphs small --order given,greedy,dfs,bfs --place bysize,firstfit,bestfit "
-                       "--seeds 1,2,3,4 --time-limit 2";
+  const char *matrix = "--graphs small --order given --order greedy --order dfs --order bfs "
+                       "--place bysize --place firstfit --place bestfit --seeds 1,2,3,4 "
+                       "--time-limit 2";
   /* 2 graphs x 4 x 3 x 4 + CSV 3 x 4 */
   int total = 2 * 4 * 3 * 4 + 3 * 4;
   char manifest[600], cmd[2048];
@@ -308,9 +333,15 @@ START_TEST(shards_partition_the_matrix) {
   snprintf(manifest, sizeof manifest, "%s/SUITE.tsv", dir);
   free(e.manifest);
   e.manifest = strdup(manifest);
-  ck_assert_int_eq(mp_split_list("small", false, &e.graphs, &e.n_graphs), 0);
-  ck_assert_int_eq(mp_split_list("given,greedy,dfs:greedy", true, &e.order, &e.n_order), 0);
-  ck_assert_int_eq(mp_split_list("bysize,firstfit", true, &e.place, &e.n_place), 0);
+  ck_assert_int_eq(mp_split_list("small", &e.graphs, &e.n_graphs), 0);
+  for (int i = 0; i < e.n_order; i++) free(e.order[i]);
+  free(e.order);
+  e.order = NULL;
+  e.n_order = 0;
+  mp_list_push(&e.order, &e.n_order, "given");
+  mp_list_push(&e.order, &e.n_order, "greedy");
+  mp_list_push(&e.order, &e.n_order, "dfs,greedy");
+  ck_assert_int_eq(mp_split_list("bysize,firstfit", &e.place, &e.n_place), 0);
   mp_matrix full;
   ck_assert_msg(mp_matrix_build(&e, &full, msg, sizeof msg) == 0, "%s", msg);
   ck_assert_int_eq(full.n, 2 * 3 * 2 + 2);
@@ -371,6 +402,421 @@ START_TEST(shards_merge_to_one_row_per_cell) {
 }
 END_TEST
 
+/* ------------------------------------------------------------ helpers */
+
+static void write_file(const char *name, const char *text, int mode) {
+  char p[600];
+  snprintf(p, sizeof p, "%s/%s", dir, name);
+  FILE *f = fopen(p, "w");
+  ck_assert_ptr_nonnull(f);
+  fputs(text, f);
+  fclose(f);
+  if (mode) chmod(p, (mode_t)mode);
+}
+
+static bool file_has(const char *name, const char *needle) {
+  static char buf[1 << 16];
+  slurp(name, buf, sizeof buf);
+  return strstr(buf, needle) != NULL;
+}
+
+/* Start a shell command in the background (its own output files). */
+static pid_t start(const char *tag, const char *fmt, ...) {
+  char cmd[4096], full[5000];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(cmd, sizeof cmd, fmt, ap);
+  va_end(ap);
+  snprintf(full, sizeof full, "exec %s > %s/%s.out 2> %s/%s.err", cmd, dir, tag, dir, tag);
+  pid_t pid = fork();
+  ck_assert_int_ge(pid, 0);
+  if (pid == 0) {
+    execl("/bin/sh", "sh", "-c", full, (char *)NULL);
+    _exit(127);
+  }
+  return pid;
+}
+
+static int finish(pid_t pid) {
+  int ws;
+  ck_assert_int_eq(waitpid(pid, &ws, 0), pid);
+  return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+static void abs_memplan(char *out, size_t cap) {
+  char *r = realpath(MEMPLAN, NULL);
+  ck_assert_ptr_nonnull(r);
+  snprintf(out, cap, "%s", r);
+  free(r);
+}
+
+/* ------------------------------------------------------------ refusals */
+
+/* A size-cap refusal is its own status: not failed, not an error line, not
+ * rerun by --retry-failed. */
+START_TEST(refusals_are_not_failures) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/r.sqlite", dir);
+  write_file("refuse.sh",
+             "#!/bin/sh\necho '{\"graph\": \"g0\", \"nodes\": 10, \"buffers\": 10, \"status\": "
+             "\"refused\", \"message\": \"fake: 10 nodes above its size cap 5\"}'\n"
+             "echo 'memplan solve: fake: 10 nodes above its size cap 5' >&2\nexit 3\n",
+             0755);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --seeds 1,2 --results %s --memplan "
+                      "%s/refuse.sh",
+                      dir, db, dir),
+                   0);
+  ck_assert_msg(file_has("out.txt", "2 run: 0 ok, 0 failed (0 killed at the time limit), 2 refused"),
+                "summary");
+  ck_assert_msg(!file_has("err.txt", "refused:"), "a refusal printed as a failure");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE status = 'refused' AND arena IS NULL "
+                          "AND message LIKE 'exit 3: fake: 10 nodes%'"),
+                   2);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --seeds 1,2 --results %s --memplan "
+                      "%s/refuse.sh --retry-failed",
+                      dir, db, dir),
+                   0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 0 run"), "--retry-failed reran a refusal");
+  teardown();
+}
+END_TEST
+
+/* ------------------------------------------------------------ stale rows */
+
+/* Rows of another solver build, of a changed graph file, or with fewer
+ * timed repeats than asked rerun; the others stay. */
+START_TEST(stale_rows_rerun) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/s.sqlite", dir);
+  const char *m = "--graphs %s/g0.json,%s/g1.json --order given --order greedy --results %s";
+  char cmd[2400];
+  snprintf(cmd, sizeof cmd, m, dir, dir, db);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s", cmd), 0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE fingerprint LIKE 'graph=% given=% "
+                          "bysize=%'"),
+                   2);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s", cmd), 0);
+  ck_assert_msg(file_has("out.txt", "4 already done, 0 run"), "fresh rows rerun");
+  /* a rebuilt solver: its rows carry another fingerprint */
+  sqlite3 *h;
+  ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK);
+  ck_assert_int_eq(sqlite3_exec(h, "UPDATE results SET fingerprint = replace(fingerprint, "
+                                   "'greedy=', 'greedy=0') WHERE order_solver = 'greedy'",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s", cmd), 0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 2 run: 2 ok"), "stale solver rows");
+  ck_assert_msg(file_has("out.txt", "2 stale rows rerun"), "stale count");
+  /* a changed graph file: its rows and its bound */
+  char p[600];
+  snprintf(p, sizeof p, "%s/g0.json", dir);
+  FILE *f = fopen(p, "a");
+  fputs("\n", f);
+  fclose(f);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s", cmd), 0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 2 run: 2 ok"), "changed graph");
+  ck_assert_msg(file_has("out.txt", "1 graph bounds"), "bound recomputed");
+  /* more repeats than the rows hold */
+  ck_assert_int_eq(sh(MEMPLAN " bench %s --repeat 3", cmd), 0);
+  ck_assert_msg(file_has("out.txt", "0 already done, 4 run: 4 ok"), "repeat");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE repeats = 3 AND plan_ms_min <= "
+                          "plan_ms AND plan_ms <= plan_ms_max AND plan_cpu_ms_min <= plan_cpu_ms"),
+                   4);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s --repeat 2", cmd), 0);
+  ck_assert_msg(file_has("out.txt", "4 already done, 0 run"), "fewer repeats asked");
+  teardown();
+}
+END_TEST
+
+/* Each graph's bound is stored once, whatever solvers ran: the min-cut
+ * bound of schedbound.h, max-live for a fixed-lifetime problem. */
+START_TEST(graph_bounds_are_stored) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/b.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --manifest %s/SUITE.tsv --graphs small,broken --results %s",
+                      dir, db),
+                   0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs"), 4);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs WHERE path = 'p.csv' AND bound_kind = "
+                          "'max-live' AND bound = 158"),
+                   1);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs WHERE path = 'broken.json' AND bound IS NULL "
+                          "AND message LIKE '%negative size%'"),
+                   1);
+  for (int k = 0; k < 2; k++) {
+    char p[600], sql[300];
+    snprintf(p, sizeof p, "%s/g%d.json", dir, k);
+    mp_graph *g = NULL;
+    mp_instance in;
+    mp_error err;
+    ck_assert_int_eq(mp_instance_load(p, NULL, &in, &err), 0);
+    g = in.g;
+    snprintf(sql, sizeof sql, "SELECT count(*) FROM graphs WHERE path = 'g%d.json' AND bound_kind = "
+             "'min-cut' AND bound = %lld", k, (long long)mp_sched_lower_bound(g, NULL));
+    ck_assert_int_eq(q1(db, sql), 1);
+    mp_instance_destroy(&in);
+  }
+  /* the export carries the bound beside each row */
+  ck_assert_int_eq(sh(MEMPLAN " export %s", db), 0);
+  ck_assert_msg(file_has("out.txt", ",graph_bound,bound_kind\n"), "export header");
+  ck_assert_msg(file_has("out.txt", ",158,max-live\n"), "export bound");
+  teardown();
+}
+END_TEST
+
+/* ------------------------------------------------------------ sharing */
+
+/* Two bench processes on one results file: every cell runs once. */
+START_TEST(two_benches_share_one_file) {
+  setup();
+  char db[600], real[PATH_MAX], log[600];
+  snprintf(db, sizeof db, "%s/shared.sqlite", dir);
+  snprintf(log, sizeof log, "%s/calls.log", dir);
+  abs_memplan(real, sizeof real);
+  char script[PATH_MAX + 1200];
+  snprintf(script, sizeof script, "#!/bin/sh\necho \"$*\" >> %s\nsleep 0.05\nexec %s \"$@\"\n", log,
+           real);
+  write_file("logged.sh", script, 0755);
+  pid_t a = start("a", MEMPLAN " bench --manifest %s/SUITE.tsv %s --jobs 2 --results %s "
+                       "--memplan %s/logged.sh", dir, MATRIX, db, dir);
+  pid_t b = start("b", MEMPLAN " bench --manifest %s/SUITE.tsv %s --jobs 2 --results %s "
+                       "--memplan %s/logged.sh", dir, MATRIX, db, dir);
+  ck_assert_int_eq(finish(a), 0);
+  ck_assert_int_eq(finish(b), 0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), MATRIX_CELLS);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 0);
+  /* each cell ran exactly once: one line per cell in the log, all distinct */
+  char cmd[1500];
+  snprintf(cmd, sizeof cmd, "test $(wc -l < %s) -eq %d && test $(sort -u %s | wc -l) -eq %d", log,
+           MATRIX_CELLS, log, MATRIX_CELLS);
+  ck_assert_msg(system(cmd) == 0, "a cell ran twice or not at all (%s)", log);
+  /* and the two summaries add up */
+  static char oa[4096], ob[4096];
+  slurp("a.out", oa, sizeof oa);
+  slurp("b.out", ob, sizeof ob);
+  const char *ra = strstr(oa, " run: "), *rb = strstr(ob, " run: ");
+  ck_assert_ptr_nonnull(ra);
+  ck_assert_ptr_nonnull(rb);
+  while (ra > oa && ra[-1] != ' ') ra--;
+  while (rb > ob && rb[-1] != ' ') rb--;
+  ck_assert_int_eq(atoi(ra) + atoi(rb), MATRIX_CELLS);
+  teardown();
+}
+END_TEST
+
+/* A claim left by a killed bench does not block a resume. */
+START_TEST(stale_claims_are_retaken) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/c.sqlite", dir);
+  write_file("slow.sh", "#!/bin/sh\nexec sleep 30\n", 0755);
+  pid_t p = start("k", MEMPLAN " bench --graphs %s/g0.json --results %s --memplan %s/slow.sh "
+                       "--time-limit 0", dir, db, dir);
+  double t0 = mp_now();
+  while (mp_now() - t0 < 10) {
+    struct stat st;
+    if (stat(db, &st) == 0 && q1_try(db, "SELECT count(*) FROM claims") == 1) break;
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+  }
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 1);
+  kill(p, SIGKILL);
+  finish(p);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 1); /* left behind */
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s --time-limit 0", dir, db), 0);
+  ck_assert_msg(file_has("out.txt", "0 already done, 1 run: 1 ok"), "the claim blocked the resume");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 0);
+  teardown();
+}
+END_TEST
+
+/* SIGINT: the "rerun to resume" message, exit 130, claims dropped. */
+START_TEST(sigint_exits_130) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/i.sqlite", dir);
+  write_file("slow.sh", "#!/bin/sh\nexec sleep 30\n", 0755);
+  pid_t p = start("i", MEMPLAN " bench --graphs %s/g0.json,%s/g1.json --results %s --memplan "
+                       "%s/slow.sh --time-limit 0 --jobs 2", dir, dir, db, dir);
+  double t0 = mp_now();
+  struct stat st;
+  while (mp_now() - t0 < 10 && !(stat(db, &st) == 0 && q1_try(db, "SELECT count(*) FROM claims") == 2)) {
+    struct timespec ts = {0, 20000000};
+    nanosleep(&ts, NULL);
+  }
+  kill(p, SIGINT);
+  ck_assert_int_eq(finish(p), 130);
+  ck_assert_msg(file_has("i.err", "interrupted by signal 2"), "message");
+  ck_assert_msg(file_has("i.err", "rerun to resume"), "message");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 0);
+  teardown();
+}
+END_TEST
+
+/* ------------------------------------------------------------ files */
+
+/* Results files memplan did not make, or that are damaged, are refused
+ * before anything runs; so is a results path that cannot be written, and
+ * no summary line is printed. */
+START_TEST(bad_results_files_are_refused) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/foreign.sqlite", dir);
+  sqlite3 *h;
+  ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK);
+  ck_assert_int_eq(sqlite3_exec(h, "CREATE TABLE payroll (name TEXT, salary INTEGER)", NULL, NULL,
+                                NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 1);
+  ck_assert_msg(file_has("err.txt", "table 'payroll' that memplan did not make"), "foreign");
+  ck_assert_msg(!file_has("out.txt", "bench "), "a summary was printed");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM sqlite_master"), 1); /* untouched */
+  ck_assert_int_eq(sh(MEMPLAN " table %s", db), 1);
+  /* a damaged index: PRAGMA quick_check fails */
+  snprintf(db, sizeof db, "%s/damaged.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --seeds 1,2,3 --results %s", dir, db), 0);
+  long long root = q1(db, "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_results_1'");
+  long long psize = q1(db, "PRAGMA page_size");
+  FILE *f = fopen(db, "r+b");
+  ck_assert_ptr_nonnull(f);
+  fseek(f, (long)((root - 1) * psize + 8), SEEK_SET);
+  for (int i = 0; i < 64; i++) fputc('X', f);
+  fclose(f);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --seeds 4 --results %s", dir, db), 1);
+  ck_assert_msg(file_has("err.txt", "fails PRAGMA quick_check"), "damaged");
+  ck_assert_msg(!file_has("out.txt", "bench "), "a summary was printed");
+  ck_assert_int_eq(sh(MEMPLAN " table %s", db), 1);
+  /* not a database at all */
+  write_file("text.sqlite", "hello, world\n", 0);
+  snprintf(db, sizeof db, "%s/text.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 1);
+  ck_assert_msg(file_has("err.txt", "not a SQLite database"), "text file");
+  /* a path that cannot be written: no summary */
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s/nodir/r.sqlite", dir, dir), 1);
+  ck_assert_msg(file_has("err.txt", "cannot open for writing"), "no directory");
+  ck_assert_msg(!file_has("out.txt", "bench "), "a summary was printed");
+  /* a read-only results file (as another user when run as root) */
+  snprintf(db, sizeof db, "%s/ro.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
+  chmod(db, 0444);
+  chmod(dir, 0755);
+  char g[PATH_MAX], real[PATH_MAX];
+  abs_memplan(real, sizeof real);
+  snprintf(g, sizeof g, "%s/g1.json", dir);
+  char *ag = realpath(g, NULL), *adb = realpath(db, NULL);
+  const char *as = geteuid() == 0 ? "setpriv --reuid=65534 --regid=65534 --clear-groups " : "";
+  ck_assert_int_eq(sh("cd / && %s%s bench --graphs %s --results %s", as, real, ag, adb), 1);
+  ck_assert_msg(file_has("err.txt", "read-only"), "read-only");
+  ck_assert_msg(!file_has("out.txt", "bench "), "a summary was printed");
+  free(ag);
+  free(adb);
+  teardown();
+}
+END_TEST
+
+/* merge OUT corrupt.sqlite: no OUT; an existing OUT unchanged. */
+START_TEST(merge_never_harms_out) {
+  setup();
+  char good[600], out[600];
+  snprintf(good, sizeof good, "%s/good.sqlite", dir);
+  snprintf(out, sizeof out, "%s/out.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, good), 0);
+  write_file("bad.sqlite", "this is not a results file\n", 0);
+  ck_assert_int_eq(sh(MEMPLAN " merge %s %s %s/bad.sqlite", out, good, dir), 1);
+  struct stat st;
+  ck_assert_int_ne(stat(out, &st), 0);
+  char ls[700];
+  snprintf(ls, sizeof ls, "ls %s/out.sqlite* >/dev/null 2>&1", dir);
+  ck_assert_msg(system(ls) != 0, "a temporary file left");
+  ck_assert_int_eq(sh(MEMPLAN " merge %s %s", out, good), 0);
+  ck_assert_int_eq(q1(out, "SELECT count(*) FROM results"), 1);
+  ck_assert_int_eq(q1(out, "SELECT count(*) FROM graphs"), 1);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g1.json --results %s/more.sqlite", dir, dir), 0);
+  ck_assert_int_eq(sh(MEMPLAN " merge %s %s/more.sqlite %s/bad.sqlite", out, dir, dir), 1);
+  ck_assert_int_eq(q1(out, "SELECT count(*) FROM results"), 1); /* nothing of more.sqlite */
+  ck_assert_int_eq(q1(out, "PRAGMA quick_check") == -1, 0);
+  teardown();
+}
+END_TEST
+
+/* ------------------------------------------------------------ options */
+
+/* Mistyped solver options, NaN limits and the old chain syntax are usage
+ * errors (exit 2) before anything runs; a chain is "greedy,sa". */
+START_TEST(bench_usage_errors) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/u.sqlite", dir);
+  const char *bad[] = {"--set hillclimb.iterz=5", "--set nosuchsolver.a=5", "--set iterz=5",
+                       "--set sa.iters=nan", "--set sa.iters=-4", "--time-limit nan",
+                       "--time-limit 1,inf", "--mem-limit nan", "--grace nan", "--order greedy:sa",
+                       "--seeds 18446744073709551616", "--jobs 2x", "--repeat 0",
+                       "--set sa.iters=5 --order greedy", NULL};
+  for (int i = 0; bad[i]; i++) {
+    ck_assert_msg(sh(MEMPLAN " bench --graphs %s/g0.json --results %s %s", dir, db, bad[i]) == 2,
+                  "%s: not a usage error", bad[i]);
+    struct stat st;
+    ck_assert_msg(stat(db, &st) != 0, "%s: the results file was created", bad[i]);
+  }
+  write_file("typo.json", "{\"graphs\": [\"g0.json\"], \"options\": [\"hillclimb.iterz=5\"]}", 0);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s/typo.json --results %s", dir, db), 2);
+  ck_assert_msg(file_has("err.txt", "hillclimb has no option 'iterz'"), "message");
+  write_file("colon.json", "{\"graphs\": [\"g0.json\"], \"order\": [\"greedy:sa\"]}", 0);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s/colon.json --results %s", dir, db), 1);
+  ck_assert_msg(file_has("err.txt", "write a chain with commas"), "message");
+  /* a chain is one order: greedy then sa */
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --order greedy,sa --order dfs --list", dir),
+                   0);
+  ck_assert_msg(file_has("out.txt", "\tgreedy,sa\tbysize\t"), "chain");
+  ck_assert_msg(file_has("out.txt", "\tdfs\tbysize\t"), "second order");
+  teardown();
+}
+END_TEST
+
+/* Paths in an experiment file are relative to the file. */
+START_TEST(experiment_paths_are_relative_to_the_file) {
+  setup();
+  write_file("e1.json", "{\"name\": \"rel\", \"graphs\": [\"g0.json\", \"small\"], \"manifest\": "
+                        "\"SUITE.tsv\", \"seeds\": [1]}", 0);
+  char e[600], db[600];
+  snprintf(e, sizeof e, "%s/e1.json", dir);
+  snprintf(db, sizeof db, "%s/rel.sqlite", dir);
+  char real[PATH_MAX];
+  abs_memplan(real, sizeof real);
+  ck_assert_int_eq(sh("cd / && %s bench %s --results %s", real, e, db), 0);
+  ck_assert_msg(file_has("out.txt", "bench rel: 3 cells"), "cells");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE path IN ('g0.json', 'g1.json', "
+                          "'p.csv') AND status IN ('optimal', 'feasible')"),
+                   3);
+  teardown();
+}
+END_TEST
+
+/* Without a terminal: a start line and progress lines, for logs. */
+START_TEST(progress_without_a_terminal) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/p.sqlite", dir);
+  write_file("nap.sh", "#!/bin/sh\nsleep 0.3\necho '{\"status\": \"error\"}'\nexit 3\n", 0755);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --seeds 1,2,3 --results %s --memplan "
+                      "%s/nap.sh --progress-every 0.2",
+                      dir, db, dir),
+                   0);
+  ck_assert_msg(file_has("err.txt", "bench adhoc: 3 cells, 3 to run"), "start line");
+  ck_assert_msg(file_has("err.txt", "] 1/3 cells done (0 before)") ||
+                    file_has("err.txt", "] 2/3 cells done (0 before)"),
+                "progress line");
+  ck_assert_msg(!file_has("err.txt", "\r"), "terminal control characters in a log");
+  teardown();
+}
+END_TEST
+
 Suite *suite_bench(void) {
   Suite *s = suite_create("bench");
   TCase *tc = tcase_create("bench");
@@ -380,6 +826,17 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, kill9_and_resume);
   tcase_add_test(tc, shards_partition_the_matrix);
   tcase_add_test(tc, shards_merge_to_one_row_per_cell);
+  tcase_add_test(tc, refusals_are_not_failures);
+  tcase_add_test(tc, stale_rows_rerun);
+  tcase_add_test(tc, graph_bounds_are_stored);
+  tcase_add_test(tc, two_benches_share_one_file);
+  tcase_add_test(tc, stale_claims_are_retaken);
+  tcase_add_test(tc, sigint_exits_130);
+  tcase_add_test(tc, bad_results_files_are_refused);
+  tcase_add_test(tc, merge_never_harms_out);
+  tcase_add_test(tc, bench_usage_errors);
+  tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
+  tcase_add_test(tc, progress_without_a_terminal);
   suite_add_tcase(s, tc);
   return s;
 }

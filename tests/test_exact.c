@@ -4,10 +4,14 @@
  * plan), with status optimal exactly where max-live is 1048576; minimising
  * C proves its max-live bound 1039360; the single total/width/area lane
  * with re-ranking at time-line cuts solves I in a few thousand nodes; the
- * alignment bound makes a packing optimal at once. */
+ * alignment bound makes a packing optimal at once.  Completeness: empty
+ * lifetimes are placed by the search itself (issue 11.6), and the failed-
+ * subproblem memo compares full keys, so two keys with one hash stay
+ * apart (issue 11.7). */
 #include <stdlib.h>
 #include <string.h>
 
+#include "exact/exact.h"
 #include "testlib.h"
 
 #define CHALLENGING "../graphs/minimalloc/challenging/"
@@ -33,8 +37,8 @@ START_TEST(challenging_fit) {
     ck_assert_msg((a.status == MP_OPTIMAL) == (a.fig.live_peak == 1048576),
                   "%c: status %s, max-live %lld", x, mp_status_name(a.status),
                   (long long)a.fig.live_peak);
-    mp_result_free(&a);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -48,8 +52,8 @@ START_TEST(minimise_c) {
   ck_assert_int_eq(a.status, MP_OPTIMAL);
   ck_assert_int_eq(a.fig.arena, 1039360);
   ck_assert_int_eq(a.fig.live_peak, 1039360);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -65,8 +69,8 @@ START_TEST(single_lane_solves_i) {
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 300.0, 1048576, sets, &a), 0);
   ck_assert_msg(a.status == MP_OPTIMAL, "status %s (%s)", mp_status_name(a.status), a.msg);
   ck_assert_int_eq(a.fig.arena, 1048576);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -91,15 +95,79 @@ START_TEST(alignment_bound) {
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 11, sets, &a), 0);
   ck_assert_int_eq(a.status, MP_OPTIMAL);
   ck_assert_int_eq(a.fig.arena, 11);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 10, sets, &a), 0);
   ck_assert_int_eq(a.status, MP_INFEASIBLE);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 0, sets, &a), 0);
   ck_assert_int_eq(a.status, MP_OPTIMAL);
   ck_assert_int_eq(a.fig.arena, 11);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
+/* Issue 11.6: id,lower,upper,size,alignment 0,2,4,5,2 / 1,1,1,3,2 /
+ * 2,3,3,2,2 / 3,0,0,1,8.  Item 2's empty lifetime at 3 meets item 0
+ * ([2, 4)): 2 at 0 and 0 at 2 fit in 7 (0 at 0 pushes 2 to 6: 8). */
+START_TEST(empty_lifetimes_are_searched) {
+  char *path = tl_write_temp("id,lower,upper,size,alignment\n0,2,4,5,2\n1,1,1,3,2\n2,3,3,2,2\n3,0,0,1,8\n", ".csv");
+  mp_problem p;
+  mp_error err;
+  ck_assert_msg(mp_csv_read(path, &p, &err) == 0, "%s", err.msg);
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 7, NULL, &a), 0);
+  ck_assert_msg(a.status == MP_OPTIMAL || a.status == MP_FEASIBLE, "capacity 7: %s (%s)",
+                mp_status_name(a.status), a.msg);
+  ck_assert_int_le(a.fig.arena, 7);
+  mp_result_destroy(&a);
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 6, NULL, &a), 0);
+  ck_assert_int_eq(a.status, MP_INFEASIBLE);
+  mp_result_destroy(&a);
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 0, NULL, &a), 0);
+  ck_assert_int_eq(a.status, MP_OPTIMAL);
+  ck_assert_int_eq(a.fig.arena, 7);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+  free(path);
+  tl_cleanup();
+}
+END_TEST
+
+/* Issue 11.7: the memo answers by the whole key.  Two different keys
+ * stored and looked up under the same hash (a forced collision) stay
+ * apart; so do rank contexts; a full table starts over, never answers
+ * wrongly. */
+START_TEST(memo_compares_full_keys) {
+  ex_memo M;
+  ex_memo_init(&M, 8);
+  uint64_t a[5] = {1, 2, 3, 4, 5}, b[5] = {1, 2, 3, 4, 6}, h = 12345;
+  ck_assert(!ex_memo_has(&M, a, 5, h));
+  ex_memo_add(&M, a, 5, h);
+  ck_assert(ex_memo_has(&M, a, 5, h));
+  ck_assert_msg(!ex_memo_has(&M, b, 5, h), "a key with the same hash as a failed one was taken for it");
+  ck_assert(!ex_memo_has(&M, a, 4, h)); /* a prefix is another key */
+  ex_memo_add(&M, b, 5, h);
+  ck_assert(ex_memo_has(&M, a, 5, h) && ex_memo_has(&M, b, 5, h));
+  /* fill it past its size: it starts over, and what it holds is exact */
+  for (uint64_t k = 0; k < 1000; k++) {
+    uint64_t key[5] = {k, k + 1, k + 2, k + 3, k + 4};
+    ex_memo_add(&M, key, 5, ex_memo_hash(key, 5));
+    ck_assert(ex_memo_has(&M, key, 5, ex_memo_hash(key, 5)));
+    uint64_t other[5] = {k, k + 1, k + 2, k + 3, k + 5};
+    ck_assert(!ex_memo_has(&M, other, 5, ex_memo_hash(key, 5)));
+  }
+  ex_memo_destroy(&M);
+  ex_memo C;
+  ex_memo_init(&C, 8);
+  uint64_t ia = ex_memo_intern(&C, a, 5), ib = ex_memo_intern(&C, b, 5);
+  ck_assert(ia != ib);
+  ck_assert(ex_memo_intern(&C, a, 5) == ia && ex_memo_intern(&C, b, 5) == ib);
+  for (uint64_t k = 0; k < 1000; k++) { /* ids are never handed out twice */
+    uint64_t key[2] = {k, ~k};
+    ck_assert(ex_memo_intern(&C, key, 2) > ib);
+  }
+  ex_memo_destroy(&C);
 }
 END_TEST
 
@@ -111,6 +179,8 @@ Suite *suite_exact(void) {
   tcase_add_test(tc, minimise_c);
   tcase_add_test(tc, single_lane_solves_i);
   tcase_add_test(tc, alignment_bound);
+  tcase_add_test(tc, empty_lifetimes_are_searched);
+  tcase_add_test(tc, memo_compares_full_keys);
   suite_add_tcase(s, tc);
   return s;
 }

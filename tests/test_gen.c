@@ -384,8 +384,8 @@ static void same_figures(const mp_graph *a, const mp_graph *b) {
   for (int i = 0; i < a->n_buf; i++) oa += a->bufs[i].graph_output;
   for (int i = 0; i < b->n_buf; i++) ob += b->bufs[i].graph_output;
   ck_assert_int_eq(oa, ob);
-  mp_problem_free(&pa);
-  mp_problem_free(&pb);
+  mp_problem_destroy(&pa);
+  mp_problem_destroy(&pb);
 }
 
 static void round_trip(const mp_graph *g) {

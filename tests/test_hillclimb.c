@@ -23,8 +23,8 @@ START_TEST(hillclimb_zero_slack) {
     ck_assert_msg(a.fig.arena == W, "trial %d: hillclimb arena %lld, zero-slack packing in %lld (%d pieces)", t,
                   (long long)a.fig.arena, (long long)W, p.n);
     ck_assert_int_eq(a.status, MP_OPTIMAL);
-    mp_result_free(&a);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -43,22 +43,22 @@ START_TEST(hillclimb_capacity) {
     ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, b.fig.arena, NULL, &a), 0);
     ck_assert_int_le(a.fig.arena, b.fig.arena);
     ck_assert_int_ne(a.status, MP_INFEASIBLE);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     /* a capacity between max-live and bysize: the search meets it */
     int64_t C = W + (b.fig.arena - W) / 2;
     ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, C, NULL, &a), 0);
     ck_assert_msg(a.fig.arena <= C, "trial %d: arena %lld above capacity %lld", t, (long long)a.fig.arena,
                   (long long)C);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     /* below max-live: infeasible, proven at once */
     const char *sets[] = {"hillclimb.iters=1000000000", NULL};
     double t0 = mp_now();
     tl_run_fixed(&p, "hillclimb", 1, 0, W - 1, sets, &a);
     ck_assert_int_eq(a.status, MP_INFEASIBLE);
     ck_assert(mp_now() - t0 < 1.0);
-    mp_result_free(&a);
-    mp_result_free(&b);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -96,11 +96,36 @@ START_TEST(hillclimb_budget_and_determinism) {
     ck_assert_int_eq(tl_run_fixed(&p, "bysize", 1, 0, 0, NULL, &c), 0);
     ck_assert_int_le(a.fig.arena, c.fig.arena);
     if (t == 2) ck_assert_int_eq(a.offsets[0], 1000);
-    mp_result_free(&a);
-    mp_result_free(&b);
-    mp_result_free(&c);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
+    mp_result_destroy(&c);
+    mp_problem_destroy(&p);
   }
+}
+END_TEST
+
+/* It stops at a proven bound, not only at max-live (issue 12): two 3-byte
+ * buffers aligned to 8 live together have max-live 6, but the upper one
+ * starts at 8 at the lowest: the alignment bound 11 is met at once, and the
+ * search does not chase the gap to max-live until its time limit. */
+START_TEST(hillclimb_stops_at_the_alignment_bound) {
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 3;
+  p.items = mp_xcalloc(3, sizeof(mp_item));
+  p.t_end = 4;
+  p.items[0] = (mp_item){3, 0, 2, 8, -1};
+  p.items[1] = (mp_item){3, 0, 2, 8, -1};
+  p.items[2] = (mp_item){4, 2, 4, 1, -1};
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 3.0, 0, NULL, &a), 0);
+  ck_assert_int_eq(a.fig.live_peak, 6);
+  ck_assert_int_eq(a.fig.arena, 11);
+  ck_assert_msg(a.status == MP_OPTIMAL, "status %s", mp_status_name(a.status));
+  ck_assert_int_eq(a.stages[0].bound, 11);
+  ck_assert_msg(a.place_ms < 1000, "hillclimb ran %.0f ms of its 3 s limit at a proven optimum", a.place_ms);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -111,6 +136,7 @@ Suite *suite_hillclimb(void) {
   tcase_add_test(tc, hillclimb_zero_slack);
   tcase_add_test(tc, hillclimb_capacity);
   tcase_add_test(tc, hillclimb_budget_and_determinism);
+  tcase_add_test(tc, hillclimb_stops_at_the_alignment_bound);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -113,7 +113,7 @@ START_TEST(seed_example) {
   ck_assert(FEQ(pop_std(m, 4), sqrt(19.0) * MB));
   /* node bound: A 4, B 8, C reads A + makes C = 8, D reads B = 8 MB */
   ck_assert_int_eq(mp_node_lower_bound(g), 8 * MB);
-  free(p.items);
+  mp_problem_destroy(&p);
 
   /* bysize, align 1 and 64 (all sizes are multiples of 64): B (8 MB)
    * first at 0; A (4 MB, born first) live with B -> 8 MB; C live with B
@@ -127,7 +127,7 @@ START_TEST(seed_example) {
     ck_assert_int_eq(r.offsets[buf_of(g, "0")], 8 * MB);
     ck_assert_int_eq(r.offsets[buf_of(g, "2")], 12 * MB);
     ck_assert(FEQ(r.fig.profile_std, sqrt(19.0) * MB));
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   }
   /* Reuse needs another order: C before B (0, 2, 1, 3).  A [0,1], C [1,3]
    * (sink), B [2,3]; M = 4, 8, 12, 12 MB, peak 12 MB; mean 9, deviations
@@ -149,7 +149,7 @@ START_TEST(seed_example) {
   ck_assert(FEQ(r.fig.profile_std, sqrt(11.0) * MB));
   ck_assert_int_eq(r.offsets[buf_of(g, "0")], 0);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 8 * MB);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -185,7 +185,7 @@ START_TEST(view_extends_lifetime) {
   ck_assert(FEQ(mp_profile_std(&p), sqrt(96000.0)));
   /* bound: c reads a (1000) and makes 300 = 1300; others smaller */
   ck_assert_int_eq(mp_node_lower_bound(g), 1300);
-  free(p.items);
+  mp_problem_destroy(&p);
   /* bysize align 1: a -> 0; c (300, live with a) -> 1000; b (live with a,
    * c) -> 1300; out (live with b, c only) -> the hole [0, 1000) -> 0.
    * arena 1500 = peak: fragmentation 0; sum 1550 */
@@ -195,7 +195,7 @@ START_TEST(view_extends_lifetime) {
   ck_assert_int_eq(r.offsets[buf_of(g, "3")], 1000);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 1300);
   ck_assert_int_eq(r.offsets[buf_of(g, "4")], 0);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* align 64: a -> 0; c -> 1024 (1000 rounded up); b: the gap [1000,1024)
    * is too small, so on top: 1324 rounded up = 1344; out -> 0.  arena
    * 1544; peak still 1500 (sizes are never rounded): the 44 bytes of
@@ -205,7 +205,7 @@ START_TEST(view_extends_lifetime) {
   ck_assert_int_eq(r.offsets[buf_of(g, "3")], 1024);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 1344);
   ck_assert(FEQ(r.fig.fragmentation, 44.0 / 1544.0));
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -221,16 +221,16 @@ START_TEST(alignment_padding_is_fragmentation) {
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
   check_figs(&r, (want){200, 200, 200, 200, 200});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){200, 228, 200, 200, 228});
   ck_assert(FEQ(r.fig.fragmentation, 28.0 / 228.0));
   ck_assert_int_eq(r.offsets[1], 128);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* noreuse at 64: p at 0, q at 128: the no-sharing baseline pads too */
   ck_assert_int_eq(run_al(g, "given", "noreuse", 64, &r), 0);
   ck_assert_int_eq(r.fig.arena, 228);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -296,26 +296,26 @@ START_TEST(inplace_chain) {
   ck_assert(FEQ(mp_profile_std(&p), 32.199465143936095));
   ck_assert(FEQ(mp_profile_std(&p), pop_std(m, 6)));
   ck_assert_int_eq(mp_node_lower_bound(g), 110);
-  free(p.items);
+  mp_problem_destroy(&p);
   /* bysize align 1: a -> 0; r1 [1,5] -> 100; r2 [4,5] -> 110; out [5,5]
    * (live with r1, r2, not a) -> hole [0,100) -> 0.  arena 120 = peak */
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
   check_figs(&r, (want){120, 120, 125, 110, 120});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* align 64: a 0; r1 128; r2: gap [110,128)? r2 is 10 bytes but must sit
    * at a multiple of 64: 0 and 64 collide with a, 128 with r1 -> 192.
    * out -> 0.  arena 202: fragmentation 82/202 */
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){120, 202, 125, 110, 202});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* every order solver respects the in-place edges */
   for (int i = 0; i < mp_registry_size; i++) {
     const mp_solver *s = mp_registry[i];
     if (s->decides != MP_DECIDES_ORDER) continue;
     int rc = tl_run(g, s->name, "bysize", 1, 10, tl_quick_sets(s), &r);
     if (rc == 0) ck_assert_msg(mp_order_check(g, r.order, &e) < 0, "%s: %s", s->name, e.msg);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   }
   mp_graph_free(g);
   tl_cleanup();
@@ -372,7 +372,7 @@ START_TEST(inplace_slices_then_copy) {
   check_profile(&p, m, 9);
   ck_assert(FEQ(mp_profile_std(&p), 800.0 / 3.0));
   ck_assert_int_eq(mp_node_lower_bound(g), 1600);
-  free(p.items);
+  mp_problem_destroy(&p);
   /* bysize align 1 (and 64: every size is a multiple of 64... 400 is not:
    * 400 = 6.25 x 64).  align 1: buf 0; cp [7,8] live with buf -> 800;
    * src1 [3,4] -> hole? buf [0,800) only live one, cp not live -> 800;
@@ -380,12 +380,12 @@ START_TEST(inplace_slices_then_copy) {
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
   check_figs(&r, (want){1600, 1600, 2400, 1600, 1600});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* align 64: 800 = 12.5 x 64, so everything after buf starts at 832:
    * cp at 832, src1 at 832, src2 at 832: arena 1632, fragmentation 32/1632 */
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){1600, 1632, 2400, 1600, 1632});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -420,14 +420,14 @@ START_TEST(multi_output_dead_value) {
   ck_assert(FEQ(mp_profile_std(&p), 332.9038900343461));
   ck_assert_int_eq(mp_sum_sizes(&p), 970);
   ck_assert_int_eq(mp_node_lower_bound(g), 900);
-  free(p.items);
+  mp_problem_destroy(&p);
   /* bysize align 1: 1:1 (500) -> 0; 1:0 (300) live with it -> 500; x
    * (100) live with both at step 1 -> 800; a (50) [2,3] live with 1:0
    * [500,800) -> 0; b (20) [3,3] live with a -> 50.  arena 900 */
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
   check_figs(&r, (want){900, 900, 970, 900, 900});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
 
   /* the same graph where a reads `1`: every output of pool.  Now the
@@ -445,7 +445,7 @@ START_TEST(multi_output_dead_value) {
   check_profile(&p, m2, 4);
   ck_assert(FEQ(mp_profile_std(&p), 395.53760883132213));
   ck_assert_int_eq(g->n_reads[2], 2);
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_graph_free(g);
 
   /* a multi-output sink: every output is a graph output (lives to the
@@ -466,7 +466,7 @@ START_TEST(multi_output_dead_value) {
   check_iv(g, &p, "3", 3, 4);
   ck_assert(g->bufs[buf_of(g, "1:1")].graph_output);
   ck_assert_int_eq(g->root_of[2][0], buf_of(g, "1:1"));
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -493,7 +493,7 @@ START_TEST(late_graph_input) {
   check_profile(&p, m, 4);
   ck_assert(FEQ(mp_profile_std(&p), 70.84313657652378));
   ck_assert_int_eq(mp_node_lower_bound(g), 1210);
-  free(p.items);
+  mp_problem_destroy(&p);
   /* y first in another order changes nothing for y: order 2,0,1,3 ->
    * a [1,2], b [2,3], y [0,3]: M = 1000, 1100, 1300, 1210 */
   int ord[] = {2, 0, 1, 3};
@@ -502,7 +502,7 @@ START_TEST(late_graph_input) {
   check_iv(g, &p, "0", 1, 2);
   int64_t m2[] = {1000, 1100, 1300, 1210};
   check_profile(&p, m2, 4);
-  free(p.items);
+  mp_problem_destroy(&p);
   /* the simulator agrees: y is live before the first step */
   mp_sim s;
   mp_sim_init(&s, g);
@@ -529,7 +529,7 @@ START_TEST(late_graph_input) {
   int64_t m3[] = {1010, 110, 110, 10};
   check_profile(&p, m3, 4);
   ck_assert_int_eq(mp_node_lower_bound(g), 110);
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -557,17 +557,17 @@ START_TEST(workspace) {
   check_profile(&p, m, 3);
   ck_assert(FEQ(mp_profile_std(&p), 516.2040940041707));
   ck_assert_int_eq(mp_node_lower_bound(g), 1200);
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
   check_figs(&r, (want){1200, 1200, 1210, 1200, 1200});
   ck_assert_int_eq(r.offsets[buf_of(g, "ws:1")], 0);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 0);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* align 64: ws 0; a 1024; b 1152 (1124 rounded up); c 0: arena 1252 */
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){1200, 1252, 1210, 1200, 1252});
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -590,7 +590,7 @@ START_TEST(param_view) {
   ck_assert(FEQ(mp_profile_std(&p), 47.14045207910317));
   /* bound: y reads x (the parameter view costs nothing) + 100 = 200 */
   ck_assert_int_eq(mp_node_lower_bound(g), 200);
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -614,7 +614,7 @@ START_TEST(output_node_vs_sinks) {
   int64_t m[] = {100, 300, 600, 550};
   check_profile(&p, m, 4);
   ck_assert(FEQ(mp_profile_std(&p), 201.16846174288852));
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_graph_free(g);
   /* With an output node reading d only, c is a dead value that dies at
    * once (step 2) and d lives to the last step 4:
@@ -632,11 +632,11 @@ START_TEST(output_node_vs_sinks) {
   /* in the order 0,1,3,4,2, c is made last and dies at once: M(4) =
    * 50 (d) + 300 (c) */
   int ord[] = {0, 1, 3, 4, 2};
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_problem_from_order(g, ord, 1, &p);
   check_iv(g, &p, "2", 4, 4);
   check_iv(g, &p, "0", 0, 4);
-  free(p.items);
+  mp_problem_destroy(&p);
   mp_graph_free(g);
   tl_cleanup();
 }
@@ -650,6 +650,7 @@ START_TEST(empty_graph) {
   ck_assert_int_eq(mp_node_lower_bound(g), 0);
   for (int i = 0; i < mp_registry_size; i++) {
     const mp_solver *s = mp_registry[i];
+    if (s->decides == MP_DECIDES_EVENTS) continue; /* events stages: tests/test_remat.c */
     mp_result r;
     int rc = s->decides == MP_DECIDES_ORDER ? tl_run(g, s->name, "bysize", 1, 10, tl_quick_sets(s), &r)
                                             : tl_run(g, "given", s->name, 1, 10, tl_quick_sets(s), &r);
@@ -660,7 +661,7 @@ START_TEST(empty_graph) {
                       f->profile_std == 0 && f->reduction_vs_given == 0 &&
                       f->reduction_vs_noreuse == 0,
                   "%s: a non-zero figure on the empty graph", s->name);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   }
   mp_graph_free(g);
   tl_cleanup();
@@ -684,8 +685,8 @@ static void same_figures(const mp_graph *a, const mp_graph *b) {
       ck_assert_int_eq(ra.prob.items[i].lo, rb.prob.items[i].lo);
       ck_assert_int_eq(ra.prob.items[i].hi, rb.prob.items[i].hi);
     }
-    mp_result_free(&ra);
-    mp_result_free(&rb);
+    mp_result_destroy(&ra);
+    mp_result_destroy(&rb);
   }
 }
 
@@ -736,9 +737,9 @@ START_TEST(graphml_and_nodelink) {
   mp_result r;
   ck_assert_int_eq(run_al(ig.g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){120, 202, 125, 110, 202});
-  mp_result_free(&r);
-  mp_instance_free(&ig);
-  mp_instance_free(&in);
+  mp_result_destroy(&r);
+  mp_instance_destroy(&ig);
+  mp_instance_destroy(&in);
   free(pg);
   free(pn);
   mp_graph_free(j);
@@ -758,7 +759,7 @@ static mp_problem *load_csv_text(const char *text) {
 }
 
 static void free_csv(mp_problem *p) {
-  mp_problem_free(p);
+  mp_problem_destroy(p);
   free(p);
 }
 
@@ -787,7 +788,7 @@ static void check_input12(mp_problem *p) {
   ck_assert(memcmp(r.offsets, off, sizeof off) == 0);
   ck_assert(FEQ(r.fig.reduction_vs_noreuse, 0.4));
   ck_assert(FEQ(r.fig.profile_std, sqrt(1728.0) / 21.0));
-  mp_result_free(&r);
+  mp_result_destroy(&r);
 }
 
 START_TEST(csv_minimalloc_example) {
@@ -805,8 +806,8 @@ START_TEST(csv_minimalloc_example) {
   mp_result r;
   ck_assert_int_eq(mp_run(&in, &spec, &r), 0);
   check_figs(&r, (want){12, 20, 20, 12, 20});
-  mp_result_free(&r);
-  mp_problem_free(&p);
+  mp_result_destroy(&r);
+  mp_problem_destroy(&p);
   /* CRLF line ends, blank lines (also at the start and the end), spaces */
   mp_problem *q = load_csv_text("\r\nid,lower,upper,size\r\n\r\nb1,0,3,4\r\nb2, 3, 9, 4\r\n"
                                 "\r\nb3,0,9,4\r\nb4,9,21,4\r\nb5,0,21,4\r\n\r\n");
@@ -824,7 +825,7 @@ START_TEST(csv_header_only_alignment_offset) {
   ck_assert_int_eq(tl_run_fixed(p, "bysize", 1, 0, 0, NULL, &r), 0);
   check_figs(&r, (want){0, 0, 0, 0, 0});
   ck_assert(r.fig.profile_std == 0);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   free_csv(p);
 
   /* an alignment column: a [0,2) 10 @1, b [0,2) 10 @64, c [1,3) 5 @8.
@@ -847,7 +848,7 @@ START_TEST(csv_header_only_alignment_offset) {
   ck_assert_str_eq(buf, "id,lower,upper,size,alignment,offset\na,0,2,10,1,0\nb,0,2,10,64,64\n"
                         "c,1,3,5,8,16\n");
   free(buf);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   free_csv(p);
 
   /* a pinned offset: b stays at 100; a fills [0, 10), c [10, 15):
@@ -861,13 +862,13 @@ START_TEST(csv_header_only_alignment_offset) {
     int rc = tl_run_fixed(p, s->name, 1, 10, 0, tl_quick_sets(s), &r);
     ck_assert_msg(rc == 0, "%s: %s", s->name, r.msg);
     ck_assert_msg(r.offsets[1] == 100, "%s moved the pinned buffer", s->name);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
   }
   ck_assert_int_eq(tl_run_fixed(p, "bysize", 1, 0, 0, NULL, &r), 0);
   int64_t off2[] = {0, 100, 10};
   ck_assert(memcmp(r.offsets, off2, sizeof off2) == 0);
   ck_assert_int_eq(r.fig.arena, 110);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   free_csv(p);
   tl_cleanup();
 }

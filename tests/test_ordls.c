@@ -37,7 +37,7 @@ static void check_state(const mp_graph *g, const mp_ols *s, int trial, int step)
     ck_assert_msg(fabs(s->sum - sum) <= 1e-6 * fmax(1.0, sum), "trial %d step %d: soft sum %g, recomputed %g",
                   trial, step, s->sum, sum);
   free(prof);
-  mp_problem_free(&p);
+  mp_problem_destroy(&p);
 }
 
 START_TEST(incremental_equals_full) {

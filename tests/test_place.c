@@ -38,7 +38,9 @@ static bool is_placer(const mp_solver *s) { return s->decides == MP_DECIDES_OFFS
 
 static bool refused(const mp_result *r) {
   for (int i = 0; i < r->n_stages; i++)
-    if (r->stages[i].status == MP_ERROR && r->stages[i].msg[0]) return true;
+    if (r->stages[i].status == MP_REFUSED ||
+        (r->stages[i].status == MP_ERROR && strstr(r->stages[i].msg, "size cap")))
+      return true;
   return false;
 }
 
@@ -56,16 +58,16 @@ START_TEST(placers_on_random_fixed) {
       mp_result a;
       int rc = tl_run_fixed(&p, s->name, 3, 10.0, 0, tl_quick_sets(s), &a);
       if (rc == 3 && refused(&a)) {
-        mp_result_free(&a);
+        mp_result_destroy(&a);
         continue;
       }
       ck_assert_msg(rc == 0, "%s on trial %d: %s", s->name, t, a.msg);
       mp_error e;
       ck_assert_msg(mp_verify_offsets(&a.prob, a.offsets, &e) == 0, "%s: %s", s->name, e.msg);
       ck_assert_int_ge(a.fig.arena, peak);
-      mp_result_free(&a);
+      mp_result_destroy(&a);
     }
-    mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -85,14 +87,14 @@ START_TEST(placers_on_random_graphs) {
         mp_result a;
         int rc = tl_run(g, orders[o], s->name, 5, 10.0, tl_quick_sets(s), &a);
         if (rc == 3 && refused(&a)) {
-          mp_result_free(&a);
+          mp_result_destroy(&a);
           continue;
         }
         ck_assert_msg(rc == 0, "%s under %s: %s", s->name, orders[o], a.msg);
         mp_error e;
         ck_assert_msg(mp_verify_offsets(&a.prob, a.offsets, &e) == 0, "%s: %s", s->name, e.msg);
         ck_assert_int_ge(a.fig.arena, a.fig.live_peak);
-        mp_result_free(&a);
+        mp_result_destroy(&a);
       }
     mp_graph_free(g);
   }
@@ -114,9 +116,9 @@ START_TEST(ilp_single_value_range) {
     ck_assert_int_eq(tl_run_fixed(&p, names[k], 1, 10.0, 0, NULL, &a), 0);
     ck_assert_msg(a.fig.arena == 22 && a.status == MP_OPTIMAL, "%s: arena %lld status %d", names[k],
                   (long long)a.fig.arena, (int)a.status);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
   }
-  mp_problem_free(&p);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -128,7 +130,7 @@ START_TEST(minimalloc_example) {
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 12, NULL, &a), 0);
   ck_assert(a.status == MP_OPTIMAL || a.status == MP_FEASIBLE);
   ck_assert_int_le(a.fig.arena, 12);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   for (int k = 0; k < mp_registry_size; k++) {
     const mp_solver *s = mp_registry[k];
     if (!is_placer(s)) continue;
@@ -138,9 +140,9 @@ START_TEST(minimalloc_example) {
       ck_assert_int_eq(a.fig.arena, 12);
       ck_assert_int_eq(a.status, MP_OPTIMAL);
     }
-    mp_result_free(&a);
+    mp_result_destroy(&a);
   }
-  mp_problem_free(&p);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -159,11 +161,11 @@ START_TEST(exact_zero_slack) {
     ck_assert_msg(a.fig.arena == W, "trial %d: exact arena %lld, zero-slack packing in %lld (%d pieces)",
                   t, (long long)a.fig.arena, (long long)W, n);
     ck_assert_int_eq(a.status, MP_OPTIMAL);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     /* the decision form at capacity W fits too; W - 1 is infeasible at once */
     ck_assert_int_eq(tl_run_fixed(&p, "exact", 7, 20.0, W, NULL, &a), 0);
     ck_assert_int_le(a.fig.arena, W);
-    mp_result_free(&a);
+    mp_result_destroy(&a);
     for (int k = 0; k < mp_registry_size; k++) {
       const mp_solver *s = mp_registry[k];
       if (!is_placer(s)) continue;
@@ -173,9 +175,9 @@ START_TEST(exact_zero_slack) {
                     s->name, (long long)(W - 1), rc, mp_status_name(a.status));
       ck_assert_msg(mp_now() - t0 < 1.0, "%s took %.2f s to see the capacity is below max-live",
                     s->name, mp_now() - t0);
-      mp_result_free(&a);
+      mp_result_destroy(&a);
     }
-    mp_problem_free(&p);
+    mp_problem_destroy(&p);
   }
 }
 END_TEST
@@ -197,14 +199,14 @@ START_TEST(exact_infeasible_proof) {
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 0, NULL, &a), 0);
   ck_assert_int_eq(a.fig.arena, 20);
   ck_assert_int_eq(a.status, MP_OPTIMAL);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 10.0, 19, NULL, &a), 0);
   ck_assert_int_eq(a.status, MP_INFEASIBLE);
-  mp_result_free(&a);
+  mp_result_destroy(&a);
   ck_assert_int_eq(tl_run_fixed(&p, "ilp-place", 1, 10.0, 0, NULL, &a), 0);
   ck_assert_int_eq(a.fig.arena, 20);
-  mp_result_free(&a);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -223,10 +225,61 @@ START_TEST(exact_agrees_with_ilp) {
       ck_assert_msg(a.fig.arena == b.fig.arena, "trial %d: exact %lld, ilp-place %lld", t,
                     (long long)a.fig.arena, (long long)b.fig.arena);
     if (a.status == MP_OPTIMAL) ck_assert_int_le(a.fig.arena, b.fig.arena);
-    mp_result_free(&a);
-    mp_result_free(&b);
-    mp_problem_free(&p);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
+    mp_problem_destroy(&p);
   }
+}
+END_TEST
+
+/* The exact placers against each other and against brute force on small
+ * problems with every valid shape (empty lifetimes, sizes 0, alignment,
+ * pinned offsets): exact proves the brute-force optimum, fits it as a
+ * capacity and proves one byte less infeasible; ilp-place, where it proves
+ * optimality, reaches the same arena. */
+START_TEST(exact_ilp_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 67);
+  int trials = tl_trials(60), checked = 0;
+  for (int t = 0; t < trials; t++) {
+    tl_fixed f;
+    char *csv = tl_random_fixed(&r, &f, 2 + t % 6, t % 2 == 0, t % 3 == 0);
+    int64_t opt = tl_brute_force_arena(&f, 10000);
+    char *path = tl_write_temp(csv, ".csv");
+    mp_problem p;
+    mp_error err;
+    ck_assert_msg(mp_csv_read(path, &p, &err) == 0, "%s", err.msg);
+    if (opt < 0) goto next;
+    checked++;
+    mp_result a;
+    ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, 0, NULL, &a), 0);
+    ck_assert_msg(a.status == MP_OPTIMAL && a.fig.arena == opt, "trial %d: exact %s at %lld, brute force %lld\n%s",
+                  t, mp_status_name(a.status), (long long)a.fig.arena, (long long)opt, csv);
+    mp_result_destroy(&a);
+    if (opt > 0) {
+      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, opt, NULL, &a), 0);
+      ck_assert_msg(a.fig.arena <= opt, "trial %d: exact does not fit the optimum %lld\n%s", t, (long long)opt, csv);
+      mp_result_destroy(&a);
+      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, opt - 1, NULL, &a), 0);
+      ck_assert_msg(a.status == MP_INFEASIBLE, "trial %d: capacity %lld below the optimum: %s\n%s", t,
+                    (long long)(opt - 1), mp_status_name(a.status), csv);
+      mp_result_destroy(&a);
+    }
+    const char *sets[] = {"ilp-place.time=20", NULL};
+    ck_assert_int_eq(tl_run_fixed(&p, "ilp-place", 1, 0, 0, sets, &a), 0);
+    ck_assert_msg(a.fig.arena >= opt, "trial %d: ilp-place %lld below the optimum %lld\n%s", t,
+                  (long long)a.fig.arena, (long long)opt, csv);
+    if (a.status == MP_OPTIMAL)
+      ck_assert_msg(a.fig.arena == opt, "trial %d: ilp-place optimal at %lld, brute force %lld\n%s", t,
+                    (long long)a.fig.arena, (long long)opt, csv);
+    mp_result_destroy(&a);
+  next:
+    mp_problem_destroy(&p);
+    free(path);
+    free(csv);
+  }
+  ck_assert_msg(checked >= trials * 9 / 10, "brute force finished only %d of %d", checked, trials);
+  tl_cleanup();
 }
 END_TEST
 
@@ -246,8 +299,8 @@ START_TEST(determinism_and_messages) {
     if (!strcmp(names[k], "pool"))
       ck_assert_msg(strstr(a.stages[a.n_stages - 1].msg, "internal fragmentation"), "pool message: %s",
                     a.stages[a.n_stages - 1].msg);
-    mp_result_free(&a);
-    mp_result_free(&b);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
   }
   /* hillclimb never worse than greedy by size */
   mp_result a, b;
@@ -255,9 +308,9 @@ START_TEST(determinism_and_messages) {
   const char *sets[] = {"hillclimb.iters=2000", NULL};
   ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, 0, sets, &b), 0);
   ck_assert_int_le(b.fig.arena, a.fig.arena);
-  mp_result_free(&a);
-  mp_result_free(&b);
-  mp_problem_free(&p);
+  mp_result_destroy(&a);
+  mp_result_destroy(&b);
+  mp_problem_destroy(&p);
 }
 END_TEST
 
@@ -271,18 +324,18 @@ START_TEST(joint_ilp_not_worse) {
     const char *sets[] = {"joint-ilp.time=5", NULL};
     int rc = tl_run(g, "given", "joint-ilp", 1, 0, sets, &a);
     if (rc == 3 && refused(&a)) {
-      mp_result_free(&a);
+      mp_result_destroy(&a);
       mp_graph_free(g);
       continue;
     }
     ck_assert_msg(rc == 0, "%s", a.msg);
     ck_assert_int_eq(tl_run(g, "greedy", "bysize", 1, 0, NULL, &b), 0);
     ck_assert_int_le(a.fig.arena, b.fig.arena);
-    mp_result_free(&b);
+    mp_result_destroy(&b);
     ck_assert_int_eq(tl_run(g, "given", "bysize", 1, 0, NULL, &b), 0);
     ck_assert_int_le(a.fig.arena, b.fig.arena);
-    mp_result_free(&b);
-    mp_result_free(&a);
+    mp_result_destroy(&b);
+    mp_result_destroy(&a);
     mp_graph_free(g);
   }
   tl_cleanup();
@@ -299,6 +352,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, exact_zero_slack);
   tcase_add_test(tc, exact_infeasible_proof);
   tcase_add_test(tc, exact_agrees_with_ilp);
+  tcase_add_test(tc, exact_ilp_brute_force);
   tcase_add_test(tc, ilp_single_value_range);
   tcase_add_test(tc, determinism_and_messages);
   tcase_add_test(tc, joint_ilp_not_worse);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "gen.h"
 #include "testlib.h"
 
 /* the order stage's status and bound (stage 0 of a one-stage order chain,
@@ -52,7 +53,7 @@ START_TEST(exact_equal_brute_force) {
     const mp_stage_result *st = order_stage(&r, 1);
     ck_assert_msg(st->status == MP_OPTIMAL, "dp did not prove graph %d (n=%d): %s", i, n, st->msg);
     ck_assert_msg(st->bound == dp, "dp bound %lld != peak %lld", (long long)st->bound, (long long)dp);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     int64_t ref = opt >= 0 ? opt : dp;
     if (opt >= 0) {
       checked++;
@@ -63,7 +64,7 @@ START_TEST(exact_equal_brute_force) {
     const char *nosplit[] = {"dp.split=0", "dp.cutbound=0", NULL};
     ck_assert_int_eq(peak_of(g, "dp", 1, nosplit, &r), ref);
     ck_assert_int_eq(order_stage(&r, 1)->status, MP_OPTIMAL);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     /* the model alone (no incumbent, no cut bound), then warm-started */
     const char *cold[] = {"ilp.warm=0", NULL};
     int64_t ilp = peak_of(g, "ilp", 1, cold, &r);
@@ -71,13 +72,13 @@ START_TEST(exact_equal_brute_force) {
     ck_assert_msg(ilp == ref && st->status == MP_OPTIMAL && st->bound == ref,
                   "graph %d (n=%d): cold ilp %lld (%s, bound %lld), optimum %lld", i, n,
                   (long long)ilp, mp_status_name(st->status), (long long)st->bound, (long long)ref);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     ilp = peak_of(g, "ilp", 1, NULL, &r);
     st = order_stage(&r, 1);
     ck_assert_msg(ilp == ref && st->status == MP_OPTIMAL && st->bound == ref,
                   "graph %d (n=%d): ilp %lld (%s, bound %lld), optimum %lld", i, n, (long long)ilp,
                   mp_status_name(st->status), (long long)st->bound, (long long)ref);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     int64_t greedy = -1;
     for (int h = 0; h < N_HEUR; h++) {
       int64_t p = peak_of(g, heuristics[h], 7, quick_sets(heuristics[h]), &r);
@@ -93,7 +94,7 @@ START_TEST(exact_equal_brute_force) {
       if (strncmp(heuristics[h], "greedy,", 7) == 0)
         ck_assert_msg(p <= greedy, "%s worse than greedy: %lld > %lld", heuristics[h],
                       (long long)p, (long long)greedy);
-      mp_result_free(&r);
+      mp_result_destroy(&r);
     }
     mp_graph_free(g);
   }
@@ -118,23 +119,23 @@ START_TEST(deterministic_and_monotone) {
       peak_of(g, names[k], 99, quick_sets(names[k]), &b);
       ck_assert_msg(memcmp(a.order, b.order, sizeof(int) * (size_t)g->n) == 0,
                     "%s: two runs with seed 99 differ", names[k]);
-      mp_result_free(&a);
-      mp_result_free(&b);
+      mp_result_destroy(&a);
+      mp_result_destroy(&b);
     }
     /* sa and ga never return worse than their start */
     mp_result r;
     int64_t greedy = peak_of(g, "greedy", 1, NULL, &r);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     int64_t given = peak_of(g, "given", 1, NULL, &r);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     ck_assert(peak_of(g, "sa", 3, quick_sets("sa"), &r) <= given);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     ck_assert(peak_of(g, "ga", 3, quick_sets("ga"), &r) <= given);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     ck_assert(peak_of(g, "greedy,sa", 3, quick_sets("greedy,sa"), &r) <= greedy);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     ck_assert(peak_of(g, "greedy,ga", 3, quick_sets("greedy,ga"), &r) <= greedy);
-    mp_result_free(&r);
+    mp_result_destroy(&r);
     mp_graph_free(g);
   }
   tl_cleanup();
@@ -183,8 +184,8 @@ START_TEST(dp_split_same_optimum) {
     ck_assert_msg(strstr(order_stage(&a, 1)->msg, "1 segment ") == NULL, "no split found: %s",
                   order_stage(&a, 1)->msg);
     if (g->n <= 13) ck_assert_int_eq(tl_brute_force_peak(g, 2000000, NULL), pa);
-    mp_result_free(&a);
-    mp_result_free(&b);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
     mp_graph_free(g);
   }
   /* random graphs with inputs and aliases: both agree */
@@ -193,8 +194,8 @@ START_TEST(dp_split_same_optimum) {
     mp_result a, b;
     const char *nosplit[] = {"dp.split=0", NULL};
     ck_assert_int_eq(peak_of(g, "dp", 1, NULL, &a), peak_of(g, "dp", 1, nosplit, &b));
-    mp_result_free(&a);
-    mp_result_free(&b);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
     mp_graph_free(g);
   }
   tl_cleanup();
@@ -224,8 +225,8 @@ START_TEST(dp_state_cap) {
       ck_assert(strstr(st->msg, "cap") != NULL);
       stopped++;
     }
-    mp_result_free(&full);
-    mp_result_free(&cap);
+    mp_result_destroy(&full);
+    mp_result_destroy(&cap);
     mp_graph_free(g);
   }
   ck_assert_msg(stopped > 0, "the state cap never stopped dp");
@@ -252,15 +253,52 @@ START_TEST(ilp_write_lp_and_cap) {
   ck_assert_int_gt(glp_get_num_cols(P), g->n);
   ck_assert_int_gt(glp_get_num_int(P), 0);
   glp_delete_prob(P);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* the cap: refusal with a clear message */
   const char *sets[] = {"ilp.max_nodes=5", NULL};
   ck_assert_int_eq(tl_run(g, "ilp", "bysize", 1, 0, sets, &r), 3);
   ck_assert(strstr(r.msg, "max_nodes") != NULL);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   free(path);
   mp_graph_free(g);
   tl_cleanup();
+}
+END_TEST
+
+/* Limits that hold (issue 12): on a 3000-node layered graph every search
+ * returns within its time limit (generous slack: the bounds and the
+ * preprocessing are interruptible), with a valid order (the harness
+ * verifies it) and a bound no weaker than the per-node one; ilp refuses
+ * under its size cap at once. */
+START_TEST(limits_hold_on_a_large_graph) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = "layered";
+  o.n = 3000;
+  o.seed = 1;
+  char source[512];
+  mp_error err;
+  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
+  ck_assert_msg(g != NULL, "%s", err.msg);
+  const double limit = 0.3;
+  const char *names[] = {"dp", "sa", "ga", "best"};
+  int64_t node = mp_node_lower_bound(g);
+  for (int k = 0; k < 4; k++) {
+    mp_result r;
+    int rc = tl_run(g, names[k], "bysize", 1, limit, NULL, &r);
+    ck_assert_msg(rc == 0, "%s: %s", names[k], r.msg);
+    const mp_stage_result *st = order_stage(&r, 1);
+    ck_assert_msg(st->wall_ms < 1000 * (limit + 1.5), "%s took %.0f ms under --time-limit %.1f", names[k],
+                  st->wall_ms, limit);
+    ck_assert_msg(st->bound >= node && st->bound <= r.fig.live_peak, "%s: bound %lld (node bound %lld, peak %lld)",
+                  names[k], (long long)st->bound, (long long)node, (long long)r.fig.live_peak);
+    mp_result_destroy(&r);
+  }
+  mp_result r;
+  ck_assert_int_eq(tl_run(g, "ilp", "bysize", 1, limit, NULL, &r), 3);
+  ck_assert_msg(strstr(r.msg, "size cap") != NULL, "ilp: %s", r.msg);
+  mp_result_destroy(&r);
+  mp_graph_free(g);
 }
 END_TEST
 
@@ -273,6 +311,7 @@ Suite *suite_sched(void) {
   tcase_add_test(tc, dp_split_same_optimum);
   tcase_add_test(tc, dp_state_cap);
   tcase_add_test(tc, ilp_write_lp_and_cap);
+  tcase_add_test(tc, limits_hold_on_a_large_graph);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -15,11 +15,11 @@ START_TEST(seed_example) {
   ck_assert_int_eq(tl_run(g, "given", "bysize", 1, 0, NULL, &r), 0);
   ck_assert_int_eq(r.fig.live_peak, 16777216);
   ck_assert_int_eq(r.fig.arena, 16777216);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   /* running C before B frees A first: peak 12 MB */
   ck_assert_int_eq(tl_run(g, "greedy", "bysize", 1, 0, NULL, &r), 0);
   ck_assert_int_eq(r.fig.live_peak, 12582912);
-  mp_result_free(&r);
+  mp_result_destroy(&r);
   mp_graph_free(g);
   tl_cleanup();
 }

@@ -118,7 +118,7 @@ START_TEST(manifest_graphs_load) {
       ck_assert_msg(has_tag(r, "fixed-lifetime"), "%s: CSV not tagged fixed-lifetime", r->path);
       ck_assert_int_eq(r->buffers, in.fixed->n);
     }
-    mp_instance_free(&in);
+    mp_instance_destroy(&in);
   }
   free_rows();
 }

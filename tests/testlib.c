@@ -304,3 +304,116 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p) 
   for (int i = 0; i < n; i++) p->items[i] = (mp_item){q[i][3] - q[i][2], q[i][0], q[i][1], 1, -1};
   free(q);
 }
+
+/* ---- random fixed-lifetime problems and their brute-force optimum ---- */
+
+char *tl_random_fixed(mp_rng *r, tl_fixed *p, int n, bool align_col, bool pins) {
+  p->n = n;
+  size_t cap = 64 + (size_t)n * 96;
+  char *s = malloc(cap);
+  int len = snprintf(s, cap, "id,lower,upper,size%s%s\n", align_col ? ",alignment" : "",
+                     pins ? ",offset" : "");
+  for (int i = 0; i < n; i++) {
+    p->lo[i] = (int64_t)mp_rng_below(r, 20);
+    p->hi[i] = p->lo[i] + (mp_rng_below(r, 12) ? 1 + (int64_t)mp_rng_below(r, 10) : 0); /* empty 1/12 */
+    p->size[i] = mp_rng_below(r, 15) ? 1 + (int64_t)mp_rng_below(r, 1000) : 0;
+    int64_t aligns[] = {1, 4, 8, 64};
+    p->align[i] = align_col ? aligns[mp_rng_below(r, 4)] : 1;
+    p->pin[i] = -1;
+  }
+  if (pins && n >= 2) {
+    /* two pinned items that cannot collide whatever their lifetimes */
+    p->pin[0] = p->align[0] * (int64_t)mp_rng_below(r, 4);
+    int64_t top = p->pin[0] + p->size[0];
+    p->pin[1] = (top + p->align[1] - 1) / p->align[1] * p->align[1];
+  }
+  for (int i = 0; i < n; i++) {
+    len += snprintf(s + len, cap - (size_t)len, "x%d,%lld,%lld,%lld", i, (long long)p->lo[i],
+                    (long long)p->hi[i], (long long)p->size[i]);
+    if (align_col) len += snprintf(s + len, cap - (size_t)len, ",%lld", (long long)p->align[i]);
+    if (pins) {
+      if (p->pin[i] >= 0)
+        len += snprintf(s + len, cap - (size_t)len, ",%lld", (long long)p->pin[i]);
+      else
+        len += snprintf(s + len, cap - (size_t)len, ",");
+    }
+    len += snprintf(s + len, cap - (size_t)len, "\n");
+  }
+  return s;
+}
+
+/* the literal half-open test: an empty lifetime meets what lives across it */
+static bool fx_meet(const tl_fixed *p, int a, int b) {
+  return p->lo[a] < p->hi[b] && p->lo[b] < p->hi[a];
+}
+
+typedef struct bfp {
+  const tl_fixed *p;
+  int m, *items;       /* the unpinned items with bytes */
+  int64_t off[32];
+  bool placed[32];
+  int64_t best;
+  long perms, max_perms;
+} bfp;
+
+/* the lowest offset of item i, aligned, clear of the placed items it meets:
+ * 0 or the aligned top of one of them (the lowest feasible point is one) */
+static int64_t bf_lowest(const bfp *s, int i) {
+  const tl_fixed *p = s->p;
+  int64_t best = -1;
+  for (int c = -1; c < p->n; c++) {
+    if (c >= 0 && (!s->placed[c] || !fx_meet(p, i, c))) continue;
+    int64_t o = c < 0 ? 0 : s->off[c] + p->size[c];
+    o = (o + p->align[i] - 1) / p->align[i] * p->align[i];
+    if (best >= 0 && o >= best) continue;
+    bool clear = true;
+    for (int j = 0; j < p->n && clear; j++)
+      if (s->placed[j] && p->size[j] > 0 && fx_meet(p, i, j))
+        clear = !(o < s->off[j] + p->size[j] && s->off[j] < o + p->size[i]);
+    if (clear) best = o;
+  }
+  return best;
+}
+
+static void bf_place(bfp *s, int depth, int64_t arena) {
+  if (arena >= s->best || s->perms > s->max_perms) return;
+  if (depth == s->m) {
+    s->perms++;
+    s->best = arena;
+    return;
+  }
+  for (int k = 0; k < s->m; k++) {
+    int i = s->items[k];
+    if (s->placed[i]) continue;
+    s->off[i] = bf_lowest(s, i);
+    s->placed[i] = true;
+    int64_t top = s->off[i] + s->p->size[i];
+    bf_place(s, depth + 1, top > arena ? top : arena);
+    s->placed[i] = false;
+  }
+}
+
+int64_t tl_brute_force_arena(const tl_fixed *p, long max_perms) {
+  bfp s;
+  memset(&s, 0, sizeof s);
+  s.p = p;
+  s.max_perms = max_perms;
+  int items[32];
+  s.items = items;
+  int64_t arena = 0;
+  for (int i = 0; i < p->n; i++) {
+    if (p->pin[i] >= 0) {
+      s.off[i] = p->pin[i];
+      s.placed[i] = true;
+      if (p->size[i] > 0 && p->pin[i] + p->size[i] > arena) arena = p->pin[i] + p->size[i];
+    } else if (p->size[i] > 0) {
+      items[s.m++] = i;
+    }
+  }
+  long fact = 1;
+  for (int k = 2; k <= s.m && fact <= max_perms; k++) fact *= k;
+  if (fact > max_perms) return -1;
+  s.best = INT64_MAX;
+  bf_place(&s, 0, arena);
+  return s.best;
+}

@@ -58,4 +58,21 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
 
 const char *const *tl_quick_sets(const mp_solver *s);
 
+/* A random fixed-lifetime problem of n <= 32 items with every valid shape
+ * of DESIGN 1.4: empty lifetimes [t, t) (1 in 12), sizes 0 (1 in 15),
+ * per-buffer alignment 1/4/8/64 (align_col), two pinned items that never
+ * collide (pins).  Returns it as MiniMalloc CSV text (malloc'ed). */
+typedef struct tl_fixed {
+  int n;
+  int64_t lo[32], hi[32], size[32], align[32], pin[32]; /* pin: offset or -1 */
+} tl_fixed;
+char *tl_random_fixed(mp_rng *r, tl_fixed *p, int n, bool align_col, bool pins);
+
+/* The least arena of any placement of p, independent of every solver:
+ * every order of its unpinned items, each at its lowest aligned offset clear
+ * of the items before it and of the pinned ones (every compacted placement
+ * arises so: an optimum does).  -1 when that is more than max_perms
+ * orders. */
+int64_t tl_brute_force_arena(const tl_fixed *p, long max_perms);
+
 #endif

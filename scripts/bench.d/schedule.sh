@@ -1,304 +1,184 @@
 #!/bin/sh
-# scripts/bench.d/schedule.sh - the scheduling benchmark of issue 5 (run by
-# `make bench` after the default experiment, or by hand from the repository
+# scripts/bench.d/schedule.sh - the scheduling benchmark (run by `make
+# bench-full` after the default experiment, or by hand from the repository
 # root).  Writes results/schedule.md: per family (generated RandWire cells,
-# the suite's randwire / nas / real / train graphs, whichever exist) each
-# order solver's live peak against the given order and against the proven
-# optimum or the best lower bound, planning times, dp's proofs, the sizes
-# ilp proves within its limit, and a time-limit check (a search solver given
-# --time-limit 1 returns within 1.5 s).  Appends a pointer to
-# results/README.md when that file exists.
+# the suite's randwire / nas / real / train graphs) each order solver's live
+# peak against the given order and its gap to the graph's bound (the
+# min-cut bound, raised to dp's proven optimum where it checks), planning
+# times, dp's proofs; the graph sizes ilp proves within its limit; and a
+# time-limit check (a search solver given --time-limit 1 returns within
+# 1.5 s).  Every cell is a `memplan bench` cell (resumable: a rerun skips
+# what its results files hold) and every figure comes from `memplan table`.
 #
 # Environment (defaults in brackets):
-#   MEMPLAN [bin/memplan]   RESULTS [results]
+#   MEMPLAN [bin/memplan]   RESULTS [results]   JOBS [1]   REPEAT [1] timed runs per cell
 #   SCHED_LIMIT [10]   seconds for sa, ga, greedy,sa, greedy,ga per graph
-#   DP_LIMIT [60]      seconds for dp per graph (inference, cells)
-#   TRAIN_LIMIT [10]   seconds per search solver on a training graph
-#   ILP_LIMIT [60]     seconds per ilp run in the size scan
+#   DP_LIMIT [60]      seconds for dp (and the single-pass rules) per graph
+#   TRAIN_LIMIT [10]   seconds per solver on a training graph
+#   ILP_LIMIT [60]     seconds per ilp / dp run in the size scan
+#   ILP_SIZES [10 15 20 25 30]   layered DAG sizes of the scan
 #   CELLS [10]         generated RandWire WS cells (n=32 k=4 p=0.75), seeds 1..CELLS
 #   FAMILIES [cells,randwire,nas,real,train,ilp,limits]  sections to run
 #   SCHED_OUT [schedule.md]  report file name under RESULTS (to run families
 #                      in separate processes: FAMILIES=train SCHED_OUT=schedule_train.md)
+# Work files (experiments, generated graphs, results): RESULTS/runs/schedule/.
 set -eu
 cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
 MEMPLAN=${MEMPLAN:-bin/memplan}
 RESULTS=${RESULTS:-results}
-export MEMPLAN RESULTS
-mkdir -p "$RESULTS"
-exec nice /usr/bin/python3 - "$@" <<'PY'
-import os, re, subprocess, sys, tempfile, time
+JOBS=${JOBS:-1}
+SL=${SCHED_LIMIT:-10}
+DPL=${DP_LIMIT:-60}
+TL=${TRAIN_LIMIT:-10}
+IL=${ILP_LIMIT:-60}
+ILP_SIZES=${ILP_SIZES:-"10 15 20 25 30"}
+CELLS=${CELLS:-10}
+FAMILIES=${FAMILIES:-cells,randwire,nas,real,train,ilp,limits}
+OUT=${SCHED_OUT:-schedule.md}
+W=$RESULTS/runs/schedule
+REPORT=$RESULTS/$OUT
+mkdir -p "$W"
+CMDS=$(mktemp)
+trap 'rm -f "$CMDS"' EXIT
+. scripts/bench.d/lib.sh
+has() { case ",$FAMILIES," in *",$1,"*) return 0 ;; esac; return 1; }
 
-M = os.environ["MEMPLAN"]
-SHOW = os.environ.get("MEMPLAN_SHOW", M)  # how commands name the binary in the report
-RES = os.environ["RESULTS"]
-SL = float(os.environ.get("SCHED_LIMIT", "10"))
-DPL = float(os.environ.get("DP_LIMIT", "60"))
-TL = float(os.environ.get("TRAIN_LIMIT", "10"))
-IL = float(os.environ.get("ILP_LIMIT", "60"))
-CELLS = int(os.environ.get("CELLS", "10"))
-FAM = os.environ.get("FAMILIES", "cells,randwire,nas,real,train,ilp,limits").split(",")
-tmp = tempfile.mkdtemp(prefix="memplan_sched_")
-commands = []
+RULES="given greedy lpmf bfs dfs best"
+SEARCH="sa ga greedy,sa greedy,ga"
+COLS=$(solvers greedy+noreuse lpmf+noreuse bfs+noreuse dfs+noreuse best+noreuse dp+noreuse \
+  sa+noreuse ga+noreuse greedy,sa+noreuse greedy,ga+noreuse)
 
-STAGE = re.compile(r"^stage\s+(\S+)\s+(\S+)\s+([\d.]+) ms wall\s+([\d.]+) ms cpu(?:\s+bound (\d+))?\s*(.*)$")
+# family NAME TITLE GRAPHS: the rules and dp at DP_LIMIT, the search solvers
+# at SCHED_LIMIT (sa 4 restarts x 1e6 moves, ga 20000 generations, each also
+# cut by the limit); peaks against the given order and the bound, times
+family() {
+  # shellcheck disable=SC2086
+  experiment "$1-rules" "$3" "$(jarr $RULES dp)" '["noreuse"]' "$DPL"
+  # shellcheck disable=SC2086
+  experiment "$1-search" "$3" "$(jarr $SEARCH)" '["noreuse"]' "$SL" \
+    '["sa.iters=1e6", "ga.generations=20000"]'
+  run "$1-rules" "$1"
+  run "$1-search" "$1"
+  {
+    echo "## $2"
+    echo
+    echo "dp and the single-pass rules with --time-limit $DPL, the search solvers with $SL; placer"
+    echo "noreuse (the order alone matters)."
+    echo
+  } >>"$REPORT"
+  # shellcheck disable=SC2086
+  pivot "$1" --metric peak --baseline given+noreuse $COLS
+  echo "Planning time (ms):" >>"$REPORT"
+  echo >>"$REPORT"
+  # shellcheck disable=SC2086
+  pivot "$1" --metric time $COLS
+}
 
-def solve(path, order, limit=0, sets=()):
-    cmd = [M, "solve", path, "--order", order, "--place", "noreuse"]
-    if limit:
-        cmd += ["--time-limit", str(limit)]
-    for s in sets:
-        cmd += ["--set", s]
-    t0 = time.time()
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    wall = time.time() - t0
-    r = {"rc": p.returncode, "wall": wall, "cmd": " ".join([SHOW] + cmd[1:]), "err": p.stderr.strip()}
-    if p.returncode != 0:
-        return r
-    stages = []
-    for line in p.stdout.splitlines():
-        m = re.match(r"^live peak\s+(\d+)", line)
-        if m:
-            r["peak"] = int(m.group(1))
-        m = re.match(r"^lower bound\s+(\d+)", line)
-        if m:
-            r["lb"] = int(m.group(1))
-        m = STAGE.match(line)
-        if m:
-            stages.append({"name": m.group(1), "status": m.group(2), "ms": float(m.group(3)),
-                           "bound": int(m.group(5) or 0), "msg": m.group(6)})
-    order_stages = [s for s in stages if s["name"] != "noreuse"]
-    r["stage"] = order_stages[-1] if order_stages else None
-    r["order_ms"] = sum(s["ms"] for s in order_stages)
-    return r
+{
+  echo "# Scheduling solvers"
+  echo
+  echo "Generated by \`scripts/bench.d/schedule.sh\` on $(date -u '+%Y-%m-%d %H:%M UTC') ($(hostname), $(nproc) cores)."
+  echo "Settings: SCHED_LIMIT=$SL DP_LIMIT=$DPL TRAIN_LIMIT=$TL ILP_LIMIT=$IL CELLS=$CELLS FAMILIES=$FAMILIES."
+  echo "Every cell is a \`memplan bench\` cell (child process, verified plan, one results row);"
+  echo "every figure below comes from \`memplan table --view pivot\` (commands at the end)."
+  echo
+} >"$REPORT"
+pivot_notes
 
-def info_nodes(path):
-    p = subprocess.run([M, "info", path], capture_output=True, text=True)
-    m = re.search(r"^nodes\s+(\d+)", p.stdout, re.M)
-    return int(m.group(1)) if m else 0
+if has cells && [ "$CELLS" -gt 0 ]; then
+  mkdir -p "$W/cells"
+  list=""
+  s=1
+  while [ "$s" -le "$CELLS" ]; do
+    f=cells/randwire_ws_n32_k4_p075_s$s.json
+    [ -f "$W/$f" ] || "$MEMPLAN" gen randwire --model ws -n 32 -k 4 -p 0.75 --seed "$s" --out "$W/$f"
+    list="$list $f"
+    s=$((s + 1))
+  done
+  echo "$MEMPLAN gen randwire --model ws -n 32 -k 4 -p 0.75 --seed S --out $W/cells/...  (S = 1..$CELLS)" >>"$CMDS"
+  # shellcheck disable=SC2086
+  family cells "Operator-level RandWire cells (generated: WS n=32 k=4 p=0.75)" "$(jarr $list)"
+fi
+has randwire && family randwire "Suite RandWire graphs (tag randwire, not tiny)" '["randwire", "!tiny"]'
+has nas && family nas "Suite NAS cells (tag nas, not tiny)" '["nas", "!tiny"]'
+has real && family real "Real inference graphs (tag real, not train)" '["real", "!train"]'
 
-def mib(x):
-    return "%.2f" % (x / 1048576.0)
+if has train; then
+  experiment train "[\"train\"]" "$(jarr $RULES ga greedy,sa dp)" '["noreuse"]' "$TL" \
+    '["ga.generations=1e9"]'
+  run train train
+  {
+    echo "## Training graphs (tag train)"
+    echo
+    echo "Every solver with --time-limit $TL (ga and greedy,sa use the whole limit unless the peak"
+    echo "meets the bound). First against the given order, then against the best of Inductor's"
+    echo "three orders (lpmf, bfs, dfs) on each graph."
+    echo
+  } >>"$REPORT"
+  TCOLS=$(solvers greedy+noreuse lpmf+noreuse bfs+noreuse dfs+noreuse best+noreuse ga+noreuse \
+    greedy,sa+noreuse dp+noreuse)
+  # shellcheck disable=SC2086
+  pivot train --metric peak --baseline given+noreuse $TCOLS
+  # shellcheck disable=SC2086
+  pivot train --metric peak --baseline lpmf+noreuse --baseline bfs+noreuse --baseline dfs+noreuse $TCOLS
+fi
 
-def pct(a, b):
-    return "%+.1f%%" % (100.0 * (a - b) / b) if b else "n/a"
+if has ilp; then
+  mkdir -p "$W/ilp"
+  list="$ROOT/graphs/synthetic/tiny_nas_c1_b2_s28.json $ROOT/graphs/synthetic/tiny_randwire_er_n4_s9.json"
+  list="$list $ROOT/graphs/synthetic/tiny_randwire_ws_n4_s1.json"
+  for n in $ILP_SIZES; do
+    f=ilp/layered_n$n.json
+    [ -f "$W/$f" ] || "$MEMPLAN" gen layered -n "$n" --seed 1 --out "$W/$f"
+    list="$list $f"
+  done
+  echo "$MEMPLAN gen layered -n N --seed 1 --out $W/ilp/layered_nN.json  (N = $ILP_SIZES)" >>"$CMDS"
+  # shellcheck disable=SC2086
+  experiment ilp "$(jarr $list)" '["ilp", "dp"]' '["noreuse"]' "$IL"
+  run ilp ilp
+  {
+    echo "## ilp: graph sizes proved within $IL s"
+    echo
+    echo "Random layered DAGs (\`memplan gen layered -n N --seed 1\`) and the suite's tiny NAS and"
+    echo "RandWire cells; ilp (GLPK, time-indexed model, warm start) against dp. Statuses, then"
+    echo "the live peaks (a * is a proof; two proofs at the same peak agree), then the times."
+    echo
+  } >>"$REPORT"
+  pivot ilp --metric status --solver ilp+noreuse --solver dp+noreuse
+  pivot ilp --metric peak --solver ilp+noreuse --solver dp+noreuse
+  pivot ilp --metric time --solver ilp+noreuse --solver dp+noreuse
+fi
 
-def suite(tag_any, tag_none=()):
-    out = []
-    try:
-        rows = open("graphs/SUITE.tsv").read().splitlines()[1:]
-    except OSError:
-        return out
-    for row in rows:
-        f = row.split("\t")
-        if len(f) < 5:
-            continue
-        tags = f[4].split(",")
-        if not any(t in tags for t in tag_any) or any(t in tags for t in tag_none):
-            continue
-        if os.path.exists(f[0]) and f[0].endswith(".json"):
-            out.append(f[0])
-    return out
+if has limits; then
+  mkdir -p "$W/limits"
+  [ -f "$W/limits/layered_n300.json" ] || "$MEMPLAN" gen layered -n 300 --seed 1 --out "$W/limits/layered_n300.json"
+  [ -f "$W/limits/layered_n50.json" ] || "$MEMPLAN" gen layered -n 50 --seed 1 --out "$W/limits/layered_n50.json"
+  big="limits/layered_n300.json"
+  # the largest training graph of the suite (manifest column nodes)
+  train=$(awk -F'\t' 'NR > 1 && $5 ~ /(^|,)train(,|$)/ {print $3, $1}' graphs/SUITE.tsv | sort -n | tail -1 | cut -d' ' -f2)
+  [ -n "$train" ] && big="$big $ROOT/$train"
+  # shellcheck disable=SC2086
+  experiment limits-search "$(jarr $big)" '["dp", "sa", "ga", "greedy,sa", "greedy,ga"]' '["noreuse"]' 1 \
+    '["sa.iters=1e9", "ga.generations=1e9"]'
+  experiment limits-ilp '["limits/layered_n50.json"]' '["ilp"]' '["noreuse"]' 1
+  run limits-search limits
+  run limits-ilp limits
+  {
+    echo "## Time limits: --time-limit 1 returns within 1.5 s"
+    echo
+    echo "Wall time of the whole \`memplan solve\` process (reading the graph and the evaluator"
+    echo "included), longest over the runs; the summary counts those within the limit + 0.5 s."
+    echo
+  } >>"$REPORT"
+  pivot limits --metric wall
+  pivot limits --metric status
+fi
 
-HEUR = ["given", "greedy", "lpmf", "bfs", "dfs", "best"]
-# budgets: sa 4 restarts x 1e6 moves, ga 20000 generations, each also cut by
-# the time limit (SCHED_LIMIT)
-SEARCH = [("sa", ["sa.iters=1e6"]), ("ga", ["ga.generations=20000"]),
-          ("greedy,sa", ["sa.iters=1e6"]), ("greedy,ga", ["ga.generations=20000"])]
-md = []
-summary = []
-
-def family(title, paths, dp_limit, search_limit):
-    if not paths:
-        md.append("\n## %s\n\nNo graphs of this family in the suite yet.\n" % title)
-        return
-    md.append("\n## %s\n" % title)
-    md.append("Cells: live peak change against the given order / gap to the proven optimum "
-              "(dp, status optimal) or, where dp stopped, to the best lower bound; "
-              "planning time (order stage, ms) in the second table.\n")
-    names = HEUR + ["dp"] + [s for s, _ in SEARCH]
-    md.append("| graph | nodes | given MiB | optimum MiB | " + " | ".join(names) + " |")
-    md.append("|" + "---|" * (4 + len(names)))
-    times = []
-    proved = 0
-    within = {s: [0, 0] for s, _ in SEARCH}
-    dp_times = []
-    for p in paths:
-        n = info_nodes(p)
-        res = {}
-        for h in HEUR:
-            res[h] = solve(p, h)
-        res["dp"] = solve(p, "dp", dp_limit)
-        for s, sets in SEARCH:
-            res[s] = solve(p, s, search_limit, sets)
-        given = res["given"].get("peak", 0)
-        d = res["dp"]
-        opt = d.get("peak") if d.get("stage") and d["stage"]["status"] == "optimal" else None
-        bound = max([r["stage"]["bound"] for r in res.values() if r.get("stage")] + [d.get("lb", 0)])
-        ref = opt if opt is not None else bound
-        if opt is not None:
-            proved += 1
-            dp_times.append(d["order_ms"])
-        cells, tcells = [], []
-        for k in names:
-            r = res[k]
-            if r["rc"] != 0 or "peak" not in r:
-                cells.append("error")
-                tcells.append("-")
-                continue
-            st = r["stage"]["status"] if r.get("stage") else ""
-            mark = "*" if k == "dp" and st == "optimal" else ""
-            cells.append("%s / %s%s" % (pct(r["peak"], given), pct(r["peak"], ref), mark))
-            tcells.append("%.1f" % r["order_ms"])
-            if k in within and opt is not None:
-                within[k][1] += 1
-                if r["peak"] <= opt * 1.01:
-                    within[k][0] += 1
-        name = os.path.basename(p).replace(".json", "")
-        md.append("| %s | %d | %s | %s | %s |" % (name, n, mib(given),
-                  mib(opt) if opt is not None else "(bound %s)" % mib(bound), " | ".join(cells)))
-        times.append("| %s | %s |" % (name, " | ".join(tcells)))
-        commands.append(res["dp"]["cmd"])
-    md.append("\n`*` dp proved the optimum.  Planning time (ms):\n")
-    md.append("| graph | " + " | ".join(names) + " |")
-    md.append("|" + "---|" * (1 + len(names)))
-    md.extend(times)
-    line = "%s: dp proved %d of %d graphs" % (title, proved, len(paths))
-    if dp_times:
-        line += " (max %.1f ms, median %.1f ms)" % (max(dp_times), sorted(dp_times)[len(dp_times) // 2])
-    line += "; within 1% of the optimum: " + ", ".join(
-        "%s %d/%d" % (s, w[0], w[1]) for s, w in within.items())
-    summary.append(line)
-    md.append("\n" + line + "\n")
-
-if "cells" in FAM and CELLS > 0:
-    paths = []
-    for s in range(1, CELLS + 1):
-        f = os.path.join(tmp, "randwire_ws_n32_k4_p075_s%d.json" % s)
-        subprocess.run([M, "gen", "randwire", "--model", "ws", "-n", "32", "-k", "4", "-p", "0.75",
-                        "--seed", str(s), "--out", f], check=True)
-        paths.append(f)
-    commands.append("%s gen randwire --model ws -n 32 -k 4 -p 0.75 --seed S --out F  (S = 1..%d)" % (SHOW, CELLS))
-    family("Operator-level RandWire cells (generated: WS n=32 k=4 p=0.75)", paths, DPL, SL)
-if "randwire" in FAM:
-    family("Suite RandWire graphs (tag randwire)", suite(["randwire"], ["tiny"]), DPL, SL)
-if "nas" in FAM:
-    family("Suite NAS cells (tag nas)", suite(["nas"], ["tiny"]), DPL, SL)
-if "real" in FAM:
-    family("Real inference graphs (tag real, not train)", suite(["real"], ["train"]), DPL, SL)
-
-if "train" in FAM:
-    paths = suite(["train"])
-    md.append("\n## Training graphs (tag train)\n")
-    if not paths:
-        md.append("No training graphs in the suite yet.\n")
-    else:
-        md.append("Each solver's live peak against the given order and against the best of "
-                  "Inductor's three orders (lpmf, bfs, dfs); `bound` is the min-cut lower bound "
-                  "(schedbound.h: when v runs, the cheapest set of executed nodes that holds v and "
-                  "its ancestors and none of its descendants leaves every buffer it made and "
-                  "something outside still reads live; a max flow per node) or dp's, whichever is "
-                  "larger; gap = best peak found vs that bound.  ga and greedy,sa (each using the "
-                  "whole limit unless the peak meets the bound) and dp run with --time-limit %g.\n" % TL)
-        names = ["greedy", "lpmf", "bfs", "dfs", "best", "ga", "greedy,sa", "dp"]
-        md.append("| graph | nodes | given MiB | best of 3 MiB | node bound MiB | bound MiB | " +
-                  " | ".join(names) + " | gap |")
-        md.append("|" + "---|" * (7 + len(names)))
-        for p in paths:
-            n = info_nodes(p)
-            res = {"given": solve(p, "given")}
-            for h in ["greedy", "lpmf", "bfs", "dfs", "best"]:
-                res[h] = solve(p, h)
-            res["ga"] = solve(p, "ga", TL, ["ga.generations=1e9"])
-            res["greedy,sa"] = solve(p, "greedy,sa", TL)
-            res["dp"] = solve(p, "dp", TL)
-            given = res["given"].get("peak", 0)
-            b3 = min(res[k].get("peak", 1 << 62) for k in ["lpmf", "bfs", "dfs"])
-            bound = max([r["stage"]["bound"] for r in res.values() if r.get("stage")] + [0])
-            nodeb = res["given"].get("lb", 0)
-            cells = []
-            bestp = min(r.get("peak", 1 << 62) for r in res.values())
-            for k in names:
-                r = res[k]
-                if "peak" not in r:
-                    cells.append("error")
-                    continue
-                cells.append("%s / %s" % (pct(r["peak"], given), pct(r["peak"], b3)))
-            md.append("| %s | %d | %s | %s | %s | %s | %s | %s |" % (
-                os.path.basename(p).replace(".json", ""), n, mib(given), mib(b3), mib(nodeb),
-                mib(bound), " | ".join(cells), pct(bestp, bound)))
-            commands.append(res["greedy,sa"]["cmd"])
-            commands.append(res["ga"]["cmd"])
-        md.append("\nCells: change vs the given order / vs the best of lpmf, bfs, dfs.\n")
-
-if "ilp" in FAM:
-    md.append("\n## ilp: graph sizes proved within %g s\n" % IL)
-    md.append("Random layered DAGs (`memplan gen layered -n N --seed 1`) and the suite's tiny "
-              "NAS/RandWire cells; ilp (GLPK, time-indexed model, warm start) against dp.\n")
-    md.append("| graph | nodes | ilp status | ilp s | ilp peak | ilp bound | dp peak | agree |")
-    md.append("|---|---|---|---|---|---|---|---|")
-    fails = 0
-    graphs = [(f, None) for f in suite(["tiny"]) if ("nas" in f or "randwire" in f)]
-    for N in [10, 15, 20, 25, 30, 35, 40, 50, 60]:
-        graphs.append((os.path.join(tmp, "layered_n%d.json" % N), N))
-    for f, N in graphs:
-        if N is not None:
-            if fails >= 2:
-                break
-            subprocess.run([M, "gen", "layered", "-n", str(N), "--seed", "1", "--out", f], check=True)
-        r = solve(f, "ilp", IL)
-        d = solve(f, "dp", IL)
-        st = r["stage"]["status"] if r.get("stage") else "error"
-        if N is not None:
-            fails = fails + 1 if st != "optimal" else 0
-        agree = ""
-        if st == "optimal" and d.get("stage") and d["stage"]["status"] == "optimal":
-            agree = "yes" if r["peak"] == d["peak"] else "NO"
-        md.append("| %s | %d | %s | %.1f | %s | %s | %s | %s |" % (
-            os.path.basename(f).replace(".json", ""), info_nodes(f), st, r["wall"],
-            r.get("peak", "-"), r["stage"]["bound"] if r.get("stage") else "-", d.get("peak", "-"), agree))
-        commands.append(r["cmd"])
-    md.append("")
-
-if "limits" in FAM:
-    md.append("\n## Time limits: --time-limit 1 returns within 1.5 s\n")
-    md.append("Wall time of the whole `memplan solve` process (parsing and evaluation included).\n")
-    md.append("| solver | graph | status | wall s | ok |")
-    md.append("|---|---|---|---|---|")
-    big = os.path.join(tmp, "layered_n300.json")
-    subprocess.run([M, "gen", "layered", "-n", "300", "--seed", "1", "--out", big], check=True)
-    mid = os.path.join(tmp, "layered_n50.json")
-    subprocess.run([M, "gen", "layered", "-n", "50", "--seed", "1", "--out", mid], check=True)
-    train = suite(["train"])
-    cases = [("dp", big, []), ("sa", big, ["sa.iters=1e9"]), ("ga", big, ["ga.generations=1e9"]),
-             ("greedy,sa", big, ["sa.iters=1e9"]), ("greedy,ga", big, ["ga.generations=1e9"]),
-             ("ilp", mid, [])]
-    if train:
-        t = max(train, key=info_nodes)
-        cases += [("dp", t, []), ("sa", t, ["sa.iters=1e9"]), ("ga", t, ["ga.generations=1e9"])]
-    for s, f, sets in cases:
-        r = solve(f, s, 1, sets)
-        st = r["stage"]["status"] if r.get("stage") else "error"
-        md.append("| %s | %s | %s | %.2f | %s |" % (s, os.path.basename(f), st, r["wall"],
-                                                   "yes" if r["wall"] <= 1.5 else "NO"))
-        commands.append(r["cmd"])
-
-head = ["# Scheduling solvers (issue 5)", "",
-        "Generated by `scripts/bench.d/schedule.sh` on %s (%s, %d cores). " % (
-            time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), os.uname().nodename, os.cpu_count()),
-        "Settings: SCHED_LIMIT=%g DP_LIMIT=%g TRAIN_LIMIT=%g ILP_LIMIT=%g CELLS=%d FAMILIES=%s." % (
-            SL, DPL, TL, IL, CELLS, ",".join(FAM)),
-        "Peaks are live peaks (DESIGN 1.3), computed by the evaluator; every plan is verified by "
-        "`memplan solve`.", "", "## Summary", ""] + ["- " + s for s in summary]
-out = head + md + ["", "## Commands", "", "```"] + sorted(set(commands))[:60] + ["```", ""]
-OUT = os.environ.get("SCHED_OUT", "schedule.md")
-open(os.path.join(RES, OUT), "w").write("\n".join(out))
-readme = os.path.join(RES, "README.md")
-if os.path.exists(readme):
-    txt = open(readme).read()
-    if "results/%s" % OUT not in txt:
-        open(readme, "a").write("\n## Scheduling (%s)\n\nSee [%s](%s) (results/%s, written by "
-                                "scripts/bench.d/schedule.sh).\n" % (OUT, OUT, OUT, OUT))
-print("schedule.sh: wrote %s" % os.path.join(RES, OUT))
-for s in summary:
-    print("  " + s)
-PY
+commands_section
+readme=$RESULTS/README.md
+if [ -f "$readme" ] && ! grep -q "results/$OUT" "$readme"; then
+  printf '\n## Scheduling (%s)\n\nSee [%s](%s) (results/%s, written by scripts/bench.d/schedule.sh).\n' \
+    "$OUT" "$OUT" "$OUT" "$OUT" >>"$readme"
+fi
+echo "schedule.sh: wrote $REPORT"

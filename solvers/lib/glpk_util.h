@@ -1,8 +1,12 @@
-/* glpk_util.h - small GLPK helpers shared by the ILP solvers. */
+/* glpk_util.h - what the GLPK solvers (ilp, ilp-place, joint-ilp) share:
+ * column ranges GLPK accepts, one time-limit computation, and a guard that
+ * turns a GLPK internal error into an error return instead of an abort. */
 #ifndef MP_LIB_GLPK_UTIL_H
 #define MP_LIB_GLPK_UTIL_H
 
 #include <glpk.h>
+
+#include "solver.h"
 
 /* Bound column j to [lo, hi].  GLPK rejects a double-bounded column whose
  * bounds coincide (glp_intopt returns GLP_EBOUND), which happens whenever a
@@ -10,5 +14,19 @@
 static inline void mp_glp_col_range(glp_prob *lp, int j, double lo, double hi) {
   glp_set_col_bnds(lp, j, lo < hi ? GLP_DB : GLP_FX, lo, lo < hi ? hi : lo);
 }
+
+/* GLPK's tm_lim (milliseconds) for a call made now: what is left until the
+ * stage's deadline, capped by `own` seconds (a solver option; <= 0: none),
+ * at least 1 ms and at most INT_MAX.  INT_MAX (GLPK's "no limit") when
+ * neither limits the call. */
+int mp_glp_tm_lim(const mp_ctx *c, double own);
+
+/* Run fn(arg) with GLPK's error hook set.  GLPK reports an internal error
+ * (a failed numerical assertion, say) by calling the hook and then
+ * aborting; the guard jumps back instead and frees the whole GLPK
+ * environment, every problem object included.  Returns 0 when fn returned,
+ * -1 after an internal error (fn's GLPK objects are then gone: it must not
+ * delete them again).  The jump buffer lives on the guard's stack frame. */
+int mp_glp_guarded(void (*fn)(void *arg), void *arg);
 
 #endif

@@ -15,6 +15,7 @@
  * node lying in S is fine, S now comes first, and no rest node precedes a
  * node of S, else it would be an ancestor of v and in S).  Late drags are
  * the mirror image with descendants. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -355,4 +356,40 @@ bool mp_ols_move(mp_ols *s, mp_rng *r, double pdrag, int reach) {
   if (s->n < 2) return false;
   if (pdrag > 0 && mp_rng_unit(r) < pdrag) return drag_move(s, r, reach);
   return shift_move(s, r);
+}
+
+/* ---- annealing ---- */
+
+double mp_ols_energy(const mp_ols *s, mp_ols_eval ev, double smooth) {
+  if (s->mode == 1) return (double)ev.xs;
+  return (double)ev.peak + smooth * s->scale * ev.sum / (double)s->n;
+}
+
+double mp_ols_sample_t0(mp_ols *s, mp_rng *r, double pdrag, int reach, double smooth, int samples) {
+  double e = mp_ols_energy(s, mp_ols_current(s), smooth), up = 0;
+  int nup = 0;
+  for (int k = 0; k < samples; k++) {
+    if (!mp_ols_move(s, r, pdrag, reach)) continue;
+    mp_ols_eval ev = mp_ols_eval_move(s);
+    mp_ols_revert(s);
+    double de = mp_ols_energy(s, ev, smooth) - e;
+    if (de > 0 && (s->mode == 1 || ev.peak > mp_ols_peak(s))) {
+      up += de;
+      nup++;
+    }
+  }
+  return nup ? up / nup / log(2.0) : 1.0;
+}
+
+bool mp_ols_anneal_step(mp_ols *s, mp_rng *r, double pdrag, int reach, double T, double smooth,
+                        mp_ols_eval *ev) {
+  if (!mp_ols_move(s, r, pdrag, reach)) return false;
+  *ev = mp_ols_eval_move(s);
+  double de = mp_ols_energy(s, *ev, smooth) - mp_ols_energy(s, mp_ols_current(s), smooth);
+  if (de <= 0 || mp_rng_unit(r) < exp(-de / T)) {
+    mp_ols_commit(s, *ev);
+    return true;
+  }
+  mp_ols_revert(s);
+  return false;
 }

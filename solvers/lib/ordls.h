@@ -79,4 +79,21 @@ mp_ols_eval mp_ols_eval_move(mp_ols *s);
 void mp_ols_commit(mp_ols *s, mp_ols_eval ev);
 void mp_ols_revert(mp_ols *s);
 
+/* ---- annealing over these moves (sa, and ga's local search) ---- */
+
+/* The energy an annealer minimises: mode 1 the excess over the target;
+ * mode 0 the peak + smooth x scale x the mean soft-max term. */
+double mp_ols_energy(const mp_ols *s, mp_ols_eval ev, double smooth);
+/* Initial temperature: the mean energy rise of the uphill moves among
+ * `samples` random moves from the current order (each undone), over ln 2,
+ * so that the mean uphill move is accepted with probability 1/2 (mode 0
+ * counts only the moves that raise the peak: those that change the soft
+ * term alone are much smaller); 1 when no move rises. */
+double mp_ols_sample_t0(mp_ols *s, mp_rng *r, double pdrag, int reach, double smooth, int samples);
+/* One Metropolis step at temperature T > 0: a random move, kept when it
+ * does not raise the energy or with probability exp(-rise / T), else
+ * undone.  True when a move was kept (its figures in *ev). */
+bool mp_ols_anneal_step(mp_ols *s, mp_rng *r, double pdrag, int reach, double T, double smooth,
+                        mp_ols_eval *ev);
+
 #endif

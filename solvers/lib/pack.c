@@ -1,9 +1,10 @@
-/* pack.c - first-fit / best-fit packing of items into one arena. */
+/* pack.c - first-fit / best-fit packing of items into one arena, the greedy
+ * incumbent and a placer's own check of a placement. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/pack.h"
-#include "solver.h"
 
 typedef struct span {
   int64_t lo, hi; /* address range [lo, hi) */
@@ -15,10 +16,6 @@ static int cmp_span(const void *a, const void *b) {
   return (x->hi > y->hi) - (x->hi < y->hi);
 }
 
-static inline bool live_together(const mp_item *a, const mp_item *b) {
-  return a->lo < b->hi && b->lo < a->hi;
-}
-
 int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const int64_t *off,
                     enum mp_fit fit) {
   const mp_item *it = &p->items[i];
@@ -28,7 +25,7 @@ int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const
   for (int k = 0; k < np; k++) {
     int j = placed[k];
     const mp_item *jt = &p->items[j];
-    if (j == i || off[j] < 0 || jt->size <= 0 || !live_together(it, jt)) continue;
+    if (j == i || off[j] < 0 || jt->size <= 0 || !mp_live_together(it, jt)) continue;
     sp[m++] = (span){off[j], off[j] + jt->size};
   }
   qsort(sp, (size_t)m, sizeof *sp, cmp_span);
@@ -93,28 +90,155 @@ void mp_pack_degenerate(const mp_problem *p, int64_t *off) {
   free(pl);
 }
 
-static const mp_problem *sort_p;
+/* ---- sequences ---- */
 
-static int cmp_birth(const void *a, const void *b) {
-  const mp_item *x = &sort_p->items[*(const int *)a], *y = &sort_p->items[*(const int *)b];
-  if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-  return (*(const int *)a > *(const int *)b) - (*(const int *)a < *(const int *)b);
+/* Sort keys of the greedy sequences, compared with qsort_r (no file-scope
+ * sort state). */
+enum seq_key { KEY_BIRTH, KEY_BYSIZE, KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO };
+
+typedef struct seq_ctx {
+  const mp_problem *p;
+  enum seq_key key;
+} seq_ctx;
+
+static int by_index(int x, int y) { return (x > y) - (x < y); }
+
+/* area = lifetime x size in KiB, truncated (the key the greedy incumbent
+ * has always used: ties below a KiB x step go by index) */
+static double area_kib(const mp_item *it) {
+  return floor(((double)it->hi - (double)it->lo) * (double)it->size / 1024.0);
 }
 
-static int cmp_size(const void *a, const void *b) {
-  const mp_item *x = &sort_p->items[*(const int *)a], *y = &sort_p->items[*(const int *)b];
-  if (x->size != y->size) return x->size > y->size ? -1 : 1;
-  return cmp_birth(a, b);
+static int cmp_seq(const void *a, const void *b, void *arg) {
+  const seq_ctx *sc = arg;
+  int x = *(const int *)a, y = *(const int *)b;
+  const mp_item *ix = &sc->p->items[x], *iy = &sc->p->items[y];
+  switch (sc->key) {
+  case KEY_BIRTH:
+    if (ix->lo != iy->lo) return ix->lo < iy->lo ? -1 : 1;
+    return by_index(x, y);
+  case KEY_BYSIZE:
+    if (ix->size != iy->size) return ix->size > iy->size ? -1 : 1;
+    if (ix->lo != iy->lo) return ix->lo < iy->lo ? -1 : 1;
+    return by_index(x, y);
+  case KEY_SIZE:
+    if (ix->size != iy->size) return ix->size > iy->size ? -1 : 1;
+    return by_index(x, y);
+  case KEY_AREA: {
+    double u = area_kib(ix), v = area_kib(iy);
+    if (u != v) return u > v ? -1 : 1;
+    return by_index(x, y);
+  }
+  case KEY_LIFE: { /* longer life first, then size capped at 4095 */
+    double u = (double)ix->hi - (double)ix->lo, v = (double)iy->hi - (double)iy->lo;
+    if (u != v) return u > v ? -1 : 1;
+    int64_t su = ix->size > 4095 ? 4095 : ix->size, sv = iy->size > 4095 ? 4095 : iy->size;
+    if (su != sv) return su > sv ? -1 : 1;
+    return by_index(x, y);
+  }
+  case KEY_LO: /* earliest birth first, ties by index */
+    if (ix->lo != iy->lo) return ix->lo < iy->lo ? -1 : 1;
+    return by_index(x, y);
+  }
+  return by_index(x, y);
 }
 
-void mp_seq_by_birth(const mp_problem *p, int *seq) {
+static void seq_sorted(const mp_problem *p, enum seq_key key, int *seq) {
   for (int i = 0; i < p->n; i++) seq[i] = i;
-  sort_p = p;
-  qsort(seq, (size_t)p->n, sizeof *seq, cmp_birth);
+  seq_ctx sc = {p, key};
+  qsort_r(seq, (size_t)p->n, sizeof *seq, cmp_seq, &sc);
 }
 
-void mp_seq_by_size(const mp_problem *p, int *seq) {
-  for (int i = 0; i < p->n; i++) seq[i] = i;
-  sort_p = p;
-  qsort(seq, (size_t)p->n, sizeof *seq, cmp_size);
+void mp_seq_by_birth(const mp_problem *p, int *seq) { seq_sorted(p, KEY_BIRTH, seq); }
+void mp_seq_by_size(const mp_problem *p, int *seq) { seq_sorted(p, KEY_BYSIZE, seq); }
+
+/* ---- the greedy incumbent ---- */
+
+int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) {
+  int n = p->n;
+  size_t nz = (size_t)(n ? n : 1);
+  int *seq = mp_xmalloc(sizeof(int) * nz);
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+  int64_t bestA = -1;
+  /* the first four are the exact placer's historical candidates (their
+   * order decides ties); bysize's sequence last */
+  static const enum seq_key keys[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+    seq_sorted(p, keys[k], seq);
+    for (int fit = 0; fit < 2; fit++) {
+      if (bestA >= 0 && mp_time_up(c)) break; /* one packing at least */
+      int64_t a = mp_pack(p, seq, n, fit ? MP_BEST_FIT : MP_FIRST_FIT, off);
+      for (int i = 0; i < n; i++)
+        if (off[i] < 0) off[i] = 0;
+      if (bestA < 0 || a < bestA) {
+        bestA = a;
+        memcpy(best, off, sizeof(int64_t) * (size_t)n);
+      }
+    }
+  }
+  if (c->start_offsets && mp_place_ok(p, c->start_offsets)) {
+    int64_t a = mp_place_arena(p, c->start_offsets);
+    if (a < bestA) {
+      bestA = a;
+      memcpy(best, c->start_offsets, sizeof(int64_t) * (size_t)n);
+    }
+  }
+  free(seq);
+  free(off);
+  return bestA < 0 ? 0 : bestA;
+}
+
+/* ---- a placer's own check ---- */
+
+int64_t mp_place_arena(const mp_problem *p, const int64_t *off) {
+  int64_t arena = 0, top;
+  for (int i = 0; i < p->n; i++) {
+    if (p->items[i].size <= 0) continue;
+    if (!mp_add_ok(off[i], p->items[i].size, &top)) return INT64_MAX;
+    if (top > arena) arena = top;
+  }
+  return arena;
+}
+
+static int cmp_lo_r(const void *a, const void *b, void *arg) {
+  const mp_problem *p = arg;
+  int x = *(const int *)a, y = *(const int *)b;
+  if (p->items[x].lo != p->items[y].lo) return p->items[x].lo < p->items[y].lo ? -1 : 1;
+  return by_index(x, y);
+}
+
+bool mp_place_ok(const mp_problem *p, const int64_t *off) {
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    const mp_item *it = &p->items[i];
+    int64_t al = it->align < 1 ? 1 : it->align, top;
+    if (off[i] < 0 || off[i] % al != 0 || !mp_add_ok(off[i], it->size, &top)) return false;
+    if (it->fixed >= 0 && off[i] != it->fixed) return false;
+  }
+  /* by birth; `act` holds the earlier items still live at this birth */
+  int *seq = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  int *act = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  int m = 0, na = 0;
+  for (int i = 0; i < n; i++)
+    if (p->items[i].size > 0) seq[m++] = i;
+  qsort_r(seq, (size_t)m, sizeof *seq, cmp_lo_r, (void *)p);
+  bool ok = true;
+  for (int k = 0; k < m && ok; k++) {
+    int i = seq[k];
+    const mp_item *it = &p->items[i];
+    int keep = 0;
+    for (int q = 0; q < na && ok; q++) {
+      int j = act[q];
+      const mp_item *jt = &p->items[j];
+      if (jt->hi <= it->lo) continue; /* ended: meets nothing later */
+      act[keep++] = j;
+      if (mp_live_together(it, jt) && off[i] < off[j] + jt->size && off[j] < off[i] + it->size)
+        ok = false;
+    }
+    na = keep;
+    act[na++] = i;
+  }
+  free(seq);
+  free(act);
+  return ok;
 }

@@ -1,13 +1,22 @@
-/* pack.h - the packing primitive that offset placers share: put items, in a
- * sequence the placer chooses, at the first or the best-fitting aligned gap
- * among the already placed items whose lifetimes intersect theirs.  Part of
- * the model's toolkit, not of any one solver; the verifier never uses it. */
+/* pack.h - what offset placers share: put items, in a sequence the placer
+ * chooses, at the first or the best-fitting aligned gap among the already
+ * placed items whose lifetimes intersect theirs; the one greedy incumbent
+ * (best of several such packings); and a placer's own check of a placement.
+ * Solver library: the verifier (src/plan.c) never uses it, and solvers
+ * never use the verifier to prove their own results. */
 #ifndef MP_PACK_H
 #define MP_PACK_H
 
 #include "lifetime.h"
+#include "solver.h"
 
 enum mp_fit { MP_FIRST_FIT = 0, MP_BEST_FIT = 1 };
+
+/* Do items a and b share a step?  The literal half-open test, also for
+ * empty lifetimes [t, t) (which then meet every lifetime strictly across t). */
+static inline bool mp_live_together(const mp_item *a, const mp_item *b) {
+  return a->lo < b->hi && b->lo < a->hi;
+}
 
 /* Place items seq[0..m) in that order.  Items pinned in the problem
  * (fixed >= 0) are placed first where they stand, whatever seq says.
@@ -19,15 +28,30 @@ int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int
 int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const int64_t *off,
                     enum mp_fit fit);
 
-/* Buffers with an empty lifetime [t, t) still conflict, by the literal test
- * a.lo < b.hi && b.lo < a.hi, with every buffer live strictly across t.
- * Placers that handle only real lifetimes call this last: it puts every
- * unpinned empty-lifetime buffer first fit against everything else. */
+/* Placers that handle only real lifetimes call this last: it puts every
+ * unpinned buffer with an empty lifetime first fit against everything else. */
 void mp_pack_degenerate(const mp_problem *p, int64_t *off);
 
 /* Sequences the classic placers use (ties always broken by item index):
  * by birth (lo asc), by size (size desc, lo asc). */
 void mp_seq_by_birth(const mp_problem *p, int *seq);
 void mp_seq_by_size(const mp_problem *p, int *seq);
+
+/* The greedy incumbent every searching placer starts from: the lowest arena
+ * among first- and best-fit packings of five sequences (size; area =
+ * lifetime x size; lifetime then size; birth; and `bysize`'s own sequence,
+ * so it is never worse than `bysize`), and the chain's previous placement
+ * (c->start_offsets) when mp_place_ok accepts it.  Stops after the first
+ * packing once the deadline has passed.  Returns the arena; best[] gets the
+ * offsets (every item placed). */
+int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best);
+
+/* A placer's own check (independent of the verifier): every offset >= 0,
+ * aligned, pinned items where they stand, no two items live together
+ * overlap in address, no end wraps around. */
+bool mp_place_ok(const mp_problem *p, const int64_t *off);
+
+/* max over items of offset + size (0 for none); INT64_MAX if it wraps. */
+int64_t mp_place_arena(const mp_problem *p, const int64_t *off);
 
 #endif

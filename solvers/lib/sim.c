@@ -86,3 +86,17 @@ void mp_sim_run(mp_sim *s, int v) {
   s->steps++;
   for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]--;
 }
+
+bool mp_sim_order_ok(const mp_graph *g, const int *order, int64_t *peak) {
+  mp_sim s;
+  mp_sim_init(&s, g);
+  bool ok = true;
+  for (int t = 0; t < g->n && ok; t++) {
+    int v = order[t];
+    ok = v >= 0 && v < g->n && mp_sim_ready(&s, v);
+    if (ok) mp_sim_run(&s, v);
+  }
+  if (ok && peak) *peak = s.peak;
+  mp_sim_free(&s);
+  return ok;
+}

@@ -25,6 +25,11 @@ void mp_sim_copy(mp_sim *dst, const mp_sim *src); /* dst initialised */
 int64_t mp_sim_cost(const mp_sim *s, int v, int64_t *after);
 /* Run v (must be ready). */
 void mp_sim_run(mp_sim *s, int v);
+/* A scheduler's own check of an order (independent of the verifier): a
+ * permutation of the nodes in which every node comes after its
+ * predecessors (data and in-place edges).  *peak (if not NULL) gets its
+ * live peak when it is valid. */
+bool mp_sim_order_ok(const mp_graph *g, const int *order, int64_t *peak);
 static inline bool mp_sim_ready(const mp_sim *s, int v) {
   return !s->done[v] && s->missing[v] == 0;
 }

@@ -1,0 +1,115 @@
+/* chen_greedy.c - Chen et al. 2016's greedy checkpointing, as Checkmate runs
+ * it (solve_chen_greedy): walking the forward in order, add each node's
+ * output bytes to a running segment size; at an articulation point where
+ * the segment exceeds the segment budget B, checkpoint it and start a new
+ * segment.  Checkmate sweeps B from outside; here the stage sweeps it
+ * itself: B over a geometric grid from 0 to the forward's total bytes (and
+ * once without checkpoints), each plan built and measured, and the one
+ * that fits the budget with the least duration is kept (ties: the lower
+ * peak, then the smaller B).  The plan of each B is lib/remat_chen.h's. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/remat_chen.h"
+#include "solver.h"
+
+#define CHEN_GREEDY_OPTIONS(X) \
+  X(grid, 48, 1, 100000, "segment budgets tried (a geometric grid from the forward's bytes down)")
+enum { CHEN_GREEDY_OPTIONS(MP_OPT_ENUM) CHEN_GREEDY_N_OPTS };
+static const mp_option chen_greedy_options[] = {CHEN_GREEDY_OPTIONS(MP_OPT_ENTRY)};
+
+/* Checkmate's greedy rule for segment budget B; returns the checkpoints. */
+static int greedy_checkpoints(const ri_info *ri, const bool *is_cut, double B, int *ckpt) {
+  double temp = 0;
+  int n = 0;
+  for (int p = 0; p + 1 < ri->turn; p++) {
+    int v = ri->seq[p];
+    for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) temp += (double)ri->size[ri->own[i]];
+    if (is_cut[p] && temp > B) {
+      ckpt[n++] = p;
+      temp = 0;
+    }
+  }
+  return n;
+}
+
+typedef struct best_plan {
+  bool found;
+  rc_result res;
+  double B;
+  int nck;
+} best_plan;
+
+static bool better(const rc_result *a, const best_plan *b) {
+  if (!b->found) return true;
+  if (a->duration != b->res.duration) return a->duration < b->res.duration;
+  return a->peak < b->res.peak;
+}
+
+static int chen_greedy_solve(mp_ctx *c) {
+  int rc = ri_begin(c, "chen-greedy");
+  if (rc) return rc > 0 ? 0 : -1;
+  ri_info ri;
+  ri_init(&ri, c->g, c->start_order);
+  bool *is_cut = mp_xcalloc((size_t)ri.turn + 1, sizeof(bool));
+  int *ckpt = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
+  int *last = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
+  double total = 0;
+  for (int p = 0; p < ri.turn; p++) {
+    is_cut[p] = ri.front_count[p] == 1 && p + 1 < ri.turn;
+    total += (double)ri_run_bytes(&ri, ri.seq[p]);
+  }
+  int grid = (int)c->opt[OPT_grid];
+  best_plan best = {0};
+  int64_t least_peak = INT64_MAX;
+  char msg[256] = "";
+  int last_n = -1;
+  /* B = total x 2^(-i/4): 4 points per halving, then B = 0 (every cut) */
+  for (int i = 0; i <= grid && !mp_time_up(c); i++) {
+    double B = i == grid ? 0 : total * pow(2.0, -(double)i / 4.0);
+    int nck = greedy_checkpoints(&ri, is_cut, B, ckpt);
+    if (nck == last_n && !memcmp(ckpt, last, sizeof(int) * (size_t)nck)) continue; /* same as before */
+    last_n = nck;
+    memcpy(last, ckpt, sizeof(int) * (size_t)nck);
+    rc_result res;
+    if (rc_run(&ri, ckpt, nck, NULL, c->deadline, &res, msg, sizeof msg)) continue;
+    if (res.peak < least_peak) least_peak = res.peak;
+    if (res.peak <= c->budget && better(&res, &best)) best = (best_plan){true, res, B, nck};
+  }
+  rc = -1;
+  if (best.found) {
+    int nck = greedy_checkpoints(&ri, is_cut, best.B, ckpt);
+    rc_result res;
+    rc = rc_run(&ri, ckpt, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
+    if (rc == 0 && res.peak > c->budget) rc = -1; /* cannot happen: the same plan */
+    if (rc == 0) {
+      ri_claim(c, res.duration);
+      snprintf(c->msg, sizeof c->msg, "segment budget %.0f bytes: %d checkpoints, %lld reruns",
+               best.B, nck, (long long)res.reruns);
+    }
+  } else if (least_peak < INT64_MAX) {
+    snprintf(c->msg, sizeof c->msg,
+             "no plan within budget %lld: chen-greedy's least peak over its segment budgets is %lld",
+             (long long)c->budget, (long long)least_peak);
+  } else {
+    snprintf(c->msg, sizeof c->msg, "chen-greedy found no plan%s%s", msg[0] ? ": " : "", msg);
+  }
+  if (rc) mp_events_clear(c->events);
+  free(is_cut);
+  free(ckpt);
+  free(last);
+  ri_destroy(&ri);
+  return rc;
+}
+
+const mp_solver solver_chen_greedy = {
+    .name = "chen-greedy",
+    .summary = "Chen et al. 2016 greedy segments: checkpoints at articulation points once a "
+               "segment exceeds B bytes, B swept for the shortest plan within the budget",
+    .decides = MP_DECIDES_EVENTS,
+    .options = MP_OPTIONS(chen_greedy_options),
+    .quick = "grid=12",
+    .solve = chen_greedy_solve,
+};

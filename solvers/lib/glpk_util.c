@@ -1,0 +1,38 @@
+/* glpk_util.c - see glpk_util.h. */
+#include <limits.h>
+#include <setjmp.h>
+
+#include "lib/glpk_util.h"
+
+int mp_glp_tm_lim(const mp_ctx *c, double own) {
+  double left = -1; /* seconds; < 0: unlimited */
+  if (c->deadline > 0) left = c->deadline - mp_now();
+  if (own > 0 && (left < 0 || own < left)) left = own;
+  if (left < 0 && c->deadline <= 0) return INT_MAX;
+  double ms = left * 1000.0;
+  if (!(ms >= 1.0)) return 1; /* spent (or NaN): the smallest limit */
+  if (ms >= (double)INT_MAX) return INT_MAX;
+  return (int)ms;
+}
+
+typedef struct guard {
+  jmp_buf jump;
+} guard;
+
+static void on_error(void *info) {
+  guard *g = info;
+  longjmp(g->jump, 1);
+}
+
+int mp_glp_guarded(void (*fn)(void *arg), void *arg) {
+  guard g;
+  glp_error_hook(on_error, &g);
+  if (setjmp(g.jump) == 0) {
+    fn(arg);
+    glp_error_hook(NULL, NULL);
+    return 0;
+  }
+  glp_error_hook(NULL, NULL);
+  glp_free_env(); /* frees every GLPK object; the next call starts afresh */
+  return -1;
+}

@@ -1,0 +1,408 @@
+/* remat_exec.c - the shared plan builder of the recomputation heuristics
+ * (remat_exec.h): events written with their own memory and time account,
+ * buffers brought back on demand, frees by policy. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/remat_exec.h"
+
+static int fail(rx_exec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(rx_exec *x, const char *fmt, ...) {
+  if (!x->failed) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    va_end(ap);
+  }
+  x->failed = 1;
+  return -1;
+}
+
+static double dmax(double a, double b) { return a > b ? a : b; }
+
+/* ---- the events and their account ---- */
+
+static void push(rx_exec *x, mp_event_kind k, int id) {
+  if (x->out) mp_events_push(x->out, k, id);
+}
+
+static void rlist_add(rx_exec *x, int b) {
+  x->rpos[b] = x->nres;
+  x->rlist[x->nres++] = b;
+}
+
+static void rlist_del(rx_exec *x, int b) {
+  int i = x->rpos[b], last = x->rlist[--x->nres];
+  x->rlist[i] = last;
+  x->rpos[last] = i;
+  x->rpos[b] = -1;
+}
+
+static void sample(rx_exec *x, int64_t extra) {
+  if (x->live + extra > x->peak) x->peak = x->live + extra;
+  if (x->pos_peak && x->live + extra > x->pos_peak[x->p]) x->pos_peak[x->p] = x->live + extra;
+}
+
+static void emit_run(rx_exec *x, int v) {
+  const ri_info *ri = x->ri;
+  push(x, MP_EV_RUN, v);
+  double start = dmax(x->floor, x->t_comp);
+  for (int k = 0; k < ri_nreads(ri, v); k++) start = dmax(start, x->ready[ri_read(ri, v, k)]);
+  double end = start + ri->cost[v];
+  x->t_comp = end;
+  x->duration = dmax(x->duration, end);
+  for (int k = 0; k < ri_nreads(ri, v); k++) {
+    int r = ri_read(ri, v, k);
+    x->last_read[r] = end;
+    x->last_access[r] = x->clock;
+  }
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) {
+    int o = ri->own[i];
+    x->res[o] = 1;
+    x->live += ri->size[o];
+    x->ready[o] = end;
+    x->last_access[o] = x->clock;
+    rlist_add(x, o);
+  }
+  sample(x, ri_ws(ri, v));
+  /* a strictly increasing clock: views cost nothing, DTR's staleness needs order */
+  x->clock += ri->cost[v] + 1e-6;
+  x->runs[v]++;
+}
+
+static void emit_free(rx_exec *x, int b) {
+  push(x, MP_EV_FREE, b);
+  x->res[b] = 0;
+  x->live -= x->ri->size[b];
+  x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
+  rlist_del(x, b);
+  if (x->note && rx_next_use(x, b) <= x->ri->m) x->note(x, b, RX_NOTE_FREED, x->ctx);
+}
+
+static void emit_out(rx_exec *x, int b) {
+  push(x, MP_EV_OUT, b);
+  x->host[b] = 1;
+  double start = dmax(dmax(x->floor, x->t_out), x->ready[b]);
+  double end = start + (double)x->ri->size[b] / x->bandwidth;
+  x->t_out = x->last_out[b] = end;
+  x->duration = dmax(x->duration, end);
+}
+
+static void emit_in(rx_exec *x, int b) {
+  push(x, MP_EV_IN, b);
+  x->res[b] = 1;
+  x->live += x->ri->size[b];
+  sample(x, 0);
+  double start = dmax(dmax(x->floor, x->t_in), x->last_out[b]);
+  double end = start + (double)x->ri->size[b] / x->bandwidth;
+  x->t_in = x->ready[b] = end;
+  x->duration = dmax(x->duration, end);
+  x->last_access[b] = x->clock;
+  x->n_ins++;
+  rlist_add(x, b);
+  if (x->note) x->note(x, b, RX_NOTE_MADE, x->ctx);
+}
+
+/* Room for `need` more bytes: the victim callback frees buffers until they
+ * fit.  Without one, nothing is enforced (the driver reads the peak). */
+static int reserve(rx_exec *x, int64_t need) {
+  if (!x->victim) return 0;
+  while (x->live + need > x->budget) {
+    int b = x->victim(x, need, x->ctx);
+    if (b < 0)
+      return fail(x, "%lld bytes resident that cannot be freed now, %lld more needed, budget %lld",
+                  (long long)x->live, (long long)need, (long long)x->budget);
+    emit_free(x, b);
+  }
+  return 0;
+}
+
+/* ---- the policy ---- */
+
+void rx_free(rx_exec *x, int b) {
+  if (x->res[b]) emit_free(x, b);
+}
+
+static bool any_swap(const rx_exec *x, int b) {
+  const ri_info *ri = x->ri;
+  if (!x->gap) return false;
+  for (int e = ri->ev_start[b]; e < ri->ev_start[b + 1] - 1; e++)
+    if (x->gap[e] == RX_SWAP) return true;
+  return false;
+}
+
+void rx_settle(rx_exec *x, int b) {
+  const ri_info *ri = x->ri;
+  if (!x->res[b] || x->lock[b] > 0) return;
+  int nu = rx_next_use(x, b);
+  if (nu > ri->m) { /* no use remains */
+    emit_free(x, b);
+    return;
+  }
+  if (x->gap && x->cur[b] == ri->ev_start[b] + 1 && !x->host[b] && x->bandwidth > 0 &&
+      any_swap(x, b))
+    emit_out(x, b); /* offloaded later: copy it out as soon as it is made */
+  if (x->hold[b] > 0) return;
+  int e = x->cur[b] - 1;
+  if (x->gap && e >= ri->ev_start[b] && x->gap[e] != RX_KEEP) {
+    if (x->gap[e] == RX_SWAP && !x->host[b] && x->bandwidth > 0) emit_out(x, b);
+    if (x->gap[e] == RX_SWAP && x->host[b] && x->last_out[b] > x->t_comp) {
+      if (!x->pending[b]) x->pending[b] = 1, x->pend[x->npend++] = b; /* free once copied */
+      return;
+    }
+    if (x->gap[e] == RX_DROP ? (ri->flags[b] & RI_DROP) : x->host[b]) emit_free(x, b);
+    return;
+  }
+  if ((ri->flags[b] & RI_DROP) && ri_fwd_buf(ri, b) && nu >= x->horizon) emit_free(x, b);
+}
+
+/* ---- bringing buffers back ---- */
+
+/* Buffers made or read by reruns, settled once the caller's own reads are
+ * locked (a list that may repeat: settling twice is harmless). */
+static void touch(rx_exec *x, int b) {
+  if (x->nt == x->tcap) {
+    x->tcap = x->tcap ? 2 * x->tcap : 64;
+    x->touched = mp_xrealloc(x->touched, sizeof(int) * (size_t)x->tcap);
+  }
+  x->touched[x->nt++] = b;
+}
+
+static void flush(rx_exec *x) {
+  for (int i = 0; i < x->nt; i++) rx_settle(x, x->touched[i]);
+  x->nt = 0;
+}
+
+/* A frame whose producer may rerun: lock its resident reads in turn; push
+ * the first missing one; once all are locked, rerun it.  Returns 1 when a
+ * read was pushed, 0 when the rerun is done, -1 on failure. */
+static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
+  const ri_info *ri = x->ri;
+  int u = ri_owner(ri, f->buf);
+  while (f->k < ri_nreads(ri, u) && x->res[ri_read(ri, u, f->k)]) x->lock[ri_read(ri, u, f->k++)]++;
+  if (f->k < ri_nreads(ri, u)) {
+    x->stack[(*sp)++] = (rx_frame){ri_read(ri, u, f->k), 0};
+    return 1;
+  }
+  for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++)
+    if (x->res[ri->own[i]]) emit_free(x, ri->own[i]); /* a rerun remakes them all */
+  if (reserve(x, ri_run_bytes(ri, u))) return -1;
+  emit_run(x, u);
+  x->n_reruns++;
+  for (int k = 0; k < ri_nreads(ri, u); k++) {
+    x->lock[ri_read(ri, u, k)]--;
+    touch(x, ri_read(ri, u, k));
+  }
+  for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++) {
+    if (ri->own[i] != b0) touch(x, ri->own[i]);
+    if (x->note) x->note(x, ri->own[i], RX_NOTE_MADE, x->ctx);
+  }
+  return 0;
+}
+
+/* Make b0 resident: from its host copy, else by rerunning its producer
+ * after bringing back its reads (an explicit stack: chains can be long). */
+static int bring(rx_exec *x, int b0) {
+  const ri_info *ri = x->ri;
+  const mp_graph *g = x->g;
+  if (x->res[b0]) return 0;
+  int sp = 0;
+  x->stack[sp++] = (rx_frame){b0, 0};
+  while (sp > 0) {
+    rx_frame *f = &x->stack[sp - 1];
+    int b = f->buf;
+    if (x->res[b]) { /* made meanwhile by a sibling's rerun */
+      for (int k = 0; k < f->k; k++) x->lock[ri_read(ri, ri_owner(ri, b), k)]--;
+      sp--;
+      continue;
+    }
+    if (x->host[b] && x->bandwidth > 0) {
+      if (reserve(x, ri->size[b])) return -1;
+      emit_in(x, b);
+      sp--;
+      continue;
+    }
+    if (!(ri->flags[b] & RI_DROP)) {
+      char key[48];
+      mp_buffer_key(g, b, key, sizeof key);
+      return fail(x, "buffer %s is needed at position %d but is gone (no host copy, and its "
+                  "producer cannot run again)", key, x->p);
+    }
+    int rc = rerun_frame(x, f, &sp, b0);
+    if (rc < 0) return -1;
+    if (rc == 0) sp--;
+  }
+  return 0;
+}
+
+int rx_materialize(rx_exec *x, int b) {
+  int rc = bring(x, b);
+  x->lock[b]++;
+  flush(x);
+  x->lock[b]--;
+  return rc;
+}
+
+/* ---- positions ---- */
+
+/* Swapped buffers whose copy out has ended by now are freed. */
+static void free_copied(rx_exec *x) {
+  int n = x->npend;
+  x->npend = 0;
+  for (int i = 0; i < n; i++) {
+    int b = x->pend[i];
+    x->pending[b] = 0;
+    rx_settle(x, b);
+  }
+}
+
+int rx_step(rx_exec *x) {
+  const ri_info *ri = x->ri;
+  int p = x->p, v = ri->seq[p];
+  if (x->npend) free_copied(x);
+  if ((p & 255) == 0 && rx_time_up(x)) return fail(x, "time limit reached at position %d of %d", p, ri->m);
+  if (x->pre_start)
+    for (int i = x->pre_start[p]; i < x->pre_start[p + 1]; i++) {
+      int b = x->pre[i];
+      if (x->res[b] || !x->host[b] || rx_next_use(x, b) > ri->m) continue;
+      if (reserve(x, ri->size[b])) return -1;
+      emit_in(x, b);
+    }
+  for (int k = 0; k < ri_nreads(ri, v); k++) {
+    int r = ri_read(ri, v, k);
+    if (bring(x, r)) return -1;
+    x->lock[r]++;
+  }
+  flush(x);
+  if (reserve(x, ri_run_bytes(ri, v))) return -1;
+  emit_run(x, v);
+  x->pos_start[p] = x->t_comp - ri->cost[v];
+  x->pos_tout[p] = x->t_out;
+  x->pos_tin[p] = x->t_in;
+  x->p++;
+  for (int k = 0; k < ri_nreads(ri, v); k++) {
+    int r = ri_read(ri, v, k);
+    x->lock[r]--;
+    x->cur[r]++;
+    if (x->note) x->note(x, r, RX_NOTE_READ, x->ctx);
+  }
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) x->cur[ri->own[i]]++;
+  for (int k = 0; k < ri_nreads(ri, v); k++) rx_settle(x, ri_read(ri, v, k));
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) rx_settle(x, ri->own[i]);
+  return x->failed ? -1 : 0;
+}
+
+int rx_start(rx_exec *x) {
+  const ri_info *ri = x->ri;
+  for (int b = 0; b < ri->nb; b++)
+    if (x->res[b]) rx_settle(x, b);
+  return x->failed ? -1 : 0;
+}
+
+int rx_finish(rx_exec *x) {
+  const ri_info *ri = x->ri;
+  x->horizon = ri->m + 2;
+  while (x->p < ri->m)
+    if (rx_step(x)) return -1;
+  if (x->npend) free_copied(x);
+  /* the outputs end resident: each one brought back is held, so that
+   * bringing back the next cannot evict it */
+  for (int b = 0; b < ri->nb; b++)
+    if (ri->flags[b] & RI_OUTPUT) {
+      if (!x->res[b] && rx_materialize(x, b)) return -1;
+      x->hold[b]++;
+    }
+  return x->failed ? -1 : 0;
+}
+
+/* ---- setup ---- */
+
+void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
+  const ri_info *ri = x->ri;
+  x->gap = gap;
+  x->prefetch = prefetch;
+  free(x->pre_start);
+  free(x->pre);
+  x->pre_start = x->pre = NULL;
+  if (!prefetch) return;
+  int ne = ri->ev_start[ri->nb];
+  x->pre_start = mp_xcalloc((size_t)ri->m + 2, sizeof(int));
+  for (int e = 0; e < ne; e++)
+    if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre_start[prefetch[e] + 1]++;
+  for (int p = 0; p < ri->m; p++) x->pre_start[p + 1] += x->pre_start[p];
+  x->pre = mp_xmalloc(sizeof(int) * (size_t)(x->pre_start[ri->m] + 1));
+  int *fill = mp_xmalloc(sizeof(int) * (size_t)(ri->m + 1));
+  memcpy(fill, x->pre_start, sizeof(int) * (size_t)(ri->m + 1));
+  for (int b = 0; b < ri->nb; b++)
+    for (int e = ri->ev_start[b]; e < ri->ev_start[b + 1]; e++)
+      if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre[fill[prefetch[e]]++] = b;
+  free(fill);
+}
+
+void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth) {
+  memset(x, 0, sizeof *x);
+  x->ri = ri;
+  x->g = ri->g;
+  x->out = out;
+  if (out) mp_events_clear(out);
+  x->budget = budget;
+  x->bandwidth = bandwidth;
+  x->horizon = ri->m + 2;
+  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1;
+  x->hold = mp_xcalloc(nb, sizeof(int));
+  x->res = mp_xcalloc(nb, 1);
+  x->host = mp_xcalloc(nb, 1);
+  x->lock = mp_xcalloc(nb, sizeof(int));
+  x->cur = mp_xmalloc(sizeof(int) * nb);
+  x->runs = mp_xcalloc(n, sizeof(int));
+  x->last_access = mp_xcalloc(nb, sizeof(double));
+  x->rlist = mp_xmalloc(sizeof(int) * nb);
+  x->rpos = mp_xmalloc(sizeof(int) * nb);
+  x->ready = mp_xcalloc(nb, sizeof(double));
+  x->last_read = mp_xcalloc(nb, sizeof(double));
+  x->last_out = mp_xcalloc(nb, sizeof(double));
+  x->pos_start = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  x->pos_tout = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  x->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  x->stack = mp_xmalloc(sizeof(rx_frame) * (n + 1));
+  x->pend = mp_xmalloc(sizeof(int) * nb);
+  x->pending = mp_xcalloc(nb, 1);
+  for (int b = 0; b < ri->nb; b++) {
+    x->rpos[b] = -1;
+    x->cur[b] = ri->ev_start[b];
+    if ((ri->flags[b] & RI_INPUT)) {
+      x->res[b] = 1;
+      x->live += ri->size[b];
+      x->cur[b]++;
+      rlist_add(x, b);
+    }
+  }
+  x->peak = x->live;
+}
+
+void rx_destroy(rx_exec *x) {
+  free(x->hold);
+  free(x->res);
+  free(x->host);
+  free(x->lock);
+  free(x->cur);
+  free(x->runs);
+  free(x->last_access);
+  free(x->rlist);
+  free(x->rpos);
+  free(x->ready);
+  free(x->last_read);
+  free(x->last_out);
+  free(x->pos_start);
+  free(x->pos_tout);
+  free(x->pos_tin);
+  free(x->stack);
+  free(x->pre_start);
+  free(x->pre);
+  free(x->touched);
+  free(x->pend);
+  free(x->pending);
+  memset(x, 0, sizeof *x);
+}

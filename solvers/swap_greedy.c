@@ -1,0 +1,321 @@
+/* swap_greedy.c - Capuchin-style swap then recompute (Peng et al.,
+ * ASPLOS'20): measure the plan, find the first point where memory exceeds
+ * the budget, and free enough of what is resident there but idle (not read
+ * until later):
+ *   1. swap first: buffers whose idle window hides both copies (free time
+ *      FT >= 0: the copy in, queued behind the copies already planned on
+ *      its stream, ends before the next use), the largest first; a swap
+ *      copies the buffer out right after it is made, frees it after its
+ *      last use before the window once the copy has ended, and brings it
+ *      back at the latest position that leaves the copy in time;
+ *   2. then, for what swapping cannot hide, the option with the most bytes
+ *      per unit of overhead (Capuchin's memory saving per second): a swap
+ *      that stalls (its unhidden copy time) or a recomputation (the cost of
+ *      its producer and of the producers of its reads that are gone);
+ * then measure again, until the plan fits.  Times come from the plan's own
+ * simulation (one compute stream, two copy streams, DESIGN 6.3), so later
+ * choices see the stalls of earlier ones.  With bandwidth 0 (no host link)
+ * it only recomputes.  In-place storage is never moved (DESIGN 6.2).  The
+ * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth). */
+#include <float.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/remat_exec.h"
+#include "solver.h"
+
+#define SWAP_GREEDY_OPTIONS(X) \
+  X(rounds, 100000, 1, 1e9, "measure-and-free rounds at most")
+enum { SWAP_GREEDY_OPTIONS(MP_OPT_ENUM) SWAP_GREEDY_N_OPTS };
+static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY)};
+
+typedef struct sg_state {
+  const ri_info *ri;
+  mp_ctx *c;
+  double bw;
+  uint8_t *gap;     /* per event: the mode of the gap after it */
+  int *prefetch;    /* per event: where a swapped buffer comes back */
+  int64_t *pos_peak;
+  double *pos_start, *pos_tout, *pos_tin; /* of the last whole plan measured */
+} sg_state;
+
+/* One candidate at the overflow point: buffer b, the gap after event e. */
+typedef struct sg_cand {
+  int b, e;
+  int mode;         /* RX_SWAP or RX_DROP */
+  int back;         /* swap: the position it comes back at */
+  double ft;        /* swap: free time (>= 0: hidden) */
+  double overhead;  /* the cheaper option's estimated cost */
+} sg_cand;
+
+/* Run the plan: figures, per-position peaks and start times; stop before
+ * position `until` (m: the whole plan) when x is handed back. */
+static int measure(sg_state *s, mp_events *out, int until, rx_exec *x) {
+  rx_init(x, s->ri, out, INT64_MAX, s->bw);
+  x->deadline = s->c->deadline;
+  rx_set_gaps(x, s->gap, s->prefetch);
+  if (until >= s->ri->m) {
+    memset(s->pos_peak, 0, sizeof(int64_t) * (size_t)(s->ri->m + 1));
+    x->pos_peak = s->pos_peak;
+  }
+  int rc = rx_start(x);
+  while (rc == 0 && x->p < until && x->p < s->ri->m) rc = rx_step(x);
+  if (rc == 0 && until >= s->ri->m) rc = rx_finish(x);
+  if (rc == 0 && until >= s->ri->m) {
+    size_t len = sizeof(double) * (size_t)s->ri->m;
+    memcpy(s->pos_start, x->pos_start, len);
+    memcpy(s->pos_tout, x->pos_tout, len);
+    memcpy(s->pos_tin, x->pos_tin, len);
+  }
+  return rc;
+}
+
+/* When a copy in issued before position r would end: it starts once r's
+ * turn comes, the stream from the host is free and the copy out has ended. */
+static double in_end(const sg_state *s, int r, double out_end, double len) {
+  double t = s->pos_start[r] > s->pos_tin[r] ? s->pos_start[r] : s->pos_tin[r];
+  return (t > out_end ? t : out_end) + len;
+}
+
+/* The latest position in (after, q] whose copy in ends by q's start (every
+ * term of in_end grows with r); the earliest one when none does. */
+static int back_position(const sg_state *s, int after, int q, double out_end, double len) {
+  int lo = after + 1, hi = q;
+  if (lo > hi) return q;
+  if (in_end(s, lo, out_end, len) > s->pos_start[q]) return lo;
+  while (lo < hi) {
+    int mid = lo + (hi - lo + 1) / 2;
+    if (in_end(s, mid, out_end, len) <= s->pos_start[q]) lo = mid; else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* The cost of bringing b back by a rerun at p: its producer, and the
+ * producers of its reads that are not resident now. */
+static double rerun_cost(const rx_exec *x, int b) {
+  const ri_info *ri = x->ri;
+  int u = ri_owner(ri, b);
+  double c = ri->cost[u];
+  for (int k = 0; k < ri_nreads(ri, u); k++) {
+    int r = ri_read(ri, u, k);
+    if (!x->res[r] && !(ri->flags[r] & RI_INPUT)) c += ri->cost[ri_owner(ri, r)];
+  }
+  return c + 1e-9; /* views cost nothing, yet a rerun is never free */
+}
+
+/* A buffer swapped already, brought back before p* by its prefetch: bring
+ * it back after p* instead (a later copy in, perhaps a stall). */
+static bool consider_later(const sg_state *s, const rx_exec *x, int b, int e, int q, int pstar,
+                           sg_cand *cd) {
+  const ri_info *ri = s->ri;
+  if (s->gap[e] != RX_SWAP || !x->host[b] || s->prefetch[e] > pstar) return false;
+  double len = (double)ri->size[b] / s->bw;
+  int back = back_position(s, pstar, q, x->last_out[b], len);
+  if (back <= pstar) back = pstar + 1; /* late: a stall */
+  if (back > q) return false;
+  double ft = s->pos_start[q] - in_end(s, back, x->last_out[b], len);
+  *cd = (sg_cand){b, e, RX_SWAP, back, ft, ft >= 0 ? 0 : -ft};
+  return true;
+}
+
+static bool consider(const sg_state *s, const rx_exec *x, int b, int pstar, sg_cand *cd) {
+  const ri_info *ri = s->ri;
+  int e = x->cur[b] - 1;
+  if (x->lock[b] || e < ri->ev_start[b] || x->cur[b] >= ri->ev_start[b + 1]) return false;
+  int q = ri->ev[x->cur[b]], ls = ri->ev[e];
+  if (q <= pstar) return false; /* read right now */
+  if (s->gap[e] != RX_KEEP) return consider_later(s, x, b, e, q, pstar, cd);
+  *cd = (sg_cand){b, e, -1, -1, -DBL_MAX, DBL_MAX};
+  if (s->bw > 0 && (ri->flags[b] & RI_SWAP)) {
+    /* copied out after it is made, freed once copied (and used), back in
+     * time for q: it helps at p* when the free comes before and the copy
+     * in after */
+    int pb = ri_prod(ri, b), after = pb + 1 < ri->m ? pb + 1 : pb;
+    double len = (double)ri->size[b] / s->bw;
+    double made = pb >= 0 ? s->pos_start[pb] + ri->cost[ri->seq[pb]] : 0;
+    double out_start = pb >= 0 && x->host[b] == 0 && s->pos_tout[after] > made ? s->pos_tout[after] : made;
+    double out_end = x->host[b] ? x->last_out[b] : out_start + len;
+    double used = ls >= 0 ? s->pos_start[ls] + ri->cost[ri->seq[ls]] : 0;
+    double freed = out_end > used ? out_end : used;
+    int back = back_position(s, ls, q, out_end, len);
+    if (back <= pstar) back = pstar + 1; /* late: a stall */
+    if (back <= q && freed <= s->pos_start[pstar]) {
+      cd->mode = RX_SWAP, cd->back = back;
+      cd->ft = s->pos_start[q] - in_end(s, back, out_end, len);
+      cd->overhead = cd->ft >= 0 ? 0 : -cd->ft;
+    }
+  }
+  if (ri->flags[b] & RI_DROP) {
+    double rc = rerun_cost(x, b);
+    if (cd->mode < 0 || (cd->ft < 0 && rc < cd->overhead)) cd->mode = RX_DROP, cd->overhead = rc;
+  }
+  return cd->mode >= 0;
+}
+
+typedef struct sg_sort {
+  const ri_info *ri;
+} sg_sort;
+
+/* Hidden swaps first, the largest first; then bytes per overhead. */
+static int cand_cmp_r(const void *pa, const void *pb, void *ctx) {
+  const sg_sort *st = ctx;
+  const sg_cand *a = pa, *b = pb;
+  bool ha = a->mode == RX_SWAP && a->ft >= 0, hb = b->mode == RX_SWAP && b->ft >= 0;
+  if (ha != hb) return ha ? -1 : 1;
+  if (ha) { /* hidden swaps: the most bytes first */
+    if (st->ri->size[a->b] != st->ri->size[b->b]) return st->ri->size[a->b] > st->ri->size[b->b] ? -1 : 1;
+  } else {
+    double ma = (double)st->ri->size[a->b] / a->overhead, mb = (double)st->ri->size[b->b] / b->overhead;
+    if (ma != mb) return ma > mb ? -1 : 1;
+  }
+  return a->b - b->b;
+}
+
+/* One round: at the first overflow, choose what to free.  Returns the
+ * number of gaps changed (0: nothing can be freed there). */
+static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, size_t cap) {
+  const ri_info *ri = s->ri;
+  rx_exec x;
+  int changed = 0;
+  if (measure(s, NULL, pstar, &x) == 0) {
+    int np = x.pre_start ? x.pre_start[pstar + 1] - x.pre_start[pstar] : 0;
+    sg_cand *cd = mp_xmalloc(sizeof(sg_cand) * (size_t)(x.nres + np + 1));
+    int n = 0;
+    int v = pstar < ri->m ? ri->seq[pstar] : -1;
+    for (int i = 0; i < x.nres; i++) {
+      int b = x.rlist[i];
+      bool read_now = false;
+      for (int k = 0; v >= 0 && k < ri_nreads(ri, v); k++) read_now |= ri_read(ri, v, k) == b;
+      bool ok = !read_now && consider(s, &x, b, pstar, &cd[n]);
+      if (s->c->verbose > 1 && ri->size[b] > 1000000)
+        fprintf(stderr, "  resident %d (%lld bytes, flags %d, cur event %d at %d, gap %d, prefetch %d): %s\n", b,
+                (long long)ri->size[b], ri->flags[b], x.cur[b] - ri->ev_start[b],
+                x.cur[b] < ri->ev_start[b + 1] ? ri->ev[x.cur[b]] : -1,
+                x.cur[b] > ri->ev_start[b] ? s->gap[x.cur[b] - 1] : -1,
+                x.cur[b] > ri->ev_start[b] ? s->prefetch[x.cur[b] - 1] : -1, ok ? "candidate" : read_now ? "read now" : "no");
+      n += ok;
+    }
+    /* copies in planned at p* itself: bring them back later instead */
+    for (int i = 0; i < np; i++) {
+      int b = x.pre[x.pre_start[pstar] + i];
+      if (!x.res[b] && consider(s, &x, b, pstar, &cd[n])) n++;
+    }
+    sg_sort st = {ri};
+    qsort_r(cd, (size_t)n, sizeof *cd, cand_cmp_r, &st);
+    int64_t freed = 0;
+    for (int i = 0; i < n && freed < excess; i++) {
+      s->gap[cd[i].e] = (uint8_t)cd[i].mode;
+      s->prefetch[cd[i].e] = cd[i].mode == RX_SWAP ? cd[i].back : -1;
+      freed += ri->size[cd[i].b];
+      changed++;
+      if (s->c->verbose)
+        fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
+                "overhead %g)\n", pstar, (long long)excess, cd[i].mode == RX_SWAP ? "swap" : "recompute",
+                cd[i].b, (long long)ri->size[cd[i].b], ri->ev[cd[i].e], ri->ev[cd[i].e + 1], cd[i].ft,
+                cd[i].overhead);
+    }
+    if (!changed)
+      snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "
+               "offloaded or recomputed", pstar, (long long)excess);
+    free(cd);
+  } else {
+    snprintf(msg, cap, "%s", x.msg);
+  }
+  rx_destroy(&x);
+  return changed;
+}
+
+static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
+  int ne = ri->ev_start[ri->nb];
+  *s = (sg_state){.ri = ri, .c = c, .bw = bw};
+  s->gap = mp_xcalloc((size_t)ne + 1, 1);
+  s->prefetch = mp_xmalloc(sizeof(int) * (size_t)(ne + 1));
+  for (int e = 0; e < ne; e++) s->prefetch[e] = -1;
+  s->pos_peak = mp_xcalloc((size_t)ri->m + 2, sizeof(int64_t));
+  s->pos_start = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  s->pos_tout = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  s->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+}
+
+static void sg_destroy(sg_state *s) {
+  free(s->gap);
+  free(s->prefetch);
+  free(s->pos_peak);
+  free(s->pos_start);
+  free(s->pos_tout);
+  free(s->pos_tin);
+}
+
+/* Measure, free at the first overflow, repeat until the plan fits.
+ * Returns 0 with the plan's duration, or -1 with msg. */
+static int greedy(sg_state *s, long max_rounds, double *duration, long *rounds, char *msg, size_t cap) {
+  const ri_info *ri = s->ri;
+  for (*rounds = 0; *rounds < max_rounds && !mp_time_up(s->c); (*rounds)++) {
+    rx_exec x;
+    int mrc = measure(s, NULL, ri->m, &x);
+    int64_t peak = x.peak;
+    *duration = x.duration;
+    if (mrc) snprintf(msg, cap, "%s", x.msg);
+    rx_destroy(&x);
+    if (mrc) return -1;
+    if (peak <= s->c->budget) return 0;
+    int pstar = 0;
+    while (s->pos_peak[pstar] <= s->c->budget) pstar++;
+    if (!free_at_overflow(s, pstar, s->pos_peak[pstar] - s->c->budget, msg, cap)) return -1;
+  }
+  if (!msg[0]) snprintf(msg, cap, "%s", mp_time_up(s->c) ? "time limit" : "rounds exhausted");
+  return -1;
+}
+
+/* With a host link the greedy runs twice, with copies and with
+ * recomputation alone, and the shorter plan wins: a slow link must not make
+ * the plan worse than not using it. */
+static int swap_greedy_solve(mp_ctx *c) {
+  int rc = ri_begin(c, "swap-greedy");
+  if (rc) return rc > 0 ? 0 : -1;
+  ri_info ri;
+  ri_init(&ri, c->g, c->start_order);
+  double bw = c->bandwidth > 0 ? c->bandwidth : 0;
+  sg_state runs[2];
+  int ok[2] = {-1, -1};
+  double dur[2] = {0, 0};
+  long rounds[2] = {0, 0};
+  char msg[2][256] = {"", ""};
+  for (int k = 0; k < (bw > 0 ? 2 : 1); k++) {
+    sg_init(&runs[k], &ri, c, k == 0 ? bw : 0);
+    ok[k] = greedy(&runs[k], (long)c->opt[OPT_rounds], &dur[k], &rounds[k], msg[k], sizeof msg[k]);
+  }
+  int w = ok[0] == 0 && (ok[1] != 0 || dur[0] <= dur[1]) ? 0 : ok[1] == 0 ? 1 : -1;
+  rc = -1;
+  if (w >= 0) {
+    rx_exec x;
+    rc = measure(&runs[w], c->events, ri.m, &x);
+    if (rc == 0 && x.peak <= c->budget) {
+      ri_claim(c, x.duration);
+      snprintf(c->msg, sizeof c->msg, "%ld rounds%s: %lld reruns, %lld copies in", rounds[w],
+               bw > 0 && w == 1 ? " (recomputing alone was shorter)" : "", (long long)x.n_reruns,
+               (long long)x.n_ins);
+    } else {
+      rc = -1;
+      snprintf(c->msg, sizeof c->msg, "swap-greedy: the final plan failed: %.200s", x.msg);
+    }
+    rx_destroy(&x);
+  } else {
+    snprintf(c->msg, sizeof c->msg, "swap-greedy: no plan within budget %lld: %.200s",
+             (long long)c->budget, msg[0]);
+  }
+  if (rc) mp_events_clear(c->events);
+  for (int k = 0; k < (bw > 0 ? 2 : 1); k++) sg_destroy(&runs[k]);
+  ri_destroy(&ri);
+  return rc;
+}
+
+const mp_solver solver_swap_greedy = {
+    .name = "swap-greedy",
+    .summary = "Capuchin-style (ASPLOS'20): at each overflow, swap what its idle window hides, "
+               "then swap or recompute by bytes saved per overhead",
+    .decides = MP_DECIDES_EVENTS,
+    .options = MP_OPTIONS(swap_greedy_options),
+    .solve = swap_greedy_solve,
+};

@@ -1,0 +1,314 @@
+/* memplan.h - the public C API of libmemplan: static memory planning for
+ * computation graphs (which order the operators run in, which tensors to
+ * recompute or offload within a memory budget, and at which offset of one
+ * arena each buffer lives).
+ *
+ * The one header a program needs.  Link with `pkg-config --cflags --libs
+ * memplan`.  Conventions (igraph's):
+ *   - every fallible call returns a memplan_err (MEMPLAN_OK is 0) and, when
+ *     the caller passes a memplan_error, a message naming the file, the node
+ *     or the solver;
+ *   - objects come in pairs: what memplan_X_load/create/solve makes,
+ *     memplan_X_destroy frees (NULL is allowed);
+ *   - pointers a result hands out stay valid until it is destroyed; a result
+ *     refers to its instance, which must outlive it.
+ * The semantics of every figure and status are those of memplan's README
+ * ("Semantics decisions") and DESIGN.md.
+ *
+ *   memplan_instance *in;
+ *   memplan_result *res;
+ *   memplan_request req;
+ *   memplan_request_init(&req);
+ *   req.order = argv[2];   // a solver or a chain of them, e.g. greedy,sa
+ *   req.place = argv[3];   // memplan_solver_get() lists the names
+ *   // optional: recompute / offload within 80% of the order's live peak
+ *   // req.remat = argv[4]; req.budget_frac = "0.8";
+ *   if (memplan_instance_load(&in, "model.json", NULL, &err) == MEMPLAN_OK &&
+ *       memplan_solve(in, &req, &res, &err) == MEMPLAN_OK) {
+ *     memplan_figures f;
+ *     memplan_result_figures(res, &f);   // f.arena, f.live_peak, ...
+ *   }
+ */
+#ifndef MEMPLAN_H
+#define MEMPLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 2: recomputation and offload (memplan_request.remat, the figures and
+ * events of an event plan); fields were appended to memplan_request,
+ * memplan_figures and memplan_stage_info. */
+#define MEMPLAN_API_VERSION 2
+
+typedef enum memplan_err {
+  MEMPLAN_OK = 0,
+  MEMPLAN_EINPUT,  /* bad input: a file or a value that cannot be used */
+  MEMPLAN_EUSAGE,  /* bad request: unknown solver or option, wrong kind of solver */
+  MEMPLAN_ESOLVER, /* a solver failed or refused, or no plan meets the request */
+  MEMPLAN_EIO      /* an output could not be written */
+} memplan_err;
+
+typedef struct memplan_error {
+  char msg[512];
+} memplan_error;
+
+/* What a result claims.  optimal and infeasible come only with a bound the
+ * harness checked itself; refused: a solver declined under its documented
+ * size cap; fixed is the order status of a plan whose order was not
+ * searched (the file order, or a fixed-lifetime problem). */
+typedef enum memplan_status {
+  MEMPLAN_OPTIMAL = 0,
+  MEMPLAN_FEASIBLE,
+  MEMPLAN_INFEASIBLE,
+  MEMPLAN_TIMEOUT,
+  MEMPLAN_ERROR,
+  MEMPLAN_REFUSED,
+  MEMPLAN_FIXED
+} memplan_status;
+
+int memplan_api_version(void);
+const char *memplan_err_name(memplan_err e);
+const char *memplan_status_name(memplan_status s);
+
+/* ---- solvers: the registry ---- */
+
+/* EVENTS: a recomputation/offload solver (an event plan within a budget) */
+enum {
+  MEMPLAN_DECIDES_ORDER = 1,
+  MEMPLAN_DECIDES_OFFSETS = 2,
+  MEMPLAN_DECIDES_BOTH = 3,
+  MEMPLAN_DECIDES_EVENTS = 4
+};
+
+typedef struct memplan_solver_info {
+  const char *name;
+  const char *summary;
+  int decides;    /* MEMPLAN_DECIDES_* */
+  int n_options;
+} memplan_solver_info;
+
+typedef struct memplan_option_info {
+  const char *name;
+  double def, lo, hi;
+  const char *help;
+} memplan_option_info;
+
+int memplan_solver_count(void);
+/* Solver i (0 .. count-1); MEMPLAN_EUSAGE when out of range. */
+memplan_err memplan_solver_get(int i, memplan_solver_info *out);
+/* The index of a solver by name, or -1. */
+int memplan_solver_index(const char *name);
+/* Option k of solver i. */
+memplan_err memplan_solver_option(int i, int k, memplan_option_info *out);
+
+/* ---- instances: a graph, or a fixed-lifetime problem ---- */
+
+typedef struct memplan_instance memplan_instance;
+
+typedef struct memplan_load_opts {
+  bool toposort;         /* sort a non-topological file order instead of failing */
+  const char *format;    /* NULL (by extension), "json", "graphml", "nodelink", "csv" */
+  const char *size_attr; /* node-link / GraphML attribute with output bytes (NULL: "size") */
+} memplan_load_opts;
+
+/* Load a graph (JSON, GraphML, node-link) or a MiniMalloc CSV.  opts may
+ * be NULL.  MEMPLAN_EINPUT with a message naming the file and the node or
+ * line. */
+memplan_err memplan_instance_load(memplan_instance **out, const char *path,
+                                  const memplan_load_opts *opts, memplan_error *err);
+/* A fixed-lifetime problem from arrays: buffer i has size[i] bytes and is
+ * live over [lo[i], hi[i]); align may be NULL (1), pinned may be NULL (or
+ * -1 for a free buffer, else its fixed offset). */
+memplan_err memplan_instance_from_lifetimes(memplan_instance **out, int n, const int64_t *size,
+                                            const int64_t *lo, const int64_t *hi,
+                                            const int64_t *align, const int64_t *pinned,
+                                            memplan_error *err);
+void memplan_instance_destroy(memplan_instance *in);
+
+typedef struct memplan_instance_info {
+  const char *name;
+  bool is_graph;
+  int nodes, buffers;
+  /* graphs only */
+  int data_edges, inplace_edges, inputs, graph_outputs, views, inplace_nodes, workspaces;
+  int64_t param_bytes;
+  /* fixed-lifetime problems only: the time range */
+  int64_t time_begin, time_end;
+  /* given order (or the fixed lifetimes) */
+  int64_t sum_sizes, live_peak;
+  int64_t lower_bound; /* on the live peak of every order (graphs), max-live (fixed) */
+} memplan_instance_info;
+
+memplan_err memplan_instance_info_get(const memplan_instance *in, memplan_instance_info *out);
+
+/* ---- planning ---- */
+
+typedef struct memplan_request {
+  const char *order;     /* order solver chain "a,b" (NULL: the file order) */
+  const char *place;     /* placer chain (NULL: the default placer) */
+  int64_t align;         /* offset alignment (0: 64 for graphs, 1 for CSV) */
+  double time_limit;     /* seconds for the whole chain (<= 0: none) */
+  uint64_t seed;
+  int64_t capacity;      /* fit in this many bytes (0: minimise the arena) */
+  int n_sets;            /* option overrides "name=value" / "solver.name=value" */
+  const char *const *sets;
+  bool no_baseline;      /* skip the given-order baseline (reduction_vs_given absent) */
+  const char *write_lp;  /* ILP solvers: write the model here (NULL: no) */
+  int verbose;
+  /* Recomputation and offload (DESIGN 6): a chain of MEMPLAN_DECIDES_EVENTS
+   * solvers run between the order and the placement (NULL: none).  The
+   * order chain fixes the order of first runs, the remat chain turns it
+   * into an event plan within the budget, the placer places its
+   * residencies.  Exactly one budget: `budget` bytes (has_budget), or
+   * budget_frac, the decimal text of a fraction of the live peak of the
+   * order handed to the chain ("0.9": computed exactly, rounded up).
+   * has_bandwidth: `bandwidth` bytes per cost unit replaces the graph's
+   * host_bandwidth (0: no offload). */
+  const char *remat;
+  bool has_budget;
+  int64_t budget;
+  const char *budget_frac;
+  bool has_bandwidth;
+  double bandwidth;
+} memplan_request;
+
+/* Defaults: seed 1, everything else 0 / NULL (no recomputation). */
+void memplan_request_init(memplan_request *req);
+
+typedef struct memplan_result memplan_result;
+
+/* Run the request on the instance (which caches the baseline of
+ * reduction_vs_given, computed once per alignment).
+ *   MEMPLAN_OK: *out holds a verified plan, or a checked proof that none
+ *     fits the capacity (status infeasible, no figures);
+ *   MEMPLAN_ESOLVER: *out says what failed (status error, refused or timeout);
+ *   MEMPLAN_EUSAGE: unknown solver or option; *out is NULL.
+ * A result that is set must be destroyed. */
+memplan_err memplan_solve(memplan_instance *in, const memplan_request *req, memplan_result **out,
+                          memplan_error *err);
+void memplan_result_destroy(memplan_result *r);
+
+memplan_status memplan_result_status(const memplan_result *r);       /* the whole plan */
+memplan_status memplan_result_order_status(const memplan_result *r); /* fixed: not searched */
+memplan_status memplan_result_place_status(const memplan_result *r); /* for the final order */
+/* The event plan: optimal only when its duration meets a bound the
+ * harness checked; MEMPLAN_FIXED when the request had no remat chain (the
+ * plan of the order as it is). */
+memplan_status memplan_result_remat_status(const memplan_result *r);
+const char *memplan_result_message(const memplan_result *r);         /* "" when none */
+
+typedef struct memplan_figures {
+  bool has_figures;    /* false: no plan; only lower_bound is set */
+  bool has_baseline;   /* given_arena and reduction_vs_given are set */
+  int64_t live_peak, arena, sum_sizes, lower_bound, given_arena;
+  double fragmentation, reuse_ratio, profile_std, reduction_vs_given, reduction_vs_noreuse;
+  double order_ms, place_ms, order_cpu_ms, place_cpu_ms; /* solver calls alone */
+  /* With a remat chain (has_remat): live_peak is the event plan's largest
+   * memory sample, arena the placement of its residencies (`residencies`
+   * of them), lower_bound the floor no plan goes under.  has_budget: the
+   * chain was reached and budget, bandwidth and base_time are set; with
+   * has_figures the figures of DESIGN 6.3 are set too (overhead is NAN
+   * when base_time is 0). */
+  bool has_remat, has_budget;
+  int64_t budget;
+  double bandwidth, base_time;
+  int residencies;
+  double duration, overhead, recompute_time, stall_time;
+  int64_t recomputed, transferred;
+  double remat_ms, remat_cpu_ms; /* included in nothing above: plan time is
+                                    order_ms + remat_ms + place_ms */
+} memplan_figures;
+
+void memplan_result_figures(const memplan_result *r, memplan_figures *out);
+
+/* The plan: the order (node ids in run order; NULL and 0 for a
+ * fixed-lifetime problem; with a remat chain, the order handed to it) and
+ * one offset per buffer (per residency with a remat chain; NULL and 0
+ * without a plan).  Each returns the array's length. */
+int memplan_result_order(const memplan_result *r, const int **order);
+int memplan_result_offsets(const memplan_result *r, const int64_t **offsets);
+
+typedef struct memplan_buffer {
+  char key[64];        /* "J", "J:K", "ws:J" (DESIGN 1.5), or the CSV id; a
+                          residency made again by event k: "J@k" */
+  int64_t size;
+  int64_t lo, hi;      /* live over [lo, hi): steps of the order, CSV times,
+                          or memory samples of an event plan */
+  int64_t offset;      /* -1 without a plan */
+} memplan_buffer;
+
+/* Buffer b (0 .. number of offsets - 1) of the result's lifetimes. */
+memplan_err memplan_result_buffer(const memplan_result *r, int b, memplan_buffer *out);
+
+/* ---- event plans (DESIGN 6.2) ---- */
+
+typedef enum memplan_event_kind {
+  MEMPLAN_EV_RUN = 0, /* run a node */
+  MEMPLAN_EV_FREE,    /* a buffer stops being resident */
+  MEMPLAN_EV_OUT,     /* copy a resident buffer to the host */
+  MEMPLAN_EV_IN       /* copy it back */
+} memplan_event_kind;
+
+typedef struct memplan_event {
+  memplan_event_kind kind;
+  int node;            /* run: the node; else the node whose output it is */
+  int output;          /* free, out, in: which output of `node`; run: -1 */
+  char key[64];        /* free, out, in: the buffer ("J" or "J:K"); run: "" */
+} memplan_event;
+
+/* Events of the result's plan: 0 without a remat chain or without a plan. */
+int memplan_result_event_count(const memplan_result *r);
+memplan_err memplan_result_event(const memplan_result *r, int i, memplan_event *out);
+
+typedef struct memplan_stage_info {
+  const char *solver;
+  memplan_status status;  /* what the solver claimed */
+  double wall_ms, cpu_ms;
+  int64_t bound;          /* the bound it reported (0: none) */
+  const char *message;
+  int decides;            /* MEMPLAN_DECIDES_* of the solver */
+  double duration_bound;  /* a remat stage's bound on the duration (0: none) */
+} memplan_stage_info;
+
+int memplan_result_stage_count(const memplan_result *r);
+memplan_err memplan_result_stage(const memplan_result *r, int i, memplan_stage_info *out);
+
+/* Print the figures as "text" or "json" (the names of DESIGN 1.3). */
+memplan_err memplan_result_print(const memplan_result *r, FILE *out, const char *format);
+/* Write the plan file (DESIGN 1.5 JSON, or the CSV with offsets) to path,
+ * atomically ("-": stdout).  MEMPLAN_EUSAGE when the result has no plan. */
+memplan_err memplan_result_write_plan(const memplan_result *r, const char *path, memplan_error *err);
+
+/* ---- verification: the judge, which shares no code with the solvers ---- */
+
+/* Re-check a plan file: the order is a topological permutation, offsets
+ * aligned, no two live buffers overlap, every stated figure recomputes.
+ * align > 0 overrides the plan's.  MEMPLAN_EINPUT naming the first
+ * violation. */
+memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_path, int64_t align,
+                                memplan_error *err);
+/* The same for a plan in memory: order (NULL for a fixed-lifetime problem)
+ * and one offset per buffer, at alignment align (0: the default). */
+memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
+                                const int64_t *offsets, int64_t align, memplan_error *err);
+/* An event plan in memory (kind, node and output of each event; keys are
+ * ignored): the rules of DESIGN 6.2 with `bandwidth` (< 0: the graph's
+ * host_bandwidth), the live peak within `budget` (< 0: none) and, unless
+ * offsets is NULL, one offset per residency (memplan_result_buffer's
+ * order) at alignment align (0: 64).  MEMPLAN_EINPUT naming the first
+ * violation: event index, node or buffer, rule. */
+memplan_err memplan_verify_events(const memplan_instance *in, int n, const memplan_event *events,
+                                  double bandwidth, int64_t budget, const int64_t *offsets,
+                                  int64_t align, memplan_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,308 @@
+/* resdb_claims.c - the claims and graphs tables of a results file.
+ *
+ * Claims let several bench processes (or shards on one shared file) run
+ * one experiment together: a process claims a cell in the file before it
+ * runs it, and the row and the end of the claim are one transaction.  A
+ * claim left by a process that died (kill -9, a lost node) is stale and is
+ * taken over: on the same host when its process is gone (pid, the pid's
+ * start time and the boot id tell), elsewhere when its heartbeat is older
+ * than MP_CLAIM_STALE_S. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "resdb_schema.h"
+#include "util.h"
+
+/* ------------------------------------------------------------ identity */
+
+typedef struct owner {
+  char host[256], start[32], boot[64], id[400];
+  long pid;
+} owner;
+
+/* Field 22 of /proc/PID/stat: the process's start time in clock ticks
+ * since boot ("" when the process does not exist). */
+static void proc_start(long pid, char *out, size_t cap) {
+  char path[64], buf[1024];
+  out[0] = 0;
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+  if (!p) return;
+  for (int field = 2; *p && field < 22; p++)
+    if (*p == ' ') field++;
+  size_t l = strcspn(p, " ");
+  snprintf(out, cap, "%.*s", (int)l, p);
+}
+
+static void read_line(const char *path, char *out, size_t cap) {
+  out[0] = 0;
+  FILE *f = fopen(path, "r");
+  if (!f) return;
+  if (fgets(out, (int)cap, f)) out[strcspn(out, "\r\n")] = 0;
+  fclose(f);
+}
+
+/* This process, computed once (the pid does not change after that). */
+static const owner *me(void) {
+  static owner o;
+  if (o.pid == (long)getpid()) return &o;
+  o.pid = (long)getpid();
+  if (gethostname(o.host, sizeof o.host - 1)) snprintf(o.host, sizeof o.host, "unknown");
+  proc_start(o.pid, o.start, sizeof o.start);
+  read_line("/proc/sys/kernel/random/boot_id", o.boot, sizeof o.boot);
+  snprintf(o.id, sizeof o.id, "%s:%ld:%s:%s", o.host, o.pid, o.start, o.boot);
+  return &o;
+}
+
+static double wall_now(void) {
+  struct timeval tv;
+  gettimeofday(&tv, NULL);
+  return (double)tv.tv_sec + tv.tv_usec * 1e-6;
+}
+
+static const char *col_text(sqlite3_stmt *st, int k) {
+  const unsigned char *s = sqlite3_column_text(st, k);
+  return s ? (const char *)s : "";
+}
+
+/* Is the owner of a claim row (owner, host, pid, pid_start, boot_id,
+ * heartbeat) still there? */
+static bool claim_live(sqlite3_stmt *st) {
+  const owner *m = me();
+  const char *host = col_text(st, 1);
+  long pid = (long)sqlite3_column_int64(st, 2);
+  if (strcmp(host, m->host)) return wall_now() - sqlite3_column_double(st, 5) < MP_CLAIM_STALE_S;
+  if (strcmp(col_text(st, 4), m->boot)) return false; /* claimed before a reboot */
+  if (pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH)) return false;
+  char start[32];
+  proc_start(pid, start, sizeof start);
+  return !strcmp(start, col_text(st, 3)); /* else the pid was reused */
+}
+
+/* ------------------------------------------------------------ claims */
+
+static int64_t current_rowid(sqlite3 *db, const mp_row *c, int *err) {
+  sqlite3_stmt *st;
+  const char *sql = "SELECT rowid FROM results WHERE path = ? AND order_solver = ? AND "
+                    "place_solver = ? AND seed = ? AND time_limit = ? AND options = ?";
+  *err = sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK;
+  if (*err) return 0;
+  sqlite3_bind_text(st, 1, c->path, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, c->order, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 3, c->place, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 4, (sqlite3_int64)c->seed);
+  sqlite3_bind_double(st, 5, c->time_limit);
+  sqlite3_bind_text(st, 6, c->options ? c->options : "", -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st);
+  int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+  *err = rc != SQLITE_ROW && rc != SQLITE_DONE;
+  sqlite3_finalize(st);
+  return id;
+}
+
+/* MP_CLAIM_TAKEN when another live process holds the claim on key. */
+static int held_elsewhere(sqlite3 *db, const char *key, int *err) {
+  sqlite3_stmt *st;
+  *err = sqlite3_prepare_v2(db,
+                            "SELECT owner, host, pid, pid_start, boot_id, heartbeat FROM claims "
+                            "WHERE key = ?",
+                            -1, &st, NULL) != SQLITE_OK;
+  if (*err) return 0;
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st), taken = 0;
+  if (rc == SQLITE_ROW) taken = strcmp(col_text(st, 0), me()->id) && claim_live(st);
+  *err = rc != SQLITE_ROW && rc != SQLITE_DONE;
+  sqlite3_finalize(st);
+  return taken;
+}
+
+static int put_claim(sqlite3 *db, const char *key) {
+  const owner *m = me();
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db,
+                         "INSERT OR REPLACE INTO claims (key, owner, host, pid, pid_start, "
+                         "boot_id, heartbeat, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                         -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  char when[32];
+  time_t now = time(NULL);
+  struct tm tm;
+  gmtime_r(&now, &tm);
+  strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, m->id, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 3, m->host, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_int64(st, 4, m->pid);
+  sqlite3_bind_text(st, 5, m->start, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 6, m->boot, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_double(st, 7, wall_now());
+  sqlite3_bind_text(st, 8, when, -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap) {
+  char sub[512];
+  if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
+    snprintf(msg, cap, "claim: %s", sub);
+    return -1;
+  }
+  char *key = mp_row_key(cell);
+  int err = 0, result = MP_CLAIMED;
+  int64_t now_id = current_rowid(db, cell, &err);
+  if (!err && now_id != expect_rowid)
+    result = MP_CLAIM_HANDLED;
+  else if (!err && held_elsewhere(db, key, &err))
+    result = MP_CLAIM_TAKEN;
+  else if (!err && put_claim(db, key))
+    err = 1;
+  free(key);
+  if (err || mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
+    snprintf(msg, cap, "claim: %s", sqlite3_errmsg(db));
+    mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
+    return -1;
+  }
+  return result;
+}
+
+int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "DELETE FROM claims WHERE key = ? AND owner = ?", -1, &st, NULL) !=
+      SQLITE_OK) {
+    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, me()->id, -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return rc;
+}
+
+static int owner_stmt(mp_db *db, const char *sql, bool with_time, char *msg, size_t cap) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  int k = 1;
+  if (with_time) sqlite3_bind_double(st, k++, wall_now());
+  sqlite3_bind_text(st, k, me()->id, -1, SQLITE_TRANSIENT);
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return rc;
+}
+
+int mp_db_heartbeat(mp_db *db, char *msg, size_t cap) {
+  return owner_stmt(db, "UPDATE claims SET heartbeat = ? WHERE owner = ?", true, msg, cap);
+}
+
+int mp_db_unclaim_all(mp_db *db, char *msg, size_t cap) {
+  return owner_stmt(db, "DELETE FROM claims WHERE owner = ?", false, msg, cap);
+}
+
+/* ------------------------------------------------------------ graphs */
+
+char *mp_db_graph_digest(mp_db *db, const char *path) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db, "SELECT digest FROM graphs WHERE path = ? AND bound IS NOT NULL", -1, &st, NULL) !=
+      SQLITE_OK)
+    return NULL;
+  sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+  char *d = NULL;
+  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+    d = mp_xstrdup((const char *)sqlite3_column_text(st, 0));
+  sqlite3_finalize(st);
+  return d;
+}
+
+static void bind_opt_text(sqlite3_stmt *st, int k, const char *s) {
+  if (s)
+    sqlite3_bind_text(st, k, s, -1, SQLITE_TRANSIENT);
+  else
+    sqlite3_bind_null(st, k);
+}
+
+static void bind_opt_int(sqlite3_stmt *st, int k, int64_t v) {
+  if (v == MP_NA)
+    sqlite3_bind_null(st, k);
+  else
+    sqlite3_bind_int64(st, k, v);
+}
+
+int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(db,
+                         "INSERT OR REPLACE INTO graphs (path, graph, nodes, buffers, digest, "
+                         "bound, bound_kind, message, computed_at, version) VALUES "
+                         "(?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?)",
+                         -1, &st, NULL) != SQLITE_OK) {
+    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    return -1;
+  }
+  sqlite3_bind_text(st, 1, g->path, -1, SQLITE_TRANSIENT);
+  bind_opt_text(st, 2, g->graph);
+  bind_opt_int(st, 3, g->nodes);
+  bind_opt_int(st, 4, g->buffers);
+  bind_opt_text(st, 5, g->digest);
+  bind_opt_int(st, 6, g->bound);
+  bind_opt_text(st, 7, g->bound_kind);
+  bind_opt_text(st, 8, g->message);
+  bind_opt_text(st, 9, mp_version_string());
+  int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
+  if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+  sqlite3_finalize(st);
+  return rc;
+}
+
+void mp_graphrow_free(mp_graphrow *g) {
+  free(g->path);
+  free(g->graph);
+  free(g->digest);
+  free(g->bound_kind);
+  free(g->message);
+  memset(g, 0, sizeof *g);
+}
+
+/* The graphs of src that dst lacks (merge). */
+int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
+  static const char cols[] = "path, graph, nodes, buffers, digest, bound, bound_kind, message, "
+                             "computed_at, version";
+  sqlite3_stmt *in, *out;
+  char sql[512];
+  snprintf(sql, sizeof sql, "SELECT %s FROM graphs", cols);
+  if (sqlite3_prepare_v2(src, sql, -1, &in, NULL) != SQLITE_OK) return 0; /* an older file */
+  snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO graphs (%s) VALUES (?,?,?,?,?,?,?,?,?,?)", cols);
+  if (sqlite3_prepare_v2(dst, sql, -1, &out, NULL) != SQLITE_OK) {
+    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
+    sqlite3_finalize(in);
+    return -1;
+  }
+  int rc = 0;
+  while (!rc && sqlite3_step(in) == SQLITE_ROW) {
+    sqlite3_reset(out);
+    for (int k = 0; k < 10; k++) sqlite3_bind_value(out, k + 1, sqlite3_column_value(in, k));
+    if (sqlite3_step(out) != SQLITE_DONE) {
+      snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
+      rc = -1;
+    }
+  }
+  sqlite3_finalize(in);
+  sqlite3_finalize(out);
+  return rc;
+}

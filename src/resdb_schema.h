@@ -1,0 +1,58 @@
+/* resdb_schema.h - the results file's tables and columns, shared by the
+ * files of the results store (resdb.c, resdb_claims.c, resdb_csv.c); not
+ * part of the bench interface. */
+#ifndef MP_RESDB_SCHEMA_H
+#define MP_RESDB_SCHEMA_H
+
+#include <sqlite3.h>
+#include "bench.h"
+
+/* PRAGMA application_id of a memplan results file ("mpln"), and the schema
+ * version (user_version) this build writes. */
+#define MP_APP_ID 0x6d706c6e
+#define MP_SCHEMA_VERSION 2
+
+enum { C_TEXT, C_INT, C_U64, C_REAL };
+enum {
+  CF_FIG = 1,    /* a figure: NULL unless the row has a plan */
+  CF_KEY = 2,    /* part of the cell key (NOT NULL) */
+  CF_JOINED = 4  /* not a column of results: joined from graphs */
+};
+
+typedef struct mp_col {
+  const char *name;
+  int type;
+  size_t off;    /* in mp_row */
+  unsigned flags;
+} mp_col;
+
+extern const mp_col mp_cols[];
+extern const int mp_ncols;
+extern const char mp_key_cols[];
+
+#define MP_GRAPHS_SQL                                                                     \
+  "CREATE TABLE IF NOT EXISTS graphs (path TEXT PRIMARY KEY NOT NULL, graph TEXT, "       \
+  "nodes INTEGER, buffers INTEGER, digest TEXT, bound INTEGER, bound_kind TEXT, "         \
+  "message TEXT, computed_at TEXT, version TEXT);"
+#define MP_CLAIMS_SQL                                                                     \
+  "CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY NOT NULL, owner TEXT NOT NULL, " \
+  "host TEXT, pid INTEGER, pid_start TEXT, boot_id TEXT, heartbeat REAL, started_at TEXT);"
+
+int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap);
+bool mp_db_has_column(sqlite3 *db, const char *table, const char *column);
+mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
+
+/* rows */
+sqlite3_stmt *mp_db_insert_stmt(sqlite3 *db, bool replace, char *msg, size_t cap);
+int mp_db_insert_row(sqlite3 *db, sqlite3_stmt *st, const mp_row *r, char *msg, size_t cap);
+int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char *msg, size_t cap);
+
+/* claims and graphs (resdb_claims.c) */
+int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap);
+int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap);
+
+/* CSV (resdb_csv.c) */
+int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap);
+void mp_csv_rows_write(FILE *out, const mp_row *rows, int n);
+
+#endif

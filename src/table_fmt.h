@@ -1,0 +1,43 @@
+/* table_fmt.h - cells, rows and headers of markdown and LaTeX tables, shared
+ * by the table views (table.c, table_pivot.c). */
+#ifndef MP_TABLE_FMT_H
+#define MP_TABLE_FMT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench.h"
+
+typedef struct mp_fmt {
+  bool md, latex, csv;
+} mp_fmt;
+
+/* A byte unit for values up to max: divisor and name (B, KiB, ...). */
+double mp_tab_unit(int64_t max, const char **name);
+/* Fixed precision without "-0.0"; NaN prints nothing. */
+void mp_tab_num(char *out, size_t cap, double x, int prec);
+/* Milliseconds with a precision that suits their size. */
+void mp_tab_ms(char *out, size_t cap, double ms);
+/* A planning time with its spread: "3.21" or "3.21 (2.98-3.50)". */
+void mp_tab_ms_spread(const mp_fmt *f, char *out, size_t cap, const mp_agg *g);
+/* A signed percentage "+1.2%" ("" for NaN). */
+void mp_tab_pct(const mp_fmt *f, char *out, size_t cap, double frac);
+
+void mp_tab_cell(FILE *o, const mp_fmt *f, const char *text, const char *unit, bool best,
+                 bool first);
+void mp_tab_row_begin(FILE *o, const mp_fmt *f);
+void mp_tab_row_end(FILE *o, const mp_fmt *f);
+void mp_tab_header(FILE *o, const mp_fmt *f, const char *const *h, const char *align, int nc);
+void mp_tab_footer(FILE *o, const mp_fmt *f);
+/* Text escaped for the format (LaTeX specials, markdown pipes). */
+void mp_tab_text(FILE *o, const mp_fmt *f, const char *s);
+
+/* Do two planning-time spreads overlap (a tie)? */
+bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b);
+
+/* The pivot view (table_pivot.c). */
+int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_table_opts *o,
+                   char *msg, size_t cap);
+
+#endif

@@ -1,0 +1,201 @@
+/* verify.c - the judge of plan files (verify.h).  Model headers only: it
+ * never includes the solver interface and never runs a solver.  Event
+ * plans (a plan with "events") are checked by verify_events.c. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify_int.h"
+
+int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err) {
+  json_t *v = json_object_get(plan, key);
+  if (!v || json_is_null(v)) return 0;
+  if (!json_is_number(v)) return mp_errorf(err, "figure %s is not a number", key);
+  double got = json_number_value(v);
+  if (integer ? got != want : fabs(got - want) > 1e-9 * fmax(1.0, fabs(want)))
+    return mp_errorf(err, "figure %s: the plan says %.12g, it recomputes to %.12g", key, got, want);
+  return 0;
+}
+
+int mp_vf_stated(json_t *plan, const char *key, int64_t *out, mp_error *err) {
+  json_t *v = json_object_get(plan, key);
+  *out = -1;
+  if (!v || json_is_null(v)) return 0;
+  if (!json_is_integer(v) || json_integer_value(v) < 0)
+    return mp_errorf(err, "figure %s is not a non-negative integer", key);
+  *out = json_integer_value(v);
+  return 0;
+}
+
+int64_t mp_vf_align(json_t *plan, int64_t align_override) {
+  json_t *ja = json_object_get(plan, "align");
+  int64_t align = json_is_integer(ja) ? json_integer_value(ja) : 64;
+  return align_override > 0 ? align_override : align;
+}
+
+static int verify_csv_plan(const mp_instance *in, const char *plan_path, int64_t align,
+                           mp_error *err) {
+  mp_problem plan;
+  if (mp_csv_read(plan_path, &plan, err)) return -1;
+  const mp_problem *p = in->fixed;
+  int rc = 0;
+  if (plan.n != p->n) rc = mp_errorf(err, "%s: %d buffers, the problem has %d", plan_path, plan.n, p->n);
+  int64_t *off = mp_xcalloc((size_t)(p->n ? p->n : 1), sizeof(int64_t));
+  mp_problem q;
+  mp_problem_copy(p, &q);
+  for (int i = 0; i < p->n && !rc; i++) {
+    /* rows match by id; files written by memplan keep the order */
+    int j = i;
+    if (strcmp(plan.ids[j], p->ids[i]) != 0)
+      for (j = 0; j < plan.n && strcmp(plan.ids[j], p->ids[i]); j++) {
+      }
+    if (j == plan.n) {
+      rc = mp_errorf(err, "%s: buffer %s has no row", plan_path, p->ids[i]);
+      break;
+    }
+    if (plan.items[j].lo != p->items[i].lo || plan.items[j].hi != p->items[i].hi ||
+        plan.items[j].size != p->items[i].size) {
+      rc = mp_errorf(err, "%s: buffer %s: lifetime or size differ from the problem", plan_path,
+                     p->ids[i]);
+      break;
+    }
+    off[i] = plan.items[j].fixed;
+    if (off[i] < 0) rc = mp_errorf(err, "%s: buffer %s has no offset", plan_path, p->ids[i]);
+    if (align > 0 && !p->has_alignment_col) q.items[i].align = align;
+  }
+  if (!rc) rc = mp_verify_offsets(&q, off, err);
+  free(off);
+  mp_problem_destroy(&q);
+  mp_problem_destroy(&plan);
+  return rc ? -1 : 0;
+}
+
+/* "order": every node once, in an order that respects every edge. */
+static int read_order(const mp_graph *g, json_t *plan, int *order, mp_error *err) {
+  json_t *jo = json_object_get(plan, "order");
+  if (!json_is_array(jo) || (int)json_array_size(jo) != g->n)
+    return mp_errorf(err, "\"order\" must list all %d nodes", g->n);
+  for (int i = 0; i < g->n; i++) {
+    json_t *x = json_array_get(jo, (size_t)i);
+    if (!json_is_integer(x)) return mp_errorf(err, "order position %d is not a node id", i);
+    json_int_t id = json_integer_value(x);
+    if (id < 0 || id >= g->n) /* before the cast: 2^32 must not pass as node 0 */
+      return mp_errorf(err, "order position %d: %lld is not a node id", i, (long long)id);
+    order[i] = (int)id;
+  }
+  mp_error e;
+  if (mp_order_check(g, order, &e) >= 0) return mp_errorf(err, "%s", e.msg);
+  return 0;
+}
+
+/* "offsets": one integer per buffer, under its key ("J" may be "J:0"). */
+static int read_offsets(const mp_graph *g, json_t *plan, int64_t *off, mp_error *err) {
+  json_t *joff = json_object_get(plan, "offsets");
+  if (!json_is_object(joff)) return mp_errorf(err, "no \"offsets\" object");
+  char key[48];
+  for (int b = 0; b < g->n_buf; b++) {
+    mp_buffer_key(g, b, key, sizeof key);
+    json_t *x = json_object_get(joff, key);
+    if (!x && g->bufs[b].kind == MP_BUF_TENSOR && g->nodes[g->bufs[b].owner].n_out == 1) {
+      snprintf(key + strlen(key), sizeof key - strlen(key), ":0");
+      x = json_object_get(joff, key);
+    }
+    if (!json_is_integer(x)) {
+      mp_buffer_key(g, b, key, sizeof key);
+      return mp_errorf(err, "buffer %s has no integer offset", key);
+    }
+    off[b] = json_integer_value(x);
+  }
+  return 0;
+}
+
+/* Every figure the plan states recomputes from the placement.  The lower
+ * bound must be a possible one; reduction_vs_given recomputes from the
+ * baseline arena the plan states (the judge runs no placer). */
+int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const int64_t *off,
+                  mp_error *err) {
+  int64_t lb, given;
+  if (mp_vf_stated(plan, "lower_bound", &lb, err) || mp_vf_stated(plan, "given_arena", &given, err))
+    return -1;
+  json_t *red = json_object_get(plan, "reduction_vs_given");
+  if (given < 0 && red && !json_is_null(red))
+    return mp_errorf(err, "figure reduction_vs_given cannot be checked: the plan states no given_arena");
+  mp_figures f;
+  mp_evaluate(p, off, lb < 0 ? 0 : lb, given < 0 ? 0 : given, &f);
+  if (lb > f.live_peak)
+    return mp_errorf(err, "lower_bound %lld exceeds the live peak %lld", (long long)lb, (long long)f.live_peak);
+  if (lb > 0 && lb < mp_node_lower_bound(g))
+    return mp_errorf(err, "lower_bound %lld is below the per-node bound %lld", (long long)lb,
+                     (long long)mp_node_lower_bound(g));
+  int rc = mp_vf_figure(plan, "live_peak", (double)f.live_peak, true, err);
+  if (!rc) rc = mp_vf_figure(plan, "arena", (double)f.arena, true, err);
+  if (!rc) rc = mp_vf_figure(plan, "sum_sizes", (double)f.sum_sizes, true, err);
+  if (!rc) rc = mp_vf_figure(plan, "buffers", (double)g->n_buf, true, err);
+  if (!rc) rc = mp_vf_figure(plan, "nodes", (double)g->n, true, err);
+  if (!rc) rc = mp_vf_figure(plan, "fragmentation", f.fragmentation, false, err);
+  if (!rc) rc = mp_vf_figure(plan, "reuse_ratio", f.reuse_ratio, false, err);
+  if (!rc) rc = mp_vf_figure(plan, "profile_std", f.profile_std, false, err);
+  if (!rc) rc = mp_vf_figure(plan, "reduction_vs_noreuse", f.reduction_vs_noreuse, false, err);
+  if (!rc) rc = mp_vf_figure(plan, "reduction_vs_given", f.reduction_vs_given, false, err);
+  return rc;
+}
+
+/* A plan of an order (DESIGN 1.5): order, offsets, figures. */
+static int verify_order_plan(const mp_graph *g, json_t *plan, int64_t align_override, mp_error *err) {
+  int64_t align = mp_vf_align(plan, align_override);
+  int *order = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
+  mp_problem p = {0};
+  int rc = read_order(g, plan, order, err);
+  if (!rc) rc = read_offsets(g, plan, off, err);
+  if (!rc) {
+    mp_problem_from_order(g, order, align, &p);
+    rc = mp_verify_offsets(&p, off, err);
+    if (!rc) rc = mp_vf_figures(g, plan, &p, off, err);
+  }
+  mp_problem_destroy(&p);
+  free(order);
+  free(off);
+  return rc ? -1 : 0;
+}
+
+/* A plan made for another graph: its node count tells at once; otherwise a
+ * violation is prefixed with both names (a renamed copy still verifies). */
+static int verify_graph_plan(const mp_instance *in, json_t *plan, int64_t align_override,
+                             mp_error *err) {
+  const mp_graph *g = in->g;
+  json_t *jg = json_object_get(plan, "graph"), *jn = json_object_get(plan, "nodes");
+  const char *name = json_is_string(jg) ? json_string_value(jg) : NULL;
+  bool other = name && strcmp(name, mp_instance_name(in)) != 0;
+  if (json_is_integer(jn) && json_integer_value(jn) != g->n)
+    return mp_errorf(err, "the graph does not match: the plan is for '%.100s' with %lld nodes, '%.100s' "
+                          "has %d", name ? name : "?", (long long)json_integer_value(jn),
+                     mp_instance_name(in), g->n);
+  int rc = json_object_get(plan, "events") ? mp_vf_events_plan(g, plan, align_override, err)
+                                           : verify_order_plan(g, plan, align_override, err);
+  if (rc && other) {
+    mp_error why = *err;
+    mp_errorf(err, "the graph does not match: the plan is for '%.100s', not '%.100s': %.280s", name,
+              mp_instance_name(in), why.msg);
+  }
+  return rc;
+}
+
+mp_err mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
+                      mp_error *err) {
+  if (!in->g) return verify_csv_plan(in, plan_path, align_override, err) ? MP_EINPUT : MP_OK;
+  json_error_t je;
+  json_t *plan = json_load_file(plan_path, 0, &je);
+  if (!plan) {
+    mp_errorf(err, "%s:%d: not valid JSON: %s", plan_path, je.line, je.text);
+    return MP_EINPUT;
+  }
+  int rc = json_is_object(plan) ? verify_graph_plan(in, plan, align_override, err)
+                                : mp_errorf(err, "not a plan object");
+  if (rc) {
+    mp_error why = *err;
+    mp_errorf(err, "%.200s: %.300s", plan_path, why.msg);
+  }
+  json_decref(plan);
+  return rc ? MP_EINPUT : MP_OK;
+}

@@ -1,0 +1,30 @@
+/* verify_int.h - what the judge's files share (verify.c: plans of an
+ * order and fixed-lifetime plans; verify_events.c: event plans).  Model
+ * headers only, like the judge itself. */
+#ifndef MP_VERIFY_INT_H
+#define MP_VERIFY_INT_H
+
+#include <jansson.h>
+
+#include "events.h"
+#include "verify.h"
+
+/* A figure the plan states recomputes: integers exactly, reals to 1e-9
+ * (they were printed with 12 significant digits); absent or null: not
+ * stated.  0, or -1 with err. */
+int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err);
+/* An integer the plan states as an input to other figures: *out, or -1
+ * when absent or null.  0, or -1 with err when it is not an integer >= 0. */
+int mp_vf_stated(json_t *plan, const char *key, int64_t *out, mp_error *err);
+/* The figures of DESIGN 1.3 of a verified placement of p. */
+int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const int64_t *off,
+                  mp_error *err);
+/* The plan's alignment: "align", or the override when > 0 (default 64). */
+int64_t mp_vf_align(json_t *plan, int64_t align_override);
+
+/* An event plan (a plan with "events"): the rules of DESIGN 6.2, the first
+ * runs against "order", the budget, the residencies' offsets and every
+ * figure.  0, or -1 with err naming the first violation. */
+int mp_vf_events_plan(const mp_graph *g, json_t *plan, int64_t align_override, mp_error *err);
+
+#endif
