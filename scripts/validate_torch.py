@@ -257,7 +257,11 @@ def main():
                                 ""] + lines) + "\n")
         return 0
     rows, notes = [], []
-    cmdline = "scripts/validate_torch.py " + " ".join(sys.argv[1:])
+    args = sys.argv[1:]
+    if "--out" in args:  # the report is the output: its path is not part of the command
+        i = args.index("--out")
+        args = args[:i] + args[i + 2:]
+    cmdline = " ".join(["scripts/validate_torch.py"] + args)
     with tempfile.TemporaryDirectory() as tmp:
         for name in names:
             for mode in a.modes.split(","):
