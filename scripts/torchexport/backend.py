@@ -9,7 +9,8 @@ Backends:
   cpu-onednn  what Debian's torch 1.13.1 allocates on this machine's CPU (AMD
               EPYC with AVX-512, oneDNN 2.6.3, one thread): measured op by op
               with torch.profiler (calibrate.py; `scripts/validate_torch.py
-              --ops` prints table against measurement).
+              --ops` compares the table with the measurement of every op the
+              models run).
 
 How a rule reads.  A kernel allocates its scratch and results in stages; a
 rule lists, for each stage, the bytes alive then (beyond the op's arguments).
@@ -25,12 +26,12 @@ blocked copy is a tensor-sized temporary.  Weights are reordered on every
 call (eager mode caches nothing)."""
 import torch.nn as nn
 
-BLOCK = 16          # oneDNN channel block on AVX-512 (8 on AVX2)
-RTUS_EXTRA = 128    # bytes oneDNN adds to its reduce-to-unit-stride buffer
-CL_DW_EXTRA = 4224  # channels-last depthwise forward: a constant buffer
-CL_EXTRA = 8192     # channels-last forward, not depthwise: a constant buffer
-DW_BWD_EXTRA = 5156 # depthwise grad_weight scratch, 5x5 and more: the constant part
-SMALL = 64          # allocations below this are ignored
+BLOCK = 16           # oneDNN channel block on AVX-512 (8 on AVX2)
+RTUS_EXTRA = 128     # bytes oneDNN adds to its reduce-to-unit-stride buffer
+CL_DW_EXTRA = 4224   # channels-last depthwise forward: a constant buffer
+CL_EXTRA = 8192      # channels-last forward, not depthwise: a constant buffer
+DW_BWD_EXTRA = 5156  # depthwise grad_weight scratch, 5x5 and more: its constant part
+SMALL = 64           # allocations below this are ignored
 
 
 def _prod(xs):
@@ -289,17 +290,16 @@ def upsample_bilinear(call):
     return [out.nbytes + 2 * (h + w) * (8 + 4)]
 
 
-CPU_ONEDNN = {
-    "convolution": conv_forward,
-    "convolution_backward": conv_backward,
-    "native_batch_norm": batch_norm,
-    "native_batch_norm_backward": batch_norm_backward,
-    "native_layer_norm": layer_norm,
-    "native_layer_norm_backward": layer_norm_backward,
-    "max_pool2d_with_indices_backward": contiguous_grad,
-    "roll": roll,
-    "upsample_bilinear2d": upsample_bilinear,
-}
+def _mha_stages(b, l, e, heads):
+    ble = b * l * e * 4
+    return [6 * ble, 3 * ble + b * heads * l * l * 4, 5 * ble]
+
+
+def native_mha(call):
+    """The fused op itself (see mha_fast_path)."""
+    q, heads = call.args[0], call.args[4]
+    b, l, e = q.shape
+    return _mha_stages(b, l, e, heads)
 
 
 def mha_fast_path(module, results):
@@ -318,9 +318,21 @@ def mha_fast_path(module, results):
     if not results or len(results[0].shape) != 3:
         return None
     b, l, e = results[0].shape
-    ble = b * l * e * 4
-    scores = b * m.num_heads * l * l * 4
-    return max(6 * ble, 3 * ble + scores, 5 * ble) - ble
+    return max(_mha_stages(b, l, e, m.num_heads)) - b * l * e * 4
+
+
+CPU_ONEDNN = {
+    "convolution": conv_forward,
+    "convolution_backward": conv_backward,
+    "native_batch_norm": batch_norm,
+    "native_batch_norm_backward": batch_norm_backward,
+    "native_layer_norm": layer_norm,
+    "native_layer_norm_backward": layer_norm_backward,
+    "max_pool2d_with_indices_backward": contiguous_grad,
+    "roll": roll,
+    "upsample_bilinear2d": upsample_bilinear,
+    "_native_multi_head_attention": native_mha,
+}
 
 
 MODULE_RULES = {"cpu-onednn": [mha_fast_path]}
@@ -343,7 +355,7 @@ class Backend:
     def op_workspace(self, call):
         """Scratch bytes call's kernel needs beyond its results."""
         rule = self.rules.get(call.packet)
-        if rule is None or not call.outs and call.packet not in ("convolution_backward",):
+        if rule is None:
             return 0
         peak = max(rule(call))
         ws = peak - sum(t.nbytes for t in call.outs)

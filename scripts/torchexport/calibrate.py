@@ -2,8 +2,8 @@
 one op at a time, and compare it with a backend's workspace table.
 
 The model runs eagerly on real CPU tensors (one thread) under a
-TorchDispatchMode that keeps a copy of every op's arguments.  Each op is
-then run again alone under torch.profiler with profile_memory=True: the
+TorchDispatchMode; before each op runs, a copy of its arguments runs the op
+alone under torch.profiler with profile_memory=True: the
 [memory] events, summed in time order, give the op's own peak; its
 workspace is that peak minus the bytes its results still hold when it
 returns (what memplan's `workspace` means: scratch alive only while the op
@@ -25,14 +25,19 @@ def _copy(t):
     return c
 
 
-class _Record(TorchDispatchMode):
-    def __init__(self):
+class _Measure(TorchDispatchMode):
+    """Measures each op as it comes (on copies of its arguments, before the
+    op itself runs), so only one op's copies exist at a time."""
+
+    def __init__(self, skip):
         super().__init__()
-        self.calls = []
+        self.rows = []
+        self.skip = skip
 
     def __torch_dispatch__(self, func, types, args=(), kwargs=None):
         kwargs = kwargs or {}
-        self.calls.append((func, tree_map(_copy, args), tree_map(_copy, kwargs)))
+        if str(func) not in self.skip:
+            self.rows.append(measure_op(func, args, kwargs))
         return func(*args, **kwargs)
 
 
@@ -55,8 +60,18 @@ def peak_of(events):
 
 
 def measure_op(func, args, kwargs):
-    """(OpCall, measured workspace, events) of one op run alone."""
-    a, k = tree_map(_copy, args), tree_map(_copy, kwargs)
+    """(OpCall, measured workspace, events) of one op run alone.  A tensor
+    passed twice is copied once (nn.MultiheadAttention's fast path needs
+    query is key is value)."""
+    memo = {}
+
+    def copy_once(t):
+        if not isinstance(t, torch.Tensor):
+            return t
+        if id(t) not in memo:
+            memo[id(t)] = _copy(t)
+        return memo[id(t)]
+    a, k = tree_map(copy_once, args), tree_map(copy_once, kwargs)
     box = {}
 
     def run():
@@ -68,22 +83,12 @@ def measure_op(func, args, kwargs):
     return call, peak - end, events
 
 
-def record_ops(step):
-    """Every ATen op step() dispatches, with copies of its arguments."""
-    rec = _Record()
-    with rec:
-        step()
-    return rec.calls
-
-
 def measure_model_ops(step, skip=()):
-    """measure_op for every op of step(), except op names in skip."""
-    out = []
-    for func, args, kwargs in record_ops(step):
-        if str(func) in skip:
-            continue
-        out.append(measure_op(func, args, kwargs))
-    return out
+    """measure_op for every op step() dispatches, except op names in skip."""
+    m = _Measure(set(skip))
+    with m:
+        step()
+    return m.rows
 
 
 def compare(rows, backend, tolerance=64):
