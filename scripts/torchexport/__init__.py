@@ -18,4 +18,4 @@ import os
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
-from . import compat  # noqa: F401,E402  (registers the fixes)
+from . import compat  # noqa: F401,E402  (importing it registers the fixes)

@@ -14,6 +14,7 @@ the in-place detection (a residual `+=` must dispatch add_ in both), maps
 each graph buffer to its eager storage, and gives `--eager` its holds: a
 size-0 `hold` node right after the node during which eager frees a storage
 that the graph frees earlier, reading that buffer."""
+import bisect
 import difflib
 import weakref
 
@@ -187,16 +188,8 @@ def _owned(gw, mid):
 def _fx_node_at(d, aligned, to_fx, fx_seq):
     """The graph node running when eager op d ran (the last aligned op at or
     before d)."""
-    lo, hi = 0, len(aligned)
-    while lo < hi:
-        m = (lo + hi) // 2
-        if aligned[m] <= d:
-            lo = m + 1
-        else:
-            hi = m
-    if lo == 0:
-        return None
-    return fx_seq[to_fx[aligned[lo - 1]]][0]
+    k = bisect.bisect_right(aligned, d)
+    return fx_seq[to_fx[aligned[k - 1]]][0] if k else None
 
 
 def _insert_holds(gw, held):
