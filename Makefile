@@ -190,6 +190,7 @@ validate: bin/memplan
 	sh scripts/deps-graphs.sh
 	nice /usr/bin/python3 scripts/validate_torch.py
 	nice /usr/bin/python3 scripts/validate_torch.py --ops --append results/validation.md
+	nice /usr/bin/python3 scripts/validate_torch.py --savings
 
 # the exporter's unit tests (need python3-torch; not part of make test)
 test-exporter: bin/memplan
