@@ -49,7 +49,7 @@ TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
         test-asan-run fuzz test-audit audit bench bench-full bench-remat bench-scale graphs clean \
-        test-slurm FORCE
+        test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -265,6 +265,19 @@ bench-remat: deps
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
+
+# memplan's live peak of exported graphs against eager PyTorch's measured
+# allocator peak -> results/validation.md (needs python3-torch; about an hour)
+validate: bin/memplan
+	sh scripts/deps-graphs.sh
+	nice /usr/bin/python3 scripts/validate_torch.py
+	nice /usr/bin/python3 scripts/validate_torch.py --ops --append results/validation.md
+	nice /usr/bin/python3 scripts/validate_torch.py --savings
+
+# the exporter's unit tests (need python3-torch; not part of make test)
+test-exporter: bin/memplan
+	sh scripts/deps-graphs.sh
+	cd scripts && /usr/bin/python3 -m unittest discover -s tests -t . -v
 
 clean:
 	rm -rf build build-asan build-fuzz bin
