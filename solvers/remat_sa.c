@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "lib/remat_anneal.h"
+#include "lib/remat_map.h"
 #include "solver.h"
 
 #define RSA_OPTIONS(X)                                                                           \
@@ -73,11 +74,26 @@ static int settle_easy(mp_ctx *c, mp_rsa *s) {
   return 1;
 }
 
-/* The greedy start (from keep-all, loaded); when it does not fit, the
- * drop-all start if that one fits (its plans are long: recomputation
- * chains at every use).  The start is loaded and kept in seed. */
-static void choose_start(mp_ctx *c, mp_rsa *s, mp_rgene *seed) {
+/* The start plan's genome (a chain's plan before, mapped), when it
+ * decodes: as is when it fits, else after the greedy drops from it.  True
+ * when the start is loaded and kept in seed. */
+static bool start_from_plan(const mp_ctx *c, mp_rsa *s, const mp_rgene *mapped, mp_rgene *seed) {
   size_t bytes = sizeof(mp_rgene) * (size_t)s->d->n_slots;
+  if (mp_rsa_load(s, mapped)) return false;
+  if (!mp_rsa_fits(s, &s->fc) && !mp_rsa_greedy(s, s->d->n_slots, c->deadline)) return false;
+  memcpy(seed, s->cur, bytes);
+  return true;
+}
+
+/* The start: the start plan's genome when it fits (above); else the
+ * greedy start (from keep-all); when that does not fit, the drop-all start
+ * if that one fits (its plans are long: recomputation chains at every
+ * use).  The start is loaded and kept in seed. */
+static void choose_start(mp_ctx *c, mp_rsa *s, const mp_rgene *mapped, mp_rgene *seed) {
+  size_t bytes = sizeof(mp_rgene) * (size_t)s->d->n_slots;
+  if (mapped && start_from_plan(c, s, mapped, seed)) return;
+  mp_rgenes_keep_all(s->d, seed);
+  mp_rsa_load(s, seed);
   bool fits = mp_rsa_greedy(s, s->d->n_slots, c->deadline);
   memcpy(seed, s->cur, bytes);
   if (fits) return;
@@ -115,8 +131,16 @@ static void restart_from(mp_rsa *s, mp_rng *r, int rs, const mp_rgene *seed, dou
  * -1 when none was found. */
 static int search(mp_ctx *c, mp_rsa *s) {
   mp_rgene *seed = mp_xmalloc(sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1));
+  mp_rgene *mapped = mp_xmalloc(sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1));
   double t_start = mp_now();
-  choose_start(c, s, seed);
+  mp_rstart st;
+  mp_rstart_map(s->d, c->start_events, c->budget, c->deadline, &st, mapped);
+  if (c->verbose && st.has_plan)
+    fprintf(stderr, "remat-sa: start plan duration %.6g, peak %lld; its genome %s duration %.6g, peak %lld\n",
+            st.duration, (long long)st.peak, st.has_genes ? "decodes:" : "does not decode",
+            st.fig.duration, (long long)st.fig.peak);
+  choose_start(c, s, st.has_genes ? mapped : NULL, seed);
+  free(mapped);
   if (c->verbose)
     fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
             mp_rsa_fits(s, &s->fc) ? "fits" : "over the budget", s->fc.duration,
@@ -135,6 +159,12 @@ static int search(mp_ctx *c, mp_rsa *s) {
               s->has_best ? s->best_duration : -1.0, s->evals, mp_now() - t_start);
   }
   free(seed);
+  if (mp_rstart_wins(&st, s->has_best, s->best_duration)) {
+    mp_events_copy(c->events, c->start_events);
+    snprintf(c->msg, sizeof c->msg, "no plan shorter than the start plan found (%ld plans tried)", s->evals);
+    if (st.duration <= floor) c->status = MP_OPTIMAL;
+    return 0;
+  }
   if (!s->has_best) {
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld found (%ld plans tried; the floor is %lld)",

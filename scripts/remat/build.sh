@@ -1,5 +1,5 @@
 #!/bin/sh
-# Build scripts/remat/drive against the objects of `make` (BUILD=build).
+# Build scripts/remat/drive and map_close against the objects of `make` (BUILD=build).
 set -eu
 cd "$(dirname "$0")/../.."
 make -s bin/memplan >/dev/null
@@ -9,8 +9,10 @@ B=${BUILD:-build}
 # fingerprints, ...), not the CLI's main nor the test runner's suites
 OBJS=$(find src solvers -name '*.c' ! -path src/main.c | sort | sed "s|^\(.*\)\.c$|$B/\1.o|")
 GEN=$(find "$B" -maxdepth 1 -name '*.o' ! -name 'test_*' | sort)
-# shellcheck disable=SC2086
-cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -Isolvers $(pkg-config --cflags igraph jansson cairo libxml-2.0) \
-  -o "$B/remat_drive" scripts/remat/drive.c $OBJS $GEN \
-  $(pkg-config --libs igraph jansson cairo libxml-2.0) -lglpk -lsqlite3 -lm
-echo "$B/remat_drive"
+for T in drive map_close; do
+  # shellcheck disable=SC2086
+  cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -Isolvers $(pkg-config --cflags igraph jansson cairo libxml-2.0) \
+    -o "$B/remat_$T" scripts/remat/$T.c $OBJS $GEN \
+    $(pkg-config --libs igraph jansson cairo libxml-2.0) -lglpk -lsqlite3 -lm
+  echo "$B/remat_$T"
+done
