@@ -43,6 +43,7 @@
 #include "lib/listsched.h"
 #include "lib/ordls.h"
 #include "lib/remat_anneal.h"
+#include "lib/remat_map.h"
 #include "solver.h"
 
 #define RGA_OPTIONS(X)                                                                          \
@@ -273,6 +274,27 @@ static int by_rank(const void *a, const void *b, void *ctx) {
   return better(x, p, q) ? -1 : better(x, q, p) ? 1 : 0;
 }
 
+/* The start plan (a chain's plan before) joins the population in place of
+ * its worst individual: at its own first-run order (reorder) or the order
+ * handed in (reorder=0), its genome mapped (lib/remat_map.h), then the
+ * same short annealing as every child.  st says what it was, for the end:
+ * the start plan is returned when nothing shorter is found. */
+static void inject_start(ga *x, mp_rstart *st) {
+  mp_ctx *c = x->c;
+  memset(st, 0, sizeof *st);
+  if (!c->start_events) return;
+  int P = x->P, worst = 0;
+  for (int i = 1; i < P; i++)
+    if (better(x, &x->pop[worst], &x->pop[i])) worst = i;
+  indiv *ind = &x->pop[worst];
+  if (c->opt[OPT_reorder] <= 0 || mp_events_first_order(x->g, c->start_events, ind->ord))
+    memcpy(ind->ord, c->start_order, sizeof(int) * (size_t)x->n);
+  mp_rdec_set_order(&x->d, ind->ord);
+  mp_rstart_map(&x->d, c->start_events, c->budget, c->deadline, st, ind->genes);
+  improve(x, ind, 0); /* genes that do not decode: repaired there, or keep-all */
+}
+
+
 /* The elite pass on, children fill the rest; false when the deadline cut
  * the generation short. */
 static bool next_generation(ga *x) {
@@ -368,13 +390,23 @@ static int rga_solve(mp_ctx *c) {
   ga_init(&x, c);
   int gens = (int)c->opt[OPT_generations], gen = 0;
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0, cut = false;
+  mp_rstart st = {0};
   if (!keep_all_fits(&x)) {
     init_population(&x);
+    inject_start(&x, &st);
     cut = mp_time_up(c);
     for (; (gen < gens || fill) && !cut && !at_floor(&x); gen++) cut = !next_generation(&x);
   }
   int rc = 0;
-  if (x.s.has_best) {
+  if (mp_rstart_wins(&st, x.s.has_best, x.s.best_duration)) {
+    mp_events_copy(c->events, c->start_events);
+    snprintf(c->msg, sizeof c->msg, "no plan shorter than the start plan found (%ld plans tried)",
+             x.s.evals);
+    if (st.duration <= c->duration_bound * (1 + 1e-12))
+      c->status = MP_OPTIMAL;
+    else if (cut && gen <= gens)
+      c->status = MP_TIMEOUT;
+  } else if (x.s.has_best) {
     mp_events_copy(c->events, &x.s.best_plan);
     if (at_floor(&x))
       c->status = MP_OPTIMAL;

@@ -162,7 +162,10 @@ static int search(mp_ctx *c, mp_rsa *s) {
   if (mp_rstart_wins(&st, s->has_best, s->best_duration)) {
     mp_events_copy(c->events, c->start_events);
     snprintf(c->msg, sizeof c->msg, "no plan shorter than the start plan found (%ld plans tried)", s->evals);
-    if (st.duration <= floor) c->status = MP_OPTIMAL;
+    if (st.duration <= floor)
+      c->status = MP_OPTIMAL;
+    else if (cut && rs <= restarts)
+      c->status = MP_TIMEOUT;
     return 0;
   }
   if (!s->has_best) {
