@@ -15,7 +15,10 @@
  * randomised greedy orders, each first annealed toward a live peak within
  * the budget (`order_moves` moves of lib/ordls on the bytes x steps above
  * it: an order that fits needs no recomputation), then given the same
- * greedy plan, and every one the local search below.  Generations:
+ * greedy plan, and every one the local search below; then the start plan
+ * (in a chain, the plan before: c->start_events; else Chen's plan when one
+ * fits) as a genome (lib/remat_map.h) at its own first-run order, in place
+ * of the worst.  Generations:
  * the `elite` best pass on; every other place is a child of two parents
  * chosen by tournaments of `tournament`:
  *   - order crossover keeping topological validity (parent A's first c
@@ -29,8 +32,8 @@
  *     temperature falling from ls_heat x the mean node cost to 1% of it;
  *     lib/remat_anneal.c).
  * Children whose decisions cannot be decoded keep the slot that fails.
- * The best plan within the budget among all evaluated is returned; never
- * one over it; `infeasible` only below the floor of mp_events_floor,
+ * The best plan within the budget among all evaluated and the start plan
+ * is returned (never longer than the start plan); never one over it; `infeasible` only below the floor of mp_events_floor,
  * `optimal` only at the duration floor (which bounds every plan of every
  * order).  Budget: `generations`, or the time limit (status timeout when it
  * cuts the minimum); with fill=1 and a time limit, it evolves until the
@@ -274,23 +277,23 @@ static int by_rank(const void *a, const void *b, void *ctx) {
   return better(x, p, q) ? -1 : better(x, q, p) ? 1 : 0;
 }
 
-/* The start plan (a chain's plan before) joins the population in place of
- * its worst individual: at its own first-run order (reorder) or the order
+/* The start plan (a chain's plan before, else Chen's plan when one fits:
+ * lib/remat_map.h) joins the population in place of its worst individual: at its own first-run order (reorder) or the order
  * handed in (reorder=0), its genome mapped (lib/remat_map.h), then the
  * same short annealing as every child.  st says what it was, for the end:
  * the start plan is returned when nothing shorter is found. */
-static void inject_start(ga *x, mp_rstart *st) {
+static void inject_start(ga *x, const mp_events *start, mp_rstart *st) {
   mp_ctx *c = x->c;
   memset(st, 0, sizeof *st);
-  if (!c->start_events) return;
+  if (!start) return;
   int P = x->P, worst = 0;
   for (int i = 1; i < P; i++)
     if (better(x, &x->pop[worst], &x->pop[i])) worst = i;
   indiv *ind = &x->pop[worst];
-  if (c->opt[OPT_reorder] <= 0 || mp_events_first_order(x->g, c->start_events, ind->ord))
+  if (c->opt[OPT_reorder] <= 0 || mp_events_first_order(x->g, start, ind->ord))
     memcpy(ind->ord, c->start_order, sizeof(int) * (size_t)x->n);
   mp_rdec_set_order(&x->d, ind->ord);
-  mp_rstart_map(&x->d, c->start_events, c->budget, c->deadline, st, ind->genes);
+  mp_rstart_map(&x->d, start, c->budget, c->deadline, st, ind->genes);
   improve(x, ind, 0); /* genes that do not decode: repaired there, or keep-all */
 }
 
@@ -391,17 +394,23 @@ static int rga_solve(mp_ctx *c) {
   int gens = (int)c->opt[OPT_generations], gen = 0;
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0, cut = false;
   mp_rstart st = {0};
+  mp_events own_plan;
+  mp_events_init(&own_plan);
+  const mp_events *start = c->start_events;
+  bool own = false;
   if (!keep_all_fits(&x)) {
+    own = !start && mp_rseed_chen(g, c->start_order, c->budget, c->deadline, &own_plan) == 0;
+    if (own) start = &own_plan;
     init_population(&x);
-    inject_start(&x, &st);
+    inject_start(&x, start, &st);
     cut = mp_time_up(c);
     for (; (gen < gens || fill) && !cut && !at_floor(&x); gen++) cut = !next_generation(&x);
   }
   int rc = 0;
   if (mp_rstart_wins(&st, x.s.has_best, x.s.best_duration)) {
-    mp_events_copy(c->events, c->start_events);
-    snprintf(c->msg, sizeof c->msg, "no plan shorter than the start plan found (%ld plans tried)",
-             x.s.evals);
+    mp_events_copy(c->events, start);
+    snprintf(c->msg, sizeof c->msg, "no plan shorter than %s found (%ld plans tried)",
+             own ? "its Chen start plan" : "the start plan", x.s.evals);
     if (st.duration <= c->duration_bound * (1 + 1e-12))
       c->status = MP_OPTIMAL;
     else if (cut && gen <= gens)
@@ -421,6 +430,7 @@ static int rga_solve(mp_ctx *c) {
              (long long)c->budget, x.s.evals, (long long)floor);
     rc = -1;
   }
+  mp_events_destroy(&own_plan);
   ga_free(&x);
   return rc;
 }

@@ -14,16 +14,20 @@
  * a return or an offload's free, switch drop and offload, a random gene.
  *
  * Starts: keep-all when it fits the budget (then optimal: nothing runs
- * twice, nothing stalls).  Otherwise a greedy plan: the gaps across the
- * peak dropped one at a time by bytes per unit of recomputation time while
- * that lowers the excess; when it does not fit, the plan that drops every
- * gap it can, if that one fits.  Restarts cycle: the best plan, the best plan after a
+ * twice, nothing stalls).  In a chain (`--remat dtr,remat-sa`), the plan
+ * before (c->start_events) as a genome (lib/remat_map.h), greedy drops
+ * added when its decoding does not fit.  Otherwise a greedy plan: the gaps
+ * across the peak dropped one at a time by bytes per unit of
+ * recomputation time while that lowers the excess; when it does not fit,
+ * the plan that drops every gap it can, if that one fits; and Chen's plan
+ * (lib/remat_seed.c) as a genome when that is shorter.  Restarts cycle: the best plan, the best plan after a
  * kick of random moves, the greedy start.  Each restart samples T0 (the
  * mean uphill of 100 moves accepted at 1/2, times heat) and cools
  * geometrically to T0 x t_end.
  *
- * Returns the shortest plan within the budget among every plan evaluated;
- * never one over it.  When the storage written in place alone (never
+ * Returns the shortest plan within the budget among every plan evaluated
+ * and the start plan (the chain's, or Chen's): never longer than that one,
+ * never one over the budget.  When the storage written in place alone (never
  * recomputed nor offloaded, freed only after its readers) exceeds the
  * budget at some step of the order, it says so at once ("no plan").  `infeasible` only below the floor of
  * mp_events_floor; finding no plan otherwise is an error ("no plan within
@@ -85,22 +89,29 @@ static bool start_from_plan(const mp_ctx *c, mp_rsa *s, const mp_rgene *mapped, 
   return true;
 }
 
-/* The start: the start plan's genome when it fits (above); else the
+/* The start: a chain's start plan's genome when it fits (above); else the
  * greedy start (from keep-all); when that does not fit, the drop-all start
  * if that one fits (its plans are long: recomputation chains at every
- * use).  The start is loaded and kept in seed. */
-static void choose_start(mp_ctx *c, mp_rsa *s, const mp_rgene *mapped, mp_rgene *seed) {
+ * use).  With a seed plan of our own (own: Chen's), its genome when it is
+ * shorter than that start.  The start is loaded and kept in seed. */
+static void choose_start(mp_ctx *c, mp_rsa *s, const mp_rgene *mapped, bool own, mp_rgene *seed) {
   size_t bytes = sizeof(mp_rgene) * (size_t)s->d->n_slots;
-  if (mapped && start_from_plan(c, s, mapped, seed)) return;
+  if (mapped && !own && start_from_plan(c, s, mapped, seed)) return;
   mp_rgenes_keep_all(s->d, seed);
   mp_rsa_load(s, seed);
   bool fits = mp_rsa_greedy(s, s->d->n_slots, c->deadline);
   memcpy(seed, s->cur, bytes);
-  if (fits) return;
-  mp_rgene *all = mp_xmalloc(bytes + sizeof(mp_rgene));
-  mp_rgenes_drop_all(s->d, all);
-  if (mp_rsa_load(s, all) == 0 && mp_rsa_fits(s, &s->fc)) memcpy(seed, all, bytes);
-  free(all);
+  if (!fits) {
+    mp_rgene *all = mp_xmalloc(bytes + sizeof(mp_rgene));
+    mp_rgenes_drop_all(s->d, all);
+    if (mp_rsa_load(s, all) == 0 && mp_rsa_fits(s, &s->fc)) memcpy(seed, all, bytes);
+    free(all);
+    mp_rsa_load(s, seed);
+  }
+  mp_rfig was = s->fc;
+  if (mapped && own && mp_rsa_load(s, mapped) == 0 && mp_rsa_fits(s, &s->fc) &&
+      (!mp_rsa_fits(s, &was) || s->fc.duration < was.duration))
+    memcpy(seed, mapped, bytes);
   mp_rsa_load(s, seed);
 }
 
@@ -127,24 +138,8 @@ static void restart_from(mp_rsa *s, mp_rng *r, int rs, const mp_rgene *seed, dou
   }
 }
 
-/* The restarts from the greedy start; the best plan within the budget, or
- * -1 when none was found. */
-static int search(mp_ctx *c, mp_rsa *s) {
-  mp_rgene *seed = mp_xmalloc(sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1));
-  mp_rgene *mapped = mp_xmalloc(sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1));
-  double t_start = mp_now();
-  mp_rstart st;
-  mp_rstart_map(s->d, c->start_events, c->budget, c->deadline, &st, mapped);
-  if (c->verbose && st.has_plan)
-    fprintf(stderr, "remat-sa: start plan duration %.6g, peak %lld; its genome %s duration %.6g, peak %lld\n",
-            st.duration, (long long)st.peak, st.has_genes ? "decodes:" : "does not decode",
-            st.fig.duration, (long long)st.fig.peak);
-  choose_start(c, s, st.has_genes ? mapped : NULL, seed);
-  free(mapped);
-  if (c->verbose)
-    fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
-            mp_rsa_fits(s, &s->fc) ? "fits" : "over the budget", s->fc.duration,
-            (long long)s->fc.peak, s->evals, mp_now() - t_start);
+/* The restarts: true when the time limit cut them before the minimum. */
+static bool anneal_restarts(mp_ctx *c, mp_rsa *s, const mp_rgene *seed, double t_start) {
   mp_rng r;
   mp_rng_seed(&r, c->seed);
   int restarts = (int)c->opt[OPT_restarts], rs = 0;
@@ -158,28 +153,63 @@ static int search(mp_ctx *c, mp_rsa *s) {
       fprintf(stderr, "remat-sa: restart %d: best %.6g, %ld plans decoded, %.3f s\n", rs,
               s->has_best ? s->best_duration : -1.0, s->evals, mp_now() - t_start);
   }
-  free(seed);
-  if (mp_rstart_wins(&st, s->has_best, s->best_duration)) {
-    mp_events_copy(c->events, c->start_events);
-    snprintf(c->msg, sizeof c->msg, "no plan shorter than the start plan found (%ld plans tried)", s->evals);
-    if (st.duration <= floor)
-      c->status = MP_OPTIMAL;
-    else if (cut && rs <= restarts)
-      c->status = MP_TIMEOUT;
-    return 0;
-  }
-  if (!s->has_best) {
+  return cut && rs <= restarts;
+}
+
+/* The best plan within the budget: the search's, or the start plan when
+ * that is shorter; -1 when there is none. */
+static int finish(mp_ctx *c, mp_rsa *s, const mp_rstart *st, const mp_events *start, bool own,
+                  bool cut) {
+  double floor = c->duration_bound * (1 + 1e-12), duration = s->best_duration;
+  if (mp_rstart_wins(st, s->has_best, s->best_duration)) {
+    mp_events_copy(c->events, start);
+    duration = st->duration;
+    snprintf(c->msg, sizeof c->msg, "no plan shorter than %s found (%ld plans tried)",
+             own ? "its Chen start plan" : "the start plan", s->evals);
+  } else if (s->has_best) {
+    mp_events_copy(c->events, &s->best_plan);
+  } else {
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld found (%ld plans tried; the floor is %lld)",
              (long long)c->budget, s->evals, (long long)mp_events_floor(c->g));
     return -1;
   }
-  mp_events_copy(c->events, &s->best_plan);
-  if (s->best_duration <= floor)
+  if (duration <= floor)
     c->status = MP_OPTIMAL;
-  else if (cut && rs <= restarts)
+  else if (cut)
     c->status = MP_TIMEOUT; /* cut before the minimum */
   return 0;
+}
+
+/* From the start plan handed in (a chain), else from Chen's plan when one
+ * fits, else from the greedy start; the best plan within the budget, or -1
+ * when none was found. */
+static int search(mp_ctx *c, mp_rsa *s) {
+  size_t bytes = sizeof(mp_rgene) * (size_t)(s->d->n_slots + 1);
+  mp_rgene *seed = mp_xmalloc(bytes), *mapped = mp_xmalloc(bytes);
+  double t_start = mp_now();
+  mp_events own_plan;
+  mp_events_init(&own_plan);
+  const mp_events *start = c->start_events;
+  bool own = !start && mp_rseed_chen(c->g, c->start_order, c->budget, c->deadline, &own_plan) == 0;
+  if (own) start = &own_plan;
+  mp_rstart st;
+  mp_rstart_map(s->d, start, c->budget, c->deadline, &st, mapped);
+  if (c->verbose && st.has_plan)
+    fprintf(stderr, "remat-sa: start plan duration %.6g, peak %lld; its genome %s duration %.6g, peak %lld\n",
+            st.duration, (long long)st.peak, st.has_genes ? "decodes:" : "does not decode",
+            st.fig.duration, (long long)st.fig.peak);
+  choose_start(c, s, st.has_genes ? mapped : NULL, own, seed);
+  free(mapped);
+  if (c->verbose)
+    fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
+            mp_rsa_fits(s, &s->fc) ? "fits" : "over the budget", s->fc.duration,
+            (long long)s->fc.peak, s->evals, mp_now() - t_start);
+  bool cut = anneal_restarts(c, s, seed, t_start);
+  free(seed);
+  int rc = finish(c, s, &st, start, own, cut);
+  mp_events_destroy(&own_plan);
+  return rc;
 }
 
 static int rsa_solve(mp_ctx *c) {

@@ -58,4 +58,9 @@ static inline bool mp_rstart_wins(const mp_rstart *st, bool has_best, double bes
   return st->has_plan && (!has_best || st->duration < best_duration);
 }
 
+/* A plan of one's own to start from (remat_seed.c): Chen's checkpointing
+ * at every j-th articulation point of the forward, j over a short grid,
+ * the shortest plan within the budget, in out.  0, or -1 when none fits. */
+int mp_rseed_chen(const mp_graph *g, const int *order, int64_t budget, double deadline, mp_events *out);
+
 #endif
