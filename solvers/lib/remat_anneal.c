@@ -235,7 +235,7 @@ static bool move_kind(mp_rsa *s, mp_rng *r) {
     if (k < 0) return false;
     if (!mp_rdec_allows(s->d, k, MP_RK_DROP) || !mp_rdec_allows(s->d, k, MP_RK_OFFLOAD)) continue;
     mp_rgene g = s->cur[k];
-    g.kind = g.kind == MP_RK_DROP ? MP_RK_OFFLOAD : MP_RK_DROP;
+    g.kind = g.kind == MP_RK_OFFLOAD ? MP_RK_DROP : MP_RK_OFFLOAD;
     set_gene(s, k, g);
     return true;
   }

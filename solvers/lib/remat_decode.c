@@ -60,7 +60,7 @@ static int free_step(const mp_rdec *d, int s, int r) {
   return f < r - 1 ? (int)f : r - 1;
 }
 
-enum { V_KEEP, V_DROP, V_OFFLOAD };
+enum { V_KEEP, V_DROP, V_OFFLOAD, V_HOLD_DROP };
 
 /* What resident buffer b does after step t: stays, leaves or goes to the
  * host, by the gene of the gap it is in (*slot; -1 past every gap: the end
@@ -72,7 +72,7 @@ static int verdict(mp_rdec *d, int b, int t, int *slot) {
   if (d->cursor[b] == m) return d->g->bufs[b].graph_output || d->pinned[b] ? V_KEEP : V_DROP;
   int s = *slot = d->gaps[first + d->cursor[b]], kind = d->genes[s].kind;
   if (kind == MP_RK_KEEP || !mp_rdec_allows(d, s, kind) || t >= return_step(d, s)) return V_KEEP;
-  return kind == MP_RK_DROP ? V_DROP : V_OFFLOAD;
+  return kind == MP_RK_DROP ? V_DROP : kind == MP_RK_OFFLOAD ? V_OFFLOAD : V_HOLD_DROP;
 }
 
 /* ---- the forward pass ---- */
@@ -132,11 +132,20 @@ static void schedule(mp_rdec *d, int b, int step) {
 }
 
 /* After step t: resident buffer b follows its verdict.  An offload copies
- * out at once and frees at the gene's step (a later step: scheduled). */
+ * out at once and frees at the gene's step (a later step: scheduled), a
+ * held drop frees there. */
 static void decide(mp_rdec *d, int b, int t) {
   if (!d->resident[b]) return;
   int s, v = verdict(d, b, t, &s);
   if (v == V_KEEP) return;
+  if (v == V_HOLD_DROP) {
+    int f = free_step(d, s, return_step(d, s));
+    if (t < f) {
+      schedule(d, b, f);
+      return;
+    }
+    v = V_DROP;
+  }
   if (v == V_OFFLOAD) {
     if (!d->host[b]) {
       res_use(d, b, emit(d, MP_EV_OUT, b, t));

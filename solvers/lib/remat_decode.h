@@ -18,6 +18,10 @@
  *   OFFLOAD  copied out at the gap's start (unless a host copy exists),
  *            freed `delay` steps later (so that the copy can end first),
  *            brought in `back` steps before the end (a prefetch).
+ *   HOLD_DROP DROP, but held `delay` steps after the gap's start for the
+ *            recomputations that read it there (freed after the last of
+ *            them by then); the search moves never make it, a plan mapped
+ *            to a genome does (remat_map.h: the plan freed it later).
  * The tail slot takes KEEP or DROP only: KEEP holds b after its last use
  * for the recomputations that read it (freed after the last of them), DROP
  * frees it after its last use (recomputations then make it again), and
@@ -58,14 +62,14 @@
 #include "events.h"
 #include "graph.h"
 
-enum { MP_RK_KEEP = 0, MP_RK_DROP = 1, MP_RK_OFFLOAD = 2, MP_RK_N = 3 };
+enum { MP_RK_KEEP = 0, MP_RK_DROP = 1, MP_RK_OFFLOAD = 2, MP_RK_HOLD_DROP = 3, MP_RK_N = 4 };
 /* slot_reader of the end and tail slots */
 enum { MP_RSLOT_END = -1, MP_RSLOT_TAIL = -2 };
 
 typedef struct mp_rgene {
   uint8_t kind;  /* MP_RK_* */
-  int32_t back;  /* DROP, OFFLOAD: steps before the gap's end the buffer returns */
-  int32_t delay; /* OFFLOAD: steps after the gap's start it is freed */
+  int32_t back;  /* DROP, OFFLOAD, HOLD_DROP: steps before the gap's end the buffer returns */
+  int32_t delay; /* OFFLOAD, HOLD_DROP: steps after the gap's start it is freed */
 } mp_rgene;
 
 typedef struct mp_rfig {

@@ -53,7 +53,7 @@ static void make_slots(mp_rdec *d) {
     const mp_buffer *bb = &g->bufs[b];
     d->remat_ok[b] = bb->kind == MP_BUF_TENSOR && !bb->born_at_start && !d->inplace_node[bb->owner];
     uint8_t allow = 1 << MP_RK_KEEP;
-    if (d->remat_ok[b]) allow |= 1 << MP_RK_DROP;
+    if (d->remat_ok[b]) allow |= 1 << MP_RK_DROP | 1 << MP_RK_HOLD_DROP;
     if (d->bw > 0 && !d->inplace_buf[b]) allow |= 1 << MP_RK_OFFLOAD;
     for (int s = d->slot0[b]; s < d->slot0[b + 1]; s++) {
       int k = s - d->slot0[b];

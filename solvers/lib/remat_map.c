@@ -83,24 +83,28 @@ static int32_t clamp(int64_t x, int len) { return (int32_t)(x < 0 ? 0 : x > len 
  * gap's end (*i advances past them). */
 static mp_rgene gene_of(const mp_rdec *d, int s, const mark *m, int *i, int end, int end_ev) {
   int first_free = -1, ret = -1;
+  bool made_again = false; /* a return after the first free */
   for (; *i < end && m[*i].ev < end_ev; (*i)++) {
     if (m[*i].kind == M_FREE) {
       if (first_free < 0) first_free = m[*i].step;
       ret = -1;
     } else {
       ret = *i;
+      made_again = made_again || first_free >= 0;
     }
   }
   int len = mp_rdec_gap_len(d, s);
   mp_rgene keep = {MP_RK_KEEP, 0, 0};
   if (first_free < 0) return keep;
-  if (d->slot_reader[s] == MP_RSLOT_TAIL)
-    return mp_rdec_allows(d, s, MP_RK_DROP) ? (mp_rgene){MP_RK_DROP, 0, 0} : keep;
+  if (d->slot_reader[s] == MP_RSLOT_TAIL) /* freed after its last use: the same under KEEP */
+    return made_again && mp_rdec_allows(d, s, MP_RK_DROP) ? (mp_rgene){MP_RK_DROP, 0, 0} : keep;
   if (ret < 0) return keep; /* not back by the gap's end: the plan is not valid here */
   int32_t back = clamp((int64_t)d->ge[s] - m[ret].step, len);
-  if (m[ret].kind == M_RUN)
-    return mp_rdec_allows(d, s, MP_RK_DROP) ? (mp_rgene){MP_RK_DROP, back, 0} : keep;
   int32_t delay = clamp((int64_t)first_free - d->gs[s], len);
+  if (m[ret].kind == M_RUN) /* held while the plan holds it: recomputations may read it */
+    return mp_rdec_allows(d, s, MP_RK_HOLD_DROP)
+               ? (mp_rgene){delay > 0 ? MP_RK_HOLD_DROP : MP_RK_DROP, back, delay}
+               : keep;
   return mp_rdec_allows(d, s, MP_RK_OFFLOAD) ? (mp_rgene){MP_RK_OFFLOAD, back, delay} : keep;
 }
 

@@ -8,17 +8,21 @@
  *            and the first run at step ge;
  *   DROP     when it frees b there and the last return before step ge is a
  *            run of b's owner: back = ge - the step that return precedes;
+ *            HOLD_DROP with delay = the step of the first free - gs when
+ *            that is after the gap's start (recomputations in the gap may
+ *            read b before the plan frees it);
  *   OFFLOAD  when that return is an `in`: back as for DROP, delay = the step
  *            of the first free in the gap - gs.
  * The tail slot is DROP when the plan frees b after its last first-run use
- * and makes it again later, else KEEP.  A kind the slot does not allow
+ * and makes it again later, else KEEP (a free after the last use is what
+ * KEEP decodes to when no recomputation reads b there).  A kind the slot does not allow
  * becomes KEEP.  Events between the first runs at steps p and q (q the next
  * non-input step) count as frees after step p and returns at step q.
  *
  * The decoder has its own rules (a free right behind the last use, returns
  * of missing inputs just in time, recursively), so the decoded plan is
  * close to the plan mapped, not equal: the keep-all plan maps to the
- * keep-all genome (same plan); measured on the training graphs in the
+ * keep-all genome; measured on the training graphs in the
  * README. */
 #ifndef MP_REMAT_MAP_H
 #define MP_REMAT_MAP_H
