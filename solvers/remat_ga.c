@@ -33,11 +33,12 @@
  *     lib/remat_anneal.c).
  * Children whose decisions cannot be decoded keep the slot that fails.
  * The best plan within the budget among all evaluated and the start plan
- * is returned (never longer than the start plan); never one over it; `infeasible` only below the floor of mp_events_floor,
- * `optimal` only at the duration floor (which bounds every plan of every
- * order).  Budget: `generations`, or the time limit (status timeout when it
- * cuts the minimum); with fill=1 and a time limit, it evolves until the
- * limit.  Deterministic for a seed when no limit cuts it. */
+ * is returned (never longer than the start plan); never one over it;
+ * `infeasible` only below the floor of mp_events_floor, `optimal` only at
+ * the duration floor (which bounds every plan of every order).  Budget:
+ * `generations`, or the time limit (status timeout when it cuts the
+ * minimum); with fill=1 and a time limit, it evolves until the limit.
+ * Deterministic for a seed when no limit cuts it. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,10 +278,10 @@ static int by_rank(const void *a, const void *b, void *ctx) {
   return better(x, p, q) ? -1 : better(x, q, p) ? 1 : 0;
 }
 
-/* The start plan (a chain's plan before, else Chen's plan when one fits:
- * lib/remat_map.h) joins the population in place of its worst individual: at its own first-run order (reorder) or the order
- * handed in (reorder=0), its genome mapped (lib/remat_map.h), then the
- * same short annealing as every child.  st says what it was, for the end:
+/* The start plan (a chain's plan before, else Chen's plan when one fits)
+ * joins the population in place of its worst individual: at its own
+ * first-run order (reorder) or the order handed in (reorder=0), its genome
+ * mapped (lib/remat_map.h), then the same short annealing as every child.  st says what it was, for the end:
  * the start plan is returned when nothing shorter is found. */
 static void inject_start(ga *x, const mp_events *start, mp_rstart *st) {
   mp_ctx *c = x->c;
@@ -296,7 +297,6 @@ static void inject_start(ga *x, const mp_events *start, mp_rstart *st) {
   mp_rstart_map(&x->d, start, c->budget, c->deadline, st, ind->genes);
   improve(x, ind, 0); /* genes that do not decode: repaired there, or keep-all */
 }
-
 
 /* The elite pass on, children fill the rest; false when the deadline cut
  * the generation short. */
