@@ -320,8 +320,8 @@ END_TEST
 START_TEST(degenerate) {
   const char *js[] = {"{\"nodes\":[]}",
                       "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]}]}",
-                      "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]},"
-                      "{\"id\":1,\"size\":4,\"inputs\":[0]}]}"};
+                      ("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]},"
+                       "{\"id\":1,\"size\":4,\"inputs\":[0]}]}")};
   for (size_t i = 0; i < sizeof js / sizeof *js; i++) {
     mp_graph *g = tl_graph(js[i]);
     int64_t keep = mp_order_peak(g, g->given);
