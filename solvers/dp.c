@@ -87,7 +87,7 @@ typedef struct seg {
   int64_t lb;           /* per-node lower bound inside the segment */
 } seg;
 
-static void seg_free(seg *s) {
+static void seg_destroy(seg *s) {
   free(s->gid);
   free(s->ps);
   free(s->pl);
@@ -243,7 +243,7 @@ static void hs_init(hset *h, int words) {
   h->pool = mp_xmalloc(sizeof(uint64_t) * h->pool_cap * (size_t)words);
 }
 
-static void hs_free(hset *h) {
+static void hs_destroy(hset *h) {
   free(h->slot);
   free(h->pool);
   memset(h, 0, sizeof *h);
@@ -554,7 +554,7 @@ static int seg_solve(const seg *s, mp_ctx *ctx, int *ord, int64_t *U, int64_t fl
       break;
     }
   }
-  hs_free(&q.memo);
+  hs_destroy(&q.memo);
   free(q.lv);
   free(q.forced);
   free(q.cs);
@@ -705,7 +705,7 @@ static void plan_init(dp_plan *D, const mp_graph *g, const int *order, bool spli
 
 static void plan_destroy(dp_plan *D) {
   for (int k = 0; k < D->nseg; k++) {
-    seg_free(&D->segs[k]);
+    seg_destroy(&D->segs[k]);
     free(D->sord[k]);
   }
   free(D->segs), free(D->sord), free(D->U), free(D->bbirth), free(D->blast), free(D->bsz);

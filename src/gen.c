@@ -66,10 +66,10 @@ static void gb_init(gb *b, const mp_gen_opts *o) {
   b->g = mp_xcalloc(1, sizeof *b->g);
 }
 
-static void gb_free(gb *b) {
+static void gb_destroy(gb *b) {
   if (b->g) {
     /* before mp_graph_finish the derived arrays are NULL: free is safe */
-    mp_graph_free(b->g);
+    mp_graph_destroy(b->g);
   }
   free(b->eligible);
   memset(b, 0, sizeof *b);
@@ -785,11 +785,11 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
   if (!rc) rc = mp_graph_finish(b.g, false, err);
   if (!rc) set_costs(b.g);
   if (rc) {
-    gb_free(&b);
+    gb_destroy(&b);
     return NULL;
   }
   mp_graph *g = b.g;
   b.g = NULL;
-  gb_free(&b);
+  gb_destroy(&b);
   return g;
 }

@@ -26,7 +26,7 @@ int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
   int n = 0, rc = 0;
   for (int i = 0; i < nin && !rc; i++) rc = mp_rows_load(in[i], &rows, &n, msg, cap);
   if (rc) {
-    mp_rows_free(rows, n);
+    mp_rows_destroy(rows, n);
     return -1;
   }
   int w = 0;
@@ -34,7 +34,7 @@ int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
     if ((rows[i].graph && !strcmp(rows[i].graph, graph)) || !strcmp(rows[i].path, graph))
       rows[w++] = rows[i];
     else
-      mp_row_free(&rows[i]);
+      mp_row_destroy(&rows[i]);
   }
   n = w;
   mp_aggset set;
@@ -161,8 +161,8 @@ int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
     rc = mp_canvas_close(&c, msg, cap);
   }
   free(pt);
-  mp_aggset_free(&set);
-  mp_rows_free(rows, n);
+  mp_aggset_destroy(&set);
+  mp_rows_destroy(rows, n);
   return rc;
 }
 

@@ -77,7 +77,7 @@ static void rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
     for (int i = 0; i < g->n_succ[v]; i++)
       if (s.missing[g->succ[v][i]] == 0) ready[nr++] = g->succ[v][i];
   }
-  mp_sim_free(&s);
+  mp_sim_destroy(&s);
   free(ready);
   free(pos);
 }
