@@ -46,8 +46,8 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
-.PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        test-asan-run fuzz bench bench-full bench-remat graphs clean test-slurm FORCE
+.PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
+        test-asan test-asan-build test-asan-run fuzz bench bench-full bench-remat graphs clean test-slurm FORCE
 
 all: bin/memplan
 
@@ -146,11 +146,21 @@ deps:
 # sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
 # property tests of that solver alone.  The last line is the property tests'
 # summary: each solver tested and its trial counts.
+# Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
+# everything is built (the plain and the sanitizer build side by side), then
+# the parts run side by side, each part's output kept together (-Otarget).
 CKV := $(if $(filter 1,$(V)),normal,minimal)
+TEST_JOBS ?= 2
+TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+TEST_PARTS = test-unit $(if $(SOLVER),,test-cli test-install test-asan-run)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-asan-run)
+	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
+	@$(MAKE) --no-print-directory $(TEST_J) -Otarget $(TEST_PARTS)
 	@cat $(BUILD)/props_summary.txt
+
+# what the parts of make test run (test-asan-build: the sanitizer build)
+test-build: bin/memplan $(BUILD)/test_memplan lib
 
 test-unit: bin/memplan $(BUILD)/test_memplan
 	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
@@ -173,11 +183,13 @@ FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
 test-asan: deps
-	@$(MAKE) --no-print-directory test-asan-run
+	@$(MAKE) --no-print-directory $(TEST_J) test-asan-run
 
-test-asan-run:
+test-asan-build:
 	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
 	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
+
+test-asan-run: test-asan-build
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
