@@ -3,6 +3,7 @@
 #   make deps     install the Debian packages the project needs (idempotent)
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
+#   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
 #   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
 #                 parser, FUZZ_TIME seconds each (30)
@@ -47,7 +48,8 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
-        test-asan test-asan-build test-asan-run fuzz bench bench-full bench-remat graphs clean test-slurm FORCE
+        test-asan test-asan-build test-asan-run fuzz test-audit audit bench bench-full bench-remat \
+        bench-scale graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -142,17 +144,17 @@ $(BUILD)/test_memplan: $(OBJ) $(CLI_OBJ) $(TEST_OBJ)
 deps:
 	@sh scripts/deps.sh
 
-# make test: the unit tests, the CLI tests, the install test, then the
-# sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
-# property tests of that solver alone.  The last line is the property tests'
-# summary: each solver tested and its trial counts.
+# make test: the unit tests, the CLI tests, the install test, the audit
+# sample (test-audit) and the sanitizer pass (test-asan-run).  Quiet unless
+# V=1.  SOLVER=name: the property tests of that solver alone.  The last line
+# is the property tests' summary: each solver tested and its trial counts.
 # Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
 # everything is built (the plain and the sanitizer build side by side), then
 # the parts run side by side, each part's output kept together (-Otarget).
 CKV := $(if $(filter 1,$(V)),normal,minimal)
 TEST_JOBS ?= 2
 TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
-TEST_PARTS = test-unit $(if $(SOLVER),,test-cli test-install test-asan-run)
+TEST_PARTS = test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
 	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
@@ -160,7 +162,7 @@ test: deps
 	@cat $(BUILD)/props_summary.txt
 
 # what the parts of make test run (test-asan-build: the sanitizer build)
-test-build: bin/memplan $(BUILD)/test_memplan lib
+test-build: bin/memplan $(BUILD)/test_memplan lib $(BUILD)/mp_batch
 
 test-unit: bin/memplan $(BUILD)/test_memplan
 	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
@@ -170,6 +172,24 @@ test-unit: bin/memplan $(BUILD)/test_memplan
 test-cli: bin/memplan
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
+
+# the independent Python reference of DESIGN.md against memplan's commands
+# (tests/py/audit.py): a fixed-seed sample here, a long run in `make audit`
+$(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
+
+test-audit: bin/memplan $(BUILD)/mp_batch
+	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
+	  --csvs 40 --invalid 60 --mutations 1 $(if $(filter 1,$(V)),,--quiet)
+
+AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
+audit: bin/memplan $(BUILD)/mp_batch
+	@for s in $(AUDIT_SEEDS); do \
+	  nice /usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed $$s --graphs 1000 \
+	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --keep build/audit-$$s || exit 1; done
+	nice /usr/bin/python3 tests/py/audit.py --seed 99 --graphs 100 --plans 100 --csvs 50 \
+	  --invalid 100 --suite --keep build/audit-cli
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
 test-install: bin/memplan lib
@@ -241,6 +261,12 @@ bench-full: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	BENCH_FULL=1 sh scripts/bench.sh
 
+# the scale benchmark of issue 14 (10^5 and 10^6 nodes; results/scale.md):
+# about an hour on 2 shared cores, in neither test nor bench
+bench-scale: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	sh scripts/bench_scale.sh
+
 # recomputation and offload (scripts/bench.d/remat.sh, also part of
 # bench-full): every events solver on the 30 training graphs, Moccasin's
 # RL100/RL250 when ../shared/anchors is there -> results/remat.md
@@ -251,6 +277,19 @@ bench-remat: deps
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
+
+# memplan's live peak of exported graphs against eager PyTorch's measured
+# allocator peak -> results/validation.md (needs python3-torch; about an hour)
+validate: bin/memplan
+	sh scripts/deps-graphs.sh
+	nice /usr/bin/python3 scripts/validate_torch.py
+	nice /usr/bin/python3 scripts/validate_torch.py --ops --append results/validation.md
+	nice /usr/bin/python3 scripts/validate_torch.py --savings
+
+# the exporter's unit tests (need python3-torch; not part of make test)
+test-exporter: bin/memplan
+	sh scripts/deps-graphs.sh
+	cd scripts && /usr/bin/python3 -m unittest discover -s tests -t . -v
 
 clean:
 	rm -rf build build-asan build-fuzz bin
