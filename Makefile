@@ -198,7 +198,8 @@ test-install: bin/memplan lib
 # ---- sanitizers: ASan + UBSan (float casts included): the unit tests with
 # quick options, tests/cli.sh, every suite file, the fuzz corpus ----
 SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer
-SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=print_suppressions=0 \
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
