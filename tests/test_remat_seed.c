@@ -120,11 +120,11 @@ START_TEST(keep_all_maps_to_keep_all) {
     ck_assert_int_eq(f.peak, mp_order_peak(g, order));
     ck_assert(f.reruns == 0 && f.ins == 0 && f.outs == 0);
     free(genes);
-    mp_rdec_free(&d);
+    mp_rdec_destroy(&d);
     mp_events_destroy(&p);
     free(order);
     or_free(&om);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   tl_cleanup();
@@ -182,8 +182,8 @@ START_TEST(heuristic_plans_map_within_budget) {
         dropping += st.fig.reruns + st.fig.ins > 0;
       }
     free(genes);
-    mp_rdec_free(&d);
-    mp_graph_free(g);
+    mp_rdec_destroy(&d);
+    mp_graph_destroy(g);
   }
   mp_events_destroy(&p);
   ck_assert_msg(mapped > 4 * trials && dropping > trials, "mapped %d, recomputing %d", mapped, dropping);
@@ -235,7 +235,7 @@ START_TEST(chains_never_longer) {
         ck_assert_msg(x <= base * (1 + 1e-12), "%s: %.17g, its Chen seed %.17g", searchers[k], x, base);
       }
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   mp_events_destroy(&p);
   mp_events_destroy(&a);

@@ -63,7 +63,7 @@ static void row(const mp_graph *g, const char *base, const char *name, const cha
   else
     printf("no_decode\n");
   free(genes);
-  mp_rdec_free(&d);
+  mp_rdec_destroy(&d);
   mp_events_destroy(&ev);
 }
 
@@ -90,7 +90,7 @@ int main(int argc, char **argv) {
       if (mp_budget_frac(fracs[f], keep, &budget, &err)) return 2;
       for (int k = 0; k < ns; k++) row(g, base, solvers[k], fracs[f], budget);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   return 0;
 }
