@@ -71,7 +71,7 @@ static void marks_init(const mp_rdec *d, const mp_events *p, plan_marks *pm) {
   free(next_run);
 }
 
-static void marks_free(plan_marks *pm) {
+static void marks_destroy(plan_marks *pm) {
   free(pm->start);
   free(pm->m);
   free(pm->first_ev);
@@ -124,7 +124,7 @@ int mp_rgenes_from_events(const mp_rdec *d, const mp_events *p, mp_rgene *genes)
       genes[s] = gene_of(d, s, pm.m, &i, end, end_ev);
     }
   }
-  marks_free(&pm);
+  marks_destroy(&pm);
   return 0;
 }
 
