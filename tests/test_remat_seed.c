@@ -123,7 +123,7 @@ START_TEST(keep_all_maps_to_keep_all) {
     mp_rdec_destroy(&d);
     mp_events_destroy(&p);
     free(order);
-    or_free(&om);
+    or_destroy(&om);
     mp_graph_destroy(g);
     free(js);
   }
