@@ -28,6 +28,8 @@ ORDERS = ["given", "greedy", "dfs", "bfs", "lpmf", "best"]
 PLACERS = ["bysize", "firstfit", "bestfit", "bysize-ff", "coloring", "noreuse",
            "pool", "hillclimb", "exact"]
 REMATS = ["keepall", "dtr", "chen-sqrt", "chen-greedy", "rotor", "swap-greedy"]
+# every events solver, for the cross-check of claims (--claims)
+ALL_REMATS = REMATS + ["remat-sa", "remat-ga", "remat-ilp", "remat-lp", "remat-exact"]
 EVENT_FIGS = ["live_peak", "arena", "sum_sizes", "fragmentation", "reuse_ratio",
               "profile_std", "reduction_vs_noreuse", "residencies", "duration",
               "base_time", "overhead", "recompute_time", "recomputed",
@@ -427,6 +429,61 @@ class Audit:
         for _ in range(mutations):
             self.mutate_events(m, f, plan, evs, bandwidth, rng)
 
+    def claims(self, m, f, rng):
+        """Every events solver on one budget, bandwidth and order: each plan
+        judged by the reference, then each claim (optimal, infeasible, a
+        stage's duration bound) held against the other solvers' plans that
+        follow the same order (README: a claim's scope)."""
+        g = m.g
+        floor = R.events_floor(m)
+        hi = max(floor, R.order_figures(m, g.file_order)["live_peak"])
+        budget = rng.choice([floor, hi, rng.randint(floor, hi), rng.randint(floor, hi),
+                             (floor + hi) // 2])
+        bw = rng.choice([None, 0, 1, 64, 1000])
+        args = ["--budget", str(budget), "--place", "bysize"]
+        if bw is not None:
+            args += ["--bandwidth", str(bw)]
+        bandwidth = float(bw) if bw is not None else g.host_bandwidth
+        order = [v for v in g.file_order if g.op[v] != "input"]
+        plans, claims = [], []
+        for remat in ALL_REMATS:
+            lbl = "%s %s %s" % (f, remat, " ".join(args))
+            tl = ["--time-limit", "10"] if remat in ("remat-ilp", "remat-lp", "remat-exact") else []
+            rc, res, plan, ppath, err = self.solve(f, "--remat", remat, *tl, *args)
+            self.tick("claims: solves")
+            if rc not in (0, 3) or res is None:
+                self.fail("claims", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
+                continue
+            st = res.get("remat_status")
+            bound = max([s.get("bound") or 0 for s in res.get("stages", [])
+                         if s.get("solver") == remat] + [0])
+            if rc == 0:
+                evs = R.parse_events(m, plan["events"])
+                why = R.verify_events(m, evs, bandwidth)
+                if why:
+                    self.fail("claims", "%s: the reference refuses the plan: %s" % (lbl, why), [f, ppath])
+                    continue
+                fig = R.events_figures(m, evs, bandwidth)
+                if fig["live_peak"] > budget:
+                    self.fail("claims", "%s: live peak %d over the budget" % (lbl, fig["live_peak"]), [f])
+                follows = R.events_first_runs(m, evs) == order
+                plans.append((remat, fig["duration"], follows))
+                self.tick("claims: plans")
+                if st == "optimal":
+                    claims.append((remat, "optimal", fig["duration"]))
+            elif st == "infeasible":
+                claims.append((remat, "infeasible", None))
+            if bound > 0:
+                claims.append((remat, "bound", bound))
+        for who, what, d in claims:
+            self.tick("claims: %s" % what)
+            for other, dur, follows in plans:
+                if not follows:
+                    continue
+                if what == "infeasible" or dur < d - 1e-9 * max(1.0, abs(d)):
+                    self.fail("claims", "%s %s: %s says %s %s, %s's plan lasts %r"
+                              % (f, " ".join(args), who, what, d, other, dur), [f])
+
     def events_order(self, m, first):
         g = m.g
         return [v for v in g.file_order if g.op[v] == "input"] + first
@@ -709,6 +766,9 @@ def main():
     ap.add_argument("--csvs", type=int, default=40)
     ap.add_argument("--invalid", type=int, default=60)
     ap.add_argument("--n-max", type=int, default=12)
+    ap.add_argument("--claims", type=int, default=0,
+                    help="graphs (<= --claims-n nodes) given every events solver")
+    ap.add_argument("--claims-n", type=int, default=10)
     ap.add_argument("--mutations", type=int, default=2,
                     help="mutated and constructed plans judged per solver plan")
     ap.add_argument("--suite", action="store_true", help="also the suite graphs and CSVs")
@@ -733,6 +793,9 @@ def main():
         a.graph(text, rng, "b%d" % i, deep=False)
     for m, f in graphs[:args.plans]:
         a.events(m, f, rng, mutations=a.n_mut + 1)
+    small = [(m, f) for m, f in graphs if 0 < m.g.n <= args.claims_n]
+    for m, f in small[:args.claims]:
+        a.claims(m, f, rng)
     for i in range(args.csvs):
         text = G.gen_csv(rng)
         a.csv(text, rng, "c%d" % i)
