@@ -4,6 +4,7 @@ random and hostile inputs: every figure, every validity verdict.
 
   python3 tests/py/audit.py [--seed S] [--graphs N] [--plans M] [--csvs K]
                             [--invalid I] [--suite] [--keep DIR] [--bin B]
+                            [--claims C] [--claims-n N]
 
 Exit 0 when nothing disagrees; else every disagreement is printed (and its
 inputs kept under --keep) and the exit code is 1.  Deterministic for a seed.
@@ -848,7 +849,7 @@ def report(a, quiet=False):
     for c, _m in a.fails:
         cats[c] = cats.get(c, 0) + 1
     keys = ("graph files", "plans judged", "event plans compared", "event plans judged",
-            "csv files", "csv plans judged")
+            "csv files", "csv plans judged", "claims: plans")
     print("audit: %d disagreements %s(%s)" % (len(a.fails), cats if cats else "",
                                             ", ".join("%s %d" % (k, a.count.get(k, 0)) for k in keys)))
 
