@@ -4,7 +4,7 @@ random and hostile inputs: every figure, every validity verdict.
 
   python3 tests/py/audit.py [--seed S] [--graphs N] [--plans M] [--csvs K]
                             [--invalid I] [--suite] [--keep DIR] [--bin B]
-                            [--claims C] [--claims-n N]
+                            [--claims C] [--claims-n N] [--order-claims O]
 
 Exit 0 when nothing disagrees; else every disagreement is printed (and its
 inputs kept under --keep) and the exit code is 1.  Deterministic for a seed.
@@ -485,6 +485,36 @@ class Audit:
                     self.fail("claims", "%s %s: %s says %s %s, %s's plan lasts %r"
                               % (f, " ".join(args), who, what, d, other, dur), [f])
 
+    def order_claims(self, m, f, rng):
+        """Order solvers against the brute-force optimum of the live peak:
+        no order below it, no lower_bound above it, and `optimal` order
+        statuses exactly at it."""
+        opt = brute_min_peak(m)
+        if opt is None:
+            return
+        self.tick("order claims: graphs")
+        for order in ["given", "greedy", "lpmf", "best", "sa", "ga", "dp", "ilp", "joint-ilp"]:
+            args = ["--place", "noreuse"] if order != "joint-ilp" else []
+            tl = ["--time-limit", "5"] if order in ("ilp", "joint-ilp", "dp", "sa", "ga") else []
+            if order in ("sa", "ga"):
+                tl += ["--set", "%s.fill=0" % order]
+            rc, res, plan, ppath, err = self.solve(f, "--order", order, *args, *tl)
+            self.tick("order claims: solves")
+            lbl = "%s --order %s" % (f, order)
+            if rc != 0 or res is None:
+                if rc != 3:
+                    self.fail("order-claims", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
+                continue
+            peak, lb, st = res.get("live_peak"), res.get("lower_bound"), res.get("order_status")
+            if peak is None or peak < opt:
+                self.fail("order-claims", "%s: live peak %r below the optimum %d" % (lbl, peak, opt), [f])
+            if lb is None or lb > opt:
+                self.fail("order-claims", "%s: lower_bound %r above the optimum %d" % (lbl, lb, opt), [f])
+            if st == "optimal" and peak != opt:
+                self.fail("order-claims", "%s: order optimal at %r, the optimum is %d" % (lbl, peak, opt), [f])
+            if st == "optimal":
+                self.tick("order claims: optimal")
+
     def events_order(self, m, first):
         g = m.g
         return [v for v in g.file_order if g.op[v] == "input"] + first
@@ -732,6 +762,35 @@ class Audit:
                       % (f, what, why or "accepts", rc, err.strip()[:200]), [f, p])
 
 
+def brute_min_peak(m, cap=50000):
+    """The smallest live peak over every topological order (data and
+    in-place edges), by enumeration; None beyond `cap` orders."""
+    g = m.g
+    preds = {v: set() for v in g.file_order}
+    for a, b in m.edges:
+        preds[b].add(a)
+    best, count, order, done = [None], [0], [], set()
+
+    def rec():
+        if count[0] > cap:
+            return
+        if len(order) == g.n:
+            count[0] += 1
+            p = R.order_figures(m, order)["live_peak"]
+            if best[0] is None or p < best[0]:
+                best[0] = p
+            return
+        for v in g.file_order:
+            if v not in done and preds[v] <= done:
+                done.add(v)
+                order.append(v)
+                rec()
+                order.pop()
+                done.discard(v)
+    rec()
+    return None if count[0] > cap else best[0]
+
+
 def tight_place(items, life, conflict, align_of, rng):
     """Lowest-offset placement in a random order: conflicting items never
     overlap, others share addresses whenever they can."""
@@ -770,6 +829,8 @@ def main():
     ap.add_argument("--claims", type=int, default=0,
                     help="graphs (<= --claims-n nodes) given every events solver")
     ap.add_argument("--claims-n", type=int, default=10)
+    ap.add_argument("--order-claims", type=int, default=0,
+                    help="graphs (<= 8 nodes) whose order solvers meet the brute-force optimum")
     ap.add_argument("--mutations", type=int, default=2,
                     help="mutated and constructed plans judged per solver plan")
     ap.add_argument("--suite", action="store_true", help="also the suite graphs and CSVs")
@@ -797,6 +858,9 @@ def main():
     small = [(m, f) for m, f in graphs if 0 < m.g.n <= args.claims_n]
     for m, f in small[:args.claims]:
         a.claims(m, f, rng)
+    tiny = [(m, f) for m, f in graphs if 0 < m.g.n <= 8]
+    for m, f in tiny[:args.order_claims]:
+        a.order_claims(m, f, rng)
     for i in range(args.csvs):
         text = G.gen_csv(rng)
         a.csv(text, rng, "c%d" % i)
