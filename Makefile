@@ -3,6 +3,7 @@
 #   make deps     install the Debian packages the project needs (idempotent)
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
+#   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
 #   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
 #                 parser, FUZZ_TIME seconds each (30)
@@ -16,7 +17,7 @@ CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
 PREFIX  ?= /usr/local
-VERSION := 0.1.0
+VERSION := $(shell sed -n 's/^#define MEMPLAN_VERSION "\(.*\)"/\1/p' src/memplan.h)
 SOVERSION := 0
 PKGS    := igraph jansson check cairo libxml-2.0
 # -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
@@ -31,8 +32,9 @@ else
 Q := @
 endif
 
-# the CLI (main.c, cmd_*.c) is a client of the library (everything else)
-CLI_SRC     := $(sort $(wildcard src/cmd_*.c))
+# the CLI (main.c, cmd_*.c and its option parsing cli_args.c) is a client of the
+# library (everything else) through memplan.h alone
+CLI_SRC     := $(sort $(wildcard src/cmd_*.c)) src/cli_args.c
 SRC         := $(filter-out src/main.c $(CLI_SRC),$(wildcard src/*.c))
 LIB_SOLVERS := $(sort $(wildcard solvers/lib/*.c))
 SOLVER_DIRS := $(sort $(filter-out solvers/lib/,$(wildcard solvers/*/)))
@@ -46,7 +48,8 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        test-asan-run fuzz test-audit audit bench bench-full bench-remat graphs clean test-slurm FORCE
+        test-asan-run fuzz test-audit audit bench bench-full bench-remat bench-scale graphs clean \
+        test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -247,6 +250,12 @@ bench-full: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	BENCH_FULL=1 sh scripts/bench.sh
 
+# the scale benchmark of issue 14 (10^5 and 10^6 nodes; results/scale.md):
+# about an hour on 2 shared cores, in neither test nor bench
+bench-scale: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	sh scripts/bench_scale.sh
+
 # recomputation and offload (scripts/bench.d/remat.sh, also part of
 # bench-full): every events solver on the 30 training graphs, Moccasin's
 # RL100/RL250 when ../shared/anchors is there -> results/remat.md
@@ -257,6 +266,19 @@ bench-remat: deps
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
+
+# memplan's live peak of exported graphs against eager PyTorch's measured
+# allocator peak -> results/validation.md (needs python3-torch; about an hour)
+validate: bin/memplan
+	sh scripts/deps-graphs.sh
+	nice /usr/bin/python3 scripts/validate_torch.py
+	nice /usr/bin/python3 scripts/validate_torch.py --ops --append results/validation.md
+	nice /usr/bin/python3 scripts/validate_torch.py --savings
+
+# the exporter's unit tests (need python3-torch; not part of make test)
+test-exporter: bin/memplan
+	sh scripts/deps-graphs.sh
+	cd scripts && /usr/bin/python3 -m unittest discover -s tests -t . -v
 
 clean:
 	rm -rf build build-asan build-fuzz bin

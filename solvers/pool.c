@@ -52,6 +52,51 @@ typedef struct block {
   int64_t off, cls;
 } block;
 
+/* The free blocks, one stack per class in the order they were freed: the
+ * most recently freed block of a class that suits an alignment is the
+ * topmost such block of its stack.  Classes grow x4 then x2, so there are
+ * at most a few dozen of them. */
+#define POOL_MAX_CLASSES 64
+typedef struct free_lists {
+  int n;
+  int64_t cls[POOL_MAX_CLASSES];
+  int64_t *off[POOL_MAX_CLASSES];
+  int len[POOL_MAX_CLASSES], cap[POOL_MAX_CLASSES];
+} free_lists;
+
+static int class_slot(free_lists *f, int64_t cls) {
+  for (int k = 0; k < f->n; k++)
+    if (f->cls[k] == cls) return k;
+  int k = f->n++;
+  f->cls[k] = cls;
+  f->off[k] = NULL;
+  f->len[k] = f->cap[k] = 0;
+  return k;
+}
+
+static void fl_push(free_lists *f, block b) {
+  int k = class_slot(f, b.cls);
+  if (f->len[k] == f->cap[k]) {
+    f->cap[k] = f->cap[k] ? 2 * f->cap[k] : 16;
+    f->off[k] = mp_xrealloc(f->off[k], sizeof(int64_t) * (size_t)f->cap[k]);
+  }
+  f->off[k][f->len[k]++] = b.off;
+}
+
+/* Take the most recently freed block of class cls at a multiple of al. */
+static bool fl_take(free_lists *f, int64_t cls, int64_t al, block *out) {
+  int k = class_slot(f, cls);
+  int64_t *o = f->off[k];
+  for (int i = f->len[k] - 1; i >= 0; i--)
+    if (o[i] % al == 0) {
+      *out = (block){o[i], cls};
+      memmove(o + i, o + i + 1, sizeof(int64_t) * (size_t)(f->len[k] - i - 1));
+      f->len[k]--;
+      return true;
+    }
+  return false;
+}
+
 static int pool_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n;
@@ -73,30 +118,19 @@ static int pool_solve(mp_ctx *c) {
   }
   qsort(e, (size_t)ne, sizeof *e, cmp_ev);
   block *blk = mp_xmalloc(sizeof(block) * nz); /* block of each item */
-  block *freel = mp_xmalloc(sizeof(block) * nz);
-  int nfree = 0;
+  free_lists fl = {0};
   int64_t live_blocks = 0, live_bytes = 0, best_blocks = 0, best_bytes = 0;
   for (int k = 0; k < ne; k++) {
     int i = e[k].i;
     const mp_item *it = &p->items[i];
     if (e[k].kind == 0) {
-      freel[nfree++] = blk[i];
+      fl_push(&fl, blk[i]);
       live_blocks -= blk[i].cls;
       live_bytes -= it->size;
       continue;
     }
     int64_t cls = class_of(it->size, minc), al = it->align < 1 ? 1 : it->align;
-    int pick = -1;
-    for (int f = nfree - 1; f >= 0; f--)
-      if (freel[f].cls == cls && freel[f].off % al == 0) {
-        pick = f;
-        break;
-      }
-    if (pick >= 0) {
-      blk[i] = freel[pick];
-      memmove(freel + pick, freel + pick + 1, sizeof(block) * (size_t)(nfree - pick - 1));
-      nfree--;
-    } else {
+    if (!fl_take(&fl, cls, al, &blk[i])) {
       top = mp_align_up(top, al);
       blk[i] = (block){top, cls};
       top += cls;
@@ -121,7 +155,7 @@ static int pool_solve(mp_ctx *c) {
            (long long)best_blocks);
   free(e);
   free(blk);
-  free(freel);
+  for (int k = 0; k < fl.n; k++) free(fl.off[k]);
   c->status = MP_FEASIBLE;
   return 0;
 }

@@ -43,8 +43,165 @@ static int cmp_by_lo(const void *a, const void *b) {
   return (x->i > y->i) - (x->i < y->i);
 }
 
+static bool overlap(const mp_problem *p, const int64_t *off, int i, int j) {
+  return off[i] < off[j] + p->items[j].size && off[j] < off[i] + p->items[i].size;
+}
+
+/* The direct search: sort by start, scan forward while the next start is
+ * before this end.  It names the first overlapping pair in that order, the
+ * one every message has named; the sweep below only says whether there is
+ * one.  -1, or 0 with the pair in *a, *b. */
+static int first_overlap(const mp_problem *p, const int64_t *off, int *a, int *b) {
+  by_lo *s = mp_xmalloc(sizeof(by_lo) * (size_t)(p->n ? p->n : 1));
+  int m = 0, rc = -1;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].size > 0) s[m++] = (by_lo){p->items[i].lo, i};
+  qsort(s, (size_t)m, sizeof *s, cmp_by_lo);
+  for (int x = 0; x < m && rc < 0; x++) {
+    const mp_item *ix = &p->items[s[x].i];
+    for (int y = x + 1; y < m && s[y].lo < ix->hi; y++) {
+      const mp_item *iy = &p->items[s[y].i];
+      if (ix->lo < iy->hi && iy->lo < ix->hi && overlap(p, off, s[x].i, s[y].i)) {
+        *a = s[x].i;
+        *b = s[y].i;
+        rc = 0;
+        break;
+      }
+    }
+  }
+  free(s);
+  return rc;
+}
+
+/* A set of ranks 0..n-1 as a 64-ary tree of bit words: insert, erase, the
+ * next member below or above a rank, each O(log64 n). */
+typedef struct rank_set {
+  int levels;
+  uint64_t *w[12]; /* w[0] the ranks, w[k + 1] the non-empty words of w[k] */
+} rank_set;
+
+static void rs_init(rank_set *r, int n) {
+  size_t len = (size_t)(n ? n : 1);
+  r->levels = 0;
+  do {
+    len = (len + 63) / 64;
+    r->w[r->levels++] = mp_xcalloc(len, sizeof(uint64_t));
+  } while (len > 1);
+}
+
+static void rs_free(rank_set *r) {
+  for (int k = 0; k < r->levels; k++) free(r->w[k]);
+}
+
+static void rs_set(rank_set *r, int x, bool on) {
+  for (int k = 0; k < r->levels; k++, x >>= 6) {
+    uint64_t *word = &r->w[k][x >> 6], bit = 1ull << (x & 63);
+    bool was_empty = *word == 0;
+    *word = on ? *word | bit : *word & ~bit;
+    if (on ? !was_empty : *word != 0) break; /* the levels above do not change */
+  }
+}
+
+/* The largest member < x, or -1. */
+static int rs_below(const rank_set *r, int x) {
+  int k = 0;
+  for (; k < r->levels; k++, x >>= 6) {
+    uint64_t m = r->w[k][x >> 6] & ((1ull << (x & 63)) - 1);
+    if (m) {
+      x = (x & ~63) | (63 - __builtin_clzll(m));
+      break;
+    }
+  }
+  if (k == r->levels) return -1;
+  for (; k > 0; k--) x = x * 64 + 63 - __builtin_clzll(r->w[k - 1][x]);
+  return x;
+}
+
+/* The smallest member > x, or -1. */
+static int rs_above(const rank_set *r, int x) {
+  int k = 0;
+  for (; k < r->levels; k++, x >>= 6) {
+    uint64_t m = (x & 63) == 63 ? 0 : r->w[k][x >> 6] & (~0ull << ((x & 63) + 1));
+    if (m) {
+      x = (x & ~63) | __builtin_ctzll(m);
+      break;
+    }
+  }
+  if (k == r->levels) return -1;
+  for (; k > 0; k--) x = x * 64 + __builtin_ctzll(r->w[k - 1][x]);
+  return x;
+}
+
+typedef struct event {
+  int64_t t;
+  int kind; /* at equal times: 0 an end, 1 an empty lifetime's check, 2 a start */
+  int i;
+} event;
+
+static int cmp_event(const void *a, const void *b) {
+  const event *x = a, *y = b;
+  if (x->t != y->t) return x->t < y->t ? -1 : 1;
+  if (x->kind != y->kind) return x->kind - y->kind;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Buffers by (offset, index); ctx: the offsets. */
+static int cmp_rank(const void *a, const void *b, void *ctx) {
+  const int64_t *off = ctx;
+  int i = *(const int *)a, j = *(const int *)b;
+  if (off[i] != off[j]) return off[i] < off[j] ? -1 : 1;
+  return (i > j) - (i < j);
+}
+
+/* Whether two buffers live together overlap, in O(n log n): a sweep over
+ * lifetime events keeps the live buffers in address order (ranks by
+ * offset); they never overlap, so a newcomer need only be compared with its
+ * two neighbours.  An empty lifetime [t, t) is checked after the ends at t
+ * and before the starts at t: it meets exactly the buffers live across t. */
+static bool any_overlap(const mp_problem *p, const int64_t *off, int *a, int *b) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  int *by_off = mp_xmalloc(sizeof(int) * nz), *rank = mp_xmalloc(sizeof(int) * nz), m = 0;
+  event *ev = mp_xmalloc(sizeof(event) * 2 * nz);
+  int ne = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0) continue;
+    by_off[m++] = i;
+    if (it->lo == it->hi) {
+      ev[ne++] = (event){it->lo, 1, i};
+    } else {
+      ev[ne++] = (event){it->lo, 2, i};
+      ev[ne++] = (event){it->hi, 0, i};
+    }
+  }
+  qsort_r(by_off, (size_t)m, sizeof(int), cmp_rank, (void *)off);
+  for (int k = 0; k < m; k++) rank[by_off[k]] = k;
+  qsort(ev, (size_t)ne, sizeof(event), cmp_event);
+  rank_set live;
+  rs_init(&live, m);
+  bool found = false;
+  for (int k = 0; k < ne && !found; k++) {
+    int i = ev[k].i, r = rank[i];
+    if (ev[k].kind == 0) {
+      rs_set(&live, r, false);
+      continue;
+    }
+    int lo = rs_below(&live, r), hi = rs_above(&live, r);
+    *a = i;
+    if (lo >= 0 && overlap(p, off, i, by_off[lo])) found = true, *b = by_off[lo];
+    else if (hi >= 0 && overlap(p, off, i, by_off[hi])) found = true, *b = by_off[hi];
+    if (ev[k].kind == 2) rs_set(&live, r, true);
+  }
+  rs_free(&live);
+  free(ev);
+  free(by_off);
+  free(rank);
+  return found;
+}
+
 int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
   char a[64], b[64];
+  bool inverted = false;
   for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
     item_name(p, i, a, sizeof a);
@@ -60,36 +217,27 @@ int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
     if (it->fixed >= 0 && off[i] != it->fixed)
       return mp_errorf(err, "buffer %s: pinned at %lld but placed at %lld", a, (long long)it->fixed,
                        (long long)off[i]);
+    inverted |= it->size > 0 && it->hi < it->lo;
   }
   /* pairs with intersecting lifetimes, by the literal test of DESIGN 1.4
    * (a.lo < b.hi && b.lo < a.hi): an empty lifetime [t, t) still conflicts
-   * with a buffer live strictly across t.  Sort by start, scan forward while
-   * the next start is before this end. */
-  by_lo *s = mp_xmalloc(sizeof(by_lo) * (size_t)(p->n ? p->n : 1));
-  int m = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].size > 0) s[m++] = (by_lo){p->items[i].lo, i};
-  qsort(s, (size_t)m, sizeof *s, cmp_by_lo);
-  for (int x = 0; x < m; x++) {
-    const mp_item *ix = &p->items[s[x].i];
-    for (int y = x + 1; y < m && s[y].lo < ix->hi; y++) {
-      int i = s[x].i, j = s[y].i;
-      const mp_item *iy = &p->items[j];
-      if (!(ix->lo < iy->hi && iy->lo < ix->hi)) continue;
-      if (off[i] < off[j] + iy->size && off[j] < off[i] + ix->size) {
-        item_name(p, i, a, sizeof a);
-        item_name(p, j, b, sizeof b);
-        free(s);
-        return mp_errorf(err,
-                         "buffers %s [%lld, %lld) at [%lld, %lld) and %s [%lld, %lld) at "
-                         "[%lld, %lld) are live together and overlap in memory",
-                         a, (long long)ix->lo, (long long)ix->hi, (long long)off[i],
-                         (long long)(off[i] + ix->size), b, (long long)iy->lo,
-                         (long long)iy->hi, (long long)off[j], (long long)(off[j] + iy->size));
-      }
-    }
+   * with a buffer live strictly across t.  The sweep does not model an
+   * inverted lifetime (hi < lo); the direct search handles anything, and
+   * names the pair when the sweep found one. */
+  int i = -1, j = -1;
+  bool bad = inverted ? first_overlap(p, off, &i, &j) == 0 : any_overlap(p, off, &i, &j);
+  if (bad && !inverted) first_overlap(p, off, &i, &j);
+  if (bad) {
+    const mp_item *ix = &p->items[i], *iy = &p->items[j];
+    item_name(p, i, a, sizeof a);
+    item_name(p, j, b, sizeof b);
+    return mp_errorf(err,
+                     "buffers %s [%lld, %lld) at [%lld, %lld) and %s [%lld, %lld) at "
+                     "[%lld, %lld) are live together and overlap in memory",
+                     a, (long long)ix->lo, (long long)ix->hi, (long long)off[i],
+                     (long long)(off[i] + ix->size), b, (long long)iy->lo, (long long)iy->hi,
+                     (long long)off[j], (long long)(off[j] + iy->size));
   }
-  free(s);
   return 0;
 }
 

@@ -289,6 +289,19 @@ awk 'BEGIN { n = 60000; printf "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":
 expect 0 "a chain of 60,000 views on a small stack" sh -c "ulimit -s 512; exec $BIN info '$H/views.json'"
 grep -q "live_peak *128" "$T/out" && ok || bad "views chain figures: $(cat "$T/out")"
 expect 0 "gen sp on a small stack" sh -c "ulimit -s 512; exec $BIN gen sp -n 50000 --par-prob 0 --out '$H/sp.json'"
+# the exact searches go one level down per node or buffer placed, on heap
+# stacks: dp down a 6,000-node layered graph, exact down 4,000 overlapping
+# buffers (depth 3,999), both proved optimal on a 256 KiB stack
+$BIN gen layered -n 6000 --layers 3000 --out "$H/l6000.json" >/dev/null 2>&1
+expect 0 "dp on a small stack" sh -c "ulimit -s 256; exec $BIN solve '$H/l6000.json' --order dp --set dp.split=0 --no-baseline"
+grep -q "^status .*(order optimal" "$T/out" && ok || bad "dp on a small stack: $(grep status "$T/out")"
+awk 'BEGIN { print "id,lower,upper,size"; split("1 2 3 5 8", s, " "); x = 3
+  for (i = 0; i < 4000; i++) { x = (x * 1103515245 + 12345) % 2147483648
+    printf "b%d,%d,%d,%d\n", i, i, i + 3, 64 * s[1 + int(x / 65536) % 5] } }' >"$H/stair.csv"
+expect 0 "exact on a small stack" sh -c "ulimit -s 256; exec $BIN solve '$H/stair.csv' --place exact"
+grep -q "^status *optimal" "$T/out" && ok || bad "exact on a small stack: $(grep status "$T/out")"
+expect 3 "dp above its size cap" $BIN solve "$H/l6000.json" --order dp --set dp.max_nodes=5999
+grep -q "refused.*6000 nodes exceed the size cap max_nodes=5999" "$T/out" && ok || bad "dp cap: $(grep status "$T/out")"
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lib/listsched.h"
+#include "lib/minseg.h"
 #include "solver.h"
 
 static const char *const rule_names[MP_LS_N_RULES] = {"given", "greedy", "lpmf", "bfs", "dfs"};
@@ -82,6 +83,177 @@ static void rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
   free(pos);
 }
 
+/* The deterministic greedy and lpmf rules without the scan.  A ready node's
+ * key depends on the state only through f(v), the bytes its step frees, and
+ * on live and the peak, which are the same for every candidate:
+ *   a = its new tensors, w = its workspace (fixed), f = its dead outputs
+ *   (fixed) + the buffers it reads as their last reader (grows as readers
+ *   run; the dead graph inputs freed after step 0 add the same to all);
+ *   greedy: after = live + a - f, during = live + a + w: key (a - f, a + w,
+ *   file position);
+ *   lpmf: during <= P (= max(peak, live)) iff a + w <= P - live; the nodes
+ *   that fit tie and go by (a - f, position), else the smallest a + w first.
+ * So greedy keeps its ready nodes in a min-tree by key; lpmf keeps them in
+ * a min-tree by (a - f, position) over the nodes sorted by (a + w,
+ * position), and takes the minimum of the prefix that fits, or of the
+ * smallest a + w present. */
+typedef struct rule_state {
+  const mp_graph *g;
+  mp_ls_rule rule;
+  mp_sim s;
+  int *pos;      /* file position */
+  int64_t *a, *w, *f;
+  int *slot;     /* leaf of each node in the tree */
+  int64_t *aw;   /* lpmf: a + w of the node at each leaf */
+  mp_minseg t;
+} rule_state;
+
+static void own_bytes(const mp_graph *g, int v, int64_t *a, int64_t *dead) {
+  const mp_node *nd = &g->nodes[v];
+  *a = *dead = 0;
+  for (int k = 0; k < nd->n_out; k++) {
+    int b = g->root_of[v][k];
+    if (b < 0) continue;
+    const mp_buffer *bb = &g->bufs[b];
+    if (bb->owner != v || bb->out != k || bb->kind != MP_BUF_TENSOR || bb->born_at_start) continue;
+    *a += bb->size;
+    if (bb->n_readers == 0 && !bb->graph_output) *dead += bb->size;
+  }
+}
+
+static void rs_put(rule_state *st, int v) {
+  int64_t af = st->a[v] - st->f[v];
+  mp_mskey k = st->rule == MP_LS_GREEDY ? (mp_mskey){{af, st->a[v] + st->w[v], st->pos[v]}, v}
+                                        : (mp_mskey){{af, st->pos[v], 0}, v};
+  mp_minseg_set(&st->t, st->slot[v], k);
+}
+
+static int cmp_aw_pos(const void *x, const void *y, void *ctx) {
+  const rule_state *st = ctx;
+  int u = *(const int *)x, v = *(const int *)y;
+  int64_t a = st->a[u] + st->w[u], b = st->a[v] + st->w[v];
+  if (a != b) return a < b ? -1 : 1;
+  return (st->pos[u] > st->pos[v]) - (st->pos[u] < st->pos[v]);
+}
+
+static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
+  int n = g->n;
+  size_t nz = (size_t)(n ? n : 1);
+  st->g = g;
+  st->rule = rule;
+  mp_sim_init(&st->s, g);
+  st->pos = file_pos(g);
+  st->a = mp_xmalloc(sizeof(int64_t) * nz);
+  st->w = mp_xmalloc(sizeof(int64_t) * nz);
+  st->f = mp_xmalloc(sizeof(int64_t) * nz);
+  st->slot = mp_xmalloc(sizeof(int) * nz);
+  st->aw = mp_xmalloc(sizeof(int64_t) * nz);
+  for (int v = 0; v < n; v++) {
+    own_bytes(g, v, &st->a[v], &st->f[v]);
+    st->w[v] = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
+    st->slot[v] = v;
+  }
+  for (int b = 0; b < g->n_buf; b++) /* buffers whose only reader frees them */
+    if (g->bufs[b].n_readers == 1 && !g->bufs[b].graph_output) st->f[g->bufs[b].readers[0]] += g->bufs[b].size;
+  int *by = mp_xmalloc(sizeof(int) * nz);
+  for (int v = 0; v < n; v++) by[v] = v;
+  if (rule == MP_LS_GREEDY)
+    for (int v = 0; v < n; v++) by[st->pos[v]] = v;
+  else
+    qsort_r(by, (size_t)n, sizeof(int), cmp_aw_pos, st);
+  for (int k = 0; k < n; k++) {
+    st->slot[by[k]] = k;
+    st->aw[k] = st->a[by[k]] + st->w[by[k]];
+  }
+  free(by);
+  mp_minseg_init(&st->t, n);
+  for (int v = 0; v < n; v++)
+    if (st->s.missing[v] == 0) rs_put(st, v);
+}
+
+static void rs_free(rule_state *st) {
+  mp_sim_free(&st->s);
+  mp_minseg_destroy(&st->t);
+  void *owned[] = {st->pos, st->a, st->w, st->f, st->slot, st->aw};
+  for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
+}
+
+/* First leaf whose a + w exceeds x (leaves sorted by a + w). */
+static int aw_upper(const rule_state *st, int64_t x) {
+  int lo = 0, hi = st->g->n;
+  while (lo < hi) {
+    int m = lo + (hi - lo) / 2;
+    if (st->aw[m] <= x) lo = m + 1; else hi = m;
+  }
+  return lo;
+}
+
+static int rs_pick(const rule_state *st) {
+  if (st->rule == MP_LS_GREEDY) return st->t.t[1].v;
+  int first = mp_minseg_first(&st->t);
+  int64_t live = st->s.live, peak = st->s.peak > live ? st->s.peak : live;
+  int64_t aw = st->aw[first];
+  int end = aw <= peak - live ? aw_upper(st, peak - live) : aw_upper(st, aw);
+  return mp_minseg_min(&st->t, first, end).v;
+}
+
+/* Run v: the buffers whose last reader is now known free that much more. */
+static void rs_run(rule_state *st, int v) {
+  const mp_graph *g = st->g;
+  mp_minseg_clear(&st->t, st->slot[v]);
+  mp_sim_run(&st->s, v);
+  for (int i = 0; i < g->n_reads[v]; i++) {
+    int b = g->reads[v][i];
+    if (st->s.remaining[b] != 1 || g->bufs[b].graph_output) continue;
+    for (int k = 0; k < g->bufs[b].n_readers; k++) {
+      int r = g->bufs[b].readers[k];
+      if (st->s.done[r]) continue;
+      st->f[r] += g->bufs[b].size;
+      if (st->s.missing[r] == 0) rs_put(st, r);
+      break;
+    }
+  }
+  for (int i = 0; i < g->n_succ[v]; i++)
+    if (st->s.missing[g->succ[v][i]] == 0) rs_put(st, g->succ[v][i]);
+}
+
+static void rule_tree(const mp_graph *g, mp_ls_rule rule, int *order) {
+  rule_state st;
+  rs_init(&st, g, rule);
+  for (int step = 0; step < g->n; step++) {
+    int v = rs_pick(&st);
+    order[step] = v;
+    rs_run(&st, v);
+  }
+  rs_free(&st);
+}
+
+static int cmp_pos_asc(const void *x, const void *y, void *ctx) {
+  const int *pos = ctx;
+  int a = pos[*(const int *)x], b = pos[*(const int *)y];
+  return (a > b) - (a < b);
+}
+
+static int cmp_pos_desc(const void *x, const void *y, void *ctx) { return cmp_pos_asc(y, x, ctx); }
+
+/* Nodes made ready together, by file position (ascending or descending):
+ * short runs by insertion, long ones (a node with many successors) by
+ * qsort. */
+static void sort_by_pos(int *a, int n, const int *pos, bool desc) {
+  if (n > 16) {
+    qsort_r(a, (size_t)n, sizeof(int), desc ? cmp_pos_desc : cmp_pos_asc, (void *)pos);
+    return;
+  }
+  for (int i = 1; i < n; i++) {
+    int x = a[i], j = i - 1;
+    while (j >= 0 && (desc ? pos[a[j]] < pos[x] : pos[a[j]] > pos[x])) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}
+
 static void rule_bfs(const mp_graph *g, int *q) {
   int n = g->n;
   int *missing = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -94,14 +266,7 @@ static void rule_bfs(const mp_graph *g, int *q) {
     int v = q[head++], base = tail;
     for (int i = 0; i < g->n_succ[v]; i++)
       if (--missing[g->succ[v][i]] == 0) q[tail++] = g->succ[v][i];
-    for (int a = base + 1; a < tail; a++) { /* file order among siblings */
-      int x = q[a], b = a - 1;
-      while (b >= base && pos[q[b]] > pos[x]) {
-        q[b + 1] = q[b];
-        b--;
-      }
-      q[b + 1] = x;
-    }
+    sort_by_pos(q + base, tail - base, pos, false); /* file order among siblings */
   }
   free(missing);
   free(pos);
@@ -125,15 +290,8 @@ static void rule_dfs(const mp_graph *g, int *order) {
       int w = g->succ[v][i];
       if (--missing[w] == 0) stack[sp++] = w;
     }
-    /* newly ready: sort descending by file position so the earliest pops first */
-    for (int a = base + 1; a < sp; a++) {
-      int x = stack[a], b = a - 1;
-      while (b >= base && pos[stack[b]] < pos[x]) {
-        stack[b + 1] = stack[b];
-        b--;
-      }
-      stack[b + 1] = x;
-    }
+    /* newly ready: descending file position, so the earliest pops first */
+    sort_by_pos(stack + base, sp - base, pos, true);
   }
   free(missing);
   free(pos);
@@ -148,7 +306,7 @@ void mp_ls_order(const mp_graph *g, mp_ls_rule r, int *order) {
   switch (r) {
   case MP_LS_GREEDY:
   case MP_LS_LPMF:
-    rule_scan(g, r, NULL, 0, order);
+    rule_tree(g, r, order);
     break;
   case MP_LS_BFS:
     rule_bfs(g, order);

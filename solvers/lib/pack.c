@@ -1,10 +1,17 @@
 /* pack.c - first-fit / best-fit packing of items into one arena, the greedy
- * incumbent and a placer's own check of a placement. */
+ * incumbent and a placer's own check of a placement.  mp_pack sends a
+ * sequence in order of birth to the sweep of pack_sweep.c and any other to
+ * the lifetime index of pack_index.c; mp_pack_one is the direct definition
+ * (every placed item looked at), kept as the reference the tests compare
+ * both with. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/pack.h"
+#include "lib/pack_fit.h"
+#include "lib/pack_index.h"
+#include "lib/pack_sweep.h"
 
 typedef struct span {
   int64_t lo, hi; /* address range [lo, hi) */
@@ -51,43 +58,72 @@ int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const
   return best >= 0 ? best : mp_align_up(cur, al);
 }
 
-int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
-  int *placed = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
-  for (int i = 0; i < p->n; i++) off[i] = -1;
+static void place(mp_lifeindex *x, const mp_problem *p, const int64_t *off, int i) {
+  mp_lifeindex_mark(x, i, off[i], off[i] + p->items[i].size);
+}
+
+/* The general packer: the index lists the placed items live with each item,
+ * and pack_fit chooses among their spans.  O(n log n + the sum over items of
+ * the placed items live with them). */
+static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+  mp_lifeindex x;
+  mp_lifeindex_init(&x, p);
+  mp_spanbuf sb;
+  mp_spanbuf_init(&sb);
   for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0) {
-      off[i] = p->items[i].fixed;
-      placed[np++] = i;
-    }
+    if (p->items[i].fixed >= 0 && p->items[i].size > 0) place(&x, p, off, i);
   for (int k = 0; k < m; k++) {
     int i = seq[k];
+    const mp_item *it = &p->items[i];
     if (off[i] >= 0) continue;
-    if (p->items[i].size <= 0) {
+    if (it->size <= 0) {
       off[i] = 0;
       continue;
     }
-    off[i] = mp_pack_one(p, i, placed, np, off, fit);
-    placed[np++] = i;
+    mp_spanbuf_clear(&sb);
+    mp_lifeindex_query(&x, i, &sb);
+    off[i] = mp_fit_spans(&sb, it->size, it->align, fit);
+    place(&x, p, off, i);
   }
-  free(placed);
+  mp_spanbuf_destroy(&sb);
+  mp_lifeindex_destroy(&x);
+}
+
+int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+  for (int i = 0; i < p->n; i++) off[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : -1;
+  if (mp_pack_sweep_applies(p, seq, m))
+    mp_pack_sweep(p, seq, m, fit, off);
+  else
+    pack_indexed(p, seq, m, fit, off);
   int64_t arena = 0;
   for (int i = 0; i < p->n; i++)
     if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
   return arena;
 }
 
+static bool degenerate(const mp_item *it) { return it->fixed < 0 && it->size > 0 && it->hi <= it->lo; }
+
 void mp_pack_degenerate(const mp_problem *p, int64_t *off) {
-  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
+  bool any = false;
+  for (int i = 0; i < p->n && !any; i++) any = degenerate(&p->items[i]);
+  if (!any) return;
+  mp_lifeindex x;
+  mp_lifeindex_init(&x, p);
+  mp_spanbuf sb;
+  mp_spanbuf_init(&sb);
   for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
-      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
-      pl[np++] = i;
-    }
-  free(pl);
+    if (!degenerate(&p->items[i]) && p->items[i].size > 0 && off[i] >= 0 &&
+        (p->items[i].fixed >= 0 || p->items[i].hi > p->items[i].lo))
+      place(&x, p, off, i);
+  for (int i = 0; i < p->n; i++) {
+    if (!degenerate(&p->items[i])) continue;
+    mp_spanbuf_clear(&sb);
+    mp_lifeindex_query(&x, i, &sb);
+    off[i] = mp_fit_spans(&sb, p->items[i].size, p->items[i].align, MP_FIRST_FIT);
+    place(&x, p, off, i);
+  }
+  mp_spanbuf_destroy(&sb);
+  mp_lifeindex_destroy(&x);
 }
 
 /* ---- sequences ---- */

@@ -20,11 +20,15 @@ static inline bool mp_live_together(const mp_item *a, const mp_item *b) {
 
 /* Place items seq[0..m) in that order.  Items pinned in the problem
  * (fixed >= 0) are placed first where they stand, whatever seq says.
- * Returns the arena. off[] receives every offset (unplaced items: -1). */
+ * Returns the arena. off[] receives every offset (unplaced items: -1).
+ * A sequence in order of birth takes O(n log n) (a sweep over time); any
+ * other O(n log n + the sum over items of the placed items live with them). */
 int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off);
 
 /* Lowest / best aligned offset for item i given the offsets in off[] of the
- * items listed in `placed` (only those whose lifetimes intersect i count). */
+ * items listed in `placed` (only those whose lifetimes intersect i count).
+ * The definition, item by item, in O(np log np): mp_pack gives the offsets
+ * of calling it for every item in turn (the tests check that). */
 int64_t mp_pack_one(const mp_problem *p, int i, const int *placed, int np, const int64_t *off,
                     enum mp_fit fit);
 

@@ -1,0 +1,229 @@
+#!/bin/sh
+# bench_scale.sh (make bench-scale) - the scale benchmark of issue 14:
+# generated layered DAGs of 10^5 and 10^6 nodes and a 10^6-buffer
+# MiniMalloc-format CSV, each command timed as a whole process (read,
+# solve, verify, evaluate, write) with its peak resident memory; perf's top
+# entries for the main command.  Writes results/scale.md.  Not part of
+# `make test` or `make bench`: about half an hour on 2 cores.
+#
+# The inputs are generated here, under $SCALE_DIR (default build/scale),
+# never committed.  Environment: MEMPLAN (bin/memplan), RESULTS (results),
+# SIZES (node counts, default "100000 1000000"), CSV_N (buffers in the CSV,
+# default 1000000), TIMEOUT (seconds per command, default 900), BASE_BIN (an
+# older memplan: its 10^5 row and profile go in as "before"), PERF=0 to skip
+# the profiles, REPORT_ONLY=1 to rewrite results/scale.md from the rows and
+# profiles the last run left in $SCALE_DIR (rows.txt, profile_*.txt, meta).
+set -eu
+cd "$(dirname "$0")/.."
+MEMPLAN=${MEMPLAN:-bin/memplan}
+RESULTS=${RESULTS:-results}
+SCALE_DIR=${SCALE_DIR:-build/scale}
+SIZES=${SIZES:-"100000 1000000"}
+CSV_N=${CSV_N:-1000000}
+TIMEOUT=${TIMEOUT:-900}
+PERF=${PERF:-1}
+OUT=$RESULTS/scale.md
+mkdir -p "$SCALE_DIR" "$RESULTS"
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+ROWS=$SCALE_DIR/rows.txt
+CSV_SIZES="$((CSV_N / 10)) $CSV_N"
+if [ "${REPORT_ONLY:-0}" != 1 ]; then
+DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
+# the version before anything is written (results/ of an earlier run would read as dirty)
+cat > "$SCALE_DIR/meta" <<META
+VERSION='$(git describe --always --dirty 2>/dev/null || echo unknown)'
+DATE='$(date -u +%Y-%m-%d)'
+META
+
+# ---- inputs -------------------------------------------------------------
+for n in $SIZES; do
+  [ -s "$SCALE_DIR/layered_$n.json" ] ||
+    "$MEMPLAN" gen layered -n "$n" --seed 1 --out "$SCALE_DIR/layered_$n.json"
+done
+# the CSV at CSV_N buffers and a tenth of that: buffer i is born at step i
+# and lives a log-uniform 1..4096 steps; sizes log-uniform in [4 KiB, 4 MiB]
+# (the layered generator's range)
+for c in $CSV_SIZES; do
+  [ -s "$SCALE_DIR/lifetimes_$c.csv" ] || python3 - "$c" > "$SCALE_DIR/lifetimes_$c.csv" <<'PY'
+import math, random, sys
+n = int(sys.argv[1]); r = random.Random(1)
+out = ["id,lower,upper,size"]
+for i in range(n):
+    life = int(math.exp(r.uniform(0, math.log(4096))))
+    size = int(math.exp(r.uniform(math.log(4096), math.log(4194304))))
+    out.append("%d,%d,%d,%d" % (i, i, i + max(life, 1), size))
+sys.stdout.write("\n".join(out) + "\n")
+PY
+done
+
+# ---- one timed run --------------------------------------------------------
+# run LABEL NODES CMD...: appends "label|nodes|status|wall|rss_kb|order_ms|place_ms|cmd|cpu"
+run() {
+  label=$1 nodes=$2
+  shift 2
+  rc=0
+  nice timeout "$TIMEOUT" /usr/bin/time -f "%e %M %U %S" -o "$TMP/time" "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
+  read -r wall rss usr sys < "$TMP/time" 2>/dev/null || { wall=-; rss=-; }
+  case "$wall" in *[!0-9.]*|"") wall=-; rss=-; usr=0; sys=0 ;; esac  # killed: time wrote a message
+  cpu=$(echo "$usr $sys" | awk '{printf "%.2f", $1 + $2}')
+  status=ok
+  [ "$rc" -eq 0 ] || status="exit $rc"
+  [ "$rc" -eq 124 ] && status="timeout ${TIMEOUT}s"
+  oms=$(sed -n 's/^ *"order_cpu_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
+  pms=$(sed -n 's/^ *"place_cpu_ms": \([0-9.]*\),*$/\1/p' "$TMP/out" | head -1 | awk '{printf "%.1f", $1}')
+  prog=memplan
+  [ "$1" = "${BASE_BIN:-}" ] && prog="BASE_BIN"
+  shift
+  echo "$label|$nodes|$status|$wall|$rss|${oms:--}|${pms:--}|$prog $*|$cpu" | sed "s#$SCALE_DIR/##g" >> "$ROWS"
+  echo "bench-scale: $label n=$nodes $status ${wall}s ${rss}KB"
+}
+
+: > "$ROWS"
+# Where the harness can skip the given-order baseline (a second bysize
+# placement that every solve makes for reduction_vs_given), the other solve
+# rows skip it, so that each measures its own solvers; the main row runs
+# both ways.
+NOBASE=""
+"$MEMPLAN" solve --help 2>&1 | grep -q -- --no-baseline && NOBASE=--no-baseline
+echo "NOBASE='$NOBASE'" >> "$SCALE_DIR/meta"
+for n in $SIZES; do
+  G=$SCALE_DIR/layered_$n.json P=$SCALE_DIR/plan_$n.json
+  run "greedy + bysize" "$n" "$MEMPLAN" solve "$G" --order greedy --place bysize --format json --out "$P"
+  [ -n "$NOBASE" ] &&
+    run "greedy + bysize, no baseline" "$n" "$MEMPLAN" solve "$G" --order greedy --place bysize --format json $NOBASE
+  for pl in firstfit bestfit bysize-ff pool noreuse; do
+    run "greedy + $pl" "$n" "$MEMPLAN" solve "$G" --order greedy --place "$pl" --format json $NOBASE
+  done
+  for o in lpmf bfs dfs best; do
+    run "$o + bysize" "$n" "$MEMPLAN" solve "$G" --order "$o" --place bysize --format json $NOBASE
+  done
+  run "info" "$n" "$MEMPLAN" info "$G"
+  run "verify" "$n" "$MEMPLAN" verify "$G" "$P"
+  run "convert" "$n" "$MEMPLAN" convert "$G" --to nodelink --out "$SCALE_DIR/nodelink_$n.json"
+done
+for c in $CSV_SIZES; do
+  for pl in firstfit bestfit bysize bysize-ff pool noreuse; do
+    run "CSV $pl" "$c" "$MEMPLAN" solve "$SCALE_DIR/lifetimes_$c.csv" --place "$pl" --format json $NOBASE
+  done
+done
+if [ -n "${BASE_BIN:-}" ]; then
+  n=$(echo "$SIZES" | awk '{print $1}')
+  run "before: greedy + bysize" "$n" "$BASE_BIN" solve "$SCALE_DIR/layered_$n.json" --order greedy --place bysize --format json
+fi
+
+# ---- profiles -------------------------------------------------------------
+# profile BIN N: perf's top 12 symbols (self time) of greedy + bysize
+profile() {
+  perf record -q -o "$TMP/perf.data" "$1" solve "$SCALE_DIR/layered_$2.json" --order greedy --place bysize \
+    > /dev/null 2>&1 || { echo "(perf record failed)"; return 0; }
+  perf report -q -i "$TMP/perf.data" --no-children --stdio --sort symbol 2>/dev/null |
+    awk 'NF >= 3 { printf "%8s  %s\n", $1, $3 }' | head -12
+}
+rm -f "$SCALE_DIR"/profile_*.txt
+if [ "$PERF" = 1 ]; then
+  for n in $SIZES; do profile "$MEMPLAN" "$n" > "$SCALE_DIR/profile_$n.txt"; done
+  if [ -n "${BASE_BIN:-}" ]; then
+    n=$(echo "$SIZES" | awk '{print $1}')
+    profile "$BASE_BIN" "$n" > "$SCALE_DIR/profile_before_$n.txt"
+  fi
+fi
+fi # REPORT_ONLY
+. "$SCALE_DIR/meta"
+
+# ---- results/scale.md -------------------------------------------------------
+small=$(echo "$SIZES" | awk '{print $1}')
+large=$(echo "$SIZES" | awk '{print $NF}')
+{
+  echo "# Scale benchmark (issue 14)"
+  echo
+  echo "Written by \`make bench-scale\` (scripts/bench_scale.sh) on $(uname -m), $(nproc) cores shared with"
+  echo "other work, $DATE, version $VERSION."
+  echo "Inputs, generated at benchmark time and not committed:"
+  for n in $SIZES; do echo "\`memplan gen layered -n $n --seed 1\`,"; done
+  echo "and MiniMalloc CSVs of $(echo $CSV_SIZES | sed 's/ / and /') buffers (buffer i born at step i, lifetime and size"
+  echo "log-uniform in 1..4096 steps and 4 KiB..4 MiB; the python in the script)."
+  echo
+  echo "Each row is one whole process (read, solve, verify, evaluate, write the"
+  echo "result): wall seconds, CPU seconds (user + system) and peak resident memory"
+  echo "from \`/usr/bin/time -f '%e %M %U %S'\`;"
+  echo "order and place ms are the CPU time of the solver stages alone.  A \`solve\` also places the"
+  if [ -n "$NOBASE" ]; then
+    echo "given order with bysize for \`reduction_vs_given\` (a second placement), which"
+    echo "the rows with \`--no-baseline\` skip."
+  else
+    echo "given order with bysize for \`reduction_vs_given\` (a second placement)."
+  fi
+  echo "The machine is shared: absolute times move with its load (compare rows of"
+  echo "one run, not runs)."
+  echo
+  echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order cpu ms | place cpu ms |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
+  awk -F'|' '{
+    rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
+    bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
+    printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' "$ROWS" |
+    cat
+  echo
+  echo "Time targets (issue 14): 1 s at 10^5 nodes, 15 s at 10^6, for every command above."
+  echo
+  awk -F'|' '$2 == 100000 || $2 == 1000000 {
+      lim = $2 == 100000 ? 1 : 15
+      v = ($4 == "-") ? "not met (" $3 ")" : (($4 + 0 < lim) ? "met" : "not met")
+      if (v != "met") miss = miss sprintf("- %s at %d: %s s wall, %s s cpu (%s)\n", $1, $2, $4, $9, v); else k++ }
+    END { printf "%d of the 10^5 / 10^6 rows meet their time target.\n", k
+          if (miss != "") printf "Not met:\n\n%s", miss }' "$ROWS"
+  echo
+  if [ "$small" != "$large" ]; then
+    echo "## Growth from $small to $large nodes"
+    echo
+    echo "Target: time($large)/time($small) <= 13 (n log n); peak RSS under 1 KiB per node;"
+    echo "greedy + bysize under 1 s at 10^5 and under 15 s at 10^6."
+    echo
+    echo "Each command at its larger size against its smaller (the CSV rows: $(echo $CSV_SIZES | sed 's/ / and /') buffers)."
+    echo
+    echo "| command | wall small | wall large | ratio | <= 13 | cpu ratio | RSS bytes/node, large | < 1024 |"
+    echo "|---|---:|---:|---:|---|---:|---:|---|"
+    awk -F'|' '
+      { n = $2 + 0; if (!($1 in lo) || n < lo[$1]) lo[$1] = n; if (!($1 in hi) || n > hi[$1]) hi[$1] = n
+        w[$1, n] = $4; c[$1, n] = $9; r[$1, n] = $5; if (!seen[$1]++) order[++k] = $1 }
+      END {
+        for (i = 1; i <= k; i++) {
+          x = order[i]; s = lo[x]; l = hi[x]
+          if (s == l) continue
+          a = w[x, s]; b = w[x, l]
+          if (a == "-" || b == "-") { ratio = "-"; ok = "not met (no time)"; cr = "-" }
+          else {
+            q = b / (a > 0.01 ? a : 0.01); ratio = sprintf("%.1f", q); ok = q <= 13 ? "met" : "not met"
+            cr = sprintf("%.1f", c[x, l] / (c[x, s] > 0.01 ? c[x, s] : 0.01))
+          }
+          bpn = (r[x, l] == "-") ? "-" : sprintf("%.0f", r[x, l] * 1024 / l)
+          mem = (r[x, l] == "-") ? "-" : ((r[x, l] * 1024 / l < 1024) ? "met" : "not met")
+          printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", x, a, b, ratio, ok, cr, bpn, mem
+        }
+      }' "$ROWS"
+    echo
+  fi
+  if ls "$SCALE_DIR"/profile_*.txt > /dev/null 2>&1; then
+    echo "## Where the time goes"
+    echo
+    echo "\`perf record\` of \`memplan solve G --order greedy --place bysize\`, then"
+    echo "\`perf report --no-children --sort symbol\`: the top entries (self time)."
+    for f in "$SCALE_DIR"/profile_*.txt; do
+      n=$(basename "$f" .txt | sed 's/^profile_//')
+      echo
+      case $n in
+        before_*) echo "Before (the BASE_BIN of the run, ${n#before_} nodes):" ;;
+        *) echo "$n nodes:" ;;
+      esac
+      echo
+      echo '```'
+      cat "$f"
+      echo '```'
+    done
+  fi
+  echo
+  echo "Reproduce: \`make bench-scale\` (or \`sh scripts/bench_scale.sh\`; SIZES, CSV_N,"
+  echo "TIMEOUT, BASE_BIN, PERF=0 as in its header)."
+} > "$OUT"
+echo "bench-scale: wrote $OUT"

@@ -1,0 +1,123 @@
+/* pack_fit.c - see pack_fit.h. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "lib/pack_fit.h"
+#include "util.h"
+
+void mp_spanbuf_init(mp_spanbuf *b) {
+  b->span = b->sorted = NULL;
+  b->bucket = b->crowded = NULL;
+  b->n = b->cap = 0;
+  b->top = 0;
+}
+
+void mp_spanbuf_destroy(mp_spanbuf *b) {
+  free(b->span);
+  free(b->sorted);
+  free(b->bucket);
+  free(b->crowded);
+  mp_spanbuf_init(b);
+}
+
+void mp_spanbuf_grow(mp_spanbuf *b, int need) {
+  if (need <= b->cap) return;
+  int cap = b->cap ? b->cap : 64;
+  while (cap < need) cap *= 2;
+  b->span = mp_xrealloc(b->span, sizeof(mp_span) * (size_t)cap);
+  b->sorted = mp_xrealloc(b->sorted, sizeof(mp_span) * (size_t)cap);
+  b->bucket = mp_xrealloc(b->bucket, sizeof(int) * (2 * (size_t)cap + 1));
+  b->crowded = mp_xrealloc(b->crowded, sizeof(int) * (size_t)cap);
+  b->cap = cap;
+}
+
+static int cmp_span_lo(const void *x, const void *y) {
+  int64_t a = ((const mp_span *)x)->lo, c = ((const mp_span *)y)->lo;
+  return (a > c) - (a < c);
+}
+
+/* By lo; the order of equal lo does not change the union's gaps.  Fast
+ * when the spans are nearly in order. */
+static void insertion_sort(mp_span *a, int n) {
+  for (int i = 1; i < n; i++) {
+    mp_span x = a[i];
+    int j = i - 1;
+    while (j >= 0 && a[j].lo > x.lo) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}
+
+/* The scan of the union in address order: cur is the end of the union so
+ * far; a span starting above cur closes the gap [cur, span.lo). */
+typedef struct fit_scan {
+  int64_t size, align, cur, best, best_gap;
+  enum mp_fit fit;
+} fit_scan;
+
+/* Feed one span; true when the answer (s->best) can no longer change. */
+static bool scan_span(fit_scan *s, mp_span sp) {
+  if (sp.lo - s->cur >= s->size) { /* else the gap is too short, aligned or not */
+    int64_t cand = mp_align_up(s->cur, s->align);
+    if (cand + s->size <= sp.lo) {
+      int64_t gap = sp.lo - s->cur;
+      /* no later gap beats the first fit, nor an exact fit (ties keep the lowest) */
+      if (s->fit == MP_FIRST_FIT || gap == s->size) {
+        s->best = cand;
+        return true;
+      }
+      if (s->best < 0 || gap < s->best_gap) {
+        s->best = cand;
+        s->best_gap = gap;
+      }
+    }
+  }
+  if (sp.hi > s->cur) s->cur = sp.hi;
+  return false;
+}
+
+static bool scan_run(fit_scan *s, const mp_span *a, int n) {
+  for (int i = 0; i < n; i++)
+    if (scan_span(s, a[i])) return true;
+  return false;
+}
+
+/* Bucket sort by lo scaled to [0, 2k) (every lo is below top): scatter, sort the rare crowded buckets with qsort, then
+ * one insertion sort over everything (a span only moves within its bucket). */
+static void sort_bucketed(mp_spanbuf *b) {
+  int k = b->n, nb = 2 * k;
+  /* bucket(lo) = floor(lo * nb / top) as one multiply: lo * m >> 64 */
+  uint64_t m = (uint64_t)(((unsigned __int128)nb << 64) / (uint64_t)b->top);
+#define BUCKET(lo) ((int)(((unsigned __int128)(uint64_t)(lo) * m) >> 64))
+  int *start = b->bucket, n_crowded = 0;
+  for (int i = 0; i <= nb; i++) start[i] = 0;
+  for (int i = 0; i < k; i++) {
+    int bk = BUCKET(b->span[i].lo);
+    if (++start[bk + 1] == 33) b->crowded[n_crowded++] = bk;
+  }
+  for (int i = 0; i < nb; i++) start[i + 1] += start[i];
+  for (int c = 0; c < n_crowded; c++) /* remember where they begin */
+    b->crowded[c + n_crowded] = start[b->crowded[c]];
+  for (int i = 0; i < k; i++) b->sorted[start[BUCKET(b->span[i].lo)]++] = b->span[i];
+#undef BUCKET
+  /* start[bk] is now the end of bucket bk */
+  for (int c = 0; c < n_crowded; c++) {
+    int from = b->crowded[c + n_crowded], to = start[b->crowded[c]];
+    qsort(b->sorted + from, (size_t)(to - from), sizeof(mp_span), cmp_span_lo);
+  }
+  insertion_sort(b->sorted, k);
+}
+
+int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit) {
+  fit_scan s = {size, align < 1 ? 1 : align, 0, -1, 0, fit};
+  if (b->n <= 32) {
+    insertion_sort(b->span, b->n);
+    scan_run(&s, b->span, b->n);
+  } else {
+    sort_bucketed(b);
+    scan_run(&s, b->sorted, b->n);
+  }
+  return s.best >= 0 ? s.best : mp_align_up(s.cur, s.align);
+}

@@ -1,0 +1,45 @@
+/* pack_fit.h - the gap choice of first fit and best fit: given the address
+ * spans of the placed items live with an item (in any order, possibly
+ * overlapping), the offset it gets.  The gaps are those of the spans' union
+ * below its top; first fit takes the lowest whose aligned start fits, best
+ * fit the shortest such gap (ties: the lowest), and either, when none fits,
+ * the aligned top.  The spans are sorted by a bucket sort on their offsets
+ * (O(k) expected for k spans, O(k log k) at worst). */
+#ifndef MP_LIB_PACK_FIT_H
+#define MP_LIB_PACK_FIT_H
+
+#include <stdint.h>
+
+#include "lib/pack.h"
+
+typedef struct mp_span {
+  int64_t lo, hi; /* address range [lo, hi) */
+} mp_span;
+
+/* Spans collected for one item, and scratch reused from item to item. */
+typedef struct mp_spanbuf {
+  mp_span *span, *sorted;
+  int n, cap;
+  int *bucket;     /* bucket starts, 2 cap + 1 */
+  int *crowded;    /* buckets of more than 32 spans, then their starts */
+  int64_t top;     /* the largest hi, kept by mp_spanbuf_add */
+} mp_spanbuf;
+
+void mp_spanbuf_init(mp_spanbuf *b);
+void mp_spanbuf_destroy(mp_spanbuf *b);
+static inline void mp_spanbuf_clear(mp_spanbuf *b) {
+  b->n = 0;
+  b->top = 0;
+}
+void mp_spanbuf_grow(mp_spanbuf *b, int need);
+static inline void mp_spanbuf_add(mp_spanbuf *b, int64_t lo, int64_t hi) {
+  if (b->n == b->cap) mp_spanbuf_grow(b, b->n + 1);
+  b->span[b->n++] = (mp_span){lo, hi};
+  if (hi > b->top) b->top = hi;
+}
+
+/* The offset for an item of `size` (> 0) and alignment `align` among the
+ * spans of b (b's order is not kept). */
+int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit);
+
+#endif

@@ -1,0 +1,266 @@
+/* pack_index.c - see pack_index.h. */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "lib/pack_index.h"
+#include "util.h"
+
+typedef struct rec {
+  int node, idx;
+  int64_t key;
+} rec;
+
+static int cmp_rec_asc(const void *a, const void *b) {
+  const rec *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  if (x->key != y->key) return x->key < y->key ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_rec_desc(const void *a, const void *b) {
+  const rec *x = a, *y = b;
+  if (x->node != y->node) return x->node < y->node ? -1 : 1;
+  if (x->key != y->key) return x->key > y->key ? -1 : 1;
+  return (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* First position in a[0..n) whose value is >= v (a ascending); branch-free
+ * halving, as the queries' searches are unpredictable. */
+static int lower_bound(const int64_t *a, int n, int64_t v) {
+  const int64_t *base = a;
+  while (n > 1) {
+    int half = n / 2;
+    base = base[half - 1] < v ? base + half : base;
+    n -= half;
+  }
+  return (int)(base - a) + (n == 1 && *base < v);
+}
+
+/* First position in a[0..n) whose value is < v (a descending). */
+static int first_below(const int64_t *a, int n, int64_t v) {
+  const int64_t *base = a;
+  while (n > 1) {
+    int half = n / 2;
+    base = base[half - 1] >= v ? base + half : base;
+    n -= half;
+  }
+  return (int)(base - a) + (n == 1 && *base >= v);
+}
+
+/* Items on the stabbing tree: a lifetime that spans at least one step
+ * boundary, t - 1 to t for t in [lo + 1, hi - 1]. */
+static bool on_tree(const mp_item *it) { return it->size > 0 && it->lo < it->hi && it->lo + 1 < it->hi; }
+
+/* The node holding [l, h]: the first node from the root whose endpoint
+ * position lies between the positions of l and h. */
+static int node_of(const mp_lifeindex *x, int64_t l, int64_t h) {
+  int pl = lower_bound(x->end, x->n_end, l), ph = lower_bound(x->end, x->n_end, h);
+  int lo = 0, hi = x->n_end - 1;
+  for (;;) {
+    int mid = lo + (hi - lo) / 2;
+    if (ph < mid) hi = mid - 1;
+    else if (pl > mid) lo = mid + 1;
+    else return mid;
+  }
+}
+
+/* One sorted copy of the tree items (by l ascending or h descending within
+ * each node): order[], key[] and each item's position. */
+static void tree_order(mp_lifeindex *x, rec *r, int m, bool by_h, int *order, int64_t *key,
+                       int *pos) {
+  const mp_item *items = x->p->items;
+  for (int k = 0; k < m; k++) r[k].key = by_h ? items[r[k].idx].hi - 1 : items[r[k].idx].lo + 1;
+  qsort(r, (size_t)m, sizeof *r, by_h ? cmp_rec_desc : cmp_rec_asc);
+  for (int k = 0; k < m; k++) {
+    order[k] = r[k].idx;
+    key[k] = r[k].key;
+    pos[r[k].idx] = k;
+  }
+}
+
+/* Returns the number of items on the tree. */
+static int build_tree(mp_lifeindex *x) {
+  const mp_problem *p = x->p;
+  int m = 0;
+  for (int i = 0; i < p->n; i++) m += on_tree(&p->items[i]);
+  size_t mz = (size_t)(m ? m : 1);
+  x->end = mp_xmalloc(sizeof(int64_t) * 2 * mz);
+  int ne = 0;
+  for (int i = 0; i < p->n; i++)
+    if (on_tree(&p->items[i])) {
+      x->end[ne++] = p->items[i].lo + 1;
+      x->end[ne++] = p->items[i].hi - 1;
+    }
+  qsort(x->end, (size_t)ne, sizeof(int64_t), cmp_i64);
+  int u = 0;
+  for (int k = 0; k < ne; k++)
+    if (u == 0 || x->end[k] != x->end[u - 1]) x->end[u++] = x->end[k];
+  x->n_end = u;
+  rec *r = mp_xmalloc(sizeof(rec) * mz);
+  m = 0;
+  for (int i = 0; i < p->n; i++)
+    if (on_tree(&p->items[i])) r[m++] = (rec){node_of(x, p->items[i].lo + 1, p->items[i].hi - 1), i, 0};
+  x->node_start = mp_xcalloc((size_t)u + 1, sizeof(int));
+  for (int k = 0; k < m; k++) x->node_start[r[k].node + 1]++;
+  for (int k = 0; k < u; k++) x->node_start[k + 1] += x->node_start[k];
+  x->by_l = mp_xmalloc(sizeof(int) * mz);
+  x->by_h = mp_xmalloc(sizeof(int) * mz);
+  x->l_key = mp_xmalloc(sizeof(int64_t) * mz);
+  x->h_key = mp_xmalloc(sizeof(int64_t) * mz);
+  tree_order(x, r, m, false, x->by_l, x->l_key, x->pos_l);
+  tree_order(x, r, m, true, x->by_h, x->h_key, x->pos_h);
+  free(r);
+  return m;
+}
+
+/* The indexed items with a lifetime lo < hi (odd == false) or hi <= lo,
+ * by (lo, index). */
+static int sorted_by_lo(const mp_problem *p, bool odd, int **order, int64_t **key, int *pos) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  rec *r = mp_xmalloc(sizeof(rec) * nz);
+  int m = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].size > 0 && (p->items[i].hi <= p->items[i].lo) == odd) r[m++] = (rec){0, i, p->items[i].lo};
+  qsort(r, (size_t)m, sizeof *r, cmp_rec_asc);
+  size_t mz = (size_t)(m ? m : 1);
+  *order = mp_xmalloc(sizeof(int) * mz);
+  *key = mp_xmalloc(sizeof(int64_t) * mz);
+  for (int k = 0; k < m; k++) {
+    (*order)[k] = r[k].idx;
+    (*key)[k] = r[k].key;
+    pos[r[k].idx] = k;
+  }
+  free(r);
+  return m;
+}
+
+static uint64_t *marks(int m) { return mp_xcalloc((size_t)m / 64 + 1, sizeof(uint64_t)); }
+static mp_span *spans(int m) { return mp_xmalloc(sizeof(mp_span) * (size_t)(m ? m : 1)); }
+
+void mp_lifeindex_init(mp_lifeindex *x, const mp_problem *p) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  x->p = p;
+  x->pos_l = mp_xmalloc(sizeof(int) * nz);
+  x->pos_h = mp_xmalloc(sizeof(int) * nz);
+  x->pos_lo = mp_xmalloc(sizeof(int) * nz);
+  x->pos_odd = mp_xmalloc(sizeof(int) * nz);
+  for (int i = 0; i < p->n; i++) x->pos_l[i] = x->pos_h[i] = x->pos_lo[i] = x->pos_odd[i] = -1;
+  int m = build_tree(x);
+  x->mark_l = marks(m);
+  x->mark_h = marks(m);
+  x->span_l = spans(m);
+  x->span_h = spans(m);
+  x->n_lo = sorted_by_lo(p, false, &x->by_lo, &x->lo_key, x->pos_lo);
+  x->n_odd = sorted_by_lo(p, true, &x->by_odd, &x->odd_key, x->pos_odd);
+  x->mark_lo = marks(x->n_lo);
+  x->mark_odd = marks(x->n_odd);
+  x->span_lo = spans(x->n_lo);
+  x->span_odd = spans(x->n_odd);
+}
+
+void mp_lifeindex_destroy(mp_lifeindex *x) {
+  void *owned[] = {x->end,    x->node_start, x->by_l,    x->by_h,    x->l_key,   x->h_key,
+                   x->pos_l,  x->pos_h,      x->by_lo,   x->by_odd,  x->lo_key,  x->odd_key,
+                   x->pos_lo, x->pos_odd,    x->mark_l,  x->mark_h,  x->mark_lo, x->mark_odd,
+                   x->span_l, x->span_h,     x->span_lo, x->span_odd};
+  for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
+}
+
+static inline void set_mark(uint64_t *m, mp_span *sp, int pos, mp_span v) {
+  if (pos < 0) return;
+  m[pos >> 6] |= 1ull << (pos & 63);
+  sp[pos] = v;
+}
+
+void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
+  mp_span v = {lo, hi};
+  set_mark(x->mark_l, x->span_l, x->pos_l[i], v);
+  set_mark(x->mark_h, x->span_h, x->pos_h[i], v);
+  set_mark(x->mark_lo, x->span_lo, x->pos_lo[i], v);
+  set_mark(x->mark_odd, x->span_odd, x->pos_odd[i], v);
+}
+
+/* Calls BODY(pos) for every marked position in [from, to). */
+#define FOR_MARKED(mark, from, to, pos, BODY)                                  \
+  do {                                                                         \
+    if ((from) >= (to)) break;                                                 \
+    for (int w_ = (from) >> 6; w_ <= ((to) - 1) >> 6; w_++) {                  \
+      uint64_t bits_ = (mark)[w_];                                             \
+      if (w_ == (from) >> 6) bits_ &= ~0ull << ((from) & 63);                  \
+      if (w_ == ((to) - 1) >> 6 && ((to) & 63)) bits_ &= ~(~0ull << ((to) & 63)); \
+      while (bits_) {                                                          \
+        int pos = w_ * 64 + __builtin_ctzll(bits_);                            \
+        bits_ &= bits_ - 1;                                                    \
+        BODY;                                                                  \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* The marked spans of positions [from, to); with `lo_below` set (an
+ * inverted query), only the items j with j.lo < lo_below. */
+static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_span *sp, const int *order,
+                 int from, int to, const int64_t *lo_below, mp_spanbuf *b) {
+  if (from >= to) return;
+  mp_spanbuf_grow(b, b->n + (to - from));
+  mp_span *out = b->span;
+  int n = b->n;
+  int64_t top = b->top;
+  if (!lo_below)
+    FOR_MARKED(mark, from, to, pos, {
+      out[n++] = sp[pos];
+      top = sp[pos].hi > top ? sp[pos].hi : top;
+    });
+  else
+    FOR_MARKED(mark, from, to, pos, {
+      if (x->p->items[order[pos]].lo < *lo_below) {
+        out[n++] = sp[pos];
+        top = sp[pos].hi > top ? sp[pos].hi : top;
+      }
+    });
+  b->n = n;
+  b->top = top;
+}
+
+/* Items with l <= y <= h: walk from the root towards y. */
+static void stab(const mp_lifeindex *x, int64_t y, const int64_t *lo_below, mp_spanbuf *b) {
+  int lo = 0, hi = x->n_end - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2, a = x->node_start[mid], e = x->node_start[mid + 1];
+    int64_t c = x->end[mid];
+    if (y < c) { /* l <= y: a prefix of the ascending l */
+      int k = lower_bound(x->l_key + a, e - a, y + 1) + a;
+      emit(x, x->mark_l, x->span_l, x->by_l, a, k, lo_below, b);
+      hi = mid - 1;
+    } else if (y > c) { /* h >= y: a prefix of the descending h */
+      int k = a + first_below(x->h_key + a, e - a, y);
+      emit(x, x->mark_h, x->span_h, x->by_h, a, k, lo_below, b);
+      lo = mid + 1;
+    } else {
+      emit(x, x->mark_l, x->span_l, x->by_l, a, e, lo_below, b);
+      break;
+    }
+  }
+}
+
+void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
+  const mp_item *it = &x->p->items[i];
+  int64_t y = it->lo;
+  /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
+   * (hi < lo), when j.lo < i.hi must hold too */
+  stab(x, y, it->hi < y ? &it->hi : NULL, b);
+  if (it->hi <= y) return;
+  /* y <= lo < i.hi: those with lo < hi all meet i; those with hi <= lo
+   * only when hi > y */
+  int a = lower_bound(x->lo_key, x->n_lo, y), e = lower_bound(x->lo_key, x->n_lo, it->hi);
+  emit(x, x->mark_lo, x->span_lo, x->by_lo, a, e, NULL, b);
+  a = lower_bound(x->odd_key, x->n_odd, y);
+  e = lower_bound(x->odd_key, x->n_odd, it->hi);
+  FOR_MARKED(x->mark_odd, a, e, pos, {
+    if (x->p->items[x->by_odd[pos]].hi > y) mp_spanbuf_add(b, x->span_odd[pos].lo, x->span_odd[pos].hi);
+  });
+}

@@ -1,0 +1,160 @@
+/* pack_sweep.c - see pack_sweep.h.  The live items never overlap (each was
+ * placed clear of those live with it), so their free space below the top is
+ * a set of gaps: [0, lowest) and the space between neighbours.  A gap of
+ * length 0 never fits anything and is not kept. */
+#include <stdlib.h>
+
+#include "lib/pack_sweep.h"
+#include "lib/treap.h"
+#include "util.h"
+
+typedef struct live_gaps {
+  mp_treap by_start; /* key (start, 0), value: length */
+  mp_treap by_len;   /* key (length, start): best fit only */
+  bool best;
+  int64_t top;       /* end of the highest live item, 0 when none */
+} live_gaps;
+
+static void gap_add(live_gaps *g, int64_t lo, int64_t hi) {
+  if (hi <= lo) return;
+  mp_treap_insert(&g->by_start, (mp_treap_key){lo, 0}, hi - lo);
+  if (g->best) mp_treap_insert(&g->by_len, (mp_treap_key){hi - lo, lo}, 0);
+}
+
+static void gap_del(live_gaps *g, int64_t lo, int64_t hi) {
+  mp_treap_erase(&g->by_start, (mp_treap_key){lo, 0});
+  if (g->best) mp_treap_erase(&g->by_len, (mp_treap_key){hi - lo, lo});
+}
+
+/* The gap holding [a, b), which must lie in one, or below the top. */
+static void occupy(live_gaps *g, int64_t a, int64_t b) {
+  if (a >= g->top) {
+    gap_add(g, g->top, a); /* alignment may leave room under a new top */
+    g->top = b;
+    return;
+  }
+  const mp_treap_node *x = mp_treap_at(&g->by_start, mp_treap_below(&g->by_start, (mp_treap_key){a, 1}));
+  int64_t lo = x->key.a, hi = lo + x->val;
+  gap_del(g, lo, hi);
+  gap_add(g, lo, a);
+  gap_add(g, b, hi);
+}
+
+/* The live item at [a, b) dies: it and the gaps touching it become one gap,
+ * or, if it was the highest, free space above the new top. */
+static void release(live_gaps *g, int64_t a, int64_t b) {
+  int64_t lo = a, hi = b;
+  int below = mp_treap_below(&g->by_start, (mp_treap_key){a, 0});
+  if (below >= 0) {
+    const mp_treap_node *x = mp_treap_at(&g->by_start, below);
+    if (x->key.a + x->val == a) {
+      lo = x->key.a;
+      gap_del(g, lo, a);
+    }
+  }
+  if (b == g->top) {
+    g->top = lo;
+    return;
+  }
+  int above = mp_treap_ceil(&g->by_start, (mp_treap_key){b, 0});
+  if (above >= 0 && mp_treap_at(&g->by_start, above)->key.a == b) {
+    hi = b + mp_treap_at(&g->by_start, above)->val;
+    gap_del(g, b, hi);
+  }
+  gap_add(g, lo, hi);
+}
+
+static bool fits(int64_t lo, int64_t hi, int64_t size, int64_t al) {
+  return mp_align_up(lo, al) + size <= hi;
+}
+
+/* The lowest gap whose aligned start fits, or the smallest such gap (ties:
+ * the lowest); else the aligned top. */
+static int64_t choose(const live_gaps *g, int64_t size, int64_t al, enum mp_fit fit) {
+  if (fit == MP_FIRST_FIT) {
+    mp_treap_key from = {INT64_MIN, 0};
+    for (int n; (n = mp_treap_ceil_val(&g->by_start, from, size)) >= 0;) {
+      const mp_treap_node *x = mp_treap_at(&g->by_start, n);
+      if (fits(x->key.a, x->key.a + x->val, size, al)) return mp_align_up(x->key.a, al);
+      from = (mp_treap_key){x->key.a + 1, 0};
+    }
+  } else {
+    mp_treap_key from = {size, INT64_MIN};
+    for (int n; (n = mp_treap_ceil(&g->by_len, from)) >= 0;) {
+      const mp_treap_node *x = mp_treap_at(&g->by_len, n);
+      if (fits(x->key.b, x->key.b + x->key.a, size, al)) return mp_align_up(x->key.b, al);
+      from = (mp_treap_key){x->key.a, x->key.b + 1};
+    }
+  }
+  return mp_align_up(g->top, al);
+}
+
+bool mp_pack_sweep_applies(const mp_problem *p, const int *seq, int m) {
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0) return false;
+  int64_t last = INT64_MIN;
+  for (int k = 0; k < m; k++) {
+    const mp_item *it = &p->items[seq[k]];
+    if (it->size <= 0) continue;
+    if (it->hi <= it->lo || it->lo < last) return false;
+    last = it->lo;
+  }
+  return true;
+}
+
+/* min-heap of live items by death */
+typedef struct death_heap {
+  int *a, n;
+  const mp_item *items;
+} death_heap;
+
+static void heap_push(death_heap *h, int i) {
+  int k = h->n++;
+  while (k > 0 && h->items[h->a[(k - 1) / 2]].hi > h->items[i].hi) {
+    h->a[k] = h->a[(k - 1) / 2];
+    k = (k - 1) / 2;
+  }
+  h->a[k] = i;
+}
+
+static int heap_pop(death_heap *h) {
+  int top = h->a[0], last = h->a[--h->n], k = 0;
+  for (;;) {
+    int c = 2 * k + 1;
+    if (c >= h->n) break;
+    if (c + 1 < h->n && h->items[h->a[c + 1]].hi < h->items[h->a[c]].hi) c++;
+    if (h->items[h->a[c]].hi >= h->items[last].hi) break;
+    h->a[k] = h->a[c];
+    k = c;
+  }
+  if (h->n > 0) h->a[k] = last;
+  return top;
+}
+
+void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+  live_gaps g;
+  mp_treap_init(&g.by_start);
+  mp_treap_init(&g.by_len);
+  g.best = fit == MP_BEST_FIT;
+  g.top = 0;
+  death_heap h = {mp_xmalloc(sizeof(int) * (size_t)(m ? m : 1)), 0, p->items};
+  for (int k = 0; k < m; k++) {
+    int i = seq[k];
+    const mp_item *it = &p->items[i];
+    if (off[i] >= 0) continue;
+    if (it->size <= 0) {
+      off[i] = 0;
+      continue;
+    }
+    while (h.n > 0 && p->items[h.a[0]].hi <= it->lo) {
+      int j = heap_pop(&h);
+      release(&g, off[j], off[j] + p->items[j].size);
+    }
+    off[i] = choose(&g, it->size, it->align < 1 ? 1 : it->align, fit);
+    occupy(&g, off[i], off[i] + it->size);
+    heap_push(&h, i);
+  }
+  free(h.a);
+  mp_treap_destroy(&g.by_start);
+  mp_treap_destroy(&g.by_len);
+}

@@ -1,0 +1,243 @@
+/* test_pack.c - the fast packer against its definition: mp_pack (the
+ * birth-order sweep and the lifetime index) and mp_pack_degenerate give
+ * the offsets of the direct method (mp_pack_one over every placed item)
+ * on random problems with pins (overlapping ones too), alignments, empty
+ * and zero-size items, inverted lifetimes, partial and repeated sequences;
+ * the treap against a sorted array. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/pack.h"
+#include "lib/treap.h"
+#include "testlib.h"
+
+/* mp_pack as it was defined: every item against every placed one. */
+static int64_t pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+  int *placed = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  int np = 0;
+  for (int i = 0; i < p->n; i++) off[i] = -1;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0) {
+      off[i] = p->items[i].fixed;
+      placed[np++] = i;
+    }
+  for (int k = 0; k < m; k++) {
+    int i = seq[k];
+    if (off[i] >= 0) continue;
+    if (p->items[i].size <= 0) {
+      off[i] = 0;
+      continue;
+    }
+    off[i] = mp_pack_one(p, i, placed, np, off, fit);
+    placed[np++] = i;
+  }
+  free(placed);
+  int64_t arena = 0;
+  for (int i = 0; i < p->n; i++)
+    if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
+  return arena;
+}
+
+static void degenerate_direct(const mp_problem *p, int64_t *off) {
+  int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  int np = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 || (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo)) pl[np++] = i;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed < 0 && p->items[i].size > 0 && p->items[i].hi <= p->items[i].lo) {
+      off[i] = mp_pack_one(p, i, pl, np, off, MP_FIRST_FIT);
+      pl[np++] = i;
+    }
+  free(pl);
+}
+
+/* Random items: `shape` 0 plain lifetimes, 1 with empty and inverted ones
+ * and zero sizes, 2 long lifetimes (many conflicts), 3 pins too. */
+static void rand_items(mp_rng *r, int n, int shape, mp_problem *p) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->items = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_item));
+  int64_t T = 5 + (int64_t)mp_rng_below(r, 60);
+  for (int i = 0; i < n; i++) {
+    mp_item *it = &p->items[i];
+    it->lo = (int64_t)mp_rng_below(r, (uint64_t)T);
+    int64_t len = shape == 2 ? (int64_t)mp_rng_below(r, (uint64_t)T) : 1 + (int64_t)mp_rng_below(r, 6);
+    it->hi = it->lo + (len ? len : 1);
+    if (shape >= 1 && mp_rng_below(r, 8) == 0) it->hi = it->lo - (int64_t)mp_rng_below(r, 3);
+    it->size = 1 + (int64_t)mp_rng_below(r, mp_rng_below(r, 2) ? 16 : 300);
+    if (shape >= 1 && mp_rng_below(r, 16) == 0) it->size = 0;
+    static const int64_t al[4] = {1, 1, 8, 64};
+    it->align = al[mp_rng_below(r, 4)];
+    it->fixed = -1;
+    if (shape == 3 && mp_rng_below(r, 6) == 0)
+      it->fixed = it->align * (int64_t)mp_rng_below(r, 40); /* may overlap */
+  }
+  p->t_begin = 0;
+  p->t_end = T;
+}
+
+/* seq: 0 by size, 1 by birth, 2 random order, 3 a random prefix with repeats. */
+static int make_seq(mp_rng *r, const mp_problem *p, int kind, int *seq) {
+  int n = p->n;
+  if (kind == 0) mp_seq_by_size(p, seq);
+  else if (kind == 1) mp_seq_by_birth(p, seq);
+  else
+    for (int i = 0; i < n; i++) seq[i] = i;
+  if (kind >= 2)
+    for (int i = n - 1; i > 0; i--) {
+      int j = (int)mp_rng_below(r, (uint64_t)i + 1), t = seq[i];
+      seq[i] = seq[j];
+      seq[j] = t;
+    }
+  if (kind == 3 && n > 0) {
+    int m = (int)mp_rng_below(r, (uint64_t)n + 1);
+    for (int k = 0; k < m / 3; k++) seq[k] = seq[mp_rng_below(r, (uint64_t)m)];
+    return m;
+  }
+  return n;
+}
+
+START_TEST(pack_equals_direct) {
+  mp_rng r;
+  mp_rng_seed(&r, 4242);
+  int trials = tl_trials(3000);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    rand_items(&r, (int)mp_rng_below(&r, 70), t % 4, &p);
+    int n = p.n;
+    size_t nz = (size_t)(n ? n : 1);
+    int *seq = mp_xmalloc(sizeof(int) * nz);
+    int64_t *a = mp_xmalloc(sizeof(int64_t) * nz), *b = mp_xmalloc(sizeof(int64_t) * nz);
+    int kind = (int)mp_rng_below(&r, 4);
+    int m = make_seq(&r, &p, kind, seq);
+    enum mp_fit fit = mp_rng_below(&r, 2) ? MP_BEST_FIT : MP_FIRST_FIT;
+    int64_t arena_a = mp_pack(&p, seq, m, fit, a), arena_b = pack_direct(&p, seq, m, fit, b);
+    ck_assert_msg(arena_a == arena_b, "trial %d (shape %d, seq %d, fit %d): arena %lld, direct %lld",
+                  t, t % 4, kind, fit, (long long)arena_a, (long long)arena_b);
+    for (int i = 0; i < n; i++)
+      ck_assert_msg(a[i] == b[i], "trial %d (shape %d, seq %d, fit %d): item %d at %lld, direct %lld",
+                    t, t % 4, kind, fit, i, (long long)a[i], (long long)b[i]);
+    /* the degenerate pass from a placement with holes (-1) in it */
+    for (int i = 0; i < n; i++) {
+      if (a[i] < 0 && mp_rng_below(&r, 2)) a[i] = 0;
+      b[i] = a[i];
+    }
+    mp_pack_degenerate(&p, a);
+    degenerate_direct(&p, b);
+    for (int i = 0; i < n; i++)
+      ck_assert_msg(a[i] == b[i], "trial %d: degenerate item %d at %lld, direct %lld", t, i,
+                    (long long)a[i], (long long)b[i]);
+    free(seq);
+    free(a);
+    free(b);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
+/* Birth order over many long lifetimes: the sweep with deaths and gaps
+ * merging, on problems larger than the ones above. */
+START_TEST(sweep_equals_direct_large) {
+  mp_rng r;
+  mp_rng_seed(&r, 77);
+  int trials = tl_trials(40);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    memset(&p, 0, sizeof p);
+    int n = 200 + (int)mp_rng_below(&r, 400);
+    p.n = n;
+    p.items = mp_xcalloc((size_t)n, sizeof(mp_item));
+    for (int i = 0; i < n; i++) {
+      mp_item *it = &p.items[i];
+      it->lo = (int64_t)mp_rng_below(&r, 300);
+      it->hi = it->lo + 1 + (int64_t)mp_rng_below(&r, 40);
+      it->size = 1 + (int64_t)mp_rng_below(&r, 1000);
+      it->align = t % 2 ? 16 : 1;
+      it->fixed = -1;
+    }
+    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
+    int64_t *a = mp_xmalloc(sizeof(int64_t) * (size_t)n), *b = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    for (int kind = 0; kind < 2; kind++) {
+      make_seq(&r, &p, kind, seq);
+      for (int fit = 0; fit < 2; fit++) {
+        mp_pack(&p, seq, n, (enum mp_fit)fit, a);
+        pack_direct(&p, seq, n, (enum mp_fit)fit, b);
+        for (int i = 0; i < n; i++)
+          ck_assert_msg(a[i] == b[i], "trial %d seq %d fit %d: item %d at %lld, direct %lld", t, kind,
+                        fit, i, (long long)a[i], (long long)b[i]);
+      }
+    }
+    free(seq);
+    free(a);
+    free(b);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
+/* The treap against a sorted array of keys with values. */
+START_TEST(treap_equals_array) {
+  mp_rng r;
+  mp_rng_seed(&r, 9);
+  enum { CAP = 300 };
+  mp_treap_key key[CAP];
+  int64_t val[CAP];
+  for (int t = 0; t < tl_trials(40); t++) {
+    mp_treap tr;
+    mp_treap_init(&tr);
+    int n = 0;
+    for (int step = 0; step < 2000; step++) {
+      mp_treap_key k = {(int64_t)mp_rng_below(&r, 50) - 25, (int64_t)mp_rng_below(&r, 4)};
+      int at = 0;
+      while (at < n && (key[at].a < k.a || (key[at].a == k.a && key[at].b < k.b))) at++;
+      bool present = at < n && key[at].a == k.a && key[at].b == k.b;
+      if (present && mp_rng_below(&r, 2)) {
+        ck_assert(mp_treap_erase(&tr, k));
+        memmove(key + at, key + at + 1, sizeof *key * (size_t)(n - at - 1));
+        memmove(val + at, val + at + 1, sizeof *val * (size_t)(n - at - 1));
+        n--;
+      } else if (!present && n < CAP) {
+        int64_t v = (int64_t)mp_rng_below(&r, 100);
+        mp_treap_insert(&tr, k, v);
+        memmove(key + at + 1, key + at, sizeof *key * (size_t)(n - at));
+        memmove(val + at + 1, val + at, sizeof *val * (size_t)(n - at));
+        key[at] = k;
+        val[at] = v;
+        n++;
+      } else if (!present) {
+        ck_assert(!mp_treap_erase(&tr, k));
+      }
+      ck_assert_int_eq(tr.size, n);
+      /* ceil, below and ceil_val at a random probe */
+      mp_treap_key q = {(int64_t)mp_rng_below(&r, 54) - 27, (int64_t)mp_rng_below(&r, 5)};
+      int64_t v = (int64_t)mp_rng_below(&r, 110);
+      int ce = -1, be = -1, cv = -1;
+      for (int i = 0; i < n; i++) {
+        bool ge = key[i].a > q.a || (key[i].a == q.a && key[i].b >= q.b);
+        if (ge && ce < 0) ce = i;
+        if (!ge) be = i;
+        if (ge && val[i] >= v && cv < 0) cv = i;
+      }
+      int c1 = mp_treap_ceil(&tr, q), b1 = mp_treap_below(&tr, q), v1 = mp_treap_ceil_val(&tr, q, v);
+      ck_assert((c1 < 0) == (ce < 0));
+      if (ce >= 0) ck_assert(mp_treap_at(&tr, c1)->key.a == key[ce].a && mp_treap_at(&tr, c1)->key.b == key[ce].b);
+      ck_assert((b1 < 0) == (be < 0));
+      if (be >= 0) ck_assert(mp_treap_at(&tr, b1)->key.a == key[be].a && mp_treap_at(&tr, b1)->key.b == key[be].b);
+      ck_assert((v1 < 0) == (cv < 0));
+      if (cv >= 0) ck_assert(mp_treap_at(&tr, v1)->key.a == key[cv].a && mp_treap_at(&tr, v1)->key.b == key[cv].b);
+    }
+    mp_treap_destroy(&tr);
+  }
+}
+END_TEST
+
+Suite *suite_pack(void) {
+  Suite *s = suite_create("pack");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, pack_equals_direct);
+  tcase_add_test(tc, sweep_equals_direct_large);
+  tcase_add_test(tc, treap_equals_array);
+  suite_add_tcase(s, tc);
+  return s;
+}
