@@ -367,7 +367,11 @@ class Audit:
             args += ["--budget-frac", frac]
             # the live peak of the order handed to the stage: known here
             # for the file order only
-            budget = R.budget_frac(frac, of["live_peak"]) if order in (None, "given") else None
+            if order in (None, "given"):
+                budget = R.budget_frac(frac, of["live_peak"])
+            else:  # the live peak of the order the order stage hands on
+                rc0, res0, _p0, _pp0, _e0 = self.solve(f, "--order", order, "--place", "noreuse")
+                budget = R.budget_frac(frac, res0["live_peak"]) if rc0 == 0 and res0 else None
         else:
             hi = max(floor, of["live_peak"])
             budget = rng.choice([max(0, floor - 1), floor, hi, hi, rng.randint(floor, hi),
