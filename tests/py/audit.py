@@ -460,7 +460,7 @@ class Audit:
                 self.fail("claims", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
                 continue
             st = res.get("remat_status")
-            bound = max([s.get("bound") or 0 for s in res.get("stages", [])
+            bound = max([s.get("duration_bound") or 0 for s in res.get("stages", [])
                          if s.get("solver") == remat] + [0])
             if rc == 0:
                 evs = R.parse_events(m, plan["events"])
