@@ -518,6 +518,34 @@ class Audit:
                 self.fail("order-claims", "%s: order optimal at %r, the optimum is %d" % (lbl, peak, opt), [f])
             if st == "optimal":
                 self.tick("order claims: optimal")
+        self.place_claims(m, f)
+
+    def place_claims(self, m, f):
+        """Placers of the given order: a placement claimed optimal, or a
+        placer's bound, is never above another placer's arena."""
+        arenas, claims = [], []
+        for placer in PLACERS + ["ilp-place"]:
+            tl = ["--time-limit", "5"] if placer in ("hillclimb", "exact", "ilp-place") else []
+            if placer == "hillclimb":
+                tl += ["--set", "hillclimb.fill=0"]
+            rc, res, plan, ppath, err = self.solve(f, "--place", placer, *tl)
+            self.tick("place claims: solves")
+            if rc != 0 or res is None:
+                if rc != 3:
+                    self.fail("place-claims", "%s --place %s: exits %d: %s" % (f, placer, rc, err[:200]), [f])
+                continue
+            arenas.append((placer, res["arena"]))
+            if res.get("place_status") == "optimal":
+                claims.append((placer, "optimal", res["arena"]))
+            for st in res.get("stages", []):
+                if st.get("solver") == placer and (st.get("bound") or 0) > 0:
+                    claims.append((placer, "bound", st["bound"]))
+        for who, what, v in claims:
+            self.tick("place claims: %s" % what)
+            for other, a in arenas:
+                if a < v:
+                    self.fail("place-claims", "%s: %s says %s %d, %s places in %d"
+                              % (f, who, what, v, other, a), [f])
 
     def events_order(self, m, first):
         g = m.g
@@ -833,6 +861,7 @@ def main():
     ap.add_argument("--claims", type=int, default=0,
                     help="graphs (<= --claims-n nodes) given every events solver")
     ap.add_argument("--claims-n", type=int, default=10)
+    ap.add_argument("--big", type=float, default=G.BIG_PROB, help="share of sizes beyond 2^54")
     ap.add_argument("--order-claims", type=int, default=0,
                     help="graphs (<= 8 nodes) whose order solvers meet the brute-force optimum")
     ap.add_argument("--mutations", type=int, default=2,
@@ -844,6 +873,7 @@ def main():
     ap.add_argument("--quiet", action="store_true", help="disagreements and one summary line")
     ap.add_argument("--profile", action="store_true", help="time spent per command kind")
     args = ap.parse_args()
+    G.BIG_PROB = args.big
     a = Audit(args)
     rng = random.Random(args.seed)
     graphs = []
