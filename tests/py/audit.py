@@ -518,7 +518,21 @@ class Audit:
                 self.fail("order-claims", "%s: order optimal at %r, the optimum is %d" % (lbl, peak, opt), [f])
             if st == "optimal":
                 self.tick("order claims: optimal")
+            if order == "joint-ilp" and res.get("status") == "optimal":
+                self.joint_claim(m, f, res["arena"])
         self.place_claims(m, f)
+
+    def joint_claim(self, m, f, arena):
+        """joint-ilp's optimal arena (every order, every placement) against
+        other orders placed by exact and bysize."""
+        self.tick("order claims: joint optimal")
+        for order, placer in [("dp", "exact"), ("given", "exact"), ("greedy", "exact"),
+                              ("lpmf", "bysize")]:
+            rc, res, _pl, _pp, err = self.solve(f, "--order", order, "--place", placer,
+                                                "--time-limit", "5")
+            if rc == 0 and res["arena"] < arena:
+                self.fail("order-claims", "%s: joint-ilp says optimal arena %d, %s+%s places in %d"
+                          % (f, arena, order, placer, res["arena"]), [f])
 
     def place_claims(self, m, f):
         """Placers of the given order: a placement claimed optimal, or a
