@@ -328,7 +328,9 @@ START_TEST(null_figures_without_a_plan) {
                     strstr(js, "\"budget\": null") && strstr(js, "\"duration\": null") &&
                     strstr(js, "\"remat_ms\": null") && strstr(js, "\"base_time\": null"),
                 "%s", js);
-  ck_assert_msg(!strstr(txt, "remat") && !strstr(txt, "budget") && strstr(txt, "order 0."), "%s", txt);
+  /* the order stage's time is not "0." on a loaded machine */
+  ck_assert_msg(!strstr(txt, "remat") && !strstr(txt, "budget") && strstr(txt, "plan time     order "),
+                "%s", txt);
   free(js);
   free(txt);
   mp_result_destroy(&r);
