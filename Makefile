@@ -17,7 +17,7 @@ CC      ?= cc
 BUILD   ?= build
 OPT     ?= -O2 -g
 PREFIX  ?= /usr/local
-VERSION := 0.1.0
+VERSION := $(shell sed -n 's/^#define MEMPLAN_VERSION "\(.*\)"/\1/p' src/memplan.h)
 SOVERSION := 0
 PKGS    := igraph jansson check cairo libxml-2.0
 # -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
@@ -32,8 +32,9 @@ else
 Q := @
 endif
 
-# the CLI (main.c, cmd_*.c) is a client of the library (everything else)
-CLI_SRC     := $(sort $(wildcard src/cmd_*.c))
+# the CLI (main.c, cmd_*.c and its option parsing cli_args.c) is a client of the
+# library (everything else) through memplan.h alone
+CLI_SRC     := $(sort $(wildcard src/cmd_*.c)) src/cli_args.c
 SRC         := $(filter-out src/main.c $(CLI_SRC),$(wildcard src/*.c))
 LIB_SOLVERS := $(sort $(wildcard solvers/lib/*.c))
 SOLVER_DIRS := $(sort $(filter-out solvers/lib/,$(wildcard solvers/*/)))
@@ -47,7 +48,8 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        test-asan-run fuzz bench bench-full bench-remat bench-scale graphs clean test-slurm FORCE
+        test-asan-run fuzz test-audit audit bench bench-full bench-remat bench-scale graphs clean \
+        test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -142,14 +144,14 @@ $(BUILD)/test_memplan: $(OBJ) $(CLI_OBJ) $(TEST_OBJ)
 deps:
 	@sh scripts/deps.sh
 
-# make test: the unit tests, the CLI tests, the install test, then the
-# sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
+# make test: the unit tests, the CLI tests, the install test, the audit
+# sample (test-audit), then the sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
 # property tests of that solver alone.  The last line is the property tests'
 # summary: each solver tested and its trial counts.
 CKV := $(if $(filter 1,$(V)),normal,minimal)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-asan-run)
+	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
 	@cat $(BUILD)/props_summary.txt
 
 test-unit: bin/memplan $(BUILD)/test_memplan
@@ -160,6 +162,24 @@ test-unit: bin/memplan $(BUILD)/test_memplan
 test-cli: bin/memplan
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
+
+# the independent Python reference of DESIGN.md against memplan's commands
+# (tests/py/audit.py): a fixed-seed sample here, a long run in `make audit`
+$(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
+	@$(if $(Q),echo "  LD $@")
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
+
+test-audit: bin/memplan $(BUILD)/mp_batch
+	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
+	  --csvs 40 --invalid 60 --mutations 1 $(if $(filter 1,$(V)),,--quiet)
+
+AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
+audit: bin/memplan $(BUILD)/mp_batch
+	@for s in $(AUDIT_SEEDS); do \
+	  nice /usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed $$s --graphs 1000 \
+	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --keep build/audit-$$s || exit 1; done
+	nice /usr/bin/python3 tests/py/audit.py --seed 99 --graphs 100 --plans 100 --csvs 50 \
+	  --invalid 100 --suite --keep build/audit-cli
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
 test-install: bin/memplan lib
@@ -245,6 +265,19 @@ bench-remat: deps
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh
 	sh scripts/make_graphs.sh
+
+# memplan's live peak of exported graphs against eager PyTorch's measured
+# allocator peak -> results/validation.md (needs python3-torch; about an hour)
+validate: bin/memplan
+	sh scripts/deps-graphs.sh
+	nice /usr/bin/python3 scripts/validate_torch.py
+	nice /usr/bin/python3 scripts/validate_torch.py --ops --append results/validation.md
+	nice /usr/bin/python3 scripts/validate_torch.py --savings
+
+# the exporter's unit tests (need python3-torch; not part of make test)
+test-exporter: bin/memplan
+	sh scripts/deps-graphs.sh
+	cd scripts && /usr/bin/python3 -m unittest discover -s tests -t . -v
 
 clean:
 	rm -rf build build-asan build-fuzz bin

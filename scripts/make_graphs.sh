@@ -2,8 +2,9 @@
 # make_graphs.sh - regenerate the benchmark suite (called by `make graphs`).
 #   graphs/synthetic/*.json  memplan gen, fixed seeds (deterministic: the
 #                            same binary and parameters rewrite the same bytes)
-#   graphs/real/*.json       scripts/export_torchvision.py --all (torch via
-#                            Debian's python3-torch), when it is available
+#   graphs/real/*.json       scripts/export_torchvision.py --all and --large
+#                            (torch via Debian's python3-torch), when it is
+#                            available
 #   graphs/SUITE.tsv, graphs/README.md   scripts/make_manifest.sh
 # Environment: MEMPLAN (default bin/memplan); SKIP_REAL=1 skips the torch
 # export (the real graphs already in graphs/real/ are kept and listed).
@@ -79,7 +80,12 @@ elif ! /usr/bin/python3 -c 'import torch, torchvision' 2>/dev/null; then
        "python3-torch python3-torchvision, or sh scripts/deps-graphs.sh): no real graphs exported"
 else
   mkdir -p graphs/real
-  /usr/bin/python3 scripts/export_torchvision.py --all graphs/real
+  # torchvision models (inference b1/b32, training b32 plain/SGD/Adam) and
+  # the large transformer training steps; the planner's ideal graphs
+  # (--backend none, no eager holds: see graphs/README.md)
+  nice /usr/bin/python3 scripts/export_torchvision.py --all graphs/real --large graphs/real ||
+    status=$?
 fi
 
 MEMPLAN=$M sh scripts/make_manifest.sh
+exit "${status:-0}"

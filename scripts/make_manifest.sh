@@ -9,8 +9,10 @@
 # nodes, buffers, tags (comma separated), source.  Tags:
 #   real, train (training step graphs), synthetic, fixed-lifetime (CSV),
 #   tiny (<= 20 nodes, or <= 20 buffers for CSV: exact solvers finish),
+#   large (the transformer training steps: 10^3-10^4 nodes, tens of GB),
 #   the family (randwire, nas, layered, tree, sp, chain, torchvision,
-#   minimalloc), and default (the small set `make bench` runs by default).
+#   transformer, minimalloc), and default (the small set `make bench` runs
+#   by default).
 set -eu
 cd "$(dirname "$0")/.."
 M=${MEMPLAN:-bin/memplan}
@@ -64,12 +66,14 @@ n_real=0
 if [ -d graphs/real ]; then
   for f in graphs/real/*.json; do
     [ -f "$f" ] || continue
+    fam=torchvision
     case "$(basename "$f")" in
+      gpt*) fam=transformer; tags="real,train,large,transformer" ;;
       *_train*) tags="real,train,torchvision" ;;
       *) tags="real,torchvision" ;;
     esac
     s=$(json_source "$f")
-    add "$f" torchvision "$tags" "${s:-scripts/export_torchvision.py}"
+    add "$f" "$fam" "$tags" "${s:-scripts/export_torchvision.py}"
     n_real=$((n_real + 1))
   done
 fi
@@ -105,27 +109,118 @@ select graphs by tag:
 
 | tag | meaning |
 |---|---|
-| `real` | exported from a torchvision model (`train`: a training step) |
+| `real` | exported from PyTorch: a torchvision model or a transformer (`train`: a training step) |
 | `synthetic` | written by `memplan gen` |
 | `fixed-lifetime` | a MiniMalloc CSV: buffers with given lifetimes (placement only) |
 | `tiny` | at most 20 nodes (CSV: 20 buffers): exact solvers finish |
-| `randwire`, `nas`, `layered`, `tree`, `sp`, `chain`, `torchvision`, `minimalloc` | the family |
+| `large` | the transformer training steps (thousands of nodes, tens of GB): in no default experiment |
+| `randwire`, `nas`, `layered`, `tree`, `sp`, `chain`, `torchvision`, `transformer`, `minimalloc` | the family |
 | `default` | the ~10 graphs the default `make bench` experiment runs |
 
 ## How each part was made
 
-### real/ - torchvision models
+### real/ - torchvision models and transformers
 
-`scripts/export_torchvision.py --all graphs/real` (Debian's python3-torch 1.13
-and python3-torchvision 0.14 under /usr/bin/python3, random weights, nothing
-downloaded).  Inference graphs come from a torch.fx trace with shapes
-propagated on the meta device (sizes are numel x element size of the real
-shapes and dtypes); training graphs are the joint forward and backward ATen
-graph of functorch's aot_module, with the parameter gradients as outputs
-(`_train_`) and optionally one SGD update per parameter (`_train_sgd_`).
-Views, tuple getitems and in-place ops are `alias`/`inplace` nodes; parameters
-are not arena tensors (`param_bytes`).  See the script's docstring.  When
-torch cannot be imported, `make graphs` says so and keeps what is there.
+`scripts/export_torchvision.py --all graphs/real --large graphs/real` (the
+code is the package scripts/torchexport/; Debian's python3-torch 1.13 and
+python3-torchvision 0.14 under /usr/bin/python3, random weights, nothing
+downloaded).  Every graph is computed on the meta device: sizes are numel x
+element size of the real shapes and dtypes, and nothing runs.  When torch
+cannot be imported, `make graphs` says so and keeps what is there.
+
+| files | what |
+|---|---|
+| `MODEL_b1`, `MODEL_b32` | inference: the module-level torch.fx graph in eval mode under no_grad |
+| `MODEL_train_b32` | one training step: the joint forward and backward ATen graph of functorch's aot_module (functionalization off: in-place ops stay in place); the output node reads the loss and every parameter gradient |
+| `MODEL_train_sgd_b32` | plus torch.optim.SGD's step (lr 0.1): one in-place update per parameter (`alias: -1`); each gradient dies at its update |
+| `MODEL_train_adam_b32` | plus torch.optim.Adam's step, one node per ATen op it runs; both moments are `input`s updated in place and read by the output node (they live across the step); the gradients are kept between steps (torch 1.13's `zero_grad(set_to_none=False)`): `input`s into which each new gradient is added in place right after it is made |
+| `gpt2_small_train_adam_b8`, `gpt2_48l_train_adam_b1` (tag `large`) | decoder-only transformers in GPT-2's shape built from torch.nn modules (torchexport/gpt.py: learned embeddings, pre-LayerNorm blocks, causal attention, GELU MLP, dropout 0.1, tied LM head; vocabulary 50257, context 1024): 12 layers of width 768 and 12 heads at batch 8, and 48 layers of width 1600 and 25 heads (GPT-2 XL's shape) at batch 1; the Adam step with kept gradients as above |
+
+**What a node is.**  The exporter records the ATen ops each node really
+dispatches (a TorchDispatchMode, torchexport/dispatch.py).  A node whose
+result shares the storage of a tensor it reads is a view (`alias`); it is
+`inplace` when one of its ops writes that storage (its schema says so:
+relu_, a module with inplace=True, a residual block's `out += identity`,
+which eager runs as add_ and the exporter's tracer records as such).  The
+sequence of ops is checked against an eager run of the original module: the
+exporter warns when they differ.  Parameters and buffers are not arena
+tensors (`param_bytes`); a node that updates one in place has `alias: -1`.
+Nodes whose result is no tensor (shape arithmetic) are left out.
+
+**The default graph is the planner's ideal.**  The suite's graphs are
+exported with `--backend none` and without eager holds.  A node's
+`workspace` is then only what its own ATen ops allocate and free inside it
+(an opaque module such as nn.MultiheadAttention or Swin's shifted-window
+attention, max pooling's discarded indices), measured on the meta device.
+Two flags give what eager PyTorch really allocates on this machine
+(`scripts/validate_torch.py` measures it, results/validation.md):
+
+- `--backend cpu-onednn` adds each kernel's scratch from one table,
+  torchexport/backend.py, measured op by op on this machine (AMD EPYC with
+  AVX-512, oneDNN 2.6.3 inside torch 1.13.1, one thread) with
+  torch.profiler (torchexport/calibrate.py; `validate_torch.py --ops` checks
+  the table against every op of the models).  Its rules: convolutions follow
+  torch's own choice of kernel (`use_mkldnn`: 1x1 unstrided convolutions of
+  batches under 16 and small problems use the native kernel, which allocates
+  an im2col buffer unless 1x1 and unstrided); oneDNN reorders the input, the
+  weights (on every call: 9.4 MB for a 512x512 3x3 kernel) and the result
+  into blocked layouts with channels padded to 16, reorders the result back,
+  and for 1x1 strided kernels copies the strided input into a dense buffer;
+  the backward pass does the same for the gradients, depthwise kernels of
+  5x5 and more use a scratch of C x kh x kw x 16 + 5156 bytes for the weight
+  gradient, channels-last convolutions (ConvNeXt) allocate weight-sized
+  buffers and, depthwise 7x7, a C x kh x kw x 1024-byte scratch;
+  non-contiguous inputs or gradients are copied first.  Batch norm keeps two
+  per-channel buffers and its backward a gradient-sized temporary; layer norm
+  copies a non-contiguous input; a roll over two dimensions makes one
+  intermediate; bilinear upsampling keeps index and weight tables;
+  nn.MultiheadAttention in evaluation runs the fused
+  _native_multi_head_attention (3 x B x L x E for the projection and the
+  packed q, k, v, then the B x H x L x L scores).  Allocations under 64
+  bytes are left out.
+- `--eager` (inference) adds what eager execution keeps alive: the model runs
+  eagerly on meta tensors, every storage's death is observed, and a size-0
+  `hold` node right after the node during which a storage dies reads it
+  when the graph would free it earlier.  These holds are the caller's input,
+  held for the whole forward, and each Python frame's locals: a block's
+  input until the block returns (mobilenet_v2's inverted residuals, the
+  concatenated features of a DenseNet layer).  A static planner need not
+  copy this waste; the difference between the two graphs is what planning
+  saves over eager execution.
+
+While a dispatch mode is active, torch 1.13's F.linear adds the bias out of
+place for inputs of more than two dimensions (an extra temporary eager
+execution never allocates); the exporter runs a Python copy of at::linear's
+eager path instead (torchexport/compat.py).
+
+**Costs.**  Every node has `cost` (DESIGN 6.1), in microseconds on a named
+reference device, NVIDIA A100-SXM4-40GB with float32 on the CUDA cores: a
+roofline per ATen op, 5 us per kernel launch + max(FLOPs / 19.5 TFLOP/s,
+bytes / 1555 GB/s), summed over the node's ops (torchexport/cost.py, one
+place).  FLOPs: convolutions 2 x N x Cout x Hout x Wout x Cin/groups x kh x
+kw (plus the bias), their backward the forward count per gradient computed,
+mm/addmm/bmm/baddbmm 2 x M x N x K per matrix; every other op 1 per element
+of its largest tensor (they are memory bound).  Bytes: every tensor argument
+read (a broadcast one counts the memory it spans) and every result written;
+gathers (embedding, index_select, nll_loss) read only what they gather.
+Cost 0: inputs, outputs, views and ops that only make views, `hold` and
+`after` tokens.  The graph keys `cost_unit`, `cost_model` and
+`host_bandwidth` say so; `host_bandwidth` is 25,000 bytes per microsecond,
+PCIe 4.0 x16 (the A100's link) at 25 GB/s per direction, the usual
+effective rate of its 31.5 GB/s raw with pinned memory.
+
+**Phases.**  Training graphs mark every node `fwd`, `bwd` or `opt`: `bwd`
+from the first node that depends on the loss gradient on, `opt` for the
+optimizer's nodes; an input takes the phase of its first reader.
+
+**Against eager PyTorch.**  `make validate` (scripts/validate_torch.py)
+exports every torchvision model of the suite with `--backend cpu-onednn`
+(and `--eager` for inference) and compares memplan's live peak with the
+allocator peak eager PyTorch reaches on this machine (torch.profiler, one
+thread, parameters excluded on both sides): inference at batch 1 and 32,
+training steps at batch 4 (b32 does not fit this machine for every model),
+plain and with Adam and kept gradients.  results/validation.md has every row
+and the commands.
 
 ### synthetic/ - `memplan gen`, fixed seeds
 

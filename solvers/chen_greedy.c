@@ -64,7 +64,7 @@ static int chen_greedy_solve(mp_ctx *c) {
   int grid = (int)c->opt[OPT_grid];
   best_plan best = {0};
   int64_t least_peak = INT64_MAX;
-  char msg[256] = "";
+  char msg[200] = ""; /* room for the "found no plan: " prefix in c->msg */
   int last_n = -1;
   /* B = total x 2^(-i/4): 4 points per halving, then B = 0 (every cut) */
   for (int i = 0; i <= grid && !mp_time_up(c); i++) {

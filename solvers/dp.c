@@ -36,6 +36,13 @@
  * peak first; a segment whose heuristic order is already below the best
  * bound proved so far needs no search.
  *
+ * Size cap: graphs above max_nodes (28000, where schedbound.h's min-cut
+ * bound stops too) are refused: the split's reachability matrix takes
+ * n^2/4 bytes (196 MB at the cap) and n^2 steps, and every search state
+ * scans its segment.  The search keeps its levels, forced moves and
+ * candidates on heap stacks (s_dfs), so its depth, up to the segment's
+ * node count, never reaches the thread's stack.
+ *
  * Caps: max_states (set expansions) and mem_mb (hash table) stop the search
  * cleanly; so does the time limit.  Then the best order found is returned
  * with status feasible (cap) or timeout (clock) and ctx->bound = the best
@@ -56,7 +63,8 @@
   X(split, 1, 0, 1, "solve the segments between cut nodes independently (0: whole graph)") \
   X(cutbound, 1, 0, 1, "use the min-cut lower bound of schedbound.h (0: per-node bounds only; ablation, tests)") \
   X(max_states, 5e7, 1, 1e12, "stop after this many set expansions (cap)")            \
-  X(mem_mb, 1024, 1, 1e6, "stop when the memo of hopeless sets would exceed this (MB)")
+  X(mem_mb, 1024, 1, 1e6, "stop when the memo of hopeless sets would exceed this (MB)") \
+  X(max_nodes, MP_SCHEDBOUND_MAX_NODES, 1, 1e7, "refuse graphs with more nodes than this (size cap: the split's reachability matrix takes n^2/4 bytes, every search state scans its segment)")
 enum { DP_OPTIONS(MP_OPT_ENUM) DP_N_OPTS };
 static const mp_option dp_options[] = {DP_OPTIONS(MP_OPT_ENTRY)};
 
@@ -290,8 +298,16 @@ typedef struct search {
   int *remaining;   /* per local buffer: readers still to run */
   int *missing;     /* per node: predecessors still to run */
   int *path;        /* order being built */
-  int *cand;        /* candidate scratch, m per depth level: allocated lazily */
-  int64_t *ckey;
+  /* the depth-first search's own stacks (s_dfs): a level per branching
+   * step, the bytes each forced move freed, the candidates of the open
+   * levels; on the heap, since a search may go as deep as the segment has
+   * nodes */
+  struct dfs_level *lv;
+  size_t nlv, cap_lv;
+  int64_t *forced;
+  size_t nforced, cap_forced;
+  struct dfs_cand *cs;
+  size_t ncs, cap_cs;
   hset memo;
   double *states;   /* shared counter across segments */
   double max_states;
@@ -331,14 +347,33 @@ static inline bool is_ready(const search *q, int v) {
   return q->missing[v] == 0 && !(q->done[v >> 6] >> (v & 63) & 1);
 }
 
-/* 1: found a completion within B (path holds it); 0: none; -1: aborted */
-static int s_dfs(search *q) {
+/* A level of the search: the set reached after its forced moves, and its
+ * candidates (cs[cbase, cbase + nc)), of which i have been tried. */
+typedef struct dfs_level {
+  size_t fbase, cbase;  /* its forced moves and candidates on their stacks */
+  int nc, i;
+  int v;                /* the candidate being tried, and the bytes it freed */
+  int64_t f;
+} dfs_level;
+
+typedef struct dfs_cand {
+  int v;
+  int64_t after, during; /* memory after and during its step */
+} dfs_cand;
+
+#define GROW(arr, n, cap, first)                                   \
+  do {                                                             \
+    if ((n) == (cap)) {                                            \
+      (cap) = (cap) ? 2 * (cap) : (first);                         \
+      (arr) = mp_xrealloc((arr), sizeof(*(arr)) * (cap));          \
+    }                                                              \
+  } while (0)
+
+/* Forced moves: run at once every ready node that fits and frees at least
+ * what it allocates (dominance); their freed bytes go on the forced stack. */
+static void s_forced(search *q) {
   const seg *s = q->s;
   int m = s->m;
-  int base_steps = q->steps;
-  /* forced moves: dominated nodes */
-  int64_t *fr = NULL;
-  int nf = 0;
   bool again = true;
   while (again && q->steps < m) {
     again = false;
@@ -348,75 +383,109 @@ static int s_dfs(search *q) {
       if (during > q->B) continue;
       int64_t f = s_freed(q, v);
       if (s->alloc[v] - f > 0) continue;
-      if (!fr) fr = mp_xmalloc(sizeof(int64_t) * (size_t)(m - base_steps));
-      fr[nf++] = f;
+      GROW(q->forced, q->nforced, q->cap_forced, 256);
+      q->forced[q->nforced++] = f;
       s_run(q, v, f);
       again = true;
     }
   }
-  int res = 0;
-  if (q->steps == m) {
-    res = 1;
-    goto out;
+}
+
+/* The candidates of a level (ready nodes within the budget) on the
+ * candidate stack, by (memory after the step, memory during it, local id). */
+static int s_candidates(search *q) {
+  const seg *s = q->s;
+  size_t base = q->ncs;
+  for (int v = 0; v < s->m; v++) {
+    if (!is_ready(q, v)) continue;
+    int64_t during = q->live + s->alloc[v] + s->ws[v];
+    if (during > q->B) continue;
+    dfs_cand c = {v, q->live + s->alloc[v] - s_freed(q, v), during};
+    GROW(q->cs, q->ncs, q->cap_cs, 1024);
+    size_t i = q->ncs++; /* insertion: equal keys keep the id order */
+    while (i > base && (q->cs[i - 1].after > c.after ||
+                        (q->cs[i - 1].after == c.after && q->cs[i - 1].during > c.during))) {
+      q->cs[i] = q->cs[i - 1];
+      i--;
+    }
+    q->cs[i] = c;
   }
-  if (hs_has(&q->memo, q->done)) goto out;
+  return (int)(q->ncs - base);
+}
+
+/* Open a level on the set reached: its forced moves, then 1 complete, 0
+ * known hopeless, -1 aborted (caps, clock), or 2: its candidates are on the
+ * stack and the search branches. */
+static int s_open(search *q, dfs_level *L) {
+  L->fbase = q->nforced;
+  L->cbase = q->ncs;
+  L->nc = L->i = 0;
+  s_forced(q);
+  if (q->steps == q->s->m) return 1;
+  if (hs_has(&q->memo, q->done)) return 0;
   *q->states += 1;
   if (*q->states > q->max_states) {
     q->abort = 1;
-    res = -1;
-    goto out;
+    return -1;
   }
   if (((uint64_t)*q->states & 1023) == 0) {
     if (mp_time_up(q->ctx)) {
       q->abort = 2;
-      res = -1;
-      goto out;
+      return -1;
     }
     if (hs_bytes(&q->memo) > q->mem_cap) {
       q->abort = 1;
-      res = -1;
-      goto out;
+      return -1;
     }
   }
-  {
-    /* candidates within budget, by memory left after the step */
-    int nc = 0;
-    int *cv = mp_xmalloc(sizeof(int) * (size_t)m);
-    int64_t *ck = mp_xmalloc(sizeof(int64_t) * (size_t)m * 2);
-    for (int v = 0; v < m; v++) {
-      if (!is_ready(q, v)) continue;
-      int64_t during = q->live + s->alloc[v] + s->ws[v];
-      if (during > q->B) continue;
-      int64_t after = q->live + s->alloc[v] - s_freed(q, v);
-      /* insertion by (after, during, local id) */
-      int i = nc++;
-      while (i > 0 && (ck[2 * (i - 1)] > after ||
-                       (ck[2 * (i - 1)] == after && ck[2 * (i - 1) + 1] > during))) {
-        cv[i] = cv[i - 1];
-        ck[2 * i] = ck[2 * (i - 1)];
-        ck[2 * i + 1] = ck[2 * (i - 1) + 1];
-        i--;
-      }
-      cv[i] = v;
-      ck[2 * i] = after;
-      ck[2 * i + 1] = during;
-    }
-    for (int i = 0; i < nc && res == 0; i++) {
-      int v = cv[i];
-      int64_t f = s_freed(q, v);
-      s_run(q, v, f);
-      res = s_dfs(q);
-      if (res == 1) break; /* keep the path */
-      s_undo(q, v, f);
-    }
-    free(cv);
-    free(ck);
-    if (res == 0) hs_add(&q->memo, q->done);
-  }
-out:
+  L->nc = s_candidates(q);
+  return 2;
+}
+
+/* Close a level with its result: unless a completion was found (the path
+ * keeps it), undo its forced moves; its candidates leave the stack. */
+static void s_close(search *q, dfs_level *L, int res) {
   if (res != 1)
-    while (nf > 0) s_undo(q, q->path[q->steps - 1], fr[--nf]);
-  free(fr);
+    while (q->nforced > L->fbase) s_undo(q, q->path[q->steps - 1], q->forced[--q->nforced]);
+  q->ncs = L->cbase;
+  q->nlv--;
+}
+
+/* 1: found a completion within B (path holds it); 0: none; -1: aborted.
+ * Depth first over executed sets, children by memory left after the step;
+ * a set with no completion is remembered (hopeless for every smaller B). */
+static int s_dfs(search *q) {
+  q->nlv = q->nforced = q->ncs = 0;
+  int res = 2; /* 2: the level on top was just pushed */
+  GROW(q->lv, q->nlv, q->cap_lv, 256);
+  q->nlv++;
+  while (q->nlv > 0) {
+    dfs_level *L = &q->lv[q->nlv - 1];
+    if (res == 2) {
+      res = s_open(q, L);
+      if (res != 2) {
+        s_close(q, L, res);
+        continue;
+      }
+      res = 0;
+    } else if (res == 1) { /* keep the path */
+      s_close(q, L, 1);
+      continue;
+    } else {
+      s_undo(q, L->v, L->f);
+    }
+    if (res == 0 && L->i < L->nc) {
+      L->v = q->cs[L->cbase + (size_t)L->i++].v;
+      L->f = s_freed(q, L->v);
+      s_run(q, L->v, L->f);
+      GROW(q->lv, q->nlv, q->cap_lv, 256);
+      q->nlv++;
+      res = 2;
+      continue;
+    }
+    if (res == 0) hs_add(&q->memo, q->done);
+    s_close(q, L, res);
+  }
   return res;
 }
 
@@ -486,6 +555,9 @@ static int seg_solve(const seg *s, mp_ctx *ctx, int *ord, int64_t *U, int64_t fl
     }
   }
   hs_free(&q.memo);
+  free(q.lv);
+  free(q.forced);
+  free(q.cs);
   free(q.done);
   free(q.remaining);
   free(q.missing);
@@ -674,6 +746,14 @@ static int dp_solve(mp_ctx *c) {
     c->status = MP_OPTIMAL;
     return 0;
   }
+  if (n > c->opt[OPT_max_nodes]) {
+    c->status = MP_REFUSED;
+    snprintf(c->msg, sizeof c->msg,
+             "%d nodes exceed the size cap max_nodes=%.0f (the split's reachability matrix has "
+             "n^2 bits); raise dp.max_nodes or use a heuristic (best, sa, ga)",
+             n, c->opt[OPT_max_nodes]);
+    return -1;
+  }
   /* start: the best heuristic order (includes the chain's start order) */
   int *order = mp_xmalloc(sizeof(int) * (size_t)n);
   mp_ls_best(g, c->start_order, order, NULL);
@@ -720,7 +800,7 @@ static int dp_solve(mp_ctx *c) {
 
 const mp_solver solver_dp = {
     .name = "dp",
-    .summary = "exact: budgeted search over executed sets with dominance, memo and graph splitting",
+    .summary = "exact: budgeted search over executed sets with dominance, memo and graph splitting, size cap max_nodes",
     .decides = MP_DECIDES_ORDER,
     .options = MP_OPTIONS(dp_options),
     .solve = dp_solve,

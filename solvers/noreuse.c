@@ -15,6 +15,10 @@ static int noreuse_solve(mp_ctx *c) {
       c->offsets[i] = p->items[i].fixed;
       continue;
     }
+    if (p->items[i].size == 0) { /* takes no space: at 0, not above the rest */
+      c->offsets[i] = 0;
+      continue;
+    }
     c->offsets[i] = mp_align_up(top, p->items[i].align);
     top = c->offsets[i] + p->items[i].size;
   }

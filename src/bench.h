@@ -77,6 +77,14 @@ int mp_bandwidth_arg_canon(const char *text, char *out, size_t cap, char *msg, s
 /* Replace the experiment's remat entries by one chain (the first --remat)
  * or add one (later ones). */
 void mp_experiment_add_remat(mp_experiment *e, const char *chain, bool replace);
+/* Change one setting by its `memplan bench` option name without the dashes
+ * (bench_set.c): graphs, manifest, order, place, remat, budgets, bandwidth,
+ * seeds, time-limit, mem-limit, grace, repeat, capacity, align, set.  Lists
+ * replace the experiment's; a chain replaces the experiment's chains, or
+ * with `add` is appended; set ("[SOLVER.]OPT=V") replaces that option's
+ * value.  0, or -1 with msg (a usage error). */
+int mp_experiment_set(mp_experiment *e, const char *setting, const char *value, bool add,
+                      char *msg, size_t cap);
 
 /* Read an experiment file (JSON, see scripts/experiments/README.md); paths
  * in it are relative to its directory.  Returns 0, or -1 with msg. */

@@ -6,10 +6,6 @@
 
 enum { MP_EXIT_OK = 0, MP_EXIT_INPUT = 1, MP_EXIT_USAGE = 2, MP_EXIT_SOLVER = 3 };
 
-/* The release (CITATION.cff carries the same); `memplan --version` adds the
- * git commit of the build. */
-#define MP_VERSION "0.9.0"
-
 typedef struct mp_command {
   const char *name;
   const char *summary;

@@ -1,10 +1,11 @@
-/* cli_args.c - exact option names and values (see cli_args.h). */
+/* cli_args.c - exact option names and values (see cli_args.h), with the
+ * library's own number reading (memplan.h): the CLI's parsing layer. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_args.h"
-#include "util.h"
+#include "memplan.h"
 
 int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts) {
   for (int i = 1; i < argc; i++) {
@@ -34,7 +35,7 @@ int mp_arg_int(const char *cmd, const char *opt, const char *val, int64_t lo, in
                int64_t *out) {
   const char *why;
   int64_t v;
-  if (mp_parse_int64(val, &v, &why)) return refuse(cmd, opt, val, why);
+  if (memplan_parse_int64(val, &v, &why)) return refuse(cmd, opt, val, why);
   if (v < lo || v > hi) {
     char w[96];
     snprintf(w, sizeof w, "outside [%" PRId64 ", %" PRId64 "]", lo, hi);
@@ -55,11 +56,11 @@ int mp_arg_real(const char *cmd, const char *opt, const char *val, double lo, do
                 double *out) {
   const char *why;
   double v;
-  if (mp_parse_real(val, &v, &why)) return refuse(cmd, opt, val, why);
+  if (memplan_parse_real(val, &v, &why)) return refuse(cmd, opt, val, why);
   if (v < lo || v > hi) {
     char a[32], b[32], w[96];
-    mp_format_number(lo, a, sizeof a);
-    mp_format_number(hi, b, sizeof b);
+    memplan_format_number(lo, a, sizeof a);
+    memplan_format_number(hi, b, sizeof b);
     snprintf(w, sizeof w, "outside [%s, %s]", a, b);
     return refuse(cmd, opt, val, w);
   }
@@ -80,11 +81,9 @@ int mp_arg_choice(const char *cmd, const char *opt, const char *val, const char 
 }
 
 int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out) {
-  return mp_arg_int(cmd, opt, val, 1, MP_MAX_ALIGN, out);
+  return mp_arg_int(cmd, opt, val, 1, MEMPLAN_MAX_ALIGN, out);
 }
 
 int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out) {
-  return mp_arg_int(cmd, opt, val, 1, MP_MAX_TOTAL, out);
+  return mp_arg_int(cmd, opt, val, 1, MEMPLAN_MAX_TOTAL, out);
 }
-
-void mp_arg_format(double x, char *out, size_t cap) { mp_format_number(x, out, cap); }

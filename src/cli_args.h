@@ -26,14 +26,10 @@ int mp_arg_real(const char *cmd, const char *opt, const char *val, double lo, do
                 double *out);
 /* One of the words of `choices`, separated by '|' ("text|json"). */
 int mp_arg_choice(const char *cmd, const char *opt, const char *val, const char *choices);
-/* The limits of src/util.h, for clients of the public API: an alignment in
- * [1, 2^30]; a capacity in bytes in [1, 2^60]. */
+/* The limits of the public API (memplan.h): an alignment in [1, 2^30]; a
+ * capacity in bytes in [1, 2^60]. */
 int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out);
 int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out);
-
-/* A number as it should be printed: integers without a fraction or an
- * exponent, others with the shortest digits that read back. */
-void mp_arg_format(double x, char *out, size_t cap);
 
 /* The input formats `--input-format` takes. */
 #define MP_INPUT_FORMATS "json|graphml|nodelink|csv"

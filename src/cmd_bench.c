@@ -1,18 +1,15 @@
-/* cmd_bench.c - `memplan bench`, `memplan merge`, `memplan export`. */
+/* cmd_bench.c - `memplan bench`, `memplan merge`, `memplan export`,
+ * `memplan table`: parse the arguments, run them through the public API
+ * (memplan.h), choose the exit code. */
 #define _POSIX_C_SOURCE 200809L
-#include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "cli.h"
-#include "io.h"
-#include "solver.h"
+#include "memplan.h"
 
 static const char bench_help[] =
     "usage: memplan bench EXPERIMENT.json [options]\n"
@@ -63,117 +60,53 @@ static int usage_err(const char *what) {
   return MP_EXIT_USAGE;
 }
 
-/* Strict numbers: the whole text, finite, in range. */
+/* A number in [lo, hi], read exactly. */
 static int parse_real(const char *s, double lo, double hi, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || *end || errno || !isfinite(v) || v < lo || v > hi) return -1;
+  double v;
+  if (memplan_parse_real(s, &v, NULL) || v < lo || v > hi) return -1;
   *out = v;
-  return 0;
-}
-
-static int parse_u64(const char *s, uint64_t *out) {
-  if (!*s || !isdigit((unsigned char)*s)) return -1;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno) return -1;
-  *out = (uint64_t)v;
-  return 0;
-}
-
-static int parse_doubles(const char *s, double **out, int *n) {
-  char **l = NULL;
-  int k = 0, bad = 0;
-  if (mp_split_list(s, &l, &k)) return -1;
-  double *v = mp_xmalloc(sizeof(double) * (size_t)k);
-  for (int i = 0; i < k; i++) {
-    if (parse_real(l[i], 0, 1e9, &v[i])) bad = 1;
-    free(l[i]);
-  }
-  free(l);
-  if (bad) {
-    free(v);
-    return -1;
-  }
-  free(*out);
-  *out = v;
-  *n = k;
-  return 0;
-}
-
-static int parse_seeds(const char *s, mp_experiment *e) {
-  char **l = NULL;
-  int k = 0, bad = 0;
-  if (mp_split_list(s, &l, &k)) return -1;
-  uint64_t *v = mp_xmalloc(sizeof(uint64_t) * (size_t)k);
-  for (int i = 0; i < k; i++) {
-    if (parse_u64(l[i], &v[i])) bad = 1;
-    free(l[i]);
-  }
-  free(l);
-  if (bad) {
-    free(v);
-    return -1;
-  }
-  free(e->seeds);
-  e->seeds = v;
-  e->n_seeds = k;
-  return 0;
-}
-
-/* --budgets / --bandwidth: a comma list of canonical texts, replacing *l. */
-static int parse_axis(const char *v, bool budgets, char ***l, int *n, char *msg, size_t cap) {
-  char **in = NULL, **out = NULL;
-  int k = 0, m = 0, bad = mp_split_list(v, &in, &k);
-  for (int i = 0; i < k && !bad; i++) {
-    char c[64];
-    bad = budgets ? mp_budget_arg_canon(in[i], c, sizeof c, msg, cap)
-                  : mp_bandwidth_arg_canon(in[i], c, sizeof c, msg, cap);
-    if (!bad) mp_list_push(&out, &m, c);
-  }
-  for (int i = 0; i < k; i++) free(in[i]);
-  free(in);
-  if (bad) {
-    for (int i = 0; i < m; i++) free(out[i]);
-    free(out);
-    return -1;
-  }
-  for (int i = 0; i < *n; i++) free((*l)[i]);
-  free(*l);
-  *l = out;
-  *n = m;
-  return 0;
-}
-
-/* --order/--place: the first use replaces the experiment's list, later ones
- * add to it; a chain is one value ("greedy,sa"). */
-static int add_chain(const char *v, bool *replaced, char ***l, int *n) {
-  if (!v[0] || strchr(v, ':') || strchr(v, ' ')) return -1;
-  if (!*replaced) {
-    for (int i = 0; i < *n; i++) free((*l)[i]);
-    free(*l);
-    *l = NULL;
-    *n = 0;
-    *replaced = true;
-  }
-  mp_list_push(l, n, v);
   return 0;
 }
 
 typedef struct bench_cli {
-  mp_bench_opts o;
+  memplan_bench_opts o;
   double progress_every;
-  const char *results, *shard;
   bool list, order_set, place_set, remat_set;
-  char **sets;              /* --set values, in order */
+  const char **sets;        /* --set values typed here (each must reach a cell) */
   int n_sets;
   char msg[1024];
 } bench_cli;
 
+/* The options of the run itself (not of the experiment): 1 when `a` is not
+ * one of them, else 0 or -1 (a bad value). */
+static int run_option(const char *a, const char *v, bench_cli *c) {
+  double x;
+  if (!strcmp(a, "--results")) c->o.results = v;
+  else if (!strcmp(a, "--memplan")) c->o.memplan = v;
+  else if (!strcmp(a, "--progress-every")) return parse_real(v, 0.01, 1e6, &c->progress_every);
+  else if (!strcmp(a, "--jobs")) {
+    if (parse_real(v, 1, 1024, &x) || x != (int)x) return -1;
+    c->o.jobs = (int)x;
+  } else
+    return 1;
+  return 0;
+}
+
+/* Change a setting of the experiment: the first --order, --place or --remat
+ * replaces the experiment's chains, later ones add to them. */
+static int experiment_option(const char *a, const char *v, memplan_experiment *e, bench_cli *c) {
+  bool *seen = !strcmp(a, "--order") ? &c->order_set
+               : !strcmp(a, "--place") ? &c->place_set
+               : !strcmp(a, "--remat") ? &c->remat_set : NULL;
+  memplan_error err;
+  if (memplan_experiment_set(e, a + 2, v, seen && *seen, &err)) return usage_err(err.msg);
+  if (seen) *seen = true;
+  if (!strcmp(a, "--set")) c->sets[c->n_sets++] = v;
+  return 0;
+}
+
 /* One option at argv[*i] (value at argv[*i + 1]); 0, or an exit code. */
-static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_cli *c) {
+static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, bench_cli *c) {
   const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
   static const char *const flags[] = {"--retry-failed", "--list", "--quiet", "--shared-fs", NULL};
   bool is_flag = false;
@@ -194,78 +127,25 @@ static int bench_option(int argc, char **argv, int *i, mp_experiment *e, bench_c
     return usage_err(c->msg);
   }
   (*i)++;
-  double x;
-  uint64_t u;
-  int bad = 0;
-  if (!strcmp(a, "--results")) c->results = v;
-  else if (!strcmp(a, "--shard")) c->shard = v;
-  else if (!strcmp(a, "--memplan")) c->o.memplan = v;
-  else if (!strcmp(a, "--progress-every")) bad = parse_real(v, 0.01, 1e6, &c->progress_every);
-  else if (!strcmp(a, "--jobs")) bad = parse_real(v, 1, 1024, &x) || x != (int)x || !(c->o.jobs = (int)x);
-  else if (!strcmp(a, "--graphs")) {
-    bad = mp_split_list(v, &e->graphs, &e->n_graphs);
-    free(e->graphs_base); /* command-line paths: from the working directory */
-    e->graphs_base = NULL;
-  } else if (!strcmp(a, "--manifest")) {
-    free(e->manifest);
-    e->manifest = mp_xstrdup(v);
-  } else if (!strcmp(a, "--order")) bad = add_chain(v, &c->order_set, &e->order, &e->n_order);
-  else if (!strcmp(a, "--place")) bad = add_chain(v, &c->place_set, &e->place, &e->n_place);
-  else if (!strcmp(a, "--remat")) {
-    bad = !v[0] || strchr(v, ':') || strchr(v, ' ');
-    if (!bad) mp_experiment_add_remat(e, v, !c->remat_set);
-    c->remat_set = true;
-  } else if (!strcmp(a, "--budgets") || !strcmp(a, "--bandwidth")) {
-    bool b = !strcmp(a, "--budgets");
-    if (parse_axis(v, b, b ? &e->budgets : &e->bandwidths, b ? &e->n_budgets : &e->n_bandwidths,
-                   c->msg, sizeof c->msg))
-      return usage_err(c->msg);
-  }
-  else if (!strcmp(a, "--seeds")) bad = parse_seeds(v, e);
-  else if (!strcmp(a, "--time-limit")) bad = parse_doubles(v, &e->time_limits, &e->n_time_limits);
-  else if (!strcmp(a, "--mem-limit")) bad = parse_real(v, 0, 1e12, &e->mem_limit_mb);
-  else if (!strcmp(a, "--grace")) bad = parse_real(v, 0, 1e9, &e->grace_s);
-  else if (!strcmp(a, "--repeat")) bad = parse_real(v, 1, 1000, &x) || x != (int)x || !(e->repeat = (int)x);
-  else if (!strcmp(a, "--capacity")) bad = parse_u64(v, &u) || u < 1 || u > ((uint64_t)1 << 62) || !(e->capacity = (int64_t)u);
-  else if (!strcmp(a, "--align")) bad = parse_u64(v, &u) || u < 1 || u > (uint64_t)MP_MAX_ALIGN || !(e->align = (int64_t)u);
-  else if (!strcmp(a, "--set")) {
-    c->sets = mp_xrealloc(c->sets, sizeof(char *) * (size_t)(c->n_sets + 1));
-    c->sets[c->n_sets++] = mp_xstrdup(v);
-  } else {
-    snprintf(c->msg, sizeof c->msg, "unknown option '%s'", a);
-    return usage_err(c->msg);
-  }
-  if (bad) {
-    if (!strcmp(a, "--order") || !strcmp(a, "--place") || !strcmp(a, "--remat"))
-      snprintf(c->msg, sizeof c->msg, "bad value '%s' for %s (one chain per option, written "
-               "greedy,sa; repeat %s for several)", v, a, a);
-    else
-      snprintf(c->msg, sizeof c->msg, "bad value '%s' for %s", v, a);
+  int r = run_option(a, v, c);
+  if (r > 0) return experiment_option(a, v, e, c);
+  if (r < 0) {
+    snprintf(c->msg, sizeof c->msg, "bad value '%s' for %s", v, a);
     return usage_err(c->msg);
   }
   return 0;
 }
 
-/* CLI overrides replace the experiment's value of the same option. */
-static void apply_sets(mp_experiment *e, bench_cli *c) {
-  for (int i = 0; i < c->n_sets; i++) {
-    size_t nl = strcspn(c->sets[i], "=");
-    for (int k = 0; k < e->n_sets; k++)
-      if (strlen(e->sets[k]) > nl && !strncmp(e->sets[k], c->sets[i], nl) && e->sets[k][nl] == '=') {
-        free(e->sets[k]);
-        e->sets[k--] = e->sets[--e->n_sets];
-      }
-    mp_list_push(&e->sets, &e->n_sets, c->sets[i]);
-  }
-}
-
 /* A --set typed on the command line must reach some cell. */
-static int sets_reach_cells(const bench_cli *c, const mp_matrix *m, char *msg, size_t cap) {
+static int sets_reach_cells(const bench_cli *c, const memplan_matrix *m, int n, char *msg,
+                            size_t cap) {
   for (int i = 0; i < c->n_sets; i++) {
     bool used = false;
-    for (int k = 0; k < m->n && !used; k++) {
-      const char *o = m->cells[k].options;
-      size_t l = strlen(c->sets[i]);
+    size_t l = strlen(c->sets[i]);
+    for (int k = 0; k < n && !used; k++) {
+      memplan_cell cell;
+      memplan_matrix_cell(m, k, &cell);
+      const char *o = cell.options;
       for (const char *p = strstr(o, c->sets[i]); p && !used; p = strstr(p + 1, c->sets[i]))
         used = (p == o || p[-1] == ' ') && (p[l] == 0 || p[l] == ' ');
     }
@@ -279,27 +159,27 @@ static int sets_reach_cells(const bench_cli *c, const mp_matrix *m, char *msg, s
 
 /* One line per cell: path, order, place, seed, time limit, options; a
  * remat cell adds its chain, budget and bandwidth. */
-static void print_cells(const mp_matrix *m) {
-  char t[64];
-  for (int i = 0; i < m->n; i++) {
-    const mp_cell *c = &m->cells[i];
-    mp_fmt_seconds(c->time_limit, t, sizeof t);
-    printf("%s\t%s\t%s\t%llu\t%s\t%s", c->path, c->order, c->place, (unsigned long long)c->seed,
-           t, c->options);
-    if (c->remat[0]) printf("\t%s\t%s\t%s", c->remat, c->budget, c->bandwidth);
+static void print_cells(const memplan_matrix *m, int n) {
+  for (int i = 0; i < n; i++) {
+    memplan_cell c;
+    memplan_matrix_cell(m, i, &c);
+    printf("%s\t%s\t%s\t%llu\t%.6g\t%s", c.path, c.order, c.place,
+           (unsigned long long)c.seed, c.time_limit, c.options);
+    if (c.remat[0]) printf("\t%s\t%s\t%s", c.remat, c.budget, c.bandwidth);
     putchar('\n');
   }
 }
 
-static void print_summary(const mp_experiment *e, const mp_matrix *m, int total, int si, int sn,
-                          const mp_bench_stats *st, const char *results) {
-  if (sn > 1)
-    printf("bench %s shard %d/%d: %d of %d cells", e->name, si, sn, m->n, total);
+static void print_summary(const char *name, const memplan_matrix_info *mi,
+                          const memplan_bench_stats *st, const char *results) {
+  if (mi->shards > 1)
+    printf("bench %s shard %d/%d: %d of %d cells", name, mi->shard, mi->shards, mi->cells,
+           mi->total);
   else
-    printf("bench %s: %d cells", e->name, m->n);
+    printf("bench %s: %d cells", name, mi->cells);
   printf(" (%d skipped by the rules), %d already done, %d run: %d ok, %d failed (%d killed at "
          "the time limit), %d refused",
-         m->n_skipped, st->done_before, st->run, st->ok, st->failed, st->timeouts, st->refused);
+         mi->skipped, st->done_before, st->run, st->ok, st->failed, st->timeouts, st->refused);
   if (st->stale) printf("; %d stale rows rerun", st->stale);
   if (st->taken) printf("; %d left to another bench process", st->taken);
   if (st->handled) printf("; %d run by another bench process", st->handled);
@@ -309,32 +189,61 @@ static void print_summary(const mp_experiment *e, const mp_matrix *m, int total,
 }
 
 /* Run the bench; the summary only once the run began. */
-static int run_bench(mp_experiment *e, mp_matrix *m, bench_cli *c, int total, int si, int sn) {
+static int run_bench(const memplan_experiment *e, const memplan_matrix *m, bench_cli *c) {
   char defres[1024];
-  if (!c->results) {
+  if (!c->o.results) {
     mkdir("results", 0755);
-    snprintf(defres, sizeof defres, "results/%s.sqlite", e->name);
-    c->results = defres;
+    snprintf(defres, sizeof defres, "results/%s.sqlite", memplan_experiment_name(e));
+    c->o.results = defres;
   }
-  c->o.results = c->results;
   c->o.progress = !c->o.quiet && isatty(2);
-  c->o.log_every_s = !c->o.quiet && !c->o.progress ? (c->progress_every > 0 ? c->progress_every : 30) : 0;
-  mp_bench_stats st;
-  int r = mp_bench_run(e, m, &c->o, &st, c->msg, sizeof c->msg);
-  if (st.started) print_summary(e, m, total, si, sn, &st, c->results);
+  c->o.log_every_s =
+      !c->o.quiet && !c->o.progress ? (c->progress_every > 0 ? c->progress_every : 30) : 0;
+  memplan_bench_stats st;
+  memplan_error err;
+  memplan_err r = memplan_bench_run(e, m, &c->o, &st, &err);
+  memplan_matrix_info mi;
+  memplan_matrix_info_get(m, &mi);
+  if (st.started) print_summary(memplan_experiment_name(e), &mi, &st, c->o.results);
   if (!r) return MP_EXIT_OK;
-  fprintf(stderr, "memplan bench: %s\n", c->msg);
-  return st.interrupted ? 128 + st.interrupted : MP_EXIT_INPUT;
+  fprintf(stderr, "memplan bench: %s\n", err.msg);
+  return st.interrupted ? 128 + st.interrupted : r == MEMPLAN_EUSAGE ? MP_EXIT_USAGE : MP_EXIT_INPUT;
 }
 
 static int graph_bound_child(int argc, char **argv) {
   if (argc != 3) return usage_err("--graph-bound FILE");
-  char msg[1024];
-  if (mp_bench_print_graph_bound(argv[2], stdout, msg, sizeof msg)) {
-    fprintf(stderr, "memplan bench: %s\n", msg);
+  memplan_error err;
+  if (memplan_bench_graph_bound(argv[2], stdout, &err)) {
+    fprintf(stderr, "memplan bench: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
   return fflush(stdout) ? MP_EXIT_INPUT : MP_EXIT_OK;
+}
+
+/* The experiment with the command line's changes, its matrix, then the
+ * list or the run. */
+static int bench(int argc, char **argv, memplan_experiment *e, bench_cli *c) {
+  int first = argc > 1 && argv[1][0] != '-' ? 2 : 1, rc = MP_EXIT_OK;
+  for (int i = first; i < argc && !rc; i++) rc = bench_option(argc, argv, &i, e, c);
+  if (rc) return rc;
+  memplan_matrix *m;
+  memplan_error err;
+  memplan_err me = memplan_matrix_build(&m, e, &err);
+  if (me == MEMPLAN_EUSAGE) return usage_err(err.msg);
+  if (me) {
+    fprintf(stderr, "memplan bench: %s\n", err.msg);
+    return MP_EXIT_INPUT;
+  }
+  memplan_matrix_info mi;
+  memplan_matrix_info_get(m, &mi);
+  if (sets_reach_cells(c, m, mi.cells, c->msg, sizeof c->msg))
+    rc = usage_err(c->msg);
+  else if (c->list)
+    print_cells(m, mi.cells);
+  else
+    rc = run_bench(e, m, c);
+  memplan_matrix_destroy(m);
+  return rc;
 }
 
 int mp_cmd_bench(int argc, char **argv) {
@@ -344,48 +253,19 @@ int mp_cmd_bench(int argc, char **argv) {
       return MP_EXIT_OK;
     }
   if (argc > 1 && !strcmp(argv[1], "--graph-bound")) return graph_bound_child(argc, argv);
-  mp_experiment e;
+  memplan_experiment *e;
+  memplan_error err;
+  if (memplan_experiment_load(&e, argc > 1 && argv[1][0] != '-' ? argv[1] : NULL, &err)) {
+    fprintf(stderr, "memplan bench: %s\n", err.msg);
+    return MP_EXIT_INPUT;
+  }
   bench_cli c;
   memset(&c, 0, sizeof c);
-  c.o.jobs = 1;
-  int first = 1, rc = MP_EXIT_OK;
-  if (argc > 1 && argv[1][0] != '-') {
-    if (mp_experiment_load(argv[1], &e, c.msg, sizeof c.msg)) {
-      fprintf(stderr, "memplan bench: %s\n", c.msg);
-      mp_experiment_free(&e);
-      return MP_EXIT_INPUT;
-    }
-    first = 2;
-  } else {
-    mp_experiment_defaults(&e);
-  }
-  for (int i = first; i < argc && !rc; i++) rc = bench_option(argc, argv, &i, &e, &c);
-  int si = 0, sn = 1;
-  if (!rc && c.shard && mp_parse_shard(c.shard, &si, &sn))
-    rc = usage_err("--shard takes i/N with 0 <= i < N");
-  if (!rc) {
-    apply_sets(&e, &c);
-    if (mp_experiment_check_options(&e, c.msg, sizeof c.msg)) rc = usage_err(c.msg);
-  }
-  mp_matrix m;
-  memset(&m, 0, sizeof m);
-  if (!rc && mp_matrix_build(&e, &m, c.msg, sizeof c.msg)) {
-    fprintf(stderr, "memplan bench: %s\n", c.msg);
-    rc = MP_EXIT_INPUT;
-  }
-  if (!rc && sets_reach_cells(&c, &m, c.msg, sizeof c.msg)) rc = usage_err(c.msg);
-  if (!rc) {
-    int total = m.n;
-    mp_matrix_shard(&m, si, sn);
-    if (c.list)
-      print_cells(&m);
-    else
-      rc = run_bench(&e, &m, &c, total, si, sn);
-  }
-  mp_matrix_free(&m);
-  for (int i = 0; i < c.n_sets; i++) free(c.sets[i]);
+  memplan_bench_opts_init(&c.o);
+  c.sets = malloc(sizeof(char *) * (size_t)argc);
+  int rc = c.sets ? bench(argc, argv, e, &c) : MP_EXIT_INPUT;
   free(c.sets);
-  mp_experiment_free(&e);
+  memplan_experiment_destroy(e);
   return rc;
 }
 
@@ -401,15 +281,10 @@ int mp_cmd_merge(int argc, char **argv) {
           help ? stdout : stderr);
     return help ? MP_EXIT_OK : MP_EXIT_USAGE;
   }
-  char msg[1024];
+  memplan_error err;
   int added;
-  for (int i = 2; i < argc; i++)
-    if (access(argv[i], R_OK)) {
-      fprintf(stderr, "memplan merge: %s: cannot read\n", argv[i]);
-      return MP_EXIT_INPUT;
-    }
-  if (mp_db_merge(argv[1], (const char *const *)argv + 2, argc - 2, &added, msg, sizeof msg)) {
-    fprintf(stderr, "memplan merge: %s\n", msg);
+  if (memplan_results_merge(argv[1], (const char *const *)argv + 2, argc - 2, &added, &err)) {
+    fprintf(stderr, "memplan merge: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
   printf("merged %d files into %s: %d new rows\n", argc - 2, argv[1], added);
@@ -441,19 +316,8 @@ int mp_cmd_export(int argc, char **argv) {
     fprintf(stderr, "usage: memplan export RESULTS.sqlite [--format csv] [--out FILE]\n");
     return MP_EXIT_USAGE;
   }
-  mp_outfile of;
-  mp_error err;
-  if (mp_out_open(&of, out, &err)) {
-    fprintf(stderr, "memplan export: %s\n", err.msg);
-    return MP_EXIT_INPUT;
-  }
-  char msg[1024];
-  if (mp_db_export_csv(in, of.fp, msg, sizeof msg)) {
-    mp_out_abort(&of);
-    fprintf(stderr, "memplan export: %s\n", msg);
-    return MP_EXIT_INPUT;
-  }
-  if (mp_out_commit(&of, &err)) {
+  memplan_error err;
+  if (memplan_results_export(in, out, &err)) {
     fprintf(stderr, "memplan export: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
@@ -496,17 +360,34 @@ static const char table_help[] =
     "Exit 1 when results contradict a bound (an optimum claimed below it): the tables list them.\n";
 
 typedef struct table_cli {
-  mp_table_opts o;
-  const char *out, *only;
-  const char **in, **solvers, **baselines;
+  memplan_table_opts o;
+  const char *out;
+  const char **in, **solvers, **baselines; /* each up to argc entries */
   int nin;
 } table_cli;
 
+/* --agg, --bound, --within, --max-overhead: 0, or -1 for a bad value. */
+static int table_value(const char *a, const char *v, memplan_table_opts *o) {
+  double x;
+  if (!strcmp(a, "--agg") && (!strcmp(v, "median") || !strcmp(v, "best")))
+    o->best_of_seeds = !strcmp(v, "best");
+  else if (!strcmp(a, "--bound") && (!strcmp(v, "graph") || !strcmp(v, "raised")))
+    o->graph_bound_only = !strcmp(v, "graph");
+  else if (!strcmp(a, "--within") && !parse_real(v, 0, 1000, &x))
+    o->within = x / 100;
+  else if (!strcmp(a, "--max-overhead") && !parse_real(v, 0.001, 1e6, &x))
+    o->max_overhead = x / 100;
+  else
+    return -1;
+  return 0;
+}
+
 static int table_option(int argc, char **argv, int *i, table_cli *c) {
   const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+  memplan_table_opts *o = &c->o;
   if (!strcmp(a, "--common") || !strcmp(a, "--brief")) {
-    c->o.common |= !strcmp(a, "--common");
-    c->o.brief |= !strcmp(a, "--brief");
+    o->common |= !strcmp(a, "--common");
+    o->brief |= !strcmp(a, "--brief");
     return 0;
   }
   if (a[0] != '-') {
@@ -524,65 +405,33 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
     return MP_EXIT_USAGE;
   }
   (*i)++;
-  double x;
-  if (!strcmp(a, "--format")) c->o.format = v;
-  else if (!strcmp(a, "--view")) c->o.view = v;
-  else if (!strcmp(a, "--metric")) c->o.metric = v;
-  else if (!strcmp(a, "--graph")) c->only = v;
+  if (!strcmp(a, "--format")) o->format = v;
+  else if (!strcmp(a, "--view")) o->view = v;
+  else if (!strcmp(a, "--metric")) o->metric = v;
+  else if (!strcmp(a, "--graph")) o->graph = v;
   else if (!strcmp(a, "--out")) c->out = v;
-  else if (!strcmp(a, "--solver")) c->solvers[c->o.n_solvers++] = v;
-  else if (!strcmp(a, "--baseline")) c->baselines[c->o.n_baselines++] = v;
-  else if (!strcmp(a, "--agg") && (!strcmp(v, "median") || !strcmp(v, "best")))
-    c->o.best_of_seeds = !strcmp(v, "best");
-  else if (!strcmp(a, "--bound") && (!strcmp(v, "graph") || !strcmp(v, "raised")))
-    c->o.graph_bound_only = !strcmp(v, "graph");
-  else if (!strcmp(a, "--within") && !parse_real(v, 0, 1000, &x))
-    c->o.within = x / 100;
-  else if (!strcmp(a, "--max-overhead") && !parse_real(v, 0.001, 1e6, &x))
-    c->o.max_overhead = x / 100;
-  else {
+  else if (!strcmp(a, "--solver")) c->solvers[o->n_solvers++] = v;
+  else if (!strcmp(a, "--baseline")) c->baselines[o->n_baselines++] = v;
+  else if (table_value(a, v, o)) {
     fprintf(stderr, "memplan table: bad value '%s' for %s\n", v, a);
     return MP_EXIT_USAGE;
   }
   return 0;
 }
 
-static void keep_graph(mp_row *rows, int *n, const char *only) {
-  int w = 0;
-  for (int i = 0; i < *n; i++) {
-    if ((rows[i].graph && !strcmp(rows[i].graph, only)) || !strcmp(rows[i].path, only))
-      rows[w++] = rows[i];
-    else
-      mp_row_free(&rows[i]);
+static int table(int argc, char **argv, table_cli *c) {
+  for (int i = 1; i < argc; i++) {
+    int rc = table_option(argc, argv, &i, c);
+    if (rc) return rc;
   }
-  *n = w;
-}
-
-/* Write the tables atomically; rc 1 (results that contradict a bound) still
- * writes them. */
-static int table_output(table_cli *c, const mp_row *rows, int n) {
-  mp_outfile of;
-  mp_error err;
-  char msg[1024];
-  if (mp_out_open(&of, c->out, &err)) {
-    fprintf(stderr, "memplan table: %s\n", err.msg);
-    return MP_EXIT_INPUT;
-  }
-  int r = mp_table_write(of.fp, rows, n, &c->o, msg, sizeof msg);
-  if (r < 0) {
-    mp_out_abort(&of);
-    fprintf(stderr, "memplan table: %s\n", msg);
+  if (!c->nin) {
+    fputs(table_help, stderr);
     return MP_EXIT_USAGE;
   }
-  if (mp_out_commit(&of, &err)) {
-    fprintf(stderr, "memplan table: %s\n", err.msg);
-    return MP_EXIT_INPUT;
-  }
-  if (r > 0) {
-    fprintf(stderr, "memplan table: results contradict a bound: %s\n", msg);
-    return MP_EXIT_INPUT;
-  }
-  return MP_EXIT_OK;
+  memplan_error err;
+  memplan_err e = memplan_table_write(c->in, c->nin, &c->o, c->out, &err);
+  if (e) fprintf(stderr, "memplan table: %s\n", err.msg);
+  return e == MEMPLAN_EUSAGE ? MP_EXIT_USAGE : e ? MP_EXIT_INPUT : MP_EXIT_OK;
 }
 
 int mp_cmd_table(int argc, char **argv) {
@@ -591,31 +440,14 @@ int mp_cmd_table(int argc, char **argv) {
       fputs(table_help, stdout);
       return MP_EXIT_OK;
     }
-  table_cli c;
-  memset(&c, 0, sizeof c);
-  c.out = "-";
-  c.in = mp_xmalloc(sizeof(char *) * (size_t)argc);
-  c.solvers = mp_xmalloc(sizeof(char *) * (size_t)argc);
-  c.baselines = mp_xmalloc(sizeof(char *) * (size_t)argc);
-  int rc = MP_EXIT_OK;
-  for (int i = 1; i < argc && !rc; i++) rc = table_option(argc, argv, &i, &c);
+  table_cli c = {.out = "-"};
+  memplan_table_opts_init(&c.o);
+  c.in = malloc(sizeof(char *) * (size_t)argc);
+  c.solvers = malloc(sizeof(char *) * (size_t)argc);
+  c.baselines = malloc(sizeof(char *) * (size_t)argc);
   c.o.solvers = c.solvers;
   c.o.baselines = c.baselines;
-  if (!rc && !c.nin) {
-    fputs(table_help, stderr);
-    rc = MP_EXIT_USAGE;
-  }
-  mp_row *rows = NULL;
-  int n = 0;
-  char msg[1024];
-  for (int i = 0; i < c.nin && !rc; i++)
-    if (mp_rows_load(c.in[i], &rows, &n, msg, sizeof msg)) {
-      fprintf(stderr, "memplan table: %s\n", msg);
-      rc = MP_EXIT_INPUT;
-    }
-  if (!rc && c.only) keep_graph(rows, &n, c.only);
-  if (!rc) rc = table_output(&c, rows, n);
-  mp_rows_free(rows, n);
+  int rc = c.in && c.solvers && c.baselines ? table(argc, argv, &c) : MP_EXIT_INPUT;
   free(c.in);
   free(c.solvers);
   free(c.baselines);

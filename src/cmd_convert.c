@@ -8,8 +8,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
-#include "graph_write.h"
-#include "io.h"
+#include "memplan.h"
 
 static const char convert_help[] =
     "usage: memplan convert FILE --to nodelink|json [--out F] [--input-format F]\n"
@@ -33,7 +32,8 @@ static const struct option convert_opts[] = {
 
 int mp_cmd_convert(int argc, char **argv) {
   const char *to = NULL, *out = NULL;
-  mp_load_opts lo = {0};
+  memplan_load_opts lo;
+  memplan_load_opts_init(&lo);
   int c;
   optind = 1;
   opterr = 0;
@@ -63,34 +63,22 @@ int mp_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "memplan convert: need one FILE and --to nodelink|json\n%s", convert_help);
     return MP_EXIT_USAGE;
   }
-  mp_instance in;
-  mp_error err;
-  if (mp_instance_load(argv[optind], &lo, &in, &err)) {
+  memplan_instance *in;
+  memplan_error err;
+  if (memplan_instance_load(&in, argv[optind], &lo, &err)) {
     fprintf(stderr, "memplan: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
-  if (!in.g) {
+  if (!memplan_instance_is_graph(in)) {
     fprintf(stderr, "memplan convert: %s is a fixed-lifetime problem, not a graph\n",
             argv[optind]);
-    mp_instance_destroy(&in);
+    memplan_instance_destroy(in);
     return MP_EXIT_INPUT;
   }
-  mp_outfile of;
-  if (mp_out_open(&of, out, &err)) {
-    fprintf(stderr, "memplan: %s\n", err.msg);
-    mp_instance_destroy(&in);
-    return MP_EXIT_INPUT;
-  }
-  int rc = !strcmp(to, "json") ? mp_graph_dump_json(in.g, of.fp, NULL)
-                               : mp_graph_dump_nodelink(in.g, of.fp);
-  mp_instance_destroy(&in);
-  if (rc) {
-    mp_out_abort(&of);
-    fprintf(stderr, "memplan convert: %s: write error\n", out ? out : "stdout");
-    return MP_EXIT_INPUT;
-  }
-  if (mp_out_commit(&of, &err)) {
-    fprintf(stderr, "memplan: %s\n", err.msg);
+  memplan_err e = memplan_instance_write(in, out, to, &err);
+  memplan_instance_destroy(in);
+  if (e) {
+    fprintf(stderr, "memplan convert: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
   return MP_EXIT_OK;

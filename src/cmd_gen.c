@@ -8,9 +8,7 @@
 
 #include "cli.h"
 #include "cli_args.h"
-#include "graph_write.h"
-#include "gen.h"
-#include "io.h"
+#include "memplan.h"
 
 static const char gen_help[] =
     "usage: memplan gen FAMILY [parameters] [--seed N] [--out FILE] [--name NAME]\n"
@@ -68,8 +66,8 @@ static const char *flag_name(int c, int li, char *buf, size_t cap) {
 }
 
 int mp_cmd_gen(int argc, char **argv) {
-  mp_gen_opts o;
-  mp_gen_defaults(&o);
+  memplan_gen_opts o;
+  memplan_gen_opts_init(&o);
   const char *out = NULL;
   int c, li = 0;
   optind = 1;
@@ -125,32 +123,20 @@ int mp_cmd_gen(int argc, char **argv) {
     return MP_EXIT_USAGE;
   }
   o.family = argv[optind];
-  if (!mp_gen_family_known(o.family)) {
+  if (!memplan_gen_family_known(o.family)) {
     fprintf(stderr, "memplan gen: unknown family '%s'\n%s", o.family, gen_help);
     return MP_EXIT_USAGE;
   }
-  mp_error err;
-  char source[512];
-  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
-  if (!g) {
+  memplan_error err;
+  memplan_instance *g;
+  if (memplan_gen(&g, &o, &err)) {
     fprintf(stderr, "memplan %s\n", err.msg);
     return MP_EXIT_USAGE;
   }
-  mp_outfile of;
-  if (mp_out_open(&of, out, &err)) {
-    fprintf(stderr, "memplan: %s\n", err.msg);
-    mp_graph_free(g);
-    return MP_EXIT_INPUT;
-  }
-  if (mp_graph_dump_json(g, of.fp, source)) {
-    mp_out_abort(&of);
-    fprintf(stderr, "memplan gen: %s: write error\n", out ? out : "stdout");
-    mp_graph_free(g);
-    return MP_EXIT_INPUT;
-  }
-  mp_graph_free(g);
-  if (mp_out_commit(&of, &err)) {
-    fprintf(stderr, "memplan: %s\n", err.msg);
+  memplan_err e = memplan_instance_write(g, out, "json", &err);
+  memplan_instance_destroy(g);
+  if (e) {
+    fprintf(stderr, "memplan gen: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
   return MP_EXIT_OK;

@@ -61,7 +61,8 @@ int mp_cmd_verify(int argc, char **argv) {
     fputs(help, stdout);
     return MP_EXIT_OK;
   }
-  memplan_load_opts lo = {0};
+  memplan_load_opts lo;
+  memplan_load_opts_init(&lo);
   int64_t align = 0;
   const char *pos[8];
   int npos;
@@ -124,7 +125,8 @@ int mp_cmd_info(int argc, char **argv) {
     fputs(help, stdout);
     return MP_EXIT_OK;
   }
-  memplan_load_opts lo = {0};
+  memplan_load_opts lo;
+  memplan_load_opts_init(&lo);
   const char *fmt = "text", *pos[8];
   int npos;
   if (parse_common(argc, argv, "info", &lo, &fmt, NULL, pos, &npos) || npos != 1) {
@@ -193,9 +195,9 @@ static void solver_text(int i, const memplan_solver_info *s) {
     memplan_option_info op;
     memplan_solver_option(i, k, &op);
     char def[32], lo[32], hi[32];
-    mp_arg_format(op.def, def, sizeof def);
-    mp_arg_format(op.lo, lo, sizeof lo);
-    mp_arg_format(op.hi, hi, sizeof hi);
+    memplan_format_number(op.def, def, sizeof def);
+    memplan_format_number(op.lo, lo, sizeof lo);
+    memplan_format_number(op.hi, hi, sizeof hi);
     printf("    %-14s default %-8s range [%s, %s]  %s\n", op.name, def, lo, hi, op.help);
   }
 }

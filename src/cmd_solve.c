@@ -98,7 +98,8 @@ static int solve_file(const char *path, const memplan_load_opts *lo, const mempl
 int mp_cmd_solve(int argc, char **argv) {
   memplan_request req;
   memplan_request_init(&req);
-  memplan_load_opts lo = {0};
+  memplan_load_opts lo;
+  memplan_load_opts_init(&lo);
   const char *fmt = "text", *out = NULL;
   const char **sets = calloc((size_t)argc + 1, sizeof(char *));
   int nsets = 0, c;

@@ -206,10 +206,11 @@ static int check_refs(const mp_graph *g, const char *file, mp_error *err) {
     if (a.out != MP_ALL_OUTPUTS && (a.out < 0 || a.out >= g->nodes[a.node].n_out))
       return mp_errorf(err, "%s: %s: alias [%d, %d] names an output node %d does not have",
                        file, node_label(g, v, lab, sizeof lab), a.node, a.out, a.node);
-    if (a.out == MP_ALL_OUTPUTS && g->nodes[a.node].n_out > 1 && !g->nodes[a.node].has_alias)
-      return mp_errorf(err, "%s: %s: alias %d names a node with %d outputs; use [%d, k]",
-                       file, node_label(g, v, lab, sizeof lab), a.node,
-                       g->nodes[a.node].n_out, a.node);
+    /* DESIGN 1.1: `j` alone only when j has one output or is a view */
+    if (a.out == MP_ALL_OUTPUTS && g->nodes[a.node].n_out != 1 && !g->nodes[a.node].has_alias)
+      return mp_errorf(err, "%s: %s: alias %d names a node with %d outputs%s", file,
+                       node_label(g, v, lab, sizeof lab), a.node, g->nodes[a.node].n_out,
+                       g->nodes[a.node].n_out ? "; use [j, k]" : " (nothing to view)");
     bool found = false;
     for (int i = 0; i < nd->n_in && !found; i++) found = ref_covers(g, nd->in[i], a);
     if (!found)

@@ -44,9 +44,12 @@ double mp_profile_std(const mp_problem *p);
 int64_t mp_sum_sizes(const mp_problem *p);
 
 /* Scheduling lower bound: max over v of (distinct buffers v reads + buffers
- * v owns + v's workspace).  Valid for every order. */
+ * v owns + v's workspace).  Valid for every order: the buffers of an input
+ * that are dead values (live at step 0 alone) count on their own, as the
+ * larger of them and the rest of v's term. */
 int64_t mp_node_lower_bound(const mp_graph *g);
-/* Bytes live while v runs, ignoring everything else (the term above). */
+/* Bytes live while v runs, ignoring everything else (the term above; an
+ * input's dead buffers, live at step 0 instead, as the larger part). */
 int64_t mp_node_footprint(const mp_graph *g, int v);
 
 /* Live peak of g under order (no alignment needed). */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bench.h"
 #include "cli.h"
+#include "memplan.h"
 
 static const mp_command commands[] = {
     {"solve", "plan a graph or a fixed-lifetime problem with chosen solvers", mp_cmd_solve},
@@ -41,7 +41,7 @@ static int dispatch(int argc, char **argv) {
     return MP_EXIT_OK;
   }
   if (!strcmp(argv[1], "--version")) {
-    printf("memplan %s (%s)\n", MP_VERSION, mp_version_string());
+    printf("memplan %s (%s)\n", MEMPLAN_VERSION, memplan_commit());
     return MP_EXIT_OK;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

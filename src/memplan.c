@@ -4,6 +4,7 @@
  * per alignment.  Event plans: memplan_events.c. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,12 +17,30 @@ _Static_assert((int)MEMPLAN_ERROR == (int)MP_ERROR && (int)MEMPLAN_REFUSED == (i
                    (int)MEMPLAN_FIXED == (int)MP_FIXED,
                "memplan_status mirrors mp_status");
 _Static_assert(sizeof(memplan_error) == sizeof(mp_error), "memplan_error mirrors mp_error");
+_Static_assert(MEMPLAN_MAX_SIZE == MP_MAX_SIZE && MEMPLAN_MAX_TOTAL == MP_MAX_TOTAL &&
+                   MEMPLAN_MAX_ALIGN == MP_MAX_ALIGN,
+               "the public limits are the model's");
 _Static_assert((int)MEMPLAN_DECIDES_BOTH == (int)MP_DECIDES_BOTH &&
                    (int)MEMPLAN_DECIDES_EVENTS == (int)MP_DECIDES_EVENTS,
                "MEMPLAN_DECIDES_* mirror MP_DECIDES_*");
 
 void mp_api_error(memplan_error *err, const char *msg) {
   if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
+}
+
+memplan_err mp_api_fail(memplan_error *err, memplan_err code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  if (err) vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+memplan_err mp_api_version_check(int version, const char *what, memplan_error *err) {
+  if (version == MEMPLAN_API_VERSION) return MEMPLAN_OK;
+  return mp_api_fail(err, MEMPLAN_EUSAGE,
+                     "%s has version %d, not %d: initialise it with %s_init (memplan.h)", what,
+                     version, MEMPLAN_API_VERSION, what);
 }
 
 int memplan_api_version(void) { return MEMPLAN_API_VERSION; }
@@ -59,15 +78,22 @@ memplan_err memplan_solver_option(int i, int k, memplan_option_info *out) {
 
 /* ----------------------------------------------------------- instances */
 
+void memplan_load_opts_init(memplan_load_opts *o) {
+  memset(o, 0, sizeof *o);
+  o->version = MEMPLAN_API_VERSION;
+}
+
 memplan_err memplan_instance_load(memplan_instance **out, const char *path,
                                   const memplan_load_opts *opts, memplan_error *err) {
   mp_load_opts lo = {0};
+  *out = NULL;
+  if (opts && mp_api_version_check(opts->version, "memplan_load_opts", err))
+    return MEMPLAN_EUSAGE;
   if (opts)
     lo = (mp_load_opts){.toposort = opts->toposort, .format = opts->format,
                         .size_attr = opts->size_attr, .cost_attr = opts->cost_attr};
   memplan_instance *h = mp_xcalloc(1, sizeof *h);
   mp_error e;
-  *out = NULL;
   if (mp_instance_load(path, &lo, &h->in, &e)) {
     mp_api_error(err, e.msg);
     free(h);
@@ -127,6 +153,7 @@ memplan_err memplan_instance_from_lifetimes(memplan_instance **out, int n, const
 void memplan_instance_destroy(memplan_instance *in) {
   if (!in) return;
   mp_instance_destroy(&in->in);
+  free(in->source);
   free(in);
 }
 
@@ -144,6 +171,8 @@ static void graph_counts(const mp_graph *g, memplan_instance_info *o) {
   }
   for (int b = 0; b < g->n_buf; b++) o->graph_outputs += g->bufs[b].graph_output;
 }
+
+bool memplan_instance_is_graph(const memplan_instance *in) { return in->in.g != NULL; }
 
 memplan_err memplan_instance_info_get(const memplan_instance *in, memplan_instance_info *out) {
   memset(out, 0, sizeof *out);
@@ -173,23 +202,30 @@ memplan_err memplan_instance_info_get(const memplan_instance *in, memplan_instan
 
 void memplan_request_init(memplan_request *req) {
   memset(req, 0, sizeof *req);
+  req->version = MEMPLAN_API_VERSION;
   req->seed = 1;
+}
+
+void mp_api_spec(const memplan_request *req, mp_baselines *baselines, mp_run_spec *spec) {
+  *spec = (mp_run_spec){
+      .order = req->order, .place = req->place, .align = req->align,
+      .time_limit = req->time_limit, .seed = req->seed, .capacity = req->capacity,
+      .write_lp = req->write_lp, .n_sets = req->n_sets, .sets = req->sets,
+      .verbose = req->verbose, .no_baseline = req->no_baseline, .baselines = baselines,
+      .remat = req->remat, .has_budget = req->has_budget, .budget = req->budget,
+      .budget_frac = req->budget_frac, .has_bandwidth = req->has_bandwidth,
+      .bandwidth = req->bandwidth};
 }
 
 memplan_err memplan_solve(memplan_instance *in, const memplan_request *req, memplan_result **out,
                           memplan_error *err) {
-  mp_run_spec spec = {
-      .order = req->order, .place = req->place, .align = req->align,
-      .time_limit = req->time_limit, .seed = req->seed, .capacity = req->capacity,
-      .write_lp = req->write_lp, .n_sets = req->n_sets, .sets = req->sets,
-      .verbose = req->verbose, .no_baseline = req->no_baseline, .baselines = &in->baselines,
-      .remat = req->remat, .has_budget = req->has_budget, .budget = req->budget,
-      .budget_frac = req->budget_frac, .has_bandwidth = req->has_bandwidth,
-      .bandwidth = req->bandwidth};
+  *out = NULL;
+  if (mp_api_version_check(req->version, "memplan_request", err)) return MEMPLAN_EUSAGE;
+  mp_run_spec spec;
+  mp_api_spec(req, &in->baselines, &spec);
   memplan_result *h = mp_xcalloc(1, sizeof *h);
   h->owner = in;
   mp_err e = mp_run(&in->in, &spec, &h->r);
-  *out = NULL;
   if (e) mp_api_error(err, h->r.msg);
   if (e == MP_EUSAGE) {
     memplan_result_destroy(h);

@@ -43,8 +43,29 @@ extern "C" {
 
 /* 2: recomputation and offload (memplan_request.remat, the figures and
  * events of an event plan); fields were appended to memplan_request,
- * memplan_figures and memplan_stage_info. */
-#define MEMPLAN_API_VERSION 2
+ * memplan_figures and memplan_stage_info.
+ * 3: option structs carry a version (set by their _init); synthetic graphs
+ * and writing graphs; experiments, results files and tables; pictures;
+ * exact number parsing; the release. */
+#define MEMPLAN_API_VERSION 3
+
+/* The release (CITATION.cff says the same); memplan_commit() names the
+ * build's git commit. */
+#define MEMPLAN_VERSION "0.9.0"
+
+/* Option structs (memplan_load_opts, memplan_request, memplan_gen_opts,
+ * memplan_bench_opts, memplan_table_opts, memplan_plot_opts) begin with
+ * `version`: their _init sets MEMPLAN_API_VERSION, and every call refuses
+ * (MEMPLAN_EUSAGE) a struct with another version, one the caller did not
+ * initialise or built against another header.  Initialise, then set the
+ * fields that matter. */
+
+/* The limits every reader and option enforces, so that no figure can wrap
+ * around: a buffer at most 2^56 bytes, the sizes of one problem at most
+ * 2^60 in sum (so also a capacity), an alignment at most 2^30. */
+#define MEMPLAN_MAX_SIZE ((int64_t)1 << 56)
+#define MEMPLAN_MAX_TOTAL ((int64_t)1 << 60)
+#define MEMPLAN_MAX_ALIGN ((int64_t)1 << 30)
 
 typedef enum memplan_err {
   MEMPLAN_OK = 0,
@@ -75,6 +96,18 @@ typedef enum memplan_status {
 int memplan_api_version(void);
 const char *memplan_err_name(memplan_err e);
 const char *memplan_status_name(memplan_status s);
+/* The git commit the library was built from (`git describe --dirty`). */
+const char *memplan_commit(void);
+
+/* Numbers as the library reads them (files, solver options): the whole
+ * text, no blanks, no wrap-around or clamping, no NaN or infinity.
+ * MEMPLAN_EUSAGE with *why a short reason ("not an integer", "out of
+ * range", "not a finite number"). */
+memplan_err memplan_parse_int64(const char *text, int64_t *out, const char **why);
+memplan_err memplan_parse_real(const char *text, double *out, const char **why);
+/* A number as memplan prints it: integers (|x| < 2^53) without a fraction
+ * or an exponent, others with the shortest digits that read back. */
+void memplan_format_number(double x, char *out, size_t cap);
 
 /* ---- solvers: the registry ---- */
 
@@ -112,14 +145,18 @@ memplan_err memplan_solver_option(int i, int k, memplan_option_info *out);
 typedef struct memplan_instance memplan_instance;
 
 typedef struct memplan_load_opts {
+  int version;           /* MEMPLAN_API_VERSION (memplan_load_opts_init) */
   bool toposort;         /* sort a non-topological file order instead of failing */
   const char *format;    /* NULL (by extension), "json", "graphml", "nodelink", "csv" */
   const char *size_attr; /* node-link / GraphML attribute with output bytes (NULL: found by name) */
   const char *cost_attr; /* node-link / GraphML attribute with node times (NULL: found by name) */
 } memplan_load_opts;
 
+/* Defaults: the format found from the file, attributes found by name. */
+void memplan_load_opts_init(memplan_load_opts *o);
+
 /* Load a graph (JSON, GraphML, node-link) or a MiniMalloc CSV.  opts may
- * be NULL.  MEMPLAN_EINPUT with a message naming the file and the node or
+ * be NULL (the defaults).  MEMPLAN_EINPUT with a message naming the file and the node or
  * line. */
 memplan_err memplan_instance_load(memplan_instance **out, const char *path,
                                   const memplan_load_opts *opts, memplan_error *err);
@@ -147,10 +184,60 @@ typedef struct memplan_instance_info {
 } memplan_instance_info;
 
 memplan_err memplan_instance_info_get(const memplan_instance *in, memplan_instance_info *out);
+/* A graph (true), or a fixed-lifetime problem; at once, unlike _info_get,
+ * which computes the figures of the given order. */
+bool memplan_instance_is_graph(const memplan_instance *in);
+
+/* ---- synthetic graphs and writing graphs ---- */
+
+/* A generator family and its parameters (`memplan gen --help` says what
+ * each family draws; graphs/README.md the size distributions).  Fields left
+ * at their "unset" value (n = 0, p < 0, layers = 0) take the family's
+ * default. */
+typedef struct memplan_gen_opts {
+  int version;           /* MEMPLAN_API_VERSION (memplan_gen_opts_init) */
+  const char *family;    /* randwire nas layered tree sp chain */
+  uint64_t seed;
+  const char *name;      /* the graph's name (NULL: from the parameters) */
+  int n;                 /* randwire: RandWire nodes; layered, tree, sp, chain: nodes */
+  const char *model;     /* randwire: ws er ba (NULL: ws) */
+  int k;                 /* WS: neighbours */
+  double p;              /* WS rewiring / ER edge probability (< 0: the model's) */
+  int m;                 /* BA: edges per new node */
+  int channels, resolution, batch, dtype_bytes; /* randwire and nas tensor sizes */
+  int cells, blocks;     /* nas */
+  int layers;            /* layered (0: round(sqrt(n))) */
+  int fan_in;            /* layered: max in-degree; tree: max children */
+  int span;              /* layered: earlier layers a node reads */
+  double input_prob;     /* tree: a leaf is a graph input */
+  double par_prob;       /* sp: a parallel split */
+  int64_t min_size, max_size; /* log-uniform output bytes of the structural families */
+  double ws_prob;        /* a compute node has a workspace */
+  double inplace_prob;   /* an eligible node writes in place */
+} memplan_gen_opts;
+
+/* The defaults of every family (seed 1); sets version. */
+void memplan_gen_opts_init(memplan_gen_opts *o);
+/* Is `family` a generator family? */
+bool memplan_gen_family_known(const char *family);
+/* A synthetic graph, the same for the same options (a file written from it
+ * is byte-identical).  MEMPLAN_EUSAGE for an unknown family or parameters
+ * the family cannot use, with a message. */
+memplan_err memplan_gen(memplan_instance **out, const memplan_gen_opts *o, memplan_error *err);
+
+/* Write a graph instance to path, atomically (NULL or "-": stdout):
+ * format "json" (DESIGN 1.1; a generated graph records how to make it
+ * again) or "nodelink" (networkx node-link JSON).  Reading the file back
+ * gives the same figures.  MEMPLAN_EUSAGE for another format or a
+ * fixed-lifetime problem; MEMPLAN_EIO when the file cannot be written
+ * (nothing is left behind). */
+memplan_err memplan_instance_write(const memplan_instance *in, const char *path,
+                                   const char *format, memplan_error *err);
 
 /* ---- planning ---- */
 
 typedef struct memplan_request {
+  int version;           /* MEMPLAN_API_VERSION (memplan_request_init) */
   const char *order;     /* order solver chain "a,b" (NULL: the file order) */
   const char *place;     /* placer chain (NULL: the default placer) */
   int64_t align;         /* offset alignment (0: 64 for graphs, 1 for CSV) */
@@ -179,7 +266,8 @@ typedef struct memplan_request {
   double bandwidth;
 } memplan_request;
 
-/* Defaults: seed 1, everything else 0 / NULL (no recomputation). */
+/* Defaults: seed 1, everything else 0 / NULL (no recomputation); sets
+ * version. */
 void memplan_request_init(memplan_request *req);
 
 typedef struct memplan_result memplan_result;
@@ -307,6 +395,173 @@ memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
 memplan_err memplan_verify_events(const memplan_instance *in, int n, const memplan_event *events,
                                   double bandwidth, int64_t budget, const int64_t *offsets,
                                   int64_t align, memplan_error *err);
+
+/* ---- experiments: a matrix of cells run in child processes into a
+ * results file (scripts/experiments/README.md) ---- */
+
+typedef struct memplan_experiment memplan_experiment;
+
+/* Read an experiment file (JSON; paths in it are relative to its folder),
+ * or with path NULL the defaults (what an empty file means).
+ * MEMPLAN_EINPUT with a message naming the file. */
+memplan_err memplan_experiment_load(memplan_experiment **out, const char *path,
+                                    memplan_error *err);
+void memplan_experiment_destroy(memplan_experiment *e);
+const char *memplan_experiment_name(const memplan_experiment *e);
+
+/* Change one setting, named as `memplan bench`'s option without its dashes,
+ * value as its text.  Lists (graphs, budgets, bandwidth, seeds, time-limit)
+ * are comma separated and replace the experiment's; a chain (order, place,
+ * remat) is one value: add false replaces the experiment's chains by it,
+ * add true appends it; set ("[SOLVER.]OPT=V") replaces the experiment's
+ * value of that option; shard ("i/N", 0 <= i < N) keeps the cells k of the
+ * sorted matrix with k mod N = i, so the shards partition it; the others
+ * (manifest, mem-limit, grace, repeat, capacity, align) are one value.
+ * MEMPLAN_EUSAGE with a message for an unknown setting or a value that
+ * cannot be read exactly. */
+memplan_err memplan_experiment_set(memplan_experiment *e, const char *setting, const char *value,
+                                   bool add, memplan_error *err);
+
+typedef struct memplan_matrix memplan_matrix;
+
+/* The cells of an experiment (of its shard), sorted by key.
+ * MEMPLAN_EUSAGE: a solver option it sets is unknown or out of range;
+ * MEMPLAN_EINPUT: an unknown solver, a tag that selects nothing, a missing
+ * file. */
+memplan_err memplan_matrix_build(memplan_matrix **out, const memplan_experiment *e,
+                                 memplan_error *err);
+void memplan_matrix_destroy(memplan_matrix *m);
+
+typedef struct memplan_matrix_info {
+  int cells;             /* of this shard */
+  int total;             /* of every shard */
+  int skipped;           /* pairs the rules left out (an order solver on a CSV, ...) */
+  int shard, shards;     /* shard i of N (0 of 1 without --shard) */
+} memplan_matrix_info;
+
+void memplan_matrix_info_get(const memplan_matrix *m, memplan_matrix_info *out);
+
+typedef struct memplan_cell {
+  const char *path;      /* the graph as named by the manifest or the user */
+  const char *order, *place;
+  uint64_t seed;
+  double time_limit;     /* seconds (0: none) */
+  const char *options;   /* the option overrides that apply, "" when none */
+  const char *remat;     /* events chain, "" without a recomputation stage */
+  const char *budget;    /* "0.8x" or bytes ("" without remat) */
+  const char *bandwidth; /* "" : the graph's */
+} memplan_cell;
+
+/* Cell i (0 .. cells-1); its strings live as long as the matrix. */
+memplan_err memplan_matrix_cell(const memplan_matrix *m, int i, memplan_cell *out);
+
+typedef struct memplan_bench_opts {
+  int version;           /* MEMPLAN_API_VERSION (memplan_bench_opts_init) */
+  int jobs;              /* cells in parallel (1) */
+  const char *results;   /* the results file (SQLite) */
+  const char *memplan;   /* the program run for each cell (NULL: this one) */
+  bool retry_failed;     /* rerun cells whose row says error or timeout */
+  bool progress;         /* a progress line on stderr, redrawn (a terminal) */
+  double log_every_s;    /* else a progress line every this many seconds (0: none) */
+  bool quiet;            /* no per-failure lines */
+  bool shared_fs;        /* several hosts share the file: rollback journal, not WAL */
+} memplan_bench_opts;
+
+void memplan_bench_opts_init(memplan_bench_opts *o);
+
+typedef struct memplan_bench_stats {
+  int total, done_before, stale, run, ok, failed, timeouts, refused;
+  int taken;             /* cells another bench process had claimed, left to it */
+  int handled;           /* cells another process ran after this one started */
+  int bounds;            /* graph bounds computed */
+  int interrupted;       /* the signal that stopped the run, or 0 */
+  bool started;          /* the run began (the results file opened) */
+  double wall_s;
+} memplan_bench_stats;
+
+/* Run the cells of m not yet in the results file (resumable; several
+ * processes may share the file).  MEMPLAN_EINPUT with a message when the
+ * run could not finish; *st says how far it went. */
+memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix *m,
+                              const memplan_bench_opts *o, memplan_bench_stats *st,
+                              memplan_error *err);
+/* Print a graph's independent lower bound (min-cut for a graph, max-live
+ * for a fixed-lifetime file) as one JSON object: what a bench child does. */
+memplan_err memplan_bench_graph_bound(const char *path, FILE *out, memplan_error *err);
+
+/* ---- results files ---- */
+
+/* Add the rows (and graph bounds) of every input to out, created if needed:
+ * idempotent, inputs checked first, all or nothing.  *added: new rows. */
+memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
+                                  memplan_error *err);
+/* Every row as CSV, sorted by cell key, to path (NULL or "-": stdout),
+ * atomically. */
+memplan_err memplan_results_export(const char *results, const char *path, memplan_error *err);
+
+typedef struct memplan_table_opts {
+  int version;           /* MEMPLAN_API_VERSION (memplan_table_opts_init) */
+  const char *format;    /* md (NULL), latex, csv */
+  const char *view;      /* graphs, suite, both (NULL), pivot, remat, remat-summary */
+  const char *metric;    /* pivot cells: peak, arena (NULL), time, status, wall, frag */
+  const char *graph;     /* only this graph (name or path; NULL: all) */
+  bool best_of_seeds;    /* over seeds the best run (else the lower median) */
+  bool graph_bound_only; /* gaps against each graph's independent bound alone */
+  bool common;           /* only instances every listed solver planned */
+  const char *const *solvers;   /* only these labels, in this order */
+  int n_solvers;
+  const char *const *baselines; /* win/tie/loss against (the best of) these */
+  int n_baselines;
+  double within;         /* pivot summary: gap threshold, a fraction (0: 1%) */
+  double max_overhead;   /* recomputation: overhead threshold, a fraction (0: 20%) */
+  bool brief;            /* no explanatory notes */
+} memplan_table_opts;
+
+void memplan_table_opts_init(memplan_table_opts *o);
+/* Tables from results files (SQLite, or the CSV of memplan_results_export),
+ * written atomically to path (NULL or "-": stdout).  MEMPLAN_EUSAGE: a bad
+ * option (nothing written); MEMPLAN_EINPUT: an unreadable file, or results
+ * that contradict a bound (the tables are written and list them; the
+ * message names the first). */
+memplan_err memplan_table_write(const char *const *results, int n, const memplan_table_opts *o,
+                                const char *path, memplan_error *err);
+
+/* ---- pictures (SVG, PNG or PDF, by the file's extension) ---- */
+
+typedef struct memplan_plot_opts {
+  int version;           /* MEMPLAN_API_VERSION (memplan_plot_opts_init) */
+  const char *const *outs; /* the same picture in each of these files */
+  int n_outs;
+  /* profile and placement: how the graph is planned (order, place, seed,
+   * time_limit, align, sets of the request) */
+  memplan_request request;
+  const char *const *orders; /* profile: one curve per order chain */
+  int n_orders;
+  const char *const *plans;  /* profile: plan files with events; placement: at most one plan */
+  int n_plans;
+  /* pareto and overhead: from results files */
+  const char *graph;     /* pareto: the graph (required); overhead: one graph (NULL: all) */
+  bool best_of_seeds;    /* the best run over seeds (else the median) */
+  double max_overhead;   /* overhead: the threshold line, a fraction (0: 20%) */
+} memplan_plot_opts;
+
+void memplan_plot_opts_init(memplan_plot_opts *o);
+/* Draw a picture into every file of o->outs, each written atomically:
+ *   "profile"   inputs: one graph; live memory over the steps of each order
+ *               (none and no plans: the default order solver), the graph's
+ *               lower bound; with plans, over the memory samples of the
+ *               event plans, the first split by origin;
+ *   "placement" inputs: one graph or CSV; a rectangle per buffer of the
+ *               plan file, or of the request's plan;
+ *   "pareto"    inputs: results files; arena against planning time on
+ *               o->graph, the Pareto front marked;
+ *   "overhead"  inputs: results files; recomputation overhead against the
+ *               budget, one curve per solver.
+ * MEMPLAN_EUSAGE: an unknown kind, or inputs or options it cannot use;
+ * MEMPLAN_EINPUT: a file it cannot read or nothing to draw (no file is
+ * left). */
+memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inputs,
+                         const memplan_plot_opts *o, memplan_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,5 +1,5 @@
-/* memplan_int.h - what the files of the public API (memplan.c,
- * memplan_events.c) share: the opaque handles over the internal objects.
+/* memplan_int.h - what the files of the public API (memplan*.c) share: the
+ * opaque handles over the internal objects and the checks every call makes.
  * Internal: a client sees memplan.h alone. */
 #ifndef MP_MEMPLAN_INT_H
 #define MP_MEMPLAN_INT_H
@@ -10,6 +10,7 @@
 struct memplan_instance {
   mp_instance in;
   mp_baselines baselines; /* computed once per alignment, on first need */
+  char *source;           /* a generated graph: how to make it again (NULL: read) */
 };
 
 struct memplan_result {
@@ -19,5 +20,14 @@ struct memplan_result {
 
 /* Copy a message into err (err may be NULL). */
 void mp_api_error(memplan_error *err, const char *msg);
+/* printf-style; returns code, for `return mp_api_fail(err, MEMPLAN_EUSAGE, ...)`. */
+memplan_err mp_api_fail(memplan_error *err, memplan_err code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Is an option struct of this header's layout (its _init was called)?
+ * MEMPLAN_OK, or MEMPLAN_EUSAGE with a message naming the struct. */
+memplan_err mp_api_version_check(int version, const char *what, memplan_error *err);
+/* The harness's run spec of a request (the instance's baseline cache may be
+ * NULL). */
+void mp_api_spec(const memplan_request *req, mp_baselines *baselines, mp_run_spec *spec);
 
 #endif

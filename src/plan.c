@@ -241,10 +241,12 @@ int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
   return 0;
 }
 
+/* DESIGN 1.3: max over buffers of (offset + size), a buffer of size 0
+ * included (the placers put such a buffer at 0 unless it is pinned). */
 int64_t mp_arena(const mp_problem *p, const int64_t *off) {
   int64_t arena = 0;
   for (int i = 0; i < p->n; i++)
-    if (p->items[i].size > 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
+    if (off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
   return arena;
 }
 

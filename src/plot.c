@@ -20,8 +20,8 @@ static int cmp_time(const void *a, const void *b) {
   return strcmp(x->label, y->label);
 }
 
-int mp_plot_pareto(char **in, int nin, const char *graph, bool best, const char *out, char *msg,
-                   size_t cap) {
+int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
+                   const char *out, char *msg, size_t cap) {
   mp_row *rows = NULL;
   int n = 0, rc = 0;
   for (int i = 0; i < nin && !rc; i++) rc = mp_rows_load(in[i], &rows, &n, msg, cap);

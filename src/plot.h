@@ -92,17 +92,18 @@ int mp_origin_part(mp_res_origin o);
 /* Memory profile of each order (over steps; over memory samples when
  * plans are given, the orders then drawn as their keep-all event plans)
  * and of each event plan; the first plan's memory split by origin. */
-int mp_plot_profile(const char *file, char **orders, int n_orders, char **plans, int n_plans,
-                    const mp_run_spec *base, const char *out, char *msg, size_t cap);
+int mp_plot_profile(const char *file, const char *const *orders, int n_orders,
+                    const char *const *plans, int n_plans, const mp_run_spec *base,
+                    const char *out, char *msg, size_t cap);
 /* Placement chart of a plan file (with or without events) or of a run. */
 int mp_plot_placement(const char *file, const char *plan, const mp_run_spec *spec,
                       const char *out, char *msg, size_t cap);
 /* Arena against planning time, Pareto front marked. */
-int mp_plot_pareto(char **in, int nin, const char *graph, bool best, const char *out, char *msg,
-                   size_t cap);
+int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
+                   const char *out, char *msg, size_t cap);
 /* Overhead against budget, one curve per solver (plot_overhead.c): one
  * graph, or (graph NULL) the geometric mean over the graphs planned. */
-int mp_plot_overhead(char **in, int nin, const char *graph, bool best, double limit,
-                     const char *out, char *msg, size_t cap);
+int mp_plot_overhead(const char *const *in, int nin, const char *graph, bool best,
+                     double limit, const char *out, char *msg, size_t cap);
 
 #endif

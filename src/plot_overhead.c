@@ -189,8 +189,8 @@ static void keep_graph(mp_row *rows, int *n, const char *graph) {
   *n = w;
 }
 
-int mp_plot_overhead(char **in, int nin, const char *graph, bool best, double limit,
-                     const char *out, char *msg, size_t cap) {
+int mp_plot_overhead(const char *const *in, int nin, const char *graph, bool best,
+                     double limit, const char *out, char *msg, size_t cap) {
   mp_row *rows = NULL;
   int n = 0, rc = 0;
   for (int i = 0; i < nin && !rc; i++) rc = mp_rows_load(in[i], &rows, &n, msg, cap);

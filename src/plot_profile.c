@@ -98,8 +98,9 @@ static int plan_curve(profile *P, const char *path, bool first, curve *c, char *
   return 0;
 }
 
-static int collect(profile *P, const mp_instance *in, char **orders, int no, char **plans, int np,
-                   const mp_run_spec *base, char *msg, size_t cap) {
+static int collect(profile *P, const mp_instance *in, const char *const *orders, int no,
+                   const char *const *plans, int np, const mp_run_spec *base, char *msg,
+                   size_t cap) {
   P->c = mp_xcalloc((size_t)(no + np + 1), sizeof(curve));
   for (int i = 0; i < no; i++) {
     int r = order_curve(in, base, orders[i], P->samples, &P->c[P->nc], msg, cap);
@@ -234,8 +235,9 @@ static int draw(const profile *P, const char *path, char *msg, size_t cap) {
   return mp_canvas_close(&c, msg, cap);
 }
 
-int mp_plot_profile(const char *file, char **orders, int n_orders, char **plans, int n_plans,
-                    const mp_run_spec *base, const char *out, char *msg, size_t cap) {
+int mp_plot_profile(const char *file, const char *const *orders, int n_orders,
+                    const char *const *plans, int n_plans, const mp_run_spec *base,
+                    const char *out, char *msg, size_t cap) {
   mp_instance in;
   mp_error err;
   if (mp_instance_load(file, NULL, &in, &err)) {

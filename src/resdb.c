@@ -243,7 +243,7 @@ static void results_sql(const char *name, char *sql, size_t cap) {
  * columns "" (cells without recomputation keep their keys).  Inside the
  * caller's transaction: all or nothing. */
 static int rebuild_for_remat_key(sqlite3 *db, char *sub, size_t cap) {
-  char sql[8192], cols[4096] = "";
+  char cols[4096] = "", sql[2 * sizeof cols + 256]; /* the statement names cols twice */
   results_sql("results_new", sql, sizeof sql);
   if (mp_db_exec(db, sql, sub, cap)) return -1;
   int l = 0;

@@ -7,6 +7,18 @@
 
 #include "verify_int.h"
 
+int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err) {
+  json_t *v = json_object_get(plan, key);
+  if (!v || json_is_null(v)) return 0;
+  if (json_is_integer(v) ? json_integer_value(v) == want
+                         : json_is_real(v) && want < ((int64_t)1 << 53) &&
+                               want > -((int64_t)1 << 53) && json_real_value(v) == (double)want)
+    return 0;
+  if (!json_is_number(v)) return mp_errorf(err, "figure %s is not a number", key);
+  return mp_errorf(err, "figure %s: the plan says %.17g, it recomputes to %lld", key,
+                   json_number_value(v), (long long)want);
+}
+
 int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err) {
   json_t *v = json_object_get(plan, key);
   if (!v || json_is_null(v)) return 0;
@@ -113,7 +125,7 @@ static int read_offsets(const mp_graph *g, json_t *plan, int64_t *off, mp_error 
  * bound must be a possible one; reduction_vs_given recomputes from the
  * baseline arena the plan states (the judge runs no placer). */
 int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const int64_t *off,
-                  mp_error *err) {
+                  int64_t least_lb, mp_error *err) {
   int64_t lb, given;
   if (mp_vf_stated(plan, "lower_bound", &lb, err) || mp_vf_stated(plan, "given_arena", &given, err))
     return -1;
@@ -124,14 +136,14 @@ int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const in
   mp_evaluate(p, off, lb < 0 ? 0 : lb, given < 0 ? 0 : given, &f);
   if (lb > f.live_peak)
     return mp_errorf(err, "lower_bound %lld exceeds the live peak %lld", (long long)lb, (long long)f.live_peak);
-  if (lb > 0 && lb < mp_node_lower_bound(g))
-    return mp_errorf(err, "lower_bound %lld is below the per-node bound %lld", (long long)lb,
-                     (long long)mp_node_lower_bound(g));
-  int rc = mp_vf_figure(plan, "live_peak", (double)f.live_peak, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "arena", (double)f.arena, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "sum_sizes", (double)f.sum_sizes, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "buffers", (double)g->n_buf, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "nodes", (double)g->n, true, err);
+  if (lb > 0 && lb < least_lb)
+    return mp_errorf(err, "lower_bound %lld is below the bound %lld that every plan meets",
+                     (long long)lb, (long long)least_lb);
+  int rc = mp_vf_count(plan, "live_peak", f.live_peak, err);
+  if (!rc) rc = mp_vf_count(plan, "arena", f.arena, err);
+  if (!rc) rc = mp_vf_count(plan, "sum_sizes", f.sum_sizes, err);
+  if (!rc) rc = mp_vf_count(plan, "buffers", g->n_buf, err);
+  if (!rc) rc = mp_vf_count(plan, "nodes", g->n, err);
   if (!rc) rc = mp_vf_figure(plan, "fragmentation", f.fragmentation, false, err);
   if (!rc) rc = mp_vf_figure(plan, "reuse_ratio", f.reuse_ratio, false, err);
   if (!rc) rc = mp_vf_figure(plan, "profile_std", f.profile_std, false, err);
@@ -151,7 +163,7 @@ static int verify_order_plan(const mp_graph *g, json_t *plan, int64_t align_over
   if (!rc) {
     mp_problem_from_order(g, order, align, &p);
     rc = mp_verify_offsets(&p, off, err);
-    if (!rc) rc = mp_vf_figures(g, plan, &p, off, err);
+    if (!rc) rc = mp_vf_figures(g, plan, &p, off, mp_node_lower_bound(g), err);
   }
   mp_problem_destroy(&p);
   free(order);

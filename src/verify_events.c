@@ -57,9 +57,9 @@ static int check_event_figures(json_t *plan, const mp_ev_figures *f, int residen
   if (!rc) rc = mp_vf_figure(plan, "base_time", f->base_time, false, err);
   if (!rc) rc = mp_vf_figure(plan, "recompute_time", f->recompute_time, false, err);
   if (!rc) rc = mp_vf_figure(plan, "stall_time", f->stall_time, false, err);
-  if (!rc) rc = mp_vf_figure(plan, "recomputed", (double)f->recomputed, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "transferred", (double)f->transferred, true, err);
-  if (!rc) rc = mp_vf_figure(plan, "residencies", residencies, true, err);
+  if (!rc) rc = mp_vf_count(plan, "recomputed", f->recomputed, err);
+  if (!rc) rc = mp_vf_count(plan, "transferred", f->transferred, err);
+  if (!rc) rc = mp_vf_count(plan, "residencies", residencies, err);
   if (rc) return rc;
   json_t *ov = json_object_get(plan, "overhead");
   if (isnan(f->overhead) && ov && !json_is_null(ov))
@@ -76,7 +76,7 @@ static int check_placement(const mp_graph *g, json_t *plan, const mp_events *p, 
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(pr.n ? pr.n : 1));
   int rc = read_offsets(&pr, plan, off, err);
   if (!rc) rc = mp_verify_offsets(&pr, off, err);
-  if (!rc) rc = mp_vf_figures(g, plan, &pr, off, err);
+  if (!rc) rc = mp_vf_figures(g, plan, &pr, off, mp_events_floor(g), err);
   if (!rc) rc = check_event_figures(plan, f, pr.n, err);
   free(off);
   mp_problem_destroy(&pr);

@@ -13,12 +13,17 @@
  * (they were printed with 12 significant digits); absent or null: not
  * stated.  0, or -1 with err. */
 int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err);
+/* An integer figure (bytes, counts): compared as an integer, so that a
+ * figure above 2^53 off by one is not read as equal through a double. */
+int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err);
 /* An integer the plan states as an input to other figures: *out, or -1
  * when absent or null.  0, or -1 with err when it is not an integer >= 0. */
 int mp_vf_stated(json_t *plan, const char *key, int64_t *out, mp_error *err);
-/* The figures of DESIGN 1.3 of a verified placement of p. */
+/* The figures of DESIGN 1.3 of a verified placement of p.  A stated
+ * lower_bound must lie in [least_lb, live peak]: least_lb is the bound
+ * every plan of its kind meets (per-node for an order, the events floor). */
 int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const int64_t *off,
-                  mp_error *err);
+                  int64_t least_lb, mp_error *err);
 /* The plan's alignment: "align", or the override when > 0 (default 64). */
 int64_t mp_vf_align(json_t *plan, int64_t align_override);
 

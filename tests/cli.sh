@@ -63,6 +63,7 @@ badcase cycle .json "cycle" "{\"nodes\":[$N0,{\"id\":1,\"size\":5,\"inputs\":[2]
 badcase nottopo .json "node 0.*not topological" '{"nodes":[{"id":0,"size":5,"inputs":[1]},{"id":1,"size":7,"inputs":[]}]}'
 badcase aliasin .json "node 2.*not among its inputs" "{\"nodes\":[$N0,{\"id\":1,\"size\":5},{\"id\":2,\"size\":5,\"inputs\":[1],\"alias\":0}]}"
 badcase aliascycle .json "alias cycle" "{\"nodes\":[$N0,{\"id\":1,\"size\":5,\"inputs\":[2],\"alias\":2},{\"id\":2,\"size\":5,\"inputs\":[1],\"alias\":1}]}" --toposort
+badcase alias0out .json "node 2: alias 1 names a node with 0 outputs" "{\"nodes\":[$N0,{\"id\":1,\"outputs\":[],\"inputs\":[0]},{\"id\":2,\"size\":5,\"inputs\":[1],\"alias\":1}]}"
 badcase csvlohi .csv ":3: lower 5 > upper 3" 'id,lower,upper,size
 a,0,3,4
 b,5,3,4
@@ -89,6 +90,37 @@ expect 0 "CRLF csv verify" $BIN verify "$T/crlf.csv" "$T/crlf.plan.csv"
 printf 'id,lower,upper,size\n' >"$T/header.csv"
 expect 0 "header-only csv" $BIN solve "$T/header.csv" --out "$T/header.plan.csv"
 expect 0 "header-only csv info" $BIN info "$T/header.csv"
+
+# ---- regressions found by the independent reference (tests/py/audit.py) ----
+# a dead graph input (an output node exists, nothing reads it) is live at
+# step 0 in every order: it counts in the per-node bound (DESIGN 1.3)
+printf '{"nodes":[{"id":0,"op":"input","size":100,"inputs":[]},{"id":1,"op":"input","size":5000,"inputs":[]},{"id":2,"size":10,"inputs":[0]},{"id":3,"op":"output","size":0,"inputs":[2]}]}' >"$T/deadin.json"
+expect 0 "dead input: info" $BIN info "$T/deadin.json" --format json
+grep -q '"lower_bound": 5000' "$T/out" && ok || bad "dead input: per-node bound $(grep lower_bound "$T/out")"
+# an input with a workspace: the event plan's lower_bound is the events
+# floor, which verify must accept although the per-node bound is higher
+printf '{"nodes":[{"id":0,"op":"input","size":64,"inputs":[],"workspace":65536},{"id":1,"size":581,"inputs":[0]},{"id":2,"op":"output","size":0,"inputs":[0,1]}]}' >"$T/inws.json"
+expect 0 "input workspace: remat plan" $BIN solve "$T/inws.json" --remat keepall --budget-frac 1 --out "$T/inws.plan"
+expect 0 "input workspace: verify the remat plan" $BIN verify "$T/inws.json" "$T/inws.plan"
+# arena = max(offset + size) over every buffer, size 0 included; noreuse
+# puts a size-0 buffer at 0, not above the others
+printf 'id,lower,upper,size,alignment\na,0,3,4,1\nz,0,9,0,16\nb,1,5,4,1\n' >"$T/zero.csv"
+expect 0 "size-0 csv: noreuse" $BIN solve "$T/zero.csv" --place noreuse --format json --out "$T/zero.plan.csv"
+grep -q '"arena": 8,' "$T/out" && grep -q '^z,0,9,0,16,0' "$T/zero.plan.csv" && ok || bad "size-0 csv: $(grep arena "$T/out") $(cat "$T/zero.plan.csv")"
+printf 'id,lower,upper,size,offset\na,0,3,4,0\nz,0,9,0,100\n' >"$T/zpin.csv"
+expect 0 "pinned size-0 csv" $BIN solve "$T/zpin.csv" --format json
+grep -q '"arena": 100,' "$T/out" && ok || bad "pinned size-0 row counts in the arena: $(grep arena "$T/out")"# profile_std of a flat profile far above zero: 1 TiB live throughout, 0 or
+# 1 byte more at each step; the one-pass formula printed 0 (exact:
+# 0.48749802152178456)
+printf '%s' '{"nodes":[{"id":0,"op":"input","size":1099511627776,"inputs":[]},{"id":1,"size":1,"inputs":[]},{"id":2,"size":1,"inputs":[]},{"id":3,"size":0,"inputs":[]},{"id":4,"size":1,"inputs":[]},{"id":5,"size":1,"inputs":[]},{"id":6,"size":0,"inputs":[]},{"id":7,"size":1,"inputs":[]},{"id":8,"size":1,"inputs":[]},{"id":9,"size":0,"inputs":[]},{"id":10,"size":1,"inputs":[]},{"id":11,"size":1,"inputs":[]},{"id":12,"size":0,"inputs":[]},{"id":13,"size":1,"inputs":[]},{"id":14,"size":1,"inputs":[]},{"id":15,"size":0,"inputs":[]},{"id":16,"size":1,"inputs":[]},{"id":17,"op":"output","size":0,"inputs":[0]}]}' >"$T/flat.json"
+expect 0 "flat profile: std-dev" $BIN solve "$T/flat.json" --format json
+grep -q '"profile_std": 0.487498021522,' "$T/out" && ok || bad "flat profile: $(grep profile_std "$T/out")"
+# integer figures are compared as integers: above 2^53 a double cannot
+# tell a live peak off by one
+printf '{"name":"big","nodes":[{"id":0,"op":"input","size":36028797018963969,"inputs":[]},{"id":1,"size":64,"inputs":[0]}]}' >"$T/big.json"
+expect 0 "2^55 bytes: solve" $BIN solve "$T/big.json" --out "$T/big.plan"
+sed 's/"live_peak": 36028797018964033/"live_peak": 36028797018964032/' "$T/big.plan" >"$T/big2.plan"
+expect 1 "2^55 bytes: a live peak off by one" $BIN verify "$T/big.json" "$T/big2.plan"
 
 # ---- usage errors exit 2 ----
 expect 2 "no command" $BIN
@@ -245,6 +277,19 @@ awk 'BEGIN { n = 60000; printf "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":
 expect 0 "a chain of 60,000 views on a small stack" sh -c "ulimit -s 512; exec $BIN info '$H/views.json'"
 grep -q "live_peak *128" "$T/out" && ok || bad "views chain figures: $(cat "$T/out")"
 expect 0 "gen sp on a small stack" sh -c "ulimit -s 512; exec $BIN gen sp -n 50000 --par-prob 0 --out '$H/sp.json'"
+# the exact searches go one level down per node or buffer placed, on heap
+# stacks: dp down a 6,000-node layered graph, exact down 4,000 overlapping
+# buffers (depth 3,999), both proved optimal on a 256 KiB stack
+$BIN gen layered -n 6000 --layers 3000 --out "$H/l6000.json" >/dev/null 2>&1
+expect 0 "dp on a small stack" sh -c "ulimit -s 256; exec $BIN solve '$H/l6000.json' --order dp --set dp.split=0 --no-baseline"
+grep -q "^status .*(order optimal" "$T/out" && ok || bad "dp on a small stack: $(grep status "$T/out")"
+awk 'BEGIN { print "id,lower,upper,size"; split("1 2 3 5 8", s, " "); x = 3
+  for (i = 0; i < 4000; i++) { x = (x * 1103515245 + 12345) % 2147483648
+    printf "b%d,%d,%d,%d\n", i, i, i + 3, 64 * s[1 + int(x / 65536) % 5] } }' >"$H/stair.csv"
+expect 0 "exact on a small stack" sh -c "ulimit -s 256; exec $BIN solve '$H/stair.csv' --place exact"
+grep -q "^status *optimal" "$T/out" && ok || bad "exact on a small stack: $(grep status "$T/out")"
+expect 3 "dp above its size cap" $BIN solve "$H/l6000.json" --order dp --set dp.max_nodes=5999
+grep -q "refused.*6000 nodes exceed the size cap max_nodes=5999" "$T/out" && ok || bad "dp cap: $(grep status "$T/out")"
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.

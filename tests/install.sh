@@ -31,6 +31,7 @@ LD_LIBRARY_PATH="$P/lib" "$P/embed" $G greedy bysize "$P/plan.json" >"$P/out" 2>
 grep -q '^live_peak 12582912 arena 12582912 ' "$P/out" && ok || bad "embed figures: $(cat "$P/out")"
 grep -q '^verified$' "$P/out" && ok || bad "embed did not verify its plan"
 grep -q '^arrays arena 150 ' "$P/out" && ok || bad "embed arrays: $(cat "$P/out")"
+grep -q '^gen nodes 30 ' "$P/out" && ok || bad "embed gen: $(cat "$P/out")"
 grep -q '^remat optimal budget 12582912 live_peak 12582912 duration 4 recomputed 0 events 6$' "$P/out" &&
   grep -q '^remat verified$' "$P/out" && ok || bad "embed remat: $(cat "$P/out")"
 "$P/bin/memplan" verify $G "$P/plan.json.remat.json" >/dev/null 2>&1 && ok ||

@@ -4,6 +4,7 @@
 # judge depends on the model alone.  Run from the repo root by `make test`.
 set -u
 BIN=${BIN:-bin/memplan}
+BUILD=${BUILD:-build}
 fail=0
 bad() { fail=$((fail + 1)); echo "FAIL layers: $*"; }
 incl() { grep -n '^#include "' "$@" 2>/dev/null; }
@@ -30,6 +31,28 @@ hits=$(incl solvers/*.c solvers/*/*.[ch] | grep -E '"(registry|run|bench|cli|io)
 # the solver library includes no solver file
 hits=$(incl solvers/lib/*.[ch] | grep -vE '"(lib/[a-z_]+|solver|graph|lifetime|plan|util|schedbound|events)\.h"')
 [ -z "$hits" ] || bad "solvers/lib includes something outside the model: $hits"
+# the CLI is a client of the public API: main.c, cmd_*.c and its option
+# parsing (cli_args) include memplan.h, their own headers and system ones...
+CLI="src/main.c src/cmd_*.c src/cli.h src/cli_args.[ch]"
+# shellcheck disable=SC2086
+hits=$(incl $CLI | grep -vE '"(memplan|cli|cli_args)\.h"')
+[ -z "$hits" ] || bad "the CLI includes an internal header: $hits"
+# ... and call no function of the library but the public memplan_* (on the
+# objects the binary was linked from)
+objs=""
+for f in $CLI; do
+  case $f in *.c) objs="$objs $BUILD/${f%.c}.o" ;; esac
+done
+# shellcheck disable=SC2086
+if ls $objs >/dev/null 2>&1 && [ -f "$BUILD/libmemplan.a" ]; then
+  nm --defined-only "$BUILD/libmemplan.a" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u >"$BUILD/layers.lib"
+  # shellcheck disable=SC2086
+  hits=$(nm -u $objs | awk '{print $NF}' | sort -u | comm -12 - "$BUILD/layers.lib" | grep -v '^memplan_')
+  rm -f "$BUILD/layers.lib"
+  [ -z "$hits" ] || bad "the CLI calls the library beyond memplan.h:" $hits
+else
+  bad "the CLI's objects or $BUILD/libmemplan.a are not built (make bin/memplan lib)"
+fi
 # src/ names no particular solver (a string literal equal to a registry name);
 # "best" is also the name of an aggregation (--agg best)
 for n in $("$BIN" solvers | awk '/^[a-z]/ {print $1}'); do

@@ -170,15 +170,20 @@ int or_build(const mp_graph *g, or_model *m) {
   free(pos);
   /* per-node bound: distinct buffers read + buffers owned + workspace */
   for (int v = 0; v < n; v++) {
-    int64_t s = 0;
+    int64_t s = 0, dead = 0;
     for (int i = 0; i < m->nb; i++) {
       const or_buf *b = &m->b[i];
-      /* v's outputs count only where they are live while v runs: a graph
-       * input nobody reads lives at step 0 alone (DESIGN 1.2) */
+      /* a graph input nobody reads lives at step 0 alone (DESIGN 1.2): it
+       * and what v holds at its own step are never live together unless v
+       * runs first, so the term is the larger of the two */
       bool dead_input = b->input && !b->graph_output && !any_reader(m, b);
-      if (b->reader[v] || (b->owner == v && !dead_input)) s += b->size;
+      if (b->owner == v && dead_input)
+        dead += b->size;
+      else if (b->reader[v] || b->owner == v)
+        s += b->size;
     }
     if (s > m->lb) m->lb = s;
+    if (dead > m->lb) m->lb = dead;
   }
   free(own);
   return rc;

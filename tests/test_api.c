@@ -255,6 +255,273 @@ START_TEST(remat_solve_events_verify) {
 }
 END_TEST
 
+/* ---- option structs: a version set by their _init ---- */
+
+START_TEST(option_structs_need_their_init) {
+  memplan_instance *in = load(SEED);
+  memplan_error err;
+  memplan_result *res = (memplan_result *)1;
+  memplan_request req;
+  memset(&req, 0, sizeof req);
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
+  ck_assert(res == NULL);
+  ck_assert_msg(strstr(err.msg, "memplan_request_init"), "%s", err.msg);
+  memplan_load_opts lo = {0};
+  memplan_instance *other = (memplan_instance *)1;
+  ck_assert_int_eq(memplan_instance_load(&other, SEED, &lo, &err), MEMPLAN_EUSAGE);
+  ck_assert(other == NULL);
+  memplan_load_opts_init(&lo);
+  ck_assert_int_eq(memplan_instance_load(&other, SEED, &lo, &err), MEMPLAN_OK);
+  ck_assert(memplan_instance_is_graph(other));
+  memplan_instance_destroy(other);
+  memplan_table_opts to = {0};
+  const char *files[] = {"data/bench_results.csv"};
+  ck_assert_int_eq(memplan_table_write(files, 1, &to, "tmp/never.md", &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access("tmp/never.md", F_OK), -1);
+  memplan_instance_destroy(in);
+  ck_assert_int_eq(memplan_api_version(), MEMPLAN_API_VERSION);
+  ck_assert(memplan_commit()[0]);
+}
+END_TEST
+
+START_TEST(numbers_read_exactly) {
+  int64_t v;
+  double d;
+  const char *why = NULL;
+  ck_assert_int_eq(memplan_parse_int64("-42", &v, &why), MEMPLAN_OK);
+  ck_assert_int_eq(v, -42);
+  ck_assert_int_eq(memplan_parse_int64("9223372036854775808", &v, &why), MEMPLAN_EUSAGE);
+  ck_assert(why && why[0]);
+  ck_assert_int_eq(memplan_parse_int64("1e3", &v, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_parse_int64(" 1", &v, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_parse_real("0.25", &d, NULL), MEMPLAN_OK);
+  ck_assert(d == 0.25);
+  ck_assert_int_eq(memplan_parse_real("nan", &d, &why), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_parse_real("inf", &d, NULL), MEMPLAN_EUSAGE);
+  char t[32];
+  memplan_format_number(1e6, t, sizeof t);
+  ck_assert_str_eq(t, "1000000");
+  memplan_format_number(0.1, t, sizeof t);
+  ck_assert_str_eq(t, "0.1");
+}
+END_TEST
+
+/* ---- synthetic graphs, written and read back ---- */
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  ck_assert_msg(f != NULL, "%s", path);
+  char *s = calloc(1 << 20, 1);
+  size_t n = fread(s, 1, (1 << 20) - 1, f);
+  fclose(f);
+  s[n] = 0;
+  return s;
+}
+
+static void same_figures(const memplan_instance *a, const char *path) {
+  memplan_instance *b = load(path);
+  memplan_instance_info x, y;
+  memplan_instance_info_get(a, &x);
+  memplan_instance_info_get(b, &y);
+  ck_assert(x.nodes == y.nodes && x.buffers == y.buffers && x.data_edges == y.data_edges);
+  ck_assert(x.sum_sizes == y.sum_sizes && x.live_peak == y.live_peak);
+  ck_assert(x.lower_bound == y.lower_bound);
+  memplan_instance_destroy(b);
+}
+
+START_TEST(gen_write_read_back) {
+  memplan_gen_opts o;
+  memplan_gen_opts_init(&o);
+  o.family = "sp";
+  o.n = 40;
+  o.seed = 7;
+  memplan_instance *g;
+  memplan_error err;
+  ck_assert_msg(memplan_gen(&g, &o, &err) == MEMPLAN_OK, "%s", err.msg);
+  memplan_instance_info info;
+  memplan_instance_info_get(g, &info);
+  ck_assert(info.is_graph && info.nodes == 40 && info.live_peak > 0);
+  mkdir("tmp", 0755);
+  ck_assert_int_eq(memplan_instance_write(g, "tmp/api_gen.json", "json", &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_instance_write(g, "tmp/api_gen.nl.json", "nodelink", &err), MEMPLAN_OK);
+  same_figures(g, "tmp/api_gen.json");
+  same_figures(g, "tmp/api_gen.nl.json");
+  /* the same options give the same bytes; the file says how to make it */
+  memplan_instance *h;
+  ck_assert_int_eq(memplan_gen(&h, &o, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_instance_write(h, "tmp/api_gen2.json", "json", &err), MEMPLAN_OK);
+  char *a = slurp("tmp/api_gen.json"), *b = slurp("tmp/api_gen2.json");
+  ck_assert_str_eq(a, b);
+  ck_assert_msg(strstr(a, "memplan gen sp") && strstr(a, "--seed 7"), "%.300s", a);
+  free(a);
+  free(b);
+  /* refusals: a format, a family, a bad parameter, a fixed-lifetime problem */
+  ck_assert_int_eq(memplan_instance_write(g, "tmp/api_gen3.json", "xml", &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access("tmp/api_gen3.json", F_OK), -1);
+  ck_assert_int_eq(memplan_instance_write(g, "tmp/no/such/dir/g.json", "json", &err), MEMPLAN_EIO);
+  ck_assert(!memplan_gen_family_known("mesh") && memplan_gen_family_known("randwire"));
+  memplan_instance *none = (memplan_instance *)1;
+  o.family = "mesh";
+  ck_assert_int_eq(memplan_gen(&none, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert(none == NULL);
+  o.family = "randwire";
+  o.k = 3; /* Watts-Strogatz needs an even k */
+  ck_assert_int_eq(memplan_gen(&none, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "-k"), "%s", err.msg);
+  const int64_t size[] = {1}, lo[] = {0}, hi[] = {1};
+  memplan_instance *fixed;
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&fixed, 1, size, lo, hi, NULL, NULL, &err), MEMPLAN_OK);
+  ck_assert(!memplan_instance_is_graph(fixed));
+  ck_assert_int_eq(memplan_instance_write(fixed, "tmp/api_gen3.json", "json", &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "not a graph"), "%s", err.msg);
+  memplan_instance_destroy(fixed);
+  memplan_instance_destroy(h);
+  memplan_instance_destroy(g);
+  unlink("tmp/api_gen.json");
+  unlink("tmp/api_gen2.json");
+  unlink("tmp/api_gen.nl.json");
+}
+END_TEST
+
+/* ---- experiments: settings, the matrix and its shards ---- */
+
+START_TEST(experiment_matrix_shards) {
+  memplan_experiment *e;
+  memplan_error err;
+  ck_assert_int_eq(memplan_experiment_load(&e, NULL, &err), MEMPLAN_OK);
+  ck_assert_str_eq(memplan_experiment_name(e), "adhoc");
+  ck_assert_int_eq(memplan_experiment_set(e, "graphs", SEED, false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "order", "greedy", false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "order", "dfs,sa", true, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "place", "bysize", false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "seeds", "1,2", false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "time-limit", "0.5", false, &err), MEMPLAN_OK);
+  /* refusals name the setting and the value */
+  ck_assert_int_eq(memplan_experiment_set(e, "seeds", "1,x", false, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "'1,x'") && strstr(err.msg, "--seeds"), "%s", err.msg);
+  ck_assert_int_eq(memplan_experiment_set(e, "budgets", "0.5", false, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_experiment_set(e, "order", "a b", false, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_experiment_set(e, "mem-limit", "nan", false, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_experiment_set(e, "shard", "2/2", false, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_experiment_set(e, "frob", "1", false, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "--frob"), "%s", err.msg);
+  memplan_matrix *m;
+  ck_assert_msg(memplan_matrix_build(&m, e, &err) == MEMPLAN_OK, "%s", err.msg);
+  memplan_matrix_info mi;
+  memplan_matrix_info_get(m, &mi);
+  ck_assert(mi.cells == 4 && mi.total == 4 && mi.shards == 1);
+  memplan_cell c;
+  for (int i = 0; i < mi.cells; i++) {
+    ck_assert_int_eq(memplan_matrix_cell(m, i, &c), MEMPLAN_OK);
+    ck_assert_str_eq(c.path, SEED);
+    ck_assert(c.time_limit == 0.5 && (c.seed == 1 || c.seed == 2) && !c.remat[0]);
+  }
+  ck_assert_int_eq(memplan_matrix_cell(m, mi.cells, &c), MEMPLAN_EUSAGE);
+  memplan_matrix_destroy(m);
+  /* shard 1 of 3 of the four cells: cells 1 */
+  ck_assert_int_eq(memplan_experiment_set(e, "shard", "1/3", false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_matrix_build(&m, e, &err), MEMPLAN_OK);
+  memplan_matrix_info_get(m, &mi);
+  ck_assert(mi.cells == 1 && mi.total == 4 && mi.shard == 1 && mi.shards == 3);
+  memplan_matrix_destroy(m);
+  /* an option no solver has: a usage error when the matrix is built */
+  ck_assert_int_eq(memplan_experiment_set(e, "set", "sa.nosuch=1", false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_matrix_build(&m, e, &err), MEMPLAN_EUSAGE);
+  ck_assert(m == NULL);
+  ck_assert_int_eq(memplan_experiment_set(e, "set", "sa.nosuch=2", false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "set", "sa.iters=100", false, &err), MEMPLAN_OK);
+  memplan_experiment_destroy(e);
+  ck_assert_int_eq(memplan_experiment_load(&e, "no/such/experiment.json", &err), MEMPLAN_EINPUT);
+  ck_assert(e == NULL);
+  ck_assert_msg(strstr(err.msg, "no/such/experiment.json"), "%s", err.msg);
+  memplan_experiment_destroy(NULL);
+  memplan_matrix_destroy(NULL);
+}
+END_TEST
+
+/* ---- results: tables, export, merge; the graph bound of a bench child ---- */
+
+START_TEST(results_tables_export) {
+  mkdir("tmp", 0755);
+  const char *files[] = {"data/bench_results.csv"};
+  memplan_table_opts o;
+  memplan_table_opts_init(&o);
+  memplan_error err;
+  ck_assert_msg(memplan_table_write(files, 1, &o, "tmp/api_table.md", &err) == MEMPLAN_OK, "%s",
+                err.msg);
+  char *md = slurp("tmp/api_table.md");
+  ck_assert_msg(strstr(md, "| ") && strstr(md, "greedy"), "%.300s", md);
+  free(md);
+  o.view = "remats"; /* a bad option writes nothing and keeps the old file */
+  ck_assert_int_eq(memplan_table_write(files, 1, &o, "tmp/api_table.md", &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access("tmp/api_table.md", F_OK), 0);
+  o.view = NULL;
+  const char *missing[] = {"data/no_such_results.sqlite"};
+  ck_assert_int_eq(memplan_table_write(missing, 1, &o, "tmp/api_table.md", &err), MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "no_such_results"), "%s", err.msg);
+  ck_assert_int_eq(memplan_results_export("data/bench_results.csv", "tmp/api_export.csv", &err),
+                   MEMPLAN_OK);
+  char *csv = slurp("tmp/api_export.csv");
+  ck_assert(!strncmp(csv, "path,", 5));
+  free(csv);
+  int added = -1;
+  ck_assert_int_eq(memplan_results_merge("tmp/api_merged.sqlite", missing, 1, &added, &err),
+                   MEMPLAN_EINPUT);
+  ck_assert(added == 0 && access("tmp/api_merged.sqlite", F_OK) == -1);
+  FILE *f = fopen("tmp/api_bound.json", "w");
+  ck_assert_int_eq(memplan_bench_graph_bound(SEED, f, &err), MEMPLAN_OK);
+  fclose(f);
+  char *b = slurp("tmp/api_bound.json");
+  ck_assert_msg(strstr(b, "8388608"), "%s", b); /* the seed example's min-cut bound */
+  free(b);
+  unlink("tmp/api_table.md");
+  unlink("tmp/api_export.csv");
+  unlink("tmp/api_bound.json");
+}
+END_TEST
+
+/* ---- pictures ---- */
+
+START_TEST(plot_kinds_and_refusals) {
+  mkdir("tmp", 0755);
+  memplan_plot_opts o;
+  memplan_plot_opts_init(&o);
+  memplan_error err;
+  const char *in[] = {SEED}, *outs[] = {"tmp/api_profile.svg", "tmp/api_profile.png"};
+  const char *orders[] = {"given", "greedy"};
+  o.outs = outs;
+  o.n_outs = 2;
+  o.orders = orders;
+  o.n_orders = 2;
+  ck_assert_msg(memplan_plot("profile", in, 1, &o, &err) == MEMPLAN_OK, "%s", err.msg);
+  ck_assert(access(outs[0], F_OK) == 0 && access(outs[1], F_OK) == 0);
+  unlink(outs[0]);
+  unlink(outs[1]);
+  o.request.order = "greedy";
+  o.n_outs = 1;
+  ck_assert_msg(memplan_plot("placement", in, 1, &o, &err) == MEMPLAN_OK, "%s", err.msg);
+  ck_assert(access(outs[0], F_OK) == 0);
+  unlink(outs[0]);
+  /* refusals, with no file left */
+  ck_assert_int_eq(memplan_plot("pie", in, 1, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_plot("profile", in, 0, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_plot("pareto", in, 1, &o, &err), MEMPLAN_EUSAGE); /* no graph */
+  const char *comma[] = {"tmp/a.svg,b.svg"};
+  o.outs = comma;
+  ck_assert_int_eq(memplan_plot("profile", in, 1, &o, &err), MEMPLAN_EUSAGE);
+  o.outs = outs;
+  o.n_outs = 0;
+  ck_assert_int_eq(memplan_plot("profile", in, 1, &o, &err), MEMPLAN_EUSAGE);
+  o.n_outs = 1;
+  const char *results[] = {"data/bench_results.csv"};
+  ck_assert_int_eq(memplan_plot("overhead", results, 1, &o, &err), MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "no planned recomputation runs"), "%s", err.msg);
+  ck_assert_int_eq(access(outs[0], F_OK), -1);
+  o.request.version = 0;
+  ck_assert_int_eq(memplan_plot("profile", in, 1, &o, &err), MEMPLAN_EUSAGE);
+}
+END_TEST
+
 Suite *suite_api(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("api");
@@ -264,6 +531,12 @@ Suite *suite_api(void) {
   tcase_add_test(tc, usage_and_solver_errors);
   tcase_add_test(tc, lifetimes_from_arrays);
   tcase_add_test(tc, remat_solve_events_verify);
+  tcase_add_test(tc, option_structs_need_their_init);
+  tcase_add_test(tc, numbers_read_exactly);
+  tcase_add_test(tc, gen_write_read_back);
+  tcase_add_test(tc, experiment_matrix_shards);
+  tcase_add_test(tc, results_tables_export);
+  tcase_add_test(tc, plot_kinds_and_refusals);
   suite_add_tcase(s, tc);
   return s;
 }

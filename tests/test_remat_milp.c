@@ -222,7 +222,8 @@ START_TEST(ilp_against_brute_force) {
     mp_graph_free(g);
     free(js);
   }
-  fprintf(stderr, "ilp: runs %d optimal %d shape_only %d infeasible %d none %d (fits %d) recomputing %d\n", ty.runs, ty.optimal, ty.shape_only, ty.infeasible, ty.none, ty.none_fits, ty.recomputing);
+  if (tl_verbose())
+    fprintf(stderr, "ilp: runs %d optimal %d shape_only %d infeasible %d none %d (fits %d) recomputing %d\n", ty.runs, ty.optimal, ty.shape_only, ty.infeasible, ty.none, ty.none_fits, ty.recomputing);
   ck_assert_msg(ty.optimal > ty.runs / 3 && ty.recomputing > trials / 10 && ty.infeasible > trials / 20,
                 "runs %d optimal %d recomputing %d infeasible %d", ty.runs, ty.optimal,
                 ty.recomputing, ty.infeasible);

@@ -307,11 +307,12 @@ START_TEST(every_events_solver) {
     trial_free(&t);
   }
   for (int k = 0; k < ns; k++) {
-    printf("remat_props: %-12s %d trials: %d plans (%d recompute, %d offload), %d without a plan, %d "
-           "infeasible, %d refused; %d against the brute force\n",
-           solvers[k]->name, st[k].trials, st[k].plans, st[k].recomputing, st[k].offloading,
-           st[k].no_plan, st[k].infeasible, st[k].refused, st[k].brute);
-    if (st[k].below_keepall)
+    if (tl_verbose()) /* make test V=1 */
+      printf("remat_props: %-12s %d trials: %d plans (%d recompute, %d offload), %d without a plan, %d "
+             "infeasible, %d refused; %d against the brute force\n",
+             solvers[k]->name, st[k].trials, st[k].plans, st[k].recomputing, st[k].offloading,
+             st[k].no_plan, st[k].infeasible, st[k].refused, st[k].brute);
+    if (st[k].below_keepall && tl_verbose())
       printf("remat_props: note: %s returned no plan on %d trials where the keep-all plan fits\n",
              solvers[k]->name, st[k].below_keepall);
     ck_assert_msg(st[k].plans > 0, "%s never returned a plan", solvers[k]->name);

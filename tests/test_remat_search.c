@@ -265,6 +265,7 @@ static bool most(int reached, int found, int tenths) {
 }
 
 static void report(const char *what, const tally *t) {
+  if (!tl_verbose()) return; /* make test V=1 */
   fprintf(stderr,
           "%s: %d budgets: %d plans, %d at the optimum (of the %d above it, %d where the optimum "
           "reruns a reader after an in-place write); %d without a plan (%d where the optimum "

@@ -612,7 +612,7 @@ START_TEST(keepall_is_section_1_on_the_suite) {
     graphs++;
   }
   fclose(f);
-  printf("run_remat: keepall = section 1 on %d suite graphs (%d arenas compared)\n", graphs, arenas);
+  if (tl_verbose()) printf("run_remat: keepall = section 1 on %d suite graphs (%d arenas compared)\n", graphs, arenas);
   ck_assert_int_gt(graphs, 50);
   ck_assert_int_gt(arenas, 200);
 }

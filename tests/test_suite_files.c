@@ -125,7 +125,8 @@ END_TEST
 static const char *const known_tags[] = {"tiny",    "real",  "train",    "synthetic",
                                          "fixed-lifetime", "default", "randwire", "nas",
                                          "layered", "tree",  "sp",       "chain",
-                                         "minimalloc", "torchvision"};
+                                         "minimalloc", "torchvision", "transformer",
+                                         "large"};
 
 START_TEST(manifest_tags) {
   read_manifest();

@@ -631,7 +631,7 @@ START_TEST(remat_sqlite_round_trip) {
   /* the overhead picture from that file: the first curve's colour in the plot area */
   char png[160];
   snprintf(png, sizeof png, "tmp/overhead_%ld.png", (long)getpid());
-  char *in[1] = {db};
+  const char *in[1] = {db};
   ck_assert_msg(mp_plot_overhead(in, 1, NULL, false, 0.2, png, msg, sizeof msg) == 0, "%s", msg);
   ck_assert_msg(mp_plot_overhead(in, 1, "x", false, 0.2, png, msg, sizeof msg) == 0, "%s", msg);
   ck_assert_msg(mp_plot_overhead(in, 1, "nosuchgraph", false, 0.2, png, msg, sizeof msg) == -1 &&
@@ -742,7 +742,7 @@ START_TEST(event_plan_pictures) {
   ck_assert_int_gt(pixels_of(png, 840, green, 1) + pixels_of(png, 840, green, 0.35), 1000);
   ck_assert_int_eq(pixels_of(png, 840, orange, 1) + pixels_of(png, 840, orange, 0.35), 0);
   /* the profile: the first plan's recomputed bytes filled pale orange */
-  char *orders[1] = {"given"}, *plans[2] = {pa, pb};
+  const char *orders[1] = {"given"}, *plans[2] = {pa, pb};
   mp_run_spec spec = {.seed = 1};
   ck_assert_msg(mp_plot_profile(gpath, orders, 1, plans, 2, &spec, png, msg, sizeof msg) == 0, "%s",
                 msg);

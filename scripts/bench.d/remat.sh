@@ -4,7 +4,7 @@
 # experiment.  Writes results/remat.md:
 #   - the experiment scripts/experiments/remat.json: every registered events
 #     solver on the 30 torchvision training graphs, budgets from the keep-all
-#     peak down to 0.3x of it, without a host link (swap-greedy also with the
+#     peak down to 0.4x of it (5 s a cell), without a host link (swap-greedy also with the
 #     graph's own): per solver the geometric mean overhead at each budget and
 #     the smallest budget within 20% overhead; the overhead-budget picture;
 #     per graph (results/remat_graphs.md, results/remat.csv);

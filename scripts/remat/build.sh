@@ -10,7 +10,7 @@ B=${BUILD:-build}
 OBJS=$(find src solvers -name '*.c' ! -path src/main.c | sort | sed "s|^\(.*\)\.c$|$B/\1.o|")
 GEN=$(find "$B" -maxdepth 1 -name '*.o' ! -name 'test_*' | sort)
 # shellcheck disable=SC2086
-cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -Isolvers $(pkg-config --cflags igraph jansson cairo) \
+cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -Isolvers $(pkg-config --cflags igraph jansson cairo libxml-2.0) \
   -o "$B/remat_drive" scripts/remat/drive.c $OBJS $GEN \
-  $(pkg-config --libs igraph jansson cairo) -lglpk -lsqlite3 -lm
+  $(pkg-config --libs igraph jansson cairo libxml-2.0) -lglpk -lsqlite3 -lm
 echo "$B/remat_drive"

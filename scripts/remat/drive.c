@@ -37,7 +37,7 @@ static void usage(void) {
  * recompute-only heuristic built on lib/remat_exec.h. */
 static int analyze(const char *path) {
   mp_error err;
-  mp_graph *g = mp_graph_read(path, false, &err);
+  mp_graph *g = mp_graph_read_json(path, false, &err);
   if (!g) {
     fprintf(stderr, "drive: %s\n", err.msg);
     return 1;
@@ -173,7 +173,7 @@ int main(int argc, char **argv) {
   }
   if (budget < 0 && n_fracs == 0) usage();
   mp_error err;
-  mp_graph *g = mp_graph_read(path, false, &err);
+  mp_graph *g = mp_graph_read_json(path, false, &err);
   if (!g) {
     fprintf(stderr, "drive: %s\n", err.msg);
     return 1;

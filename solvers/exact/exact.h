@@ -140,6 +140,8 @@ typedef struct ex_search {
   double *rkey;
   int *rord;
   uint64_t rctx;    /* id of the rank context (0: the static ranks) */
+  struct ex_frame *fr; /* the search's frames (search.c): a stack on the heap */
+  size_t nf, cap_fr;
 } ex_search;
 
 void ex_search_init(ex_search *S, const mp_ctx *c, const ex_config *cf, const ex_part *P, int64_t C);

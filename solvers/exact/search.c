@@ -121,41 +121,6 @@ static size_t candidates(ex_search *S, int sa, int sb, int64_t wl, int lastrank,
   return nc;
 }
 
-static int solve_range(ex_search *S, int sa, int sb, int64_t wl, int lastrank, bool cut);
-
-/* One connected component: sections [sa, sb), every unplaced item whose
- * span starts there lies inside.  1 found, 0 infeasible, -1 aborted. */
-static int branch(ex_search *S, int sa, int sb, int64_t wl, int lastrank) {
-  const ex_part *P = S->P;
-  int depth = S->nt;
-  if (depth > S->maxdepth) S->maxdepth = depth;
-  ex_infer in;
-  if (!ex_infer_range(S, sa, sb, wl, S->cf->memo, &in)) return 0;
-  /* the memo key stays on the key stack while the children run */
-  size_t klen = 0, kat = S->kused;
-  uint64_t h = 0;
-  if (S->cf->memo) {
-    klen = memo_key(S, sa, sb, wl, lastrank, &h);
-    if (ex_memo_has(&S->memo, S->key + kat, klen, h)) return 0;
-    S->kused += klen;
-  }
-  size_t base = S->ncs, nc = candidates(S, sa, sb, wl, lastrank, &in);
-  int r = 0;
-  for (size_t k = 0; k < nc && r == 0; k++) {
-    ex_cand cd = S->cs[base + k];
-    place(S, cd.i, cd.l);
-    bool cut = false;
-    for (int t = P->s0[cd.i]; t < P->s1[cd.i] - 1 && !cut; t++) cut = S->cross[t] == 0;
-    r = solve_range(S, sa, sb, cd.l, S->rank[cd.i], cut);
-    if (r != 1) undo_to(S, depth);
-  }
-  S->kused = kat;
-  if (r != 0) return r; /* found (the placement stays), or aborted */
-  S->ncs = base;
-  if (S->cf->memo) ex_memo_add(&S->memo, S->key + kat, klen, h);
-  return 0;
-}
-
 /* New ranks for the unplaced items of sections [sa, sb), with the section
  * totals of their unplaced bytes (the old ones go on a stack); the rank
  * context becomes the id of (range, unplaced items). */
@@ -206,10 +171,81 @@ static int next_component(const ex_search *S, int *s, int sb, int *ca, int *cb) 
   return 1;
 }
 
-/* Sections [sa, sb) hold whole components.  Split them where no unplaced
- * item crosses a boundary and solve each apart: a failure in one needs no
- * backtracking into the others. */
-static int solve_range(ex_search *S, int sa, int sb, int64_t wl, int lastrank, bool cut) {
+/* ---- the search as an explicit stack of frames ----
+ * The search descends one level per item placed, so a part of many items
+ * would need a recursion as deep as the part is large (and the thread's
+ * stack is small); the frames live on the heap instead.  A range frame
+ * splits sections [sa, sb), which hold whole components, where no unplaced
+ * item crosses a boundary and solves each apart (a failure in one needs no
+ * backtracking into the others); a branch frame tries the candidates of one
+ * connected component.  Each returns 1 found (the placement stays), 0
+ * infeasible, -1 aborted, to the frame below it. */
+enum { EX_RANGE, EX_BRANCH, EX_PUSHED = 2 };
+
+typedef struct ex_frame {
+  int kind, step;           /* step: 0 on entry, then where it resumes */
+  int sa, sb, lastrank;
+  int64_t wl;
+  bool cut;
+  int mark, s;              /* range: trail mark, component iterator */
+  size_t rmark;             /* range: rank stack mark */
+  uint64_t rctx;            /* range: rank context on entry */
+  int depth;                /* branch: trail length on entry */
+  size_t kat, klen, base, nc, k; /* branch: memo key, candidates, next one */
+  uint64_t h;
+} ex_frame;
+
+static int push(ex_search *S, int kind, int sa, int sb, int64_t wl, int lastrank, bool cut) {
+  if (S->nf == S->cap_fr) {
+    S->cap_fr = S->cap_fr ? 2 * S->cap_fr : 256;
+    S->fr = mp_xrealloc(S->fr, sizeof(ex_frame) * S->cap_fr);
+  }
+  S->fr[S->nf++] = (ex_frame){.kind = kind, .sa = sa, .sb = sb, .wl = wl, .lastrank = lastrank,
+                              .cut = cut};
+  return EX_PUSHED;
+}
+
+/* One connected component: sections [sa, sb), every unplaced item whose
+ * span starts there lies inside.  r: what the last child returned. */
+static int branch_step(ex_search *S, ex_frame *f, int r) {
+  const ex_part *P = S->P;
+  if (f->step == 0) {
+    f->depth = S->nt;
+    if (f->depth > S->maxdepth) S->maxdepth = f->depth;
+    ex_infer in;
+    if (!ex_infer_range(S, f->sa, f->sb, f->wl, S->cf->memo, &in)) return 0;
+    /* the memo key stays on the key stack while the children run */
+    f->kat = S->kused;
+    if (S->cf->memo) {
+      f->klen = memo_key(S, f->sa, f->sb, f->wl, f->lastrank, &f->h);
+      if (ex_memo_has(&S->memo, S->key + f->kat, f->klen, f->h)) return 0;
+      S->kused += f->klen;
+    }
+    f->base = S->ncs;
+    f->nc = candidates(S, f->sa, f->sb, f->wl, f->lastrank, &in);
+    f->step = 1;
+    r = 0;
+  } else if (r != 1) {
+    undo_to(S, f->depth);
+  }
+  if (f->k < f->nc && r == 0) {
+    ex_cand cd = S->cs[f->base + f->k++];
+    place(S, cd.i, cd.l);
+    bool cut = false;
+    for (int t = P->s0[cd.i]; t < P->s1[cd.i] - 1 && !cut; t++) cut = S->cross[t] == 0;
+    return push(S, EX_RANGE, f->sa, f->sb, cd.l, S->rank[cd.i], cut);
+  }
+  S->kused = f->kat;
+  if (r != 0) return r; /* found (the placement stays), or aborted */
+  S->ncs = f->base;
+  if (S->cf->memo) ex_memo_add(&S->memo, S->key + f->kat, f->klen, f->h);
+  return 0;
+}
+
+/* Entering a range: the node and clock checks, its components, the check
+ * of every one at the waterline, the restart of the offset order; then the
+ * first branch (or 1: nothing left, 0: a dead component, -1: stopped). */
+static int range_enter(ex_search *S, ex_frame *f) {
   const ex_config *cf = S->cf;
   if ((++S->nodes & 255) == 0 && S->nodes >= S->budget) {
     S->aborted = 1;
@@ -220,18 +256,18 @@ static int solve_range(ex_search *S, int sa, int sb, int64_t wl, int lastrank, b
     S->aborted = 2;
     return -1;
   }
-  int mark = S->nt, ncomp = 0, ca = -1, cb = -1, a, b;
+  int ncomp = 0, ca = -1, cb = -1, a, b, sa = f->sa, sb = f->sb;
   for (int s = sa; next_component(S, &s, sb, &a, &b); ncomp++)
     if (ncomp == 0) ca = a, cb = b;
   if (ncomp == 0) return 1;
   /* when there are several, or the offset order is about to restart, check
    * every one at the current waterline first (a dead one must not wait
    * until the others are solved) */
-  bool restart = cut && cf->reset;
+  bool restart = f->cut && cf->reset;
   if ((restart || cf->components) && (ncomp > 1 || restart)) {
     ex_infer in;
     for (int s = sa; next_component(S, &s, sb, &a, &b);)
-      if (!ex_infer_range(S, a, b, wl, false, &in)) return 0;
+      if (!ex_infer_range(S, a, b, f->wl, false, &in)) return 0;
   }
   /* a placement that leaves no unplaced item across some boundary inside
    * its span makes every part left an independent problem above the placed
@@ -239,31 +275,58 @@ static int solve_range(ex_search *S, int sa, int sb, int64_t wl, int lastrank, b
    * completes the prefix, so a failure there is a real one).  The check
    * above used the waterline: completions in offset order are all the
    * search needs, and none exists if it fails. */
-  size_t rmark = S->rsp;
-  uint64_t rctx = S->rctx;
+  f->mark = S->nt;
+  f->rmark = S->rsp;
+  f->rctx = S->rctx;
   if (restart) {
-    wl = 0;
-    lastrank = -1;
+    f->wl = 0;
+    f->lastrank = -1;
     if (cf->rerank) rerank(S, sa, sb);
   }
-  int r = 1;
-  if (ncomp == 1) {
-    r = branch(S, ca, cb, wl, lastrank);
-  } else if (!cf->components) { /* one search over the whole range */
+  f->step = 1;
+  if (ncomp == 1) return push(S, EX_BRANCH, ca, cb, f->wl, f->lastrank, false);
+  if (!cf->components) { /* one search over the whole range */
     while (S->rem[sa] == 0) sa++;
     while (S->rem[sb - 1] == 0) sb--;
-    r = branch(S, sa, sb, wl, lastrank);
-  } else {
-    for (int s = sa; r == 1 && next_component(S, &s, sb, &a, &b);) {
-      r = branch(S, a, b, wl, lastrank);
-      if (r == 0) undo_to(S, mark);
-    }
+    return push(S, EX_BRANCH, sa, sb, f->wl, f->lastrank, false);
   }
-  while (S->rsp > rmark) {
+  f->step = 2;
+  f->s = f->sa;
+  return 1; /* into the component loop */
+}
+
+/* Sections [sa, sb) hold whole components: solve them one after another.
+ * r: what the last child returned. */
+static int range_step(ex_search *S, ex_frame *f, int r) {
+  if (f->step == 0) {
+    r = range_enter(S, f);
+    if (r == EX_PUSHED || f->step == 0) return r;
+  } else if (f->step == 2 && r == 0) {
+    undo_to(S, f->mark);
+  }
+  int a, b;
+  if (f->step == 2 && r == 1 && next_component(S, &f->s, f->sb, &a, &b))
+    return push(S, EX_BRANCH, a, b, f->wl, f->lastrank, false);
+  while (S->rsp > f->rmark) {
     S->rsp -= 2;
     S->rank[S->rstack[S->rsp]] = S->rstack[S->rsp + 1];
   }
-  S->rctx = rctx;
+  S->rctx = f->rctx;
+  return r;
+}
+
+/* Run the frames from the root range down and back. */
+static int run_frames(ex_search *S) {
+  S->nf = 0;
+  push(S, EX_RANGE, 0, S->P->ns, 0, -1, false);
+  int r = 0;
+  while (S->nf > 0) {
+    ex_frame *f = &S->fr[S->nf - 1];
+    int out = f->kind == EX_RANGE ? range_step(S, f, r) : branch_step(S, f, r);
+    if (out == EX_PUSHED) continue;
+    S->nf--; /* f returns out to the frame below */
+    r = out;
+  }
   return r;
 }
 
@@ -322,6 +385,7 @@ void ex_search_destroy(ex_search *S) {
   free(S->trail);
   free(S->cross);
   free(S->key);
+  free(S->fr);
   if (S->cf->memo) {
     ex_memo_destroy(&S->memo);
     ex_memo_destroy(&S->ranks);
@@ -347,5 +411,5 @@ int ex_search_run(ex_search *S, uint64_t limit) {
   S->ncs = 0;
   S->aborted = 0;
   S->budget = S->nodes + limit;
-  return solve_range(S, 0, P->ns, 0, -1, false);
+  return run_frames(S);
 }

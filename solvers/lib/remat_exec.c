@@ -135,7 +135,7 @@ static bool any_swap(const rx_exec *x, int b) {
 
 void rx_settle(rx_exec *x, int b) {
   const ri_info *ri = x->ri;
-  if (!x->res[b] || x->lock[b] > 0) return;
+  if (!x->res[b] || x->lock[b] > 0 || (x->keep && x->keep[b] > 0)) return;
   int nu = rx_next_use(x, b);
   if (nu > ri->m) { /* no use remains */
     emit_free(x, b);
@@ -156,6 +156,11 @@ void rx_settle(rx_exec *x, int b) {
     return;
   }
   if ((ri->flags[b] & RI_DROP) && ri_fwd_buf(ri, b) && nu >= x->horizon) emit_free(x, b);
+}
+
+void rx_release(rx_exec *x, int b) {
+  x->keep[b]--;
+  rx_settle(x, b);
 }
 
 /* ---- bringing buffers back ---- */
@@ -253,9 +258,36 @@ static void free_copied(rx_exec *x) {
   x->npend = 0;
   for (int i = 0; i < n; i++) {
     int b = x->pend[i];
+    uint8_t why = x->pending[b];
     x->pending[b] = 0;
+    if (why == 2) { /* the driver's offload */
+      if (!x->res[b]) continue;
+      if (x->last_out[b] > x->t_comp) x->pending[b] = 2, x->pend[x->npend++] = b;
+      else emit_free(x, b);
+      continue;
+    }
     rx_settle(x, b);
   }
+}
+
+void rx_poll(rx_exec *x) {
+  if (x->npend) free_copied(x);
+}
+
+void rx_offload(rx_exec *x, int b) {
+  if (!x->res[b] || x->bandwidth <= 0 || x->pending[b]) return;
+  if (!x->host[b]) emit_out(x, b);
+  x->pending[b] = 2;
+  x->pend[x->npend++] = b;
+}
+
+int rx_fetch(rx_exec *x, int b) {
+  if (x->pending[b] == 2) {
+    x->pending[b] = 0;
+    for (int i = 0; i < x->npend; i++)
+      if (x->pend[i] == b) x->pend[i--] = x->pend[--x->npend];
+  }
+  return rx_materialize(x, b);
 }
 
 int rx_step(rx_exec *x) {

@@ -11,6 +11,10 @@
  * Policies, combined:
  * - hold[b] > 0: the driver keeps b (a checkpoint); it is freed only when
  *   no use remains.
+ * - keep (optional, NULL unless the driver sets it): keep[b] > 0 keeps b
+ *   resident whatever its uses (a checkpoint the driver will rerun from,
+ *   an input held past its last reader: remat_info's RI_HOLD); the driver
+ *   frees it with rx_release.
  * - horizon: a forward buffer that may be dropped, not held, whose next use
  *   is at or after the horizon is freed as soon as it has been used
  *   (Chen's segments, the stages of rotor).
@@ -52,6 +56,7 @@ struct rx_exec {
   double deadline;      /* mp_now() deadline, 0: none */
   /* policy */
   int *hold;
+  int *keep;            /* NULL, or per buffer (the driver's array) */
   int horizon;
   const uint8_t *gap;
   const int *prefetch;  /* per event index: position to bring it in at, or -1 */
@@ -80,7 +85,7 @@ struct rx_exec {
   rx_frame *stack;
   int *touched, nt, tcap; /* buffers to settle once the caller's reads are locked */
   int *pend, npend;     /* swapped buffers waiting for their copy out to end */
-  uint8_t *pending;
+  uint8_t *pending;     /* 1: settle once copied (gaps); 2: free once copied (rx_offload) */
   int failed;
   char msg[256];
 };
@@ -102,6 +107,19 @@ int rx_materialize(rx_exec *x, int b);
 void rx_settle(rx_exec *x, int b);
 /* Free a resident buffer (the driver's explicit free). */
 void rx_free(rx_exec *x, int b);
+/* keep[b]--, then settle b (freed now when the policy says so). */
+void rx_release(rx_exec *x, int b);
+/* The driver's offload of a resident buffer: copied out (unless it has a
+ * host copy), then freed at the first position whose run starts after the
+ * copy has ended, so that the free never holds the compute stream back
+ * (whatever keep says: the driver still counts on it, from the host). */
+void rx_offload(rx_exec *x, int b);
+/* Free the offloaded buffers whose copy out has ended by now (the plan's
+ * clock); rx_step does it before each first run. */
+void rx_poll(rx_exec *x);
+/* Bring b back for the driver: a pending offload is cancelled, else b
+ * comes from its host copy (or by reruns).  0, or -1 with x->msg. */
+int rx_fetch(rx_exec *x, int b);
 /* Every remaining position, then every graph output brought back. */
 int rx_finish(rx_exec *x);
 /* Next use position of b (ri->m + 1 when none remains; m for outputs). */

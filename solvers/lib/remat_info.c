@@ -108,7 +108,8 @@ static void set_flags(ri_info *ri, bool *inplace_node) {
 }
 
 /* Which nodes may rerun, then which buffers may be dropped (in position
- * order: a producer's reads are made before it). */
+ * order: a producer's reads are made before it).  A held input (RI_HOLD)
+ * limits no anchor: the driver keeps it while it is needed. */
 static void set_rerun_and_drop(ri_info *ri, const bool *inplace_node) {
   const mp_graph *g = ri->g;
   int *last_write = mp_xmalloc(sizeof(int) * (size_t)(ri->nb + 1));
@@ -128,7 +129,7 @@ static void set_rerun_and_drop(ri_info *ri, const bool *inplace_node) {
     int v = ri->seq[p], a = ri->m;
     for (int k = 0; k < ri_nreads(ri, v); k++) {
       int r = ri_read(ri, v, k);
-      int lim = (ri->flags[r] & RI_DROP) ? ri->anchor[r] : ri->last_use[r];
+      int lim = (ri->flags[r] & RI_DROP) ? ri->anchor[r] : (ri->flags[r] & RI_HOLD) ? ri->m : ri->last_use[r];
       if (lim < a) a = lim;
     }
     for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) {
@@ -225,7 +226,14 @@ static void set_frontier(ri_info *ri) {
   free(idsum);
 }
 
-void ri_init(ri_info *ri, const mp_graph *g, const int *order) {
+/* Inputs that no node at or after the turn reads, and no graph output. */
+static void set_holdable(ri_info *ri) {
+  for (int b = 0; b < ri->nb; b++)
+    if ((ri->flags[b] & RI_INPUT) && !(ri->flags[b] & RI_OUTPUT) && ri->last_use[b] < ri->turn)
+      ri->flags[b] |= RI_HOLD;
+}
+
+static void init(ri_info *ri, const mp_graph *g, const int *order, bool hold_inputs) {
   memset(ri, 0, sizeof *ri);
   ri->g = g;
   ri->n = g->n;
@@ -243,13 +251,18 @@ void ri_init(ri_info *ri, const mp_graph *g, const int *order) {
   bool *inplace_node = mp_xcalloc(n1, sizeof(bool));
   set_flags(ri, inplace_node);
   set_events(ri);
+  set_turn(ri); /* uses no drop flag */
+  if (hold_inputs) set_holdable(ri);
   set_rerun_and_drop(ri, inplace_node);
   free(inplace_node);
   for (int v = 0; v < ri->n; v++)
     if (ri_ws(ri, v) > ri->ws_max) ri->ws_max = ri_ws(ri, v);
-  set_turn(ri);
   set_frontier(ri);
 }
+
+void ri_init(ri_info *ri, const mp_graph *g, const int *order) { init(ri, g, order, false); }
+
+void ri_init_hold(ri_info *ri, const mp_graph *g, const int *order) { init(ri, g, order, true); }
 
 void ri_destroy(ri_info *ri) {
   free(ri->seq);

@@ -37,7 +37,9 @@ enum {
   RI_SWAP = 4,   /* may be offloaded */
   RI_OUTPUT = 8, /* a graph output: resident at the end */
   RI_INPUT = 16, /* resident at the start, never recomputed */
-  RI_TENSOR = 32 /* a tensor buffer (not a workspace) */
+  RI_TENSOR = 32, /* a tensor buffer (not a workspace) */
+  RI_HOLD = 64    /* an input that only forward nodes read, which a driver may
+                     keep past its last reader (ri_init_hold) */
 };
 
 typedef struct ri_info {
@@ -66,6 +68,12 @@ typedef struct ri_info {
 
 /* order: a topological order of all n nodes (inputs anywhere). */
 void ri_init(ri_info *ri, const mp_graph *g, const int *order);
+/* The same for a driver that keeps inputs past their last reader when it
+ * needs them (rotor's chain holds its input as a checkpoint): an input
+ * that only forward nodes read is RI_HOLD, and it limits no anchor, so
+ * what is computed from it may be dropped (RI_DROP) as long as the driver
+ * keeps the input (rx_exec.keep).  ri_init's flags are unchanged. */
+void ri_init_hold(ri_info *ri, const mp_graph *g, const int *order);
 void ri_destroy(ri_info *ri);
 
 static inline int ri_nreads(const ri_info *ri, int v) { return ri->rd_start[v + 1] - ri->rd_start[v]; }

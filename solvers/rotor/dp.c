@@ -1,179 +1,381 @@
 /* dp.c - rotor's dynamic program on the chain (rotor.h) and the schedule
  * it yields.
  *
- * M(s, t, h): the least cost of the forward runs that bring the backward
- * through stages t, t-1, .., s, given that the input frontier a[s-1] is
- * resident and the enclosing schedule holds h slots (a[s-1] included),
- * and keeps holding a[s-1] to the end.  Either
- *   F_all: run stage s keeping everything its backward reads, solve
- *          (s+1, t) holding that too, then backward s; or
- *   checkpoint: keep a[s-1], run stages s .. s'-1 keeping only their
- *          frontier, solve (s', t) holding a[s'-1] too, then solve
- *          (s, s'-1) again from a[s-1].
- * M*(s, t, h): the same when the enclosing schedule lets a[s-1] go once
- * stage s has run (it recomputes from an earlier checkpoint afterwards):
- * only F_all, and a[s-1] is released after it unless backward s reads it.
- * A sub-problem may be of the second kind when its input is released after
- * it anyway: the first sub-problem of a checkpoint, and the one after F_all
- * when backward s does not read a[s].  (The paper's chains always read the
- * input in the backward; here a stage's backward may not, and keeping the
- * input through the rest of the chain would waste it.)
- * A step fits when h plus what it needs stays under budget - background at
- * its time: the forward runs of (s, L) are the first forward pass, stage k
- * at its own place (capS[k]); those of (s, t < L) are reruns just before
- * backward group t (capF[t]); backward s runs during group s (capB[s]:
- * the group's need, what it reads included, is known in bytes).  Sizes
- * are rounded up and capacities down.  O(L^3 x slots) time, O(L^2 x slots)
- * memory. */
+ * V(s, t, h): the least time of the runs that bring the backward through
+ * groups t, t-1, .., s, given that X_{s-1} is resident and the enclosing
+ * schedule holds h slots, X_{s-1} included.  Variants (RT_V_* bits):
+ *   star  the enclosing schedule no longer needs X_{s-1}: it goes after its
+ *         last use inside (the paper's input released by its last F);
+ *   top   X_t is resident too, kept from the sub-chain above (counted in
+ *         h), and released inside;
+ *   def   group s runs its head only: its tail (from its first read of
+ *         X_{s-1}) is left to the caller, with its carry held (implies
+ *         star: the head does not read X_{s-1});
+ *   pend  the tail of group t+1 is waiting: it runs right after stage t's
+ *         forward, before group t (its carry and the background before it
+ *         held meanwhile).
+ * Choices, as in Beaumont et al.:
+ *   F_all   run stage s keeping X_s and T_s (x-bar^s), solve (s+1, t) with
+ *           X_s as its input (kept when group s reads X_s, else released
+ *           inside), then group s;
+ *   F_ck    run stages s .. s'-1 keeping only their frontier (a sweep, X_{s-1}
+ *           kept), solve (s', t) from X_{s'-1}, then (s, s'-1): X_{s'-1}
+ *           released inside the first (then recomputed), kept into the
+ *           second (top), or released with group s' 's tail deferred into
+ *           the second (def, then pend);
+ *   top     release X_t and solve the interval as if it were absent;
+ *   direct  s = t, stage t has no tape: group t at once when X_t is
+ *           resident (top) or not read;
+ *   tail    (pend) the sweep s .. t, the waiting tail, then (s, t) with X_t
+ *           on top.
+ * A step fits when the slots held plus what it needs stay within the
+ * budget at its time: the first forward pass (intervals ending at L) runs
+ * stage k at its own place (needS); reruns of an interval ending at t < L
+ * run just before group t (needR + bgF[t], or + bgT[t+1] + carry[t+1]
+ * while a tail waits); groups and tails need gneed, ghead, gtail.  With
+ * one byte per slot a schedule that fits the table fits the chain.  A
+ * rerun sweep starts after the last frontier with no chain buffer (fix):
+ * what lies before it is never needed again.
+ * With a host link (bandwidth > 0) two more choices, the offload of
+ * Beaumont, Eyraud-Dubois and Shilova (2021): F_ck may copy X_{s-1} out
+ * while (s', t) runs and bring it back for (s, s'-1); F_all may copy T_s
+ * out while (s+1, t) runs and bring it back for group s.  The slots are
+ * not held meanwhile; the copies are priced at copy_weight x their time on
+ * the link: the copies of nested intervals share its two streams, so the
+ * weight prices that capacity (the driver tries a few and keeps the
+ * shortest plan by the plan's own clock).
+ * O(L^3 x slots) time, O(L^2 x slots) memory. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rotor/rotor.h"
 
-static int slots_up(int64_t bytes, int64_t slot) { return (int)((bytes + slot - 1) / slot); }
+enum { HOW_ALL = 0, HOW_TOP = 1, HOW_DIRECT = 2, HOW_TAIL = 3, HOW_CK = 4 };
+#define HOW(code, off) ((int32_t)((code) * 4 + (off)))
 
-static int slots_down(int64_t bytes, int64_t slot, int S) {
+/* The valid variants (def implies star; pend excludes top), numbered. */
+static const int8_t var_index[16] = {0, 1, 2, 3, -1, 4, -1, 5, 6, 7, -1, -1, -1, 8, -1, -1};
+
+/* Sizes and capacities in slots, rounded to the nearest: with one byte per
+ * slot (budgets up to the slot count) the table is exact; with more, the
+ * errors of the checkpoints held do not all add up the same way, and the
+ * driver corrects the budget it hands the program. */
+static int slots_of(int64_t bytes, int64_t slot) { return (int)((bytes + slot / 2) / slot); }
+
+static int slots_cap(int64_t bytes, int64_t slot, int S) {
   if (bytes < 0) return -1;
-  int64_t x = bytes / slot;
+  int64_t x = (bytes + slot / 2) / slot;
   return x > S ? S : (int)x;
 }
 
-static double *cell(const rt_dp *d, const double *tab, int s, int t) {
-  return (double *)tab + (size_t)(d->row[s] + t - s) * (size_t)(d->S + 1);
+static bool has_tail(const rt_chain *ch, int k) { return ch->ts[k] < ch->gend[k]; }
+
+/* ---- the slots held: the union of the frontiers held ----
+ * X_{s-1} (when held) and X_t (top) are in h; a frontier between them
+ * adds its size less what it shares with its neighbours (-1: none). */
+static int ov(const rt_dp *d, int i, int j) {
+  return i < 0 || j < 0 || i >= j ? 0 : d->OV[i * (d->L + 1) + j];
 }
 
-static double fsum(const rt_dp *d, int s, int t) { return d->F[t] - d->F[s - 1]; } /* f[s..t] */
-
-/* The better of M and (when allowed) M* for (s, t) at h. */
-static double sub_best(const rt_dp *d, int s, int t, int h, bool may_release, bool *released) {
-  if (h > d->S) return INFINITY;
-  double m = cell(d, d->val, s, t)[h], x = may_release ? cell(d, d->valx, s, t)[h] : INFINITY;
-  if (released) *released = x < m;
-  return x < m ? x : m;
+static int ins(const rt_dp *d, int i, int j, int u) {
+  return d->A[j] - ov(d, i, j) - ov(d, j, u) + ov(d, i, u);
 }
 
-/* The room for a forward run of stage k within (s, t). */
-static int cap_for(const rt_dp *d, int k, int t) { return t == d->L ? d->capS[k] : d->capF[t]; }
+static int up(int var, int t) { return var & RT_V_TOP ? t : -1; }
 
-/* F_all of stage s in M (keep_input) or M*: the value at h, or INFINITY. */
-static double c_all(const rt_dp *d, int s, int t, int h, bool keep_input, bool *released) {
-  if (h + d->P[s] + d->SV[s] > cap_for(d, s, t)) return INFINITY;
-  int drop = keep_input || d->keep_in[s] ? 0 : d->A[s - 1];
-  if (!keep_input && d->keep_in[s]) return INFINITY; /* M* needs a stage that lets its input go */
-  if (h - drop > d->capB[s]) return INFINITY;
-  if (s == t) return fsum(d, s, s);
-  return fsum(d, s, s) + sub_best(d, s + 1, t, h - drop + d->SV[s] + d->A[s], d->AB[s] == 0, released);
+/* Outside group s: h less X_t (top, released inside) and X_{s-1} (star:
+ * counted by the group's need or released). */
+static int h_outside(const rt_dp *d, int var, int s, int t, int h) {
+  int x = h;
+  if (var & RT_V_TOP) x -= d->A[t] - ov(d, s - 1, t);
+  if (var & RT_V_STAR) x -= d->A[s - 1];
+  return x;
 }
 
-/* The sweep of stages s .. s2-1 keeping a[s-1] (in h): the largest h it
- * allows, updated as s2 grows. */
-static int sweep_next(const rt_dp *d, int s, int s2, int t, int prev) {
-  int k = s2 - 1, lim = cap_for(d, k, t) - (k > s ? d->A[k - 1] : 0) - d->P[k];
-  return lim < prev ? lim : prev;
+/* F_all at s: the slots held after the run (X_{s-1} released first when
+ * rel), before the tape (TB[s]) is added. */
+static int all_h1(const rt_dp *d, int var, int s, int t, int h, bool rel) {
+  if (!rel) return h + ins(d, s - 1, s, up(var, t));
+  return h - ins(d, -1, s - 1, up(var, t)) + ins(d, -1, s, up(var, t));
 }
 
-static double c_ckpt(const rt_dp *d, int s, int t, int s2, int h, int sweep, bool *released) {
-  if (h > sweep) return INFINITY;
-  return fsum(d, s, s2 - 1) + sub_best(d, s2, t, h + d->A[s2 - 1], true, released) +
-         cell(d, d->val, s, s2 - 1)[h];
+/* F_ck at s2 (pass 0 released inside, 1 kept, 2 deferred tail): what the
+ * first sub-interval holds more than h (X_{s-1} offloaded when off), and
+ * the second. */
+static int ck_d1(const rt_dp *d, int var, int s, int t, int s2, bool off) {
+  return ins(d, s - 1, s2 - 1, up(var, t)) - (off ? d->A[s - 1] - ov(d, s - 1, s2 - 1) : 0);
 }
 
-static void fill_cell(rt_dp *d, int s, int t) {
-  double *v = cell(d, d->val, s, t), *vx = cell(d, d->valx, s, t);
-  for (int h = 0; h <= d->S; h++) {
-    v[h] = c_all(d, s, t, h, true, NULL);
-    vx[h] = c_all(d, s, t, h, false, NULL);
+static int ck_d2(const rt_dp *d, int var, int s, int t, int s2, int pass) {
+  int top = var & RT_V_TOP;
+  if (pass == 1) return ins(d, s - 1, s2 - 1, up(var, t)) - (top ? d->A[t] - ov(d, s2 - 1, t) : 0);
+  return top ? -(d->A[t] - ov(d, s - 1, t)) : 0;
+}
+
+/* Is the variant meaningful for (s, t)? */
+static bool var_ok(const rt_dp *d, int var, int s, int t) {
+  if (var_index[var] < 0) return false;
+  if ((var & RT_V_TOP) && t == d->L) return false;
+  if ((var & RT_V_DEF) && !has_tail(d->ch, s)) return false;
+  if ((var & RT_V_PEND) && (t == d->L || !has_tail(d->ch, t + 1))) return false;
+  return true;
+}
+
+static size_t at(const rt_dp *d, int var, int s, int t) {
+  return ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s)) * (size_t)(d->S + 1);
+}
+
+/* The value of a sub-problem at h slots (INFINITY beyond the table). */
+static double sub(const rt_dp *d, int var, int s, int t, int h) {
+  if (h < 0 || h > d->S || !var_ok(d, var, s, t)) return INFINITY;
+  return d->val[at(d, var, s, t) + (size_t)h];
+}
+
+/* The most slots held that a forward run of stage k (mode m) inside an
+ * interval ending at t allows (pend: a tail of group t+1 waits). */
+static int cap_fwd(const rt_dp *d, int k, int t, int m, bool pend) {
+  const rt_chain *ch = d->ch;
+  int64_t need = t == d->L ? ch->needS[m][k]
+                           : (pend ? ch->bgT[t + 1] + ch->carry[t + 1] : ch->bgF[t]) + ch->needR[m][k];
+  return slots_cap(d->budget - need, d->slot, d->S);
+}
+
+/* Group s (its head only with def) fits with h_out slots held outside it
+ * (X_{s-1} counted only when the enclosing schedule keeps it: not star). */
+static bool group_fits(const rt_dp *d, int s, int h_out, int var) {
+  if (var & RT_V_DEF) return h_out + d->GH[s] <= d->SB;
+  if ((var & RT_V_STAR) && d->ch->kin[s]) return h_out + d->GX[s] <= d->SB;
+  int shared = !(var & RT_V_STAR) && d->ch->kx[s] ? ov(d, s - 1, s) : 0; /* X_{s-1} is in h_out */
+  return h_out - shared + d->G[s] <= d->SB;
+}
+
+/* Does the variant release X_{s-1} right after stage s's last run? */
+static bool releases_input(const rt_dp *d, int var, int s) {
+  return (var & RT_V_STAR) && ((var & RT_V_DEF) || !d->ch->kin[s]);
+}
+
+/* The tail of group t+1, right after stage t ran, with h_base slots held
+ * besides X_t (which adds xt): X_t stays for group t when it reads it. */
+static bool tail_fits(const rt_dp *d, int t, int h_base, int xt) {
+  if (d->ch->kx[t]) return h_base + xt + d->GT[t + 1] <= d->SB;
+  return h_base + d->GTX[t + 1] <= d->SB;
+}
+
+/* The price of copying `bytes` out and back: the link's time, weighted
+ * (the copies of nested intervals share one stream each way; the weight
+ * is the driver's Lagrange multiplier on that capacity). */
+static double copy_cost(const rt_dp *d, int64_t bytes) { return d->copy_weight * 2.0 * (double)bytes / d->bandwidth; }
+
+typedef struct cellctx {
+  rt_dp *d;
+  int var, s, t;
+  double *v;
+  int32_t *how;
+} cellctx;
+
+static void offer(cellctx *c, int h, double x, int32_t how) {
+  if (x < c->v[h]) c->v[h] = x, c->how[h] = how;
+}
+
+/* F_all at s (with T_s offloaded during (s+1, t) when off). */
+static void branch_all(cellctx *c, bool off) {
+  rt_dp *d = c->d;
+  const rt_chain *ch = d->ch;
+  int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP, pend = var & RT_V_PEND;
+  if (top && s == t) return;
+  if (off && (s == t || ch->tb[s] == 0)) return;
+  int lim = cap_fwd(d, s, t, 1, pend), sv = (top | pend) | (ch->kx[s] ? 0 : RT_V_STAR);
+  bool rel = releases_input(d, var, s);
+  double f = ch->fr_cost[1][s] + ch->gcost[s];
+  int xt = rel ? ins(d, -1, s, up(var, t)) : ins(d, s - 1, s, up(var, t));
+  for (int h = 0; h <= lim && h <= d->S; h++) {
+    if (!group_fits(d, s, h_outside(d, var, s, t, h), var)) continue;
+    int h1 = all_h1(d, var, s, t, h, rel); /* X_s in, X_{s-1} out when rel */
+    double x = f;
+    if (s < t) {
+      double in = sub(d, sv, s + 1, t, h1 + (off ? 0 : d->TB[s]));
+      if (!isfinite(in)) continue;
+      x += in + (off ? copy_cost(d, ch->tb[s]) : 0);
+    } else if (pend && !tail_fits(d, t, h1 - xt + d->TB[t], xt)) {
+      continue;
+    }
+    offer(c, h, x, HOW(HOW_ALL, off ? RT_OFF_T : 0));
   }
-  int sweep = d->S;
-  double *best = mp_xmalloc(sizeof(double) * (size_t)(d->S + 1));
-  for (int s2 = s + 1; s2 <= t; s2++) {
-    sweep = sweep_next(d, s, s2, t, sweep);
-    int a = d->A[s2 - 1], top = sweep;
-    if (top > d->S - a) top = d->S - a;
-    const double *x = cell(d, d->val, s2, t) + a, *xx = cell(d, d->valx, s2, t) + a;
-    const double *y = cell(d, d->val, s, s2 - 1);
-    double fs = fsum(d, s, s2 - 1);
-    for (int h = 0; h <= top; h++) best[h] = xx[h] < x[h] ? xx[h] : x[h];
-    for (int h = 0; h <= top; h++) { /* the DP's inner loop */
-      double c = fs + best[h] + y[h];
-      v[h] = c < v[h] ? c : v[h];
+}
+
+/* Release X_t and solve the interval as if it were absent. */
+static void branch_top(cellctx *c) {
+  rt_dp *d = c->d;
+  int rm = d->A[c->t] - ov(d, c->s - 1, c->t);
+  for (int h = rm > 0 ? rm : 0; h <= d->S; h++)
+    offer(c, h, sub(d, c->var & ~RT_V_TOP, c->s, c->t, h - rm), HOW(HOW_TOP, 0));
+}
+
+/* Group t at once (s = t): stage t has no tape beyond X_t, and X_t is
+ * resident (top) or not read by the group. */
+static void branch_direct(cellctx *c) {
+  rt_dp *d = c->d;
+  const rt_chain *ch = d->ch;
+  int t = c->t, var = c->var, a_t = var & RT_V_TOP ? d->A[t] : 0;
+  if ((var & RT_V_PEND) || ch->t_start[t + 1] != ch->t_start[t] || (!(var & RT_V_TOP) && ch->kx[t])) return;
+  for (int h = a_t; h <= d->S; h++)
+    if (group_fits(d, t, h_outside(d, var, t, t, h), var)) offer(c, h, ch->gcost[t], HOW(HOW_DIRECT, 0));
+}
+
+/* F_ck: the sweep s .. s2-1, then (s2, t) and (s, s2-1).  How X_{s2-1}
+ * passes between them: 0 released inside the first, 1 kept into the
+ * second, 2 released with group s2's tail deferred into the second.
+ * X_{s-1} offloaded during the first when off. */
+static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
+  rt_dp *d = c->d;
+  int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP;
+  double sweep = d->FC[0][s2 - 1] - d->FC[0][lo - 1];
+  if (off && d->ch->a[s - 1] == 0) return;
+  for (int pass = 0; pass < 3; pass++) {
+    int v1 = (top | (var & RT_V_PEND)) | (pass == 1 ? 0 : RT_V_STAR) | (pass == 2 ? RT_V_DEF : 0);
+    int v2 = (pass == 1 ? RT_V_TOP : 0) | (pass == 2 ? RT_V_PEND : 0) | (var & (RT_V_STAR | RT_V_DEF));
+    if (!var_ok(d, v1, s2, t) || !var_ok(d, v2, s, s2 - 1)) continue;
+    int32_t how = HOW(HOW_CK + 3 * (s2 - s - 1) + pass, off ? RT_OFF_X : 0);
+    const double *x1 = d->val + at(d, v1, s2, t), *x2 = d->val + at(d, v2, s, s2 - 1);
+    /* h1 = h + d1 into the first, h2 = h + d2 into the second, both in [0, S] */
+    int d1 = ck_d1(d, var, s, t, s2, off), d2 = ck_d2(d, var, s, t, s2, pass);
+    int lo_h = 0, hi_h = lim < d->S ? lim : d->S;
+    if (-d1 > lo_h) lo_h = -d1;
+    if (-d2 > lo_h) lo_h = -d2;
+    if (d->S - d1 < hi_h) hi_h = d->S - d1;
+    if (d->S - d2 < hi_h) hi_h = d->S - d2;
+    for (int h = lo_h; h <= hi_h; h++) { /* the DP's inner loop */
+      double in = x1[h + d1], x = sweep + in + x2[h + d2];
+      if (off) x += copy_cost(d, d->ch->a[s - 1]);
+      if (x < c->v[h]) c->v[h] = x, c->how[h] = how;
     }
   }
-  free(best);
 }
 
-static void sizes(rt_dp *d, const rt_chain *ch, int64_t budget) {
-  int L = d->L;
-  size_t n = (size_t)L + 2;
-  d->A = mp_xcalloc(n, sizeof(int));
-  d->SV = mp_xcalloc(n, sizeof(int));
-  d->P = mp_xcalloc(n, sizeof(int));
-  d->AB = mp_xcalloc(n, sizeof(int));
-  d->keep_in = mp_xcalloc(n, sizeof(bool));
-  d->capS = mp_xcalloc(n, sizeof(int));
-  d->capF = mp_xcalloc(n, sizeof(int));
-  d->capB = mp_xcalloc(n, sizeof(int));
-  d->F = mp_xcalloc(n, sizeof(double));
-  for (int k = 0; k <= L; k++) {
-    d->A[k] = slots_up(ch->a[k], d->slot);
-    d->SV[k] = slots_up(ch->sv[k], d->slot);
-    d->P[k] = slots_up(ch->pk[k], d->slot);
-    d->AB[k] = slots_up(ch->ab[k], d->slot);
-    if (k > 0) {
-      d->keep_in[k] = ch->ain[k] > 0;
-      d->F[k] = d->F[k - 1] + ch->f[k];
-      d->capS[k] = slots_down(budget - ch->bgS[k], d->slot, d->S);
-      d->capF[k] = slots_down(budget - ch->bgF[k], d->slot, d->S);
-      d->capB[k] = slots_down(budget - ch->bneed[k], d->slot, d->S);
+/* With a tail of group t+1 waiting: the sweep s .. t (X_{s-1} kept), the
+ * tail at once, then the interval with X_t on top. */
+static void branch_tail_first(cellctx *c, int lo, int lim) {
+  rt_dp *d = c->d;
+  int s = c->s, t = c->t, v2 = (c->var & ~RT_V_PEND) | RT_V_TOP, a = ins(d, s - 1, t, -1);
+  if (!var_ok(d, v2, s, t)) return;
+  double sweep = d->FC[0][t] - d->FC[0][lo - 1];
+  const double *x2 = d->val + at(d, v2, s, t);
+  for (int h = 0; h <= lim && h + a <= d->S; h++)
+    if (h + a + d->GT[t + 1] <= d->SB) offer(c, h, sweep + x2[h + a], HOW(HOW_TAIL, 0));
+}
+
+static void fill_cell(rt_dp *d, int var, int s, int t) {
+  size_t base = at(d, var, s, t);
+  cellctx c = {d, var, s, t, d->val + base, d->how + base};
+  for (int h = 0; h <= d->S; h++) c.v[h] = INFINITY, c.how[h] = -1;
+  bool off = d->bandwidth > 0, pend = var & RT_V_PEND;
+  branch_all(&c, false);
+  if (off) branch_all(&c, true);
+  if (var & RT_V_TOP) branch_top(&c);
+  if (s == t) branch_direct(&c);
+  int lim = d->S, lo = s;
+  for (int s2 = s + 1; s2 <= t + (pend ? 1 : 0); s2++) {
+    int k = s2 - 1; /* the stage the sweep adds */
+    if (t < d->L && d->ch->a[k] == 0) {
+      lo = s2, lim = d->S; /* X_k holds nothing: nothing before it reruns */
+    } else {
+      int l = cap_fwd(d, k, t, 0, pend) - (k > lo ? ins(d, s - 1, k - 1, up(var, t)) : 0);
+      if (l < lim) lim = l;
     }
+    if (lim < 0) continue;
+    if (s2 == t + 1) {
+      branch_tail_first(&c, lo, lim);
+      continue;
+    }
+    branch_ck(&c, s2, lo, lim, false);
+    if (off) branch_ck(&c, s2, lo, lim, true);
   }
 }
 
-int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double deadline) {
+static int *slots_array(const rt_dp *d, const int64_t *bytes) {
+  int *x = mp_xcalloc((size_t)d->L + 2, sizeof(int));
+  for (int k = 0; k <= d->L; k++) x[k] = slots_of(bytes[k], d->slot);
+  return x;
+}
+
+static void sizes(rt_dp *d, const rt_chain *ch) {
+  d->A = slots_array(d, ch->a);
+  d->TB = slots_array(d, ch->tb);
+  d->G = slots_array(d, ch->gneed);
+  d->GX = slots_array(d, ch->gneedx);
+  d->GH = slots_array(d, ch->ghead);
+  d->GT = slots_array(d, ch->gtail);
+  d->GTX = slots_array(d, ch->gtailx);
+  d->SB = slots_cap(d->budget, d->slot, 1 << 30);
+  size_t n = (size_t)(d->L + 1) * (size_t)(d->L + 1);
+  d->OV = mp_xcalloc(n ? n : 1, sizeof(int));
+  for (size_t i = 0; i < n; i++) d->OV[i] = slots_of(ch->ov[i], d->slot);
+  for (int m = 0; m < 2; m++) {
+    d->FC[m] = mp_xcalloc((size_t)d->L + 2, sizeof(double));
+    for (int k = 1; k <= d->L; k++) d->FC[m][k] = d->FC[m][k - 1] + ch->fr_cost[m][k];
+  }
+}
+
+size_t rt_dp_bytes(int L, int slots) {
+  size_t cells = (size_t)L * (size_t)(L + 1) / 2;
+  return cells * RT_NV * (size_t)(slots + 1) * (sizeof(double) + sizeof(int32_t));
+}
+
+int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
+               double copy_weight, double deadline) {
   memset(d, 0, sizeof *d);
+  d->copy_weight = copy_weight;
   int L = d->L = ch->L;
   d->ch = ch;
   d->S = slots;
-  d->slot = budget / slots + 1;
-  sizes(d, ch, budget);
+  d->budget = budget;
+  d->bandwidth = bandwidth;
+  d->slot = budget > 0 ? (budget + slots - 1) / slots : 1;
+  if (d->slot < 1) d->slot = 1;
+  sizes(d, ch);
   d->row = mp_xcalloc((size_t)L + 2, sizeof(int));
   for (int s = 1, r = 0; s <= L; s++) d->row[s] = r, r += L - s + 1;
-  size_t cells = (size_t)L * (size_t)(L + 1) / 2, len = (cells ? cells : 1) * (size_t)(slots + 1);
+  d->cells = (size_t)L * (size_t)(L + 1) / 2;
+  size_t len = (d->cells ? d->cells : 1) * RT_NV * (size_t)(slots + 1);
   d->val = mp_xmalloc(sizeof(double) * len);
-  d->valx = mp_xmalloc(sizeof(double) * len);
+  d->how = mp_xmalloc(sizeof(int32_t) * len);
+  /* by length; in a cell the variants without top or pend first (top
+   * releases into them), then top, then pend (its tail may come first) */
   for (int n = 0; n < L; n++) {
     if (deadline > 0 && mp_now() >= deadline) return -1;
-    for (int s = 1; s + n <= L; s++) fill_cell(d, s, s + n);
+    for (int s = 1; s + n <= L; s++)
+      for (int pass = 0; pass < 3; pass++)
+        for (int var = 0; var < 16; var++) {
+          int kind = var & RT_V_TOP ? 1 : var & RT_V_PEND ? 2 : 0;
+          if (kind == pass && var_ok(d, var, s, s + n)) fill_cell(d, var, s, s + n);
+        }
   }
   return 0;
 }
 
 void rt_dp_destroy(rt_dp *d) {
   free(d->A);
-  free(d->SV);
-  free(d->P);
-  free(d->AB);
-  free(d->keep_in);
-  free(d->capS);
-  free(d->capF);
-  free(d->capB);
-  free(d->F);
+  free(d->TB);
+  free(d->G);
+  free(d->GX);
+  free(d->GH);
+  free(d->GT);
+  free(d->GTX);
+  free(d->OV);
+  for (int m = 0; m < 2; m++) free(d->FC[m]);
   free(d->val);
-  free(d->valx);
+  free(d->how);
   free(d->row);
   memset(d, 0, sizeof *d);
 }
 
-double rt_dp_value(const rt_dp *d) { return d->L == 0 ? 0 : cell(d, d->val, 1, d->L)[0]; }
-
-static void put(rt_op **ops, int *n, int *cap, char op, int k) {
-  if (*n == *cap) {
-    *cap = *cap ? 2 * *cap : 64;
-    *ops = mp_xrealloc(*ops, sizeof(rt_op) * (size_t)*cap);
-  }
-  (*ops)[(*n)++] = (rt_op){op, k};
+double rt_dp_value(const rt_dp *d, int h) {
+  if (d->L == 0) return 0;
+  return sub(d, RT_V_STAR, 1, d->L, d->A[0] + h);
 }
+
+/* ---- the schedule ---- */
 
 typedef struct emitter {
   const rt_dp *d;
@@ -181,53 +383,114 @@ typedef struct emitter {
   int *n, *cap;
 } emitter;
 
-static void emit(emitter *e, int s, int t, int h, bool keep_input);
+static void put(emitter *e, char op, int k, int arg) {
+  if (*e->n == *e->cap) {
+    *e->cap = *e->cap ? 2 * *e->cap : 64;
+    *e->ops = mp_xrealloc(*e->ops, sizeof(rt_op) * (size_t)*e->cap);
+  }
+  (*e->ops)[(*e->n)++] = (rt_op){op, k, arg};
+}
 
-/* F_all of stage s (in M or M*), the rest of the chain, backward s. */
-static void emit_all(emitter *e, int s, int t, int h, bool keep_input) {
+static void emit(emitter *e, int var, int s, int t, int h);
+
+/* The time an op takes on the compute stream (an estimate for prefetches). */
+static double op_time(const rt_chain *ch, rt_op op) {
+  if (op.op == RT_F) return ch->fr_cost[op.arg][op.k];
+  if (op.op == RT_GROUP) return ch->gcost[op.k];
+  return 0;
+}
+
+/* The copy in of what was offloaded during ops [from, n): placed where the
+ * ops left after it take at least the copy's time, so that it ends in time
+ * (it then holds its bytes during those ops). */
+static void prefetch(emitter *e, int from, int k, int what, int64_t bytes) {
   const rt_dp *d = e->d;
-  int drop = keep_input || d->keep_in[s] ? 0 : d->A[s - 1];
-  put(e->ops, e->n, e->cap, 'A', s);
-  if (!keep_input) put(e->ops, e->n, e->cap, 'r', s - 1); /* M*: the input goes */
-  bool released = false;
+  double need = (double)bytes / d->bandwidth, left = 0;
+  int at = *e->n;
+  while (at > from && left < need) left += op_time(d->ch, (*e->ops)[--at]);
+  put(e, RT_IN, k, what);
+  rt_op in = (*e->ops)[*e->n - 1];
+  memmove(*e->ops + at + 1, *e->ops + at, sizeof(rt_op) * (size_t)(*e->n - 1 - at));
+  (*e->ops)[at] = in;
+}
+
+/* The flags of group s's op. */
+static int group_flags(const rt_dp *d, int var, int s, bool top) {
+  bool star_in = (var & RT_V_STAR) && !(var & RT_V_DEF) && d->ch->kin[s];
+  return (top ? RT_G_TOP : 0) | (star_in ? RT_G_INPUT : 0) | (var & RT_V_DEF ? RT_G_HEAD : 0);
+}
+
+static void emit_all(emitter *e, int var, int s, int t, int h, bool off) {
+  const rt_dp *d = e->d;
+  const rt_chain *ch = d->ch;
+  int top = var & RT_V_TOP, pend = var & RT_V_PEND;
+  bool rel = releases_input(d, var, s);
+  put(e, RT_F, s, 1);
+  if (rel) put(e, RT_REL, s - 1, 0);
+  int h1 = all_h1(d, var, s, t, h, rel);
   if (s < t) {
-    int sub = h - drop + d->SV[s] + d->A[s];
-    sub_best(d, s + 1, t, sub, d->AB[s] == 0, &released);
-    emit(e, s + 1, t, sub, !released);
+    if (off) put(e, RT_OUT, s, RT_OFF_T);
+    int from = *e->n;
+    emit(e, (top | pend) | (ch->kx[s] ? 0 : RT_V_STAR), s + 1, t, h1 + (off ? 0 : d->TB[s]));
+    if (off) prefetch(e, from, s, RT_OFF_T, ch->tb[s]);
+  } else if (pend) {
+    put(e, RT_TAIL, t + 1, 0);
   }
-  if (!released) put(e->ops, e->n, e->cap, 'r', s); /* what group s does not read goes first */
-  put(e->ops, e->n, e->cap, 'B', s);
-  put(e->ops, e->n, e->cap, 's', s);
+  put(e, RT_GROUP, s, group_flags(d, var, s, s == t || ch->kx[s]));
 }
 
-/* The choice that attains the table's value (F_all on ties, then the
- * nearest s'); the same arithmetic as the fill, so equality is exact. */
-static void emit(emitter *e, int s, int t, int h, bool keep_input) {
+static void emit_ck(emitter *e, int var, int s, int t, int h, int s2, int pass, bool off) {
   const rt_dp *d = e->d;
-  double want = cell(d, keep_input ? d->val : d->valx, s, t)[h];
-  if (!keep_input || c_all(d, s, t, h, true, NULL) == want) {
-    emit_all(e, s, t, h, keep_input);
-    return;
+  int top = var & RT_V_TOP, lo = s;
+  if (t < d->L)
+    for (int k = s; k < s2; k++)
+      if (d->ch->a[k] == 0) lo = k + 1;
+  for (int j = lo; j < s2; j++) {
+    put(e, RT_F, j, 0);
+    if (j - 1 >= lo) put(e, RT_REL, j - 1, 0);
   }
-  int sweep = d->S;
-  for (int s2 = s + 1; s2 <= t; s2++) {
-    sweep = sweep_next(d, s, s2, t, sweep);
-    bool released = false;
-    if (c_ckpt(d, s, t, s2, h, sweep, &released) != want) continue;
-    for (int k = s; k < s2; k++) {
-      put(e->ops, e->n, e->cap, 'N', k);
-      if (k > s) put(e->ops, e->n, e->cap, 'r', k - 1);
+  if (off) put(e, RT_OUT, s - 1, RT_OFF_X);
+  int v1 = (top | (var & RT_V_PEND)) | (pass == 1 ? 0 : RT_V_STAR) | (pass == 2 ? RT_V_DEF : 0);
+  int v2 = (pass == 1 ? RT_V_TOP : 0) | (pass == 2 ? RT_V_PEND : 0) | (var & (RT_V_STAR | RT_V_DEF));
+  int from = *e->n;
+  emit(e, v1, s2, t, h + ck_d1(d, var, s, t, s2, off));
+  if (off) prefetch(e, from, s - 1, RT_OFF_X, d->ch->a[s - 1]);
+  emit(e, v2, s, s2 - 1, h + ck_d2(d, var, s, t, s2, pass));
+}
+
+/* The choice the table recorded for (var, s, t, h). */
+static void emit(emitter *e, int var, int s, int t, int h) {
+  const rt_dp *d = e->d;
+  int32_t how = d->how[at(d, var, s, t) + (size_t)h];
+  if (how < 0) return; /* not reached: the caller checked the value */
+  int code = how / 4, off = how % 4;
+  if (code == HOW_ALL) {
+    emit_all(e, var, s, t, h, off != 0);
+  } else if (code == HOW_TOP) {
+    put(e, RT_REL, t, 0);
+    emit(e, var & ~RT_V_TOP, s, t, h - (d->A[t] - ov(d, s - 1, t)));
+  } else if (code == HOW_TAIL) {
+    int lo = s;
+    for (int k = s; k <= t; k++)
+      if (d->ch->a[k] == 0) lo = k + 1;
+    for (int j = lo; j <= t; j++) {
+      put(e, RT_F, j, 0);
+      if (j - 1 >= lo) put(e, RT_REL, j - 1, 0);
     }
-    emit(e, s2, t, h + d->A[s2 - 1], !released);
-    if (!released) put(e->ops, e->n, e->cap, 'r', s2 - 1);
-    emit(e, s, s2 - 1, h, true);
-    return;
+    put(e, RT_TAIL, t + 1, 0);
+    emit(e, (var & ~RT_V_PEND) | RT_V_TOP, s, t, h + ins(d, s - 1, t, -1));
+  } else if (code == HOW_DIRECT) {
+    if (releases_input(d, var, t)) put(e, RT_REL, t - 1, 0);
+    put(e, RT_GROUP, t, group_flags(d, var, t, var & RT_V_TOP));
+  } else {
+    int c = code - HOW_CK;
+    emit_ck(e, var, s, t, h, s + 1 + c / 3, c % 3, off != 0);
   }
 }
 
-int rt_dp_program(const rt_dp *d, rt_op **ops, int *cap) {
+int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap) {
   int n = 0;
   emitter e = {d, ops, &n, cap};
-  if (d->L > 0 && isfinite(cell(d, d->val, 1, d->L)[0])) emit(&e, 1, d->L, 0, true);
+  if (d->L > 0 && isfinite(rt_dp_value(d, h))) emit(&e, RT_V_STAR, 1, d->L, d->A[0] + h);
   return n;
 }

@@ -1,23 +1,27 @@
 /* rotor.c - rotor (Beaumont, Eyraud-Dubois, Herrmann, Joly, Shilova,
- * "Optimal checkpointing for heterogeneous chains: how to train deep neural
- * networks with limited memory", 2019/2021): the optimal persistent
- * checkpointing schedule of a chain by dynamic programming (dp.c), applied
- * to a graph that is not a chain through the sequence of its forward's
- * segments (chain.c: cut at articulation points, and at the smallest
- * frontiers where those are sparse).
+ * "Optimal checkpointing for heterogeneous chains: how to train deep
+ * neural networks with limited memory", 2019; with a host link, the offload
+ * of Beaumont, Eyraud-Dubois and Shilova, "Efficient combination of
+ * rematerialization and offloading for training DNNs", NeurIPS 2021): the
+ * optimal persistent schedule of a chain by dynamic programming (dp.c),
+ * applied to a graph that is not a chain through the sequence of its
+ * forward's segments (chain.c: cut at articulation points, then at the
+ * smallest frontiers).
  *
- * The program's schedule is played on the shared plan builder: F_all and
- * F_n run a stage (its first runs the first time, then the reruns that
- * bring back its frontier, and for F_all its saved buffers) and hold what
- * the schedule keeps; a backward group runs its first runs; releases free
- * what is no longer held.  Anything the schedule did not foresee (a
- * backward node reading another stage, a buffer the chain does not model)
- * is brought back on demand, so the plan is always valid.  The program
- * sees the chain and an estimate of the background at each step: the
- * driver corrects the budget it hands the program (over: the excess off;
- * under: the slack on; then bisection) and keeps the plan whose own
- * measured peak fits with the least duration.  Without phases in the graph
- * the forward ends after the loss (lib/remat_info.h). */
+ * The keep-all plan is returned whenever it fits (every node once: the
+ * least duration there is).  Otherwise the program's schedules are played
+ * on the shared plan builder (play.c).  On a chain, with one byte per slot,
+ * the program's account is the plan's own: the plan fits and is optimal
+ * among the schedules the program knows (Beaumont et al.'s persistent
+ * ones, with the variants of dp.c).  Elsewhere the background and the
+ * rounding make it an estimate, so the driver plays the schedules of a few
+ * tables (each answers a range of program budgets) and keeps the shortest
+ * plan whose own measured peak fits.  With a link it searches again with
+ * the offload choices, their link time priced at 1, 1/2 and 1/4, and keeps
+ * the shortest plan by the plan's own clock.  The claim stays `feasible`
+ * unless every node runs once: the program is optimal within its chain
+ * model, which the harness cannot check.  Without phases in the graph the
+ * forward ends after the loss (lib/remat_info.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,190 +30,221 @@
 #include "solver.h"
 
 #define ROTOR_OPTIONS(X)                                                                    \
-  X(stages, 64, 1, 2000, "stages of the chain, at most")                                   \
+  X(stages, 64, 1, 512, "stages of the chain, at most")                                    \
   X(slots, 200, 8, 100000, "memory slots of the dynamic program")                          \
-  X(tries, 8, 1, 1000, "program budgets tried (each a table and a plan)")                  \
+  X(tries, 3, 1, 1000, "tables filled (each answers a range of program budgets)")         \
   X(frontier, 1, 0, 1, "stage boundaries: 0 articulation points only, 1 also the smallest " \
-                       "multi-buffer frontiers")
+                       "multi-buffer frontiers")                                           \
+  X(offload, 1, 0, 1, "with a host link, also try the offload choices (0: recompute only)")
 enum { ROTOR_OPTIONS(MP_OPT_ENUM) ROTOR_N_OPTS };
 static const mp_option rotor_options[] = {ROTOR_OPTIONS(MP_OPT_ENTRY)};
 
-typedef struct rt_result {
-  int64_t peak;
-  double duration;
-  int64_t reruns;
-  bool ok;
-} rt_result;
+/* The table's memory, at most (slots are lowered to stay under it). */
+#define ROTOR_TABLE_BYTES ((size_t)512 << 20)
 
-static void hold(rx_exec *x, const int *start, const int *list, int k, int delta) {
-  for (int i = start[k]; i < start[k + 1]; i++) x->hold[list[i]] += delta;
-}
-
-static void settle(rx_exec *x, const int *start, const int *list, int k) {
-  for (int i = start[k]; i < start[k + 1]; i++) rx_settle(x, list[i]);
-}
-
-static int materialize(rx_exec *x, const int *start, const int *list, int k) {
-  for (int i = start[k]; i < start[k + 1]; i++)
-    if (rx_materialize(x, list[i])) return -1;
-  return 0;
-}
-
-/* F_all (all = true) or F_n of stage k. */
-static int forward(rx_exec *x, const rt_chain *ch, int k, bool all, int *first_done) {
-  hold(x, ch->fr_start, ch->fr, k, +1);
-  if (all) hold(x, ch->sv_start, ch->svb, k, +1);
-  x->horizon = ch->start[k + 1];
-  if (k > *first_done) {
-    while (x->p < ch->start[k + 1])
-      if (rx_step(x)) return -1;
-    *first_done = k;
-  } else if (materialize(x, ch->fr_start, ch->fr, k) ||
-             (all && materialize(x, ch->sv_start, ch->svb, k))) {
-    return -1;
-  }
-  settle(x, ch->mk_start, ch->mk, k);
-  return 0;
-}
-
-/* A release frees what no longer is held, except what the next backward
- * group reads (a node reading two stages sits in the lower one's group). */
-static int release_horizon(const rx_exec *x, const rt_chain *ch, int last_b) {
-  return last_b > 1 ? ch->gend[last_b - 1] : last_b == 0 && x->p >= ch->gstart[ch->L] ? ch->gend[ch->L] : x->p;
-}
-
-static int play_op(rx_exec *x, const rt_chain *ch, rt_op op, int *first_done, int *last_b) {
-  switch (op.op) {
-  case 'A':
-  case 'N':
-    return forward(x, ch, op.k, op.op == 'A', first_done);
-  case 'B':
-    x->horizon = ch->gend[op.k];
-    while (x->p < ch->gend[op.k])
-      if (rx_step(x)) return -1;
-    *last_b = op.k;
-    return 0;
-  case 'r':
-    hold(x, ch->fr_start, ch->fr, op.k, -1);
-    x->horizon = release_horizon(x, ch, *last_b);
-    settle(x, ch->fr_start, ch->fr, op.k);
-    return 0;
-  default: /* 's' */
-    hold(x, ch->sv_start, ch->svb, op.k, -1);
-    x->horizon = release_horizon(x, ch, *last_b);
-    settle(x, ch->sv_start, ch->svb, op.k);
-    return 0;
-  }
-}
-
-static rt_result play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
-                      mp_events *out, double deadline, char *msg, size_t cap) {
-  rx_exec x;
-  rx_init(&x, ri, out, INT64_MAX, 0);
-  x.deadline = deadline;
-  int first_done = 0, last_b = 0, rc = rx_start(&x);
-  for (int i = 0; rc == 0 && i < nops; i++) rc = play_op(&x, ch, ops[i], &first_done, &last_b);
-  if (rc == 0) rc = rx_finish(&x);
-  rt_result r = {x.peak, x.duration, x.n_reruns, rc == 0};
-  if (rc && msg) snprintf(msg, cap, "%s", x.msg);
-  rx_destroy(&x);
-  return r;
-}
-
-/* The driver's search: the budget handed to the program (the chain's
- * account) is corrected until the real plan fits the real budget with the
- * least duration.  lo: the largest program budget whose plan fit; hi: the
- * smallest whose plan did not (or had none). */
+/* The driver's search.  A table filled for a program budget P answers
+ * every budget P - h x slot (rt_dp_value); the schedules that differ are
+ * played (measured by the builder, without a plan) and the shortest whose
+ * own peak fits is kept.  The real peak grows with the program budget, so
+ * a bisection over the schedules of one table finds where they stop
+ * fitting; a few tables at other P (the model's error extrapolated, or
+ * another rounding near the best) look further. */
 typedef struct search {
   const ri_info *ri;
   const rt_chain *ch;
   mp_ctx *c;
   int slots;
+  double bw;        /* the link the program and the plan use (0: none) */
+  double weight;    /* the program's price of link time (copy_weight) */
   rt_op *ops;
   int cap;
-  int64_t best_b;   /* program budget of the best plan within budget, or -1 */
+  bool found;
+  int64_t best_P;   /* the best plan: its table's budget, its h, its link and price */
+  int best_h;
+  double best_bw, best_weight;
+  bool best_keep_in; /* played with the held inputs kept to the end */
   rt_result best;
   int64_t least_peak;
-  int tries;
+  int fills, plays;
 } search;
 
-/* One program budget: fill the table, play its schedule (measure only). */
-static rt_result try_budget(search *s, int64_t pb, bool *none) {
-  rt_result r = {0};
+typedef struct fill_state {
   rt_dp dp;
-  *none = true;
-  if (rt_dp_init(&dp, s->ch, pb, s->slots, s->c->deadline) == 0 && isfinite(rt_dp_value(&dp))) {
-    int n = rt_dp_program(&dp, &s->ops, &s->cap);
-    r = play(s->ri, s->ch, s->ops, n, NULL, s->c->deadline, NULL, 0);
-    *none = false;
+  int n, *h;        /* candidate h: the last of each run of equal values */
+  rt_result *r;     /* per candidate, once played */
+  bool *played;
+} fill_state;
+
+static bool fits(const search *s, const rt_result *r) { return r->ok && r->peak <= s->c->budget; }
+
+static bool better(const rt_result *a, const rt_result *b) {
+  return a->duration < b->duration || (a->duration == b->duration && a->peak < b->peak);
+}
+
+static const rt_result *play_cand(search *s, fill_state *f, int i) {
+  if (f->played[i]) return &f->r[i];
+  int n = rt_dp_program(&f->dp, f->h[i], &s->ops, &s->cap);
+  char why[256] = "";
+  bool keep_in = false;
+  f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, false, NULL, s->c->deadline, why, sizeof why);
+  if (!f->r[i].ok && s->ch->a[0] > 0 && !mp_time_up(s->c)) { /* an input released too early */
+    keep_in = true;
+    f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, true, NULL, s->c->deadline, why, sizeof why);
   }
-  rt_dp_destroy(&dp);
-  s->tries++;
-  if (r.ok && r.peak < s->least_peak) s->least_peak = r.peak;
-  if (r.ok && r.peak <= s->c->budget &&
-      (s->best_b < 0 || r.duration < s->best.duration ||
-       (r.duration == s->best.duration && r.peak < s->best.peak)))
-    s->best_b = pb, s->best = r;
+  f->played[i] = true;
+  s->plays++;
+  const rt_result *r = &f->r[i];
+  if (r->ok && r->peak < s->least_peak) s->least_peak = r->peak;
+  if (fits(s, r) && (!s->found || better(r, &s->best))) {
+    s->found = true;
+    s->best = *r, s->best_P = f->dp.budget, s->best_h = f->h[i], s->best_bw = s->bw;
+    s->best_weight = s->weight, s->best_keep_in = keep_in;
+  }
+  if (s->c->verbose)
+    fprintf(stderr, "rotor: link %g, table %lld, h %d (program budget %lld, value %g): %s peak %lld duration %g\n",
+            s->bw, (long long)f->dp.budget, f->h[i], (long long)(f->dp.budget - f->h[i] * f->dp.slot),
+            rt_dp_value(&f->dp, f->h[i]), r->ok ? "plan" : why, (long long)r->peak, r->duration);
+  if (s->c->verbose > 1) {
+    for (int j = 0; j < n; j++) fprintf(stderr, " %c%d%s", s->ops[j].op, s->ops[j].k, s->ops[j].op == RT_F ? (s->ops[j].arg ? "a" : "n") : "");
+    fprintf(stderr, "\n");
+  }
   return r;
 }
 
-/* lo: the largest program budget whose plan fit; hi: the smallest whose
- * plan did not; none: the largest that had no schedule at all.  Start at
- * the budget; over: take the excess off; no schedule: raise; fits: add the
- * slack; once bracketed, bisect. */
-static void search_budget(search *s, int tries) {
-  int64_t B = s->c->budget, pb = B, lo = -1, hi = -1, none_at = -1;
-  for (int i = 0; i < tries && !mp_time_up(s->c); i++) {
-    bool none;
-    rt_result r = try_budget(s, pb, &none);
-    bool fits = !none && r.ok && r.peak <= B;
-    if (s->c->verbose)
-      fprintf(stderr, "rotor: program budget %lld: %s peak %lld duration %g\n", (long long)pb,
-              none ? "no schedule" : r.ok ? "plan" : "failed", (long long)r.peak, r.duration);
-    if (fits && r.duration <= s->c->duration_bound * (1 + 1e-12)) break; /* nothing shorter exists */
-    if (none || !r.ok) none_at = pb;
-    else if (fits) lo = pb;
-    else hi = pb;
-    int64_t floor = lo > none_at ? lo : none_at, next;
-    if (floor >= 0 && hi >= 0) next = floor + (hi - floor) / 2;
-    else if (hi >= 0) next = pb - (r.peak - B) - B / 256;
-    else if (fits) next = pb + (B - r.peak) + B / 256;
-    else next = pb + B / 8;
-    if (next <= 0 || next == pb || (hi >= 0 && hi - floor <= B / 512) || (fits && B - r.peak < B / 512))
-      break;
-    pb = next;
+static void candidates(fill_state *f) {
+  int S = f->dp.S, top = S - f->dp.A[0];
+  f->h = mp_xmalloc(sizeof(int) * (size_t)(S + 2));
+  f->n = 0;
+  for (int h = 0; h <= top; h++) {
+    double v = rt_dp_value(&f->dp, h);
+    if (!isfinite(v)) break;
+    if (h < top && rt_dp_value(&f->dp, h + 1) == v) continue;
+    f->h[f->n++] = h;
   }
+  f->r = mp_xcalloc((size_t)f->n + 1, sizeof(rt_result));
+  f->played = mp_xcalloc((size_t)f->n + 1, sizeof(bool));
+}
+
+/* One table at program budget P: the cheapest schedule that fits, by
+ * bisection, and its neighbours.  Returns the peak of the cheapest
+ * schedule (-1 when there is none). */
+static int64_t fill(search *s, int64_t P) {
+  fill_state f;
+  s->fills++;
+  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline)) {
+    rt_dp_destroy(&f.dp);
+    return -1;
+  }
+  candidates(&f);
+  int64_t peak0 = -1;
+  if (f.n > 0) {
+    const rt_result *r0 = play_cand(s, &f, 0);
+    peak0 = r0->ok ? r0->peak : INT64_MAX;
+    int lo = 0, hi = f.n - 1; /* fits(hi) once checked; the boundary lies in (lo, hi] */
+    if (!fits(s, r0) && fits(s, play_cand(s, &f, hi))) {
+      while (hi - lo > 1 && !mp_time_up(s->c)) {
+        int mid = lo + (hi - lo) / 2;
+        if (fits(s, play_cand(s, &f, mid))) hi = mid;
+        else lo = mid;
+      }
+      for (int i = hi - 1; i >= 0 && i >= hi - 3 && !mp_time_up(s->c); i--) play_cand(s, &f, i);
+    }
+  }
+  free(f.h);
+  free(f.r);
+  free(f.played);
+  rt_dp_destroy(&f.dp);
+  return peak0;
+}
+
+/* Tables at B, then further: above B when even the cheapest schedule of
+ * the last table fitted (the model overestimates), else near the best
+ * program budget with another rounding. */
+static void search_budget(search *s, int tries, int64_t keep_peak) {
+  int64_t B = s->c->budget, P = B;
+  for (int i = 0; i < tries && !mp_time_up(s->c); i++) {
+    int64_t peak0 = fill(s, P);
+    if (s->found && s->best.duration <= s->c->duration_bound * (1 + 1e-12)) break;
+    int64_t next;
+    if (peak0 > 0 && peak0 <= B) next = (int64_t)((double)P * ((double)B / (double)peak0) * 1.02) + 1;
+    else if (s->found) next = s->best_P - (int64_t)s->best_h * ((s->best_P + s->slots - 1) / s->slots) + P / 97;
+    else if (peak0 < 0) next = P + P / 4; /* no schedule at all: the model may overestimate */
+    else break;
+    if (next > keep_peak + keep_peak / 8) next = keep_peak + keep_peak / 8;
+    if (next <= P / 64 || next == P) break;
+    P = next;
+  }
+}
+
+/* The keep-all plan when it fits: every node once, the least duration. */
+static bool keepall_fits(mp_ctx *c) {
+  if (mp_order_peak(c->g, c->start_order) > c->budget) return false;
+  mp_events_from_order(c->g, c->start_order, c->events);
+  ri_claim(c, mp_events_duration_floor(c->g));
+  snprintf(c->msg, sizeof c->msg, "the keep-all plan fits the budget");
+  return true;
+}
+
+static int slots_for(int L, int slots) {
+  while (slots > 8 && rt_dp_bytes(L, slots) > ROTOR_TABLE_BYTES) slots /= 2;
+  return slots;
+}
+
+/* The best plan found, written to c->events; 0, or -1 with c->msg. */
+static int finish(search *s, const ri_info *ri, const rt_chain *ch) {
+  mp_ctx *c = s->c;
+  rt_dp dp;
+  rt_dp_init(&dp, ch, s->best_P, s->slots, s->best_bw, s->best_weight, 0);
+  int n = rt_dp_program(&dp, s->best_h, &s->ops, &s->cap);
+  rt_result r = rt_play(ri, ch, s->ops, n, s->best_bw, s->best_keep_in, c->events, 0, c->msg,
+                        sizeof c->msg);
+  int64_t pb = s->best_P - (int64_t)s->best_h * dp.slot;
+  rt_dp_destroy(&dp);
+  if (!r.ok || r.peak > c->budget) return -1;
+  ri_claim(c, r.duration);
+  snprintf(c->msg, sizeof c->msg,
+           "a chain of %d forward segments (cut at articulation points, then at the smallest "
+           "frontiers)%s; program budget %lld bytes (%d tables, %d plays), %lld reruns%s; optimal "
+           "within the chain model only",
+           ch->L, ch->cross ? ", some backward reads outside it" : "", (long long)pb, s->fills,
+           s->plays, (long long)r.reruns, r.ins ? ", with offload" : "");
+  return 0;
 }
 
 static int rotor_solve(mp_ctx *c) {
   int rc = ri_begin(c, "rotor");
   if (rc) return rc > 0 ? 0 : -1;
+  if (keepall_fits(c)) return 0;
   ri_info ri;
-  ri_init(&ri, c->g, c->start_order);
+  ri_init_hold(&ri, c->g, c->start_order);
   rt_chain ch;
   rt_chain_init(&ch, &ri, (int)c->opt[OPT_stages], (int)c->opt[OPT_frontier]);
-  search s = {.ri = &ri, .ch = &ch, .c = c, .slots = (int)c->opt[OPT_slots], .best_b = -1,
+  search s = {.ri = &ri, .ch = &ch, .c = c, .slots = slots_for(ch.L, (int)c->opt[OPT_slots]),
               .least_peak = INT64_MAX};
-  search_budget(&s, (int)c->opt[OPT_tries]);
-  rc = -1;
-  if (s.best_b >= 0) {
-    rt_dp dp;
-    rt_dp_init(&dp, &ch, s.best_b, s.slots, 0);
-    int n = rt_dp_program(&dp, &s.ops, &s.cap);
-    rt_result r = play(&ri, &ch, s.ops, n, c->events, 0, c->msg, sizeof c->msg);
-    rt_dp_destroy(&dp);
-    if (r.ok && r.peak <= c->budget) {
-      rc = 0;
-      ri_claim(c, r.duration);
-      snprintf(c->msg, sizeof c->msg,
-               "a chain of %d forward segments (cut at articulation points, then at the smallest "
-               "frontiers), program budget %lld bytes (%d tries), %lld reruns",
-               ch.L, (long long)s.best_b, s.tries, (long long)r.reruns);
+  int64_t keep_peak = mp_order_peak(c->g, c->start_order);
+  int tries = (int)c->opt[OPT_tries];
+  if (ch.floor <= c->budget) {
+    search_budget(&s, tries, keep_peak);
+    /* with a link: the offload choices at a few prices of link time */
+    static const double weights[] = {1, 0.5, 0.25};
+    for (int w = 0; w < 3 && c->opt[OPT_offload] > 0 && c->bandwidth > 0 && !mp_time_up(c); w++) {
+      if (s.found && s.best.duration <= c->duration_bound * (1 + 1e-12)) break;
+      s.bw = c->bandwidth, s.weight = weights[w];
+      search_budget(&s, tries > 2 ? 2 : tries, keep_peak);
     }
+  }
+  rc = -1;
+  if (s.found) {
+    rc = finish(&s, &ri, &ch);
+  } else if (ch.floor > c->budget) {
+    snprintf(c->msg, sizeof c->msg,
+             "no plan within budget %lld: what rotor never drops (buffers that cannot be rerun, "
+             "with what a node reads and makes) takes %lld bytes at one position",
+             (long long)c->budget, (long long)ch.floor);
   } else if (s.least_peak < INT64_MAX) {
     snprintf(c->msg, sizeof c->msg,
-             "no plan within budget %lld: rotor's least peak over %d tries on its %d-stage chain "
-             "is %lld", (long long)c->budget, s.tries, ch.L, (long long)s.least_peak);
+             "no plan within budget %lld: rotor's least peak over %d tables on its %d-stage chain "
+             "is %lld", (long long)c->budget, s.fills, ch.L, (long long)s.least_peak);
   } else {
     snprintf(c->msg, sizeof c->msg, "rotor found no plan within budget %lld%s",
              (long long)c->budget, mp_time_up(c) ? " before the time limit" : "");
@@ -223,10 +258,11 @@ static int rotor_solve(mp_ctx *c) {
 
 const mp_solver solver_rotor = {
     .name = "rotor",
-    .summary = "rotor (Beaumont et al.): optimal checkpointing of a chain by dynamic programming, "
-               "on the chain of the forward's segments",
+    .summary = "rotor (Beaumont et al.): optimal persistent checkpointing of a chain by dynamic "
+               "programming, on the chain of the forward's segments; with a host link, also "
+               "offload (NeurIPS'21)",
     .decides = MP_DECIDES_EVENTS,
     .options = MP_OPTIONS(rotor_options),
-    .quick = "slots=64,tries=4",
+    .quick = "slots=64,tries=2",
     .solve = rotor_solve,
 };

@@ -1,35 +1,56 @@
-/* rotor.h - the rotor solver's pieces (Beaumont et al., "Optimal
- * checkpointing for heterogeneous chains", 2019/2021): the chain a graph is
- * cut into (chain.c), the dynamic program over it and the schedule it
- * yields (dp.c), and the driver that plays the schedule on the shared plan
- * builder and searches the program's memory for the real budget (rotor.c).
+/* rotor.h - the rotor solver's pieces (Beaumont, Eyraud-Dubois, Herrmann,
+ * Joly, Shilova, "Optimal checkpointing for heterogeneous chains", 2019;
+ * with offload: Beaumont, Eyraud-Dubois, Shilova, "Efficient combination
+ * of rematerialization and offloading for training DNNs", NeurIPS 2021):
+ * the chain a graph is cut into (chain.c), the dynamic program over it
+ * (dp.c), the schedule played on the shared plan builder (play.c) and the
+ * driver that searches the program's budget (rotor.c).
  *
- * The chain.  The forward [0, turn) is cut into L stages at boundaries
- * whose frontier is small: articulation points (a one-buffer frontier)
- * first; where they are too sparse for L stages, the positions with the
- * fewest frontier bytes (option frontier=1).  Per stage k (1-based):
- *   a[k]   bytes of the droppable frontier after stage k (what a checkpoint
- *          of boundary k keeps; a[0] = 0: the inputs stay anyway),
- *   sv[k]  bytes of droppable buffers made in stage k that the backward
- *          reads (outside a[k]): what F_all keeps,
- *   pk[k]  the peak of the droppable bytes stage k's forward makes,
- *   ab[k]  the bytes of a[k] that backward group k reads (the rest of the
- *          frontier is released before it); ain[k] those of a[k-1],
- *   bneed[k] the most backward group k takes at one of its positions: the
- *          background there plus what it still reads of sv[k] and ab[k]
- *          (each freed after its last use),
- *   f[k]   the cost of rerunning stage k (nodes that make droppable buffers).
- * Everything else (buffers that may not be dropped, the backward's own
- * buffers) is a background that changes with time: bgS[k] is its largest
- * sample during stage k's first forward, bgB[k] during backward group k,
- * bgF[k] its sample just before group k starts (when the schedule's
- * forward reruns for group k happen).  The program fits the chain's buffers under
- * budget - background at each step (a time-varying memory limit, where the
- * paper has a constant one); the driver corrects the budget it gives the
- * program until the real plan fits.
- * Backward positions [turn, m) are split into groups L .. 1 in order: a
- * backward node belongs to the lowest stage whose buffers it reads (a
- * running minimum, so the groups are contiguous and descending). */
+ * The chain.  The forward [0, turn) is cut into L stages (articulation
+ * points first, then the smallest frontiers).  The *chain buffers* are
+ * the forward buffers that may be dropped and rerun (remat_info's RI_DROP,
+ * computed with inputs that only the forward reads held: RI_HOLD), and
+ * those inputs.  Per stage k, in Beaumont et al.'s terms:
+ *   X_k  the frontier after stage k: the chain buffers made up to stage k
+ *        (inputs at "stage 0") that a later stage reads; x^k, a[k] bytes.
+ *        X_0 is the held inputs.
+ *   T_k  the tape: chain buffers made in stage k, not in X_k, that the
+ *        backward reads; x-bar^k is X_k + T_k, tb[k] = the bytes of T_k.
+ *   group k  the backward positions of stage k: a backward node belongs to
+ *        the lowest stage whose tape it reads, where reading X_k counts as
+ *        reading stage k + 1 (X_k is that stage's input, which its
+ *        backward may read: kin[k + 1]); a running minimum over the
+ *        backward, so the groups are contiguous and descending (some may be
+ *        empty).  kin[k]: group k reads X_{k-1}; kx[k]: group k reads X_k.
+ * Everything else is the background, resident as in the keep-all plan:
+ * buffers that may not be dropped (in-place storage, outputs of nodes that
+ * cannot run again), the backward's own buffers (gradients), workspaces.
+ * Its bytes depend on the time, so each step of the program is checked
+ * against budget - background at its own time:
+ *   needS[m][k]  the first run of stage k (mode m: 0 keeps X_k only, 1
+ *                keeps the tape too): the largest sample at its positions
+ *                of background + stage k's own chain buffers alive;
+ *   needR[m][k]  a rerun of stage k: its nodes that remake X_k (and T_k)
+ *                only, chain buffers alive + workspace;
+ *   bgF[t]       the background just before group t (when the reruns of a
+ *                sub-chain ending at t run);
+ *   gneed[k]     group k: background + T_k (+ X_k when kx) alive up to
+ *                its last read in the group; gneedx[k] with X_{k-1} too.
+ * Group k's tail begins at its first node that reads X_{k-1} (ts[k]).  The
+ * program may run it later, after the caller has brought X_{k-1} back (a
+ * layer norm's backward reads the block's input last): the head runs alone
+ * (ghead[k], the tail's carry of T_k and X_k held through it), and the
+ * tail waits (bgT[k] + carry[k] held meanwhile; gtail[k] when it runs,
+ * gtailx[k] with X_{k-1} until its last read).
+ * What the chain does not model (a backward node reading another stage's
+ * tape, multi-node stages rerun in another order) the builder brings back
+ * on demand, so a plan is always valid; the driver measures it.
+ * A buffer that crosses several boundaries (a residual stream, DenseNet's
+ * concatenations) is in each of their frontiers; since those are an
+ * interval, the bytes of the frontiers held together are the sum of their
+ * sizes less the overlaps of neighbours (ov), which the program counts.
+ * fix[i]: the largest boundary j <= i whose frontier holds no chain buffer
+ * (nothing before it is needed to rerun what follows), or -1. */
 #ifndef MP_ROTOR_H
 #define MP_ROTOR_H
 
@@ -37,48 +58,102 @@
 
 typedef struct rt_chain {
   int L;
-  int *start;           /* start[k], k = 1..L+1: first position of stage k; start[L+1] = turn */
-  int64_t *a, *sv, *pk, *ab, *ain, *bneed; /* k = 0..L */
-  double *f;
-  int *fr_start, *fr;   /* frontier buffers after stage k (k = 0..L), CSR */
-  int *sv_start, *svb;  /* saved buffers of stage k, CSR */
-  int *mk_start, *mk;   /* droppable buffers made in stage k, CSR */
-  int *gstart, *gend;   /* backward group k: positions [gstart[k], gend[k]) */
-  int64_t *bgS, *bgF, *bgB; /* background bytes (k = 1..L) */
-  int64_t *at;          /* the background's sample at each position */
+  int *start;              /* start[k], k = 1..L+1: first position of stage k; start[L+1] = turn */
+  int64_t *a, *tb;         /* k = 0..L */
+  int64_t *ov;             /* ov[i * (L + 1) + j], i < j: the bytes X_i and X_j share (a buffer
+                              in X_i and X_j is in every frontier between) */
+  int64_t *needS[2], *needR[2], *gneed, *gneedx, *bgF;
+  double *fr_cost[2];      /* cost of a rerun of stage k (mode 0: X_k, 1: X_k and T_k) */
+  double *gcost;           /* cost of group k's nodes */
+  bool *kin, *kx;
+  int *fix;
+  int *x_start, *x;        /* X_k, k = 0..L (CSR) */
+  int *t_start, *t;        /* T_k (CSR) */
+  int *gstart, *gend;      /* group k: positions [gstart[k], gend[k]) */
+  int *r_start[2], *r_pos[2]; /* a rerun of stage k in mode m: the positions it runs (CSR) */
+  int *ts;                 /* group k's tail: [ts[k], gend[k]), from its first read of X_{k-1} */
+  int *c_start, *c;        /* the tail's carry: what it reads of T_k and X_k (CSR) */
+  int64_t *carry, *bgT;    /* carry bytes; the background just before the tail */
+  int64_t *ghead, *gtail, *gtailx; /* the head (carry held through), the tail (with X_{k-1}) */
+  int cross;               /* backward reads of chain buffers the model does not place */
+  int64_t floor;           /* the most that is resident at one position in every plan rotor
+                              plays: the background, and what the node reads and makes */
 } rt_chain;
+
+/* A chain buffer: a forward buffer that may be dropped (RI_DROP), or an
+ * input held as X_0 (RI_HOLD); graph outputs are not (the loss stays). */
+bool rt_chain_buf(const ri_info *ri, int b);
 
 /* max_stages >= 1; frontier: 0 articulation points only, 1 also the
  * smallest multi-buffer frontiers. */
 void rt_chain_init(rt_chain *ch, const ri_info *ri, int max_stages, int frontier);
 void rt_chain_destroy(rt_chain *ch);
 
-/* The program: F_all(k) 'A', F_n(k) 'N', backward group k 'B', release the
- * hold on frontier k 'r', release the hold on saved k 's'. */
+/* The schedule: F stage k in mode 0 (keep X_k) or 1 (keep the tape too);
+ * release X_k ('r'); group k ('B', with what it releases); offload ('o')
+ * and prefetch ('i') of what a sub-chain does not need. */
+enum { RT_F = 'F', RT_REL = 'r', RT_GROUP = 'B', RT_TAIL = 't', RT_OUT = 'o', RT_IN = 'i' };
+/* group flags: releases X_{k-1}, releases X_k, runs the head only */
+enum { RT_G_INPUT = 1, RT_G_TOP = 2, RT_G_HEAD = 4 };
+enum { RT_OFF_X = 1, RT_OFF_T = 2 };    /* what 'o' / 'i' move: X_k, T_k */
+
 typedef struct rt_op {
   char op;
   int k;
+  int arg; /* F: mode; B: RT_G_*; o/i: RT_OFF_* */
 } rt_op;
+
+/* The sub-problems of an interval (s, t) of stages, X_{s-1} resident
+ * (dp.c): star, the enclosing schedule no longer needs X_{s-1}; top, X_t
+ * is resident too; def, group s runs its head only; pend, the tail of
+ * group t+1 waits for stage t.  Nine combinations are valid. */
+enum { RT_V_STAR = 1, RT_V_TOP = 2, RT_V_DEF = 4, RT_V_PEND = 8, RT_NV = 9 };
 
 typedef struct rt_dp {
   const rt_chain *ch;
-  int L, S;             /* stages, memory slots */
-  int64_t slot;         /* bytes per slot */
-  int *A, *SV, *P, *AB; /* sizes in slots (rounded up) */
-  bool *keep_in;        /* backward group k reads its input frontier */
-  int *capS, *capF, *capB; /* budget - background, in slots (rounded down) */
-  double *F;            /* prefix sums of f */
-  double *val, *valx;   /* M(s, t, h) and M*(s, t, h), triangular in (s, t) */
-  int *row;             /* offset of (s, s) */
+  int L, S;                /* stages, memory slots */
+  int64_t slot, budget;    /* bytes per slot */
+  double bandwidth;        /* 0: no offload */
+  double copy_weight;      /* the time a copied byte costs, in units of 1 / bandwidth */
+  int *A, *TB, *G, *GX, *GH, *GT, *GTX; /* sizes in slots (rounded to the nearest) */
+  int *OV;                 /* overlaps in slots, like rt_chain.ov */
+  int SB;                  /* the budget in slots (rounded down) */
+  double *FC[2];           /* prefix sums of fr_cost */
+  double *val;             /* [var][cell][h] */
+  int32_t *how;            /* the choice that attains val (-1: none) */
+  int *row;                /* offset of cell (s, s) */
+  size_t cells;
 } rt_dp;
 
-/* Fill the table for a budget in bytes, with `slots` slots of budget /
- * slots bytes (0, or -1 when the deadline passed first). */
-int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double deadline);
+/* Memory the table would take (bytes), to refuse or shrink beforehand. */
+size_t rt_dp_bytes(int L, int slots);
+/* Fill the table for a budget in bytes with `slots` slots (0, or -1 when
+ * the deadline passed first).  bandwidth > 0 adds the offload choices,
+ * their copies priced at copy_weight x their time on the link. */
+int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
+               double copy_weight, double deadline);
 void rt_dp_destroy(rt_dp *d);
-double rt_dp_value(const rt_dp *d); /* M(1, L, 0); INFINITY when none */
-/* The schedule (when rt_dp_value is finite): ops appended to *ops (grown
+/* The least time with h more slots held from start to end: the program's
+ * answer for the budget minus h slots (INFINITY when no schedule fits), so
+ * that one table answers a whole range of budgets. */
+double rt_dp_value(const rt_dp *d, int h);
+/* Its schedule (when rt_dp_value is finite): ops appended to *ops (grown
  * with *cap); returns how many. */
-int rt_dp_program(const rt_dp *d, rt_op **ops, int *cap);
+int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap);
+
+/* The plan of a schedule, played on the shared builder (play.c). */
+typedef struct rt_result {
+  int64_t peak;
+  double duration;
+  int64_t reruns, ins;
+  bool ok;
+} rt_result;
+
+/* keep_inputs: the held inputs (X_0) stay to the end, whatever the
+ * schedule releases (when something the chain does not model reads from
+ * them late). */
+rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
+                  double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
+                  size_t cap);
 
 #endif

@@ -6,7 +6,8 @@
  * plans GRAPH, checks the plan in memory and as a file, prints the figures;
  * plans it again with a recomputation stage (keepall, the budget at the
  * order's live peak) and checks the event plan in memory and as a file;
- * then plans three buffers given as arrays.  Exit 0 when every check holds. */
+ * then plans three buffers given as arrays, and generates a graph, writes it
+ * and reads it back.  Exit 0 when every check holds. */
 #include <memplan.h>
 #include <stdio.h>
 #include <string.h>
@@ -107,6 +108,28 @@ static int plan_arrays(void) {
   return f.arena == 150 ? 0 : fail("three buffers need 150 bytes", NULL);
 }
 
+/* A generated series-parallel graph, written as node-link JSON and read
+ * back with the same figures. */
+static int gen_graph(const char *out) {
+  memplan_gen_opts o;
+  memplan_gen_opts_init(&o);
+  o.family = "sp";
+  o.n = 30;
+  memplan_instance *g, *back;
+  memplan_error err;
+  if (memplan_gen(&g, &o, &err)) return fail("gen", &err);
+  if (memplan_instance_write(g, out, "nodelink", &err)) return fail("write the graph", &err);
+  if (memplan_instance_load(&back, out, NULL, &err)) return fail("read the graph back", &err);
+  memplan_instance_info a, b;
+  memplan_instance_info_get(g, &a);
+  memplan_instance_info_get(back, &b);
+  printf("gen nodes %d live_peak %lld back %d %lld\n", a.nodes, (long long)a.live_peak, b.nodes,
+         (long long)b.live_peak);
+  memplan_instance_destroy(back);
+  memplan_instance_destroy(g);
+  return a.nodes == b.nodes && a.live_peak == b.live_peak ? 0 : fail("gen round trip", NULL);
+}
+
 int main(int argc, char **argv) {
   if (argc != 5) {
     fprintf(stderr, "usage: embed GRAPH ORDER PLACE PLAN_OUT\n");
@@ -115,8 +138,9 @@ int main(int argc, char **argv) {
   printf("api %d, %d solvers\n", memplan_api_version(), memplan_solver_count());
   if (memplan_solver_index(argv[2]) < 0 || memplan_solver_index(argv[3]) < 0)
     return fail("unknown solver", NULL);
-  char remat_out[4096];
+  char remat_out[4096], gen_out[4096];
   snprintf(remat_out, sizeof remat_out, "%s.remat.json", argv[4]);
+  snprintf(gen_out, sizeof gen_out, "%s.gen.json", argv[4]);
   return plan_graph(argv[1], argv[2], argv[3], argv[4]) ||
-         plan_remat(argv[1], argv[2], argv[3], remat_out) || plan_arrays();
+         plan_remat(argv[1], argv[2], argv[3], remat_out) || plan_arrays() || gen_graph(gen_out);
 }

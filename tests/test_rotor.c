@@ -1,0 +1,317 @@
+/* test_rotor.c - rotor against the brute-force optimum (tests/remat_brute.h)
+ * on small training chains, at every budget from the keep-all peak down to
+ * the floor that the brute force solves: x -> f_1 -> .. -> f_k, then the
+ * backward (the loss folded into its first node) b_k .. b_1, each b_i
+ * reading the gradient of a_i (as large as a_i: autograd's gradients have
+ * their tensor's shape) and what its op saves: its input, its output,
+ * both, or a second output of f_i (indices, statistics).  Families:
+ * homogeneous (sizes and costs 1), heterogeneous sizes and costs,
+ * multi-output stages, in-place stages (a ReLU writing into its input:
+ * DESIGN 6.2 pins that storage), workspaces, and gradients of random
+ * sizes.  Every plan is verified by the judge, stays within its budget and
+ * never beats the optimum; the budgets where rotor is longer than the
+ * optimum or finds no plan are counted and bounded per family (each a
+ * schedule outside Beaumont et al.'s persistent class: see `families`).
+ * Then random graphs (keep-all whenever it fits, valid plans and honest
+ * claims elsewhere, with and without a link) and a chain where offload
+ * beats recomputation alone. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "events.h"
+#include "registry.h"
+#include "remat_brute.h"
+#include "testlib.h"
+
+enum { CH_HETERO = 1, CH_MULTI = 2, CH_INPLACE = 4, CH_WS = 8, CH_RANDGRAD = 16 };
+
+typedef struct jbuf {
+  char *s;
+  size_t len, cap;
+} jbuf;
+
+static void jprintf(jbuf *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void jprintf(jbuf *j, const char *fmt, ...) {
+  va_list ap;
+  for (;;) {
+    va_start(ap, fmt);
+    int n = vsnprintf(j->s + j->len, j->cap - j->len, fmt, ap);
+    va_end(ap);
+    if ((size_t)n < j->cap - j->len) {
+      j->len += (size_t)n;
+      return;
+    }
+    j->cap = 2 * j->cap + (size_t)n;
+    j->s = realloc(j->s, j->cap);
+  }
+}
+
+static int rnd(mp_rng *r, int lo, int hi) { return lo + (int)mp_rng_below(r, (uint64_t)(hi - lo + 1)); }
+
+/* A training chain of k stages (node ids: x 0, f_i = i, the loss and its
+ * backward k + 1, b_i = 2k + 2 - i).  What b_i reads of the forward:
+ * bit 1 its input, bit 2 its output, bit 4 the second output.  The loss
+ * is folded into the first backward node: a real loss is a scalar, which
+ * here would weigh as much as an activation. */
+static char *chain_json(mp_rng *r, int k, int flags) {
+  jbuf j = {malloc(4096), 0, 4096};
+  bool het = flags & CH_HETERO;
+  int64_t size[16]; /* the storage a_i lives in, for its gradient */
+  bool multi[16] = {0}, inplace[16] = {0};
+  size[0] = het ? rnd(r, 1, 4) : 1;
+  jprintf(&j, "{\"name\":\"chain\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":%lld,\"inputs\":[],"
+              "\"phase\":\"fwd\"}", (long long)size[0]);
+  for (int i = 1; i <= k; i++) {
+    inplace[i] = (flags & CH_INPLACE) && i >= 2 && !multi[i - 1] && !inplace[i - 1] && mp_rng_below(r, 3) == 0;
+    multi[i] = !inplace[i] && (flags & CH_MULTI) && mp_rng_below(r, 2) == 0;
+    int cost = het ? rnd(r, 1, 5) : 1;
+    char in[32];
+    snprintf(in, sizeof in, multi[i - 1] ? "[%d,0]" : "%d", i - 1);
+    jprintf(&j, ",{\"id\":%d,\"cost\":%d,\"phase\":\"fwd\",\"inputs\":[%s]", i, cost, in);
+    if (inplace[i]) {
+      size[i] = size[i - 1];
+      jprintf(&j, ",\"size\":%lld,\"alias\":%d,\"inplace\":true}", (long long)size[i], i - 1);
+      continue;
+    }
+    size[i] = het ? rnd(r, 1, 4) : 1;
+    if (multi[i]) jprintf(&j, ",\"outputs\":[%lld,%d]", (long long)size[i], het ? rnd(r, 1, 3) : 1);
+    else jprintf(&j, ",\"size\":%lld", (long long)size[i]);
+    if ((flags & CH_WS) && mp_rng_below(r, 3) == 0) jprintf(&j, ",\"workspace\":%d", rnd(r, 1, 3));
+    jprintf(&j, "}");
+  }
+  char top[32];
+  snprintf(top, sizeof top, multi[k] ? "[%d,0]" : "%d", k);
+  int64_t gsz = (flags & CH_RANDGRAD) ? rnd(r, 1, 4) : size[k];
+  jprintf(&j, ",{\"id\":%d,\"size\":%lld,\"phase\":\"bwd\",\"inputs\":[%s]}", k + 1, (long long)gsz, top);
+  for (int i = k; i >= 1; i--) {
+    int id = 2 * k + 2 - i, grad = id - 1;
+    int reads = inplace[i] ? 2 : multi[i] ? (mp_rng_below(r, 2) ? 4 : 5) : rnd(r, 1, 3);
+    if (i == 1 && !(reads & 6)) reads = 2; /* b_1 reading x would keep it resident anyway */
+    gsz = (flags & CH_RANDGRAD) ? rnd(r, 1, 4) : size[i - 1];
+    jprintf(&j, ",{\"id\":%d,\"size\":%lld,\"phase\":\"bwd\",\"inputs\":[%d", id, (long long)gsz, grad);
+    if (reads & 1) jprintf(&j, multi[i - 1] ? ",[%d,0]" : ",%d", i - 1);
+    if (reads & 2) jprintf(&j, multi[i] ? ",[%d,0]" : ",%d", i);
+    if (reads & 4) jprintf(&j, ",[%d,1]", i);
+    jprintf(&j, "]}");
+  }
+  jprintf(&j, "]}");
+  return j.s;
+}
+
+/* Run rotor (its default options) on g from its file order. */
+static int run_rotor(const mp_graph *g, int64_t budget, double bw, mp_ctx *c, mp_events *ev) {
+  const mp_solver *s = mp_solver_find("rotor");
+  ck_assert(s != NULL);
+  memset(c, 0, sizeof *c);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, 0, NULL, c->opt, &err), MP_OK);
+  c->g = g;
+  c->start_order = g->given;
+  c->budget = budget;
+  c->bandwidth = bw;
+  c->events = ev;
+  c->status = MP_FEASIBLE;
+  return s->solve(c);
+}
+
+static void print_plan(const mp_graph *g, const mp_events *p) {
+  for (int i = 0; i < p->n; i++) {
+    char lab[64];
+    mp_event_label(g, p->ev[i], lab, sizeof lab);
+    fprintf(stderr, " %s;", lab);
+  }
+  fprintf(stderr, "\n");
+}
+
+typedef struct tally {
+  int budgets, equal, missing, worse, too_big;
+} tally;
+
+/* Every budget from the keep-all peak to the floor: rotor's plan is
+ * valid, within the budget, follows the order, never beats the optimum,
+ * and (counted) equals it. */
+static void compare(const char *js, tally *t, bool show) {
+  mp_graph *g = tl_graph(js);
+  int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+  mp_events ev, best;
+  mp_events_init(&ev);
+  mp_events_init(&best);
+  for (int64_t b = keep + 1; b >= floor; b--) {
+    double opt;
+    int rb = rb_optimum(g, b, g->given, 200000, &opt, &best);
+    if (rb == RB_TOO_BIG) {
+      t->too_big++;
+      continue;
+    }
+    mp_ctx c;
+    int rc = run_rotor(g, b, 0, &c, &ev);
+    if (rb == RB_INFEASIBLE) {
+      ck_assert_msg(rc != 0 || c.status == MP_INFEASIBLE, "rotor has a plan where none exists\n%s", js);
+      continue;
+    }
+    t->budgets++;
+    if (rc != 0) {
+      t->missing++;
+      if (show) {
+        fprintf(stderr, "MISSING at %lld (opt %g): %s\n%s\nopt:", (long long)b, opt, c.msg, js);
+        print_plan(g, &best);
+      }
+      continue;
+    }
+    mp_error err;
+    ck_assert_msg(mp_events_verify(g, &ev, 0, NULL, &err) == 0, "%s\n%s", err.msg, js);
+    ck_assert(mp_events_follow(g, &ev, g->given));
+    mp_ev_figures f;
+    mp_events_evaluate(g, &ev, 0, b, &f);
+    ck_assert_msg(f.live_peak <= b, "peak %lld over %lld\n%s", (long long)f.live_peak, (long long)b, js);
+    ck_assert_msg(f.duration >= opt - 1e-9, "rotor %g beats the optimum %g\n%s", f.duration, opt, js);
+    if (f.duration <= opt + 1e-9) {
+      t->equal++;
+    } else {
+      t->worse++;
+      if (show) {
+        fprintf(stderr, "WORSE at %lld: rotor %g, opt %g (%s)\n%s\nrotor:", (long long)b, f.duration, opt,
+                c.msg, js);
+        print_plan(g, &ev);
+        fprintf(stderr, "opt:");
+        print_plan(g, &best);
+      }
+    }
+  }
+  mp_events_destroy(&ev);
+  mp_events_destroy(&best);
+  mp_graph_free(g);
+}
+
+/* ROTOR_SHOW=1 in the environment prints every budget where rotor misses
+ * the optimum, with both plans. */
+static void family(int flags, int trials, uint64_t seed, tally *t) {
+  mp_rng r;
+  mp_rng_seed(&r, seed);
+  bool show = getenv("ROTOR_SHOW") != NULL;
+  for (int i = 0; i < trials; i++) {
+    char *js = chain_json(&r, 2 + i % (flags & CH_MULTI ? 5 : 6), flags);
+    compare(js, t, show);
+    free(js);
+  }
+}
+
+static void report(const char *name, const tally *t) {
+  printf("rotor: %-22s %d budgets: %d equal to the optimum, %d longer, %d without a plan (%d "
+         "beyond the brute force)\n", name, t->budgets, t->equal, t->worse, t->missing, t->too_big);
+}
+
+/* The budgets where rotor is not optimal, at most, per family (with the
+ * full number of trials; MP_QUICK runs a prefix of the same trials).  Each
+ * is a schedule outside Beaumont et al.'s persistent class, which the
+ * brute force finds: a checkpoint kept for one sub-chain, then dropped and
+ * rebuilt from an earlier one (heterogeneous costs); a rerun for a lower
+ * stage done in the middle of a higher stage's backward, where the
+ * gradient held is smaller (multi-output, in-place). */
+static const struct {
+  const char *name;
+  int flags, misses;
+} families[] = {{"homogeneous", 0, 0},
+                {"heterogeneous", CH_HETERO, 1},
+                {"multi-output", CH_HETERO | CH_MULTI, 4},
+                {"in-place", CH_HETERO | CH_INPLACE, 1},
+                {"all, with workspaces", CH_HETERO | CH_MULTI | CH_INPLACE | CH_WS, 0},
+                {"random gradient sizes", CH_HETERO | CH_RANDGRAD, 1}};
+
+START_TEST(exact_on_chains) {
+  int trials = tl_trials(24), f = _i;
+  tally t = {0};
+  family(families[f].flags, trials, 7100 + (uint64_t)f, &t);
+  report(families[f].name, &t);
+  ck_assert_msg(t.budgets > trials, "%s: %d budgets", families[f].name, t.budgets);
+  ck_assert_msg(t.worse + t.missing <= families[f].misses, "%s: rotor misses the optimum on %d of %d budgets",
+                families[f].name, t.worse + t.missing, t.budgets);
+  tl_cleanup();
+}
+END_TEST
+
+/* Random graphs with every feature, random orders and costs: at the
+ * keep-all peak or above, the keep-all plan (every node once: optimal);
+ * below, a valid plan within the budget or none, never a claim the
+ * duration does not prove. */
+START_TEST(keepall_and_budgets) {
+  mp_rng r;
+  mp_rng_seed(&r, 7200);
+  int trials = tl_trials(60), plans = 0;
+  for (int i = 0; i < trials; i++) {
+    mp_graph *g = tl_random_graph(&r, 3 + i % 12, TL_ALL);
+    for (int v = 0; v < g->n; v++)
+      if (!g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 9));
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    for (int64_t b = keep + 2; b >= floor; b -= 1 + (keep - floor) / 5) {
+      mp_events ev;
+      mp_events_init(&ev);
+      mp_ctx c;
+      int rc = run_rotor(g, b, i % 2 ? 0 : 50, &c, &ev);
+      if (b >= keep) ck_assert_msg(rc == 0 && c.status == MP_OPTIMAL, "no keep-all plan at %lld: %s", (long long)b, c.msg);
+      if (rc == 0) {
+        mp_error err;
+        double bw = i % 2 ? 0 : 50;
+        ck_assert_msg(mp_events_verify(g, &ev, bw, NULL, &err) == 0, "%s", err.msg);
+        ck_assert(mp_events_follow(g, &ev, g->given));
+        mp_ev_figures fig;
+        mp_events_evaluate(g, &ev, bw, b, &fig);
+        ck_assert_msg(fig.live_peak <= b, "peak %lld over %lld", (long long)fig.live_peak, (long long)b);
+        double floor_d = mp_events_duration_floor(g);
+        if (c.status == MP_OPTIMAL) ck_assert(fig.duration <= floor_d + 1e-9 * fmax(1, floor_d));
+        plans++;
+      } else {
+        ck_assert_msg(ev.n == 0 && c.msg[0] && c.status != MP_INFEASIBLE, "a failure with a plan or a claim");
+      }
+      mp_events_destroy(&ev);
+    }
+    mp_graph_free(g);
+  }
+  ck_assert_int_gt(plans, trials);
+  tl_cleanup();
+}
+END_TEST
+
+/* With a fast link, offload beats recomputation alone on a chain: the
+ * same budget, a shorter plan that copies. */
+START_TEST(offload_beats_recompute) {
+  mp_rng r;
+  mp_rng_seed(&r, 7300);
+  char *js = chain_json(&r, 6, 0);
+  mp_graph *g = tl_graph(js);
+  int64_t floor = mp_events_floor(g);
+  mp_events a, b;
+  mp_events_init(&a);
+  mp_events_init(&b);
+  mp_ctx c;
+  ck_assert_int_eq(run_rotor(g, floor + 1, 0, &c, &a), 0);
+  ck_assert_int_eq(run_rotor(g, floor + 1, 100, &c, &b), 0);
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, &b, 100, NULL, &err) == 0, "%s", err.msg);
+  mp_ev_figures fa, fb;
+  mp_events_evaluate(g, &a, 0, floor + 1, &fa);
+  mp_events_evaluate(g, &b, 100, floor + 1, &fb);
+  ck_assert_msg(fb.live_peak <= floor + 1 && fb.transferred > 0 && fb.duration < fa.duration,
+                "offload %g (%lld bytes copied), recompute alone %g", fb.duration, (long long)fb.transferred,
+                fa.duration);
+  mp_events_destroy(&a);
+  mp_events_destroy(&b);
+  mp_graph_free(g);
+  free(js);
+  tl_cleanup();
+}
+END_TEST
+
+Suite *suite_rotor(void) {
+  Suite *s = suite_create("rotor");
+  TCase *tc = tcase_create("rotor");
+  tcase_set_timeout(tc, 300);
+  tcase_add_loop_test(tc, exact_on_chains, 0, (int)(sizeof families / sizeof *families));
+  tcase_add_test(tc, keepall_and_budgets);
+  tcase_add_test(tc, offload_beats_recompute);
+  suite_add_tcase(s, tc);
+  return s;
+}
