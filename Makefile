@@ -181,13 +181,14 @@ $(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
 
 test-audit: bin/memplan $(BUILD)/mp_batch
 	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
-	  --csvs 40 --invalid 60 --mutations 1 $(if $(filter 1,$(V)),,--quiet)
+	  --csvs 40 --invalid 60 --mutations 1 --claims 10 --order-claims 10 $(if $(filter 1,$(V)),,--quiet)
 
 AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
 audit: bin/memplan $(BUILD)/mp_batch
 	@for s in $(AUDIT_SEEDS); do \
 	  nice /usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed $$s --graphs 1000 \
-	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --keep build/audit-$$s || exit 1; done
+	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --claims 200 --claims-n 12 --order-claims 100 \
+	    --keep build/audit-$$s || exit 1; done
 	nice /usr/bin/python3 tests/py/audit.py --seed 99 --graphs 100 --plans 100 --csvs 50 \
 	  --invalid 100 --suite --keep build/audit-cli
 
