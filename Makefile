@@ -47,9 +47,9 @@ OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
-.PHONY: all deps check-libs lib install uninstall test test-unit test-cli test-install test-asan \
-        test-asan-run fuzz test-audit audit bench bench-full bench-remat bench-scale graphs clean \
-        test-slurm validate test-exporter FORCE
+.PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
+        test-asan test-asan-build test-asan-run fuzz test-audit audit bench bench-full bench-remat \
+        bench-scale graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -145,14 +145,24 @@ deps:
 	@sh scripts/deps.sh
 
 # make test: the unit tests, the CLI tests, the install test, the audit
-# sample (test-audit), then the sanitizer pass (test-asan-run).  Quiet unless V=1.  SOLVER=name: the
-# property tests of that solver alone.  The last line is the property tests'
-# summary: each solver tested and its trial counts.
+# sample (test-audit) and the sanitizer pass (test-asan-run).  Quiet unless
+# V=1.  SOLVER=name: the property tests of that solver alone.  The last line
+# is the property tests' summary: each solver tested and its trial counts.
+# Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
+# everything is built (the plain and the sanitizer build side by side), then
+# the parts run side by side, each part's output kept together (-Otarget).
 CKV := $(if $(filter 1,$(V)),normal,minimal)
+TEST_JOBS ?= 2
+TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+TEST_PARTS = test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
+	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
+	@$(MAKE) --no-print-directory $(TEST_J) -Otarget $(TEST_PARTS)
 	@cat $(BUILD)/props_summary.txt
+
+# what the parts of make test run (test-asan-build: the sanitizer build)
+test-build: bin/memplan $(BUILD)/test_memplan lib $(BUILD)/mp_batch
 
 test-unit: bin/memplan $(BUILD)/test_memplan
 	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
@@ -171,13 +181,14 @@ $(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
 
 test-audit: bin/memplan $(BUILD)/mp_batch
 	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
-	  --csvs 40 --invalid 60 --mutations 1 $(if $(filter 1,$(V)),,--quiet)
+	  --csvs 40 --invalid 60 --mutations 1 --claims 10 --order-claims 10 $(if $(filter 1,$(V)),,--quiet)
 
 AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
 audit: bin/memplan $(BUILD)/mp_batch
 	@for s in $(AUDIT_SEEDS); do \
 	  nice /usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed $$s --graphs 1000 \
-	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --keep build/audit-$$s || exit 1; done
+	    --plans 600 --csvs 400 --invalid 600 --n-max 18 --mutations 3 --claims 200 --claims-n 12 --order-claims 100 \
+	    --keep build/audit-$$s || exit 1; done
 	nice /usr/bin/python3 tests/py/audit.py --seed 99 --graphs 100 --plans 100 --csvs 50 \
 	  --invalid 100 --suite --keep build/audit-cli
 
@@ -188,16 +199,19 @@ test-install: bin/memplan lib
 # ---- sanitizers: ASan + UBSan (float casts included): the unit tests with
 # quick options, tests/cli.sh, every suite file, the fuzz corpus ----
 SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer
-SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=print_suppressions=0 \
+            UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
 test-asan: deps
-	@$(MAKE) --no-print-directory test-asan-run
+	@$(MAKE) --no-print-directory $(TEST_J) test-asan-run
 
-test-asan-run:
+test-asan-build:
 	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
 	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
+
+test-asan-run: test-asan-build
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh

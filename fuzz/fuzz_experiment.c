@@ -9,6 +9,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   mp_experiment e;
   char msg[1024];
   (void)mp_experiment_load(path, &e, msg, sizeof msg);
-  mp_experiment_free(&e);
+  mp_experiment_destroy(&e);
   return 0;
 }

@@ -87,6 +87,6 @@ int main(int argc, char **argv) {
          (t2 - t1) * 1e3 / reps, (t2 - t1) / (t1 - t0), (t3 - t2) * 1e3 / reps,
          a == b ? "" : " (the two disagree!)");
   free(from), free(to);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   return 0;
 }

@@ -91,10 +91,10 @@ static int chen_greedy_solve(mp_ctx *c) {
     }
   } else if (least_peak < INT64_MAX) {
     snprintf(c->msg, sizeof c->msg,
-             "no plan within budget %lld: chen-greedy's least peak over its segment budgets is %lld",
+             "no plan within budget %lld: the least peak over the segment budgets is %lld",
              (long long)c->budget, (long long)least_peak);
   } else {
-    snprintf(c->msg, sizeof c->msg, "chen-greedy found no plan%s%s", msg[0] ? ": " : "", msg);
+    snprintf(c->msg, sizeof c->msg, "found no plan%s%s", msg[0] ? ": " : "", msg);
   }
   if (rc) mp_events_clear(c->events);
   free(is_cut);

@@ -87,7 +87,7 @@ typedef struct seg {
   int64_t lb;           /* per-node lower bound inside the segment */
 } seg;
 
-static void seg_free(seg *s) {
+static void seg_destroy(seg *s) {
   free(s->gid);
   free(s->ps);
   free(s->pl);
@@ -103,14 +103,8 @@ static void seg_free(seg *s) {
   free(s->bpinned);
 }
 
-/* Build segment of the nodes with segment id k (segof[v] == k).  Buffers:
- * bseg_birth[b] = segment of the owner (-1: present before segment 0),
- * bseg_last[b] = last segment that reads it, INT_MAX-like when pinned. */
-#define SEG_FOREVER 0x3fffffff
-static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbirth,
-                      const int *blast, const int64_t *bsz, int64_t dead_pre, int *gl, int *bl,
-                      seg *s) {
-  memset(s, 0, sizeof *s);
+/* The segment's nodes in the given order: gl[v] = local id or -1. */
+static void seg_nodes(const mp_graph *g, const int *segof, int k, int *gl, seg *s) {
   int n = g->n;
   int m = 0;
   for (int i = 0; i < n; i++) {
@@ -122,7 +116,12 @@ static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbi
   s->gid = mp_xmalloc(sizeof(int) * (size_t)(m ? m : 1));
   for (int v = 0; v < n; v++)
     if (gl[v] >= 0) s->gid[gl[v]] = v;
-  /* buffers */
+}
+
+/* The segment's buffers (bl[b] = local id or -1): made here, or present at
+ * the start and read here; the others alive across it go into base. */
+static void seg_buffers(const mp_graph *g, const int *segof, int k, const int *bbirth, const int *blast,
+                        const int64_t *bsz, int *bl, seg *s) {
   int nb = 0;
   for (int b = 0; b < g->n_buf; b++) {
     bl[b] = -1;
@@ -152,8 +151,12 @@ static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbi
     for (int i = 0; i < g->bufs[b].n_readers; i++) s->breaders[x] += segof[g->bufs[b].readers[i]] == k;
     if (bbirth[b] < k) s->base += bsz[b];
   }
-  s->alloc = mp_xcalloc((size_t)(m ? m : 1), sizeof(int64_t));
-  s->dead_own = mp_xcalloc((size_t)(m ? m : 1), sizeof(int64_t));
+}
+
+/* Local predecessors, successors and reads (CSR: ps/pl, ss/sl, rs/rl) and
+ * each node's workspace. */
+static void seg_adjacency(const mp_graph *g, const int *gl, const int *bl, seg *s) {
+  int m = s->m;
   s->ws = mp_xcalloc((size_t)(m ? m : 1), sizeof(int64_t));
   s->ps = mp_xcalloc((size_t)m + 1, sizeof(int));
   s->ss = mp_xcalloc((size_t)m + 1, sizeof(int));
@@ -182,6 +185,14 @@ static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbi
     for (int j = 0; j < g->n_reads[v]; j++)
       if (bl[g->reads[v][j]] >= 0) *r++ = bl[g->reads[v][j]];
   }
+}
+
+/* What each node allocates, and of it what dies at once (no reader here,
+ * not pinned). */
+static void seg_owned(const mp_graph *g, int k, const int *bbirth, const int64_t *bsz, const int *gl,
+                      const int *bl, seg *s) {
+  s->alloc = mp_xcalloc((size_t)(s->m ? s->m : 1), sizeof(int64_t));
+  s->dead_own = mp_xcalloc((size_t)(s->m ? s->m : 1), sizeof(int64_t));
   for (int b = 0; b < g->n_buf; b++) {
     int x = bl[b];
     if (x < 0 || bbirth[b] < k) continue;
@@ -189,12 +200,16 @@ static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbi
     s->alloc[o] += bsz[b];
     if (s->breaders[x] == 0 && !s->bpinned[x]) s->dead_own[o] += bsz[b];
   }
-  /* per-node bound: what passes through, the buffers present from the start
-   * that stay to the end, and what the node itself touches */
+}
+
+/* per-node bound: what passes through, the buffers present from the start
+ * that stay to the end, and what the node itself touches */
+static void seg_bound(const mp_graph *g, int k, const int *bbirth, const int *blast, const int64_t *bsz,
+                      int64_t dead_pre, const int *bl, seg *s) {
   s->dead_pre = dead_pre; /* dead inputs: live at the first step only */
   s->base += dead_pre;
   int64_t keep = s->base - dead_pre;
-  bool *pre_keep = mp_xcalloc((size_t)(nb ? nb : 1), sizeof(bool));
+  bool *pre_keep = mp_xcalloc((size_t)(s->nb ? s->nb : 1), sizeof(bool));
   for (int b = 0; b < g->n_buf; b++) {
     int x = bl[b];
     if (x < 0 || bbirth[b] >= k) continue;
@@ -205,13 +220,28 @@ static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbi
     }
   }
   s->lb = 0;
-  for (int i = 0; i < m; i++) {
+  for (int i = 0; i < s->m; i++) {
     int64_t f = keep + s->alloc[i] + s->ws[i];
     for (int j = s->rs[i]; j < s->rs[i + 1]; j++)
       if (!pre_keep[s->rl[j]]) f += s->bsize[s->rl[j]];
     if (f > s->lb) s->lb = f;
   }
   free(pre_keep);
+}
+
+/* Build segment of the nodes with segment id k (segof[v] == k).  Buffers:
+ * bseg_birth[b] = segment of the owner (-1: present before segment 0),
+ * bseg_last[b] = last segment that reads it, INT_MAX-like when pinned. */
+#define SEG_FOREVER 0x3fffffff
+static void seg_build(const mp_graph *g, const int *segof, int k, const int *bbirth,
+                      const int *blast, const int64_t *bsz, int64_t dead_pre, int *gl, int *bl,
+                      seg *s) {
+  memset(s, 0, sizeof *s);
+  seg_nodes(g, segof, k, gl, s);
+  seg_buffers(g, segof, k, bbirth, blast, bsz, bl, s);
+  seg_adjacency(g, gl, bl, s);
+  seg_owned(g, k, bbirth, bsz, gl, bl, s);
+  seg_bound(g, k, bbirth, blast, bsz, dead_pre, bl, s);
 }
 
 /* ---- hash set of bitsets ---- */
@@ -243,7 +273,7 @@ static void hs_init(hset *h, int words) {
   h->pool = mp_xmalloc(sizeof(uint64_t) * h->pool_cap * (size_t)words);
 }
 
-static void hs_free(hset *h) {
+static void hs_destroy(hset *h) {
   free(h->slot);
   free(h->pool);
   memset(h, 0, sizeof *h);
@@ -554,7 +584,7 @@ static int seg_solve(const seg *s, mp_ctx *ctx, int *ord, int64_t *U, int64_t fl
       break;
     }
   }
-  hs_free(&q.memo);
+  hs_destroy(&q.memo);
   free(q.lv);
   free(q.forced);
   free(q.cs);
@@ -705,7 +735,7 @@ static void plan_init(dp_plan *D, const mp_graph *g, const int *order, bool spli
 
 static void plan_destroy(dp_plan *D) {
   for (int k = 0; k < D->nseg; k++) {
-    seg_free(&D->segs[k]);
+    seg_destroy(&D->segs[k]);
     free(D->sord[k]);
   }
   free(D->segs), free(D->sord), free(D->U), free(D->bbirth), free(D->blast), free(D->bsz);

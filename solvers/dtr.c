@@ -140,7 +140,7 @@ static int dtr_solve(mp_ctx *c) {
     ri_claim(c, x.duration);
     snprintf(c->msg, sizeof c->msg, "%lld reruns", (long long)x.n_reruns);
   } else {
-    snprintf(c->msg, sizeof c->msg, "dtr: no plan within budget %lld: %.200s", (long long)c->budget,
+    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld: %.200s", (long long)c->budget,
              x.msg);
     mp_events_clear(c->events);
   }

@@ -296,7 +296,7 @@ static int ga_solve(mp_ctx *c) {
   free(tmp);
   free(keep);
   free(used);
-  mp_ols_free(&G.s);
+  mp_ols_destroy(&G.s);
   return 0;
 }
 

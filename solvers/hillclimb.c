@@ -146,7 +146,7 @@ static void dec_init(dec *d, const hc *h) {
   d->over = 0;
 }
 
-static void dec_free(dec *d) {
+static void dec_destroy(dec *d) {
   free(d->va);
   free(d->vb);
   free(d->pick);
@@ -648,7 +648,7 @@ static void run_init(hc_run *R, const mp_ctx *c, const mp_problem *p, int64_t ta
 }
 
 static void run_destroy(hc_run *R) {
-  for (int k = 0; k < 3; k++) dec_free(&R->D[k]);
+  for (int k = 0; k < 3; k++) dec_destroy(&R->D[k]);
   free(R->pr), free(R->npr), free(R->bpr), free(R->top), free(R->npos), free(R->csteps);
   free(R->goff), free(R->gpr), free(R->key);
   hc_destroy(&R->h);

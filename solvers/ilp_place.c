@@ -172,7 +172,7 @@ static int ilp_place_solve(mp_ctx *c) {
   if (m > (int)c->opt[OPT_max_items]) {
     c->status = MP_REFUSED;
     snprintf(c->msg, sizeof c->msg,
-             "ilp-place: %d placeable buffers exceed the size cap max_items=%d (O(n^2) binaries); "
+             "%d placeable buffers exceed the size cap max_items=%d (O(n^2) binaries); "
              "use exact, or raise max_items", m, (int)c->opt[OPT_max_items]);
     return -1;
   }

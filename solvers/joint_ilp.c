@@ -307,7 +307,7 @@ static int joint_solve(mp_ctx *c) {
   if (n > (int)c->opt[OPT_max_nodes] || nbuf_pos > (int)c->opt[OPT_max_buffers]) {
     c->status = MP_REFUSED;
     snprintf(c->msg, sizeof c->msg,
-             "joint-ilp: %d nodes / %d buffers exceed the size cap (max_nodes=%d, max_buffers=%d); "
+             "%d nodes / %d buffers exceed the size cap (max_nodes=%d, max_buffers=%d); "
              "the time-indexed model grows as n^2 + 4 buffers^2 binaries",
              n, nbuf_pos, (int)c->opt[OPT_max_nodes], (int)c->opt[OPT_max_buffers]);
     return -1;

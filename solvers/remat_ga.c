@@ -225,7 +225,7 @@ static void order_anneal(ga *x, int *ord, long moves) {
     }
   }
   memcpy(ord, x->tmp, sizeof(int) * (size_t)x->n);
-  mp_ols_free(&o);
+  mp_ols_destroy(&o);
 }
 
 /* The greedy plan of remat-sa's start at individual i's order. */
@@ -320,7 +320,7 @@ static void ga_init(ga *x, mp_ctx *c) {
   }
 }
 
-static void ga_free(ga *x) {
+static void ga_destroy(ga *x) {
   for (int i = 0; i < 2 * x->P; i++) {
     indiv *ind = i < x->P ? &x->pop[i] : &x->next[i - x->P];
     free(ind->ord);
@@ -330,8 +330,8 @@ static void ga_free(ga *x) {
   free(x->next);
   free(x->tmp);
   free(x->rank);
-  mp_rsa_free(&x->s);
-  mp_rdec_free(&x->d);
+  mp_rsa_destroy(&x->s);
+  mp_rdec_destroy(&x->d);
 }
 
 /* Keep-all at the order handed in, when it fits: nothing runs twice. */
@@ -389,7 +389,7 @@ static int rga_solve(mp_ctx *c) {
              (long long)c->budget, x.s.evals, (long long)floor);
     rc = -1;
   }
-  ga_free(&x);
+  ga_destroy(&x);
   return rc;
 }
 

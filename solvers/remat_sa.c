@@ -175,8 +175,8 @@ static int rsa_solve(mp_ctx *c) {
   } else if (settle_easy(c, &s)) {
     rc = search(c, &s);
   }
-  mp_rsa_free(&s);
-  mp_rdec_free(&d);
+  mp_rsa_destroy(&s);
+  mp_rdec_destroy(&d);
   return rc;
 }
 

@@ -166,7 +166,7 @@ static void run_destroy(sa_run *R) {
   free(R->ep.e);
   free(R->tmp);
   free(R->best);
-  mp_ols_free(&R->s);
+  mp_ols_destroy(&R->s);
 }
 
 /* The start of restart rs > 0: a cycle of best / kicked elite / best /

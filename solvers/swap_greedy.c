@@ -298,11 +298,11 @@ static int swap_greedy_solve(mp_ctx *c) {
                (long long)x.n_ins);
     } else {
       rc = -1;
-      snprintf(c->msg, sizeof c->msg, "swap-greedy: the final plan failed: %.200s", x.msg);
+      snprintf(c->msg, sizeof c->msg, "the final plan failed: %.200s", x.msg);
     }
     rx_destroy(&x);
   } else {
-    snprintf(c->msg, sizeof c->msg, "swap-greedy: no plan within budget %lld: %.200s",
+    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld: %.200s",
              (long long)c->budget, msg[0]);
   }
   if (rc) mp_events_clear(c->events);

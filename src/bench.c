@@ -42,7 +42,7 @@ void mp_experiment_defaults(mp_experiment *e) {
   e->repeat = 1;
 }
 
-void mp_experiment_free(mp_experiment *e) {
+void mp_experiment_destroy(mp_experiment *e) {
   free(e->name);
   free(e->file);
   free(e->manifest);
@@ -463,7 +463,7 @@ typedef struct manifest {
   char err[512];  /* why it could not be read ("" when it was) */
 } manifest;
 
-static void manifest_free(manifest *m) {
+static void manifest_destroy(manifest *m) {
   free_list(m->path, m->n);
   free_list(m->tags, m->n);
   memset(m, 0, sizeof *m);
@@ -612,7 +612,7 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
       snprintf(msg, cap, "%s: cannot read", sel[i].file);
       rc = -1;
     }
-  manifest_free(&m);
+  manifest_destroy(&m);
   if (rc) {
     for (int i = 0; i < n; i++) {
       free(sel[i].path);
@@ -801,7 +801,7 @@ static void add_cell(mp_matrix *m, int *cap, const gsel *g, const char *order, c
   c->fingerprint = mp_cell_fingerprint(g->digest, order, rs->chain, place);
 }
 
-static void cell_free(mp_cell *c);
+static void cell_destroy(mp_cell *c);
 
 static int cmp_cell(const void *a, const void *b) {
   return strcmp(((const mp_cell *)a)->key, ((const mp_cell *)b)->key);
@@ -823,7 +823,7 @@ static void pair_add(pairlist *l, const char *o, const char *p, bool ex) {
   l->explicit_[l->n++] = ex;
 }
 
-static void pairs_free(pairlist *l) {
+static void pairs_destroy(pairlist *l) {
   free_list(l->o, l->n);
   free_list(l->p, l->n);
   free(l->explicit_);
@@ -893,7 +893,7 @@ static void sort_unique(mp_matrix *m) {
   int w = 0;
   for (int i = 0; i < m->n; i++) {
     if (w > 0 && !strcmp(m->cells[w - 1].key, m->cells[i].key)) {
-      cell_free(&m->cells[i]);
+      cell_destroy(&m->cells[i]);
       continue;
     }
     m->cells[w++] = m->cells[i];
@@ -912,25 +912,25 @@ int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap)
   gsel *gs = NULL;
   int ng = 0, ccap = 0;
   if (select_graphs(e, &gs, &ng, msg, cap)) {
-    mp_remat_settings_free(&rs);
+    mp_remat_settings_destroy(&rs);
     return -1;
   }
   pairlist l = {0};
   int rc = build_pairs(e, &l, msg, cap);
   for (int gi = 0; gi < ng && !rc; gi++) graph_cells(e, &gs[gi], &l, &rs, m, &ccap);
   if (!rc) sort_unique(m);
-  pairs_free(&l);
-  mp_remat_settings_free(&rs);
+  pairs_destroy(&l);
+  mp_remat_settings_destroy(&rs);
   for (int i = 0; i < ng; i++) {
     free(gs[i].path);
     free(gs[i].file);
   }
   free(gs);
-  if (rc) mp_matrix_free(m);
+  if (rc) mp_matrix_destroy(m);
   return rc;
 }
 
-static void cell_free(mp_cell *c) {
+static void cell_destroy(mp_cell *c) {
   free(c->path);
   free(c->file);
   free(c->order);
@@ -944,8 +944,8 @@ static void cell_free(mp_cell *c) {
   free(c->fingerprint);
 }
 
-void mp_matrix_free(mp_matrix *m) {
-  for (int i = 0; i < m->n; i++) cell_free(&m->cells[i]);
+void mp_matrix_destroy(mp_matrix *m) {
+  for (int i = 0; i < m->n; i++) cell_destroy(&m->cells[i]);
   free(m->cells);
   memset(m, 0, sizeof *m);
 }
@@ -957,7 +957,7 @@ void mp_matrix_shard(mp_matrix *m, int i, int n) {
     if (k % n == i)
       m->cells[w++] = m->cells[k];
     else
-      cell_free(&m->cells[k]);
+      cell_destroy(&m->cells[k]);
   }
   m->n = w;
 }

@@ -95,7 +95,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
 int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap);
 /* Defaults of every field (what an empty JSON object means). */
 void mp_experiment_defaults(mp_experiment *e);
-void mp_experiment_free(mp_experiment *e);
+void mp_experiment_destroy(mp_experiment *e);
 /* Split a CLI list "a,b,c" (graphs, seeds, time limits) into a string
  * list, replacing *out.  Solver chains are never split: "greedy,sa" is one
  * chain, as in `memplan solve`. */
@@ -128,7 +128,7 @@ typedef struct mp_matrix {
 /* Expand the experiment into its cells, sorted by key.  Unknown solvers,
  * tags that select nothing and missing files are errors (-1, msg). */
 int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap);
-void mp_matrix_free(mp_matrix *m);
+void mp_matrix_destroy(mp_matrix *m);
 /* Keep the cells of shard i of n: cell k (in key order) belongs to shard
  * k mod n.  The shards of one matrix partition it exactly. */
 void mp_matrix_shard(mp_matrix *m, int i, int n);
@@ -178,7 +178,7 @@ typedef struct mp_row {
 } mp_row;
 
 void mp_row_init(mp_row *r);  /* empty row: NULL strings, absent numbers */
-void mp_row_free(mp_row *r);
+void mp_row_destroy(mp_row *r);
 
 typedef struct sqlite3 mp_db;
 
@@ -211,7 +211,7 @@ typedef struct mp_keyset {
 } mp_keyset;
 int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap);
 const mp_cellstate *mp_keyset_find(const mp_keyset *ks, const char *key);
-void mp_keyset_free(mp_keyset *ks);
+void mp_keyset_destroy(mp_keyset *ks);
 
 /* ---- claims: several bench processes on one results file share its cells.
  * A claim names its owner (host, pid, the pid's start time, boot id); a
@@ -236,13 +236,13 @@ typedef struct mp_graphrow {
  * could not be computed: try again) (malloc'ed). */
 char *mp_db_graph_digest(mp_db *db, const char *path);
 int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap);
-void mp_graphrow_free(mp_graphrow *g);
+void mp_graphrow_destroy(mp_graphrow *g);
 
 /* Load every row of a results file: SQLite (with each graph's bound), or
  * the CSV that export writes.  Appends to *rows; each row's source is the
  * file name.  Returns 0 or -1 with msg. */
 int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap);
-void mp_rows_free(mp_row *rows, int n);
+void mp_rows_destroy(mp_row *rows, int n);
 
 /* Merge results files into out (idempotent: a cell already in out keeps its
  * row).  Every input is checked first; all rows go in one transaction; a new
@@ -373,7 +373,7 @@ typedef struct mp_aggset {
 /* Group rows by graph and solver, compute each graph's bounds and check
  * every claimed optimum against them. */
 void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *out);
-void mp_aggset_free(mp_aggset *s);
+void mp_aggset_destroy(mp_aggset *s);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */
 bool mp_agg_matches(const mp_agg *g, const char *want);
@@ -416,7 +416,7 @@ typedef struct mp_raggset {
  * events floor its run reported, an `infeasible` at a budget some plan of
  * the graph met. */
 void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggset *out);
-void mp_raggset_free(mp_raggset *s);
+void mp_raggset_destroy(mp_raggset *s);
 /* Does group g answer to `want` (the label, or "order+remat+place")? */
 bool mp_ragg_matches(const mp_ragg *g, const char *want);
 /* Budgets in table order: fractions from the largest, then bytes from the

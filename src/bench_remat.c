@@ -347,7 +347,7 @@ int mp_remat_settings_build(const mp_experiment *e, mp_remat_settings *out, char
     if (!strcmp(r->chain, "none")) {
       if (r->n_budgets || r->n_bandwidths) {
         snprintf(msg, cap, "\"remat\": \"none\" takes no budgets or bandwidth");
-        mp_remat_settings_free(out);
+        mp_remat_settings_destroy(out);
         return -1;
       }
       add_setting(out, "", "", "");
@@ -355,21 +355,21 @@ int mp_remat_settings_build(const mp_experiment *e, mp_remat_settings *out, char
     }
     chains = true;
     if (entry_settings(e, r, out, msg, cap)) {
-      mp_remat_settings_free(out);
+      mp_remat_settings_destroy(out);
       return -1;
     }
   }
   if (!chains && (e->n_budgets || e->n_bandwidths)) {
     snprintf(msg, cap, "\"budgets\" and \"bandwidth\" apply to recomputation cells: give "
              "\"remat\" (events solvers)");
-    mp_remat_settings_free(out);
+    mp_remat_settings_destroy(out);
     return -1;
   }
   if (e->n_remat == 0) add_setting(out, "", "", "");
   return 0;
 }
 
-void mp_remat_settings_free(mp_remat_settings *s) {
+void mp_remat_settings_destroy(mp_remat_settings *s) {
   for (int i = 0; i < s->n; i++) {
     free(s->s[i].chain);
     free(s->s[i].budget);

@@ -32,6 +32,6 @@ typedef struct mp_remat_settings {
  * chain.  Returns 0, or -1 with msg. */
 int mp_remat_settings_build(const mp_experiment *e, mp_remat_settings *out, char *msg,
                             size_t cap);
-void mp_remat_settings_free(mp_remat_settings *s);
+void mp_remat_settings_destroy(mp_remat_settings *s);
 
 #endif

@@ -54,7 +54,7 @@ void mp_cellrun_read(mp_cellrun *run, const char *out_path, const char *err_path
   }
 }
 
-void mp_cellrun_free(mp_cellrun *run) {
+void mp_cellrun_destroy(mp_cellrun *run) {
   json_decref(run->out);
   run->out = NULL;
 }

@@ -19,7 +19,7 @@ typedef struct mp_cellrun {
  * stderr). */
 void mp_cellrun_read(mp_cellrun *run, const char *out_path, const char *err_path, int wstatus,
                      bool killed, double wall_s);
-void mp_cellrun_free(mp_cellrun *run);
+void mp_cellrun_destroy(mp_cellrun *run);
 /* Did the run give a plan with figures (so that a repeat makes sense)? */
 bool mp_cellrun_ok(const mp_cellrun *run);
 

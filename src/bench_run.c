@@ -114,7 +114,7 @@ int mp_bench_print_graph_bound(const char *file, FILE *out, char *msg, size_t ca
   int rc = json_dumpf(o, out, JSON_PRESERVE_ORDER) ? -1 : 0;
   fputc('\n', out);
   json_decref(o);
-  mp_graphrow_free(&g);
+  mp_graphrow_destroy(&g);
   if (rc) snprintf(msg, cap, "cannot write the bound");
   return rc;
 }
@@ -368,7 +368,7 @@ static void store_bound(runner *R, job *j, int ws, double now) {
   if (mp_db_graph_store(R->db, &row, msg, sizeof msg) && !R->o->quiet)
     fprintf(stderr, "memplan bench: %s: %s\n", g->path, msg);
   R->st->bounds++;
-  mp_cellrun_free(&run);
+  mp_cellrun_destroy(&run);
 }
 
 static void report_failure(runner *R, const mp_row *r) {
@@ -392,7 +392,7 @@ static int cell_ended(runner *R, job *j, int slot, int ws, double now, char *msg
     return launch_cell(R, j, slot, msg, cap);
   mp_row r;
   mp_row_from_runs(R->e, &R->m->cells[j->index], j->runs, j->n_runs, j->started, &r);
-  for (int i = 0; i < j->n_runs; i++) mp_cellrun_free(&j->runs[i]);
+  for (int i = 0; i < j->n_runs; i++) mp_cellrun_destroy(&j->runs[i]);
   free(j->runs);
   j->runs = NULL;
   j->n_runs = 0;
@@ -408,7 +408,7 @@ static int cell_ended(runner *R, job *j, int slot, int ws, double now, char *msg
     if (!strcmp(r.status, "timeout")) R->st->timeouts++;
     report_failure(R, &r);
   }
-  mp_row_free(&r);
+  mp_row_destroy(&r);
   R->running--;
   return rc;
 }
@@ -475,7 +475,7 @@ static void kill_all(runner *R) {
       waitpid(j->pid, NULL, 0);
       j->pid = 0;
     }
-    for (int i = 0; i < j->n_runs; i++) mp_cellrun_free(&j->runs[i]);
+    for (int i = 0; i < j->n_runs; i++) mp_cellrun_destroy(&j->runs[i]);
     free(j->runs);
     j->runs = NULL;
     j->n_runs = 0;
@@ -546,7 +546,7 @@ static int plan_work(runner *R, char *msg, size_t cap) {
     if (!seen && (!d || strcmp(d, c->digest))) R->gs[R->n_gs++] = (gjob){c->path, c->file, c->digest};
     free(d);
   }
-  mp_keyset_free(&ks);
+  mp_keyset_destroy(&ks);
   return 0;
 }
 

@@ -66,10 +66,10 @@ static void gb_init(gb *b, const mp_gen_opts *o) {
   b->g = mp_xcalloc(1, sizeof *b->g);
 }
 
-static void gb_free(gb *b) {
+static void gb_destroy(gb *b) {
   if (b->g) {
     /* before mp_graph_finish the derived arrays are NULL: free is safe */
-    mp_graph_free(b->g);
+    mp_graph_destroy(b->g);
   }
   free(b->eligible);
   memset(b, 0, sizeof *b);
@@ -645,6 +645,133 @@ void mp_gen_defaults(mp_gen_opts *o) {
 /* %g without trailing noise, for names and the source line */
 static void fmt_num(char *buf, size_t cap, double x) { snprintf(buf, cap, "%.10g", x); }
 
+/* The family's defaults for what the caller left at 0 (or -1). */
+static void gen_complete(mp_gen_opts *o) {
+  const char *f = o->family;
+  bool rw = !strcmp(f, "randwire");
+  if (o->n == 0)
+    o->n = rw ? 32 : !strcmp(f, "layered") ? 300 : !strcmp(f, "chain") ? 50 : 100;
+  if (o->fan_in == 0) o->fan_in = 3;
+  if (!strcmp(f, "layered") && o->layers == 0 && o->n >= 3)
+    o->layers = (int)lround(sqrt((double)(o->n - 2)));
+  if (rw && o->p < 0) o->p = !strcmp(o->model, "er") ? 0.2 : 0.75;
+}
+
+/* Every parameter in range, or false with the reason in err. */
+static bool gen_valid(const mp_gen_opts *o, mp_error *err) {
+  const char *f = o->family;
+  bool rw = !strcmp(f, "randwire");
+  if (o->n < 1 || o->n > MAX_NODES) {
+    mp_errorf(err, "gen %s: -n must be in 1..%d", f, MAX_NODES);
+    return false;
+  }
+  if (o->ws_prob < 0 || o->ws_prob > 1 || o->inplace_prob < 0 || o->inplace_prob > 1 ||
+      o->input_prob < 0 || o->input_prob > 1 || o->par_prob < 0 || o->par_prob > 1) {
+    mp_errorf(err, "gen %s: probabilities must be in [0, 1]", f);
+    return false;
+  }
+  if (o->min_size < 4 || o->max_size < o->min_size || o->max_size > ((int64_t)1 << 40)) {
+    mp_errorf(err, "gen %s: need 4 <= --min-size <= --max-size <= 2^40", f);
+    return false;
+  }
+  if (o->channels < 1 || o->resolution < 1 || o->batch < 1 || o->dtype_bytes < 1 ||
+      (double)o->channels * o->resolution * o->resolution * o->batch * o->dtype_bytes *
+              (o->blocks + 2) > (double)((int64_t)1 << 50)) {
+    mp_errorf(err, "gen %s: channels, resolution, batch and dtype bytes must be >= 1 (and "
+              "their product sane)", f);
+    return false;
+  }
+  if (o->fan_in < 1 || o->span < 1) {
+    mp_errorf(err, "gen %s: --fan-in and --span must be >= 1", f);
+    return false;
+  }
+  if (rw) {
+    if (strcmp(o->model, "ws") && strcmp(o->model, "er") && strcmp(o->model, "ba")) {
+      mp_errorf(err, "gen randwire: --model takes ws, er or ba");
+      return false;
+    }
+    if (o->n < 2 || o->n > 100000) {
+      mp_errorf(err, "gen randwire: -n must be in 2..100000");
+      return false;
+    }
+    if (!strcmp(o->model, "ws") && (o->k < 2 || o->k % 2 || o->k >= o->n)) {
+      mp_errorf(err, "gen randwire: WS needs an even -k with 2 <= k < n");
+      return false;
+    }
+    if (!strcmp(o->model, "ba") && (o->m < 1 || o->m >= o->n)) {
+      mp_errorf(err, "gen randwire: BA needs 1 <= -m < n");
+      return false;
+    }
+    if (o->p < 0 || o->p > 1) {
+      mp_errorf(err, "gen randwire: -p must be in [0, 1]");
+      return false;
+    }
+  }
+  if (!strcmp(f, "nas") && (o->cells < 1 || o->cells > 1000 || o->blocks < 1 || o->blocks > 100)) {
+    mp_errorf(err, "gen nas: --cells in 1..1000, --blocks in 1..100");
+    return false;
+  }
+  if (!strcmp(f, "layered") && o->n < 3) {
+    mp_errorf(err, "gen layered: -n must be >= 3");
+    return false;
+  }
+  if ((!strcmp(f, "sp") || !strcmp(f, "chain")) && o->n < 2) {
+    mp_errorf(err, "gen %s: -n must be >= 2", f);
+    return false;
+  }
+  return true;
+}
+
+/* The canonical command line that makes the graph again (src) and the
+ * graph's default name (nm). */
+static void gen_describe(const mp_gen_opts *o, char *src, size_t src_cap, char *nm, size_t nm_cap) {
+  const char *f = o->family;
+  bool rw = !strcmp(f, "randwire");
+  char pbuf[32], q1[32], q2[32];
+  fmt_num(q1, sizeof q1, o->ws_prob);
+  fmt_num(q2, sizeof q2, o->inplace_prob);
+  char common[160];
+  snprintf(common, sizeof common, "--ws-prob %s --inplace-prob %s --seed %llu", q1, q2,
+           (unsigned long long)o->seed);
+  char sizes[96];
+  snprintf(sizes, sizeof sizes, "--min-size %lld --max-size %lld", (long long)o->min_size,
+           (long long)o->max_size);
+  if (rw) {
+    fmt_num(pbuf, sizeof pbuf, o->p);
+    char extra[80] = "";
+    if (!strcmp(o->model, "ws")) snprintf(extra, sizeof extra, " -k %d -p %s", o->k, pbuf);
+    if (!strcmp(o->model, "er")) snprintf(extra, sizeof extra, " -p %s", pbuf);
+    if (!strcmp(o->model, "ba")) snprintf(extra, sizeof extra, " -m %d", o->m);
+    snprintf(src, src_cap,
+             "memplan gen randwire --model %s -n %d%s --channels %d --resolution %d --batch %d "
+             "--dtype-bytes %d %s",
+             o->model, o->n, extra, o->channels, o->resolution, o->batch, o->dtype_bytes, common);
+    snprintf(nm, nm_cap, "randwire_%s_n%d_s%llu", o->model, o->n, (unsigned long long)o->seed);
+  } else if (!strcmp(f, "nas")) {
+    snprintf(src, src_cap,
+             "memplan gen nas --cells %d --blocks %d --channels %d --resolution %d --batch %d "
+             "--dtype-bytes %d %s",
+             o->cells, o->blocks, o->channels, o->resolution, o->batch, o->dtype_bytes, common);
+    snprintf(nm, nm_cap, "nas_c%d_b%d_s%llu", o->cells, o->blocks, (unsigned long long)o->seed);
+  } else if (!strcmp(f, "layered")) {
+    snprintf(src, src_cap, "memplan gen layered -n %d --layers %d --fan-in %d --span %d %s %s",
+             o->n, o->layers, o->fan_in, o->span, sizes, common);
+    snprintf(nm, nm_cap, "layered_n%d_s%llu", o->n, (unsigned long long)o->seed);
+  } else if (!strcmp(f, "tree")) {
+    fmt_num(pbuf, sizeof pbuf, o->input_prob);
+    snprintf(src, src_cap, "memplan gen tree -n %d --fan-in %d --input-prob %s %s %s", o->n,
+             o->fan_in, pbuf, sizes, common);
+    snprintf(nm, nm_cap, "tree_n%d_s%llu", o->n, (unsigned long long)o->seed);
+  } else if (!strcmp(f, "sp")) {
+    fmt_num(pbuf, sizeof pbuf, o->par_prob);
+    snprintf(src, src_cap, "memplan gen sp -n %d --par-prob %s %s %s", o->n, pbuf, sizes, common);
+    snprintf(nm, nm_cap, "sp_n%d_s%llu", o->n, (unsigned long long)o->seed);
+  } else {
+    snprintf(src, src_cap, "memplan gen chain -n %d %s %s", o->n, sizes, common);
+    snprintf(nm, nm_cap, "chain_n%d_s%llu", o->n, (unsigned long long)o->seed);
+  }
+}
+
 mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err) {
   mp_gen_opts o = *in;
   const char *f = o.family;
@@ -653,124 +780,17 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
               f ? f : "(none)");
     return NULL;
   }
-  bool rw = !strcmp(f, "randwire");
-  if (o.n == 0)
-    o.n = rw ? 32 : !strcmp(f, "layered") ? 300 : !strcmp(f, "chain") ? 50 : 100;
-  if (o.fan_in == 0) o.fan_in = 3;
-  if (!strcmp(f, "layered") && o.layers == 0 && o.n >= 3)
-    o.layers = (int)lround(sqrt((double)(o.n - 2)));
-  if (rw && o.p < 0) o.p = !strcmp(o.model, "er") ? 0.2 : 0.75;
-  /* validation */
-  if (o.n < 1 || o.n > MAX_NODES) {
-    mp_errorf(err, "gen %s: -n must be in 1..%d", f, MAX_NODES);
-    return NULL;
-  }
-  if (o.ws_prob < 0 || o.ws_prob > 1 || o.inplace_prob < 0 || o.inplace_prob > 1 ||
-      o.input_prob < 0 || o.input_prob > 1 || o.par_prob < 0 || o.par_prob > 1) {
-    mp_errorf(err, "gen %s: probabilities must be in [0, 1]", f);
-    return NULL;
-  }
-  if (o.min_size < 4 || o.max_size < o.min_size || o.max_size > ((int64_t)1 << 40)) {
-    mp_errorf(err, "gen %s: need 4 <= --min-size <= --max-size <= 2^40", f);
-    return NULL;
-  }
-  if (o.channels < 1 || o.resolution < 1 || o.batch < 1 || o.dtype_bytes < 1 ||
-      (double)o.channels * o.resolution * o.resolution * o.batch * o.dtype_bytes * (o.blocks + 2) >
-          (double)((int64_t)1 << 50)) {
-    mp_errorf(err, "gen %s: channels, resolution, batch and dtype bytes must be >= 1 (and "
-              "their product sane)", f);
-    return NULL;
-  }
-  if (o.fan_in < 1 || o.span < 1) {
-    mp_errorf(err, "gen %s: --fan-in and --span must be >= 1", f);
-    return NULL;
-  }
-  if (rw) {
-    if (strcmp(o.model, "ws") && strcmp(o.model, "er") && strcmp(o.model, "ba")) {
-      mp_errorf(err, "gen randwire: --model takes ws, er or ba");
-      return NULL;
-    }
-    if (o.n < 2 || o.n > 100000) {
-      mp_errorf(err, "gen randwire: -n must be in 2..100000");
-      return NULL;
-    }
-    if (!strcmp(o.model, "ws") && (o.k < 2 || o.k % 2 || o.k >= o.n)) {
-      mp_errorf(err, "gen randwire: WS needs an even -k with 2 <= k < n");
-      return NULL;
-    }
-    if (!strcmp(o.model, "ba") && (o.m < 1 || o.m >= o.n)) {
-      mp_errorf(err, "gen randwire: BA needs 1 <= -m < n");
-      return NULL;
-    }
-    if (o.p < 0 || o.p > 1) {
-      mp_errorf(err, "gen randwire: -p must be in [0, 1]");
-      return NULL;
-    }
-  }
-  if (!strcmp(f, "nas") && (o.cells < 1 || o.cells > 1000 || o.blocks < 1 || o.blocks > 100)) {
-    mp_errorf(err, "gen nas: --cells in 1..1000, --blocks in 1..100");
-    return NULL;
-  }
-  if (!strcmp(f, "layered") && o.n < 3) {
-    mp_errorf(err, "gen layered: -n must be >= 3");
-    return NULL;
-  }
-  if ((!strcmp(f, "sp") || !strcmp(f, "chain")) && o.n < 2) {
-    mp_errorf(err, "gen %s: -n must be >= 2", f);
-    return NULL;
-  }
-
-  /* canonical parameters: the name and the source line */
-  char src[512], nm[160], pbuf[32], q1[32], q2[32];
-  fmt_num(q1, sizeof q1, o.ws_prob);
-  fmt_num(q2, sizeof q2, o.inplace_prob);
-  char common[160];
-  snprintf(common, sizeof common, "--ws-prob %s --inplace-prob %s --seed %llu", q1, q2,
-           (unsigned long long)o.seed);
-  char sizes[96];
-  snprintf(sizes, sizeof sizes, "--min-size %lld --max-size %lld", (long long)o.min_size,
-           (long long)o.max_size);
-  if (rw) {
-    fmt_num(pbuf, sizeof pbuf, o.p);
-    char extra[80] = "";
-    if (!strcmp(o.model, "ws")) snprintf(extra, sizeof extra, " -k %d -p %s", o.k, pbuf);
-    if (!strcmp(o.model, "er")) snprintf(extra, sizeof extra, " -p %s", pbuf);
-    if (!strcmp(o.model, "ba")) snprintf(extra, sizeof extra, " -m %d", o.m);
-    snprintf(src, sizeof src,
-             "memplan gen randwire --model %s -n %d%s --channels %d --resolution %d --batch %d "
-             "--dtype-bytes %d %s",
-             o.model, o.n, extra, o.channels, o.resolution, o.batch, o.dtype_bytes, common);
-    snprintf(nm, sizeof nm, "randwire_%s_n%d_s%llu", o.model, o.n, (unsigned long long)o.seed);
-  } else if (!strcmp(f, "nas")) {
-    snprintf(src, sizeof src,
-             "memplan gen nas --cells %d --blocks %d --channels %d --resolution %d --batch %d "
-             "--dtype-bytes %d %s",
-             o.cells, o.blocks, o.channels, o.resolution, o.batch, o.dtype_bytes, common);
-    snprintf(nm, sizeof nm, "nas_c%d_b%d_s%llu", o.cells, o.blocks, (unsigned long long)o.seed);
-  } else if (!strcmp(f, "layered")) {
-    snprintf(src, sizeof src, "memplan gen layered -n %d --layers %d --fan-in %d --span %d %s %s",
-             o.n, o.layers, o.fan_in, o.span, sizes, common);
-    snprintf(nm, sizeof nm, "layered_n%d_s%llu", o.n, (unsigned long long)o.seed);
-  } else if (!strcmp(f, "tree")) {
-    fmt_num(pbuf, sizeof pbuf, o.input_prob);
-    snprintf(src, sizeof src, "memplan gen tree -n %d --fan-in %d --input-prob %s %s %s", o.n,
-             o.fan_in, pbuf, sizes, common);
-    snprintf(nm, sizeof nm, "tree_n%d_s%llu", o.n, (unsigned long long)o.seed);
-  } else if (!strcmp(f, "sp")) {
-    fmt_num(pbuf, sizeof pbuf, o.par_prob);
-    snprintf(src, sizeof src, "memplan gen sp -n %d --par-prob %s %s %s", o.n, pbuf, sizes, common);
-    snprintf(nm, sizeof nm, "sp_n%d_s%llu", o.n, (unsigned long long)o.seed);
-  } else {
-    snprintf(src, sizeof src, "memplan gen chain -n %d %s %s", o.n, sizes, common);
-    snprintf(nm, sizeof nm, "chain_n%d_s%llu", o.n, (unsigned long long)o.seed);
-  }
+  gen_complete(&o);
+  if (!gen_valid(&o, err)) return NULL;
+  char src[512], nm[160];
+  gen_describe(&o, src, sizeof src, nm, sizeof nm);
   if (source && cap) {
     if (o.name)
       snprintf(source, cap, "%s --name %s", src, o.name);
     else
       snprintf(source, cap, "%s", src);
   }
-
+  bool rw = !strcmp(f, "randwire");
   gb b;
   gb_init(&b, &o);
   b.g->name = mp_xstrdup(o.name ? o.name : nm);
@@ -785,11 +805,11 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
   if (!rc) rc = mp_graph_finish(b.g, false, err);
   if (!rc) set_costs(b.g);
   if (rc) {
-    gb_free(&b);
+    gb_destroy(&b);
     return NULL;
   }
   mp_graph *g = b.g;
   b.g = NULL;
-  gb_free(&b);
+  gb_destroy(&b);
   return g;
 }

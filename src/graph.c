@@ -79,7 +79,7 @@ static void free_lists(int **a, int n) {
   free(a);
 }
 
-void mp_graph_free(mp_graph *g) {
+void mp_graph_destroy(mp_graph *g) {
   if (!g) return;
   for (int v = 0; v < g->n; v++) {
     mp_node *nd = &g->nodes[v];
@@ -250,7 +250,7 @@ typedef struct adjacency {
   int *n_succ, **succ, *n_pred, **pred;
 } adjacency;
 
-static void adjacency_free(adjacency *a, int n) {
+static void adjacency_destroy(adjacency *a, int n) {
   free_lists(a->succ, n);
   free_lists(a->pred, n);
   free(a->n_succ);
@@ -322,7 +322,7 @@ static int check_order(mp_graph *g, const edges *data, bool toposort, const char
   int bad, rc = 0;
   if (find_cycle(g, &d, &bad)) {
     rc = mp_errorf(err, "%s: %s is on a cycle of inputs", file, node_label(g, bad, lab, sizeof lab));
-    adjacency_free(&d, n);
+    adjacency_destroy(&d, n);
     return rc;
   }
   int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -345,7 +345,7 @@ static int check_order(mp_graph *g, const edges *data, bool toposort, const char
   else if (bad_v >= 0)
     sort_given(g, &d, pos);
   free(pos);
-  adjacency_free(&d, n);
+  adjacency_destroy(&d, n);
   return rc;
 }
 

@@ -95,7 +95,7 @@ typedef struct mp_graph {
  * `toposort`: if the file order is not topological, replace it by a
  * topological order instead of failing. Returns 0, or -1 with err set. */
 int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err);
-void mp_graph_free(mp_graph *g);
+void mp_graph_destroy(mp_graph *g);
 
 /* Readers.  Each returns a new graph or NULL with a message naming the file
  * and the node or line.  A graph JSON path holding node-link data (a

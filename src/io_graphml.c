@@ -372,7 +372,7 @@ static int build_edges(const gml *p, const id_table *t, mp_graph *g, mp_error *e
   return rc;
 }
 
-static void gml_free(gml *p) {
+static void gml_destroy(gml *p) {
   for (int i = 0; i < p->n_nodes + p->n_edges; i++) {
     gml_elem *e = i < p->n_nodes ? &p->nodes[i] : &p->edges[i - p->n_nodes];
     free(e->id);
@@ -424,9 +424,9 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
   }
   free(t.id);
   free(t.node);
-  gml_free(&p);
+  gml_destroy(&p);
   if (rc) {
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     return NULL;
   }
   return g;

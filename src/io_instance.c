@@ -86,7 +86,7 @@ int mp_instance_load(const char *path, const mp_load_opts *o, mp_instance *in, m
 }
 
 void mp_instance_destroy(mp_instance *in) {
-  if (in->g) mp_graph_free(in->g);
+  if (in->g) mp_graph_destroy(in->g);
   if (in->fixed) {
     mp_problem_destroy(in->fixed);
     free(in->fixed);

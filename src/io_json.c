@@ -224,7 +224,7 @@ mp_graph *mp_graph_from_json(json_t *root, const char *path, bool toposort, mp_e
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
   json_t *bw = json_object_get(root, "host_bandwidth");
   if (bw && !json_is_null(bw) && get_time(bw, path, -1, "host_bandwidth", &g->host_bandwidth, err)) {
-    mp_graph_free(g); /* root is the caller's */
+    mp_graph_destroy(g); /* root is the caller's */
     return NULL;
   }
   g->n = (int)json_array_size(nodes);
@@ -238,7 +238,7 @@ mp_graph *mp_graph_from_json(json_t *root, const char *path, bool toposort, mp_e
   if (rc == 0) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     /* nodes never parsed have NULL fields: free is safe */
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     return NULL;
   }
   return g;

@@ -58,7 +58,7 @@ static void keys_init(key_table *t, int n) {
   t->node = mp_xcalloc(t->cap, sizeof *t->node);
 }
 
-static void keys_free(key_table *t) {
+static void keys_destroy(key_table *t) {
   free(t->key);
   free(t->node);
 }
@@ -380,7 +380,7 @@ mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *siz
   if (hb && !json_is_null(hb)) {
     if (!json_is_number(hb) || !(json_number_value(hb) >= 0)) {
       mp_errorf(err, "%s: graph.host_bandwidth must be a non-negative number", path);
-      mp_graph_free(g);
+      mp_graph_destroy(g);
       return NULL;
     }
     g->host_bandwidth = json_number_value(hb);
@@ -392,10 +392,10 @@ mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *siz
   if (!rc) rc = read_order(&d, g, err);
   for (int v = 0; v < g->n && !rc; v++) rc = read_node(&d, v, &g->nodes[v], err);
   if (!rc) rc = read_links(&d, g, err);
-  keys_free(&d.keys);
+  keys_destroy(&d.keys);
   if (!rc) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     return NULL;
   }
   return g;

@@ -138,15 +138,15 @@ int64_t *mp_profile(const mp_problem *p) {
 /* Sum over [t_begin, t_end) of (M(t) - center)^power, power 1 or 2, by a
  * sweep over the events (M is constant between consecutive event times, so
  * long fixed-lifetime ranges cost nothing extra). */
-static long double profile_moment(const mp_problem *p, const event *ev, int m, long double center,
-                                  int power) {
+static long double profile_moment(const mp_problem *p, const event *ev, int m, int64_t base,
+                                  long double center, int power) {
   long double s = 0;
   int64_t live = 0, t = p->t_begin;
   for (int i = 0; i <= m; i++) {
     int64_t next = i < m ? ev[i].t : p->t_end;
     if (next > p->t_end) next = p->t_end;
     if (next > t) {
-      long double d = (long double)live - center;
+      long double d = (long double)(live - base) - center;
       s += (long double)(next - t) * (power == 1 ? d : d * d);
       t = next;
     }
@@ -158,14 +158,19 @@ static long double profile_moment(const mp_problem *p, const event *ev, int m, l
 /* Two passes, the mean then the squared deviations from it: the one-pass
  * E[M^2] - E[M]^2 cancels catastrophically when the deviations are small
  * against the bytes (an error in the 9th digit on a profile of ~64 KiB
- * with a std-dev of 0.25 bytes, found by tests/py/audit.py). */
+ * with a std-dev of 0.25 bytes, found by tests/py/audit.py).  The
+ * deviations are taken in integers from a whole byte count near the mean
+ * (the std-dev does not move with a shift): above 2^54 bytes a long
+ * double mean is off by ~2^-9, which moved a 0.49-byte std-dev in its 7th
+ * digit. */
 double mp_profile_std(const mp_problem *p) {
   int64_t len = p->t_end - p->t_begin;
   if (len <= 0) return 0.0;
   int m;
   event *ev = make_events(p, &m);
-  long double mean = profile_moment(p, ev, m, 0, 1) / (long double)len;
-  long double var = profile_moment(p, ev, m, mean, 2) / (long double)len;
+  int64_t base = (int64_t)llroundl(profile_moment(p, ev, m, 0, 0, 1) / (long double)len);
+  long double mean = profile_moment(p, ev, m, base, 0, 1) / (long double)len;
+  long double var = profile_moment(p, ev, m, base, mean, 2) / (long double)len;
   free(ev);
   return (double)sqrtl(var < 0 ? 0 : var);
 }

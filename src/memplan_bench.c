@@ -42,7 +42,7 @@ memplan_err memplan_experiment_load(memplan_experiment **out, const char *path,
 
 void memplan_experiment_destroy(memplan_experiment *e) {
   if (!e) return;
-  mp_experiment_free(&e->e);
+  mp_experiment_destroy(&e->e);
   free(e);
 }
 
@@ -88,7 +88,7 @@ memplan_err memplan_matrix_build(memplan_matrix **out, const memplan_experiment 
 
 void memplan_matrix_destroy(memplan_matrix *m) {
   if (!m) return;
-  mp_matrix_free(&m->m);
+  mp_matrix_destroy(&m->m);
   free(m);
 }
 
@@ -190,7 +190,7 @@ static void keep_graph(mp_row *rows, int *n, const char *only) {
     if ((rows[i].graph && !strcmp(rows[i].graph, only)) || !strcmp(rows[i].path, only))
       rows[w++] = rows[i];
     else
-      mp_row_free(&rows[i]);
+      mp_row_destroy(&rows[i]);
   }
   *n = w;
 }
@@ -240,6 +240,6 @@ memplan_err memplan_table_write(const char *const *results, int n, const memplan
     }
   if (!rc && o->graph) keep_graph(rows, &nr, o->graph);
   if (!rc) rc = write_tables(rows, nr, &to, path, err);
-  mp_rows_free(rows, nr);
+  mp_rows_destroy(rows, nr);
   return rc;
 }

@@ -89,7 +89,7 @@ static void rs_init(rank_set *r, int n) {
   } while (len > 1);
 }
 
-static void rs_free(rank_set *r) {
+static void rs_destroy(rank_set *r) {
   for (int k = 0; k < r->levels; k++) free(r->w[k]);
 }
 
@@ -192,7 +192,7 @@ static bool any_overlap(const mp_problem *p, const int64_t *off, int *a, int *b)
     else if (hi >= 0 && overlap(p, off, i, by_off[hi])) found = true, *b = by_off[hi];
     if (ev[k].kind == 2) rs_set(&live, r, true);
   }
-  rs_free(&live);
+  rs_destroy(&live);
   free(ev);
   free(by_off);
   free(rank);

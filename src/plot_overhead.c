@@ -184,7 +184,7 @@ static void keep_graph(mp_row *rows, int *n, const char *graph) {
     if ((rows[i].graph && !strcmp(rows[i].graph, graph)) || !strcmp(rows[i].path, graph))
       rows[w++] = rows[i];
     else
-      mp_row_free(&rows[i]);
+      mp_row_destroy(&rows[i]);
   }
   *n = w;
 }
@@ -226,7 +226,7 @@ int mp_plot_overhead(const char *const *in, int nin, const char *graph, bool bes
   }
   for (int i = 0; i < P.ns; i++) free(P.s[i].p);
   free(P.s);
-  mp_raggset_free(&set);
-  mp_rows_free(rows, n);
+  mp_raggset_destroy(&set);
+  mp_rows_destroy(rows, n);
   return rc;
 }

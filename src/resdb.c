@@ -114,15 +114,15 @@ void mp_row_init(mp_row *r) {
   }
 }
 
-void mp_row_free(mp_row *r) {
+void mp_row_destroy(mp_row *r) {
   for (int i = 0; i < mp_ncols; i++)
     if (mp_cols[i].type == C_TEXT) free(*(char **)((char *)r + mp_cols[i].off));
   free(r->source);
   memset(r, 0, sizeof *r);
 }
 
-void mp_rows_free(mp_row *rows, int n) {
-  for (int i = 0; i < n; i++) mp_row_free(&rows[i]);
+void mp_rows_destroy(mp_row *rows, int n) {
+  for (int i = 0; i < n; i++) mp_row_destroy(&rows[i]);
   free(rows);
 }
 
@@ -489,7 +489,7 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
     snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
-    mp_keyset_free(ks);
+    mp_keyset_destroy(ks);
     return -1;
   }
   if (ks->n > 1) qsort(ks->c, (size_t)ks->n, sizeof(mp_cellstate), cmp_state);
@@ -510,7 +510,7 @@ const mp_cellstate *mp_keyset_find(const mp_keyset *ks, const char *key) {
   return NULL;
 }
 
-void mp_keyset_free(mp_keyset *ks) {
+void mp_keyset_destroy(mp_keyset *ks) {
   for (int i = 0; i < ks->n; i++) {
     free(ks->c[i].key);
     free(ks->c[i].status);
@@ -623,7 +623,7 @@ static int merge_one(sqlite3 *db, sqlite3_stmt *ins, const char *in, int *added,
     rc = mp_db_insert_row(db, ins, &rows[i], msg, cap);
     *added += sqlite3_changes(db);
   }
-  mp_rows_free(rows, n);
+  mp_rows_destroy(rows, n);
   if (!rc) rc = mp_db_copy_graphs(src, db, msg, cap);
   sqlite3_close(src);
   return rc;
@@ -676,10 +676,10 @@ int mp_db_export_csv(const char *path, FILE *out, char *msg, size_t cap) {
   mp_row *rows = NULL;
   int n = 0;
   if (mp_rows_load(path, &rows, &n, msg, cap)) {
-    mp_rows_free(rows, n);
+    mp_rows_destroy(rows, n);
     return -1;
   }
   mp_csv_rows_write(out, rows, n);
-  mp_rows_free(rows, n);
+  mp_rows_destroy(rows, n);
   return 0;
 }

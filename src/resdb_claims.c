@@ -274,7 +274,7 @@ int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   return rc;
 }
 
-void mp_graphrow_free(mp_graphrow *g) {
+void mp_graphrow_destroy(mp_graphrow *g) {
   free(g->path);
   free(g->graph);
   free(g->digest);

@@ -715,7 +715,7 @@ int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o,
              n_issues > 1 ? " (and more: see the table)" : "");
     rc = 1;
   }
-  mp_aggset_free(&s);
-  mp_raggset_free(&rs);
+  mp_aggset_destroy(&s);
+  mp_raggset_destroy(&rs);
   return rc;
 }

@@ -410,7 +410,7 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
   free(p);
 }
 
-void mp_aggset_free(mp_aggset *s) {
+void mp_aggset_destroy(mp_aggset *s) {
   for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
   for (int i = 0; i < s->n_sources; i++) free(s->sources[i]);
   free(s->issues);

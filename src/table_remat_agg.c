@@ -310,7 +310,7 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
   free(p);
 }
 
-void mp_raggset_free(mp_raggset *s) {
+void mp_raggset_destroy(mp_raggset *s) {
   for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
   free(s->issues);
   free(s->a);

@@ -15,6 +15,9 @@ int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err) {
                                want > -((int64_t)1 << 53) && json_real_value(v) == (double)want)
     return 0;
   if (!json_is_number(v)) return mp_errorf(err, "figure %s is not a number", key);
+  if (json_is_integer(v))
+    return mp_errorf(err, "figure %s: the plan says %lld, it recomputes to %lld", key,
+                     (long long)json_integer_value(v), (long long)want);
   return mp_errorf(err, "figure %s: the plan says %.17g, it recomputes to %lld", key,
                    json_number_value(v), (long long)want);
 }

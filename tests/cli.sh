@@ -121,6 +121,25 @@ printf '{"name":"big","nodes":[{"id":0,"op":"input","size":36028797018963969,"in
 expect 0 "2^55 bytes: solve" $BIN solve "$T/big.json" --out "$T/big.plan"
 sed 's/"live_peak": 36028797018964033/"live_peak": 36028797018964032/' "$T/big.plan" >"$T/big2.plan"
 expect 1 "2^55 bytes: a live peak off by one" $BIN verify "$T/big.json" "$T/big2.plan"
+# profile std-dev above 2^54 bytes: deviations in integers (a long double
+# mean moved it to 0.942809266365)
+printf '%s' '{"nodes":[{"id":0,"op":"input","size":18014398509481985,"inputs":[]},{"id":1,"size":1,"inputs":[0]},{"id":2,"size":1,"inputs":[1]},{"id":3,"size":2,"inputs":[2]},{"id":4,"size":0,"inputs":[]},{"id":5,"op":"output","size":0,"inputs":[0,3]}]}' >"$T/std55.json"
+expect 0 "2^54 profile: std-dev" $BIN solve "$T/std55.json" --format json
+grep -q '"profile_std": 0.942809041582,' "$T/out" && ok || bad "2^54 profile: $(grep profile_std "$T/out")"
+# ilp's gap test at a 2^54-byte peak with unit 1: it proved an order one
+# byte above dp's optimum (lower_bound above the optimum)
+printf '%s' '{"name": "r103", "nodes": [{"id": 0, "name": "n0", "op": "op", "inputs": [], "size": 65536}, {"id": 1, "name": "n1", "op": "view", "inputs": [0, 0, 0], "size": 128, "alias": 0}, {"id": 2, "name": "n2", "op": "view", "inputs": [0, 1, 1, [1, 0]], "alias": 1, "outputs": [4096, 128]}, {"id": 3, "name": "n3", "op": "op", "inputs": [2, [1, 0], [2, 1]], "size": 1}, {"id": 4, "name": "n4", "op": "split", "inputs": [[2, 0]], "outputs": [18014398509482059, 7], "workspace": 553, "cost": 1.909}, {"id": 5, "name": "n5", "op": "op", "inputs": [[3, 0], 3], "size": 0}, {"id": 6, "name": "n6", "op": "view", "inputs": [[4, 0]], "size": 65536, "alias": [4, 0]}, {"id": 7, "name": "n7", "op": "op", "inputs": [3, 4], "size": 100}], "host_bandwidth": 1}' >"$T/gap.json"
+expect 0 "2^54 peak: ilp" $BIN solve "$T/gap.json" --order ilp --place noreuse --format json
+grep -q '"lower_bound": 18014398509548155,' "$T/out" && ok || bad "ilp: $(grep -E 'order_status|lower_bound' "$T/out" | tr -d '\n')"
+expect 0 "2^54 peak: dp" $BIN solve "$T/gap.json" --order dp --place noreuse --format json
+grep -q '"live_peak": 18014398509548155,' "$T/out" && ok || bad "dp: $(grep live_peak "$T/out")"
+# sizes spanning 2^54:7: GLPK's LP bound stated 10.5 where remat-exact
+# finds a 9.5 plan of the same order; no LP proof beyond RM_BOUND_RANGE
+printf '%s' '{"name": "r149", "nodes": [{"id": 5, "name": "n0", "op": "input", "size": 2667}, {"id": 6, "name": "n1", "op": "op", "inputs": [5], "size": 4096}, {"id": 0, "name": "n2", "op": "op", "inputs": [6], "size": 641}, {"id": 4, "name": "n3", "op": "split", "inputs": [], "outputs": [2888, 64], "workspace": 1684}, {"id": 7, "name": "n4", "op": "view", "inputs": [[6, 0], 0, 6, 6], "alias": 6, "outputs": [64, 0], "workspace": 2197, "cost": 2.5}, {"id": 3, "name": "n5", "op": "op", "inputs": [6], "size": 18014398509482427}, {"id": 2, "name": "n6", "op": "relu_", "inputs": [5], "alias": 5, "inplace": true, "outputs": [4096]}, {"id": 1, "name": "n7", "op": "op", "inputs": [[5, 0], [3, 0]], "size": 4096, "workspace": 7}]}' >"$T/span.json"
+expect 0 "2^54:7 sizes: remat-lp" $BIN solve "$T/span.json" --remat remat-lp --budget 18014398509489197 --format json
+grep -q '"remat_status": "feasible"' "$T/out" && ok || bad "remat-lp claims $(grep remat_status "$T/out")"
+expect 0 "2^54:7 sizes: remat-exact" $BIN solve "$T/span.json" --remat remat-exact --budget 18014398509489197 --format json
+grep -q '"duration": 9.5,' "$T/out" && ok || bad "remat-exact: $(grep '"duration"' "$T/out")"
 
 # ---- usage errors exit 2 ----
 expect 2 "no command" $BIN

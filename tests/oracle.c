@@ -189,7 +189,7 @@ int or_build(const mp_graph *g, or_model *m) {
   return rc;
 }
 
-void or_free(or_model *m) {
+void or_destroy(or_model *m) {
   for (int i = 0; i < m->nb; i++) {
     free(m->b[i].reader);
     free(m->b[i].alias_set);

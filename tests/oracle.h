@@ -44,7 +44,7 @@ typedef struct or_model {
 
 /* Build from g's raw node records (nodes[], given); 0 or -1 (alias cycle). */
 int or_build(const mp_graph *g, or_model *m);
-void or_free(or_model *m);
+void or_destroy(or_model *m);
 /* The oracle buffer for (owner, out) / workspace of owner, or -1. */
 int or_find(const or_model *m, int owner, int out, bool ws);
 /* Lifetimes under order (a permutation of 0..n-1). */

@@ -324,7 +324,7 @@ void ox_check(const mp_graph *g, const or_model *m, const ox_event *ev, int n, d
   free(o.rank);
 }
 
-void ox_result_free(ox_result *r) {
+void ox_result_destroy(ox_result *r) {
   free(r->samples);
   free(r->issue);
   free(r->start);

@@ -52,7 +52,7 @@ typedef struct ox_result {
 /* Check and evaluate; bandwidth in bytes per cost unit (0: no host link). */
 void ox_check(const mp_graph *g, const or_model *m, const ox_event *ev, int n, double bandwidth,
               ox_result *r);
-void ox_result_free(ox_result *r);
+void ox_result_destroy(ox_result *r);
 
 /* Cost of node v as DESIGN 6.1 defines it from the raw record. */
 double ox_cost(const mp_graph *g, int v);

@@ -189,7 +189,7 @@ int rb_masks_init(const mp_graph *g, rb_masks *m) {
   return 0;
 }
 
-void rb_masks_free(rb_masks *m) {
+void rb_masks_destroy(rb_masks *m) {
   free(m->readm);
   free(m->ownm);
   free(m->deadm);
@@ -247,7 +247,7 @@ int rb_optimum(const mp_graph *g, int64_t budget, const int *order, long max_sta
       if (!g->nodes[order[i]].is_input) s.nonin[s.n_in++] = order[i];
   }
   int rc = search(&s, max_states, duration, plan);
-  rb_masks_free(&s.m);
+  rb_masks_destroy(&s.m);
   free(s.nonin);
   free(s.st);
   free(s.table);

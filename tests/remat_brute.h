@@ -32,7 +32,7 @@ typedef struct rb_masks {
 
 /* 0, or -1 when the graph is beyond 31 nodes or 64 tensor buffers. */
 int rb_masks_init(const mp_graph *g, rb_masks *m);
-void rb_masks_free(rb_masks *m);
+void rb_masks_destroy(rb_masks *m);
 int64_t rb_live(const mp_graph *g, uint64_t res);
 
 /* The least duration of a valid plan with live_peak <= budget and no

@@ -266,7 +266,7 @@ int rb_optimum_copies(const mp_graph *g, int64_t budget, const int *order, doubl
   cs s = {.g = g, .budget = budget, .bw = bandwidth};
   if (!(bandwidth > 0) || rb_masks_init(g, &s.m)) return RB_TOO_BIG;
   if (s.m.tensors > CB_MAXB) {
-    rb_masks_free(&s.m);
+    rb_masks_destroy(&s.m);
     return RB_TOO_BIG;
   }
   if (order) {
@@ -281,6 +281,6 @@ int rb_optimum_copies(const mp_graph *g, int64_t budget, const int *order, doubl
   free(s.l);
   free(s.heap);
   free(s.nonin);
-  rb_masks_free(&s.m);
+  rb_masks_destroy(&s.m);
   return rc;
 }

@@ -11,6 +11,17 @@
 
 #include "memplan.h"
 
+/* A file in tests/tmp of this process alone (the unit run and the sanitizer
+ * run may go side by side): "tmp/PID_name", from a ring of 8 buffers. */
+static const char *tp(const char *name) {
+  static char ring[8][256];
+  static int next;
+  mkdir("tmp", 0755);
+  char *p = ring[next++ % 8];
+  snprintf(p, sizeof ring[0], "tmp/%ld_%s", (long)getpid(), name);
+  return p;
+}
+
 static const char *SEED = "../graphs/examples/seed_example.json";
 
 static memplan_instance *load(const char *path) {
@@ -100,9 +111,9 @@ START_TEST(solve_read_verify_write) {
   ck_assert_msg(strstr(err.msg, "overlap"), "%s", err.msg);
   /* written atomically, re-checked from the file */
   mkdir("tmp", 0755);
-  ck_assert_int_eq(memplan_result_write_plan(res, "tmp/api.plan.json", &err), MEMPLAN_OK);
-  ck_assert_msg(memplan_verify_file(in, "tmp/api.plan.json", 0, &err) == MEMPLAN_OK, "%s", err.msg);
-  unlink("tmp/api.plan.json");
+  ck_assert_int_eq(memplan_result_write_plan(res, tp("api.plan.json"), &err), MEMPLAN_OK);
+  ck_assert_msg(memplan_verify_file(in, tp("api.plan.json"), 0, &err) == MEMPLAN_OK, "%s", err.msg);
+  unlink(tp("api.plan.json"));
   ck_assert_int_eq(memplan_result_print(res, stdout, "xml"), MEMPLAN_EUSAGE);
   memplan_result_destroy(res);
   memplan_instance_destroy(in);
@@ -132,7 +143,7 @@ START_TEST(usage_and_solver_errors) {
   const int64_t *off;
   ck_assert_int_eq(memplan_result_offsets(res, &off), 0);
   ck_assert(off == NULL);
-  ck_assert_int_eq(memplan_result_write_plan(res, "tmp/never.plan.json", &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_result_write_plan(res, tp("never.plan.json"), &err), MEMPLAN_EUSAGE);
   memplan_result_destroy(res);
   /* proven infeasible: MEMPLAN_OK, status infeasible, still no figures */
   req.order = NULL;
@@ -234,9 +245,9 @@ START_TEST(remat_solve_events_verify) {
   ck_assert_msg(strstr(err.msg, "owns no tensor buffer"), "%s", err.msg);
   /* the plan file carries the events and verifies */
   mkdir("tmp", 0755);
-  ck_assert_int_eq(memplan_result_write_plan(res, "tmp/api.remat.json", &err), MEMPLAN_OK);
-  ck_assert_msg(memplan_verify_file(in, "tmp/api.remat.json", 0, &err) == MEMPLAN_OK, "%s", err.msg);
-  unlink("tmp/api.remat.json");
+  ck_assert_int_eq(memplan_result_write_plan(res, tp("api.remat.json"), &err), MEMPLAN_OK);
+  ck_assert_msg(memplan_verify_file(in, tp("api.remat.json"), 0, &err) == MEMPLAN_OK, "%s", err.msg);
+  unlink(tp("api.remat.json"));
   memplan_result_destroy(res);
   /* without a remat chain: nothing decided, no events */
   memplan_request_init(&req);
@@ -276,8 +287,8 @@ START_TEST(option_structs_need_their_init) {
   memplan_instance_destroy(other);
   memplan_table_opts to = {0};
   const char *files[] = {"data/bench_results.csv"};
-  ck_assert_int_eq(memplan_table_write(files, 1, &to, "tmp/never.md", &err), MEMPLAN_EUSAGE);
-  ck_assert_int_eq(access("tmp/never.md", F_OK), -1);
+  ck_assert_int_eq(memplan_table_write(files, 1, &to, tp("never.md"), &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(tp("never.md"), F_OK), -1);
   memplan_instance_destroy(in);
   ck_assert_int_eq(memplan_api_version(), MEMPLAN_API_VERSION);
   ck_assert(memplan_commit()[0]);
@@ -342,22 +353,22 @@ START_TEST(gen_write_read_back) {
   memplan_instance_info_get(g, &info);
   ck_assert(info.is_graph && info.nodes == 40 && info.live_peak > 0);
   mkdir("tmp", 0755);
-  ck_assert_int_eq(memplan_instance_write(g, "tmp/api_gen.json", "json", &err), MEMPLAN_OK);
-  ck_assert_int_eq(memplan_instance_write(g, "tmp/api_gen.nl.json", "nodelink", &err), MEMPLAN_OK);
-  same_figures(g, "tmp/api_gen.json");
-  same_figures(g, "tmp/api_gen.nl.json");
+  ck_assert_int_eq(memplan_instance_write(g, tp("api_gen.json"), "json", &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_instance_write(g, tp("api_gen.nl.json"), "nodelink", &err), MEMPLAN_OK);
+  same_figures(g, tp("api_gen.json"));
+  same_figures(g, tp("api_gen.nl.json"));
   /* the same options give the same bytes; the file says how to make it */
   memplan_instance *h;
   ck_assert_int_eq(memplan_gen(&h, &o, &err), MEMPLAN_OK);
-  ck_assert_int_eq(memplan_instance_write(h, "tmp/api_gen2.json", "json", &err), MEMPLAN_OK);
-  char *a = slurp("tmp/api_gen.json"), *b = slurp("tmp/api_gen2.json");
+  ck_assert_int_eq(memplan_instance_write(h, tp("api_gen2.json"), "json", &err), MEMPLAN_OK);
+  char *a = slurp(tp("api_gen.json")), *b = slurp(tp("api_gen2.json"));
   ck_assert_str_eq(a, b);
   ck_assert_msg(strstr(a, "memplan gen sp") && strstr(a, "--seed 7"), "%.300s", a);
   free(a);
   free(b);
   /* refusals: a format, a family, a bad parameter, a fixed-lifetime problem */
-  ck_assert_int_eq(memplan_instance_write(g, "tmp/api_gen3.json", "xml", &err), MEMPLAN_EUSAGE);
-  ck_assert_int_eq(access("tmp/api_gen3.json", F_OK), -1);
+  ck_assert_int_eq(memplan_instance_write(g, tp("api_gen3.json"), "xml", &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(tp("api_gen3.json"), F_OK), -1);
   ck_assert_int_eq(memplan_instance_write(g, "tmp/no/such/dir/g.json", "json", &err), MEMPLAN_EIO);
   ck_assert(!memplan_gen_family_known("mesh") && memplan_gen_family_known("randwire"));
   memplan_instance *none = (memplan_instance *)1;
@@ -372,14 +383,14 @@ START_TEST(gen_write_read_back) {
   memplan_instance *fixed;
   ck_assert_int_eq(memplan_instance_from_lifetimes(&fixed, 1, size, lo, hi, NULL, NULL, &err), MEMPLAN_OK);
   ck_assert(!memplan_instance_is_graph(fixed));
-  ck_assert_int_eq(memplan_instance_write(fixed, "tmp/api_gen3.json", "json", &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_instance_write(fixed, tp("api_gen3.json"), "json", &err), MEMPLAN_EUSAGE);
   ck_assert_msg(strstr(err.msg, "not a graph"), "%s", err.msg);
   memplan_instance_destroy(fixed);
   memplan_instance_destroy(h);
   memplan_instance_destroy(g);
-  unlink("tmp/api_gen.json");
-  unlink("tmp/api_gen2.json");
-  unlink("tmp/api_gen.nl.json");
+  unlink(tp("api_gen.json"));
+  unlink(tp("api_gen2.json"));
+  unlink(tp("api_gen.nl.json"));
 }
 END_TEST
 
@@ -447,36 +458,36 @@ START_TEST(results_tables_export) {
   memplan_table_opts o;
   memplan_table_opts_init(&o);
   memplan_error err;
-  ck_assert_msg(memplan_table_write(files, 1, &o, "tmp/api_table.md", &err) == MEMPLAN_OK, "%s",
+  ck_assert_msg(memplan_table_write(files, 1, &o, tp("api_table.md"), &err) == MEMPLAN_OK, "%s",
                 err.msg);
-  char *md = slurp("tmp/api_table.md");
+  char *md = slurp(tp("api_table.md"));
   ck_assert_msg(strstr(md, "| ") && strstr(md, "greedy"), "%.300s", md);
   free(md);
   o.view = "remats"; /* a bad option writes nothing and keeps the old file */
-  ck_assert_int_eq(memplan_table_write(files, 1, &o, "tmp/api_table.md", &err), MEMPLAN_EUSAGE);
-  ck_assert_int_eq(access("tmp/api_table.md", F_OK), 0);
+  ck_assert_int_eq(memplan_table_write(files, 1, &o, tp("api_table.md"), &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(tp("api_table.md"), F_OK), 0);
   o.view = NULL;
   const char *missing[] = {"data/no_such_results.sqlite"};
-  ck_assert_int_eq(memplan_table_write(missing, 1, &o, "tmp/api_table.md", &err), MEMPLAN_EINPUT);
+  ck_assert_int_eq(memplan_table_write(missing, 1, &o, tp("api_table.md"), &err), MEMPLAN_EINPUT);
   ck_assert_msg(strstr(err.msg, "no_such_results"), "%s", err.msg);
-  ck_assert_int_eq(memplan_results_export("data/bench_results.csv", "tmp/api_export.csv", &err),
+  ck_assert_int_eq(memplan_results_export("data/bench_results.csv", tp("api_export.csv"), &err),
                    MEMPLAN_OK);
-  char *csv = slurp("tmp/api_export.csv");
+  char *csv = slurp(tp("api_export.csv"));
   ck_assert(!strncmp(csv, "path,", 5));
   free(csv);
   int added = -1;
-  ck_assert_int_eq(memplan_results_merge("tmp/api_merged.sqlite", missing, 1, &added, &err),
+  ck_assert_int_eq(memplan_results_merge(tp("api_merged.sqlite"), missing, 1, &added, &err),
                    MEMPLAN_EINPUT);
-  ck_assert(added == 0 && access("tmp/api_merged.sqlite", F_OK) == -1);
-  FILE *f = fopen("tmp/api_bound.json", "w");
+  ck_assert(added == 0 && access(tp("api_merged.sqlite"), F_OK) == -1);
+  FILE *f = fopen(tp("api_bound.json"), "w");
   ck_assert_int_eq(memplan_bench_graph_bound(SEED, f, &err), MEMPLAN_OK);
   fclose(f);
-  char *b = slurp("tmp/api_bound.json");
+  char *b = slurp(tp("api_bound.json"));
   ck_assert_msg(strstr(b, "8388608"), "%s", b); /* the seed example's min-cut bound */
   free(b);
-  unlink("tmp/api_table.md");
-  unlink("tmp/api_export.csv");
-  unlink("tmp/api_bound.json");
+  unlink(tp("api_table.md"));
+  unlink(tp("api_export.csv"));
+  unlink(tp("api_bound.json"));
 }
 END_TEST
 
@@ -487,7 +498,7 @@ START_TEST(plot_kinds_and_refusals) {
   memplan_plot_opts o;
   memplan_plot_opts_init(&o);
   memplan_error err;
-  const char *in[] = {SEED}, *outs[] = {"tmp/api_profile.svg", "tmp/api_profile.png"};
+  const char *in[] = {SEED}, *outs[] = {tp("api_profile.svg"), tp("api_profile.png")};
   const char *orders[] = {"given", "greedy"};
   o.outs = outs;
   o.n_outs = 2;

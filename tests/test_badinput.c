@@ -578,7 +578,7 @@ START_TEST(moccasin_anchors) {
       sum += g->nodes[v].cost;
     }
     ck_assert_msg(sum == base[i], "%s: base_time %g, DESIGN 6.4 says %g", file[i], sum, base[i]);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
 }
 END_TEST
@@ -711,7 +711,7 @@ START_TEST(deep_views_small_stack) {
   ck_assert_int_eq(g->n_buf, 2);
   ck_assert_int_eq(g->root_of[n - 1][0], g->root_of[0][0]); /* the last view is the input's */
   ck_assert_int_eq(mp_order_peak(g, g->given), 128);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   pthread_attr_destroy(&at);
   free(path);
   tl_cleanup();

@@ -427,7 +427,7 @@ START_TEST(shards_partition_the_matrix) {
         ck_assert_int_lt(j, full.n);
         owner[j]++;
       }
-      mp_matrix_free(&m);
+      mp_matrix_destroy(&m);
     }
     for (int j = 0; j < full.n; j++) ck_assert_int_eq(owner[j], 1); /* union = all, disjoint */
     free(owner);
@@ -438,8 +438,8 @@ START_TEST(shards_partition_the_matrix) {
   ck_assert_int_eq(mp_parse_shard("5/5", &si, &sn), -1);
   ck_assert_int_eq(mp_parse_shard("1/0", &si, &sn), -1);
   ck_assert_int_eq(mp_parse_shard("x", &si, &sn), -1);
-  mp_matrix_free(&full);
-  mp_experiment_free(&e);
+  mp_matrix_destroy(&full);
+  mp_experiment_destroy(&e);
   teardown();
 }
 END_TEST

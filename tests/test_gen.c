@@ -37,7 +37,7 @@ static char *gen_text(const mp_gen_opts *o) {
   FILE *f = open_memstream(&buf, &len);
   ck_assert_int_eq(mp_graph_dump_json(g, f, source), 0);
   fclose(f);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   return buf;
 }
 
@@ -145,7 +145,7 @@ START_TEST(randwire_shape) {
         if (m == 0) ck_assert_int_eq(wired, n * 4 / 2);
         /* every tensor is channels x resolution^2 x batch x 4 bytes */
         for (int b = 0; b < g->n_buf; b++) ck_assert_int_eq(g->bufs[b].size, 78 * 56 * 56 * 4);
-        mp_graph_free(g);
+        mp_graph_destroy(g);
       }
 }
 END_TEST
@@ -178,7 +178,7 @@ START_TEST(randwire_inplace_workspace) {
   }
   ck_assert_int_gt(inplace, 0);
   ck_assert_int_eq(g->n_inplace_edges, 0);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 }
 END_TEST
 
@@ -207,7 +207,7 @@ START_TEST(nas_shape) {
     for (int v = 0; v < g->n; v++)
       if (!strcmp(g->nodes[v].op, "cat"))
         ck_assert_int_eq(g->nodes[v].out_size[0], g->nodes[v].n_in * T);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
 }
 END_TEST
@@ -244,7 +244,7 @@ START_TEST(layered_shape) {
     }
     ck_assert_int_eq(sinks, 1); /* only the output node: no dead values */
     ck_assert_str_eq(g->nodes[g->n - 1].name, "output");
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
 }
 END_TEST
@@ -263,7 +263,7 @@ START_TEST(tree_shape) {
       ck_assert_int_le(g->nodes[v].n_in, 3);
       if (g->nodes[v].n_in == 0) ck_assert(!strcmp(g->nodes[v].op, "producer"));
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
 }
 END_TEST
@@ -282,7 +282,7 @@ START_TEST(tree_leaves_inputs) {
       ck_assert(g->nodes[v].is_input);
     }
   ck_assert_int_eq(count_op(g, "input"), leaves);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 }
 END_TEST
 
@@ -302,7 +302,7 @@ START_TEST(sp_chain_shape) {
     }
     ck_assert_int_eq(sources, 1); /* two-terminal */
     ck_assert_int_eq(sinks, 1);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     g = gen("chain", (uint64_t)i + 1, set_n);
     ck_assert_int_eq(g->n, ns[i]);
     check_dag(g);
@@ -310,7 +310,7 @@ START_TEST(sp_chain_shape) {
       ck_assert_int_eq(g->nodes[v].n_in, 1);
       ck_assert_int_eq(g->nodes[v].in[0].node, v - 1);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
 }
 END_TEST
@@ -396,8 +396,8 @@ static void round_trip(const mp_graph *g) {
   mp_graph *k = mp_graph_read_json(js, false, &err);
   ck_assert_msg(k != NULL, "%s", k ? "" : err.msg);
   same_figures(g, k);
-  mp_graph_free(h);
-  mp_graph_free(k);
+  mp_graph_destroy(h);
+  mp_graph_destroy(k);
   free(nl);
   free(js);
 }
@@ -418,12 +418,12 @@ START_TEST(convert_round_trip) {
       "{\"id\": 8, \"op\": \"output\", \"outputs\": [], \"inputs\": [9, [4, 1]]},"
       "{\"id\": 6, \"size\": 100, \"inputs\": [2]}]}");
   round_trip(g);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   /* generated graphs with in-place nodes (and in-place edges) and workspaces */
   for (int f = 0; f < N_FAM; f++) {
     g = gen(families[f], 11, with_options);
     round_trip(g);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }
@@ -440,7 +440,7 @@ START_TEST(cli_gen_writes_file) {
   mp_graph *g = mp_graph_read_json(out, false, &err);
   ck_assert_msg(g != NULL, "%s", g ? "" : err.msg);
   ck_assert_str_eq(g->name, "randwire_er_n16_s5");
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   unlink(out);
 }
 END_TEST
@@ -467,8 +467,8 @@ START_TEST(cli_convert_round_trip) {
   ck_assert_msg(b != NULL, "%s", b ? "" : err.msg);
   ck_assert_int_gt(a->n_inplace_edges + a->n_buf - a->n, 0); /* the options did something */
   same_figures(a, b);
-  mp_graph_free(a);
-  mp_graph_free(b);
+  mp_graph_destroy(a);
+  mp_graph_destroy(b);
   /* a fixed-lifetime CSV is not a graph: refused, nothing written */
   char *c3[] = {"convert", "../graphs/minimalloc/examples/input.12.csv", "--to", "json", "--out",
                 back, NULL};

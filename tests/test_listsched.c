@@ -37,7 +37,7 @@ static void scan_order(const mp_graph *g, mp_ls_rule rule, int *order) {
     order[step] = best;
     mp_sim_run(&s, best);
   }
-  mp_sim_free(&s);
+  mp_sim_destroy(&s);
   free(pos);
 }
 
@@ -59,7 +59,7 @@ START_TEST(rules_equal_scan) {
     }
     free(a);
     free(b);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
 }
 END_TEST

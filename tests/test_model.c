@@ -150,7 +150,7 @@ START_TEST(seed_example) {
   ck_assert_int_eq(r.offsets[buf_of(g, "0")], 0);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 8 * MB);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -206,7 +206,7 @@ START_TEST(view_extends_lifetime) {
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 1344);
   ck_assert(FEQ(r.fig.fragmentation, 44.0 / 1544.0));
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -231,7 +231,7 @@ START_TEST(alignment_padding_is_fragmentation) {
   ck_assert_int_eq(run_al(g, "given", "noreuse", 64, &r), 0);
   ck_assert_int_eq(r.fig.arena, 228);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -319,7 +319,7 @@ START_TEST(inplace_chain) {
     if (rc == 0) ck_assert_msg(mp_order_check(g, r.order, &e) < 0, "%s: %s", s->name, e.msg);
     mp_result_destroy(&r);
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -386,7 +386,7 @@ START_TEST(inplace_slices_then_copy) {
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){1600, 1632, 2400, 1600, 1632});
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -428,7 +428,7 @@ START_TEST(multi_output_dead_value) {
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
   check_figs(&r, (want){900, 900, 970, 900, 900});
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 
   /* the same graph where a reads `1`: every output of pool.  Now the
    * indices are read at step 2: 1:1 [1,2]; M(2) = 300+500+50 = 850;
@@ -446,7 +446,7 @@ START_TEST(multi_output_dead_value) {
   ck_assert(FEQ(mp_profile_std(&p), 395.53760883132213));
   ck_assert_int_eq(g->n_reads[2], 2);
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 
   /* a multi-output sink: every output is a graph output (lives to the
    * end); a tuple getitem view [1, 1] of the indices keeps only them
@@ -467,7 +467,7 @@ START_TEST(multi_output_dead_value) {
   ck_assert(g->bufs[buf_of(g, "1:1")].graph_output);
   ck_assert_int_eq(g->root_of[2][0], buf_of(g, "1:1"));
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -510,8 +510,8 @@ START_TEST(late_graph_input) {
   int64_t after;
   ck_assert_int_eq(mp_sim_cost(&s, 0, &after), 1100);
   ck_assert_int_eq(after, 1100);
-  mp_sim_free(&s);
-  mp_graph_free(g);
+  mp_sim_destroy(&s);
+  mp_graph_destroy(g);
 
   /* an input nobody reads (an output node exists): a dead value that
    * lives at step 0 only, however late it is listed; it is not live at
@@ -532,7 +532,7 @@ START_TEST(late_graph_input) {
   check_profile(&p, m3, 4);
   ck_assert_int_eq(mp_node_lower_bound(g), 1000);
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -570,7 +570,7 @@ START_TEST(workspace) {
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
   check_figs(&r, (want){1200, 1252, 1210, 1200, 1252});
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -593,7 +593,7 @@ START_TEST(param_view) {
   /* bound: y reads x (the parameter view costs nothing) + 100 = 200 */
   ck_assert_int_eq(mp_node_lower_bound(g), 200);
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -617,7 +617,7 @@ START_TEST(output_node_vs_sinks) {
   check_profile(&p, m, 4);
   ck_assert(FEQ(mp_profile_std(&p), 201.16846174288852));
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   /* With an output node reading d only, c is a dead value that dies at
    * once (step 2) and d lives to the last step 4:
    * a [0,2], b [1,3], c [2,2], d [3,4]; M = 100, 300, 600, 250, 50 */
@@ -639,7 +639,7 @@ START_TEST(output_node_vs_sinks) {
   check_iv(g, &p, "2", 4, 4);
   check_iv(g, &p, "0", 0, 4);
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -665,7 +665,7 @@ START_TEST(empty_graph) {
                   "%s: a non-zero figure on the empty graph", s->name);
     mp_result_destroy(&r);
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -744,7 +744,7 @@ START_TEST(graphml_and_nodelink) {
   mp_instance_destroy(&in);
   free(pg);
   free(pn);
-  mp_graph_free(j);
+  mp_graph_destroy(j);
   tl_cleanup();
 }
 END_TEST

@@ -79,8 +79,8 @@ START_TEST(incremental_equals_full) {
       }
     }
     free(start);
-    mp_ols_free(&s);
-    mp_graph_free(g);
+    mp_ols_destroy(&s);
+    mp_graph_destroy(g);
   }
 }
 END_TEST

@@ -96,7 +96,7 @@ START_TEST(placers_on_random_graphs) {
         ck_assert_int_ge(a.fig.arena, a.fig.live_peak);
         mp_result_destroy(&a);
       }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }
@@ -325,7 +325,7 @@ START_TEST(joint_ilp_not_worse) {
     int rc = tl_run(g, "given", "joint-ilp", 1, 0, sets, &a);
     if (rc == 3 && refused(&a)) {
       mp_result_destroy(&a);
-      mp_graph_free(g);
+      mp_graph_destroy(g);
       continue;
     }
     ck_assert_msg(rc == 0, "%s", a.msg);
@@ -336,7 +336,7 @@ START_TEST(joint_ilp_not_worse) {
     ck_assert_int_le(a.fig.arena, b.fig.arena);
     mp_result_destroy(&b);
     mp_result_destroy(&a);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }

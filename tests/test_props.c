@@ -207,7 +207,7 @@ static void compare_order(const mp_graph *g, or_model *om, const int *order, con
     mp_sim_run(&s, v);
   }
   ck_assert_int_eq(s.peak, or_peak(om));
-  mp_sim_free(&s);
+  mp_sim_destroy(&s);
 }
 
 /* Odder graphs than tl_random_json makes: ids shuffled (the file order is
@@ -353,8 +353,8 @@ START_TEST(model_vs_oracle_wild) {
         ck_assert_msg(mp_node_lower_bound(g) <= opt, "node bound %lld above the optimum %lld\n%s",
                       (long long)mp_node_lower_bound(g), (long long)opt, js);
     }
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(loaded > trials * 3 / 4, "only %d of %d wild graphs loaded", loaded, trials);
@@ -394,8 +394,8 @@ START_TEST(model_vs_oracle) {
     ck_assert_msg(model_ok == or_order_ok(&om, order), "order validity disagrees (%s)\n%s",
                   model_ok ? "model accepts" : e.msg, js);
     free(order);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(verifier_verdicts[0] > 100 && verifier_verdicts[1] > 100,
@@ -605,8 +605,8 @@ static void graph_trial_init(graph_trial *T, mp_rng *r, int n) {
 }
 
 static void graph_trial_destroy(graph_trial *T) {
-  or_free(&T->om);
-  mp_graph_free(T->g);
+  or_destroy(&T->om);
+  mp_graph_destroy(T->g);
   free(T->js);
 }
 

@@ -235,8 +235,8 @@ START_TEST(equivalence_rule) {
     if (t % 3 == 0) inputs_first(g, order);
     check_equivalence(g, order, t % 10 == 0, js, &strict);
     free(order);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(strict > trials / 4, "only %d of %d cases had a strict renaming", strict, trials);
@@ -309,7 +309,7 @@ static void same_verdict(const mp_graph *g, const or_model *om, const mp_events 
   } else {
     same_result(g, p, &o, bw, js);
   }
-  ox_result_free(&o);
+  ox_result_destroy(&o);
   free(ox);
 }
 
@@ -362,7 +362,7 @@ START_TEST(oracle_random_plans) {
                   o.bad_event, js);
     recomputes += o.recomputed > 0;
     copies += o.transferred > 0;
-    ox_result_free(&o);
+    ox_result_destroy(&o);
     mp_events p;
     mp_events_init(&p);
     to_model(g, ox, m, &p);
@@ -375,15 +375,15 @@ START_TEST(oracle_random_plans) {
       ox_event *qx = to_oracle(g, &q);
       ox_check(g, &om, qx, q.n, bw, &o);
       invalid += !o.valid;
-      ox_result_free(&o);
+      ox_result_destroy(&o);
       free(qx);
       same_verdict(g, &om, &q, bw, js);
       mp_events_destroy(&q);
     }
     mp_events_destroy(&p);
     free(ox);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(recomputes > trials / 4 && copies > trials / 4 && invalid > trials,
@@ -471,7 +471,7 @@ START_TEST(invalid_classes) {
   ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_BAD_ID);
   ck_assert_msg(strstr(err.msg, "ws:1") && strstr(err.msg, "workspace"), "%s", err.msg);
   mp_events_destroy(&q);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -556,7 +556,7 @@ START_TEST(time_by_hand) {
   int64_t want[] = {400, 500, 550, 550, 160};
   for (int i = 0; i < 5; i++) ck_assert_int_eq(s[i], want[i]);
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -601,10 +601,10 @@ START_TEST(decisions) {
   mp_ev_figures f;
   mp_events_evaluate(z, &p, 0, 0, &f);
   ck_assert(f.base_time == 0 && isnan(f.overhead) && f.duration == 0 && f.live_peak == 8);
-  mp_graph_free(z);
-  mp_graph_free(h);
+  mp_graph_destroy(z);
+  mp_graph_destroy(h);
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -637,7 +637,7 @@ START_TEST(first_orders) {
   ck_assert(mp_events_follow(g, &p, (int[]){4, 0, 1, 2, 3}));
   ck_assert(!mp_events_follow(g, &p, (int[]){4, 0, 2, 1, 3}));
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -662,7 +662,7 @@ START_TEST(views_and_reruns) {
   /* a view owns nothing: "2" names no buffer */
   ck_assert_int_eq(mp_buffer_parse(g, "2"), -1);
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -709,7 +709,7 @@ START_TEST(floor_is_proven) {
   ck_assert_int_eq(mp_node_need(g, 1), 100 + 10 + 7);
   ck_assert_int_eq(mp_node_need(g, 3), 100 + 20 + 30);
   ck_assert_int_eq(mp_events_floor(g), 150);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   /* every valid random plan is at or above it */
   mp_rng r;
   mp_rng_seed(&r, 6204);
@@ -726,8 +726,8 @@ START_TEST(floor_is_proven) {
     ck_assert_int_ge(mp_events_memory(g, &p, NULL), mp_events_floor(g));
     mp_events_destroy(&p);
     free(ox);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   tl_cleanup();
@@ -764,8 +764,8 @@ START_TEST(json_round_trip) {
     mp_events_destroy(&p);
     mp_events_destroy(&q);
     free(ox);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   /* names: "J" for a single output (or "J:0"), "J:K" otherwise */
@@ -800,7 +800,7 @@ START_TEST(json_round_trip) {
   ck_assert_msg(strstr(err.msg, path) && strstr(err.msg, "events"), "%s", err.msg);
   free(path);
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -823,7 +823,7 @@ START_TEST(costs_in_files) {
   ck_assert(g->nodes[0].phase == MP_PHASE_NONE && g->nodes[1].phase == MP_PHASE_FWD);
   ck_assert(g->nodes[3].phase == MP_PHASE_BWD && g->nodes[4].phase == MP_PHASE_OPT);
   ck_assert(mp_base_time(g) == 1.25);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   struct { const char *node, *words; } bad[] = {
       {"\"cost\":-1", "node 1: cost -1 is not a finite non-negative number"},
       {"\"cost\":\"fast\"", "node 1: cost is not a number"},
@@ -885,9 +885,9 @@ START_TEST(gen_costs) {
     ck_assert_msg(h != NULL, "%s", err.msg);
     for (int v = 0; v < g->n; v++)
       ck_assert(h->nodes[v].cost == g->nodes[v].cost && h->nodes[v].has_cost);
-    mp_graph_free(h);
+    mp_graph_destroy(h);
     free(path);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }

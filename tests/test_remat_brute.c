@@ -69,7 +69,7 @@ START_TEST(chains_known_optima) {
     if (t[i].duration == 2 * t[i].k && rc == RB_FOUND)
       ck_assert_int_eq(mp_events_memory(g, &p, NULL), t[i].budget);
     mp_events_destroy(&p);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   /* the 4-layer optimum at 4 bytes: only a2 runs twice */
   mp_graph *g = training_chain(4);
@@ -84,7 +84,7 @@ START_TEST(chains_known_optima) {
   for (int i = 0; i < p.n; i++) runs_a2 += p.ev[i].kind == MP_EV_RUN && p.ev[i].id == 2;
   ck_assert_int_eq(runs_a2, 2);
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -147,15 +147,15 @@ START_TEST(brute_random_graphs) {
       free(ox);
     }
     mp_events_destroy(&p);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(recomputing > 0, "no budget forced a recomputation");
   mp_graph *big = training_chain(20);
   double d;
   ck_assert_int_eq(rb_optimum(big, 100, NULL, 1000, &d, NULL), RB_TOO_BIG);
-  mp_graph_free(big);
+  mp_graph_destroy(big);
   tl_cleanup();
 }
 END_TEST
@@ -199,7 +199,7 @@ START_TEST(copies_on_a_chain) {
   ck_assert_int_eq(rb_optimum_copies(g, 4, NULL, 1, 1000000, &d, &p), RB_FOUND);
   ck_assert(d == 6);
   mp_events_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -261,8 +261,8 @@ START_TEST(copies_random_graphs) {
       free(ox);
     }
     mp_events_destroy(&p);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(solved > trials && offloading > 0, "solved %d, offload helped %d", solved, offloading);
@@ -321,8 +321,8 @@ START_TEST(keepall_claims) {
     }
     mp_events_destroy(&ev);
     free(order);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_int_gt(over, 10);

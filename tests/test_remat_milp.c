@@ -65,7 +65,7 @@ static int *order_for(const mp_graph *g, mp_rng *r, int t) {
     or_model om;
     or_build(g, &om);
     or_random_order(&om, r, order);
-    or_free(&om);
+    or_destroy(&om);
   }
   return order;
 }
@@ -108,7 +108,7 @@ START_TEST(keepall_stages_decode) {
     rs_dec_destroy(&d);
     rs_model_destroy(&m);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   tl_cleanup();
@@ -153,7 +153,7 @@ START_TEST(greedy_plans_fit) {
     rs_model_destroy(&m);
     free(ctx);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_int_gt(found, trials);
@@ -219,7 +219,7 @@ START_TEST(ilp_against_brute_force) {
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) check_ilp(g, order, b, NULL, ctx, &ty);
     free(ctx);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   if (tl_verbose())
@@ -278,7 +278,7 @@ START_TEST(exact_against_brute_force) {
       check_exact(g, order, b, 0, ctx, &found, &infeasible);
     free(ctx);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(found > trials / 2 && infeasible > trials / 4, "found %d infeasible %d", found, infeasible);
@@ -301,7 +301,7 @@ START_TEST(exact_with_copies) {
       check_exact(g, order, b, bw, ctx, &found, &infeasible);
     free(ctx);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(found > trials / 2 && infeasible > trials / 8, "found %d infeasible %d", found, infeasible);
@@ -344,7 +344,7 @@ START_TEST(lp_never_beats_the_optimum) {
     mp_events_destroy(&ev);
     free(ctx);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_int_gt(plans, trials * 3 / 4);
@@ -385,7 +385,7 @@ START_TEST(explicit_and_lazy_agree) {
     mp_events_destroy(&e2);
     free(ctx);
     free(order);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_int_gt(compared, trials / 12);
@@ -429,7 +429,7 @@ START_TEST(chains_and_determinism) {
       mp_events_destroy(&a);
       mp_events_destroy(&b);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }
@@ -467,7 +467,7 @@ START_TEST(write_lp_round_trip) {
   glp_delete_prob(P);
   mp_events_destroy(&ev);
   free(path);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST

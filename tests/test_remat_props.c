@@ -124,9 +124,9 @@ static void trial_make(trial *t, int i, mp_rng *r) {
   t->opt_scope = brute(t->g, t->budget, t->order, t->bw);
 }
 
-static void trial_free(trial *t) {
-  or_free(&t->om);
-  mp_graph_free(t->g);
+static void trial_destroy(trial *t) {
+  or_destroy(&t->om);
+  mp_graph_destroy(t->g);
   free(t->order);
   free(t->json);
 }
@@ -187,7 +187,7 @@ static void check_plan(const trial *t, const mp_solver *s, const mp_result *r) {
   if (o.peak != r->remat.fig.live_peak || fabs(o.duration - r->remat.fig.duration) > 1e-9 * fmax(1, o.duration))
     FAILF(t, "oracle peak %lld duration %.17g, judge %lld %.17g", (long long)o.peak, o.duration,
           (long long)r->remat.fig.live_peak, r->remat.fig.duration);
-  ox_result_free(&o);
+  ox_result_destroy(&o);
   free(ox);
 }
 
@@ -304,7 +304,7 @@ START_TEST(every_events_solver) {
     trial t;
     trial_make(&t, i, &r);
     for (int k = 0; k < ns; k++) check_one(&t, solvers[k], &st[k]);
-    trial_free(&t);
+    trial_destroy(&t);
   }
   for (int k = 0; k < ns; k++) {
     if (tl_verbose()) /* make test V=1 */

@@ -132,10 +132,10 @@ START_TEST(decoder_against_judge) {
       copies += h.outs > 0;
     }
     free(genes);
-    mp_rdec_free(&d);
+    mp_rdec_destroy(&d);
     free(order);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(decoded > 4 * trials && reruns > trials && copies > trials / 2,
@@ -246,14 +246,14 @@ static void against_brute(const char *name, const char *extra, bool follow, doub
         int at;
         ck_assert_msg(mp_events_memory(g, &bp, NULL) >= mp_rdec_inplace_floor(&d, &at),
                       "the optimum peaks below the in-place floor\n%s", js);
-        mp_rdec_free(&d);
+        mp_rdec_destroy(&d);
       }
       if (brc != RB_TOO_BIG)
         judge_run(name, extra, g, g->given, follow, b, bw, brc, opt,
                   brc == RB_FOUND && rereads_written(g, &bp), t, js);
       mp_events_destroy(&bp);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
 }
@@ -350,7 +350,7 @@ START_TEST(claims) {
       ck_assert(c.status == MP_INFEASIBLE && ev.n == 0 && strstr(c.msg, "floor"));
       mp_events_destroy(&ev);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
     free(js);
   }
   /* no nodes: the empty plan, optimal */
@@ -364,7 +364,7 @@ START_TEST(claims) {
     ck_assert(c.status == MP_OPTIMAL && ev.n == 0);
     mp_events_destroy(&ev);
   }
-  mp_graph_free(e);
+  mp_graph_destroy(e);
   tl_cleanup();
 }
 END_TEST
@@ -458,8 +458,8 @@ START_TEST(seeds_and_limits) {
     }
     mp_events_destroy(&ev);
   }
-  mp_graph_free(h);
-  mp_graph_free(g);
+  mp_graph_destroy(h);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST

@@ -153,8 +153,8 @@ START_TEST(random_graphs) {
     mp_events_destroy(&ev);
     mp_events_destroy(&best);
     free(order);
-    or_free(&om);
-    mp_graph_free(g);
+    or_destroy(&om);
+    mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(plans > 2 * trials && recomputing > trials / 8 && copying > 0,
@@ -190,7 +190,7 @@ START_TEST(chains) {
       }
     }
     mp_events_destroy(&ev);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }
@@ -224,7 +224,7 @@ START_TEST(chen_on_a_chain) {
                               (long long)f.live_peak);
     mp_events_destroy(&ev);
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -250,7 +250,7 @@ START_TEST(offload_where_recompute_cannot) {
     ck_assert_msg(rc == -1 && c.status != MP_INFEASIBLE, "%s claims at 3 bytes", heuristics[h]);
   }
   mp_events_destroy(&ev);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -278,7 +278,7 @@ START_TEST(deterministic) {
       mp_events_destroy(&a);
       mp_events_destroy(&z);
     }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -311,7 +311,7 @@ START_TEST(time_limit) {
     check_answer(heuristics[h], g, g->given, c.budget, 1000, rc, &c, &ev, "time limit");
     mp_events_destroy(&ev);
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -334,7 +334,7 @@ START_TEST(degenerate) {
       ck_assert_msg(rc == 0 && c.status == MP_OPTIMAL, "%s on %s: %s", heuristics[h], js[i], c.msg);
       mp_events_destroy(&ev);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }

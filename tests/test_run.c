@@ -183,7 +183,7 @@ START_TEST(min_cut_proves_every_order_infeasible) {
    * met: here the proven bound stays the per-node one */
   ck_assert_int_eq(r.status, MP_FEASIBLE);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -201,7 +201,7 @@ START_TEST(unchecked_infeasibility_claim_is_no_proof) {
   ck_assert_int_eq(run(g, "given", "place-infeasible-no-proof", 1400, &r), MP_OK);
   ck_assert_int_eq(r.status, MP_INFEASIBLE);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -215,7 +215,7 @@ START_TEST(refusal_is_not_an_error) {
   ck_assert_int_eq(r.stages[0].status, MP_REFUSED);
   ck_assert(!r.has_figures && strstr(r.msg, "order-refuses"));
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -244,7 +244,7 @@ START_TEST(lying_stages_are_errors_naming_the_solver) {
     ck_assert(!r.has_figures);
     mp_result_destroy(&r);
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -263,7 +263,7 @@ START_TEST(placer_bound_proves_only_its_order) {
   ck_assert_int_eq(r.place_status, MP_OPTIMAL);
   ck_assert_int_eq(r.status, MP_FEASIBLE); /* another order might place better */
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -290,7 +290,7 @@ START_TEST(failed_stage_has_no_figures) {
   free(js);
   free(txt);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -315,7 +315,7 @@ START_TEST(statuses_say_what_was_searched) {
   mp_result_destroy(&r);
   ck_assert_int_eq(tl_run(g, "bysize", "bysize", 1, 0, NULL, &r), MP_EUSAGE);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -352,7 +352,7 @@ START_TEST(baseline_cached_or_skipped) {
   ck_assert_msg(strstr(js, "\"reduction_vs_given\": null") && strstr(js, "\"given_arena\": null"), "%s", js);
   free(js);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -405,7 +405,7 @@ START_TEST(verify_checks_the_stated_baseline) {
   ck_assert_msg(mp_plan_verify(&in, path, 0, &err) == 0, "%s", err.msg);
   json_decref(plan);
   free(path);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST

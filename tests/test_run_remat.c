@@ -171,7 +171,7 @@ START_TEST(lying_events_stages_are_errors) {
     ck_assert(!r.has_figures && r.order_status == MP_FIXED);
     mp_result_destroy(&r);
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -198,7 +198,7 @@ START_TEST(claims_need_a_checked_proof) {
   ck_assert_int_eq(run(g, (req){.remat = "keepall,ev-claims-infeasible", .budget = 500}, &r), MP_ESOLVER);
   ck_assert_msg(strstr(r.msg, "earlier stage's plan"), "%s", r.msg);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   /* optimal only when the duration meets a checked bound */
   g = tl_graph(CHAIN);
   ck_assert_int_eq(run(g, (req){.remat = "ev-rerun-claims-optimal", .budget = 1500}, &r), MP_OK);
@@ -207,7 +207,7 @@ START_TEST(claims_need_a_checked_proof) {
   ck_assert_int_eq(r.remat.fig.recomputed, 1);
   ck_assert_int_eq(r.status, MP_FEASIBLE);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -236,7 +236,7 @@ START_TEST(the_floor_is_the_harness_proof) {
   ck_assert_int_eq(run(g, (req){.remat = "ev-brute", .budget = 400, .align = 1}, &r), MP_OK);
   ck_assert(r.has_figures && r.fig.live_peak <= 400 && r.remat.fig.recomputed > 0);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -266,7 +266,7 @@ START_TEST(an_exact_stage_proves_its_scope) {
   ck_assert_int_eq(run(g, (req){.remat = "ev-from-start", .budget = 500}, &r), MP_ESOLVER);
   ck_assert_msg(strstr(r.msg, "no start_events"), "%s", r.msg);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -291,7 +291,7 @@ START_TEST(a_missed_capacity_proves_little) {
   ck_assert_int_eq(run(g, (req){.remat = "ev-brute", .budget = 400, .align = 1, .capacity = 450}, &r), MP_OK);
   ck_assert(r.has_figures && r.fig.arena <= 450);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -328,11 +328,12 @@ START_TEST(null_figures_without_a_plan) {
                     strstr(js, "\"budget\": null") && strstr(js, "\"duration\": null") &&
                     strstr(js, "\"remat_ms\": null") && strstr(js, "\"base_time\": null"),
                 "%s", js);
-  ck_assert_msg(!strstr(txt, "remat") && !strstr(txt, "budget") && strstr(txt, "order 0."), "%s", txt);
+  ck_assert_msg(!strstr(txt, "remat") && !strstr(txt, "budget") && strstr(txt, "plan time     order "),
+                "%s", txt); /* the order's time, whatever the machine's load */
   free(js);
   free(txt);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -362,7 +363,7 @@ START_TEST(figures_with_a_plan) {
   json_decref(o);
   free(js);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -411,7 +412,7 @@ START_TEST(usage_errors_name_the_flag) {
   ck_assert_msg(strstr(r.msg, "needs a graph"), "%s", r.msg);
   mp_result_destroy(&r);
   mp_problem_destroy(&p);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -438,7 +439,7 @@ START_TEST(budget_frac_is_exact) {
   ck_assert_int_eq(r.remat.order_peak, 100);
   ck_assert_int_eq(r.remat.budget, 55);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   g = tl_graph(TRAIN);
   ck_assert_int_eq(run(g, (req){.remat = "ev-brute", .frac = "0.9", .align = 1}, &r), MP_OK);
   ck_assert_int_eq(r.remat.budget, 450);
@@ -450,7 +451,7 @@ START_TEST(budget_frac_is_exact) {
   ck_assert_int_eq(r.remat.budget, a.fig.live_peak);
   mp_result_destroy(&a);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -531,11 +532,11 @@ START_TEST(event_plan_files_verify) {
   mp_instance oin = {other, NULL};
   ck_assert(mp_plan_verify(&oin, path, 0, &err) != 0);
   ck_assert_msg(strstr(err.msg, "the graph does not match") && strstr(err.msg, "'train'"), "%s", err.msg);
-  mp_graph_free(other);
+  mp_graph_destroy(other);
   json_decref(plan);
   free(path);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST

@@ -96,7 +96,7 @@ START_TEST(exact_equal_brute_force) {
                       (long long)p, (long long)greedy);
       mp_result_destroy(&r);
     }
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   ck_assert_msg(checked >= trials * 9 / 10, "brute force finished only %d of %d", checked, trials);
   tl_cleanup();
@@ -136,7 +136,7 @@ START_TEST(deterministic_and_monotone) {
     mp_result_destroy(&r);
     ck_assert(peak_of(g, "greedy,ga", 3, quick_sets("greedy,ga"), &r) <= greedy);
     mp_result_destroy(&r);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }
@@ -186,7 +186,7 @@ START_TEST(dp_split_same_optimum) {
     if (g->n <= 13) ck_assert_int_eq(tl_brute_force_peak(g, 2000000, NULL), pa);
     mp_result_destroy(&a);
     mp_result_destroy(&b);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   /* random graphs with inputs and aliases: both agree */
   for (int i = 0; i < trials; i++) {
@@ -196,7 +196,7 @@ START_TEST(dp_split_same_optimum) {
     ck_assert_int_eq(peak_of(g, "dp", 1, NULL, &a), peak_of(g, "dp", 1, nosplit, &b));
     mp_result_destroy(&a);
     mp_result_destroy(&b);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   tl_cleanup();
 }
@@ -227,7 +227,7 @@ START_TEST(dp_state_cap) {
     }
     mp_result_destroy(&full);
     mp_result_destroy(&cap);
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   ck_assert_msg(stopped > 0, "the state cap never stopped dp");
   tl_cleanup();
@@ -260,7 +260,7 @@ START_TEST(ilp_write_lp_and_cap) {
   ck_assert(strstr(r.msg, "max_nodes") != NULL);
   mp_result_destroy(&r);
   free(path);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -298,7 +298,7 @@ START_TEST(limits_hold_on_a_large_graph) {
   ck_assert_int_eq(tl_run(g, "ilp", "bysize", 1, limit, NULL, &r), 3);
   ck_assert_msg(strstr(r.msg, "size cap") != NULL, "ilp: %s", r.msg);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 }
 END_TEST
 

@@ -31,7 +31,7 @@ START_TEST(side_chain_counted) {
   ck_assert_int_eq(mp_sched_lower_bound(g, &v), 111);
   ck_assert_int_eq(v, 3);
   ck_assert_int_eq(tl_brute_force_peak(g, 100000, NULL), 111);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 }
 END_TEST
 
@@ -40,7 +40,7 @@ START_TEST(empty_graph) {
   int v = 7;
   ck_assert_int_eq(mp_sched_lower_bound(g, &v), 0);
   ck_assert_int_eq(v, -1);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
 }
 END_TEST
 
@@ -66,7 +66,7 @@ START_TEST(below_brute_force) {
       tight_cut += cut == opt;
     }
     stronger += mc > cut;
-    mp_graph_free(g);
+    mp_graph_destroy(g);
   }
   if (tl_verbose())
     fprintf(stderr,

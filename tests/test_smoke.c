@@ -20,7 +20,7 @@ START_TEST(seed_example) {
   ck_assert_int_eq(tl_run(g, "greedy", "bysize", 1, 0, NULL, &r), 0);
   ck_assert_int_eq(r.fig.live_peak, 12582912);
   mp_result_destroy(&r);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST

@@ -91,12 +91,12 @@ START_TEST(tables_match_expected_text) {
     if (!strcmp(rows[i].graph, "g2"))
       rows[w++] = rows[i];
     else
-      mp_row_free(&rows[i]);
+      mp_row_destroy(&rows[i]);
   }
   t = table_text(rows, w, "md", "graphs", true);
   expect(t, "data/table_expected_best_g2.md");
   free(t);
-  mp_rows_free(rows, w);
+  mp_rows_destroy(rows, w);
 }
 END_TEST
 
@@ -115,7 +115,7 @@ START_TEST(tables_do_not_depend_on_row_order) {
   ck_assert_str_eq(a, b);
   free(a);
   free(b);
-  mp_rows_free(rows, n);
+  mp_rows_destroy(rows, n);
 }
 END_TEST
 
@@ -168,8 +168,8 @@ START_TEST(sqlite_round_trip) {
   ck_assert_str_eq(buf, fx);
   free(fx);
   free(buf);
-  mp_rows_free(back, nb);
-  mp_rows_free(rows, n);
+  mp_rows_destroy(back, nb);
+  mp_rows_destroy(rows, n);
   unlink_db(db);
 }
 END_TEST
@@ -236,7 +236,7 @@ START_TEST(aggregation_rules) {
                 s.issues[0]);
   ck_assert_int_eq(sa->bound, 150);
   ck_assert_str_eq(sa->bound_kind, "min-cut");
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* with a consistent optimum (160 is dp's): the bound rises to it */
   r[3].arena = 150 + 5;
   r[3].live_peak = 150;
@@ -247,19 +247,19 @@ START_TEST(aggregation_rules) {
   ck_assert(sa->bound_proven);
   ck_assert_double_eq_tol(sa->gap, 300.0 / 155 - 1, 1e-12);
   ck_assert(find(&s, "x", "dp+exact")->proved);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* --bound graph: the independent bound alone, whoever ran */
   agg(r, 4, false, true, &s);
   ck_assert_int_eq(find(&s, "x", "sa+bysize")->bound, 150);
   ck_assert_double_eq_tol(find(&s, "x", "sa+bysize")->gap, 1.0, 1e-12);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* best run */
   agg(r, 4, true, false, &s);
   sa = find(&s, "x", "sa+bysize");
   ck_assert_int_eq(sa->arena, 160);
   ck_assert_int_eq(sa->live_peak, 150);
   ck_assert_double_eq_tol(sa->plan_ms, 9, 1e-12);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* an optimum below the independent bound is an error, not a bound */
   r[3].arena = 120;
   r[3].live_peak = 110;
@@ -268,7 +268,7 @@ START_TEST(aggregation_rules) {
   ck_assert_msg(strstr(s.issues[0], "below the min-cut bound 150"), "%s", s.issues[0]);
   ck_assert_int_eq(find(&s, "x", "sa+bysize")->bound, 150);
   ck_assert(!find(&s, "x", "dp+exact")->proved);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* an optimal run of the given order proves nothing about other orders */
   r[3].arena = 155;
   r[3].live_peak = 150;
@@ -278,7 +278,7 @@ START_TEST(aggregation_rules) {
   agg(r, 4, false, false, &s);
   ck_assert_int_eq(s.n_issues, 0);
   for (int i = 0; i < s.n; i++) ck_assert_int_eq(s.a[i].bound, 150);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* nor does its reported bound (it may be about that order alone) */
   r[3].lower_bound = r[3].live_peak = 390;
   r[3].arena = 400;
@@ -286,7 +286,7 @@ START_TEST(aggregation_rules) {
   ck_assert_int_eq(s.n_issues, 0);
   ck_assert_int_eq(find(&s, "x", "given+exact")->bound, 150);
   ck_assert(!find(&s, "x", "given+exact")->order_proved);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   /* a searched order's reported bound above a peak some run reached is an error */
   free(r[3].order);
   r[3].order = strdup("dp");
@@ -297,8 +297,8 @@ START_TEST(aggregation_rules) {
   ck_assert_int_eq(s.n_issues, 1);
   ck_assert_msg(strstr(s.issues[0], "reports a lower bound 380 above the live peak 150"), "%s",
                 s.issues[0]);
-  mp_aggset_free(&s);
-  for (int i = 0; i < 4; i++) mp_row_free(&r[i]);
+  mp_aggset_destroy(&s);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -325,8 +325,8 @@ START_TEST(time_spread_ties) {
   const mp_agg *g = find(&s, "x", "dfs+bysize");
   ck_assert_double_eq(g->ms_lo, 1.1);
   ck_assert_double_eq(g->ms_hi, 2.0);
-  mp_aggset_free(&s);
-  for (int i = 0; i < 3; i++) mp_row_free(&r[i]);
+  mp_aggset_destroy(&s);
+  for (int i = 0; i < 3; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -385,7 +385,7 @@ START_TEST(baseline_and_common) {
   t = table_opts(r, 6, &o, -1);
   ck_assert_msg(strstr(t, "no such solver"), "%s", t);
   free(t);
-  for (int i = 0; i < 6; i++) mp_row_free(&r[i]);
+  for (int i = 0; i < 6; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -405,7 +405,7 @@ START_TEST(pooled_sources) {
   ck_assert_int_eq(s.n_sources, 2);
   ck_assert_int_eq(find(&s, "a", "greedy+bysize {old.sqlite}")->arena, 300);
   ck_assert_int_eq(find(&s, "a", "greedy+bysize {new.sqlite}")->arena, 280);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   char *t = table_text(r, 3, "md", "graphs", false);
   ck_assert_msg(strstr(t, "Rows from 2 results files: old.sqlite (1 rows), new.sqlite (2 rows)."),
                 "%s", t);
@@ -419,8 +419,8 @@ START_TEST(pooled_sources) {
   agg(r, 3, false, false, &s);
   ck_assert(!s.split_sources);
   ck_assert_int_eq(find(&s, "a", "greedy+bysize")->runs, 2);
-  mp_aggset_free(&s);
-  for (int i = 0; i < 3; i++) mp_row_free(&r[i]);
+  mp_aggset_destroy(&s);
+  for (int i = 0; i < 3; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -449,7 +449,7 @@ START_TEST(pivot_view) {
   ck_assert_msg(strstr(t, "| proved optimal (max, median ms) |  |  |  | 1/1 (1.00, 1.00) | 0/1 |"),
                 "%s", t);
   free(t);
-  for (int i = 0; i < 4; i++) mp_row_free(&r[i]);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -527,18 +527,18 @@ START_TEST(remat_tables) {
   ck_assert_double_eq(g->frac, 0.5);
   ck_assert_int_eq(g->budget, 500);
   ck_assert_int_eq(rfind(&rs, "y", "given+rotor+bysize", "0.5x")->ok, 0);
-  mp_raggset_free(&rs);
+  mp_raggset_destroy(&rs);
   /* the best run instead of the median */
   mp_remat_aggregate(r, n, true, &rs);
   ck_assert_double_eq(rfind(&rs, "x", "given+rotor+bysize", "0.5x")->duration, 120);
-  mp_raggset_free(&rs);
+  mp_raggset_destroy(&rs);
   /* the order and placement tables see the other row only: no issue about
    * remat peaks below the graph's min-cut bound */
   mp_aggset s;
   agg(r, n, false, false, &s);
   ck_assert_int_eq(s.n, 1);
   ck_assert_int_eq(s.n_issues, 0);
-  mp_aggset_free(&s);
+  mp_aggset_destroy(&s);
   mp_table_opts o = {.format = "md", .view = "remat"};
   char *t = table_opts(r, n, &o, 0);
   ck_assert_msg(strstr(t, "| solver | 1x | 0.5x | within 20% (median) | infeasible | remat ms |"),
@@ -581,7 +581,7 @@ START_TEST(remat_tables) {
   t = table_opts(r, n, &o, 0);
   ck_assert_msg(!strstr(t, "given+dtr+bysize"), "%s", t);
   free(t);
-  for (int i = 0; i < n; i++) mp_row_free(&r[i]);
+  for (int i = 0; i < n; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -598,12 +598,12 @@ START_TEST(remat_contradictions) {
   ck_assert_msg(strstr(rs.issues[0], "live peak 600 is over its budget 500"), "%s", rs.issues[0]);
   ck_assert_msg(strstr(rs.issues[1], "claims no plan fits 500 bytes, but given+dtr+bysize planned 490"),
                 "%s", rs.issues[1]);
-  mp_raggset_free(&rs);
+  mp_raggset_destroy(&rs);
   mp_table_opts o = {.format = "md"};
   char *t = table_opts(r, n, &o, 1);
   ck_assert_msg(strstr(t, "over its budget 500"), "%s", t);
   free(t);
-  for (int i = 0; i < n; i++) mp_row_free(&r[i]);
+  for (int i = 0; i < n; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -639,8 +639,8 @@ START_TEST(remat_sqlite_round_trip) {
                 "%s", msg);
   unlink(png);
   cairo_debug_reset_static_data();
-  mp_rows_free(back, nb);
-  for (int i = 0; i < n; i++) mp_row_free(&r[i]);
+  mp_rows_destroy(back, nb);
+  for (int i = 0; i < n; i++) mp_row_destroy(&r[i]);
   unlink_db(db);
 }
 END_TEST

@@ -78,7 +78,7 @@ static int analyze(const char *path) {
          (long long)other_bytes);
   free(fixed);
   ri_destroy(&ri);
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   return 0;
 }
 
@@ -194,6 +194,6 @@ int main(int argc, char **argv) {
       else if (rc && !worst) worst = rc;
     }
   }
-  mp_graph_free(g);
+  mp_graph_destroy(g);
   return worst;
 }

@@ -78,7 +78,7 @@ static void rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
     for (int i = 0; i < g->n_succ[v]; i++)
       if (s.missing[g->succ[v][i]] == 0) ready[nr++] = g->succ[v][i];
   }
-  mp_sim_free(&s);
+  mp_sim_destroy(&s);
   free(ready);
   free(pos);
 }
@@ -171,8 +171,8 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
     if (st->s.missing[v] == 0) rs_put(st, v);
 }
 
-static void rs_free(rule_state *st) {
-  mp_sim_free(&st->s);
+static void rs_destroy(rule_state *st) {
+  mp_sim_destroy(&st->s);
   mp_minseg_destroy(&st->t);
   void *owned[] = {st->pos, st->a, st->w, st->f, st->slot, st->aw};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
@@ -225,7 +225,7 @@ static void rule_tree(const mp_graph *g, mp_ls_rule rule, int *order) {
     order[step] = v;
     rs_run(&st, v);
   }
-  rs_free(&st);
+  rs_destroy(&st);
 }
 
 static int cmp_pos_asc(const void *x, const void *y, void *ctx) {

@@ -102,7 +102,7 @@ void mp_ols_init(mp_ols *s, const mp_graph *g, int mode, int k) {
   s->tree = mp_xcalloc((size_t)(2 * s->tn), sizeof(int64_t));
 }
 
-void mp_ols_free(mp_ols *s) {
+void mp_ols_destroy(mp_ols *s) {
   free(s->ord);
   free(s->pos);
   free(s->birth);

@@ -55,7 +55,7 @@ typedef struct mp_ols {
 
 /* Set up for g with energy mode (0 or 1) and, for mode 0, exponent k. */
 void mp_ols_init(mp_ols *s, const mp_graph *g, int mode, int k);
-void mp_ols_free(mp_ols *s);
+void mp_ols_destroy(mp_ols *s);
 /* Load an order (full recomputation: O(n + buffers + readers)). */
 void mp_ols_load(mp_ols *s, const int *order);
 static inline int64_t mp_ols_peak(const mp_ols *s) { return s->tree[1]; }

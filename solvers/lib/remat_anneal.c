@@ -36,7 +36,7 @@ void mp_rsa_init(mp_rsa *s, mp_rdec *d, int64_t budget) {
   s->best_duration = INFINITY;
 }
 
-void mp_rsa_free(mp_rsa *s) {
+void mp_rsa_destroy(mp_rsa *s) {
   free(s->cur);
   free(s->best);
   free(s->active);

@@ -60,7 +60,7 @@ typedef struct mp_rsa {
 /* Set up on decoder d (its order set) for a budget; bandwidth decides
  * whether the offload moves are tried. */
 void mp_rsa_init(mp_rsa *s, mp_rdec *d, int64_t budget);
-void mp_rsa_free(mp_rsa *s);
+void mp_rsa_destroy(mp_rsa *s);
 /* Make genes the current genome.  Returns 0, or -1 when they do not decode
  * (the current genome is then unchanged). */
 int mp_rsa_load(mp_rsa *s, const mp_rgene *genes);

@@ -123,7 +123,7 @@ typedef struct mp_rdec {
 
 /* Set up for g; bandwidth 0: no host link (OFFLOAD is then never allowed). */
 void mp_rdec_init(mp_rdec *d, const mp_graph *g, double bandwidth);
-void mp_rdec_free(mp_rdec *d);
+void mp_rdec_destroy(mp_rdec *d);
 /* The first-run order (a topological order of all n nodes). */
 void mp_rdec_set_order(mp_rdec *d, const int *order);
 

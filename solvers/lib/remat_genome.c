@@ -103,7 +103,7 @@ void mp_rdec_init(mp_rdec *d, const mp_graph *g, double bandwidth) {
   mp_events_init(&d->plan);
 }
 
-void mp_rdec_free(mp_rdec *d) {
+void mp_rdec_destroy(mp_rdec *d) {
   void *arrays[] = {d->inplace_buf, d->inplace_node, d->remat_ok, d->slot0, d->slot_buf,
                     d->slot_reader, d->allow, d->order, d->pos, d->gs, d->ge, d->gap0, d->gaps,
                     d->rerun_until, d->pinned, d->resident, d->host, d->res_of, d->cursor,

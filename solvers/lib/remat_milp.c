@@ -352,13 +352,20 @@ int rm_build(rm_milp *x, const rs_model *m, rm_kind kind, int64_t budget, bool i
   long est = estimate_cols(m, lazy ? RM_BOUND : kind);
   if (max_cols > 0 && est > max_cols)
     return mp_errorf(err, "the model would have about %ld columns, over max_cols=%ld", est, max_cols);
-  int64_t unit = 0, big = 1;
+  int64_t unit = 0, big = 1, small = INT64_MAX;
   for (int b = 0; b < m->g->n_buf; b++)
     if (m->g->bufs[b].size > 0) {
       unit = gcd64(m->g->bufs[b].size, unit);
       if (m->g->bufs[b].size > big) big = m->g->bufs[b].size;
+      if (m->g->bufs[b].size < small) small = m->g->bufs[b].size;
     }
   if (unit <= 0) unit = 1;
+  /* A bound is a proof: GLPK's double-precision LP stated bounds above
+   * the true optimum once sizes spanned ~1e13:1 (a 2^54-byte buffer beside
+   * 7-byte ones, tests/py/audit.py --claims); no proof beyond 2^32:1. */
+  if (kind == RM_BOUND && small < big && (double)big / (double)small > RM_BOUND_RANGE)
+    return mp_errorf(err, "buffer sizes span %.3g:1, beyond the %.3g:1 the LP bound is trusted in",
+                     (double)big / (double)small, RM_BOUND_RANGE);
   x->scale = big > 64 ? (double)big / 64.0 : 1.0;
   builder bd = {.x = x, .m = m, .integer = integer, .max_cols = max_cols};
   /* memory is a multiple of unit: half a unit of slack absorbs tolerances */

@@ -98,10 +98,16 @@ static inline int rm_scol(const rm_milp *x, int t, int b) {
   return x->scol[(size_t)t * x->m->nb + b];
 }
 
+/* The widest span of nonzero sizes (largest : smallest) an RM_BOUND model
+ * is built for: beyond it the LP's tolerances swallow the small buffers
+ * and its value is no proof. */
+#define RM_BOUND_RANGE 4294967296.0
+
 /* Build a model for `budget` bytes; integer: R binary (else all
  * continuous); lazy: the rerun rows are left to rm_separate (else the
  * explicit formulation).  Returns 0, or -1 with err (beyond max_cols
- * columns: a size cap, not a claim). */
+ * columns, or an RM_BOUND model beyond RM_BOUND_RANGE: size caps, not
+ * claims). */
 int rm_build(rm_milp *x, const rs_model *m, rm_kind kind, int64_t budget, bool integer, bool lazy,
              long max_cols, mp_error *err);
 void rm_destroy(rm_milp *x);

@@ -22,7 +22,7 @@ void mp_sim_init(mp_sim *s, const mp_graph *g) {
   for (int v = 0; v < g->n; v++) s->missing[v] = g->n_pred[v];
 }
 
-void mp_sim_free(mp_sim *s) {
+void mp_sim_destroy(mp_sim *s) {
   free(s->remaining);
   free(s->missing);
   free(s->done);
@@ -97,6 +97,6 @@ bool mp_sim_order_ok(const mp_graph *g, const int *order, int64_t *peak) {
     if (ok) mp_sim_run(&s, v);
   }
   if (ok && peak) *peak = s.peak;
-  mp_sim_free(&s);
+  mp_sim_destroy(&s);
   return ok;
 }

@@ -19,7 +19,7 @@ typedef struct mp_sim {
 } mp_sim;
 
 void mp_sim_init(mp_sim *s, const mp_graph *g);
-void mp_sim_free(mp_sim *s);
+void mp_sim_destroy(mp_sim *s);
 void mp_sim_copy(mp_sim *dst, const mp_sim *src); /* dst initialised */
 /* M(t) if v ran next (returned) and the live bytes after it (*after). */
 int64_t mp_sim_cost(const mp_sim *s, int v, int64_t *after);

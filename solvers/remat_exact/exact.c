@@ -192,7 +192,7 @@ static int remat_exact_solve(mp_ctx *c) {
     c->status = rc == RX_FULL ? MP_REFUSED : MP_TIMEOUT;
     ret = -1;
   }
-  rx_search_free(&s);
+  rx_search_destroy(&s);
   release(&G);
   return ret;
 }

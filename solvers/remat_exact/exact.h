@@ -97,7 +97,7 @@ typedef struct rx_search {
 
 /* labels.c */
 void rx_search_init(rx_search *s, const rx_graph *G, int64_t budget, long max_labels, size_t max_bytes);
-void rx_search_free(rx_search *s);
+void rx_search_destroy(rx_search *s);
 int rx_nclocks(const rx_graph *G, uint64_t res);
 /* Queue a new label (clocks in clk, key filled) unless a label of its state
  * with the same or a weaker restriction on what follows dominates it. */

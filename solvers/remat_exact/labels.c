@@ -14,7 +14,7 @@ void rx_search_init(rx_search *s, const rx_graph *G, int64_t budget, long max_la
   s->max_bytes = max_bytes;
 }
 
-void rx_search_free(rx_search *s) {
+void rx_search_destroy(rx_search *s) {
   for (size_t i = 0; i < s->cap_tab; i++) free(s->bucket[i]);
   free(s->bucket);
   free(s->key_ran);

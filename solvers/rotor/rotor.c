@@ -101,9 +101,10 @@ static const rt_result *play_cand(search *s, fill_state *f, int i) {
     s->best_weight = s->weight, s->best_keep_in = keep_in;
   }
   if (s->c->verbose)
-    fprintf(stderr, "rotor: link %g, table %lld, h %d (program budget %lld, value %g): %s peak %lld duration %g\n",
+    fprintf(stderr, "rotor: link %g, table %lld, h %d (program budget %lld, value %g): %s%s peak %lld duration %g\n",
             s->bw, (long long)f->dp.budget, f->h[i], (long long)(f->dp.budget - f->h[i] * f->dp.slot),
-            rt_dp_value(&f->dp, f->h[i]), r->ok ? "plan" : why, (long long)r->peak, r->duration);
+            rt_dp_value(&f->dp, f->h[i]), r->ok ? "plan" : why, keep_in ? " (held inputs kept)" : "",
+            (long long)r->peak, r->duration);
   if (s->c->verbose > 1) {
     for (int j = 0; j < n; j++) fprintf(stderr, " %c%d%s", s->ops[j].op, s->ops[j].k, s->ops[j].op == RT_F ? (s->ops[j].arg ? "a" : "n") : "");
     fprintf(stderr, "\n");

@@ -4,6 +4,7 @@ random and hostile inputs: every figure, every validity verdict.
 
   python3 tests/py/audit.py [--seed S] [--graphs N] [--plans M] [--csvs K]
                             [--invalid I] [--suite] [--keep DIR] [--bin B]
+                            [--claims C] [--claims-n N] [--order-claims O]
 
 Exit 0 when nothing disagrees; else every disagreement is printed (and its
 inputs kept under --keep) and the exit code is 1.  Deterministic for a seed.
@@ -28,6 +29,8 @@ ORDERS = ["given", "greedy", "dfs", "bfs", "lpmf", "best"]
 PLACERS = ["bysize", "firstfit", "bestfit", "bysize-ff", "coloring", "noreuse",
            "pool", "hillclimb", "exact"]
 REMATS = ["keepall", "dtr", "chen-sqrt", "chen-greedy", "rotor", "swap-greedy"]
+# every events solver, for the cross-check of claims (--claims)
+ALL_REMATS = REMATS + ["remat-sa", "remat-ga", "remat-ilp", "remat-lp", "remat-exact"]
 EVENT_FIGS = ["live_peak", "arena", "sum_sizes", "fragmentation", "reuse_ratio",
               "profile_std", "reduction_vs_noreuse", "residencies", "duration",
               "base_time", "overhead", "recompute_time", "recomputed",
@@ -364,7 +367,11 @@ class Audit:
             args += ["--budget-frac", frac]
             # the live peak of the order handed to the stage: known here
             # for the file order only
-            budget = R.budget_frac(frac, of["live_peak"]) if order in (None, "given") else None
+            if order in (None, "given"):
+                budget = R.budget_frac(frac, of["live_peak"])
+            else:  # the live peak of the order the order stage hands on
+                rc0, res0, _p0, _pp0, _e0 = self.solve(f, "--order", order, "--place", "noreuse")
+                budget = R.budget_frac(frac, res0["live_peak"]) if rc0 == 0 and res0 else None
         else:
             hi = max(floor, of["live_peak"])
             budget = rng.choice([max(0, floor - 1), floor, hi, hi, rng.randint(floor, hi),
@@ -426,6 +433,133 @@ class Audit:
         self.verify_verdict(m, f, ppath, plan, True, "event plan")
         for _ in range(mutations):
             self.mutate_events(m, f, plan, evs, bandwidth, rng)
+
+    def claims(self, m, f, rng):
+        """Every events solver on one budget, bandwidth and order: each plan
+        judged by the reference, then each claim (optimal, infeasible, a
+        stage's duration bound) held against the other solvers' plans that
+        follow the same order (README: a claim's scope)."""
+        g = m.g
+        floor = R.events_floor(m)
+        hi = max(floor, R.order_figures(m, g.file_order)["live_peak"])
+        budget = rng.choice([floor, hi, rng.randint(floor, hi), rng.randint(floor, hi),
+                             (floor + hi) // 2])
+        bw = rng.choice([None, 0, 1, 64, 1000])
+        args = ["--budget", str(budget), "--place", "bysize"]
+        if bw is not None:
+            args += ["--bandwidth", str(bw)]
+        bandwidth = float(bw) if bw is not None else g.host_bandwidth
+        order = [v for v in g.file_order if g.op[v] != "input"]
+        plans, claims = [], []
+        for remat in ALL_REMATS:
+            lbl = "%s %s %s" % (f, remat, " ".join(args))
+            tl = ["--time-limit", "10"] if remat in ("remat-ilp", "remat-lp", "remat-exact") else []
+            rc, res, plan, ppath, err = self.solve(f, "--remat", remat, *tl, *args)
+            self.tick("claims: solves")
+            if rc not in (0, 3) or res is None:
+                self.fail("claims", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
+                continue
+            st = res.get("remat_status")
+            bound = max([s.get("duration_bound") or 0 for s in res.get("stages", [])
+                         if s.get("solver") == remat] + [0])
+            if rc == 0:
+                evs = R.parse_events(m, plan["events"])
+                why = R.verify_events(m, evs, bandwidth)
+                if why:
+                    self.fail("claims", "%s: the reference refuses the plan: %s" % (lbl, why), [f, ppath])
+                    continue
+                fig = R.events_figures(m, evs, bandwidth)
+                if fig["live_peak"] > budget:
+                    self.fail("claims", "%s: live peak %d over the budget" % (lbl, fig["live_peak"]), [f])
+                follows = R.events_first_runs(m, evs) == order
+                plans.append((remat, fig["duration"], follows))
+                self.tick("claims: plans")
+                if st == "optimal":
+                    claims.append((remat, "optimal", fig["duration"]))
+            elif st == "infeasible":
+                claims.append((remat, "infeasible", None))
+            if bound > 0:
+                claims.append((remat, "bound", bound))
+        for who, what, d in claims:
+            self.tick("claims: %s" % what)
+            for other, dur, follows in plans:
+                if not follows:
+                    continue
+                if what == "infeasible" or dur < d - 1e-9 * max(1.0, abs(d)):
+                    self.fail("claims", "%s %s: %s says %s %s, %s's plan lasts %r"
+                              % (f, " ".join(args), who, what, d, other, dur), [f])
+
+    def order_claims(self, m, f, rng):
+        """Order solvers against the brute-force optimum of the live peak:
+        no order below it, no lower_bound above it, and `optimal` order
+        statuses exactly at it."""
+        opt = brute_min_peak(m)
+        if opt is None:
+            return
+        self.tick("order claims: graphs")
+        for order in ["given", "greedy", "lpmf", "best", "sa", "ga", "dp", "ilp", "joint-ilp"]:
+            args = ["--place", "noreuse"] if order != "joint-ilp" else []
+            tl = ["--time-limit", "5"] if order in ("ilp", "joint-ilp", "dp", "sa", "ga") else []
+            if order in ("sa", "ga"):
+                tl += ["--set", "%s.fill=0" % order]
+            rc, res, plan, ppath, err = self.solve(f, "--order", order, *args, *tl)
+            self.tick("order claims: solves")
+            lbl = "%s --order %s" % (f, order)
+            if rc != 0 or res is None:
+                if rc != 3:
+                    self.fail("order-claims", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
+                continue
+            peak, lb, st = res.get("live_peak"), res.get("lower_bound"), res.get("order_status")
+            if peak is None or peak < opt:
+                self.fail("order-claims", "%s: live peak %r below the optimum %d" % (lbl, peak, opt), [f])
+            if lb is None or lb > opt:
+                self.fail("order-claims", "%s: lower_bound %r above the optimum %d" % (lbl, lb, opt), [f])
+            if st == "optimal" and peak != opt:
+                self.fail("order-claims", "%s: order optimal at %r, the optimum is %d" % (lbl, peak, opt), [f])
+            if st == "optimal":
+                self.tick("order claims: optimal")
+            if order == "joint-ilp" and res.get("status") == "optimal":
+                self.joint_claim(m, f, res["arena"])
+        self.place_claims(m, f)
+
+    def joint_claim(self, m, f, arena):
+        """joint-ilp's optimal arena (every order, every placement) against
+        other orders placed by exact and bysize."""
+        self.tick("order claims: joint optimal")
+        for order, placer in [("dp", "exact"), ("given", "exact"), ("greedy", "exact"),
+                              ("lpmf", "bysize")]:
+            rc, res, _pl, _pp, err = self.solve(f, "--order", order, "--place", placer,
+                                                "--time-limit", "5")
+            if rc == 0 and res["arena"] < arena:
+                self.fail("order-claims", "%s: joint-ilp says optimal arena %d, %s+%s places in %d"
+                          % (f, arena, order, placer, res["arena"]), [f])
+
+    def place_claims(self, m, f):
+        """Placers of the given order: a placement claimed optimal, or a
+        placer's bound, is never above another placer's arena."""
+        arenas, claims = [], []
+        for placer in PLACERS + ["ilp-place"]:
+            tl = ["--time-limit", "5"] if placer in ("hillclimb", "exact", "ilp-place") else []
+            if placer == "hillclimb":
+                tl += ["--set", "hillclimb.fill=0"]
+            rc, res, plan, ppath, err = self.solve(f, "--place", placer, *tl)
+            self.tick("place claims: solves")
+            if rc != 0 or res is None:
+                if rc != 3:
+                    self.fail("place-claims", "%s --place %s: exits %d: %s" % (f, placer, rc, err[:200]), [f])
+                continue
+            arenas.append((placer, res["arena"]))
+            if res.get("place_status") == "optimal":
+                claims.append((placer, "optimal", res["arena"]))
+            for st in res.get("stages", []):
+                if st.get("solver") == placer and (st.get("bound") or 0) > 0:
+                    claims.append((placer, "bound", st["bound"]))
+        for who, what, v in claims:
+            self.tick("place claims: %s" % what)
+            for other, a in arenas:
+                if a < v:
+                    self.fail("place-claims", "%s: %s says %s %d, %s places in %d"
+                              % (f, who, what, v, other, a), [f])
 
     def events_order(self, m, first):
         g = m.g
@@ -674,6 +808,35 @@ class Audit:
                       % (f, what, why or "accepts", rc, err.strip()[:200]), [f, p])
 
 
+def brute_min_peak(m, cap=50000):
+    """The smallest live peak over every topological order (data and
+    in-place edges), by enumeration; None beyond `cap` orders."""
+    g = m.g
+    preds = {v: set() for v in g.file_order}
+    for a, b in m.edges:
+        preds[b].add(a)
+    best, count, order, done = [None], [0], [], set()
+
+    def rec():
+        if count[0] > cap:
+            return
+        if len(order) == g.n:
+            count[0] += 1
+            p = R.order_figures(m, order)["live_peak"]
+            if best[0] is None or p < best[0]:
+                best[0] = p
+            return
+        for v in g.file_order:
+            if v not in done and preds[v] <= done:
+                done.add(v)
+                order.append(v)
+                rec()
+                order.pop()
+                done.discard(v)
+    rec()
+    return None if count[0] > cap else best[0]
+
+
 def tight_place(items, life, conflict, align_of, rng):
     """Lowest-offset placement in a random order: conflicting items never
     overlap, others share addresses whenever they can."""
@@ -709,6 +872,12 @@ def main():
     ap.add_argument("--csvs", type=int, default=40)
     ap.add_argument("--invalid", type=int, default=60)
     ap.add_argument("--n-max", type=int, default=12)
+    ap.add_argument("--claims", type=int, default=0,
+                    help="graphs (<= --claims-n nodes) given every events solver")
+    ap.add_argument("--claims-n", type=int, default=10)
+    ap.add_argument("--big", type=float, default=G.BIG_PROB, help="share of sizes beyond 2^54")
+    ap.add_argument("--order-claims", type=int, default=0,
+                    help="graphs (<= 8 nodes) whose order solvers meet the brute-force optimum")
     ap.add_argument("--mutations", type=int, default=2,
                     help="mutated and constructed plans judged per solver plan")
     ap.add_argument("--suite", action="store_true", help="also the suite graphs and CSVs")
@@ -718,6 +887,7 @@ def main():
     ap.add_argument("--quiet", action="store_true", help="disagreements and one summary line")
     ap.add_argument("--profile", action="store_true", help="time spent per command kind")
     args = ap.parse_args()
+    G.BIG_PROB = args.big
     a = Audit(args)
     rng = random.Random(args.seed)
     graphs = []
@@ -733,6 +903,12 @@ def main():
         a.graph(text, rng, "b%d" % i, deep=False)
     for m, f in graphs[:args.plans]:
         a.events(m, f, rng, mutations=a.n_mut + 1)
+    small = [(m, f) for m, f in graphs if 0 < m.g.n <= args.claims_n]
+    for m, f in small[:args.claims]:
+        a.claims(m, f, rng)
+    tiny = [(m, f) for m, f in graphs if 0 < m.g.n <= 8]
+    for m, f in tiny[:args.order_claims]:
+        a.order_claims(m, f, rng)
     for i in range(args.csvs):
         text = G.gen_csv(rng)
         a.csv(text, rng, "c%d" % i)
@@ -785,7 +961,7 @@ def report(a, quiet=False):
     for c, _m in a.fails:
         cats[c] = cats.get(c, 0) + 1
     keys = ("graph files", "plans judged", "event plans compared", "event plans judged",
-            "csv files", "csv plans judged")
+            "csv files", "csv plans judged", "claims: plans")
     print("audit: %d disagreements %s(%s)" % (len(a.fails), cats if cats else "",
                                             ", ".join("%s %d" % (k, a.count.get(k, 0)) for k in keys)))
 

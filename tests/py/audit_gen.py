@@ -8,8 +8,11 @@ import json
 SIZES = [0, 1, 3, 7, 64, 100, 128, 1000, 4096, 65536]
 
 
+BIG_PROB = 0.01  # the share of sizes beyond 2^54 (audit.py --big)
+
+
 def _size(rng):
-    if rng.random() < 0.01:  # beyond 2^53: figures a double cannot hold exactly
+    if rng.random() < BIG_PROB:  # beyond 2^53: figures a double cannot hold exactly
         return (1 << 54) + rng.randint(0, 1000)
     if rng.random() < 0.3:
         return rng.randint(1, 5000)
