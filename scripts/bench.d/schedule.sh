@@ -105,11 +105,11 @@ has nas && family nas "Suite NAS cells (tag nas, not tiny)" '["nas", "!tiny"]'
 has real && family real "Real inference graphs (tag real, not train)" '["real", "!train"]'
 
 if has train; then
-  experiment train "[\"train\"]" "$(jarr $RULES ga greedy,sa dp)" '["noreuse"]' "$TL" \
+  experiment train "[\"train\", \"!large\"]" "$(jarr $RULES ga greedy,sa dp)" '["noreuse"]' "$TL" \
     '["ga.generations=1e9"]'
   run train train
   {
-    echo "## Training graphs (tag train)"
+    echo "## Training graphs (tag train, not large)"
     echo
     echo "Every solver with --time-limit $TL (ga and greedy,sa use the whole limit unless the peak"
     echo "meets the bound). First against the given order, then against the best of Inductor's"
