@@ -35,6 +35,7 @@ JOBS=${JOBS:-2}
 EXP=${REMAT_EXPERIMENT:-scripts/experiments/remat.json}
 OUT=${REMAT_OUT:-remat}
 ANCHORS=${ANCHORS:-$ROOT/../shared/anchors/checkmate}
+ANCHORS_SHOWN=${ANCHORS#"$ROOT"/} # the report names the folder as given, not this machine's path
 ANCHORS=$(cd "$ANCHORS" 2>/dev/null && pwd -P || echo "$ANCHORS") # one key wherever the tree is
 ANCHOR_LIMIT=${ANCHOR_LIMIT:-10}
 ANCHOR_LONG=${ANCHOR_LONG:-remat-ilp}
@@ -191,7 +192,7 @@ EOF
     bench "$W/anchors_long.json" "$ADB"
   fi
   {
-    echo "Read from $ANCHORS (not copied). Budgets are fractions of the file order's live peak,"
+    echo "Read from $ANCHORS_SHOWN (not copied). Budgets are fractions of the file order's live peak,"
     echo "P(pi) = 46,319 (RL100) and 146,840 (RL250) by DESIGN 1 (0.9x and 0.8x: 41,688 / 37,056"
     echo "and 132,156 / 117,472 bytes). Every events solver with $ANCHOR_LIMIT s${long:+; $long also with $ANCHOR_LONG_LIMIT s}."
     echo "The status column says which durations are proven optimal (among the plans whose first"
