@@ -11,25 +11,13 @@
 #include <stdio.h>
 
 #include "events.h"
+#include "lib/remat_info.h"
 #include "solver.h"
 
 static int keepall_solve(mp_ctx *c) {
+  int rc = ri_begin(c, "keepall");
+  if (rc) return rc < 0 ? -1 : 0;
   const mp_graph *g = c->g;
-  mp_events_clear(c->events);
-  if (!g) {
-    snprintf(c->msg, sizeof c->msg, "keepall plans graphs, not fixed-lifetime problems");
-    return -1;
-  }
-  c->duration_bound = mp_events_duration_floor(g);
-  int64_t floor = mp_events_floor(g);
-  if (floor > c->budget) {
-    c->status = MP_INFEASIBLE;
-    snprintf(c->msg, sizeof c->msg,
-             "budget %lld is below %lld, the floor no plan goes under (inputs, outputs, or one "
-             "node's reads + outputs + workspace)",
-             (long long)c->budget, (long long)floor);
-    return 0;
-  }
   mp_events_from_order(g, c->start_order, c->events);
   int64_t peak = mp_events_memory(g, c->events, NULL);
   if (peak > c->budget) {

@@ -47,6 +47,7 @@
 #include "lib/listsched.h"
 #include "lib/ordls.h"
 #include "lib/remat_anneal.h"
+#include "lib/remat_info.h"
 #include "lib/remat_map.h"
 #include "solver.h"
 
@@ -372,23 +373,11 @@ static bool at_floor(const ga *x) {
 }
 
 static int rga_solve(mp_ctx *c) {
-  const mp_graph *g = c->g;
-  mp_events_clear(c->events);
-  if (!g) {
-    snprintf(c->msg, sizeof c->msg, "remat-ga plans graphs, not fixed-lifetime problems");
-    return -1;
-  }
-  c->duration_bound = mp_events_duration_floor(g);
+  int begin = ri_begin(c, "remat-ga");
+  if (begin) return begin < 0 ? -1 : 0;
   c->status = MP_FEASIBLE;
+  const mp_graph *g = c->g;
   int64_t floor = mp_events_floor(g);
-  if (floor > c->budget) {
-    c->status = MP_INFEASIBLE;
-    snprintf(c->msg, sizeof c->msg,
-             "budget %lld is below %lld, the floor no plan goes under (inputs, outputs, or one "
-             "node's reads + outputs + workspace)",
-             (long long)c->budget, (long long)floor);
-    return 0;
-  }
   ga x;
   ga_init(&x, c);
   int gens = (int)c->opt[OPT_generations], gen = 0;

@@ -6,28 +6,18 @@
 #include <string.h>
 
 #include "lib/remat_decode.h"
-
-/* The storage a node with alias writes or views, or -1 (a parameter, no
- * storage). */
-static int alias_storage(const mp_graph *g, int v) {
-  const mp_node *nd = &g->nodes[v];
-  if (!nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) return -1;
-  int j = nd->alias.node, k = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
-  if (g->nodes[j].n_out == 0) return -1;
-  int b = g->root_of[j][k];
-  return b >= 0 ? b : -1;
-}
+#include "lib/remat_info.h"
 
 /* Storages written in place, and the nodes of their alias sets (which run
  * exactly once: DESIGN 6.2). */
 static void mark_inplace(mp_rdec *d) {
   const mp_graph *g = d->g;
   for (int v = 0; v < g->n; v++) {
-    int b = alias_storage(g, v);
+    int b = ri_alias_root(g, v);
     if (g->nodes[v].inplace && b >= 0) d->inplace_buf[b] = true;
   }
   for (int v = 0; v < g->n; v++) {
-    int b = alias_storage(g, v);
+    int b = ri_alias_root(g, v);
     if (b >= 0 && d->inplace_buf[b]) d->inplace_node[v] = true;
     if (g->nodes[v].has_alias) continue;
     for (int k = 0; k < g->nodes[v].n_out; k++)
@@ -166,7 +156,7 @@ static void set_rerun_limits(mp_rdec *d) {
   int n = d->n;
   for (int v = 0; v < n; v++) d->rerun_until[v] = n + 1;
   for (int w = 0; w < n && d->strict; w++) {
-    int q = alias_storage(g, w);
+    int q = ri_alias_root(g, w);
     if (!g->nodes[w].inplace || q < 0) continue;
     for (int i = 0; i < g->bufs[q].n_readers; i++) {
       int v = g->bufs[q].readers[i];

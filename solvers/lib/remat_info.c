@@ -6,8 +6,7 @@
 
 #include "lib/remat_info.h"
 
-/* The storage node v views, or -1 (a parameter, no storage). */
-static int alias_root(const mp_graph *g, int v) {
+int ri_alias_root(const mp_graph *g, int v) {
   const mp_node *nd = &g->nodes[v];
   if (!nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) return -1;
   int j = nd->alias.node, k = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
@@ -96,11 +95,11 @@ static void set_flags(ri_info *ri, bool *inplace_node) {
     if (bb->graph_output) ri->flags[b] |= RI_OUTPUT;
   }
   for (int w = 0; w < ri->n; w++) {
-    int b = alias_root(g, w);
+    int b = ri_alias_root(g, w);
     if (g->nodes[w].inplace && b >= 0) ri->flags[b] = (uint8_t)((ri->flags[b] | RI_PINNED) & ~RI_SWAP);
   }
   for (int v = 0; v < ri->n; v++) {
-    int b = alias_root(g, v);
+    int b = ri_alias_root(g, v);
     if (b >= 0 && (ri->flags[b] & RI_PINNED)) inplace_node[v] = true;
     for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++)
       if (ri->flags[ri->own[i]] & RI_PINNED) inplace_node[v] = true;
@@ -115,7 +114,7 @@ static void set_rerun_and_drop(ri_info *ri, const bool *inplace_node) {
   int *last_write = mp_xmalloc(sizeof(int) * (size_t)(ri->nb + 1));
   for (int b = 0; b < ri->nb; b++) last_write[b] = -1;
   for (int p = 0; p < ri->m; p++) {
-    int w = ri->seq[p], b = alias_root(g, w);
+    int w = ri->seq[p], b = ri_alias_root(g, w);
     if (g->nodes[w].inplace && b >= 0) last_write[b] = p;
   }
   for (int v = 0; v < ri->n; v++) {

@@ -96,6 +96,9 @@ static inline bool ri_fwd_buf(const ri_info *ri, int b) {
  * (out[m]: at the end); out has m + 1 entries. */
 void ri_keepall_before(const ri_info *ri, int64_t *out);
 
+/* The storage node v writes in place or views (its alias), or -1 (a
+ * parameter, or no alias). */
+int ri_alias_root(const mp_graph *g, int v);
 /* The start every events solver shares: c->events cleared, duration_bound
  * set; when the budget is below mp_events_floor (a proof that no plan
  * fits) the status is infeasible and the function returns 1; a stage
