@@ -35,7 +35,7 @@ char *mp_file_stem(const char *path, const char *suffix) {
 /* DESIGN 1.1 JSON or node-link, told apart by the content. */
 static mp_graph *load_json_graph(const char *path, const mp_load_opts *o, bool nodelink_only,
                                  mp_error *err) {
-  json_t *root = mp_json_load(path, err);
+  mp_jdoc *root = mp_jdoc_open(path, mp_graph_stream_keys, err);
   if (!root) return NULL;
   mp_graph *g = NULL;
   bool nodelink = nodelink_only || (!(o && o->format) && mp_json_is_nodelink(root));
@@ -50,7 +50,11 @@ static mp_graph *load_json_graph(const char *path, const mp_load_opts *o, bool n
               "a graph JSON file (DESIGN 1.1: keys size, outputs, cost)", path);
   else
     g = mp_graph_from_json(root, path, o && o->toposort, err);
-  json_decref(root);
+  if (mp_jdoc_settle(root, err) && g) { /* a syntax error wins, as in a whole-file parse */
+    mp_graph_destroy(g);
+    g = NULL;
+  }
+  mp_jdoc_destroy(root);
   return g;
 }
 

@@ -11,24 +11,11 @@
 #include "io_util.h"
 #include "util.h"
 
-json_t *mp_json_load(const char *path, mp_error *err) {
-  if (mp_check_input(path, err)) return NULL;
-  json_error_t je;
-  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
-  if (root) return root;
-  if (strstr(je.text, "too big"))
-    mp_errorf(err, "%s:%d: a number overflows (%s)", path, je.line, je.text);
-  else if (je.line <= 0 && je.position == 0 && strstr(je.text, "unable to open"))
-    mp_errorf(err, "%s: cannot read: %s", path, je.text);
-  else
-    mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, je.line, je.column, je.text);
-  return NULL;
-}
+const char *const mp_graph_stream_keys[] = {"nodes", "links", "edges", NULL};
 
-bool mp_json_is_nodelink(json_t *root) {
-  return json_is_object(root) && json_is_array(json_object_get(root, "nodes")) &&
-         (json_is_array(json_object_get(root, "links")) ||
-          json_is_array(json_object_get(root, "edges")));
+bool mp_json_is_nodelink(mp_jdoc *d) {
+  return json_is_object(mp_jdoc_root(d)) && mp_jdoc_is_array(d, "nodes") &&
+         (mp_jdoc_is_array(d, "links") || mp_jdoc_is_array(d, "edges"));
 }
 
 int mp_json_exact_int(json_t *v, int64_t *out, const char **why) {
@@ -201,40 +188,53 @@ static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *s
   return 0;
 }
 
-mp_graph *mp_graph_from_json(json_t *root, const char *path, bool toposort, mp_error *err) {
-  if (!json_is_object(root)) {
-    mp_errorf(err, "%s: the top level is not a JSON object", path);
-    return NULL;
-  }
-  json_t *nodes = json_object_get(root, "nodes");
-  if (!nodes || !json_is_array(nodes)) {
-    mp_errorf(err, "%s: no \"nodes\" array", path);
-    return NULL;
-  }
-  if (json_array_size(nodes) > MP_MAX_NODES) {
-    mp_errorf(err, "%s: %zu nodes: more than memplan's limit of 2^28", path, json_array_size(nodes));
-    return NULL;
-  }
-  mp_graph *g = mp_xcalloc(1, sizeof *g);
-  g->file = mp_xstrdup(path);
-  json_t *nm = json_object_get(root, "name");
+/* Top-level values other than the nodes: 0, or -1 with err set. */
+static int parse_top(mp_jdoc *d, const char *path, mp_graph *g, mp_error *err) {
+  json_t *nm = mp_jdoc_get(d, "name");
   /* without a name: the file stem, as for CSV problems */
   g->name = json_is_string(nm) ? mp_xstrdup(json_string_value(nm)) : mp_file_stem(path, ".json");
-  json_t *pb = json_object_get(root, "param_bytes");
+  json_t *pb = mp_jdoc_get(d, "param_bytes");
   if (json_is_integer(pb)) g->param_bytes = json_integer_value(pb);
-  json_t *bw = json_object_get(root, "host_bandwidth");
-  if (bw && !json_is_null(bw) && get_time(bw, path, -1, "host_bandwidth", &g->host_bandwidth, err)) {
-    mp_graph_destroy(g); /* root is the caller's */
-    return NULL;
-  }
-  g->n = (int)json_array_size(nodes);
+  json_t *bw = mp_jdoc_get(d, "host_bandwidth");
+  if (bw && !json_is_null(bw) && get_time(bw, path, -1, "host_bandwidth", &g->host_bandwidth, err))
+    return -1;
+  return 0;
+}
+
+/* The nodes, one element at a time. */
+static int parse_nodes(mp_jdoc *d, const char *path, mp_graph *g, mp_error *err) {
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
   char *seen = mp_xcalloc((size_t)(g->n ? g->n : 1), 1);
   int rc = 0;
-  for (int i = 0; i < g->n && rc == 0; i++)
-    rc = parse_node(json_array_get(nodes, (size_t)i), i, path, g, seen, err);
+  for (int i = 0; i < g->n && rc == 0; i++) {
+    json_t *o = mp_jdoc_elem(d, "nodes", (size_t)i, err);
+    rc = o ? parse_node(o, i, path, g, seen, err) : -1;
+  }
   free(seen);
+  return rc;
+}
+
+mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, bool toposort, mp_error *err) {
+  if (!json_is_object(mp_jdoc_root(d))) {
+    mp_errorf(err, "%s: the top level is not a JSON object", path);
+    return NULL;
+  }
+  if (!mp_jdoc_is_array(d, "nodes")) {
+    mp_errorf(err, "%s: no \"nodes\" array", path);
+    return NULL;
+  }
+  if (mp_jdoc_count(d, "nodes") > MP_MAX_NODES) {
+    mp_errorf(err, "%s: %zu nodes: more than memplan's limit of 2^28", path, mp_jdoc_count(d, "nodes"));
+    return NULL;
+  }
+  mp_graph *g = mp_xcalloc(1, sizeof *g);
+  g->file = mp_xstrdup(path);
+  int rc = parse_top(d, path, g, err);
+  if (rc == 0) {
+    g->n = (int)mp_jdoc_count(d, "nodes");
+    rc = parse_nodes(d, path, g, err);
+  }
   if (rc == 0) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     /* nodes never parsed have NULL fields: free is safe */
@@ -245,11 +245,14 @@ mp_graph *mp_graph_from_json(json_t *root, const char *path, bool toposort, mp_e
 }
 
 mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
-  json_t *root = mp_json_load(path, err);
-  if (!root) return NULL;
-  mp_graph *g = mp_json_is_nodelink(root)
-                    ? mp_graph_from_nodelink(root, path, NULL, NULL, toposort, err)
-                    : mp_graph_from_json(root, path, toposort, err);
-  json_decref(root);
+  mp_jdoc *d = mp_jdoc_open(path, mp_graph_stream_keys, err);
+  if (!d) return NULL;
+  mp_graph *g = mp_json_is_nodelink(d) ? mp_graph_from_nodelink(d, path, NULL, NULL, toposort, err)
+                                       : mp_graph_from_json(d, path, toposort, err);
+  if (mp_jdoc_settle(d, err) && g) {
+    mp_graph_destroy(g);
+    g = NULL;
+  }
+  mp_jdoc_destroy(d);
   return g;
 }

@@ -32,7 +32,7 @@
 /* ---- node keys: integers or strings, in an open-addressing hash table ---- */
 typedef struct key_table {
   size_t cap;      /* a power of two, at least twice the entries */
-  json_t **key;    /* borrowed from the document */
+  json_t **key;    /* a reference each: the document's elements come and go */
   int *node;
 } key_table;
 
@@ -59,6 +59,7 @@ static void keys_init(key_table *t, int n) {
 }
 
 static void keys_destroy(key_table *t) {
+  for (size_t i = 0; i < t->cap; i++) json_decref(t->key[i]);
   free(t->key);
   free(t->node);
 }
@@ -77,7 +78,7 @@ static bool keys_add(key_table *t, json_t *k, int v) {
   size_t i = key_hash(k) & (t->cap - 1);
   for (; t->key[i]; i = (i + 1) & (t->cap - 1))
     if (json_equal(t->key[i], k)) return false;
-  t->key[i] = k;
+  t->key[i] = json_incref(k);
   t->node[i] = v;
   return true;
 }
@@ -94,18 +95,43 @@ static const char *key_text(json_t *k, char *buf, size_t cap) {
 }
 
 /* ---- the document's shape ---- */
+/* Node attributes whose presence on some node steers the reading. */
+enum { NL_MAX_PROBES = 12 };
+
 typedef struct nl_doc {
   const char *path;
-  json_t *nodes, *links, *graph;
+  mp_jdoc *doc;
+  const char *links_key; /* "links" or "edges" */
+  size_t n_nodes;
+  json_t *graph;
+  const char *probe[NL_MAX_PROBES]; /* attribute names asked about */
+  bool has[NL_MAX_PROBES];          /* ... and whether some node has it */
+  int n_probe;
   const char *node_key, *src_key, *dst_key;
   const char *size_attr, *cost_attr;
   key_table keys;
 } nl_doc;
 
-static bool some_node_has(json_t *nodes, const char *attr) {
-  size_t i;
-  json_t *o;
-  json_array_foreach(nodes, i, o) if (json_is_object(o) && json_object_get(o, attr)) return true;
+/* One pass over the nodes (ending when every probe is found): which of the
+ * probed attributes some node has.  0, or -1 with err (a syntax error). */
+static int probe_nodes(nl_doc *d, mp_error *err) {
+  int missing = d->n_probe;
+  for (size_t i = 0; i < d->n_nodes && missing > 0; i++) {
+    json_t *o = mp_jdoc_elem(d->doc, "nodes", i, err);
+    if (!o) return -1;
+    for (int k = 0; k < d->n_probe && json_is_object(o); k++)
+      if (!d->has[k] && json_object_get(o, d->probe[k])) d->has[k] = true, missing--;
+  }
+  return 0;
+}
+
+static void add_probe(nl_doc *d, const char *attr) {
+  if (attr && d->n_probe < NL_MAX_PROBES) d->probe[d->n_probe++] = attr;
+}
+
+static bool some_node_has(const nl_doc *d, const char *attr) {
+  for (int k = 0; k < d->n_probe; k++)
+    if (!strcmp(d->probe[k], attr)) return d->has[k];
   return false;
 }
 
@@ -115,40 +141,53 @@ static int pick_attr(nl_doc *d, const char *given, const char *tag, const char *
                      const char *flag, const char **out, mp_error *err) {
   *out = NULL;
   if (given) {
-    if (!some_node_has(d->nodes, given) && json_array_size(d->nodes) > 0)
+    if (!some_node_has(d, given) && d->n_nodes > 0)
       return mp_errorf(err, "%s: no node has the attribute '%s' (%s)", d->path, given, flag);
     *out = given;
     return 0;
   }
   json_t *t = d->graph ? json_object_get(d->graph, tag) : NULL;
-  if (json_is_string(t) && some_node_has(d->nodes, json_string_value(t))) {
+  if (json_is_string(t) && some_node_has(d, json_string_value(t))) {
     *out = json_string_value(t);
     return 0;
   }
   for (int i = 0; known[i]; i++)
-    if (some_node_has(d->nodes, known[i])) {
+    if (some_node_has(d, known[i])) {
       *out = known[i];
       return 0;
     }
   return 0;
 }
 
-static int read_shape(nl_doc *d, json_t *root, const char *size_attr, const char *cost_attr,
-                      mp_error *err) {
-  if (!mp_json_is_nodelink(root))
+/* Every attribute read_shape asks some_node_has about. */
+static int probe_attrs(nl_doc *d, const char *size_attr, const char *cost_attr, mp_error *err) {
+  static const char *const fixed[] = {"id", "name", "size", "cost_ram", "cost", "cost_cpu", "outputs"};
+  for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) add_probe(d, fixed[i]);
+  add_probe(d, size_attr);
+  add_probe(d, cost_attr);
+  json_t *t1 = d->graph ? json_object_get(d->graph, "node_output_cost_tag") : NULL;
+  json_t *t2 = d->graph ? json_object_get(d->graph, "node_duration_tag") : NULL;
+  add_probe(d, json_string_value(t1)); /* NULL when no string */
+  add_probe(d, json_string_value(t2));
+  return probe_nodes(d, err);
+}
+
+static int read_shape(nl_doc *d, const char *size_attr, const char *cost_attr, mp_error *err) {
+  if (!mp_json_is_nodelink(d->doc))
     return mp_errorf(err, "%s: node-link JSON needs \"nodes\" and \"links\" arrays", d->path);
-  json_t *dir = json_object_get(root, "directed");
+  json_t *dir = mp_jdoc_get(d->doc, "directed");
   if (dir && !json_is_true(dir))
     return mp_errorf(err, "%s: an undirected graph (\"directed\": false): memplan needs the "
                      "direction of every edge", d->path);
-  d->nodes = json_object_get(root, "nodes");
-  d->links = json_object_get(root, "links");
-  if (!json_is_array(d->links)) d->links = json_object_get(root, "edges");
-  d->graph = json_is_object(json_object_get(root, "graph")) ? json_object_get(root, "graph") : NULL;
-  if (json_array_size(d->nodes) > MP_MAX_NODES)
-    return mp_errorf(err, "%s: more than 2^28 nodes", d->path);
-  d->node_key = !some_node_has(d->nodes, "id") && some_node_has(d->nodes, "name") ? "name" : "id";
-  json_t *l0 = json_array_get(d->links, 0);
+  d->n_nodes = mp_jdoc_count(d->doc, "nodes");
+  d->links_key = mp_jdoc_is_array(d->doc, "links") ? "links" : "edges";
+  json_t *gr = mp_jdoc_get(d->doc, "graph");
+  d->graph = json_is_object(gr) ? gr : NULL;
+  if (d->n_nodes > MP_MAX_NODES) return mp_errorf(err, "%s: more than 2^28 nodes", d->path);
+  if (probe_attrs(d, size_attr, cost_attr, err)) return -1;
+  d->node_key = !some_node_has(d, "id") && some_node_has(d, "name") ? "name" : "id";
+  json_t *l0 = mp_jdoc_elem(d->doc, d->links_key, 0, err);
+  if (!l0 && mp_jdoc_count(d->doc, d->links_key) > 0) return -1;
   bool numbered = json_is_object(l0) && !json_object_get(l0, "source") && json_object_get(l0, "0");
   d->src_key = numbered ? "0" : "source";
   d->dst_key = numbered ? "1" : "target";
@@ -156,7 +195,7 @@ static int read_shape(nl_doc *d, json_t *root, const char *size_attr, const char
   if (pick_attr(d, size_attr, "node_output_cost_tag", sizes, "--size-attr", &d->size_attr, err) ||
       pick_attr(d, cost_attr, "node_duration_tag", costs, "--cost-attr", &d->cost_attr, err))
     return -1;
-  if (!d->size_attr && !some_node_has(d->nodes, "outputs") && json_array_size(d->nodes) > 0)
+  if (!d->size_attr && !some_node_has(d, "outputs") && d->n_nodes > 0)
     return mp_errorf(err, "%s: no node has a size attribute (size, cost_ram, or the graph's "
                      "node_output_cost_tag); name it with --size-attr NAME", d->path);
   return 0;
@@ -204,7 +243,8 @@ static int read_keys(nl_doc *d, mp_graph *g, mp_error *err) {
   char kb[96];
   keys_init(&d->keys, g->n);
   for (int v = 0; v < g->n; v++) {
-    json_t *o = json_array_get(d->nodes, (size_t)v);
+    json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
+    if (!o) return -1;
     if (!json_is_object(o)) return mp_errorf(err, "%s: nodes[%d] is not an object", d->path, v);
     json_t *k = json_object_get(o, d->node_key);
     if (!k) return mp_errorf(err, "%s: nodes[%d]: missing %s", d->path, v, d->node_key);
@@ -307,7 +347,8 @@ static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *e
 }
 
 static int read_node(const nl_doc *d, int v, mp_node *nd, mp_error *err) {
-  json_t *o = json_array_get(d->nodes, (size_t)v);
+  json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
+  if (!o) return -1;
   nd->id = v;
   json_t *x = json_object_get(o, "name"), *k = json_object_get(o, d->node_key);
   nd->name = mp_xstrdup(json_is_string(x) ? json_string_value(x)
@@ -327,13 +368,17 @@ static int read_node(const nl_doc *d, int v, mp_node *nd, mp_error *err) {
 
 /* ---- links: inputs in link order ---- */
 static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
-  size_t nl = json_array_size(d->links);
+  size_t nl = mp_jdoc_count(d->doc, d->links_key);
   int *from = mp_xmalloc(sizeof(int) * (nl ? nl : 1)), *to = mp_xmalloc(sizeof(int) * (nl ? nl : 1));
   int *out = mp_xmalloc(sizeof(int) * (nl ? nl : 1));
   int rc = 0;
   char kb[96];
   for (size_t i = 0; i < nl && !rc; i++) {
-    json_t *l = json_array_get(d->links, i);
+    json_t *l = mp_jdoc_elem(d->doc, d->links_key, i, err);
+    if (!l) {
+      rc = -1;
+      break;
+    }
     if (!json_is_object(l)) {
       rc = mp_errorf(err, "%s: links[%zu] is not an object", d->path, i);
       break;
@@ -366,10 +411,10 @@ static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
   return rc;
 }
 
-mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *size_attr,
+mp_graph *mp_graph_from_nodelink(mp_jdoc *doc, const char *path, const char *size_attr,
                                  const char *cost_attr, bool toposort, mp_error *err) {
-  nl_doc d = {.path = path};
-  if (read_shape(&d, root, size_attr, cost_attr, err)) return NULL;
+  nl_doc d = {.path = path, .doc = doc};
+  if (read_shape(&d, size_attr, cost_attr, err)) return NULL;
   mp_graph *g = mp_xcalloc(1, sizeof *g);
   g->file = mp_xstrdup(path);
   json_t *nm = d.graph ? json_object_get(d.graph, "name") : NULL;
@@ -385,7 +430,7 @@ mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *siz
     }
     g->host_bandwidth = json_number_value(hb);
   }
-  g->n = (int)json_array_size(d.nodes);
+  g->n = (int)d.n_nodes;
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
   int rc = read_keys(&d, g, err);
@@ -403,9 +448,13 @@ mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *siz
 
 mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, const char *cost_attr,
                                  bool toposort, mp_error *err) {
-  json_t *root = mp_json_load(path, err);
-  if (!root) return NULL;
-  mp_graph *g = mp_graph_from_nodelink(root, path, size_attr, cost_attr, toposort, err);
-  json_decref(root);
+  mp_jdoc *doc = mp_jdoc_open(path, mp_graph_stream_keys, err);
+  if (!doc) return NULL;
+  mp_graph *g = mp_graph_from_nodelink(doc, path, size_attr, cost_attr, toposort, err);
+  if (mp_jdoc_settle(doc, err) && g) { /* a syntax error wins, as in a whole-file parse */
+    mp_graph_destroy(g);
+    g = NULL;
+  }
+  mp_jdoc_destroy(doc);
   return g;
 }

@@ -16,12 +16,37 @@ int mp_check_input(const char *path, mp_error *err);
 /* A JSON document, or NULL with a message naming the file, line and column. */
 json_t *mp_json_load(const char *path, mp_error *err);
 
-/* networkx node-link data: "nodes" beside "links" (or "edges"). */
-bool mp_json_is_nodelink(json_t *root);
+/* A JSON file whose top level is an object, with the arrays named in
+ * `stream_keys` (NULL-terminated, at most 4) decoded one element at a time
+ * instead of as one tree (io_jdoc.c).  Messages are those of mp_json_load. */
+typedef struct mp_jdoc mp_jdoc;
+mp_jdoc *mp_jdoc_open(const char *path, const char *const *stream_keys, mp_error *err);
+void mp_jdoc_destroy(mp_jdoc *d);
+/* A top-level value other than a streamed array (NULL for those: use the
+ * calls below), borrowed. */
+json_t *mp_jdoc_get(mp_jdoc *d, const char *key);
+/* The top-level value itself: the document when it is no object. */
+json_t *mp_jdoc_root(const mp_jdoc *d);
+bool mp_jdoc_is_array(mp_jdoc *d, const char *key);
+size_t mp_jdoc_count(mp_jdoc *d, const char *key);
+/* Element i of a top-level array, borrowed until the next call for that key
+ * (in order: one decode each; going back decodes from the start again).
+ * NULL past the end, or on a syntax error (err set). */
+json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err);
+/* Check the syntax of what was not decoded yet: 0, or -1 with err set to
+ * the first syntax error of the file (which wins over any meaning error, as
+ * with a whole-file parse). */
+int mp_jdoc_settle(mp_jdoc *d, mp_error *err);
 
-/* Graphs from a loaded document (root is borrowed). */
-mp_graph *mp_graph_from_json(json_t *root, const char *path, bool toposort, mp_error *err);
-mp_graph *mp_graph_from_nodelink(json_t *root, const char *path, const char *size_attr,
+/* The keys the graph readers stream. */
+extern const char *const mp_graph_stream_keys[];
+
+/* networkx node-link data: "nodes" beside "links" (or "edges"). */
+bool mp_json_is_nodelink(mp_jdoc *d);
+
+/* Graphs from an open document (borrowed; its arrays are consumed). */
+mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, bool toposort, mp_error *err);
+mp_graph *mp_graph_from_nodelink(mp_jdoc *d, const char *path, const char *size_attr,
                                  const char *cost_attr, bool toposort, mp_error *err);
 
 /* A JSON value holding an integer exactly: a JSON integer, or a real with no

@@ -1,0 +1,359 @@
+/* io_jdoc.c - a JSON file whose top level is an object, read without the
+ * document tree of its big arrays (the graph's "nodes", node-link "links").
+ *
+ * A regular file is read into memory once.  A scan of the bytes finds the
+ * top-level keys, the extent of every value and the element count of every
+ * array; jansson then decodes the small values whole and the big arrays one
+ * element at a time (json_loadb at the element, JSON_DISABLE_EOF_CHECK, the
+ * bytes it used from error.position), so only one element's tree lives at a
+ * time.  Error messages stay those of jansson on the whole file: an error
+ * inside an element has its line and column moved back to the file's (the
+ * newlines before the element are counted only then); anything the scan
+ * cannot vouch for (a top level that is no object, a truncated file, a
+ * duplicate top-level key, extreme nesting, a pipe or device) is read by
+ * jansson whole, exactly as before.  A syntax error anywhere in the file
+ * wins over a meaning error found earlier, as with a whole-file parse: the
+ * readers call mp_jdoc_settle before reporting. */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "io_util.h"
+#include "util.h"
+
+#define JD_FLAGS (JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK)
+/* jansson refuses nesting beyond 2048 values; deeper than this is left to it */
+#define JD_MAX_DEPTH 2000
+
+typedef struct jd_array {
+  const char *key;  /* one of the caller's stream keys */
+  size_t start;     /* offset of '[' */
+  size_t count;     /* elements, as the scan counted them */
+  size_t next_pos;  /* where the text of element next_idx starts */
+  size_t next_idx;
+  json_t *cur;      /* the element returned last (owned) */
+  bool done;        /* every element decoded and the ']' found */
+} jd_array;
+
+struct mp_jdoc {
+  char *path;
+  char *buf;        /* the file (stream mode) */
+  size_t len;
+  json_t *root;     /* the small values; in tree mode the whole document */
+  bool tree;
+  jd_array arr[4];
+  int n_arr;
+  bool failed;      /* a syntax error was reported */
+};
+
+/* ---- the scan: structure only; jansson judges the rest ---- */
+static bool is_ws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static size_t skip_ws(const char *b, size_t len, size_t p) {
+  while (p < len && is_ws(b[p])) p++;
+  return p;
+}
+
+/* At '"': the offset after the closing quote, or 0. */
+static size_t scan_string(const char *b, size_t len, size_t p) {
+  for (p++; p < len; p++) {
+    if (b[p] == '\\')
+      p++;
+    else if (b[p] == '"')
+      return p + 1;
+  }
+  return 0;
+}
+
+/* At '[' or '{': the offset after its match, or 0; *commas counts the
+ * commas directly inside it. */
+static size_t scan_nested(const char *b, size_t len, size_t p, size_t *commas) {
+  int depth = 0;
+  *commas = 0;
+  while (p < len) {
+    char c = b[p];
+    if (c == '"') {
+      if (!(p = scan_string(b, len, p))) return 0;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > JD_MAX_DEPTH) return 0;
+    } else if (c == ']' || c == '}') {
+      if (--depth == 0) return p + 1;
+    } else if (c == ',' && depth == 1) {
+      (*commas)++;
+    }
+    p++;
+  }
+  return 0;
+}
+
+/* The end of the value at p (after ws), or 0; *count: an array's elements. */
+static size_t scan_value(const char *b, size_t len, size_t p, size_t *count) {
+  *count = 0;
+  if (p >= len) return 0;
+  if (b[p] == '"') return scan_string(b, len, p);
+  if (b[p] == '[' || b[p] == '{') {
+    size_t commas, end = scan_nested(b, len, p, &commas);
+    if (end && b[p] == '[') *count = b[skip_ws(b, len, p + 1)] == ']' ? 0 : commas + 1;
+    return end;
+  }
+  size_t q = p;
+  while (q < len && !is_ws(b[q]) && !strchr(",]}", b[q])) q++;
+  return q > p ? q : 0;
+}
+
+/* ---- messages ---- */
+static void report_je(const char *path, const json_error_t *je, int line, int column,
+                      mp_error *err) {
+  if (strstr(je->text, "too big"))
+    mp_errorf(err, "%s:%d: a number overflows (%s)", path, line, je->text);
+  else
+    mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, line, column, je->text);
+}
+
+json_t *mp_json_load(const char *path, mp_error *err) {
+  if (mp_check_input(path, err)) return NULL;
+  json_error_t je;
+  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  if (root) return root;
+  if (!strstr(je.text, "too big") && je.line <= 0 && je.position == 0 &&
+      strstr(je.text, "unable to open"))
+    mp_errorf(err, "%s: cannot read: %s", path, je.text);
+  else
+    report_je(path, &je, je.line, je.column, err);
+  return NULL;
+}
+
+/* jansson's message for the whole buffer: for errors the scan could not place. */
+static void whole_file_error(mp_jdoc *d, mp_error *err) {
+  json_error_t je;
+  json_t *t = json_loadb(d->buf, d->len, JSON_REJECT_DUPLICATES, &je);
+  if (t) {
+    json_decref(t);
+    mp_errorf(err, "%s: the JSON reader lost its place (please report this file)", d->path);
+  } else {
+    report_je(d->path, &je, je.line, je.column, err);
+  }
+  d->failed = true;
+}
+
+/* An error of the element parse that began at `at`, in the file's terms:
+ * jansson counts lines from 1 and columns as characters since the last
+ * newline (UTF-8 continuation bytes are no characters). */
+static void element_error(mp_jdoc *d, size_t at, const json_error_t *je, mp_error *err) {
+  if (strstr(je->text, "depth")) {
+    whole_file_error(d, err);
+    return;
+  }
+  int line = 1, column = 0;
+  for (size_t i = 0; i < at; i++) {
+    unsigned char c = (unsigned char)d->buf[i];
+    if (c == '\n')
+      line++, column = 0;
+    else if (c < 0x80 || (c >= 0xC2 && c <= 0xF4))
+      column++;
+  }
+  report_je(d->path, je, line + je->line - 1, je->line == 1 ? column + je->column : je->column, err);
+  d->failed = true;
+}
+
+/* ---- opening ---- */
+static bool is_stream_key(const char *k, const char *const *keys) {
+  for (int i = 0; keys[i]; i++)
+    if (!strcmp(k, keys[i])) return true;
+  return false;
+}
+
+/* jansson's value at [p, end) with nothing left over, or NULL. */
+static json_t *decode_exact(const mp_jdoc *d, size_t p, size_t end) {
+  json_error_t je;
+  json_t *v = json_loadb(d->buf + p, d->len - p, JD_FLAGS, &je);
+  if (v && (size_t)je.position != end - p) {
+    json_decref(v);
+    v = NULL;
+  }
+  return v;
+}
+
+/* One member of the top-level object at p; the offset after its value, or 0. */
+static size_t open_member(mp_jdoc *d, size_t p, const char *const *stream_keys) {
+  size_t kend = d->buf[p] == '"' ? scan_string(d->buf, d->len, p) : 0;
+  json_t *key = kend ? decode_exact(d, p, kend) : NULL;
+  size_t v = kend ? skip_ws(d->buf, d->len, kend) : 0, count, vend = 0;
+  if (json_is_string(key) && v < d->len && d->buf[v] == ':' &&
+      !json_object_get(d->root, json_string_value(key))) {
+    v = skip_ws(d->buf, d->len, v + 1);
+    vend = scan_value(d->buf, d->len, v, &count);
+  }
+  json_t *val = NULL;
+  const char *k = json_string_value(key);
+  if (vend && d->buf[v] == '[' && is_stream_key(k, stream_keys) && d->n_arr < 4) {
+    jd_array *a = &d->arr[d->n_arr++];
+    *a = (jd_array){.start = v, .count = count, .next_pos = v + 1};
+    for (int i = 0; stream_keys[i]; i++)
+      if (!strcmp(k, stream_keys[i])) a->key = stream_keys[i];
+    val = json_array(); /* a marker: the key is taken */
+  } else if (vend) {
+    val = decode_exact(d, v, vend);
+  }
+  bool ok = val && json_object_set_new(d->root, k, val) == 0;
+  json_decref(key);
+  return ok ? vend : 0;
+}
+
+/* The scan and the small values; false: leave the file to jansson whole. */
+static bool open_stream(mp_jdoc *d, const char *const *stream_keys) {
+  size_t p = skip_ws(d->buf, d->len, 0);
+  if (p >= d->len || d->buf[p] != '{') return false;
+  d->root = json_object();
+  p = skip_ws(d->buf, d->len, p + 1);
+  if (p < d->len && d->buf[p] == '}') return skip_ws(d->buf, d->len, p + 1) == d->len;
+  for (;;) {
+    if (p >= d->len || !(p = open_member(d, p, stream_keys))) return false;
+    p = skip_ws(d->buf, d->len, p);
+    if (p >= d->len) return false;
+    if (d->buf[p] == '}') return skip_ws(d->buf, d->len, p + 1) == d->len;
+    if (d->buf[p] != ',') return false;
+    p = skip_ws(d->buf, d->len, p + 1);
+  }
+}
+
+static bool read_regular(mp_jdoc *d) {
+  struct stat st;
+  FILE *f = fopen(d->path, "rb");
+  if (!f) return false;
+  bool ok = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  if (ok) {
+    d->len = (size_t)st.st_size;
+    d->buf = mp_xmalloc(d->len + 1);
+    ok = fread(d->buf, 1, d->len, f) == d->len && fgetc(f) == EOF;
+    d->buf[d->len] = 0; /* the scan may look one byte past a value */
+  }
+  fclose(f);
+  return ok;
+}
+
+static void drop_stream(mp_jdoc *d) {
+  free(d->buf);
+  d->buf = NULL;
+  d->len = 0;
+  json_decref(d->root);
+  d->root = NULL;
+  d->n_arr = 0;
+}
+
+mp_jdoc *mp_jdoc_open(const char *path, const char *const *stream_keys, mp_error *err) {
+  if (mp_check_input(path, err)) return NULL;
+  mp_jdoc *d = mp_xcalloc(1, sizeof *d);
+  d->path = mp_xstrdup(path);
+  if (read_regular(d) && open_stream(d, stream_keys)) return d;
+  drop_stream(d);
+  d->tree = true;
+  d->root = mp_json_load(path, err);
+  if (d->root) return d;
+  mp_jdoc_destroy(d);
+  return NULL;
+}
+
+void mp_jdoc_destroy(mp_jdoc *d) {
+  if (!d) return;
+  for (int i = 0; i < d->n_arr; i++) json_decref(d->arr[i].cur);
+  drop_stream(d);
+  free(d->path);
+  free(d);
+}
+
+/* ---- access ---- */
+static jd_array *find_array(mp_jdoc *d, const char *key) {
+  for (int i = 0; i < d->n_arr; i++)
+    if (!strcmp(d->arr[i].key, key)) return &d->arr[i];
+  return NULL;
+}
+
+json_t *mp_jdoc_root(const mp_jdoc *d) { return d->root; }
+
+json_t *mp_jdoc_get(mp_jdoc *d, const char *key) {
+  return d->tree || !find_array(d, key) ? json_object_get(d->root, key) : NULL;
+}
+
+bool mp_jdoc_is_array(mp_jdoc *d, const char *key) {
+  return find_array(d, key) || json_is_array(json_object_get(d->root, key));
+}
+
+size_t mp_jdoc_count(mp_jdoc *d, const char *key) {
+  jd_array *a = find_array(d, key);
+  return a ? a->count : json_array_size(json_object_get(d->root, key));
+}
+
+static void settle_before(mp_jdoc *d, size_t start, mp_error *err);
+
+/* Decode the next element of a; false with err on a syntax error. */
+static bool advance(mp_jdoc *d, jd_array *a, mp_error *err) {
+  json_error_t je;
+  size_t at = a->next_pos;
+  json_decref(a->cur);
+  a->cur = json_loadb(d->buf + at, d->len - at, JD_FLAGS, &je);
+  if (!a->cur) {
+    settle_before(d, a->start, err); /* an earlier syntax error wins */
+    if (!d->failed) element_error(d, at, &je, err);
+    return false;
+  }
+  size_t p = skip_ws(d->buf, d->len, at + (size_t)je.position);
+  a->next_idx++;
+  bool last = a->next_idx == a->count;
+  if (p < d->len && d->buf[p] == (last ? ']' : ',')) {
+    a->next_pos = p + 1;
+    a->done = last;
+    return true;
+  }
+  whole_file_error(d, err);
+  return false;
+}
+
+static void rewind_array(jd_array *a) {
+  json_decref(a->cur);
+  a->cur = NULL;
+  a->next_pos = a->start + 1;
+  a->next_idx = 0;
+  a->done = false;
+}
+
+json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err) {
+  jd_array *a = find_array(d, key);
+  if (!a) return json_array_get(json_object_get(d->root, key), i);
+  if (d->failed || i >= a->count) return NULL;
+  if (a->cur && i + 1 == a->next_idx) return a->cur;
+  if (i < a->next_idx) rewind_array(a);
+  while (a->next_idx <= i)
+    if (!advance(d, a, err)) return NULL;
+  return a->cur;
+}
+
+/* Decode what is left of every array that starts before `start` (all
+ * arrays: SIZE_MAX), in file order, stopping at the first syntax error. */
+static void settle_before(mp_jdoc *d, size_t start, mp_error *err) {
+  for (;;) {
+    jd_array *first = NULL;
+    for (int i = 0; i < d->n_arr; i++) {
+      jd_array *a = &d->arr[i];
+      if (!a->done && a->start < start && (!first || a->start < first->start)) first = a;
+    }
+    if (!first || d->failed) return;
+    if (first->count == 0) {
+      first->done = true;
+      continue;
+    }
+    while (!first->done)
+      if (!advance(d, first, err)) return;
+  }
+}
+
+int mp_jdoc_settle(mp_jdoc *d, mp_error *err) {
+  if (d->failed) return 0;
+  settle_before(d, SIZE_MAX, err);
+  return d->failed ? -1 : 0;
+}
