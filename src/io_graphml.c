@@ -24,11 +24,27 @@
 
 enum { A_SIZE, A_OP, A_NAME, A_ALIAS, A_INPLACE, A_WS, A_COST, A_OUTPUT, A_N };
 
-typedef struct gml_elem {
-  char *id, *src, *dst; /* node id, or edge ends */
+typedef struct gml_elem { /* a node */
+  char *id;
   int line;
   char *val[A_N];
 } gml_elem;
+
+/* An edge: kept small, as a graph has several per node.  An end names a
+ * node declared before it by index (from/to, its string then NULL), a later
+ * one by its id string (from/to -1). */
+typedef struct gml_edge {
+  char *src, *dst, *output;
+  int from, to, line;
+} gml_edge;
+
+/* Node ids to indices, by hash (FNV-1a, open addressing), filled while the
+ * file is read. */
+typedef struct id_table {
+  size_t cap, used;
+  const char **id; /* the nodes' own strings */
+  int *node;
+} id_table;
 
 typedef struct gml_key {
   char *id;
@@ -39,12 +55,16 @@ typedef struct gml_key {
 typedef struct gml {
   const char *path;
   const char *names[A_N]; /* attribute names, per slot */
-  gml_elem *nodes, *edges;
+  gml_elem *nodes;
+  gml_edge *edges;
   int n_nodes, n_edges, cap_nodes, cap_edges;
+  id_table ids;
+  int dup_node, dup_first; /* the first node whose id was declared before (-1: none) */
   gml_key *keys;
   int n_keys;
   int graphs;
-  gml_elem *cur;        /* the node or edge whose <data> come next */
+  gml_elem *cur;        /* the node whose <data> come next */
+  gml_edge *cur_edge;   /* ... or the edge */
   gml_key *cur_key;     /* the <key> whose <default> comes next */
   char xml_err[256];    /* first libxml2 error */
   int xml_line;
@@ -67,12 +87,63 @@ static char *attr(xmlTextReaderPtr r, const char *name) {
   return s;
 }
 
-static gml_elem *push(gml_elem **a, int *n, int *cap, int line) {
-  if (*n == *cap) *a = mp_xrealloc(*a, sizeof **a * (size_t)(*cap = *cap ? 2 * *cap : 64));
-  gml_elem *e = &(*a)[(*n)++];
-  memset(e, 0, sizeof *e);
-  e->line = line;
-  return e;
+/* ---- node ids ---- */
+static size_t id_slot(const id_table *t, const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++) h = (h ^ *c) * 1099511628211ULL;
+  size_t i = h & (t->cap - 1);
+  while (t->id[i] && strcmp(t->id[i], s)) i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+static int id_find(const id_table *t, const char *s) {
+  if (!t->cap) return -1;
+  size_t i = id_slot(t, s);
+  return t->id[i] ? t->node[i] : -1;
+}
+
+static void id_grow(id_table *t) {
+  id_table old = *t;
+  t->cap = old.cap ? 2 * old.cap : 64;
+  t->id = mp_xcalloc(t->cap, sizeof *t->id);
+  t->node = mp_xcalloc(t->cap, sizeof *t->node);
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.id[i]) {
+      size_t j = id_slot(t, old.id[i]);
+      t->id[j] = old.id[i];
+      t->node[j] = old.node[i];
+    }
+  free(old.id);
+  free(old.node);
+}
+
+/* Node v's id; the first id declared twice is remembered for the message. */
+static void id_add(gml *p, int v) {
+  id_table *t = &p->ids;
+  if (2 * (t->used + 1) > t->cap) id_grow(t);
+  size_t i = id_slot(t, p->nodes[v].id);
+  if (t->id[i]) {
+    if (p->dup_node < 0) p->dup_node = v, p->dup_first = t->node[i];
+    return;
+  }
+  t->id[i] = p->nodes[v].id;
+  t->node[i] = v;
+  t->used++;
+}
+
+static void *push(void *a, size_t size, int *n, int *cap) {
+  if (*n == *cap) a = mp_xrealloc(a, size * (size_t)(*cap = *cap ? 2 * *cap : 64));
+  memset((char *)a + size * (size_t)(*n)++, 0, size);
+  return a;
+}
+
+/* An edge end: a node declared already by index, else its id. */
+static void edge_end(gml *p, char **s, int *v) {
+  *v = id_find(&p->ids, *s);
+  if (*v >= 0) {
+    free(*s);
+    *s = NULL;
+  }
 }
 
 /* Which slot a <key> feeds: node attributes for="node"/"all", output for
@@ -118,13 +189,46 @@ static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
     return rc;
   }
   free(key);
-  if (slot < 0 || !p->cur) return 0; /* data nobody reads, or graph data */
-  if ((slot == A_OUTPUT) != (p->cur->src != NULL)) return 0; /* node key on an edge or back */
-  if (p->cur->val[slot])
-    return mp_errorf(err, "%s:%d: %s given twice for one element", p->path, line, p->names[slot]);
+  /* data nobody reads, graph data, a node key on an edge or back */
+  char **dst = slot < 0 ? NULL : slot == A_OUTPUT ? (p->cur_edge ? &p->cur_edge->output : NULL)
+                                                  : (p->cur ? &p->cur->val[slot] : NULL);
+  if (!dst) return 0;
+  if (*dst) return mp_errorf(err, "%s:%d: %s given twice for one element", p->path, line, p->names[slot]);
   xmlChar *text = xmlTextReaderReadString(r);
-  p->cur->val[slot] = mp_xstrdup(text ? (const char *)text : "");
+  *dst = mp_xstrdup(text ? (const char *)text : "");
   xmlFree(text);
+  return 0;
+}
+
+static int on_node(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
+  p->nodes = push(p->nodes, sizeof *p->nodes, &p->n_nodes, &p->cap_nodes);
+  gml_elem *e = &p->nodes[p->n_nodes - 1];
+  e->line = line;
+  p->cur = xmlTextReaderIsEmptyElement(r) ? NULL : e;
+  p->cur_edge = NULL; /* the <data> that follow are the node's */
+  e->id = attr(r, "id");
+  if (!e->id) return mp_errorf(err, "%s:%d: a <node> without an id", p->path, line);
+  id_add(p, p->n_nodes - 1);
+  return 0;
+}
+
+static int on_edge(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
+  p->edges = push(p->edges, sizeof *p->edges, &p->n_edges, &p->cap_edges);
+  gml_edge *e = &p->edges[p->n_edges - 1];
+  e->line = line;
+  p->cur_edge = xmlTextReaderIsEmptyElement(r) ? NULL : e;
+  p->cur = NULL;
+  e->src = attr(r, "source");
+  e->dst = attr(r, "target");
+  char *dir = attr(r, "directed");
+  bool undirected = dir && !strcmp(dir, "false");
+  free(dir);
+  if (!e->src || !e->dst)
+    return mp_errorf(err, "%s:%d: an <edge> needs a source and a target", p->path, line);
+  if (undirected)
+    return mp_errorf(err, "%s:%d: an undirected edge (directed=\"false\")", p->path, line);
+  edge_end(p, &e->src, &e->from);
+  edge_end(p, &e->dst, &e->to);
   return 0;
 }
 
@@ -154,26 +258,8 @@ static int on_element(gml *p, xmlTextReaderPtr r, const char *el, int depth, mp_
   if (!strcmp(el, "hyperedge") || !strcmp(el, "port"))
     return mp_errorf(err, "%s:%d: <%s> is not supported", p->path, line, el);
   if (!strcmp(el, "node") || !strcmp(el, "edge")) {
-    bool node = el[0] == 'n';
     if (!p->graphs) return mp_errorf(err, "%s:%d: <%s> outside a <graph>", p->path, line, el);
-    gml_elem *e = node ? push(&p->nodes, &p->n_nodes, &p->cap_nodes, line)
-                       : push(&p->edges, &p->n_edges, &p->cap_edges, line);
-    p->cur = xmlTextReaderIsEmptyElement(r) ? NULL : e;
-    if (node) {
-      e->id = attr(r, "id");
-      if (!e->id) return mp_errorf(err, "%s:%d: a <node> without an id", p->path, line);
-      return 0;
-    }
-    e->src = attr(r, "source");
-    e->dst = attr(r, "target");
-    char *dir = attr(r, "directed");
-    bool undirected = dir && !strcmp(dir, "false");
-    free(dir);
-    if (!e->src || !e->dst)
-      return mp_errorf(err, "%s:%d: an <edge> needs a source and a target", p->path, line);
-    if (undirected)
-      return mp_errorf(err, "%s:%d: an undirected edge (directed=\"false\")", p->path, line);
-    return 0;
+    return el[0] == 'n' ? on_node(p, r, line, err) : on_edge(p, r, line, err);
   }
   if (!strcmp(el, "data")) return on_data(p, r, err);
   (void)depth;
@@ -196,7 +282,7 @@ static int parse_file(gml *p, mp_error *err) {
       root_seen = true;
       if (!rc) rc = on_element(p, r, el, xmlTextReaderDepth(r), err);
     } else if (type == XML_READER_TYPE_END_ELEMENT) {
-      if (!strcmp(el, "node") || !strcmp(el, "edge")) p->cur = NULL;
+      if (!strcmp(el, "node") || !strcmp(el, "edge")) p->cur = NULL, p->cur_edge = NULL;
       if (!strcmp(el, "key")) p->cur_key = NULL;
     }
   }
@@ -209,6 +295,12 @@ static int parse_file(gml *p, mp_error *err) {
 }
 
 /* ---- values, exactly ---- */
+static const char *key_default(const gml *p, int slot) {
+  for (int i = 0; i < p->n_keys; i++)
+    if (p->keys[i].attr == slot && p->keys[i].def) return p->keys[i].def;
+  return NULL;
+}
+
 static const char *value(const gml *p, const gml_elem *e, int slot) {
   if (e->val[slot]) return e->val[slot];
   for (int i = 0; i < p->n_keys; i++)
@@ -249,40 +341,12 @@ static int bool_value(const gml *p, const gml_elem *e, int v, bool *out, mp_erro
   return 0;
 }
 
-/* Node ids to indices, by hash (FNV-1a, open addressing). */
-typedef struct id_table {
-  size_t cap;
-  const char **id;
-  int *node;
-} id_table;
-
-static size_t id_slot(const id_table *t, const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (const unsigned char *c = (const unsigned char *)s; *c; c++) h = (h ^ *c) * 1099511628211ULL;
-  size_t i = h & (t->cap - 1);
-  while (t->id[i] && strcmp(t->id[i], s)) i = (i + 1) & (t->cap - 1);
-  return i;
-}
-
-static int id_find(const id_table *t, const char *s) {
-  size_t i = id_slot(t, s);
-  return t->id[i] ? t->node[i] : -1;
-}
-
-static int index_ids(const gml *p, id_table *t, mp_error *err) {
-  t->cap = 16;
-  while (t->cap < 2 * (size_t)p->n_nodes) t->cap *= 2;
-  t->id = mp_xcalloc(t->cap, sizeof *t->id);
-  t->node = mp_xcalloc(t->cap, sizeof *t->node);
-  for (int v = 0; v < p->n_nodes; v++) {
-    size_t i = id_slot(t, p->nodes[v].id);
-    if (t->id[i])
-      return mp_errorf(err, "%s:%d: node id \"%s\" is declared twice (first as node %d)", p->path,
-                       p->nodes[v].line, p->nodes[v].id, t->node[i]);
-    t->id[i] = p->nodes[v].id;
-    t->node[i] = v;
-  }
-  return 0;
+/* The first id declared twice, found while reading. */
+static int check_ids(const gml *p, mp_error *err) {
+  if (p->dup_node < 0) return 0;
+  const gml_elem *e = &p->nodes[p->dup_node];
+  return mp_errorf(err, "%s:%d: node id \"%s\" is declared twice (first as node %d)", p->path,
+                   e->line, e->id, p->dup_first);
 }
 
 static int alias_value(const gml *p, const id_table *t, const gml_elem *e, int v, mp_node *nd,
@@ -338,9 +402,9 @@ static int build_edges(const gml *p, const id_table *t, mp_graph *g, mp_error *e
   int *to = mp_xmalloc(sizeof(int) * (size_t)(p->n_edges ? p->n_edges : 1));
   int rc = 0;
   for (int i = 0; i < p->n_edges && !rc; i++) {
-    const gml_elem *e = &p->edges[i];
-    from[i] = id_find(t, e->src);
-    to[i] = id_find(t, e->dst);
+    const gml_edge *e = &p->edges[i];
+    from[i] = e->src ? id_find(t, e->src) : e->from;
+    to[i] = e->dst ? id_find(t, e->dst) : e->to;
     if (from[i] < 0 || to[i] < 0)
       rc = mp_errorf(err, "%s:%d: an edge %s \"%s\", which is not a declared node", p->path,
                      e->line, from[i] < 0 ? "from" : "to", from[i] < 0 ? e->src : e->dst);
@@ -352,9 +416,9 @@ static int build_edges(const gml *p, const id_table *t, mp_graph *g, mp_error *e
     g->nodes[v].n_in = 0;
   }
   for (int i = 0; i < p->n_edges && !rc; i++) {
-    const gml_elem *e = &p->edges[i];
+    const gml_edge *e = &p->edges[i];
     mp_ref ref = {from[i], MP_ALL_OUTPUTS};
-    const char *s = value(p, e, A_OUTPUT), *why;
+    const char *s = e->output ? e->output : key_default(p, A_OUTPUT), *why;
     int64_t k;
     if (s && *s) {
       if (mp_parse_int64(s, &k, &why) || k < 0 || k > INT32_MAX) {
@@ -373,15 +437,19 @@ static int build_edges(const gml *p, const id_table *t, mp_graph *g, mp_error *e
 }
 
 static void gml_destroy(gml *p) {
-  for (int i = 0; i < p->n_nodes + p->n_edges; i++) {
-    gml_elem *e = i < p->n_nodes ? &p->nodes[i] : &p->edges[i - p->n_nodes];
-    free(e->id);
-    free(e->src);
-    free(e->dst);
-    for (int a = 0; a < A_N; a++) free(e->val[a]);
+  for (int i = 0; i < p->n_nodes; i++) {
+    free(p->nodes[i].id);
+    for (int a = 0; a < A_N; a++) free(p->nodes[i].val[a]);
+  }
+  for (int i = 0; i < p->n_edges; i++) {
+    free(p->edges[i].src);
+    free(p->edges[i].dst);
+    free(p->edges[i].output);
   }
   free(p->nodes);
   free(p->edges);
+  free(p->ids.id);
+  free(p->ids.node);
   for (int i = 0; i < p->n_keys; i++) {
     free(p->keys[i].id);
     free(p->keys[i].def);
@@ -404,11 +472,12 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
   if (mp_check_input(path, err)) return NULL;
   gml p = {.path = path,
            .names = {size_attr ? size_attr : "size", "op", "name", "alias", "inplace",
-                     "workspace", cost_attr ? cost_attr : "cost", "output"}};
+                     "workspace", cost_attr ? cost_attr : "cost", "output"},
+           .dup_node = -1};
   int rc = parse_file(&p, err);
   if (!rc) rc = check_attrs(&p, size_attr, cost_attr, err);
-  id_table t = {0};
-  if (!rc) rc = index_ids(&p, &t, err);
+  const id_table *t = &p.ids;
+  if (!rc) rc = check_ids(&p, err);
   mp_graph *g = NULL;
   if (!rc) {
     g = mp_xcalloc(1, sizeof *g);
@@ -418,12 +487,10 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
     g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
     g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
     for (int v = 0; v < g->n; v++) g->given[v] = v;
-    for (int v = 0; v < g->n && !rc; v++) rc = build_node(&p, &t, v, &g->nodes[v], err);
-    if (!rc) rc = build_edges(&p, &t, g, err);
+    for (int v = 0; v < g->n && !rc; v++) rc = build_node(&p, t, v, &g->nodes[v], err);
+    if (!rc) rc = build_edges(&p, t, g, err);
     if (!rc) rc = mp_graph_finish(g, toposort, err);
   }
-  free(t.id);
-  free(t.node);
   gml_destroy(&p);
   if (rc) {
     mp_graph_destroy(g);

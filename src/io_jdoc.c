@@ -10,7 +10,7 @@
  * inside an element has its line and column moved back to the file's (the
  * newlines before the element are counted only then); anything the scan
  * cannot vouch for (a top level that is no object, a truncated file, a
- * duplicate top-level key, extreme nesting, a pipe or device) is read by
+ * duplicate top-level key, extreme nesting, a NUL byte, a pipe or device) is read by
  * jansson whole, exactly as before.  A syntax error anywhere in the file
  * wins over a meaning error found earlier, as with a whole-file parse: the
  * readers call mp_jdoc_settle before reporting. */
@@ -46,7 +46,8 @@ struct mp_jdoc {
   bool tree;
   jd_array arr[4];
   int n_arr;
-  bool failed;      /* a syntax error was reported */
+  bool failed;      /* a syntax error was found: */
+  mp_error syntax;  /* ... its message, repeated by every later call */
 };
 
 /* ---- the scan: structure only; jansson judges the rest ---- */
@@ -139,6 +140,7 @@ static void whole_file_error(mp_jdoc *d, mp_error *err) {
     report_je(d->path, &je, je.line, je.column, err);
   }
   d->failed = true;
+  d->syntax = *err;
 }
 
 /* An error of the element parse that began at `at`, in the file's terms:
@@ -159,6 +161,7 @@ static void element_error(mp_jdoc *d, size_t at, const json_error_t *je, mp_erro
   }
   report_je(d->path, je, line + je->line - 1, je->line == 1 ? column + je->column : je->column, err);
   d->failed = true;
+  d->syntax = *err;
 }
 
 /* ---- opening ---- */
@@ -207,6 +210,9 @@ static size_t open_member(mp_jdoc *d, size_t p, const char *const *stream_keys) 
 
 /* The scan and the small values; false: leave the file to jansson whole. */
 static bool open_stream(mp_jdoc *d, const char *const *stream_keys) {
+  /* jansson's reader may skip a NUL byte without counting it in
+   * error.position: such files are left to it whole */
+  if (memchr(d->buf, 0, d->len)) return false;
   size_t p = skip_ws(d->buf, d->len, 0);
   if (p >= d->len || d->buf[p] != '{') return false;
   d->root = json_object();
@@ -325,7 +331,11 @@ static void rewind_array(jd_array *a) {
 json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err) {
   jd_array *a = find_array(d, key);
   if (!a) return json_array_get(json_object_get(d->root, key), i);
-  if (d->failed || i >= a->count) return NULL;
+  if (d->failed) {
+    *err = d->syntax;
+    return NULL;
+  }
+  if (i >= a->count) return NULL;
   if (a->cur && i + 1 == a->next_idx) return a->cur;
   if (i < a->next_idx) rewind_array(a);
   while (a->next_idx <= i)
@@ -353,7 +363,7 @@ static void settle_before(mp_jdoc *d, size_t start, mp_error *err) {
 }
 
 int mp_jdoc_settle(mp_jdoc *d, mp_error *err) {
-  if (d->failed) return 0;
-  settle_before(d, SIZE_MAX, err);
+  if (!d->failed) settle_before(d, SIZE_MAX, err);
+  if (d->failed) *err = d->syntax;
   return d->failed ? -1 : 0;
 }

@@ -107,32 +107,34 @@ typedef struct nl_doc {
   const char *probe[NL_MAX_PROBES]; /* attribute names asked about */
   bool has[NL_MAX_PROBES];          /* ... and whether some node has it */
   int n_probe;
+  bool probed_all;                  /* every node looked at: has[] is final */
   const char *node_key, *src_key, *dst_key;
   const char *size_attr, *cost_attr;
   key_table keys;
 } nl_doc;
 
-/* One pass over the nodes (ending when every probe is found): which of the
- * probed attributes some node has.  0, or -1 with err (a syntax error). */
-static int probe_nodes(nl_doc *d, mp_error *err) {
-  int missing = d->n_probe;
-  for (size_t i = 0; i < d->n_nodes && missing > 0; i++) {
-    json_t *o = mp_jdoc_elem(d->doc, "nodes", i, err);
-    if (!o) return -1;
-    for (int k = 0; k < d->n_probe && json_is_object(o); k++)
-      if (!d->has[k] && json_object_get(o, d->probe[k])) d->has[k] = true, missing--;
-  }
-  return 0;
-}
-
 static void add_probe(nl_doc *d, const char *attr) {
   if (attr && d->n_probe < NL_MAX_PROBES) d->probe[d->n_probe++] = attr;
 }
 
-static bool some_node_has(const nl_doc *d, const char *attr) {
-  for (int k = 0; k < d->n_probe; k++)
-    if (!strcmp(d->probe[k], attr)) return d->has[k];
-  return false;
+/* Does some node have the probed attribute `attr`?  The nodes are decoded
+ * one at a time, so the scan stops at the first node with it and notes the
+ * other probes met on the way: the common files need a few nodes, and no
+ * file more than one pass.  A syntax error reads as "no" (mp_jdoc_settle
+ * reports it). */
+static bool some_node_has(nl_doc *d, const char *attr) {
+  int want = 0;
+  while (want < d->n_probe && strcmp(d->probe[want], attr)) want++;
+  if (want == d->n_probe) return false;
+  mp_error ignored;
+  for (size_t i = 0; i < d->n_nodes && !d->has[want] && !d->probed_all; i++) {
+    json_t *o = mp_jdoc_elem(d->doc, "nodes", i, &ignored);
+    if (!o) break;
+    for (int k = 0; k < d->n_probe && json_is_object(o); k++)
+      if (!d->has[k] && json_object_get(o, d->probe[k])) d->has[k] = true;
+    if (i + 1 == d->n_nodes) d->probed_all = true;
+  }
+  return d->has[want];
 }
 
 /* The attribute named by the user, by the graph's tag, or the first of
@@ -160,7 +162,7 @@ static int pick_attr(nl_doc *d, const char *given, const char *tag, const char *
 }
 
 /* Every attribute read_shape asks some_node_has about. */
-static int probe_attrs(nl_doc *d, const char *size_attr, const char *cost_attr, mp_error *err) {
+static void probe_attrs(nl_doc *d, const char *size_attr, const char *cost_attr) {
   static const char *const fixed[] = {"id", "name", "size", "cost_ram", "cost", "cost_cpu", "outputs"};
   for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++) add_probe(d, fixed[i]);
   add_probe(d, size_attr);
@@ -169,7 +171,6 @@ static int probe_attrs(nl_doc *d, const char *size_attr, const char *cost_attr, 
   json_t *t2 = d->graph ? json_object_get(d->graph, "node_duration_tag") : NULL;
   add_probe(d, json_string_value(t1)); /* NULL when no string */
   add_probe(d, json_string_value(t2));
-  return probe_nodes(d, err);
 }
 
 static int read_shape(nl_doc *d, const char *size_attr, const char *cost_attr, mp_error *err) {
@@ -184,10 +185,10 @@ static int read_shape(nl_doc *d, const char *size_attr, const char *cost_attr, m
   json_t *gr = mp_jdoc_get(d->doc, "graph");
   d->graph = json_is_object(gr) ? gr : NULL;
   if (d->n_nodes > MP_MAX_NODES) return mp_errorf(err, "%s: more than 2^28 nodes", d->path);
-  if (probe_attrs(d, size_attr, cost_attr, err)) return -1;
+  probe_attrs(d, size_attr, cost_attr);
   d->node_key = !some_node_has(d, "id") && some_node_has(d, "name") ? "name" : "id";
-  json_t *l0 = mp_jdoc_elem(d->doc, d->links_key, 0, err);
-  if (!l0 && mp_jdoc_count(d->doc, d->links_key) > 0) return -1;
+  mp_error ignored; /* a syntax error: mp_jdoc_settle reports it */
+  json_t *l0 = mp_jdoc_elem(d->doc, d->links_key, 0, &ignored);
   bool numbered = json_is_object(l0) && !json_object_get(l0, "source") && json_object_get(l0, "0");
   d->src_key = numbered ? "0" : "source";
   d->dst_key = numbered ? "1" : "target";
@@ -239,22 +240,17 @@ static int index_of(json_t *x, int *out, mp_error *err, const char *fmt_where, c
 }
 
 /* ---- nodes ---- */
-static int read_keys(nl_doc *d, mp_graph *g, mp_error *err) {
+static int read_key(nl_doc *d, json_t *o, int v, mp_error *err) {
   char kb[96];
-  keys_init(&d->keys, g->n);
-  for (int v = 0; v < g->n; v++) {
-    json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
-    if (!o) return -1;
-    if (!json_is_object(o)) return mp_errorf(err, "%s: nodes[%d] is not an object", d->path, v);
-    json_t *k = json_object_get(o, d->node_key);
-    if (!k) return mp_errorf(err, "%s: nodes[%d]: missing %s", d->path, v, d->node_key);
-    if (!key_ok(k))
-      return mp_errorf(err, "%s: nodes[%d]: the %s must be an integer or a string", d->path, v,
-                       d->node_key);
-    if (!keys_add(&d->keys, k, v))
-      return mp_errorf(err, "%s: nodes[%d]: duplicate %s %s", d->path, v, d->node_key,
-                       key_text(k, kb, sizeof kb));
-  }
+  if (!json_is_object(o)) return mp_errorf(err, "%s: nodes[%d] is not an object", d->path, v);
+  json_t *k = json_object_get(o, d->node_key);
+  if (!k) return mp_errorf(err, "%s: nodes[%d]: missing %s", d->path, v, d->node_key);
+  if (!key_ok(k))
+    return mp_errorf(err, "%s: nodes[%d]: the %s must be an integer or a string", d->path, v,
+                     d->node_key);
+  if (!keys_add(&d->keys, k, v))
+    return mp_errorf(err, "%s: nodes[%d]: duplicate %s %s", d->path, v, d->node_key,
+                     key_text(k, kb, sizeof kb));
   return 0;
 }
 
@@ -346,9 +342,7 @@ static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *e
   return 0;
 }
 
-static int read_node(const nl_doc *d, int v, mp_node *nd, mp_error *err) {
-  json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
-  if (!o) return -1;
+static int read_node(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
   nd->id = v;
   json_t *x = json_object_get(o, "name"), *k = json_object_get(o, d->node_key);
   nd->name = mp_xstrdup(json_is_string(x) ? json_string_value(x)
@@ -364,6 +358,41 @@ static int read_node(const nl_doc *d, int v, mp_node *nd, mp_error *err) {
       read_alias(d, o, v, nd, err) || read_time(d, o, v, nd, err))
     return -1;
   return 0;
+}
+
+/* An alias naming a key not seen yet (a later node, or none): the node
+ * waits for the second pass, when every key is known. */
+static bool alias_ahead(const nl_doc *d, json_t *o) {
+  json_t *x = json_object_get(o, "alias");
+  return x && !json_is_null(x) && keys_find(&d->keys, x) < 0 &&
+         !(json_is_integer(x) && json_integer_value(x) == -1);
+}
+
+/* The nodes, decoded once (twice from the first node whose alias looks
+ * ahead).  The messages come in the order of separate passes: every key,
+ * then graph.order, then the first node whose attributes are wrong. */
+static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
+  keys_init(&d->keys, g->n);
+  int resume = -1; /* the first node left for the second pass */
+  bool node_failed = false;
+  mp_error node_err;
+  for (int v = 0; v < g->n; v++) {
+    json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
+    if (!o || read_key(d, o, v, err)) return -1;
+    if (node_failed || resume >= 0) continue;
+    if (alias_ahead(d, o))
+      resume = v;
+    else if (read_node(d, o, v, &g->nodes[v], &node_err))
+      node_failed = true;
+  }
+  if (read_order(d, g, err)) return -1;
+  for (int v = resume; resume >= 0 && v < g->n && !node_failed; v++) {
+    json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
+    if (!o) return -1;
+    if (read_node(d, o, v, &g->nodes[v], &node_err)) node_failed = true;
+  }
+  if (node_failed) *err = node_err;
+  return node_failed ? -1 : 0;
 }
 
 /* ---- links: inputs in link order ---- */
@@ -433,9 +462,7 @@ mp_graph *mp_graph_from_nodelink(mp_jdoc *doc, const char *path, const char *siz
   g->n = (int)d.n_nodes;
   g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
-  int rc = read_keys(&d, g, err);
-  if (!rc) rc = read_order(&d, g, err);
-  for (int v = 0; v < g->n && !rc; v++) rc = read_node(&d, v, &g->nodes[v], err);
+  int rc = read_nodes(&d, g, err);
   if (!rc) rc = read_links(&d, g, err);
   keys_destroy(&d.keys);
   if (!rc) rc = mp_graph_finish(g, toposort, err);

@@ -35,7 +35,8 @@ size_t mp_jdoc_count(mp_jdoc *d, const char *key);
 json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err);
 /* Check the syntax of what was not decoded yet: 0, or -1 with err set to
  * the first syntax error of the file (which wins over any meaning error, as
- * with a whole-file parse). */
+ * with a whole-file parse; a reader may ignore a NULL from mp_jdoc_elem and
+ * leave the message to this call). */
 int mp_jdoc_settle(mp_jdoc *d, mp_error *err);
 
 /* The keys the graph readers stream. */

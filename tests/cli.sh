@@ -276,6 +276,44 @@ grep -q '"live_peak": 12' "$T/out" && ok || bad "BOM/blank CSV figures: $(cat "$
 VLIM=""; [ -z "${ASAN_OPTIONS:-}" ] && VLIM="ulimit -v 4000000;"
 hostile 1 "/dev/zero:1: a NUL byte" "CSV from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero --input-format csv"
 hostile 1 "/dev/zero:1:1: not valid JSON" "JSON from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero"
+# the JSON readers decode "nodes" and "links" one element at a time: the
+# messages stay those of one parse of the whole file (file, line, column in
+# characters, what), for errors inside and between elements, after a
+# meaning error, in a later array, and with "links" before "nodes"
+jmsg() { # jmsg NAME 'exact message' CONTENT (printf format, no arguments)
+  printf "$3" >"$H/$1.json"
+  expect 1 "JSON message: $1" $BIN info "$H/$1.json"
+  [ "$(cat "$T/err")" = "memplan: $H/$1.json$2" ] && ok ||
+    bad "JSON message $1: got '$(cat "$T/err")', wanted '$H/$1.json$2'"
+}
+J0='{"id":0,"name":"\303\251","size":1,"inputs":[]}'
+jmsg inside ":3:30: not valid JSON: '}' expected near 'x'" \
+  "{\"name\":\"g\",\"nodes\":[\n$J0,\n {\"id\":1,\"name\":\"\303\274\342\202\254\",\"size\":1x,\"inputs\":[0]}]}\n"
+jmsg line1 ":1:71: not valid JSON: '}' expected near 'x'" \
+  '{"nodes":[{"id":0,"name":"\303\251\303\251\303\251\342\202\254","size":1,"inputs":[]},{"id":1,"size":1x}]}'
+jmsg between ":1:84: not valid JSON: ']' expected near '{'" \
+  "{\"nodes\":[$J0, {\"id\":1,\"size\":1,\"inputs\":[0]} {\"id\":2,\"size\":1,\"inputs\":[1]}]}\n"
+jmsg trailing ":3:1: not valid JSON: unexpected token near ']'" "{\"nodes\":[\n$J0,\n]}\n"
+jmsg truncated ":3:22: not valid JSON: premature end of input near '\"inp'" \
+  "{\"nodes\":[\n$J0,\n {\"id\":1,\"size\":1,\"inp"
+jmsg dupkey ":2:8: not valid JSON: duplicate object key near '\"nodes\"'" "{\"nodes\":[$J0],\n \"nodes\":[$J0]}\n"
+jmsg dupinner ":2:24: not valid JSON: duplicate object key near '\"size\"'" \
+  "{\"nodes\":[$J0,\n {\"id\":1,\"size\":1,\"size\":2,\"inputs\":[0]}]}\n"
+jmsg meaningfirst ":3:41: not valid JSON: invalid token near 'tru'" \
+  '{"nodes":[{"id":0,"size":1,"inputs":[5]},\n {"id":1,"size":1,"inputs":[0]},\n {"id":2,"size":1,"inputs":[1],"cost":tru}]}\n'
+jmsg laterarray ":3:8: not valid JSON: invalid token near 'tru'" "{\"nodes\":[$J0],\n \"meta\":[1,\n 2, [tru]]}\n"
+jmsg toobig ":2: a number overflows (too big integer near '99999999999999999999')" \
+  "{\"nodes\":[$J0,\n {\"id\":1,\"size\":99999999999999999999,\"inputs\":[0]}]}\n"
+jmsg nlbetween ":3:23: not valid JSON: '}' expected near '\"target\"'" \
+  '{"directed":true,"nodes":[{"id":"a","size":1},{"id":"b","size":2}],\n"links":[{"source":"a","target":"b"},\n {"source":"b" "target":"a"}]}\n'
+jmsg nlinside ":4:10: not valid JSON: invalid token near 'nul'" \
+  '{"directed":true,"nodes":[{"id":"a","size":1},{"id":"b","size":2}],\n"links":[{"source":"a","target":"b"},\n {"source":"a","target":"b",\n "key":nul}]}\n'
+jmsg nlorder ":4:28: not valid JSON: invalid token near '-'" \
+  '{"directed":true,"links":[{"source":"a","target":"b"},\n {"source":"a","target":"c"}],\n"nodes":[{"id":"a","size":1},\n {"id":"b","size":2,"cost":-}]}\n'
+jmsg nlorder2 ":2:36: not valid JSON: ']' expected near '2'" \
+  '{"directed":true,"links":[{"source":"a","target":"b"},\n {"source":"a","target":"b","k":[1 2]}],\n"nodes":[{"id":"a","size":1},\n {"id":"b","size":2,"cost":-}]}\n'
+jmsg nlmeaning ": node 1: negative size -2" \
+  '{"directed":true,"links":[{"source":"a","target":"b"}],\n"nodes":[{"id":"a","size":1},\n {"id":"b","size":-2}]}\n'
 head -c 1100000 /dev/zero | tr '\0' a >"$H/long.csv"
 hostile 1 "long.csv:1: a line longer than 1 MiB" "CSV line without end" -- $BIN info "$H/long.csv"
 printf 'id,lower,upper,size,offset\na,0,3,62,8\nb,1,4,32,32\n' >"$H/pins.csv"
