@@ -266,6 +266,13 @@ printf '%s<graph edgedefault="directed"><node id="a"><data key="s">5</data></nod
 hostile 1 "edge output '0.7'" "GraphML fractional output index" -- $BIN info "$H/frac.graphml"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">5</data></node><node id="a"><data key="s">7</data></node></graph></graphml>' "$GH" >"$H/dup.graphml"
 hostile 1 'node id "a" is declared twice' "GraphML duplicate node ids" -- $BIN info "$H/dup.graphml"
+# edges before the nodes they join (resolved at the end), an edge's output
+# given after its nesting, the first duplicate id among several
+printf '%s<graph edgedefault="directed"><edge source="a" target="b"><data key="o">0</data></edge><node id="a"><data key="s">4</data></node><node id="b"><data key="s">8</data></node></graph></graphml>' "$GH" >"$H/fwd.graphml"
+expect 0 "GraphML edge before its nodes" $BIN info "$H/fwd.graphml" --format json
+grep -q '"data_edges": 1' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "GraphML forward edge: $(cat "$T/out")"
+printf '%s<graph edgedefault="directed"><edge source="b" target="a"/><node id="a"><data key="s">4</data></node><node id="b"/><node id="b"/><node id="a"/></graph></graphml>' "$GH" >"$H/dup2.graphml"
+hostile 1 'dup2.graphml:1: node id "b" is declared twice \(first as node 1\)' "GraphML first duplicate id" -- $BIN info "$H/dup2.graphml"
 printf 'id,lower,upper,size\na,0,3,4\na,1,4,4\n' >"$H/dup.csv"
 hostile 1 "dup.csv:3: duplicate id 'a' \(first on line 2\)" "CSV duplicate ids" -- $BIN info "$H/dup.csv"
 printf '\357\273\277id , lower ,upper,  size\r\na , 0 , 3 , 4\r\nb,1 ,4, 8\r\n' >"$H/bom.csv"
