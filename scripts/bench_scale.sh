@@ -15,7 +15,8 @@
 # profiles the last run left in $SCALE_DIR (rows.txt, profile_*.txt, meta),
 # QUICK=1 for every row at the smaller sizes but, at the largest, only
 # greedy + bysize (with and without the baseline), greedy + noreuse, info
-# and verify (and of the CSVs only the smaller one); EARLIER=FILE (with
+# and verify (and of the CSVs only the smaller one; the reader rows, node-link
+# and GraphML input and convert, stay at every size); EARLIER=FILE (with
 # EARLIER_VERSION) adds the rows.txt of an earlier run as a table of its own.
 set -eu
 cd "$(dirname "$0")/.."
@@ -121,6 +122,30 @@ for c in $CSV_SIZES; do
   for pl in firstfit bestfit bysize bysize-ff pool noreuse; do
     run "CSV $pl" "$c" "$MEMPLAN" solve "$SCALE_DIR/lifetimes_$c.csv" --place "$pl" --format json $NOBASE
   done
+done
+# ---- readers: the same graphs as node-link JSON and as GraphML ----------
+# (the node-link file is the convert row's output; the GraphML is written by
+# the python below: size, op and cost data, one <edge> per input)
+for n in $SIZES; do
+  G=$SCALE_DIR/layered_$n.json NL=$SCALE_DIR/nodelink_$n.json GM=$SCALE_DIR/layered_$n.graphml
+  [ -s "$NL" ] || run "convert" "$n" "$MEMPLAN" convert "$G" --to nodelink --out "$NL"
+  [ -s "$GM" ] || python3 - "$G" > "$GM" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1])); w = sys.stdout.write
+w('<?xml version="1.0" encoding="UTF-8"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n')
+for i, (a, t) in enumerate([("size", "long"), ("op", "string"), ("cost", "double")]):
+    w(' <key id="d%d" for="node" attr.name="%s" attr.type="%s"/>\n' % (i, a, t))
+w(' <graph edgedefault="directed">\n')
+for v in g["nodes"]:
+    w('  <node id="n%d"><data key="d0">%d</data><data key="d1">%s</data><data key="d2">%r</data></node>\n'
+      % (v["id"], v["size"], v["op"], v.get("cost", 0)))
+for v in g["nodes"]:
+    for j in v["inputs"]:
+        w('  <edge source="n%d" target="n%d"/>\n' % (j, v["id"]))
+w(' </graph>\n</graphml>\n')
+PY
+  run "info, node-link" "$n" "$MEMPLAN" info "$NL"
+  run "info, GraphML" "$n" "$MEMPLAN" info "$GM"
 done
 if [ -n "${BASE_BIN:-}" ]; then
   n=$(echo "$SIZES" | awk '{print $1}')
