@@ -321,6 +321,14 @@ jmsg nlorder2 ":2:36: not valid JSON: ']' expected near '2'" \
   '{"directed":true,"links":[{"source":"a","target":"b"},\n {"source":"a","target":"b","k":[1 2]}],\n"nodes":[{"id":"a","size":1},\n {"id":"b","size":2,"cost":-}]}\n'
 jmsg nlmeaning ": node 1: negative size -2" \
   '{"directed":true,"links":[{"source":"a","target":"b"}],\n"nodes":[{"id":"a","size":1},\n {"id":"b","size":-2}]}\n'
+# an alias naming a later node: that node and the rest are read again once
+# every key is known (the messages keep their node order)
+NLF='{"directed":true,"links":[{"source":"a","target":"b"},{"source":"b","target":"v"}],"nodes":[{"id":"a","size":4,"op":"input"},'
+printf '%s{"id":"v","size":4,"alias":"b"},{"id":"b","size":8}]}' "$NLF" >"$H/nlfwd.json"
+expect 0 "node-link alias to a later node" $BIN info "$H/nlfwd.json" --toposort --format json
+grep -q '"views": 1' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "node-link forward alias: $(cat "$T/out")"
+jmsg nlfwdbad ": node 2: negative size -8" "$NLF{\"id\":\"v\",\"size\":4,\"alias\":\"b\"},{\"id\":\"b\",\"size\":-8}]}"
+jmsg nlfwdnone ": node 1: alias names no node" "$NLF{\"id\":\"v\",\"size\":4,\"alias\":\"zz\"},{\"id\":\"b\",\"size\":-8}]}"
 head -c 1100000 /dev/zero | tr '\0' a >"$H/long.csv"
 hostile 1 "long.csv:1: a line longer than 1 MiB" "CSV line without end" -- $BIN info "$H/long.csv"
 printf 'id,lower,upper,size,offset\na,0,3,62,8\nb,1,4,32,32\n' >"$H/pins.csv"
