@@ -40,10 +40,15 @@ typedef struct gml_edge {
 
 /* Node ids to indices, by hash (FNV-1a, open addressing), filled while the
  * file is read. */
+typedef struct id_slot {
+  const char *id;  /* the node's own string; NULL: a free slot */
+  uint32_t hash;   /* compared before the strings; kept for growing */
+  int node;
+} id_slot;
+
 typedef struct id_table {
   size_t cap, used;
-  const char **id; /* the nodes' own strings */
-  int *node;
+  id_slot *slot;
 } id_table;
 
 typedef struct gml_key {
@@ -88,46 +93,49 @@ static char *attr(xmlTextReaderPtr r, const char *name) {
 }
 
 /* ---- node ids ---- */
-static size_t id_slot(const id_table *t, const char *s) {
+static uint32_t id_hash(const char *s) {
   uint64_t h = 1469598103934665603ULL;
   for (const unsigned char *c = (const unsigned char *)s; *c; c++) h = (h ^ *c) * 1099511628211ULL;
+  return (uint32_t)(h ^ (h >> 32));
+}
+
+/* The slot holding s, or the free slot where it would go. */
+static size_t id_lookup(const id_table *t, const char *s, uint32_t h) {
   size_t i = h & (t->cap - 1);
-  while (t->id[i] && strcmp(t->id[i], s)) i = (i + 1) & (t->cap - 1);
+  while (t->slot[i].id && (t->slot[i].hash != h || strcmp(t->slot[i].id, s))) i = (i + 1) & (t->cap - 1);
   return i;
 }
 
 static int id_find(const id_table *t, const char *s) {
   if (!t->cap) return -1;
-  size_t i = id_slot(t, s);
-  return t->id[i] ? t->node[i] : -1;
+  size_t i = id_lookup(t, s, id_hash(s));
+  return t->slot[i].id ? t->slot[i].node : -1;
 }
 
 static void id_grow(id_table *t) {
   id_table old = *t;
   t->cap = old.cap ? 2 * old.cap : 64;
-  t->id = mp_xcalloc(t->cap, sizeof *t->id);
-  t->node = mp_xcalloc(t->cap, sizeof *t->node);
+  t->slot = mp_xcalloc(t->cap, sizeof *t->slot);
   for (size_t i = 0; i < old.cap; i++)
-    if (old.id[i]) {
-      size_t j = id_slot(t, old.id[i]);
-      t->id[j] = old.id[i];
-      t->node[j] = old.node[i];
+    if (old.slot[i].id) { /* ids in the table differ: the first free slot */
+      size_t j = old.slot[i].hash & (t->cap - 1);
+      while (t->slot[j].id) j = (j + 1) & (t->cap - 1);
+      t->slot[j] = old.slot[i];
     }
-  free(old.id);
-  free(old.node);
+  free(old.slot);
 }
 
 /* Node v's id; the first id declared twice is remembered for the message. */
 static void id_add(gml *p, int v) {
   id_table *t = &p->ids;
   if (2 * (t->used + 1) > t->cap) id_grow(t);
-  size_t i = id_slot(t, p->nodes[v].id);
-  if (t->id[i]) {
-    if (p->dup_node < 0) p->dup_node = v, p->dup_first = t->node[i];
+  uint32_t h = id_hash(p->nodes[v].id);
+  size_t i = id_lookup(t, p->nodes[v].id, h);
+  if (t->slot[i].id) {
+    if (p->dup_node < 0) p->dup_node = v, p->dup_first = t->slot[i].node;
     return;
   }
-  t->id[i] = p->nodes[v].id;
-  t->node[i] = v;
+  t->slot[i] = (id_slot){p->nodes[v].id, h, v};
   t->used++;
 }
 
@@ -448,8 +456,7 @@ static void gml_destroy(gml *p) {
   }
   free(p->nodes);
   free(p->edges);
-  free(p->ids.id);
-  free(p->ids.node);
+  free(p->ids.slot);
   for (int i = 0; i < p->n_keys; i++) {
     free(p->keys[i].id);
     free(p->keys[i].def);
