@@ -82,15 +82,15 @@ typedef struct event {
   int64_t delta;
 } event;
 
-static int cmp_event(const void *a, const void *b) {
-  const event *x = a, *y = b;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  /* at equal times, ends (negative) before starts: [lo, hi) half-open */
-  return (x->delta > y->delta) - (x->delta < y->delta);
-}
-
+/* Sorted by time, ends (negative) before starts at equal times: [lo, hi)
+ * half-open.  Radix sorts (by sign, then stably by time), not a comparison
+ * sort: the sweeps run on every solve and verify.  Events of one time and
+ * sign may come in any order: their saturating sum is the same in every
+ * order (they all move it one way), the peak among them is reached at the
+ * last, and the sweeps read the live bytes only between times. */
 static event *make_events(const mp_problem *p, int *ne) {
-  event *ev = mp_xmalloc(sizeof(event) * (size_t)(2 * p->n + 1));
+  size_t cap = 2 * (size_t)p->n + 1;
+  event *ev = mp_xmalloc(sizeof(event) * cap);
   int m = 0;
   for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
@@ -98,9 +98,19 @@ static event *make_events(const mp_problem *p, int *ne) {
     ev[m++] = (event){it->lo, it->size};
     ev[m++] = (event){it->hi, -it->size};
   }
-  qsort(ev, (size_t)m, sizeof *ev, cmp_event);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * cap);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * cap);
+  for (int k = 0; k < m; k++) key[k] = ev[k].delta > 0, idx[k] = (uint32_t)k;
+  mp_radix_sort(key, idx, (size_t)m);
+  for (int k = 0; k < m; k++) key[k] = mp_radix_key(ev[idx[k]].t);
+  mp_radix_sort(key, idx, (size_t)m);
+  event *sorted = mp_xmalloc(sizeof(event) * cap);
+  for (int k = 0; k < m; k++) sorted[k] = ev[idx[k]];
+  free(ev);
+  free(key);
+  free(idx);
   *ne = m;
-  return ev;
+  return sorted;
 }
 
 int64_t mp_live_peak(const mp_problem *p) {

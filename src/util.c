@@ -176,3 +176,38 @@ void mp_format_number(double x, char *out, size_t cap) {
       if (strtod(out, NULL) == x) break;
     }
 }
+
+/* One histogram pass for all eight bytes, then one stable scatter per byte
+ * whose values are not all equal, back and forth between two buffers. */
+void mp_radix_sort(uint64_t *key, uint32_t *val, size_t m) {
+  if (m < 2) return;
+  size_t(*count)[256] = mp_xcalloc(8, sizeof *count);
+  for (size_t k = 0; k < m; k++)
+    for (int d = 0; d < 8; d++) count[d][(key[k] >> (8 * d)) & 255]++;
+  uint64_t *k_from = key, *k_to = mp_xmalloc(sizeof(uint64_t) * m), *k_spare = k_to;
+  uint32_t *v_from = val, *v_to = mp_xmalloc(sizeof(uint32_t) * m), *v_spare = v_to;
+  for (int d = 0; d < 8; d++) {
+    size_t *at = count[d], sum = 0;
+    if (at[(k_from[0] >> (8 * d)) & 255] == m) continue; /* one value: the order stands */
+    for (int b = 0; b < 256; b++) {
+      size_t c = at[b];
+      at[b] = sum;
+      sum += c;
+    }
+    for (size_t k = 0; k < m; k++) {
+      size_t to = at[(k_from[k] >> (8 * d)) & 255]++;
+      k_to[to] = k_from[k];
+      v_to[to] = v_from[k];
+    }
+    uint64_t *kt = k_from;
+    uint32_t *vt = v_from;
+    k_from = k_to, v_from = v_to, k_to = kt, v_to = vt;
+  }
+  if (k_from != key) {
+    memcpy(key, k_from, sizeof(uint64_t) * m);
+    memcpy(val, v_from, sizeof(uint32_t) * m);
+  }
+  free(k_spare);
+  free(v_spare);
+  free(count);
+}

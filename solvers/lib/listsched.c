@@ -128,14 +128,6 @@ static void rs_put(rule_state *st, int v) {
   mp_minseg_set(&st->t, st->slot[v], k);
 }
 
-static int cmp_aw_pos(const void *x, const void *y, void *ctx) {
-  const rule_state *st = ctx;
-  int u = *(const int *)x, v = *(const int *)y;
-  int64_t a = st->a[u] + st->w[u], b = st->a[v] + st->w[v];
-  if (a != b) return a < b ? -1 : 1;
-  return (st->pos[u] > st->pos[v]) - (st->pos[u] < st->pos[v]);
-}
-
 static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   int n = g->n;
   size_t nz = (size_t)(n ? n : 1);
@@ -155,17 +147,20 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   }
   for (int b = 0; b < g->n_buf; b++) /* buffers whose only reader frees them */
     if (g->bufs[b].n_readers == 1 && !g->bufs[b].graph_output) st->f[g->bufs[b].readers[0]] += g->bufs[b].size;
-  int *by = mp_xmalloc(sizeof(int) * nz);
-  for (int v = 0; v < n; v++) by[v] = v;
-  if (rule == MP_LS_GREEDY)
-    for (int v = 0; v < n; v++) by[st->pos[v]] = v;
-  else
-    qsort_r(by, (size_t)n, sizeof(int), cmp_aw_pos, st);
+  /* leaves: greedy by file position, lpmf by (a + w, file position) */
+  uint32_t *by = mp_xmalloc(sizeof(uint32_t) * nz);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
+  for (int k = 0; k < n; k++) {
+    by[k] = (uint32_t)g->given[k];
+    key[k] = mp_radix_key(st->a[by[k]] + st->w[by[k]]);
+  }
+  if (rule != MP_LS_GREEDY) mp_radix_sort(key, by, (size_t)n);
   for (int k = 0; k < n; k++) {
     st->slot[by[k]] = k;
     st->aw[k] = st->a[by[k]] + st->w[by[k]];
   }
   free(by);
+  free(key);
   mp_minseg_init(&st->t, n);
   for (int v = 0; v < n; v++)
     if (st->s.missing[v] == 0) rs_put(st, v);
@@ -189,7 +184,7 @@ static int aw_upper(const rule_state *st, int64_t x) {
 }
 
 static int rs_pick(const rule_state *st) {
-  if (st->rule == MP_LS_GREEDY) return st->t.t[1].v;
+  if (st->rule == MP_LS_GREEDY) return mp_minseg_top(&st->t).v;
   int first = mp_minseg_first(&st->t);
   int64_t live = st->s.live, peak = st->s.peak > live ? st->s.peak : live;
   int64_t aw = st->aw[first];
