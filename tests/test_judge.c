@@ -101,7 +101,8 @@ START_TEST(peak_and_std_equal_profile) {
 END_TEST
 
 /* Times shifted by the same amount (up to 2^40, the fixed-lifetime limit)
- * give the same peak and std-dev: the event sort looks at every byte. */
+ * give the same peak and std-dev: the event sort looks at every byte; and
+ * times stretched apart the same peak. */
 START_TEST(peak_and_std_shift_free) {
   mp_rng r;
   mp_rng_seed(&r, 6);
@@ -115,6 +116,9 @@ START_TEST(peak_and_std_shift_free) {
     p.t_begin += shift, p.t_end += shift;
     ck_assert_int_eq(mp_live_peak(&p), peak);
     ck_assert_msg(mp_profile_std(&p) == sd, "trial %d: std %g, unshifted %g", t, mp_profile_std(&p), sd);
+    /* stretched far apart (the peak's sweep over events, not the dense array) */
+    for (int i = 0; i < p.n; i++) p.items[i].lo *= 1000, p.items[i].hi *= 1000;
+    ck_assert_int_eq(mp_live_peak(&p), peak);
     mp_problem_destroy(&p);
   }
 }
