@@ -9,15 +9,18 @@ static const mp_mskey EMPTY = {{INT64_MAX, INT64_MAX, INT64_MAX}, -1};
 
 bool mp_minseg_empty(mp_mskey k) { return k.v < 0; }
 
-static bool less(mp_mskey a, mp_mskey b) {
-  if (a.v < 0) return false;
-  if (b.v < 0) return true;
+/* Keys by pointer: they are 32 bytes, and the tree compares on every level. */
+static bool less(const mp_mskey *a, const mp_mskey *b) {
+  if (a->v < 0) return false;
+  if (b->v < 0) return true;
   for (int i = 0; i < 3; i++)
-    if (a.k[i] != b.k[i]) return a.k[i] < b.k[i];
+    if (a->k[i] != b->k[i]) return a->k[i] < b->k[i];
   return false;
 }
 
-static bool same(mp_mskey a, mp_mskey b) { return a.v == b.v && !less(a, b) && !less(b, a); }
+static bool same(const mp_mskey *a, const mp_mskey *b) {
+  return a->v == b->v && a->k[0] == b->k[0] && a->k[1] == b->k[1] && a->k[2] == b->k[2];
+}
 
 void mp_minseg_init(mp_minseg *s, int n) {
   int blocks = (n + 63) / 64;
@@ -44,7 +47,7 @@ static mp_mskey block_min(const mp_minseg *s, int b, uint64_t mask) {
   mp_mskey best = EMPTY;
   for (; mask; mask &= mask - 1) {
     const mp_mskey *k = &s->key[64 * b + __builtin_ctzll(mask)];
-    if (less(*k, best)) best = *k;
+    if (less(k, &best)) best = *k;
   }
   return best;
 }
@@ -54,9 +57,9 @@ static void raise(mp_minseg *s, int b, mp_mskey m) {
   int x = s->size + b;
   s->t[x] = m;
   for (x /= 2; x >= 1; x /= 2) {
-    mp_mskey up = less(s->t[2 * x + 1], s->t[2 * x]) ? s->t[2 * x + 1] : s->t[2 * x];
-    if (same(up, s->t[x])) break; /* unchanged above */
-    s->t[x] = up;
+    const mp_mskey *up = less(&s->t[2 * x + 1], &s->t[2 * x]) ? &s->t[2 * x + 1] : &s->t[2 * x];
+    if (same(up, &s->t[x])) break; /* unchanged above */
+    s->t[x] = *up;
   }
 }
 
@@ -66,7 +69,7 @@ void mp_minseg_set(mp_minseg *s, int pos, mp_mskey key) {
   s->bit[b] |= 1ull << (pos % 64);
   /* a key below the block's smallest is the new smallest; else rescan */
   mp_mskey leaf = s->t[s->size + b];
-  raise(s, b, less(key, leaf) ? key : block_min(s, b, s->bit[b]));
+  raise(s, b, less(&key, &leaf) ? key : block_min(s, b, s->bit[b]));
 }
 
 void mp_minseg_clear(mp_minseg *s, int pos) {
@@ -76,7 +79,7 @@ void mp_minseg_clear(mp_minseg *s, int pos) {
   if (was == s->bit[b]) return;
   /* clearing a position that does not hold the block's smallest key
    * changes nothing above it */
-  if (same(s->key[pos], s->t[s->size + b])) raise(s, b, block_min(s, b, s->bit[b]));
+  if (same(&s->key[pos], &s->t[s->size + b])) raise(s, b, block_min(s, b, s->bit[b]));
 }
 
 /* Positions lo..hi (inclusive, both in block b) as a mask. */
@@ -91,11 +94,11 @@ mp_mskey mp_minseg_min(const mp_minseg *s, int l, int r) {
   if (bl == br) return block_min(s, bl, s->bit[bl] & span_mask(l, r - 1));
   mp_mskey best = block_min(s, bl, s->bit[bl] & span_mask(l, 64 * bl + 63));
   mp_mskey last = block_min(s, br, s->bit[br] & span_mask(64 * br, r - 1));
-  if (less(last, best)) best = last;
+  if (less(&last, &best)) best = last;
   for (int x = bl + 1 + s->size, y = br + s->size; x < y; x /= 2, y /= 2) {
-    if (x & 1 && less(s->t[x], best)) best = s->t[x];
+    if (x & 1 && less(&s->t[x], &best)) best = s->t[x];
     if (x & 1) x++;
-    if (y & 1 && less(s->t[y - 1], best)) best = s->t[y - 1];
+    if (y & 1 && less(&s->t[y - 1], &best)) best = s->t[y - 1];
   }
   return best;
 }
