@@ -363,7 +363,9 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   free(x->pre);
   x->pre_start = x->pre = NULL;
   if (!prefetch) return;
-  int ne = ri->ev_start[ri->nb];
+  int ne = ri->ev_start[ri->nb], any = 0;
+  for (int e = 0; e < ne && !any; e++) any = prefetch[e] >= 0 && prefetch[e] < ri->m;
+  if (!any) return; /* no list to build (a plan without copies in) */
   x->pre_start = mp_xcalloc((size_t)ri->m + 2, sizeof(int));
   for (int e = 0; e < ne; e++)
     if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre_start[prefetch[e] + 1]++;
