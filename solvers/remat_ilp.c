@@ -7,7 +7,8 @@
  * 1. Below the floor: infeasible (mp_events_floor, a proof).  Keeping every
  *    tensor fits: the keep-all plan, optimal (its duration is the floor).
  * 2. The stage MILP with lazy rerun rows: a greedy eviction plan
- *    (rs_greedy), the LP relaxation rounded as Checkmate rounds it, a
+ *    (rs_greedy) or, in a chain, the plan before when it fits the stage
+ *    shape (take_start), the LP relaxation rounded as Checkmate rounds it, a
  *    depth-first dive when neither gave a plan, then best-bound
  *    branch-and-cut from the best plan, rounding node LPs every node_heur
  *    nodes.  The plan is decoded and checked with our own replay
@@ -372,6 +373,28 @@ static int write_model(mp_ctx *c, const rs_model *m) {
   return rc;
 }
 
+/* The plan handed in by a chain (`dtr,remat-ilp`: c->start_events) as an
+ * incumbent, when it has no copies, its first runs follow the order, and
+ * its projection on the stage shape (rs_project) decodes within the
+ * budget and costs less than the incumbent so far. */
+static void take_start(search *s) {
+  mp_ctx *c = s->c;
+  if (!c->start_events || c->start_events->n == 0) return;
+  rs_dec d;
+  rs_dec_init(s->m, &d);
+  int64_t peak;
+  if (rs_project(s->m, c->start_events, &d) == 0 &&
+      (peak = rm_peak(s->m, &d, c->start_order)) >= 0 && peak <= c->budget) {
+    double cost = rs_cost(s->m, &d);
+    if (cost < s->best_cost) {
+      rs_dec_copy(&s->best, &d);
+      s->best_cost = cost;
+    }
+  }
+  if (c->verbose) fprintf(stderr, "remat-ilp: after the chain's plan, cost %.6g\n", s->best_cost);
+  rs_dec_destroy(&d);
+}
+
 /* Greedy, the stage MILP, the proof.  Returns true when RM_BOUND proved
  * that no plan without copies fits. */
 static bool phases(search *s, double t0) {
@@ -381,6 +404,7 @@ static bool phases(search *s, double t0) {
       rm_peak(m, &s->best, c->start_order) >= 0)
     s->best_cost = rs_cost(m, &s->best);
   if (c->verbose) fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s->best_cost);
+  take_start(s);
   bool exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
   double deadline = c->deadline; /* a share of a limit stays for a bound */
   if (exact && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());

@@ -10,8 +10,9 @@
  * every node v, its ancestors and its descendants as bitsets, each holding
  * v itself.  Built by one pass in file order and one backwards, OR-ing the
  * neighbours' rows: O(edges x n / 64) time, n^2 / 4 bytes.  (igraph's
- * per-node BFS, igraph_subcomponent, gives the same sets about 80x slower
- * on a 1631-node training graph, efficientnet_b0_train_b32.) */
+ * per-node BFS, igraph_subcomponent, gives the same sets about 75x slower
+ * on a 1631-node training graph, efficientnet_b0_train_b32: measured by
+ * scripts/reach_igraph.c, the command in its header.) */
 typedef struct mp_reach {
   int n;
   size_t words;   /* 64-bit words per row */

@@ -1,6 +1,6 @@
 /* test_remat_seed.c - starting a search from a plan: the genome of an
  * event plan (solvers/lib/remat_map.h), Chen's seed plan (remat_seed.c),
- * and the chains `dtr,remat-sa` / `dtr,remat-ga` (mp_ctx.start_events):
+ * and the chains `dtr,remat-sa` / `dtr,remat-ga` / `dtr,remat-ilp` (mp_ctx.start_events):
  * keep-all maps to keep-all, the heuristics' plans map to genomes whose
  * plans fit the same budget, a chain never ends longer than the plan it
  * starts from, and is deterministic for a seed. */
@@ -12,6 +12,7 @@
 #include "chain.h"
 #include "events.h"
 #include "lib/remat_map.h"
+#include "lib/remat_milp.h"
 #include "oracle.h"
 #include "registry.h"
 #include "testlib.h"
@@ -247,6 +248,62 @@ START_TEST(chains_never_longer) {
 }
 END_TEST
 
+/* dtr,remat-ilp: when dtr's plan (no copies) projects on Checkmate's stage
+ * shape within the budget, remat-ilp starts from it: even with its own
+ * incumbents off (greedy=0 rounds=0) and no time left for the MILP it
+ * returns a plan, never longer than the projection. */
+START_TEST(ilp_chain_starts_from_the_plan_before) {
+  mp_rng r;
+  mp_rng_seed(&r, 80);
+  int trials = tl_trials(30), projected = 0;
+  const mp_solver *ilp = mp_solver_find("remat-ilp");
+  const char *sets[] = {"greedy=0", "rounds=0", "node_heur=0", "proof=0"};
+  mp_events p, a;
+  mp_events_init(&p);
+  mp_events_init(&a);
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = training_graph(&r, 3 + t % 8);
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    int64_t budget = floor + (keep - floor) * (int64_t)rnd(&r, 2, 8) / 10;
+    mp_ctx c;
+    if (run("dtr", g, budget, 0, 1, NULL, &p, &c) || c.status == MP_INFEASIBLE) {
+      mp_graph_destroy(g);
+      continue;
+    }
+    rs_model m;
+    rs_model_init(&m, g, g->given);
+    rs_dec d;
+    rs_dec_init(&m, &d);
+    int64_t peak;
+    if (rs_project(&m, &p, &d) == 0 && (peak = rm_peak(&m, &d, g->given)) >= 0 && peak <= budget) {
+      double cost = rs_cost(&m, &d);
+      memset(&c, 0, sizeof c);
+      mp_error err;
+      ck_assert_int_eq(mp_solver_options(ilp, 4, sets, c.opt, &err), MP_OK);
+      c.g = g;
+      c.start_order = g->given;
+      c.budget = budget;
+      c.seed = 1;
+      c.start_events = &p;
+      c.events = &a;
+      c.status = MP_FEASIBLE;
+      c.deadline = mp_now() - 1; /* no time left */
+      ck_assert_msg(ilp->solve(&c) == 0, "dtr,remat-ilp at %lld: %s", (long long)budget, c.msg);
+      double x = judged(g, &a, 0, budget, "dtr,remat-ilp");
+      ck_assert_msg(x <= cost * (1 + 1e-12), "dtr,remat-ilp: %.17g, the projection %.17g", x, cost);
+      projected++;
+    }
+    rs_dec_destroy(&d);
+    rs_model_destroy(&m);
+    mp_graph_destroy(g);
+  }
+  mp_events_destroy(&p);
+  mp_events_destroy(&a);
+  ck_assert_msg(projected * 3 >= trials, "only %d of %d dtr plans projected", projected, trials);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_seed(void) {
   Suite *s = suite_create("remat_seed");
   TCase *tc = tcase_create("remat_seed");
@@ -254,6 +311,7 @@ Suite *suite_remat_seed(void) {
   tcase_add_test(tc, keep_all_maps_to_keep_all);
   tcase_add_test(tc, heuristic_plans_map_within_budget);
   tcase_add_test(tc, chains_never_longer);
+  tcase_add_test(tc, ilp_chain_starts_from_the_plan_before);
   suite_add_tcase(s, tc);
   return s;
 }
