@@ -23,6 +23,7 @@
  * staleness prunes all but a few), so an eviction costs about the same at
  * 10^6 nodes as at 10^4. */
 #include <float.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -103,15 +104,19 @@ static void dtr_note(rx_exec *x, int b, int what, void *ctx) {
   }
 }
 
-/* c(e*(t)): t's producer plus each evicted class next to t, once. */
-static double neighbourhood_cost(dtr_state *s, int t) {
+/* c(e*(t)): t's producer plus each evicted class next to t, once.  The
+ * sum only grows, so once c / denom is above `limit` (the best h so far)
+ * t cannot win and the partial sum is returned. */
+static double neighbourhood_cost(dtr_state *s, int t, double denom, double limit) {
   double c = s->ri->cost[s->ri->g->bufs[t].owner];
+  if (c / denom > limit) return c;
   s->tick++;
   FOR_EVICTED_NEIGHBOURS(s, t, nb, {
     int r = uf_find(s, nb);
     if (s->stamp[r] != s->tick) {
       s->stamp[r] = s->tick;
       c += s->ccost[r] > 0 ? s->ccost[r] : 0;
+      if (c / denom > limit) return c;
     }
   });
   return c;
@@ -122,8 +127,11 @@ static void offer(dtr_state *s, int b) {
   rx_exec *x = s->x;
   const ri_info *ri = x->ri;
   if (x->lock[b] > 0 || x->hold[b] > 0 || !(ri->flags[b] & RI_DROP)) return;
-  double stale = x->clock - x->last_access[b];
-  double h = stale > 0 ? neighbourhood_cost(s, b) / ((double)ri->size[b] * stale) : DBL_MAX;
+  double stale = x->clock - x->last_access[b], h = DBL_MAX;
+  if (stale > 0) {
+    double denom = (double)ri->size[b] * stale;
+    h = neighbourhood_cost(s, b, denom, s->best < 0 ? INFINITY : s->best_h) / denom;
+  }
   if (s->best < 0 || h < s->best_h || (h == s->best_h && b < s->best)) s->best = b, s->best_h = h;
 }
 
