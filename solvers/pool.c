@@ -39,14 +39,26 @@ typedef struct ev {
   int i;
 } ev;
 
-static int cmp_ev(const void *a, const void *b) {
-  const ev *x = a, *y = b;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  if (x->kind != y->kind) return x->kind - y->kind;
-  if (x->size != y->size) return x->size > y->size ? -1 : 1;
-  return x->i - y->i;
+/* e[0..ne) (made in order of item index) sorted by (t, kind, size
+ * descending, index): stable radix sorts by the keys from the last to the
+ * first. */
+static void sort_events(ev *e, int ne) {
+  size_t nz = (size_t)(ne ? ne : 1);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
+  for (int k = 0; k < ne; k++) key[k] = mp_radix_key(-e[k].size), idx[k] = (uint32_t)k;
+  mp_radix_sort(key, idx, (size_t)ne);
+  for (int k = 0; k < ne; k++) key[k] = (uint64_t)e[idx[k]].kind;
+  mp_radix_sort(key, idx, (size_t)ne);
+  for (int k = 0; k < ne; k++) key[k] = mp_radix_key(e[idx[k]].t);
+  mp_radix_sort(key, idx, (size_t)ne);
+  ev *sorted = mp_xmalloc(sizeof(ev) * nz);
+  for (int k = 0; k < ne; k++) sorted[k] = e[idx[k]];
+  if (ne) memcpy(e, sorted, sizeof(ev) * (size_t)ne);
+  free(sorted);
+  free(key);
+  free(idx);
 }
-
 
 typedef struct block {
   int64_t off, cls;
@@ -116,7 +128,7 @@ static int pool_solve(mp_ctx *c) {
     e[ne++] = (ev){it->lo, 1, it->size, i};
     e[ne++] = (ev){it->hi, 0, it->size, i};
   }
-  qsort(e, (size_t)ne, sizeof *e, cmp_ev);
+  sort_events(e, ne);
   block *blk = mp_xmalloc(sizeof(block) * nz); /* block of each item */
   free_lists fl = {0};
   int64_t live_blocks = 0, live_bytes = 0, best_blocks = 0, best_bytes = 0;

@@ -82,15 +82,15 @@ typedef struct event {
   int64_t delta;
 } event;
 
-static int cmp_event(const void *a, const void *b) {
-  const event *x = a, *y = b;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  /* at equal times, ends (negative) before starts: [lo, hi) half-open */
-  return (x->delta > y->delta) - (x->delta < y->delta);
-}
-
+/* Sorted by time, ends (negative) before starts at equal times: [lo, hi)
+ * half-open.  Radix sorts (by sign, then stably by time), not a comparison
+ * sort: the sweeps run on every solve and verify.  Events of one time and
+ * sign may come in any order: their saturating sum is the same in every
+ * order (they all move it one way), the peak among them is reached at the
+ * last, and the sweeps read the live bytes only between times. */
 static event *make_events(const mp_problem *p, int *ne) {
-  event *ev = mp_xmalloc(sizeof(event) * (size_t)(2 * p->n + 1));
+  size_t cap = 2 * (size_t)p->n + 1;
+  event *ev = mp_xmalloc(sizeof(event) * cap);
   int m = 0;
   for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
@@ -98,12 +98,59 @@ static event *make_events(const mp_problem *p, int *ne) {
     ev[m++] = (event){it->lo, it->size};
     ev[m++] = (event){it->hi, -it->size};
   }
-  qsort(ev, (size_t)m, sizeof *ev, cmp_event);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * cap);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * cap);
+  for (int k = 0; k < m; k++) key[k] = ev[k].delta > 0, idx[k] = (uint32_t)k;
+  mp_radix_sort(key, idx, (size_t)m);
+  for (int k = 0; k < m; k++) key[k] = mp_radix_key(ev[idx[k]].t);
+  mp_radix_sort(key, idx, (size_t)m);
+  event *sorted = mp_xmalloc(sizeof(event) * cap);
+  for (int k = 0; k < m; k++) sorted[k] = ev[idx[k]];
+  free(ev);
+  free(key);
+  free(idx);
   *ne = m;
-  return ev;
+  return sorted;
+}
+
+/* max_t M(t) by a difference array over the items' time span, where that
+ * is exact and small: the sizes sum without overflow (so no partial sum
+ * saturates and the order of the events within one time cannot matter)
+ * and the span is at most 4 n + 64 steps (a graph's is n).  Within one
+ * time the ends come first, so the peak is reached at the end of a time.
+ * false: use the events. */
+static bool dense_peak(const mp_problem *p, int64_t *peak) {
+  int64_t first = INT64_MAX, last = INT64_MIN, total = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0 || it->hi <= it->lo) continue;
+    if (!mp_add_ok(total, it->size, &total)) return false;
+    if (it->lo < first) first = it->lo;
+    if (it->hi > last) last = it->hi;
+  }
+  *peak = 0;
+  if (first > last) return true; /* nothing live */
+  uint64_t span = (uint64_t)last - (uint64_t)first;
+  if (span > 4 * (uint64_t)p->n + 64) return false;
+  int64_t *d = mp_xcalloc((size_t)span + 1, sizeof(int64_t));
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0 || it->hi <= it->lo) continue;
+    d[it->lo - first] += it->size;
+    d[it->hi - first] -= it->size;
+  }
+  int64_t live = 0;
+  for (uint64_t t = 0; t <= span; t++) {
+    live += d[t];
+    if (live > *peak) *peak = live;
+  }
+  free(d);
+  return true;
 }
 
 int64_t mp_live_peak(const mp_problem *p) {
+  int64_t dense;
+  if (dense_peak(p, &dense)) return dense;
   int m;
   event *ev = make_events(p, &m);
   int64_t live = 0, peak = 0;

@@ -138,19 +138,35 @@ typedef struct event {
   int i;
 } event;
 
-static int cmp_event(const void *a, const void *b) {
-  const event *x = a, *y = b;
-  if (x->t != y->t) return x->t < y->t ? -1 : 1;
-  if (x->kind != y->kind) return x->kind - y->kind;
-  return (x->i > y->i) - (x->i < y->i);
+/* ev[0..ne) (made in order of buffer index) sorted by (time, kind, index):
+ * radix sorts by kind, then stably by time. */
+static void sort_events(event *ev, int ne) {
+  size_t nz = (size_t)(ne ? ne : 1);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
+  event *tmp = mp_xmalloc(sizeof(event) * nz);
+  for (int k = 0; k < ne; k++) key[k] = (uint64_t)ev[k].kind, idx[k] = (uint32_t)k;
+  mp_radix_sort(key, idx, (size_t)ne);
+  for (int k = 0; k < ne; k++) key[k] = mp_radix_key(ev[idx[k]].t);
+  mp_radix_sort(key, idx, (size_t)ne);
+  for (int k = 0; k < ne; k++) tmp[k] = ev[idx[k]];
+  if (ne) memcpy(ev, tmp, sizeof(event) * (size_t)ne);
+  free(tmp);
+  free(key);
+  free(idx);
 }
 
-/* Buffers by (offset, index); ctx: the offsets. */
-static int cmp_rank(const void *a, const void *b, void *ctx) {
-  const int64_t *off = ctx;
-  int i = *(const int *)a, j = *(const int *)b;
-  if (off[i] != off[j]) return off[i] < off[j] ? -1 : 1;
-  return (i > j) - (i < j);
+/* by_off[0..m) (buffer indices, ascending) sorted by (offset, index), the
+ * offsets checked non-negative. */
+static void sort_by_offset(int *by_off, int m, const int64_t *off) {
+  size_t nz = (size_t)(m ? m : 1);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
+  for (int k = 0; k < m; k++) key[k] = mp_radix_key(off[by_off[k]]), idx[k] = (uint32_t)by_off[k];
+  mp_radix_sort(key, idx, (size_t)m);
+  for (int k = 0; k < m; k++) by_off[k] = (int)idx[k];
+  free(key);
+  free(idx);
 }
 
 /* Whether two buffers live together overlap, in O(n log n): a sweep over
@@ -174,9 +190,9 @@ static bool any_overlap(const mp_problem *p, const int64_t *off, int *a, int *b)
       ev[ne++] = (event){it->hi, 0, i};
     }
   }
-  qsort_r(by_off, (size_t)m, sizeof(int), cmp_rank, (void *)off);
+  sort_by_offset(by_off, m, off);
   for (int k = 0; k < m; k++) rank[by_off[k]] = k;
-  qsort(ev, (size_t)ne, sizeof(event), cmp_event);
+  sort_events(ev, ne);
   rank_set live;
   rs_init(&live, m);
   bool found = false;

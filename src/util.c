@@ -176,3 +176,45 @@ void mp_format_number(double x, char *out, size_t cap) {
       if (strtod(out, NULL) == x) break;
     }
 }
+
+/* One pass finds the bytes in which keys differ, one more counts them all,
+ * then one stable scatter per such byte, back and forth between two
+ * buffers. */
+void mp_radix_sort(uint64_t *key, uint32_t *val, size_t m) {
+  if (m < 2) return;
+  uint64_t differ = 0;
+  for (size_t k = 1; k < m; k++) differ |= key[k] ^ key[0];
+  int bytes[8], nb = 0;
+  for (int d = 0; d < 8; d++)
+    if ((differ >> (8 * d)) & 255) bytes[nb++] = d;
+  if (nb == 0) return;
+  size_t(*count)[256] = mp_xcalloc((size_t)nb, sizeof *count);
+  for (size_t k = 0; k < m; k++)
+    for (int j = 0; j < nb; j++) count[j][(key[k] >> (8 * bytes[j])) & 255]++;
+  uint64_t *k_from = key, *k_to = mp_xmalloc(sizeof(uint64_t) * m), *k_spare = k_to;
+  uint32_t *v_from = val, *v_to = mp_xmalloc(sizeof(uint32_t) * m), *v_spare = v_to;
+  for (int j = 0; j < nb; j++) {
+    int d = bytes[j];
+    size_t *at = count[j], sum = 0;
+    for (int b = 0; b < 256; b++) {
+      size_t c = at[b];
+      at[b] = sum;
+      sum += c;
+    }
+    for (size_t k = 0; k < m; k++) {
+      size_t to = at[(k_from[k] >> (8 * d)) & 255]++;
+      k_to[to] = k_from[k];
+      v_to[to] = v_from[k];
+    }
+    uint64_t *kt = k_from;
+    uint32_t *vt = v_from;
+    k_from = k_to, v_from = v_to, k_to = kt, v_to = vt;
+  }
+  if (k_from != key) {
+    memcpy(key, k_from, sizeof(uint64_t) * m);
+    memcpy(val, v_from, sizeof(uint32_t) * m);
+  }
+  free(k_spare);
+  free(v_spare);
+  free(count);
+}

@@ -82,6 +82,13 @@ int mp_parse_real(const char *s, double *out, const char **why);
  * fraction or exponent, others with the 17 digits that round-trip. */
 void mp_format_number(double x, char *out, size_t cap);
 
+/* Sort m (key, val) pairs by key, stably (val rides along): an LSD radix
+ * sort over the key's bytes that skips a byte all keys share, so O(m x the
+ * bytes in which keys differ) instead of a comparison sort's O(m log m)
+ * calls.  Signed keys: pass mp_radix_key(x), which keeps their order. */
+void mp_radix_sort(uint64_t *key, uint32_t *val, size_t m);
+static inline uint64_t mp_radix_key(int64_t x) { return (uint64_t)x ^ ((uint64_t)1 << 63); }
+
 /* x rounded up to a multiple of a (a >= 1).  Callers keep x and a far below
  * INT64_MAX (the limits above); mp_align_up_ok checks. */
 static inline int64_t mp_align_up(int64_t x, int64_t a) {

@@ -1,8 +1,9 @@
 /* test_judge.c - the judge's sweeps against their definitions: the
  * verifier's overlap sweep accepts and rejects exactly what a check of
  * every pair does (empty and inverted lifetimes, touching buffers, near
- * misses), and the live peak and profile std-dev equal those of the
- * materialised profile. */
+ * misses), the live peak and profile std-dev equal those of the
+ * materialised profile (also with times far from 0), and the radix sort
+ * the sweeps order their events with equals a stable insertion sort. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,12 +100,72 @@ START_TEST(peak_and_std_equal_profile) {
 }
 END_TEST
 
+/* Times shifted by the same amount (up to 2^40, the fixed-lifetime limit)
+ * give the same peak and std-dev: the event sort looks at every byte; and
+ * times stretched apart the same peak. */
+START_TEST(peak_and_std_shift_free) {
+  mp_rng r;
+  mp_rng_seed(&r, 6);
+  for (int t = 0; t < tl_trials(300); t++) {
+    mp_problem p;
+    rand_lifetimes(&r, (int)mp_rng_below(&r, 60), 1, &p);
+    int64_t peak = mp_live_peak(&p);
+    double sd = mp_profile_std(&p);
+    int64_t shift = (int64_t)mp_rng_below(&r, (uint64_t)1 << 40);
+    for (int i = 0; i < p.n; i++) p.items[i].lo += shift, p.items[i].hi += shift;
+    p.t_begin += shift, p.t_end += shift;
+    ck_assert_int_eq(mp_live_peak(&p), peak);
+    ck_assert_msg(mp_profile_std(&p) == sd, "trial %d: std %g, unshifted %g", t, mp_profile_std(&p), sd);
+    /* stretched far apart (the peak's sweep over events, not the dense array) */
+    for (int i = 0; i < p.n; i++) p.items[i].lo *= 1000, p.items[i].hi *= 1000;
+    ck_assert_int_eq(mp_live_peak(&p), peak);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
+START_TEST(radix_sort_is_stable_sort) {
+  mp_rng r;
+  mp_rng_seed(&r, 7);
+  for (int t = 0; t < tl_trials(300); t++) {
+    size_t m = (size_t)mp_rng_below(&r, 300);
+    uint64_t *key = mp_xmalloc(sizeof(uint64_t) * (m ? m : 1)), *want = mp_xmalloc(sizeof(uint64_t) * (m ? m : 1));
+    uint32_t *val = mp_xmalloc(sizeof(uint32_t) * (m ? m : 1)), *wval = mp_xmalloc(sizeof(uint32_t) * (m ? m : 1));
+    /* few distinct keys (ties), small ones, or any 64-bit signed values */
+    int kind = t % 3;
+    for (size_t k = 0; k < m; k++) {
+      int64_t x = kind == 0 ? (int64_t)mp_rng_below(&r, 4)
+                  : kind == 1 ? (int64_t)mp_rng_below(&r, 100000) - 50000 : (int64_t)mp_rng_next(&r);
+      key[k] = mp_radix_key(x);
+      val[k] = (uint32_t)k;
+    }
+    for (size_t k = 0; k < m; k++) { /* insertion sort, stable */
+      size_t j = k;
+      for (; j > 0 && want[j - 1] > key[k]; j--) want[j] = want[j - 1], wval[j] = wval[j - 1];
+      want[j] = key[k], wval[j] = val[k];
+    }
+    mp_radix_sort(key, val, m);
+    for (size_t k = 0; k < m; k++) {
+      ck_assert_msg(key[k] == want[k] && val[k] == wval[k], "trial %d, position %zu", t, k);
+      if (k > 0) /* the signed order */
+        ck_assert((int64_t)(key[k - 1] ^ ((uint64_t)1 << 63)) <= (int64_t)(key[k] ^ ((uint64_t)1 << 63)));
+    }
+    free(key);
+    free(want);
+    free(val);
+    free(wval);
+  }
+}
+END_TEST
+
 Suite *suite_judge(void) {
   Suite *s = suite_create("judge");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, verify_equals_pairs);
   tcase_add_test(tc, peak_and_std_equal_profile);
+  tcase_add_test(tc, peak_and_std_shift_free);
+  tcase_add_test(tc, radix_sort_is_stable_sort);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -46,7 +46,8 @@ START_TEST(rules_equal_scan) {
   mp_rng_seed(&r, 2024);
   int trials = tl_trials(300);
   for (int t = 0; t < trials; t++) {
-    mp_graph *g = tl_random_graph(&r, 1 + (int)mp_rng_below(&r, 60), TL_ALL);
+    /* every tenth graph up to 400 nodes: several blocks of 64 leaves */
+    mp_graph *g = tl_random_graph(&r, 1 + (int)mp_rng_below(&r, t % 10 == 9 ? 400 : 60), TL_ALL);
     if (t % 2) /* sizes of a few bytes: ties everywhere, and fits at the boundary */
       for (int b = 0; b < g->n_buf; b++) g->bufs[b].size = 1 + (int64_t)mp_rng_below(&r, 3);
     int *a = mp_xmalloc(sizeof(int) * (size_t)g->n), *b = mp_xmalloc(sizeof(int) * (size_t)g->n);
@@ -68,7 +69,9 @@ START_TEST(minseg_equals_array) {
   mp_rng r;
   mp_rng_seed(&r, 17);
   for (int t = 0; t < tl_trials(50); t++) {
-    int n = 1 + (int)mp_rng_below(&r, 100);
+    /* up to 100 positions, and every fifth trial up to 1000 (blocks of 64
+     * and the tree above them) */
+    int n = 1 + (int)mp_rng_below(&r, t % 5 == 4 ? 1000 : 100);
     mp_minseg s;
     mp_minseg_init(&s, n);
     mp_mskey *arr = mp_xmalloc(sizeof(mp_mskey) * (size_t)n);

@@ -105,6 +105,7 @@ typedef struct rule_state {
   int64_t *a, *w, *f;
   int *slot;     /* leaf of each node in the tree */
   int64_t *aw;   /* lpmf: a + w of the node at each leaf */
+  int64_t *aw64; /* lpmf: aw of every 64th leaf (a small index into aw) */
   mp_minseg t;
 } rule_state;
 
@@ -128,14 +129,6 @@ static void rs_put(rule_state *st, int v) {
   mp_minseg_set(&st->t, st->slot[v], k);
 }
 
-static int cmp_aw_pos(const void *x, const void *y, void *ctx) {
-  const rule_state *st = ctx;
-  int u = *(const int *)x, v = *(const int *)y;
-  int64_t a = st->a[u] + st->w[u], b = st->a[v] + st->w[v];
-  if (a != b) return a < b ? -1 : 1;
-  return (st->pos[u] > st->pos[v]) - (st->pos[u] < st->pos[v]);
-}
-
 static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   int n = g->n;
   size_t nz = (size_t)(n ? n : 1);
@@ -148,6 +141,7 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   st->f = mp_xmalloc(sizeof(int64_t) * nz);
   st->slot = mp_xmalloc(sizeof(int) * nz);
   st->aw = mp_xmalloc(sizeof(int64_t) * nz);
+  st->aw64 = mp_xmalloc(sizeof(int64_t) * (nz / 64 + 1));
   for (int v = 0; v < n; v++) {
     own_bytes(g, v, &st->a[v], &st->f[v]);
     st->w[v] = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
@@ -155,17 +149,21 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   }
   for (int b = 0; b < g->n_buf; b++) /* buffers whose only reader frees them */
     if (g->bufs[b].n_readers == 1 && !g->bufs[b].graph_output) st->f[g->bufs[b].readers[0]] += g->bufs[b].size;
-  int *by = mp_xmalloc(sizeof(int) * nz);
-  for (int v = 0; v < n; v++) by[v] = v;
-  if (rule == MP_LS_GREEDY)
-    for (int v = 0; v < n; v++) by[st->pos[v]] = v;
-  else
-    qsort_r(by, (size_t)n, sizeof(int), cmp_aw_pos, st);
+  /* leaves: greedy by file position, lpmf by (a + w, file position) */
+  uint32_t *by = mp_xmalloc(sizeof(uint32_t) * nz);
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
+  for (int k = 0; k < n; k++) {
+    by[k] = (uint32_t)g->given[k];
+    key[k] = mp_radix_key(st->a[by[k]] + st->w[by[k]]);
+  }
+  if (rule != MP_LS_GREEDY) mp_radix_sort(key, by, (size_t)n);
   for (int k = 0; k < n; k++) {
     st->slot[by[k]] = k;
     st->aw[k] = st->a[by[k]] + st->w[by[k]];
+    if (k % 64 == 0) st->aw64[k / 64] = st->aw[k];
   }
   free(by);
+  free(key);
   mp_minseg_init(&st->t, n);
   for (int v = 0; v < n; v++)
     if (st->s.missing[v] == 0) rs_put(st, v);
@@ -174,22 +172,32 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
 static void rs_destroy(rule_state *st) {
   mp_sim_destroy(&st->s);
   mp_minseg_destroy(&st->t);
-  void *owned[] = {st->pos, st->a, st->w, st->f, st->slot, st->aw};
+  void *owned[] = {st->pos, st->a, st->w, st->f, st->slot, st->aw, st->aw64};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
 }
 
-/* First leaf whose a + w exceeds x (leaves sorted by a + w). */
-static int aw_upper(const rule_state *st, int64_t x) {
-  int lo = 0, hi = st->g->n;
+/* First leaf in [lo, hi) whose a + w exceeds x, or hi (leaves sorted by
+ * a + w). */
+static int first_above(const int64_t *aw, int lo, int hi, int64_t x) {
   while (lo < hi) {
     int m = lo + (hi - lo) / 2;
-    if (st->aw[m] <= x) lo = m + 1; else hi = m;
+    if (aw[m] <= x) lo = m + 1; else hi = m;
   }
   return lo;
 }
 
+/* First leaf whose a + w exceeds x: the block from every 64th leaf (an
+ * index that stays in cache), then the leaf within it. */
+static int aw_upper(const rule_state *st, int64_t x) {
+  int n = st->g->n, blocks = (n + 63) / 64;
+  int b = first_above(st->aw64, 0, blocks, x); /* leaves before 64 b are <= x ... */
+  if (b == 0) return 0;
+  int end = 64 * b < n ? 64 * b : n;           /* ... and leaf 64 b, if any, is above */
+  return first_above(st->aw, 64 * (b - 1), end, x);
+}
+
 static int rs_pick(const rule_state *st) {
-  if (st->rule == MP_LS_GREEDY) return st->t.t[1].v;
+  if (st->rule == MP_LS_GREEDY) return mp_minseg_top(&st->t).v;
   int first = mp_minseg_first(&st->t);
   int64_t live = st->s.live, peak = st->s.peak > live ? st->s.peak : live;
   int64_t aw = st->aw[first];
