@@ -172,6 +172,33 @@ static int cand_cmp_r(const void *pa, const void *pb, void *ctx) {
   return a->b - b->b;
 }
 
+/* The candidates are taken in cand_cmp_r's order only until enough bytes
+ * are freed: a heap (O(n) to build, O(log n) a candidate) instead of a
+ * sort of all of them.  cand_cmp_r is a total order (ties: the buffer id,
+ * and a buffer is a candidate once), so the order taken is the sort's. */
+static void cand_sift(sg_cand *h, int n, int i, sg_sort *st) {
+  for (;;) {
+    int l = 2 * i + 1, r = l + 1, m = i;
+    if (l < n && cand_cmp_r(&h[l], &h[m], st) < 0) m = l;
+    if (r < n && cand_cmp_r(&h[r], &h[m], st) < 0) m = r;
+    if (m == i) return;
+    sg_cand t = h[i];
+    h[i] = h[m], h[m] = t, i = m;
+  }
+}
+
+static void cand_heapify(sg_cand *h, int n, sg_sort *st) {
+  for (int i = n / 2 - 1; i >= 0; i--) cand_sift(h, n, i, st);
+}
+
+/* The first candidate; *n shrinks by one. */
+static sg_cand cand_pop(sg_cand *h, int *n, sg_sort *st) {
+  sg_cand top = h[0];
+  h[0] = h[--*n];
+  cand_sift(h, *n, 0, st);
+  return top;
+}
+
 /* One round: at the first overflow, choose what to free.  Returns the
  * number of gaps changed (0: nothing can be freed there). */
 static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, size_t cap) {
@@ -202,18 +229,18 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
       if (!x.res[b] && consider(s, &x, b, pstar, &cd[n])) n++;
     }
     sg_sort st = {ri};
-    qsort_r(cd, (size_t)n, sizeof *cd, cand_cmp_r, &st);
+    cand_heapify(cd, n, &st);
     int64_t freed = 0;
-    for (int i = 0; i < n && freed < excess; i++) {
-      s->gap[cd[i].e] = (uint8_t)cd[i].mode;
-      s->prefetch[cd[i].e] = cd[i].mode == RX_SWAP ? cd[i].back : -1;
-      freed += ri->size[cd[i].b];
+    for (int left = n; left > 0 && freed < excess;) {
+      sg_cand k = cand_pop(cd, &left, &st);
+      s->gap[k.e] = (uint8_t)k.mode;
+      s->prefetch[k.e] = k.mode == RX_SWAP ? k.back : -1;
+      freed += ri->size[k.b];
       changed++;
       if (s->c->verbose)
         fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
-                "overhead %g)\n", pstar, (long long)excess, cd[i].mode == RX_SWAP ? "swap" : "recompute",
-                cd[i].b, (long long)ri->size[cd[i].b], ri->ev[cd[i].e], ri->ev[cd[i].e + 1], cd[i].ft,
-                cd[i].overhead);
+                "overhead %g)\n", pstar, (long long)excess, k.mode == RX_SWAP ? "swap" : "recompute",
+                k.b, (long long)ri->size[k.b], ri->ev[k.e], ri->ev[k.e + 1], k.ft, k.overhead);
     }
     if (!changed)
       snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "

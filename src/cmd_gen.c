@@ -34,12 +34,17 @@ static const char gen_help[] =
     "  --inplace-prob Q an eligible node is in-place with probability Q (0); randwire/nas:\n"
     "                   ReLUs whose input has no other reader; others: single-input ops\n"
     "  --inplace-relu   randwire/nas: same as --inplace-prob 1\n"
+    "  --backward       any family: a training step, the forward above, then a 4-byte\n"
+    "                   loss reading its sinks and one `grad` node per forward operator\n"
+    "                   (its output's size), reading its readers' gradients, its output\n"
+    "                   and its inputs (the saved activations); the output node reads the\n"
+    "                   loss and the input gradients; phases fwd/bwd; about 2n+2 nodes\n"
     "  --seed N         random seed (1)\n"
     "Flags: the one-letter parameters of the literature (n, k, p, m) take one dash (-n 32,\n"
     "  also --nodes 32), every other flag two.\n";
 
 enum { G_MODEL = 256, G_CH, G_RES, G_BATCH, G_DT, G_CELLS, G_BLOCKS, G_LAYERS, G_FANIN,
-       G_SPAN, G_INPROB, G_PARPROB, G_MINS, G_MAXS, G_WS, G_IP, G_IPRELU, G_SEED, G_OUT, G_NAME,
+       G_SPAN, G_INPROB, G_PARPROB, G_MINS, G_MAXS, G_WS, G_IP, G_IPRELU, G_BACKWARD, G_SEED, G_OUT, G_NAME,
        G_HELP };
 
 static const struct option gen_opts[] = {
@@ -52,9 +57,10 @@ static const struct option gen_opts[] = {
     {"par-prob", required_argument, 0, G_PARPROB},   {"min-size", required_argument, 0, G_MINS},
     {"max-size", required_argument, 0, G_MAXS},      {"ws-prob", required_argument, 0, G_WS},
     {"inplace-prob", required_argument, 0, G_IP},    {"inplace-relu", no_argument, 0, G_IPRELU},
-    {"seed", required_argument, 0, G_SEED},          {"out", required_argument, 0, G_OUT},
-    {"name", required_argument, 0, G_NAME},          {"nodes", required_argument, 0, 'n'},
-    {"help", no_argument, 0, G_HELP},                {0, 0, 0, 0}};
+    {"backward", no_argument, 0, G_BACKWARD},        {"seed", required_argument, 0, G_SEED},
+    {"out", required_argument, 0, G_OUT},            {"name", required_argument, 0, G_NAME},
+    {"nodes", required_argument, 0, 'n'},            {"help", no_argument, 0, G_HELP},
+    {0, 0, 0, 0}};
 
 /* The flag as the user wrote it, for messages. */
 static const char *flag_name(int c, int li, char *buf, size_t cap) {
@@ -104,6 +110,7 @@ int mp_cmd_gen(int argc, char **argv) {
     case G_WS: REAL_ARG(0, 1); o.ws_prob = d; break;
     case G_IP: REAL_ARG(0, 1); o.inplace_prob = d; break;
     case G_IPRELU: o.inplace_prob = 1; break;
+    case G_BACKWARD: o.backward = true; break;
     case G_SEED: if (mp_arg_seed("gen", "--seed", optarg, &o.seed)) goto bad; break;
     case G_OUT: out = optarg; break;
     case G_NAME: o.name = optarg; break;

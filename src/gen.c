@@ -594,6 +594,85 @@ static int gen_chain(gb *b, mp_error *err) {
 }
 
 /* ------------------------------------------------------------------ */
+/* backward: a training step over any family's forward (--backward)     */
+
+/* Reverse-mode differentiation, one gradient node per forward operator,
+ * drawing no random number (the forward part of the file is the same as
+ * without --backward):
+ * - `loss` (4 bytes, forward) reads every forward sink: the scalar a
+ *   training step differentiates;
+ * - then, for each forward operator v in reverse order, `v.grad` (op
+ *   `grad`, the size of v's output) reads the gradients of v's readers (the
+ *   loss for a sink) and what v's backward saves: v's output and v's
+ *   inputs, as autograd saves activations;
+ * - `output` reads the loss and the gradients of the operators that read a
+ *   graph input (the input gradients).
+ * Every forward node is phase `fwd`, every other `bwd`. */
+static int add_backward(gb *b, mp_error *err) {
+  mp_graph *g = b->g;
+  int F = g->n;
+  if ((int64_t)2 * F + 2 > MAX_NODES)
+    return mp_errorf(err, "gen %s --backward: %d forward nodes make more than %d", b->o->family,
+                     F, MAX_NODES);
+  /* readers of each forward node (CSR, distinct, ascending) */
+  int *rstart = mp_xcalloc((size_t)F + 1, sizeof(int));
+  for (int w = 0; w < F; w++)
+    for (int i = 0; i < g->nodes[w].n_in; i++)
+      if (i == 0 || g->nodes[w].in[i].node != g->nodes[w].in[i - 1].node) rstart[g->nodes[w].in[i].node + 1]++;
+  for (int v = 0; v < F; v++) rstart[v + 1] += rstart[v];
+  int *rd = mp_xmalloc(sizeof(int) * (size_t)(rstart[F] + 1)), *fill = mp_xmalloc(sizeof(int) * (size_t)(F + 1));
+  memcpy(fill, rstart, sizeof(int) * (size_t)F);
+  int maxdeg = 1;
+  for (int w = 0; w < F; w++) {
+    g->nodes[w].phase = MP_PHASE_FWD;
+    for (int i = 0; i < g->nodes[w].n_in; i++)
+      if (i == 0 || g->nodes[w].in[i].node != g->nodes[w].in[i - 1].node) rd[fill[g->nodes[w].in[i].node]++] = w;
+  }
+  int nsink = 0;
+  for (int v = 0; v < F; v++) {
+    int deg = rstart[v + 1] - rstart[v] + g->nodes[v].n_in + 1;
+    maxdeg = deg > maxdeg ? deg : maxdeg;
+    nsink += !g->nodes[v].is_input && rstart[v + 1] == rstart[v];
+  }
+  int *ins = mp_xmalloc(sizeof(int) * (size_t)(F + 2 > maxdeg ? F + 2 : maxdeg));
+  int k = 0;
+  for (int v = 0; v < F; v++)
+    if (!g->nodes[v].is_input && rstart[v + 1] == rstart[v]) ins[k++] = v;
+  int loss = gb_add(b, "loss", 4, ins, nsink, "loss");
+  g->nodes[loss].phase = MP_PHASE_FWD;
+  int *grad = fill; /* grad[v]: v's gradient node */
+  for (int v = F - 1; v >= 0; v--) {
+    grad[v] = -1;
+    if (g->nodes[v].is_input) continue;
+    k = 0;
+    for (int i = rstart[v]; i < rstart[v + 1]; i++) ins[k++] = grad[rd[i]];
+    if (k == 0) ins[k++] = loss;
+    ins[k++] = v;
+    for (int i = 0; i < g->nodes[v].n_in; i++) ins[k++] = g->nodes[v].in[i].node;
+    grad[v] = gb_add(b, "grad", g->nodes[v].out_size[0], ins, k, "%s.grad", g->nodes[v].name);
+    g->nodes[grad[v]].phase = MP_PHASE_BWD;
+  }
+  k = 0;
+  ins[k++] = loss;
+  for (int v = 0; v < F; v++) {
+    if (!g->nodes[v].is_input) continue;
+    for (int i = rstart[v]; i < rstart[v + 1]; i++)
+      if (grad[rd[i]] >= 0) ins[k++] = grad[rd[i]];
+  }
+  qsort(ins + 1, (size_t)(k - 1), sizeof(int), cmp_int);
+  int m = 1;
+  for (int i = 1; i < k; i++)
+    if (ins[i] != ins[m - 1]) ins[m++] = ins[i];
+  int out = gb_add(b, "output", 0, ins, m, "output");
+  g->nodes[out].phase = MP_PHASE_BWD;
+  free(rstart);
+  free(rd);
+  free(fill);
+  free(ins);
+  return 0;
+}
+
+/* ------------------------------------------------------------------ */
 /* costs: bytes moved, in MiB (see the header comment)                  */
 
 static void set_costs(mp_graph *g) {
@@ -602,7 +681,7 @@ static void set_costs(mp_graph *g) {
     double bytes = (double)nd->workspace;
     for (int i = 0; i < g->n_reads[v]; i++) bytes += (double)g->bufs[g->reads[v][i]].size;
     for (int k = 0; k < nd->n_out; k++) bytes += (double)nd->out_size[k];
-    nd->cost = nd->is_input ? 0.0 : round(bytes / 1048.576) / 1000.0;
+    nd->cost = nd->is_input || nd->is_output ? 0.0 : round(bytes / 1048.576) / 1000.0;
     nd->has_cost = true;
   }
 }
@@ -784,6 +863,11 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
   if (!gen_valid(&o, err)) return NULL;
   char src[512], nm[160];
   gen_describe(&o, src, sizeof src, nm, sizeof nm);
+  if (o.backward) {
+    size_t ls = strlen(src), ln = strlen(nm);
+    snprintf(src + ls, sizeof src - ls, " --backward");
+    snprintf(nm + ln, sizeof nm - ln, "_train");
+  }
   if (source && cap) {
     if (o.name)
       snprintf(source, cap, "%s --name %s", src, o.name);
@@ -802,6 +886,7 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
   else if (!strcmp(f, "tree")) rc = gen_tree(&b, err);
   else if (!strcmp(f, "sp")) rc = gen_sp(&b, err);
   else rc = gen_chain(&b, err);
+  if (!rc && o.backward) rc = add_backward(&b, err);
   if (!rc) rc = mp_graph_finish(b.g, false, err);
   if (!rc) set_costs(b.g);
   if (rc) {

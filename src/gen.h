@@ -13,6 +13,8 @@
  *   tree      in-tree: every non-root node has exactly one successor.
  *   sp        random series-parallel composition.
  *   chain     a chain of operators.
+ * Any family with `backward`: the forward as above, a scalar loss, one
+ * gradient node per forward operator reading the saved activations (gen.c).
  */
 #ifndef MP_GEN_H
 #define MP_GEN_H
@@ -49,6 +51,7 @@ typedef struct mp_gen_opts {
   int64_t min_size, max_size;
   double ws_prob;       /* probability that a compute node has a workspace */
   double inplace_prob;  /* probability that an eligible node is in-place */
+  bool backward;        /* append a training step's backward pass (gen.c) */
 } mp_gen_opts;
 
 /* Fill defaults (family-independent; family-specific ones are resolved by

@@ -46,8 +46,9 @@ extern "C" {
  * memplan_figures and memplan_stage_info.
  * 3: option structs carry a version (set by their _init); synthetic graphs
  * and writing graphs; experiments, results files and tables; pictures;
- * exact number parsing; the release. */
-#define MEMPLAN_API_VERSION 3
+ * exact number parsing; the release.
+ * 4: memplan_gen_opts.backward (training-shaped synthetic graphs). */
+#define MEMPLAN_API_VERSION 4
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -214,6 +215,7 @@ typedef struct memplan_gen_opts {
   int64_t min_size, max_size; /* log-uniform output bytes of the structural families */
   double ws_prob;        /* a compute node has a workspace */
   double inplace_prob;   /* an eligible node writes in place */
+  bool backward;         /* append a training step's backward pass (4) */
 } memplan_gen_opts;
 
 /* The defaults of every family (seed 1); sets version. */

@@ -40,7 +40,7 @@ static void gen_to_public(const mp_gen_opts *g, memplan_gen_opts *o) {
       .cells = g->cells, .blocks = g->blocks, .layers = g->layers, .fan_in = g->fan_in,
       .span = g->span, .input_prob = g->input_prob, .par_prob = g->par_prob,
       .min_size = g->min_size, .max_size = g->max_size, .ws_prob = g->ws_prob,
-      .inplace_prob = g->inplace_prob};
+      .inplace_prob = g->inplace_prob, .backward = g->backward};
 }
 
 static void gen_from_public(const memplan_gen_opts *o, mp_gen_opts *g) {
@@ -50,7 +50,7 @@ static void gen_from_public(const memplan_gen_opts *o, mp_gen_opts *g) {
       .batch = o->batch, .dtype_bytes = o->dtype_bytes, .cells = o->cells, .blocks = o->blocks,
       .layers = o->layers, .fan_in = o->fan_in, .span = o->span, .input_prob = o->input_prob,
       .par_prob = o->par_prob, .min_size = o->min_size, .max_size = o->max_size,
-      .ws_prob = o->ws_prob, .inplace_prob = o->inplace_prob};
+      .ws_prob = o->ws_prob, .inplace_prob = o->inplace_prob, .backward = o->backward};
 }
 
 void memplan_gen_opts_init(memplan_gen_opts *o) {

@@ -349,6 +349,18 @@ awk 'BEGIN { n = 60000; printf "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":
 expect 0 "a chain of 60,000 views on a small stack" sh -c "ulimit -s 512; exec $BIN info '$H/views.json'"
 grep -q "live_peak *128" "$T/out" && ok || bad "views chain figures: $(cat "$T/out")"
 expect 0 "gen sp on a small stack" sh -c "ulimit -s 512; exec $BIN gen sp -n 50000 --par-prob 0 --out '$H/sp.json'"
+# gen --backward: a training step whose source line makes it again, on which
+# the recomputation heuristics plan within 0.6 of the live peak and the
+# plans verify
+expect 0 "gen --backward" $BIN gen sp -n 300 --par-prob 0.2 --backward --out "$H/spt.json"
+src=$(sed -n 's/.*"source": "memplan \([^"]*\)".*/\1/p' "$H/spt.json")
+expect 0 "gen --backward from its source line" $BIN $src --out "$H/spt2.json"
+cmp -s "$H/spt.json" "$H/spt2.json" && ok || bad "gen --backward: the source line makes another graph"
+grep -q '"phase": "bwd"' "$H/spt.json" && ok || bad "gen --backward: no backward phase"
+for R in dtr chen-sqrt chen-greedy rotor swap-greedy; do
+  expect 0 "gen --backward: $R within 0.6" $BIN solve "$H/spt.json" --remat $R --budget-frac 0.6 --no-baseline --out "$H/spt.plan"
+  expect 0 "gen --backward: $R plan verifies" $BIN verify "$H/spt.json" "$H/spt.plan"
+done
 # the exact searches go one level down per node or buffer placed, on heap
 # stacks: dp down a 6,000-node layered graph, exact down 4,000 overlapping
 # buffers (depth 3,999), both proved optimal on a 256 KiB stack

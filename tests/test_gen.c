@@ -315,6 +315,75 @@ START_TEST(sp_chain_shape) {
 }
 END_TEST
 
+/* --backward: the forward as without it, then the loss, one grad node per
+ * forward operator (its output's size, reading its readers' gradients, its
+ * output and its inputs), the output node; phases fwd then bwd. */
+static void backward_on(mp_gen_opts *o) {
+  o->backward = true;
+  o->inplace_prob = 0.3;
+  o->ws_prob = 0.2;
+}
+
+static void backward_off(mp_gen_opts *o) {
+  o->inplace_prob = 0.3;
+  o->ws_prob = 0.2;
+}
+
+static int find_node(const mp_graph *g, const char *name) {
+  for (int v = 0; v < g->n; v++)
+    if (!strcmp(g->nodes[v].name, name)) return v;
+  return -1;
+}
+
+static bool reads(const mp_graph *g, int w, int v) {
+  for (int i = 0; i < g->nodes[w].n_in; i++)
+    if (g->nodes[w].in[i].node == v) return true;
+  return false;
+}
+
+START_TEST(backward_shape) {
+  for (int f = 0; f < N_FAM; f++) {
+    mp_graph *fw = gen(families[f], 3, backward_off), *g = gen(families[f], 3, backward_on);
+    int F = fw->n, ops = 0;
+    check_dag(g);
+    for (int v = 0; v < F; v++) { /* the forward is unchanged */
+      ck_assert_str_eq(g->nodes[v].name, fw->nodes[v].name);
+      ck_assert_int_eq(g->nodes[v].out_size[0], fw->nodes[v].out_size[0]);
+      ck_assert_int_eq(g->nodes[v].workspace, fw->nodes[v].workspace);
+      ck_assert_int_eq(g->nodes[v].phase, MP_PHASE_FWD);
+      ops += !fw->nodes[v].is_input;
+    }
+    ck_assert_int_eq(g->n, F + 1 + ops + 1);
+    ck_assert_str_eq(g->nodes[F].op, "loss");
+    ck_assert_int_eq(g->nodes[F].phase, MP_PHASE_FWD);
+    ck_assert(g->nodes[g->n - 1].is_output);
+    ck_assert(reads(g, g->n - 1, F)); /* the loss is a graph output */
+    for (int v = 0; v < F; v++) {
+      if (fw->nodes[v].is_input) continue;
+      char nm[160];
+      snprintf(nm, sizeof nm, "%s.grad", fw->nodes[v].name);
+      int d = find_node(g, nm);
+      ck_assert_msg(d > F, "%s: no %s", families[f], nm);
+      ck_assert_int_eq(g->nodes[d].phase, MP_PHASE_BWD);
+      ck_assert_int_eq(g->nodes[d].out_size[0], g->nodes[v].out_size[0]);
+      ck_assert(reads(g, d, v));
+      for (int i = 0; i < g->nodes[v].n_in; i++) ck_assert(reads(g, d, g->nodes[v].in[i].node));
+      bool sink = true;
+      for (int w = 0; w < F; w++) /* the gradients of v's readers flow into v's */
+        if (reads(fw, w, v)) {
+          char wn[160];
+          snprintf(wn, sizeof wn, "%s.grad", fw->nodes[w].name);
+          ck_assert(reads(g, d, find_node(g, wn)));
+          sink = false;
+        }
+      if (sink) ck_assert(reads(g, d, F));
+    }
+    mp_graph_destroy(fw);
+    mp_graph_destroy(g);
+  }
+}
+END_TEST
+
 START_TEST(bad_parameters) {
   struct {
     const char *family, *model;
@@ -498,6 +567,7 @@ Suite *suite_gen(void) {
   tcase_add_test(tc, tree_shape);
   tcase_add_test(tc, tree_leaves_inputs);
   tcase_add_test(tc, sp_chain_shape);
+  tcase_add_test(tc, backward_shape);
   tcase_add_test(tc, bad_parameters);
   tcase_add_test(tc, convert_round_trip);
   tcase_add_test(tc, cli_gen_writes_file);

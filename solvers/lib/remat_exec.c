@@ -57,6 +57,7 @@ static void emit_run(rx_exec *x, int v) {
     int r = ri_read(ri, v, k);
     x->last_read[r] = end;
     x->last_access[r] = x->clock;
+    if (x->note) x->note(x, r, RX_NOTE_ACCESS, x->ctx);
   }
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) {
     int o = ri->own[i];
@@ -65,6 +66,7 @@ static void emit_run(rx_exec *x, int v) {
     x->ready[o] = end;
     x->last_access[o] = x->clock;
     rlist_add(x, o);
+    if (x->note) x->note(x, o, RX_NOTE_ACCESS, x->ctx);
   }
   sample(x, ri_ws(ri, v));
   /* a strictly increasing clock: views cost nothing, DTR's staleness needs order */
@@ -78,6 +80,7 @@ static void emit_free(rx_exec *x, int b) {
   x->live -= x->ri->size[b];
   x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
   rlist_del(x, b);
+  if (x->note) x->note(x, b, RX_NOTE_GONE, x->ctx);
   if (x->note && rx_next_use(x, b) <= x->ri->m) x->note(x, b, RX_NOTE_FREED, x->ctx);
 }
 
@@ -102,6 +105,7 @@ static void emit_in(rx_exec *x, int b) {
   x->last_access[b] = x->clock;
   x->n_ins++;
   rlist_add(x, b);
+  if (x->note) x->note(x, b, RX_NOTE_ACCESS, x->ctx);
   if (x->note) x->note(x, b, RX_NOTE_MADE, x->ctx);
 }
 
@@ -359,7 +363,9 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   free(x->pre);
   x->pre_start = x->pre = NULL;
   if (!prefetch) return;
-  int ne = ri->ev_start[ri->nb];
+  int ne = ri->ev_start[ri->nb], any = 0;
+  for (int e = 0; e < ne && !any; e++) any = prefetch[e] >= 0 && prefetch[e] < ri->m;
+  if (!any) return; /* no list to build (a plan without copies in) */
   x->pre_start = mp_xcalloc((size_t)ri->m + 2, sizeof(int));
   for (int e = 0; e < ne; e++)
     if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre_start[prefetch[e] + 1]++;

@@ -39,9 +39,11 @@ typedef struct rx_exec rx_exec;
 /* A victim to free so that `need` more bytes fit, or -1. */
 typedef int (*rx_victim_fn)(rx_exec *x, int64_t need, void *ctx);
 /* Told when buffer b is freed (dropped = it still has uses) or made
- * resident again (made), so that an eviction policy can keep its state. */
+ * resident again (made), so that an eviction policy can keep its state;
+ * also of every change of residency and of last_access: ACCESS when b is
+ * made resident or read (last_access = clock), GONE when it is freed. */
 typedef void (*rx_note_fn)(rx_exec *x, int b, int what, void *ctx);
-enum { RX_NOTE_FREED = 1, RX_NOTE_MADE = 2, RX_NOTE_READ = 3 };
+enum { RX_NOTE_FREED = 1, RX_NOTE_MADE = 2, RX_NOTE_READ = 3, RX_NOTE_ACCESS = 4, RX_NOTE_GONE = 5 };
 
 typedef struct rx_frame {
   int buf, k; /* the buffer to bring back, the next read of its producer to lock */
