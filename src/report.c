@@ -1,7 +1,8 @@
 /* report.c - results as text and JSON, and plan files written.  Figures a
  * result does not have are absent: JSON null, no line in text.  A run with
  * a recomputation stage adds its own lines and names (DESIGN 6.3); a run
- * without one prints exactly what it printed before. */
+ * without one prints exactly what it printed before.  Plan files:
+ * plan_write.c. */
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -223,7 +224,7 @@ static void times_json(json_t *o, const mp_result *r) {
   json_object_set_new(o, "place_cpu_ms", jreal(r->place_cpu_ms));
 }
 
-static json_t *result_json(const mp_instance *in, const mp_result *r) {
+json_t *mp_result_json(const mp_instance *in, const mp_result *r) {
   json_t *o = json_object();
   json_object_set_new(o, "graph", json_string(mp_instance_name(in)));
   json_object_set_new(o, "nodes", json_integer(in->g ? in->g->n : 0));
@@ -248,53 +249,8 @@ static json_t *result_json(const mp_instance *in, const mp_result *r) {
 }
 
 void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r) {
-  json_t *o = result_json(in, r);
+  json_t *o = mp_result_json(in, r);
   json_dumpf(o, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
   fputc('\n', out);
   json_decref(o);
-}
-
-/* ------------------------------------------------------------ plan files */
-
-/* DESIGN 1.5: the order and one offset per buffer, by its key. */
-static void plan_of_order(json_t *o, const mp_graph *g, const mp_result *r) {
-  json_t *ord = json_array();
-  for (int i = 0; i < g->n; i++) json_array_append_new(ord, json_integer(r->order[i]));
-  json_object_set_new(o, "order", ord);
-  json_t *offs = json_object();
-  char key[48];
-  for (int b = 0; b < g->n_buf; b++) {
-    mp_buffer_key(g, b, key, sizeof key);
-    json_object_set_new(offs, key, json_integer(r->offsets[b]));
-  }
-  json_object_set_new(o, "offsets", offs);
-}
-
-/* With recomputation: the first-run order, one offset per residency (its
- * id: "J", "J@k" for one made by event k, "ws:J@k"), and the events. */
-static void plan_of_events(json_t *o, const mp_graph *g, const mp_result *r) {
-  int *first = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
-  mp_events_first_order(g, &r->remat.events, first); /* complete: the plan verified */
-  json_t *ord = json_array();
-  for (int i = 0; i < g->n; i++) json_array_append_new(ord, json_integer(first[i]));
-  free(first);
-  json_object_set_new(o, "order", ord);
-  json_t *offs = json_object();
-  for (int i = 0; i < r->prob.n; i++) json_object_set_new(offs, r->prob.ids[i], json_integer(r->offsets[i]));
-  json_object_set_new(o, "offsets", offs);
-  json_object_set_new(o, "events", mp_events_to_json(g, &r->remat.events));
-}
-
-mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r) {
-  if (!r->has_figures) return MP_EUSAGE; /* no verified plan to write */
-  if (!in->g) return mp_csv_write(out, &r->prob, r->offsets) ? MP_EIO : MP_OK;
-  json_t *o = result_json(in, r);
-  if (r->has_remat)
-    plan_of_events(o, in->g, r);
-  else
-    plan_of_order(o, in->g, r);
-  int rc = json_dumpf(o, out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
-  fputc('\n', out);
-  json_decref(o);
-  return rc || ferror(out) ? MP_EIO : MP_OK;
 }

@@ -135,5 +135,7 @@ void mp_result_print_json(FILE *out, const mp_instance *in, const mp_result *r);
 /* The plan file of DESIGN 1.5 (graph) or the CSV with offsets (fixed).
  * MP_EUSAGE for a result without a plan, MP_EIO when writing fails. */
 mp_err mp_plan_write(FILE *out, const mp_instance *in, const mp_result *r);
+/* The result as a jansson object (what mp_result_print_json prints). */
+struct json_t *mp_result_json(const mp_instance *in, const mp_result *r);
 
 #endif

@@ -561,6 +561,7 @@ static void check_plan_file(const mp_instance *in, const mp_result *a, const cha
   FILE *f = open_memstream(&buf, &len);
   ck_assert_int_eq(mp_plan_write(f, in, a), 0);
   fclose(f);
+  if (in->g) tl_check_plan_bytes(buf);
   char *pp = tl_write_temp(buf, suffix);
   mp_error e;
   ck_assert_msg(mp_plan_verify(in, pp, 0, &e) == 0, "%s: its plan file does not verify: %s\n%s", what,

@@ -226,6 +226,7 @@ static void check_file(const trial *t, const mp_solver *s, const mp_result *r) {
   FILE *f = open_memstream(&buf, &len);
   ck_assert_int_eq(mp_plan_write(f, &in, r), 0);
   fclose(f);
+  tl_check_plan_bytes(buf);
   char *path = tl_write_temp(buf, ".plan.json");
   mp_error err;
   if (mp_plan_verify(&in, path, 0, &err)) FAILF(t, "its plan file does not verify: %s", err.msg);

@@ -368,6 +368,7 @@ static char *plan_file(const mp_instance *in, bool no_baseline, json_t **plan) {
   FILE *f = open_memstream(&buf, &len);
   ck_assert_int_eq(mp_plan_write(f, in, &r), 0);
   fclose(f);
+  if (in->g) tl_check_plan_bytes(buf);
   mp_result_destroy(&r);
   *plan = json_loads(buf, 0, NULL);
   char *path = tl_write_temp(buf, ".plan.json");

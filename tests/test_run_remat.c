@@ -465,6 +465,7 @@ static char *write_plan(const mp_graph *g, const mp_result *r, json_t **plan) {
   FILE *f = open_memstream(&buf, &len);
   ck_assert_int_eq(mp_plan_write(f, &in, r), 0);
   fclose(f);
+  tl_check_plan_bytes(buf);
   *plan = json_loads(buf, 0, NULL);
   char *path = tl_write_temp(buf, ".plan.json");
   free(buf);

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <igraph.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,4 +468,16 @@ int64_t tl_brute_force_arena(const tl_fixed *p, long max_perms) {
   s.best = INT64_MAX;
   bf_place(&s, 0, arena);
   return s.best;
+}
+
+void tl_check_plan_bytes(const char *plan) {
+  json_error_t je;
+  json_t *doc = json_loads(plan, 0, &je);
+  ck_assert_msg(doc != NULL, "plan file not JSON: %s (line %d)", je.text, je.line);
+  char *again = json_dumps(doc, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(12));
+  json_decref(doc);
+  size_t n = strlen(again);
+  ck_assert_msg(strncmp(plan, again, n) == 0 && strcmp(plan + n, "\n") == 0,
+                "the plan file differs from jansson's dump of it:\n%s\n--- jansson:\n%s", plan, again);
+  free(again);
 }

@@ -27,6 +27,9 @@ char *tl_stderr_end(tl_stderr *c);
  * files live under tests/tmp/ (created on demand) and are removed by
  * tl_cleanup(). */
 char *tl_write_temp(const char *text, const char *suffix);
+/* A plan file written by mp_plan_write (streamed) has exactly the bytes
+ * jansson writes for the same document (plan_write.c's promise). */
+void tl_check_plan_bytes(const char *plan);
 void tl_cleanup(void);
 
 /* Load a graph / instance from JSON text; fails the test on error. */
