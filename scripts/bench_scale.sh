@@ -79,7 +79,10 @@ run() {
   shift 2
   rc=0
   nice timeout "$TIMEOUT" /usr/bin/time -f "%e %M %U %S" -o "$TMP/time" "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
-  read -r wall rss usr sys < "$TMP/time" 2>/dev/null || { wall=-; rss=-; }
+  # the figures are time's last line ("Command exited with non-zero status"
+  # comes first when the command fails)
+  tail -n 1 "$TMP/time" > "$TMP/time1" 2>/dev/null
+  read -r wall rss usr sys < "$TMP/time1" 2>/dev/null || { wall=-; rss=-; }
   case "$wall" in *[!0-9.]*|"") wall=-; rss=-; usr=0; sys=0 ;; esac  # killed: time wrote a message
   cpu=$(echo "$usr $sys" | awk '{printf "%.2f", $1 + $2}')
   status=ok
