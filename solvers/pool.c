@@ -42,23 +42,12 @@ typedef struct ev {
 /* e[0..ne) (made in order of item index) sorted by (t, kind, size
  * descending, index): stable radix sorts by the keys from the last to the
  * first. */
-static void sort_events(ev *e, int ne) {
-  size_t nz = (size_t)(ne ? ne : 1);
-  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
-  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
-  for (int k = 0; k < ne; k++) key[k] = mp_radix_key(-e[k].size), idx[k] = (uint32_t)k;
-  mp_radix_sort(key, idx, (size_t)ne);
-  for (int k = 0; k < ne; k++) key[k] = (uint64_t)e[idx[k]].kind;
-  mp_radix_sort(key, idx, (size_t)ne);
-  for (int k = 0; k < ne; k++) key[k] = mp_radix_key(e[idx[k]].t);
-  mp_radix_sort(key, idx, (size_t)ne);
-  ev *sorted = mp_xmalloc(sizeof(ev) * nz);
-  for (int k = 0; k < ne; k++) sorted[k] = e[idx[k]];
-  if (ne) memcpy(e, sorted, sizeof(ev) * (size_t)ne);
-  free(sorted);
-  free(key);
-  free(idx);
+static uint64_t event_key(const void *rec, int pass) {
+  const ev *e = rec;
+  return pass == 0 ? mp_radix_key(-e->size) : pass == 1 ? (uint64_t)e->kind : mp_radix_key(e->t);
 }
+
+static void sort_events(ev *e, int ne) { mp_radix_sort_records(e, sizeof *e, (size_t)ne, 3, event_key); }
 
 typedef struct block {
   int64_t off, cls;

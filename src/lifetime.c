@@ -88,6 +88,11 @@ typedef struct event {
  * sign may come in any order: their saturating sum is the same in every
  * order (they all move it one way), the peak among them is reached at the
  * last, and the sweeps read the live bytes only between times. */
+static uint64_t event_key(const void *rec, int pass) {
+  const event *e = rec;
+  return pass == 0 ? (uint64_t)(e->delta > 0) : mp_radix_key(e->t);
+}
+
 static event *make_events(const mp_problem *p, int *ne) {
   size_t cap = 2 * (size_t)p->n + 1;
   event *ev = mp_xmalloc(sizeof(event) * cap);
@@ -98,19 +103,30 @@ static event *make_events(const mp_problem *p, int *ne) {
     ev[m++] = (event){it->lo, it->size};
     ev[m++] = (event){it->hi, -it->size};
   }
-  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * cap);
-  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * cap);
-  for (int k = 0; k < m; k++) key[k] = ev[k].delta > 0, idx[k] = (uint32_t)k;
-  mp_radix_sort(key, idx, (size_t)m);
-  for (int k = 0; k < m; k++) key[k] = mp_radix_key(ev[idx[k]].t);
-  mp_radix_sort(key, idx, (size_t)m);
-  event *sorted = mp_xmalloc(sizeof(event) * cap);
-  for (int k = 0; k < m; k++) sorted[k] = ev[idx[k]];
-  free(ev);
-  free(key);
-  free(idx);
+  mp_radix_sort_records(ev, sizeof *ev, (size_t)m, 2, event_key);
   *ne = m;
-  return sorted;
+  return ev;
+}
+
+/* M(t) for t in [begin, end) (end > begin), lifetimes clipped to it: a
+ * difference array and its running sum, saturating. */
+static int64_t *live_by_step(const mp_problem *p, int64_t begin, int64_t end) {
+  int64_t len = end - begin;
+  int64_t *d = mp_xcalloc((size_t)len + 1, sizeof(int64_t));
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    int64_t lo = it->lo < begin ? begin : it->lo;
+    int64_t hi = it->hi > end ? end : it->hi;
+    if (it->size <= 0 || hi <= lo) continue;
+    d[lo - begin] = sat_add(d[lo - begin], it->size);
+    d[hi - begin] = sat_add(d[hi - begin], -it->size);
+  }
+  int64_t run = 0;
+  for (int64_t t = 0; t < len; t++) {
+    run = sat_add(run, d[t]);
+    d[t] = run;
+  }
+  return d;
 }
 
 /* max_t M(t) by a difference array over the items' time span, where that
@@ -132,19 +148,10 @@ static bool dense_peak(const mp_problem *p, int64_t *peak) {
   if (first > last) return true; /* nothing live */
   uint64_t span = (uint64_t)last - (uint64_t)first;
   if (span > 4 * (uint64_t)p->n + 64) return false;
-  int64_t *d = mp_xcalloc((size_t)span + 1, sizeof(int64_t));
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    if (it->size <= 0 || it->hi <= it->lo) continue;
-    d[it->lo - first] += it->size;
-    d[it->hi - first] -= it->size;
-  }
-  int64_t live = 0;
-  for (uint64_t t = 0; t <= span; t++) {
-    live += d[t];
-    if (live > *peak) *peak = live;
-  }
-  free(d);
+  int64_t *live = live_by_step(p, first, last);
+  for (uint64_t t = 0; t < span; t++)
+    if (live[t] > *peak) *peak = live[t];
+  free(live);
   return true;
 }
 
@@ -163,23 +170,8 @@ int64_t mp_live_peak(const mp_problem *p) {
 }
 
 int64_t *mp_profile(const mp_problem *p) {
-  int64_t len = p->t_end - p->t_begin;
-  if (len <= 0) return NULL;
-  int64_t *d = mp_xcalloc((size_t)len + 1, sizeof(int64_t));
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    int64_t lo = it->lo < p->t_begin ? p->t_begin : it->lo;
-    int64_t hi = it->hi > p->t_end ? p->t_end : it->hi;
-    if (it->size <= 0 || hi <= lo) continue;
-    d[lo - p->t_begin] = sat_add(d[lo - p->t_begin], it->size);
-    d[hi - p->t_begin] = sat_add(d[hi - p->t_begin], -it->size);
-  }
-  int64_t run = 0;
-  for (int64_t t = 0; t < len; t++) {
-    run = sat_add(run, d[t]);
-    d[t] = run;
-  }
-  return d;
+  if (p->t_end <= p->t_begin) return NULL;
+  return live_by_step(p, p->t_begin, p->t_end);
 }
 
 /* Sum over [t_begin, t_end) of (M(t) - center)^power, power 1 or 2, by a

@@ -139,22 +139,13 @@ typedef struct event {
 } event;
 
 /* ev[0..ne) (made in order of buffer index) sorted by (time, kind, index):
- * radix sorts by kind, then stably by time. */
-static void sort_events(event *ev, int ne) {
-  size_t nz = (size_t)(ne ? ne : 1);
-  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
-  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
-  event *tmp = mp_xmalloc(sizeof(event) * nz);
-  for (int k = 0; k < ne; k++) key[k] = (uint64_t)ev[k].kind, idx[k] = (uint32_t)k;
-  mp_radix_sort(key, idx, (size_t)ne);
-  for (int k = 0; k < ne; k++) key[k] = mp_radix_key(ev[idx[k]].t);
-  mp_radix_sort(key, idx, (size_t)ne);
-  for (int k = 0; k < ne; k++) tmp[k] = ev[idx[k]];
-  if (ne) memcpy(ev, tmp, sizeof(event) * (size_t)ne);
-  free(tmp);
-  free(key);
-  free(idx);
+ * stable radix sorts by kind, then by time. */
+static uint64_t event_key(const void *rec, int pass) {
+  const event *e = rec;
+  return pass == 0 ? (uint64_t)e->kind : mp_radix_key(e->t);
 }
+
+static void sort_events(event *ev, int ne) { mp_radix_sort_records(ev, sizeof *ev, (size_t)ne, 2, event_key); }
 
 /* by_off[0..m) (buffer indices, ascending) sorted by (offset, index), the
  * offsets checked non-negative. */

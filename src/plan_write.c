@@ -57,16 +57,18 @@ static void close_member(FILE *out, int n, char open, char close) {
   fputc(close, out);
 }
 
-/* The member "name": opened after the figures. */
-static void member(FILE *out, const char *name) {
+/* The member "name" after the figures, an array or object ('[' / '{') of
+ * n entries: opened here, its bracket only when it has entries (an empty
+ * one is written whole by close_member). */
+static void member(FILE *out, const char *name, int n, char open) {
   fputs(",\n", out);
   indent(out, 1);
   fprintf(out, "\"%s\": ", name);
+  if (n) fputc(open, out);
 }
 
 static void put_order(FILE *out, const int *order, int n) {
-  member(out, "order");
-  if (n) fputc('[', out);
+  member(out, "order", n, '[');
   for (int i = 0; i < n; i++) {
     entry(out, i);
     fprintf(out, "%d", order[i]);
@@ -83,8 +85,7 @@ static void put_offset(FILE *out, int k, const char *key, int64_t off) {
 /* DESIGN 1.5: the order and one offset per buffer, by its key. */
 static void plan_of_order(FILE *out, const mp_graph *g, const mp_result *r) {
   put_order(out, r->order, g->n);
-  member(out, "offsets");
-  if (g->n_buf) fputc('{', out);
+  member(out, "offsets", g->n_buf, '{');
   char key[48];
   for (int b = 0; b < g->n_buf; b++) {
     mp_buffer_key(g, b, key, sizeof key);
@@ -101,13 +102,11 @@ static void plan_of_events(FILE *out, const mp_graph *g, const mp_result *r) {
   mp_events_first_order(g, &r->remat.events, first); /* complete: the plan verified */
   put_order(out, first, g->n);
   free(first);
-  member(out, "offsets");
-  if (r->prob.n) fputc('{', out);
+  member(out, "offsets", r->prob.n, '{');
   for (int i = 0; i < r->prob.n; i++) put_offset(out, i, r->prob.ids[i], r->offsets[i]);
   close_member(out, r->prob.n, '{', '}');
-  member(out, "events");
   const mp_events *p = &r->remat.events;
-  if (p->n) fputc('[', out);
+  member(out, "events", p->n, '[');
   char key[48];
   for (int i = 0; i < p->n; i++) {
     mp_event e = p->ev[i];

@@ -218,3 +218,21 @@ void mp_radix_sort(uint64_t *key, uint32_t *val, size_t m) {
   free(v_spare);
   free(count);
 }
+
+void mp_radix_sort_records(void *rec, size_t size, size_t m, int passes, mp_radix_key_fn key_of) {
+  if (m < 2) return;
+  char *r = rec;
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * m);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * m);
+  for (size_t k = 0; k < m; k++) idx[k] = (uint32_t)k;
+  for (int pass = 0; pass < passes; pass++) {
+    for (size_t k = 0; k < m; k++) key[k] = key_of(r + (size_t)idx[k] * size, pass);
+    mp_radix_sort(key, idx, m);
+  }
+  char *sorted = mp_xmalloc(size * m);
+  for (size_t k = 0; k < m; k++) memcpy(sorted + k * size, r + (size_t)idx[k] * size, size);
+  memcpy(r, sorted, size * m);
+  free(sorted);
+  free(key);
+  free(idx);
+}

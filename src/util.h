@@ -88,6 +88,11 @@ void mp_format_number(double x, char *out, size_t cap);
  * calls.  Signed keys: pass mp_radix_key(x), which keeps their order. */
 void mp_radix_sort(uint64_t *key, uint32_t *val, size_t m);
 static inline uint64_t mp_radix_key(int64_t x) { return (uint64_t)x ^ ((uint64_t)1 << 63); }
+/* Sort m records of `size` bytes in place, stably, by several keys:
+ * key_of(record, pass) for pass 0 .. passes - 1, the least significant
+ * first (a radix sort of the order per pass, then one permutation). */
+typedef uint64_t (*mp_radix_key_fn)(const void *rec, int pass);
+void mp_radix_sort_records(void *rec, size_t size, size_t m, int passes, mp_radix_key_fn key_of);
 
 /* x rounded up to a multiple of a (a >= 1).  Callers keep x and a far below
  * INT64_MAX (the limits above); mp_align_up_ok checks. */

@@ -119,4 +119,5 @@ void dtr_stale_walk(dtr_stale *s, dtr_stale_fn stale_of, dtr_visit_fn visit, con
       if (beyond(bound(s, k, stale_of(b, ctx)), *best_h)) break;
       visit(b, ctx);
     }
-  }}
+  }
+}
