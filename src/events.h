@@ -218,6 +218,9 @@ struct json_t *mp_events_to_json(const mp_graph *g, const mp_events *p);
 /* Parse an "events" array (buffer names "J" or "J:K"; "J:0" for a
  * single-output J).  Returns 0, or -1 with a message naming the position. */
 int mp_events_from_json(const mp_graph *g, const struct json_t *arr, mp_events *p, mp_error *err);
+/* One element i of it: a pair [kind, node id] or [kind, buffer name] (a
+ * NULL x is no pair).  0, or -1 with a message naming events[i]. */
+int mp_event_from_json(const mp_graph *g, const struct json_t *x, int i, mp_event *e, mp_error *err);
 /* Read the "events" array of a plan file.  Returns 0, or -1 with a message
  * naming the file. */
 int mp_events_read_file(const mp_graph *g, const char *path, mp_events *p, mp_error *err);

@@ -49,8 +49,7 @@ json_t *mp_events_to_json(const mp_graph *g, const mp_events *p) {
   return arr;
 }
 
-/* One element: a pair [kind, node id] or [kind, buffer name]. */
-static int parse_event(const mp_graph *g, json_t *x, int i, mp_event *e, mp_error *err) {
+int mp_event_from_json(const mp_graph *g, const json_t *x, int i, mp_event *e, mp_error *err) {
   if (!json_is_array(x) || json_array_size(x) != 2 || !json_is_string(json_array_get(x, 0)))
     return mp_errorf(err, "events[%d]: expected [\"run\", node] or [\"free\"|\"out\"|\"in\", "
                           "\"buffer\"]", i);
@@ -78,7 +77,7 @@ int mp_events_from_json(const mp_graph *g, const json_t *arr, mp_events *p, mp_e
   if (!json_is_array(arr)) return mp_errorf(err, "\"events\" is not an array");
   for (size_t i = 0; i < json_array_size(arr); i++) {
     mp_event e;
-    if (parse_event(g, json_array_get(arr, i), (int)i, &e, err)) return -1;
+    if (mp_event_from_json(g, json_array_get(arr, i), (int)i, &e, err)) return -1;
     mp_events_push(p, e.kind, e.id);
   }
   return 0;

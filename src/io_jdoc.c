@@ -1,12 +1,15 @@
 /* io_jdoc.c - a JSON file whose top level is an object, read without the
- * document tree of its big arrays (the graph's "nodes", node-link "links").
+ * document tree of its big arrays (the graph's "nodes", node-link "links",
+ * a plan's "events") and big objects (a plan's "offsets").
  *
  * A regular file is read into memory once.  A scan of the bytes finds the
  * top-level keys, the extent of every value and the element count of every
  * array; jansson then decodes the small values whole and the big arrays one
  * element at a time (json_loadb at the element, JSON_DISABLE_EOF_CHECK, the
  * bytes it used from error.position), so only one element's tree lives at a
- * time.  Error messages stay those of jansson on the whole file: an error
+ * time (an object: one member at a time).  Error messages stay those of
+ * jansson on the whole file, in the words of the document's style (the
+ * graph readers' or the plan verifier's): an error
  * inside an element has its line and column moved back to the file's (the
  * newlines before the element are counted only then); anything the scan
  * cannot vouch for (a top level that is no object, a truncated file, a
@@ -24,22 +27,27 @@
 #include "io_util.h"
 #include "util.h"
 
-#define JD_FLAGS (JSON_REJECT_DUPLICATES | JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK)
+/* element decodes: the whole-file parse's flags (d->style.flags) plus these */
+#define JD_FLAGS (JSON_DECODE_ANY | JSON_DISABLE_EOF_CHECK)
 /* jansson refuses nesting beyond 2048 values; deeper than this is left to it */
 #define JD_MAX_DEPTH 2000
 
+/* A streamed array, or a streamed object (its members are its elements). */
 typedef struct jd_array {
   const char *key;  /* one of the caller's stream keys */
-  size_t start;     /* offset of '[' */
+  bool object;      /* '{' ... '}' */
+  size_t start;     /* offset of '[' or '{' */
   size_t count;     /* elements, as the scan counted them */
   size_t next_pos;  /* where the text of element next_idx starts */
   size_t next_idx;
   json_t *cur;      /* the element returned last (owned) */
-  bool done;        /* every element decoded and the ']' found */
+  json_t *cur_name; /* an object's: the name of that member (owned) */
+  bool done;        /* every element decoded and the ']' or '}' found */
 } jd_array;
 
 struct mp_jdoc {
   char *path;
+  mp_jdoc_style style;
   char *buf;        /* the file (stream mode) */
   size_t len;
   json_t *root;     /* the small values; in tree mode the whole document */
@@ -92,14 +100,16 @@ static size_t scan_nested(const char *b, size_t len, size_t p, size_t *commas) {
   return 0;
 }
 
-/* The end of the value at p (after ws), or 0; *count: an array's elements. */
+/* The end of the value at p (after ws), or 0; *count: the elements of an
+ * array, the members of an object. */
 static size_t scan_value(const char *b, size_t len, size_t p, size_t *count) {
   *count = 0;
   if (p >= len) return 0;
   if (b[p] == '"') return scan_string(b, len, p);
   if (b[p] == '[' || b[p] == '{') {
     size_t commas, end = scan_nested(b, len, p, &commas);
-    if (end && b[p] == '[') *count = b[skip_ws(b, len, p + 1)] == ']' ? 0 : commas + 1;
+    char close = b[p] == '[' ? ']' : '}';
+    if (end) *count = b[skip_ws(b, len, p + 1)] == close ? 0 : commas + 1;
     return end;
   }
   size_t q = p;
@@ -129,15 +139,25 @@ json_t *mp_json_load(const char *path, mp_error *err) {
   return NULL;
 }
 
+/* The graph readers' style: duplicate keys are errors, messages with line
+ * and column. */
+static void graph_report(const char *path, const json_error_t *je, mp_error *err) {
+  report_je(path, je, je->line, je->column, err);
+}
+
+static json_t *graph_load(const char *path, mp_error *err) { return mp_json_load(path, err); }
+
+const mp_jdoc_style mp_jdoc_graph_style = {JSON_REJECT_DUPLICATES, graph_load, graph_report};
+
 /* jansson's message for the whole buffer: for errors the scan could not place. */
 static void whole_file_error(mp_jdoc *d, mp_error *err) {
   json_error_t je;
-  json_t *t = json_loadb(d->buf, d->len, JSON_REJECT_DUPLICATES, &je);
+  json_t *t = json_loadb(d->buf, d->len, d->style.flags, &je);
   if (t) {
     json_decref(t);
     mp_errorf(err, "%s: the JSON reader lost its place (please report this file)", d->path);
   } else {
-    report_je(d->path, &je, je.line, je.column, err);
+    d->style.report(d->path, &je, err);
   }
   d->failed = true;
   d->syntax = *err;
@@ -159,7 +179,10 @@ static void element_error(mp_jdoc *d, size_t at, const json_error_t *je, mp_erro
     else if (c < 0x80 || (c >= 0xC2 && c <= 0xF4))
       column++;
   }
-  report_je(d->path, je, line + je->line - 1, je->line == 1 ? column + je->column : je->column, err);
+  json_error_t at_file = *je;
+  at_file.line = line + je->line - 1;
+  at_file.column = je->line == 1 ? column + je->column : je->column;
+  d->style.report(d->path, &at_file, err);
   d->failed = true;
   d->syntax = *err;
 }
@@ -174,7 +197,7 @@ static bool is_stream_key(const char *k, const char *const *keys) {
 /* jansson's value at [p, end) with nothing left over, or NULL. */
 static json_t *decode_exact(const mp_jdoc *d, size_t p, size_t end) {
   json_error_t je;
-  json_t *v = json_loadb(d->buf + p, d->len - p, JD_FLAGS, &je);
+  json_t *v = json_loadb(d->buf + p, d->len - p, d->style.flags | JD_FLAGS, &je);
   if (v && (size_t)je.position != end - p) {
     json_decref(v);
     v = NULL;
@@ -194,12 +217,14 @@ static size_t open_member(mp_jdoc *d, size_t p, const char *const *stream_keys) 
   }
   json_t *val = NULL;
   const char *k = json_string_value(key);
-  if (vend && d->buf[v] == '[' && is_stream_key(k, stream_keys) && d->n_arr < 4) {
+  /* a streamed object would have to find its duplicate members itself */
+  bool object = vend && d->buf[v] == '{' && !(d->style.flags & JSON_REJECT_DUPLICATES);
+  if (vend && (d->buf[v] == '[' || object) && is_stream_key(k, stream_keys) && d->n_arr < 4) {
     jd_array *a = &d->arr[d->n_arr++];
-    *a = (jd_array){.start = v, .count = count, .next_pos = v + 1};
+    *a = (jd_array){.object = object, .start = v, .count = count, .next_pos = v + 1};
     for (int i = 0; stream_keys[i]; i++)
       if (!strcmp(k, stream_keys[i])) a->key = stream_keys[i];
-    val = json_array(); /* a marker: the key is taken */
+    val = object ? json_object() : json_array(); /* a marker: the key is taken */
   } else if (vend) {
     val = decode_exact(d, v, vend);
   }
@@ -254,12 +279,18 @@ static void drop_stream(mp_jdoc *d) {
 
 mp_jdoc *mp_jdoc_open(const char *path, const char *const *stream_keys, mp_error *err) {
   if (mp_check_input(path, err)) return NULL;
+  return mp_jdoc_open_as(path, stream_keys, &mp_jdoc_graph_style, err);
+}
+
+mp_jdoc *mp_jdoc_open_as(const char *path, const char *const *stream_keys,
+                         const mp_jdoc_style *style, mp_error *err) {
   mp_jdoc *d = mp_xcalloc(1, sizeof *d);
   d->path = mp_xstrdup(path);
+  d->style = *style;
   if (read_regular(d) && open_stream(d, stream_keys)) return d;
   drop_stream(d);
   d->tree = true;
-  d->root = mp_json_load(path, err);
+  d->root = style->load(path, err);
   if (d->root) return d;
   mp_jdoc_destroy(d);
   return NULL;
@@ -267,7 +298,10 @@ mp_jdoc *mp_jdoc_open(const char *path, const char *const *stream_keys, mp_error
 
 void mp_jdoc_destroy(mp_jdoc *d) {
   if (!d) return;
-  for (int i = 0; i < d->n_arr; i++) json_decref(d->arr[i].cur);
+  for (int i = 0; i < d->n_arr; i++) {
+    json_decref(d->arr[i].cur);
+    json_decref(d->arr[i].cur_name);
+  }
   drop_stream(d);
   free(d->path);
   free(d);
@@ -286,8 +320,16 @@ json_t *mp_jdoc_get(mp_jdoc *d, const char *key) {
   return d->tree || !find_array(d, key) ? json_object_get(d->root, key) : NULL;
 }
 
+bool mp_jdoc_has(mp_jdoc *d, const char *key) { return json_object_get(d->root, key) != NULL; }
+
 bool mp_jdoc_is_array(mp_jdoc *d, const char *key) {
-  return find_array(d, key) || json_is_array(json_object_get(d->root, key));
+  jd_array *a = find_array(d, key);
+  return a ? !a->object : json_is_array(json_object_get(d->root, key));
+}
+
+bool mp_jdoc_is_object(mp_jdoc *d, const char *key) {
+  jd_array *a = find_array(d, key);
+  return a ? a->object : json_is_object(json_object_get(d->root, key));
 }
 
 size_t mp_jdoc_count(mp_jdoc *d, const char *key) {
@@ -297,21 +339,49 @@ size_t mp_jdoc_count(mp_jdoc *d, const char *key) {
 
 static void settle_before(mp_jdoc *d, size_t start, mp_error *err);
 
+/* At an object member: its name (a->cur_name) and the offset of its value
+ * after the ':', or 0 when the scan cannot vouch for them. */
+static size_t decode_name(mp_jdoc *d, jd_array *a, size_t at) {
+  at = skip_ws(d->buf, d->len, at);
+  size_t end = d->buf[at] == '"' ? scan_string(d->buf, d->len, at) : 0;
+  json_decref(a->cur_name);
+  a->cur_name = end ? decode_exact(d, at, end) : NULL;
+  if (!json_is_string(a->cur_name)) return 0;
+  size_t p = skip_ws(d->buf, d->len, end);
+  return p < d->len && d->buf[p] == ':' ? p + 1 : 0;
+}
+
+/* A syntax error at the element that starts at `at` (0: one the
+ * whole-file parse must place); an earlier one in the file wins. */
+static void syntax_error(mp_jdoc *d, jd_array *a, size_t at, const json_error_t *je,
+                         mp_error *err) {
+  settle_before(d, a->start, err);
+  if (d->failed) return;
+  if (at)
+    element_error(d, at, je, err);
+  else
+    whole_file_error(d, err);
+}
+
 /* Decode the next element of a; false with err on a syntax error. */
 static bool advance(mp_jdoc *d, jd_array *a, mp_error *err) {
   json_error_t je;
   size_t at = a->next_pos;
   json_decref(a->cur);
-  a->cur = json_loadb(d->buf + at, d->len - at, JD_FLAGS, &je);
+  a->cur = NULL;
+  if (a->object && !(at = decode_name(d, a, at))) {
+    syntax_error(d, a, 0, NULL, err);
+    return false;
+  }
+  a->cur = json_loadb(d->buf + at, d->len - at, d->style.flags | JD_FLAGS, &je);
   if (!a->cur) {
-    settle_before(d, a->start, err); /* an earlier syntax error wins */
-    if (!d->failed) element_error(d, at, &je, err);
+    syntax_error(d, a, at, &je, err);
     return false;
   }
   size_t p = skip_ws(d->buf, d->len, at + (size_t)je.position);
   a->next_idx++;
   bool last = a->next_idx == a->count;
-  if (p < d->len && d->buf[p] == (last ? ']' : ',')) {
+  if (p < d->len && d->buf[p] == (last ? (a->object ? '}' : ']') : ',')) {
     a->next_pos = p + 1;
     a->done = last;
     return true;
@@ -335,12 +405,35 @@ json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err) {
     *err = d->syntax;
     return NULL;
   }
-  if (i >= a->count) return NULL;
+  if (i >= a->count || a->object) return NULL;
   if (a->cur && i + 1 == a->next_idx) return a->cur;
   if (i < a->next_idx) rewind_array(a);
   while (a->next_idx <= i)
     if (!advance(d, a, err)) return NULL;
   return a->cur;
+}
+
+int mp_jdoc_each_member(mp_jdoc *d, const char *key, mp_jdoc_member_fn *fn, void *ctx,
+                        mp_error *err) {
+  jd_array *a = find_array(d, key);
+  if (!a) {
+    const char *name;
+    json_t *value;
+    json_object_foreach(json_object_get(d->root, key), name, value) {
+      if (fn(ctx, name, value, err)) return -1;
+    }
+    return 0;
+  }
+  if (d->failed || !a->object) {
+    if (d->failed) *err = d->syntax;
+    return -1;
+  }
+  if (a->next_idx) rewind_array(a);
+  while (a->next_idx < a->count) {
+    if (!advance(d, a, err)) return -1;
+    if (fn(ctx, json_string_value(a->cur_name), a->cur, err)) return -1;
+  }
+  return 0;
 }
 
 /* Decode what is left of every array that starts before `start` (all

@@ -21,18 +21,46 @@ json_t *mp_json_load(const char *path, mp_error *err);
  * instead of as one tree (io_jdoc.c).  Messages are those of mp_json_load. */
 typedef struct mp_jdoc mp_jdoc;
 mp_jdoc *mp_jdoc_open(const char *path, const char *const *stream_keys, mp_error *err);
+
+/* How a document is judged and its syntax errors worded: `flags` of the
+ * whole-file parse (JSON_REJECT_DUPLICATES or 0), `load` for a file the
+ * scan cannot vouch for (read whole: NULL with err), `report` for a syntax
+ * error found in a streamed value (line and column in the file's terms). */
+typedef struct mp_jdoc_style {
+  size_t flags;
+  json_t *(*load)(const char *path, mp_error *err);
+  void (*report)(const char *path, const json_error_t *je, mp_error *err);
+} mp_jdoc_style;
+/* The graph readers' (mp_jdoc_open's): mp_json_load and its messages. */
+extern const mp_jdoc_style mp_jdoc_graph_style;
+/* mp_jdoc_open in another style, without mp_check_input.  With duplicate
+ * keys allowed (flags 0), a stream key naming an object streams its members
+ * (mp_jdoc_each_member). */
+mp_jdoc *mp_jdoc_open_as(const char *path, const char *const *stream_keys,
+                         const mp_jdoc_style *style, mp_error *err);
 void mp_jdoc_destroy(mp_jdoc *d);
 /* A top-level value other than a streamed array (NULL for those: use the
  * calls below), borrowed. */
 json_t *mp_jdoc_get(mp_jdoc *d, const char *key);
 /* The top-level value itself: the document when it is no object. */
 json_t *mp_jdoc_root(const mp_jdoc *d);
+/* Is there a top-level member `key` (streamed or not, of any value)? */
+bool mp_jdoc_has(mp_jdoc *d, const char *key);
 bool mp_jdoc_is_array(mp_jdoc *d, const char *key);
+bool mp_jdoc_is_object(mp_jdoc *d, const char *key);
+/* An array's elements (an object's members when streamed). */
 size_t mp_jdoc_count(mp_jdoc *d, const char *key);
 /* Element i of a top-level array, borrowed until the next call for that key
  * (in order: one decode each; going back decodes from the start again).
  * NULL past the end, or on a syntax error (err set). */
 json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err);
+/* Call fn on every member of the top-level object `key` (borrowed name and
+ * value), in file order; a duplicate name comes once per occurrence when
+ * streamed, once with its last value when read whole.  0, or -1 when fn
+ * returns nonzero (its err) or on a syntax error (err set). */
+typedef int mp_jdoc_member_fn(void *ctx, const char *name, json_t *value, mp_error *err);
+int mp_jdoc_each_member(mp_jdoc *d, const char *key, mp_jdoc_member_fn *fn, void *ctx,
+                        mp_error *err);
 /* Check the syntax of what was not decoded yet: 0, or -1 with err set to
  * the first syntax error of the file (which wins over any meaning error, as
  * with a whole-file parse; a reader may ignore a NULL from mp_jdoc_elem and

@@ -7,8 +7,8 @@
 
 #include "verify_int.h"
 
-int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err) {
-  json_t *v = json_object_get(plan, key);
+int mp_vf_count(mp_jdoc *plan, const char *key, int64_t want, mp_error *err) {
+  json_t *v = mp_jdoc_get(plan, key);
   if (!v || json_is_null(v)) return 0;
   if (json_is_integer(v) ? json_integer_value(v) == want
                          : json_is_real(v) && want < ((int64_t)1 << 53) &&
@@ -22,8 +22,8 @@ int mp_vf_count(json_t *plan, const char *key, int64_t want, mp_error *err) {
                    json_number_value(v), (long long)want);
 }
 
-int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_error *err) {
-  json_t *v = json_object_get(plan, key);
+int mp_vf_figure(mp_jdoc *plan, const char *key, double want, bool integer, mp_error *err) {
+  json_t *v = mp_jdoc_get(plan, key);
   if (!v || json_is_null(v)) return 0;
   if (!json_is_number(v)) return mp_errorf(err, "figure %s is not a number", key);
   double got = json_number_value(v);
@@ -32,8 +32,8 @@ int mp_vf_figure(json_t *plan, const char *key, double want, bool integer, mp_er
   return 0;
 }
 
-int mp_vf_stated(json_t *plan, const char *key, int64_t *out, mp_error *err) {
-  json_t *v = json_object_get(plan, key);
+int mp_vf_stated(mp_jdoc *plan, const char *key, int64_t *out, mp_error *err) {
+  json_t *v = mp_jdoc_get(plan, key);
   *out = -1;
   if (!v || json_is_null(v)) return 0;
   if (!json_is_integer(v) || json_integer_value(v) < 0)
@@ -42,8 +42,8 @@ int mp_vf_stated(json_t *plan, const char *key, int64_t *out, mp_error *err) {
   return 0;
 }
 
-int64_t mp_vf_align(json_t *plan, int64_t align_override) {
-  json_t *ja = json_object_get(plan, "align");
+int64_t mp_vf_align(mp_jdoc *plan, int64_t align_override) {
+  json_t *ja = mp_jdoc_get(plan, "align");
   int64_t align = json_is_integer(ja) ? json_integer_value(ja) : 64;
   return align_override > 0 ? align_override : align;
 }
@@ -86,12 +86,11 @@ static int verify_csv_plan(const mp_instance *in, const char *plan_path, int64_t
 }
 
 /* "order": every node once, in an order that respects every edge. */
-static int read_order(const mp_graph *g, json_t *plan, int *order, mp_error *err) {
-  json_t *jo = json_object_get(plan, "order");
-  if (!json_is_array(jo) || (int)json_array_size(jo) != g->n)
+static int read_order(const mp_graph *g, mp_jdoc *plan, int *order, mp_error *err) {
+  if (!mp_jdoc_is_array(plan, "order") || mp_jdoc_count(plan, "order") != (size_t)g->n)
     return mp_errorf(err, "\"order\" must list all %d nodes", g->n);
   for (int i = 0; i < g->n; i++) {
-    json_t *x = json_array_get(jo, (size_t)i);
+    json_t *x = mp_jdoc_elem(plan, "order", (size_t)i, err);
     if (!json_is_integer(x)) return mp_errorf(err, "order position %d is not a node id", i);
     json_int_t id = json_integer_value(x);
     if (id < 0 || id >= g->n) /* before the cast: 2^32 must not pass as node 0 */
@@ -103,36 +102,84 @@ static int read_order(const mp_graph *g, json_t *plan, int *order, mp_error *err
   return 0;
 }
 
-/* "offsets": one integer per buffer, under its key ("J" may be "J:0"). */
-static int read_offsets(const mp_graph *g, json_t *plan, int64_t *off, mp_error *err) {
-  json_t *joff = json_object_get(plan, "offsets");
-  if (!json_is_object(joff)) return mp_errorf(err, "no \"offsets\" object");
+void mp_vf_slots_init(mp_vf_slots *s, int n, int64_t *off) {
+  s->off = off;
+  s->state = mp_xcalloc((size_t)(n ? n : 1), 1);
+}
+
+void mp_vf_slots_destroy(mp_vf_slots *s) { free(s->state); }
+
+void mp_vf_slots_take(mp_vf_slots *s, int i, unsigned char which, json_t *v) {
+  if (which == MP_VF_ALT && (s->state[i] & MP_VF_MAIN)) return; /* the main name wins */
+  s->state[i] = (unsigned char)(which | (json_is_integer(v) ? MP_VF_INT : 0));
+  if (json_is_integer(v)) s->off[i] = json_integer_value(v);
+}
+
+/* The buffer whose key (mp_buffer_key) is `name` (*which MP_VF_MAIN), or
+ * whose key and ":0" is (MP_VF_ALT: a single-output tensor's other name);
+ * -1 when none.  The number parsed finds the one candidate; comparing its
+ * key decides, so "05" or "5:00" name nothing, as with a lookup by key. */
+static int buffer_of_name(const mp_graph *g, const char *name, unsigned char *which) {
+  bool ws = strncmp(name, "ws:", 3) == 0;
+  const char *s = ws ? name + 3 : name;
+  if (*s < '0' || *s > '9') return -1;
+  char *end;
+  long j = strtol(s, &end, 10), k = 0;
+  if (j >= g->n) return -1;
+  if (!ws && *end == ':' && end[1] >= '0' && end[1] <= '9') k = strtol(end + 1, &end, 10);
+  if (*end || (!ws && k >= g->nodes[j].n_out)) return -1;
+  int b = ws ? g->ws_buf[j] : g->root_of[j][k];
+  if (b < 0 || g->bufs[b].owner != j) return -1;
   char key[48];
-  for (int b = 0; b < g->n_buf; b++) {
-    mp_buffer_key(g, b, key, sizeof key);
-    json_t *x = json_object_get(joff, key);
-    if (!x && g->bufs[b].kind == MP_BUF_TENSOR && g->nodes[g->bufs[b].owner].n_out == 1) {
-      snprintf(key + strlen(key), sizeof key - strlen(key), ":0");
-      x = json_object_get(joff, key);
-    }
-    if (!json_is_integer(x)) {
-      mp_buffer_key(g, b, key, sizeof key);
-      return mp_errorf(err, "buffer %s has no integer offset", key);
-    }
-    off[b] = json_integer_value(x);
-  }
+  mp_buffer_key(g, b, key, sizeof key);
+  *which = MP_VF_MAIN;
+  if (!strcmp(key, name)) return b;
+  bool alt = g->bufs[b].kind == MP_BUF_TENSOR && g->nodes[j].n_out == 1;
+  *which = MP_VF_ALT;
+  snprintf(key + strlen(key), sizeof key - strlen(key), ":0");
+  return alt && !strcmp(key, name) ? b : -1;
+}
+
+typedef struct buffer_members {
+  const mp_graph *g;
+  mp_vf_slots slots;
+} buffer_members;
+
+static int take_buffer_member(void *ctx, const char *name, json_t *v, mp_error *err) {
+  (void)err;
+  buffer_members *m = ctx;
+  unsigned char which;
+  int b = buffer_of_name(m->g, name, &which);
+  if (b >= 0) mp_vf_slots_take(&m->slots, b, which, v);
   return 0;
+}
+
+/* "offsets": one integer per buffer, under its key ("J" may be "J:0"); a
+ * name given twice counts with its last value, as in a whole-file parse. */
+static int read_offsets(const mp_graph *g, mp_jdoc *plan, int64_t *off, mp_error *err) {
+  if (!mp_jdoc_is_object(plan, "offsets")) return mp_errorf(err, "no \"offsets\" object");
+  buffer_members m = {g, {0}};
+  mp_vf_slots_init(&m.slots, g->n_buf, off);
+  int rc = mp_jdoc_each_member(plan, "offsets", take_buffer_member, &m, err);
+  for (int b = 0; b < g->n_buf && !rc; b++)
+    if (!(m.slots.state[b] & MP_VF_INT)) {
+      char key[48];
+      mp_buffer_key(g, b, key, sizeof key);
+      rc = mp_errorf(err, "buffer %s has no integer offset", key);
+    }
+  mp_vf_slots_destroy(&m.slots);
+  return rc ? -1 : 0;
 }
 
 /* Every figure the plan states recomputes from the placement.  The lower
  * bound must be a possible one; reduction_vs_given recomputes from the
  * baseline arena the plan states (the judge runs no placer). */
-int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const int64_t *off,
+int mp_vf_figures(const mp_graph *g, mp_jdoc *plan, const mp_problem *p, const int64_t *off,
                   int64_t least_lb, mp_error *err) {
   int64_t lb, given;
   if (mp_vf_stated(plan, "lower_bound", &lb, err) || mp_vf_stated(plan, "given_arena", &given, err))
     return -1;
-  json_t *red = json_object_get(plan, "reduction_vs_given");
+  json_t *red = mp_jdoc_get(plan, "reduction_vs_given");
   if (given < 0 && red && !json_is_null(red))
     return mp_errorf(err, "figure reduction_vs_given cannot be checked: the plan states no given_arena");
   mp_figures f;
@@ -156,7 +203,7 @@ int mp_vf_figures(const mp_graph *g, json_t *plan, const mp_problem *p, const in
 }
 
 /* A plan of an order (DESIGN 1.5): order, offsets, figures. */
-static int verify_order_plan(const mp_graph *g, json_t *plan, int64_t align_override, mp_error *err) {
+static int verify_order_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_error *err) {
   int64_t align = mp_vf_align(plan, align_override);
   int *order = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
@@ -176,17 +223,17 @@ static int verify_order_plan(const mp_graph *g, json_t *plan, int64_t align_over
 
 /* A plan made for another graph: its node count tells at once; otherwise a
  * violation is prefixed with both names (a renamed copy still verifies). */
-static int verify_graph_plan(const mp_instance *in, json_t *plan, int64_t align_override,
+static int verify_graph_plan(const mp_instance *in, mp_jdoc *plan, int64_t align_override,
                              mp_error *err) {
   const mp_graph *g = in->g;
-  json_t *jg = json_object_get(plan, "graph"), *jn = json_object_get(plan, "nodes");
+  json_t *jg = mp_jdoc_get(plan, "graph"), *jn = mp_jdoc_get(plan, "nodes");
   const char *name = json_is_string(jg) ? json_string_value(jg) : NULL;
   bool other = name && strcmp(name, mp_instance_name(in)) != 0;
   if (json_is_integer(jn) && json_integer_value(jn) != g->n)
     return mp_errorf(err, "the graph does not match: the plan is for '%.100s' with %lld nodes, '%.100s' "
                           "has %d", name ? name : "?", (long long)json_integer_value(jn),
                      mp_instance_name(in), g->n);
-  int rc = json_object_get(plan, "events") ? mp_vf_events_plan(g, plan, align_override, err)
+  int rc = mp_jdoc_has(plan, "events") ? mp_vf_events_plan(g, plan, align_override, err)
                                            : verify_order_plan(g, plan, align_override, err);
   if (rc && other) {
     mp_error why = *err;
@@ -196,21 +243,36 @@ static int verify_graph_plan(const mp_instance *in, json_t *plan, int64_t align_
   return rc;
 }
 
+/* A plan is read as json_load_file(path, 0) read it whole: a duplicate key
+ * takes its last value, a syntax error is worded as then and wins over any
+ * other error.  The big members are decoded one element at a time. */
+static void plan_syntax_error(const char *path, const json_error_t *je, mp_error *err) {
+  mp_errorf(err, "%s:%d: not valid JSON: %s", path, je->line, je->text);
+}
+
+static json_t *plan_load_whole(const char *path, mp_error *err) {
+  json_error_t je;
+  json_t *plan = json_load_file(path, 0, &je);
+  if (!plan) plan_syntax_error(path, &je, err);
+  return plan;
+}
+
+static const mp_jdoc_style plan_style = {0, plan_load_whole, plan_syntax_error};
+static const char *const plan_stream_keys[] = {"events", "order", "offsets", NULL};
+
 mp_err mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
                       mp_error *err) {
   if (!in->g) return verify_csv_plan(in, plan_path, align_override, err) ? MP_EINPUT : MP_OK;
-  json_error_t je;
-  json_t *plan = json_load_file(plan_path, 0, &je);
-  if (!plan) {
-    mp_errorf(err, "%s:%d: not valid JSON: %s", plan_path, je.line, je.text);
-    return MP_EINPUT;
-  }
-  int rc = json_is_object(plan) ? verify_graph_plan(in, plan, align_override, err)
-                                : mp_errorf(err, "not a plan object");
-  if (rc) {
+  mp_jdoc *plan = mp_jdoc_open_as(plan_path, plan_stream_keys, &plan_style, err);
+  if (!plan) return MP_EINPUT;
+  int rc = json_is_object(mp_jdoc_root(plan)) ? verify_graph_plan(in, plan, align_override, err)
+                                              : mp_errorf(err, "not a plan object");
+  if (mp_jdoc_settle(plan, err)) {
+    rc = -1;
+  } else if (rc) {
     mp_error why = *err;
     mp_errorf(err, "%.200s: %.300s", plan_path, why.msg);
   }
-  json_decref(plan);
+  mp_jdoc_destroy(plan);
   return rc ? MP_EINPUT : MP_OK;
 }

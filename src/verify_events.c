@@ -10,8 +10,8 @@
 #include "verify_int.h"
 
 /* The host link the plan was made for: its "bandwidth", else the graph's. */
-static int plan_bandwidth(const mp_graph *g, json_t *plan, double *bw, mp_error *err) {
-  json_t *v = json_object_get(plan, "bandwidth");
+static int plan_bandwidth(const mp_graph *g, mp_jdoc *plan, double *bw, mp_error *err) {
+  json_t *v = mp_jdoc_get(plan, "bandwidth");
   *bw = g->host_bandwidth;
   if (!v || json_is_null(v)) return 0;
   if (!json_is_number(v) || !(json_number_value(v) >= 0) || !isfinite(json_number_value(v)))
@@ -21,16 +21,15 @@ static int plan_bandwidth(const mp_graph *g, json_t *plan, double *bw, mp_error 
 }
 
 /* "order", when stated, is the order of the first runs (inputs first). */
-static int check_first_order(const mp_graph *g, json_t *plan, const mp_events *p, mp_error *err) {
-  json_t *jo = json_object_get(plan, "order");
-  if (!jo || json_is_null(jo)) return 0;
-  if (!json_is_array(jo) || (int)json_array_size(jo) != g->n)
+static int check_first_order(const mp_graph *g, mp_jdoc *plan, const mp_events *p, mp_error *err) {
+  if (!mp_jdoc_has(plan, "order") || json_is_null(mp_jdoc_get(plan, "order"))) return 0;
+  if (!mp_jdoc_is_array(plan, "order") || mp_jdoc_count(plan, "order") != (size_t)g->n)
     return mp_errorf(err, "\"order\" must list all %d nodes", g->n);
   int *first = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
   mp_events_first_order(g, p, first); /* complete: the plan verified */
   int rc = 0;
   for (int i = 0; i < g->n && !rc; i++) {
-    json_t *x = json_array_get(jo, (size_t)i);
+    json_t *x = mp_jdoc_elem(plan, "order", (size_t)i, err);
     if (!json_is_integer(x) || json_integer_value(x) != first[i])
       rc = mp_errorf(err, "\"order\" position %d is not the first runs' order (node %d runs first there)",
                      i, first[i]);
@@ -39,20 +38,65 @@ static int check_first_order(const mp_graph *g, json_t *plan, const mp_events *p
   return rc;
 }
 
-/* "offsets": one integer per residency, under its id ("J", "J@k", "ws:J"). */
-static int read_offsets(const mp_problem *p, json_t *plan, int64_t *off, mp_error *err) {
-  json_t *joff = json_object_get(plan, "offsets");
-  if (!json_is_object(joff)) return mp_errorf(err, "no \"offsets\" object");
+/* The residencies by id: an open-addressing table of their indices. */
+typedef struct residency_index {
+  const mp_problem *p;
+  int *slot; /* -1: empty */
+  size_t mask;
+  mp_vf_slots slots;
+} residency_index;
+
+static size_t id_hash(const char *s) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+  return (size_t)h;
+}
+
+static void residency_index_init(residency_index *x, const mp_problem *p, int64_t *off) {
+  size_t cap = 16;
+  while (cap < 2 * (size_t)p->n) cap *= 2;
+  x->p = p;
+  x->mask = cap - 1;
+  x->slot = mp_xmalloc(sizeof(int) * cap);
+  memset(x->slot, 0xff, sizeof(int) * cap);
   for (int i = 0; i < p->n; i++) {
-    json_t *x = json_object_get(joff, p->ids[i]);
-    if (!json_is_integer(x)) return mp_errorf(err, "residency %s has no integer offset", p->ids[i]);
-    off[i] = json_integer_value(x);
+    size_t h = id_hash(p->ids[i]) & x->mask;
+    while (x->slot[h] >= 0) h = (h + 1) & x->mask;
+    x->slot[h] = i;
   }
+  mp_vf_slots_init(&x->slots, p->n, off);
+}
+
+static void residency_index_destroy(residency_index *x) {
+  free(x->slot);
+  mp_vf_slots_destroy(&x->slots);
+}
+
+/* A member of "offsets": the offset of every residency of that id. */
+static int take_residency_member(void *ctx, const char *name, json_t *v, mp_error *err) {
+  (void)err;
+  residency_index *x = ctx;
+  for (size_t h = id_hash(name) & x->mask; x->slot[h] >= 0; h = (h + 1) & x->mask)
+    if (!strcmp(x->p->ids[x->slot[h]], name)) mp_vf_slots_take(&x->slots, x->slot[h], MP_VF_MAIN, v);
   return 0;
 }
 
+/* "offsets": one integer per residency, under its id ("J", "J@k", "ws:J");
+ * a name given twice counts with its last value, as in a whole-file parse. */
+static int read_offsets(const mp_problem *p, mp_jdoc *plan, int64_t *off, mp_error *err) {
+  if (!mp_jdoc_is_object(plan, "offsets")) return mp_errorf(err, "no \"offsets\" object");
+  residency_index x;
+  residency_index_init(&x, p, off);
+  int rc = mp_jdoc_each_member(plan, "offsets", take_residency_member, &x, err);
+  for (int i = 0; i < p->n && !rc; i++)
+    if (!(x.slots.state[i] & MP_VF_INT))
+      rc = mp_errorf(err, "residency %s has no integer offset", p->ids[i]);
+  residency_index_destroy(&x);
+  return rc ? -1 : 0;
+}
+
 /* DESIGN 6.3's figures recompute; overhead is absent when base_time is 0. */
-static int check_event_figures(json_t *plan, const mp_ev_figures *f, int residencies, mp_error *err) {
+static int check_event_figures(mp_jdoc *plan, const mp_ev_figures *f, int residencies, mp_error *err) {
   int rc = mp_vf_figure(plan, "duration", f->duration, false, err);
   if (!rc) rc = mp_vf_figure(plan, "base_time", f->base_time, false, err);
   if (!rc) rc = mp_vf_figure(plan, "recompute_time", f->recompute_time, false, err);
@@ -61,7 +105,7 @@ static int check_event_figures(json_t *plan, const mp_ev_figures *f, int residen
   if (!rc) rc = mp_vf_count(plan, "transferred", f->transferred, err);
   if (!rc) rc = mp_vf_count(plan, "residencies", residencies, err);
   if (rc) return rc;
-  json_t *ov = json_object_get(plan, "overhead");
+  json_t *ov = mp_jdoc_get(plan, "overhead");
   if (isnan(f->overhead) && ov && !json_is_null(ov))
     return mp_errorf(err, "figure overhead: the plan states one, but base_time is 0");
   return isnan(f->overhead) ? 0 : mp_vf_figure(plan, "overhead", f->overhead, false, err);
@@ -69,7 +113,7 @@ static int check_event_figures(json_t *plan, const mp_ev_figures *f, int residen
 
 /* The residencies are placed as the plan says, and the figures of both
  * sections recompute. */
-static int check_placement(const mp_graph *g, json_t *plan, const mp_events *p, int64_t align,
+static int check_placement(const mp_graph *g, mp_jdoc *plan, const mp_events *p, int64_t align,
                            const mp_ev_figures *f, mp_error *err) {
   mp_problem pr;
   mp_events_problem(g, p, align, &pr, NULL);
@@ -83,12 +127,24 @@ static int check_placement(const mp_graph *g, json_t *plan, const mp_events *p, 
   return rc;
 }
 
-int mp_vf_events_plan(const mp_graph *g, json_t *plan, int64_t align_override, mp_error *err) {
+/* "events", one element at a time. */
+static int read_events(const mp_graph *g, mp_jdoc *plan, mp_events *p, mp_error *err) {
+  if (!mp_jdoc_is_array(plan, "events")) return mp_errorf(err, "\"events\" is not an array");
+  size_t n = mp_jdoc_count(plan, "events");
+  for (size_t i = 0; i < n; i++) {
+    mp_event e;
+    if (mp_event_from_json(g, mp_jdoc_elem(plan, "events", i, err), (int)i, &e, err)) return -1;
+    mp_events_push(p, e.kind, e.id);
+  }
+  return 0;
+}
+
+int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_error *err) {
   mp_events p;
   mp_events_init(&p);
   double bw;
   int64_t budget;
-  int rc = mp_events_from_json(g, json_object_get(plan, "events"), &p, err);
+  int rc = read_events(g, plan, &p, err);
   if (!rc) rc = plan_bandwidth(g, plan, &bw, err);
   if (!rc) rc = mp_vf_stated(plan, "budget", &budget, err);
   if (!rc) rc = mp_events_verify(g, &p, bw, NULL, err);

@@ -557,5 +557,39 @@ expect 1 "verify: a plan over its budget" $BIN verify "$L" "$T/r3.plan"
 grep -q "over its budget" "$T/err" && ok || bad "over-budget plan: $(cat "$T/err")"
 expect 1 "verify: another graph" $BIN verify $S "$T/r.plan"
 grep -q "the graph does not match" "$T/err" && ok || bad "graph mismatch: $(cat "$T/err")"
+# verify reads the big members ("events", "order", "offsets") one element at
+# a time, with the messages and the duplicate keys of a whole-file parse:
+# the last of two equal keys counts, and a syntax error anywhere wins
+verr() { # verr 'the whole message' DESCRIPTION PLAN: exit 1, stderr exactly that
+  expect 1 "$2" $BIN verify "$L" "$3"
+  [ "$(cat "$T/err")" = "memplan verify: $1" ] && ok || bad "$2: $(head -c 300 "$T/err")"
+}
+{ head -n 152 "$T/r.plan"; printf '   "fr'; } >"$T/s1.plan"
+verr "$T/s1.plan:153: not valid JSON: premature end of input near '\"fr'" "stream: a truncated plan" "$T/s1.plan"
+sed '113s/"0"/"0" "1"/' "$T/r.plan" >"$T/s2.plan"
+verr "$T/s2.plan:113: not valid JSON: ']' expected near '\"1\"'" "stream: a syntax error in an event" "$T/s2.plan"
+sed -e '108s/"run"/"walk"/' -e '240s/"free",/"free" /' "$T/r.plan" >"$T/s3.plan"
+verr "$T/s3.plan:241: not valid JSON: ']' expected near '\"16\"'" "stream: a later syntax error wins" "$T/s3.plan"
+sed '108s/"run"/"walk"/' "$T/r.plan" >"$T/s4.plan"
+verr "$T/s4.plan: events[0]: unknown event \"walk\" (run, free, out, in)" "stream: a bad event" "$T/s4.plan"
+sed '88s/64/"64"/' "$T/r.plan" >"$T/s5.plan"
+verr "$T/s5.plan: residency 1 has no integer offset" "stream: a bad offset member" "$T/s5.plan"
+sed '88s/$/\n  "1": "x",/' "$T/r.plan" >"$T/s6.plan"
+verr "$T/s6.plan: residency 1 has no integer offset" "stream: a bad offset given last" "$T/s6.plan"
+sed '88s/^/  "1": "x",\n/' "$T/r.plan" >"$T/s7.plan"
+expect 0 "stream: a bad offset given first" $BIN verify "$L" "$T/s7.plan"
+sed 's/^ "budget": 100,/&\n "budget": 99,/' "$T/r.plan" >"$T/s8.plan"
+verr "$T/s8.plan: the plan is over its budget: live peak 100 > budget 99" "stream: a top-level key twice" "$T/s8.plan"
+sed 's/^ "budget": 100,/ "budget": 99,\n&/' "$T/r.plan" >"$T/s9.plan"
+expect 0 "stream: a top-level key twice, the right one last" $BIN verify "$L" "$T/s9.plan"
+# a plan of an order: "J:0" names J's only output, "J" wins over it, "01" names nothing
+sed 's/^  "1": /  "1:0": /' "$T/plan.json" >"$T/s10.plan"
+expect 0 "stream: an offset under J:0" $BIN verify "$T/g.json" "$T/s10.plan"
+sed 's/^  "1": \(.*\)/  "1:0": \1\n  "1": "x",/' "$T/plan.json" >"$T/s11.plan"
+expect 1 "stream: J wins over J:0" $BIN verify "$T/g.json" "$T/s11.plan"
+[ "$(cat "$T/err")" = "memplan verify: $T/s11.plan: buffer 1 has no integer offset" ] && ok ||
+  bad "J over J:0: $(cat "$T/err")"
+sed 's/^  "1": \(.*\)/  "1": \1\n  "01": "x",\n  "1:00": "x",/' "$T/plan.json" >"$T/s12.plan"
+expect 0 "stream: keys that name no buffer" $BIN verify "$T/g.json" "$T/s12.plan"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
