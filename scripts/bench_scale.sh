@@ -138,9 +138,15 @@ if [ "$REMAT" = 1 ]; then
       [ "$r" = swap-greedy ] && [ "$n" -gt "$REMAT_SLOW_MAX" ] && continue
       f=0.6
       [ "$r" = keepall ] && f=1
+      # dtr's plan (events with reruns, offsets per residency) is verified below
+      out=""
+      [ "$r" = dtr ] && rm -f "$SCALE_DIR/remat_plan_$n.json" && out="--out $SCALE_DIR/remat_plan_$n.json"
+      # shellcheck disable=SC2086
       run "remat $r" "$n" "$MEMPLAN" solve "$G" --order given --remat "$r" --place firstfit \
-        --budget-frac "$f" --format json --no-baseline
+        --budget-frac "$f" --format json --no-baseline $out
     done
+    [ -s "$SCALE_DIR/remat_plan_$n.json" ] &&
+      run "verify an event plan" "$n" "$MEMPLAN" verify "$G" "$SCALE_DIR/remat_plan_$n.json"
   done
 fi
 [ "$QUICK" = 1 ] && CSV_SIZES=$((CSV_N / 10))
