@@ -144,8 +144,11 @@ for n in $SIZES; do
     run "greedy + $pl" "$n" "$MEMPLAN" solve "$G" --order greedy --place "$pl" --format json $NOBASE
   done
   if [ "$short" = 0 ]; then
+    # each order with bysize, and with firstfit (a sweep in birth order):
+    # the second row measures the order solver without bysize's live pairs
     for o in lpmf bfs dfs best; do
       run "$o + bysize" "$n" "$MEMPLAN" solve "$G" --order "$o" --place bysize --format json $NOBASE
+      run "$o + firstfit" "$n" "$MEMPLAN" solve "$G" --order "$o" --place firstfit --format json $NOBASE
     done
   fi
   run "info" "$n" "$MEMPLAN" info "$G"
