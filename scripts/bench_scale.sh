@@ -22,6 +22,9 @@
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak; REMAT=0 skips them, REMAT_SLOW_MAX (default 100000) is the
 # largest size swap-greedy runs at (its rounds each measure the whole plan).
+# A command that takes under REPEAT_BELOW CPU seconds (default 5) is run
+# REPEAT times (default 3) and its fastest run kept: the least disturbed by
+# the machine's other work (short rows decide the growth ratios).
 set -eu
 cd "$(dirname "$0")/.."
 MEMPLAN=${MEMPLAN:-bin/memplan}
@@ -34,6 +37,8 @@ PERF=${PERF:-1}
 QUICK=${QUICK:-0}
 REMAT=${REMAT:-1}
 REMAT_SLOW_MAX=${REMAT_SLOW_MAX:-100000}
+REPEAT=${REPEAT:-3}
+REPEAT_BELOW=${REPEAT_BELOW:-5}
 OUT=$RESULTS/scale.md
 mkdir -p "$SCALE_DIR" "$RESULTS"
 TMP=$(mktemp -d)
@@ -45,6 +50,8 @@ DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
 # the version before anything is written (results/ of an earlier run would read as dirty)
 cat > "$SCALE_DIR/meta" <<META
 QUICK='$QUICK'
+REPEAT='$REPEAT'
+REPEAT_BELOW='$REPEAT_BELOW'
 VERSION='$(git describe --always --dirty 2>/dev/null || echo unknown)'
 DATE='$(date -u +%Y-%m-%d)'
 META
@@ -73,8 +80,9 @@ PY
 done
 
 # ---- one timed run --------------------------------------------------------
-# run LABEL NODES CMD...: appends "label|nodes|status|wall|rss_kb|order_ms|place_ms|cmd|cpu"
-run() {
+# run_once LABEL NODES CMD...: writes "label|nodes|status|wall|rss_kb|order_ms|place_ms|cmd|cpu"
+# to $TMP/row
+run_once() {
   label=$1 nodes=$2
   shift 2
   rc=0
@@ -93,8 +101,25 @@ run() {
   prog=memplan
   [ "$1" = "${BASE_BIN:-}" ] && prog="BASE_BIN"
   shift
-  echo "$label|$nodes|$status|$wall|$rss|${oms:--}|${pms:--}|$prog $*|$cpu" | sed "s#$SCALE_DIR/##g" >> "$ROWS"
-  echo "bench-scale: $label n=$nodes $status ${wall}s ${rss}KB"
+  echo "$label|$nodes|$status|$wall|$rss|${oms:--}|${pms:--}|$prog $*|$cpu" | sed "s#$SCALE_DIR/##g" > "$TMP/row"
+  echo "bench-scale: $label n=$nodes $status ${wall}s ${cpu}s cpu ${rss}KB"
+}
+
+# run LABEL NODES CMD...: appends the row of its fastest run (CPU seconds)
+# to $ROWS; only a command under REPEAT_BELOW seconds is run again
+run() {
+  best="" best_cpu=""
+  i=0
+  while [ "$i" -lt "$REPEAT" ]; do
+    i=$((i + 1))
+    run_once "$@"
+    cpu=${cpu:-0}
+    if [ -z "$best" ] || awk "BEGIN { exit !($cpu < $best_cpu) }"; then
+      best=$(cat "$TMP/row") best_cpu=$cpu
+    fi
+    [ "$status" = ok ] && awk "BEGIN { exit !($cpu < $REPEAT_BELOW) }" || break
+  done
+  echo "$best" >> "$ROWS"
 }
 
 : > "$ROWS"
@@ -119,8 +144,11 @@ for n in $SIZES; do
     run "greedy + $pl" "$n" "$MEMPLAN" solve "$G" --order greedy --place "$pl" --format json $NOBASE
   done
   if [ "$short" = 0 ]; then
+    # each order with bysize, and with firstfit (a sweep in birth order):
+    # the second row measures the order solver without bysize's live pairs
     for o in lpmf bfs dfs best; do
       run "$o + bysize" "$n" "$MEMPLAN" solve "$G" --order "$o" --place bysize --format json $NOBASE
+      run "$o + firstfit" "$n" "$MEMPLAN" solve "$G" --order "$o" --place firstfit --format json $NOBASE
     done
   fi
   run "info" "$n" "$MEMPLAN" info "$G"
@@ -203,6 +231,7 @@ if [ "$PERF" = 1 ]; then
   fi
 fi
 fi # REPORT_ONLY
+REPEAT=1 # the meta of a run before repeats existed says nothing of them
 . "$SCALE_DIR/meta"
 [ "${QUICK:-0}" = 1 ] && CSV_SIZES=$((CSV_N / 10))
 
@@ -225,6 +254,8 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "Each row is one whole process (read, solve, verify, evaluate, write the"
   echo "result): wall seconds, CPU seconds (user + system) and peak resident memory"
   echo "from \`/usr/bin/time -f '%e %M %U %S'\`;"
+  [ "${REPEAT:-1}" -gt 1 ] &&
+    echo "a command under ${REPEAT_BELOW} CPU seconds ran ${REPEAT} times, and its fastest run is shown;"
   echo "order and place ms are the CPU time of the solver stages alone.  A \`solve\` also places the"
   if [ -n "$NOBASE" ]; then
     echo "given order with bysize for \`reduction_vs_given\` (a second placement), which"
@@ -330,9 +361,10 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     echo "chen-sqrt, chen-greedy (a fixed grid of segment budgets) and rotor (a dynamic"
     echo "program over at most 64 stages, whose size does not grow with n, then a few"
     echo "plays of its schedules) are linear in n after the read.  dtr evicts the"
-    echo "smallest cost / (size x staleness): solvers/dtr/stale.c finds it without"
-    echo "scanning every resident tensor, but the tensors whose bound comes near the"
-    echo "minimum still grow with the resident set, so its stage stays above n log n."
+    echo "smallest cost / (size x staleness), the exact argmin: solvers/dtr/stale.c"
+    echo "keeps a kinetic tournament tree of the lines size / L x (clock - last access),"
+    echo "L a lower bound of the cost that each look raises to the cost it computed, so"
+    echo "an eviction looks at O(log n) nodes and at the few tensors that can win."
     echo "swap-greedy measures the whole plan once per overflow it fixes, and the"
     echo "overflows grow with n: quadratic by design (Capuchin's measure-and-free loop),"
     echo "so it runs up to REMAT_SLOW_MAX nodes only."

@@ -2,8 +2,10 @@
  * prunes only buffers that cannot win, so the best of what it visits is the
  * argmin of (h, id) a scan of every resident buffer finds.  Random
  * residencies, accesses at a growing clock, and h = (c0 + extra) / (size x
- * stale) with extra >= 0 redrawn at every query (dtr's neighbourhood
- * cost); sizes and costs over many binades, costs of 0, ties. */
+ * stale) with extra >= 0 (dtr's neighbourhood cost) growing between
+ * queries and, now and then, falling after a reset; every visit raises the
+ * buffer's cost to what it computed.  Sizes and costs over many binades,
+ * costs of 0, ties. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -29,17 +31,25 @@ static double h_of(const world *w, int b) {
   return stale > 0 ? (w->cost[b] + w->extra[b]) / ((double)w->size[b] * stale) : DBL_MAX;
 }
 
-static double stale_of(int b, void *ctx) {
-  const world *w = ctx;
-  return w->clock - w->last[b];
-}
-
-static void visit(int b, void *ctx) {
+static double visit(int b, void *ctx) {
   world *w = ctx;
   double h = h_of(w, b);
   w->visits++;
   ck_assert_msg(w->resident[b] && w->indexed[b], "visited buffer %d is not a candidate", b);
   if (w->best < 0 || h < w->best_h || (h == w->best_h && b < w->best)) w->best = b, w->best_h = h;
+  return w->cost[b] + w->extra[b];
+}
+
+/* The neighbourhood costs between two queries: they grow, or (a buffer of
+ * a class made again) some fall and the index is reset. */
+static void move_extras(world *w, mp_rng *r) {
+  bool fall = mp_rng_below(r, 5) == 0;
+  for (int i = 0; i < NB; i++) {
+    if (mp_rng_below(r, 2)) continue;
+    double d = ldexp(mp_rng_unit(r), (int)mp_rng_below(r, 20) - 5);
+    w->extra[i] = fall && mp_rng_below(r, 2) ? fmax(0, w->extra[i] - d) : w->extra[i] + d;
+  }
+  if (fall) dtr_stale_reset(&w->ix);
 }
 
 static void draw_world(world *w, mp_rng *r) {
@@ -70,21 +80,21 @@ START_TEST(walk_finds_the_scan_argmin) {
       } else {
         w->resident[b] = true;
         w->last[b] = w->clock;
-        dtr_stale_touch(&w->ix, b);
+        dtr_stale_touch(&w->ix, b, w->last[b]);
       }
       w->clock += mp_rng_below(&r, 4) == 0 ? 0 : 1e-6 + mp_rng_unit(&r); /* some accesses share a time */
       if (step % 7) continue;
       int want = -1;
       double want_h = DBL_MAX;
+      move_extras(w, &r);
       for (int i = 0; i < NB; i++) {
-        w->extra[i] = mp_rng_below(&r, 2) ? 0 : ldexp(mp_rng_unit(&r), (int)mp_rng_below(&r, 20) - 5);
         if (!w->resident[i] || !w->indexed[i]) continue;
         double h = h_of(w, i);
         if (want < 0 || h < want_h || (h == want_h && i < want)) want = i, want_h = h;
         scanned++;
       }
       w->best = -1, w->best_h = DBL_MAX;
-      dtr_stale_walk(&w->ix, stale_of, visit, &w->best_h, w);
+      dtr_stale_walk(&w->ix, w->clock, visit, &w->best_h, w);
       if (want >= 0 && want_h < DBL_MAX)
         ck_assert_msg(w->best == want, "seed %llu step %d: walk chose %d (h %g), the scan %d (h %g)",
                       (unsigned long long)seed, step, w->best, w->best_h, want, want_h);

@@ -83,9 +83,8 @@ static void uf_join(dtr_state *s, int a, int b) {
 
 static void dtr_note(rx_exec *x, int b, int what, void *ctx) {
   dtr_state *s = ctx;
-  (void)x;
   if (what == RX_NOTE_ACCESS) {
-    dtr_stale_touch(&s->index, b);
+    dtr_stale_touch(&s->index, b, x->last_access[b]);
     return;
   }
   if (what == RX_NOTE_GONE) {
@@ -101,46 +100,40 @@ static void dtr_note(rx_exec *x, int b, int what, void *ctx) {
   } else if (what == RX_NOTE_MADE && s->evicted[b]) {
     s->evicted[b] = false;
     s->ccost[uf_find(s, b)] -= c;
+    dtr_stale_reset(&s->index); /* the neighbourhoods of b's class cost less */
   }
 }
 
-/* c(e*(t)): t's producer plus each evicted class next to t, once.  The
- * sum only grows, so once c / denom is above `limit` (the best h so far)
- * t cannot win and the partial sum is returned. */
-static double neighbourhood_cost(dtr_state *s, int t, double denom, double limit) {
+/* c(e*(t)): t's producer plus each evicted class next to t, once. */
+static double neighbourhood_cost(dtr_state *s, int t) {
   double c = s->ri->cost[s->ri->g->bufs[t].owner];
-  if (c / denom > limit) return c;
   s->tick++;
   FOR_EVICTED_NEIGHBOURS(s, t, nb, {
     int r = uf_find(s, nb);
     if (s->stamp[r] != s->tick) {
       s->stamp[r] = s->tick;
       c += s->ccost[r] > 0 ? s->ccost[r] : 0;
-      if (c / denom > limit) return c;
     }
   });
   return c;
 }
 
-/* Offer candidate b: h_DTR, the lower buffer id on a tie. */
-static void offer(dtr_state *s, int b) {
+/* Offer candidate b: h_DTR, the lower buffer id on a tie.  Returns the
+ * c(e*) it computed, or -1. */
+static double offer(dtr_state *s, int b) {
   rx_exec *x = s->x;
   const ri_info *ri = x->ri;
-  if (x->lock[b] > 0 || x->hold[b] > 0 || !(ri->flags[b] & RI_DROP)) return;
-  double stale = x->clock - x->last_access[b], h = DBL_MAX;
+  if (x->lock[b] > 0 || x->hold[b] > 0 || !(ri->flags[b] & RI_DROP)) return -1;
+  double stale = x->clock - x->last_access[b], h = DBL_MAX, c = -1;
   if (stale > 0) {
-    double denom = (double)ri->size[b] * stale;
-    h = neighbourhood_cost(s, b, denom, s->best < 0 ? INFINITY : s->best_h) / denom;
+    c = neighbourhood_cost(s, b);
+    h = c / ((double)ri->size[b] * stale);
   }
   if (s->best < 0 || h < s->best_h || (h == s->best_h && b < s->best)) s->best = b, s->best_h = h;
+  return c;
 }
 
-static double stale_of(int b, void *ctx) {
-  const rx_exec *x = ((dtr_state *)ctx)->x;
-  return x->clock - x->last_access[b];
-}
-
-static void visit(int b, void *ctx) { offer(ctx, b); }
+static double visit(int b, void *ctx) { return offer(ctx, b); }
 
 /* The least h over the resident candidates: the index's walk finds it when
  * some candidate is stale (h finite); when none is, every resident buffer
@@ -149,7 +142,7 @@ static int dtr_victim(rx_exec *x, int64_t need, void *ctx) {
   dtr_state *s = ctx;
   (void)need;
   s->x = x, s->best = -1, s->best_h = DBL_MAX;
-  dtr_stale_walk(&s->index, stale_of, visit, &s->best_h, s);
+  dtr_stale_walk(&s->index, x->clock, visit, &s->best_h, s);
   if (s->best < 0 || s->best_h == DBL_MAX) {
     s->best = -1, s->best_h = DBL_MAX;
     for (int i = 0; i < x->nres; i++) offer(s, x->rlist[i]);
