@@ -22,7 +22,7 @@
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak; REMAT=0 skips them, REMAT_SLOW_MAX (default 100000) is the
 # largest size swap-greedy runs at (its rounds each measure the whole plan).
-# A command that takes under REPEAT_BELOW CPU seconds (default 5) is run
+# A command that takes under REPEAT_BELOW CPU seconds (default 20) is run
 # REPEAT times (default 3) and its fastest run kept: the least disturbed by
 # the machine's other work (short rows decide the growth ratios).
 set -eu
@@ -38,7 +38,7 @@ QUICK=${QUICK:-0}
 REMAT=${REMAT:-1}
 REMAT_SLOW_MAX=${REMAT_SLOW_MAX:-100000}
 REPEAT=${REPEAT:-3}
-REPEAT_BELOW=${REPEAT_BELOW:-5}
+REPEAT_BELOW=${REPEAT_BELOW:-20}
 OUT=$RESULTS/scale.md
 mkdir -p "$SCALE_DIR" "$RESULTS"
 TMP=$(mktemp -d)
