@@ -591,5 +591,21 @@ expect 1 "stream: J wins over J:0" $BIN verify "$T/g.json" "$T/s11.plan"
   bad "J over J:0: $(cat "$T/err")"
 sed 's/^  "1": \(.*\)/  "1": \1\n  "01": "x",\n  "1:00": "x",/' "$T/plan.json" >"$T/s12.plan"
 expect 0 "stream: keys that name no buffer" $BIN verify "$T/g.json" "$T/s12.plan"
+# dtr's index finds the very victim a scan of every resident buffer finds:
+# the same plan with --set dtr.scan=1, on training steps that evict and
+# recompute again and again (the second and third split a class of evicted
+# neighbours before dtr's union-find kept classes whole)
+for spec in "randwire 300 3 0.3" "tree 300 1 0.3" "randwire 300 1 0.2"; do
+  read -r fam n seed frac <<SPEC
+$spec
+SPEC
+  $BIN gen "$fam" -n "$n" --backward --seed "$seed" --out "$T/dx.json"
+  for scan in 0 1; do
+    $BIN solve "$T/dx.json" --order given --remat dtr --place firstfit --budget-frac "$frac" \
+      --set dtr.scan=$scan --no-baseline --format json --out "$T/dx$scan.plan" >/dev/null 2>&1
+    grep -vE '_ms"|"(time|wall|seconds|version)' "$T/dx$scan.plan" >"$T/dx$scan.txt" 2>/dev/null
+  done
+  [ -s "$T/dx0.txt" ] && cmp -s "$T/dx0.txt" "$T/dx1.txt" && ok || bad "dtr: the index's plan is not the scan's ($spec)"
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

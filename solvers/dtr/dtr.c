@@ -9,7 +9,8 @@
  * evicted neighbourhood; staleness is the compute time since t was last
  * made or read.  The neighbourhood is the paper's h_DTR-eq approximation:
  * evicted tensors joined into classes by a union-find (a class is never
- * split; a rematerialised tensor takes its cost out of its class).
+ * split; a rematerialised tensor takes its cost out of its class and puts it
+ * back when it is evicted again).
  * Evicted tensors come back when a run reads them (recursively, lib/
  * remat_exec.h); tensors no later run reads are freed at once (DTR's
  * banishing).  Ties go to the lower buffer id: the plan is deterministic.
@@ -31,13 +32,20 @@
 #include "lib/remat_exec.h"
 #include "solver.h"
 
+#define DTR_OPTIONS(X) \
+  X(scan, 0, 0, 1, "1: each victim by a scan of every resident buffer (slow: a check of the index)")
+enum { DTR_OPTIONS(MP_OPT_ENUM) DTR_N_OPTS };
+static const mp_option dtr_options[] = {DTR_OPTIONS(MP_OPT_ENTRY)};
+
 typedef struct dtr_state {
   const ri_info *ri;
   int *parent;    /* union-find over buffers */
   double *ccost;  /* per class root: the cost of its evicted members */
   bool *evicted;
+  bool *was_evicted; /* in the union-find: evicted once */
   int *stamp, tick;
   dtr_stale index; /* the resident candidates by staleness */
+  bool scan;       /* the victim by a scan instead (the scan option) */
   rx_exec *x;      /* during a victim search: the builder, and the best so far */
   int best;
   double best_h;
@@ -94,8 +102,12 @@ static void dtr_note(rx_exec *x, int b, int what, void *ctx) {
   double c = s->ri->cost[s->ri->g->bufs[b].owner];
   if (what == RX_NOTE_FREED && !s->evicted[b]) {
     s->evicted[b] = true;
-    s->parent[b] = b;
-    s->ccost[b] = c;
+    if (s->was_evicted[b]) {
+      s->ccost[uf_find(s, b)] += c; /* back into the class it never left */
+    } else {
+      s->was_evicted[b] = true;
+      s->ccost[b] = c;
+    }
     FOR_EVICTED_NEIGHBOURS(s, b, nb, uf_join(s, b, nb));
   } else if (what == RX_NOTE_MADE && s->evicted[b]) {
     s->evicted[b] = false;
@@ -142,7 +154,7 @@ static int dtr_victim(rx_exec *x, int64_t need, void *ctx) {
   dtr_state *s = ctx;
   (void)need;
   s->x = x, s->best = -1, s->best_h = DBL_MAX;
-  dtr_stale_walk(&s->index, x->clock, visit, &s->best_h, s);
+  if (!s->scan) dtr_stale_walk(&s->index, x->clock, visit, &s->best_h, s);
   if (s->best < 0 || s->best_h == DBL_MAX) {
     s->best = -1, s->best_h = DBL_MAX;
     for (int i = 0; i < x->nres; i++) offer(s, x->rlist[i]);
@@ -156,10 +168,11 @@ static int dtr_solve(mp_ctx *c) {
   ri_info ri;
   ri_init(&ri, c->g, c->start_order);
   size_t nb = (size_t)ri.nb + 1;
-  dtr_state s = {.ri = &ri};
+  dtr_state s = {.ri = &ri, .scan = c->opt[OPT_scan] != 0};
   s.parent = mp_xmalloc(sizeof(int) * nb);
   s.ccost = mp_xcalloc(nb, sizeof(double));
   s.evicted = mp_xcalloc(nb, sizeof(bool));
+  s.was_evicted = mp_xcalloc(nb, sizeof(bool));
   s.stamp = mp_xcalloc(nb, sizeof(int));
   bool *droppable = mp_xcalloc(nb, sizeof(bool));
   double *owner_cost = mp_xcalloc(nb, sizeof(double));
@@ -192,6 +205,7 @@ static int dtr_solve(mp_ctx *c) {
   free(s.parent);
   free(s.ccost);
   free(s.evicted);
+  free(s.was_evicted);
   free(s.stamp);
   dtr_stale_destroy(&s.index);
   ri_destroy(&ri);
@@ -203,5 +217,6 @@ const mp_solver solver_dtr = {
     .summary = "Dynamic Tensor Rematerialization (ICLR'21): the order as is, evicting the "
                "smallest cost / (size x staleness) whenever the budget would be exceeded",
     .decides = MP_DECIDES_EVENTS,
+    .options = MP_OPTIONS(dtr_options),
     .solve = dtr_solve,
 };
