@@ -128,6 +128,7 @@ static void set_cost(dtr_stale *s, int b, double cost) {
 }
 
 void dtr_stale_reset(dtr_stale *s) {
+  s->walks_since_reset = 0;
   for (int i = 0; i < s->n_raised; i++) {
     int b = s->raised[i];
     s->is_raised[b] = false;
@@ -191,5 +192,9 @@ void dtr_stale_walk(dtr_stale *s, double now, dtr_visit_fn visit, const double *
     s->stack[n++] = left_wins ? 2 * i + 1 : 2 * i;
     s->stack[n++] = left_wins ? 2 * i : 2 * i + 1;
   }
-  for (int i = 0; i < s->n_pending; i++) raise_cost(s, s->pending[i].b, s->pending[i].cost);
+  /* Raising only pays when the bounds live through a few walks: while the
+   * costs keep falling (a reset between every two walks) it is skipped,
+   * which is always safe (L stays a lower bound). */
+  if (s->walks_since_reset++ >= 1)
+    for (int i = 0; i < s->n_pending; i++) raise_cost(s, s->pending[i].b, s->pending[i].cost);
 }

@@ -45,6 +45,7 @@ typedef struct dtr_stale {
   bool *is_raised;
   dtr_raise *pending; /* raises asked for during a walk, applied after it */
   int n_pending, cap_pending;
+  int walks_since_reset;
   int *stack; /* scratch: the walk */
 } dtr_stale;
 
