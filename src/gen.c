@@ -608,67 +608,102 @@ static int gen_chain(gb *b, mp_error *err) {
  * - `output` reads the loss and the gradients of the operators that read a
  *   graph input (the input gradients).
  * Every forward node is phase `fwd`, every other `bwd`. */
-static int add_backward(gb *b, mp_error *err) {
-  mp_graph *g = b->g;
-  int F = g->n;
-  if ((int64_t)2 * F + 2 > MAX_NODES)
-    return mp_errorf(err, "gen %s --backward: %d forward nodes make more than %d", b->o->family,
-                     F, MAX_NODES);
-  /* readers of each forward node (CSR, distinct, ascending) */
-  int *rstart = mp_xcalloc((size_t)F + 1, sizeof(int));
+/* The forward's readers for the backward pass: per forward node v, the
+ * distinct nodes that read it (CSR rd[rstart[v] .. rstart[v + 1]),
+ * ascending), and room for the inputs of any node added. */
+typedef struct bw_readers {
+  int F, *rstart, *rd, *ins;
+} bw_readers;
+
+static void readers_init(bw_readers *r, mp_graph *g) {
+  int F = r->F = g->n;
+  r->rstart = mp_xcalloc((size_t)F + 1, sizeof(int));
   for (int w = 0; w < F; w++)
     for (int i = 0; i < g->nodes[w].n_in; i++)
-      if (i == 0 || g->nodes[w].in[i].node != g->nodes[w].in[i - 1].node) rstart[g->nodes[w].in[i].node + 1]++;
-  for (int v = 0; v < F; v++) rstart[v + 1] += rstart[v];
-  int *rd = mp_xmalloc(sizeof(int) * (size_t)(rstart[F] + 1)), *fill = mp_xmalloc(sizeof(int) * (size_t)(F + 1));
-  memcpy(fill, rstart, sizeof(int) * (size_t)F);
-  int maxdeg = 1;
+      if (i == 0 || g->nodes[w].in[i].node != g->nodes[w].in[i - 1].node) r->rstart[g->nodes[w].in[i].node + 1]++;
+  for (int v = 0; v < F; v++) r->rstart[v + 1] += r->rstart[v];
+  r->rd = mp_xmalloc(sizeof(int) * (size_t)(r->rstart[F] + 1));
+  int *fill = mp_xmalloc(sizeof(int) * (size_t)(F + 1));
+  memcpy(fill, r->rstart, sizeof(int) * (size_t)F);
   for (int w = 0; w < F; w++) {
     g->nodes[w].phase = MP_PHASE_FWD;
     for (int i = 0; i < g->nodes[w].n_in; i++)
-      if (i == 0 || g->nodes[w].in[i].node != g->nodes[w].in[i - 1].node) rd[fill[g->nodes[w].in[i].node]++] = w;
+      if (i == 0 || g->nodes[w].in[i].node != g->nodes[w].in[i - 1].node) r->rd[fill[g->nodes[w].in[i].node]++] = w;
   }
-  int nsink = 0;
+  free(fill);
+  int maxdeg = 1;
   for (int v = 0; v < F; v++) {
-    int deg = rstart[v + 1] - rstart[v] + g->nodes[v].n_in + 1;
+    int deg = r->rstart[v + 1] - r->rstart[v] + g->nodes[v].n_in + 1;
     maxdeg = deg > maxdeg ? deg : maxdeg;
-    nsink += !g->nodes[v].is_input && rstart[v + 1] == rstart[v];
   }
-  int *ins = mp_xmalloc(sizeof(int) * (size_t)(F + 2 > maxdeg ? F + 2 : maxdeg));
+  r->ins = mp_xmalloc(sizeof(int) * (size_t)(F + 2 > maxdeg ? F + 2 : maxdeg));
+}
+
+static void readers_destroy(bw_readers *r) {
+  free(r->rstart);
+  free(r->rd);
+  free(r->ins);
+}
+
+/* The loss reads every forward node that nothing reads (but the inputs). */
+static int add_loss(gb *b, bw_readers *r) {
+  const mp_graph *g = b->g;
   int k = 0;
-  for (int v = 0; v < F; v++)
-    if (!g->nodes[v].is_input && rstart[v + 1] == rstart[v]) ins[k++] = v;
-  int loss = gb_add(b, "loss", 4, ins, nsink, "loss");
-  g->nodes[loss].phase = MP_PHASE_FWD;
-  int *grad = fill; /* grad[v]: v's gradient node */
-  for (int v = F - 1; v >= 0; v--) {
+  for (int v = 0; v < r->F; v++)
+    if (!g->nodes[v].is_input && r->rstart[v + 1] == r->rstart[v]) r->ins[k++] = v;
+  int loss = gb_add(b, "loss", 4, r->ins, k, "loss");
+  b->g->nodes[loss].phase = MP_PHASE_FWD;
+  return loss;
+}
+
+/* One gradient node per forward operator, last first: it reads its readers'
+ * gradients (or the loss), the node's output and the node's inputs. */
+static void add_grads(gb *b, bw_readers *r, int loss, int *grad) {
+  mp_graph *g = b->g;
+  for (int v = r->F - 1; v >= 0; v--) {
     grad[v] = -1;
     if (g->nodes[v].is_input) continue;
-    k = 0;
-    for (int i = rstart[v]; i < rstart[v + 1]; i++) ins[k++] = grad[rd[i]];
-    if (k == 0) ins[k++] = loss;
-    ins[k++] = v;
-    for (int i = 0; i < g->nodes[v].n_in; i++) ins[k++] = g->nodes[v].in[i].node;
-    grad[v] = gb_add(b, "grad", g->nodes[v].out_size[0], ins, k, "%s.grad", g->nodes[v].name);
+    int k = 0;
+    for (int i = r->rstart[v]; i < r->rstart[v + 1]; i++) r->ins[k++] = grad[r->rd[i]];
+    if (k == 0) r->ins[k++] = loss;
+    r->ins[k++] = v;
+    for (int i = 0; i < g->nodes[v].n_in; i++) r->ins[k++] = g->nodes[v].in[i].node;
+    grad[v] = gb_add(b, "grad", g->nodes[v].out_size[0], r->ins, k, "%s.grad", g->nodes[v].name);
     g->nodes[grad[v]].phase = MP_PHASE_BWD;
   }
-  k = 0;
-  ins[k++] = loss;
-  for (int v = 0; v < F; v++) {
+}
+
+/* The output reads the loss and the gradients of the inputs' readers. */
+static void add_output(gb *b, bw_readers *r, int loss, const int *grad) {
+  const mp_graph *g = b->g;
+  int k = 0;
+  r->ins[k++] = loss;
+  for (int v = 0; v < r->F; v++) {
     if (!g->nodes[v].is_input) continue;
-    for (int i = rstart[v]; i < rstart[v + 1]; i++)
-      if (grad[rd[i]] >= 0) ins[k++] = grad[rd[i]];
+    for (int i = r->rstart[v]; i < r->rstart[v + 1]; i++)
+      if (grad[r->rd[i]] >= 0) r->ins[k++] = grad[r->rd[i]];
   }
-  qsort(ins + 1, (size_t)(k - 1), sizeof(int), cmp_int);
+  qsort(r->ins + 1, (size_t)(k - 1), sizeof(int), cmp_int);
   int m = 1;
   for (int i = 1; i < k; i++)
-    if (ins[i] != ins[m - 1]) ins[m++] = ins[i];
-  int out = gb_add(b, "output", 0, ins, m, "output");
-  g->nodes[out].phase = MP_PHASE_BWD;
-  free(rstart);
-  free(rd);
-  free(fill);
-  free(ins);
+    if (r->ins[i] != r->ins[m - 1]) r->ins[m++] = r->ins[i];
+  int out = gb_add(b, "output", 0, r->ins, m, "output");
+  b->g->nodes[out].phase = MP_PHASE_BWD;
+}
+
+static int add_backward(gb *b, mp_error *err) {
+  int F = b->g->n;
+  if ((int64_t)2 * F + 2 > MAX_NODES)
+    return mp_errorf(err, "gen %s --backward: %d forward nodes make more than %d", b->o->family,
+                     F, MAX_NODES);
+  bw_readers r;
+  readers_init(&r, b->g);
+  int *grad = mp_xmalloc(sizeof(int) * (size_t)(F + 1));
+  int loss = add_loss(b, &r);
+  add_grads(b, &r, loss, grad);
+  add_output(b, &r, loss, grad);
+  free(grad);
+  readers_destroy(&r);
   return 0;
 }
 
