@@ -115,12 +115,6 @@ static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t 
   return 0;
 }
 
-static uint64_t str_hash(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (const unsigned char *c = (const unsigned char *)s; *c; c++) h = (h ^ *c) * 1099511628211ULL;
-  return h;
-}
-
 /* Record p->ids[i]; an error when the id was seen before. */
 static int add_id(csv_state *st, mp_problem *p, int i, int *lines, mp_error *err) {
   if (2 * (size_t)(i + 1) > st->id_cap) { /* grow and re-insert */
@@ -128,12 +122,12 @@ static int add_id(csv_state *st, mp_problem *p, int i, int *lines, mp_error *err
     st->id_cap = st->id_cap ? 2 * st->id_cap : 1024;
     st->id_at = mp_xcalloc(st->id_cap, sizeof(int));
     for (int j = 0; j < i; j++) {
-      size_t h = str_hash(p->ids[j]) & (st->id_cap - 1);
+      size_t h = mp_str_hash(p->ids[j]) & (st->id_cap - 1);
       while (st->id_at[h]) h = (h + 1) & (st->id_cap - 1);
       st->id_at[h] = j + 1;
     }
   }
-  size_t h = str_hash(p->ids[i]) & (st->id_cap - 1);
+  size_t h = mp_str_hash(p->ids[i]) & (st->id_cap - 1);
   for (; st->id_at[h]; h = (h + 1) & (st->id_cap - 1))
     if (!strcmp(p->ids[st->id_at[h] - 1], p->ids[i]))
       return mp_errorf(err, "%s:%d: duplicate id '%s' (first on line %d)", st->path, st->lineno,

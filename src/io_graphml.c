@@ -94,8 +94,7 @@ static char *attr(xmlTextReaderPtr r, const char *name) {
 
 /* ---- node ids ---- */
 static uint32_t id_hash(const char *s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (const unsigned char *c = (const unsigned char *)s; *c; c++) h = (h ^ *c) * 1099511628211ULL;
+  uint64_t h = mp_str_hash(s);
   return (uint32_t)(h ^ (h >> 32));
 }
 

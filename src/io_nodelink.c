@@ -37,15 +37,13 @@ typedef struct key_table {
 } key_table;
 
 static uint64_t key_hash(json_t *k) {
-  uint64_t h = 1469598103934665603ULL;
   if (json_is_integer(k)) {
     uint64_t x = (uint64_t)json_integer_value(k);
-    for (int i = 0; i < 8; i++) h = (h ^ ((x >> (8 * i)) & 0xff)) * 1099511628211ULL;
-    return h;
+    unsigned char b[8]; /* its bytes, the least significant first */
+    for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
+    return mp_hash_more(MP_HASH_START, b, 8);
   }
-  const char *s = json_string_value(k);
-  size_t n = json_string_length(k);
-  for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+  uint64_t h = mp_hash_more(MP_HASH_START, json_string_value(k), json_string_length(k));
   return h ^ 0x9e3779b97f4a7c15ULL; /* "1" and 1 differ */
 }
 

@@ -236,3 +236,11 @@ void mp_radix_sort_records(void *rec, size_t size, size_t m, int passes, mp_radi
   free(key);
   free(idx);
 }
+
+uint64_t mp_hash_more(uint64_t h, const void *bytes, size_t n) {
+  const unsigned char *c = bytes;
+  for (size_t i = 0; i < n; i++) h = (h ^ c[i]) * 1099511628211ULL;
+  return h;
+}
+
+uint64_t mp_str_hash(const char *s) { return mp_hash_more(MP_HASH_START, s, strlen(s)); }

@@ -94,6 +94,13 @@ static inline uint64_t mp_radix_key(int64_t x) { return (uint64_t)x ^ ((uint64_t
 typedef uint64_t (*mp_radix_key_fn)(const void *rec, int pass);
 void mp_radix_sort_records(void *rec, size_t size, size_t m, int passes, mp_radix_key_fn key_of);
 
+/* FNV-1a, 64 bits: the readers' and the verifier's hash tables of names.
+ * mp_hash_more continues a hash over n more bytes (start from
+ * MP_HASH_START). */
+#define MP_HASH_START 1469598103934665603ULL
+uint64_t mp_hash_more(uint64_t h, const void *bytes, size_t n);
+uint64_t mp_str_hash(const char *s);
+
 /* x rounded up to a multiple of a (a >= 1).  Callers keep x and a far below
  * INT64_MAX (the limits above); mp_align_up_ok checks. */
 static inline int64_t mp_align_up(int64_t x, int64_t a) {

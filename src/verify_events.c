@@ -46,12 +46,6 @@ typedef struct residency_index {
   mp_vf_slots slots;
 } residency_index;
 
-static size_t id_hash(const char *s) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return (size_t)h;
-}
-
 static void residency_index_init(residency_index *x, const mp_problem *p, int64_t *off) {
   size_t cap = 16;
   while (cap < 2 * (size_t)p->n) cap *= 2;
@@ -60,7 +54,7 @@ static void residency_index_init(residency_index *x, const mp_problem *p, int64_
   x->slot = mp_xmalloc(sizeof(int) * cap);
   memset(x->slot, 0xff, sizeof(int) * cap);
   for (int i = 0; i < p->n; i++) {
-    size_t h = id_hash(p->ids[i]) & x->mask;
+    size_t h = (size_t)mp_str_hash(p->ids[i]) & x->mask;
     while (x->slot[h] >= 0) h = (h + 1) & x->mask;
     x->slot[h] = i;
   }
@@ -76,7 +70,7 @@ static void residency_index_destroy(residency_index *x) {
 static int take_residency_member(void *ctx, const char *name, json_t *v, mp_error *err) {
   (void)err;
   residency_index *x = ctx;
-  for (size_t h = id_hash(name) & x->mask; x->slot[h] >= 0; h = (h + 1) & x->mask)
+  for (size_t h = (size_t)mp_str_hash(name) & x->mask; x->slot[h] >= 0; h = (h + 1) & x->mask)
     if (!strcmp(x->p->ids[x->slot[h]], name)) mp_vf_slots_take(&x->slots, x->slot[h], MP_VF_MAIN, v);
   return 0;
 }
