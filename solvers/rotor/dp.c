@@ -126,6 +126,12 @@ static size_t at(const rt_dp *d, int var, int s, int t) {
   return ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s)) * (size_t)(d->S + 1);
 }
 
+/* The first and last h at which a sub-problem's value is finite (an
+ * empty range, first > last, when none is). */
+static int *finite_of(const rt_dp *d, int var, int s, int t) {
+  return d->fin + 2 * ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s));
+}
+
 /* The value of a sub-problem at h slots (INFINITY beyond the table). */
 static double sub(const rt_dp *d, int var, int s, int t, int h) {
   if (h < 0 || h > d->S || !var_ok(d, var, s, t)) return INFINITY;
@@ -231,7 +237,7 @@ static void branch_direct(cellctx *c) {
  * [lo, hi], noting `how` where it improves; written without branches and
  * with restrict so that the compiler vectorises it (the same sums, in the
  * same order, as one comparison per h). */
-__attribute__((optimize("O3")))
+__attribute__((optimize("O3"), target_clones("avx2", "default")))
 static void relax(double *restrict v, int32_t *restrict hw, const double *restrict a,
                   const double *restrict b, int lo, int hi, double sweep, int32_t how) {
   for (int h = lo; h <= hi; h++) {
@@ -268,13 +274,15 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
     if (!var_ok(d, v1, s2, t) || !var_ok(d, v2, s, s2 - 1)) continue;
     int32_t how = HOW(HOW_CK + 3 * (s2 - s - 1) + pass, off ? RT_OFF_X : 0);
     const double *x1 = d->val + at(d, v1, s2, t), *x2 = d->val + at(d, v2, s, s2 - 1);
-    /* h1 = h + d1 into the first, h2 = h + d2 into the second, both in [0, S] */
+    const int *f1 = finite_of(d, v1, s2, t), *f2 = finite_of(d, v2, s, s2 - 1);
+    /* h1 = h + d1 into the first, h2 = h + d2 into the second, both within
+     * their finite range (elsewhere the sum is infinite: no offer) */
     int d1 = ck_d1(d, var, s, t, s2, off), d2 = ck_d2(d, var, s, t, s2, pass);
     int lo_h = 0, hi_h = lim < d->S ? lim : d->S;
-    if (-d1 > lo_h) lo_h = -d1;
-    if (-d2 > lo_h) lo_h = -d2;
-    if (d->S - d1 < hi_h) hi_h = d->S - d1;
-    if (d->S - d2 < hi_h) hi_h = d->S - d2;
+    if (f1[0] - d1 > lo_h) lo_h = f1[0] - d1;
+    if (f2[0] - d2 > lo_h) lo_h = f2[0] - d2;
+    if (f1[1] - d1 < hi_h) hi_h = f1[1] - d1;
+    if (f2[1] - d2 < hi_h) hi_h = f2[1] - d2;
     if (off)
       relax_copy(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]), how);
     else
@@ -320,6 +328,10 @@ static void fill_cell(rt_dp *d, int var, int s, int t) {
     branch_ck(&c, s2, lo, lim, false);
     if (off) branch_ck(&c, s2, lo, lim, true);
   }
+  int *fin = finite_of(d, var, s, t), first = 0, last = d->S;
+  while (first <= d->S && !isfinite(c.v[first])) first++;
+  while (last >= first && !isfinite(c.v[last])) last--;
+  fin[0] = first, fin[1] = last;
 }
 
 static int *slots_array(const rt_dp *d, const int64_t *bytes) {
@@ -369,6 +381,7 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
   size_t len = (d->cells ? d->cells : 1) * RT_NV * (size_t)(slots + 1);
   d->val = mp_xmalloc(sizeof(double) * len);
   d->how = mp_xmalloc(sizeof(int32_t) * len);
+  d->fin = mp_xmalloc(sizeof(int) * 2 * (d->cells ? d->cells : 1) * RT_NV);
   /* by length; in a cell the variants without top or pend first (top
    * releases into them), then top, then pend (its tail may come first) */
   for (int n = 0; n < L; n++) {
@@ -395,6 +408,7 @@ void rt_dp_destroy(rt_dp *d) {
   for (int m = 0; m < 2; m++) free(d->FC[m]);
   free(d->val);
   free(d->how);
+  free(d->fin);
   free(d->row);
   memset(d, 0, sizeof *d);
 }

@@ -121,6 +121,7 @@ typedef struct rt_dp {
   double *FC[2];           /* prefix sums of fr_cost */
   double *val;             /* [var][cell][h] */
   int32_t *how;            /* the choice that attains val (-1: none) */
+  int *fin;                /* [var][cell][2]: the first and last h of finite val */
   int *row;                /* offset of cell (s, s) */
   size_t cells;
 } rt_dp;
