@@ -24,6 +24,13 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 
 /* ---- the events and their account ---- */
 
+/* rx_next_use from the events (cached in x->nu whenever cur moves). */
+static int next_use(const rx_exec *x, int b) {
+  const ri_info *ri = x->ri;
+  if (x->cur[b] < ri->ev_start[b + 1]) return ri->ev[x->cur[b]];
+  return (ri->flags[b] & RI_OUTPUT) ? ri->m : ri->m + 1;
+}
+
 static void push(rx_exec *x, mp_event_kind k, int id) {
   if (x->out) mp_events_push(x->out, k, id);
 }
@@ -45,15 +52,29 @@ static void sample(rx_exec *x, int64_t extra) {
   if (x->pos_peak && x->live + extra > x->pos_peak[x->p]) x->pos_peak[x->p] = x->live + extra;
 }
 
+/* Without copies (bandwidth 0) nothing can stall the compute stream: the
+ * floor and every ready time are ends of earlier runs (costs are never
+ * negative), so a run starts when the one before it ends, and the copy
+ * streams' account (ready, last_read, floor) is not kept. */
+static double run_start(rx_exec *x, int v) {
+  const ri_info *ri = x->ri;
+  if (x->bandwidth <= 0) return x->t_comp;
+  double start = dmax(x->floor, x->t_comp);
+  for (int k = 0; k < ri_nreads(ri, v); k++) start = dmax(start, x->ready[ri_read(ri, v, k)]);
+  return start;
+}
+
+/* The callbacks' account: last_access, and the notes (DTR's). */
+static bool noted(const rx_exec *x) { return x->note || x->victim; }
+
 static void emit_run(rx_exec *x, int v) {
   const ri_info *ri = x->ri;
   push(x, MP_EV_RUN, v);
-  double start = dmax(x->floor, x->t_comp);
-  for (int k = 0; k < ri_nreads(ri, v); k++) start = dmax(start, x->ready[ri_read(ri, v, k)]);
-  double end = start + ri->cost[v];
+  double end = run_start(x, v) + ri->cost[v];
   x->t_comp = end;
   x->duration = dmax(x->duration, end);
-  for (int k = 0; k < ri_nreads(ri, v); k++) {
+  bool timed = x->bandwidth > 0, note = noted(x);
+  for (int k = 0; (timed || note) && k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     x->last_read[r] = end;
     x->last_access[r] = x->clock;
@@ -63,9 +84,10 @@ static void emit_run(rx_exec *x, int v) {
     int o = ri->own[i];
     x->res[o] = 1;
     x->live += ri->size[o];
-    x->ready[o] = end;
-    x->last_access[o] = x->clock;
+    if (timed) x->ready[o] = end;
     rlist_add(x, o);
+    if (!note) continue;
+    x->last_access[o] = x->clock;
     if (x->note) x->note(x, o, RX_NOTE_ACCESS, x->ctx);
   }
   sample(x, ri_ws(ri, v));
@@ -78,7 +100,7 @@ static void emit_free(rx_exec *x, int b) {
   push(x, MP_EV_FREE, b);
   x->res[b] = 0;
   x->live -= x->ri->size[b];
-  x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
+  if (x->bandwidth > 0) x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
   rlist_del(x, b);
   if (x->note) x->note(x, b, RX_NOTE_GONE, x->ctx);
   if (x->note && rx_next_use(x, b) <= x->ri->m) x->note(x, b, RX_NOTE_FREED, x->ctx);
@@ -121,6 +143,11 @@ static int reserve(rx_exec *x, int64_t need) {
     emit_free(x, b);
   }
   return 0;
+}
+
+/* Room for v's run (its size is summed only when a callback enforces it). */
+static int reserve_run(rx_exec *x, int v) {
+  return x->victim ? reserve(x, ri_run_bytes(x->ri, v)) : 0;
 }
 
 /* ---- the policy ---- */
@@ -197,7 +224,7 @@ static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   }
   for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++)
     if (x->res[ri->own[i]]) emit_free(x, ri->own[i]); /* a rerun remakes them all */
-  if (reserve(x, ri_run_bytes(ri, u))) return -1;
+  if (reserve_run(x, u)) return -1;
   emit_run(x, u);
   x->n_reruns++;
   for (int k = 0; k < ri_nreads(ri, u); k++) {
@@ -256,6 +283,12 @@ int rx_materialize(rx_exec *x, int b) {
 
 /* ---- positions ---- */
 
+/* b's event at the position just run is passed. */
+static void advance(rx_exec *x, int b) {
+  x->cur[b]++;
+  x->nu[b] = next_use(x, b);
+}
+
 /* Swapped buffers whose copy out has ended by now are freed. */
 static void free_copied(rx_exec *x) {
   int n = x->npend;
@@ -312,7 +345,7 @@ int rx_step(rx_exec *x) {
     x->lock[r]++;
   }
   flush(x);
-  if (reserve(x, ri_run_bytes(ri, v))) return -1;
+  if (reserve_run(x, v)) return -1;
   emit_run(x, v);
   x->pos_start[p] = x->t_comp - ri->cost[v];
   x->pos_tout[p] = x->t_out;
@@ -321,10 +354,10 @@ int rx_step(rx_exec *x) {
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     x->lock[r]--;
-    x->cur[r]++;
+    advance(x, r);
     if (x->note) x->note(x, r, RX_NOTE_READ, x->ctx);
   }
-  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) x->cur[ri->own[i]]++;
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) advance(x, ri->own[i]);
   for (int k = 0; k < ri_nreads(ri, v); k++) rx_settle(x, ri_read(ri, v, k));
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) rx_settle(x, ri->own[i]);
   return x->failed ? -1 : 0;
@@ -394,6 +427,7 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   x->host = mp_xcalloc(nb, 1);
   x->lock = mp_xcalloc(nb, sizeof(int));
   x->cur = mp_xmalloc(sizeof(int) * nb);
+  x->nu = mp_xmalloc(sizeof(int) * nb);
   x->runs = mp_xcalloc(n, sizeof(int));
   x->last_access = mp_xcalloc(nb, sizeof(double));
   x->rlist = mp_xmalloc(sizeof(int) * nb);
@@ -416,6 +450,7 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
       x->cur[b]++;
       rlist_add(x, b);
     }
+    x->nu[b] = next_use(x, b);
   }
   x->peak = x->live;
 }
@@ -426,6 +461,7 @@ void rx_destroy(rx_exec *x) {
   free(x->host);
   free(x->lock);
   free(x->cur);
+  free(x->nu);
   free(x->runs);
   free(x->last_access);
   free(x->rlist);

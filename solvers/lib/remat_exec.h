@@ -69,6 +69,7 @@ struct rx_exec {
   /* state */
   uint8_t *res, *host;
   int *lock, *cur;      /* cur[b]: index of b's next event not yet passed */
+  int *nu;              /* nu[b]: rx_next_use(b), kept as cur moves */
   int *runs;            /* per node */
   int p;                /* the next position to run */
   int64_t live, peak;
@@ -125,11 +126,7 @@ int rx_fetch(rx_exec *x, int b);
 /* Every remaining position, then every graph output brought back. */
 int rx_finish(rx_exec *x);
 /* Next use position of b (ri->m + 1 when none remains; m for outputs). */
-static inline int rx_next_use(const rx_exec *x, int b) {
-  const ri_info *ri = x->ri;
-  if (x->cur[b] < ri->ev_start[b + 1]) return ri->ev[x->cur[b]];
-  return (ri->flags[b] & RI_OUTPUT) ? ri->m : ri->m + 1;
-}
+static inline int rx_next_use(const rx_exec *x, int b) { return x->nu[b]; }
 static inline bool rx_time_up(const rx_exec *x) { return x->deadline > 0 && mp_now() >= x->deadline; }
 
 #endif
