@@ -128,9 +128,11 @@ static size_t at(const rt_dp *d, int var, int s, int t) {
 
 /* The first and last h at which a sub-problem's value is finite (an
  * empty range, first > last, when none is). */
-static int *finite_of(const rt_dp *d, int var, int s, int t) {
-  return d->fin + 2 * ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s));
+static size_t fin_at(const rt_dp *d, int var, int s, int t) {
+  return 2 * ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s));
 }
+
+static const int *finite_of(const rt_dp *d, int var, int s, int t) { return d->fin + fin_at(d, var, s, t); }
 
 /* The value of a sub-problem at h slots (INFINITY beyond the table). */
 static double sub(const rt_dp *d, int var, int s, int t, int h) {
@@ -173,20 +175,26 @@ static bool tail_fits(const rt_dp *d, int t, int h_base, int xt) {
  * is the driver's Lagrange multiplier on that capacity). */
 static double copy_cost(const rt_dp *d, int64_t bytes) { return d->copy_weight * 2.0 * (double)bytes / d->bandwidth; }
 
+/* A cell being filled: its values, and its choices when they are wanted
+ * (how NULL while the table is filled: the schedule recomputes the
+ * choices of the cells it visits, with the same offers in the same order). */
 typedef struct cellctx {
-  rt_dp *d;
+  const rt_dp *d;
   int var, s, t;
   double *v;
   int32_t *how;
 } cellctx;
 
 static void offer(cellctx *c, int h, double x, int32_t how) {
-  if (x < c->v[h]) c->v[h] = x, c->how[h] = how;
+  if (x < c->v[h]) {
+    c->v[h] = x;
+    if (c->how) c->how[h] = how;
+  }
 }
 
 /* F_all at s (with T_s offloaded during (s+1, t) when off). */
 static void branch_all(cellctx *c, bool off) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP, pend = var & RT_V_PEND;
   if (top && s == t) return;
@@ -212,7 +220,7 @@ static void branch_all(cellctx *c, bool off) {
 
 /* Release X_t and solve the interval as if it were absent. */
 static void branch_top(cellctx *c) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   int rm = d->A[c->t] - ov(d, c->s - 1, c->t);
   for (int h = rm > 0 ? rm : 0; h <= d->S; h++)
     offer(c, h, sub(d, c->var & ~RT_V_TOP, c->s, c->t, h - rm), HOW(HOW_TOP, 0));
@@ -221,7 +229,7 @@ static void branch_top(cellctx *c) {
 /* Group t at once (s = t): stage t has no tape beyond X_t, and X_t is
  * resident (top) or not read by the group. */
 static void branch_direct(cellctx *c) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
   int t = c->t, var = c->var, a_t = var & RT_V_TOP ? d->A[t] : 0;
   if ((var & RT_V_PEND) || ch->t_start[t + 1] != ch->t_start[t] || (!(var & RT_V_TOP) && ch->kx[t])) return;
@@ -249,6 +257,16 @@ static void relax(double *restrict v, int32_t *restrict hw, const double *restri
   }
 }
 
+/* relax without the choices (the table's fill). */
+__attribute__((optimize("O3"), target_clones("avx2", "default")))
+static void relax_min(double *restrict v, const double *restrict a, const double *restrict b,
+                      int lo, int hi, double sweep) {
+  for (int h = lo; h <= hi; h++) {
+    double x = sweep + a[h] + b[h], old = v[h];
+    v[h] = __builtin_isless(x, old) ? x : old;
+  }
+}
+
 /* The same with the copy of X_{s-1} added last. */
 __attribute__((optimize("O3")))
 static void relax_copy(double *restrict v, int32_t *restrict hw, const double *restrict a,
@@ -263,8 +281,18 @@ static void relax_copy(double *restrict v, int32_t *restrict hw, const double *r
   }
 }
 
+/* relax_copy without the choices. */
+__attribute__((optimize("O3")))
+static void relax_copy_min(double *restrict v, const double *restrict a, const double *restrict b,
+                           int lo, int hi, double sweep, double copy) {
+  for (int h = lo; h <= hi; h++) {
+    double x = sweep + a[h] + b[h] + copy, old = v[h];
+    v[h] = __builtin_isless(x, old) ? x : old;
+  }
+}
+
 static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP;
   double sweep = d->FC[0][s2 - 1] - d->FC[0][lo - 1];
   if (off && d->ch->a[s - 1] == 0) return;
@@ -283,17 +311,21 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
     if (f2[0] - d2 > lo_h) lo_h = f2[0] - d2;
     if (f1[1] - d1 < hi_h) hi_h = f1[1] - d1;
     if (f2[1] - d2 < hi_h) hi_h = f2[1] - d2;
-    if (off)
+    if (off && c->how)
       relax_copy(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]), how);
-    else
+    else if (off)
+      relax_copy_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]));
+    else if (c->how)
       relax(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, how);
+    else
+      relax_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep);
   }
 }
 
 /* With a tail of group t+1 waiting: the sweep s .. t (X_{s-1} kept), the
  * tail at once, then the interval with X_t on top. */
 static void branch_tail_first(cellctx *c, int lo, int lim) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   int s = c->s, t = c->t, v2 = (c->var & ~RT_V_PEND) | RT_V_TOP, a = ins(d, s - 1, t, -1);
   if (!var_ok(d, v2, s, t)) return;
   double sweep = d->FC[0][t] - d->FC[0][lo - 1];
@@ -302,10 +334,11 @@ static void branch_tail_first(cellctx *c, int lo, int lim) {
     if (h + a + d->GT[t + 1] <= d->SB) offer(c, h, sweep + x2[h + a], HOW(HOW_TAIL, 0));
 }
 
-static void fill_cell(rt_dp *d, int var, int s, int t) {
-  size_t base = at(d, var, s, t);
-  cellctx c = {d, var, s, t, d->val + base, d->how + base};
-  for (int h = 0; h <= d->S; h++) c.v[h] = INFINITY, c.how[h] = -1;
+/* The values of cell (var, s, t) into v, its choices into how (or NULL). */
+static void fill_cell(const rt_dp *d, int var, int s, int t, double *v, int32_t *how) {
+  cellctx c = {d, var, s, t, v, how};
+  for (int h = 0; h <= d->S; h++) c.v[h] = INFINITY;
+  for (int h = 0; how && h <= d->S; h++) c.how[h] = -1;
   bool off = d->bandwidth > 0, pend = var & RT_V_PEND;
   branch_all(&c, false);
   if (off) branch_all(&c, true);
@@ -328,9 +361,16 @@ static void fill_cell(rt_dp *d, int var, int s, int t) {
     branch_ck(&c, s2, lo, lim, false);
     if (off) branch_ck(&c, s2, lo, lim, true);
   }
-  int *fin = finite_of(d, var, s, t), first = 0, last = d->S;
-  while (first <= d->S && !isfinite(c.v[first])) first++;
-  while (last >= first && !isfinite(c.v[last])) last--;
+}
+
+/* A cell of the table: its values and their finite range. */
+static void fill_table_cell(rt_dp *d, int var, int s, int t) {
+  double *v = d->val + at(d, var, s, t);
+  fill_cell(d, var, s, t, v, NULL);
+  int *fin = d->fin + fin_at(d, var, s, t);
+  int first = 0, last = d->S;
+  while (first <= d->S && !isfinite(v[first])) first++;
+  while (last >= first && !isfinite(v[last])) last--;
   fin[0] = first, fin[1] = last;
 }
 
@@ -358,9 +398,9 @@ static void sizes(rt_dp *d, const rt_chain *ch) {
   }
 }
 
-size_t rt_dp_bytes(int L, int slots) {
+size_t rt_dp_entries(int L, int slots) {
   size_t cells = (size_t)L * (size_t)(L + 1) / 2;
-  return cells * RT_NV * (size_t)(slots + 1) * (sizeof(double) + sizeof(int32_t));
+  return cells * RT_NV * (size_t)(slots + 1);
 }
 
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
@@ -380,17 +420,19 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
   d->cells = (size_t)L * (size_t)(L + 1) / 2;
   size_t len = (d->cells ? d->cells : 1) * RT_NV * (size_t)(slots + 1);
   d->val = mp_xmalloc(sizeof(double) * len);
-  d->how = mp_xmalloc(sizeof(int32_t) * len);
   d->fin = mp_xmalloc(sizeof(int) * 2 * (d->cells ? d->cells : 1) * RT_NV);
-  /* by length; in a cell the variants without top or pend first (top
-   * releases into them), then top, then pend (its tail may come first) */
-  for (int n = 0; n < L; n++) {
+  /* a cell (s, t) reads the cells strictly inside [s, t]: by end t, then
+   * by start s downwards, so that the cells (s2 > s, t) it reads were just
+   * filled (in cache); in a cell the variants without top or pend first
+   * (top releases into them), then top, then pend (its tail may come
+   * first) */
+  for (int t = 1; t <= L; t++) {
     if (deadline > 0 && mp_now() >= deadline) return -1;
-    for (int s = 1; s + n <= L; s++)
+    for (int s = t; s >= 1; s--)
       for (int pass = 0; pass < 3; pass++)
         for (int var = 0; var < 16; var++) {
           int kind = var & RT_V_TOP ? 1 : var & RT_V_PEND ? 2 : 0;
-          if (kind == pass && var_ok(d, var, s, s + n)) fill_cell(d, var, s, s + n);
+          if (kind == pass && var_ok(d, var, s, t)) fill_table_cell(d, var, s, t);
         }
   }
   return 0;
@@ -407,7 +449,6 @@ void rt_dp_destroy(rt_dp *d) {
   free(d->OV);
   for (int m = 0; m < 2; m++) free(d->FC[m]);
   free(d->val);
-  free(d->how);
   free(d->fin);
   free(d->row);
   memset(d, 0, sizeof *d);
@@ -424,6 +465,8 @@ typedef struct emitter {
   const rt_dp *d;
   rt_op **ops;
   int *n, *cap;
+  double *v;      /* scratch: a cell's values and choices, recomputed */
+  int32_t *how;
 } emitter;
 
 static void put(emitter *e, char op, int k, int arg) {
@@ -504,7 +547,8 @@ static void emit_ck(emitter *e, int var, int s, int t, int h, int s2, int pass, 
 /* The choice the table recorded for (var, s, t, h). */
 static void emit(emitter *e, int var, int s, int t, int h) {
   const rt_dp *d = e->d;
-  int32_t how = d->how[at(d, var, s, t) + (size_t)h];
+  fill_cell(d, var, s, t, e->v, e->how);
+  int32_t how = e->how[h];
   if (how < 0) return; /* not reached: the caller checked the value */
   int code = how / 4, off = how % 4;
   if (code == HOW_ALL) {
@@ -533,7 +577,10 @@ static void emit(emitter *e, int var, int s, int t, int h) {
 
 int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap) {
   int n = 0;
-  emitter e = {d, ops, &n, cap};
+  emitter e = {d, ops, &n, cap, mp_xmalloc(sizeof(double) * (size_t)(d->S + 1)),
+               mp_xmalloc(sizeof(int32_t) * (size_t)(d->S + 1))};
   if (d->L > 0 && isfinite(rt_dp_value(d, h))) emit(&e, RT_V_STAR, 1, d->L, d->A[0] + h);
+  free(e.v);
+  free(e.how);
   return n;
 }

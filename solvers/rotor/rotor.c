@@ -39,8 +39,11 @@
 enum { ROTOR_OPTIONS(MP_OPT_ENUM) ROTOR_N_OPTS };
 static const mp_option rotor_options[] = {ROTOR_OPTIONS(MP_OPT_ENTRY)};
 
-/* The table's memory, at most (slots are lowered to stay under it). */
-#define ROTOR_TABLE_BYTES ((size_t)512 << 20)
+/* The table's entries, at most (slots are lowered to stay under it):
+ * 512 MiB of 12-byte entries, the cap from when each entry also held its
+ * choice (kept: the same slot counts, so the same plans; the table now
+ * takes 8 bytes an entry). */
+#define ROTOR_TABLE_ENTRIES (((size_t)512 << 20) / 12)
 
 /* The driver's search.  A table filled for a program budget P answers
  * every budget P - h x slot (rt_dp_value); the schedules that differ are
@@ -256,7 +259,7 @@ static bool keepall_fits(mp_ctx *c) {
 }
 
 static int slots_for(int L, int slots) {
-  while (slots > 8 && rt_dp_bytes(L, slots) > ROTOR_TABLE_BYTES) slots /= 2;
+  while (slots > 8 && rt_dp_entries(L, slots) > ROTOR_TABLE_ENTRIES) slots /= 2;
   return slots;
 }
 

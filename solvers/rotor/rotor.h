@@ -119,15 +119,15 @@ typedef struct rt_dp {
   int *OV;                 /* overlaps in slots, like rt_chain.ov */
   int SB;                  /* the budget in slots (rounded down) */
   double *FC[2];           /* prefix sums of fr_cost */
-  double *val;             /* [var][cell][h] */
-  int32_t *how;            /* the choice that attains val (-1: none) */
+  double *val;             /* [var][cell][h] (the choice that attains it is recomputed
+                              for the cells a schedule visits: rt_dp_program) */
   int *fin;                /* [var][cell][2]: the first and last h of finite val */
   int *row;                /* offset of cell (s, s) */
   size_t cells;
 } rt_dp;
 
-/* Memory the table would take (bytes), to refuse or shrink beforehand. */
-size_t rt_dp_bytes(int L, int slots);
+/* The table's entries (values, 8 bytes each), to shrink it beforehand. */
+size_t rt_dp_entries(int L, int slots);
 /* Fill the table for a budget in bytes with `slots` slots (0, or -1 when
  * the deadline passed first).  bandwidth > 0 adds the offload choices,
  * their copies priced at copy_weight x their time on the link. */
