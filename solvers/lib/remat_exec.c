@@ -164,9 +164,9 @@ static bool any_swap(const rx_exec *x, int b) {
   return false;
 }
 
-void rx_settle(rx_exec *x, int b) {
+/* rx_settle past its first test (settled() below). */
+static void settle_resident(rx_exec *x, int b) {
   const ri_info *ri = x->ri;
-  if (!x->res[b] || x->lock[b] > 0 || (x->keep && x->keep[b] > 0)) return;
   int nu = rx_next_use(x, b);
   if (nu > ri->m) { /* no use remains */
     emit_free(x, b);
@@ -189,9 +189,23 @@ void rx_settle(rx_exec *x, int b) {
   if ((ri->flags[b] & RI_DROP) && ri_fwd_buf(ri, b) && nu >= x->horizon) emit_free(x, b);
 }
 
+/* Nothing to do for a buffer that is gone, locked or kept: the common
+ * case, tested inline. */
+static inline bool settled(const rx_exec *x, int b) {
+  return !x->res[b] || x->lock[b] > 0 || (x->keep && x->keep[b] > 0);
+}
+
+void rx_settle(rx_exec *x, int b) {
+  if (!settled(x, b)) settle_resident(x, b);
+}
+
+static inline void settle(rx_exec *x, int b) {
+  if (!settled(x, b)) settle_resident(x, b);
+}
+
 void rx_release(rx_exec *x, int b) {
   x->keep[b]--;
-  rx_settle(x, b);
+  settle(x, b);
 }
 
 /* ---- bringing buffers back ---- */
@@ -207,7 +221,7 @@ static void touch(rx_exec *x, int b) {
 }
 
 static void flush(rx_exec *x) {
-  for (int i = 0; i < x->nt; i++) rx_settle(x, x->touched[i]);
+  for (int i = 0; i < x->nt; i++) settle(x, x->touched[i]);
   x->nt = 0;
 }
 
@@ -341,7 +355,7 @@ int rx_step(rx_exec *x) {
     }
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
-    if (bring(x, r)) return -1;
+    if (!x->res[r] && bring(x, r)) return -1;
     x->lock[r]++;
   }
   flush(x);
@@ -358,8 +372,8 @@ int rx_step(rx_exec *x) {
     if (x->note) x->note(x, r, RX_NOTE_READ, x->ctx);
   }
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) advance(x, ri->own[i]);
-  for (int k = 0; k < ri_nreads(ri, v); k++) rx_settle(x, ri_read(ri, v, k));
-  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) rx_settle(x, ri->own[i]);
+  for (int k = 0; k < ri_nreads(ri, v); k++) settle(x, ri_read(ri, v, k));
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) settle(x, ri->own[i]);
   return x->failed ? -1 : 0;
 }
 
@@ -454,6 +468,35 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   }
   x->peak = x->live;
 }
+
+void rx_resident(rx_exec *x, int b) {
+  if (x->res[b]) return;
+  x->res[b] = 1;
+  x->live += x->ri->size[b];
+  rlist_add(x, b);
+}
+
+#define COPY(f, n) memcpy(dst->f, src->f, sizeof *src->f * (n))
+void rx_copy_state(rx_exec *dst, const rx_exec *src) {
+  const ri_info *ri = src->ri;
+  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, p = (size_t)src->p;
+  COPY(hold, nb), COPY(res, nb), COPY(host, nb), COPY(lock, nb), COPY(cur, nb), COPY(nu, nb);
+  COPY(runs, n), COPY(rlist, (size_t)src->nres), COPY(rpos, nb);
+  if (noted(src) || noted(dst)) COPY(last_access, nb);
+  if (src->bandwidth > 0 || dst->bandwidth > 0) COPY(ready, nb), COPY(last_read, nb), COPY(last_out, nb);
+  COPY(pos_start, p), COPY(pos_tout, p), COPY(pos_tin, p); /* the positions run */
+  COPY(pend, (size_t)src->npend), COPY(pending, nb);
+  dst->horizon = src->horizon;
+  dst->p = src->p, dst->live = src->live, dst->peak = src->peak, dst->clock = src->clock;
+  dst->nres = src->nres;
+  dst->floor = src->floor, dst->t_comp = src->t_comp, dst->t_out = src->t_out;
+  dst->t_in = src->t_in, dst->duration = src->duration;
+  dst->n_reruns = src->n_reruns, dst->n_ins = src->n_ins;
+  dst->nt = 0, dst->npend = src->npend;
+  dst->failed = src->failed;
+  memcpy(dst->msg, src->msg, sizeof dst->msg);
+}
+#undef COPY
 
 void rx_destroy(rx_exec *x) {
   free(x->hold);

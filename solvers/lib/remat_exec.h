@@ -96,6 +96,17 @@ struct rx_exec {
 /* out may be NULL; budget INT64_MAX when there is no eviction. */
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth);
 void rx_destroy(rx_exec *x);
+/* dst (rx_init'ed on the same ri, writing no events, no policy arrays
+ * of its own) takes src's state: a plan continued from src's point
+ * without redoing what led there.  hold is copied too; the accounts that
+ * stay zero without callbacks (last_access) or without a link (ready,
+ * last_read, last_out) are copied only when src or dst has them, and the
+ * per-position times only for the positions src has run (dst's later
+ * ones are rewritten as it runs them). */
+void rx_copy_state(rx_exec *dst, const rx_exec *src);
+/* b resident again as if it had never been freed: no event, no sample
+ * (for a driver that rebuilds a state, rx_copy_state). */
+void rx_resident(rx_exec *x, int b);
 /* Gap modes and prefetch positions (arrays of ri->ev_start[nb] entries,
  * kept by the caller); call before rx_start. */
 void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch);
