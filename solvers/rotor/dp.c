@@ -203,12 +203,16 @@ static void branch_all(cellctx *c, bool off) {
   bool rel = releases_input(d, var, s);
   double f = ch->fr_cost[1][s] + ch->gcost[s];
   int xt = rel ? ins(d, -1, s, up(var, t)) : ins(d, s - 1, s, up(var, t));
+  /* h_outside and all_h1 are h plus a constant; the sub-problem's row */
+  int out0 = h_outside(d, var, s, t, 0), h10 = all_h1(d, var, s, t, 0, rel);
+  const double *inner = s < t && var_ok(d, sv, s + 1, t) ? d->val + at(d, sv, s + 1, t) : NULL;
   for (int h = 0; h <= lim && h <= d->S; h++) {
-    if (!group_fits(d, s, h_outside(d, var, s, t, h), var)) continue;
-    int h1 = all_h1(d, var, s, t, h, rel); /* X_s in, X_{s-1} out when rel */
+    if (!group_fits(d, s, h + out0, var)) continue;
+    int h1 = h + h10; /* X_s in, X_{s-1} out when rel */
     double x = f;
     if (s < t) {
-      double in = sub(d, sv, s + 1, t, h1 + (off ? 0 : d->TB[s]));
+      int hi = h1 + (off ? 0 : d->TB[s]);
+      double in = inner && hi >= 0 && hi <= d->S ? inner[hi] : INFINITY;
       if (!isfinite(in)) continue;
       x += in + (off ? copy_cost(d, ch->tb[s]) : 0);
     } else if (pend && !tail_fits(d, t, h1 - xt + d->TB[t], xt)) {
@@ -221,9 +225,11 @@ static void branch_all(cellctx *c, bool off) {
 /* Release X_t and solve the interval as if it were absent. */
 static void branch_top(cellctx *c) {
   const rt_dp *d = c->d;
-  int rm = d->A[c->t] - ov(d, c->s - 1, c->t);
+  int rm = d->A[c->t] - ov(d, c->s - 1, c->t), v2 = c->var & ~RT_V_TOP;
+  if (!var_ok(d, v2, c->s, c->t)) return; /* every offer would be infinite */
+  const double *x = d->val + at(d, v2, c->s, c->t);
   for (int h = rm > 0 ? rm : 0; h <= d->S; h++)
-    offer(c, h, sub(d, c->var & ~RT_V_TOP, c->s, c->t, h - rm), HOW(HOW_TOP, 0));
+    if (h - rm <= d->S) offer(c, h, x[h - rm], HOW(HOW_TOP, 0));
 }
 
 /* Group t at once (s = t): stage t has no tape beyond X_t, and X_t is
@@ -233,8 +239,9 @@ static void branch_direct(cellctx *c) {
   const rt_chain *ch = d->ch;
   int t = c->t, var = c->var, a_t = var & RT_V_TOP ? d->A[t] : 0;
   if ((var & RT_V_PEND) || ch->t_start[t + 1] != ch->t_start[t] || (!(var & RT_V_TOP) && ch->kx[t])) return;
+  int out0 = h_outside(d, var, t, t, 0); /* h plus a constant */
   for (int h = a_t; h <= d->S; h++)
-    if (group_fits(d, t, h_outside(d, var, t, t, h), var)) offer(c, h, ch->gcost[t], HOW(HOW_DIRECT, 0));
+    if (group_fits(d, t, h + out0, var)) offer(c, h, ch->gcost[t], HOW(HOW_DIRECT, 0));
 }
 
 /* F_ck: the sweep s .. s2-1, then (s2, t) and (s, s2-1).  How X_{s2-1}
