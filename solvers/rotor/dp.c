@@ -411,7 +411,7 @@ size_t rt_dp_entries(int L, int slots) {
 }
 
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
-               double copy_weight, double deadline) {
+               double copy_weight, double deadline, double *storage) {
   memset(d, 0, sizeof *d);
   d->copy_weight = copy_weight;
   int L = d->L = ch->L;
@@ -426,7 +426,8 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
   for (int s = 1, r = 0; s <= L; s++) d->row[s] = r, r += L - s + 1;
   d->cells = (size_t)L * (size_t)(L + 1) / 2;
   size_t len = (d->cells ? d->cells : 1) * RT_NV * (size_t)(slots + 1);
-  d->val = mp_xmalloc(sizeof(double) * len);
+  d->own_val = storage == NULL;
+  d->val = storage ? storage : mp_xmalloc(sizeof(double) * len);
   d->fin = mp_xmalloc(sizeof(int) * 2 * (d->cells ? d->cells : 1) * RT_NV);
   /* a cell (s, t) reads the cells strictly inside [s, t]: by end t, then
    * by start s downwards, so that the cells (s2 > s, t) it reads were just
@@ -455,7 +456,7 @@ void rt_dp_destroy(rt_dp *d) {
   free(d->GTX);
   free(d->OV);
   for (int m = 0; m < 2; m++) free(d->FC[m]);
-  free(d->val);
+  if (d->own_val) free(d->val);
   free(d->fin);
   free(d->row);
   memset(d, 0, sizeof *d);

@@ -84,6 +84,7 @@ typedef struct search {
   int64_t least_peak;
   int fills, plays;
   played *memo;     /* every schedule played (tables repeat schedules) */
+  double *table;    /* the values of every table filled, in turn */
   int nmemo, memo_cap;
 } search;
 
@@ -204,7 +205,8 @@ static void candidates(fill_state *f) {
 static int64_t fill(search *s, int64_t P) {
   fill_state f;
   s->fills++;
-  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline)) {
+  if (!s->table) s->table = mp_xmalloc(sizeof(double) * (rt_dp_entries(s->ch->L, s->slots) + 1));
+  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline, s->table)) {
     rt_dp_destroy(&f.dp);
     return -1;
   }
@@ -283,6 +285,7 @@ static void search_destroy(search *s) {
   for (int i = 0; i < s->nmemo; i++) free(s->memo[i].ops);
   free(s->memo);
   free(s->best_ops);
+  free(s->table);
   free(s->ops);
 }
 
@@ -308,6 +311,8 @@ static int rotor_solve(mp_ctx *c) {
       search_budget(&s, tries > 2 ? 2 : tries, keep_peak);
     }
   }
+  free(s.table); /* no table from here on: its memory goes before the plan is written */
+  s.table = NULL;
   rc = -1;
   if (s.found) {
     rc = finish(&s, &ch);

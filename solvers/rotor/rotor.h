@@ -119,6 +119,7 @@ typedef struct rt_dp {
   int *OV;                 /* overlaps in slots, like rt_chain.ov */
   int SB;                  /* the budget in slots (rounded down) */
   double *FC[2];           /* prefix sums of fr_cost */
+  bool own_val;            /* val is the table's own (not the caller's storage) */
   double *val;             /* [var][cell][h] (the choice that attains it is recomputed
                               for the cells a schedule visits: rt_dp_program) */
   int *fin;                /* [var][cell][2]: the first and last h of finite val */
@@ -130,9 +131,11 @@ typedef struct rt_dp {
 size_t rt_dp_entries(int L, int slots);
 /* Fill the table for a budget in bytes with `slots` slots (0, or -1 when
  * the deadline passed first).  bandwidth > 0 adds the offload choices,
- * their copies priced at copy_weight x their time on the link. */
+ * their copies priced at copy_weight x their time on the link.  storage:
+ * room for rt_dp_entries(L, slots) values that the caller keeps across
+ * tables (no fresh pages to fault in for each), or NULL. */
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
-               double copy_weight, double deadline);
+               double copy_weight, double deadline, double *storage);
 void rt_dp_destroy(rt_dp *d);
 /* The least time with h more slots held from start to end: the program's
  * answer for the budget minus h slots (INFINITY when no schedule fits), so
