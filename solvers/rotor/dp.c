@@ -51,6 +51,14 @@
 
 #include "rotor/rotor.h"
 
+/* The inner loops are also built for AVX2 where the compiler can pick at
+ * run time (the same sums and comparisons, four at a time). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RELAX_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RELAX_CLONES
+#endif
+
 enum { HOW_ALL = 0, HOW_TOP = 1, HOW_DIRECT = 2, HOW_TAIL = 3, HOW_CK = 4 };
 #define HOW(code, off) ((int32_t)((code) * 4 + (off)))
 
@@ -252,7 +260,7 @@ static void branch_direct(cellctx *c) {
  * [lo, hi], noting `how` where it improves; written without branches and
  * with restrict so that the compiler vectorises it (the same sums, in the
  * same order, as one comparison per h). */
-__attribute__((optimize("O3"), target_clones("avx2", "default")))
+__attribute__((optimize("O3"))) RELAX_CLONES
 static void relax(double *restrict v, int32_t *restrict hw, const double *restrict a,
                   const double *restrict b, int lo, int hi, double sweep, int32_t how) {
   for (int h = lo; h <= hi; h++) {
@@ -265,7 +273,7 @@ static void relax(double *restrict v, int32_t *restrict hw, const double *restri
 }
 
 /* relax without the choices (the table's fill). */
-__attribute__((optimize("O3"), target_clones("avx2", "default")))
+__attribute__((optimize("O3"))) RELAX_CLONES
 static void relax_min(double *restrict v, const double *restrict a, const double *restrict b,
                       int lo, int hi, double sweep) {
   for (int h = lo; h <= hi; h++) {
@@ -429,18 +437,15 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
   d->own_val = storage == NULL;
   d->val = storage ? storage : mp_xmalloc(sizeof(double) * len);
   d->fin = mp_xmalloc(sizeof(int) * 2 * (d->cells ? d->cells : 1) * RT_NV);
-  /* a cell (s, t) reads the cells strictly inside [s, t]: by end t, then
-   * by start s downwards, so that the cells (s2 > s, t) it reads were just
-   * filled (in cache); in a cell the variants without top or pend first
-   * (top releases into them), then top, then pend (its tail may come
-   * first) */
-  for (int t = 1; t <= L; t++) {
+  /* by length; in a cell the variants without top or pend first (top
+   * releases into them), then top, then pend (its tail may come first) */
+  for (int n = 0; n < L; n++) {
     if (deadline > 0 && mp_now() >= deadline) return -1;
-    for (int s = t; s >= 1; s--)
+    for (int s = 1; s + n <= L; s++)
       for (int pass = 0; pass < 3; pass++)
         for (int var = 0; var < 16; var++) {
           int kind = var & RT_V_TOP ? 1 : var & RT_V_PEND ? 2 : 0;
-          if (kind == pass && var_ok(d, var, s, t)) fill_table_cell(d, var, s, t);
+          if (kind == pass && var_ok(d, var, s, s + n)) fill_table_cell(d, var, s, s + n);
         }
   }
   return 0;
