@@ -230,6 +230,12 @@ if [ "$PERF" = 1 ]; then
     profile "$BASE_BIN" "$n" > "$SCALE_DIR/profile_before_$n.txt"
   fi
 fi
+# ---- the packer's counts (untimed): why greedy by size grows --------------
+rm -f "$SCALE_DIR"/counts_*.txt
+for n in $SIZES; do
+  nice "$MEMPLAN" solve "$SCALE_DIR/layered_$n.json" --order greedy --place bysize --no-baseline --verbose \
+    --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_$n.txt" || true
+done
 fi # REPORT_ONLY
 REPEAT=1 # the meta of a run before repeats existed says nothing of them
 . "$SCALE_DIR/meta"
@@ -352,6 +358,18 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "pack_index.c lists those buffers (O(log^2 n) plus one step per buffer listed)"
   echo "and pack_fit.c sorts their spans: its time follows the live pairs, not n log n."
   echo
+  if ls "$SCALE_DIR"/counts_*.txt > /dev/null 2>&1; then
+    echo "The union of those spans is itself full of gaps, and the gaps that could take"
+    echo "the item grow with n too, so a method that skipped from gap to gap would not"
+    echo "escape the growth either.  \`memplan solve layered_N.json --order greedy --place"
+    echo "bysize --no-baseline --verbose\` counts them:"
+    echo
+    for f in "$SCALE_DIR"/counts_*.txt; do
+      n=$(basename "$f" .txt | sed 's/^counts_//')
+      [ -s "$f" ] && echo "- $n nodes: $(sed 's/^bysize: //' "$f")"
+    done
+    echo
+  fi
   if grep -q '^remat ' "$ROWS"; then
     echo "## The recomputation rows"
     echo

@@ -11,7 +11,9 @@ static int bysize_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int *seq = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
   mp_seq_by_size(p, seq);
-  mp_pack(p, seq, p->n, MP_BEST_FIT, c->offsets);
+  mp_pack_counts cnt;
+  mp_pack_counted(p, seq, p->n, MP_BEST_FIT, c->offsets, c->verbose ? &cnt : NULL);
+  if (c->verbose) mp_pack_counts_print("bysize", &cnt);
   free(seq);
   c->status = MP_FEASIBLE;
   return 0;

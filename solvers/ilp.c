@@ -377,7 +377,7 @@ static void build_model(model *m, const mp_ctx *c, int64_t lb, int64_t ub) {
   m->unit = unit > 0 ? unit : 1;
   m->scale = (double)maxsize / 64.0 < 1 ? 1 : (double)maxsize / 64.0;
   step_windows(m);
-  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  mp_glp_term(c);
   m->P = glp_create_prob();
   glp_set_prob_name(m->P, "memplan_schedule");
   glp_set_obj_dir(m->P, GLP_MIN);

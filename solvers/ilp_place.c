@@ -114,7 +114,7 @@ static void take_solution(pjob *J) {
 static void run_model(void *arg) {
   pjob *J = arg;
   mp_ctx *c = J->c;
-  if (!c->verbose) glp_term_out(GLP_OFF);
+  mp_glp_term(c);
   J->lp = glp_create_prob();
   glp_set_prob_name(J->lp, "ilp_place");
   glp_set_obj_dir(J->lp, GLP_MIN);

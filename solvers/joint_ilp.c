@@ -244,7 +244,7 @@ static void run_model(void *arg) {
   jjob *J = arg;
   mp_ctx *c = J->c;
   const mp_graph *g = c->g;
-  if (!c->verbose) glp_term_out(GLP_OFF);
+  mp_glp_term(c);
   J->lp = glp_create_prob();
   glp_set_prob_name(J->lp, "joint_ilp");
   glp_set_obj_dir(J->lp, GLP_MIN);

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "solver.h"
 
@@ -446,7 +447,7 @@ static int remat_ilp_solve(mp_ctx *c) {
     rs_model_destroy(&m);
     return -1;
   }
-  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  mp_glp_term(c);
   rm_milp x;
   mp_error err;
   if (c->write_lp && write_model(c, &m)) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "solver.h"
 
@@ -79,7 +80,7 @@ static int remat_lp_solve(mp_ctx *c) {
     return -1;
   }
   if (mp_remat_settled(c)) return 0;
-  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
+  mp_glp_term(c);
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
   if (m.n_pos > c->opt[OPT_max_nodes]) {

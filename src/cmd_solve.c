@@ -31,6 +31,8 @@ static const char solve_help[] =
     "  --set [SOLVER.]OPT=VAL  set a solver option (repeatable; see memplan solvers)\n"
     "  --write-lp FILE         ILP solvers: write the model in CPLEX LP format\n"
     "  --no-baseline           skip the given-order baseline (reduction_vs_given absent)\n"
+    "  --verbose               the solvers' progress on stderr (GLPK's log, search steps,\n"
+    "                          the packer's counts); twice for more\n"
     "  --format text|json      output format (default text)\n"
     "  --out PLAN              write the plan (DESIGN 1.5 JSON, or CSV with offsets)\n"
     "  --toposort              accept a non-topological file order by sorting it\n"
@@ -41,7 +43,7 @@ static const char solve_help[] =
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR, O_VERBOSE };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -54,7 +56,7 @@ static const struct option solve_opts[] = {
     {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
     {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
     {"bandwidth", required_argument, 0, O_BW},  {"cost-attr", required_argument, 0, O_CATTR},
-    {0, 0, 0, 0}};
+    {"verbose", no_argument, 0, O_VERBOSE},    {0, 0, 0, 0}};
 
 static int exit_code_of(memplan_err e) {
   switch (e) {
@@ -95,90 +97,93 @@ static int solve_file(const char *path, const memplan_load_opts *lo, const mempl
   return exit_code_of(e);
 }
 
-int mp_cmd_solve(int argc, char **argv) {
+/* What the flags set. */
+typedef struct solve_flags {
   memplan_request req;
-  memplan_request_init(&req);
   memplan_load_opts lo;
-  memplan_load_opts_init(&lo);
-  const char *fmt = "text", *out = NULL;
-  const char **sets = calloc((size_t)argc + 1, sizeof(char *));
-  int nsets = 0, c;
-  optind = 1;
-  opterr = 0;
-  if (mp_args_exact("solve", argc, argv, solve_opts)) {
-    free(sets);
-    return MP_EXIT_USAGE;
-  }
-  while ((c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
-    int64_t v;
-    switch (c) {
-    case O_ORDER: req.order = optarg; break;
-    case O_PLACE: req.place = optarg; break;
-    case O_ALIGN:
-      if (mp_arg_align("solve", "--align", optarg, &v)) goto bad_usage;
-      req.align = v;
-      break;
-    case O_TL:
-      if (mp_arg_real("solve", "--time-limit", optarg, 0, 1e9, &req.time_limit)) goto bad_usage;
-      break;
-    case O_SEED:
-      if (mp_arg_seed("solve", "--seed", optarg, &req.seed)) goto bad_usage;
-      break;
-    case O_CAP:
-      if (mp_arg_capacity("solve", "--capacity", optarg, &v)) goto bad_usage;
-      req.capacity = v;
-      break;
-    case O_SET: sets[nsets++] = optarg; break;
-    case O_LP: req.write_lp = optarg; break;
-    case O_FMT:
-      fmt = optarg;
-      if (strcmp(fmt, "text") && strcmp(fmt, "json")) goto bad_value;
-      break;
-    case O_OUT: out = optarg; break;
-    case O_TOPO: lo.toposort = true; break;
-    case O_IFMT:
-      if (mp_arg_choice("solve", "--input-format", optarg, MP_INPUT_FORMATS)) goto bad_usage;
-      lo.format = optarg;
-      break;
-    case O_SATTR: lo.size_attr = optarg; break;
-    case O_CATTR: lo.cost_attr = optarg; break;
-    case O_NOBASE: req.no_baseline = true; break;
-    case O_REMAT: req.remat = optarg; break;
-    case O_BUDGET:
-      if (mp_arg_int("solve", "--budget", optarg, 0, (int64_t)1 << 62, &v)) goto bad_usage;
-      req.has_budget = true;
-      req.budget = v;
-      break;
-    case O_BFRAC: req.budget_frac = optarg; break; /* checked exactly by the API */
-    case O_BW:
-      if (mp_arg_real("solve", "--bandwidth", optarg, 0, 1e300, &req.bandwidth)) goto bad_usage;
-      req.has_bandwidth = true;
-      break;
-    case O_HELP:
-      fputs(solve_help, stdout);
-      free(sets);
-      return MP_EXIT_OK;
-    default:
-      fprintf(stderr, "memplan solve: unknown or incomplete option '%s'\n%s", argv[optind - 1],
-              solve_help);
-      free(sets);
-      return MP_EXIT_USAGE;
-    bad_value:
-      fprintf(stderr, "memplan solve: bad value '%s' for --%s\n", optarg,
-              solve_opts[c - O_ORDER].name);
-    bad_usage:
-      free(sets);
+  const char *fmt, *out;
+  const char **sets;
+  int nsets;
+} solve_flags;
+
+/* One flag c (its value in optarg): 0, or the exit code to leave with. */
+static int solve_flag(int c, solve_flags *f, char **argv) {
+  memplan_request *req = &f->req;
+  int64_t v;
+  switch (c) {
+  case O_ORDER: req->order = optarg; return 0;
+  case O_PLACE: req->place = optarg; return 0;
+  case O_ALIGN:
+    if (mp_arg_align("solve", "--align", optarg, &v)) return MP_EXIT_USAGE;
+    req->align = v;
+    return 0;
+  case O_TL: return mp_arg_real("solve", "--time-limit", optarg, 0, 1e9, &req->time_limit) ? MP_EXIT_USAGE : 0;
+  case O_SEED: return mp_arg_seed("solve", "--seed", optarg, &req->seed) ? MP_EXIT_USAGE : 0;
+  case O_CAP:
+    if (mp_arg_capacity("solve", "--capacity", optarg, &v)) return MP_EXIT_USAGE;
+    req->capacity = v;
+    return 0;
+  case O_SET: f->sets[f->nsets++] = optarg; return 0;
+  case O_LP: req->write_lp = optarg; return 0;
+  case O_FMT:
+    f->fmt = optarg;
+    if (strcmp(f->fmt, "text") && strcmp(f->fmt, "json")) {
+      fprintf(stderr, "memplan solve: bad value '%s' for --format\n", optarg);
       return MP_EXIT_USAGE;
     }
-  }
-  if (optind != argc - 1) {
-    fprintf(stderr, "memplan solve: expected exactly one FILE\n%s", solve_help);
-    free(sets);
+    return 0;
+  case O_OUT: f->out = optarg; return 0;
+  case O_TOPO: f->lo.toposort = true; return 0;
+  case O_IFMT:
+    if (mp_arg_choice("solve", "--input-format", optarg, MP_INPUT_FORMATS)) return MP_EXIT_USAGE;
+    f->lo.format = optarg;
+    return 0;
+  case O_SATTR: f->lo.size_attr = optarg; return 0;
+  case O_CATTR: f->lo.cost_attr = optarg; return 0;
+  case O_NOBASE: req->no_baseline = true; return 0;
+  case O_VERBOSE: req->verbose++; return 0;
+  case O_REMAT: req->remat = optarg; return 0;
+  case O_BUDGET:
+    if (mp_arg_int("solve", "--budget", optarg, 0, (int64_t)1 << 62, &v)) return MP_EXIT_USAGE;
+    req->has_budget = true;
+    req->budget = v;
+    return 0;
+  case O_BFRAC: req->budget_frac = optarg; return 0; /* checked exactly by the API */
+  case O_BW:
+    if (mp_arg_real("solve", "--bandwidth", optarg, 0, 1e300, &req->bandwidth)) return MP_EXIT_USAGE;
+    req->has_bandwidth = true;
+    return 0;
+  case O_HELP:
+    fputs(solve_help, stdout);
+    return -1; /* exit 0 */
+  default:
+    fprintf(stderr, "memplan solve: unknown or incomplete option '%s'\n%s", argv[optind - 1], solve_help);
     return MP_EXIT_USAGE;
   }
-  req.sets = sets;
-  req.n_sets = nsets;
-  int rc = solve_file(argv[optind], &lo, &req, fmt, out);
-  free(sets);
+}
+
+int mp_cmd_solve(int argc, char **argv) {
+  solve_flags f = {.fmt = "text", .out = NULL, .nsets = 0};
+  memplan_request_init(&f.req);
+  memplan_load_opts_init(&f.lo);
+  f.sets = calloc((size_t)argc + 1, sizeof(char *));
+  int rc = -2, c;
+  optind = 1;
+  opterr = 0;
+  if (mp_args_exact("solve", argc, argv, solve_opts)) rc = MP_EXIT_USAGE;
+  while (rc == -2 && (c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
+    int e = solve_flag(c, &f, argv);
+    if (e) rc = e < 0 ? MP_EXIT_OK : e;
+  }
+  if (rc == -2 && optind != argc - 1) {
+    fprintf(stderr, "memplan solve: expected exactly one FILE\n%s", solve_help);
+    rc = MP_EXIT_USAGE;
+  }
+  if (rc == -2) {
+    f.req.sets = f.sets;
+    f.req.n_sets = f.nsets;
+    rc = solve_file(argv[optind], &f.lo, &f.req, f.fmt, f.out);
+  }
+  free(f.sets);
   return rc;
 }

@@ -607,5 +607,19 @@ SPEC
   done
   [ -s "$T/dx0.txt" ] && cmp -s "$T/dx0.txt" "$T/dx1.txt" && ok || bad "dtr: the index's plan is not the scan's ($spec)"
 done
+# --verbose: the solvers' progress goes to stderr, the figures stay on
+# stdout; the packer's counts on five buffers worked out by hand (d and e
+# each find one gap, [8,14) then [11,14); x, born last but placed second,
+# keeps the sequence off the birth-order sweep)
+printf 'id,lower,upper,size\na,0,10,8\nx,12,14,7\nb,0,4,6\nc,0,10,4\nd,5,10,3\ne,5,10,1\n' >"$T/v.csv"
+expect 0 "--verbose bysize" $BIN solve "$T/v.csv" --place bysize --no-baseline --verbose --format json --out "$T/v.plan"
+grep -q "bysize: 6 items placed through the lifetime index; it listed 8 placed items live with them (1.3 per item), whose spans leave 2 gaps below their top (0.3 per item), 2 of them at least the item's size (0.3 per item)" "$T/err" &&
+  grep -q '"arena": 18' "$T/out" && grep -q '^d,5,10,3,8$' "$T/v.plan" && grep -q '^e,5,10,1,11$' "$T/v.plan" && ok ||
+  bad "--verbose bysize counts: $(cat "$T/err") $(cat "$T/v.plan")"
+expect 0 "--verbose firstfit" $BIN solve "$T/v.csv" --place firstfit --no-baseline --verbose
+[ ! -s "$T/err" ] && ok || bad "--verbose firstfit printed: $(cat "$T/err")"
+expect 0 "--verbose ilp" $BIN solve graphs/examples/seed_example.json --order ilp --verbose --no-baseline --format json
+grep -q "mip = " "$T/err" && /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" && ok ||
+  bad "--verbose ilp: GLPK's log not on stderr or stdout not JSON: $(head -c 300 "$T/out")"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -1,6 +1,7 @@
 /* glpk_util.c - see glpk_util.h. */
 #include <limits.h>
 #include <setjmp.h>
+#include <stdio.h>
 
 #include "lib/glpk_util.h"
 
@@ -13,6 +14,17 @@ int mp_glp_tm_lim(const mp_ctx *c, double own) {
   if (!(ms >= 1.0)) return 1; /* spent (or NaN): the smallest limit */
   if (ms >= (double)INT_MAX) return INT_MAX;
   return (int)ms;
+}
+
+static int to_stderr(void *info, const char *s) {
+  (void)info;
+  fputs(s, stderr);
+  return 1; /* printed: GLPK must not print it again */
+}
+
+void mp_glp_term(const mp_ctx *c) {
+  glp_term_hook(c->verbose ? to_stderr : NULL, NULL);
+  glp_term_out(c->verbose ? GLP_ON : GLP_OFF);
 }
 
 typedef struct guard {

@@ -21,6 +21,10 @@ static inline void mp_glp_col_range(glp_prob *lp, int j, double lo, double hi) {
  * neither limits the call. */
 int mp_glp_tm_lim(const mp_ctx *c, double own);
 
+/* GLPK's terminal output for a solve: on stderr under --verbose (stdout
+ * carries the figures), else off. */
+void mp_glp_term(const mp_ctx *c);
+
 /* Run fn(arg) with GLPK's error hook set.  GLPK reports an internal error
  * (a failed numerical assertion, say) by calling the hook and then
  * aborting; the guard jumps back instead and frees the whole GLPK

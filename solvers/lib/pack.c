@@ -5,6 +5,7 @@
  * (every placed item looked at), kept as the reference the tests compare
  * both with. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,7 +66,8 @@ static void place(mp_lifeindex *x, const mp_problem *p, const int64_t *off, int 
 /* The general packer: the index lists the placed items live with each item,
  * and pack_fit chooses among their spans.  O(n log n + the sum over items of
  * the placed items live with them). */
-static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                         mp_pack_counts *cnt) {
   mp_lifeindex x;
   mp_lifeindex_init(&x, p);
   mp_spanbuf sb;
@@ -83,6 +85,11 @@ static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
     mp_spanbuf_clear(&sb);
     mp_lifeindex_query(&x, i, &sb);
     off[i] = mp_fit_spans(&sb, it->size, it->align, fit);
+    if (cnt) {
+      cnt->items++;
+      cnt->listed += sb.n;
+      mp_count_gaps(mp_spanbuf_sorted(&sb), sb.n, it->size, &cnt->gaps, &cnt->fitting);
+    }
     place(&x, p, off, i);
   }
   mp_spanbuf_destroy(&sb);
@@ -90,15 +97,38 @@ static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
 }
 
 int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+  return mp_pack_counted(p, seq, m, fit, off, NULL);
+}
+
+int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                        mp_pack_counts *cnt) {
+  if (cnt) *cnt = (mp_pack_counts){0};
   for (int i = 0; i < p->n; i++) off[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : -1;
-  if (mp_pack_sweep_applies(p, seq, m))
+  if (mp_pack_sweep_applies(p, seq, m)) {
     mp_pack_sweep(p, seq, m, fit, off);
-  else
-    pack_indexed(p, seq, m, fit, off);
+    if (cnt) cnt->swept = true;
+  } else {
+    pack_indexed(p, seq, m, fit, off, cnt);
+  }
   int64_t arena = 0;
   for (int i = 0; i < p->n; i++)
     if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
   return arena;
+}
+
+void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt) {
+  if (cnt->swept) {
+    fprintf(stderr, "%s: a sequence in order of birth, placed by the sweep\n", solver);
+    return;
+  }
+  double k = cnt->items ? (double)cnt->items : 1.0;
+  fprintf(stderr,
+          "%s: %lld items placed through the lifetime index; it listed %lld placed items live "
+          "with them (%.1f per item), whose spans leave %lld gaps below their top (%.1f per "
+          "item), %lld of them at least the item's size (%.1f per item)\n",
+          solver, (long long)cnt->items, (long long)cnt->listed, (double)cnt->listed / k,
+          (long long)cnt->gaps, (double)cnt->gaps / k, (long long)cnt->fitting,
+          (double)cnt->fitting / k);
 }
 
 static bool degenerate(const mp_item *it) { return it->fixed < 0 && it->size > 0 && it->hi <= it->lo; }

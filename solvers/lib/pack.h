@@ -25,6 +25,22 @@ static inline bool mp_live_together(const mp_item *a, const mp_item *b) {
  * other O(n log n + the sum over items of the placed items live with them). */
 int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off);
 
+/* What mp_pack_counted saw (for --verbose): items placed through the
+ * lifetime index, the placed items it listed as live with them, the gaps
+ * below the top of each listing's union of spans, and those gaps at least
+ * the item's size; `swept`: the sequence went to the sweep instead. */
+typedef struct mp_pack_counts {
+  bool swept;
+  int64_t items, listed, gaps, fitting;
+} mp_pack_counts;
+
+/* mp_pack, counting into *cnt (zeroed first). */
+int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                        mp_pack_counts *cnt);
+
+/* "solver: ..." on stderr: cnt in words, with the averages per item. */
+void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt);
+
 /* Lowest / best aligned offset for item i given the offsets in off[] of the
  * items listed in `placed` (only those whose lifetimes intersect i count).
  * The definition, item by item, in O(np log np): mp_pack gives the offsets

@@ -121,3 +121,14 @@ int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit
   }
   return s.best >= 0 ? s.best : mp_align_up(s.cur, s.align);
 }
+
+void mp_count_gaps(const mp_span *a, int n, int64_t size, int64_t *gaps, int64_t *fitting) {
+  int64_t cur = 0;
+  for (int i = 0; i < n; i++) {
+    if (a[i].lo > cur) {
+      ++*gaps;
+      *fitting += a[i].lo - cur >= size;
+    }
+    if (a[i].hi > cur) cur = a[i].hi;
+  }
+}

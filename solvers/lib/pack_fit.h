@@ -42,4 +42,12 @@ static inline void mp_spanbuf_add(mp_spanbuf *b, int64_t lo, int64_t hi) {
  * spans of b (b's order is not kept). */
 int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit);
 
+/* After mp_fit_spans: b's spans in address order. */
+static inline const mp_span *mp_spanbuf_sorted(const mp_spanbuf *b) { return b->n <= 32 ? b->span : b->sorted; }
+
+/* The gaps below the top of the union of n spans in address order: their
+ * number, added to *gaps, and how many are at least `size` long, added to
+ * *fitting. */
+void mp_count_gaps(const mp_span *a, int n, int64_t size, int64_t *gaps, int64_t *fitting);
+
 #endif
