@@ -426,6 +426,8 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   free(fill);
 }
 
+static void start(rx_exec *x);
+
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth) {
   memset(x, 0, sizeof *x);
   x->ri = ri;
@@ -434,7 +436,6 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   if (out) mp_events_clear(out);
   x->budget = budget;
   x->bandwidth = bandwidth;
-  x->horizon = ri->m + 2;
   size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1;
   x->hold = mp_xcalloc(nb, sizeof(int));
   x->res = mp_xcalloc(nb, 1);
@@ -455,6 +456,14 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   x->stack = mp_xmalloc(sizeof(rx_frame) * (n + 1));
   x->pend = mp_xmalloc(sizeof(int) * nb);
   x->pending = mp_xcalloc(nb, 1);
+  start(x);
+}
+
+/* The arrays of the state before any run, the scalars already zero: the
+ * inputs resident, every buffer at its first event. */
+static void start(rx_exec *x) {
+  const ri_info *ri = x->ri;
+  x->horizon = ri->m + 2;
   for (int b = 0; b < ri->nb; b++) {
     x->rpos[b] = -1;
     x->cur[b] = ri->ev_start[b];
@@ -469,6 +478,33 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   x->peak = x->live;
 }
 
+#define ZERO(f, n) memset(x->f, 0, sizeof *x->f * (n))
+void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
+  const ri_info *ri = x->ri;
+  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, m = (size_t)ri->m + 1;
+  ZERO(hold, nb), ZERO(res, nb), ZERO(host, nb), ZERO(lock, nb), ZERO(runs, n), ZERO(pending, nb);
+  ZERO(pos_start, m), ZERO(pos_tout, m), ZERO(pos_tin, m);
+  /* written only with callbacks or a link: untouched pages stay so */
+  if (noted(x) || x->dirty_access) ZERO(last_access, nb);
+  if (x->bandwidth > 0 || x->dirty_time) ZERO(ready, nb), ZERO(last_read, nb), ZERO(last_out, nb);
+  free(x->pre_start);
+  free(x->pre);
+  rx_exec kept = *x; /* the arrays */
+  memset(x, 0, sizeof *x);
+  x->ri = kept.ri, x->g = kept.g, x->budget = kept.budget;
+  x->hold = kept.hold, x->res = kept.res, x->host = kept.host, x->lock = kept.lock;
+  x->cur = kept.cur, x->nu = kept.nu, x->runs = kept.runs, x->last_access = kept.last_access;
+  x->rlist = kept.rlist, x->rpos = kept.rpos, x->ready = kept.ready, x->last_read = kept.last_read;
+  x->last_out = kept.last_out, x->pos_start = kept.pos_start, x->pos_tout = kept.pos_tout;
+  x->pos_tin = kept.pos_tin, x->stack = kept.stack, x->touched = kept.touched, x->tcap = kept.tcap;
+  x->pend = kept.pend, x->pending = kept.pending;
+  x->out = out;
+  if (out) mp_events_clear(out);
+  x->bandwidth = bandwidth;
+  start(x);
+}
+#undef ZERO
+
 void rx_resident(rx_exec *x, int b) {
   if (x->res[b]) return;
   x->res[b] = 1;
@@ -482,8 +518,14 @@ void rx_copy_state(rx_exec *dst, const rx_exec *src) {
   size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, p = (size_t)src->p;
   COPY(hold, nb), COPY(res, nb), COPY(host, nb), COPY(lock, nb), COPY(cur, nb), COPY(nu, nb);
   COPY(runs, n), COPY(rlist, (size_t)src->nres), COPY(rpos, nb);
-  if (noted(src) || noted(dst)) COPY(last_access, nb);
-  if (src->bandwidth > 0 || dst->bandwidth > 0) COPY(ready, nb), COPY(last_read, nb), COPY(last_out, nb);
+  if (noted(src) || noted(dst) || src->dirty_access || dst->dirty_access) {
+    COPY(last_access, nb);
+    dst->dirty_access = true;
+  }
+  if (src->bandwidth > 0 || dst->bandwidth > 0 || src->dirty_time || dst->dirty_time) {
+    COPY(ready, nb), COPY(last_read, nb), COPY(last_out, nb);
+    dst->dirty_time = true;
+  }
   COPY(pos_start, p), COPY(pos_tout, p), COPY(pos_tin, p); /* the positions run */
   COPY(pend, (size_t)src->npend), COPY(pending, nb);
   dst->horizon = src->horizon;

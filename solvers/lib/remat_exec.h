@@ -90,12 +90,16 @@ struct rx_exec {
   int *pend, npend;     /* swapped buffers waiting for their copy out to end */
   uint8_t *pending;     /* 1: settle once copied (gaps); 2: free once copied (rx_offload) */
   int failed;
+  bool dirty_time, dirty_access; /* those accounts copied in (rx_copy_state) */
   char msg[256];
 };
 
 /* out may be NULL; budget INT64_MAX when there is no eviction. */
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth);
 void rx_destroy(rx_exec *x);
+/* The state of rx_init again, the arrays kept (no allocation, no fresh
+ * pages), the budget kept; every policy and callback unset. */
+void rx_restart(rx_exec *x, mp_events *out, double bandwidth);
 /* dst (rx_init'ed on the same ri, writing no events, no policy arrays
  * of its own) takes src's state: a plan continued from src's point
  * without redoing what led there.  hold is copied too; the accounts that

@@ -85,6 +85,7 @@ typedef struct search {
   int fills, plays;
   played *memo;     /* every schedule played (tables repeat schedules) */
   double *table;    /* the values of every table filled, in turn */
+  rt_player *player; /* every schedule played, in turn */
   int nmemo, memo_cap;
 } search;
 
@@ -143,10 +144,11 @@ static rt_result play_ops(search *s, int n, bool *keep_in, char *why, size_t cap
     return e->r;
   }
   *keep_in = false;
-  rt_result r = rt_play(s->ri, s->ch, s->ops, n, s->bw, false, NULL, s->c->deadline, why, cap);
+  if (!s->player) s->player = rt_player_new(s->ri, s->ch);
+  rt_result r = rt_player_play(s->player, s->ops, n, s->bw, false, NULL, s->c->deadline, why, cap);
   if (!r.ok && s->ch->a[0] > 0 && !mp_time_up(s->c)) { /* an input released too early */
     *keep_in = true;
-    r = rt_play(s->ri, s->ch, s->ops, n, s->bw, true, NULL, s->c->deadline, why, cap);
+    r = rt_player_play(s->player, s->ops, n, s->bw, true, NULL, s->c->deadline, why, cap);
   }
   if (r.ok || !mp_time_up(s->c)) memo_add(s, hash, n, r, *keep_in); /* not a failure by the clock */
   return r;
@@ -268,8 +270,8 @@ static int slots_for(int L, int slots) {
 /* The best plan found, written to c->events; 0, or -1 with c->msg. */
 static int finish(search *s, const rt_chain *ch) {
   mp_ctx *c = s->c;
-  rt_result r = rt_play(s->ri, ch, s->best_ops, s->best_n, s->best_bw, s->best_keep_in, c->events,
-                        0, c->msg, sizeof c->msg);
+  rt_result r = rt_player_play(s->player, s->best_ops, s->best_n, s->best_bw, s->best_keep_in,
+                               c->events, 0, c->msg, sizeof c->msg);
   if (!r.ok || r.peak > c->budget) return -1;
   ri_claim(c, r.duration);
   snprintf(c->msg, sizeof c->msg,
@@ -286,6 +288,7 @@ static void search_destroy(search *s) {
   free(s->memo);
   free(s->best_ops);
   free(s->table);
+  rt_player_free(s->player);
   free(s->ops);
 }
 
