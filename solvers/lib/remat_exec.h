@@ -74,11 +74,13 @@ struct rx_exec {
   int p;                /* the next position to run */
   int64_t live, peak;
   double clock;         /* the cost of every run so far (DTR's time) */
-  double *last_access;  /* per buffer: clock at its last use or making */
+  double *last_access;  /* per buffer: clock at its last use or making (kept only
+                           with a callback, note or victim) */
   int *rlist, *rpos, nres; /* resident buffers made by runs (not inputs) */
   /* time (own simulation of DESIGN 6.3) */
   double floor, t_comp, t_out, t_in, duration;
-  double *ready, *last_read, *last_out;
+  double *ready, *last_read, *last_out; /* floor and these: kept only with a link
+                           (bandwidth > 0); without, no run can stall */
   double *pos_start;    /* per position: when its first run started */
   double *pos_tout, *pos_tin; /* per position: when each copy stream is free, then */
   int64_t *pos_peak;    /* optional (caller's, m + 1 entries): the largest

@@ -45,13 +45,6 @@ static const mp_option rotor_options[] = {ROTOR_OPTIONS(MP_OPT_ENTRY)};
  * takes 8 bytes an entry). */
 #define ROTOR_TABLE_ENTRIES (((size_t)512 << 20) / 12)
 
-/* The driver's search.  A table filled for a program budget P answers
- * every budget P - h x slot (rt_dp_value); the schedules that differ are
- * played (measured by the builder, without a plan) and the shortest whose
- * own peak fits is kept.  The real peak grows with the program budget, so
- * a bisection over the schedules of one table finds where they stop
- * fitting; a few tables at other P (the model's error extrapolated, or
- * another rounding near the best) look further. */
 /* A schedule played, by its ops and link: playing is deterministic, so
  * an identical schedule (from another h or another table) has the same
  * result. */
@@ -62,8 +55,16 @@ typedef struct played {
   double bw;
   rt_result r;
   bool keep_in;
+  char why[256];    /* why it failed */
 } played;
 
+/* The driver's search.  A table filled for a program budget P answers
+ * every budget P - h x slot (rt_dp_value); the schedules that differ are
+ * played (measured by the builder, without a plan) and the shortest whose
+ * own peak fits is kept.  The real peak grows with the program budget, so
+ * a bisection over the schedules of one table finds where they stop
+ * fitting; a few tables at other P (the model's error extrapolated, or
+ * another rounding near the best) look further. */
 typedef struct search {
   const ri_info *ri;
   const rt_chain *ch;
@@ -125,14 +126,16 @@ static const played *memo_find(const search *s, uint64_t hash, int n) {
   return NULL;
 }
 
-static void memo_add(search *s, uint64_t hash, int n, rt_result r, bool keep_in) {
+static void memo_add(search *s, uint64_t hash, int n, rt_result r, bool keep_in, const char *why) {
   if (s->nmemo == s->memo_cap) {
     s->memo_cap = s->memo_cap ? 2 * s->memo_cap : 16;
     s->memo = mp_xrealloc(s->memo, sizeof(played) * (size_t)s->memo_cap);
   }
   rt_op *ops = mp_xmalloc(sizeof(rt_op) * (size_t)(n + 1));
   for (int j = 0; j < n; j++) ops[j] = s->ops[j];
-  s->memo[s->nmemo++] = (played){hash, ops, n, s->bw, r, keep_in};
+  played *e = &s->memo[s->nmemo++];
+  *e = (played){hash, ops, n, s->bw, r, keep_in, ""};
+  snprintf(e->why, sizeof e->why, "%s", why);
 }
 
 /* The schedule in s->ops played, or its result from the memo. */
@@ -141,6 +144,7 @@ static rt_result play_ops(search *s, int n, bool *keep_in, char *why, size_t cap
   const played *e = memo_find(s, hash, n);
   if (e) {
     *keep_in = e->keep_in;
+    snprintf(why, cap, "%s", e->why);
     return e->r;
   }
   *keep_in = false;
@@ -150,7 +154,7 @@ static rt_result play_ops(search *s, int n, bool *keep_in, char *why, size_t cap
     *keep_in = true;
     r = rt_player_play(s->player, s->ops, n, s->bw, true, NULL, s->c->deadline, why, cap);
   }
-  if (r.ok || !mp_time_up(s->c)) memo_add(s, hash, n, r, *keep_in); /* not a failure by the clock */
+  if (r.ok || !mp_time_up(s->c)) memo_add(s, hash, n, r, *keep_in, why); /* not a failure by the clock */
   return r;
 }
 
