@@ -462,6 +462,8 @@ void rt_dp_destroy(rt_dp *d) {
   free(d->OV);
   for (int m = 0; m < 2; m++) free(d->FC[m]);
   if (d->own_val) free(d->val);
+  for (size_t i = 0; d->how_cache && i < d->cells * RT_NV; i++) free(d->how_cache[i]);
+  free(d->how_cache);
   free(d->fin);
   free(d->row);
   memset(d, 0, sizeof *d);
@@ -475,12 +477,24 @@ double rt_dp_value(const rt_dp *d, int h) {
 /* ---- the schedule ---- */
 
 typedef struct emitter {
-  const rt_dp *d;
+  rt_dp *d;
   rt_op **ops;
   int *n, *cap;
-  double *v;      /* scratch: a cell's values and choices, recomputed */
-  int32_t *how;
 } emitter;
+
+/* The choices of sub-problem (var, s, t), recomputed once per table (the
+ * schedules of one table visit many of the same cells). */
+static const int32_t *choices(rt_dp *d, int var, int s, int t) {
+  size_t i = (size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s);
+  if (!d->how_cache) d->how_cache = mp_xcalloc(d->cells * RT_NV, sizeof(int32_t *));
+  if (!d->how_cache[i]) {
+    double *v = mp_xmalloc(sizeof(double) * (size_t)(d->S + 1));
+    d->how_cache[i] = mp_xmalloc(sizeof(int32_t) * (size_t)(d->S + 1));
+    fill_cell(d, var, s, t, v, d->how_cache[i]);
+    free(v);
+  }
+  return d->how_cache[i];
+}
 
 static void put(emitter *e, char op, int k, int arg) {
   if (*e->n == *e->cap) {
@@ -559,9 +573,8 @@ static void emit_ck(emitter *e, int var, int s, int t, int h, int s2, int pass, 
 
 /* The choice the table recorded for (var, s, t, h). */
 static void emit(emitter *e, int var, int s, int t, int h) {
-  const rt_dp *d = e->d;
-  fill_cell(d, var, s, t, e->v, e->how);
-  int32_t how = e->how[h];
+  rt_dp *d = e->d;
+  int32_t how = choices(d, var, s, t)[h];
   if (how < 0) return; /* not reached: the caller checked the value */
   int code = how / 4, off = how % 4;
   if (code == HOW_ALL) {
@@ -588,12 +601,9 @@ static void emit(emitter *e, int var, int s, int t, int h) {
   }
 }
 
-int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap) {
+int rt_dp_program(rt_dp *d, int h, rt_op **ops, int *cap) {
   int n = 0;
-  emitter e = {d, ops, &n, cap, mp_xmalloc(sizeof(double) * (size_t)(d->S + 1)),
-               mp_xmalloc(sizeof(int32_t) * (size_t)(d->S + 1))};
+  emitter e = {d, ops, &n, cap};
   if (d->L > 0 && isfinite(rt_dp_value(d, h))) emit(&e, RT_V_STAR, 1, d->L, d->A[0] + h);
-  free(e.v);
-  free(e.how);
   return n;
 }

@@ -123,6 +123,8 @@ typedef struct rt_dp {
   double *val;             /* [var][cell][h] (the choice that attains it is recomputed
                               for the cells a schedule visits: rt_dp_program) */
   int *fin;                /* [var][cell][2]: the first and last h of finite val */
+  int32_t **how_cache;     /* [var][cell]: the choices per h, for the cells a schedule
+                              visited (NULL until then) */
   int *row;                /* offset of cell (s, s) */
   size_t cells;
 } rt_dp;
@@ -143,7 +145,7 @@ void rt_dp_destroy(rt_dp *d);
 double rt_dp_value(const rt_dp *d, int h);
 /* Its schedule (when rt_dp_value is finite): ops appended to *ops (grown
  * with *cap); returns how many. */
-int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap);
+int rt_dp_program(rt_dp *d, int h, rt_op **ops, int *cap);
 
 /* The plan of a schedule, played on the shared builder (play.c). */
 typedef struct rt_result {
