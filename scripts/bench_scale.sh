@@ -17,7 +17,10 @@
 # greedy + bysize (with and without the baseline), greedy + noreuse, info
 # and verify (and of the CSVs only the smaller one; the reader rows, node-link
 # and GraphML input and convert, stay at every size); EARLIER=FILE (with
-# EARLIER_VERSION) adds the rows.txt of an earlier run as a table of its own.
+# EARLIER_VERSION) adds the rows.txt of an earlier run as a table of its own;
+# ONLY='PATTERN|PATTERN' (shell patterns on the row labels, e.g. 'remat *|verify
+# an event plan') runs only those rows, without the counts and profiles: with
+# EARLIER, the report takes the other rows from the earlier run, marked so.
 # The recomputation rows (their own block) plan a generated training step
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak; REMAT=0 skips them, REMAT_SLOW_MAX (default 100000) is the
@@ -105,9 +108,24 @@ run_once() {
   echo "bench-scale: $label n=$nodes $status ${wall}s ${cpu}s cpu ${rss}KB"
 }
 
+# wanted LABEL: whether ONLY (unset: every row) names the row
+wanted() {
+  [ -n "${ONLY:-}" ] || return 0
+  set -f
+  old_ifs=$IFS IFS='|'
+  for pat in $ONLY; do
+    # shellcheck disable=SC2254
+    case "$1" in $pat) IFS=$old_ifs; set +f; return 0 ;; esac
+  done
+  IFS=$old_ifs
+  set +f
+  return 1
+}
+
 # run LABEL NODES CMD...: appends the row of its fastest run (CPU seconds)
 # to $ROWS; only a command under REPEAT_BELOW seconds is run again
 run() {
+  wanted "$1" || return 0
   best="" best_cpu=""
   i=0
   while [ "$i" -lt "$REPEAT" ]; do
@@ -221,9 +239,9 @@ profile() {
     awk 'NF >= 3 { printf "%8s  %s\n", $1, $3 }' | head -12
 }
 # a before-profile stays until a run with BASE_BIN replaces it
-rm -f "$SCALE_DIR"/profile_[0-9]*.txt
+[ -n "${ONLY:-}" ] || rm -f "$SCALE_DIR"/profile_[0-9]*.txt
 [ -n "${BASE_BIN:-}" ] && rm -f "$SCALE_DIR"/profile_before_*.txt
-if [ "$PERF" = 1 ]; then
+if [ "$PERF" = 1 ] && [ -z "${ONLY:-}" ]; then
   for n in $SIZES; do profile "$MEMPLAN" "$n" > "$SCALE_DIR/profile_$n.txt"; done
   if [ -n "${BASE_BIN:-}" ]; then
     n=$(echo "$SIZES" | awk '{print $1}')
@@ -231,8 +249,8 @@ if [ "$PERF" = 1 ]; then
   fi
 fi
 # ---- the packer's counts (untimed): why greedy by size grows --------------
-rm -f "$SCALE_DIR"/counts_*.txt
-for n in $SIZES; do
+[ -n "${ONLY:-}" ] || rm -f "$SCALE_DIR"/counts_*.txt
+[ -n "${ONLY:-}" ] || for n in $SIZES; do
   nice "$MEMPLAN" solve "$SCALE_DIR/layered_$n.json" --order greedy --place bysize --no-baseline --verbose \
     --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_$n.txt" || true
 done

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/iheap.h"
 #include "lib/remat_exec.h"
 #include "solver.h"
 
@@ -153,50 +154,29 @@ static bool consider(const sg_state *s, const rx_exec *x, int b, int pstar, sg_c
   return cd->mode >= 0;
 }
 
-typedef struct sg_sort {
+/* The order candidates are taken in: hidden swaps first, the largest
+ * first; then bytes per overhead; ties: the buffer id (a buffer is a
+ * candidate once, so the order is total).  A heap gives them in that order
+ * until enough bytes are freed (O(n) to build, O(log n) a candidate),
+ * instead of a sort of all of them. */
+typedef struct sg_order {
   const ri_info *ri;
-} sg_sort;
+  const sg_cand *cd;
+} sg_order;
 
-/* Hidden swaps first, the largest first; then bytes per overhead. */
-static int cand_cmp_r(const void *pa, const void *pb, void *ctx) {
-  const sg_sort *st = ctx;
-  const sg_cand *a = pa, *b = pb;
+static bool taken_first(const void *ctx, int i, int j) {
+  const sg_order *o = ctx;
+  const sg_cand *a = &o->cd[i], *b = &o->cd[j];
+  const int64_t *size = o->ri->size;
   bool ha = a->mode == RX_SWAP && a->ft >= 0, hb = b->mode == RX_SWAP && b->ft >= 0;
-  if (ha != hb) return ha ? -1 : 1;
+  if (ha != hb) return ha;
   if (ha) { /* hidden swaps: the most bytes first */
-    if (st->ri->size[a->b] != st->ri->size[b->b]) return st->ri->size[a->b] > st->ri->size[b->b] ? -1 : 1;
+    if (size[a->b] != size[b->b]) return size[a->b] > size[b->b];
   } else {
-    double ma = (double)st->ri->size[a->b] / a->overhead, mb = (double)st->ri->size[b->b] / b->overhead;
-    if (ma != mb) return ma > mb ? -1 : 1;
+    double ma = (double)size[a->b] / a->overhead, mb = (double)size[b->b] / b->overhead;
+    if (ma != mb) return ma > mb;
   }
-  return a->b - b->b;
-}
-
-/* The candidates are taken in cand_cmp_r's order only until enough bytes
- * are freed: a heap (O(n) to build, O(log n) a candidate) instead of a
- * sort of all of them.  cand_cmp_r is a total order (ties: the buffer id,
- * and a buffer is a candidate once), so the order taken is the sort's. */
-static void cand_sift(sg_cand *h, int n, int i, sg_sort *st) {
-  for (;;) {
-    int l = 2 * i + 1, r = l + 1, m = i;
-    if (l < n && cand_cmp_r(&h[l], &h[m], st) < 0) m = l;
-    if (r < n && cand_cmp_r(&h[r], &h[m], st) < 0) m = r;
-    if (m == i) return;
-    sg_cand t = h[i];
-    h[i] = h[m], h[m] = t, i = m;
-  }
-}
-
-static void cand_heapify(sg_cand *h, int n, sg_sort *st) {
-  for (int i = n / 2 - 1; i >= 0; i--) cand_sift(h, n, i, st);
-}
-
-/* The first candidate; *n shrinks by one. */
-static sg_cand cand_pop(sg_cand *h, int *n, sg_sort *st) {
-  sg_cand top = h[0];
-  h[0] = h[--*n];
-  cand_sift(h, *n, 0, st);
-  return top;
+  return a->b < b->b;
 }
 
 /* One round: at the first overflow, choose what to free.  Returns the
@@ -228,11 +208,13 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
       int b = x.pre[x.pre_start[pstar] + i];
       if (!x.res[b] && consider(s, &x, b, pstar, &cd[n])) n++;
     }
-    sg_sort st = {ri};
-    cand_heapify(cd, n, &st);
+    sg_order ord = {ri, cd};
+    mp_iheap q;
+    mp_iheap_init(&q, taken_first, &ord);
+    mp_iheap_build(&q, NULL, n);
     int64_t freed = 0;
-    for (int left = n; left > 0 && freed < excess;) {
-      sg_cand k = cand_pop(cd, &left, &st);
+    while (q.n > 0 && freed < excess) {
+      sg_cand k = cd[mp_iheap_pop(&q)];
       s->gap[k.e] = (uint8_t)k.mode;
       s->prefetch[k.e] = k.mode == RX_SWAP ? k.back : -1;
       freed += ri->size[k.b];
@@ -245,6 +227,7 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
     if (!changed)
       snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "
                "offloaded or recomputed", pstar, (long long)excess);
+    mp_iheap_destroy(&q);
     free(cd);
   } else {
     snprintf(msg, cap, "%s", x.msg);

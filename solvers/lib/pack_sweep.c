@@ -4,6 +4,7 @@
  * length 0 never fits anything and is not kept. */
 #include <stdlib.h>
 
+#include "lib/iheap.h"
 #include "lib/pack_sweep.h"
 #include "lib/treap.h"
 #include "util.h"
@@ -102,33 +103,11 @@ bool mp_pack_sweep_applies(const mp_problem *p, const int *seq, int m) {
   return true;
 }
 
-/* min-heap of live items by death */
-typedef struct death_heap {
-  int *a, n;
-  const mp_item *items;
-} death_heap;
-
-static void heap_push(death_heap *h, int i) {
-  int k = h->n++;
-  while (k > 0 && h->items[h->a[(k - 1) / 2]].hi > h->items[i].hi) {
-    h->a[k] = h->a[(k - 1) / 2];
-    k = (k - 1) / 2;
-  }
-  h->a[k] = i;
-}
-
-static int heap_pop(death_heap *h) {
-  int top = h->a[0], last = h->a[--h->n], k = 0;
-  for (;;) {
-    int c = 2 * k + 1;
-    if (c >= h->n) break;
-    if (c + 1 < h->n && h->items[h->a[c + 1]].hi < h->items[h->a[c]].hi) c++;
-    if (h->items[h->a[c]].hi >= h->items[last].hi) break;
-    h->a[k] = h->a[c];
-    k = c;
-  }
-  if (h->n > 0) h->a[k] = last;
-  return top;
+/* the live items by death (ties: the index) */
+static bool dies_first(const void *ctx, int a, int b) {
+  const mp_item *items = ctx;
+  if (items[a].hi != items[b].hi) return items[a].hi < items[b].hi;
+  return a < b;
 }
 
 void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
@@ -137,7 +116,9 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
   mp_treap_init(&g.by_len);
   g.best = fit == MP_BEST_FIT;
   g.top = 0;
-  death_heap h = {mp_xmalloc(sizeof(int) * (size_t)(m ? m : 1)), 0, p->items};
+  mp_iheap h;
+  mp_iheap_init(&h, dies_first, p->items);
+  mp_iheap_reserve(&h, m);
   for (int k = 0; k < m; k++) {
     int i = seq[k];
     const mp_item *it = &p->items[i];
@@ -147,14 +128,14 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
       continue;
     }
     while (h.n > 0 && p->items[h.a[0]].hi <= it->lo) {
-      int j = heap_pop(&h);
+      int j = mp_iheap_pop(&h);
       release(&g, off[j], off[j] + p->items[j].size);
     }
     off[i] = choose(&g, it->size, it->align < 1 ? 1 : it->align, fit);
     occupy(&g, off[i], off[i] + it->size);
-    heap_push(&h, i);
+    mp_iheap_push(&h, i);
   }
-  free(h.a);
+  mp_iheap_destroy(&h);
   mp_treap_destroy(&g.by_start);
   mp_treap_destroy(&g.by_len);
 }

@@ -40,6 +40,7 @@
 #define MP_REMAT_EXACT_H
 
 #include "events.h"
+#include "lib/iheap.h"
 #include "solver.h"
 
 #define RX_MAX 64 /* nodes and tensor buffers: one bit each */
@@ -89,7 +90,7 @@ typedef struct rx_search {
   int **bucket;
   uint64_t *key_ran, *key_res, *key_host;
   size_t cap_tab;
-  int *heap, n_heap, cap_heap;
+  mp_iheap queue;      /* labels by key (pops_first) */
   long max_labels;
   size_t max_bytes;
   bool full;           /* a size cap was hit */

@@ -6,12 +6,24 @@
 
 #include "exact.h"
 
+/* The queue's order: the least key, then the deeper label, then the
+ * older one. */
+static bool pops_first(const void *ctx, int a, int b) {
+  const rx_search *s = ctx;
+  const rx_label *x = &s->l[a], *y = &s->l[b];
+  if (x->key != y->key) return x->key < y->key;
+  int px = __builtin_popcountll(x->ran), py = __builtin_popcountll(y->ran);
+  if (px != py) return px > py; /* deeper first among equals */
+  return a < b;
+}
+
 void rx_search_init(rx_search *s, const rx_graph *G, int64_t budget, long max_labels, size_t max_bytes) {
   memset(s, 0, sizeof *s);
   s->G = G;
   s->budget = budget;
   s->max_labels = max_labels;
   s->max_bytes = max_bytes;
+  mp_iheap_init(&s->queue, pops_first, s);
 }
 
 void rx_search_destroy(rx_search *s) {
@@ -22,7 +34,7 @@ void rx_search_destroy(rx_search *s) {
   free(s->key_host);
   free(s->l);
   free(s->pool);
-  free(s->heap);
+  mp_iheap_destroy(&s->queue);
   memset(s, 0, sizeof *s);
 }
 
@@ -80,39 +92,9 @@ static bool clocks_le(const double *a, const double *b, int n) {
   return true;
 }
 
-static bool heap_less(const rx_search *s, int a, int b) {
-  const rx_label *x = &s->l[a], *y = &s->l[b];
-  if (x->key != y->key) return x->key < y->key;
-  int px = __builtin_popcountll(x->ran), py = __builtin_popcountll(y->ran);
-  if (px != py) return px > py; /* deeper first among equals */
-  return a < b;
-}
-
-static void heap_push(rx_search *s, int x) {
-  if (s->n_heap == s->cap_heap) {
-    s->cap_heap = s->cap_heap ? 2 * s->cap_heap : 1024;
-    s->heap = mp_xrealloc(s->heap, sizeof(int) * (size_t)s->cap_heap);
-  }
-  int i = s->n_heap++;
-  while (i > 0 && heap_less(s, x, s->heap[(i - 1) / 2])) {
-    s->heap[i] = s->heap[(i - 1) / 2];
-    i = (i - 1) / 2;
-  }
-  s->heap[i] = x;
-}
-
 int rx_pop(rx_search *s) {
-  while (s->n_heap) {
-    int top = s->heap[0], last = s->heap[--s->n_heap], i = 0;
-    for (;;) {
-      int c = 2 * i + 1;
-      if (c >= s->n_heap) break;
-      if (c + 1 < s->n_heap && heap_less(s, s->heap[c + 1], s->heap[c])) c++;
-      if (!heap_less(s, s->heap[c], last)) break;
-      s->heap[i] = s->heap[c];
-      i = c;
-    }
-    if (s->n_heap) s->heap[i] = last;
+  while (s->queue.n) {
+    int top = mp_iheap_pop(&s->queue);
     if (!s->l[top].dead && !s->l[top].expanded) return top;
   }
   return -1;
@@ -120,7 +102,7 @@ int rx_pop(rx_search *s) {
 
 static size_t bytes_used(const rx_search *s) {
   return (size_t)s->cap_l * sizeof(rx_label) + (size_t)s->cap_pool * sizeof(double) +
-         s->cap_tab * (sizeof(int *) + 3 * sizeof(uint64_t)) + (size_t)s->cap_heap * sizeof(int) +
+         s->cap_tab * (sizeof(int *) + 3 * sizeof(uint64_t)) + (size_t)s->queue.cap * sizeof(int) +
          (size_t)s->n_l * 2 * sizeof(int);
 }
 
@@ -164,5 +146,5 @@ void rx_offer(rx_search *s, const rx_label *x, const double *clk) {
   s->key_ran[h] = x->ran;
   s->key_res[h] = x->res;
   s->key_host[h] = x->host;
-  heap_push(s, s->n_l++);
+  mp_iheap_push(&s->queue, s->n_l++);
 }
