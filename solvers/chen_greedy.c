@@ -66,6 +66,8 @@ static int chen_greedy_solve(mp_ctx *c) {
   int64_t least_peak = INT64_MAX;
   char msg[200] = ""; /* room for the "found no plan: " prefix in c->msg */
   int last_n = -1;
+  rc_meter meter;
+  rc_meter_init(&meter, &ri, c->deadline);
   /* B = total x 2^(-i/4): 4 points per halving, then B = 0 (every cut) */
   for (int i = 0; i <= grid && !mp_time_up(c); i++) {
     double B = i == grid ? 0 : total * pow(2.0, -(double)i / 4.0);
@@ -74,10 +76,11 @@ static int chen_greedy_solve(mp_ctx *c) {
     last_n = nck;
     memcpy(last, ckpt, sizeof(int) * (size_t)nck);
     rc_result res;
-    if (rc_run(&ri, ckpt, nck, NULL, c->deadline, &res, msg, sizeof msg)) continue;
+    if (rc_meter_run(&meter, ckpt, nck, &res, msg, sizeof msg)) continue;
     if (res.peak < least_peak) least_peak = res.peak;
     if (res.peak <= c->budget && better(&res, &best)) best = (best_plan){true, res, B, nck};
   }
+  rc_meter_destroy(&meter);
   rc = -1;
   if (best.found) {
     int nck = greedy_checkpoints(&ri, is_cut, best.B, ckpt);

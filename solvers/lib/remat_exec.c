@@ -24,6 +24,13 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 
 /* ---- the events and their account ---- */
 
+/* rx_next_use from the events (cached in x->nu whenever cur moves). */
+static int next_use(const rx_exec *x, int b) {
+  const ri_info *ri = x->ri;
+  if (x->cur[b] < ri->ev_start[b + 1]) return ri->ev[x->cur[b]];
+  return (ri->flags[b] & RI_OUTPUT) ? ri->m : ri->m + 1;
+}
+
 static void push(rx_exec *x, mp_event_kind k, int id) {
   if (x->out) mp_events_push(x->out, k, id);
 }
@@ -45,15 +52,29 @@ static void sample(rx_exec *x, int64_t extra) {
   if (x->pos_peak && x->live + extra > x->pos_peak[x->p]) x->pos_peak[x->p] = x->live + extra;
 }
 
+/* Without copies (bandwidth 0) nothing can stall the compute stream: the
+ * floor and every ready time are ends of earlier runs (costs are never
+ * negative), so a run starts when the one before it ends, and the copy
+ * streams' account (ready, last_read, floor) is not kept. */
+static double run_start(rx_exec *x, int v) {
+  const ri_info *ri = x->ri;
+  if (x->bandwidth <= 0) return x->t_comp;
+  double start = dmax(x->floor, x->t_comp);
+  for (int k = 0; k < ri_nreads(ri, v); k++) start = dmax(start, x->ready[ri_read(ri, v, k)]);
+  return start;
+}
+
+/* The callbacks' account: last_access, and the notes (DTR's). */
+static bool noted(const rx_exec *x) { return x->note || x->victim; }
+
 static void emit_run(rx_exec *x, int v) {
   const ri_info *ri = x->ri;
   push(x, MP_EV_RUN, v);
-  double start = dmax(x->floor, x->t_comp);
-  for (int k = 0; k < ri_nreads(ri, v); k++) start = dmax(start, x->ready[ri_read(ri, v, k)]);
-  double end = start + ri->cost[v];
+  double end = run_start(x, v) + ri->cost[v];
   x->t_comp = end;
   x->duration = dmax(x->duration, end);
-  for (int k = 0; k < ri_nreads(ri, v); k++) {
+  bool timed = x->bandwidth > 0, note = noted(x);
+  for (int k = 0; (timed || note) && k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     x->last_read[r] = end;
     x->last_access[r] = x->clock;
@@ -63,9 +84,10 @@ static void emit_run(rx_exec *x, int v) {
     int o = ri->own[i];
     x->res[o] = 1;
     x->live += ri->size[o];
-    x->ready[o] = end;
-    x->last_access[o] = x->clock;
+    if (timed) x->ready[o] = end;
     rlist_add(x, o);
+    if (!note) continue;
+    x->last_access[o] = x->clock;
     if (x->note) x->note(x, o, RX_NOTE_ACCESS, x->ctx);
   }
   sample(x, ri_ws(ri, v));
@@ -78,7 +100,7 @@ static void emit_free(rx_exec *x, int b) {
   push(x, MP_EV_FREE, b);
   x->res[b] = 0;
   x->live -= x->ri->size[b];
-  x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
+  if (x->bandwidth > 0) x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
   rlist_del(x, b);
   if (x->note) x->note(x, b, RX_NOTE_GONE, x->ctx);
   if (x->note && rx_next_use(x, b) <= x->ri->m) x->note(x, b, RX_NOTE_FREED, x->ctx);
@@ -123,6 +145,11 @@ static int reserve(rx_exec *x, int64_t need) {
   return 0;
 }
 
+/* Room for v's run (its size is summed only when a callback enforces it). */
+static int reserve_run(rx_exec *x, int v) {
+  return x->victim ? reserve(x, ri_run_bytes(x->ri, v)) : 0;
+}
+
 /* ---- the policy ---- */
 
 void rx_free(rx_exec *x, int b) {
@@ -137,9 +164,9 @@ static bool any_swap(const rx_exec *x, int b) {
   return false;
 }
 
-void rx_settle(rx_exec *x, int b) {
+/* rx_settle past its first test (settled() below). */
+static void settle_resident(rx_exec *x, int b) {
   const ri_info *ri = x->ri;
-  if (!x->res[b] || x->lock[b] > 0 || (x->keep && x->keep[b] > 0)) return;
   int nu = rx_next_use(x, b);
   if (nu > ri->m) { /* no use remains */
     emit_free(x, b);
@@ -162,9 +189,23 @@ void rx_settle(rx_exec *x, int b) {
   if ((ri->flags[b] & RI_DROP) && ri_fwd_buf(ri, b) && nu >= x->horizon) emit_free(x, b);
 }
 
+/* Nothing to do for a buffer that is gone, locked or kept: the common
+ * case, tested inline. */
+static inline bool settled(const rx_exec *x, int b) {
+  return !x->res[b] || x->lock[b] > 0 || (x->keep && x->keep[b] > 0);
+}
+
+void rx_settle(rx_exec *x, int b) {
+  if (!settled(x, b)) settle_resident(x, b);
+}
+
+static inline void settle(rx_exec *x, int b) {
+  if (!settled(x, b)) settle_resident(x, b);
+}
+
 void rx_release(rx_exec *x, int b) {
   x->keep[b]--;
-  rx_settle(x, b);
+  settle(x, b);
 }
 
 /* ---- bringing buffers back ---- */
@@ -180,7 +221,7 @@ static void touch(rx_exec *x, int b) {
 }
 
 static void flush(rx_exec *x) {
-  for (int i = 0; i < x->nt; i++) rx_settle(x, x->touched[i]);
+  for (int i = 0; i < x->nt; i++) settle(x, x->touched[i]);
   x->nt = 0;
 }
 
@@ -197,7 +238,7 @@ static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   }
   for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++)
     if (x->res[ri->own[i]]) emit_free(x, ri->own[i]); /* a rerun remakes them all */
-  if (reserve(x, ri_run_bytes(ri, u))) return -1;
+  if (reserve_run(x, u)) return -1;
   emit_run(x, u);
   x->n_reruns++;
   for (int k = 0; k < ri_nreads(ri, u); k++) {
@@ -256,6 +297,12 @@ int rx_materialize(rx_exec *x, int b) {
 
 /* ---- positions ---- */
 
+/* b's event at the position just run is passed. */
+static void advance(rx_exec *x, int b) {
+  x->cur[b]++;
+  x->nu[b] = next_use(x, b);
+}
+
 /* Swapped buffers whose copy out has ended by now are freed. */
 static void free_copied(rx_exec *x) {
   int n = x->npend;
@@ -308,11 +355,11 @@ int rx_step(rx_exec *x) {
     }
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
-    if (bring(x, r)) return -1;
+    if (!x->res[r] && bring(x, r)) return -1;
     x->lock[r]++;
   }
   flush(x);
-  if (reserve(x, ri_run_bytes(ri, v))) return -1;
+  if (reserve_run(x, v)) return -1;
   emit_run(x, v);
   x->pos_start[p] = x->t_comp - ri->cost[v];
   x->pos_tout[p] = x->t_out;
@@ -321,12 +368,12 @@ int rx_step(rx_exec *x) {
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     x->lock[r]--;
-    x->cur[r]++;
+    advance(x, r);
     if (x->note) x->note(x, r, RX_NOTE_READ, x->ctx);
   }
-  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) x->cur[ri->own[i]]++;
-  for (int k = 0; k < ri_nreads(ri, v); k++) rx_settle(x, ri_read(ri, v, k));
-  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) rx_settle(x, ri->own[i]);
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) advance(x, ri->own[i]);
+  for (int k = 0; k < ri_nreads(ri, v); k++) settle(x, ri_read(ri, v, k));
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) settle(x, ri->own[i]);
   return x->failed ? -1 : 0;
 }
 
@@ -379,6 +426,8 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   free(fill);
 }
 
+static void start(rx_exec *x);
+
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth) {
   memset(x, 0, sizeof *x);
   x->ri = ri;
@@ -387,13 +436,13 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   if (out) mp_events_clear(out);
   x->budget = budget;
   x->bandwidth = bandwidth;
-  x->horizon = ri->m + 2;
   size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1;
   x->hold = mp_xcalloc(nb, sizeof(int));
   x->res = mp_xcalloc(nb, 1);
   x->host = mp_xcalloc(nb, 1);
   x->lock = mp_xcalloc(nb, sizeof(int));
   x->cur = mp_xmalloc(sizeof(int) * nb);
+  x->nu = mp_xmalloc(sizeof(int) * nb);
   x->runs = mp_xcalloc(n, sizeof(int));
   x->last_access = mp_xcalloc(nb, sizeof(double));
   x->rlist = mp_xmalloc(sizeof(int) * nb);
@@ -407,6 +456,14 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   x->stack = mp_xmalloc(sizeof(rx_frame) * (n + 1));
   x->pend = mp_xmalloc(sizeof(int) * nb);
   x->pending = mp_xcalloc(nb, 1);
+  start(x);
+}
+
+/* The arrays of the state before any run, the scalars already zero: the
+ * inputs resident, every buffer at its first event. */
+static void start(rx_exec *x) {
+  const ri_info *ri = x->ri;
+  x->horizon = ri->m + 2;
   for (int b = 0; b < ri->nb; b++) {
     x->rpos[b] = -1;
     x->cur[b] = ri->ev_start[b];
@@ -416,9 +473,72 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
       x->cur[b]++;
       rlist_add(x, b);
     }
+    x->nu[b] = next_use(x, b);
   }
   x->peak = x->live;
 }
+
+#define ZERO(f, n) memset(x->f, 0, sizeof *x->f * (n))
+void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
+  const ri_info *ri = x->ri;
+  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, m = (size_t)ri->m + 1;
+  ZERO(hold, nb), ZERO(res, nb), ZERO(host, nb), ZERO(lock, nb), ZERO(runs, n), ZERO(pending, nb);
+  ZERO(pos_start, m), ZERO(pos_tout, m), ZERO(pos_tin, m);
+  /* written only with callbacks or a link: untouched pages stay so */
+  if (noted(x) || x->dirty_access) ZERO(last_access, nb);
+  if (x->bandwidth > 0 || x->dirty_time) ZERO(ready, nb), ZERO(last_read, nb), ZERO(last_out, nb);
+  free(x->pre_start);
+  free(x->pre);
+  rx_exec kept = *x; /* the arrays */
+  memset(x, 0, sizeof *x);
+  x->ri = kept.ri, x->g = kept.g, x->budget = kept.budget;
+  x->hold = kept.hold, x->res = kept.res, x->host = kept.host, x->lock = kept.lock;
+  x->cur = kept.cur, x->nu = kept.nu, x->runs = kept.runs, x->last_access = kept.last_access;
+  x->rlist = kept.rlist, x->rpos = kept.rpos, x->ready = kept.ready, x->last_read = kept.last_read;
+  x->last_out = kept.last_out, x->pos_start = kept.pos_start, x->pos_tout = kept.pos_tout;
+  x->pos_tin = kept.pos_tin, x->stack = kept.stack, x->touched = kept.touched, x->tcap = kept.tcap;
+  x->pend = kept.pend, x->pending = kept.pending;
+  x->out = out;
+  if (out) mp_events_clear(out);
+  x->bandwidth = bandwidth;
+  start(x);
+}
+#undef ZERO
+
+void rx_resident(rx_exec *x, int b) {
+  if (x->res[b]) return;
+  x->res[b] = 1;
+  x->live += x->ri->size[b];
+  rlist_add(x, b);
+}
+
+#define COPY(f, n) memcpy(dst->f, src->f, sizeof *src->f * (n))
+void rx_copy_state(rx_exec *dst, const rx_exec *src) {
+  const ri_info *ri = src->ri;
+  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, p = (size_t)src->p;
+  COPY(hold, nb), COPY(res, nb), COPY(host, nb), COPY(lock, nb), COPY(cur, nb), COPY(nu, nb);
+  COPY(runs, n), COPY(rlist, (size_t)src->nres), COPY(rpos, nb);
+  if (noted(src) || noted(dst) || src->dirty_access || dst->dirty_access) {
+    COPY(last_access, nb);
+    dst->dirty_access = true;
+  }
+  if (src->bandwidth > 0 || dst->bandwidth > 0 || src->dirty_time || dst->dirty_time) {
+    COPY(ready, nb), COPY(last_read, nb), COPY(last_out, nb);
+    dst->dirty_time = true;
+  }
+  COPY(pos_start, p), COPY(pos_tout, p), COPY(pos_tin, p); /* the positions run */
+  COPY(pend, (size_t)src->npend), COPY(pending, nb);
+  dst->horizon = src->horizon;
+  dst->p = src->p, dst->live = src->live, dst->peak = src->peak, dst->clock = src->clock;
+  dst->nres = src->nres;
+  dst->floor = src->floor, dst->t_comp = src->t_comp, dst->t_out = src->t_out;
+  dst->t_in = src->t_in, dst->duration = src->duration;
+  dst->n_reruns = src->n_reruns, dst->n_ins = src->n_ins;
+  dst->nt = 0, dst->npend = src->npend;
+  dst->failed = src->failed;
+  memcpy(dst->msg, src->msg, sizeof dst->msg);
+}
+#undef COPY
 
 void rx_destroy(rx_exec *x) {
   free(x->hold);
@@ -426,6 +546,7 @@ void rx_destroy(rx_exec *x) {
   free(x->host);
   free(x->lock);
   free(x->cur);
+  free(x->nu);
   free(x->runs);
   free(x->last_access);
   free(x->rlist);

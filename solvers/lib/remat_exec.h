@@ -69,15 +69,18 @@ struct rx_exec {
   /* state */
   uint8_t *res, *host;
   int *lock, *cur;      /* cur[b]: index of b's next event not yet passed */
+  int *nu;              /* nu[b]: rx_next_use(b), kept as cur moves */
   int *runs;            /* per node */
   int p;                /* the next position to run */
   int64_t live, peak;
   double clock;         /* the cost of every run so far (DTR's time) */
-  double *last_access;  /* per buffer: clock at its last use or making */
+  double *last_access;  /* per buffer: clock at its last use or making (kept only
+                           with a callback, note or victim) */
   int *rlist, *rpos, nres; /* resident buffers made by runs (not inputs) */
   /* time (own simulation of DESIGN 6.3) */
   double floor, t_comp, t_out, t_in, duration;
-  double *ready, *last_read, *last_out;
+  double *ready, *last_read, *last_out; /* floor and these: kept only with a link
+                           (bandwidth > 0); without, no run can stall */
   double *pos_start;    /* per position: when its first run started */
   double *pos_tout, *pos_tin; /* per position: when each copy stream is free, then */
   int64_t *pos_peak;    /* optional (caller's, m + 1 entries): the largest
@@ -89,12 +92,27 @@ struct rx_exec {
   int *pend, npend;     /* swapped buffers waiting for their copy out to end */
   uint8_t *pending;     /* 1: settle once copied (gaps); 2: free once copied (rx_offload) */
   int failed;
+  bool dirty_time, dirty_access; /* those accounts copied in (rx_copy_state) */
   char msg[256];
 };
 
 /* out may be NULL; budget INT64_MAX when there is no eviction. */
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth);
 void rx_destroy(rx_exec *x);
+/* The state of rx_init again, the arrays kept (no allocation, no fresh
+ * pages), the budget kept; every policy and callback unset. */
+void rx_restart(rx_exec *x, mp_events *out, double bandwidth);
+/* dst (rx_init'ed on the same ri, writing no events, no policy arrays
+ * of its own) takes src's state: a plan continued from src's point
+ * without redoing what led there.  hold is copied too; the accounts that
+ * stay zero without callbacks (last_access) or without a link (ready,
+ * last_read, last_out) are copied only when src or dst has them, and the
+ * per-position times only for the positions src has run (dst's later
+ * ones are rewritten as it runs them). */
+void rx_copy_state(rx_exec *dst, const rx_exec *src);
+/* b resident again as if it had never been freed: no event, no sample
+ * (for a driver that rebuilds a state, rx_copy_state). */
+void rx_resident(rx_exec *x, int b);
 /* Gap modes and prefetch positions (arrays of ri->ev_start[nb] entries,
  * kept by the caller); call before rx_start. */
 void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch);
@@ -125,11 +143,7 @@ int rx_fetch(rx_exec *x, int b);
 /* Every remaining position, then every graph output brought back. */
 int rx_finish(rx_exec *x);
 /* Next use position of b (ri->m + 1 when none remains; m for outputs). */
-static inline int rx_next_use(const rx_exec *x, int b) {
-  const ri_info *ri = x->ri;
-  if (x->cur[b] < ri->ev_start[b + 1]) return ri->ev[x->cur[b]];
-  return (ri->flags[b] & RI_OUTPUT) ? ri->m : ri->m + 1;
-}
+static inline int rx_next_use(const rx_exec *x, int b) { return x->nu[b]; }
 static inline bool rx_time_up(const rx_exec *x) { return x->deadline > 0 && mp_now() >= x->deadline; }
 
 #endif

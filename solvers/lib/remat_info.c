@@ -251,6 +251,12 @@ static void init(ri_info *ri, const mp_graph *g, const int *order, bool hold_inp
   set_flags(ri, inplace_node);
   set_events(ri);
   set_turn(ri); /* uses no drop flag */
+  ri->owner = mp_xmalloc(sizeof(int) * nb1);
+  for (int b = 0; b < ri->nb; b++) {
+    int p = ri_prod(ri, b);
+    if (p >= 0 && p < ri->turn) ri->flags[b] |= RI_FWD;
+    ri->owner[b] = g->bufs[b].owner;
+  }
   if (hold_inputs) set_holdable(ri);
   set_rerun_and_drop(ri, inplace_node);
   free(inplace_node);
@@ -273,6 +279,7 @@ void ri_destroy(ri_info *ri) {
   free(ri->ev_start);
   free(ri->ev);
   free(ri->last_use);
+  free(ri->owner);
   free(ri->anchor);
   free(ri->size);
   free(ri->cost);

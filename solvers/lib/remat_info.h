@@ -38,8 +38,9 @@ enum {
   RI_OUTPUT = 8, /* a graph output: resident at the end */
   RI_INPUT = 16, /* resident at the start, never recomputed */
   RI_TENSOR = 32, /* a tensor buffer (not a workspace) */
-  RI_HOLD = 64    /* an input that only forward nodes read, which a driver may
+  RI_HOLD = 64,   /* an input that only forward nodes read, which a driver may
                      keep past its last reader (ri_init_hold) */
+  RI_FWD = 128    /* made in the forward (ri_fwd_buf) */
 };
 
 typedef struct ri_info {
@@ -56,6 +57,8 @@ typedef struct ri_info {
   int64_t *size;         /* bytes */
   double *cost;          /* per node */
   uint8_t *flags;        /* per buffer: RI_* */
+  int *owner;            /* per buffer: the node that makes it (g->bufs[b].owner,
+                            kept here: the builder's loops stay in cache) */
   bool *rerun;           /* per node: may run again */
   int turn;
   /* forward frontier: after position i < turn, the buffers made at or
@@ -78,7 +81,7 @@ void ri_destroy(ri_info *ri);
 
 static inline int ri_nreads(const ri_info *ri, int v) { return ri->rd_start[v + 1] - ri->rd_start[v]; }
 static inline int ri_read(const ri_info *ri, int v, int k) { return ri->rd[ri->rd_start[v] + k]; }
-static inline int ri_owner(const ri_info *ri, int b) { return ri->g->bufs[b].owner; }
+static inline int ri_owner(const ri_info *ri, int b) { return ri->owner[b]; }
 static inline int ri_prod(const ri_info *ri, int b) { return ri->ev[ri->ev_start[b]]; }
 static inline int64_t ri_ws(const ri_info *ri, int v) {
   int w = ri->g->ws_buf[v];
@@ -87,10 +90,7 @@ static inline int64_t ri_ws(const ri_info *ri, int v) {
 /* Bytes v's run adds: its tensors and its workspace. */
 int64_t ri_run_bytes(const ri_info *ri, int v);
 /* Is position p's node a forward node, is buffer b made in the forward? */
-static inline bool ri_fwd_buf(const ri_info *ri, int b) {
-  int p = ri_prod(ri, b);
-  return p >= 0 && p < ri->turn;
-}
+static inline bool ri_fwd_buf(const ri_info *ri, int b) { return ri->flags[b] & RI_FWD; }
 
 /* The keep-all plan's bytes resident just before each position
  * (out[m]: at the end); out has m + 1 entries. */

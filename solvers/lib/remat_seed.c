@@ -24,17 +24,20 @@ int mp_rseed_chen(const mp_graph *g, const int *order, int64_t budget, double de
   int n_cuts = rc_cuts(&ri, cuts), best = -1;
   double best_duration = 0;
   char msg[160];
+  rc_meter meter;
+  rc_meter_init(&meter, &ri, deadline);
   for (int stride = 0, step = 1; stride <= n_cuts; stride += step) {
     if (deadline > 0 && mp_now() >= deadline) break;
     rc_result res;
     int nck = every(cuts, n_cuts, stride, ckpt);
-    if (rc_run(&ri, ckpt, nck, NULL, deadline, &res, msg, sizeof msg) == 0 && res.peak <= budget &&
+    if (rc_meter_run(&meter, ckpt, nck, &res, msg, sizeof msg) == 0 && res.peak <= budget &&
         (best < 0 || res.duration < best_duration)) {
       best = stride;
       best_duration = res.duration;
     }
     if (stride >= 4) step = stride / 2; /* 1 2 3 4 6 9 13 ... */
   }
+  rc_meter_destroy(&meter);
   int rc = -1;
   if (best >= 0) {
     rc_result res;

@@ -51,6 +51,14 @@
 
 #include "rotor/rotor.h"
 
+/* The inner loops are also built for AVX2 where the compiler can pick at
+ * run time (the same sums and comparisons, four at a time). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RELAX_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RELAX_CLONES
+#endif
+
 enum { HOW_ALL = 0, HOW_TOP = 1, HOW_DIRECT = 2, HOW_TAIL = 3, HOW_CK = 4 };
 #define HOW(code, off) ((int32_t)((code) * 4 + (off)))
 
@@ -126,6 +134,14 @@ static size_t at(const rt_dp *d, int var, int s, int t) {
   return ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s)) * (size_t)(d->S + 1);
 }
 
+/* The first and last h at which a sub-problem's value is finite (an
+ * empty range, first > last, when none is). */
+static size_t fin_at(const rt_dp *d, int var, int s, int t) {
+  return 2 * ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s));
+}
+
+static const int *finite_of(const rt_dp *d, int var, int s, int t) { return d->fin + fin_at(d, var, s, t); }
+
 /* The value of a sub-problem at h slots (INFINITY beyond the table). */
 static double sub(const rt_dp *d, int var, int s, int t, int h) {
   if (h < 0 || h > d->S || !var_ok(d, var, s, t)) return INFINITY;
@@ -167,20 +183,26 @@ static bool tail_fits(const rt_dp *d, int t, int h_base, int xt) {
  * is the driver's Lagrange multiplier on that capacity). */
 static double copy_cost(const rt_dp *d, int64_t bytes) { return d->copy_weight * 2.0 * (double)bytes / d->bandwidth; }
 
+/* A cell being filled: its values, and its choices when they are wanted
+ * (how NULL while the table is filled: the schedule recomputes the
+ * choices of the cells it visits, with the same offers in the same order). */
 typedef struct cellctx {
-  rt_dp *d;
+  const rt_dp *d;
   int var, s, t;
   double *v;
   int32_t *how;
 } cellctx;
 
 static void offer(cellctx *c, int h, double x, int32_t how) {
-  if (x < c->v[h]) c->v[h] = x, c->how[h] = how;
+  if (x < c->v[h]) {
+    c->v[h] = x;
+    if (c->how) c->how[h] = how;
+  }
 }
 
 /* F_all at s (with T_s offloaded during (s+1, t) when off). */
 static void branch_all(cellctx *c, bool off) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP, pend = var & RT_V_PEND;
   if (top && s == t) return;
@@ -189,12 +211,16 @@ static void branch_all(cellctx *c, bool off) {
   bool rel = releases_input(d, var, s);
   double f = ch->fr_cost[1][s] + ch->gcost[s];
   int xt = rel ? ins(d, -1, s, up(var, t)) : ins(d, s - 1, s, up(var, t));
+  /* h_outside and all_h1 are h plus a constant; the sub-problem's row */
+  int out0 = h_outside(d, var, s, t, 0), h10 = all_h1(d, var, s, t, 0, rel);
+  const double *inner = s < t && var_ok(d, sv, s + 1, t) ? d->val + at(d, sv, s + 1, t) : NULL;
   for (int h = 0; h <= lim && h <= d->S; h++) {
-    if (!group_fits(d, s, h_outside(d, var, s, t, h), var)) continue;
-    int h1 = all_h1(d, var, s, t, h, rel); /* X_s in, X_{s-1} out when rel */
+    if (!group_fits(d, s, h + out0, var)) continue;
+    int h1 = h + h10; /* X_s in, X_{s-1} out when rel */
     double x = f;
     if (s < t) {
-      double in = sub(d, sv, s + 1, t, h1 + (off ? 0 : d->TB[s]));
+      int hi = h1 + (off ? 0 : d->TB[s]);
+      double in = inner && hi >= 0 && hi <= d->S ? inner[hi] : INFINITY;
       if (!isfinite(in)) continue;
       x += in + (off ? copy_cost(d, ch->tb[s]) : 0);
     } else if (pend && !tail_fits(d, t, h1 - xt + d->TB[t], xt)) {
@@ -206,21 +232,24 @@ static void branch_all(cellctx *c, bool off) {
 
 /* Release X_t and solve the interval as if it were absent. */
 static void branch_top(cellctx *c) {
-  rt_dp *d = c->d;
-  int rm = d->A[c->t] - ov(d, c->s - 1, c->t);
+  const rt_dp *d = c->d;
+  int rm = d->A[c->t] - ov(d, c->s - 1, c->t), v2 = c->var & ~RT_V_TOP;
+  if (!var_ok(d, v2, c->s, c->t)) return; /* every offer would be infinite */
+  const double *x = d->val + at(d, v2, c->s, c->t);
   for (int h = rm > 0 ? rm : 0; h <= d->S; h++)
-    offer(c, h, sub(d, c->var & ~RT_V_TOP, c->s, c->t, h - rm), HOW(HOW_TOP, 0));
+    if (h - rm <= d->S) offer(c, h, x[h - rm], HOW(HOW_TOP, 0));
 }
 
 /* Group t at once (s = t): stage t has no tape beyond X_t, and X_t is
  * resident (top) or not read by the group. */
 static void branch_direct(cellctx *c) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
   int t = c->t, var = c->var, a_t = var & RT_V_TOP ? d->A[t] : 0;
   if ((var & RT_V_PEND) || ch->t_start[t + 1] != ch->t_start[t] || (!(var & RT_V_TOP) && ch->kx[t])) return;
+  int out0 = h_outside(d, var, t, t, 0); /* h plus a constant */
   for (int h = a_t; h <= d->S; h++)
-    if (group_fits(d, t, h_outside(d, var, t, t, h), var)) offer(c, h, ch->gcost[t], HOW(HOW_DIRECT, 0));
+    if (group_fits(d, t, h + out0, var)) offer(c, h, ch->gcost[t], HOW(HOW_DIRECT, 0));
 }
 
 /* F_ck: the sweep s .. s2-1, then (s2, t) and (s, s2-1).  How X_{s2-1}
@@ -231,7 +260,7 @@ static void branch_direct(cellctx *c) {
  * [lo, hi], noting `how` where it improves; written without branches and
  * with restrict so that the compiler vectorises it (the same sums, in the
  * same order, as one comparison per h). */
-__attribute__((optimize("O3")))
+__attribute__((optimize("O3"))) RELAX_CLONES
 static void relax(double *restrict v, int32_t *restrict hw, const double *restrict a,
                   const double *restrict b, int lo, int hi, double sweep, int32_t how) {
   for (int h = lo; h <= hi; h++) {
@@ -240,6 +269,16 @@ static void relax(double *restrict v, int32_t *restrict hw, const double *restri
     bool lt = __builtin_isless(x, old); /* quiet: no trap, so no branch */
     v[h] = lt ? x : old;
     hw[h] = lt ? how : oh;
+  }
+}
+
+/* relax without the choices (the table's fill). */
+__attribute__((optimize("O3"))) RELAX_CLONES
+static void relax_min(double *restrict v, const double *restrict a, const double *restrict b,
+                      int lo, int hi, double sweep) {
+  for (int h = lo; h <= hi; h++) {
+    double x = sweep + a[h] + b[h], old = v[h];
+    v[h] = __builtin_isless(x, old) ? x : old;
   }
 }
 
@@ -257,8 +296,18 @@ static void relax_copy(double *restrict v, int32_t *restrict hw, const double *r
   }
 }
 
+/* relax_copy without the choices. */
+__attribute__((optimize("O3")))
+static void relax_copy_min(double *restrict v, const double *restrict a, const double *restrict b,
+                           int lo, int hi, double sweep, double copy) {
+  for (int h = lo; h <= hi; h++) {
+    double x = sweep + a[h] + b[h] + copy, old = v[h];
+    v[h] = __builtin_isless(x, old) ? x : old;
+  }
+}
+
 static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP;
   double sweep = d->FC[0][s2 - 1] - d->FC[0][lo - 1];
   if (off && d->ch->a[s - 1] == 0) return;
@@ -268,24 +317,30 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
     if (!var_ok(d, v1, s2, t) || !var_ok(d, v2, s, s2 - 1)) continue;
     int32_t how = HOW(HOW_CK + 3 * (s2 - s - 1) + pass, off ? RT_OFF_X : 0);
     const double *x1 = d->val + at(d, v1, s2, t), *x2 = d->val + at(d, v2, s, s2 - 1);
-    /* h1 = h + d1 into the first, h2 = h + d2 into the second, both in [0, S] */
+    const int *f1 = finite_of(d, v1, s2, t), *f2 = finite_of(d, v2, s, s2 - 1);
+    /* h1 = h + d1 into the first, h2 = h + d2 into the second, both within
+     * their finite range (elsewhere the sum is infinite: no offer) */
     int d1 = ck_d1(d, var, s, t, s2, off), d2 = ck_d2(d, var, s, t, s2, pass);
     int lo_h = 0, hi_h = lim < d->S ? lim : d->S;
-    if (-d1 > lo_h) lo_h = -d1;
-    if (-d2 > lo_h) lo_h = -d2;
-    if (d->S - d1 < hi_h) hi_h = d->S - d1;
-    if (d->S - d2 < hi_h) hi_h = d->S - d2;
-    if (off)
+    if (f1[0] - d1 > lo_h) lo_h = f1[0] - d1;
+    if (f2[0] - d2 > lo_h) lo_h = f2[0] - d2;
+    if (f1[1] - d1 < hi_h) hi_h = f1[1] - d1;
+    if (f2[1] - d2 < hi_h) hi_h = f2[1] - d2;
+    if (off && c->how)
       relax_copy(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]), how);
-    else
+    else if (off)
+      relax_copy_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]));
+    else if (c->how)
       relax(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, how);
+    else
+      relax_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep);
   }
 }
 
 /* With a tail of group t+1 waiting: the sweep s .. t (X_{s-1} kept), the
  * tail at once, then the interval with X_t on top. */
 static void branch_tail_first(cellctx *c, int lo, int lim) {
-  rt_dp *d = c->d;
+  const rt_dp *d = c->d;
   int s = c->s, t = c->t, v2 = (c->var & ~RT_V_PEND) | RT_V_TOP, a = ins(d, s - 1, t, -1);
   if (!var_ok(d, v2, s, t)) return;
   double sweep = d->FC[0][t] - d->FC[0][lo - 1];
@@ -294,10 +349,11 @@ static void branch_tail_first(cellctx *c, int lo, int lim) {
     if (h + a + d->GT[t + 1] <= d->SB) offer(c, h, sweep + x2[h + a], HOW(HOW_TAIL, 0));
 }
 
-static void fill_cell(rt_dp *d, int var, int s, int t) {
-  size_t base = at(d, var, s, t);
-  cellctx c = {d, var, s, t, d->val + base, d->how + base};
-  for (int h = 0; h <= d->S; h++) c.v[h] = INFINITY, c.how[h] = -1;
+/* The values of cell (var, s, t) into v, its choices into how (or NULL). */
+static void fill_cell(const rt_dp *d, int var, int s, int t, double *v, int32_t *how) {
+  cellctx c = {d, var, s, t, v, how};
+  for (int h = 0; h <= d->S; h++) c.v[h] = INFINITY;
+  for (int h = 0; how && h <= d->S; h++) c.how[h] = -1;
   bool off = d->bandwidth > 0, pend = var & RT_V_PEND;
   branch_all(&c, false);
   if (off) branch_all(&c, true);
@@ -320,6 +376,17 @@ static void fill_cell(rt_dp *d, int var, int s, int t) {
     branch_ck(&c, s2, lo, lim, false);
     if (off) branch_ck(&c, s2, lo, lim, true);
   }
+}
+
+/* A cell of the table: its values and their finite range. */
+static void fill_table_cell(rt_dp *d, int var, int s, int t) {
+  double *v = d->val + at(d, var, s, t);
+  fill_cell(d, var, s, t, v, NULL);
+  int *fin = d->fin + fin_at(d, var, s, t);
+  int first = 0, last = d->S;
+  while (first <= d->S && !isfinite(v[first])) first++;
+  while (last >= first && !isfinite(v[last])) last--;
+  fin[0] = first, fin[1] = last;
 }
 
 static int *slots_array(const rt_dp *d, const int64_t *bytes) {
@@ -346,13 +413,13 @@ static void sizes(rt_dp *d, const rt_chain *ch) {
   }
 }
 
-size_t rt_dp_bytes(int L, int slots) {
+size_t rt_dp_entries(int L, int slots) {
   size_t cells = (size_t)L * (size_t)(L + 1) / 2;
-  return cells * RT_NV * (size_t)(slots + 1) * (sizeof(double) + sizeof(int32_t));
+  return cells * RT_NV * (size_t)(slots + 1);
 }
 
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
-               double copy_weight, double deadline) {
+               double copy_weight, double deadline, double *storage) {
   memset(d, 0, sizeof *d);
   d->copy_weight = copy_weight;
   int L = d->L = ch->L;
@@ -367,8 +434,9 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
   for (int s = 1, r = 0; s <= L; s++) d->row[s] = r, r += L - s + 1;
   d->cells = (size_t)L * (size_t)(L + 1) / 2;
   size_t len = (d->cells ? d->cells : 1) * RT_NV * (size_t)(slots + 1);
-  d->val = mp_xmalloc(sizeof(double) * len);
-  d->how = mp_xmalloc(sizeof(int32_t) * len);
+  d->own_val = storage == NULL;
+  d->val = storage ? storage : mp_xmalloc(sizeof(double) * len);
+  d->fin = mp_xmalloc(sizeof(int) * 2 * (d->cells ? d->cells : 1) * RT_NV);
   /* by length; in a cell the variants without top or pend first (top
    * releases into them), then top, then pend (its tail may come first) */
   for (int n = 0; n < L; n++) {
@@ -377,7 +445,7 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
       for (int pass = 0; pass < 3; pass++)
         for (int var = 0; var < 16; var++) {
           int kind = var & RT_V_TOP ? 1 : var & RT_V_PEND ? 2 : 0;
-          if (kind == pass && var_ok(d, var, s, s + n)) fill_cell(d, var, s, s + n);
+          if (kind == pass && var_ok(d, var, s, s + n)) fill_table_cell(d, var, s, s + n);
         }
   }
   return 0;
@@ -393,8 +461,10 @@ void rt_dp_destroy(rt_dp *d) {
   free(d->GTX);
   free(d->OV);
   for (int m = 0; m < 2; m++) free(d->FC[m]);
-  free(d->val);
-  free(d->how);
+  if (d->own_val) free(d->val);
+  for (size_t i = 0; d->how_cache && i < d->cells * RT_NV; i++) free(d->how_cache[i]);
+  free(d->how_cache);
+  free(d->fin);
   free(d->row);
   memset(d, 0, sizeof *d);
 }
@@ -407,10 +477,24 @@ double rt_dp_value(const rt_dp *d, int h) {
 /* ---- the schedule ---- */
 
 typedef struct emitter {
-  const rt_dp *d;
+  rt_dp *d;
   rt_op **ops;
   int *n, *cap;
 } emitter;
+
+/* The choices of sub-problem (var, s, t), recomputed once per table (the
+ * schedules of one table visit many of the same cells). */
+static const int32_t *choices(rt_dp *d, int var, int s, int t) {
+  size_t i = (size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s);
+  if (!d->how_cache) d->how_cache = mp_xcalloc(d->cells * RT_NV, sizeof(int32_t *));
+  if (!d->how_cache[i]) {
+    double *v = mp_xmalloc(sizeof(double) * (size_t)(d->S + 1));
+    d->how_cache[i] = mp_xmalloc(sizeof(int32_t) * (size_t)(d->S + 1));
+    fill_cell(d, var, s, t, v, d->how_cache[i]);
+    free(v);
+  }
+  return d->how_cache[i];
+}
 
 static void put(emitter *e, char op, int k, int arg) {
   if (*e->n == *e->cap) {
@@ -489,8 +573,8 @@ static void emit_ck(emitter *e, int var, int s, int t, int h, int s2, int pass, 
 
 /* The choice the table recorded for (var, s, t, h). */
 static void emit(emitter *e, int var, int s, int t, int h) {
-  const rt_dp *d = e->d;
-  int32_t how = d->how[at(d, var, s, t) + (size_t)h];
+  rt_dp *d = e->d;
+  int32_t how = choices(d, var, s, t)[h];
   if (how < 0) return; /* not reached: the caller checked the value */
   int code = how / 4, off = how % 4;
   if (code == HOW_ALL) {
@@ -517,7 +601,7 @@ static void emit(emitter *e, int var, int s, int t, int h) {
   }
 }
 
-int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap) {
+int rt_dp_program(rt_dp *d, int h, rt_op **ops, int *cap) {
   int n = 0;
   emitter e = {d, ops, &n, cap};
   if (d->L > 0 && isfinite(rt_dp_value(d, h))) emit(&e, RT_V_STAR, 1, d->L, d->A[0] + h);

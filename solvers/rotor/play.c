@@ -8,10 +8,11 @@
  * model) is brought back on demand, so the plan is always valid. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "rotor/rotor.h"
 
-typedef struct player {
+struct rt_player {
   rx_exec x;
   const rt_chain *ch;
   int first_done; /* stages whose first runs are done */
@@ -19,7 +20,8 @@ typedef struct player {
   int *carry_of;  /* per buffer: the group whose tail carries it, or 0 */
   int *mark, stamp; /* per buffer: wanted by the rerun being planned */
   bool *runs;     /* per rerun position of the stage: runs now */
-} player;
+};
+typedef struct rt_player player;
 
 /* Keep (+1) or release (-1) a list; `spare`: a group whose tail's carry
  * stays kept. */
@@ -175,34 +177,67 @@ static int play_op(player *p, rt_op op) {
   }
 }
 
+rt_player *rt_player_new(const ri_info *ri, const rt_chain *ch) {
+  player *p = mp_xcalloc(1, sizeof *p);
+  p->ch = ch;
+  rx_init(&p->x, ri, NULL, INT64_MAX, 0);
+  p->last = mp_xmalloc(sizeof(int) * (size_t)(ri->nb + 1));
+  for (int b = 0; b < ri->nb; b++) p->last[b] = -1;
+  p->carry_of = mp_xcalloc((size_t)ri->nb + 1, sizeof(int));
+  p->mark = mp_xcalloc((size_t)ri->nb + 1, sizeof(int));
+  p->runs = mp_xcalloc((size_t)ri->turn + 1, sizeof(bool));
+  for (int k = 1; k <= ch->L; k++)
+    for (int i = ch->c_start[k]; i < ch->c_start[k + 1]; i++) p->carry_of[ch->c[i]] = k;
+  return p;
+}
+
+void rt_player_free(rt_player *p) {
+  if (!p) return;
+  free(p->x.keep);
+  p->x.keep = NULL;
+  rx_destroy(&p->x);
+  free(p->last);
+  free(p->carry_of);
+  free(p->mark);
+  free(p->runs);
+  free(p);
+}
+
+/* The player as rt_player_new left it, its arrays kept: the builder
+ * restarted, nothing kept, no rerun in progress (last is all -1 again
+ * after a schedule that ran to its end; a failed one may leave marks). */
+static void restart(player *p, mp_events *out, double bandwidth) {
+  const ri_info *ri = p->x.ri;
+  int *keep = p->x.keep;
+  rx_restart(&p->x, out, bandwidth);
+  p->x.keep = keep ? keep : mp_xmalloc(sizeof(int) * (size_t)(ri->nb + 1));
+  memset(p->x.keep, 0, sizeof(int) * (size_t)(ri->nb + 1));
+  for (int b = 0; b < ri->nb; b++) p->last[b] = -1;
+  p->first_done = 0;
+}
+
+rt_result rt_player_play(rt_player *p, const rt_op *ops, int nops, double bandwidth, bool keep_inputs,
+                         mp_events *out, double deadline, char *msg, size_t cap) {
+  const ri_info *ri = p->x.ri;
+  const rt_chain *ch = p->ch;
+  restart(p, out, bandwidth);
+  p->x.deadline = deadline;
+  keep_list(p, ch->x_start, ch->x, 0, keep_inputs ? +2 : +1);
+  int rc = rx_start(&p->x);
+  for (int i = 0; rc == 0 && i < nops; i++) rc = play_op(p, ops[i]);
+  for (int b = 0; rc == 0 && b < ri->nb; b++) /* nothing is kept past the schedule */
+    while (p->x.keep[b] > 0) rx_release(&p->x, b);
+  if (rc == 0) rc = rx_finish(&p->x);
+  rt_result r = {p->x.peak, p->x.duration, p->x.n_reruns, p->x.n_ins, rc == 0};
+  if (rc && msg) snprintf(msg, cap, "%s", p->x.msg);
+  return r;
+}
+
 rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
                   double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
                   size_t cap) {
-  player p = {.ch = ch};
-  rx_init(&p.x, ri, out, INT64_MAX, bandwidth);
-  p.x.deadline = deadline;
-  p.x.keep = mp_xcalloc((size_t)ri->nb + 1, sizeof(int));
-  p.last = mp_xmalloc(sizeof(int) * (size_t)(ri->nb + 1));
-  for (int b = 0; b < ri->nb; b++) p.last[b] = -1;
-  p.carry_of = mp_xcalloc((size_t)ri->nb + 1, sizeof(int));
-  p.mark = mp_xcalloc((size_t)ri->nb + 1, sizeof(int));
-  p.runs = mp_xcalloc((size_t)ri->turn + 1, sizeof(bool));
-  for (int k = 1; k <= ch->L; k++)
-    for (int i = ch->c_start[k]; i < ch->c_start[k + 1]; i++) p.carry_of[ch->c[i]] = k;
-  keep_list(&p, ch->x_start, ch->x, 0, keep_inputs ? +2 : +1);
-  int rc = rx_start(&p.x);
-  for (int i = 0; rc == 0 && i < nops; i++) rc = play_op(&p, ops[i]);
-  for (int b = 0; rc == 0 && b < ri->nb; b++) /* nothing is kept past the schedule */
-    while (p.x.keep[b] > 0) rx_release(&p.x, b);
-  if (rc == 0) rc = rx_finish(&p.x);
-  rt_result r = {p.x.peak, p.x.duration, p.x.n_reruns, p.x.n_ins, rc == 0};
-  if (rc && msg) snprintf(msg, cap, "%s", p.x.msg);
-  free(p.x.keep);
-  free(p.last);
-  free(p.carry_of);
-  free(p.mark);
-  free(p.runs);
-  p.x.keep = NULL;
-  rx_destroy(&p.x);
+  rt_player *p = rt_player_new(ri, ch);
+  rt_result r = rt_player_play(p, ops, nops, bandwidth, keep_inputs, out, deadline, msg, cap);
+  rt_player_free(p);
   return r;
 }

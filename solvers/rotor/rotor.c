@@ -39,8 +39,24 @@
 enum { ROTOR_OPTIONS(MP_OPT_ENUM) ROTOR_N_OPTS };
 static const mp_option rotor_options[] = {ROTOR_OPTIONS(MP_OPT_ENTRY)};
 
-/* The table's memory, at most (slots are lowered to stay under it). */
-#define ROTOR_TABLE_BYTES ((size_t)512 << 20)
+/* The table's entries, at most (slots are lowered to stay under it):
+ * 512 MiB of 12-byte entries, the cap from when each entry also held its
+ * choice (kept: the same slot counts, so the same plans; the table now
+ * takes 8 bytes an entry). */
+#define ROTOR_TABLE_ENTRIES (((size_t)512 << 20) / 12)
+
+/* A schedule played, by its ops and link: playing is deterministic, so
+ * an identical schedule (from another h or another table) has the same
+ * result. */
+typedef struct played {
+  uint64_t hash;
+  rt_op *ops;
+  int n;
+  double bw;
+  rt_result r;
+  bool keep_in;
+  char why[256];    /* why it failed */
+} played;
 
 /* The driver's search.  A table filled for a program budget P answers
  * every budget P - h x slot (rt_dp_value); the schedules that differ are
@@ -59,13 +75,19 @@ typedef struct search {
   rt_op *ops;
   int cap;
   bool found;
-  int64_t best_P;   /* the best plan: its table's budget, its h, its link and price */
+  rt_op *best_ops;  /* the best plan: its schedule, program budget and link */
+  int best_n;
+  int64_t best_pb, best_P; /* best_P, best_h: its table's budget, its h */
   int best_h;
-  double best_bw, best_weight;
+  double best_bw;
   bool best_keep_in; /* played with the held inputs kept to the end */
   rt_result best;
   int64_t least_peak;
   int fills, plays;
+  played *memo;     /* every schedule played (tables repeat schedules) */
+  double *table;    /* the values of every table filled, in turn */
+  rt_player *player; /* every schedule played, in turn */
+  int nmemo, memo_cap;
 } search;
 
 typedef struct fill_state {
@@ -81,25 +103,82 @@ static bool better(const rt_result *a, const rt_result *b) {
   return a->duration < b->duration || (a->duration == b->duration && a->peak < b->peak);
 }
 
+static uint64_t ops_hash(const rt_op *ops, int n, double bw) {
+  uint64_t h = mp_hash_more(MP_HASH_START, &bw, sizeof bw);
+  for (int j = 0; j < n; j++) { /* field by field: rt_op has padding */
+    int32_t w[3] = {ops[j].op, ops[j].k, ops[j].arg};
+    h = mp_hash_more(h, w, sizeof w);
+  }
+  return h;
+}
+
+static bool same_ops(const rt_op *a, const rt_op *b, int n) {
+  for (int j = 0; j < n; j++)
+    if (a[j].op != b[j].op || a[j].k != b[j].k || a[j].arg != b[j].arg) return false;
+  return true;
+}
+
+static const played *memo_find(const search *s, uint64_t hash, int n) {
+  for (int i = 0; i < s->nmemo; i++) {
+    const played *e = &s->memo[i];
+    if (e->hash == hash && e->n == n && e->bw == s->bw && same_ops(e->ops, s->ops, n)) return e;
+  }
+  return NULL;
+}
+
+static void memo_add(search *s, uint64_t hash, int n, rt_result r, bool keep_in, const char *why) {
+  if (s->nmemo == s->memo_cap) {
+    s->memo_cap = s->memo_cap ? 2 * s->memo_cap : 16;
+    s->memo = mp_xrealloc(s->memo, sizeof(played) * (size_t)s->memo_cap);
+  }
+  rt_op *ops = mp_xmalloc(sizeof(rt_op) * (size_t)(n + 1));
+  for (int j = 0; j < n; j++) ops[j] = s->ops[j];
+  played *e = &s->memo[s->nmemo++];
+  *e = (played){hash, ops, n, s->bw, r, keep_in, ""};
+  snprintf(e->why, sizeof e->why, "%s", why);
+}
+
+/* The schedule in s->ops played, or its result from the memo. */
+static rt_result play_ops(search *s, int n, bool *keep_in, char *why, size_t cap) {
+  uint64_t hash = ops_hash(s->ops, n, s->bw);
+  const played *e = memo_find(s, hash, n);
+  if (e) {
+    *keep_in = e->keep_in;
+    snprintf(why, cap, "%s", e->why);
+    return e->r;
+  }
+  *keep_in = false;
+  if (!s->player) s->player = rt_player_new(s->ri, s->ch);
+  rt_result r = rt_player_play(s->player, s->ops, n, s->bw, false, NULL, s->c->deadline, why, cap);
+  if (!r.ok && s->ch->a[0] > 0 && !mp_time_up(s->c)) { /* an input released too early */
+    *keep_in = true;
+    r = rt_player_play(s->player, s->ops, n, s->bw, true, NULL, s->c->deadline, why, cap);
+  }
+  if (r.ok || !mp_time_up(s->c)) memo_add(s, hash, n, r, *keep_in, why); /* not a failure by the clock */
+  return r;
+}
+
+static void keep_best(search *s, const fill_state *f, int i, int n, bool keep_in) {
+  s->found = true;
+  s->best = f->r[i], s->best_bw = s->bw, s->best_keep_in = keep_in;
+  s->best_pb = f->dp.budget - (int64_t)f->h[i] * f->dp.slot;
+  s->best_P = f->dp.budget, s->best_h = f->h[i];
+  s->best_ops = mp_xrealloc(s->best_ops, sizeof(rt_op) * (size_t)(n + 1));
+  for (int j = 0; j < n; j++) s->best_ops[j] = s->ops[j];
+  s->best_n = n;
+}
+
 static const rt_result *play_cand(search *s, fill_state *f, int i) {
   if (f->played[i]) return &f->r[i];
   int n = rt_dp_program(&f->dp, f->h[i], &s->ops, &s->cap);
   char why[256] = "";
-  bool keep_in = false;
-  f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, false, NULL, s->c->deadline, why, sizeof why);
-  if (!f->r[i].ok && s->ch->a[0] > 0 && !mp_time_up(s->c)) { /* an input released too early */
-    keep_in = true;
-    f->r[i] = rt_play(s->ri, s->ch, s->ops, n, s->bw, true, NULL, s->c->deadline, why, sizeof why);
-  }
+  bool keep_in;
+  f->r[i] = play_ops(s, n, &keep_in, why, sizeof why);
   f->played[i] = true;
   s->plays++;
   const rt_result *r = &f->r[i];
   if (r->ok && r->peak < s->least_peak) s->least_peak = r->peak;
-  if (fits(s, r) && (!s->found || better(r, &s->best))) {
-    s->found = true;
-    s->best = *r, s->best_P = f->dp.budget, s->best_h = f->h[i], s->best_bw = s->bw;
-    s->best_weight = s->weight, s->best_keep_in = keep_in;
-  }
+  if (fits(s, r) && (!s->found || better(r, &s->best))) keep_best(s, f, i, n, keep_in);
   if (s->c->verbose)
     fprintf(stderr, "rotor: link %g, table %lld, h %d (program budget %lld, value %g): %s%s peak %lld duration %g\n",
             s->bw, (long long)f->dp.budget, f->h[i], (long long)(f->dp.budget - f->h[i] * f->dp.slot),
@@ -132,7 +211,8 @@ static void candidates(fill_state *f) {
 static int64_t fill(search *s, int64_t P) {
   fill_state f;
   s->fills++;
-  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline)) {
+  if (!s->table) s->table = mp_xmalloc(sizeof(double) * (rt_dp_entries(s->ch->L, s->slots) + 1));
+  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline, s->table)) {
     rt_dp_destroy(&f.dp);
     return -1;
   }
@@ -187,29 +267,33 @@ static bool keepall_fits(mp_ctx *c) {
 }
 
 static int slots_for(int L, int slots) {
-  while (slots > 8 && rt_dp_bytes(L, slots) > ROTOR_TABLE_BYTES) slots /= 2;
+  while (slots > 8 && rt_dp_entries(L, slots) > ROTOR_TABLE_ENTRIES) slots /= 2;
   return slots;
 }
 
 /* The best plan found, written to c->events; 0, or -1 with c->msg. */
-static int finish(search *s, const ri_info *ri, const rt_chain *ch) {
+static int finish(search *s, const rt_chain *ch) {
   mp_ctx *c = s->c;
-  rt_dp dp;
-  rt_dp_init(&dp, ch, s->best_P, s->slots, s->best_bw, s->best_weight, 0);
-  int n = rt_dp_program(&dp, s->best_h, &s->ops, &s->cap);
-  rt_result r = rt_play(ri, ch, s->ops, n, s->best_bw, s->best_keep_in, c->events, 0, c->msg,
-                        sizeof c->msg);
-  int64_t pb = s->best_P - (int64_t)s->best_h * dp.slot;
-  rt_dp_destroy(&dp);
+  rt_result r = rt_player_play(s->player, s->best_ops, s->best_n, s->best_bw, s->best_keep_in,
+                               c->events, 0, c->msg, sizeof c->msg);
   if (!r.ok || r.peak > c->budget) return -1;
   ri_claim(c, r.duration);
   snprintf(c->msg, sizeof c->msg,
            "a chain of %d forward segments (cut at articulation points, then at the smallest "
            "frontiers)%s; program budget %lld bytes (%d tables, %d plays), %lld reruns%s; optimal "
            "within the chain model only",
-           ch->L, ch->cross ? ", some backward reads outside it" : "", (long long)pb, s->fills,
-           s->plays, (long long)r.reruns, r.ins ? ", with offload" : "");
+           ch->L, ch->cross ? ", some backward reads outside it" : "", (long long)s->best_pb,
+           s->fills, s->plays, (long long)r.reruns, r.ins ? ", with offload" : "");
   return 0;
+}
+
+static void search_destroy(search *s) {
+  for (int i = 0; i < s->nmemo; i++) free(s->memo[i].ops);
+  free(s->memo);
+  free(s->best_ops);
+  free(s->table);
+  rt_player_free(s->player);
+  free(s->ops);
 }
 
 static int rotor_solve(mp_ctx *c) {
@@ -234,9 +318,11 @@ static int rotor_solve(mp_ctx *c) {
       search_budget(&s, tries > 2 ? 2 : tries, keep_peak);
     }
   }
+  free(s.table); /* no table from here on: its memory goes before the plan is written */
+  s.table = NULL;
   rc = -1;
   if (s.found) {
-    rc = finish(&s, &ri, &ch);
+    rc = finish(&s, &ch);
   } else if (ch.floor > c->budget) {
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld: what rotor never drops (buffers that cannot be rerun, "
@@ -251,7 +337,7 @@ static int rotor_solve(mp_ctx *c) {
              (long long)c->budget, mp_time_up(c) ? " before the time limit" : "");
   }
   if (rc) mp_events_clear(c->events);
-  free(s.ops);
+  search_destroy(&s);
   rt_chain_destroy(&ch);
   ri_destroy(&ri);
   return rc;

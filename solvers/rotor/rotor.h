@@ -119,19 +119,25 @@ typedef struct rt_dp {
   int *OV;                 /* overlaps in slots, like rt_chain.ov */
   int SB;                  /* the budget in slots (rounded down) */
   double *FC[2];           /* prefix sums of fr_cost */
-  double *val;             /* [var][cell][h] */
-  int32_t *how;            /* the choice that attains val (-1: none) */
+  bool own_val;            /* val is the table's own (not the caller's storage) */
+  double *val;             /* [var][cell][h] (the choice that attains it is recomputed
+                              for the cells a schedule visits: rt_dp_program) */
+  int *fin;                /* [var][cell][2]: the first and last h of finite val */
+  int32_t **how_cache;     /* [var][cell]: the choices per h, for the cells a schedule
+                              visited (NULL until then) */
   int *row;                /* offset of cell (s, s) */
   size_t cells;
 } rt_dp;
 
-/* Memory the table would take (bytes), to refuse or shrink beforehand. */
-size_t rt_dp_bytes(int L, int slots);
+/* The table's entries (values, 8 bytes each), to shrink it beforehand. */
+size_t rt_dp_entries(int L, int slots);
 /* Fill the table for a budget in bytes with `slots` slots (0, or -1 when
  * the deadline passed first).  bandwidth > 0 adds the offload choices,
- * their copies priced at copy_weight x their time on the link. */
+ * their copies priced at copy_weight x their time on the link.  storage:
+ * room for rt_dp_entries(L, slots) values that the caller keeps across
+ * tables (no fresh pages to fault in for each), or NULL. */
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
-               double copy_weight, double deadline);
+               double copy_weight, double deadline, double *storage);
 void rt_dp_destroy(rt_dp *d);
 /* The least time with h more slots held from start to end: the program's
  * answer for the budget minus h slots (INFINITY when no schedule fits), so
@@ -139,7 +145,7 @@ void rt_dp_destroy(rt_dp *d);
 double rt_dp_value(const rt_dp *d, int h);
 /* Its schedule (when rt_dp_value is finite): ops appended to *ops (grown
  * with *cap); returns how many. */
-int rt_dp_program(const rt_dp *d, int h, rt_op **ops, int *cap);
+int rt_dp_program(rt_dp *d, int h, rt_op **ops, int *cap);
 
 /* The plan of a schedule, played on the shared builder (play.c). */
 typedef struct rt_result {
@@ -155,5 +161,13 @@ typedef struct rt_result {
 rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
                   double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
                   size_t cap);
+/* The same for many schedules: a player keeps its arrays from one to the
+ * next (rx_restart), so that a search does not allocate and fault in the
+ * builder's memory again for each. */
+typedef struct rt_player rt_player;
+rt_player *rt_player_new(const ri_info *ri, const rt_chain *ch);
+void rt_player_free(rt_player *p);
+rt_result rt_player_play(rt_player *p, const rt_op *ops, int nops, double bandwidth,
+                         bool keep_inputs, mp_events *out, double deadline, char *msg, size_t cap);
 
 #endif
