@@ -9,7 +9,7 @@
 # `train` graphs minus `large`).
 set -eu
 BIN=${BIN:-bin/memplan}
-REMAT=${REMAT:-"keepall chen-sqrt chen-greedy dtr swap-greedy"}
+REMAT=${REMAT:-"keepall chen-sqrt chen-greedy dtr rotor swap-greedy"}
 FRACS=${FRACS:-"0.4 0.6 0.85"}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
