@@ -22,7 +22,7 @@
 static int read_line(FILE *fp, char **buf, size_t *cap) {
   size_t n = 0;
   int c;
-  while ((c = getc(fp)) != EOF && c != '\n') {
+  while ((c = getc_unlocked(fp)) != EOF && c != '\n') { /* one thread reads fp */
     if (c == 0) return -2;
     if (n + 2 > *cap) {
       if (*cap >= MAX_LINE) return -1;
@@ -71,6 +71,7 @@ typedef struct csv_state {
   /* ids seen: open addressing over the problem's ids */
   size_t id_cap;
   int *id_at;        /* item index + 1, 0 for empty */
+  bool hashed;       /* id_at holds every id so far (else all were "0", "1", ..) */
 } csv_state;
 
 static int header(csv_state *st, char **fields, int nf, mp_problem *p, mp_error *err) {
@@ -115,11 +116,27 @@ static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t 
   return 0;
 }
 
-/* Record p->ids[i]; an error when the id was seen before. */
+/* Whether id is the decimal of i, as MiniMalloc's files write them ("0",
+ * "1", .., no sign, no leading zero). */
+static bool is_index(const char *id, int i) {
+  char buf[16];
+  int n = snprintf(buf, sizeof buf, "%d", i);
+  return !memcmp(id, buf, (size_t)n + 1);
+}
+
+/* Record p->ids[i]; an error when the id was seen before.  While every id
+ * is its row's index, none can repeat and no table is kept; the first
+ * other id builds it from those before it. */
 static int add_id(csv_state *st, mp_problem *p, int i, int *lines, mp_error *err) {
+  if (!st->hashed) {
+    if (is_index(p->ids[i], i)) return 0;
+    st->hashed = true;
+    st->id_cap = 0;
+  }
   if (2 * (size_t)(i + 1) > st->id_cap) { /* grow and re-insert */
     free(st->id_at);
     st->id_cap = st->id_cap ? 2 * st->id_cap : 1024;
+    while (2 * (size_t)(i + 1) > st->id_cap) st->id_cap *= 2;
     st->id_at = mp_xcalloc(st->id_cap, sizeof(int));
     for (int j = 0; j < i; j++) {
       size_t h = mp_str_hash(p->ids[j]) & (st->id_cap - 1);

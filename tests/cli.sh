@@ -275,6 +275,14 @@ printf '%s<graph edgedefault="directed"><edge source="b" target="a"/><node id="a
 hostile 1 'dup2.graphml:1: node id "b" is declared twice \(first as node 1\)' "GraphML first duplicate id" -- $BIN info "$H/dup2.graphml"
 printf 'id,lower,upper,size\na,0,3,4\na,1,4,4\n' >"$H/dup.csv"
 hostile 1 "dup.csv:3: duplicate id 'a' \(first on line 2\)" "CSV duplicate ids" -- $BIN info "$H/dup.csv"
+# ids that are their row's index need no table until the first other id:
+# a repeat is still caught, before and after that id
+printf 'id,lower,upper,size\n0,0,3,4\n1,1,4,4\n2,2,5,4\n1,3,6,4\n' >"$H/dupi1.csv"
+hostile 1 "dupi1.csv:5: duplicate id '1' \(first on line 3\)" "CSV index ids repeated" -- $BIN info "$H/dupi1.csv"
+printf 'id,lower,upper,size\n0,0,3,4\n1,1,4,4\nx,2,5,4\n1,3,6,4\n' >"$H/dupi2.csv"
+hostile 1 "dupi2.csv:5: duplicate id '1' \(first on line 3\)" "CSV index id repeated after another" -- $BIN info "$H/dupi2.csv"
+printf 'id,lower,upper,size\n0,0,3,4\n01,1,4,4\n1,2,5,4\n01,3,6,4\n' >"$H/dupi3.csv"
+hostile 1 "dupi3.csv:5: duplicate id '01' \(first on line 3\)" "CSV 01 is not 1" -- $BIN info "$H/dupi3.csv"
 printf '\357\273\277id , lower ,upper,  size\r\na , 0 , 3 , 4\r\nb,1 ,4, 8\r\n' >"$H/bom.csv"
 expect 0 "CSV with a BOM and blanks around commas" $BIN info "$H/bom.csv" --format json
 grep -q '"live_peak": 12' "$T/out" && ok || bad "BOM/blank CSV figures: $(cat "$T/out")"
