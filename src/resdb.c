@@ -279,6 +279,21 @@ static int create_schema(sqlite3 *db, char *sub, size_t cap) {
   return mp_db_exec(db, "CREATE INDEX IF NOT EXISTS results_graph ON results(graph);", sub, cap);
 }
 
+/* The schema writes, which double as the probe that the file can be
+ * written: 0, -1 with sub set, or 1 when another process held the file
+ * (SQLITE_BUSY: SQLite returns it at once in some cases, such as a change
+ * of journal mode racing another connection's, without the busy handler). */
+static int write_probe(sqlite3 *db, bool wal, char *sub, size_t cap) {
+  int rc = mp_db_exec(db, wal ? "PRAGMA journal_mode=WAL;" : "PRAGMA journal_mode=DELETE;", sub, cap) ||
+           mp_db_exec(db, "PRAGMA synchronous=NORMAL;", sub, cap) ||
+           mp_db_exec(db, "BEGIN IMMEDIATE", sub, cap) || create_schema(db, sub, cap) ||
+           mp_db_exec(db, "COMMIT", sub, cap);
+  if (!rc) return 0;
+  bool busy = (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY;
+  if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  return busy ? 1 : -1;
+}
+
 mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   sqlite3 *db = NULL;
   char sub[512];
@@ -298,16 +313,12 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
     sqlite3_close(db);
     return NULL;
   }
-  /* the schema writes double as the probe that the file can be written */
-  if (mp_db_exec(db, wal ? "PRAGMA journal_mode=WAL;" : "PRAGMA journal_mode=DELETE;", sub,
-                 sizeof sub) ||
-      mp_db_exec(db, "PRAGMA synchronous=NORMAL;", sub, sizeof sub) ||
-      mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: cannot be written (%s)", path, sub);
-    sqlite3_close(db);
-    return NULL;
-  }
-  if (create_schema(db, sub, sizeof sub) || mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
+  /* another process opening the same file may hold it for a moment: try
+   * again for up to 30 s, as the busy handler would */
+  double give_up = mp_now() + 30;
+  int rc;
+  while ((rc = write_probe(db, wal, sub, sizeof sub)) == 1 && mp_now() < give_up) usleep(20000);
+  if (rc) {
     snprintf(msg, cap, "%s: cannot be written (%s)", path, sub);
     sqlite3_close(db);
     return NULL;
