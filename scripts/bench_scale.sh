@@ -269,7 +269,7 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "other work, $DATE, version $VERSION."
   echo "Inputs, generated at benchmark time and not committed:"
   for n in $SIZES; do echo "\`memplan gen layered -n $n --seed 1\`,"; done
-  if grep -q '^remat ' "$ROWS"; then
+  if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^remat "; then
     for n in $SIZES; do echo "\`memplan gen sp -n $((n / 2)) --par-prob 0.2 --backward --seed 1\` ($((n + 1)) nodes, the remat rows),"; done
   fi
   echo "and MiniMalloc CSVs of $(echo $CSV_SIZES | sed 's/ / and /') buffers (buffer i born at step i, lifetime and size"
@@ -388,7 +388,7 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     done
     echo
   fi
-  if grep -q '^remat ' "$ROWS"; then
+  if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^remat "; then
     echo "## The recomputation rows"
     echo
     echo "\`gen sp --backward\` is a series-parallel forward with one gradient node per"
