@@ -270,12 +270,15 @@ def gen_csv(rng):
         rng.shuffle(cols)
     rows = []
     pinned_top = 0
+    # ids as MiniMalloc writes them ("0", "1", ..: the reader's index path)
+    # or names
+    id_form = "%d" if rng.random() < 0.4 else "b%d"
     for b in range(k):
         lo = rng.randint(0, 12)
         hi = lo + rng.choice([0, 1, 1, 2, 3, 5, 8])
         size = rng.choice([0, 1, 3, 4, 8, 16, 100, rng.randint(1, 64)])
         al = rng.choice([1, 1, 2, 4, 8, 16]) if with_align else 1
-        row = {"id": "b%d" % b, "lower": lo, "upper": hi, "size": size, "alignment": al}
+        row = {"id": id_form % b, "lower": lo, "upper": hi, "size": size, "alignment": al}
         if with_pin:
             if rng.random() < 0.35:
                 # pins stacked one above the other, aligned: always feasible
