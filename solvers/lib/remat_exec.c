@@ -195,13 +195,11 @@ static inline bool settled(const rx_exec *x, int b) {
   return !x->res[b] || x->lock[b] > 0 || (x->keep && x->keep[b] > 0);
 }
 
-void rx_settle(rx_exec *x, int b) {
-  if (!settled(x, b)) settle_resident(x, b);
-}
-
 static inline void settle(rx_exec *x, int b) {
   if (!settled(x, b)) settle_resident(x, b);
 }
+
+void rx_settle(rx_exec *x, int b) { settle(x, b); }
 
 void rx_release(rx_exec *x, int b) {
   x->keep[b]--;

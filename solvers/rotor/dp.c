@@ -256,15 +256,17 @@ static void branch_direct(cellctx *c) {
  * passes between them: 0 released inside the first, 1 kept into the
  * second, 2 released with group s2's tail deferred into the second.
  * X_{s-1} offloaded during the first when off. */
-/* The DP's inner loop: v[h] = min(v[h], sweep + a[h] + b[h]) for h in
- * [lo, hi], noting `how` where it improves; written without branches and
- * with restrict so that the compiler vectorises it (the same sums, in the
- * same order, as one comparison per h). */
+/* The DP's inner loop: v[h] = min(v[h], sweep + a[h] + b[h] + copy) for h
+ * in [lo, hi] (copy: the offload's price, 0 without: adding 0 changes no
+ * sum of these non-negative values), noting `how` where it improves;
+ * written without branches and with restrict so that the compiler
+ * vectorises it (the same sums, in the same order, as one comparison per
+ * h). */
 __attribute__((optimize("O3"))) RELAX_CLONES
 static void relax(double *restrict v, int32_t *restrict hw, const double *restrict a,
-                  const double *restrict b, int lo, int hi, double sweep, int32_t how) {
+                  const double *restrict b, int lo, int hi, double sweep, double copy, int32_t how) {
   for (int h = lo; h <= hi; h++) {
-    double x = sweep + a[h] + b[h], old = v[h];
+    double x = sweep + a[h] + b[h] + copy, old = v[h];
     int32_t oh = hw[h];
     bool lt = __builtin_isless(x, old); /* quiet: no trap, so no branch */
     v[h] = lt ? x : old;
@@ -275,31 +277,7 @@ static void relax(double *restrict v, int32_t *restrict hw, const double *restri
 /* relax without the choices (the table's fill). */
 __attribute__((optimize("O3"))) RELAX_CLONES
 static void relax_min(double *restrict v, const double *restrict a, const double *restrict b,
-                      int lo, int hi, double sweep) {
-  for (int h = lo; h <= hi; h++) {
-    double x = sweep + a[h] + b[h], old = v[h];
-    v[h] = __builtin_isless(x, old) ? x : old;
-  }
-}
-
-/* The same with the copy of X_{s-1} added last. */
-__attribute__((optimize("O3")))
-static void relax_copy(double *restrict v, int32_t *restrict hw, const double *restrict a,
-                       const double *restrict b, int lo, int hi, double sweep, double copy,
-                       int32_t how) {
-  for (int h = lo; h <= hi; h++) {
-    double x = sweep + a[h] + b[h] + copy, old = v[h];
-    int32_t oh = hw[h];
-    bool lt = __builtin_isless(x, old); /* quiet: no trap, so no branch */
-    v[h] = lt ? x : old;
-    hw[h] = lt ? how : oh;
-  }
-}
-
-/* relax_copy without the choices. */
-__attribute__((optimize("O3")))
-static void relax_copy_min(double *restrict v, const double *restrict a, const double *restrict b,
-                           int lo, int hi, double sweep, double copy) {
+                      int lo, int hi, double sweep, double copy) {
   for (int h = lo; h <= hi; h++) {
     double x = sweep + a[h] + b[h] + copy, old = v[h];
     v[h] = __builtin_isless(x, old) ? x : old;
@@ -326,14 +304,11 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
     if (f2[0] - d2 > lo_h) lo_h = f2[0] - d2;
     if (f1[1] - d1 < hi_h) hi_h = f1[1] - d1;
     if (f2[1] - d2 < hi_h) hi_h = f2[1] - d2;
-    if (off && c->how)
-      relax_copy(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]), how);
-    else if (off)
-      relax_copy_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy_cost(d, d->ch->a[s - 1]));
-    else if (c->how)
-      relax(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, how);
+    double copy = off ? copy_cost(d, d->ch->a[s - 1]) : 0;
+    if (c->how)
+      relax(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy, how);
     else
-      relax_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep);
+      relax_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy);
   }
 }
 
