@@ -120,8 +120,8 @@ static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t 
  * "1", .., no sign, no leading zero). */
 static bool is_index(const char *id, int i) {
   char buf[16];
-  int n = snprintf(buf, sizeof buf, "%d", i);
-  return !memcmp(id, buf, (size_t)n + 1);
+  snprintf(buf, sizeof buf, "%d", i);
+  return !strcmp(id, buf); /* not memcmp: id may be shorter than buf */
 }
 
 /* Record p->ids[i]; an error when the id was seen before.  While every id
