@@ -9,21 +9,33 @@
 #include "lib/treap.h"
 #include "util.h"
 
+/* Each gap is in by_start under key (start, length) and, for best fit, in
+ * by_len under (length, start); its value is what an item of the common
+ * alignment `al` can use of it: end - start rounded up to al.  So the
+ * first gap in key order with value >= size is the answer when the item
+ * has that alignment, without passing over the gaps that only alignment
+ * rules out (a sequence of 16-byte items 64-aligned leaves 48-byte gaps
+ * that fit none of them: visiting each of those made the sweep quadratic).
+ * Items of another alignment check each gap (al is then 1: the value is
+ * the length, a bound on what they can use). */
 typedef struct live_gaps {
-  mp_treap by_start; /* key (start, 0), value: length */
-  mp_treap by_len;   /* key (length, start): best fit only */
+  mp_treap by_start;
+  mp_treap by_len;   /* best fit only */
   bool best;
+  int64_t al;        /* the alignment every item shares, else 1 */
   int64_t top;       /* end of the highest live item, 0 when none */
 } live_gaps;
 
+static int64_t usable(const live_gaps *g, int64_t lo, int64_t hi) { return hi - mp_align_up(lo, g->al); }
+
 static void gap_add(live_gaps *g, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
-  mp_treap_insert(&g->by_start, (mp_treap_key){lo, 0}, hi - lo);
-  if (g->best) mp_treap_insert(&g->by_len, (mp_treap_key){hi - lo, lo}, 0);
+  mp_treap_insert(&g->by_start, (mp_treap_key){lo, hi - lo}, usable(g, lo, hi));
+  if (g->best) mp_treap_insert(&g->by_len, (mp_treap_key){hi - lo, lo}, usable(g, lo, hi));
 }
 
 static void gap_del(live_gaps *g, int64_t lo, int64_t hi) {
-  mp_treap_erase(&g->by_start, (mp_treap_key){lo, 0});
+  mp_treap_erase(&g->by_start, (mp_treap_key){lo, hi - lo});
   if (g->best) mp_treap_erase(&g->by_len, (mp_treap_key){hi - lo, lo});
 }
 
@@ -34,8 +46,9 @@ static void occupy(live_gaps *g, int64_t a, int64_t b) {
     g->top = b;
     return;
   }
-  const mp_treap_node *x = mp_treap_at(&g->by_start, mp_treap_below(&g->by_start, (mp_treap_key){a, 1}));
-  int64_t lo = x->key.a, hi = lo + x->val;
+  const mp_treap_node *x =
+      mp_treap_at(&g->by_start, mp_treap_below(&g->by_start, (mp_treap_key){a, INT64_MAX}));
+  int64_t lo = x->key.a, hi = lo + x->key.b;
   gap_del(g, lo, hi);
   gap_add(g, lo, a);
   gap_add(g, b, hi);
@@ -48,7 +61,7 @@ static void release(live_gaps *g, int64_t a, int64_t b) {
   int below = mp_treap_below(&g->by_start, (mp_treap_key){a, 0});
   if (below >= 0) {
     const mp_treap_node *x = mp_treap_at(&g->by_start, below);
-    if (x->key.a + x->val == a) {
+    if (x->key.a + x->key.b == a) {
       lo = x->key.a;
       gap_del(g, lo, a);
     }
@@ -59,7 +72,7 @@ static void release(live_gaps *g, int64_t a, int64_t b) {
   }
   int above = mp_treap_ceil(&g->by_start, (mp_treap_key){b, 0});
   if (above >= 0 && mp_treap_at(&g->by_start, above)->key.a == b) {
-    hi = b + mp_treap_at(&g->by_start, above)->val;
+    hi = b + mp_treap_at(&g->by_start, above)->key.b;
     gap_del(g, b, hi);
   }
   gap_add(g, lo, hi);
@@ -76,18 +89,31 @@ static int64_t choose(const live_gaps *g, int64_t size, int64_t al, enum mp_fit 
     mp_treap_key from = {INT64_MIN, 0};
     for (int n; (n = mp_treap_ceil_val(&g->by_start, from, size)) >= 0;) {
       const mp_treap_node *x = mp_treap_at(&g->by_start, n);
-      if (fits(x->key.a, x->key.a + x->val, size, al)) return mp_align_up(x->key.a, al);
+      if (fits(x->key.a, x->key.a + x->key.b, size, al)) return mp_align_up(x->key.a, al);
       from = (mp_treap_key){x->key.a + 1, 0};
     }
   } else {
     mp_treap_key from = {size, INT64_MIN};
-    for (int n; (n = mp_treap_ceil(&g->by_len, from)) >= 0;) {
+    for (int n; (n = mp_treap_ceil_val(&g->by_len, from, size)) >= 0;) {
       const mp_treap_node *x = mp_treap_at(&g->by_len, n);
       if (fits(x->key.b, x->key.b + x->key.a, size, al)) return mp_align_up(x->key.b, al);
       from = (mp_treap_key){x->key.a, x->key.b + 1};
     }
   }
   return mp_align_up(g->top, al);
+}
+
+/* The alignment every item of positive size has, or 1. */
+static int64_t common_align(const mp_problem *p) {
+  int64_t al = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    int64_t a = it->align < 1 ? 1 : it->align;
+    if (it->size <= 0) continue;
+    if (al && a != al) return 1;
+    al = a;
+  }
+  return al ? al : 1;
 }
 
 bool mp_pack_sweep_applies(const mp_problem *p, const int *seq, int m) {
@@ -115,6 +141,7 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
   mp_treap_init(&g.by_start);
   mp_treap_init(&g.by_len);
   g.best = fit == MP_BEST_FIT;
+  g.al = common_align(p);
   g.top = 0;
   mp_iheap h;
   mp_iheap_init(&h, dies_first, p->items);
