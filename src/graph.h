@@ -82,7 +82,8 @@ typedef struct mp_graph {
   int *n_pred;
   int **pred;
   int n_data_edges;     /* distinct data edges j -> w */
-  int n_inplace_edges;  /* edges added by in-place writes (not data edges) */
+  int64_t n_inplace_edges; /* edges added by in-place writes (not data edges), counted
+                              literally (DESIGN 1.2), not those kept in succ/pred */
   int64_t param_bytes;
   double host_bandwidth; /* DESIGN 6.1: bytes per cost unit on the host link (0: none given) */
 } mp_graph;

@@ -175,7 +175,8 @@ typedef struct memplan_instance_info {
   bool is_graph;
   int nodes, buffers;
   /* graphs only */
-  int data_edges, inplace_edges, inputs, graph_outputs, views, inplace_nodes, workspaces;
+  int data_edges, inputs, graph_outputs, views, inplace_nodes, workspaces;
+  int64_t inplace_edges; /* literal pairs of DESIGN 1.2: may exceed INT_MAX */
   int64_t param_bytes;
   /* fixed-lifetime problems only: the time range */
   int64_t time_begin, time_end;
