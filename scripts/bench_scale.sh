@@ -227,7 +227,8 @@ PY
 done
 # ---- adversarial shapes (scripts/gen_shapes.py): one storage written in
 # place n/2 times, 9 readers before each of n/10 writes, one node reading
-# n - 1 inputs of 16 bytes (64-aligned), one tensor read by n - 2 outputs
+# n - 1 inputs of 16 bytes (64-aligned), one tensor read by n - 2 outputs,
+# a CSV of n 16-byte buffers live together, 64-aligned but one
 for n in $SIZES; do
   for k in inplace-chain inplace-readers fanin fanout; do
     F=$SCALE_DIR/shape_${k}_$n.json
@@ -237,6 +238,9 @@ for n in $SIZES; do
   done
   run "fanin: dfs + bestfit" "$n" "$MEMPLAN" solve "$SCALE_DIR/shape_fanin_$n.json" --order dfs \
     --place bestfit --format json $NOBASE
+  F=$SCALE_DIR/shape_csv-align_$n.csv
+  [ -s "$F" ] || python3 scripts/gen_shapes.py csv-align "$n" > "$F"
+  run "csv-align: firstfit" "$n" "$MEMPLAN" solve "$F" --place firstfit --format json $NOBASE
 done
 if [ -n "${BASE_BIN:-}" ]; then
   n=$(echo "$SIZES" | awk '{print $1}')
@@ -417,6 +421,9 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     echo "  a 48-byte gap that fits no later one.  The birth-order sweep keeps with each gap"
     echo "  what an item of the common alignment can use of it, and so never visits them."
     echo "- fanout: one tensor read by n - 2 graph outputs of 8 bytes (the same gaps)."
+    echo "- csv-align: n buffers of 16 bytes live together, 64-aligned but one: the sweep"
+    echo "  keeps those values per alignment (up to 16 distinct ones; beyond, each gap found"
+    echo "  is checked)."
     echo
     echo "These rows skip the given-order baseline: greedy by size (bysize, the baseline)"
     echo "lists every placed buffer live with an item, and here all of them are live"

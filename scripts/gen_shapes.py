@@ -12,6 +12,8 @@ scripts/bench_scale.sh (the adversarial rows); not committed as data.
   fanin            N - 1 graph inputs of 16 bytes read by one node (64-byte
                    alignment leaves a 48-byte gap after each)
   fanout           one tensor read by N - 2 nodes, each a graph output
+  csv-align        a MiniMalloc CSV (not a graph) of N buffers of 16 bytes
+                   live together, 64-aligned but the first (alignment 1)
 """
 import json
 import sys
@@ -63,13 +65,22 @@ SHAPES = {
     "inplace-readers": lambda n: inplace(n, 9),
     "fanin": fanin,
     "fanout": fanout,
+    "csv-align": None,
 }
+
+
+def csv_align(n):
+    sys.stdout.write("id,lower,upper,size,alignment\n0,0,100,16,1\n")
+    sys.stdout.write("".join("%d,0,100,16,64\n" % k for k in range(1, n)))
 
 
 def main():
     if len(sys.argv) != 3 or sys.argv[1] not in SHAPES or not sys.argv[2].isdigit() or int(sys.argv[2]) < 3:
         sys.exit("usage: gen_shapes.py %s N (N >= 3)" % "|".join(SHAPES))
     kind, n = sys.argv[1], int(sys.argv[2])
+    if kind == "csv-align":
+        csv_align(n)
+        return
     w = sys.stdout.write
     w('{"name": "%s_%d", "nodes": [\n' % (kind.replace("-", "_"), n))
     w(",\n".join(json.dumps(v) for v in SHAPES[kind](n)))

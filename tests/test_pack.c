@@ -152,10 +152,10 @@ START_TEST(sweep_equals_direct_large) {
       it->lo = (int64_t)mp_rng_below(&r, 300);
       it->hi = it->lo + 1 + (int64_t)mp_rng_below(&r, 40);
       it->size = 1 + (int64_t)mp_rng_below(&r, 1000);
-      /* one alignment for all (the sweep's gaps then carry what such an
-       * item can use of them), or a mix (each gap is checked) */
+      /* one alignment for all, two, or 20 (beyond the sweep's classes:
+       * each gap found is checked) */
       static const int64_t al[4][2] = {{1, 1}, {16, 16}, {64, 64}, {8, 1}};
-      it->align = al[t % 4][i % 2];
+      it->align = t % 5 == 4 ? 1 + i % 20 : al[t % 4][i % 2];
       it->fixed = -1;
     }
     int *seq = mp_xmalloc(sizeof(int) * (size_t)n);

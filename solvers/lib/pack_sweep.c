@@ -9,34 +9,41 @@
 #include "lib/treap.h"
 #include "util.h"
 
-/* Each gap is in by_start under key (start, length) and, for best fit, in
- * by_len under (length, start); its value is what an item of the common
- * alignment `al` can use of it: end - start rounded up to al.  So the
- * first gap in key order with value >= size is the answer when the item
- * has that alignment, without passing over the gaps that only alignment
- * rules out (a sequence of 16-byte items 64-aligned leaves 48-byte gaps
- * that fit none of them: visiting each of those made the sweep quadratic).
- * Items of another alignment check each gap (al is then 1: the value is
- * the length, a bound on what they can use). */
-typedef struct live_gaps {
-  mp_treap by_start;
-  mp_treap by_len;   /* best fit only */
-  bool best;
-  int64_t al;        /* the alignment every item shares, else 1 */
-  int64_t top;       /* end of the highest live item, 0 when none */
-} live_gaps;
+/* Each gap is in by_start[c] under key (start, length) and, for best fit,
+ * in by_len[c] under (length, start), once per alignment class c (the
+ * distinct alignments of the items, al[c]); its value there is what an
+ * item of alignment al[c] can use of it: the end less the start rounded up
+ * to al[c].  So the first gap in key order with value >= size is the
+ * answer, without passing over the gaps that only alignment rules out (16-
+ * byte items 64-aligned leave 48-byte gaps that fit none of them: visiting
+ * each of those made the sweep quadratic).  Beyond MAX_CLASSES alignments
+ * one class of alignment 1 (the value is the length, a bound on what any
+ * item can use) stands for all, and each gap found is checked. */
+enum { MAX_CLASSES = 16 };
 
-static int64_t usable(const live_gaps *g, int64_t lo, int64_t hi) { return hi - mp_align_up(lo, g->al); }
+typedef struct live_gaps {
+  int nal;
+  int64_t al[MAX_CLASSES];
+  mp_treap by_start[MAX_CLASSES];
+  mp_treap by_len[MAX_CLASSES]; /* best fit only */
+  bool best;
+  int64_t top;                  /* end of the highest live item, 0 when none */
+} live_gaps;
 
 static void gap_add(live_gaps *g, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
-  mp_treap_insert(&g->by_start, (mp_treap_key){lo, hi - lo}, usable(g, lo, hi));
-  if (g->best) mp_treap_insert(&g->by_len, (mp_treap_key){hi - lo, lo}, usable(g, lo, hi));
+  for (int c = 0; c < g->nal; c++) {
+    int64_t use = hi - mp_align_up(lo, g->al[c]);
+    mp_treap_insert(&g->by_start[c], (mp_treap_key){lo, hi - lo}, use);
+    if (g->best) mp_treap_insert(&g->by_len[c], (mp_treap_key){hi - lo, lo}, use);
+  }
 }
 
 static void gap_del(live_gaps *g, int64_t lo, int64_t hi) {
-  mp_treap_erase(&g->by_start, (mp_treap_key){lo, hi - lo});
-  if (g->best) mp_treap_erase(&g->by_len, (mp_treap_key){hi - lo, lo});
+  for (int c = 0; c < g->nal; c++) {
+    mp_treap_erase(&g->by_start[c], (mp_treap_key){lo, hi - lo});
+    if (g->best) mp_treap_erase(&g->by_len[c], (mp_treap_key){hi - lo, lo});
+  }
 }
 
 /* The gap holding [a, b), which must lie in one, or below the top. */
@@ -47,7 +54,7 @@ static void occupy(live_gaps *g, int64_t a, int64_t b) {
     return;
   }
   const mp_treap_node *x =
-      mp_treap_at(&g->by_start, mp_treap_below(&g->by_start, (mp_treap_key){a, INT64_MAX}));
+      mp_treap_at(&g->by_start[0], mp_treap_below(&g->by_start[0], (mp_treap_key){a, INT64_MAX}));
   int64_t lo = x->key.a, hi = lo + x->key.b;
   gap_del(g, lo, hi);
   gap_add(g, lo, a);
@@ -58,9 +65,9 @@ static void occupy(live_gaps *g, int64_t a, int64_t b) {
  * or, if it was the highest, free space above the new top. */
 static void release(live_gaps *g, int64_t a, int64_t b) {
   int64_t lo = a, hi = b;
-  int below = mp_treap_below(&g->by_start, (mp_treap_key){a, 0});
+  int below = mp_treap_below(&g->by_start[0], (mp_treap_key){a, 0});
   if (below >= 0) {
-    const mp_treap_node *x = mp_treap_at(&g->by_start, below);
+    const mp_treap_node *x = mp_treap_at(&g->by_start[0], below);
     if (x->key.a + x->key.b == a) {
       lo = x->key.a;
       gap_del(g, lo, a);
@@ -70,9 +77,9 @@ static void release(live_gaps *g, int64_t a, int64_t b) {
     g->top = lo;
     return;
   }
-  int above = mp_treap_ceil(&g->by_start, (mp_treap_key){b, 0});
-  if (above >= 0 && mp_treap_at(&g->by_start, above)->key.a == b) {
-    hi = b + mp_treap_at(&g->by_start, above)->key.b;
+  int above = mp_treap_ceil(&g->by_start[0], (mp_treap_key){b, 0});
+  if (above >= 0 && mp_treap_at(&g->by_start[0], above)->key.a == b) {
+    hi = b + mp_treap_at(&g->by_start[0], above)->key.b;
     gap_del(g, b, hi);
   }
   gap_add(g, lo, hi);
@@ -83,37 +90,45 @@ static bool fits(int64_t lo, int64_t hi, int64_t size, int64_t al) {
 }
 
 /* The lowest gap whose aligned start fits, or the smallest such gap (ties:
- * the lowest); else the aligned top. */
-static int64_t choose(const live_gaps *g, int64_t size, int64_t al, enum mp_fit fit) {
-  if (fit == MP_FIRST_FIT) {
-    mp_treap_key from = {INT64_MIN, 0};
-    for (int n; (n = mp_treap_ceil_val(&g->by_start, from, size)) >= 0;) {
-      const mp_treap_node *x = mp_treap_at(&g->by_start, n);
-      if (fits(x->key.a, x->key.a + x->key.b, size, al)) return mp_align_up(x->key.a, al);
-      from = (mp_treap_key){x->key.a + 1, 0};
-    }
-  } else {
-    mp_treap_key from = {size, INT64_MIN};
-    for (int n; (n = mp_treap_ceil_val(&g->by_len, from, size)) >= 0;) {
-      const mp_treap_node *x = mp_treap_at(&g->by_len, n);
-      if (fits(x->key.b, x->key.b + x->key.a, size, al)) return mp_align_up(x->key.b, al);
-      from = (mp_treap_key){x->key.a, x->key.b + 1};
-    }
+ * the lowest); else the aligned top.  c: the item's class. */
+static int64_t choose(const live_gaps *g, int c, int64_t size, int64_t al, enum mp_fit fit) {
+  bool ff = fit == MP_FIRST_FIT;
+  const mp_treap *t = ff ? &g->by_start[c] : &g->by_len[c];
+  mp_treap_key from = ff ? (mp_treap_key){INT64_MIN, 0} : (mp_treap_key){size, INT64_MIN};
+  for (int n; (n = mp_treap_ceil_val(t, from, size)) >= 0;) {
+    const mp_treap_node *x = mp_treap_at(t, n);
+    int64_t lo = ff ? x->key.a : x->key.b, len = ff ? x->key.b : x->key.a;
+    if (fits(lo, lo + len, size, al)) return mp_align_up(lo, al);
+    from = ff ? (mp_treap_key){lo + 1, 0} : (mp_treap_key){len, lo + 1};
   }
   return mp_align_up(g->top, al);
 }
 
-/* The alignment every item of positive size has, or 1. */
-static int64_t common_align(const mp_problem *p) {
-  int64_t al = 0;
+/* The classes: the distinct alignments of the items of positive size
+ * (ascending), or the single class 1 beyond MAX_CLASSES. */
+static void classes(live_gaps *g, const mp_problem *p) {
+  g->nal = 0;
   for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    int64_t a = it->align < 1 ? 1 : it->align;
-    if (it->size <= 0) continue;
-    if (al && a != al) return 1;
-    al = a;
+    int64_t a = p->items[i].align < 1 ? 1 : p->items[i].align;
+    if (p->items[i].size <= 0) continue;
+    int k = 0;
+    while (k < g->nal && g->al[k] < a) k++;
+    if (k < g->nal && g->al[k] == a) continue;
+    if (g->nal == MAX_CLASSES) {
+      g->nal = 0;
+      break;
+    }
+    for (int j = g->nal; j > k; j--) g->al[j] = g->al[j - 1];
+    g->al[k] = a;
+    g->nal++;
   }
-  return al ? al : 1;
+  if (g->nal == 0) g->nal = 1, g->al[0] = 1;
+}
+
+static int class_of(const live_gaps *g, int64_t a) {
+  for (int c = 0; c < g->nal; c++)
+    if (g->al[c] == a) return c;
+  return 0; /* the single class of alignment 1 */
 }
 
 bool mp_pack_sweep_applies(const mp_problem *p, const int *seq, int m) {
@@ -138,11 +153,13 @@ static bool dies_first(const void *ctx, int a, int b) {
 
 void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
   live_gaps g;
-  mp_treap_init(&g.by_start);
-  mp_treap_init(&g.by_len);
   g.best = fit == MP_BEST_FIT;
-  g.al = common_align(p);
   g.top = 0;
+  classes(&g, p);
+  for (int c = 0; c < g.nal; c++) {
+    mp_treap_init(&g.by_start[c]);
+    mp_treap_init(&g.by_len[c]);
+  }
   mp_iheap h;
   mp_iheap_init(&h, dies_first, p->items);
   mp_iheap_reserve(&h, m);
@@ -158,11 +175,14 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
       int j = mp_iheap_pop(&h);
       release(&g, off[j], off[j] + p->items[j].size);
     }
-    off[i] = choose(&g, it->size, it->align < 1 ? 1 : it->align, fit);
+    int64_t al = it->align < 1 ? 1 : it->align;
+    off[i] = choose(&g, class_of(&g, al), it->size, al, fit);
     occupy(&g, off[i], off[i] + it->size);
     mp_iheap_push(&h, i);
   }
   mp_iheap_destroy(&h);
-  mp_treap_destroy(&g.by_start);
-  mp_treap_destroy(&g.by_len);
+  for (int c = 0; c < g.nal; c++) {
+    mp_treap_destroy(&g.by_start[c]);
+    mp_treap_destroy(&g.by_len[c]);
+  }
 }
