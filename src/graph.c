@@ -547,7 +547,7 @@ static void storage_edges(const mp_graph *g, int b, const int *writes, const int
  * pair of writers once), less the pairs two storages share (v writes one
  * and reads the other, w the reverse), less those that are data edges. */
 static int64_t literal_count(const mp_graph *g, const int *writes, const int *n_writers,
-                             const adjacency *data) {
+                             const edges *data) {
   int64_t total = 0;
   for (int b = 0; b < g->n_buf; b++) {
     if (!n_writers[b]) continue;
@@ -582,13 +582,18 @@ static int64_t literal_count(const mp_graph *g, const int *writes, const int *n_
   free(key);
   free(pr.from);
   free(pr.to);
-  for (int u = 0; u < g->n; u++)
-    for (int i = 0; i < data->n_succ[u]; i++) {
-      int x = data->succ[u][i];
-      bool lit = (writes[u] >= 0 && reads_data(g, x) && reads_buf(g, x, writes[u])) ||
-                 (writes[x] >= 0 && reads_data(g, u) && reads_buf(g, u, writes[x]));
-      total -= lit;
-    }
+  /* the distinct data edges among the pairs (a node may read a tensor twice) */
+  int64_t *lit = mp_xmalloc(sizeof(int64_t) * (size_t)(data->n ? data->n : 1));
+  int nl = 0;
+  for (int i = 0; i < data->n; i++) {
+    int u = data->from[i], x = data->to[i];
+    if ((writes[u] >= 0 && reads_data(g, x) && reads_buf(g, x, writes[u])) ||
+        (writes[x] >= 0 && reads_data(g, u) && reads_buf(g, u, writes[x])))
+      lit[nl++] = (int64_t)u << 32 | x;
+  }
+  qsort(lit, (size_t)nl, sizeof *lit, cmp_i64);
+  for (int i = 0; i < nl; i++) total -= i == 0 || lit[i] != lit[i - 1];
+  free(lit);
   return total;
 }
 static void add_inplace_edges(mp_graph *g, const edges *data) {
@@ -609,11 +614,7 @@ static void add_inplace_edges(mp_graph *g, const edges *data) {
   free(acc);
   build_adj(n, &all, &g->n_succ, &g->succ, true);
   build_adj(n, &all, &g->n_pred, &g->pred, false);
-  adjacency d = {0};
-  build_adj(n, data, &d.n_succ, &d.succ, true);
-  g->n_inplace_edges = literal_count(g, writes, n_writers, &d);
-  free(d.n_succ);
-  free_lists(d.succ, n);
+  g->n_inplace_edges = literal_count(g, writes, n_writers, data);
   free(all.from);
   free(all.to);
   free(pos);

@@ -966,18 +966,15 @@ def events_floor(m):
 
 def keepall_events(m, order):
     """The plan of 6.2's equivalence rule: run each node once in `order`,
-    free every buffer right after its last reader (dead: after its birth)."""
+    free every buffer right after its last reader (dead: after its birth
+    step; a dead input's is step 0, as section 1 has it, so it is freed
+    after the first step's run, not before)."""
     g = m.g
     life = lifetimes(m, order)
     evs = []
-    for v in order:  # a dead input is freed before the first run
-        if g.op[v] == "input":
-            for b in m.made_by[v]:
-                if b not in m.graph_outputs and not m.readers[b]:
-                    evs.append((FREE, b))
     dies = {}
     for b in m.tensor_bufs:
-        if b in m.graph_outputs or (g.op[m.owner[b]] == "input" and not m.readers[b]):
+        if b in m.graph_outputs:
             continue
         dies.setdefault(life[b][1], []).append(b)
     for t, v in enumerate(order):
