@@ -65,7 +65,6 @@ SHAPES = {
     "inplace-readers": lambda n: inplace(n, 9),
     "fanin": fanin,
     "fanout": fanout,
-    "csv-align": None,
 }
 
 
@@ -75,8 +74,9 @@ def csv_align(n):
 
 
 def main():
-    if len(sys.argv) != 3 or sys.argv[1] not in SHAPES or not sys.argv[2].isdigit() or int(sys.argv[2]) < 3:
-        sys.exit("usage: gen_shapes.py %s N (N >= 3)" % "|".join(SHAPES))
+    kinds = list(SHAPES) + ["csv-align"]
+    if len(sys.argv) != 3 or sys.argv[1] not in kinds or not sys.argv[2].isdigit() or int(sys.argv[2]) < 3:
+        sys.exit("usage: gen_shapes.py %s N (N >= 3)" % "|".join(kinds))
     kind, n = sys.argv[1], int(sys.argv[2])
     if kind == "csv-align":
         csv_align(n)

@@ -516,30 +516,29 @@ static bool reads_buf(const mp_graph *g, int v, int b) {
   return lo < g->n_reads[v] && g->reads[v][lo] == b;
 }
 
-typedef struct access {
-  int pos, v;
-} access;
+typedef struct buf_access {
+  int pos, v; /* a data reader of the storage and its position */
+} buf_access;
 
 static int cmp_access(const void *a, const void *b) {
-  return ((const access *)a)->pos - ((const access *)b)->pos;
+  return ((const buf_access *)a)->pos - ((const buf_access *)b)->pos;
 }
 
 /* The reduced edges of storage b's accesses (its data readers, writers
  * among them), into e. */
-static void storage_edges(const mp_graph *g, int b, const int *writes, const int *pos, access *acc,
+static void storage_edges(const mp_graph *g, int b, const int *writes, const int *pos, buf_access *acc,
                           edges *e) {
   const mp_buffer *bb = &g->bufs[b];
   int m = 0;
   for (int i = 0; i < bb->n_readers; i++)
-    if (reads_data(g, bb->readers[i])) acc[m++] = (access){pos[bb->readers[i]], bb->readers[i]};
+    if (reads_data(g, bb->readers[i])) acc[m++] = (buf_access){pos[bb->readers[i]], bb->readers[i]};
   qsort(acc, (size_t)m, sizeof *acc, cmp_access);
   int prev = -1, since = 0; /* the last writer; the first reader after it */
   for (int i = 0; i < m; i++) {
     int x = acc[i].v;
     if (prev >= 0) edge_add(e, prev, x);
     if (writes[x] != b) continue;
-    for (int k = since; k < i; k++)
-      if (acc[k].v != prev) edge_add(e, acc[k].v, x);
+    for (int k = since; k < i; k++) edge_add(e, acc[k].v, x);
     prev = x, since = i + 1;
   }
 }
@@ -619,7 +618,7 @@ static void add_inplace_edges(mp_graph *g, const edges *data) {
   }
   edges all = {0};
   for (int i = 0; i < data->n; i++) edge_add(&all, data->from[i], data->to[i]);
-  access *acc = mp_xmalloc(sizeof(access) * nz);
+  buf_access *acc = mp_xmalloc(sizeof(buf_access) * nz);
   for (int b = 0; b < g->n_buf; b++)
     if (n_writers[b]) storage_edges(g, b, writes, pos, acc, &all);
   free(acc);

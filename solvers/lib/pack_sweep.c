@@ -107,31 +107,23 @@ static int64_t choose(const live_gaps *g, int c, int64_t size, int64_t al, enum 
   return mp_align_up(g->top, al);
 }
 
-/* The classes: the distinct alignments of the items of positive size
- * (ascending), or the single class 1 beyond MAX_CLASSES. */
-static void classes(live_gaps *g, const mp_problem *p) {
-  g->nal = 0;
-  for (int i = 0; i < p->n; i++) {
-    int64_t a = p->items[i].align < 1 ? 1 : p->items[i].align;
-    if (p->items[i].size <= 0) continue;
-    int k = 0;
-    while (k < g->nal && g->al[k] < a) k++;
-    if (k < g->nal && g->al[k] == a) continue;
-    if (g->nal == MAX_CLASSES) {
-      g->nal = 0;
-      break;
-    }
-    for (int j = g->nal; j > k; j--) g->al[j] = g->al[j - 1];
-    g->al[k] = a;
-    g->nal++;
-  }
-  if (g->nal == 0) g->nal = 1, g->al[0] = 1;
-}
-
 static int class_of(const live_gaps *g, int64_t a) {
   for (int c = 0; c < g->nal; c++)
     if (g->al[c] == a) return c;
-  return 0; /* the single class of alignment 1 */
+  return -1;
+}
+
+/* The classes: the distinct alignments of the items of positive size, or
+ * the single class 1 beyond MAX_CLASSES. */
+static void classes(live_gaps *g, const mp_problem *p) {
+  g->nal = 0;
+  for (int i = 0; i < p->n && g->nal >= 0; i++) {
+    int64_t a = p->items[i].align < 1 ? 1 : p->items[i].align;
+    if (p->items[i].size <= 0 || class_of(g, a) >= 0) continue;
+    if (g->nal == MAX_CLASSES) g->nal = -1;
+    else g->al[g->nal++] = a;
+  }
+  if (g->nal <= 0) g->nal = 1, g->al[0] = 1;
 }
 
 bool mp_pack_sweep_applies(const mp_problem *p, const int *seq, int m) {
@@ -179,7 +171,8 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
       release(&g, off[j], off[j] + p->items[j].size);
     }
     int64_t al = it->align < 1 ? 1 : it->align;
-    off[i] = choose(&g, class_of(&g, al), it->size, al, fit);
+    int c = class_of(&g, al);
+    off[i] = choose(&g, c < 0 ? 0 : c, it->size, al, fit); /* < 0: the single class 1 */
     occupy(&g, off[i], off[i] + it->size);
     mp_iheap_push(&h, i);
   }

@@ -232,12 +232,3 @@ rt_result rt_player_play(rt_player *p, const rt_op *ops, int nops, double bandwi
   if (rc && msg) snprintf(msg, cap, "%s", p->x.msg);
   return r;
 }
-
-rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
-                  double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
-                  size_t cap) {
-  rt_player *p = rt_player_new(ri, ch);
-  rt_result r = rt_player_play(p, ops, nops, bandwidth, keep_inputs, out, deadline, msg, cap);
-  rt_player_free(p);
-  return r;
-}

@@ -155,18 +155,16 @@ typedef struct rt_result {
   bool ok;
 } rt_result;
 
-/* keep_inputs: the held inputs (X_0) stay to the end, whatever the
- * schedule releases (when something the chain does not model reads from
- * them late). */
-rt_result rt_play(const ri_info *ri, const rt_chain *ch, const rt_op *ops, int nops,
-                  double bandwidth, bool keep_inputs, mp_events *out, double deadline, char *msg,
-                  size_t cap);
-/* The same for many schedules: a player keeps its arrays from one to the
- * next (rx_restart), so that a search does not allocate and fault in the
- * builder's memory again for each. */
+/* A player keeps its arrays from one schedule to the next (rx_restart),
+ * so that a search does not allocate and fault in the builder's memory
+ * again for each. */
 typedef struct rt_player rt_player;
 rt_player *rt_player_new(const ri_info *ri, const rt_chain *ch);
 void rt_player_free(rt_player *p);
+/* Play a schedule (out: the plan's events, or NULL to measure only).
+ * keep_inputs: the held inputs (X_0) stay to the end, whatever the
+ * schedule releases (when something the chain does not model reads from
+ * them late). */
 rt_result rt_player_play(rt_player *p, const rt_op *ops, int nops, double bandwidth,
                          bool keep_inputs, mp_events *out, double deadline, char *msg, size_t cap);
 
