@@ -271,6 +271,13 @@ fi
   nice "$MEMPLAN" solve "$SCALE_DIR/layered_$n.json" --order greedy --place bysize --no-baseline --verbose \
     --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_$n.txt" || true
 done
+# a training graph: every activation lives until the backward (quadratic:
+# about 40 s at 10^5 nodes, so only up to REMAT_SLOW_MAX)
+[ -n "${ONLY:-}" ] || [ "$REMAT" != 1 ] || for n in $SIZES; do
+  [ "$n" -gt "$REMAT_SLOW_MAX" ] && continue
+  nice "$MEMPLAN" solve "$SCALE_DIR/train_$n.json" --order given --place bysize --no-baseline --verbose \
+    --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_train_$n.txt" || true
+done
 fi # REPORT_ONLY
 REPEAT=1 # the meta of a run before repeats existed says nothing of them
 . "$SCALE_DIR/meta"
@@ -401,11 +408,26 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     echo "escape the growth either.  \`memplan solve layered_N.json --order greedy --place"
     echo "bysize --no-baseline --verbose\` counts them:"
     echo
-    for f in "$SCALE_DIR"/counts_*.txt; do
+    for f in "$SCALE_DIR"/counts_[0-9]*.txt; do
       n=$(basename "$f" .txt | sed 's/^counts_//')
       [ -s "$f" ] && echo "- $n nodes: $(sed 's/^bysize: //' "$f")"
     done
     echo
+    for f in "$SCALE_DIR"/counts_train_*.txt; do
+      [ -s "$f" ] || continue
+      n=$(basename "$f" .txt | sed 's/^counts_train_//')
+      echo "A training graph is worse: every activation lives until its gradient, so a"
+      echo "buffer is live with a fixed fraction of all the others and greedy by size is"
+      echo "quadratic.  \`memplan solve train_$n.json --order given --place bysize"
+      echo "--no-baseline --verbose\` (the graph of the recomputation rows):"
+      echo
+      echo "- $n nodes: $(sed 's/^bysize: //' "$f")"
+      echo
+      echo "The published greedy-by-size planners scan the same way: TensorFlow Lite"
+      echo "Micro's GreedyMemoryPlanner walks its offset-ordered list of every placed"
+      echo "buffer for each buffer it places (O(n^2))."
+      echo
+    done
   fi
   if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^fanin: "; then
     echo "## The adversarial shapes"

@@ -373,6 +373,10 @@ typedef struct mp_aggset {
 /* Group rows by graph and solver, compute each graph's bounds and check
  * every claimed optimum against them. */
 void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *out);
+/* The planning-time spread of rows ok[0..k): the smallest and largest time
+ * of any repeat (a row's own time when it has none); both `fallback` when no
+ * row has a time. */
+void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *lo, double *hi);
 void mp_aggset_destroy(mp_aggset *s);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */

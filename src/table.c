@@ -555,7 +555,7 @@ static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const
 
 /* ------------------------------------------------------------ csv */
 
-static void csv_field(FILE *o, const char *s) {
+void mp_tab_csv_field(FILE *o, const char *s) {
   if (!strpbrk(s, ",\"\n")) {
     fputs(s, o);
     return;
@@ -583,14 +583,14 @@ static void write_csv(FILE *o, const mp_agg *a, int na) {
     char t[64];
     const char *text[] = {g->graph, g->path, g->label, g->order, g->place};
     for (int k = 0; k < 5; k++) {
-      csv_field(o, text[k]);
+      mp_tab_csv_field(o, text[k]);
       fputc(',', o);
     }
     mp_fmt_seconds(g->time_limit, t, sizeof t);
     fprintf(o, "%s,", t);
-    csv_field(o, g->options);
+    mp_tab_csv_field(o, g->options);
     fputc(',', o);
-    csv_field(o, g->source ? g->source : "");
+    mp_tab_csv_field(o, g->source ? g->source : "");
     fprintf(o, ",%d,%d,%d,", g->runs, g->ok, g->refused);
     char v[12][48];
     mp_tab_num(v[0], 48, g->red_given, 6);

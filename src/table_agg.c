@@ -28,6 +28,19 @@
 #include "run.h"
 #include "util.h"
 
+void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *lo, double *hi) {
+  *lo = INFINITY;
+  *hi = -INFINITY;
+  for (int q = 0; q < k; q++) {
+    const mp_row *r = ok[q];
+    bool rep = r->repeats != MP_NA && r->repeats >= 1 && !isnan(r->plan_ms_min);
+    double a = rep ? r->plan_ms_min : r->plan_ms, b = rep ? r->plan_ms_max : r->plan_ms;
+    if (!isnan(a) && a < *lo) *lo = a;
+    if (!isnan(b) && b > *hi) *hi = b;
+  }
+  if (!isfinite(*lo)) *lo = *hi = fallback;
+}
+
 /* ------------------------------------------------------------ grouping */
 
 typedef struct actx {
@@ -142,16 +155,7 @@ static void group_times(mp_agg *g, const mp_row *const *ok, int k, const mp_row 
   } else {
     g->plan_ms = med_dbl(dv, k);
   }
-  g->ms_lo = INFINITY;
-  g->ms_hi = -INFINITY;
-  for (int q = 0; q < k; q++) {
-    const mp_row *r = ok[q];
-    bool rep = r->repeats != MP_NA && r->repeats >= 1 && !isnan(r->plan_ms_min);
-    double lo = rep ? r->plan_ms_min : r->plan_ms, hi = rep ? r->plan_ms_max : r->plan_ms;
-    if (!isnan(lo) && lo < g->ms_lo) g->ms_lo = lo;
-    if (!isnan(hi) && hi > g->ms_hi) g->ms_hi = hi;
-  }
-  if (!isfinite(g->ms_lo)) g->ms_lo = g->ms_hi = g->plan_ms;
+  mp_rows_ms_range(ok, k, g->plan_ms, &g->ms_lo, &g->ms_hi);
   g->wall_max = 0;
   for (int q = 0; q < n_all; q++)
     if (!isnan(all[q]->wall_s) && all[q]->wall_s > g->wall_max) g->wall_max = all[q]->wall_s;

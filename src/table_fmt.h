@@ -30,6 +30,8 @@ void mp_tab_row_begin(FILE *o, const mp_fmt *f);
 void mp_tab_row_end(FILE *o, const mp_fmt *f);
 void mp_tab_header(FILE *o, const mp_fmt *f, const char *const *h, const char *align, int nc);
 void mp_tab_footer(FILE *o, const mp_fmt *f);
+/* One CSV field, quoted when it holds a comma, a quote or a newline. */
+void mp_tab_csv_field(FILE *o, const char *s);
 /* Text escaped for the format (LaTeX specials, markdown pipes). */
 void mp_tab_text(FILE *o, const mp_fmt *f, const char *s);
 

@@ -450,19 +450,6 @@ static void write_graphs(const rtab *T, FILE *o) {
 
 /* ------------------------------------------------------------ csv */
 
-static void csv_field(FILE *o, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
-    fputs(s, o);
-    return;
-  }
-  fputc('"', o);
-  for (; *s; s++) {
-    if (*s == '"') fputc('"', o);
-    fputc(*s, o);
-  }
-  fputc('"', o);
-}
-
 static void csv_int(FILE *o, int64_t x) {
   if (x != MP_NA) fprintf(o, "%lld", (long long)x);
   fputc(',', o);
@@ -483,7 +470,7 @@ static void csv_group(FILE *o, const mp_raggset *s, const mp_ragg *g) {
                         g->bandwidth_arg, g->options, g->source ? g->source : "", g->budget_arg};
   char t[64];
   for (int k = 0; k < 10; k++) {
-    csv_field(o, text[k]);
+    mp_tab_csv_field(o, text[k]);
     fputc(',', o);
   }
   mp_fmt_seconds(g->time_limit, t, sizeof t);
@@ -491,9 +478,9 @@ static void csv_group(FILE *o, const mp_raggset *s, const mp_ragg *g) {
   csv_num(o, g->frac, 6);
   csv_int(o, g->budget);
   fprintf(o, "%d,%d,%d,%d,", g->runs, g->ok, g->refused, g->infeasible);
-  csv_field(o, g->statuses);
+  mp_tab_csv_field(o, g->statuses);
   fputc(',', o);
-  csv_field(o, g->remat_statuses);
+  mp_tab_csv_field(o, g->remat_statuses);
   fputc(',', o);
   csv_int(o, g->live_peak);
   csv_int(o, g->arena);

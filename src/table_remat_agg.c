@@ -173,16 +173,7 @@ static void figures_median(mp_ragg *g, const mp_row *const *ok, int k, double *v
 }
 
 static void group_times(mp_ragg *g, const mp_row *const *ok, int k) {
-  g->ms_lo = INFINITY;
-  g->ms_hi = -INFINITY;
-  for (int q = 0; q < k; q++) {
-    const mp_row *r = ok[q];
-    bool rep = r->repeats != MP_NA && r->repeats >= 1 && !isnan(r->plan_ms_min);
-    double lo = rep ? r->plan_ms_min : r->plan_ms, hi = rep ? r->plan_ms_max : r->plan_ms;
-    if (!isnan(lo) && lo < g->ms_lo) g->ms_lo = lo;
-    if (!isnan(hi) && hi > g->ms_hi) g->ms_hi = hi;
-  }
-  if (!isfinite(g->ms_lo)) g->ms_lo = g->ms_hi = g->plan_ms;
+  mp_rows_ms_range(ok, k, g->plan_ms, &g->ms_lo, &g->ms_hi);
 }
 
 typedef struct gctx {
