@@ -134,6 +134,7 @@ typedef struct rt_rows {
   size_t nkey;
   double key_bw, key_weight;
   bool valid;              /* ref and key describe a whole table */
+  int compactions;         /* how often the rows no ref names were dropped */
 } rt_rows;
 
 /* Room for `entries` values in at most `rows` parts (and rows refs). */
@@ -143,7 +144,9 @@ void rt_rows_destroy(rt_rows *r);
 /* Is there room for n more values? */
 bool rt_rows_room(const rt_rows *r, int n);
 /* Where the n values v are stored (stored now unless an identical part
- * is; rt_rows_room(r, n) must hold). */
+ * is).  When rt_rows_room(r, n) fails, compact first: a part more than
+ * the room of rt_rows_init makes the pool grow (no pointer into it may be
+ * held), one more part than `rows` is a bug (abort). */
 size_t rt_rows_put(rt_rows *r, const double *v, int n);
 /* Only the parts that ref names kept, moved together (ref updated). */
 void rt_rows_compact(rt_rows *r);

@@ -75,7 +75,11 @@ size_t rt_rows_put(rt_rows *r, const double *v, int n) {
   uint64_t h = row_hash(v, n);
   size_t i = slot_of(r, h, v, n);
   if (r->slot[i] >= 0) return r->rec[r->slot[i]].off;
-  if (!rt_rows_room(r, n)) abort(); /* the caller checks rt_rows_room */
+  if (r->nrec == r->rcap) abort(); /* not reached: the caller compacts first (rt_rows_room) */
+  if (r->n + (size_t)n > r->cap) { /* not reached with the room of rt_dp_entries */
+    r->cap = 2 * r->cap + (size_t)n;
+    r->pool = mp_xrealloc(r->pool, sizeof(double) * r->cap);
+  }
   size_t off = r->n;
   memcpy(r->pool + off, v, sizeof(double) * (size_t)n);
   r->n += (size_t)n;
@@ -123,6 +127,7 @@ void rt_rows_compact(rt_rows *r) {
     while (r->slot[i] >= 0) i = (i + 1) & (r->nslot - 1);
     r->slot[i] = (int32_t)j;
   }
+  r->compactions++;
   free(old);
   free(to);
   free(live);
