@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "rotor/rotor.h"
 #include "registry.h"
 #include "remat_brute.h"
 #include "testlib.h"
@@ -306,6 +307,81 @@ START_TEST(offload_beats_recompute) {
 }
 END_TEST
 
+/* A table filled from the last one (its rows kept, the cells whose inputs
+ * and sub-problems did not change left as they were) equals a table filled
+ * afresh: every value bit for bit and every schedule, over a run of
+ * budgets near each other and far apart, with and without a link, through
+ * the compactions of the shared rows.  60 chains: fewer never reach a cell
+ * whose own inputs stay but whose sub-problem's row changes (this test
+ * fails when dp.c's dirty() ignores that). */
+static void same_tables(rt_dp *a, rt_dp *b, int slots) {
+  /* every sub-problem's row, not only the root's: a stale cell the root
+   * does not reach at these budgets would show only at others */
+  for (size_t i = 0; i < a->cells * RT_NV; i++) {
+    const rt_ref *ra = &a->ref[i], *rb = &b->ref[i];
+    bool ea = ra->first > ra->last, eb = rb->first > rb->last;
+    ck_assert_msg(ea == eb && (ea || (ra->first == rb->first && ra->last == rb->last)),
+                  "row %zu: finite over [%d, %d] from the last table, [%d, %d] afresh", i, ra->first,
+                  ra->last, rb->first, rb->last);
+    if (!ea)
+      ck_assert_msg(memcmp(a->rows->pool + ra->off, b->rows->pool + rb->off,
+                           sizeof(double) * (size_t)(ra->last - ra->first + 1)) == 0,
+                    "row %zu: values differ from a fresh fill", i);
+  }
+  rt_op *oa = NULL, *ob = NULL;
+  int ca = 0, cb = 0;
+  for (int h = 0; h <= slots + 1; h++) {
+    double va = rt_dp_value(a, h), vb = rt_dp_value(b, h);
+    ck_assert_msg(memcmp(&va, &vb, sizeof va) == 0, "h %d: %.17g from the last table, %.17g afresh", h, va, vb);
+    if (!isfinite(va)) continue;
+    int na = rt_dp_program(a, h, &oa, &ca), nb = rt_dp_program(b, h, &ob, &cb);
+    ck_assert_int_eq(na, nb);
+    for (int j = 0; j < na; j++)
+      ck_assert(oa[j].op == ob[j].op && oa[j].k == ob[j].k && oa[j].arg == ob[j].arg);
+  }
+  free(oa);
+  free(ob);
+}
+
+START_TEST(tables_from_tables) {
+  mp_rng r;
+  mp_rng_seed(&r, 7400);
+  int compactions = 0, between = 0, slots = 24;
+  for (int i = 0; i < 60; i++) {
+    char *js = chain_json(&r, 8 + i % 8, i % 2 ? CH_HETERO | CH_MULTI : CH_HETERO | CH_WS);
+    mp_graph *g = tl_graph(js);
+    ri_info ri;
+    ri_init_hold(&ri, g, g->given);
+    rt_chain ch;
+    rt_chain_init(&ch, &ri, 64, 1);
+    rt_rows rows; /* room for a few rows only: compacted, then grown, while tables are filled */
+    rt_rows_init(&rows, 4 * (size_t)(slots + 1), rt_dp_rows(ch.L));
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g), P = keep;
+    for (int f = 0; f < 20; f++) {
+      double bw = f % 7 == 6 ? 50 : 0;
+      /* mostly small steps (few inputs change), sometimes a jump */
+      P = f % 2 ? floor + (int64_t)mp_rng_below(&r, (uint64_t)(keep - floor + 1)) : P - P / 200 - 1;
+      if (P < floor) P = keep;
+      rt_dp inc, fresh;
+      ck_assert_int_eq(rt_dp_init(&inc, &ch, P, slots, bw, 0.5, 0, &rows), 0);
+      ck_assert_int_eq(rt_dp_init(&fresh, &ch, P, slots, bw, 0.5, 0, NULL), 0);
+      same_tables(&inc, &fresh, slots);
+      if (f % 9 == 8) rt_rows_compact(&rows), between++; /* between tables too */
+      rt_dp_destroy(&inc);
+      rt_dp_destroy(&fresh);
+    }
+    compactions += rows.compactions;
+    rt_rows_destroy(&rows);
+    rt_chain_destroy(&ch);
+    ri_destroy(&ri);
+    mp_graph_destroy(g);
+    free(js);
+  }
+  ck_assert_int_gt(compactions, between); /* some while a table was filled */
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_rotor(void) {
   Suite *s = suite_create("rotor");
   TCase *tc = tcase_create("rotor");
@@ -313,6 +389,7 @@ Suite *suite_rotor(void) {
   tcase_add_loop_test(tc, exact_on_chains, 0, (int)(sizeof families / sizeof *families));
   tcase_add_test(tc, keepall_and_budgets);
   tcase_add_test(tc, offload_beats_recompute);
+  tcase_add_test(tc, tables_from_tables);
   suite_add_tcase(s, tc);
   return s;
 }

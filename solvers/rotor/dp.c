@@ -131,21 +131,24 @@ static bool var_ok(const rt_dp *d, int var, int s, int t) {
 }
 
 static size_t at(const rt_dp *d, int var, int s, int t) {
-  return ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s)) * (size_t)(d->S + 1);
+  return (size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s);
 }
 
-/* The first and last h at which a sub-problem's value is finite (an
- * empty range, first > last, when none is). */
-static size_t fin_at(const rt_dp *d, int var, int s, int t) {
-  return 2 * ((size_t)var_index[var] * d->cells + (size_t)(d->row[s] + t - s));
-}
+/* A sub-problem's row: the first and last h of its finite values (first >
+ * last when none is), and those values (vals(r)[h - r->first]). */
+static const rt_ref *ref_of(const rt_dp *d, int var, int s, int t) { return &d->ref[at(d, var, s, t)]; }
 
-static const int *finite_of(const rt_dp *d, int var, int s, int t) { return d->fin + fin_at(d, var, s, t); }
+static const double *vals(const rt_dp *d, const rt_ref *r) { return d->rows->pool + r->off; }
+
+/* The value of a row at h (INFINITY outside its finite range). */
+static double value_at(const rt_dp *d, const rt_ref *r, int h) {
+  return h >= r->first && h <= r->last ? vals(d, r)[h - r->first] : INFINITY;
+}
 
 /* The value of a sub-problem at h slots (INFINITY beyond the table). */
 static double sub(const rt_dp *d, int var, int s, int t, int h) {
-  if (h < 0 || h > d->S || !var_ok(d, var, s, t)) return INFINITY;
-  return d->val[at(d, var, s, t) + (size_t)h];
+  if (!var_ok(d, var, s, t)) return INFINITY;
+  return value_at(d, ref_of(d, var, s, t), h);
 }
 
 /* The most slots held that a forward run of stage k (mode m) inside an
@@ -213,14 +216,14 @@ static void branch_all(cellctx *c, bool off) {
   int xt = rel ? ins(d, -1, s, up(var, t)) : ins(d, s - 1, s, up(var, t));
   /* h_outside and all_h1 are h plus a constant; the sub-problem's row */
   int out0 = h_outside(d, var, s, t, 0), h10 = all_h1(d, var, s, t, 0, rel);
-  const double *inner = s < t && var_ok(d, sv, s + 1, t) ? d->val + at(d, sv, s + 1, t) : NULL;
+  const rt_ref *inner = s < t && var_ok(d, sv, s + 1, t) ? ref_of(d, sv, s + 1, t) : NULL;
   for (int h = 0; h <= lim && h <= d->S; h++) {
     if (!group_fits(d, s, h + out0, var)) continue;
     int h1 = h + h10; /* X_s in, X_{s-1} out when rel */
     double x = f;
     if (s < t) {
       int hi = h1 + (off ? 0 : d->TB[s]);
-      double in = inner && hi >= 0 && hi <= d->S ? inner[hi] : INFINITY;
+      double in = inner ? value_at(d, inner, hi) : INFINITY;
       if (!isfinite(in)) continue;
       x += in + (off ? copy_cost(d, ch->tb[s]) : 0);
     } else if (pend && !tail_fits(d, t, h1 - xt + d->TB[t], xt)) {
@@ -235,9 +238,12 @@ static void branch_top(cellctx *c) {
   const rt_dp *d = c->d;
   int rm = d->A[c->t] - ov(d, c->s - 1, c->t), v2 = c->var & ~RT_V_TOP;
   if (!var_ok(d, v2, c->s, c->t)) return; /* every offer would be infinite */
-  const double *x = d->val + at(d, v2, c->s, c->t);
-  for (int h = rm > 0 ? rm : 0; h <= d->S; h++)
-    if (h - rm <= d->S) offer(c, h, x[h - rm], HOW(HOW_TOP, 0));
+  const rt_ref *r = ref_of(d, v2, c->s, c->t); /* an infinite offer changes nothing */
+  const double *x = vals(d, r);
+  int lo = rm > 0 ? rm : 0, hi = d->S;
+  if (r->first + rm > lo) lo = r->first + rm;
+  if (r->last + rm < hi) hi = r->last + rm;
+  for (int h = lo; h <= hi; h++) offer(c, h, x[h - rm - r->first], HOW(HOW_TOP, 0));
 }
 
 /* Group t at once (s = t): stage t has no tape beyond X_t, and X_t is
@@ -256,16 +262,16 @@ static void branch_direct(cellctx *c) {
  * passes between them: 0 released inside the first, 1 kept into the
  * second, 2 released with group s2's tail deferred into the second.
  * X_{s-1} offloaded during the first when off. */
-/* The DP's inner loop: v[h] = min(v[h], sweep + a[h] + b[h] + copy) for h
- * in [lo, hi] (copy: the offload's price, 0 without: adding 0 changes no
+/* The DP's inner loop: v[i] = min(v[i], sweep + a[i] + b[i] + copy) for i
+ * in [0, n) (copy: the offload's price, 0 without: adding 0 changes no
  * sum of these non-negative values), noting `how` where it improves;
  * written without branches and with restrict so that the compiler
  * vectorises it (the same sums, in the same order, as one comparison per
  * h). */
 __attribute__((optimize("O3"))) RELAX_CLONES
 static void relax(double *restrict v, int32_t *restrict hw, const double *restrict a,
-                  const double *restrict b, int lo, int hi, double sweep, double copy, int32_t how) {
-  for (int h = lo; h <= hi; h++) {
+                  const double *restrict b, int n, double sweep, double copy, int32_t how) {
+  for (int h = 0; h < n; h++) {
     double x = sweep + a[h] + b[h] + copy, old = v[h];
     int32_t oh = hw[h];
     bool lt = __builtin_isless(x, old); /* quiet: no trap, so no branch */
@@ -277,8 +283,8 @@ static void relax(double *restrict v, int32_t *restrict hw, const double *restri
 /* relax without the choices (the table's fill). */
 __attribute__((optimize("O3"))) RELAX_CLONES
 static void relax_min(double *restrict v, const double *restrict a, const double *restrict b,
-                      int lo, int hi, double sweep, double copy) {
-  for (int h = lo; h <= hi; h++) {
+                      int n, double sweep, double copy) {
+  for (int h = 0; h < n; h++) {
     double x = sweep + a[h] + b[h] + copy, old = v[h];
     v[h] = __builtin_isless(x, old) ? x : old;
   }
@@ -294,21 +300,22 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
     int v2 = (pass == 1 ? RT_V_TOP : 0) | (pass == 2 ? RT_V_PEND : 0) | (var & (RT_V_STAR | RT_V_DEF));
     if (!var_ok(d, v1, s2, t) || !var_ok(d, v2, s, s2 - 1)) continue;
     int32_t how = HOW(HOW_CK + 3 * (s2 - s - 1) + pass, off ? RT_OFF_X : 0);
-    const double *x1 = d->val + at(d, v1, s2, t), *x2 = d->val + at(d, v2, s, s2 - 1);
-    const int *f1 = finite_of(d, v1, s2, t), *f2 = finite_of(d, v2, s, s2 - 1);
+    const rt_ref *f1 = ref_of(d, v1, s2, t), *f2 = ref_of(d, v2, s, s2 - 1);
     /* h1 = h + d1 into the first, h2 = h + d2 into the second, both within
      * their finite range (elsewhere the sum is infinite: no offer) */
     int d1 = ck_d1(d, var, s, t, s2, off), d2 = ck_d2(d, var, s, t, s2, pass);
     int lo_h = 0, hi_h = lim < d->S ? lim : d->S;
-    if (f1[0] - d1 > lo_h) lo_h = f1[0] - d1;
-    if (f2[0] - d2 > lo_h) lo_h = f2[0] - d2;
-    if (f1[1] - d1 < hi_h) hi_h = f1[1] - d1;
-    if (f2[1] - d2 < hi_h) hi_h = f2[1] - d2;
+    if (f1->first - d1 > lo_h) lo_h = f1->first - d1;
+    if (f2->first - d2 > lo_h) lo_h = f2->first - d2;
+    if (f1->last - d1 < hi_h) hi_h = f1->last - d1;
+    if (f2->last - d2 < hi_h) hi_h = f2->last - d2;
+    if (lo_h > hi_h) continue;
+    const double *x1 = vals(d, f1) + (lo_h + d1 - f1->first), *x2 = vals(d, f2) + (lo_h + d2 - f2->first);
     double copy = off ? copy_cost(d, d->ch->a[s - 1]) : 0;
     if (c->how)
-      relax(c->v, c->how, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy, how);
+      relax(c->v + lo_h, c->how + lo_h, x1, x2, hi_h - lo_h + 1, sweep, copy, how);
     else
-      relax_min(c->v, x1 + d1, x2 + d2, lo_h, hi_h, sweep, copy);
+      relax_min(c->v + lo_h, x1, x2, hi_h - lo_h + 1, sweep, copy);
   }
 }
 
@@ -319,9 +326,11 @@ static void branch_tail_first(cellctx *c, int lo, int lim) {
   int s = c->s, t = c->t, v2 = (c->var & ~RT_V_PEND) | RT_V_TOP, a = ins(d, s - 1, t, -1);
   if (!var_ok(d, v2, s, t)) return;
   double sweep = d->FC[0][t] - d->FC[0][lo - 1];
-  const double *x2 = d->val + at(d, v2, s, t);
-  for (int h = 0; h <= lim && h + a <= d->S; h++)
-    if (h + a + d->GT[t + 1] <= d->SB) offer(c, h, sweep + x2[h + a], HOW(HOW_TAIL, 0));
+  const rt_ref *r = ref_of(d, v2, s, t); /* an infinite offer changes nothing */
+  const double *x2 = vals(d, r);
+  int h0 = r->first - a > 0 ? r->first - a : 0;
+  for (int h = h0; h <= lim && h + a <= r->last; h++)
+    if (h + a + d->GT[t + 1] <= d->SB) offer(c, h, sweep + x2[h + a - r->first], HOW(HOW_TAIL, 0));
 }
 
 /* The values of cell (var, s, t) into v, its choices into how (or NULL). */
@@ -353,15 +362,122 @@ static void fill_cell(const rt_dp *d, int var, int s, int t, double *v, int32_t 
   }
 }
 
-/* A cell of the table: its values and their finite range. */
-static void fill_table_cell(rt_dp *d, int var, int s, int t) {
-  double *v = d->val + at(d, var, s, t);
+/* A cell of the table: its values, their finite range stored once.
+ * Returns whether its row changed (identical rows share one place, so an
+ * unchanged row keeps its offset unless the rows were compacted). */
+static bool fill_table_cell(rt_dp *d, int var, int s, int t) {
+  double *v = d->scratch;
   fill_cell(d, var, s, t, v, NULL);
-  int *fin = d->fin + fin_at(d, var, s, t);
   int first = 0, last = d->S;
   while (first <= d->S && !isfinite(v[first])) first++;
   while (last >= first && !isfinite(v[last])) last--;
-  fin[0] = first, fin[1] = last;
+  rt_ref *r = &d->ref[at(d, var, s, t)], old = *r;
+  *r = (rt_ref){0, 1, 0}; /* its old row is not kept for it */
+  bool moved = false;
+  if (first <= last && !rt_rows_room(d->rows, last - first + 1)) {
+    rt_rows_compact(d->rows);
+    moved = true;
+  }
+  *r = (rt_ref){0, first, last};
+  if (first <= last) r->off = rt_rows_put(d->rows, v + first, last - first + 1);
+  if (old.first > old.last && first > last) return false;
+  return moved || old.first != first || old.last != last || old.off != r->off;
+}
+
+/* ---- a table from the last one ----
+ * The integer inputs of a table (the sizes in slots, the budget in slots
+ * and the forward caps) are its key.  The next table keeps the rows of the
+ * cells none of whose inputs changed and none of whose sub-problems' rows
+ * changed: exactly the rows a fill would compute. */
+static size_t key_len(int L) {
+  return 3 + 7 * (size_t)(L + 2) + (size_t)(L + 1) * (size_t)(L + 1) + 2 * (size_t)L * (size_t)(L + 1);
+}
+
+static int *stage_key(int *k, const rt_dp *d) {
+  for (int i = 0; i <= d->L + 1; i++) {
+    int x[7] = {d->A[i], d->TB[i], d->G[i], d->GX[i], d->GH[i], d->GT[i], d->GTX[i]};
+    memcpy(k, x, sizeof x);
+    k += 7;
+  }
+  return k;
+}
+
+static void table_key(const rt_dp *d, int *k) {
+  int L = d->L;
+  *k++ = L, *k++ = d->S, *k++ = d->SB;
+  k = stage_key(k, d);
+  for (int i = 0; i < (L + 1) * (L + 1); i++) *k++ = d->OV[i];
+  for (int t = 1; t <= L; t++)
+    for (int s = 1; s <= t; s++)
+      for (int mp = 0; mp < 4; mp++) *k++ = cap_fwd(d, s, t, mp & 1, mp >> 1);
+}
+
+/* What changed from the last table's key: prefix counts per stage, over
+ * the overlaps (2-D) and over each t's caps. */
+typedef struct delta {
+  bool all;              /* no last table (or another shape): every cell */
+  int L, *stage, *ov, *cap;
+  bool *changed;         /* per (s, t): a row of the cell changed */
+} delta;
+
+static void delta_init(delta *x, const rt_dp *d, const int *old, const int *now, bool all) {
+  int L = x->L = d->L, n = L + 2;
+  x->all = all;
+  x->stage = mp_xcalloc((size_t)n + 1, sizeof(int));
+  x->ov = mp_xcalloc((size_t)(n + 1) * (size_t)(n + 1), sizeof(int));
+  x->cap = mp_xcalloc((size_t)(n + 1) * (size_t)(n + 1), sizeof(int));
+  x->changed = mp_xcalloc((size_t)n * (size_t)n, sizeof(bool));
+  if (all) return;
+  const int *o = old + 3, *w = now + 3;
+  for (int i = 0; i < n; i++, o += 7, w += 7) x->stage[i + 1] = x->stage[i] + (memcmp(o, w, 7 * sizeof(int)) != 0);
+  for (int i = 0; i <= L; i++)
+    for (int j = 0; j <= L; j++, o++, w++)
+      x->ov[(i + 1) * (n + 1) + j + 1] = x->ov[i * (n + 1) + j + 1] + x->ov[(i + 1) * (n + 1) + j] -
+                                        x->ov[i * (n + 1) + j] + (*o != *w);
+  for (int t = 1; t <= L; t++)
+    for (int s = 1; s <= t; s++, o += 4, w += 4)
+      x->cap[t * (n + 1) + s + 1] = x->cap[t * (n + 1) + s] + (memcmp(o, w, 4 * sizeof(int)) != 0);
+}
+
+static void delta_destroy(delta *x) {
+  free(x->stage);
+  free(x->ov);
+  free(x->cap);
+  free(x->changed);
+}
+
+/* Must cell (s, t) be filled again? */
+static bool dirty(const delta *x, int s, int t) {
+  if (x->all) return true;
+  int n = x->L + 2, hi = t + 2 < n ? t + 2 : n; /* stages s-1 .. t+1 */
+  if (x->stage[hi] - x->stage[s - 1]) return true;
+  const int *P = x->ov; /* overlaps (i, j), s-1 <= i, j <= t */
+  if (P[(t + 1) * (n + 1) + t + 1] - P[(s - 1) * (n + 1) + t + 1] - P[(t + 1) * (n + 1) + s - 1] +
+      P[(s - 1) * (n + 1) + s - 1])
+    return true;
+  if (x->cap[t * (n + 1) + t + 1] - x->cap[t * (n + 1) + s]) return true; /* caps (k, t), s <= k <= t */
+  for (int s2 = s + 1; s2 <= t; s2++)
+    if (x->changed[s2 * n + t] || x->changed[s * n + s2 - 1]) return true;
+  return false;
+}
+
+/* The cells by length; in a cell the variants without top or pend first
+ * (top releases into them), then top, then pend (its tail may come first). */
+static int fill_table(rt_dp *d, delta *x, double deadline) {
+  int L = d->L, n2 = L + 2;
+  for (int n = 0; n < L; n++) {
+    if (deadline > 0 && mp_now() >= deadline) return -1;
+    for (int s = 1; s + n <= L; s++) {
+      if (!dirty(x, s, s + n)) continue;
+      for (int pass = 0; pass < 3; pass++)
+        for (int var = 0; var < 16; var++) {
+          int kind = var & RT_V_TOP ? 1 : var & RT_V_PEND ? 2 : 0;
+          if (kind == pass && var_ok(d, var, s, s + n) && fill_table_cell(d, var, s, s + n))
+            x->changed[s * n2 + s + n] = true;
+        }
+    }
+  }
+  return 0;
 }
 
 static int *slots_array(const rt_dp *d, const int64_t *bytes) {
@@ -388,13 +504,12 @@ static void sizes(rt_dp *d, const rt_chain *ch) {
   }
 }
 
-size_t rt_dp_entries(int L, int slots) {
-  size_t cells = (size_t)L * (size_t)(L + 1) / 2;
-  return cells * RT_NV * (size_t)(slots + 1);
-}
+size_t rt_dp_rows(int L) { return (size_t)L * (size_t)(L + 1) / 2 * RT_NV; }
+
+size_t rt_dp_entries(int L, int slots) { return rt_dp_rows(L) * (size_t)(slots + 1); }
 
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
-               double copy_weight, double deadline, double *storage) {
+               double copy_weight, double deadline, rt_rows *rows) {
   memset(d, 0, sizeof *d);
   d->copy_weight = copy_weight;
   int L = d->L = ch->L;
@@ -408,22 +523,29 @@ int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double b
   d->row = mp_xcalloc((size_t)L + 2, sizeof(int));
   for (int s = 1, r = 0; s <= L; s++) d->row[s] = r, r += L - s + 1;
   d->cells = (size_t)L * (size_t)(L + 1) / 2;
-  size_t len = (d->cells ? d->cells : 1) * RT_NV * (size_t)(slots + 1);
-  d->own_val = storage == NULL;
-  d->val = storage ? storage : mp_xmalloc(sizeof(double) * len);
-  d->fin = mp_xmalloc(sizeof(int) * 2 * (d->cells ? d->cells : 1) * RT_NV);
-  /* by length; in a cell the variants without top or pend first (top
-   * releases into them), then top, then pend (its tail may come first) */
-  for (int n = 0; n < L; n++) {
-    if (deadline > 0 && mp_now() >= deadline) return -1;
-    for (int s = 1; s + n <= L; s++)
-      for (int pass = 0; pass < 3; pass++)
-        for (int var = 0; var < 16; var++) {
-          int kind = var & RT_V_TOP ? 1 : var & RT_V_PEND ? 2 : 0;
-          if (kind == pass && var_ok(d, var, s, s + n)) fill_table_cell(d, var, s, s + n);
-        }
+  d->own_rows = rows == NULL;
+  if (d->own_rows) {
+    rows = mp_xmalloc(sizeof *rows);
+    rt_rows_init(rows, rt_dp_entries(L, slots), rt_dp_rows(L));
   }
-  return 0;
+  d->rows = rows;
+  d->ref = rows->ref;
+  d->scratch = mp_xmalloc(sizeof(double) * (size_t)(slots + 1));
+  size_t nkey = key_len(L);
+  int *key = mp_xmalloc(sizeof(int) * nkey);
+  table_key(d, key);
+  bool again = rows->valid && rows->nkey == nkey && memcmp(rows->key, key, 3 * sizeof(int)) == 0 &&
+               rows->key_bw == bandwidth && rows->key_weight == copy_weight;
+  if (!again) rt_rows_clear(rows);
+  delta x;
+  delta_init(&x, d, rows->key, key, !again);
+  free(rows->key);
+  rows->key = key, rows->nkey = nkey, rows->key_bw = bandwidth, rows->key_weight = copy_weight;
+  rows->valid = false; /* until the table is whole */
+  int rc = fill_table(d, &x, deadline);
+  rows->valid = rc == 0;
+  delta_destroy(&x);
+  return rc;
 }
 
 void rt_dp_destroy(rt_dp *d) {
@@ -436,10 +558,10 @@ void rt_dp_destroy(rt_dp *d) {
   free(d->GTX);
   free(d->OV);
   for (int m = 0; m < 2; m++) free(d->FC[m]);
-  if (d->own_val) free(d->val);
+  if (d->own_rows && d->rows) rt_rows_destroy(d->rows), free(d->rows);
   for (size_t i = 0; d->how_cache && i < d->cells * RT_NV; i++) free(d->how_cache[i]);
   free(d->how_cache);
-  free(d->fin);
+  free(d->scratch);
   free(d->row);
   memset(d, 0, sizeof *d);
 }

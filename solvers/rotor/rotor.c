@@ -85,7 +85,7 @@ typedef struct search {
   int64_t least_peak;
   int fills, plays;
   played *memo;     /* every schedule played (tables repeat schedules) */
-  double *table;    /* the values of every table filled, in turn */
+  rt_rows *rows;    /* the values of every table filled, in turn */
   rt_player *player; /* every schedule played, in turn */
   int nmemo, memo_cap;
 } search;
@@ -211,8 +211,11 @@ static void candidates(fill_state *f) {
 static int64_t fill(search *s, int64_t P) {
   fill_state f;
   s->fills++;
-  if (!s->table) s->table = mp_xmalloc(sizeof(double) * (rt_dp_entries(s->ch->L, s->slots) + 1));
-  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline, s->table)) {
+  if (!s->rows) {
+    s->rows = mp_xmalloc(sizeof *s->rows);
+    rt_rows_init(s->rows, rt_dp_entries(s->ch->L, s->slots), rt_dp_rows(s->ch->L));
+  }
+  if (rt_dp_init(&f.dp, s->ch, P, s->slots, s->bw, s->weight, s->c->deadline, s->rows)) {
     rt_dp_destroy(&f.dp);
     return -1;
   }
@@ -287,11 +290,17 @@ static int finish(search *s, const rt_chain *ch) {
   return 0;
 }
 
+static void free_rows(search *s) {
+  if (s->rows) rt_rows_destroy(s->rows);
+  free(s->rows);
+  s->rows = NULL;
+}
+
 static void search_destroy(search *s) {
   for (int i = 0; i < s->nmemo; i++) free(s->memo[i].ops);
   free(s->memo);
   free(s->best_ops);
-  free(s->table);
+  free_rows(s);
   rt_player_free(s->player);
   free(s->ops);
 }
@@ -318,8 +327,7 @@ static int rotor_solve(mp_ctx *c) {
       search_budget(&s, tries > 2 ? 2 : tries, keep_peak);
     }
   }
-  free(s.table); /* no table from here on: its memory goes before the plan is written */
-  s.table = NULL;
+  free_rows(&s); /* no table from here on: its memory goes before the plan is written */
   rc = -1;
   if (s.found) {
     rc = finish(&s, &ch);

@@ -109,6 +109,48 @@ typedef struct rt_op {
  * group t+1 waits for stage t.  Nine combinations are valid. */
 enum { RT_V_STAR = 1, RT_V_TOP = 2, RT_V_DEF = 4, RT_V_PEND = 8, RT_NV = 9 };
 
+/* A sub-problem's row: its values for h in [first, last] at pool + off,
+ * infinite elsewhere (first > last: infinite everywhere). */
+typedef struct rt_ref {
+  size_t off;
+  int first, last;
+} rt_ref;
+
+/* A table's rows (rows.c): each distinct finite part stored once, found
+ * again by its bits, and each sub-problem's reference to its row.  A
+ * caller that fills several tables keeps one: its pages are faulted in
+ * once, and the next table starts from the last one's rows (dp.c refills
+ * only the sub-problems whose inputs or sub-problems changed). */
+typedef struct rt_rec rt_rec;
+typedef struct rt_rows {
+  double *pool;            /* the distinct finite parts, back to back */
+  size_t n, cap;
+  rt_rec *rec;             /* each stored part, by offset */
+  size_t nrec, rcap;
+  int32_t *slot;           /* open addressing over rec by hash (-1: empty) */
+  size_t nslot;
+  rt_ref *ref;             /* [var][cell] of the table they hold (rcap of them) */
+  int *key;                /* that table's integer inputs (dp.c), nkey of them */
+  size_t nkey;
+  double key_bw, key_weight;
+  bool valid;              /* ref and key describe a whole table */
+  int compactions;         /* how often the rows no ref names were dropped */
+} rt_rows;
+
+/* Room for `entries` values in at most `rows` parts (and rows refs). */
+void rt_rows_init(rt_rows *r, size_t entries, size_t rows);
+void rt_rows_clear(rt_rows *r);
+void rt_rows_destroy(rt_rows *r);
+/* Is there room for n more values? */
+bool rt_rows_room(const rt_rows *r, int n);
+/* Where the n values v are stored (stored now unless an identical part
+ * is).  When rt_rows_room(r, n) fails, compact first: a part more than
+ * the room of rt_rows_init makes the pool grow (no pointer into it may be
+ * held), one more part than `rows` is a bug (abort). */
+size_t rt_rows_put(rt_rows *r, const double *v, int n);
+/* Only the parts that ref names kept, moved together (ref updated). */
+void rt_rows_compact(rt_rows *r);
+
 typedef struct rt_dp {
   const rt_chain *ch;
   int L, S;                /* stages, memory slots */
@@ -119,25 +161,28 @@ typedef struct rt_dp {
   int *OV;                 /* overlaps in slots, like rt_chain.ov */
   int SB;                  /* the budget in slots (rounded down) */
   double *FC[2];           /* prefix sums of fr_cost */
-  bool own_val;            /* val is the table's own (not the caller's storage) */
-  double *val;             /* [var][cell][h] (the choice that attains it is recomputed
+  rt_rows *rows;           /* the values (the choice that attains one is recomputed
                               for the cells a schedule visits: rt_dp_program) */
-  int *fin;                /* [var][cell][2]: the first and last h of finite val */
+  bool own_rows;           /* rows is the table's own (not the caller's) */
+  rt_ref *ref;             /* [var][cell]: its row */
+  double *scratch;         /* a row being filled */
   int32_t **how_cache;     /* [var][cell]: the choices per h, for the cells a schedule
                               visited (NULL until then) */
   int *row;                /* offset of cell (s, s) */
   size_t cells;
 } rt_dp;
 
-/* The table's entries (values, 8 bytes each), to shrink it beforehand. */
+/* The table's entries (values, 8 bytes each) and rows, at most: the
+ * room an rt_rows needs for it. */
 size_t rt_dp_entries(int L, int slots);
+size_t rt_dp_rows(int L);
 /* Fill the table for a budget in bytes with `slots` slots (0, or -1 when
  * the deadline passed first).  bandwidth > 0 adds the offload choices,
- * their copies priced at copy_weight x their time on the link.  storage:
- * room for rt_dp_entries(L, slots) values that the caller keeps across
- * tables (no fresh pages to fault in for each), or NULL. */
+ * their copies priced at copy_weight x their time on the link.  rows:
+ * rt_rows_init'ed with rt_dp_entries(L, slots) and rt_dp_rows(L), kept by
+ * the caller across tables (cleared here), or NULL. */
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
-               double copy_weight, double deadline, double *storage);
+               double copy_weight, double deadline, rt_rows *rows);
 void rt_dp_destroy(rt_dp *d);
 /* The least time with h more slots held from start to end: the program's
  * answer for the budget minus h slots (INFINITY when no schedule fits), so
