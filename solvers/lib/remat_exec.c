@@ -164,7 +164,7 @@ static bool any_swap(const rx_exec *x, int b) {
   return false;
 }
 
-/* rx_settle past its first test (settled() below). */
+/* settle() past its first test (settled() below). */
 static void settle_resident(rx_exec *x, int b) {
   const ri_info *ri = x->ri;
   int nu = rx_next_use(x, b);
@@ -198,8 +198,6 @@ static inline bool settled(const rx_exec *x, int b) {
 static inline void settle(rx_exec *x, int b) {
   if (!settled(x, b)) settle_resident(x, b);
 }
-
-void rx_settle(rx_exec *x, int b) { settle(x, b); }
 
 void rx_release(rx_exec *x, int b) {
   x->keep[b]--;
@@ -315,7 +313,7 @@ static void free_copied(rx_exec *x) {
       else emit_free(x, b);
       continue;
     }
-    rx_settle(x, b);
+    settle(x, b);
   }
 }
 
@@ -378,7 +376,7 @@ int rx_step(rx_exec *x) {
 int rx_start(rx_exec *x) {
   const ri_info *ri = x->ri;
   for (int b = 0; b < ri->nb; b++)
-    if (x->res[b]) rx_settle(x, b);
+    if (x->res[b]) settle(x, b);
   return x->failed ? -1 : 0;
 }
 

@@ -123,8 +123,6 @@ int rx_start(rx_exec *x);
 int rx_step(rx_exec *x);
 /* Make b resident (host copy, else reruns).  0, or -1 with x->msg. */
 int rx_materialize(rx_exec *x, int b);
-/* Apply the policy to b now (free it when the policy says so). */
-void rx_settle(rx_exec *x, int b);
 /* Free a resident buffer (the driver's explicit free). */
 void rx_free(rx_exec *x, int b);
 /* keep[b]--, then settle b (freed now when the policy says so). */
