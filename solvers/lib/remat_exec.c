@@ -2,6 +2,7 @@
  * (remat_exec.h): events written with their own memory and time account,
  * buffers brought back on demand, frees by policy. */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -424,6 +425,60 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
 
 static void start(rx_exec *x);
 
+/* The arrays a builder owns, listed once for init, restart, copy and
+ * destroy: where the pointer is, an element's size, how many, and what a
+ * restart and a copy do with it. */
+enum rx_len { LEN_BUF, LEN_NODE, LEN_POS, LEN_STACK };
+enum rx_use {
+  USE_ZERO,   /* restart zeroes it, a copy takes it whole */
+  USE_START,  /* start() sets it, a copy takes it whole */
+  USE_ACCESS, /* last_access: zeroed and copied only when kept (callbacks) */
+  USE_TIME,   /* the time accounts: zeroed and copied only with a link */
+  USE_POS,    /* per position: zeroed; a copy takes the positions run */
+  USE_RLIST,  /* a copy takes the nres resident */
+  USE_PEND,   /* a copy takes the npend waiting */
+  USE_SCRATCH /* neither */
+};
+typedef struct rx_array {
+  size_t at, elem;
+  enum rx_len len;
+  enum rx_use use;
+} rx_array;
+
+#define ARR(f, len, use) {offsetof(rx_exec, f), sizeof *((rx_exec *)0)->f, len, use}
+static const rx_array rx_arrays[] = {
+    ARR(hold, LEN_BUF, USE_ZERO),          ARR(res, LEN_BUF, USE_ZERO),
+    ARR(host, LEN_BUF, USE_ZERO),          ARR(lock, LEN_BUF, USE_ZERO),
+    ARR(pending, LEN_BUF, USE_ZERO),       ARR(runs, LEN_NODE, USE_ZERO),
+    ARR(cur, LEN_BUF, USE_START),          ARR(nu, LEN_BUF, USE_START),
+    ARR(rpos, LEN_BUF, USE_START),         ARR(last_access, LEN_BUF, USE_ACCESS),
+    ARR(ready, LEN_BUF, USE_TIME),         ARR(last_read, LEN_BUF, USE_TIME),
+    ARR(last_out, LEN_BUF, USE_TIME),      ARR(pos_start, LEN_POS, USE_POS),
+    ARR(pos_tout, LEN_POS, USE_POS),       ARR(pos_tin, LEN_POS, USE_POS),
+    ARR(rlist, LEN_BUF, USE_RLIST),        ARR(pend, LEN_BUF, USE_PEND),
+    ARR(stack, LEN_STACK, USE_SCRATCH),
+};
+#undef ARR
+enum { RX_N_ARRAYS = sizeof rx_arrays / sizeof rx_arrays[0] };
+
+static void **array_at(const rx_exec *x, const rx_array *a) { return (void **)((char *)x + a->at); }
+
+static size_t array_len(const ri_info *ri, enum rx_len len) {
+  switch (len) {
+  case LEN_BUF: return (size_t)ri->nb + 1;
+  case LEN_NODE: return (size_t)ri->n + 1;
+  case LEN_POS: return (size_t)ri->m + 1;
+  case LEN_STACK: return (size_t)ri->n + 2;
+  }
+  return 0;
+}
+
+/* Zeroed when allocated: those a restart zeroes (the others are set
+ * before they are read). */
+static bool zeroed(enum rx_use use) {
+  return use == USE_ZERO || use == USE_ACCESS || use == USE_TIME || use == USE_POS;
+}
+
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth) {
   memset(x, 0, sizeof *x);
   x->ri = ri;
@@ -432,26 +487,11 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   if (out) mp_events_clear(out);
   x->budget = budget;
   x->bandwidth = bandwidth;
-  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1;
-  x->hold = mp_xcalloc(nb, sizeof(int));
-  x->res = mp_xcalloc(nb, 1);
-  x->host = mp_xcalloc(nb, 1);
-  x->lock = mp_xcalloc(nb, sizeof(int));
-  x->cur = mp_xmalloc(sizeof(int) * nb);
-  x->nu = mp_xmalloc(sizeof(int) * nb);
-  x->runs = mp_xcalloc(n, sizeof(int));
-  x->last_access = mp_xcalloc(nb, sizeof(double));
-  x->rlist = mp_xmalloc(sizeof(int) * nb);
-  x->rpos = mp_xmalloc(sizeof(int) * nb);
-  x->ready = mp_xcalloc(nb, sizeof(double));
-  x->last_read = mp_xcalloc(nb, sizeof(double));
-  x->last_out = mp_xcalloc(nb, sizeof(double));
-  x->pos_start = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
-  x->pos_tout = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
-  x->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
-  x->stack = mp_xmalloc(sizeof(rx_frame) * (n + 1));
-  x->pend = mp_xmalloc(sizeof(int) * nb);
-  x->pending = mp_xcalloc(nb, 1);
+  for (int k = 0; k < RX_N_ARRAYS; k++) {
+    const rx_array *a = &rx_arrays[k];
+    size_t n = array_len(ri, a->len);
+    *array_at(x, a) = zeroed(a->use) ? mp_xcalloc(n, a->elem) : mp_xmalloc(a->elem * n);
+  }
   start(x);
 }
 
@@ -474,32 +514,31 @@ static void start(rx_exec *x) {
   x->peak = x->live;
 }
 
-#define ZERO(f, n) memset(x->f, 0, sizeof *x->f * (n))
 void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
-  const ri_info *ri = x->ri;
-  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, m = (size_t)ri->m + 1;
-  ZERO(hold, nb), ZERO(res, nb), ZERO(host, nb), ZERO(lock, nb), ZERO(runs, n), ZERO(pending, nb);
-  ZERO(pos_start, m), ZERO(pos_tout, m), ZERO(pos_tin, m);
-  /* written only with callbacks or a link: untouched pages stay so */
-  if (noted(x) || x->dirty_access) ZERO(last_access, nb);
-  if (x->bandwidth > 0 || x->dirty_time) ZERO(ready, nb), ZERO(last_read, nb), ZERO(last_out, nb);
+  /* the accounts written only with callbacks or a link: untouched pages stay so */
+  bool access = noted(x) || x->dirty_access, time = x->bandwidth > 0 || x->dirty_time;
+  void *kept[RX_N_ARRAYS];
+  for (int k = 0; k < RX_N_ARRAYS; k++) {
+    const rx_array *a = &rx_arrays[k];
+    kept[k] = *array_at(x, a);
+    if (a->use == USE_ZERO || a->use == USE_POS || (a->use == USE_ACCESS && access) ||
+        (a->use == USE_TIME && time))
+      memset(kept[k], 0, a->elem * array_len(x->ri, a->len));
+  }
   free(x->pre_start);
   free(x->pre);
-  rx_exec kept = *x; /* the arrays */
+  const ri_info *ri = x->ri;
+  const mp_graph *g = x->g;
+  int64_t budget = x->budget;
+  int *touched = x->touched, tcap = x->tcap;
   memset(x, 0, sizeof *x);
-  x->ri = kept.ri, x->g = kept.g, x->budget = kept.budget;
-  x->hold = kept.hold, x->res = kept.res, x->host = kept.host, x->lock = kept.lock;
-  x->cur = kept.cur, x->nu = kept.nu, x->runs = kept.runs, x->last_access = kept.last_access;
-  x->rlist = kept.rlist, x->rpos = kept.rpos, x->ready = kept.ready, x->last_read = kept.last_read;
-  x->last_out = kept.last_out, x->pos_start = kept.pos_start, x->pos_tout = kept.pos_tout;
-  x->pos_tin = kept.pos_tin, x->stack = kept.stack, x->touched = kept.touched, x->tcap = kept.tcap;
-  x->pend = kept.pend, x->pending = kept.pending;
+  x->ri = ri, x->g = g, x->budget = budget, x->touched = touched, x->tcap = tcap;
+  for (int k = 0; k < RX_N_ARRAYS; k++) *array_at(x, &rx_arrays[k]) = kept[k];
   x->out = out;
   if (out) mp_events_clear(out);
   x->bandwidth = bandwidth;
   start(x);
 }
-#undef ZERO
 
 void rx_resident(rx_exec *x, int b) {
   if (x->res[b]) return;
@@ -508,22 +547,33 @@ void rx_resident(rx_exec *x, int b) {
   rlist_add(x, b);
 }
 
-#define COPY(f, n) memcpy(dst->f, src->f, sizeof *src->f * (n))
+/* How many elements of array a rx_copy_state takes (0: none). */
+static size_t copied(const rx_exec *dst, const rx_exec *src, const rx_array *a) {
+  switch (a->use) {
+  case USE_ZERO:
+  case USE_START: return array_len(src->ri, a->len);
+  case USE_ACCESS:
+    return noted(src) || noted(dst) || src->dirty_access || dst->dirty_access ? array_len(src->ri, a->len) : 0;
+  case USE_TIME:
+    return src->bandwidth > 0 || dst->bandwidth > 0 || src->dirty_time || dst->dirty_time
+               ? array_len(src->ri, a->len)
+               : 0;
+  case USE_POS: return (size_t)src->p; /* the positions run */
+  case USE_RLIST: return (size_t)src->nres;
+  case USE_PEND: return (size_t)src->npend;
+  case USE_SCRATCH: return 0;
+  }
+  return 0;
+}
+
 void rx_copy_state(rx_exec *dst, const rx_exec *src) {
-  const ri_info *ri = src->ri;
-  size_t nb = (size_t)ri->nb + 1, n = (size_t)ri->n + 1, p = (size_t)src->p;
-  COPY(hold, nb), COPY(res, nb), COPY(host, nb), COPY(lock, nb), COPY(cur, nb), COPY(nu, nb);
-  COPY(runs, n), COPY(rlist, (size_t)src->nres), COPY(rpos, nb);
-  if (noted(src) || noted(dst) || src->dirty_access || dst->dirty_access) {
-    COPY(last_access, nb);
-    dst->dirty_access = true;
+  for (int k = 0; k < RX_N_ARRAYS; k++) {
+    const rx_array *a = &rx_arrays[k];
+    size_t n = copied(dst, src, a);
+    if (n) memcpy(*array_at(dst, a), *array_at(src, a), a->elem * n);
+    if (n && a->use == USE_ACCESS) dst->dirty_access = true;
+    if (n && a->use == USE_TIME) dst->dirty_time = true;
   }
-  if (src->bandwidth > 0 || dst->bandwidth > 0 || src->dirty_time || dst->dirty_time) {
-    COPY(ready, nb), COPY(last_read, nb), COPY(last_out, nb);
-    dst->dirty_time = true;
-  }
-  COPY(pos_start, p), COPY(pos_tout, p), COPY(pos_tin, p); /* the positions run */
-  COPY(pend, (size_t)src->npend), COPY(pending, nb);
   dst->horizon = src->horizon;
   dst->p = src->p, dst->live = src->live, dst->peak = src->peak, dst->clock = src->clock;
   dst->nres = src->nres;
@@ -534,30 +584,11 @@ void rx_copy_state(rx_exec *dst, const rx_exec *src) {
   dst->failed = src->failed;
   memcpy(dst->msg, src->msg, sizeof dst->msg);
 }
-#undef COPY
 
 void rx_destroy(rx_exec *x) {
-  free(x->hold);
-  free(x->res);
-  free(x->host);
-  free(x->lock);
-  free(x->cur);
-  free(x->nu);
-  free(x->runs);
-  free(x->last_access);
-  free(x->rlist);
-  free(x->rpos);
-  free(x->ready);
-  free(x->last_read);
-  free(x->last_out);
-  free(x->pos_start);
-  free(x->pos_tout);
-  free(x->pos_tin);
-  free(x->stack);
+  for (int k = 0; k < RX_N_ARRAYS; k++) free(*array_at(x, &rx_arrays[k]));
   free(x->pre_start);
   free(x->pre);
   free(x->touched);
-  free(x->pend);
-  free(x->pending);
   memset(x, 0, sizeof *x);
 }
