@@ -363,6 +363,12 @@ START_TEST(tables_from_tables) {
       P = f % 2 ? floor + (int64_t)mp_rng_below(&r, (uint64_t)(keep - floor + 1)) : P - P / 200 - 1;
       if (P < floor) P = keep;
       rt_dp inc, fresh;
+      if (f % 5 == 4) { /* a fill cut by its deadline: the next one must not trust its rows */
+        rt_dp cut;
+        ck_assert_int_eq(rt_dp_init(&cut, &ch, P + P / 50, slots, bw, 0.5, 1e-9, &rows), -1);
+        ck_assert(!rows.valid);
+        rt_dp_destroy(&cut);
+      }
       ck_assert_int_eq(rt_dp_init(&inc, &ch, P, slots, bw, 0.5, 0, &rows), 0);
       ck_assert_int_eq(rt_dp_init(&fresh, &ch, P, slots, bw, 0.5, 0, NULL), 0);
       same_tables(&inc, &fresh, slots);
