@@ -543,6 +543,19 @@ static void storage_edges(const mp_graph *g, int b, const int *writes, const int
   }
 }
 
+/* How many of the sorted keys a[0..n) equal v. */
+static int count_key(const int64_t *a, int n, int64_t v) {
+  int lo = 0, hi = n;
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (a[mid] < v) lo = mid + 1;
+    else hi = mid;
+  }
+  int k = lo;
+  while (k < n && a[k] == v) k++;
+  return k - lo;
+}
+
 /* Pairs in two storages' counts: v writes b and reads b', w writes b' and
  * reads b.  cnt(b, b') = the writers of b that read b'; each such pair of
  * storages shares cnt(b, b') x cnt(b', b) pairs. */
@@ -557,16 +570,7 @@ static int64_t shared_pairs(const mp_graph *g, const int *writes, const int *n_w
   for (int i = 0, j; i < pr.n; i = j) {
     for (j = i; j < pr.n && key[j] == key[i]; j++) {}
     int64_t b = key[i] >> 32, b2 = key[i] & 0xffffffff, rev = b2 << 32 | b;
-    if (b > b2) continue; /* each pair of storages once */
-    int lo = 0, hi = pr.n;
-    while (lo < hi) {
-      int mid = lo + (hi - lo) / 2;
-      if (key[mid] < rev) lo = mid + 1;
-      else hi = mid;
-    }
-    int k = lo;
-    while (k < pr.n && key[k] == rev) k++;
-    shared += (int64_t)(j - i) * (k - lo);
+    if (b < b2) shared += (int64_t)(j - i) * count_key(key, pr.n, rev); /* each pair once */
   }
   free(key);
   free(pr.from);

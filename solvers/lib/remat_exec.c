@@ -473,10 +473,12 @@ static size_t array_len(const ri_info *ri, enum rx_len len) {
   return 0;
 }
 
-/* Zeroed when allocated: those a restart zeroes (the others are set
- * before they are read). */
-static bool zeroed(enum rx_use use) {
-  return use == USE_ZERO || use == USE_ACCESS || use == USE_TIME || use == USE_POS;
+/* Does a restart zero array use?  access / time: whether those accounts
+ * were written (else their pages stay untouched).  At init every array a
+ * restart may zero is allocated zeroed; the others are set before they are
+ * read. */
+static bool zeroed(enum rx_use use, bool access, bool time) {
+  return use == USE_ZERO || use == USE_POS || (use == USE_ACCESS && access) || (use == USE_TIME && time);
 }
 
 void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, double bandwidth) {
@@ -490,7 +492,7 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
   for (int k = 0; k < RX_N_ARRAYS; k++) {
     const rx_array *a = &rx_arrays[k];
     size_t n = array_len(ri, a->len);
-    *array_at(x, a) = zeroed(a->use) ? mp_xcalloc(n, a->elem) : mp_xmalloc(a->elem * n);
+    *array_at(x, a) = zeroed(a->use, true, true) ? mp_xcalloc(n, a->elem) : mp_xmalloc(a->elem * n);
   }
   start(x);
 }
@@ -515,15 +517,13 @@ static void start(rx_exec *x) {
 }
 
 void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
-  /* the accounts written only with callbacks or a link: untouched pages stay so */
+  /* the accounts written only with callbacks or a link */
   bool access = noted(x) || x->dirty_access, time = x->bandwidth > 0 || x->dirty_time;
   void *kept[RX_N_ARRAYS];
   for (int k = 0; k < RX_N_ARRAYS; k++) {
     const rx_array *a = &rx_arrays[k];
     kept[k] = *array_at(x, a);
-    if (a->use == USE_ZERO || a->use == USE_POS || (a->use == USE_ACCESS && access) ||
-        (a->use == USE_TIME && time))
-      memset(kept[k], 0, a->elem * array_len(x->ri, a->len));
+    if (zeroed(a->use, access, time)) memset(kept[k], 0, a->elem * array_len(x->ri, a->len));
   }
   free(x->pre_start);
   free(x->pre);

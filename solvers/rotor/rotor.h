@@ -180,7 +180,10 @@ size_t rt_dp_rows(int L);
  * the deadline passed first).  bandwidth > 0 adds the offload choices,
  * their copies priced at copy_weight x their time on the link.  rows:
  * rt_rows_init'ed with rt_dp_entries(L, slots) and rt_dp_rows(L), kept by
- * the caller across tables (cleared here), or NULL. */
+ * the caller across tables, or NULL.  When rows holds a whole table of the
+ * same chain shape, link and weight, only the sub-problems whose integer
+ * inputs or sub-problems' rows changed are filled again; otherwise rows is
+ * cleared first.  A fill cut by the deadline leaves rows marked invalid. */
 int rt_dp_init(rt_dp *d, const rt_chain *ch, int64_t budget, int slots, double bandwidth,
                double copy_weight, double deadline, rt_rows *rows);
 void rt_dp_destroy(rt_dp *d);
