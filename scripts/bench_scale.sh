@@ -423,9 +423,9 @@ large=$(echo "$SIZES" | awk '{print $NF}')
       echo
       echo "- $n nodes: $(sed 's/^bysize: //' "$f")"
       echo
-      echo "The published greedy-by-size planners scan the same way: TensorFlow Lite"
-      echo "Micro's GreedyMemoryPlanner walks its offset-ordered list of every placed"
-      echo "buffer for each buffer it places (O(n^2))."
+      echo "TensorFlow Lite Micro's greedy-by-size planner scans the same way: its"
+      echo "GreedyMemoryPlanner walks its offset-ordered list of every placed buffer for"
+      echo "each buffer it places (O(n^2))."
       echo
     done
   fi
