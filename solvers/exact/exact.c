@@ -63,7 +63,17 @@
  * past undecided capacities; an infeasible decision raises the bound.  A
  * node budget caps the whole run; the deadline is checked every 256 nodes
  * (every node on big parts).  Results depend on the clock only when the
- * time limit cuts the run. */
+ * time limit cuts the run.
+ * Scale: the set-up compares no pair of items (twins by one sort) and keeps
+ * one geometry per part for all its rank copies; what grows beyond n is
+ * the section entries (the sections each item spans: a save stack of one
+ * floor per entry in every search).  Before any of that is allocated, and
+ * before the incumbent, the run's bytes are estimated (run_bytes) and the
+ * solver refuses above max_mb (status refused, what to do in the message):
+ * `memplan gen layered -n 100000` has 8.0e7 entries (estimate 1956 MiB, it
+ * runs), -n 1000000 2.6e9 (59841 MiB, refused in about a second).  The
+ * deadline is checked between the set-up's steps (the rank copies are built
+ * at the first decision); a cut there returns the incumbent as timeout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
