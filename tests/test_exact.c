@@ -280,7 +280,7 @@ START_TEST(twins_match_definition) {
 END_TEST
 
 /* The memory cap refuses before the set-up, naming its estimate and the
- * cap; under a cap it fits, the figures are those of test challenging_fit. */
+ * cap; under a cap the run fits in, A is solved as in challenging_fit. */
 START_TEST(memory_cap_refuses) {
   mp_problem p;
   read_instance('A', &p);

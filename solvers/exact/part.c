@@ -170,6 +170,11 @@ typedef struct twin_ctx {
   const int *rank;
 } twin_ctx;
 
+static bool identical(const ex_part *P, int i, int j) {
+  return P->size[i] == P->size[j] && P->ilo[i] == P->ilo[j] && P->ihi[i] == P->ihi[j] &&
+         P->al[i] == P->al[j];
+}
+
 /* identical items (size, raw lifetime, alignment) together, in rank order */
 static int cmp_twin(const void *a, const void *b, void *arg) {
   const twin_ctx *tc = arg;
@@ -189,13 +194,8 @@ void ex_part_twins(const ex_part *P, const int *rank, int *twin) {
   twin_ctx tc = {P, rank};
   qsort_r(ord, (size_t)nf, sizeof *ord, cmp_twin, &tc);
   /* within a run of identical items, each one's twin is the one before */
-  for (int q = 0; q < nf; q++) {
-    int i = ord[q], j = q > 0 ? ord[q - 1] : -1;
-    twin[i] = j >= 0 && P->size[i] == P->size[j] && P->ilo[i] == P->ilo[j] &&
-                      P->ihi[i] == P->ihi[j] && 1
-                  ? j
-                  : -1;
-  }
+  for (int q = 0; q < nf; q++)
+    twin[ord[q]] = q > 0 && identical(P, ord[q], ord[q - 1]) ? ord[q - 1] : -1;
   free(ord);
 }
 
@@ -233,11 +233,11 @@ static bool add_mul(int64_t *a, int64_t b, int64_t c) {
 bool ex_part_bytes(const ex_part *base, int64_t *geometry, int64_t *sec_lists, int64_t *ranked) {
   int64_t n = base->n, ns = base->ns;
   /* per item: gid, size, al, s0, s1, ilo, ihi, busiest, by_s0, and the
-   * sections' scratch; per section: first, and the totals' scratch */
+   * sections' scratch; per section: first, its fill copy, the totals */
   *geometry = 0;
   *sec_lists = 0;
   *ranked = 0;
-  bool ok = add_mul(geometry, n, 56 + 24) && add_mul(geometry, ns + 2, 4 + 8 + 16);
+  bool ok = add_mul(geometry, n, 56 + 24) && add_mul(geometry, ns + 2, 4 + 4 + 8);
   /* sec_start, its fill copy, sec_items: int indices (beyond an int's
    * range, more than any memory holds) */
   if (base->spans >= INT32_MAX)
