@@ -1,33 +1,38 @@
 /* coloring.c - the classic slot planner of the seed documents.
- * Build the lifetime interference graph (igraph: one vertex per buffer, an
- * edge when two lifetimes intersect), colour it, give every colour one slot
- * as large as its largest member, and stack the slots (each slot aligned to
- * the least common multiple of its members' alignments).  Two colourings
- * are tried and the smaller arena kept:
- *   - igraph_vertex_coloring_greedy (most coloured neighbours first);
+ * Colour the lifetime interference graph (one vertex per buffer, an edge
+ * when two lifetimes intersect), give every colour one slot as large as its
+ * largest member, and stack the slots (each slot aligned to the least
+ * common multiple of its members' alignments).  Two colourings are tried
+ * and the smaller arena kept (igraph's on a tie):
  *   - size-aware: buffers by size descending (ties: longer lifetime, index),
  *     each into the smallest existing slot none of whose members it
  *     interferes with (best fit; every existing slot is already at least as
- *     large), else a new slot.
+ *     large), else a new slot;
+ *   - igraph_vertex_coloring_greedy (most coloured neighbours first) on the
+ *     igraph interference graph.
  * Slots are stacked largest first, above any pinned buffer.  The method
  * wastes whatever a slot's smaller members leave unused: the tables show
  * that cost against offset placers.
  *
  * At scale the graph is the cost: one edge per pair of buffers live
  * together (80 million on the 10^5-node layered graph), which igraph holds
- * at about 57 bytes per edge while building it.  The edges are counted
+ * at about 57 bytes per edge while building it.  So the edges are counted
  * first (lib/interfere.h, O(n log n)) and a graph over max_edges is refused;
- * then a sweep over the lifetimes lists them in O(n log n + E).  The time
- * limit is checked while listing, between the two colourings and inside
- * the size-aware one: cut before any colouring is done, no plan (timeout);
- * cut in the size-aware one, igraph's plan with status timeout.  igraph's
- * own calls (building, greedy colouring) run to their end. */
+ * the size-aware colouring needs no graph (a slot's members are disjoint
+ * lifetimes, kept in a treap); then a sweep over the lifetimes lists the
+ * edges for igraph in O(n log n + E).  The size-aware plan is the one kept
+ * when the time limit has passed (also on entry, after an order search
+ * that used it all): the limit is checked while the edges are listed,
+ * before igraph builds the graph and before it colours it, and a cut
+ * leaves status timeout.  igraph's two calls themselves run to their end
+ * (the cap bounds them). */
 #include <igraph.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/interfere.h"
 #include "lib/pack.h"
+#include "lib/treap.h"
 #include "solver.h"
 
 /* Peak bytes per edge while igraph builds the graph: the slope of peak RSS
@@ -107,200 +112,180 @@ static int cmp_size(const void *a, const void *b, void *arg) {
   return *(const int *)a - *(const int *)b;
 }
 
-/* The active items (unpinned, bytes, a real lifetime) as vertices. */
-typedef struct cgraph {
+/* The items to colour (unpinned, bytes, a real lifetime): the vertices. */
+typedef struct cvert {
   int nv;
   int *vid, *item_of; /* item -> vertex (-1: none), vertex -> item */
   int64_t base;       /* slots go above every pinned buffer */
-  igraph_t ig;        /* interference graph */
-} cgraph;
+} cvert;
+
+static void cvert_init(cvert *V, const mp_problem *p, int64_t *offsets) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  V->vid = mp_xmalloc(sizeof(int) * nz);
+  V->item_of = mp_xmalloc(sizeof(int) * nz);
+  V->nv = mp_interfere_vertices(p, V->vid, V->item_of);
+  V->base = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    offsets[i] = it->fixed >= 0 ? it->fixed : 0;
+    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > V->base) V->base = it->fixed + it->size;
+  }
+}
+
+static void cvert_destroy(cvert *V) {
+  free(V->vid);
+  free(V->item_of);
+}
+
+/* ------------------------------------------------ size-aware best fit */
+
+/* Is slot s free over [lo, hi)?  The members of a slot (keys (slot, lo),
+ * value hi) are disjoint, so only the last one born before hi can meet
+ * [lo, hi). */
+static bool slot_free(const mp_treap *members, int s, int64_t lo, int64_t hi) {
+  int nd = mp_treap_below(members, (mp_treap_key){s, hi});
+  if (nd < 0) return true;
+  const mp_treap_node *x = mp_treap_at(members, nd);
+  return x->key.a != s || x->val <= lo;
+}
+
+/* The smallest free slot (ties: the lowest index), or -1.  Slots open in
+ * order of size, largest first (ssize[] is non-increasing), so it is the
+ * first free one of the size group (first[s]: where s's group starts) of
+ * the last free slot.  Both scans pass taken slots only, each holding at
+ * least one buffer live with [lo, hi): O(degree log n) per buffer where
+ * marking every neighbour's slot and scanning all slots took
+ * O(degree + colours) and the whole graph. */
+static int smallest_free(const mp_treap *members, const int *first, int ncol, int64_t lo, int64_t hi) {
+  int s = ncol - 1;
+  while (s >= 0 && !slot_free(members, s, lo, hi)) s--;
+  if (s < 0) return -1;
+  int t = first[s];
+  while (!slot_free(members, t, lo, hi)) t++;
+  return t;
+}
+
+/* Buffers by size descending, each into the smallest slot holding nothing
+ * live with it, else a new slot.  Needs no graph: a slot is free for a
+ * buffer when none of its members meets the buffer's lifetime. */
+static int size_aware_colours(const cvert *V, const mp_problem *p, int *col) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  int *seq = mp_xmalloc(sizeof(int) * nz), *first = mp_xmalloc(sizeof(int) * nz);
+  int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
+  mp_treap members;
+  mp_treap_init(&members);
+  for (int v = 0; v < V->nv; v++) seq[v] = V->item_of[v];
+  qsort_r(seq, (size_t)V->nv, sizeof *seq, cmp_size, (void *)p);
+  int ncol = 0;
+  for (int i = 0; i < p->n; i++) col[i] = -1;
+  for (int k = 0; k < V->nv; k++) {
+    const mp_item *it = &p->items[seq[k]];
+    int pick = smallest_free(&members, first, ncol, it->lo, it->hi);
+    if (pick < 0) {
+      pick = ncol++;
+      ssize[pick] = it->size;
+      first[pick] = pick > 0 && ssize[pick - 1] == ssize[pick] ? first[pick - 1] : pick;
+    }
+    col[seq[k]] = pick;
+    mp_treap_insert(&members, (mp_treap_key){pick, it->lo}, it->hi);
+  }
+  mp_treap_destroy(&members);
+  free(seq);
+  free(ssize);
+  free(first);
+  return ncol;
+}
+
+/* ------------------------------------------------ igraph's colouring */
 
 /* Refuse a graph over the edge cap: -1 with the status and message set. */
 static int refuse_edges(mp_ctx *c, int64_t m) {
+  double mb = (double)m * IGRAPH_BYTES_PER_EDGE / 1e6;
   c->status = MP_REFUSED;
   snprintf(c->msg, sizeof c->msg,
            "the interference graph has %lld edges, over the size cap max_edges=%.0f (igraph would "
-           "hold about %.1f GB at %d bytes per edge); raise coloring.max_edges or use an offset "
+           "hold about %.*f %s at %d bytes per edge); raise coloring.max_edges or use an offset "
            "placer (bysize, bestfit)",
-           (long long)m, c->opt[OPT_max_edges], (double)m * IGRAPH_BYTES_PER_EDGE / 1e9,
-           IGRAPH_BYTES_PER_EDGE);
+           (long long)m, c->opt[OPT_max_edges], mb < 1e3 ? 0 : 1, mb < 1e3 ? mb : mb / 1e3,
+           mb < 1e3 ? "MB" : "GB", IGRAPH_BYTES_PER_EDGE);
   return -1;
 }
 
-/* No plan: the deadline passed before a colouring was complete. */
-static int no_plan_in_time(mp_ctx *c, const char *where, int64_t m) {
-  c->status = MP_TIMEOUT;
-  snprintf(c->msg, sizeof c->msg, "no plan before the time limit: cut while %s (%lld edges)", where,
-           (long long)m);
-  return -1;
-}
-
-/* The vertices, the pinned top and the graph (edges listed by a sweep over
- * the lifetimes).  -1 with c's status and message when the graph is over
- * the cap or the deadline passes first (nothing to destroy then). */
-static int cgraph_init(cgraph *G, const mp_problem *p, mp_ctx *c) {
-  size_t nz = (size_t)(p->n ? p->n : 1);
-  G->vid = mp_xmalloc(sizeof(int) * nz);
-  G->item_of = mp_xmalloc(sizeof(int) * nz);
-  G->nv = mp_interfere_vertices(p, G->vid, G->item_of);
-  G->base = 0;
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    c->offsets[i] = it->fixed >= 0 ? it->fixed : 0;
-    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > G->base) G->base = it->fixed + it->size;
-  }
-  int64_t m = mp_interfere_count(p, G->item_of, G->nv);
-  igraph_integer_t *e = NULL;
-  int rc = 0;
-  if ((double)m > c->opt[OPT_max_edges]) rc = refuse_edges(c, m);
-  else if (!mp_interfere_edges(p, G->item_of, G->nv, c, &e, &m))
-    rc = no_plan_in_time(c, "listing the interference graph", m);
-  if (rc == 0) {
+/* The interference graph, its edges listed by a sweep over the lifetimes;
+ * false (nothing built) when the deadline passes first. */
+static bool graph_init(igraph_t *ig, const cvert *V, const mp_problem *p, const mp_ctx *c) {
+  igraph_integer_t *e;
+  int64_t m;
+  if (!mp_interfere_edges(p, V->item_of, V->nv, c, &e, &m)) return false;
+  bool made = false;
+  if (!mp_time_up(c)) {
     igraph_vector_int_t edges;
     igraph_vector_int_view(&edges, e, 2 * m);
-    if (igraph_create(&G->ig, &edges, G->nv, IGRAPH_UNDIRECTED) != IGRAPH_SUCCESS) {
-      snprintf(c->msg, sizeof c->msg, "igraph could not build the interference graph (%lld edges)",
-               (long long)m);
-      rc = -1;
-    }
-    free(e);
+    made = igraph_create(ig, &edges, V->nv, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS;
   }
-  if (rc) {
-    free(G->vid);
-    free(G->item_of);
-  }
-  return rc;
+  free(e);
+  return made;
 }
 
-static void cgraph_destroy(cgraph *G) {
-  igraph_destroy(&G->ig);
-  free(G->vid);
-  free(G->item_of);
-}
-
-/* igraph's greedy colouring into col[] (per item, -1: none); the number of
- * colours, or -1 when igraph fails. */
-static int igraph_colours(const cgraph *G, const mp_problem *p, int *col) {
-  igraph_vector_int_t colors;
-  igraph_vector_int_init(&colors, G->nv);
+/* igraph's greedy colouring into col[] (per item, -1: none): the number of
+ * colours, or -1 when the deadline passes first (or igraph fails). */
+static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col) {
+  igraph_t ig;
+  if (mp_time_up(c) || !graph_init(&ig, V, p, c)) return -1;
   int ncol = -1;
-  if (igraph_vertex_coloring_greedy(&G->ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
-      IGRAPH_SUCCESS) {
+  igraph_vector_int_t colors;
+  igraph_vector_int_init(&colors, V->nv);
+  if (!mp_time_up(c) &&
+      igraph_vertex_coloring_greedy(&ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
+          IGRAPH_SUCCESS) {
     ncol = 0;
     for (int i = 0; i < p->n; i++) {
-      col[i] = G->vid[i] >= 0 ? (int)VECTOR(colors)[G->vid[i]] : -1;
+      col[i] = V->vid[i] >= 0 ? (int)VECTOR(colors)[V->vid[i]] : -1;
       if (col[i] + 1 > ncol) ncol = col[i] + 1;
     }
   }
   igraph_vector_int_destroy(&colors);
+  igraph_destroy(&ig);
   return ncol;
 }
 
-/* The smallest slot not marked k (ties: the lowest index).  Slots open in
- * order of size, largest first (ssize[] is non-increasing), so it is the
- * first unmarked one of the size group (first[s]: where s's group starts)
- * of the last unmarked slot: both scans pass marked slots only, at most
- * one per neighbour, where a scan of every slot took O(colours). */
-static int smallest_free(const int *mark, const int *first, int ncol, int k) {
-  int s = ncol - 1;
-  while (s >= 0 && mark[s] == k) s--;
-  if (s < 0) return -1;
-  int t = first[s];
-  while (mark[t] == k) t++;
-  return t;
-}
-
-/* Size-aware best fit: buffers by size descending, each into the smallest
- * slot holding nothing it interferes with, else a new slot.  -1 when the
- * deadline passes first. */
-static int size_aware_colours(const cgraph *G, const mp_problem *p, const mp_ctx *c, int *col) {
-  size_t nz = (size_t)(p->n ? p->n : 1);
-  int *seq = mp_xmalloc(sizeof(int) * nz), *mark = mp_xmalloc(sizeof(int) * nz);
-  int *first = mp_xmalloc(sizeof(int) * nz);
-  int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
-  igraph_vector_int_t nb;
-  igraph_vector_int_init(&nb, 0);
-  for (int v = 0; v < G->nv; v++) seq[v] = G->item_of[v];
-  qsort_r(seq, (size_t)G->nv, sizeof *seq, cmp_size, (void *)p);
-  for (int k = 0; k < G->nv; k++) mark[k] = -1;
-  int ncol = 0;
-  for (int i = 0; i < p->n; i++) col[i] = -1;
-  for (int k = 0; k < G->nv && ncol >= 0; k++) {
-    int i = seq[k];
-    igraph_neighbors(&G->ig, &nb, G->vid[i], IGRAPH_ALL);
-    for (igraph_integer_t e = 0; e < igraph_vector_int_size(&nb); e++) {
-      int w = G->item_of[VECTOR(nb)[e]];
-      if (col[w] >= 0) mark[col[w]] = k;
-    }
-    int pick = smallest_free(mark, first, ncol, k);
-    if (pick < 0) {
-      pick = ncol++;
-      ssize[pick] = p->items[i].size;
-      first[pick] = pick > 0 && ssize[pick - 1] == ssize[pick] ? first[pick - 1] : pick;
-    }
-    col[i] = pick;
-    if (k % 1024 == 1023 && mp_time_up(c)) ncol = -1;
-  }
-  igraph_vector_int_destroy(&nb);
-  free(seq);
-  free(ssize);
-  free(first);
-  free(mark);
-  return ncol;
-}
-
-/* The plan of colouring col[] (ncol colours) into off[], from the pinned
- * offsets in c->offsets; its arena. */
-static int64_t colour_plan(const mp_ctx *c, const cgraph *G, const int *col, int ncol, int64_t *off) {
-  memcpy(off, c->offsets, sizeof(int64_t) * (size_t)(c->prob->n ? c->prob->n : 1));
-  return layout(c->prob, col, ncol, G->base, off);
-}
-
-/* igraph's colouring, then the size-aware one unless the deadline has
- * passed; the smaller arena into c->offsets.  -1 when neither finished. */
-static int colour_both(mp_ctx *c, const cgraph *G, int *col, int64_t *off) {
-  const mp_problem *p = c->prob;
-  size_t nz = (size_t)(p->n ? p->n : 1);
-  int64_t best = -1;
-  const char *which = "";
-  int ncol = G->nv > 0 ? igraph_colours(G, p, col) : -1;
-  if (ncol >= 0) {
-    best = colour_plan(c, G, col, ncol, off);
-    memcpy(c->offsets, off, sizeof(int64_t) * nz);
-    which = "igraph greedy colouring";
-  }
-  bool cut = best >= 0 && mp_time_up(c);
-  ncol = cut ? -1 : size_aware_colours(G, p, c, col);
-  if (ncol >= 0) {
-    if (colour_plan(c, G, col, ncol, off) < best || best < 0) {
-      memcpy(c->offsets, off, sizeof(int64_t) * nz);
-      which = "size-aware best-fit colouring";
-    }
-  } else if (best < 0) {
-    return no_plan_in_time(c, "colouring by size", igraph_ecount(&G->ig));
-  } else {
-    c->status = MP_TIMEOUT;
-  }
-  if (G->nv > 0)
-    snprintf(c->msg, sizeof c->msg, "kept the %s%s", which,
-             ncol < 0 ? " (the size-aware one cut by the time limit)" : "");
-  return 0;
-}
+/* ------------------------------------------------------------- solve */
 
 static int coloring_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   size_t nz = (size_t)(p->n ? p->n : 1);
-  cgraph G;
-  if (cgraph_init(&G, p, c)) return -1;
+  cvert V;
+  cvert_init(&V, p, c->offsets);
+  int64_t m = mp_interfere_count(p, V.item_of, V.nv);
+  if ((double)m > c->opt[OPT_max_edges]) {
+    cvert_destroy(&V);
+    return refuse_edges(c, m);
+  }
   int *col = mp_xmalloc(sizeof(int) * nz);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+  /* the size-aware colouring first: it needs no graph, and its plan is
+   * the one kept when the time limit cuts igraph's */
+  int ncol = size_aware_colours(&V, p, col);
+  int64_t best = layout(p, col, ncol, V.base, c->offsets);
+  const char *which = "size-aware best-fit colouring", *cut = "";
   c->status = MP_FEASIBLE;
-  int rc = colour_both(c, &G, col, off);
-  if (rc == 0) mp_pack_degenerate(p, c->offsets);
-  cgraph_destroy(&G);
+  ncol = V.nv > 0 ? igraph_colours(&V, p, c, col) : -1;
+  if (ncol >= 0) {
+    memcpy(off, c->offsets, sizeof(int64_t) * nz);
+    if (layout(p, col, ncol, V.base, off) <= best) { /* a tie keeps igraph's, as it always did */
+      memcpy(c->offsets, off, sizeof(int64_t) * nz);
+      which = "igraph greedy colouring";
+    }
+  } else if (V.nv > 0 && mp_time_up(c)) {
+    c->status = MP_TIMEOUT;
+    cut = " (igraph's colouring cut by the time limit)";
+  }
+  mp_pack_degenerate(p, c->offsets);
+  if (V.nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s%s", which, cut);
+  cvert_destroy(&V);
   free(col);
   free(off);
-  return rc;
+  return 0;
 }
 
 const mp_solver solver_coloring = {

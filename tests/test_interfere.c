@@ -7,10 +7,12 @@
  *   pairwise order ((a, b), a < b, lexicographic): a dropped, added or
  *   moved edge fails;
  * - a deadline already past cuts the sweep (given enough edges to check);
+ * - coloring's size-aware colouring (made without the graph, kept alone
+ *   when the deadline has passed) gives the plan of its pairwise definition
+ *   (random problems with pins, alignments, equal sizes);
  * - coloring refuses a graph over coloring.max_edges (status refused, the
- *   count and the cap in the message), gives no plan when the deadline has
- *   passed before its graph is listed, and keeps igraph's colouring with
- *   status timeout when it passes after it. */
+ *   count and the cap in the message) and, with a deadline already past,
+ *   keeps the size-aware plan with status timeout. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,7 +138,8 @@ START_TEST(sweep_cut_by_deadline) {
 }
 END_TEST
 
-/* coloring called directly with `deadline` (0: none) and max_edges. */
+/* coloring called directly with `deadline` (0: none) and max_edges (< 0:
+ * the default). */
 static int run_coloring(const mp_problem *p, double deadline, double max_edges, mp_ctx *c, int64_t *off) {
   const mp_solver *s = mp_solver_find("coloring");
   ck_assert(s != NULL);
@@ -153,34 +156,135 @@ static int run_coloring(const mp_problem *p, double deadline, double max_edges, 
   return s->solve(c);
 }
 
+static int cmp_by_size(const void *a, const void *b, void *arg) {
+  const mp_item *x = &((const mp_problem *)arg)->items[*(const int *)a];
+  const mp_item *y = &((const mp_problem *)arg)->items[*(const int *)b];
+  if (x->size != y->size) return x->size > y->size ? -1 : 1;
+  if (x->hi - x->lo != y->hi - y->lo) return x->hi - x->lo > y->hi - y->lo ? -1 : 1;
+  return *(const int *)a - *(const int *)b;
+}
+
+static int64_t lcm(int64_t a, int64_t b) {
+  int64_t x = a, y = b;
+  while (y) {
+    int64_t t = x % y;
+    x = y;
+    y = t;
+  }
+  return a / x * b;
+}
+
+/* The size-aware plan as coloring defined it over the pairwise graph:
+ * buffers by size descending, each into the smallest slot (ties: lowest
+ * index) without a member live with it; slots stacked largest first
+ * (ties: index) above the pins, each aligned to its members' lcm. */
+static void size_aware_plan(const mp_problem *p, int64_t *off) {
+  int n = p->n, nv = 0, ncol = 0;
+  int *seq = mp_xmalloc(sizeof(int) * (size_t)(n + 1)), *col = mp_xmalloc(sizeof(int) * (size_t)(n + 1));
+  int64_t *ssz = mp_xcalloc((size_t)n + 1, sizeof(int64_t)), *sal = mp_xcalloc((size_t)n + 1, sizeof(int64_t));
+  int64_t base = 0;
+  for (int i = 0; i < n; i++) {
+    const mp_item *it = &p->items[i];
+    col[i] = -1;
+    off[i] = it->fixed >= 0 ? it->fixed : 0;
+    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > base) base = it->fixed + it->size;
+    if (it->fixed < 0 && it->size > 0 && it->lo < it->hi) seq[nv++] = i;
+  }
+  qsort_r(seq, (size_t)nv, sizeof(int), cmp_by_size, (void *)p);
+  for (int k = 0; k < nv; k++) {
+    int i = seq[k], pick = -1;
+    for (int s = 0; s < ncol; s++) {
+      bool taken = false;
+      for (int j = 0; j < n && !taken; j++)
+        taken = col[j] == s && mp_live_together(&p->items[i], &p->items[j]);
+      if (!taken && (pick < 0 || ssz[s] < ssz[pick])) pick = s;
+    }
+    if (pick < 0) {
+      pick = ncol++;
+      ssz[pick] = p->items[i].size;
+      sal[pick] = 1;
+    }
+    col[i] = pick;
+    sal[pick] = lcm(sal[pick], p->items[i].align);
+  }
+  int64_t *start = mp_xcalloc((size_t)ncol + 1, sizeof(int64_t)), at = base;
+  for (int64_t size = INT64_MAX; ncol > 0;) { /* slots by size descending, ties by index */
+    int64_t next = -1;
+    for (int s = 0; s < ncol; s++)
+      if (ssz[s] < size && ssz[s] > next) next = ssz[s];
+    if (next < 0) break;
+    for (int s = 0; s < ncol; s++)
+      if (ssz[s] == next) {
+        at = mp_align_up(at, sal[s]);
+        start[s] = at;
+        at += ssz[s];
+      }
+    size = next;
+  }
+  for (int i = 0; i < n; i++)
+    if (col[i] >= 0) off[i] = start[col[i]];
+  mp_pack_degenerate(p, off);
+  free(start);
+  free(seq);
+  free(col);
+  free(ssz);
+  free(sal);
+}
+
+/* A deadline already past: coloring keeps its size-aware colouring (made
+ * first, without the graph) with status timeout; its plan is the pairwise
+ * definition's, offset for offset. */
+START_TEST(size_aware_equals_pairwise) {
+  mp_rng r;
+  mp_rng_seed(&r, 1502);
+  int trials = tl_trials(300);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    rand_items(&r, 1 + (int)mp_rng_below(&r, 70), t % 4, &p);
+    static const int64_t al[4] = {1, 1, 8, 64};
+    for (int i = 0; i < p.n; i++) {
+      p.items[i].align = al[mp_rng_below(&r, 4)];
+      if (t % 3 == 0) p.items[i].size = 1 + (int64_t)mp_rng_below(&r, 4); /* many equal sizes */
+      if (p.items[i].fixed >= 0) p.items[i].fixed *= p.items[i].align;
+    }
+    int64_t *got = mp_xmalloc(sizeof(int64_t) * (size_t)p.n), *want = mp_xmalloc(sizeof(int64_t) * (size_t)p.n);
+    mp_ctx c;
+    ck_assert_int_eq(run_coloring(&p, mp_now() - 1, -1, &c, got), 0);
+    size_aware_plan(&p, want);
+    for (int i = 0; i < p.n; i++)
+      ck_assert_msg(got[i] == want[i], "trial %d: item %d at %lld, the definition says %lld", t, i,
+                    (long long)got[i], (long long)want[i]);
+    bool any = false;
+    for (int i = 0; i < p.n; i++) any |= p.items[i].fixed < 0 && p.items[i].size > 0 && p.items[i].lo < p.items[i].hi;
+    ck_assert_int_eq(c.status, any ? MP_TIMEOUT : MP_FEASIBLE);
+    free(got);
+    free(want);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
 START_TEST(coloring_cap_and_deadline) {
   mp_problem p;
   clique(800, &p);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * 800);
   mp_ctx c;
+  mp_error e;
   /* over the cap: refused, with the count, the cap and what to do */
-  ck_assert_int_eq(run_coloring(&p, 0, 1000, &c, off), -1);
+  ck_assert_int_eq(run_coloring(&p, 0, 319599, &c, off), -1);
   ck_assert_int_eq(c.status, MP_REFUSED);
-  ck_assert_msg(strstr(c.msg, "319600 edges") && strstr(c.msg, "max_edges=1000") &&
+  ck_assert_msg(strstr(c.msg, "319600 edges") && strstr(c.msg, "max_edges=319599") &&
                     strstr(c.msg, "coloring.max_edges"),
                 "%s", c.msg);
-  /* the deadline past before the graph is listed: no plan */
-  ck_assert_int_eq(run_coloring(&p, mp_now() - 1, -1, &c, off), -1);
-  ck_assert_int_eq(c.status, MP_TIMEOUT);
-  ck_assert_msg(strstr(c.msg, "no plan before the time limit"), "%s", c.msg);
-  /* no limit: a plan, one slot per buffer */
-  ck_assert_int_eq(run_coloring(&p, 0, -1, &c, off), 0);
+  /* at the cap, no limit: both colourings, whatever the clock */
+  ck_assert_int_eq(run_coloring(&p, 0, 319600, &c, off), 0);
   ck_assert_int_eq(c.status, MP_FEASIBLE);
-  mp_error e;
+  ck_assert_msg(!strstr(c.msg, "cut"), "%s", c.msg);
   ck_assert_msg(mp_verify_offsets(&p, off, &e) == 0, "%s", e.msg);
-  mp_problem_destroy(&p);
-  /* too few edges for the sweep to look at the clock: igraph's colouring
-   * is kept, the size-aware one is cut, status timeout */
-  clique(40, &p);
+  /* the deadline past: the size-aware plan, igraph's colouring cut */
   ck_assert_int_eq(run_coloring(&p, mp_now() - 1, -1, &c, off), 0);
   ck_assert_int_eq(c.status, MP_TIMEOUT);
-  ck_assert_msg(strstr(c.msg, "igraph greedy colouring") && strstr(c.msg, "cut by the time limit"), "%s",
-                c.msg);
+  ck_assert_msg(strstr(c.msg, "kept the size-aware") && strstr(c.msg, "cut by the time limit"), "%s", c.msg);
   ck_assert_msg(mp_verify_offsets(&p, off, &e) == 0, "%s", e.msg);
   mp_problem_destroy(&p);
   free(off);
@@ -193,6 +297,7 @@ Suite *suite_interfere(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, sweep_equals_pairwise);
   tcase_add_test(tc, sweep_cut_by_deadline);
+  tcase_add_test(tc, size_aware_equals_pairwise);
   tcase_add_test(tc, coloring_cap_and_deadline);
   suite_add_tcase(s, tc);
   return s;
