@@ -126,6 +126,8 @@ typedef struct hc {
   int *egl, *egn;   /* the non-empty ones: egl[eg[e] .. egn[e]) */
   uint64_t *live;   /* bit s: some group starting at s is non-empty */
   char *done;
+  double deadline;  /* the stage's (0: none): a decode of a large problem
+                       takes seconds, so it looks at the clock itself */
 } hc;
 
 static void dec_init(dec *d, const hc *h) {
@@ -379,8 +381,10 @@ static int step(hc *h, dec *dst, int t) {
 
 /* Decode priority list pr into dst, reusing the first t0 steps of src
  * (which must be a decode of a list that differs from pr only in the
- * relative order of buffers that cannot be chosen before step t0). */
-static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
+ * relative order of buffers that cannot be chosen before step t0).
+ * False when the deadline passed first: dst is then unfinished and must
+ * not be used (nor the search go on). */
+static bool decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
   h->ndec++;
   int m = h->m, S = h->S, SNAP = h->snap;
   int64_t *H = h->H;
@@ -389,6 +393,7 @@ static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
   resume(h, src, dst, t0);
   int placed = fill_buckets(h, pr, src, dst, t0), t = t0;
   for (; placed < m; t++) {
+    if ((t & 1023) == 1023 && h->deadline > 0 && mp_now() >= h->deadline) return false;
     if (t % SNAP == 0) memcpy(dst->snap + (size_t)(t / SNAP) * (size_t)S, H, sizeof(int64_t) * (size_t)S);
     placed += step(h, dst, t);
   }
@@ -404,6 +409,7 @@ static void decode(hc *h, const int *pr, const dec *src, dec *dst, int t0) {
     if (H[s] > ref) ov += (double)(H[s] - ref) * (double)h->w[s];
   dst->arena = arena;
   dst->over = ov;
+  return true;
 }
 
 /* Class of buffer i in the valley of step t of d (its life inside it). */
@@ -537,6 +543,7 @@ static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
   int n = p->n;
   memset(h, 0, sizeof *h);
   h->L = L;
+  h->deadline = c->deadline;
   h->band = c->opt[OPT_band] > 0 ? (int64_t)(c->opt[OPT_band] * (double)L) : INT64_MAX / 4;
   h->cls = c->opt[OPT_cls] == 3 ? 2 : (int)c->opt[OPT_cls];
   h->id = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -622,6 +629,7 @@ typedef struct hc_run {
   int64_t garena, target;
   long rs, stall, epoch;
   bool cut, spent;         /* the clock / the work cap ended the run */
+  bool sky;                /* goff holds a finished decode */
 } hc_run;
 
 #define COST(R, d) ((double)(d)->arena + (R)->sm * (d)->over)
@@ -660,19 +668,27 @@ static void swap_dec(dec **a, dec **b) {
   *b = t;
 }
 
-/* The start: the better of the two static rules. */
+/* The start: the better of the two static rules (none if the clock cuts
+ * one of their decodes). */
 static void static_start(hc_run *R) {
   hc *h = &R->h;
   int m = h->m;
   for (int r = 0; r < 2; r++) {
     static_list(h, r, R->npr);
-    decode(h, R->npr, NULL, R->cand, 0);
+    if (!decode(h, R->npr, NULL, R->cand, 0)) {
+      R->cut = true;
+      return;
+    }
     if (r == 0 || COST(R, R->cand) < COST(R, R->cur)) {
       swap_dec(&R->cur, &R->cand);
       memcpy(R->pr, R->npr, sizeof(int) * (size_t)m);
     }
   }
-  decode(h, R->pr, NULL, R->bst, 0);
+  if (!decode(h, R->pr, NULL, R->bst, 0)) {
+    R->cut = true;
+    return;
+  }
+  R->sky = true;
   memcpy(R->bpr, R->pr, sizeof(int) * (size_t)m);
   R->garena = R->bst->arena;
   memcpy(R->goff, R->bst->off, sizeof(int64_t) * (size_t)m);
@@ -693,7 +709,7 @@ static void fresh_run(hc_run *R) {
     static_list(h, (int)(R->epoch % 2), R->bpr);
   for (int k = 0; k < m; k++) R->key[R->bpr[k]] = k + c->opt[OPT_noise] * m * mp_rng_unit(&R->rng);
   qsort_r(R->bpr, (size_t)m, sizeof(int), cmp_key, R->key);
-  decode(h, R->bpr, NULL, R->bst, 0);
+  if (!decode(h, R->bpr, NULL, R->bst, 0)) R->cut = true;
 }
 
 /* The buffer to move: with probability peak_bias one at the top. */
@@ -766,7 +782,10 @@ static void note_best(hc_run *R, double ncost) {
   if (!(R->cur->arena < R->bst->arena || (R->cur->arena == R->bst->arena && ncost < COST(R, R->bst))))
     return;
   memcpy(R->bpr, R->pr, sizeof(int) * (size_t)m);
-  decode(h, R->bpr, R->cur, R->bst, R->cur->nst);
+  if (!decode(h, R->bpr, R->cur, R->bst, R->cur->nst)) {
+    R->cut = true;
+    return;
+  }
   if (R->bst->arena < R->garena) {
     R->garena = R->bst->arena;
     memcpy(R->goff, R->bst->off, sizeof(int64_t) * (size_t)m);
@@ -784,7 +803,7 @@ static void anneal(hc_run *R, long iters, double cool, bool fill) {
   int m = h->m;
   double wcap = c->opt[OPT_work];
   double T = c->opt[OPT_temp] * (double)R->cur->arena, cost = COST(R, R->cur);
-  for (long it = 0; it < iters && R->garena > R->target && !R->spent; it++, T *= cool) {
+  for (long it = 0; it < iters && R->garena > R->target && !R->spent && !R->cut; it++, T *= cool) {
     if (wcap > 0 && !fill && h->work >= wcap) {
       R->spent = true;
       break;
@@ -803,7 +822,10 @@ static void anneal(hc_run *R, long iters, double cool, bool fill) {
       int t1 = first_change(h, R->cur, y, R->npos, R->npos[y] > k2);
       if (t1 < t0) t0 = t1;
     }
-    decode(h, R->npr, R->cur, R->cand, t0);
+    if (!decode(h, R->npr, R->cur, R->cand, t0)) {
+      R->cut = true;
+      break;
+    }
     double ncost = COST(R, R->cand), d = ncost - cost;
     if (d <= 0 || (T > 0 && mp_rng_unit(&R->rng) < exp(-d / T))) {
       swap_dec(&R->cur, &R->cand);
@@ -832,7 +854,10 @@ static void search(hc_run *R, int64_t incumbent) {
     if (R->rs > 0) {
       if (patience > 0 && R->stall >= patience) fresh_run(R);
       memcpy(R->pr, R->bpr, sizeof(int) * (size_t)m);
-      decode(h, R->pr, NULL, R->cur, 0);
+      if (R->cut || !decode(h, R->pr, NULL, R->cur, 0)) {
+        R->cut = true;
+        break;
+      }
     }
     double before = COST(R, R->bst);
     anneal(R, iters, cool, fill);
@@ -863,8 +888,10 @@ static int hc_solve(mp_ctx *c) {
   /* stop at the capacity, or at a proven bound */
   hc_run R;
   run_init(&R, c, p, c->capacity > 0 ? c->capacity : bound);
-  if (R.h.m > 0) {
-    static_start(&R);
+  /* the incumbent's packings may have used the time (they stop at it) */
+  if (R.h.m > 0 && mp_time_up(c)) R.cut = true;
+  if (R.h.m > 0 && !R.cut) static_start(&R);
+  if (R.sky) {
     search(&R, best);
     int *seq = mp_xmalloc(sizeof(int) * nz);
     int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);

@@ -146,8 +146,12 @@ static bool anneal_restarts(mp_ctx *c, mp_rsa *s, const mp_rgene *seed, double t
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0, cut = false;
   double floor = c->duration_bound * (1 + 1e-12);
   for (; (rs < restarts || fill) && !cut && !(s->has_best && s->best_duration <= floor); rs++) {
+    if (mp_time_up(c)) { /* the start used the time (a decode takes ms at 10^5 nodes) */
+      cut = true;
+      break;
+    }
     restart_from(s, &r, rs, seed, c->opt[OPT_kick]);
-    double t0 = mp_rsa_sample_t0(s, &r, 100, c->opt[OPT_heat]);
+    double t0 = mp_rsa_sample_t0(s, &r, 100, c->opt[OPT_heat], c->deadline);
     cut = !mp_rsa_anneal(s, &r, (long)c->opt[OPT_iters], t0, c->opt[OPT_t_end], c->deadline);
     if (c->verbose)
       fprintf(stderr, "remat-sa: restart %d: best %.6g, %ld plans decoded, %.3f s\n", rs,

@@ -2,7 +2,8 @@
  * max-live bound on zero-slack packings (rectangles cut into pieces) within
  * its default work budget, honours --capacity (stops as soon as the arena
  * fits, infeasible at once below max-live), terminates without a time
- * limit, is deterministic for a seed and never worse than greedy by size. */
+ * limit, is deterministic for a seed and never worse than greedy by size,
+ * and gives the incumbent at once when its time limit is already spent. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +105,31 @@ START_TEST(hillclimb_budget_and_determinism) {
 }
 END_TEST
 
+/* A limit spent before the search starts (the incumbent's packings check
+ * the clock, then no decode runs): the plan is the birth-order first fit
+ * the incumbent computes first, valid, status timeout; without the limit
+ * the search does at least as well. */
+START_TEST(hillclimb_limit_spent_at_once) {
+  mp_rng r;
+  mp_rng_seed(&r, 74);
+  for (int t = 0; t < 3; t++) {
+    mp_problem p;
+    tl_cut_problem(&r, 512 + (int64_t)mp_rng_below(&r, 512), 40, 300 + 50 * t, &p);
+    mp_result a, b, f;
+    ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 1e-9, 0, NULL, &a), 0);
+    ck_assert_msg(a.status == MP_TIMEOUT || a.status == MP_OPTIMAL, "status %s", mp_status_name(a.status));
+    ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 1e-9, 0, NULL, &b), 0);
+    ck_assert(memcmp(a.offsets, b.offsets, sizeof(int64_t) * (size_t)p.n) == 0);
+    ck_assert_int_eq(tl_run_fixed(&p, "hillclimb", 1, 0, 0, NULL, &f), 0);
+    ck_assert_int_le(f.fig.arena, a.fig.arena);
+    mp_result_destroy(&a);
+    mp_result_destroy(&b);
+    mp_result_destroy(&f);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
 /* It stops at a proven bound, not only at max-live (issue 12): two 3-byte
  * buffers aligned to 8 live together have max-live 6, but the upper one
  * starts at 8 at the lowest: the alignment bound 11 is met at once, and the
@@ -137,6 +163,7 @@ Suite *suite_hillclimb(void) {
   tcase_add_test(tc, hillclimb_capacity);
   tcase_add_test(tc, hillclimb_budget_and_determinism);
   tcase_add_test(tc, hillclimb_stops_at_the_alignment_bound);
+  tcase_add_test(tc, hillclimb_limit_spent_at_once);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -3,7 +3,8 @@
  * the offsets of the direct method (mp_pack_one over every placed item)
  * on random problems with pins (overlapping ones too), alignments, empty
  * and zero-size items, inverted lifetimes, partial and repeated sequences;
- * the treap against a sorted array. */
+ * the treap against a sorted array; the deadline of mp_pack_until and of
+ * the incumbent. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -234,6 +235,57 @@ START_TEST(treap_equals_array) {
 }
 END_TEST
 
+static int cmp_birth_index(const void *a, const void *b, void *arg) {
+  const mp_problem *p = arg;
+  int x = *(const int *)a, y = *(const int *)b;
+  if (p->items[x].lo != p->items[y].lo) return p->items[x].lo < p->items[y].lo ? -1 : 1;
+  return x - y;
+}
+
+/* A deadline: mp_pack_until equals mp_pack when it does not pass and cuts a
+ * by-size packing (-1) when it has; the incumbent is the same with a
+ * deadline that does not pass, and under a past one it is the birth-order
+ * first fit it computes first (a valid placement, never below the full
+ * incumbent's arena). */
+START_TEST(deadline_cuts_packings) {
+  mp_rng r;
+  mp_rng_seed(&r, 99);
+  int trials = tl_trials(24);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    static const int shapes[3] = {0, 2, 3};
+    rand_items(&r, 300 + (int)mp_rng_below(&r, 400), shapes[t % 3], &p);
+    int n = p.n;
+    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
+    int64_t *a = mp_xmalloc(sizeof(int64_t) * (size_t)n), *b = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    mp_seq_by_size(&p, seq);
+    enum mp_fit fit = t % 2 ? MP_BEST_FIT : MP_FIRST_FIT;
+    int64_t arena = mp_pack(&p, seq, n, fit, a);
+    ck_assert_int_eq(mp_pack_until(&p, seq, n, fit, b, mp_now() + 1e6), arena);
+    ck_assert(memcmp(a, b, sizeof(int64_t) * (size_t)n) == 0);
+    ck_assert_int_eq(mp_pack_until(&p, seq, n, fit, b, mp_now() - 1), -1);
+    /* the incumbent: no deadline, one that does not pass, one past */
+    mp_ctx c;
+    memset(&c, 0, sizeof c);
+    int64_t full = mp_place_incumbent(&c, &p, a);
+    c.deadline = mp_now() + 1e6;
+    ck_assert_int_eq(mp_place_incumbent(&c, &p, b), full);
+    ck_assert(memcmp(a, b, sizeof(int64_t) * (size_t)n) == 0);
+    c.deadline = mp_now() - 1;
+    int64_t cut = mp_place_incumbent(&c, &p, b);
+    for (int i = 0; i < n; i++) seq[i] = i;
+    qsort_r(seq, (size_t)n, sizeof(int), cmp_birth_index, &p);
+    ck_assert_int_eq(cut, mp_pack(&p, seq, n, MP_FIRST_FIT, a));
+    for (int i = 0; i < n; i++) ck_assert_int_eq(b[i], a[i] < 0 ? 0 : a[i]);
+    ck_assert_int_ge(cut, full);
+    free(seq);
+    free(a);
+    free(b);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
 Suite *suite_pack(void) {
   Suite *s = suite_create("pack");
   TCase *tc = tcase_create("core");
@@ -241,6 +293,7 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, pack_equals_direct);
   tcase_add_test(tc, sweep_equals_direct_large);
   tcase_add_test(tc, treap_equals_array);
+  tcase_add_test(tc, deadline_cuts_packings);
   suite_add_tcase(s, tc);
   return s;
 }

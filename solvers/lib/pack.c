@@ -65,9 +65,11 @@ static void place(mp_lifeindex *x, const mp_problem *p, const int64_t *off, int 
 
 /* The general packer: the index lists the placed items live with each item,
  * and pack_fit chooses among their spans.  O(n log n + the sum over items of
- * the placed items live with them). */
-static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                         mp_pack_counts *cnt) {
+ * the placed items live with them).  False when `deadline` (> 0) passed
+ * first (off is then unfinished). */
+static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                         mp_pack_counts *cnt, double deadline) {
+  bool done = true;
   mp_lifeindex x;
   mp_lifeindex_init(&x, p);
   mp_spanbuf sb;
@@ -77,6 +79,10 @@ static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
   for (int k = 0; k < m; k++) {
     int i = seq[k];
     const mp_item *it = &p->items[i];
+    if ((k & 255) == 255 && deadline > 0 && mp_now() >= deadline) {
+      done = false;
+      break;
+    }
     if (off[i] >= 0) continue;
     if (it->size <= 0) {
       off[i] = 0;
@@ -94,26 +100,38 @@ static void pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
   }
   mp_spanbuf_destroy(&sb);
   mp_lifeindex_destroy(&x);
+  return done;
 }
 
 int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
   return mp_pack_counted(p, seq, m, fit, off, NULL);
 }
 
-int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                        mp_pack_counts *cnt) {
+/* mp_pack_counted, or -1 when `deadline` (> 0) passed first. */
+static int64_t pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                          mp_pack_counts *cnt, double deadline) {
   if (cnt) *cnt = (mp_pack_counts){0};
   for (int i = 0; i < p->n; i++) off[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : -1;
   if (mp_pack_sweep_applies(p, seq, m)) {
     mp_pack_sweep(p, seq, m, fit, off);
     if (cnt) cnt->swept = true;
-  } else {
-    pack_indexed(p, seq, m, fit, off, cnt);
+  } else if (!pack_indexed(p, seq, m, fit, off, cnt, deadline)) {
+    return -1;
   }
   int64_t arena = 0;
   for (int i = 0; i < p->n; i++)
     if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
   return arena;
+}
+
+int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                        mp_pack_counts *cnt) {
+  return pack_until(p, seq, m, fit, off, cnt, 0);
+}
+
+int64_t mp_pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                      double deadline) {
+  return pack_until(p, seq, m, fit, off, NULL, deadline);
 }
 
 void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt) {
@@ -220,27 +238,52 @@ void mp_seq_by_size(const mp_problem *p, int *seq) { seq_sorted(p, KEY_BYSIZE, s
 
 /* ---- the greedy incumbent ---- */
 
+/* One greedy packing of sequence seq into off; its arena, or -1 when the
+ * deadline (> 0) passed first. */
+static int64_t pack_all(const mp_problem *p, const int *seq, enum mp_fit fit, int64_t *off,
+                        double deadline) {
+  int64_t a = mp_pack_until(p, seq, p->n, fit, off, deadline);
+  if (a < 0) return a;
+  for (int i = 0; i < p->n; i++)
+    if (off[i] < 0) off[i] = 0;
+  return a;
+}
+
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) {
   int n = p->n;
   size_t nz = (size_t)(n ? n : 1);
   int *seq = mp_xmalloc(sizeof(int) * nz);
-  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz), *safe = NULL, safeA = -1;
   int64_t bestA = -1;
+  /* Under a time limit, birth-order first fit comes first: a sweep in
+   * O(n log n), while a by-size packing is quadratic on a training graph,
+   * so the limit cuts the rest and not a first packing of minutes.  It is
+   * one of the candidates below, and counts at its own place there. */
+  if (c->deadline > 0) {
+    safe = mp_xmalloc(sizeof(int64_t) * nz);
+    seq_sorted(p, KEY_LO, seq);
+    safeA = pack_all(p, seq, MP_FIRST_FIT, safe, 0);
+  }
   /* the first four are the exact placer's historical candidates (their
    * order decides ties); bysize's sequence last */
   static const enum seq_key keys[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
   for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
     seq_sorted(p, keys[k], seq);
     for (int fit = 0; fit < 2; fit++) {
-      if (bestA >= 0 && mp_time_up(c)) break; /* one packing at least */
-      int64_t a = mp_pack(p, seq, n, fit ? MP_BEST_FIT : MP_FIRST_FIT, off);
-      for (int i = 0; i < n; i++)
-        if (off[i] < 0) off[i] = 0;
+      if ((bestA >= 0 || safe) && mp_time_up(c)) break; /* one packing at least */
+      bool cached = safe && keys[k] == KEY_LO && fit == 0;
+      /* with the safety net, a packing the deadline cuts is dropped */
+      int64_t a = cached ? safeA : pack_all(p, seq, fit ? MP_BEST_FIT : MP_FIRST_FIT, off, safe ? c->deadline : 0);
+      if (a < 0) break;
       if (bestA < 0 || a < bestA) {
         bestA = a;
-        memcpy(best, off, sizeof(int64_t) * (size_t)n);
+        memcpy(best, cached ? safe : off, sizeof(int64_t) * (size_t)n);
       }
     }
+  }
+  if (safe && (bestA < 0 || safeA < bestA)) { /* the limit cut the loop before it */
+    bestA = safeA;
+    memcpy(best, safe, sizeof(int64_t) * (size_t)n);
   }
   if (c->start_offsets && mp_place_ok(p, c->start_offsets)) {
     int64_t a = mp_place_arena(p, c->start_offsets);
@@ -251,6 +294,7 @@ int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) 
   }
   free(seq);
   free(off);
+  free(safe);
   return bestA < 0 ? 0 : bestA;
 }
 

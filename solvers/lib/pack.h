@@ -34,6 +34,11 @@ typedef struct mp_pack_counts {
   int64_t items, listed, gaps, fitting;
 } mp_pack_counts;
 
+/* mp_pack, but -1 (off unfinished) once mp_now() passes `deadline` (> 0;
+ * 0: none), looked at every 256 items of a sequence the sweep does not
+ * take: a by-size packing of a training graph takes minutes at 10^5. */
+int64_t mp_pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                      double deadline);
 /* mp_pack, counting into *cnt (zeroed first). */
 int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                         mp_pack_counts *cnt);
@@ -61,8 +66,9 @@ void mp_seq_by_size(const mp_problem *p, int *seq);
  * among first- and best-fit packings of five sequences (size; area =
  * lifetime x size; lifetime then size; birth; and `bysize`'s own sequence,
  * so it is never worse than `bysize`), and the chain's previous placement
- * (c->start_offsets) when mp_place_ok accepts it.  Stops after the first
- * packing once the deadline has passed.  Returns the arena; best[] gets the
+ * (c->start_offsets) when mp_place_ok accepts it.  Once the deadline has
+ * passed it stops after the first packing (under a time limit, birth-order
+ * first fit, computed first as it is O(n log n)).  Returns the arena; best[] gets the
  * offsets (every item placed). */
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best);
 

@@ -274,10 +274,11 @@ bool mp_rsa_move(mp_rsa *s, mp_rng *r) {
 
 /* ---- annealing ---- */
 
-double mp_rsa_sample_t0(mp_rsa *s, mp_rng *r, int samples, double heat) {
+double mp_rsa_sample_t0(mp_rsa *s, mp_rng *r, int samples, double heat, double deadline) {
   double e = mp_rsa_energy(s, &s->fc), up = 0;
   int n_up = 0;
   for (int k = 0; k < samples; k++) {
+    if (deadline > 0 && mp_now() >= deadline) break; /* a sample is a whole decode */
     if (!mp_rsa_move(s, r)) continue;
     mp_rfig f;
     if (mp_rsa_eval(s, &f) == 0 && mp_rsa_energy(s, &f) > e) {

@@ -74,8 +74,9 @@ void mp_rsa_undo(mp_rsa *s);
 /* Decode the moved genome: 0 with its figures (and the best plan updated),
  * or -1 when it does not decode. */
 int mp_rsa_eval(mp_rsa *s, mp_rfig *f);
-/* The initial temperature from `samples` random moves of the current genome. */
-double mp_rsa_sample_t0(mp_rsa *s, mp_rng *r, int samples, double heat);
+/* The initial temperature from `samples` random moves of the current genome
+ * (fewer once mp_now() passes `deadline`, > 0; 0: none). */
+double mp_rsa_sample_t0(mp_rsa *s, mp_rng *r, int samples, double heat, double deadline);
 /* Anneal from the current genome for `moves` moves from t0 to t0 * t_end,
  * lambda adapting every 64 moves; stops early at the deadline (mp_now();
  * 0: none).  Returns false when cut by the deadline. */
