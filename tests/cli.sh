@@ -382,6 +382,12 @@ expect 0 "exact on a small stack" sh -c "ulimit -s 256; exec $BIN solve '$H/stai
 grep -q "^status *optimal" "$T/out" && ok || bad "exact on a small stack: $(grep status "$T/out")"
 expect 3 "dp above its size cap" $BIN solve "$H/l6000.json" --order dp --set dp.max_nodes=5999
 grep -q "refused.*6000 nodes exceed the size cap max_nodes=5999" "$T/out" && ok || bad "dp cap: $(grep status "$T/out")"
+# coloring counts its interference edges before it builds the graph: the
+# staircase has 3,999 + 3,998 pairs live together; a cap one below refuses
+expect 3 "coloring above its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7996 --format json
+grep -q '"status": "refused"' "$T/out" && grep -q "7997 edges, over the size cap max_edges=7996" "$T/out" &&
+  grep -q "raise coloring.max_edges or use an offset placer" "$T/err" && ok || bad "coloring cap: $(cat "$T/err")"
+expect 0 "coloring at its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7997
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.
