@@ -1,23 +1,53 @@
 /* coloring.c - the classic slot planner of the seed documents.
- * Build the lifetime interference graph (igraph: one vertex per buffer, an
- * edge when two lifetimes intersect), colour it, give every colour one slot
- * as large as its largest member, and stack the slots (each slot aligned to
- * the least common multiple of its members' alignments).  Two colourings
- * are tried and the smaller arena kept:
- *   - igraph_vertex_coloring_greedy (most coloured neighbours first);
+ * Colour the lifetime interference graph (one vertex per buffer, an edge
+ * when two lifetimes intersect), give every colour one slot as large as its
+ * largest member, and stack the slots (each slot aligned to the least
+ * common multiple of its members' alignments).  Two colourings are tried
+ * and the smaller arena kept (igraph's on a tie):
  *   - size-aware: buffers by size descending (ties: longer lifetime, index),
  *     each into the smallest existing slot none of whose members it
  *     interferes with (best fit; every existing slot is already at least as
- *     large), else a new slot.
+ *     large), else a new slot;
+ *   - igraph_vertex_coloring_greedy (most coloured neighbours first) on the
+ *     igraph interference graph.
  * Slots are stacked largest first, above any pinned buffer.  The method
  * wastes whatever a slot's smaller members leave unused: the tables show
- * that cost against offset placers. */
+ * that cost against offset placers.
+ *
+ * At scale the graph is the cost: one edge per pair of buffers live
+ * together (80 million on the 10^5-node layered graph), which igraph holds
+ * at about 57 bytes per edge while building it.  So the edges are counted
+ * first (lib/interfere.h, O(n log n)) and a graph over max_edges is refused;
+ * the size-aware colouring needs no graph (a slot's members are disjoint
+ * lifetimes, kept in a treap); then a sweep over the lifetimes lists the
+ * edges for igraph in O(n log n + E).  The size-aware plan is the one kept
+ * when the time limit has passed (also on entry, after an order search
+ * that used it all): the limit is checked while the edges are listed,
+ * before igraph builds the graph and before it colours it, and a cut
+ * leaves status timeout.  igraph's two calls themselves run to their end
+ * (the cap bounds them). */
 #include <igraph.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/interfere.h"
 #include "lib/pack.h"
+#include "lib/treap.h"
 #include "solver.h"
+
+/* Peak bytes per edge while igraph builds the graph: the slope of peak RSS
+ * over edges of `memplan solve layered_N.json --order greedy --place
+ * coloring` at N = 10^4 ... 4 x 10^4 (2.5 to 20 million edges), 57.0-57.5
+ * (the edge list handed over 16, igraph's four index vectors 32, its sort
+ * the rest).  Only the refusal message uses it. */
+#define IGRAPH_BYTES_PER_EDGE 57
+
+#define COLORING_OPTIONS(X)                                                                      \
+  X(max_edges, 17.5e6, 0, 1e12,                                                                 \
+    "refuse interference graphs with more edges than this (size cap: igraph holds about 57 "    \
+    "bytes per edge while building the graph, 1 GB at the default)")
+enum { COLORING_OPTIONS(MP_OPT_ENUM) COLORING_N_OPTS };
+static const mp_option coloring_options[] = {COLORING_OPTIONS(MP_OPT_ENTRY)};
 
 static int64_t gcd64(int64_t a, int64_t b) {
   while (b) {
@@ -82,136 +112,179 @@ static int cmp_size(const void *a, const void *b, void *arg) {
   return *(const int *)a - *(const int *)b;
 }
 
-/* The active items (unpinned, bytes, a real lifetime) as vertices. */
-typedef struct cgraph {
+/* The items to colour (unpinned, bytes, a real lifetime): the vertices. */
+typedef struct cvert {
   int nv;
   int *vid, *item_of; /* item -> vertex (-1: none), vertex -> item */
   int64_t base;       /* slots go above every pinned buffer */
-  igraph_t ig;        /* interference graph */
-} cgraph;
+} cvert;
 
-static void cgraph_init(cgraph *G, const mp_problem *p, int64_t *offsets) {
+static void cvert_init(cvert *V, const mp_problem *p, int64_t *offsets) {
   size_t nz = (size_t)(p->n ? p->n : 1);
-  G->vid = mp_xmalloc(sizeof(int) * nz);
-  G->item_of = mp_xmalloc(sizeof(int) * nz);
-  G->nv = 0;
-  G->base = 0;
+  V->vid = mp_xmalloc(sizeof(int) * nz);
+  V->item_of = mp_xmalloc(sizeof(int) * nz);
+  V->nv = mp_interfere_vertices(p, V->vid, V->item_of);
+  V->base = 0;
   for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
-    G->vid[i] = -1;
     offsets[i] = it->fixed >= 0 ? it->fixed : 0;
-    if (it->fixed >= 0) {
-      if (it->size > 0 && it->fixed + it->size > G->base) G->base = it->fixed + it->size;
-      continue;
-    }
-    if (it->size <= 0 || it->hi <= it->lo) continue;
-    G->vid[i] = G->nv;
-    G->item_of[G->nv++] = i;
+    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > V->base) V->base = it->fixed + it->size;
   }
-  igraph_vector_int_t edges;
-  igraph_vector_int_init(&edges, 0);
-  for (int a = 0; a < G->nv; a++)
-    for (int b = a + 1; b < G->nv; b++)
-      if (mp_live_together(&p->items[G->item_of[a]], &p->items[G->item_of[b]])) {
-        igraph_vector_int_push_back(&edges, a);
-        igraph_vector_int_push_back(&edges, b);
-      }
-  igraph_create(&G->ig, &edges, G->nv, IGRAPH_UNDIRECTED);
-  igraph_vector_int_destroy(&edges);
 }
 
-static void cgraph_destroy(cgraph *G) {
-  igraph_destroy(&G->ig);
-  free(G->vid);
-  free(G->item_of);
+static void cvert_destroy(cvert *V) {
+  free(V->vid);
+  free(V->item_of);
 }
 
-/* igraph's greedy colouring into col[] (per item, -1: none); the number of
- * colours, or -1 when igraph fails. */
-static int igraph_colours(const cgraph *G, const mp_problem *p, int *col) {
-  igraph_vector_int_t colors;
-  igraph_vector_int_init(&colors, G->nv);
+/* ------------------------------------------------ size-aware best fit */
+
+/* Is slot s free over [lo, hi)?  The members of a slot (keys (slot, lo),
+ * value hi) are disjoint, so only the last one born before hi can meet
+ * [lo, hi). */
+static bool slot_free(const mp_treap *members, int s, int64_t lo, int64_t hi) {
+  int nd = mp_treap_below(members, (mp_treap_key){s, hi});
+  if (nd < 0) return true;
+  const mp_treap_node *x = mp_treap_at(members, nd);
+  return x->key.a != s || x->val <= lo;
+}
+
+/* The smallest free slot (ties: the lowest index), or -1.  Slots open in
+ * order of size, largest first (ssize[] is non-increasing), so it is the
+ * first free one of the size group (first[s]: where s's group starts) of
+ * the last free slot.  Both scans pass taken slots only, each holding at
+ * least one buffer live with [lo, hi): O(degree log n) per buffer where
+ * marking every neighbour's slot and scanning all slots took
+ * O(degree + colours) and the whole graph. */
+static int smallest_free(const mp_treap *members, const int *first, int ncol, int64_t lo, int64_t hi) {
+  int s = ncol - 1;
+  while (s >= 0 && !slot_free(members, s, lo, hi)) s--;
+  if (s < 0) return -1;
+  int t = first[s];
+  while (!slot_free(members, t, lo, hi)) t++;
+  return t;
+}
+
+/* Buffers by size descending, each into the smallest slot holding nothing
+ * live with it, else a new slot.  Needs no graph: a slot is free for a
+ * buffer when none of its members meets the buffer's lifetime. */
+static int size_aware_colours(const cvert *V, const mp_problem *p, int *col) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  int *seq = mp_xmalloc(sizeof(int) * nz), *first = mp_xmalloc(sizeof(int) * nz);
+  int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
+  mp_treap members;
+  mp_treap_init(&members);
+  for (int v = 0; v < V->nv; v++) seq[v] = V->item_of[v];
+  qsort_r(seq, (size_t)V->nv, sizeof *seq, cmp_size, (void *)p);
+  int ncol = 0;
+  for (int i = 0; i < p->n; i++) col[i] = -1;
+  for (int k = 0; k < V->nv; k++) {
+    const mp_item *it = &p->items[seq[k]];
+    int pick = smallest_free(&members, first, ncol, it->lo, it->hi);
+    if (pick < 0) {
+      pick = ncol++;
+      ssize[pick] = it->size;
+      first[pick] = pick > 0 && ssize[pick - 1] == ssize[pick] ? first[pick - 1] : pick;
+    }
+    col[seq[k]] = pick;
+    mp_treap_insert(&members, (mp_treap_key){pick, it->lo}, it->hi);
+  }
+  mp_treap_destroy(&members);
+  free(seq);
+  free(ssize);
+  free(first);
+  return ncol;
+}
+
+/* ------------------------------------------------ igraph's colouring */
+
+/* Refuse a graph over the edge cap: -1 with the status and message set. */
+static int refuse_edges(mp_ctx *c, int64_t m) {
+  double mb = (double)m * IGRAPH_BYTES_PER_EDGE / 1e6;
+  c->status = MP_REFUSED;
+  snprintf(c->msg, sizeof c->msg,
+           "the interference graph has %lld edges, over the size cap max_edges=%.0f (igraph would "
+           "hold about %.*f %s at %d bytes per edge); raise coloring.max_edges or use an offset "
+           "placer (bysize, bestfit)",
+           (long long)m, c->opt[OPT_max_edges], mb < 1e3 ? 0 : 1, mb < 1e3 ? mb : mb / 1e3,
+           mb < 1e3 ? "MB" : "GB", IGRAPH_BYTES_PER_EDGE);
+  return -1;
+}
+
+/* The interference graph, its edges listed by a sweep over the lifetimes;
+ * false (nothing built) when the deadline passes first. */
+static bool graph_init(igraph_t *ig, const cvert *V, const mp_problem *p, const mp_ctx *c) {
+  igraph_integer_t *e;
+  int64_t m;
+  if (!mp_interfere_edges(p, V->item_of, V->nv, c, &e, &m)) return false;
+  bool made = false;
+  if (!mp_time_up(c)) {
+    igraph_vector_int_t edges;
+    igraph_vector_int_view(&edges, e, 2 * m);
+    made = igraph_create(ig, &edges, V->nv, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS;
+  }
+  free(e);
+  return made;
+}
+
+/* igraph's greedy colouring into col[] (per item, -1: none): the number of
+ * colours, or -1 when the deadline passes first (or igraph fails). */
+static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col) {
+  igraph_t ig;
+  if (mp_time_up(c) || !graph_init(&ig, V, p, c)) return -1;
   int ncol = -1;
-  if (igraph_vertex_coloring_greedy(&G->ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
-      IGRAPH_SUCCESS) {
+  igraph_vector_int_t colors;
+  igraph_vector_int_init(&colors, V->nv);
+  if (!mp_time_up(c) &&
+      igraph_vertex_coloring_greedy(&ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
+          IGRAPH_SUCCESS) {
     ncol = 0;
     for (int i = 0; i < p->n; i++) {
-      col[i] = G->vid[i] >= 0 ? (int)VECTOR(colors)[G->vid[i]] : -1;
+      col[i] = V->vid[i] >= 0 ? (int)VECTOR(colors)[V->vid[i]] : -1;
       if (col[i] + 1 > ncol) ncol = col[i] + 1;
     }
   }
   igraph_vector_int_destroy(&colors);
+  igraph_destroy(&ig);
   return ncol;
 }
 
-/* Size-aware best fit: buffers by size descending, each into the smallest
- * slot holding nothing it interferes with, else a new slot. */
-static int size_aware_colours(const cgraph *G, const mp_problem *p, int *col) {
-  size_t nz = (size_t)(p->n ? p->n : 1);
-  igraph_adjlist_t adj;
-  igraph_adjlist_init(&G->ig, &adj, IGRAPH_ALL, IGRAPH_NO_LOOPS, IGRAPH_NO_MULTIPLE);
-  int *seq = mp_xmalloc(sizeof(int) * nz), *mark = mp_xmalloc(sizeof(int) * nz);
-  int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
-  for (int v = 0; v < G->nv; v++) seq[v] = G->item_of[v];
-  qsort_r(seq, (size_t)G->nv, sizeof *seq, cmp_size, (void *)p);
-  for (int k = 0; k < G->nv; k++) mark[k] = -1;
-  int ncol = 0;
-  for (int i = 0; i < p->n; i++) col[i] = -1;
-  for (int k = 0; k < G->nv; k++) {
-    int i = seq[k];
-    igraph_vector_int_t *nb = igraph_adjlist_get(&adj, G->vid[i]);
-    for (igraph_integer_t e = 0; e < igraph_vector_int_size(nb); e++) {
-      int w = G->item_of[VECTOR(*nb)[e]];
-      if (col[w] >= 0) mark[col[w]] = k;
-    }
-    int pick = -1;
-    for (int s = 0; s < ncol; s++)
-      if (mark[s] != k && (pick < 0 || ssize[s] < ssize[pick])) pick = s;
-    if (pick < 0) {
-      pick = ncol++;
-      ssize[pick] = p->items[i].size;
-    }
-    col[i] = pick;
-  }
-  free(seq);
-  free(ssize);
-  free(mark);
-  igraph_adjlist_destroy(&adj);
-  return ncol;
-}
+/* ------------------------------------------------------------- solve */
 
 static int coloring_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
-  int n = p->n;
-  size_t nz = (size_t)(n ? n : 1);
-  cgraph G;
-  cgraph_init(&G, p, c->offsets);
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  cvert V;
+  cvert_init(&V, p, c->offsets);
+  int64_t m = mp_interfere_count(p, V.item_of, V.nv);
+  if ((double)m > c->opt[OPT_max_edges]) {
+    cvert_destroy(&V);
+    return refuse_edges(c, m);
+  }
   int *col = mp_xmalloc(sizeof(int) * nz);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
-  int64_t best = -1;
-  const char *which = "";
-  int ncol = G.nv > 0 ? igraph_colours(&G, p, col) : -1;
+  /* the size-aware colouring first: it needs no graph, and its plan is
+   * the one kept when the time limit cuts igraph's */
+  int ncol = size_aware_colours(&V, p, col);
+  int64_t best = layout(p, col, ncol, V.base, c->offsets);
+  const char *which = "size-aware best-fit colouring", *cut = "";
+  c->status = MP_FEASIBLE;
+  ncol = V.nv > 0 ? igraph_colours(&V, p, c, col) : -1;
   if (ncol >= 0) {
     memcpy(off, c->offsets, sizeof(int64_t) * nz);
-    best = layout(p, col, ncol, G.base, off);
-    memcpy(c->offsets, off, sizeof(int64_t) * nz);
-    which = "igraph greedy colouring";
-  }
-  ncol = size_aware_colours(&G, p, col);
-  memcpy(off, c->offsets, sizeof(int64_t) * nz);
-  for (int i = 0; i < n; i++)
-    if (p->items[i].fixed >= 0) off[i] = p->items[i].fixed;
-  int64_t a = layout(p, col, ncol, G.base, off);
-  if (best < 0 || a < best) {
-    memcpy(c->offsets, off, sizeof(int64_t) * nz);
-    which = "size-aware best-fit colouring";
+    if (layout(p, col, ncol, V.base, off) <= best) { /* a tie keeps igraph's, as it always did */
+      memcpy(c->offsets, off, sizeof(int64_t) * nz);
+      which = "igraph greedy colouring";
+    }
+  } else if (V.nv > 0 && mp_time_up(c)) {
+    c->status = MP_TIMEOUT;
+    cut = " (igraph's colouring cut by the time limit)";
   }
   mp_pack_degenerate(p, c->offsets);
-  if (G.nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s", which);
-  cgraph_destroy(&G);
+  if (V.nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s%s", which, cut);
+  cvert_destroy(&V);
   free(col);
   free(off);
-  c->status = MP_FEASIBLE;
   return 0;
 }
 
@@ -219,5 +292,6 @@ const mp_solver solver_coloring = {
     .name = "coloring",
     .summary = "interference-graph colouring (igraph greedy and size-aware), one slot per colour",
     .decides = MP_DECIDES_OFFSETS,
+    .options = MP_OPTIONS(coloring_options),
     .solve = coloring_solve,
 };

@@ -395,6 +395,12 @@ sed 's/[0-9.]* ms//g' "$T/out" >"$H/stair100.txt"
 expect 0 "exact with the default cap" $BIN solve "$H/stair.csv" --place exact --out "$H/stair.plan"
 sed 's/[0-9.]* ms//g' "$T/out" | cmp -s - "$H/stair100.txt" && cmp -s "$H/stair.plan" "$H/stair100.plan" &&
   ok || bad "exact: the memory cap changed a figure or the plan"
+# coloring counts its interference edges before it builds the graph: the
+# staircase has 3,999 + 3,998 pairs live together; a cap one below refuses
+expect 3 "coloring above its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7996 --format json
+grep -q '"status": "refused"' "$T/out" && grep -q "7997 edges, over the size cap max_edges=7996" "$T/out" &&
+  grep -q "raise coloring.max_edges or use an offset placer" "$T/err" && ok || bad "coloring cap: $(cat "$T/err")"
+expect 0 "coloring at its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7997
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.
