@@ -382,6 +382,19 @@ expect 0 "exact on a small stack" sh -c "ulimit -s 256; exec $BIN solve '$H/stai
 grep -q "^status *optimal" "$T/out" && ok || bad "exact on a small stack: $(grep status "$T/out")"
 expect 3 "dp above its size cap" $BIN solve "$H/l6000.json" --order dp --set dp.max_nodes=5999
 grep -q "refused.*6000 nodes exceed the size cap max_nodes=5999" "$T/out" && ok || bad "dp cap: $(grep status "$T/out")"
+# exact estimates its memory before the set-up and refuses above max_mb
+# (the stair: 12,000 section entries, three searches with their memo
+# tables, about 64 MiB); a cap it fits under changes no figure
+expect 3 "exact above its memory cap" $BIN solve "$H/stair.csv" --place exact --set exact.max_mb=1 --format json
+grep -q '"place_status": "refused"' "$T/out" &&
+  grep -q '"message": "exact: its parts and searches would take about [0-9]* MiB (12000 section entries), above max_mb=1: raise exact.max_mb' "$T/out" &&
+  ok || bad "exact memory cap: $(grep -e status -e message "$T/out")"
+grep -q 'above max_mb=1' "$T/err" && ok || bad "exact memory cap: stderr $(cat "$T/err")"
+expect 0 "exact under its memory cap" $BIN solve "$H/stair.csv" --place exact --set exact.max_mb=100 --out "$H/stair100.plan"
+sed 's/[0-9.]* ms//g' "$T/out" >"$H/stair100.txt"
+expect 0 "exact with the default cap" $BIN solve "$H/stair.csv" --place exact --out "$H/stair.plan"
+sed 's/[0-9.]* ms//g' "$T/out" | cmp -s - "$H/stair100.txt" && cmp -s "$H/stair.plan" "$H/stair100.plan" &&
+  ok || bad "exact: the memory cap changed a figure or the plan"
 # coloring counts its interference edges before it builds the graph: the
 # staircase has 3,999 + 3,998 pairs live together; a cap one below refuses
 expect 3 "coloring above its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7996 --format json

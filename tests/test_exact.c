@@ -171,6 +171,153 @@ START_TEST(memo_compares_full_keys) {
 }
 END_TEST
 
+/* The twins found by sorting are the definition's: for each item, the
+ * nearest earlier item in rank order with the same size, raw lifetime and
+ * alignment (the quadratic scan the set-up used to do).  Random problems
+ * with many twins (few distinct items), none (distinct sizes) and ties in
+ * the rank keys (one size and width, other starts: equal keys, different
+ * items), empty lifetimes and pinned buffers among them; every static rank,
+ * one part or split parts, and a random order as well. */
+static void quadratic_twins(const ex_part *P, const int *rank, int *twin) {
+  int *ord = mp_xmalloc(sizeof(int) * (size_t)(P->n ? P->n : 1));
+  for (int i = 0; i < P->n; i++) ord[rank[i]] = i;
+  for (int r = 0; r < P->n; r++) {
+    int i = ord[r];
+    twin[i] = -1;
+    for (int q = r - 1; q >= 0 && twin[i] < 0; q--) {
+      int j = ord[q];
+      if (P->size[i] == P->size[j] && P->ilo[i] == P->ilo[j] && P->ihi[i] == P->ihi[j] &&
+          P->al[i] == P->al[j])
+        twin[i] = j;
+    }
+  }
+  free(ord);
+}
+
+static void random_items(mp_problem *p, int n, int family, mp_rng *g) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
+  for (int i = 0; i < n; i++) {
+    mp_item *it = &p->items[i];
+    int64_t w = (int64_t)mp_rng_below(g, 4);                        /* 0: an empty lifetime */
+    it->lo = (int64_t)mp_rng_below(g, family == 0 ? 4 : 40);
+    it->size = family == 0 ? 8 << mp_rng_below(g, 2) : family == 1 ? i + 1 : 16;
+    if (family == 2) w = 2;
+    it->hi = it->lo + w;
+    it->align = family == 2 ? 1 : (int64_t)1 << mp_rng_below(g, 2);
+    it->fixed = mp_rng_below(g, 10) == 0 ? (int64_t)mp_rng_below(g, 64) : -1;
+  }
+  p->t_end = 48;
+}
+
+static int check_twins(const ex_part *P, const int *rank, int *got, int *want) {
+  ex_part_twins(P, rank, got);
+  quadratic_twins(P, rank, want);
+  int twins = 0;
+  for (int i = 0; i < P->n; i++) {
+    ck_assert_msg(got[i] == want[i], "item %d: twin %d, the definition says %d", i, got[i], want[i]);
+    twins += want[i] >= 0;
+  }
+  return twins;
+}
+
+START_TEST(twins_match_definition) {
+  mp_rng g;
+  mp_rng_seed(&g, 7);
+  int twins[3] = {0};
+  for (int round = 0; round < 60; round++) {
+    int family = round % 3, n = 1 + (int)mp_rng_below(&g, 300);
+    mp_problem p;
+    random_items(&p, n, family, &g);
+    ex_pins pins;
+    ex_pins_init(&pins, &p);
+    int *members = mp_xmalloc(sizeof(int) * (size_t)n), *starts = mp_xmalloc(sizeof(int) * ((size_t)n + 1));
+    int64_t *vlo = mp_xmalloc(sizeof(int64_t) * (size_t)n), *vhi = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    int m = 0;
+    for (int i = 0; i < n; i++)
+      if (p.items[i].size > 0) members[m++] = i;
+    mp_sweep_times(&p, members, m, vlo, vhi);
+    int np = mp_sweep_parts(members, vlo, vhi, m, round % 2, starts);
+    int *got = mp_xmalloc(sizeof(int) * (size_t)n), *want = mp_xmalloc(sizeof(int) * (size_t)n);
+    int *perm = mp_xmalloc(sizeof(int) * (size_t)n);
+    for (int k = 0; k < np; k++) {
+      ex_part B;
+      ex_part_init(&B, &p, &pins, members + starts[k], vlo + starts[k], vhi + starts[k],
+                   starts[k + 1] - starts[k]);
+      ex_part_totals(&B);
+      for (int r = 0; r < EX_N_RANKS; r++) {
+        ex_part P;
+        ex_part_ranked(&P, &B, r);
+        twins[family] += check_twins(&P, P.rank, got, want);
+        ck_assert(memcmp(got, P.twin, sizeof(int) * (size_t)P.n) == 0);
+        ex_part_destroy(&P);
+      }
+      for (int i = 0; i < B.n; i++) perm[i] = i; /* any order, not only ranks */
+      for (int i = B.n - 1; i > 0; i--) {
+        int j = (int)mp_rng_below(&g, (uint64_t)i + 1), t = perm[i];
+        perm[i] = perm[j];
+        perm[j] = t;
+      }
+      check_twins(&B, perm, got, want);
+      ex_part_destroy(&B);
+    }
+    free(got);
+    free(want);
+    free(perm);
+    free(members);
+    free(starts);
+    free(vlo);
+    free(vhi);
+    ex_pins_destroy(&pins);
+    mp_problem_destroy(&p);
+  }
+  /* the families are what they say: many twins, none, some */
+  ck_assert_int_gt(twins[0], 1000);
+  ck_assert_int_eq(twins[1], 0);
+  ck_assert_int_gt(twins[2], 0);
+}
+END_TEST
+
+/* The memory cap refuses before the set-up, naming its estimate and the
+ * cap; under a cap the run fits in, A is solved as in challenging_fit. */
+START_TEST(memory_cap_refuses) {
+  mp_problem p;
+  read_instance('A', &p);
+  const char *low[] = {"exact.nodes=400000", "exact.max_mb=1", NULL};
+  mp_result a;
+  ck_assert_int_ne(tl_run_fixed(&p, "exact", 1, 300.0, 1048576, low, &a), 0);
+  ck_assert_msg(a.status == MP_REFUSED, "status %s (%s)", mp_status_name(a.status), a.msg);
+  ck_assert_msg(strstr(a.msg, "MiB") && strstr(a.msg, "above max_mb=1:"), "%s", a.msg);
+  mp_result_destroy(&a);
+  const char *high[] = {"exact.nodes=400000", "exact.max_mb=64", NULL};
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 300.0, 1048576, high, &a), 0);
+  ck_assert_msg(a.status == MP_FEASIBLE || a.status == MP_OPTIMAL, "status %s (%s)",
+                mp_status_name(a.status), a.msg);
+  ck_assert_int_le(a.fig.arena, 1048576);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
+/* A deadline already past when the set-up begins: the run stops there
+ * with status timeout and the incumbent's plan (which the harness
+ * verifies), minimising or deciding a capacity. */
+START_TEST(deadline_in_setup) {
+  mp_problem p;
+  read_instance('B', &p);
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 1e-9, 0, NULL, &a), 0);
+  ck_assert_msg(a.status == MP_TIMEOUT, "status %s (%s)", mp_status_name(a.status), a.msg);
+  ck_assert_int_gt(a.fig.arena, 1048576); /* the incumbent, not a search's plan */
+  mp_result_destroy(&a);
+  int rc = tl_run_fixed(&p, "exact", 1, 1e-9, 1048576, NULL, &a);
+  ck_assert_msg(a.status == MP_TIMEOUT, "rc %d status %s (%s)", rc, mp_status_name(a.status), a.msg);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
 Suite *suite_exact(void) {
   Suite *s = suite_create("exact");
   TCase *tc = tcase_create("exact");
@@ -181,6 +328,9 @@ Suite *suite_exact(void) {
   tcase_add_test(tc, alignment_bound);
   tcase_add_test(tc, empty_lifetimes_are_searched);
   tcase_add_test(tc, memo_compares_full_keys);
+  tcase_add_test(tc, twins_match_definition);
+  tcase_add_test(tc, memory_cap_refuses);
+  tcase_add_test(tc, deadline_in_setup);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -63,7 +63,17 @@
  * past undecided capacities; an infeasible decision raises the bound.  A
  * node budget caps the whole run; the deadline is checked every 256 nodes
  * (every node on big parts).  Results depend on the clock only when the
- * time limit cuts the run. */
+ * time limit cuts the run.
+ * Scale: the set-up compares no pair of items (twins by one sort) and keeps
+ * one geometry per part for all its rank copies; what grows beyond n is
+ * the section entries (the sections each item spans: a save stack of one
+ * floor per entry in every search).  Before any of that is allocated, and
+ * before the incumbent, the run's bytes are estimated (run_bytes) and the
+ * solver refuses above max_mb (status refused, what to do in the message):
+ * `memplan gen layered -n 100000` has 8.0e7 entries (estimate 1956 MiB, it
+ * runs), -n 1000000 2.6e9 (59841 MiB, refused in about a second).  The
+ * deadline is checked between the set-up's steps (the rank copies are built
+ * at the first decision); a cut there returns the incumbent as timeout. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -93,18 +103,24 @@ void ex_config_init(ex_config *cf, const mp_ctx *c) {
   cf->trace = o[OPT_trace] > 0;
 }
 
-/* A problem cut into parts, one copy per static rank. */
+/* A problem cut into parts: each part's geometry once, and a copy with
+ * its ranks and twins per static rank the lanes use. */
 typedef struct ex_run {
   const mp_ctx *c;
   const mp_problem *p;
   ex_config cf;
   int np;                  /* parts */
-  ex_part *PM[EX_N_RANKS]; /* PM[rank mode][part] */
+  ex_pins pins;            /* every pinned buffer: an obstacle to every part */
+  ex_part *base;           /* base[part]: its geometry */
+  ex_part *PM[EX_N_RANKS]; /* PM[rank mode][part], built on first use (NULL: a rank no lane uses) */
+  unsigned ranks;          /* the rank modes the lanes use, a bit each */
+  int searches;            /* searches alive at once (ex_lanes_need) */
   int64_t *cur;            /* offsets of the items no part holds (size 0): pinned or 0 */
   int64_t *trial;          /* the last decision's placement */
   uint64_t nodes_left;
 } ex_run;
 
+/* The geometry of every part in O(n log n), no ranks yet. */
 static void run_init(ex_run *R, const mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n;
@@ -114,6 +130,8 @@ static void run_init(ex_run *R, const mp_ctx *c) {
   R->p = p;
   ex_config_init(&R->cf, c);
   R->nodes_left = R->cf.nodes;
+  ex_lanes_need(&R->cf, &R->ranks, &R->searches);
+  ex_pins_init(&R->pins, p);
   /* every item with bytes, whatever its lifetime */
   int *members = mp_xmalloc(sizeof(int) * nz), *starts = mp_xmalloc(sizeof(int) * (nz + 1));
   int64_t *vlo = mp_xmalloc(sizeof(int64_t) * nz), *vhi = mp_xmalloc(sizeof(int64_t) * nz);
@@ -122,13 +140,14 @@ static void run_init(ex_run *R, const mp_ctx *c) {
     if (p->items[i].size > 0) members[m++] = i;
   mp_sweep_times(p, members, m, vlo, vhi);
   R->np = mp_sweep_parts(members, vlo, vhi, m, R->cf.decompose, starts);
-  for (int r = 0; r < EX_N_RANKS; r++) {
-    R->PM[r] = mp_xcalloc((size_t)(R->np ? R->np : 1), sizeof(ex_part));
-    for (int k = 0; k < R->np; k++) {
-      int a = starts[k], b = starts[k + 1];
-      ex_part_init(&R->PM[r][k], p, members + a, vlo + a, vhi + a, b - a, r);
-    }
+  size_t pz = (size_t)(R->np ? R->np : 1);
+  R->base = mp_xcalloc(pz, sizeof(ex_part));
+  for (int k = 0; k < R->np; k++) {
+    int a = starts[k], b = starts[k + 1];
+    ex_part_init(&R->base[k], p, &R->pins, members + a, vlo + a, vhi + a, b - a);
   }
+  for (int r = 0; r < EX_N_RANKS; r++)
+    if (R->ranks >> r & 1) R->PM[r] = mp_xcalloc(pz, sizeof(ex_part));
   free(members);
   free(starts);
   free(vlo);
@@ -140,17 +159,93 @@ static void run_init(ex_run *R, const mp_ctx *c) {
 
 static void run_destroy(ex_run *R) {
   for (int r = 0; r < EX_N_RANKS; r++) {
-    for (int k = 0; k < R->np; k++) ex_part_destroy(&R->PM[r][k]);
+    if (R->PM[r])
+      for (int k = 0; k < R->np; k++) ex_part_destroy(&R->PM[r][k]);
     free(R->PM[r]);
   }
+  for (int k = 0; k < R->np; k++) ex_part_destroy(&R->base[k]);
+  free(R->base);
+  ex_pins_destroy(&R->pins);
   free(R->cur);
   free(R->trial);
+}
+
+/* The bytes the run will hold at most (see ex_search_bytes for what the
+ * searches' stacks add): the parts' geometry, their section lists (option
+ * thresholds) and rank copies, the searches of the largest part, the
+ * placements and the obstacles.  false when a figure overflows. */
+static bool run_bytes(const ex_run *R, int64_t *bytes, int64_t *spans) {
+  int64_t total = 0, search_max = 0, t;
+  int nranks = __builtin_popcount(R->ranks);
+  bool ok = mp_mul_ok((int64_t)R->p->n + 1, 4 * 8, &total) && /* cur, trial, best, offsets */
+            mp_mul_ok((int64_t)R->pins.np, 4 * 8, &t) && mp_add_ok(total, t, &total);
+  *spans = 0;
+  for (int k = 0; k < R->np && ok; k++) {
+    const ex_part *P = &R->base[k];
+    int64_t geo, sec, ranked, sb;
+    ok = ex_part_bytes(P, &geo, &sec, &ranked) && mp_add_ok(total, geo, &total) &&
+         (!R->cf.thresholds || mp_add_ok(total, sec, &total)) && mp_mul_ok(ranked, nranks, &t) &&
+         mp_add_ok(total, t, &total) && ex_search_bytes(&R->cf, P, &sb) &&
+         mp_add_ok(*spans, P->spans, spans);
+    if (ok && sb > search_max) search_max = sb;
+  }
+  ok = ok && mp_mul_ok(search_max, R->searches, &t) && mp_add_ok(total, t, &total);
+  *bytes = ok ? total : INT64_MAX;
+  return ok;
+}
+
+/* Refuse (the harness's status refused) when the run would take more than
+ * max_mb MiB, before any of it is allocated. */
+static bool run_refuses(const ex_run *R, mp_ctx *c) {
+  int64_t bytes, spans;
+  bool ok = run_bytes(R, &bytes, &spans);
+  double mib = (double)bytes / 1048576.0, cap = c->opt[OPT_max_mb];
+  if (R->cf.trace)
+    fprintf(stderr, "exact: %d parts, %lld section entries, %d searches, estimate %.0f MiB\n", R->np,
+            (long long)spans, R->searches, mib);
+  if (ok && mib <= cap) return false;
+  c->status = MP_REFUSED;
+  if (ok)
+    snprintf(c->msg, sizeof c->msg,
+             "its parts and searches would take about %.0f MiB (%lld section entries), above "
+             "max_mb=%.0f: raise exact.max_mb, or place with hillclimb or bysize", mib,
+             (long long)spans, cap);
+  else
+    snprintf(c->msg, sizeof c->msg,
+             "its memory estimate overflows (%lld section entries): place with hillclimb or bysize",
+             (long long)spans);
+  return true;
+}
+
+/* The rank keys' totals, the section lists and the rank copies (each
+ * O(section entries) or O(n log n)), the deadline checked before each:
+ * false when the time limit cut the set-up (calling again resumes it). */
+static bool run_ready(ex_run *R) {
+  for (int k = 0; k < R->np; k++) {
+    ex_part *B = &R->base[k];
+    if (!B->busiest) {
+      if (mp_time_up(R->c)) return false;
+      ex_part_totals(B);
+    }
+    if (R->cf.thresholds && !B->sec_start) {
+      if (mp_time_up(R->c)) return false;
+      ex_part_sec_lists(B);
+    }
+  }
+  for (int r = 0; r < EX_N_RANKS; r++)
+    for (int k = 0; R->PM[r] && k < R->np; k++)
+      if (!R->PM[r][k].rank) {
+        if (mp_time_up(R->c)) return false;
+        ex_part_ranked(&R->PM[r][k], &R->base[k], r);
+      }
+  return true;
 }
 
 /* Decide every part at capacity C with at most `limit` nodes: 1 fits
  * (R->trial), 0 infeasible, -1 out of nodes (this limit or the budget) or
  * time. */
 static int decide(ex_run *R, int64_t C, uint64_t limit) {
+  if (!run_ready(R)) return -1;
   memcpy(R->trial, R->cur, sizeof(int64_t) * (size_t)R->p->n);
   uint64_t left = limit < R->nodes_left ? limit : R->nodes_left, start = left;
   int res = 1;
@@ -243,11 +338,15 @@ static void minimise(ex_run *R, mp_ctx *c, int64_t lo, int64_t bestA, int64_t *b
 
 static int exact_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
+  ex_run R;
+  run_init(&R, c);
+  if (run_refuses(&R, c)) {
+    run_destroy(&R);
+    return -1;
+  }
   int64_t *best = mp_xmalloc(sizeof(int64_t) * (size_t)(p->n ? p->n : 1));
   int64_t bestA = mp_place_incumbent(c, p, best);
   int64_t bound = mp_place_lower_bound(p);
-  ex_run R;
-  run_init(&R, c);
   if (c->capacity > 0)
     fit_capacity(&R, c, bound, bestA, best);
   else

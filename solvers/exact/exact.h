@@ -25,6 +25,7 @@
   X(twins, 1, 0, 1, "identical items are placed in input order (symmetry breaking)") \
   X(rerank, 1, 0, 1, "recompute the ranks (with the unplaced bytes as totals) where the time line is cut") \
   X(rawdom, 1, 0, 1, "dominance against the unplaced items' own lowest offsets (1) or raised ones (0)") \
+  X(max_mb, 2048, 1, 1e6, "refuse (status refused) when its parts and searches would take more than this (MiB, estimated before set-up)") \
   X(trace, 0, 0, 1, "print every decision run (part, capacity, lane, nodes, result) to stderr")
 
 enum { EXACT_OPTIONS(MP_OPT_ENUM) EXACT_N_OPTS };
@@ -42,29 +43,61 @@ void ex_config_init(ex_config *cf, const mp_ctx *c);
 /* ---- one independent part (part.c) ---- */
 #define EX_N_RANKS 5
 
+/* Every pinned buffer of the problem, with raw times: an obstacle to every
+ * part (built once, shared by all). */
+typedef struct ex_pins {
+  int np;
+  int64_t *off, *sz, *lo, *hi;
+} ex_pins;
+
+void ex_pins_init(ex_pins *Q, const mp_problem *p);
+void ex_pins_destroy(ex_pins *Q);
+
+/* A part: its geometry (built once by ex_part_init, the owner) and, in a
+ * rank copy (ex_part_ranked), the static ranks and twins of one rank mode;
+ * a copy shares every other array with its base. */
 typedef struct ex_part {
   int n;            /* items to search (the unpinned ones) */
   int *gid;         /* local -> global item index */
   int64_t *size, *al;
   int *s0, *s1;     /* section span [s0, s1) on the virtual time line */
-  int *rank;        /* static order, 0 = first */
-  int rank_mode;
-  int *twin;        /* previous identical item (lower rank) or -1 */
+  int64_t spans;    /* sum of s1 - s0: the section entries */
+  double *busiest;  /* the "total" rank key (ex_part_totals) */
+  int *rank;        /* static order, 0 = first (rank copies) */
+  int rank_mode;    /* -1 in the base */
+  int *twin;        /* previous identical item (lower rank) or -1 (rank copies) */
   int *by_s0;       /* items sorted by first section */
   int *first;       /* first[s]: index in by_s0 of the first item starting at >= s */
-  int *sec_start, *sec_items; /* CSR: items spanning each section */
+  int *sec_start, *sec_items; /* CSR: items spanning each section (ex_part_sec_lists) */
   int ns;           /* sections */
   int np;           /* pinned obstacles: every pinned buffer of the problem */
-  int64_t *poff, *psz;
-  int64_t *plo, *phi; /* with raw times: the half-open test also catches empty lifetimes */
+  const int64_t *poff, *psz;
+  const int64_t *plo, *phi; /* with raw times: the half-open test also catches empty lifetimes */
   int64_t *ilo, *ihi; /* raw times of the items */
+  bool owner;       /* the base: frees the shared arrays */
 } ex_part;
 
-/* Build a part from the items members[0..m) of p with virtual intervals
- * vlo/vhi (pinned members become obstacles, like every pinned item). */
-void ex_part_init(ex_part *P, const mp_problem *p, const int *members, const int64_t *vlo,
-                  const int64_t *vhi, int m, int rank_mode);
+/* Build the geometry of a part from the items members[0..m) of p with
+ * virtual intervals vlo/vhi (pinned members become obstacles, like every
+ * pinned item in pins, which must outlive the part). */
+void ex_part_init(ex_part *P, const mp_problem *p, const ex_pins *pins, const int *members,
+                  const int64_t *vlo, const int64_t *vhi, int m);
+/* The "total" rank key of every item (busiest): the most bytes live in
+ * any section it spans (items in the busiest sections first); O(spans). */
+void ex_part_totals(ex_part *P);
+/* The per-section item lists (spans + ns + 1 ints; only the threshold
+ * inference reads them; spans must fit in an int). */
+void ex_part_sec_lists(ex_part *P);
+/* A rank copy of base (which must outlive it, its totals computed): ranks
+ * and twins of rank_mode. */
+void ex_part_ranked(ex_part *P, const ex_part *base, int rank_mode);
+/* twin[i]: the nearest item before i in the order `rank` with the same
+ * size, raw lifetime and alignment, or -1 (O(n log n)). */
+void ex_part_twins(const ex_part *P, const int *rank, int *twin);
 void ex_part_destroy(ex_part *P);
+/* Bytes: of a base (its geometry, built), of its section lists, of one rank
+ * copy (with its set-up scratch); false when a figure would overflow. */
+bool ex_part_bytes(const ex_part *base, int64_t *geometry, int64_t *sec_lists, int64_t *ranked);
 
 /* The lexicographic rank keys of an item (largest first): "total" t = the
  * most bytes live in a section the item spans, width w = its lifetime,
@@ -144,6 +177,10 @@ typedef struct ex_search {
   size_t nf, cap_fr;
 } ex_search;
 
+/* Bytes ex_search_init allocates for part P, the save stack filled by a
+ * complete placement and the memo tables full included (the candidate,
+ * frame and key stacks grow with the depth beyond that); false on overflow. */
+bool ex_search_bytes(const ex_config *cf, const ex_part *P, int64_t *bytes);
 void ex_search_init(ex_search *S, const mp_ctx *c, const ex_config *cf, const ex_part *P, int64_t C);
 void ex_search_destroy(ex_search *S);
 /* One run from the root with a node limit: 1 found (S->off), 0 no
@@ -163,6 +200,9 @@ int ex_infer_range(ex_search *S, int sa, int sb, int64_t wl, bool bits, ex_infer
 /* Decide part k (PM[rank mode][k]) at capacity C: 1 fits (offsets written
  * to goff at the global indices), 0 proven infeasible, -1 out of nodes or
  * time.  *nodes_left is charged for the nodes used. */
+/* What the lanes of cf use: a bit per static rank mode, and how many
+ * searches live at once (each holds its own memo and scratch). */
+void ex_lanes_need(const ex_config *cf, unsigned *ranks, int *searches);
 int ex_decide_part(const mp_ctx *c, const ex_config *cf, ex_part *const *PM, int k, int64_t C,
                    uint64_t *nodes_left, int64_t *goff);
 

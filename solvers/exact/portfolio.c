@@ -66,11 +66,30 @@ typedef struct searches {
   bool init[4 * EX_N_RANKS];
 } searches;
 
+static int lane_slot(int m, int kind) {
+  bool mf = kind == KIND_MINFIRST;
+  return m * 4 + (mf ? 2 : 0) + (kind < 2 || mf);
+}
+
+void ex_lanes_need(const ex_config *cf, unsigned *ranks, int *searches) {
+  lanes L;
+  lanes_init(&L, cf);
+  bool used[4 * EX_N_RANKS] = {0};
+  *ranks = 0;
+  *searches = 0;
+  for (int q = 0; q < L.n; q++) {
+    *ranks |= 1u << L.rank[q];
+    int slot = lane_slot(L.rank[q], L.kind[q]);
+    if (!used[slot]) ++*searches;
+    used[slot] = true;
+  }
+}
+
 static ex_search *lane_search(searches *Q, const mp_ctx *c, const ex_config *cf,
                               ex_part *const *PM, int k, int64_t C, int m, int kind) {
   bool mf = kind == KIND_MINFIRST;
   int normal = kind < 2 || mf;
-  int slot = m * 4 + (mf ? 2 : 0) + normal;
+  int slot = lane_slot(m, kind);
   if (!Q->init[slot]) {
     ex_search_init(&Q->S[slot], c, cf, &PM[m][k], C);
     Q->init[slot] = true;
@@ -84,11 +103,11 @@ static ex_search *lane_search(searches *Q, const mp_ctx *c, const ex_config *cf,
 
 int ex_decide_part(const mp_ctx *c, const ex_config *cf, ex_part *const *PM, int k, int64_t C,
                    uint64_t *nodes_left, int64_t *goff) {
-  int n = PM[0][k].n;
-  if (n == 0) return 1;
   searches Q = {0};
   lanes L;
   lanes_init(&L, cf);
+  int n = PM[L.rank[0]][k].n; /* only the lanes' ranks are built */
+  if (n == 0) return 1;
   mp_rng rng;
   mp_rng_seed(&rng, c->seed * 0x9e3779b97f4a7c15ULL + (uint64_t)k);
   int r = -1;
