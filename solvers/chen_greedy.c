@@ -96,8 +96,10 @@ static int chen_greedy_solve(mp_ctx *c) {
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld: the least peak over the segment budgets is %lld",
              (long long)c->budget, (long long)least_peak);
+    rc = ri_no_plan(c); /* timeout when the limit cut the budgets tried */
   } else {
     snprintf(c->msg, sizeof c->msg, "found no plan%s%s", msg[0] ? ": " : "", msg);
+    rc = ri_no_plan(c);
   }
   if (rc) mp_events_clear(c->events);
   free(is_cut);

@@ -25,6 +25,7 @@ static int chen_sqrt_solve(mp_ctx *c) {
     if ((i + 1) % k == 0) cuts[nck++] = cuts[i];
   rc_result res;
   rc = rc_run(&ri, cuts, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
+  if (rc) rc = ri_no_plan(c); /* timeout when the limit cut the run */
   if (rc == 0 && res.peak > c->budget) {
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld: chen-sqrt's plan (%d checkpoints of %d articulation "

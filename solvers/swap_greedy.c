@@ -314,6 +314,7 @@ static int swap_greedy_solve(mp_ctx *c) {
   } else {
     snprintf(c->msg, sizeof c->msg, "no plan within budget %lld: %.200s",
              (long long)c->budget, msg[0]);
+    rc = ri_no_plan(c); /* timeout when the limit ended the rounds */
   }
   if (rc) mp_events_clear(c->events);
   for (int k = 0; k < (bw > 0 ? 2 : 1); k++) sg_destroy(&runs[k]);

@@ -24,14 +24,12 @@ mp_err run_fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...) {
   va_end(ap);
   s->failed = st->solver;
   s->failed_kind = st->kind;
-  if (s->failed_status != MP_REFUSED) s->failed_status = MP_ERROR;
+  if (s->failed_status != MP_REFUSED && s->failed_status != MP_TIMEOUT) s->failed_status = MP_ERROR;
   return MP_ESOLVER;
 }
 
-/* The solver itself failed or refused. */
-bool run_stage_failed(const mp_stage_result *sr) {
-  return sr->status == MP_ERROR || sr->status == MP_REFUSED;
-}
+/* The solver itself failed, refused or ran out of time: no plan. */
+bool run_stage_failed(const mp_stage_result *sr) { return sr->no_plan; }
 
 mp_err run_solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
   s->failed_status = sr->status;
@@ -74,8 +72,10 @@ void run_call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_stage_
   sr->solver = st->solver;
   sr->kind = st->kind;
   /* a refusal under a size cap is -1 with status MP_REFUSED: kept apart
-   * from failures (bench does not count or retry it as one) */
-  sr->status = rc ? (c->status == MP_REFUSED ? MP_REFUSED : MP_ERROR) : c->status;
+   * from failures (bench does not count or retry it as one); -1 with
+   * MP_TIMEOUT is no plan before the time limit, no failure either */
+  sr->no_plan = rc != 0;
+  sr->status = rc && c->status != MP_REFUSED && c->status != MP_TIMEOUT ? MP_ERROR : c->status;
   sr->bound = c->bound;
   sr->duration_bound = c->duration_bound;
   snprintf(sr->msg, sizeof sr->msg, "%s", c->msg);

@@ -59,7 +59,9 @@ typedef struct mp_run_spec {
 typedef struct mp_stage_result {
   const mp_solver *solver;
   mp_stage_kind kind;
-  mp_status status;       /* what the solver claimed (error: it failed or refused) */
+  mp_status status;       /* what the solver claimed (error: it failed; refused;
+                             timeout with no plan: the limit stopped it first) */
+  bool no_plan;           /* the solver returned no plan (-1) */
   double wall_ms, cpu_ms;
   int64_t bound;          /* the bound it reported, checked against what it returned */
   double duration_bound;  /* an events stage's bound on the duration (0: none) */

@@ -25,7 +25,7 @@ typedef struct run_state {
   const mp_stage_result *claim; /* a placer said nothing fits: the chain stops */
   const mp_solver *failed;      /* the stage that failed */
   mp_stage_kind failed_kind;
-  mp_status failed_status;      /* error, or refused (a size cap) */
+  mp_status failed_status;      /* error, refused (a size cap), or timeout (no plan before the limit) */
   /* the recomputation kind (run_events.c) */
   int *remat_order;       /* the order handed to the recomputation chain */
   double remat_bound;     /* every plan following remat_order lasts at least this */

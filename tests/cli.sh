@@ -401,6 +401,12 @@ expect 3 "coloring above its edge cap" $BIN solve "$H/stair.csv" --place colorin
 grep -q '"status": "refused"' "$T/out" && grep -q "7997 edges, over the size cap max_edges=7996" "$T/out" &&
   grep -q "raise coloring.max_edges or use an offset placer" "$T/err" && ok || bad "coloring cap: $(cat "$T/err")"
 expect 0 "coloring at its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7997
+# a search the time limit stops before any plan: status timeout, no figures,
+# exit 3 (not an error: the limit, not the solver, ended it)
+expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_train_sgd_b32.json --order given \
+  --remat swap-greedy --place firstfit --budget-frac 0.6 --time-limit 0.000001 --no-baseline --format json
+grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
+  grep -q "no plan within budget 441420233: time limit" "$T/err" && ok || bad "no plan before the limit: $(cat "$T/err")"
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.

@@ -200,6 +200,7 @@ static int dtr_solve(mp_ctx *c) {
     snprintf(c->msg, sizeof c->msg, "no plan within budget %lld: %.200s", (long long)c->budget,
              x.msg);
     mp_events_clear(c->events);
+    rc = ri_no_plan(c); /* timeout when the limit cut the run */
   }
   rx_destroy(&x);
   free(s.parent);

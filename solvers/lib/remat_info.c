@@ -314,3 +314,8 @@ void ri_claim(mp_ctx *c, double duration) {
   double eps = 1e-9 * (c->duration_bound > 1 ? c->duration_bound : 1);
   c->status = duration <= c->duration_bound + eps ? MP_OPTIMAL : MP_FEASIBLE;
 }
+
+int ri_no_plan(mp_ctx *c) {
+  if (mp_time_up(c)) c->status = MP_TIMEOUT;
+  return -1;
+}

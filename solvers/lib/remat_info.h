@@ -107,5 +107,9 @@ int ri_begin(mp_ctx *c, const char *who);
 /* The claim at the end: optimal when the plan's own duration meets
  * duration_bound (every node once, no stall), else feasible. */
 void ri_claim(mp_ctx *c, double duration);
+/* The end without a plan (c->msg says why): -1, with status timeout when
+ * the stage's deadline has passed (the limit stopped the search before a
+ * plan, which proves nothing either way), else the harness's error. */
+int ri_no_plan(mp_ctx *c);
 
 #endif

@@ -343,6 +343,7 @@ static int rotor_solve(mp_ctx *c) {
   } else {
     snprintf(c->msg, sizeof c->msg, "rotor found no plan within budget %lld%s",
              (long long)c->budget, mp_time_up(c) ? " before the time limit" : "");
+    rc = ri_no_plan(c);
   }
   if (rc) mp_events_clear(c->events);
   search_destroy(&s);
