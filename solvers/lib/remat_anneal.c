@@ -356,12 +356,14 @@ static void greedy_drop(mp_rsa *s, int k, bool inputs) {
 /* One greedy round: among the `tries` best-scoring candidates at the peak,
  * each tried with and without its inputs' tails dropped, the change that
  * brings the plan closest under the budget; false when none improves it. */
-static bool greedy_round(mp_rsa *s, int tries) {
+static bool greedy_round(mp_rsa *s, int tries, double deadline) {
   int m = hot_candidates(s, s->fc.hot_step), pick = -1;
   bool pick_inputs = false;
   qsort_r(s->cand, (size_t)m, sizeof(int), by_score_desc, s);
   mp_rfig best = s->fc;
-  for (int i = 0; i < m && i < tries; i++)
+  /* a try is a whole decode (ms at 10^5 nodes): the deadline ends the
+   * round with the best tried so far */
+  for (int i = 0; i < m && i < tries && !(deadline > 0 && mp_now() >= deadline); i++)
     for (int inputs = 0; inputs < 2; inputs++) {
       int k = s->cand[i];
       s->n_undo = 0;
@@ -385,7 +387,7 @@ static bool greedy_round(mp_rsa *s, int tries) {
 bool mp_rsa_greedy(mp_rsa *s, int max_rounds, double deadline) {
   for (int round = 0; round < max_rounds && !mp_rsa_fits(s, &s->fc); round++) {
     if (deadline > 0 && mp_now() >= deadline) break;
-    if (!greedy_round(s, 16)) break;
+    if (!greedy_round(s, 16, deadline)) break;
   }
   return mp_rsa_fits(s, &s->fc);
 }
