@@ -4,6 +4,7 @@
 #   make test     deps + build + the whole test suite
 #   make bench    deps + build + the default experiment (tables/plots in results/)
 #   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
+#   make bench-limits every solver at 10^5 nodes with a time limit (results/limits.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
 #   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
 #                 parser, FUZZ_TIME seconds each (30)
@@ -49,7 +50,7 @@ TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
         test-asan test-asan-build test-asan-run fuzz test-audit audit bench bench-full bench-remat \
-        bench-scale graphs clean test-slurm validate test-exporter FORCE
+        bench-scale bench-limits graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
 
@@ -268,6 +269,14 @@ bench-full: deps
 bench-scale: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	sh scripts/bench_scale.sh
+
+# every solver of the registry at 10^5 nodes with --time-limit 5: does it stop
+# within the limit or refuse under its cap (DESIGN 4)?  results/limits.md,
+# about 5 minutes
+bench-limits: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	@DEPS_NAME=bench-limits PKGS="time python3" sh scripts/deps.sh
+	python3 scripts/bench_limits.py
 
 # recomputation and offload (scripts/bench.d/remat.sh, also part of
 # bench-full): every events solver on the 30 training graphs, Moccasin's
