@@ -101,6 +101,10 @@ static void choose_start(mp_ctx *c, mp_rsa *s, const mp_rgene *mapped, bool own,
   mp_rsa_load(s, seed);
   bool fits = mp_rsa_greedy(s, s->d->n_slots, c->deadline);
   memcpy(seed, s->cur, bytes);
+  /* out of time: no search follows, and the plan returned is the best one
+   * loaded so far or the start plan, so the other starts (a decode each,
+   * about a second at 10^6 nodes) are not tried */
+  if (mp_time_up(c)) return;
   if (!fits) {
     mp_rgene *all = mp_xmalloc(bytes + sizeof(mp_rgene));
     mp_rgenes_drop_all(s->d, all);
