@@ -111,7 +111,7 @@ static void local_search(ga *G, int *keep) {
   double T = G->T0 * G->heat, alpha = pow(1e-3, 1.0 / (double)G->local);
   bool dirty = false; /* the state differs from keep */
   for (long it = 0; it < G->local; it++, T *= alpha) {
-    if ((it & 255) == 0 && mp_time_up(G->c)) {
+    if ((it & 15) == 0 && mp_time_up(G->c)) { /* a step costs ms at 10^6 nodes */
       G->cut = true;
       break;
     }
@@ -204,6 +204,10 @@ static int seed_population(ga *G, indiv *pop, int np, int64_t lb, int *tmp, int 
   int filled = 0;
   int64_t pop_best = INT64_MAX;
   for (int i = 0; i < np && !G->cut && pop_best != lb; i++) {
+    if (i > 0 && mp_time_up(G->c)) { /* an order and its load: about a second at 10^6 nodes */
+      G->cut = true;
+      break;
+    }
     if (i == 0) {
       memcpy(tmp, G->c->start_order, sizeof(int) * (size_t)G->n);
     } else if (i <= MP_LS_N_RULES) {
@@ -280,6 +284,12 @@ static int ga_solve(mp_ctx *c) {
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
   long gen = 0, children = 0;
   while ((gen < gens || fill) && !G.cut && np > elite && pop[0].peak != lb) {
+    /* local_search looks at the clock too, but not with local=0, and a
+     * child's crossover and load come first */
+    if (mp_time_up(c)) {
+      G.cut = true;
+      break;
+    }
     steady_step(&G, pop, np, elite, &child, tmp, keep, used);
     if (++children % np == 0) gen++;
   }

@@ -294,7 +294,14 @@ START_TEST(limits_hold_on_a_large_graph) {
                   names[k], (long long)st->bound, (long long)node, (long long)r.fig.live_peak);
     mp_result_destroy(&r);
   }
+  /* ga without its local search, which held its only look at the clock:
+   * with fill (the default under a limit) it never stopped */
+  const char *no_local[] = {"ga.local=0", NULL};
   mp_result r;
+  ck_assert_int_eq(tl_run(g, "ga", "bysize", 1, limit, no_local, &r), 0);
+  ck_assert_msg(order_stage(&r, 1)->wall_ms < 1000 * (limit + 1.5), "ga local=0 took %.0f ms under --time-limit %.1f",
+                order_stage(&r, 1)->wall_ms, limit);
+  mp_result_destroy(&r);
   ck_assert_int_eq(tl_run(g, "ilp", "bysize", 1, limit, NULL, &r), 3);
   ck_assert_msg(strstr(r.msg, "size cap") != NULL, "ilp: %s", r.msg);
   mp_result_destroy(&r);
