@@ -888,9 +888,12 @@ static int hc_solve(mp_ctx *c) {
   /* stop at the capacity, or at a proven bound */
   hc_run R;
   run_init(&R, c, p, c->capacity > 0 ? c->capacity : bound);
-  /* the incumbent's packings may have used the time (they stop at it) */
-  if (R.h.m > 0 && mp_time_up(c)) R.cut = true;
-  if (R.h.m > 0 && !R.cut) static_start(&R);
+  if (R.h.m > 0) { /* the incumbent's packings may have used the time (they stop at it) */
+    if (mp_time_up(c))
+      R.cut = true;
+    else
+      static_start(&R);
+  }
   if (R.sky) {
     search(&R, best);
     int *seq = mp_xmalloc(sizeof(int) * nz);

@@ -114,9 +114,11 @@ static void run_status(const mp_experiment *e, const mp_cell *c, const mp_cellru
     snprintf(msg, sizeof msg, "exit %d%s%s", exit_code(run), tl[0] ? ": " : ", no output", tl);
   } else {
     const char *m = jstr(run->out, "message");
-    bool fig_claim = !strcmp(st, "optimal") || !strcmp(st, "feasible") || !strcmp(st, "timeout");
-    /* a non-zero exit with a plan-status is a failure; a refusal or a
-     * proven infeasibility keeps its own status */
+    bool fig_claim = !json_is_false(json_object_get(run->out, "has_figures")) &&
+                     (!strcmp(st, "optimal") || !strcmp(st, "feasible") || !strcmp(st, "timeout"));
+    /* a non-zero exit with a plan-status is a failure; a refusal, a proven
+     * infeasibility and a timeout that says it has no plan (the limit
+     * stopped the search first) keep their own status */
     *status = mp_xstrdup(exit_code(run) != 0 && fig_claim ? "error" : st);
     if (exit_code(run) != 0)
       snprintf(msg, sizeof msg, "exit %d: %s", exit_code(run), m && m[0] ? m : tl);

@@ -177,8 +177,8 @@ static void print_summary(const char *name, const memplan_matrix_info *mi,
            mi->total);
   else
     printf("bench %s: %d cells", name, mi->cells);
-  printf(" (%d skipped by the rules), %d already done, %d run: %d ok, %d failed (%d killed at "
-         "the time limit), %d refused",
+  printf(" (%d skipped by the rules), %d already done, %d run: %d ok, %d failed (%d at the time "
+         "limit), %d refused",
          mi->skipped, st->done_before, st->run, st->ok, st->failed, st->timeouts, st->refused);
   if (st->stale) printf("; %d stale rows rerun", st->stale);
   if (st->taken) printf("; %d left to another bench process", st->taken);

@@ -53,6 +53,11 @@ static inline bool mp_add_ok(int64_t a, int64_t b, int64_t *out) {
 static inline bool mp_mul_ok(int64_t a, int64_t b, int64_t *out) {
   return !__builtin_mul_overflow(a, b, out);
 }
+/* *acc += b * c, checked (a tally of bytes: count x size per kind). */
+static inline bool mp_add_mul_ok(int64_t *acc, int64_t b, int64_t c) {
+  int64_t t;
+  return mp_mul_ok(b, c, &t) && mp_add_ok(*acc, t, acc);
+}
 
 /* The limits every reader and option enforces, so that no figure can wrap:
  * one buffer at most 2^56 bytes; the sizes of one problem (every buffer and

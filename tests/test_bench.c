@@ -661,7 +661,7 @@ START_TEST(refusals_are_not_failures) {
                       "%s/refuse.sh",
                       dir, db, dir),
                    0);
-  ck_assert_msg(file_has("out.txt", "2 run: 0 ok, 0 failed (0 killed at the time limit), 2 refused"),
+  ck_assert_msg(file_has("out.txt", "2 run: 0 ok, 0 failed (0 at the time limit), 2 refused"),
                 "summary");
   ck_assert_msg(!file_has("err.txt", "refused:"), "a refusal printed as a failure");
   ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE status = 'refused' AND arena IS NULL "
@@ -672,6 +672,27 @@ START_TEST(refusals_are_not_failures) {
                       dir, db, dir),
                    0);
   ck_assert_msg(file_has("out.txt", "2 already done, 0 run"), "--retry-failed reran a refusal");
+  teardown();
+}
+END_TEST
+
+/* A solve the time limit stopped before any plan (status timeout, no
+ * figures, exit 3) is a timeout row, not an error: counted at the time
+ * limit and rerun by --retry-failed. */
+START_TEST(timeout_without_plan_is_a_timeout) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/t.sqlite", dir);
+  write_file("late.sh",
+             "#!/bin/sh\necho '{\"graph\": \"g0\", \"nodes\": 10, \"buffers\": 10, \"status\": "
+             "\"timeout\", \"has_figures\": false, \"message\": \"fake: no plan before the time "
+             "limit\"}'\necho 'memplan solve: fake: no plan before the time limit' >&2\nexit 3\n",
+             0755);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s --memplan %s/late.sh", dir, db, dir), 0);
+  ck_assert_msg(file_has("out.txt", "1 run: 0 ok, 1 failed (1 at the time limit), 0 refused"), "summary");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE status = 'timeout' AND arena IS NULL "
+                          "AND message LIKE 'exit 3: fake: no plan%'"),
+                   1);
   teardown();
 }
 END_TEST
@@ -1029,6 +1050,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, remat_axes_are_canonical);
   tcase_add_test(tc, old_results_files_resume);
   tcase_add_test(tc, refusals_are_not_failures);
+  tcase_add_test(tc, timeout_without_plan_is_a_timeout);
   tcase_add_test(tc, stale_rows_rerun);
   tcase_add_test(tc, graph_bounds_are_stored);
   tcase_add_test(tc, two_benches_share_one_file);

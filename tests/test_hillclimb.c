@@ -106,9 +106,10 @@ START_TEST(hillclimb_budget_and_determinism) {
 END_TEST
 
 /* A limit spent before the search starts (the incumbent's packings check
- * the clock, then no decode runs): the plan is the birth-order first fit
- * the incumbent computes first, valid, status timeout; without the limit
- * the search does at least as well. */
+ * the clock, then no decode runs): a verified plan, status timeout (or
+ * optimal), the same in two runs, so independent of the clock; without the
+ * limit the search does at least as well.  That the plan is the
+ * incumbent's birth-order first fit is test_pack's deadline_cuts_packings. */
 START_TEST(hillclimb_limit_spent_at_once) {
   mp_rng r;
   mp_rng_seed(&r, 74);

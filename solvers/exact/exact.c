@@ -175,21 +175,21 @@ static void run_destroy(ex_run *R) {
  * thresholds) and rank copies, the searches of the largest part, the
  * placements and the obstacles.  false when a figure overflows. */
 static bool run_bytes(const ex_run *R, int64_t *bytes, int64_t *spans) {
-  int64_t total = 0, search_max = 0, t;
+  int64_t total = 0, search_max = 0;
   int nranks = __builtin_popcount(R->ranks);
-  bool ok = mp_mul_ok((int64_t)R->p->n + 1, 4 * 8, &total) && /* cur, trial, best, offsets */
-            mp_mul_ok((int64_t)R->pins.np, 4 * 8, &t) && mp_add_ok(total, t, &total);
+  bool ok = mp_add_mul_ok(&total, (int64_t)R->p->n + 1, 4 * 8) && /* cur, trial, best, offsets */
+            mp_add_mul_ok(&total, (int64_t)R->pins.np, 4 * 8);
   *spans = 0;
   for (int k = 0; k < R->np && ok; k++) {
     const ex_part *P = &R->base[k];
     int64_t geo, sec, ranked, sb;
     ok = ex_part_bytes(P, &geo, &sec, &ranked) && mp_add_ok(total, geo, &total) &&
-         (!R->cf.thresholds || mp_add_ok(total, sec, &total)) && mp_mul_ok(ranked, nranks, &t) &&
-         mp_add_ok(total, t, &total) && ex_search_bytes(&R->cf, P, &sb) &&
+         (!R->cf.thresholds || mp_add_ok(total, sec, &total)) && mp_add_mul_ok(&total, ranked, nranks) &&
+         ex_search_bytes(&R->cf, P, &sb) &&
          mp_add_ok(*spans, P->spans, spans);
     if (ok && sb > search_max) search_max = sb;
   }
-  ok = ok && mp_mul_ok(search_max, R->searches, &t) && mp_add_ok(total, t, &total);
+  ok = ok && mp_add_mul_ok(&total, search_max, R->searches);
   *bytes = ok ? total : INT64_MAX;
   return ok;
 }

@@ -224,12 +224,6 @@ void ex_part_ranked(ex_part *P, const ex_part *base, int rank_mode) {
   free(key);
 }
 
-/* a + b x c, false on overflow */
-static bool add_mul(int64_t *a, int64_t b, int64_t c) {
-  int64_t t;
-  return mp_mul_ok(b, c, &t) && mp_add_ok(*a, t, a);
-}
-
 bool ex_part_bytes(const ex_part *base, int64_t *geometry, int64_t *sec_lists, int64_t *ranked) {
   int64_t n = base->n, ns = base->ns;
   /* per item: gid, size, al, s0, s1, ilo, ihi, busiest, by_s0, and the
@@ -237,15 +231,15 @@ bool ex_part_bytes(const ex_part *base, int64_t *geometry, int64_t *sec_lists, i
   *geometry = 0;
   *sec_lists = 0;
   *ranked = 0;
-  bool ok = add_mul(geometry, n, 56 + 24) && add_mul(geometry, ns + 2, 4 + 4 + 8);
+  bool ok = mp_add_mul_ok(geometry, n, 56 + 24) && mp_add_mul_ok(geometry, ns + 2, 4 + 4 + 8);
   /* sec_start, its fill copy, sec_items: int indices (beyond an int's
    * range, more than any memory holds) */
   if (base->spans >= INT32_MAX)
     *sec_lists = INT64_MAX;
   else
-    ok = ok && add_mul(sec_lists, ns + 1, 8) && add_mul(sec_lists, base->spans + 1, 4);
+    ok = ok && mp_add_mul_ok(sec_lists, ns + 1, 8) && mp_add_mul_ok(sec_lists, base->spans + 1, 4);
   /* rank and twin, kept; the order, its keys and the twins' order, scratch */
-  return ok && add_mul(ranked, n, 8 + 32);
+  return ok && mp_add_mul_ok(ranked, n, 8 + 32);
 }
 
 void ex_part_destroy(ex_part *P) {

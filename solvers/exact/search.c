@@ -332,25 +332,19 @@ static int run_frames(ex_search *S) {
 
 enum { KEY_STACK0 = 4 }; /* longest keys the key stack holds at first */
 
-/* a + b x c, false on overflow */
-static bool add_mul(int64_t *a, int64_t b, int64_t c) {
-  int64_t t;
-  return mp_mul_ok(b, c, &t) && mp_add_ok(*a, t, a);
-}
-
 bool ex_search_bytes(const ex_config *cf, const ex_part *P, int64_t *bytes) {
   int64_t n = P->n ? P->n : 1, ns = P->ns, b = 0;
   /* per section: floor, rem, lows, cross; per item: off, lb, rank, noise,
    * rkey, rord, tbuf, wait, trail, ubits (rounded up); the save stack: a
    * floor per section entry */
-  bool ok = add_mul(&b, ns, 8 + 8 + 8 + 4) && add_mul(&b, n, 8 + 8 + 4 + 4 + 24 + 4 + 16 + 1 + 4 + 1) &&
-            add_mul(&b, P->spans + 1, 8);
+  bool ok = mp_add_mul_ok(&b, ns, 8 + 8 + 8 + 4) && mp_add_mul_ok(&b, n, 8 + 8 + 4 + 4 + 24 + 4 + 16 + 1 + 4 + 1) &&
+            mp_add_mul_ok(&b, P->spans + 1, 8);
   if (ok && cf->memo) {
     /* the key stack; two memo tables of 16-byte slots and 8 key words a slot */
     int64_t kmax = 5 + n / 64 + 1 + ns;
     int lr = cf->memo_log2 > 12 ? 12 : cf->memo_log2;
-    ok = add_mul(&b, kmax, 8 * KEY_STACK0) && add_mul(&b, (int64_t)1 << cf->memo_log2, 16 + 64) &&
-         add_mul(&b, (int64_t)1 << lr, 16 + 64);
+    ok = mp_add_mul_ok(&b, kmax, 8 * KEY_STACK0) && mp_add_mul_ok(&b, (int64_t)1 << cf->memo_log2, 16 + 64) &&
+         mp_add_mul_ok(&b, (int64_t)1 << lr, 16 + 64);
   }
   *bytes = b;
   return ok;

@@ -249,41 +249,36 @@ static int64_t pack_all(const mp_problem *p, const int *seq, enum mp_fit fit, in
   return a;
 }
 
+/* The incumbent's candidates, in the order that breaks ties between equal
+ * arenas: the exact placer's four historical sequences, then bysize's,
+ * each first fit (even index) then best fit. */
+static const enum seq_key cand_key[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
+enum { N_CAND = 2 * sizeof cand_key / sizeof cand_key[0], BIRTH_FIRST_FIT = 2 * 3 /* KEY_LO, first fit */ };
+
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) {
   int n = p->n;
   size_t nz = (size_t)(n ? n : 1);
   int *seq = mp_xmalloc(sizeof(int) * nz);
-  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz), *safe = NULL, safeA = -1;
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+  /* Under a time limit, birth-order first fit is packed first: a sweep in
+   * O(n log n), while a by-size packing is quadratic on a training graph;
+   * the first packing always completes, the limit cuts the others. */
+  int order[N_CAND], k = 0;
+  if (c->deadline > 0) order[k++] = BIRTH_FIRST_FIT;
+  for (int q = 0; q < N_CAND; q++)
+    if (!(c->deadline > 0 && q == BIRTH_FIRST_FIT)) order[k++] = q;
   int64_t bestA = -1;
-  /* Under a time limit, birth-order first fit comes first: a sweep in
-   * O(n log n), while a by-size packing is quadratic on a training graph,
-   * so the limit cuts the rest and not a first packing of minutes.  It is
-   * one of the candidates below, and counts at its own place there. */
-  if (c->deadline > 0) {
-    safe = mp_xmalloc(sizeof(int64_t) * nz);
-    seq_sorted(p, KEY_LO, seq);
-    safeA = pack_all(p, seq, MP_FIRST_FIT, safe, 0);
-  }
-  /* the first four are the exact placer's historical candidates (their
-   * order decides ties); bysize's sequence last */
-  static const enum seq_key keys[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
-  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-    seq_sorted(p, keys[k], seq);
-    for (int fit = 0; fit < 2; fit++) {
-      if ((bestA >= 0 || safe) && mp_time_up(c)) break; /* one packing at least */
-      bool cached = safe && keys[k] == KEY_LO && fit == 0;
-      /* with the safety net, a packing the deadline cuts is dropped */
-      int64_t a = cached ? safeA : pack_all(p, seq, fit ? MP_BEST_FIT : MP_FIRST_FIT, off, safe ? c->deadline : 0);
-      if (a < 0) break;
-      if (bestA < 0 || a < bestA) {
-        bestA = a;
-        memcpy(best, cached ? safe : off, sizeof(int64_t) * (size_t)n);
-      }
+  int bestQ = N_CAND, sorted = -1;
+  for (int j = 0; j < N_CAND && !(j > 0 && mp_time_up(c)); j++) {
+    int q = order[j];
+    if (q / 2 != sorted) seq_sorted(p, cand_key[sorted = q / 2], seq);
+    int64_t a = pack_all(p, seq, q % 2 ? MP_BEST_FIT : MP_FIRST_FIT, off, j > 0 ? c->deadline : 0);
+    if (a < 0) break; /* cut by the deadline: dropped */
+    if (bestA < 0 || a < bestA || (a == bestA && q < bestQ)) {
+      bestA = a;
+      bestQ = q;
+      memcpy(best, off, sizeof(int64_t) * (size_t)n);
     }
-  }
-  if (safe && (bestA < 0 || safeA < bestA)) { /* the limit cut the loop before it */
-    bestA = safeA;
-    memcpy(best, safe, sizeof(int64_t) * (size_t)n);
   }
   if (c->start_offsets && mp_place_ok(p, c->start_offsets)) {
     int64_t a = mp_place_arena(p, c->start_offsets);
@@ -294,7 +289,6 @@ int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) 
   }
   free(seq);
   free(off);
-  free(safe);
   return bestA < 0 ? 0 : bestA;
 }
 
