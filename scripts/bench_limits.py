@@ -13,7 +13,8 @@ solver's own stage time (the JSON's *_ms), the whole process's wall time and
 peak RSS per node, and a verdict: within the limit (stage time <= LIMIT +
 SLACK, default 1 s), refused (the size or memory cap), or over.  Solvers that
 do not search (one greedy pass) take no limit; the table says so when they
-run past it.  Writes results/limits.md (atomically).
+run past it.  Writes results/limits.md (atomically), or results/limits_N.md
+when N is not the default 10^5.
 
 Environment: MEMPLAN (bin/memplan), RESULTS (results), SCALE_DIR (build/scale,
 shared with bench_scale.sh), N, LIMIT, SLACK, KILL (seconds after which a
@@ -163,7 +164,7 @@ def main():
     layered, train = graphs()
     rows = [row(name, kind, layered, train) for name, kind in registry()]
     os.makedirs(RESULTS, exist_ok=True)
-    out = os.path.join(RESULTS, "limits.md")
+    out = os.path.join(RESULTS, "limits.md" if N == 100000 else "limits_%d.md" % N)
     fd, tmp = tempfile.mkstemp(dir=RESULTS, prefix=".limits.")
     with os.fdopen(fd, "w") as f:
         f.write(report(rows, version))

@@ -168,7 +168,7 @@ static void improve(ga *x, indiv *ch, int kicks) {
   mp_rdec_set_order(&x->d, ch->ord);
   ch->ok = load_repaired(x, ch->genes);
   if (!ch->ok) return;
-  for (int k = 0; k < kicks; k++) {
+  for (int k = 0; k < kicks && !mp_time_up(c); k++) { /* a kick decodes: a second at 10^6 nodes */
     mp_rfig f;
     if (!mp_rsa_move(&x->s, &x->r) || mp_rsa_eval(&x->s, &f))
       mp_rsa_undo(&x->s);
@@ -223,7 +223,7 @@ static void order_anneal(ga *x, int *ord, long moves) {
   int64_t best = o.xs;
   memcpy(x->tmp, o.ord, sizeof(int) * (size_t)x->n);
   for (long k = 0; k < moves && best > 0; k++, T *= alpha) {
-    if ((k & 255) == 0 && mp_time_up(x->c)) break;
+    if ((k & 15) == 0 && mp_time_up(x->c)) break; /* a move costs up to ms at 10^6 nodes */
     mp_ols_eval ev;
     if (mp_ols_anneal_step(&o, &x->r, 0.3, reach, T, 0, &ev) && o.xs < best) {
       best = o.xs;
@@ -252,12 +252,17 @@ static void init_population(ga *x) {
   for (int i = 0; i < x->P; i++) {
     indiv *ind = &x->pop[i];
     int rule = i - 1;
+    bool made = true; /* false: the time limit cut the order (seconds at 10^6 nodes) */
     if (i == 0 || !reorder)
       memcpy(ind->ord, c->start_order, sizeof(int) * (size_t)x->n);
     else if (rule < (int)(sizeof rules / sizeof *rules))
-      mp_ls_order(x->g, rules[rule], ind->ord);
+      made = mp_ls_order_until(x->g, rules[rule], ind->ord, c->deadline);
     else
-      mp_ls_order_random_greedy(x->g, &x->r, 0.3 * mp_rng_unit(&x->r), ind->ord);
+      made = mp_ls_order_random_greedy(x->g, &x->r, 0.3 * mp_rng_unit(&x->r), ind->ord, c->deadline);
+    if (!made) {
+      for (int k = i; k < x->P; k++) copy_indiv(x, &x->pop[k], &x->pop[0]);
+      return;
+    }
     if (i > 0 && reorder) order_anneal(x, ind->ord, (long)c->opt[OPT_order_moves]);
     if (i == 0 || reorder) {
       seed(x, ind, c->deadline);

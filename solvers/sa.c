@@ -170,20 +170,26 @@ static void run_destroy(sa_run *R) {
 }
 
 /* The start of restart rs > 0: a cycle of best / kicked elite / best /
- * randomised greedy (diversify), or the best order. */
-static void restart_from(sa_run *R, int rs, bool diversify) {
+ * randomised greedy (diversify), or the best order.  False when the time
+ * limit cut the randomised greedy order (seconds at 10^6 nodes) or the
+ * kicks. */
+static bool restart_from(sa_run *R, int rs, bool diversify) {
   int kind = diversify ? rs % 4 : 0; /* 0, 2: best; 1: kicked elite; 3: random greedy */
   if (kind == 3) {
-    mp_ls_order_random_greedy(R->g, &R->r, 0.3 * mp_rng_unit(&R->r), R->tmp);
+    if (!mp_ls_order_random_greedy(R->g, &R->r, 0.3 * mp_rng_unit(&R->r), R->tmp, R->c->deadline))
+      return false;
     mp_ols_load(&R->s, R->tmp);
   } else if (kind == 1 && R->ep.size > 0) {
     mp_ols_load(&R->s, R->ep.ord[mp_rng_below(&R->r, (uint64_t)R->ep.size)]);
     int kicks = R->n / 8 > 1 ? R->n / 8 : 1;
-    for (int k = 0; k < kicks; k++)
+    for (int k = 0; k < kicks; k++) {
+      if ((k & 15) == 15 && mp_time_up(R->c)) return false; /* n / 8 moves of up to ms each */
       if (mp_ols_move(&R->s, &R->r, R->pdrag, R->reach)) mp_ols_commit(&R->s, mp_ols_eval_move(&R->s));
+    }
   } else {
     mp_ols_load(&R->s, R->best);
   }
+  return true;
 }
 
 /* One restart: iters moves, geometric cooling from a sampled T0. */
@@ -234,7 +240,10 @@ static int sa_solve(mp_ctx *c) {
   bool fill = c->opt[OPT_fill] > 0 && c->deadline > 0;
   int rs = 0;
   for (; (rs < restarts || fill) && !R.cut && !R.proved; rs++) {
-    if (rs > 0) restart_from(&R, rs, diversify);
+    if (rs > 0 && !restart_from(&R, rs, diversify)) {
+      R.cut = true;
+      break;
+    }
     anneal(&R, iters, alpha);
   }
   memcpy(c->order, R.best, sizeof(int) * (size_t)n);

@@ -112,12 +112,44 @@ START_TEST(minseg_equals_array) {
 }
 END_TEST
 
+/* The start orders of the search solvers under a deadline: one that has
+ * passed cuts the greedy, lpmf and randomised greedy orders (looked at every
+ * 256 steps), none changes an order it lets finish, and bfs, dfs and the
+ * file order always finish. */
+START_TEST(orders_stop_at_deadline) {
+  mp_rng r;
+  mp_rng_seed(&r, 88);
+  mp_graph *g = tl_random_graph(&r, 600, TL_ALL);
+  int *a = mp_xmalloc(sizeof(int) * (size_t)g->n), *b = mp_xmalloc(sizeof(int) * (size_t)g->n);
+  double past = mp_now() - 1, future = mp_now() + 3600;
+  for (int rule = 0; rule < MP_LS_N_RULES; rule++) {
+    bool cut = rule == MP_LS_GREEDY || rule == MP_LS_LPMF;
+    ck_assert_int_eq(mp_ls_order_until(g, (mp_ls_rule)rule, a, past), !cut);
+    mp_ls_order(g, (mp_ls_rule)rule, a);
+    ck_assert(mp_ls_order_until(g, (mp_ls_rule)rule, b, future));
+    ck_assert(memcmp(a, b, sizeof(int) * (size_t)g->n) == 0);
+  }
+  mp_rng r1, r2;
+  mp_rng_seed(&r1, 5);
+  mp_rng_seed(&r2, 5);
+  ck_assert(!mp_ls_order_random_greedy(g, &r1, 0.3, a, past));
+  mp_rng_seed(&r1, 5);
+  ck_assert(mp_ls_order_random_greedy(g, &r1, 0.3, a, 0));
+  ck_assert(mp_ls_order_random_greedy(g, &r2, 0.3, b, future));
+  ck_assert(memcmp(a, b, sizeof(int) * (size_t)g->n) == 0);
+  free(a);
+  free(b);
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_listsched(void) {
   Suite *s = suite_create("listsched");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, rules_equal_scan);
   tcase_add_test(tc, minseg_equals_array);
+  tcase_add_test(tc, orders_stop_at_deadline);
   suite_add_tcase(s, tc);
   return s;
 }

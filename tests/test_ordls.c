@@ -51,7 +51,7 @@ START_TEST(incremental_equals_full) {
     mp_ols s;
     mp_ols_init(&s, g, mode, 1 + trial % 5);
     int *start = mp_xmalloc(sizeof(int) * (size_t)n);
-    mp_ls_order_random_greedy(g, &rng, 0.5, start);
+    ck_assert(mp_ls_order_random_greedy(g, &rng, 0.5, start, 0));
     mp_error err;
     ck_assert_msg(mp_order_check(g, start, &err) < 0, "random greedy order invalid: %s", err.msg);
     mp_ols_load(&s, start);

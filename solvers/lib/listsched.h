@@ -23,11 +23,18 @@ const char *mp_ls_rule_name(mp_ls_rule r);
 
 /* Build the order of rule r into order[0..n-1]. */
 void mp_ls_order(const mp_graph *g, mp_ls_rule r, int *order);
+/* The same for a search solver's start: false when `deadline` (> 0; 0:
+ * none) passed first, and order is then unfinished.  Without the cut the
+ * order is mp_ls_order's. */
+bool mp_ls_order_until(const mp_graph *g, mp_ls_rule r, int *order, double deadline);
 
 /* The greedy rule randomised (start orders for the search solvers): ties
  * at random instead of in file order, and at every step with probability
- * eps a random ready node instead.  Always a valid order. */
-void mp_ls_order_random_greedy(const mp_graph *g, mp_rng *r, double eps, int *order);
+ * eps a random ready node instead.  A valid order, unless `deadline` (> 0;
+ * 0: none) passed first: false, order unfinished.  O(n x ready nodes):
+ * seconds at 10^6 nodes. */
+bool mp_ls_order_random_greedy(const mp_graph *g, mp_rng *r, double eps, int *order,
+                               double deadline);
 
 /* Priority list scheduling: at every step run the ready node of highest
  * prio[v] (ties: earlier in the file).  Any prio vector decodes to a valid

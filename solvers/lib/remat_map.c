@@ -150,6 +150,9 @@ void mp_rstart_map(mp_rdec *d, const mp_events *p, int64_t budget, double deadli
   st->has_plan = f.live_peak <= budget;
   st->duration = f.duration;
   st->peak = f.live_peak;
+  /* with the limit spent no search follows: the plan itself is the answer,
+   * and its genome's decode would cost a second at 10^6 nodes */
+  if (deadline > 0 && mp_now() >= deadline) return;
   if (mp_rgenes_from_events(d, p, genes) || mp_rgenes_repair(d, genes, deadline)) return;
   st->has_genes = mp_rdec_decode(d, genes, budget, &st->fig) == 0;
 }

@@ -53,7 +53,8 @@ typedef struct mp_rstart {
 } mp_rstart;
 
 /* Fill st from plan p (NULL: none) for decoder d (its order set); genes
- * gets the mapped, repaired genome when st->has_genes. */
+ * gets the mapped, repaired genome when st->has_genes (never once deadline,
+ * mp_now(), > 0, has passed). */
 void mp_rstart_map(mp_rdec *d, const mp_events *p, int64_t budget, double deadline, mp_rstart *st,
                    mp_rgene *genes);
 /* Should the search return the start plan rather than its own best
