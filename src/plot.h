@@ -36,6 +36,16 @@ void mp_plot_nth_out(const char *list, int i, char *buf, size_t cap);
 /* Data to device coordinates. */
 double mp_cx(const mp_canvas *c, double x);
 double mp_cy(const mp_canvas *c, double y);
+/* A step curve as one path, not stroked: y[t] over [x0 + t, x0 + t + 1) in
+ * data x, t < n.  A curve of more than 4 values per half-pixel column of
+ * the plot is reduced column by column to its first value, its extremes in
+ * the order they occur and its last (the M4 reduction of Jugel et al.,
+ * VLDB 2014): the picture keeps every extreme, and a 10^6-step curve is a
+ * file of kilobytes.  Columns: mp_canvas_columns(c); column j holds
+ * values [column_lo(j), column_lo(j + 1)). */
+void mp_canvas_step_path(mp_canvas *c, const int64_t *y, int64_t n, double x0);
+int mp_canvas_columns(const mp_canvas *c);
+int64_t mp_canvas_column_lo(int64_t j, int64_t n, int cols);
 /* Text anchored at (x, y): ha, va in [0, 1] (0 = left / top). */
 void mp_canvas_text(mp_canvas *c, double x, double y, double size, const char *s, double ha,
                     double va, bool bold);

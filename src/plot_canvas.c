@@ -99,6 +99,40 @@ double mp_cy(const mp_canvas *c, double y) {
   return c->y1 - (y - c->dy0) / (c->dy1 - c->dy0) * (c->y1 - c->y0);
 }
 
+int mp_canvas_columns(const mp_canvas *c) { return 2 * (int)(c->x1 - c->x0) + 1; }
+
+int64_t mp_canvas_column_lo(int64_t j, int64_t n, int cols) { return j * n / cols; }
+
+/* Column [t0, t1) of a reduced step curve: its first value, its lowest and
+ * highest in the order they occur, its last. */
+static void column_path(mp_canvas *c, const int64_t *y, int64_t t0, int64_t t1, double x0) {
+  int64_t lo = t0, hi = t0;
+  for (int64_t t = t0; t < t1; t++) {
+    if (y[t] < y[lo]) lo = t;
+    if (y[t] > y[hi]) hi = t;
+  }
+  int64_t a = lo < hi ? lo : hi, b = lo < hi ? hi : lo;
+  cairo_line_to(c->cr, mp_cx(c, x0 + (double)t0), mp_cy(c, (double)y[t0]));
+  cairo_line_to(c->cr, mp_cx(c, x0 + (double)a + 0.5), mp_cy(c, (double)y[a]));
+  cairo_line_to(c->cr, mp_cx(c, x0 + (double)b + 0.5), mp_cy(c, (double)y[b]));
+  cairo_line_to(c->cr, mp_cx(c, x0 + (double)t1), mp_cy(c, (double)y[t1 - 1]));
+}
+
+void mp_canvas_step_path(mp_canvas *c, const int64_t *y, int64_t n, double x0) {
+  if (n <= 0) return;
+  cairo_move_to(c->cr, mp_cx(c, x0), mp_cy(c, (double)y[0]));
+  int cols = mp_canvas_columns(c);
+  if (n > 4 * (int64_t)cols) {
+    for (int j = 0; j < cols; j++)
+      column_path(c, y, mp_canvas_column_lo(j, n, cols), mp_canvas_column_lo(j + 1, n, cols), x0);
+    return;
+  }
+  for (int64_t t = 0; t < n; t++) {
+    cairo_line_to(c->cr, mp_cx(c, x0 + (double)t), mp_cy(c, (double)y[t]));
+    cairo_line_to(c->cr, mp_cx(c, x0 + (double)(t + 1)), mp_cy(c, (double)y[t]));
+  }
+}
+
 void mp_canvas_text(mp_canvas *c, double x, double y, double size, const char *s, double ha, double va,
                  bool bold) {
   cairo_select_font_face(c->cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL,

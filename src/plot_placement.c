@@ -100,9 +100,8 @@ static void item_colour(const chart *h, int i, double out[3]) {
   for (int k = 0; k < 3; k++) out[k] = col[k] * shade;
 }
 
-/* Items live at the peak saturated, the others pale. */
-static void draw_items(mp_canvas *c, const chart *h) {
-  cairo_t *cr = c->cr;
+/* Items live at the peak saturated, the others pale, on cr. */
+static void draw_items_on(cairo_t *cr, const mp_canvas *c, const chart *h) {
   for (int i = 0; i < h->p->n; i++) {
     const mp_item *it = &h->p->items[i];
     if (it->size == 0 || it->hi <= it->lo) continue;
@@ -120,17 +119,40 @@ static void draw_items(mp_canvas *c, const chart *h) {
   }
 }
 
+/* Above this many rectangles an SVG or PDF gets them as one embedded
+ * bitmap of the plot area at twice its resolution: 10^5 buffers as vectors
+ * made a 39 MB SVG. */
+enum { VECTOR_ITEMS_MAX = 20000 };
+
+static void draw_items(mp_canvas *c, const chart *h) {
+  if (c->png || h->p->n <= VECTOR_ITEMS_MAX) {
+    draw_items_on(c->cr, c, h);
+    return;
+  }
+  const double sc = 2;
+  int w = (int)ceil((c->x1 - c->x0) * sc), ht = (int)ceil((c->y1 - c->y0) * sc);
+  cairo_surface_t *img = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, w, ht);
+  cairo_t *ic = cairo_create(img);
+  cairo_scale(ic, sc, sc);
+  cairo_translate(ic, -c->x0, -c->y0);
+  draw_items_on(ic, c, h);
+  cairo_destroy(ic);
+  cairo_save(c->cr);
+  cairo_translate(c->cr, c->x0, c->y0);
+  cairo_scale(c->cr, 1 / sc, 1 / sc);
+  cairo_set_source_surface(c->cr, img, 0, 0);
+  cairo_paint(c->cr);
+  cairo_restore(c->cr);
+  cairo_surface_destroy(img);
+}
+
 /* The live profile, the arena, the peak moment. */
 static void draw_marks(mp_canvas *c, const chart *h) {
   cairo_t *cr = c->cr;
   int64_t tb = h->p->t_begin, te = h->p->t_end;
   cairo_set_source_rgb(cr, 0, 0, 0);
   cairo_set_line_width(cr, 1.5);
-  cairo_move_to(cr, mp_cx(c, (double)tb), mp_cy(c, (double)h->prof[0]));
-  for (int64_t t = tb; t < te; t++) {
-    cairo_line_to(cr, mp_cx(c, (double)t), mp_cy(c, (double)h->prof[t - tb]));
-    cairo_line_to(cr, mp_cx(c, (double)(t + 1)), mp_cy(c, (double)h->prof[t - tb]));
-  }
+  mp_canvas_step_path(c, h->prof, te - tb, (double)tb);
   cairo_stroke(cr);
   double d[] = {7, 4}, d2[] = {2, 3};
   cairo_set_dash(cr, d, 2, 0);

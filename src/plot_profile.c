@@ -138,18 +138,27 @@ static void frame(mp_canvas *c, const profile *P) {
                  yl, div);
 }
 
-/* The first plan's memory, stacked by origin, pale. */
+/* The first plan's memory, stacked by origin, pale.  With more samples
+ * than 4 per half-pixel column (mp_canvas_step_path), a column shows the
+ * stack of its sample of most memory. */
 static void draw_parts(mp_canvas *c, const profile *P) {
   cairo_t *cr = c->cr;
+  int n = P->n_parts, cols = n > 4 * mp_canvas_columns(c) ? mp_canvas_columns(c) : n;
   for (int k = 2; k >= 0; k--) { /* each layer from the bottom to its top */
     const double *col = mp_origin_colour[k == 0 ? MP_RES_RUN : k == 1 ? MP_RES_RERUN : MP_RES_IN];
     cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.28);
-    for (int t = 0; t < P->n_parts; t++) {
+    for (int j = 0; j < cols; j++) {
+      int t0 = (int)mp_canvas_column_lo(j, n, cols), t1 = (int)mp_canvas_column_lo(j + 1, n, cols), t = t0;
+      double most = -1;
+      for (int u = t0; u < t1; u++) {
+        double sum = (double)P->parts[0][u] + (double)P->parts[1][u] + (double)P->parts[2][u];
+        if (sum > most) most = sum, t = u;
+      }
       double top = 0;
       for (int q = 0; q <= k; q++) top += (double)P->parts[q][t];
       double bottom = top - (double)P->parts[k][t];
       if (top <= bottom) continue;
-      cairo_rectangle(cr, mp_cx(c, t), mp_cy(c, top), mp_cx(c, t + 1) - mp_cx(c, t),
+      cairo_rectangle(cr, mp_cx(c, t0), mp_cy(c, top), mp_cx(c, t1) - mp_cx(c, t0),
                       mp_cy(c, bottom) - mp_cy(c, top));
     }
     cairo_fill(cr);
@@ -160,11 +169,7 @@ static void draw_curve(mp_canvas *c, const curve *v, const double *col) {
   cairo_t *cr = c->cr;
   cairo_set_source_rgb(cr, col[0], col[1], col[2]);
   cairo_set_line_width(cr, 1.8);
-  cairo_move_to(cr, mp_cx(c, 0), mp_cy(c, (double)v->y[0]));
-  for (int t = 0; t < v->n; t++) {
-    cairo_line_to(cr, mp_cx(c, t), mp_cy(c, (double)v->y[t]));
-    cairo_line_to(cr, mp_cx(c, t + 1), mp_cy(c, (double)v->y[t]));
-  }
+  mp_canvas_step_path(c, v->y, v->n, 0);
   cairo_stroke(cr);
   for (int t = 0; t < v->n; t++) /* the peak */
     if (v->y[t] == v->peak) {

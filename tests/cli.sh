@@ -505,6 +505,16 @@ expect 0 "plot overhead" $BIN plot overhead "$R" --out "$T/o.png"
 expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
 expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
 expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
+# large pictures stay small: the profile reduced per pixel column, the
+# placement's 30,000 rectangles one embedded bitmap (as vectors: about 12 MB)
+expect 0 "gen layered 30000" $BIN gen layered -n 30000 --seed 1 --out "$T/big.json"
+expect 0 "plot profile, 30000 steps" $BIN plot profile "$T/big.json" --order given --order greedy --out "$T/big_pr.svg"
+sz=$(wc -c < "$T/big_pr.svg")
+[ "$sz" -lt 800000 ] && ok || bad "profile of 30000 steps: $sz bytes"
+expect 0 "plot placement, 30000 buffers" $BIN plot placement "$T/big.json" --order greedy --place firstfit --out "$T/big_pl.svg"
+sz=$(wc -c < "$T/big_pl.svg")
+[ "$sz" -lt 4000000 ] && [ "$(grep -c '<image' "$T/big_pl.svg")" -eq 1 ] && ok ||
+  bad "placement of 30000 buffers: $sz bytes, $(grep -c '<image' "$T/big_pl.svg") images"
 # ---- harness: statuses the harness can check, no figures without a plan,
 # the baseline (issue 11 items 1-5) ----
 S=graphs/examples/seed_example.json

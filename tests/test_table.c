@@ -763,6 +763,75 @@ START_TEST(event_plan_pictures) {
 }
 END_TEST
 
+/* Cairo keeps path coordinates in 24.8 fixed point; values 1 apart are
+ * 0.066 units apart on the canvas below. */
+static bool near(double a, double b) { return fabs(a - b) < 0.01; }
+
+/* The device points of the path on c's context. */
+static int path_points(mp_canvas *c, double *px, double *py, int cap) {
+  cairo_path_t *path = cairo_copy_path_flat(c->cr);
+  int n = 0;
+  for (int i = 0; i < path->num_data; i += path->data[i].header.length)
+    if (path->data[i].header.type != CAIRO_PATH_CLOSE_PATH && n < cap) {
+      px[n] = path->data[i + 1].point.x;
+      py[n++] = path->data[i + 1].point.y;
+    }
+  cairo_path_destroy(path);
+  return n;
+}
+
+/* mp_canvas_step_path: a short curve exactly (two points a value), a long
+ * one reduced to at most 4 points a column, with every column's highest
+ * and lowest value among them, at the column's x. */
+START_TEST(step_path_keeps_extremes) {
+  cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
+  mp_canvas c = {.cr = cairo_create(rec), .x0 = 60, .x1 = 760, .y0 = 40, .y1 = 500};
+  int cols = mp_canvas_columns(&c), cap = 4 * 1000000 + 8;
+  double *px = mp_xmalloc(sizeof(double) * (size_t)cap), *py = mp_xmalloc(sizeof(double) * (size_t)cap);
+  mp_rng r;
+  mp_rng_seed(&r, 9);
+  int sizes[] = {1, 37, 4 * cols, 4 * cols + 1, 100003, 1000000};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    int n = sizes[k];
+    int64_t *y = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    for (int t = 0; t < n; t++) y[t] = (int64_t)mp_rng_below(&r, 1000) + (t % 5000 == 17 ? 5000 : 0);
+    c.dx0 = 0, c.dx1 = n, c.dy0 = 0, c.dy1 = 7000;
+    cairo_new_path(c.cr);
+    mp_canvas_step_path(&c, y, n, 0);
+    int m = path_points(&c, px, py, cap);
+    if (n <= 4 * cols) { /* each value's step ends at (t + 1, y[t]) (cairo merges equal ones) */
+      ck_assert_int_le(m, 2 * n + 1);
+      for (int t = 0, q = 0; t < n; t++) {
+        if (t + 1 < n && y[t + 1] == y[t]) continue;
+        while (q < m && !(near(px[q], mp_cx(&c, t + 1.0)) && near(py[q], mp_cy(&c, (double)y[t]))))
+          q++;
+        ck_assert_msg(q < m, "n %d: the step of value %d is missing", n, t);
+      }
+    } else {
+      ck_assert_int_le(m, 4 * cols + 1);
+      for (int j = 0; j < cols; j++) {
+        int64_t t0 = mp_canvas_column_lo(j, n, cols), t1 = mp_canvas_column_lo(j + 1, n, cols);
+        int64_t lo = y[t0], hi = y[t0];
+        for (int64_t t = t0; t < t1; t++) lo = y[t] < lo ? y[t] : lo, hi = y[t] > hi ? y[t] : hi;
+        bool got_lo = false, got_hi = false;
+        for (int q = 0; q < m; q++) {
+          if (px[q] < mp_cx(&c, (double)t0) - 0.01 || px[q] > mp_cx(&c, (double)t1) + 0.01) continue;
+          got_lo |= near(py[q], mp_cy(&c, (double)lo));
+          got_hi |= near(py[q], mp_cy(&c, (double)hi));
+        }
+        ck_assert_msg(got_lo && got_hi, "n %d, column %d: lowest %d highest %d", n, j, got_lo, got_hi);
+      }
+    }
+    free(y);
+  }
+  free(px);
+  free(py);
+  cairo_destroy(c.cr);
+  cairo_surface_destroy(rec);
+  cairo_debug_reset_static_data();
+}
+END_TEST
+
 Suite *suite_table(void) {
   Suite *s = suite_create("table");
   TCase *tc = tcase_create("table");
@@ -778,6 +847,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, remat_contradictions);
   tcase_add_test(tc, remat_sqlite_round_trip);
   tcase_add_test(tc, event_plan_pictures);
+  tcase_add_test(tc, step_path_keeps_extremes);
   suite_add_tcase(s, tc);
   return s;
 }
