@@ -30,5 +30,6 @@ const mp_solver solver_noreuse = {
     .name = "noreuse",
     .summary = "no sharing at all: every buffer its own space (the baseline)",
     .decides = MP_DECIDES_OFFSETS,
+    .roles = MP_ROLE_QUICK_PLACE,
     .solve = noreuse_solve,
 };

@@ -52,8 +52,11 @@ enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3, MP_DEC
  *                   (the file order; the baseline placer);
  * MP_ROLE_BASELINE  the placer of the `reduction_vs_given` baseline;
  * MP_ROLE_FILE_ORDER an order solver that returns the file order whatever
- *                   it starts from (a chain of such solvers searches no order). */
-enum { MP_ROLE_DEFAULT = 1, MP_ROLE_BASELINE = 2, MP_ROLE_FILE_ORDER = 4 };
+ *                   it starts from (a chain of such solvers searches no order);
+ * MP_ROLE_QUICK_PLACE a placer of one linear pass that always completes: the
+ *                   placement of a run whose figures of interest depend on
+ *                   the order alone (plot profile). */
+enum { MP_ROLE_DEFAULT = 1, MP_ROLE_BASELINE = 2, MP_ROLE_FILE_ORDER = 4, MP_ROLE_QUICK_PLACE = 8 };
 
 /* The events stage's contract (MP_DECIDES_EVENTS; DESIGN 6, events.h):
  * - read c->g, c->start_order, c->budget, c->bandwidth; write c->events,
