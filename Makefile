@@ -272,7 +272,7 @@ bench-scale: deps
 
 # every solver of the registry at 10^5 nodes with --time-limit 5: does it stop
 # within the limit or refuse under its cap (DESIGN 4)?  results/limits.md,
-# about 5 minutes
+# about 3 minutes; N=1000000 LIMIT=10 writes results/limits_1000000.md (10 min)
 bench-limits: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	@DEPS_NAME=bench-limits PKGS="time python3" sh scripts/deps.sh
