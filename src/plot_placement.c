@@ -100,8 +100,15 @@ static void item_colour(const chart *h, int i, double out[3]) {
   for (int k = 0; k < 3; k++) out[k] = col[k] * shade;
 }
 
+/* Above this many rectangles a chart is crowded: a rectangle under 2 units
+ * wide or high is not outlined (the outlines of 10^5 of them made the chart
+ * black), and an SVG or PDF gets them all as one embedded bitmap at twice
+ * the resolution (as vectors 10^5 of them made a 39 MB SVG). */
+enum { CROWDED_ITEMS = 20000 };
+
 /* Items live at the peak saturated, the others pale, on cr. */
 static void draw_items_on(cairo_t *cr, const mp_canvas *c, const chart *h) {
+  bool crowded = h->p->n > CROWDED_ITEMS;
   for (int i = 0; i < h->p->n; i++) {
     const mp_item *it = &h->p->items[i];
     if (it->size == 0 || it->hi <= it->lo) continue;
@@ -112,6 +119,10 @@ static void draw_items_on(cairo_t *cr, const mp_canvas *c, const chart *h) {
     double x = mp_cx(c, (double)it->lo), w = mp_cx(c, (double)it->hi) - x;
     double y = mp_cy(c, (double)(h->off[i] + it->size)), ht = mp_cy(c, (double)h->off[i]) - y;
     cairo_rectangle(cr, x, y, w, ht);
+    if (crowded && (w < 2 || ht < 2)) { /* an outline would hide its colour */
+      cairo_fill(cr);
+      continue;
+    }
     cairo_fill_preserve(cr);
     cairo_set_source_rgba(cr, 0, 0, 0, at_peak ? 0.9 : 0.35);
     cairo_set_line_width(cr, at_peak ? 1.0 : 0.5);
@@ -119,13 +130,8 @@ static void draw_items_on(cairo_t *cr, const mp_canvas *c, const chart *h) {
   }
 }
 
-/* Above this many rectangles an SVG or PDF gets them as one embedded
- * bitmap of the plot area at twice its resolution: 10^5 buffers as vectors
- * made a 39 MB SVG. */
-enum { VECTOR_ITEMS_MAX = 20000 };
-
 static void draw_items(mp_canvas *c, const chart *h) {
-  if (c->png || h->p->n <= VECTOR_ITEMS_MAX) {
+  if (c->png || h->p->n <= CROWDED_ITEMS) {
     draw_items_on(c->cr, c, h);
     return;
   }
