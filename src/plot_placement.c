@@ -255,7 +255,9 @@ static int obtain(const mp_instance *in, const char *plan, const mp_run_spec *sp
   memset(s, 0, sizeof *s);
   if (!plan) {
     s->from_run = true;
-    if (mp_run(in, spec, &s->r) || !s->r.has_figures) {
+    mp_run_spec run = *spec;
+    run.no_baseline = true; /* the chart shows no reduction; the baseline is quadratic at scale */
+    if (mp_run(in, &run, &s->r) || !s->r.has_figures) {
       snprintf(msg, cap, "%s", s->r.msg);
       return -1;
     }
