@@ -42,7 +42,7 @@ double mp_cy(const mp_canvas *c, double y);
  * the order they occur and its last (the M4 reduction of Jugel et al.,
  * VLDB 2014): the picture keeps every extreme, and a 10^6-step curve is a
  * file of kilobytes.  Columns: mp_canvas_columns(c); column j holds
- * values [column_lo(j), column_lo(j + 1)). */
+ * values [mp_canvas_column_lo(j, n, cols), mp_canvas_column_lo(j + 1, n, cols)). */
 void mp_canvas_step_path(mp_canvas *c, const int64_t *y, int64_t n, double x0);
 int mp_canvas_columns(const mp_canvas *c);
 int64_t mp_canvas_column_lo(int64_t j, int64_t n, int cols);

@@ -18,15 +18,16 @@ static int *file_pos(const mp_graph *g) {
   return pos;
 }
 
-/* Greedy and lpmf: scan the ready list, keep the node of smallest key.
- * With r: ties at random instead of in file order, and with probability
- * eps a random ready node (the randomised greedy). */
-/* True unless `deadline` (> 0) passes first, every 256 steps: a step scans
- * the ready list, and the order takes seconds at 10^6 nodes. */
+/* True unless `deadline` (> 0) has passed, looked at every 256 steps: an
+ * order takes seconds at 10^6 nodes. */
 static bool step_in_time(int step, double deadline) {
   return (step & 255) != 255 || deadline <= 0 || mp_now() < deadline;
 }
 
+/* Greedy and lpmf: scan the ready list, keep the node of smallest key.
+ * With r: ties at random instead of in file order, and with probability
+ * eps a random ready node (the randomised greedy).  False when the deadline
+ * cut it. */
 static bool rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps, int *order,
                       double deadline) {
   int n = g->n;
