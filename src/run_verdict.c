@@ -40,15 +40,43 @@ static bool any_timeout(const run_state *s) {
   return false;
 }
 
-/* The baseline at the result's alignment: from the caller's cache, or
- * computed (and cached).  False when it cannot be computed. */
+/* Is this run the baseline's own: the file order (or a fixed-lifetime
+ * problem), no events stage, and the baseline placer alone at its default
+ * options?  Its plan is then the baseline's (the placer's plan depends on
+ * the problem alone), so it need not be placed twice: the default `solve`
+ * placed the same 10^5-node graph twice. */
+static bool run_is_baseline(const run_state *s) {
+  const mp_chain *ch = s->ch;
+  if (s->r->has_remat || s->spec->n_extra) return false;
+  if (s->in->g && !mp_chain_is_file_order(ch->names[MP_STAGE_ORDER])) return false;
+  const mp_stage_spec *pl = NULL;
+  for (int i = 0; i < ch->n; i++)
+    if (ch->st[i].kind == MP_STAGE_PLACE) {
+      if (pl) return false; /* a chain of placers */
+      pl = &ch->st[i];
+    }
+  if (!pl || pl->solver->decides != MP_DECIDES_OFFSETS || !(pl->solver->roles & MP_ROLE_BASELINE))
+    return false;
+  double def[MP_MAX_OPTS];
+  mp_error e;
+  if (mp_solver_options(pl->solver, 0, NULL, def, &e)) return false;
+  for (int k = 0; k < pl->solver->n_options; k++)
+    if (def[k] != pl->opt[k]) return false;
+  return true;
+}
+
+/* The baseline at the result's alignment: from the caller's cache, the
+ * run itself, or computed (and cached).  False when it cannot be computed. */
 static bool baseline_for(const run_state *s, mp_baseline *out) {
   mp_baselines *cache = s->spec->baselines;
   int64_t align = s->r->align;
   for (int i = 0; cache && i < cache->n; i++)
     if (cache->b[i].align == align) return (*out = cache->b[i]), true;
   mp_error e;
-  if (mp_baseline_compute(s->in, align, out, &e)) return false;
+  if (run_is_baseline(s))
+    *out = (mp_baseline){align, mp_arena(&s->r->prob, s->r->offsets)};
+  else if (mp_baseline_compute(s->in, align, out, &e))
+    return false;
   if (cache) cache->b[cache->n < MP_BASELINE_CACHE ? cache->n++ : MP_BASELINE_CACHE - 1] = *out;
   return true;
 }

@@ -50,7 +50,9 @@ enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3, MP_DEC
 /* Roles the harness needs, so that it never names a solver:
  * MP_ROLE_DEFAULT   the solver used when the user names none of its kind
  *                   (the file order; the baseline placer);
- * MP_ROLE_BASELINE  the placer of the `reduction_vs_given` baseline;
+ * MP_ROLE_BASELINE  the placer of the `reduction_vs_given` baseline; its plan
+ *                   must depend on the problem alone (no seed, no clock): a
+ *                   run that is the baseline's own is not placed twice;
  * MP_ROLE_FILE_ORDER an order solver that returns the file order whatever
  *                   it starts from (a chain of such solvers searches no order);
  * MP_ROLE_QUICK_PLACE a placer of one linear pass that always completes: the
