@@ -45,6 +45,9 @@ double mp_cy(const mp_canvas *c, double y);
  * values [mp_canvas_column_lo(j, n, cols), mp_canvas_column_lo(j + 1, n, cols)). */
 void mp_canvas_step_path(mp_canvas *c, const int64_t *y, int64_t n, double x0);
 int mp_canvas_columns(const mp_canvas *c);
+/* The columns n values are drawn in: n when they are drawn whole, else
+ * mp_canvas_columns(c). */
+int64_t mp_canvas_columns_for(const mp_canvas *c, int64_t n);
 int64_t mp_canvas_column_lo(int64_t j, int64_t n, int cols);
 /* Text anchored at (x, y): ha, va in [0, 1] (0 = left / top). */
 void mp_canvas_text(mp_canvas *c, double x, double y, double size, const char *s, double ha,

@@ -101,6 +101,11 @@ double mp_cy(const mp_canvas *c, double y) {
 
 int mp_canvas_columns(const mp_canvas *c) { return 2 * (int)(c->x1 - c->x0) + 1; }
 
+int64_t mp_canvas_columns_for(const mp_canvas *c, int64_t n) {
+  int cols = mp_canvas_columns(c);
+  return n > 4 * (int64_t)cols ? cols : n;
+}
+
 int64_t mp_canvas_column_lo(int64_t j, int64_t n, int cols) { return j * n / cols; }
 
 /* Column [t0, t1) of a reduced step curve: its first value, its lowest and
@@ -121,10 +126,10 @@ static void column_path(mp_canvas *c, const int64_t *y, int64_t t0, int64_t t1, 
 void mp_canvas_step_path(mp_canvas *c, const int64_t *y, int64_t n, double x0) {
   if (n <= 0) return;
   cairo_move_to(c->cr, mp_cx(c, x0), mp_cy(c, (double)y[0]));
-  int cols = mp_canvas_columns(c);
-  if (n > 4 * (int64_t)cols) {
-    for (int j = 0; j < cols; j++)
-      column_path(c, y, mp_canvas_column_lo(j, n, cols), mp_canvas_column_lo(j + 1, n, cols), x0);
+  int64_t cols = mp_canvas_columns_for(c, n);
+  if (cols < n) {
+    for (int64_t j = 0; j < cols; j++)
+      column_path(c, y, mp_canvas_column_lo(j, n, (int)cols), mp_canvas_column_lo(j + 1, n, (int)cols), x0);
     return;
   }
   for (int64_t t = 0; t < n; t++) {

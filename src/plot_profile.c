@@ -147,7 +147,7 @@ static void frame(mp_canvas *c, const profile *P) {
  * stack of its sample of most memory. */
 static void draw_parts(mp_canvas *c, const profile *P) {
   cairo_t *cr = c->cr;
-  int n = P->n_parts, cols = n > 4 * mp_canvas_columns(c) ? mp_canvas_columns(c) : n;
+  int n = P->n_parts, cols = (int)mp_canvas_columns_for(c, n);
   for (int k = 2; k >= 0; k--) { /* each layer from the bottom to its top */
     const double *col = mp_origin_colour[k == 0 ? MP_RES_RUN : k == 1 ? MP_RES_RERUN : MP_RES_IN];
     cairo_set_source_rgba(cr, col[0], col[1], col[2], 0.28);

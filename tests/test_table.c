@@ -786,7 +786,7 @@ static int path_points(mp_canvas *c, double *px, double *py, int cap) {
 START_TEST(step_path_keeps_extremes) {
   cairo_surface_t *rec = cairo_recording_surface_create(CAIRO_CONTENT_COLOR_ALPHA, NULL);
   mp_canvas c = {.cr = cairo_create(rec), .x0 = 60, .x1 = 760, .y0 = 40, .y1 = 500};
-  int cols = mp_canvas_columns(&c), cap = 4 * 1000000 + 8;
+  int cols = mp_canvas_columns(&c), cap = 8 * cols + 8; /* 2n + 1 points drawn whole, 4 a column else */
   double *px = mp_xmalloc(sizeof(double) * (size_t)cap), *py = mp_xmalloc(sizeof(double) * (size_t)cap);
   mp_rng r;
   mp_rng_seed(&r, 9);
