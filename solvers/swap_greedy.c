@@ -51,6 +51,8 @@ typedef struct sg_cand {
   int back;         /* swap: the position it comes back at */
   double ft;        /* swap: free time (>= 0: hidden) */
   double overhead;  /* the cheaper option's estimated cost */
+  bool hidden;      /* a swap whose copies the idle window hides */
+  double per;       /* bytes per overhead */
 } sg_cand;
 
 /* The whole plan, written to out (may be NULL). */
@@ -138,7 +140,7 @@ static bool consider_later(const sg_state *s, const rx_exec *x, int b, int e, in
   if (back <= pstar) back = pstar + 1; /* late: a stall */
   if (back > q) return false;
   double ft = s->pos_start[q] - in_end(s, back, x->last_out[b], len);
-  *cd = (sg_cand){b, e, RX_SWAP, back, ft, ft >= 0 ? 0 : -ft};
+  *cd = (sg_cand){.b = b, .e = e, .mode = RX_SWAP, .back = back, .ft = ft, .overhead = ft >= 0 ? 0 : -ft};
   return true;
 }
 
@@ -149,7 +151,7 @@ static bool consider(const sg_state *s, const rx_exec *x, int b, int pstar, sg_c
   int q = ri->ev[x->cur[b]], ls = ri->ev[e];
   if (q <= pstar) return false; /* read right now */
   if (s->gap[e] != RX_KEEP) return consider_later(s, x, b, e, q, pstar, cd);
-  *cd = (sg_cand){b, e, -1, -1, -DBL_MAX, DBL_MAX};
+  *cd = (sg_cand){.b = b, .e = e, .mode = -1, .back = -1, .ft = -DBL_MAX, .overhead = DBL_MAX};
   if (s->bw > 0 && (ri->flags[b] & RI_SWAP)) {
     /* copied out after it is made, freed once copied (and used), back in
      * time for q: it helps at p* when the free comes before and the copy
@@ -189,16 +191,20 @@ typedef struct sg_order {
 static bool taken_first(const void *ctx, int i, int j) {
   const sg_order *o = ctx;
   const sg_cand *a = &o->cd[i], *b = &o->cd[j];
-  const int64_t *size = o->ri->size;
-  bool ha = a->mode == RX_SWAP && a->ft >= 0, hb = b->mode == RX_SWAP && b->ft >= 0;
-  if (ha != hb) return ha;
-  if (ha) { /* hidden swaps: the most bytes first */
+  if (a->hidden != b->hidden) return a->hidden;
+  if (a->hidden) { /* hidden swaps: the most bytes first */
+    const int64_t *size = o->ri->size;
     if (size[a->b] != size[b->b]) return size[a->b] > size[b->b];
-  } else {
-    double ma = (double)size[a->b] / a->overhead, mb = (double)size[b->b] / b->overhead;
-    if (ma != mb) return ma > mb;
+  } else if (a->per != b->per) {
+    return a->per > b->per;
   }
   return a->b < b->b;
+}
+
+/* The keys of the order, once per candidate. */
+static void rank(const ri_info *ri, sg_cand *cd) {
+  cd->hidden = cd->mode == RX_SWAP && cd->ft >= 0;
+  cd->per = (double)ri->size[cd->b] / cd->overhead;
 }
 
 /* The candidates at p* (x: the state there), into cd; their count. */
@@ -211,6 +217,7 @@ static int candidates(const sg_state *s, const rx_exec *x, int pstar, sg_cand *c
     bool read_now = false;
     for (int k = 0; v >= 0 && k < ri_nreads(ri, v); k++) read_now |= ri_read(ri, v, k) == b;
     bool ok = !read_now && consider(s, x, b, pstar, &cd[n]);
+    if (ok) rank(ri, &cd[n]);
     if (s->c->verbose > 1 && ri->size[b] > 1000000)
       fprintf(stderr, "  resident %d (%lld bytes, flags %d, cur event %d at %d, gap %d, prefetch %d): %s\n", b,
               (long long)ri->size[b], ri->flags[b], x->cur[b] - ri->ev_start[b],
@@ -223,23 +230,9 @@ static int candidates(const sg_state *s, const rx_exec *x, int pstar, sg_cand *c
   int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0;
   for (int i = 0; i < np; i++) {
     int b = x->pre[x->pre_start[pstar] + i];
-    if (!x->res[b] && consider(s, x, b, pstar, &cd[n])) n++;
+    if (!x->res[b] && consider(s, x, b, pstar, &cd[n])) rank(ri, &cd[n++]);
   }
   return n;
-}
-
-/* The first step of the run that can see candidate k's change (-1:
- * rx_start), from the builder's rules: a gap's mode is read once its
- * event has passed, whether the buffer has a swap at all once it is made
- * (its copy out then), a prefetch position at that position. */
-static int first_step_seeing(const sg_state *s, const sg_cand *k) {
-  const ri_info *ri = s->ri;
-  if (s->gap[k->e] == k->mode) { /* a swap brought back later: the prefetch moves */
-    int old = s->prefetch[k->e], now = k->mode == RX_SWAP ? k->back : -1;
-    int lo = old < now ? old : now, hi = old < now ? now : old;
-    return old == now ? ri->m : lo >= 0 ? lo : hi;
-  }
-  return k->mode == RX_SWAP ? ri_prod(ri, k->b) : ri->ev[k->e];
 }
 
 /* Take candidates in order until `excess` bytes are freed; the gaps
@@ -254,7 +247,8 @@ static int take(sg_state *s, sg_cand *cd, int n, int pstar, int64_t excess) {
   int changed = 0, first = ri->m, swaps = 0;
   while (q.n > 0 && freed < excess) {
     sg_cand k = cd[mp_iheap_pop(&q)];
-    int step = first_step_seeing(s, &k);
+    int step = rk_first_step(ri, k.b, k.e, s->gap[k.e], k.mode, s->prefetch[k.e],
+                             k.mode == RX_SWAP ? k.back : -1);
     if (step < first) first = step;
     swaps += k.mode == RX_SWAP;
     s->gap[k.e] = (uint8_t)k.mode;

@@ -32,6 +32,16 @@ void rk_set_gaps(rk_run *k, const uint8_t *gap, const int *prefetch) {
   rx_set_gaps(&k->x, gap, prefetch);
 }
 
+int rk_first_step(const ri_info *ri, int b, int e, int was, int now, int was_pre, int now_pre) {
+  int first = ri->m;
+  if ((was == RX_SWAP) != (now == RX_SWAP)) first = ri_prod(ri, b);
+  else if (was != now) first = ri->ev[e];
+  int pre[2] = {was_pre, now_pre};
+  for (int i = 0; i < 2 && was_pre != now_pre; i++)
+    if (pre[i] >= 0 && pre[i] < first) first = pre[i];
+  return first;
+}
+
 void rk_changed(rk_run *k, int step) {
   if (step < 0) {
     k->nsnap = 0;
@@ -59,7 +69,7 @@ static int restore(rk_run *k, int p) {
   int i = p / k->every;
   if (i > k->nsnap - 1) i = k->nsnap - 1;
   if (i < 0) return restart(k);
-  rx_copy_state(&k->x, &k->snap[i]);
+  rx_copy_state_untimed(&k->x, &k->snap[i]);
   k->fresh = true;
   return k->x.failed ? -1 : 0;
 }
@@ -81,7 +91,7 @@ int rk_step(rk_run *k) {
     rx_exec *s = &k->snap[k->nsnap];
     if (!k->made[k->nsnap]) rx_init(s, x->ri, NULL, INT64_MAX, x->bandwidth);
     k->made[k->nsnap] = true;
-    rx_copy_state(s, x);
+    rx_copy_state_untimed(s, x);
     k->nsnap++;
   }
   k->pos_peak[p] = 0;

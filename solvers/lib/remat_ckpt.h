@@ -34,6 +34,13 @@ void rk_destroy(rk_run *k);
  * call once before the first step, again after a change of prefetch, and
  * tell rk_changed which step the change reaches first. */
 void rk_set_gaps(rk_run *k, const uint8_t *gap, const int *prefetch);
+/* The first step that can see buffer b's gap e change from mode `was` to
+ * `now` and its prefetch position from `was_pre` to `now_pre` (-1: none),
+ * by the builder's rules: a gap's mode is read once its event has passed;
+ * whether b has a swap at all, once b is made (its copy out then); a
+ * prefetch position, at that position.  -1: rx_start (b is an input); m:
+ * no step (nothing changed). */
+int rk_first_step(const ri_info *ri, int b, int e, int was, int now, int was_pre, int now_pre);
 /* The policy changed; steps before `step` cannot see it (their states are
  * kept), it or a later one may (-1: rx_start may). */
 void rk_changed(rk_run *k, int step);
