@@ -16,7 +16,10 @@
  * simulation (one compute stream, two copy streams, DESIGN 6.3), so later
  * choices see the stalls of earlier ones.  With bandwidth 0 (no host link)
  * it only recomputes.  In-place storage is never moved (DESIGN 6.2).  The
- * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth). */
+ * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth).
+ * Each round's measurement resumes from a snapshot before the first step
+ * the previous round's changes reach (lib/remat_ckpt.h): the same plan as
+ * a run from the start, without its unchanged prefix. */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
