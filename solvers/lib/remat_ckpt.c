@@ -89,7 +89,7 @@ int rk_step(rk_run *k) {
   int p = x->p;
   if (p % k->every == 0 && p / k->every == k->nsnap && k->nsnap < k->slots) {
     rx_exec *s = &k->snap[k->nsnap];
-    if (!k->made[k->nsnap]) rx_init(s, x->ri, NULL, INT64_MAX, x->bandwidth);
+    if (!k->made[k->nsnap]) rx_init_snapshot(s, x);
     k->made[k->nsnap] = true;
     rx_copy_state_untimed(s, x);
     k->nsnap++;

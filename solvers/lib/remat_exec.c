@@ -516,6 +516,23 @@ static void start(rx_exec *x) {
   x->peak = x->live;
 }
 
+void rx_init_snapshot(rx_exec *x, const rx_exec *of) {
+  const ri_info *ri = of->ri;
+  memset(x, 0, sizeof *x);
+  x->ri = ri;
+  x->g = ri->g;
+  x->budget = of->budget;
+  x->bandwidth = of->bandwidth;
+  x->dirty_access = noted(of) || of->dirty_access;
+  x->dirty_time = of->bandwidth > 0 || of->dirty_time;
+  for (int k = 0; k < RX_N_ARRAYS; k++) {
+    const rx_array *a = &rx_arrays[k];
+    bool held = a->use != USE_POS && a->use != USE_SCRATCH && (a->use != USE_ACCESS || x->dirty_access) &&
+                (a->use != USE_TIME || x->dirty_time);
+    if (held) *array_at(x, a) = mp_xmalloc(a->elem * array_len(ri, a->len));
+  }
+}
+
 void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
   /* the accounts written only with callbacks or a link */
   bool access = noted(x) || x->dirty_access, time = x->bandwidth > 0 || x->dirty_time;
