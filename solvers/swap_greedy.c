@@ -16,20 +16,27 @@
  * simulation (one compute stream, two copy streams, DESIGN 6.3), so later
  * choices see the stalls of earlier ones.  With bandwidth 0 (no host link)
  * it only recomputes.  In-place storage is never moved (DESIGN 6.2).  The
- * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth). */
+ * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth).
+ * Each round's measurement resumes from a snapshot before the first step
+ * the previous round's changes reach (lib/remat_ckpt.h): the same plan as
+ * a run from the start, without its unchanged prefix. */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/iheap.h"
-#include "lib/remat_exec.h"
+#include "lib/remat_ckpt.h"
 #include "solver.h"
 
 #define SWAP_GREEDY_OPTIONS(X) \
   X(rounds, 100000, 1, 1e9, "measure-and-free rounds at most")
 enum { SWAP_GREEDY_OPTIONS(MP_OPT_ENUM) SWAP_GREEDY_N_OPTS };
 static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY)};
+/* Snapshots of the rounds' run: more is less stepping on a resume, more
+ * copying and memory (one state each, about 35 bytes per buffer, 60 with
+ * a link); 8 and 16 take about the same time on gen sp graphs. */
+enum { SG_SNAPSHOTS = 8 };
 
 typedef struct sg_state {
   const ri_info *ri;
@@ -37,7 +44,7 @@ typedef struct sg_state {
   double bw;
   uint8_t *gap;     /* per event: the mode of the gap after it */
   int *prefetch;    /* per event: where a swapped buffer comes back */
-  int64_t *pos_peak;
+  rk_run run;       /* the rounds' run, resumed where a round's changes begin */
   double *pos_start, *pos_tout, *pos_tin; /* of the last whole plan measured */
 } sg_state;
 
@@ -48,28 +55,49 @@ typedef struct sg_cand {
   int back;         /* swap: the position it comes back at */
   double ft;        /* swap: free time (>= 0: hidden) */
   double overhead;  /* the cheaper option's estimated cost */
+  bool hidden;      /* a swap whose copies the idle window hides */
+  double per;       /* bytes per overhead */
 } sg_cand;
 
-/* Run the plan: figures, per-position peaks and start times; stop before
- * position `until` (m: the whole plan) when x is handed back. */
-static int measure(sg_state *s, mp_events *out, int until, rx_exec *x) {
+/* The whole plan, written to out (may be NULL). */
+static int measure(sg_state *s, mp_events *out, rx_exec *x) {
   rx_init(x, s->ri, out, INT64_MAX, s->bw);
   x->deadline = s->c->deadline;
   rx_set_gaps(x, s->gap, s->prefetch);
-  if (until >= s->ri->m) {
-    memset(s->pos_peak, 0, sizeof(int64_t) * (size_t)(s->ri->m + 1));
-    x->pos_peak = s->pos_peak;
-  }
   int rc = rx_start(x);
-  while (rc == 0 && x->p < until && x->p < s->ri->m) rc = rx_step(x);
-  if (rc == 0 && until >= s->ri->m) rc = rx_finish(x);
-  if (rc == 0 && until >= s->ri->m) {
-    size_t len = sizeof(double) * (size_t)s->ri->m;
-    memcpy(s->pos_start, x->pos_start, len);
-    memcpy(s->pos_tout, x->pos_tout, len);
-    memcpy(s->pos_tin, x->pos_tin, len);
-  }
+  if (rc == 0) rc = rx_finish(x);
   return rc;
+}
+
+/* A round's measurement: the plan run on from the last state the previous
+ * round's changes left as it was, to the first position whose sample
+ * exceeds the budget (*pstar; -1: none, m: bringing back the outputs).
+ * Without a link the choices there read that state only, and the run stops
+ * after it; with one they read the times of the whole plan, so it runs to
+ * the end.  Before the first overflow every sample fits, and so does the
+ * start (the budget is above mp_events_floor): no overflow, no excess. */
+static int run_plan(sg_state *s, int *pstar) {
+  const ri_info *ri = s->ri;
+  rk_run *k = &s->run;
+  int64_t budget = s->c->budget;
+  *pstar = -1;
+  int rc = rk_resume(k);
+  while (rc == 0 && k->x.p < ri->m) {
+    int p = k->x.p;
+    rc = rk_step(k);
+    if (rc == 0 && *pstar < 0 && k->pos_peak[p] > budget) {
+      *pstar = p;
+      if (s->bw <= 0) return 0;
+    }
+  }
+  if (rc == 0) rc = rk_finish(k);
+  if (rc) return rc;
+  if (*pstar < 0 && k->pos_peak[ri->m] > budget) *pstar = ri->m;
+  size_t len = sizeof(double) * (size_t)ri->m;
+  memcpy(s->pos_start, k->x.pos_start, len);
+  memcpy(s->pos_tout, k->x.pos_tout, len);
+  memcpy(s->pos_tin, k->x.pos_tin, len);
+  return 0;
 }
 
 /* When a copy in issued before position r would end: it starts once r's
@@ -116,7 +144,7 @@ static bool consider_later(const sg_state *s, const rx_exec *x, int b, int e, in
   if (back <= pstar) back = pstar + 1; /* late: a stall */
   if (back > q) return false;
   double ft = s->pos_start[q] - in_end(s, back, x->last_out[b], len);
-  *cd = (sg_cand){b, e, RX_SWAP, back, ft, ft >= 0 ? 0 : -ft};
+  *cd = (sg_cand){.b = b, .e = e, .mode = RX_SWAP, .back = back, .ft = ft, .overhead = ft >= 0 ? 0 : -ft};
   return true;
 }
 
@@ -127,7 +155,7 @@ static bool consider(const sg_state *s, const rx_exec *x, int b, int pstar, sg_c
   int q = ri->ev[x->cur[b]], ls = ri->ev[e];
   if (q <= pstar) return false; /* read right now */
   if (s->gap[e] != RX_KEEP) return consider_later(s, x, b, e, q, pstar, cd);
-  *cd = (sg_cand){b, e, -1, -1, -DBL_MAX, DBL_MAX};
+  *cd = (sg_cand){.b = b, .e = e, .mode = -1, .back = -1, .ft = -DBL_MAX, .overhead = DBL_MAX};
   if (s->bw > 0 && (ri->flags[b] & RI_SWAP)) {
     /* copied out after it is made, freed once copied (and used), back in
      * time for q: it helps at p* when the free comes before and the copy
@@ -167,72 +195,100 @@ typedef struct sg_order {
 static bool taken_first(const void *ctx, int i, int j) {
   const sg_order *o = ctx;
   const sg_cand *a = &o->cd[i], *b = &o->cd[j];
-  const int64_t *size = o->ri->size;
-  bool ha = a->mode == RX_SWAP && a->ft >= 0, hb = b->mode == RX_SWAP && b->ft >= 0;
-  if (ha != hb) return ha;
-  if (ha) { /* hidden swaps: the most bytes first */
+  if (a->hidden != b->hidden) return a->hidden;
+  if (a->hidden) { /* hidden swaps: the most bytes first */
+    const int64_t *size = o->ri->size;
     if (size[a->b] != size[b->b]) return size[a->b] > size[b->b];
-  } else {
-    double ma = (double)size[a->b] / a->overhead, mb = (double)size[b->b] / b->overhead;
-    if (ma != mb) return ma > mb;
+  } else if (a->per != b->per) {
+    return a->per > b->per;
   }
   return a->b < b->b;
+}
+
+/* The keys of the order, once per candidate. */
+static void rank(const ri_info *ri, sg_cand *cd) {
+  cd->hidden = cd->mode == RX_SWAP && cd->ft >= 0;
+  cd->per = (double)ri->size[cd->b] / cd->overhead;
+}
+
+/* The candidates at p* (x: the state there), into cd; their count. */
+static int candidates(const sg_state *s, const rx_exec *x, int pstar, sg_cand *cd) {
+  const ri_info *ri = s->ri;
+  int n = 0;
+  int v = pstar < ri->m ? ri->seq[pstar] : -1;
+  for (int i = 0; i < x->nres; i++) {
+    int b = x->rlist[i];
+    bool read_now = false;
+    for (int k = 0; v >= 0 && k < ri_nreads(ri, v); k++) read_now |= ri_read(ri, v, k) == b;
+    bool ok = !read_now && consider(s, x, b, pstar, &cd[n]);
+    if (ok) rank(ri, &cd[n]);
+    if (s->c->verbose > 1 && ri->size[b] > 1000000)
+      fprintf(stderr, "  resident %d (%lld bytes, flags %d, cur event %d at %d, gap %d, prefetch %d): %s\n", b,
+              (long long)ri->size[b], ri->flags[b], x->cur[b] - ri->ev_start[b],
+              x->cur[b] < ri->ev_start[b + 1] ? ri->ev[x->cur[b]] : -1,
+              x->cur[b] > ri->ev_start[b] ? s->gap[x->cur[b] - 1] : -1,
+              x->cur[b] > ri->ev_start[b] ? s->prefetch[x->cur[b] - 1] : -1, ok ? "candidate" : read_now ? "read now" : "no");
+    n += ok;
+  }
+  /* copies in planned at p* itself: bring them back later instead */
+  int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0;
+  for (int i = 0; i < np; i++) {
+    int b = x->pre[x->pre_start[pstar] + i];
+    if (!x->res[b] && consider(s, x, b, pstar, &cd[n])) rank(ri, &cd[n++]);
+  }
+  return n;
+}
+
+/* Take candidates in order until `excess` bytes are freed; the gaps
+ * changed, the run told where.  Returns how many. */
+static int take(sg_state *s, sg_cand *cd, int n, int pstar, int64_t excess) {
+  const ri_info *ri = s->ri;
+  sg_order ord = {ri, cd};
+  mp_iheap q;
+  mp_iheap_init(&q, taken_first, &ord);
+  mp_iheap_build(&q, NULL, n);
+  int64_t freed = 0;
+  int changed = 0, first = ri->m, swaps = 0;
+  while (q.n > 0 && freed < excess) {
+    sg_cand k = cd[mp_iheap_pop(&q)];
+    int step = rk_first_step(ri, k.b, k.e, s->gap[k.e], k.mode, s->prefetch[k.e],
+                             k.mode == RX_SWAP ? k.back : -1);
+    if (step < first) first = step;
+    swaps += k.mode == RX_SWAP;
+    s->gap[k.e] = (uint8_t)k.mode;
+    s->prefetch[k.e] = k.mode == RX_SWAP ? k.back : -1;
+    freed += ri->size[k.b];
+    changed++;
+    if (s->c->verbose)
+      fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
+              "overhead %g)\n", pstar, (long long)excess, k.mode == RX_SWAP ? "swap" : "recompute",
+              k.b, (long long)ri->size[k.b], ri->ev[k.e], ri->ev[k.e + 1], k.ft, k.overhead);
+  }
+  mp_iheap_destroy(&q);
+  if (swaps) rk_set_gaps(&s->run, s->gap, s->prefetch); /* new prefetch lists */
+  if (changed) rk_changed(&s->run, first);
+  return changed;
 }
 
 /* One round: at the first overflow, choose what to free.  Returns the
  * number of gaps changed (0: nothing can be freed there). */
 static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, size_t cap) {
   const ri_info *ri = s->ri;
-  rx_exec x;
-  int changed = 0;
-  if (measure(s, NULL, pstar, &x) == 0) {
-    int np = x.pre_start ? x.pre_start[pstar + 1] - x.pre_start[pstar] : 0;
-    sg_cand *cd = mp_xmalloc(sizeof(sg_cand) * (size_t)(x.nres + np + 1));
-    int n = 0;
-    int v = pstar < ri->m ? ri->seq[pstar] : -1;
-    for (int i = 0; i < x.nres; i++) {
-      int b = x.rlist[i];
-      bool read_now = false;
-      for (int k = 0; v >= 0 && k < ri_nreads(ri, v); k++) read_now |= ri_read(ri, v, k) == b;
-      bool ok = !read_now && consider(s, &x, b, pstar, &cd[n]);
-      if (s->c->verbose > 1 && ri->size[b] > 1000000)
-        fprintf(stderr, "  resident %d (%lld bytes, flags %d, cur event %d at %d, gap %d, prefetch %d): %s\n", b,
-                (long long)ri->size[b], ri->flags[b], x.cur[b] - ri->ev_start[b],
-                x.cur[b] < ri->ev_start[b + 1] ? ri->ev[x.cur[b]] : -1,
-                x.cur[b] > ri->ev_start[b] ? s->gap[x.cur[b] - 1] : -1,
-                x.cur[b] > ri->ev_start[b] ? s->prefetch[x.cur[b] - 1] : -1, ok ? "candidate" : read_now ? "read now" : "no");
-      n += ok;
-    }
-    /* copies in planned at p* itself: bring them back later instead */
-    for (int i = 0; i < np; i++) {
-      int b = x.pre[x.pre_start[pstar] + i];
-      if (!x.res[b] && consider(s, &x, b, pstar, &cd[n])) n++;
-    }
-    sg_order ord = {ri, cd};
-    mp_iheap q;
-    mp_iheap_init(&q, taken_first, &ord);
-    mp_iheap_build(&q, NULL, n);
-    int64_t freed = 0;
-    while (q.n > 0 && freed < excess) {
-      sg_cand k = cd[mp_iheap_pop(&q)];
-      s->gap[k.e] = (uint8_t)k.mode;
-      s->prefetch[k.e] = k.mode == RX_SWAP ? k.back : -1;
-      freed += ri->size[k.b];
-      changed++;
-      if (s->c->verbose)
-        fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
-                "overhead %g)\n", pstar, (long long)excess, k.mode == RX_SWAP ? "swap" : "recompute",
-                k.b, (long long)ri->size[k.b], ri->ev[k.e], ri->ev[k.e + 1], k.ft, k.overhead);
-    }
-    if (!changed)
-      snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "
-               "offloaded or recomputed", pstar, (long long)excess);
-    mp_iheap_destroy(&q);
-    free(cd);
-  } else {
-    snprintf(msg, cap, "%s", x.msg);
+  rk_run *k = &s->run;
+  /* the state at p*: the run is there after bringing back the outputs */
+  if (pstar < ri->m && rk_seek(k, pstar)) {
+    snprintf(msg, cap, "%s", k->x.msg);
+    return 0;
   }
-  rx_destroy(&x);
+  const rx_exec *x = &k->x;
+  int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0;
+  sg_cand *cd = mp_xmalloc(sizeof(sg_cand) * (size_t)(x->nres + np + 1));
+  int n = candidates(s, x, pstar, cd);
+  int changed = take(s, cd, n, pstar, excess);
+  if (!changed)
+    snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "
+             "offloaded or recomputed", pstar, (long long)excess);
+  free(cd);
   return changed;
 }
 
@@ -242,16 +298,17 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   s->gap = mp_xcalloc((size_t)ne + 1, 1);
   s->prefetch = mp_xmalloc(sizeof(int) * (size_t)(ne + 1));
   for (int e = 0; e < ne; e++) s->prefetch[e] = -1;
-  s->pos_peak = mp_xcalloc((size_t)ri->m + 2, sizeof(int64_t));
   s->pos_start = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   s->pos_tout = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   s->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  rk_init(&s->run, ri, bw, SG_SNAPSHOTS, c->deadline);
+  rk_set_gaps(&s->run, s->gap, s->prefetch);
 }
 
 static void sg_destroy(sg_state *s) {
+  rk_destroy(&s->run);
   free(s->gap);
   free(s->prefetch);
-  free(s->pos_peak);
   free(s->pos_start);
   free(s->pos_tout);
   free(s->pos_tin);
@@ -260,19 +317,18 @@ static void sg_destroy(sg_state *s) {
 /* Measure, free at the first overflow, repeat until the plan fits.
  * Returns 0 with the plan's duration, or -1 with msg. */
 static int greedy(sg_state *s, long max_rounds, double *duration, long *rounds, char *msg, size_t cap) {
-  const ri_info *ri = s->ri;
   for (*rounds = 0; *rounds < max_rounds && !mp_time_up(s->c); (*rounds)++) {
-    rx_exec x;
-    int mrc = measure(s, NULL, ri->m, &x);
-    int64_t peak = x.peak;
-    *duration = x.duration;
-    if (mrc) snprintf(msg, cap, "%s", x.msg);
-    rx_destroy(&x);
-    if (mrc) return -1;
-    if (peak <= s->c->budget) return 0;
-    int pstar = 0;
-    while (s->pos_peak[pstar] <= s->c->budget) pstar++;
-    if (!free_at_overflow(s, pstar, s->pos_peak[pstar] - s->c->budget, msg, cap)) return -1;
+    int pstar;
+    if (run_plan(s, &pstar)) {
+      snprintf(msg, cap, "%s", s->run.x.msg);
+      return -1;
+    }
+    if (pstar < 0) {
+      *duration = s->run.x.duration;
+      return 0;
+    }
+    int64_t excess = s->run.pos_peak[pstar] - s->c->budget;
+    if (!free_at_overflow(s, pstar, excess, msg, cap)) return -1;
   }
   if (!msg[0]) snprintf(msg, cap, "%s", mp_time_up(s->c) ? "time limit" : "rounds exhausted");
   return -1;
@@ -300,7 +356,7 @@ static int swap_greedy_solve(mp_ctx *c) {
   rc = -1;
   if (w >= 0) {
     rx_exec x;
-    rc = measure(&runs[w], c->events, ri.m, &x);
+    rc = measure(&runs[w], c->events, &x);
     if (rc == 0 && x.peak <= c->budget) {
       ri_claim(c, x.duration);
       snprintf(c->msg, sizeof c->msg, "%ld rounds%s: %lld reruns, %lld copies in", rounds[w],

@@ -516,6 +516,23 @@ static void start(rx_exec *x) {
   x->peak = x->live;
 }
 
+void rx_init_snapshot(rx_exec *x, const rx_exec *of) {
+  const ri_info *ri = of->ri;
+  memset(x, 0, sizeof *x);
+  x->ri = ri;
+  x->g = ri->g;
+  x->budget = of->budget;
+  x->bandwidth = of->bandwidth;
+  x->dirty_access = noted(of) || of->dirty_access;
+  x->dirty_time = of->bandwidth > 0 || of->dirty_time;
+  for (int k = 0; k < RX_N_ARRAYS; k++) {
+    const rx_array *a = &rx_arrays[k];
+    bool held = a->use != USE_POS && a->use != USE_SCRATCH && (a->use != USE_ACCESS || x->dirty_access) &&
+                (a->use != USE_TIME || x->dirty_time);
+    if (held) *array_at(x, a) = mp_xmalloc(a->elem * array_len(ri, a->len));
+  }
+}
+
 void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
   /* the accounts written only with callbacks or a link */
   bool access = noted(x) || x->dirty_access, time = x->bandwidth > 0 || x->dirty_time;
@@ -547,8 +564,9 @@ void rx_resident(rx_exec *x, int b) {
   rlist_add(x, b);
 }
 
-/* How many elements of array a rx_copy_state takes (0: none). */
-static size_t copied(const rx_exec *dst, const rx_exec *src, const rx_array *a) {
+/* How many elements of array a rx_copy_state takes (0: none); positions:
+ * whether the per-position times are taken. */
+static size_t copied(const rx_exec *dst, const rx_exec *src, const rx_array *a, bool positions) {
   switch (a->use) {
   case USE_ZERO:
   case USE_START: return array_len(src->ri, a->len);
@@ -558,7 +576,7 @@ static size_t copied(const rx_exec *dst, const rx_exec *src, const rx_array *a) 
     return src->bandwidth > 0 || dst->bandwidth > 0 || src->dirty_time || dst->dirty_time
                ? array_len(src->ri, a->len)
                : 0;
-  case USE_POS: return (size_t)src->p; /* the positions run */
+  case USE_POS: return positions ? (size_t)src->p : 0; /* the positions run */
   case USE_RLIST: return (size_t)src->nres;
   case USE_PEND: return (size_t)src->npend;
   case USE_SCRATCH: return 0;
@@ -566,10 +584,10 @@ static size_t copied(const rx_exec *dst, const rx_exec *src, const rx_array *a) 
   return 0;
 }
 
-void rx_copy_state(rx_exec *dst, const rx_exec *src) {
+static void copy_state(rx_exec *dst, const rx_exec *src, bool positions) {
   for (int k = 0; k < RX_N_ARRAYS; k++) {
     const rx_array *a = &rx_arrays[k];
-    size_t n = copied(dst, src, a);
+    size_t n = copied(dst, src, a, positions);
     if (n) memcpy(*array_at(dst, a), *array_at(src, a), a->elem * n);
     if (n && a->use == USE_ACCESS) dst->dirty_access = true;
     if (n && a->use == USE_TIME) dst->dirty_time = true;
@@ -584,6 +602,10 @@ void rx_copy_state(rx_exec *dst, const rx_exec *src) {
   dst->failed = src->failed;
   memcpy(dst->msg, src->msg, sizeof dst->msg);
 }
+
+void rx_copy_state(rx_exec *dst, const rx_exec *src) { copy_state(dst, src, true); }
+
+void rx_copy_state_untimed(rx_exec *dst, const rx_exec *src) { copy_state(dst, src, false); }
 
 void rx_destroy(rx_exec *x) {
   for (int k = 0; k < RX_N_ARRAYS; k++) free(*array_at(x, &rx_arrays[k]));

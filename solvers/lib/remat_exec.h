@@ -110,6 +110,15 @@ void rx_restart(rx_exec *x, mp_events *out, double bandwidth);
  * per-position times only for the positions src has run (dst's later
  * ones are rewritten as it runs them). */
 void rx_copy_state(rx_exec *dst, const rx_exec *src);
+/* rx_copy_state without the per-position times, for a run and its own
+ * snapshots (remat_ckpt.h): the run keeps the times of the positions
+ * before a valid snapshot's, and a snapshot never gives them back. */
+void rx_copy_state_untimed(rx_exec *dst, const rx_exec *src);
+/* x: a snapshot of `of` that only holds what rx_copy_state_untimed
+ * copies between them (no per-position times, no scratch, the accounts of
+ * last_access and of the link only when `of` keeps them); it never runs,
+ * it is copied to and from. */
+void rx_init_snapshot(rx_exec *x, const rx_exec *of);
 /* b resident again as if it had never been freed: no event, no sample
  * (for a driver that rebuilds a state, rx_copy_state). */
 void rx_resident(rx_exec *x, int b);

@@ -1,0 +1,165 @@
+/* test_rematckpt.c - the resumable run (lib/remat_ckpt.h) against plain
+ * runs of the plan builder: random gaps and prefetch positions on
+ * generated training steps, changed a few at a time, each change told
+ * where rk_first_step says it begins; after each change the run resumed
+ * from its snapshots must give the plain run's figures (peak, duration,
+ * reruns, copies in, every position's sample and start time), and its
+ * state at a random position the plain run's state there. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "gen.h"
+#include "lib/remat_ckpt.h"
+#include "testlib.h"
+
+static mp_graph *training_step(const char *family, int n, uint64_t seed) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = family;
+  o.n = n;
+  o.seed = seed;
+  o.backward = true;
+  o.ws_prob = 0.2;
+  o.inplace_prob = 0.2;
+  char source[256];
+  mp_error err;
+  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
+  ck_assert_msg(g != NULL, "gen %s -n %d --seed %llu failed", family, n, (unsigned long long)seed);
+  return g;
+}
+
+/* A random mode for gap e of b (never one the buffer does not allow) and
+ * a prefetch position for a swap, inside the gap or anywhere. */
+static void random_gap(const ri_info *ri, mp_rng *r, double bw, int b, int e, uint8_t *mode, int *pre) {
+  int pick = (int)mp_rng_below(r, 3);
+  *mode = RX_KEEP;
+  *pre = -1;
+  if (pick == 1 && (ri->flags[b] & RI_DROP)) *mode = RX_DROP;
+  if (pick == 2 && bw > 0 && (ri->flags[b] & RI_SWAP)) {
+    *mode = RX_SWAP;
+    *pre = (int)mp_rng_below(r, (uint64_t)ri->m + 1) - 1;
+  }
+  (void)e;
+}
+
+/* The plain run to position p, then finished or not, pos_peak into peaks. */
+static int plain_run(const ri_info *ri, double bw, const uint8_t *gap, const int *pre, int p, bool finish,
+                     int64_t *peaks, rx_exec *x) {
+  rx_init(x, ri, NULL, INT64_MAX, bw);
+  memset(peaks, 0, sizeof(int64_t) * ((size_t)ri->m + 1));
+  x->pos_peak = peaks;
+  rx_set_gaps(x, gap, pre);
+  int rc = rx_start(x);
+  while (rc == 0 && x->p < p) rc = rx_step(x);
+  if (rc == 0 && finish) rc = rx_finish(x);
+  return rc;
+}
+
+static void same_state(const rx_exec *a, const rx_exec *b, const char *what) {
+  const ri_info *ri = a->ri;
+  ck_assert_msg(a->p == b->p && a->live == b->live && a->peak == b->peak && a->nres == b->nres &&
+                    a->npend == b->npend && a->n_reruns == b->n_reruns && a->n_ins == b->n_ins,
+                "%s: p %d/%d live %lld/%lld peak %lld/%lld resident %d/%d waiting %d/%d reruns %lld/%lld "
+                "copies in %lld/%lld", what, a->p, b->p, (long long)a->live, (long long)b->live,
+                (long long)a->peak, (long long)b->peak, a->nres, b->nres, a->npend, b->npend,
+                (long long)a->n_reruns, (long long)b->n_reruns, (long long)a->n_ins, (long long)b->n_ins);
+  ck_assert_msg(a->duration == b->duration && a->t_comp == b->t_comp && a->t_out == b->t_out &&
+                    a->t_in == b->t_in && a->floor == b->floor,
+                "%s: duration %.17g / %.17g", what, a->duration, b->duration);
+  for (int i = 0; i < a->nres; i++) ck_assert_int_eq(a->rlist[i], b->rlist[i]);
+  for (int i = 0; i < a->npend; i++) ck_assert_int_eq(a->pend[i], b->pend[i]);
+  for (int v = 0; v < ri->n; v++) ck_assert_int_eq(a->runs[v], b->runs[v]);
+  for (int bf = 0; bf < ri->nb; bf++)
+    ck_assert_msg(a->res[bf] == b->res[bf] && a->host[bf] == b->host[bf] && a->cur[bf] == b->cur[bf] &&
+                      a->pending[bf] == b->pending[bf] && a->hold[bf] == b->hold[bf],
+                  "%s: buffer %d differs: res %d/%d host %d/%d cur %d/%d pending %d/%d hold %d/%d at p %d bw %g", what, bf,
+                  a->res[bf], b->res[bf], a->host[bf], b->host[bf], a->cur[bf], b->cur[bf], a->pending[bf],
+                  b->pending[bf], a->hold[bf], b->hold[bf], a->p, a->bandwidth);
+  for (int p = 0; p < a->p; p++)
+    ck_assert_msg(a->pos_start[p] == b->pos_start[p] && a->pos_tout[p] == b->pos_tout[p] &&
+                      a->pos_tin[p] == b->pos_tin[p],
+                  "%s: times of position %d differ", what, p);
+}
+
+/* Rounds of random changes; each compared with plain runs. */
+static void rounds(const ri_info *ri, mp_rng *r, double bw, int slots, int *compared) {
+  int ne = ri->ev_start[ri->nb], m = ri->m;
+  uint8_t *gap = calloc((size_t)ne + 1, 1);
+  int *pre = malloc(sizeof(int) * ((size_t)ne + 1));
+  int64_t *peaks = malloc(sizeof(int64_t) * ((size_t)m + 1));
+  for (int e = 0; e < ne; e++) pre[e] = -1;
+  rk_run k;
+  rk_init(&k, ri, bw, slots, 0);
+  rk_set_gaps(&k, gap, pre);
+  for (int round = 0; round < 10; round++) {
+    int first = m, changes = 1 + (int)mp_rng_below(r, 3);
+    for (int c = 0; c < changes && round > 0; c++) {
+      int b = (int)mp_rng_below(r, (uint64_t)ri->nb);
+      if (ri->ev_start[b + 1] - ri->ev_start[b] < 2) continue;
+      int e = ri->ev_start[b] + (int)mp_rng_below(r, (uint64_t)(ri->ev_start[b + 1] - ri->ev_start[b] - 1));
+      uint8_t mode;
+      int p;
+      random_gap(ri, r, bw, b, e, &mode, &p);
+      int step = rk_first_step(ri, b, e, gap[e], mode, pre[e], p);
+      first = step < first ? step : first;
+      gap[e] = mode;
+      pre[e] = p;
+    }
+    rk_set_gaps(&k, gap, pre);
+    rk_changed(&k, first);
+    /* the whole plan */
+    rx_exec x;
+    int rc = plain_run(ri, bw, gap, pre, m, true, peaks, &x), rk = rk_resume(&k);
+    while (rk == 0 && k.x.p < m) rk = rk_step(&k);
+    if (rk == 0) rk = rk_finish(&k);
+    ck_assert_msg(rc == rk, "round %d: plain %d, resumed %d (%s / %s)", round, rc, rk, x.msg, k.x.msg);
+    if (rc == 0) {
+      same_state(&k.x, &x, "whole plan");
+      for (int p = 0; p <= m; p++) ck_assert_int_eq(k.pos_peak[p], peaks[p]);
+      (*compared)++;
+    }
+    rx_destroy(&x);
+    /* a state halfway, as a round's choices read it */
+    int at = (int)mp_rng_below(r, (uint64_t)m + 1);
+    rc = plain_run(ri, bw, gap, pre, at, false, peaks, &x);
+    rk = rk_seek(&k, at);
+    ck_assert_int_eq(rc, rk);
+    if (rc == 0) same_state(&k.x, &x, "state at a position");
+    rx_destroy(&x);
+  }
+  rk_destroy(&k);
+  free(gap);
+  free(pre);
+  free(peaks);
+}
+
+START_TEST(resumed_equals_plain_runs) {
+  mp_rng r;
+  mp_rng_seed(&r, 15);
+  static const char *families[] = {"sp", "layered", "chain"};
+  int compared = 0;
+  for (int f = 0; f < 3; f++)
+    for (uint64_t seed = 1; seed <= (uint64_t)tl_trials(4); seed++) {
+      mp_graph *g = training_step(families[f], 20 + 13 * (int)seed, seed);
+      ri_info ri;
+      ri_init(&ri, g, g->given);
+      double size = 0, cost = 0;
+      for (int b = 0; b < ri.nb; b++) size += (double)ri.size[b];
+      for (int v = 0; v < ri.n; v++) cost += ri.cost[v];
+      double link = cost > 0 ? size / cost : 1; /* a copy as long as a run, on average */
+      static const double scale[] = {0, 0.2, 5};
+      for (int i = 0; i < 3; i++) rounds(&ri, &r, link * scale[i], 1 + (int)(seed % 5), &compared);
+      ri_destroy(&ri);
+      mp_graph_destroy(g);
+    }
+  ck_assert_int_ge(compared, 3 * 3 * tl_trials(4));
+}
+END_TEST
+
+Suite *suite_rematckpt(void) {
+  Suite *s = suite_create("rematckpt");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, resumed_equals_plain_runs);
+  suite_add_tcase(s, tc);
+  return s;
+}
