@@ -42,10 +42,18 @@ int mp_vf_stated(mp_jdoc *plan, const char *key, int64_t *out, mp_error *err) {
   return 0;
 }
 
-int64_t mp_vf_align(mp_jdoc *plan, int64_t align_override) {
+int mp_vf_align(mp_jdoc *plan, int64_t align_override, int64_t *align, mp_error *err) {
   json_t *ja = mp_jdoc_get(plan, "align");
-  int64_t align = json_is_integer(ja) ? json_integer_value(ja) : 64;
-  return align_override > 0 ? align_override : align;
+  double a = json_is_number(ja) ? json_number_value(ja) : 0;
+  *align = 64;
+  if (ja && !json_is_null(ja)) {
+    /* a plan stating 0, a negative or a fractional A would pass every offset */
+    if (!json_is_number(ja) || a != floor(a) || a < 1 || a > (double)MP_MAX_ALIGN)
+      return mp_errorf(err, "\"align\" is not an alignment (an integer in [1, 2^30])");
+    *align = (int64_t)a;
+  }
+  if (align_override > 0) *align = align_override;
+  return 0;
 }
 
 static int verify_csv_plan(const mp_instance *in, const char *plan_path, int64_t align,
@@ -204,7 +212,8 @@ int mp_vf_figures(const mp_graph *g, mp_jdoc *plan, const mp_problem *p, const i
 
 /* A plan of an order (DESIGN 1.5): order, offsets, figures. */
 static int verify_order_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_error *err) {
-  int64_t align = mp_vf_align(plan, align_override);
+  int64_t align;
+  if (mp_vf_align(plan, align_override, &align, err)) return -1;
   int *order = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
   mp_problem p = {0};

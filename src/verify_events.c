@@ -188,7 +188,9 @@ int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, 
       rc = mp_errorf(err, "the plan is over its budget: live peak %lld > budget %lld",
                      (long long)f.live_peak, (long long)budget);
   }
-  if (!rc) rc = check_placement(g, plan, &p, mp_vf_align(plan, align_override), &f, err);
+  int64_t align;
+  if (!rc) rc = mp_vf_align(plan, align_override, &align, err);
+  if (!rc) rc = check_placement(g, plan, &p, align, &f, err);
   mp_events_destroy(&p);
   return rc ? -1 : 0;
 }

@@ -25,8 +25,9 @@ int mp_vf_stated(mp_jdoc *plan, const char *key, int64_t *out, mp_error *err);
  * every plan of its kind meets (per-node for an order, the events floor). */
 int mp_vf_figures(const mp_graph *g, mp_jdoc *plan, const mp_problem *p, const int64_t *off,
                   int64_t least_lb, mp_error *err);
-/* The plan's alignment: "align", or the override when > 0 (default 64). */
-int64_t mp_vf_align(mp_jdoc *plan, int64_t align_override);
+/* The plan's alignment: "align", or the override when > 0 (default 64);
+ * -1 with err when "align" is there but no integer in [1, MP_MAX_ALIGN]. */
+int mp_vf_align(mp_jdoc *plan, int64_t align_override, int64_t *align, mp_error *err);
 
 /* Offsets read from members of "offsets" by name: per slot (a buffer or a
  * residency) the value under its main name, else under its other name

@@ -204,6 +204,13 @@ grep -q '"order":\[0,1,2,3,4,5\]' "$T/v7.plan" && ok || bad "tamper: could not r
 expect 1 "tamper: order against an in-place edge" $BIN verify "$T/v6.json" "$T/v7.plan"
 grep -q "in-place" "$T/err" && ok || bad "in-place edge not named: $(cat "$T/err")"
 expect 1 "verify: plan is not JSON" $BIN verify "$T/v.json" "$T/v.json.missing"
+# the plan's alignment must be one (DESIGN 1.3: offsets are multiples of A >= 1)
+for a in 0 -64 '"64"' 1.5; do
+  sed 's/^\( *\)"align": [0-9]*/\1"align": '"$a"'/' "$T/v.plan" >"$T/va.plan"
+  grep -q "\"align\": $a," "$T/va.plan" && ok || bad "tamper: could not rewrite align to $a"
+  expect 1 "tamper: align $a" $BIN verify "$T/v.json" "$T/va.plan"
+  grep -q '"align"' "$T/err" && ok || bad "align $a not named: $(cat "$T/err")"
+done
 
 # ---- hostile input (issue 12): every case with its exit code and message ----
 hostile() { # hostile CODE 'message (grep -E)' DESCRIPTION -- command...
