@@ -255,6 +255,36 @@ static int64_t pack_all(const mp_problem *p, const int *seq, enum mp_fit fit, in
 static const enum seq_key cand_key[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
 enum { N_CAND = 2 * sizeof cand_key / sizeof cand_key[0], BIRTH_FIRST_FIT = 2 * 3 /* KEY_LO, first fit */ };
 
+static int cmp_int64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* How many pairs of items of positive size live together (the literal test
+ * of DESIGN 1.4): all pairs less those where one ends before the other
+ * begins; O(n log n).  A packing lists about these. */
+static int64_t live_pairs(const mp_problem *p) {
+  int64_t *hi = mp_xmalloc(sizeof(int64_t) * (size_t)(p->n ? p->n : 1));
+  int m = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].size > 0) hi[m++] = p->items[i].hi;
+  qsort(hi, (size_t)m, sizeof *hi, cmp_int64);
+  int64_t apart = 0;
+  for (int i = 0; i < p->n; i++) {
+    if (p->items[i].size <= 0) continue;
+    int64_t lo = p->items[i].lo; /* items ending at or before lo */
+    int a = 0, b = m;
+    while (a < b) {
+      int mid = a + (b - a) / 2;
+      if (hi[mid] <= lo) a = mid + 1; else b = mid;
+    }
+    apart += a;
+  }
+  free(hi);
+  int64_t all = (int64_t)m * (m - 1) / 2;
+  return apart < all ? all - apart : 0;
+}
+
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) {
   int n = p->n;
   size_t nz = (size_t)(n ? n : 1);
@@ -262,17 +292,21 @@ int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) 
   int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
   /* Under a time limit, birth-order first fit is packed first: a sweep in
    * O(n log n), while a by-size packing is quadratic on a training graph;
-   * the first packing always completes, the limit cuts the others. */
+   * the first packing always completes, the limit cuts the others.  A small
+   * problem packs every candidate whatever the clock (milliseconds): a
+   * placer entered after an order search spent the chain's limit must not
+   * do worse than bysize alone. */
+  double deadline = c->deadline > 0 && live_pairs(p) > MP_INCUMBENT_PAIRS ? c->deadline : 0;
   int order[N_CAND], k = 0;
-  if (c->deadline > 0) order[k++] = BIRTH_FIRST_FIT;
+  if (deadline > 0) order[k++] = BIRTH_FIRST_FIT;
   for (int q = 0; q < N_CAND; q++)
-    if (!(c->deadline > 0 && q == BIRTH_FIRST_FIT)) order[k++] = q;
+    if (!(deadline > 0 && q == BIRTH_FIRST_FIT)) order[k++] = q;
   int64_t bestA = -1;
   int bestQ = N_CAND, sorted = -1;
-  for (int j = 0; j < N_CAND && !(j > 0 && mp_time_up(c)); j++) {
+  for (int j = 0; j < N_CAND && !(j > 0 && deadline > 0 && mp_time_up(c)); j++) {
     int q = order[j];
     if (q / 2 != sorted) seq_sorted(p, cand_key[sorted = q / 2], seq);
-    int64_t a = pack_all(p, seq, q % 2 ? MP_BEST_FIT : MP_FIRST_FIT, off, j > 0 ? c->deadline : 0);
+    int64_t a = pack_all(p, seq, q % 2 ? MP_BEST_FIT : MP_FIRST_FIT, off, j > 0 ? deadline : 0);
     if (a < 0) break; /* cut by the deadline: dropped */
     if (bestA < 0 || a < bestA || (a == bestA && q < bestQ)) {
       bestA = a;

@@ -66,10 +66,13 @@ void mp_seq_by_size(const mp_problem *p, int *seq);
  * among first- and best-fit packings of five sequences (size; area =
  * lifetime x size; lifetime then size; birth; and `bysize`'s own sequence,
  * so it is never worse than `bysize`), and the chain's previous placement
- * (c->start_offsets) when mp_place_ok accepts it.  Once the deadline has
+ * (c->start_offsets) when mp_place_ok accepts it.  When more than
+ * MP_INCUMBENT_PAIRS pairs of items live together, once the deadline has
  * passed it stops after the first packing (under a time limit, birth-order
- * first fit, computed first as it is O(n log n)).  Returns the arena; best[] gets the
- * offsets (every item placed). */
+ * first fit, computed first as it is O(n log n)); up to it, every packing is
+ * made whatever the clock (a few milliseconds).  Returns the arena; best[]
+ * gets the offsets (every item placed). */
+enum { MP_INCUMBENT_PAIRS = 1 << 18 };
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best);
 
 /* A placer's own check (independent of the verifier): every offset >= 0,
