@@ -4,6 +4,7 @@
  * it states, its budget, the offsets of its residencies and every figure.
  * Model headers only. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,15 +41,18 @@ static int check_first_order(const mp_graph *g, mp_jdoc *plan, const mp_events *
 
 /* The residencies by id: an open-addressing table of their indices. */
 typedef struct residency_index {
+  const mp_graph *g;
   const mp_problem *p;
   int *slot; /* -1: empty */
   size_t mask;
   mp_vf_slots slots;
 } residency_index;
 
-static void residency_index_init(residency_index *x, const mp_problem *p, int64_t *off) {
+static void residency_index_init(residency_index *x, const mp_graph *g, const mp_problem *p,
+                                 int64_t *off) {
   size_t cap = 16;
   while (cap < 2 * (size_t)p->n) cap *= 2;
+  x->g = g;
   x->p = p;
   x->mask = cap - 1;
   x->slot = mp_xmalloc(sizeof(int) * cap);
@@ -66,21 +70,55 @@ static void residency_index_destroy(residency_index *x) {
   mp_vf_slots_destroy(&x->slots);
 }
 
-/* A member of "offsets": the offset of every residency of that id. */
+/* The residency ids equal to `id` take the value v as `which`; how many. */
+static int take_id(residency_index *x, const char *id, unsigned char which, json_t *v) {
+  int found = 0;
+  for (size_t h = (size_t)mp_str_hash(id) & x->mask; x->slot[h] >= 0; h = (h + 1) & x->mask)
+    if (!strcmp(x->p->ids[x->slot[h]], id)) {
+      mp_vf_slots_take(&x->slots, x->slot[h], which, v);
+      found++;
+    }
+  return found;
+}
+
+/* The main id ("J", "J@k") of `name` when it is the other name of a
+ * residency of J's only output ("J:0", "J:0@k"), as "J:0" names "J" in a
+ * plan of an order (verify.c); false otherwise.  Rebuilding the name from
+ * the number parsed decides, so "01:0" or "1:00" name nothing. */
+static bool main_id_of_alt(const mp_graph *g, const char *name, char *id, size_t cap) {
+  if (*name < '0' || *name > '9') return false;
+  char *end;
+  long j = strtol(name, &end, 10);
+  if (j >= g->n || strncmp(end, ":0", 2) || (end[2] && end[2] != '@')) return false;
+  if (g->nodes[j].n_out != 1) return false;
+  int b = g->root_of[j][0];
+  if (b < 0 || g->bufs[b].owner != j || g->bufs[b].kind != MP_BUF_TENSOR) return false;
+  char back[64];
+  int len = snprintf(back, sizeof back, "%ld:0%s", j, end + 2);
+  if (len < 0 || (size_t)len >= sizeof back || strcmp(back, name)) return false;
+  len = snprintf(id, cap, "%ld%s", j, end + 2);
+  return len >= 0 && (size_t)len < cap;
+}
+
+/* A member of "offsets": the offset of every residency of that id, or of
+ * the id it is the other name of (the main name wins, in any order). */
 static int take_residency_member(void *ctx, const char *name, json_t *v, mp_error *err) {
   (void)err;
   residency_index *x = ctx;
-  for (size_t h = (size_t)mp_str_hash(name) & x->mask; x->slot[h] >= 0; h = (h + 1) & x->mask)
-    if (!strcmp(x->p->ids[x->slot[h]], name)) mp_vf_slots_take(&x->slots, x->slot[h], MP_VF_MAIN, v);
+  char id[64];
+  if (!take_id(x, name, MP_VF_MAIN, v) && main_id_of_alt(x->g, name, id, sizeof id))
+    take_id(x, id, MP_VF_ALT, v);
   return 0;
 }
 
-/* "offsets": one integer per residency, under its id ("J", "J@k", "ws:J");
- * a name given twice counts with its last value, as in a whole-file parse. */
-static int read_offsets(const mp_problem *p, mp_jdoc *plan, int64_t *off, mp_error *err) {
+/* "offsets": one integer per residency, under its id ("J", "J@k", "ws:J";
+ * "J:0", "J:0@k" for J's only output); a name given twice counts with its
+ * last value, as in a whole-file parse. */
+static int read_offsets(const mp_graph *g, const mp_problem *p, mp_jdoc *plan, int64_t *off,
+                        mp_error *err) {
   if (!mp_jdoc_is_object(plan, "offsets")) return mp_errorf(err, "no \"offsets\" object");
   residency_index x;
-  residency_index_init(&x, p, off);
+  residency_index_init(&x, g, p, off);
   int rc = mp_jdoc_each_member(plan, "offsets", take_residency_member, &x, err);
   for (int i = 0; i < p->n && !rc; i++)
     if (!(x.slots.state[i] & MP_VF_INT))
@@ -112,7 +150,7 @@ static int check_placement(const mp_graph *g, mp_jdoc *plan, const mp_events *p,
   mp_problem pr;
   mp_events_problem(g, p, align, &pr, NULL);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(pr.n ? pr.n : 1));
-  int rc = read_offsets(&pr, plan, off, err);
+  int rc = read_offsets(g, &pr, plan, off, err);
   if (!rc) rc = mp_verify_offsets(&pr, off, err);
   if (!rc) rc = mp_vf_figures(g, plan, &pr, off, mp_events_floor(g), err);
   if (!rc) rc = check_event_figures(plan, f, pr.n, err);

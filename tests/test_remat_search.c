@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "events.h"
-#include "gen.h"
 #include "lib/remat_decode.h"
 #include "oracle.h"
 #include "registry.h"
@@ -371,18 +370,7 @@ END_TEST
 
 /* A layered graph of 300 nodes and its budget at 85% of the given order's
  * peak. */
-static mp_graph *layered(int n, uint64_t seed) {
-  mp_gen_opts o;
-  mp_gen_defaults(&o);
-  o.family = "layered";
-  o.n = n;
-  o.seed = seed;
-  char src[512];
-  mp_error err;
-  mp_graph *g = mp_gen(&o, src, sizeof src, &err);
-  ck_assert_msg(g != NULL, "%s", err.msg);
-  return g;
-}
+static mp_graph *layered(int n, uint64_t seed) { return tl_gen("layered", n, seed, false); }
 
 static bool same_plan(const mp_events *a, const mp_events *b) {
   if (a->n != b->n) return false;

@@ -8,25 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
 #include "lib/remat_ckpt.h"
 #include "testlib.h"
-
-static mp_graph *training_step(const char *family, int n, uint64_t seed) {
-  mp_gen_opts o;
-  mp_gen_defaults(&o);
-  o.family = family;
-  o.n = n;
-  o.seed = seed;
-  o.backward = true;
-  o.ws_prob = 0.2;
-  o.inplace_prob = 0.2;
-  char source[256];
-  mp_error err;
-  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
-  ck_assert_msg(g != NULL, "gen %s -n %d --seed %llu failed", family, n, (unsigned long long)seed);
-  return g;
-}
 
 /* A random mode for gap e of b (never one the buffer does not allow) and
  * a prefetch position for a swap, inside the gap or anywhere. */
@@ -145,7 +128,7 @@ START_TEST(resumed_equals_plain_runs) {
   int compared = 0;
   for (int f = 0; f < 3; f++)
     for (uint64_t seed = 1; seed <= (uint64_t)tl_trials(4); seed++) {
-      mp_graph *g = training_step(families[f], 20 + 13 * (int)seed, seed);
+      mp_graph *g = tl_gen(families[f], 20 + 13 * (int)seed, seed, true);
       ri_info ri;
       ri_init(&ri, g, g->given);
       double size = 0, cost = 0;

@@ -8,25 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
 #include "lib/remat_chen.h"
 #include "testlib.h"
-
-static mp_graph *training_step(const char *family, int n, uint64_t seed) {
-  mp_gen_opts o;
-  mp_gen_defaults(&o);
-  o.family = family;
-  o.n = n;
-  o.seed = seed;
-  o.backward = true;
-  o.ws_prob = 0.2;
-  o.inplace_prob = 0.2;
-  char source[256];
-  mp_error err;
-  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
-  ck_assert_msg(g != NULL, "gen %s -n %d --seed %llu failed", family, n, (unsigned long long)seed);
-  return g;
-}
 
 /* Every articulation point with probability 1/2^k (k = 0: all). */
 static int random_subset(mp_rng *r, const int *cuts, int n_cuts, int k, int *ckpt) {
@@ -75,7 +58,7 @@ START_TEST(meter_equals_plain_runs) {
   int compared = 0;
   for (int f = 0; f < 3; f++)
     for (uint64_t seed = 1; seed <= (uint64_t)tl_trials(6); seed++) {
-      mp_graph *g = training_step(families[f], 20 + 17 * (int)seed, seed);
+      mp_graph *g = tl_gen(families[f], 20 + 17 * (int)seed, seed, true);
       same_as_rc_run(g, &r, &compared);
       mp_graph_destroy(g);
     }

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "gen.h"
 #include "testlib.h"
 
 /* the order stage's status and bound (stage 0 of a one-stage order chain,
@@ -271,15 +270,7 @@ END_TEST
  * verifies it) and a bound no weaker than the per-node one; ilp refuses
  * under its size cap at once. */
 START_TEST(limits_hold_on_a_large_graph) {
-  mp_gen_opts o;
-  mp_gen_defaults(&o);
-  o.family = "layered";
-  o.n = 3000;
-  o.seed = 1;
-  char source[512];
-  mp_error err;
-  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
-  ck_assert_msg(g != NULL, "%s", err.msg);
+  mp_graph *g = tl_gen("layered", 3000, 1, false);
   const double limit = 0.3;
   const char *names[] = {"dp", "sa", "ga", "best"};
   int64_t node = mp_node_lower_bound(g);

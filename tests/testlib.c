@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gen.h"
 #include "testlib.h"
 
 int tl_trials(int normal) {
@@ -56,6 +57,25 @@ mp_graph *tl_graph(const char *json) {
   mp_error err;
   mp_graph *g = tl_graph_try(json, false, &err);
   ck_assert_msg(g != NULL, "graph did not load: %s", g ? "" : err.msg);
+  return g;
+}
+
+mp_graph *tl_gen(const char *family, int n, uint64_t seed, bool train) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = family;
+  o.n = n;
+  o.seed = seed;
+  if (train) {
+    o.backward = true;
+    o.ws_prob = 0.2;
+    o.inplace_prob = 0.2;
+  }
+  char source[512];
+  mp_error err;
+  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
+  ck_assert_msg(g != NULL, "gen %s -n %d --seed %llu: %s", family, n, (unsigned long long)seed,
+                g ? "" : err.msg);
   return g;
 }
 

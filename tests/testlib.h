@@ -36,6 +36,9 @@ void tl_cleanup(void);
 mp_graph *tl_graph(const char *json);
 /* Same, but returns NULL and fills err instead of failing. */
 mp_graph *tl_graph_try(const char *json, bool toposort, mp_error *err);
+/* `memplan gen FAMILY -n N --seed SEED` (train: --backward, workspace and
+ * in-place writes on a fifth of the nodes); fails the test on error. */
+mp_graph *tl_gen(const char *family, int n, uint64_t seed, bool train);
 
 /* Flags for tl_random_json. */
 enum {
