@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gen.h"
 #include "lib/remat_exec.h"
 #include "testlib.h"
 
@@ -103,22 +102,6 @@ START_TEST(visits_equal_a_walk_of_the_list) {
 END_TEST
 
 /* ---- the builder against the walk of every waiting buffer ---- */
-
-static mp_graph *training_step(int n, uint64_t seed) {
-  mp_gen_opts o;
-  mp_gen_defaults(&o);
-  o.family = "sp";
-  o.n = n;
-  o.seed = seed;
-  o.backward = true;
-  o.ws_prob = 0.2;
-  o.inplace_prob = 0.2;
-  char source[256];
-  mp_error err;
-  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
-  ck_assert_msg(g != NULL, "gen sp -n %d --seed %llu failed", n, (unsigned long long)seed);
-  return g;
-}
 
 /* Random gaps: drop, or swap brought back at a random position. */
 static void random_gaps(const ri_info *ri, mp_rng *r, uint8_t *gap, int *pre) {
@@ -214,7 +197,7 @@ static int lockstep(const ri_info *ri, double bw, uint64_t seed) {
 START_TEST(builder_frees_as_the_walk_of_every_waiting_buffer) {
   int outs = 0;
   for (uint64_t seed = 1; seed <= (uint64_t)tl_trials(6); seed++) {
-    mp_graph *g = training_step(30 + 25 * (int)seed, seed);
+    mp_graph *g = tl_gen("sp", 30 + 25 * (int)seed, seed, true);
     ri_info ri;
     ri_init(&ri, g, g->given);
     double size = 0, cost = 0;
