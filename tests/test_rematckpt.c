@@ -41,16 +41,21 @@ static int plain_run(const ri_info *ri, double bw, const uint8_t *gap, const int
 static void same_state(const rx_exec *a, const rx_exec *b, const char *what) {
   const ri_info *ri = a->ri;
   ck_assert_msg(a->p == b->p && a->live == b->live && a->peak == b->peak && a->nres == b->nres &&
-                    a->npend == b->npend && a->n_reruns == b->n_reruns && a->n_ins == b->n_ins,
+                    a->wait.n == b->wait.n && a->n_reruns == b->n_reruns && a->n_ins == b->n_ins,
                 "%s: p %d/%d live %lld/%lld peak %lld/%lld resident %d/%d waiting %d/%d reruns %lld/%lld "
                 "copies in %lld/%lld", what, a->p, b->p, (long long)a->live, (long long)b->live,
-                (long long)a->peak, (long long)b->peak, a->nres, b->nres, a->npend, b->npend,
+                (long long)a->peak, (long long)b->peak, a->nres, b->nres, a->wait.n, b->wait.n,
                 (long long)a->n_reruns, (long long)b->n_reruns, (long long)a->n_ins, (long long)b->n_ins);
   ck_assert_msg(a->duration == b->duration && a->t_comp == b->t_comp && a->t_out == b->t_out &&
                     a->t_in == b->t_in && a->floor == b->floor,
                 "%s: duration %.17g / %.17g", what, a->duration, b->duration);
   for (int i = 0; i < a->nres; i++) ck_assert_int_eq(a->rlist[i], b->rlist[i]);
-  for (int i = 0; i < a->npend; i++) ck_assert_int_eq(a->pend[i], b->pend[i]);
+  int *wa = malloc(sizeof(int) * ((size_t)ri->nb + 1)), *wb = malloc(sizeof(int) * ((size_t)ri->nb + 1));
+  int na = rxw_listed(&a->wait, wa), nb = rxw_listed(&b->wait, wb);
+  ck_assert_int_eq(na, nb);
+  for (int i = 0; i < na; i++) ck_assert_int_eq(wa[i], wb[i]);
+  free(wa);
+  free(wb);
   for (int v = 0; v < ri->n; v++) ck_assert_int_eq(a->runs[v], b->runs[v]);
   for (int bf = 0; bf < ri->nb; bf++)
     ck_assert_msg(a->res[bf] == b->res[bf] && a->host[bf] == b->host[bf] && a->cur[bf] == b->cur[bf] &&

@@ -36,6 +36,16 @@ static void push(rx_exec *x, mp_event_kind k, int id) {
   if (x->out) mp_events_push(x->out, k, id);
 }
 
+/* b's state changed: when it waits for its copy out, look at it again. */
+static inline void changed(rx_exec *x, int b) {
+  if (x->pending[b]) rxw_touch(&x->wait, b);
+}
+
+static void lock_add(rx_exec *x, int b, int d) {
+  x->lock[b] += d;
+  changed(x, b);
+}
+
 static void rlist_add(rx_exec *x, int b) {
   x->rpos[b] = x->nres;
   x->rlist[x->nres++] = b;
@@ -84,6 +94,7 @@ static void emit_run(rx_exec *x, int v) {
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) {
     int o = ri->own[i];
     x->res[o] = 1;
+    changed(x, o);
     x->live += ri->size[o];
     if (timed) x->ready[o] = end;
     rlist_add(x, o);
@@ -100,6 +111,7 @@ static void emit_run(rx_exec *x, int v) {
 static void emit_free(rx_exec *x, int b) {
   push(x, MP_EV_FREE, b);
   x->res[b] = 0;
+  changed(x, b);
   x->live -= x->ri->size[b];
   if (x->bandwidth > 0) x->floor = dmax(x->floor, dmax(x->last_read[b], x->last_out[b]));
   rlist_del(x, b);
@@ -119,6 +131,7 @@ static void emit_out(rx_exec *x, int b) {
 static void emit_in(rx_exec *x, int b) {
   push(x, MP_EV_IN, b);
   x->res[b] = 1;
+  changed(x, b);
   x->live += x->ri->size[b];
   sample(x, 0);
   double start = dmax(dmax(x->floor, x->t_in), x->last_out[b]);
@@ -165,6 +178,12 @@ static bool any_swap(const rx_exec *x, int b) {
   return false;
 }
 
+/* b waits for its copy out to end, then `why` (pending). */
+static void wait_for_copy(rx_exec *x, int b, uint8_t why) {
+  x->pending[b] = why;
+  rxw_add(&x->wait, b);
+}
+
 /* settle() past its first test (settled() below). */
 static void settle_resident(rx_exec *x, int b) {
   const ri_info *ri = x->ri;
@@ -181,7 +200,7 @@ static void settle_resident(rx_exec *x, int b) {
   if (x->gap && e >= ri->ev_start[b] && x->gap[e] != RX_KEEP) {
     if (x->gap[e] == RX_SWAP && !x->host[b] && x->bandwidth > 0) emit_out(x, b);
     if (x->gap[e] == RX_SWAP && x->host[b] && x->last_out[b] > x->t_comp) {
-      if (!x->pending[b]) x->pending[b] = 1, x->pend[x->npend++] = b; /* free once copied */
+      if (!x->pending[b]) wait_for_copy(x, b, 1); /* free once copied */
       return;
     }
     if (x->gap[e] == RX_DROP ? (ri->flags[b] & RI_DROP) : x->host[b]) emit_free(x, b);
@@ -202,6 +221,7 @@ static inline void settle(rx_exec *x, int b) {
 
 void rx_release(rx_exec *x, int b) {
   x->keep[b]--;
+  changed(x, b);
   settle(x, b);
 }
 
@@ -228,7 +248,7 @@ static void flush(rx_exec *x) {
 static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   const ri_info *ri = x->ri;
   int u = ri_owner(ri, f->buf);
-  while (f->k < ri_nreads(ri, u) && x->res[ri_read(ri, u, f->k)]) x->lock[ri_read(ri, u, f->k++)]++;
+  while (f->k < ri_nreads(ri, u) && x->res[ri_read(ri, u, f->k)]) lock_add(x, ri_read(ri, u, f->k++), 1);
   if (f->k < ri_nreads(ri, u)) {
     x->stack[(*sp)++] = (rx_frame){ri_read(ri, u, f->k), 0};
     return 1;
@@ -239,7 +259,7 @@ static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   emit_run(x, u);
   x->n_reruns++;
   for (int k = 0; k < ri_nreads(ri, u); k++) {
-    x->lock[ri_read(ri, u, k)]--;
+    lock_add(x, ri_read(ri, u, k), -1);
     touch(x, ri_read(ri, u, k));
   }
   for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++) {
@@ -261,7 +281,7 @@ static int bring(rx_exec *x, int b0) {
     rx_frame *f = &x->stack[sp - 1];
     int b = f->buf;
     if (x->res[b]) { /* made meanwhile by a sibling's rerun */
-      for (int k = 0; k < f->k; k++) x->lock[ri_read(ri, ri_owner(ri, b), k)]--;
+      for (int k = 0; k < f->k; k++) lock_add(x, ri_read(ri, ri_owner(ri, b), k), -1);
       sp--;
       continue;
     }
@@ -286,9 +306,9 @@ static int bring(rx_exec *x, int b0) {
 
 int rx_materialize(rx_exec *x, int b) {
   int rc = bring(x, b);
-  x->lock[b]++;
+  lock_add(x, b, 1);
   flush(x);
-  x->lock[b]--;
+  lock_add(x, b, -1);
   return rc;
 }
 
@@ -298,42 +318,51 @@ int rx_materialize(rx_exec *x, int b) {
 static void advance(rx_exec *x, int b) {
   x->cur[b]++;
   x->nu[b] = next_use(x, b);
+  changed(x, b);
 }
 
-/* Swapped buffers whose copy out has ended by now are freed. */
+/* A waiting buffer looked at again (its copy out has ended, or its state
+ * changed): freed, settled, or left waiting.  Left waiting only when its
+ * copy has not ended and nothing changed for it since the last look is
+ * the same as not looked at: rxw_visits leaves those out. */
+static void look_again(rx_exec *x, int b) {
+  uint8_t why = x->pending[b];
+  x->pending[b] = 0;
+  if (why == 2) { /* the driver's offload */
+    if (!x->res[b]) return;
+    if (x->last_out[b] > x->t_comp) x->pending[b] = 2;
+    else emit_free(x, b);
+    return;
+  }
+  settle(x, b);
+}
+
+/* Swapped buffers whose copy out has ended by now are freed, in the order
+ * they began to wait (the list's). */
 static void free_copied(rx_exec *x) {
-  int n = x->npend;
-  x->npend = 0;
+  rx_wait *w = &x->wait;
+  int n = rxw_visits(w, x->t_comp);
   for (int i = 0; i < n; i++) {
-    int b = x->pend[i];
-    uint8_t why = x->pending[b];
-    x->pending[b] = 0;
-    if (why == 2) { /* the driver's offload */
-      if (!x->res[b]) continue;
-      if (x->last_out[b] > x->t_comp) x->pending[b] = 2, x->pend[x->npend++] = b;
-      else emit_free(x, b);
-      continue;
-    }
-    settle(x, b);
+    int b = w->due[i];
+    look_again(x, b);
+    rxw_visited(w, b, x->pending[b] != 0);
   }
 }
 
 void rx_poll(rx_exec *x) {
-  if (x->npend) free_copied(x);
+  if (!rxw_idle(&x->wait, x->t_comp)) free_copied(x);
 }
 
 void rx_offload(rx_exec *x, int b) {
   if (!x->res[b] || x->bandwidth <= 0 || x->pending[b]) return;
   if (!x->host[b]) emit_out(x, b);
-  x->pending[b] = 2;
-  x->pend[x->npend++] = b;
+  wait_for_copy(x, b, 2);
 }
 
 int rx_fetch(rx_exec *x, int b) {
   if (x->pending[b] == 2) {
     x->pending[b] = 0;
-    for (int i = 0; i < x->npend; i++)
-      if (x->pend[i] == b) x->pend[i--] = x->pend[--x->npend];
+    rxw_remove(&x->wait, b);
   }
   return rx_materialize(x, b);
 }
@@ -341,7 +370,7 @@ int rx_fetch(rx_exec *x, int b) {
 int rx_step(rx_exec *x) {
   const ri_info *ri = x->ri;
   int p = x->p, v = ri->seq[p];
-  if (x->npend) free_copied(x);
+  rx_poll(x);
   if ((p & 255) == 0 && rx_time_up(x)) return fail(x, "time limit reached at position %d of %d", p, ri->m);
   if (x->pre_start)
     for (int i = x->pre_start[p]; i < x->pre_start[p + 1]; i++) {
@@ -353,7 +382,7 @@ int rx_step(rx_exec *x) {
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     if (!x->res[r] && bring(x, r)) return -1;
-    x->lock[r]++;
+    lock_add(x, r, 1);
   }
   flush(x);
   if (reserve_run(x, v)) return -1;
@@ -365,7 +394,7 @@ int rx_step(rx_exec *x) {
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     x->lock[r]--;
-    advance(x, r);
+    advance(x, r); /* tells a waiting r of the lock too */
     if (x->note) x->note(x, r, RX_NOTE_READ, x->ctx);
   }
   for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) advance(x, ri->own[i]);
@@ -386,13 +415,14 @@ int rx_finish(rx_exec *x) {
   x->horizon = ri->m + 2;
   while (x->p < ri->m)
     if (rx_step(x)) return -1;
-  if (x->npend) free_copied(x);
+  rx_poll(x);
   /* the outputs end resident: each one brought back is held, so that
    * bringing back the next cannot evict it */
   for (int b = 0; b < ri->nb; b++)
     if (ri->flags[b] & RI_OUTPUT) {
       if (!x->res[b] && rx_materialize(x, b)) return -1;
       x->hold[b]++;
+      changed(x, b);
     }
   return x->failed ? -1 : 0;
 }
@@ -403,6 +433,7 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   const ri_info *ri = x->ri;
   x->gap = gap;
   x->prefetch = prefetch;
+  rxw_touch_all(&x->wait); /* the waiting buffers' gaps may have changed */
   free(x->pre_start);
   free(x->pre);
   x->pre_start = x->pre = NULL;
@@ -436,7 +467,6 @@ enum rx_use {
   USE_TIME,   /* the time accounts: zeroed and copied only with a link */
   USE_POS,    /* per position: zeroed; a copy takes the positions run */
   USE_RLIST,  /* a copy takes the nres resident */
-  USE_PEND,   /* a copy takes the npend waiting */
   USE_SCRATCH /* neither */
 };
 typedef struct rx_array {
@@ -455,8 +485,7 @@ static const rx_array rx_arrays[] = {
     ARR(ready, LEN_BUF, USE_TIME),         ARR(last_read, LEN_BUF, USE_TIME),
     ARR(last_out, LEN_BUF, USE_TIME),      ARR(pos_start, LEN_POS, USE_POS),
     ARR(pos_tout, LEN_POS, USE_POS),       ARR(pos_tin, LEN_POS, USE_POS),
-    ARR(rlist, LEN_BUF, USE_RLIST),        ARR(pend, LEN_BUF, USE_PEND),
-    ARR(stack, LEN_STACK, USE_SCRATCH),
+    ARR(rlist, LEN_BUF, USE_RLIST),        ARR(stack, LEN_STACK, USE_SCRATCH),
 };
 #undef ARR
 enum { RX_N_ARRAYS = sizeof rx_arrays / sizeof rx_arrays[0] };
@@ -494,6 +523,7 @@ void rx_init(rx_exec *x, const ri_info *ri, mp_events *out, int64_t budget, doub
     size_t n = array_len(ri, a->len);
     *array_at(x, a) = zeroed(a->use, true, true) ? mp_xcalloc(n, a->elem) : mp_xmalloc(a->elem * n);
   }
+  rxw_init(&x->wait, ri->nb, x->last_out);
   start(x);
 }
 
@@ -531,6 +561,7 @@ void rx_init_snapshot(rx_exec *x, const rx_exec *of) {
                 (a->use != USE_TIME || x->dirty_time);
     if (held) *array_at(x, a) = mp_xmalloc(a->elem * array_len(ri, a->len));
   }
+  rxw_init(&x->wait, ri->nb, x->last_out);
 }
 
 void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
@@ -548,8 +579,10 @@ void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
   const mp_graph *g = x->g;
   int64_t budget = x->budget;
   int *touched = x->touched, tcap = x->tcap;
+  rx_wait wait = x->wait;
+  rxw_clear(&wait);
   memset(x, 0, sizeof *x);
-  x->ri = ri, x->g = g, x->budget = budget, x->touched = touched, x->tcap = tcap;
+  x->ri = ri, x->g = g, x->budget = budget, x->touched = touched, x->tcap = tcap, x->wait = wait;
   for (int k = 0; k < RX_N_ARRAYS; k++) *array_at(x, &rx_arrays[k]) = kept[k];
   x->out = out;
   if (out) mp_events_clear(out);
@@ -578,7 +611,6 @@ static size_t copied(const rx_exec *dst, const rx_exec *src, const rx_array *a, 
                : 0;
   case USE_POS: return positions ? (size_t)src->p : 0; /* the positions run */
   case USE_RLIST: return (size_t)src->nres;
-  case USE_PEND: return (size_t)src->npend;
   case USE_SCRATCH: return 0;
   }
   return 0;
@@ -598,7 +630,8 @@ static void copy_state(rx_exec *dst, const rx_exec *src, bool positions) {
   dst->floor = src->floor, dst->t_comp = src->t_comp, dst->t_out = src->t_out;
   dst->t_in = src->t_in, dst->duration = src->duration;
   dst->n_reruns = src->n_reruns, dst->n_ins = src->n_ins;
-  dst->nt = 0, dst->npend = src->npend;
+  dst->nt = 0;
+  rxw_copy(&dst->wait, &src->wait);
   dst->failed = src->failed;
   memcpy(dst->msg, src->msg, sizeof dst->msg);
 }
@@ -612,5 +645,6 @@ void rx_destroy(rx_exec *x) {
   free(x->pre_start);
   free(x->pre);
   free(x->touched);
+  rxw_destroy(&x->wait);
   memset(x, 0, sizeof *x);
 }

@@ -27,11 +27,18 @@
  * - an eviction callback (DTR): before memory would exceed the budget, it
  *   names a resident buffer to free (or -1: the run fails).
  * Without a callback the budget is not enforced: the driver reads `peak`.
- * A buffer no later run reads is freed at once (graph outputs stay). */
+ * A buffer no later run reads is freed at once (graph outputs stay).
+ *
+ * A buffer waiting for its copy out to end (pending) is looked at again
+ * when that copy has ended, when the builder changes its state (residency,
+ * locks, next event, rx_release) and after rx_set_gaps: a driver that
+ * changes hold, keep or a gap of a waiting buffer otherwise calls
+ * rx_set_gaps again before the next step. */
 #ifndef MP_REMAT_EXEC_H
 #define MP_REMAT_EXEC_H
 
 #include "lib/remat_info.h"
+#include "lib/remat_wait.h"
 
 enum { RX_KEEP = 0, RX_DROP = 1, RX_SWAP = 2 };
 
@@ -89,7 +96,7 @@ struct rx_exec {
   int64_t n_reruns, n_ins;
   rx_frame *stack;
   int *touched, nt, tcap; /* buffers to settle once the caller's reads are locked */
-  int *pend, npend;     /* swapped buffers waiting for their copy out to end */
+  rx_wait wait;         /* swapped buffers waiting for their copy out to end */
   uint8_t *pending;     /* 1: settle once copied (gaps); 2: free once copied (rx_offload) */
   int failed;
   bool dirty_time, dirty_access; /* those accounts copied in (rx_copy_state) */
