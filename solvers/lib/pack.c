@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/interfere.h"
 #include "lib/pack.h"
 #include "lib/pack_fit.h"
 #include "lib/pack_index.h"
@@ -255,34 +256,16 @@ static int64_t pack_all(const mp_problem *p, const int *seq, enum mp_fit fit, in
 static const enum seq_key cand_key[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
 enum { N_CAND = 2 * sizeof cand_key / sizeof cand_key[0], BIRTH_FIRST_FIT = 2 * 3 /* KEY_LO, first fit */ };
 
-static int cmp_int64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* How many pairs of items of positive size live together (the literal test
- * of DESIGN 1.4): all pairs less those where one ends before the other
- * begins; O(n log n).  A packing lists about these. */
+/* How many pairs of items live together (the interference graph's edges,
+ * counted without listing them, O(n log n)): a packing lists about these. */
 static int64_t live_pairs(const mp_problem *p) {
-  int64_t *hi = mp_xmalloc(sizeof(int64_t) * (size_t)(p->n ? p->n : 1));
-  int m = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].size > 0) hi[m++] = p->items[i].hi;
-  qsort(hi, (size_t)m, sizeof *hi, cmp_int64);
-  int64_t apart = 0;
-  for (int i = 0; i < p->n; i++) {
-    if (p->items[i].size <= 0) continue;
-    int64_t lo = p->items[i].lo; /* items ending at or before lo */
-    int a = 0, b = m;
-    while (a < b) {
-      int mid = a + (b - a) / 2;
-      if (hi[mid] <= lo) a = mid + 1; else b = mid;
-    }
-    apart += a;
-  }
-  free(hi);
-  int64_t all = (int64_t)m * (m - 1) / 2;
-  return apart < all ? all - apart : 0;
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  int *vid = mp_xmalloc(sizeof(int) * nz), *item_of = mp_xmalloc(sizeof(int) * nz);
+  int nv = mp_interfere_vertices(p, vid, item_of);
+  int64_t m = mp_interfere_count(p, item_of, nv);
+  free(vid);
+  free(item_of);
+  return m;
 }
 
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) {
