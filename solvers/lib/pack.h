@@ -70,7 +70,7 @@ void mp_seq_by_size(const mp_problem *p, int *seq);
  * MP_INCUMBENT_PAIRS pairs of items live together, once the deadline has
  * passed it stops after the first packing (under a time limit, birth-order
  * first fit, computed first as it is O(n log n)); up to it, every packing is
- * made whatever the clock (a few milliseconds).  Returns the arena; best[]
+ * made whatever the clock (about 30 ms near the threshold).  Returns the arena; best[]
  * gets the offsets (every item placed). */
 enum { MP_INCUMBENT_PAIRS = 1 << 18 };
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best);
