@@ -259,7 +259,7 @@ void mp_rows_destroy(mp_row *rows, int n);
  * and never changes an existing one. */
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap);
-/* The results as CSV, sorted by key, every column (and each graph's bound). */
+/* The results as CSV, sorted by key, every column (and each graph's bound and baseline). */
 int mp_db_export_csv(const char *path, FILE *out, char *msg, size_t cap);
 
 /* ---------------------------------------------------------------- graphs */

@@ -193,6 +193,9 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   }
   push_arg(&a, &n, "--format");
   push_arg(&a, &n, "json");
+  /* the baseline at the default alignment is the graph's, computed once by
+   * its own job (store_bound) and joined to the rows when they are read */
+  if (!strstr(c->options, "align=")) push_arg(&a, &n, "--no-baseline");
   remat_args(&a, &n, c);
   /* the options string: "align=A", "capacity=C" and solver overrides */
   char *opts = mp_xstrdup(c->options);
@@ -201,9 +204,6 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
     push_arg(&a, &n, al ? "--align" : ca ? "--capacity" : "--set");
     push_arg(&a, &n, al ? t + 6 : ca ? t + 9 : t);
   }
-  /* the baseline at the default alignment is the graph's, computed once
-   * by its own job (graph_ended) and joined to the rows when they load */
-  if (!strstr(c->options, "align=")) push_arg(&a, &n, "--no-baseline");
   free(opts);
   return a;
 }
