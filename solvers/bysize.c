@@ -2,22 +2,10 @@
  * Largest buffer first (ties: earlier birth, then index), each in the
  * smallest gap that fits among the already placed buffers live with it
  * (ties: lowest offset), else on top.  Also the baseline of reduction_vs_given. */
-#include <stdlib.h>
-
-#include "lib/pack.h"
+#include "lib/by_size.h"
 #include "solver.h"
 
-static int bysize_solve(mp_ctx *c) {
-  const mp_problem *p = c->prob;
-  int *seq = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  mp_seq_by_size(p, seq);
-  mp_pack_counts cnt;
-  mp_pack_counted(p, seq, p->n, MP_BEST_FIT, c->offsets, c->verbose ? &cnt : NULL);
-  if (c->verbose) mp_pack_counts_print("bysize", &cnt);
-  free(seq);
-  c->status = MP_FEASIBLE;
-  return 0;
-}
+static int bysize_solve(mp_ctx *c) { return mp_place_by_size(c, MP_BEST_FIT, "bysize"); }
 
 const mp_solver solver_bysize = {
     .name = "bysize",

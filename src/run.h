@@ -127,8 +127,12 @@ mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r);
 void mp_result_destroy(mp_result *r);
 
 /* Compute the baseline once for an instance (the harness runs the
- * baseline placer like any other solver, on the given order). */
-mp_err mp_baseline_compute(const mp_instance *in, int64_t align, mp_baseline *b, mp_error *err);
+ * baseline placer like any other solver, on the given order), within
+ * `time_limit` seconds (<= 0: none): a baseline that the limit cut (status
+ * timeout: its plan is not the baseline placer's) is an error, and the
+ * figure is then absent. */
+mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, mp_baseline *b,
+                           mp_error *err);
 
 /* Figures and plan as text / JSON (report.c).  Absent figures print as
  * JSON null, and not at all in text. */

@@ -66,17 +66,21 @@ static bool run_is_baseline(const run_state *s) {
 }
 
 /* The baseline at the result's alignment: from the caller's cache, the
- * run itself, or computed (and cached).  False when it cannot be computed. */
+ * run itself, or computed (and cached) within the run's own time limit,
+ * counted afresh.  False when it cannot be computed; r->msg then says why
+ * unless it holds a note already. */
 static bool baseline_for(const run_state *s, mp_baseline *out) {
   mp_baselines *cache = s->spec->baselines;
   int64_t align = s->r->align;
   for (int i = 0; cache && i < cache->n; i++)
     if (cache->b[i].align == align) return (*out = cache->b[i]), true;
   mp_error e;
-  if (run_is_baseline(s))
+  if (run_is_baseline(s) && !s->timed_out[MP_STAGE_PLACE]) { /* a cut plan is not its own */
     *out = (mp_baseline){align, mp_arena(&s->r->prob, s->r->offsets)};
-  else if (mp_baseline_compute(s->in, align, out, &e))
+  } else if (mp_baseline_compute(s->in, align, s->spec->time_limit, out, &e)) {
+    if (!s->r->msg[0]) snprintf(s->r->msg, sizeof s->r->msg, "no reduction_vs_given: %.400s", e.msg);
     return false;
+  }
   if (cache) cache->b[cache->n < MP_BASELINE_CACHE ? cache->n++ : MP_BASELINE_CACHE - 1] = *out;
   return true;
 }
@@ -261,19 +265,22 @@ void run_failed_statuses(run_state *s) {
   if (r->has_remat) r->remat.status = k <= MP_STAGE_EVENTS ? s->failed_status : run_remat_status(s);
 }
 
-mp_err mp_baseline_compute(const mp_instance *in, int64_t align, mp_baseline *b, mp_error *err) {
+mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, mp_baseline *b,
+                           mp_error *err) {
   const mp_solver *order = mp_solver_with_role(MP_ROLE_FILE_ORDER, MP_DECIDES_ORDER);
   const mp_solver *place = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
   if (!order || !place) {
     mp_errorf(err, "the registry has no file-order solver or no baseline placer");
     return MP_EUSAGE;
   }
-  mp_run_spec spec = {.order = order->name, .place = place->name, .align = align, .no_baseline = true};
+  mp_run_spec spec = {.order = order->name, .place = place->name, .align = align,
+                      .time_limit = time_limit, .no_baseline = true};
   mp_result r;
   mp_err e = mp_run(in, &spec, &r);
-  if (e == MP_OK && !r.has_figures) e = MP_ESOLVER;
-  if (e)
-    mp_errorf(err, "the baseline (%s + %s): %s", order->name, place->name, r.msg);
+  if (e == MP_OK && (!r.has_figures || r.status == MP_TIMEOUT)) e = MP_ESOLVER;
+  /* a cut placement has no r.msg (it has a plan): its stage says why */
+  const char *why = r.msg[0] || !r.n_stages ? r.msg : r.stages[r.n_stages - 1].msg;
+  if (e) mp_errorf(err, "the baseline (%s + %s): %s", order->name, place->name, why);
   else
     *b = (mp_baseline){r.align, r.fig.arena};
   mp_result_destroy(&r);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/by_size.h"
 #include "lib/pack.h"
 #include "lib/treap.h"
 #include "testlib.h"
@@ -310,6 +311,55 @@ START_TEST(deadline_cuts_packings) {
 }
 END_TEST
 
+/* Greedy by size under a deadline (the placers bysize and bysize-ff): with
+ * no deadline or one that does not pass it is mp_pack of its sequence,
+ * status feasible; MP_BY_SIZE_SLACK past a deadline it keeps birth-order
+ * first fit with status timeout and says how far it got, unless the problem
+ * is under 64 items (looked at every 64). */
+START_TEST(by_size_cut_keeps_birth_first_fit) {
+  mp_rng r;
+  mp_rng_seed(&r, 7);
+  for (int t = 0; t < tl_trials(8); t++) {
+    mp_problem p;
+    rand_items(&r, t % 2 ? 1000 : 50, t % 3, &p); /* no pinned items: they may overlap */
+    int n = p.n;
+    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
+    int64_t *want = mp_xmalloc(sizeof(int64_t) * (size_t)n), *got = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    enum mp_fit fit = t % 3 ? MP_BEST_FIT : MP_FIRST_FIT;
+    mp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.prob = &p;
+    c.offsets = got;
+    mp_seq_by_size(&p, seq);
+    mp_pack(&p, seq, n, fit, want);
+    double deadlines[2] = {0, mp_now() + 1e6};
+    for (int d = 0; d < 2; d++) {
+      c.deadline = deadlines[d];
+      ck_assert_int_eq(mp_place_by_size(&c, fit, "test"), 0);
+      ck_assert_int_eq(c.status, MP_FEASIBLE);
+      ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
+    }
+    c.deadline = mp_now() - MP_BY_SIZE_SLACK - 1;
+    ck_assert_int_eq(mp_place_by_size(&c, fit, "test"), 0);
+    if (n < 64) {
+      ck_assert_int_eq(c.status, MP_FEASIBLE);
+      ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
+    } else {
+      ck_assert_int_eq(c.status, MP_TIMEOUT);
+      ck_assert_msg(strstr(c.msg, "after 63 of 1000 buffers"), "%s", c.msg);
+      mp_seq_by_birth(&p, seq);
+      mp_pack(&p, seq, n, MP_FIRST_FIT, want);
+      ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
+      ck_assert(mp_place_ok(&p, got));
+    }
+    free(seq);
+    free(want);
+    free(got);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
 Suite *suite_pack(void) {
   Suite *s = suite_create("pack");
   TCase *tc = tcase_create("core");
@@ -318,6 +368,7 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, sweep_equals_direct_large);
   tcase_add_test(tc, treap_equals_array);
   tcase_add_test(tc, deadline_cuts_packings);
+  tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -80,7 +80,7 @@ static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
   for (int k = 0; k < m; k++) {
     int i = seq[k];
     const mp_item *it = &p->items[i];
-    if ((k & 255) == 255 && deadline > 0 && mp_now() >= deadline) {
+    if ((k & 63) == 63 && deadline > 0 && mp_now() >= deadline) {
       done = false;
       break;
     }
@@ -105,10 +105,10 @@ static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
 }
 
 int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
-  return mp_pack_counted(p, seq, m, fit, off, NULL);
+  return mp_pack_counted(p, seq, m, fit, off, NULL, 0);
 }
 
-/* mp_pack_counted, or -1 when `deadline` (> 0) passed first. */
+/* The packing, or -1 when `deadline` (> 0) passed first. */
 static int64_t pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                           mp_pack_counts *cnt, double deadline) {
   if (cnt) *cnt = (mp_pack_counts){0};
@@ -126,8 +126,8 @@ static int64_t pack_until(const mp_problem *p, const int *seq, int m, enum mp_fi
 }
 
 int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                        mp_pack_counts *cnt) {
-  return pack_until(p, seq, m, fit, off, cnt, 0);
+                        mp_pack_counts *cnt, double deadline) {
+  return pack_until(p, seq, m, fit, off, cnt, deadline);
 }
 
 int64_t mp_pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,

@@ -35,13 +35,13 @@ typedef struct mp_pack_counts {
 } mp_pack_counts;
 
 /* mp_pack, but -1 (off unfinished) once mp_now() passes `deadline` (> 0;
- * 0: none), looked at every 256 items of a sequence the sweep does not
+ * 0: none), looked at every 64 items of a sequence the sweep does not
  * take: a by-size packing of a training graph takes minutes at 10^5. */
 int64_t mp_pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                       double deadline);
-/* mp_pack, counting into *cnt (zeroed first). */
+/* mp_pack_until, counting into *cnt (zeroed first) when cnt is not NULL. */
 int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                        mp_pack_counts *cnt);
+                        mp_pack_counts *cnt, double deadline);
 
 /* "solver: ..." on stderr: cnt in words, with the averages per item. */
 void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt);
