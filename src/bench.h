@@ -174,6 +174,8 @@ typedef struct mp_row {
   /* not stored in the results table: */
   int64_t graph_bound;                 /* the graph's independent bound (graphs table) */
   char *bound_kind;                    /* "min-cut" or "max-live" */
+  int64_t given_arena, given_align;    /* the graph's baseline (graphs table), at given_align */
+  bool given_from_graph;               /* reduction_vs_given was derived from given_arena */
   char *source;                        /* the results file the row was read from */
 } mp_row;
 
@@ -227,14 +229,21 @@ int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, 
 int mp_db_heartbeat(mp_db *db, char *msg, size_t cap);
 int mp_db_unclaim_all(mp_db *db, char *msg, size_t cap);
 
-/* ---- graphs: one row per graph path, its independent lower bound. */
+/* ---- graphs: one row per graph path, its independent lower bound and the
+ * baseline of reduction_vs_given (the given order placed by the baseline
+ * placer at the default alignment), with the fingerprint of the solvers
+ * that computed it. */
 typedef struct mp_graphrow {
   char *path, *graph, *digest, *bound_kind, *message;
   int64_t nodes, buffers, bound;   /* bound MP_NA when it could not be computed */
+  int64_t given_arena, given_align; /* MP_NA when the baseline was cut or failed */
+  char *given_fingerprint;         /* mp_baseline_fingerprint() of the attempt */
 } mp_graphrow;
-/* The digest stored for path with its bound, or NULL (none, or the bound
- * could not be computed: try again) (malloc'ed). */
-char *mp_db_graph_digest(mp_db *db, const char *path);
+/* Is the graphs row of path current: the bound computed for this digest,
+ * the baseline tried by solvers of this fingerprint (and, with retry_cut,
+ * not cut)?  Otherwise the graph's job runs (again). */
+bool mp_db_graph_current(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                         bool retry_cut);
 int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap);
 void mp_graphrow_destroy(mp_graphrow *g);
 
@@ -250,17 +259,16 @@ void mp_rows_destroy(mp_row *rows, int n);
  * and never changes an existing one. */
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap);
-/* The results as CSV, sorted by key, every column (and each graph's bound). */
+/* The results as CSV, sorted by key, every column (and each graph's bound and baseline). */
 int mp_db_export_csv(const char *path, FILE *out, char *msg, size_t cap);
 
 /* ---------------------------------------------------------------- graphs */
 
 /* A file's content digest (FNV-1a 64, 16 hex digits); -1 if unreadable. */
 int mp_file_digest(const char *path, char out[17]);
-/* The independent lower bound of a graph or fixed-lifetime file: the
- * min-cut bound of schedbound.h (valid for every order) for a graph,
- * max-live for a fixed-lifetime problem.  0 or -1 with msg. */
-int mp_graph_bound(const char *file, mp_graphrow *g, char *msg, size_t cap);
+/* The fingerprint of the baseline's solvers (file order, baseline placer):
+ * "name=hash name=hash" (malloc'ed). */
+char *mp_baseline_fingerprint(void);
 /* The fingerprint of a cell's solvers ("name=hash ...", sources hashed at
  * build time; order, remat (may be "") and placer chains) preceded by the
  * graph digest ("graph=DIGEST"). */
@@ -292,9 +300,16 @@ typedef struct mp_bench_stats {
 
 int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts *o,
                  mp_bench_stats *st, char *msg, size_t cap);
-/* `memplan bench --graph-bound FILE`: the child that computes a graph's
- * independent bound prints it as JSON (0, or -1 with msg). */
-int mp_bench_print_graph_bound(const char *file, FILE *out, char *msg, size_t cap);
+/* `memplan bench --graph-bound FILE [SECONDS]`: the child that computes a
+ * graph's facts for the graphs table prints two JSON lines: first the
+ * independent bound (min-cut for a graph, max-live for a fixed-lifetime
+ * file: {graph, nodes, buffers, bound, bound_kind}), flushed, so that a
+ * kill later keeps it; then the baseline at the file's default alignment
+ * ({given_arena, given_align}, or {given_message} when baseline_limit_s
+ * (> 0) cut it or it failed).  0, or -1 with msg when the file cannot be
+ * read or written. */
+int mp_bench_print_graph_bound(const char *file, double baseline_limit_s, FILE *out, char *msg,
+                               size_t cap);
 
 /* Provenance recorded in every row. */
 const char *mp_version_string(void);  /* git describe --always --dirty */

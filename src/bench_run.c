@@ -8,8 +8,16 @@
  * becomes a row with status error or timeout and the reason; it never stops
  * the run.  Before a cell runs it is claimed in the results file, so that
  * several bench processes on one file run each cell once; the row and the
- * end of the claim are one transaction.  Each graph's independent bound is
- * computed once per file by a child of its own (`bench --graph-bound`). */
+ * end of the claim are one transaction.  Each graph's independent bound and
+ * the baseline of reduction_vs_given (the given order placed by bysize at
+ * the default alignment, quadratic in live-together buffers: 28 s on a
+ * 10^5-node training graph) are computed once per file by a child of its
+ * own (`bench --graph-bound FILE ALLOWANCE`), the bound first so that a
+ * baseline cut by its allowance (half of max_wall_s) never costs it; cells
+ * without an alignment of their own then run with --no-baseline, and their
+ * rows take reduction_vs_given from the graphs table when they are read
+ * (resdb.c).  A graph's job reruns when its file or the baseline's solvers
+ * changed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -99,26 +107,6 @@ const char *mp_machine_cpu(void) {
   return g_cpu;
 }
 
-/* ------------------------------------------------------------ graph bounds */
-
-int mp_bench_print_graph_bound(const char *file, FILE *out, char *msg, size_t cap) {
-  mp_graphrow g;
-  memset(&g, 0, sizeof g);
-  if (mp_graph_bound(file, &g, msg, cap)) return -1;
-  json_t *o = json_object();
-  json_object_set_new(o, "graph", json_string(g.graph ? g.graph : ""));
-  json_object_set_new(o, "nodes", json_integer(g.nodes));
-  json_object_set_new(o, "buffers", json_integer(g.buffers));
-  json_object_set_new(o, "bound", json_integer(g.bound));
-  json_object_set_new(o, "bound_kind", json_string(g.bound_kind));
-  int rc = json_dumpf(o, out, JSON_PRESERVE_ORDER) ? -1 : 0;
-  fputc('\n', out);
-  json_decref(o);
-  mp_graphrow_destroy(&g);
-  if (rc) snprintf(msg, cap, "cannot write the bound");
-  return rc;
-}
-
 /* ------------------------------------------------------------ the runner */
 
 enum { JOB_CELL, JOB_BOUND };
@@ -149,7 +137,8 @@ typedef struct runner {
   int jobs, running, done;
   int *todo, n_todo, next;  /* cells to run, in key order */
   int64_t *expect;          /* their rows' rowids when the run started (0: none) */
-  gjob *gs;                 /* graphs whose bound the file lacks */
+  gjob *gs;                 /* graphs whose bound or baseline the file lacks */
+  char *given_fp;           /* mp_baseline_fingerprint() */
   int n_gs, next_g;
   double t_start, last_progress, last_beat;
   sigset_t chld, oldmask;
@@ -204,6 +193,9 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   }
   push_arg(&a, &n, "--format");
   push_arg(&a, &n, "json");
+  /* the baseline at the default alignment is the graph's, computed once by
+   * its own job (store_bound) and joined to the rows when they are read */
+  if (!strstr(c->options, "align=")) push_arg(&a, &n, "--no-baseline");
   remat_args(&a, &n, c);
   /* the options string: "align=A", "capacity=C" and solver overrides */
   char *opts = mp_xstrdup(c->options);
@@ -216,11 +208,16 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   return a;
 }
 
-static char **bound_argv(const char *self, const char *file) {
-  char **a = NULL;
+/* The baseline's allowance: half the graph job's wall-clock limit, so that
+ * a baseline too slow for the graph is cut before the bound is lost. */
+static double baseline_allowance(const mp_experiment *e) { return e->max_wall_s / 2; }
+
+static char **bound_argv(const char *self, const char *file, double allowance) {
+  char **a = NULL, buf[64];
   int n = 0;
-  const char *v[] = {self, "bench", "--graph-bound", file};
-  for (int i = 0; i < 4; i++) push_arg(&a, &n, v[i]);
+  snprintf(buf, sizeof buf, "%.17g", allowance);
+  const char *v[] = {self, "bench", "--graph-bound", file, buf};
+  for (int i = 0; i < 5; i++) push_arg(&a, &n, v[i]);
   return a;
 }
 
@@ -287,7 +284,7 @@ static int launch_cell(runner *R, job *j, int slot, char *msg, size_t cap) {
 }
 
 static int launch_bound(runner *R, job *j, int slot, char *msg, size_t cap) {
-  char **argv = bound_argv(R->self, R->gs[j->index].file);
+  char **argv = bound_argv(R->self, R->gs[j->index].file, baseline_allowance(R->e));
   int rc = spawn(R, j, slot, argv, R->e->max_wall_s, msg, cap);
   free_argv(argv);
   return rc;
@@ -342,32 +339,77 @@ static int fill_slots(runner *R, char *msg, size_t cap) {
   return 0;
 }
 
+/* The graph child's JSON lines: the bound, then the baseline. */
+static int read_lines(const char *path, json_t **line, int max) {
+  FILE *f = fopen(path, "r");
+  int n = 0;
+  char *buf = NULL;
+  size_t cap = 0;
+  while (f && n < max && getline(&buf, &cap, f) > 0) {
+    line[n] = json_loads(buf, 0, NULL);
+    if (!json_is_object(line[n])) {
+      json_decref(line[n]);
+      break;
+    }
+    n++;
+  }
+  free(buf);
+  if (f) fclose(f);
+  return n;
+}
+
+static bool fill_bound(mp_graphrow *row, json_t *o) {
+  json_t *b = o ? json_object_get(o, "bound") : NULL;
+  if (!json_is_integer(b)) return false;
+  row->bound = json_integer_value(b);
+  row->graph = (char *)json_string_value(json_object_get(o, "graph"));
+  row->bound_kind = (char *)json_string_value(json_object_get(o, "bound_kind"));
+  row->nodes = json_integer_value(json_object_get(o, "nodes"));
+  row->buffers = json_integer_value(json_object_get(o, "buffers"));
+  return true;
+}
+
+static bool fill_baseline(mp_graphrow *row, json_t *o) {
+  json_t *a = o ? json_object_get(o, "given_arena") : NULL, *al = o ? json_object_get(o, "given_align") : NULL;
+  if (!json_is_integer(a) || !json_is_integer(al)) return false;
+  row->given_arena = json_integer_value(a);
+  row->given_align = json_integer_value(al);
+  return true;
+}
+
+/* A graph's child ended: its bound and baseline (each may be absent, the
+ * message says why) into the graphs table. */
 static void store_bound(runner *R, job *j, int ws, double now) {
   const gjob *g = &R->gs[j->index];
   mp_cellrun run;
   mp_cellrun_read(&run, j->out, j->err, ws, j->killed, now - j->t0);
+  json_t *line[2] = {NULL, NULL};
+  int n = read_lines(j->out, line, 2);
   mp_graphrow row;
   memset(&row, 0, sizeof row);
   row.path = (char *)g->path;
   row.digest = (char *)g->digest;
-  row.nodes = row.buffers = row.bound = MP_NA;
-  json_t *o = run.out;
-  json_t *b = o ? json_object_get(o, "bound") : NULL;
-  char why[400];
-  if (json_is_integer(b) && WIFEXITED(ws) && WEXITSTATUS(ws) == 0) {
-    row.bound = json_integer_value(b);
-    row.graph = (char *)json_string_value(json_object_get(o, "graph"));
-    row.bound_kind = (char *)json_string_value(json_object_get(o, "bound_kind"));
-    row.nodes = json_integer_value(json_object_get(o, "nodes"));
-    row.buffers = json_integer_value(json_object_get(o, "buffers"));
-  } else {
-    snprintf(why, sizeof why, "%s%s", j->killed ? "killed at the time limit: " : "", run.errtail);
+  row.given_fingerprint = R->given_fp;
+  row.nodes = row.buffers = row.bound = row.given_arena = row.given_align = MP_NA;
+  bool exited = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+  bool bound = n > 0 && fill_bound(&row, line[0]);
+  bool base = bound && n > 1 && (exited || j->killed) && fill_baseline(&row, line[1]);
+  const char *given_msg = n > 1 ? json_string_value(json_object_get(line[1], "given_message")) : NULL;
+  const char *reason = given_msg ? given_msg : run.errtail;
+  char why[600];
+  if (!bound || !base) {
+    snprintf(why, sizeof why, "%s%s%s%s", bound ? "no baseline: " : "",
+             j->killed ? "killed at the time limit" : "", j->killed && reason[0] ? ": " : "", reason);
     row.message = why;
   }
   char msg[512];
   if (mp_db_graph_store(R->db, &row, msg, sizeof msg) && !R->o->quiet)
     fprintf(stderr, "memplan bench: %s: %s\n", g->path, msg);
+  else if (bound && !base && !R->o->quiet)
+    fprintf(stderr, "memplan bench: %s: %s (reduction_vs_given absent at the default alignment)\n",
+            g->path, why);
   R->st->bounds++;
+  for (int i = 0; i < n; i++) json_decref(line[i]);
   mp_cellrun_destroy(&run);
 }
 
@@ -539,12 +581,12 @@ static int plan_work(runner *R, char *msg, size_t cap) {
       R->expect[R->n_todo] = cs ? cs->rowid : 0;
       R->todo[R->n_todo++] = i;
     }
-    /* each graph once; its bound when the file lacks it for this content */
+    /* each graph once, when the file lacks its bound for this content or
+     * its baseline from these solvers */
     bool seen = false;
     for (int g = 0; g < R->n_gs && !seen; g++) seen = !strcmp(R->gs[g].path, c->path);
-    char *d = seen ? NULL : mp_db_graph_digest(R->db, c->path);
-    if (!seen && (!d || strcmp(d, c->digest))) R->gs[R->n_gs++] = (gjob){c->path, c->file, c->digest};
-    free(d);
+    if (!seen && !mp_db_graph_current(R->db, c->path, c->digest, R->given_fp, R->o->retry_failed))
+      R->gs[R->n_gs++] = (gjob){c->path, c->file, c->digest};
   }
   mp_keyset_destroy(&ks);
   return 0;
@@ -603,11 +645,13 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   R.t_start = R.last_progress = R.last_beat = mp_now();
   R.db = mp_db_open_mode(o->results, !o->shared_fs, msg, cap);
   if (!R.db) return -1;
+  R.given_fp = mp_baseline_fingerprint();
   if (plan_work(&R, msg, cap) || find_programs(&R, msg, cap)) {
     mp_db_close(R.db);
     free(R.todo);
     free(R.expect);
     free(R.gs);
+    free(R.given_fp);
     return -1;
   }
   st->started = true;
@@ -640,6 +684,7 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   free(R.todo);
   free(R.expect);
   free(R.gs);
+  free(R.given_fp);
   mp_db_close(R.db);
   st->wall_s = mp_now() - R.t_start;
   return rc;

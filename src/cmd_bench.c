@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_args.h"
 #include "memplan.h"
 
 static const char bench_help[] =
@@ -211,9 +212,12 @@ static int run_bench(const memplan_experiment *e, const memplan_matrix *m, bench
 }
 
 static int graph_bound_child(int argc, char **argv) {
-  if (argc != 3) return usage_err("--graph-bound FILE");
+  if (argc != 3 && argc != 4) return usage_err("--graph-bound FILE [BASELINE_SECONDS]");
+  double limit = 0; /* the baseline's allowance; 0: none */
+  if (argc == 4 && mp_arg_real("bench", "--graph-bound", argv[3], 0, 1e9, &limit))
+    return MP_EXIT_USAGE;
   memplan_error err;
-  if (memplan_bench_graph_bound(argv[2], stdout, &err)) {
+  if (memplan_bench_graph_bound(argv[2], limit, stdout, &err)) {
     fprintf(stderr, "memplan bench: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }

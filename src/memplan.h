@@ -47,8 +47,10 @@ extern "C" {
  * 3: option structs carry a version (set by their _init); synthetic graphs
  * and writing graphs; experiments, results files and tables; pictures;
  * exact number parsing; the release.
- * 4: memplan_gen_opts.backward (training-shaped synthetic graphs). */
-#define MEMPLAN_API_VERSION 4
+ * 4: memplan_gen_opts.backward (training-shaped synthetic graphs).
+ * 5: memplan_bench_graph_bound takes the baseline's time allowance and
+ * prints the graph's baseline after its bound. */
+#define MEMPLAN_API_VERSION 5
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -488,9 +490,13 @@ typedef struct memplan_bench_stats {
 memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix *m,
                               const memplan_bench_opts *o, memplan_bench_stats *st,
                               memplan_error *err);
-/* Print a graph's independent lower bound (min-cut for a graph, max-live
- * for a fixed-lifetime file) as one JSON object: what a bench child does. */
-memplan_err memplan_bench_graph_bound(const char *path, FILE *out, memplan_error *err);
+/* What a bench child does for each graph: print its independent lower
+ * bound (min-cut for a graph, max-live for a fixed-lifetime file) as one
+ * JSON line, then the baseline of reduction_vs_given at the default
+ * alignment (given_arena, given_align; or given_message when
+ * baseline_limit_s, > 0, cut it or it failed) as another. */
+memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s, FILE *out,
+                                      memplan_error *err);
 
 /* ---- results files ---- */
 

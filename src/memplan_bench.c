@@ -136,9 +136,10 @@ memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix 
   return MEMPLAN_EINPUT;
 }
 
-memplan_err memplan_bench_graph_bound(const char *path, FILE *out, memplan_error *err) {
+memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s, FILE *out,
+                                      memplan_error *err) {
   char msg[sizeof err->msg];
-  if (mp_bench_print_graph_bound(path, out, msg, sizeof msg) == 0) return MEMPLAN_OK;
+  if (mp_bench_print_graph_bound(path, baseline_limit_s, out, msg, sizeof msg) == 0) return MEMPLAN_OK;
   mp_api_error(err, msg);
   return MEMPLAN_EINPUT;
 }

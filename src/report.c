@@ -144,12 +144,7 @@ void mp_result_print_text(FILE *out, const mp_instance *in, const mp_result *r) 
 /* ------------------------------------------------------------------ JSON */
 
 /* Round to 12 significant digits so that results files carry no float noise. */
-static json_t *jreal(double x) {
-  if (!isfinite(x)) return json_real(0);
-  char buf[64];
-  snprintf(buf, sizeof buf, "%.12g", x);
-  return json_real(strtod(buf, NULL));
-}
+static json_t *jreal(double x) { return json_real(isfinite(x) ? mp_round12(x) : 0); }
 
 /* A figure of the plan, or null when there is none. */
 static json_t *jfig_int(const mp_result *r, bool known, int64_t x) {

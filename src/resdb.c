@@ -1,7 +1,7 @@
 /* resdb.c - the results store: one SQLite file made by memplan.
  *
  *   results  one row per finished cell, the cell key UNIQUE (this file)
- *   graphs   one row per graph: digest and independent lower bound
+ *   graphs   one row per graph: digest, independent lower bound, baseline
  *   claims   the cells some bench process is running now (resdb_claims.c)
  *
  * The columns of `results` are one table below (cols[]): adding a column
@@ -89,6 +89,8 @@ const mp_col mp_cols[] = {
     /* from the graphs table (export and load only) */
     F("graph_bound", C_INT, graph_bound, CF_JOINED),
     F("bound_kind", C_TEXT, bound_kind, CF_JOINED),
+    F("given_arena", C_INT, given_arena, CF_JOINED),
+    F("given_align", C_INT, given_align, CF_JOINED),
 };
 #undef F
 const int mp_ncols = (int)(sizeof mp_cols / sizeof mp_cols[0]);
@@ -274,6 +276,12 @@ static int create_schema(sqlite3 *db, char *sub, size_t cap) {
       continue;
     snprintf(sql, sizeof sql, "ALTER TABLE results ADD COLUMN %s %s%s", mp_cols[i].name,
              sql_type(mp_cols[i].type), later_key(&mp_cols[i]) ? " NOT NULL DEFAULT ''" : "");
+    if (mp_db_exec(db, sql, sub, cap)) return -1;
+  }
+  for (int i = 0; i < MP_GRAPHS_LATER_COLS; i++) {
+    if (mp_db_has_column(db, "graphs", mp_graphs_later[i][0])) continue;
+    snprintf(sql, sizeof sql, "ALTER TABLE graphs ADD COLUMN %s %s", mp_graphs_later[i][0],
+             mp_graphs_later[i][1]);
     if (mp_db_exec(db, sql, sub, cap)) return -1;
   }
   return mp_db_exec(db, "CREATE INDEX IF NOT EXISTS results_graph ON results(graph);", sub, cap);
@@ -544,6 +552,19 @@ static void set_from_sql(mp_row *r, int i, sqlite3_stmt *st, int k) {
   }
 }
 
+/* A row with figures but no reduction_vs_given of its own (its cell ran
+ * with --no-baseline) takes it from its graph's baseline when that is at
+ * the row's alignment: the formula of mp_evaluate (plan.c) on the same
+ * integers, rounded as the solve's JSON rounds it, so the very double the
+ * cell would have stored. */
+static void given_from_graph(mp_row *r) {
+  if (!r->has_fig || !isnan(r->reduction_vs_given) || r->given_arena == MP_NA ||
+      r->given_arena <= 0 || r->align == MP_NA || r->given_align != r->align)
+    return;
+  r->reduction_vs_given = mp_round12(1.0 - (double)r->arena / (double)r->given_arena);
+  r->given_from_graph = true;
+}
+
 void mp_row_finish_loaded(mp_row *r, const char *source) {
   char **key[] = {&r->options, &r->path, &r->order, &r->place, &r->remat, &r->budget_arg,
                   &r->bandwidth_arg};
@@ -551,6 +572,12 @@ void mp_row_finish_loaded(mp_row *r, const char *source) {
     if (!*key[i]) *key[i] = mp_xstrdup(""); /* older files: "" (no recomputation) */
   r->has_fig = r->arena != MP_NA;
   r->source = mp_xstrdup(source);
+  given_from_graph(r);
+}
+
+/* The results column a joined field is read from (graphs g). */
+static const char *graphs_column(const char *field) {
+  return !strcmp(field, "graph_bound") ? "bound" : field;
 }
 
 int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char *msg, size_t cap) {
@@ -561,10 +588,10 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
   int *idx = mp_xmalloc(sizeof(int) * (size_t)mp_ncols), k = 0;
   for (int i = 0; i < mp_ncols; i++) {
     bool joined = mp_cols[i].flags & CF_JOINED;
-    if (joined ? !graphs : !mp_db_has_column(db, "results", mp_cols[i].name)) continue;
+    const char *name = joined ? graphs_column(mp_cols[i].name) : mp_cols[i].name;
+    if (!mp_db_has_column(db, joined ? "graphs" : "results", name)) continue;
     l += snprintf(sql + l, sizeof sql - (size_t)l, "%s%s.%s", k ? ", " : "", joined ? "g" : "r",
-                  joined ? (!strcmp(mp_cols[i].name, "graph_bound") ? "bound" : mp_cols[i].name)
-                         : mp_cols[i].name);
+                  name);
     idx[k++] = i;
   }
   l += snprintf(sql + l, sizeof sql - (size_t)l, " FROM results r%s ORDER BY r.path, r.order_solver, "
@@ -631,6 +658,7 @@ static int merge_one(sqlite3 *db, sqlite3_stmt *ins, const char *in, int *added,
   mp_row *rows = NULL;
   int n = 0, rc = mp_db_load_rows(src, in, &rows, &n, msg, cap);
   for (int i = 0; i < n && !rc; i++) {
+    if (rows[i].given_from_graph) rows[i].reduction_vs_given = NAN; /* the graph's, copied below */
     rc = mp_db_insert_row(db, ins, &rows[i], msg, cap);
     *added += sqlite3_changes(db);
   }

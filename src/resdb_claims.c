@@ -222,17 +222,25 @@ int mp_db_unclaim_all(mp_db *db, char *msg, size_t cap) {
 
 /* ------------------------------------------------------------ graphs */
 
-char *mp_db_graph_digest(mp_db *db, const char *path) {
+const char *const mp_graphs_later[MP_GRAPHS_LATER_COLS][2] = {
+    {"given_arena", "INTEGER"}, {"given_align", "INTEGER"}, {"given_fingerprint", "TEXT"}};
+
+bool mp_db_graph_current(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                         bool retry_cut) {
   sqlite3_stmt *st;
-  if (sqlite3_prepare_v2(db, "SELECT digest FROM graphs WHERE path = ? AND bound IS NOT NULL", -1, &st, NULL) !=
-      SQLITE_OK)
-    return NULL;
+  if (sqlite3_prepare_v2(db, "SELECT digest, given_fingerprint, given_arena IS NOT NULL FROM graphs "
+                         "WHERE path = ? AND bound IS NOT NULL", -1, &st, NULL) != SQLITE_OK)
+    return false;
   sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
-  char *d = NULL;
-  if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-    d = mp_xstrdup((const char *)sqlite3_column_text(st, 0));
+  bool current = false;
+  if (sqlite3_step(st) == SQLITE_ROW) {
+    const char *d = (const char *)sqlite3_column_text(st, 0);
+    const char *fp = (const char *)sqlite3_column_text(st, 1);
+    bool has_given = sqlite3_column_int(st, 2) != 0;
+    current = d && fp && !strcmp(d, digest) && !strcmp(fp, given_fp) && (has_given || !retry_cut);
+  }
   sqlite3_finalize(st);
-  return d;
+  return current;
 }
 
 static void bind_opt_text(sqlite3_stmt *st, int k, const char *s) {
@@ -253,8 +261,9 @@ int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db,
                          "INSERT OR REPLACE INTO graphs (path, graph, nodes, buffers, digest, "
-                         "bound, bound_kind, message, computed_at, version) VALUES "
-                         "(?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?)",
+                         "bound, bound_kind, message, computed_at, version, given_arena, "
+                         "given_align, given_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+                         "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?)",
                          -1, &st, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
@@ -268,6 +277,9 @@ int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   bind_opt_text(st, 7, g->bound_kind);
   bind_opt_text(st, 8, g->message);
   bind_opt_text(st, 9, mp_version_string());
+  bind_opt_int(st, 10, g->given_arena);
+  bind_opt_int(st, 11, g->given_align);
+  bind_opt_text(st, 12, g->given_fingerprint);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
@@ -280,18 +292,28 @@ void mp_graphrow_destroy(mp_graphrow *g) {
   free(g->digest);
   free(g->bound_kind);
   free(g->message);
+  free(g->given_fingerprint);
   memset(g, 0, sizeof *g);
 }
 
-/* The graphs of src that dst lacks (merge). */
+/* The graphs of src that dst lacks (merge), with the later columns src has. */
 int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
-  static const char cols[] = "path, graph, nodes, buffers, digest, bound, bound_kind, message, "
-                             "computed_at, version";
+  char cols[512] = "path, graph, nodes, buffers, digest, bound, bound_kind, message, "
+                   "computed_at, version";
+  int n = 10;
+  for (int i = 0; i < MP_GRAPHS_LATER_COLS; i++)
+    if (mp_db_has_column(src, "graphs", mp_graphs_later[i][0])) {
+      size_t l = strlen(cols);
+      snprintf(cols + l, sizeof cols - l, ", %s", mp_graphs_later[i][0]);
+      n++;
+    }
   sqlite3_stmt *in, *out;
-  char sql[512];
+  char sql[1024];
   snprintf(sql, sizeof sql, "SELECT %s FROM graphs", cols);
   if (sqlite3_prepare_v2(src, sql, -1, &in, NULL) != SQLITE_OK) return 0; /* an older file */
-  snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO graphs (%s) VALUES (?,?,?,?,?,?,?,?,?,?)", cols);
+  int l = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO graphs (%s) VALUES (?", cols);
+  for (int k = 1; k < n; k++) l += snprintf(sql + l, sizeof sql - (size_t)l, ",?");
+  snprintf(sql + l, sizeof sql - (size_t)l, ")");
   if (sqlite3_prepare_v2(dst, sql, -1, &out, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
     sqlite3_finalize(in);
@@ -300,7 +322,7 @@ int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
   int rc = 0;
   while (!rc && sqlite3_step(in) == SQLITE_ROW) {
     sqlite3_reset(out);
-    for (int k = 0; k < 10; k++) sqlite3_bind_value(out, k + 1, sqlite3_column_value(in, k));
+    for (int k = 0; k < n; k++) sqlite3_bind_value(out, k + 1, sqlite3_column_value(in, k));
     if (sqlite3_step(out) != SQLITE_DONE) {
       snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
       rc = -1;

@@ -34,7 +34,12 @@ extern const char mp_key_cols[];
 #define MP_GRAPHS_SQL                                                                     \
   "CREATE TABLE IF NOT EXISTS graphs (path TEXT PRIMARY KEY NOT NULL, graph TEXT, "       \
   "nodes INTEGER, buffers INTEGER, digest TEXT, bound INTEGER, bound_kind TEXT, "         \
-  "message TEXT, computed_at TEXT, version TEXT);"
+  "message TEXT, computed_at TEXT, version TEXT, given_arena INTEGER, given_align INTEGER, " \
+  "given_fingerprint TEXT);"
+/* Columns of graphs added later (older files gain them, NULL: the baseline
+ * is computed again); merge copies the ones its input has. */
+#define MP_GRAPHS_LATER_COLS 3
+extern const char *const mp_graphs_later[MP_GRAPHS_LATER_COLS][2]; /* name, SQL type */
 #define MP_CLAIMS_SQL                                                                     \
   "CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY NOT NULL, owner TEXT NOT NULL, " \
   "host TEXT, pid INTEGER, pid_start TEXT, boot_id TEXT, heartbeat REAL, started_at TEXT);"

@@ -167,6 +167,12 @@ bad:
   return -1;
 }
 
+double mp_round12(double x) {
+  char buf[64];
+  snprintf(buf, sizeof buf, "%.12g", x);
+  return strtod(buf, NULL);
+}
+
 void mp_format_number(double x, char *out, size_t cap) {
   if (x == floor(x) && fabs(x) < 9007199254740992.0)
     snprintf(out, cap, "%lld", (long long)x);

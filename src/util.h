@@ -86,6 +86,9 @@ int mp_parse_real(const char *s, double *out, const char **why);
 /* A number as it should be printed: integers (|x| < 2^53) without a
  * fraction or exponent, others with the 17 digits that round-trip. */
 void mp_format_number(double x, char *out, size_t cap);
+/* x rounded to 12 significant digits, as the figures of `solve --format
+ * json` (and so the results rows) are: no float noise in the files. */
+double mp_round12(double x);
 
 /* Sort m (key, val) pairs by key, stably (val rides along): an LSD radix
  * sort over the key's bytes that skips a byte all keys share, so O(m x the

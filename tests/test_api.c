@@ -480,7 +480,7 @@ START_TEST(results_tables_export) {
                    MEMPLAN_EINPUT);
   ck_assert(added == 0 && access(tp("api_merged.sqlite"), F_OK) == -1);
   FILE *f = fopen(tp("api_bound.json"), "w");
-  ck_assert_int_eq(memplan_bench_graph_bound(SEED, f, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_bench_graph_bound(SEED, 0, f, &err), MEMPLAN_OK);
   fclose(f);
   char *b = slurp(tp("api_bound.json"));
   ck_assert_msg(strstr(b, "8388608"), "%s", b); /* the seed example's min-cut bound */

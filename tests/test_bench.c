@@ -4,6 +4,7 @@
  * duplicates.  Runs ../bin/memplan from tests/. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <jansson.h>
 #include <math.h>
 #include <signal.h>
 #include <sqlite3.h>
@@ -777,8 +778,185 @@ START_TEST(graph_bounds_are_stored) {
   }
   /* the export carries the bound beside each row */
   ck_assert_int_eq(sh(MEMPLAN " export %s", db), 0);
-  ck_assert_msg(file_has("out.txt", ",graph_bound,bound_kind\n"), "export header");
-  ck_assert_msg(file_has("out.txt", ",158,max-live\n"), "export bound");
+  ck_assert_msg(file_has("out.txt", ",graph_bound,bound_kind,given_arena,given_align\n"),
+                "export header");
+  ck_assert_msg(file_has("out.txt", ",158,max-live,"), "export bound");
+  teardown();
+}
+END_TEST
+
+/* reduction_vs_given of a direct solve of the row's cell (NAN: absent). */
+static double solve_reduction(const mp_row *r) {
+  static char out[1 << 16];
+  ck_assert_int_eq(sh(MEMPLAN " solve %s/%s --order %s --place %s --seed %llu --format json", dir,
+                      r->path, r->order, r->place, (unsigned long long)r->seed),
+                   0);
+  slurp("out.txt", out, sizeof out);
+  json_t *o = json_loads(out, 0, NULL);
+  ck_assert_ptr_nonnull(o);
+  json_t *v = json_object_get(o, "reduction_vs_given");
+  double d = json_is_number(v) ? json_number_value(v) : NAN;
+  json_decref(o);
+  return d;
+}
+
+/* The baseline of reduction_vs_given is each graph's, computed once by the
+ * graph's own job at the default alignment: the cells run with
+ * --no-baseline (their rows hold no figure of their own), and every reader
+ * gets the figure the solve prints, to the last bit; a cell with --align
+ * keeps its own. */
+START_TEST(baseline_is_the_graphs) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/b.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --manifest %s/SUITE.tsv --graphs small --order given --order "
+                      "greedy --place bysize --place firstfit --results %s",
+                      dir, db),
+                   0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 10);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE arena IS NULL OR "
+                          "reduction_vs_given IS NOT NULL"),
+                   0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs WHERE given_arena > 0 AND given_fingerprint "
+                          "LIKE 'given=% bysize=%' AND given_align = (CASE path WHEN 'p.csv' THEN 1 "
+                          "ELSE 64 END)"),
+                   3);
+  mp_row *rows = NULL;
+  int n = 0;
+  char msg[512];
+  ck_assert_int_eq(mp_rows_load(db, &rows, &n, msg, sizeof msg), 0);
+  ck_assert_int_eq(n, 10);
+  for (int i = 0; i < n; i++) {
+    double want = solve_reduction(&rows[i]);
+    ck_assert_msg(!isnan(want) && rows[i].reduction_vs_given == want, "%s %s+%s: %.17g, solve %.17g",
+                  rows[i].path, rows[i].order, rows[i].place, rows[i].reduction_vs_given, want);
+  }
+  mp_rows_destroy(rows, n);
+  /* the tables and the export show it */
+  ck_assert_int_eq(sh(MEMPLAN " table %s --format csv", db), 0);
+  ck_assert_msg(file_has("out.txt", ",reduction_vs_given,") && file_has("out.txt", ",0.000000,"),
+                "table");
+  ck_assert_int_eq(sh(MEMPLAN " export %s | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "
+                      "\"reduction_vs_given\") c = i; next } $c != \"\" { n++ } END { print n }'",
+                      db),
+                   0);
+  ck_assert_msg(file_has("out.txt", "10\n"), "export: every row has the figure");
+  /* --align: the cell computes its own baseline at its alignment */
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --order greedy --align 128 --results %s",
+                      dir, db),
+                   0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE options = 'align=128' AND align = 128 "
+                          "AND reduction_vs_given IS NOT NULL"),
+                   1);
+  teardown();
+}
+END_TEST
+
+/* A baseline from other solvers (their sources changed) is computed again,
+ * with the bound, and the rows stay; so is a baseline the file lacks. */
+START_TEST(stale_baseline_recomputed) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/s.sqlite", dir);
+  const char *m = MEMPLAN " bench --graphs %s/g0.json,%s/g1.json --order greedy --results %s";
+  ck_assert_int_eq(sh(m, dir, dir, db), 0);
+  long long g0 = q1(db, "SELECT given_arena FROM graphs WHERE path LIKE '%g0.json'");
+  ck_assert_int_gt(g0, 0);
+  ck_assert_int_eq(sh(m, dir, dir, db), 0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 0 run") && !file_has("out.txt", "graph bounds"),
+                "a current baseline recomputed");
+  sqlite3 *h;
+  ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK);
+  ck_assert_int_eq(sqlite3_exec(h, "UPDATE graphs SET given_arena = 1, given_fingerprint = "
+                                   "replace(given_fingerprint, 'bysize=', 'bysize=0') WHERE path "
+                                   "LIKE '%g0.json'; UPDATE graphs SET given_arena = NULL, "
+                                   "given_align = NULL, given_fingerprint = NULL WHERE path LIKE "
+                                   "'%g1.json'",
+                                NULL, NULL, NULL),
+                   SQLITE_OK);
+  sqlite3_close(h);
+  ck_assert_int_eq(sh(m, dir, dir, db), 0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 0 run") && file_has("out.txt", "; 2 graph bounds"),
+                "stale baselines");
+  char sql[300];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM graphs WHERE given_arena > 0 AND given_align = 64 "
+           "AND given_fingerprint NOT LIKE '%%bysize=0%%' AND (path NOT LIKE '%%g0.json' OR "
+           "given_arena = %lld)", g0);
+  ck_assert_int_eq(q1(db, sql), 2);
+  teardown();
+}
+END_TEST
+
+/* A file made before the graphs table had the baseline: read as it is (its
+ * rows keep their own reduction_vs_given), merged, and a bench adds the
+ * columns and the baselines. */
+START_TEST(older_graphs_table_loads) {
+  setup();
+  char db[600], old[600], merged[600], sql[2048];
+  snprintf(db, sizeof db, "%s/new.sqlite", dir);
+  snprintf(old, sizeof old, "%s/old.sqlite", dir);
+  snprintf(merged, sizeof merged, "%s/merged.sqlite", dir);
+  const char *m = MEMPLAN " bench --graphs %s/g0.json --order greedy --results %s";
+  ck_assert_int_eq(sh(m, dir, db), 0);
+  sqlite3 *h;
+  ck_assert_int_eq(sqlite3_open(old, &h), SQLITE_OK);
+  snprintf(sql, sizeof sql,
+           "ATTACH '%s' AS n; PRAGMA application_id = 1836084334; CREATE TABLE results AS SELECT * "
+           "FROM n.results; UPDATE results SET reduction_vs_given = 0.25; CREATE TABLE graphs AS "
+           "SELECT path, graph, nodes, buffers, digest, bound, bound_kind, message, computed_at, "
+           "version FROM n.graphs; DETACH n;",
+           db);
+  ck_assert_msg(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(h));
+  sqlite3_close(h);
+  ck_assert_int_eq(sh(MEMPLAN " export %s", old), 0);
+  ck_assert_msg(file_has("out.txt", ",graph_bound,bound_kind,given_arena,given_align\n") &&
+                    file_has("out.txt", ",0.25,"),
+                "export of the older file");
+  ck_assert_int_eq(sh(MEMPLAN " table %s --format csv", old), 0);
+  ck_assert_msg(file_has("out.txt", ",0.250000,"), "table of the older file");
+  ck_assert_int_eq(sh(MEMPLAN " merge %s %s", merged, old), 0);
+  ck_assert_int_eq(q1(merged, "SELECT count(*) FROM graphs WHERE bound > 0 AND given_arena IS NULL"), 1);
+  ck_assert_int_eq(sh(m, dir, old), 0);
+  ck_assert_msg(file_has("out.txt", "1 already done, 0 run") && file_has("out.txt", "; 1 graph bounds"),
+                "the older file gains the baseline");
+  ck_assert_int_eq(q1(old, "SELECT count(*) FROM graphs WHERE given_arena > 0 AND given_align = 64"), 1);
+  teardown();
+}
+END_TEST
+
+/* A baseline its allowance (half of max_wall_s) cuts: the graph keeps its
+ * bound, the baseline is absent with a message, and the rows (whose cells
+ * ran in milliseconds) have figures but reduction_vs_given absent, not 0. */
+START_TEST(cut_baseline_keeps_the_bound) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/c.sqlite", dir);
+  /* the 10^5-node training step: its baseline (greedy by size on the file
+   * order) takes 28 s on the 2-core machine, reading it and its bound 1 s */
+  ck_assert_int_eq(sh(MEMPLAN " gen sp -n 50000 --par-prob 0.2 --backward --seed 1 --out %s/train.json",
+                      dir),
+                   0);
+  write_file("cut.json", "{\"graphs\": [\"train.json\"], \"order\": [\"given\"], \"place\": "
+             "[\"firstfit\"], \"max_wall_s\": 6}", 0);
+  ck_assert_int_eq(sh(MEMPLAN " bench %s/cut.json --results %s", dir, db), 0);
+  ck_assert_msg(file_has("out.txt", "1 run: 1 ok"), "the cell");
+  ck_assert_msg(file_has("err.txt", "train.json: no baseline: "), "the message on stderr");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs WHERE bound > 0 AND nodes = 100001 AND "
+                          "given_arena IS NULL AND given_fingerprint IS NOT NULL AND "
+                          "message LIKE 'no baseline: %'"),
+                   1);
+  mp_row *rows = NULL;
+  int n = 0;
+  char msg[512];
+  ck_assert_int_eq(mp_rows_load(db, &rows, &n, msg, sizeof msg), 0);
+  ck_assert_int_eq(n, 1);
+  ck_assert(rows[0].has_fig && rows[0].arena > 0 && isnan(rows[0].reduction_vs_given));
+  ck_assert_int_eq(rows[0].graph_bound, q1(db, "SELECT bound FROM graphs"));
+  mp_rows_destroy(rows, n);
+  /* resumed: the cut baseline is not tried again, unless asked */
+  ck_assert_int_eq(sh(MEMPLAN " bench %s/cut.json --results %s", dir, db), 0);
+  ck_assert_msg(file_has("out.txt", "1 already done, 0 run") && !file_has("out.txt", "graph bounds"),
+                "resume");
   teardown();
 }
 END_TEST
@@ -1053,6 +1231,10 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, timeout_without_plan_is_a_timeout);
   tcase_add_test(tc, stale_rows_rerun);
   tcase_add_test(tc, graph_bounds_are_stored);
+  tcase_add_test(tc, baseline_is_the_graphs);
+  tcase_add_test(tc, stale_baseline_recomputed);
+  tcase_add_test(tc, older_graphs_table_loads);
+  tcase_add_test(tc, cut_baseline_keeps_the_bound);
   tcase_add_test(tc, two_benches_share_one_file);
   tcase_add_test(tc, stale_claims_are_retaken);
   tcase_add_test(tc, sigint_exits_130);

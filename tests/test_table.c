@@ -145,7 +145,7 @@ START_TEST(sqlite_round_trip) {
     if (rows[i].graph_bound == MP_NA) continue;
     mp_graphrow g = {.path = rows[i].path, .graph = rows[i].graph, .bound = rows[i].graph_bound,
                      .bound_kind = rows[i].bound_kind, .nodes = rows[i].nodes,
-                     .buffers = rows[i].buffers};
+                     .buffers = rows[i].buffers, .given_arena = MP_NA, .given_align = MP_NA};
     ck_assert_msg(mp_db_graph_store(h, &g, msg, sizeof msg) == 0, "%s", msg);
   }
   /* storing again without replace adds nothing: the cell key is unique */
