@@ -156,8 +156,9 @@ def report(rows, version):
              "  Stage: the solver's own wall time (the JSON's order_ms / place_ms /"
              " remat_ms); within the limit: at most %g s + %g s.  Whole: the process (read,"
              " solve, verify, evaluate, write).  A solver that does not search (one greedy pass:"
-             " the list orders, the fit placers, bysize) takes no limit: 'over' is then its"
-             " running time." % (version, time.strftime("%Y-%m-%d"), LIMIT,
+             " the list orders, the fit placers) takes no limit: 'over' is then its"
+             " running time; bysize and bysize-ff stop 0.5 s past the deadline (status timeout,"
+             " birth-order first fit)." % (version, time.strftime("%Y-%m-%d"), LIMIT,
                                                     N, N // 2, LIMIT, SLACK), "",
              "| solver | kind | status | stage s | whole s | peak RSS B/node | verdict |",
              "|---|---|---|---|---|---|---|"]
