@@ -2,11 +2,13 @@
  * then index), best or first fit: the placers bysize and bysize-ff.
  *
  * One pass, but Theta(pairs of buffers live together): minutes on a 10^5-node
- * training graph, whose activations all live across the middle step.  It
- * stops once it is still running MP_BY_SIZE_SLACK seconds past the stage's
- * deadline (so a chain whose search spent the limit still gets it on any
- * graph it packs within that slack), and the plan is then birth-order first
- * fit (a sweep, O(n log n)) with status timeout. */
+ * training graph, whose activations all live across the middle step.  Under
+ * a time limit, a problem of more than MP_INCUMBENT_PAIRS such pairs first
+ * packs birth-order first fit (a sweep, O(n log n)); the deadline, or
+ * MP_BY_SIZE_SLACK seconds after that packing when later (a chain whose
+ * search spent the limit), then cuts greedy by size, and the plan is the
+ * first fit with status timeout.  Smaller problems (about 30 ms) always
+ * finish. */
 #ifndef MP_LIB_BY_SIZE_H
 #define MP_LIB_BY_SIZE_H
 
@@ -17,5 +19,7 @@
 
 /* Fill c->offsets and c->status; `name` labels the --verbose counts. */
 int mp_place_by_size(mp_ctx *c, enum mp_fit fit, const char *name);
+/* The same with another slack (the tests cut it with 0). */
+int mp_place_by_size_within(mp_ctx *c, enum mp_fit fit, const char *name, double slack);
 
 #endif

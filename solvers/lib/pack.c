@@ -256,9 +256,7 @@ static int64_t pack_all(const mp_problem *p, const int *seq, enum mp_fit fit, in
 static const enum seq_key cand_key[] = {KEY_SIZE, KEY_AREA, KEY_LIFE, KEY_LO, KEY_BYSIZE};
 enum { N_CAND = 2 * sizeof cand_key / sizeof cand_key[0], BIRTH_FIRST_FIT = 2 * 3 /* KEY_LO, first fit */ };
 
-/* How many pairs of items live together (the interference graph's edges,
- * counted without listing them, O(n log n)): a packing lists about these. */
-static int64_t live_pairs(const mp_problem *p) {
+int64_t mp_live_pairs(const mp_problem *p) {
   size_t nz = (size_t)(p->n ? p->n : 1);
   int *vid = mp_xmalloc(sizeof(int) * nz), *item_of = mp_xmalloc(sizeof(int) * nz);
   int nv = mp_interfere_vertices(p, vid, item_of);
@@ -279,7 +277,7 @@ int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) 
    * problem packs every candidate whatever the clock (about 30 ms near the threshold): a
    * placer entered after an order search spent the chain's limit must not
    * do worse than bysize alone. */
-  double deadline = c->deadline > 0 && live_pairs(p) > MP_INCUMBENT_PAIRS ? c->deadline : 0;
+  double deadline = c->deadline > 0 && mp_live_pairs(p) > MP_INCUMBENT_PAIRS ? c->deadline : 0;
   int order[N_CAND], k = 0;
   if (deadline > 0) order[k++] = BIRTH_FIRST_FIT;
   for (int q = 0; q < N_CAND; q++)
