@@ -81,7 +81,8 @@ typedef struct ga {
   mp_rdec d;
   mp_rsa s;
   mp_rng r;
-  int n, P;
+  int n, P;                 /* P: the population, at most cap (allocated) */
+  int cap;
   indiv *pop, *next;
   int *tmp, *rank;
 } ga;
@@ -259,8 +260,8 @@ static void init_population(ga *x) {
       made = mp_ls_order_until(x->g, rules[rule], ind->ord, c->deadline);
     else
       made = mp_ls_order_random_greedy(x->g, &x->r, 0.3 * mp_rng_unit(&x->r), ind->ord, c->deadline);
-    if (!made) {
-      for (int k = i; k < x->P; k++) copy_indiv(x, &x->pop[k], &x->pop[0]);
+    if (!made) { /* the population is the individuals made (i >= 1 here) */
+      x->P = i;
       return;
     }
     if (i > 0 && reorder) order_anneal(x, ind->ord, (long)c->opt[OPT_order_moves]);
@@ -271,8 +272,8 @@ static void init_population(ga *x) {
       copy_indiv(x, ind, &x->pop[0]);
       improve(x, ind, (int)c->opt[OPT_kicks] + 1);
     }
-    if (mp_time_up(c)) {
-      for (int k = i + 1; k < x->P; k++) copy_indiv(x, &x->pop[k], &x->pop[0]);
+    if (mp_time_up(c)) { /* no copies of the first: megabytes each at 10^6 nodes */
+      x->P = i + 1;
       return;
     }
   }
@@ -333,7 +334,7 @@ static void ga_init(ga *x, mp_ctx *c) {
   x->c = c;
   x->g = c->g;
   x->n = c->g->n;
-  x->P = (int)c->opt[OPT_population];
+  x->P = x->cap = (int)c->opt[OPT_population];
   mp_rdec_init(&x->d, x->g, c->bandwidth);
   x->d.strict = c->opt[OPT_strict] > 0;
   mp_rdec_set_order(&x->d, c->start_order);
@@ -344,16 +345,16 @@ static void ga_init(ga *x, mp_ctx *c) {
   x->rank = mp_xmalloc(sizeof(int) * (size_t)x->P);
   x->pop = mp_xcalloc((size_t)x->P, sizeof(indiv));
   x->next = mp_xcalloc((size_t)x->P, sizeof(indiv));
-  for (int i = 0; i < 2 * x->P; i++) {
-    indiv *ind = i < x->P ? &x->pop[i] : &x->next[i - x->P];
+  for (int i = 0; i < 2 * x->cap; i++) {
+    indiv *ind = i < x->cap ? &x->pop[i] : &x->next[i - x->cap];
     ind->ord = mp_xmalloc(sizeof(int) * nn);
     ind->genes = mp_xcalloc(ms, sizeof(mp_rgene));
   }
 }
 
 static void ga_destroy(ga *x) {
-  for (int i = 0; i < 2 * x->P; i++) {
-    indiv *ind = i < x->P ? &x->pop[i] : &x->next[i - x->P];
+  for (int i = 0; i < 2 * x->cap; i++) {
+    indiv *ind = i < x->cap ? &x->pop[i] : &x->next[i - x->cap];
     free(ind->ord);
     free(ind->genes);
   }
