@@ -62,6 +62,11 @@ void mp_pack_degenerate(const mp_problem *p, int64_t *off);
 void mp_seq_by_birth(const mp_problem *p, int *seq);
 void mp_seq_by_size(const mp_problem *p, int *seq);
 
+/* How many pairs of items live together (the interference graph's edges,
+ * counted without listing them, O(n log n)): a by-size packing lists about
+ * these. */
+int64_t mp_live_pairs(const mp_problem *p);
+
 /* The greedy incumbent every searching placer starts from: the lowest arena
  * among first- and best-fit packings of five sequences (size; area =
  * lifetime x size; lifetime then size; birth; and `bysize`'s own sequence,
@@ -73,11 +78,6 @@ void mp_seq_by_size(const mp_problem *p, int *seq);
  * made whatever the clock (about 30 ms near the threshold).  Returns the arena; best[]
  * gets the offsets (every item placed). */
 enum { MP_INCUMBENT_PAIRS = 1 << 18 };
-
-/* How many pairs of items live together (the interference graph's edges,
- * counted without listing them, O(n log n)): a by-size packing lists about
- * these. */
-int64_t mp_live_pairs(const mp_problem *p);
 int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best);
 
 /* A placer's own check (independent of the verifier): every offset >= 0,

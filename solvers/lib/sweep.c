@@ -151,30 +151,29 @@ static int64_t top_candidate(const mp_item *it, int64_t L) {
 
 /* The alignment bound over the sections that can raise `best` (L > best -
  * maxal + 1: near the peak, usually few), each item visiting only those
- * within its sections: O(m log m + their items), not the sum of the
+ * within its sections: O(m + sections + their items), not the sum of the
  * lifetimes (quadratic on a training graph: 170 s at 10^6). */
 static int64_t alignment_bound(const mp_problem *p, const int *mem, int m, const mp_sections *S,
                                const int64_t *L, int64_t best, int64_t maxal) {
-  int *hot = mp_xmalloc(sizeof(int) * (size_t)S->ns), nh = 0;
-  for (int s = 0; s < S->ns; s++)
+  /* hot[h]: the h-th such section; first[s]: the first h with hot[h] >= s */
+  int *hot = mp_xmalloc(sizeof(int) * (size_t)S->ns), *first = mp_xmalloc(sizeof(int) * (size_t)(S->ns + 1));
+  int nh = 0;
+  for (int s = 0; s < S->ns; s++) {
+    first[s] = nh;
     if (L[s] > best - maxal + 1) hot[nh++] = s;
+  }
+  first[S->ns] = nh;
   int64_t *low = mp_xmalloc(sizeof(int64_t) * (size_t)(nh ? nh : 1));
   for (int h = 0; h < nh; h++) low[h] = INT64_MAX;
-  for (int k = 0; k < m; k++) {
-    int a = 0, b = nh; /* the first hot section >= s0 */
-    while (a < b) {
-      int mid = a + (b - a) / 2;
-      if (hot[mid] < S->s0[k]) a = mid + 1;
-      else b = mid;
-    }
-    for (int h = a; h < nh && hot[h] < S->s1[k]; h++) {
+  for (int k = 0; k < m; k++)
+    for (int h = first[S->s0[k]]; h < first[S->s1[k]]; h++) {
       int64_t cand = top_candidate(&p->items[mem[k]], L[hot[h]]);
       if (cand < low[h]) low[h] = cand;
     }
-  }
   for (int h = 0; h < nh; h++)
     if (low[h] != INT64_MAX && low[h] > best) best = low[h];
   free(hot);
+  free(first);
   free(low);
   return best;
 }
