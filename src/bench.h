@@ -254,9 +254,10 @@ int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap)
 void mp_rows_destroy(mp_row *rows, int n);
 
 /* Merge results files into out (idempotent: a cell already in out keeps its
- * row).  Every input is checked first; all rows go in one transaction; a new
- * out is built beside it and renamed into place, so a failure leaves no out
- * and never changes an existing one. */
+ * row; a graph keeps the best of its graphs rows, mp_db_copy_graphs).
+ * Every input is checked first; all rows go in one transaction; a new out
+ * is built beside it and renamed into place, so a failure leaves no out and
+ * never changes an existing one. */
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap);
 /* The results as CSV, sorted by key, every column (and each graph's bound and baseline). */

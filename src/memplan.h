@@ -501,7 +501,10 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
 /* ---- results files ---- */
 
 /* Add the rows (and graph bounds) of every input to out, created if needed:
- * idempotent, inputs checked first, all or nothing.  *added: new rows. */
+ * idempotent, inputs checked first, all or nothing.  Per graph one bound
+ * and baseline: of the graph version the rows ran on, with a baseline
+ * rather than a cut one, by this build's solvers, else the first met.
+ * *added: new rows. */
 memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
                                   memplan_error *err);
 /* Every row as CSV, sorted by cell key, to path (NULL or "-": stdout),

@@ -580,18 +580,35 @@ static const char *graphs_column(const char *field) {
   return !strcmp(field, "graph_bound") ? "bound" : field;
 }
 
+/* How a joined column is read: the baseline only by rows of the graph
+ * version it was computed on (a row's fingerprint begins with its graph's
+ * digest; a row without one cannot tell and takes it), so that a graphs
+ * row of another version, left by a merge or an interrupted bench, gives
+ * no figure rather than a wrong one. */
+static void joined_expr(const char *column, bool fingerprints, char *out, size_t cap) {
+  if (fingerprints && (!strcmp(column, "given_arena") || !strcmp(column, "given_align")))
+    snprintf(out, cap, "CASE WHEN r.fingerprint IS NULL OR substr(r.fingerprint, 1, "
+             "length(g.digest) + 7) = 'graph=' || g.digest || ' ' THEN g.%s END", column);
+  else
+    snprintf(out, cap, "g.%s", column);
+}
+
 int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char *msg, size_t cap) {
   /* the columns this file has (older files lack the later ones) */
   bool graphs = pragma_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'graphs'") > 0;
-  char sql[4096];
+  bool fingerprints = mp_db_has_column(db, "results", "fingerprint");
+  char sql[4096], expr[256];
   int l = snprintf(sql, sizeof sql, "SELECT ");
   int *idx = mp_xmalloc(sizeof(int) * (size_t)mp_ncols), k = 0;
   for (int i = 0; i < mp_ncols; i++) {
     bool joined = mp_cols[i].flags & CF_JOINED;
     const char *name = joined ? graphs_column(mp_cols[i].name) : mp_cols[i].name;
     if (!mp_db_has_column(db, joined ? "graphs" : "results", name)) continue;
-    l += snprintf(sql + l, sizeof sql - (size_t)l, "%s%s.%s", k ? ", " : "", joined ? "g" : "r",
-                  name);
+    if (joined)
+      joined_expr(name, fingerprints, expr, sizeof expr);
+    else
+      snprintf(expr, sizeof expr, "r.%s", name);
+    l += snprintf(sql + l, sizeof sql - (size_t)l, "%s%s", k ? ", " : "", expr);
     idx[k++] = i;
   }
   l += snprintf(sql + l, sizeof sql - (size_t)l, " FROM results r%s ORDER BY r.path, r.order_solver, "

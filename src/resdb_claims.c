@@ -296,22 +296,82 @@ void mp_graphrow_destroy(mp_graphrow *g) {
   memset(g, 0, sizeof *g);
 }
 
-/* The graphs of src that dst lacks (merge), with the later columns src has. */
+/* ------------------------------------------------------------ merge */
+
+/* One path has one graphs row, and the rows of results reach it by path
+ * alone, so a merge meeting the same path twice keeps one row, ranked:
+ * first the row of the graph version dst's results were run on (a result's
+ * fingerprint names its graph's digest: a baseline of another version would
+ * give those rows wrong figures), then a row with a baseline over one whose
+ * baseline was cut or failed, then a baseline by this build's solvers (the
+ * one a bench would keep) over another build's.  On a tie the row met first
+ * stays, so merging a file again changes nothing. */
+static int graph_rank(sqlite3 *dst, const char *path, const char *digest, bool has_given,
+                      const char *given_fp, const char *this_fp) {
+  sqlite3_stmt *st;
+  int serves = 0;
+  if (digest &&
+      sqlite3_prepare_v2(dst, "SELECT EXISTS (SELECT 1 FROM results WHERE path = ?1 AND "
+                         "substr(fingerprint, 1, length(?2) + 7) = 'graph=' || ?2 || ' ')",
+                         -1, &st, NULL) == SQLITE_OK) {
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_text(st, 2, digest, -1, SQLITE_TRANSIENT);
+    if (sqlite3_step(st) == SQLITE_ROW) serves = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+  }
+  bool this_build = has_given && given_fp && !strcmp(given_fp, this_fp);
+  return 4 * (serves != 0) + 2 * has_given + this_build;
+}
+
+/* The rank of dst's row for path; -1 when dst has none. */
+static int kept_rank(sqlite3 *dst, const char *path, const char *this_fp) {
+  sqlite3_stmt *st;
+  if (sqlite3_prepare_v2(dst, "SELECT digest, given_arena IS NOT NULL, given_fingerprint FROM "
+                         "graphs WHERE path = ?", -1, &st, NULL) != SQLITE_OK)
+    return -1;
+  sqlite3_bind_text(st, 1, path, -1, SQLITE_TRANSIENT);
+  int rank = -1;
+  if (sqlite3_step(st) == SQLITE_ROW)
+    rank = graph_rank(dst, path, (const char *)sqlite3_column_text(st, 0),
+                      sqlite3_column_int(st, 1) != 0, (const char *)sqlite3_column_text(st, 2),
+                      this_fp);
+  sqlite3_finalize(st);
+  return rank;
+}
+
+/* Does src's current row (columns: path, ..., digest at 4, given_arena at
+ * k_arena and given_fingerprint at k_fp, -1 when src lacks them) go into
+ * dst, in place of dst's row for its path if there is one? */
+static bool graph_wins(sqlite3 *dst, sqlite3_stmt *in, int k_arena, int k_fp, const char *this_fp) {
+  const char *path = (const char *)sqlite3_column_text(in, 0);
+  if (!path) return false;
+  int kept = kept_rank(dst, path, this_fp);
+  if (kept < 0) return true;
+  bool has_given = k_arena >= 0 && sqlite3_column_type(in, k_arena) != SQLITE_NULL;
+  const char *fp = k_fp >= 0 ? (const char *)sqlite3_column_text(in, k_fp) : NULL;
+  return graph_rank(dst, path, (const char *)sqlite3_column_text(in, 4), has_given, fp, this_fp) >
+         kept;
+}
+
+/* The graphs of src into dst (merge; after src's results), with the later
+ * columns src has: a path dst lacks, or a better row for one it has. */
 int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
   char cols[512] = "path, graph, nodes, buffers, digest, bound, bound_kind, message, "
                    "computed_at, version";
-  int n = 10;
+  int n = 10, k_arena = -1, k_fp = -1;
   for (int i = 0; i < MP_GRAPHS_LATER_COLS; i++)
     if (mp_db_has_column(src, "graphs", mp_graphs_later[i][0])) {
       size_t l = strlen(cols);
       snprintf(cols + l, sizeof cols - l, ", %s", mp_graphs_later[i][0]);
+      if (!strcmp(mp_graphs_later[i][0], "given_arena")) k_arena = n;
+      if (!strcmp(mp_graphs_later[i][0], "given_fingerprint")) k_fp = n;
       n++;
     }
   sqlite3_stmt *in, *out;
   char sql[1024];
   snprintf(sql, sizeof sql, "SELECT %s FROM graphs", cols);
   if (sqlite3_prepare_v2(src, sql, -1, &in, NULL) != SQLITE_OK) return 0; /* an older file */
-  int l = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO graphs (%s) VALUES (?", cols);
+  int l = snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO graphs (%s) VALUES (?", cols);
   for (int k = 1; k < n; k++) l += snprintf(sql + l, sizeof sql - (size_t)l, ",?");
   snprintf(sql + l, sizeof sql - (size_t)l, ")");
   if (sqlite3_prepare_v2(dst, sql, -1, &out, NULL) != SQLITE_OK) {
@@ -319,8 +379,10 @@ int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
     sqlite3_finalize(in);
     return -1;
   }
+  char *this_fp = mp_baseline_fingerprint();
   int rc = 0;
   while (!rc && sqlite3_step(in) == SQLITE_ROW) {
+    if (!graph_wins(dst, in, k_arena, k_fp, this_fp)) continue;
     sqlite3_reset(out);
     for (int k = 0; k < n; k++) sqlite3_bind_value(out, k + 1, sqlite3_column_value(in, k));
     if (sqlite3_step(out) != SQLITE_DONE) {
@@ -328,6 +390,7 @@ int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
       rc = -1;
     }
   }
+  free(this_fp);
   sqlite3_finalize(in);
   sqlite3_finalize(out);
   return rc;

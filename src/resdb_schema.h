@@ -58,6 +58,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
 
 /* claims and graphs (resdb_claims.c) */
 int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap);
+/* merge: src's graphs rows into dst, one per path (the rule: resdb_claims.c) */
 int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap);
 
 /* CSV (resdb_csv.c) */

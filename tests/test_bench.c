@@ -961,6 +961,158 @@ START_TEST(cut_baseline_keeps_the_bound) {
 }
 END_TEST
 
+/* SQL on a results file: what a cut, another build or another version of
+ * the graph would have left there. */
+static void db_run(const char *db, const char *sql) {
+  sqlite3 *h;
+  ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK);
+  ck_assert_msg(sqlite3_exec(h, sql, NULL, NULL, NULL) == SQLITE_OK, "%s: %s", sql,
+                sqlite3_errmsg(h));
+  sqlite3_close(h);
+}
+
+/* A copy of a results file (the WAL's rows included). */
+static void db_copy(const char *from, const char *to) {
+  char sql[700];
+  snprintf(sql, sizeof sql, "VACUUM INTO '%s'", to);
+  db_run(from, sql);
+}
+
+/* The rows of a and of b: the same cells, each with the same
+ * reduction_vs_given, to the last bit (want_absent: all absent in a). */
+static void same_reductions(const char *a, const char *b, int cells, bool want_absent) {
+  mp_row *ra = NULL, *rb = NULL;
+  int na = 0, nb = 0;
+  char msg[512];
+  ck_assert_int_eq(mp_rows_load(a, &ra, &na, msg, sizeof msg), 0);
+  ck_assert_int_eq(mp_rows_load(b, &rb, &nb, msg, sizeof msg), 0);
+  ck_assert_int_eq(na, cells);
+  ck_assert_int_eq(nb, cells);
+  for (int i = 0; i < na; i++) {
+    char *ka = mp_row_key(&ra[i]), *kb = mp_row_key(&rb[i]);
+    ck_assert_str_eq(ka, kb);
+    ck_assert_msg(ra[i].has_fig && !isnan(rb[i].reduction_vs_given), "%s: no figure", kb);
+    if (want_absent)
+      ck_assert_msg(isnan(ra[i].reduction_vs_given), "%s: %.17g from %s", ka,
+                    ra[i].reduction_vs_given, a);
+    else
+      ck_assert_msg(ra[i].reduction_vs_given == rb[i].reduction_vs_given,
+                    "%s: %.17g, unmerged %.17g", ka, ra[i].reduction_vs_given,
+                    rb[i].reduction_vs_given);
+    free(ka);
+    free(kb);
+  }
+  mp_rows_destroy(ra, na);
+  mp_rows_destroy(rb, nb);
+}
+
+#define CUT_SQL                                                                               \
+  "UPDATE graphs SET given_arena = NULL, given_align = NULL, message = 'no baseline: killed at " \
+  "the time limit'"
+
+/* Two shards, one whose baseline was cut: merged in either order, or one
+ * after the other into the same OUT, the graph has the other's baseline
+ * and every row the very reduction_vs_given of the unsharded bench. */
+START_TEST(merge_keeps_the_baseline) {
+  setup();
+  char full[600], s[2][600], out[600];
+  const char *m = MEMPLAN " bench --graphs %s/g0.json --order given --order greedy --place firstfit "
+                  "--place bysize %s --results %s";
+  snprintf(full, sizeof full, "%s/full.sqlite", dir);
+  ck_assert_int_eq(sh(m, dir, "", full), 0);
+  for (int i = 0; i < 2; i++) {
+    char shard[32];
+    snprintf(s[i], sizeof s[i], "%s/s%d.sqlite", dir, i);
+    snprintf(shard, sizeof shard, "--shard %d/2", i);
+    ck_assert_int_eq(sh(m, dir, shard, s[i]), 0);
+    ck_assert_int_eq(q1(s[i], "SELECT count(*) FROM results"), 2);
+  }
+  db_run(s[0], CUT_SQL);
+  long long given = q1(full, "SELECT given_arena FROM graphs");
+  ck_assert_int_gt(given, 0);
+  for (int first = 0; first < 2; first++) {
+    snprintf(out, sizeof out, "%s/m%d.sqlite", dir, first);
+    ck_assert_int_eq(sh(MEMPLAN " merge %s %s %s", out, s[first], s[1 - first]), 0);
+    ck_assert_int_eq(q1(out, "SELECT given_arena FROM graphs WHERE given_align = 64 AND message "
+                             "IS NULL"),
+                     given);
+    same_reductions(out, full, 4, false);
+  }
+  snprintf(out, sizeof out, "%s/grown.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " merge %s %s", out, s[0]), 0);
+  ck_assert_int_eq(q1(out, "SELECT count(*) FROM graphs WHERE given_arena IS NULL"), 1);
+  ck_assert_int_eq(sh(MEMPLAN " merge %s %s", out, s[1]), 0);
+  ck_assert_int_eq(q1(out, "SELECT given_arena FROM graphs"), given);
+  same_reductions(out, full, 4, false);
+  teardown();
+}
+END_TEST
+
+/* Between graphs rows that both have a baseline, the merge keeps the one
+ * of the graph version the rows ran on, then the one of this build's
+ * solvers; a baseline of another version of the graph gives no row a
+ * figure, in a merged file or not. */
+START_TEST(merge_prefers_the_rows_graph_version) {
+  setup();
+  char full[600], other[600], old[600], out[600];
+  snprintf(full, sizeof full, "%s/full.sqlite", dir);
+  snprintf(other, sizeof other, "%s/other.sqlite", dir);
+  snprintf(old, sizeof old, "%s/old.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --order given --order greedy --place "
+                      "firstfit --results %s", dir, full),
+                   0);
+  long long given = q1(full, "SELECT given_arena FROM graphs");
+  db_copy(full, other);
+  db_run(other, "UPDATE graphs SET digest = '0123456789abcdef', given_arena = 1");
+  same_reductions(other, full, 2, true);
+  db_copy(full, old);
+  db_run(old, "UPDATE graphs SET given_arena = given_arena * 2, given_fingerprint = "
+              "'given=0 bysize=0'");
+  const char *firsts[2] = {other, old};
+  for (int k = 0; k < 2; k++) {
+    snprintf(out, sizeof out, "%s/m%d.sqlite", dir, k);
+    ck_assert_int_eq(sh(MEMPLAN " merge %s %s %s", out, firsts[k], full), 0);
+    ck_assert_int_eq(q1(out, "SELECT given_arena FROM graphs WHERE digest NOT LIKE '0123%' AND "
+                             "given_fingerprint NOT LIKE '%=0%'"),
+                     given);
+    same_reductions(out, full, 2, false);
+  }
+  teardown();
+}
+END_TEST
+
+/* --retry-failed runs the graph's job again when its baseline was cut (the
+ * file as a cut leaves it: the bound, no baseline, a message) and fills
+ * given_arena, so the rows get reduction_vs_given back; a plain resume
+ * leaves the cut alone. */
+START_TEST(retry_failed_redoes_a_cut_baseline) {
+  setup();
+  char db[600], before[600];
+  snprintf(db, sizeof db, "%s/r.sqlite", dir);
+  snprintf(before, sizeof before, "%s/before.sqlite", dir);
+  const char *m = MEMPLAN " bench --graphs %s/g0.json --order greedy --place firstfit --place "
+                  "bysize%s --results %s";
+  ck_assert_int_eq(sh(m, dir, "", db), 0);
+  long long given = q1(db, "SELECT given_arena FROM graphs");
+  ck_assert_int_gt(given, 0);
+  db_copy(db, before);
+  db_run(db, CUT_SQL);
+  same_reductions(db, before, 2, true);
+  ck_assert_int_eq(sh(m, dir, "", db), 0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 0 run") && !file_has("out.txt", "graph bounds"),
+                "resume");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs WHERE given_arena IS NULL"), 1);
+  ck_assert_int_eq(sh(m, dir, " --retry-failed", db), 0);
+  ck_assert_msg(file_has("out.txt", "2 already done, 0 run") && file_has("out.txt", "; 1 graph bounds"),
+                "retry");
+  ck_assert_int_eq(q1(db, "SELECT given_arena FROM graphs WHERE given_align = 64 AND message IS NULL "
+                          "AND bound > 0"),
+                   given);
+  same_reductions(db, before, 2, false);
+  teardown();
+}
+END_TEST
+
 /* ------------------------------------------------------------ sharing */
 
 /* Two bench processes on one results file: every cell runs once, remat
@@ -1235,6 +1387,9 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, stale_baseline_recomputed);
   tcase_add_test(tc, older_graphs_table_loads);
   tcase_add_test(tc, cut_baseline_keeps_the_bound);
+  tcase_add_test(tc, merge_keeps_the_baseline);
+  tcase_add_test(tc, merge_prefers_the_rows_graph_version);
+  tcase_add_test(tc, retry_failed_redoes_a_cut_baseline);
   tcase_add_test(tc, two_benches_share_one_file);
   tcase_add_test(tc, stale_claims_are_retaken);
   tcase_add_test(tc, sigint_exits_130);
