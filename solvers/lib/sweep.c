@@ -184,15 +184,14 @@ int64_t mp_place_lower_bound(const mp_problem *p) {
   int *mem = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     const mp_item *it = &p->items[i];
+    if (it->fixed >= 0) { /* its top is in the arena even with no bytes (mp_arena) */
+      int64_t top = sat_add(it->fixed, it->size);
+      if (top > best) best = top;
+    }
     if (it->size <= 0) continue;
     mem[m++] = i;
     if (it->size > best) best = it->size;
-    if (it->fixed >= 0) {
-      int64_t top = sat_add(it->fixed, it->size);
-      if (top > best) best = top;
-    } else if (it->align > maxal) {
-      maxal = it->align;
-    }
+    if (it->fixed < 0 && it->align > maxal) maxal = it->align;
   }
   int64_t *vlo = mp_xmalloc(sizeof(int64_t) * (size_t)(m ? m : 1));
   int64_t *vhi = mp_xmalloc(sizeof(int64_t) * (size_t)(m ? m : 1));
