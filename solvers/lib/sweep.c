@@ -138,11 +138,12 @@ static int64_t sat_add(int64_t a, int64_t b) {
   return mp_add_ok(a, b, &r) ? r : INT64_MAX;
 }
 
-/* the alignment bound's candidate for item it topmost in a section of L bytes */
+/* the alignment bound's candidate for item it topmost in a section of L
+ * bytes: -1 when it cannot be topmost, INT64_MAX when it saturates */
 static int64_t top_candidate(const mp_item *it, int64_t L) {
   if (it->fixed >= 0) {
     int64_t top = sat_add(it->fixed, it->size);
-    return top >= L ? top : INT64_MAX; /* it cannot be topmost */
+    return top >= L ? top : -1;
   }
   int64_t at;
   if (!mp_align_up_ok(L - it->size, it->align < 1 ? 1 : it->align, &at)) return INT64_MAX;
@@ -164,14 +165,14 @@ static int64_t alignment_bound(const mp_problem *p, const int *mem, int m, const
   }
   first[S->ns] = nh;
   int64_t *low = mp_xmalloc(sizeof(int64_t) * (size_t)(nh ? nh : 1));
-  for (int h = 0; h < nh; h++) low[h] = INT64_MAX;
+  for (int h = 0; h < nh; h++) low[h] = -1; /* no candidate yet */
   for (int k = 0; k < m; k++)
     for (int h = first[S->s0[k]]; h < first[S->s1[k]]; h++) {
       int64_t cand = top_candidate(&p->items[mem[k]], L[hot[h]]);
-      if (cand < low[h]) low[h] = cand;
+      if (cand >= 0 && (low[h] < 0 || cand < low[h])) low[h] = cand;
     }
   for (int h = 0; h < nh; h++)
-    if (low[h] != INT64_MAX && low[h] > best) best = low[h];
+    if (low[h] > best) best = low[h];
   free(hot);
   free(first);
   free(low);
@@ -184,15 +185,14 @@ int64_t mp_place_lower_bound(const mp_problem *p) {
   int *mem = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
   for (int i = 0; i < n; i++) {
     const mp_item *it = &p->items[i];
+    if (it->fixed >= 0) { /* its top is in the arena even with no bytes (mp_arena) */
+      int64_t top = sat_add(it->fixed, it->size);
+      if (top > best) best = top;
+    }
     if (it->size <= 0) continue;
     mem[m++] = i;
     if (it->size > best) best = it->size;
-    if (it->fixed >= 0) {
-      int64_t top = sat_add(it->fixed, it->size);
-      if (top > best) best = top;
-    } else if (it->align > maxal) {
-      maxal = it->align;
-    }
+    if (it->fixed < 0 && it->align > maxal) maxal = it->align;
   }
   int64_t *vlo = mp_xmalloc(sizeof(int64_t) * (size_t)(m ? m : 1));
   int64_t *vhi = mp_xmalloc(sizeof(int64_t) * (size_t)(m ? m : 1));
