@@ -580,14 +580,15 @@ static const char *graphs_column(const char *field) {
   return !strcmp(field, "graph_bound") ? "bound" : field;
 }
 
-/* How a joined column is read: the baseline only by rows of the graph
- * version it was computed on (a row's fingerprint begins with its graph's
- * digest; a row without one cannot tell and takes it), so that a graphs
- * row of another version, left by a merge or an interrupted bench, gives
- * no figure rather than a wrong one. */
+/* How a joined column is read: the bound and the baseline only by rows of
+ * the graph version they were computed on (a row's fingerprint begins with
+ * its graph's digest; a row without one, or a graphs row without a digest,
+ * cannot tell and takes them), so that a graphs row of another version,
+ * left by a merge or an interrupted bench, gives no figure rather than a
+ * wrong one. */
 static void joined_expr(const char *column, bool fingerprints, char *out, size_t cap) {
-  if (fingerprints && (!strcmp(column, "given_arena") || !strcmp(column, "given_align")))
-    snprintf(out, cap, "CASE WHEN r.fingerprint IS NULL OR substr(r.fingerprint, 1, "
+  if (fingerprints)
+    snprintf(out, cap, "CASE WHEN r.fingerprint IS NULL OR g.digest IS NULL OR substr(r.fingerprint, 1, "
              "length(g.digest) + 7) = 'graph=' || g.digest || ' ' THEN g.%s END", column);
   else
     snprintf(out, cap, "g.%s", column);

@@ -1006,6 +1006,18 @@ static void same_reductions(const char *a, const char *b, int cells, bool want_a
   mp_rows_destroy(rb, nb);
 }
 
+/* Every row of results file a has no graph bound (a graphs row of another
+ * version of the graph must not lend its bound). */
+static void no_graph_bounds(const char *a) {
+  mp_row *r = NULL;
+  int n = 0;
+  char msg[512];
+  ck_assert_int_eq(mp_rows_load(a, &r, &n, msg, sizeof msg), 0);
+  ck_assert_int_gt(n, 0);
+  for (int i = 0; i < n; i++) ck_assert_msg(r[i].graph_bound == MP_NA, "row %d: bound %lld", i, (long long)r[i].graph_bound);
+  mp_rows_destroy(r, n);
+}
+
 #define CUT_SQL                                                                               \
   "UPDATE graphs SET given_arena = NULL, given_align = NULL, message = 'no baseline: killed at " \
   "the time limit'"
@@ -1065,6 +1077,7 @@ START_TEST(merge_prefers_the_rows_graph_version) {
   db_copy(full, other);
   db_run(other, "UPDATE graphs SET digest = '0123456789abcdef', given_arena = 1");
   same_reductions(other, full, 2, true);
+  no_graph_bounds(other);
   db_copy(full, old);
   db_run(old, "UPDATE graphs SET given_arena = given_arena * 2, given_fingerprint = "
               "'given=0 bysize=0'");
