@@ -1,10 +1,14 @@
-/* main.c - memplan's entry point: pick the subcommand and dispatch; then
- * make sure what went to standard output was written (a full disk or a
- * closed pipe is an error, not a silent success). */
+/* main.c - memplan's entry point: ask the C library for huge pages, pick
+ * the subcommand and dispatch; then make sure what went to standard output
+ * was written (a full disk or a closed pipe is an error, not a silent
+ * success). */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -51,7 +55,35 @@ static int dispatch(int argc, char **argv) {
   return MP_EXIT_USAGE;
 }
 
+/* glibc's malloc puts its heap on transparent huge pages when the tunable
+ * glibc.malloc.hugetlb=1 is set, which it reads only when a process starts:
+ * so memplan starts itself again once with it added.  On a 10^5-node graph
+ * 4 KiB pages cost a quarter of `info`'s time in page faults (rotor's
+ * whole solve runs in 0.75 of the time, peak RSS about 8% more).  Only
+ * for an input file of 4 MiB or more (a second start costs about 10 ms);
+ * skipped when the tunable is there already (also the second start),
+ * under valgrind (whose preload would not follow), or with
+ * MEMPLAN_SMALL_PAGES set; if the new start fails, this one goes on. */
+static bool big_input(char **argv) {
+  struct stat st;
+  for (int i = 1; argv[i]; i++)
+    if (stat(argv[i], &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)4 << 20) return true;
+  return false;
+}
+
+static void use_huge_pages(char **argv) {
+  const char *t = getenv("GLIBC_TUNABLES"), *pre = getenv("LD_PRELOAD");
+  if (getenv("MEMPLAN_SMALL_PAGES") || (t && strstr(t, "glibc.malloc.hugetlb")) ||
+      (pre && strstr(pre, "vgpreload")) || !big_input(argv))
+    return;
+  char v[4096];
+  int n = snprintf(v, sizeof v, "%s%sglibc.malloc.hugetlb=1", t ? t : "", t && *t ? ":" : "");
+  if (n < 0 || (size_t)n >= sizeof v || setenv("GLIBC_TUNABLES", v, 1)) return;
+  execv("/proc/self/exe", argv);
+}
+
 int main(int argc, char **argv) {
+  use_huge_pages(argv);
   int rc = dispatch(argc, argv);
   /* stdout is checked once, here, for every command: the error flag of an
    * earlier write, the last flush, and the close */
