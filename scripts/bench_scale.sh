@@ -326,17 +326,21 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' "$ROWS" |
     cat
   echo
-  if [ -n "${EARLIER:-}" ] && [ -s "$EARLIER" ]; then
+  # the earlier run's rows for the commands this run has not: a block only when there are some
+  EARLY_ROWS=$TMP/early_rows
+  awk -F'|' 'NR == FNR { have[$1 "|" $2] = 1; next }
+    !(($1 "|" $2) in have) {
+    rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
+    bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
+    printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' \
+    "$ROWS" "${EARLIER:-/dev/null}" > "$EARLY_ROWS"
+  if [ -s "$EARLY_ROWS" ]; then
     echo "Rows of an earlier run (version ${EARLIER_VERSION:-unknown}, the same solvers), for the commands"
     echo "this run left out or did not reach:"
     echo
     echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order cpu ms | place cpu ms |"
     echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
-    awk -F'|' 'NR == FNR { have[$1 "|" $2] = 1; next }
-      !(($1 "|" $2) in have) {
-      rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
-      bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
-      printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' "$ROWS" "$EARLIER"
+    cat "$EARLY_ROWS"
     echo
   fi
   # this run's rows, then the earlier run's for the commands this run has not (field 10: 1)
