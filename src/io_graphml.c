@@ -443,10 +443,17 @@ static int build_edges(const gml *p, const id_table *t, mp_graph *g, mp_error *e
   return rc;
 }
 
+static void free_values(gml_elem *e) {
+  for (int a = 0; a < A_N; a++) {
+    free(e->val[a]);
+    e->val[a] = NULL;
+  }
+}
+
 static void gml_destroy(gml *p) {
   for (int i = 0; i < p->n_nodes; i++) {
     free(p->nodes[i].id);
-    for (int a = 0; a < A_N; a++) free(p->nodes[i].val[a]);
+    free_values(&p->nodes[i]);
   }
   for (int i = 0; i < p->n_edges; i++) {
     free(p->edges[i].src);
@@ -493,11 +500,14 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
     g->nodes = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(mp_node));
     g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
     for (int v = 0; v < g->n; v++) g->given[v] = v;
-    for (int v = 0; v < g->n && !rc; v++) rc = build_node(&p, t, v, &g->nodes[v], err);
+    for (int v = 0; v < g->n && !rc; v++) {
+      rc = build_node(&p, t, v, &g->nodes[v], err);
+      free_values(&p.nodes[v]); /* the node's copies reuse their memory */
+    }
     if (!rc) rc = build_edges(&p, t, g, err);
-    if (!rc) rc = mp_graph_finish(g, toposort, err);
   }
-  gml_destroy(&p);
+  gml_destroy(&p); /* before the graph's own indexes: the peak is one of the two */
+  if (!rc) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     mp_graph_destroy(g);
     return NULL;

@@ -43,19 +43,13 @@ static mp_graph *load_json_graph(const char *path, const mp_load_opts *o, bool n
     mp_errorf(err, "%s: node-link data (a \"links\" array), not graph JSON: read it with "
               "--input-format nodelink, or without --input-format", path);
   else if (nodelink)
-    g = mp_graph_from_nodelink(root, path, o ? o->size_attr : NULL, o ? o->cost_attr : NULL,
-                               o && o->toposort, err);
+    g = mp_graph_from_nodelink(root, path, o ? o->size_attr : NULL, o ? o->cost_attr : NULL, err);
   else if (o && (o->size_attr || o->cost_attr))
     mp_errorf(err, "%s: --size-attr and --cost-attr apply to node-link and GraphML files; this is "
               "a graph JSON file (DESIGN 1.1: keys size, outputs, cost)", path);
   else
-    g = mp_graph_from_json(root, path, o && o->toposort, err);
-  if (mp_jdoc_settle(root, err) && g) { /* a syntax error wins, as in a whole-file parse */
-    mp_graph_destroy(g);
-    g = NULL;
-  }
-  mp_jdoc_destroy(root);
-  return g;
+    g = mp_graph_from_json(root, path, err);
+  return mp_graph_json_done(root, g, o && o->toposort, err);
 }
 
 int mp_instance_load(const char *path, const mp_load_opts *o, mp_instance *in, mp_error *err) {

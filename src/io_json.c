@@ -215,7 +215,7 @@ static int parse_nodes(mp_jdoc *d, const char *path, mp_graph *g, mp_error *err)
   return rc;
 }
 
-mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, bool toposort, mp_error *err) {
+mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, mp_error *err) {
   if (!json_is_object(mp_jdoc_root(d))) {
     mp_errorf(err, "%s: the top level is not a JSON object", path);
     return NULL;
@@ -235,7 +235,6 @@ mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, bool toposort, mp_err
     g->n = (int)mp_jdoc_count(d, "nodes");
     rc = parse_nodes(d, path, g, err);
   }
-  if (rc == 0) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     /* nodes never parsed have NULL fields: free is safe */
     mp_graph_destroy(g);
@@ -247,12 +246,20 @@ mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, bool toposort, mp_err
 mp_graph *mp_graph_read_json(const char *path, bool toposort, mp_error *err) {
   mp_jdoc *d = mp_jdoc_open(path, mp_graph_stream_keys, err);
   if (!d) return NULL;
-  mp_graph *g = mp_json_is_nodelink(d) ? mp_graph_from_nodelink(d, path, NULL, NULL, toposort, err)
-                                       : mp_graph_from_json(d, path, toposort, err);
+  mp_graph *g = mp_json_is_nodelink(d) ? mp_graph_from_nodelink(d, path, NULL, NULL, err)
+                                       : mp_graph_from_json(d, path, err);
+  return mp_graph_json_done(d, g, toposort, err);
+}
+
+mp_graph *mp_graph_json_done(mp_jdoc *d, mp_graph *g, bool toposort, mp_error *err) {
   if (mp_jdoc_settle(d, err) && g) {
     mp_graph_destroy(g);
     g = NULL;
   }
   mp_jdoc_destroy(d);
+  if (g && mp_graph_finish(g, toposort, err)) {
+    mp_graph_destroy(g);
+    g = NULL;
+  }
   return g;
 }

@@ -439,7 +439,7 @@ static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
 }
 
 mp_graph *mp_graph_from_nodelink(mp_jdoc *doc, const char *path, const char *size_attr,
-                                 const char *cost_attr, bool toposort, mp_error *err) {
+                                 const char *cost_attr, mp_error *err) {
   nl_doc d = {.path = path, .doc = doc};
   if (read_shape(&d, size_attr, cost_attr, err)) return NULL;
   mp_graph *g = mp_xcalloc(1, sizeof *g);
@@ -463,7 +463,6 @@ mp_graph *mp_graph_from_nodelink(mp_jdoc *doc, const char *path, const char *siz
   int rc = read_nodes(&d, g, err);
   if (!rc) rc = read_links(&d, g, err);
   keys_destroy(&d.keys);
-  if (!rc) rc = mp_graph_finish(g, toposort, err);
   if (rc) {
     mp_graph_destroy(g);
     return NULL;
@@ -475,11 +474,6 @@ mp_graph *mp_graph_read_nodelink(const char *path, const char *size_attr, const 
                                  bool toposort, mp_error *err) {
   mp_jdoc *doc = mp_jdoc_open(path, mp_graph_stream_keys, err);
   if (!doc) return NULL;
-  mp_graph *g = mp_graph_from_nodelink(doc, path, size_attr, cost_attr, toposort, err);
-  if (mp_jdoc_settle(doc, err) && g) { /* a syntax error wins, as in a whole-file parse */
-    mp_graph_destroy(g);
-    g = NULL;
-  }
-  mp_jdoc_destroy(doc);
-  return g;
+  mp_graph *g = mp_graph_from_nodelink(doc, path, size_attr, cost_attr, err);
+  return mp_graph_json_done(doc, g, toposort, err);
 }

@@ -73,10 +73,17 @@ extern const char *const mp_graph_stream_keys[];
 /* networkx node-link data: "nodes" beside "links" (or "edges"). */
 bool mp_json_is_nodelink(mp_jdoc *d);
 
-/* Graphs from an open document (borrowed; its arrays are consumed). */
-mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, bool toposort, mp_error *err);
+/* Graphs from an open document (borrowed; its arrays are consumed), not
+ * finished yet: mp_graph_json_done ends the read. */
+mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, mp_error *err);
 mp_graph *mp_graph_from_nodelink(mp_jdoc *d, const char *path, const char *size_attr,
-                                 const char *cost_attr, bool toposort, mp_error *err);
+                                 const char *cost_attr, mp_error *err);
+/* The end of a graph's read from d (g: NULL when it failed, err set): the
+ * rest of the file's syntax checked (a syntax error wins, as in a
+ * whole-file parse), d closed before the graph builds its indexes (the
+ * file's bytes and the indexes are not held at once), then g finished.
+ * Consumes d and g; the graph, or NULL with err. */
+mp_graph *mp_graph_json_done(mp_jdoc *d, mp_graph *g, bool toposort, mp_error *err);
 
 /* A JSON value holding an integer exactly: a JSON integer, or a real with no
  * fraction below 2^53 (4.0; 2^53 and beyond a double may already have
