@@ -285,6 +285,17 @@ REPEAT=1 # the meta of a run before repeats existed says nothing of them
 
 # ---- results/scale.md -------------------------------------------------------
 small=$(echo "$SIZES" | awk '{print $1}')
+# The rows of FILE whose field 10 is EARLIER (0: this run, 1: the earlier
+# one) as a Markdown table.
+row_table() {
+  echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order cpu ms | place cpu ms |"
+  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
+  awk -F'|' -v early="$1" '$10 == early {
+    rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
+    bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
+    printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' "$2"
+}
+
 large=$(echo "$SIZES" | awk '{print $NF}')
 {
   echo "# Scale benchmark (issue 14)"
@@ -318,35 +329,19 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "The machine is shared: absolute times move with its load (compare rows of"
   echo "one run, not runs)."
   echo
-  echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order cpu ms | place cpu ms |"
-  echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
-  awk -F'|' '{
-    rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
-    bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
-    printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' "$ROWS" |
-    cat
-  echo
-  # the earlier run's rows for the commands this run has not: a block only when there are some
-  EARLY_ROWS=$TMP/early_rows
-  awk -F'|' 'NR == FNR { have[$1 "|" $2] = 1; next }
-    !(($1 "|" $2) in have) {
-    rss = ($5 == "-") ? "-" : sprintf("%.0f", $5 / 1024)
-    bpn = ($5 == "-") ? "-" : sprintf("%.0f", $5 * 1024 / $2)
-    printf "| `%s` | %d | %s | %s | %s | %s | %s | %s | %s |\n", $8, $2, $3, $4, $9, rss, bpn, $6, $7 }' \
-    "$ROWS" "${EARLIER:-/dev/null}" > "$EARLY_ROWS"
-  if [ -s "$EARLY_ROWS" ]; then
-    echo "Rows of an earlier run (version ${EARLIER_VERSION:-unknown}, the same solvers), for the commands"
-    echo "this run left out or did not reach:"
-    echo
-    echo "| command | n | status | wall s | cpu s | peak RSS MB | RSS bytes/node | order cpu ms | place cpu ms |"
-    echo "|---|---:|---|---:|---:|---:|---:|---:|---:|"
-    cat "$EARLY_ROWS"
-    echo
-  fi
   # this run's rows, then the earlier run's for the commands this run has not (field 10: 1)
   ALL=$TMP/all_rows
   awk -F'|' -v OFS='|' 'NR == FNR { have[$1 "|" $2] = 1; print $0, 0; next }
     !(($1 "|" $2) in have) { print $0, 1 }' "$ROWS" "${EARLIER:-/dev/null}" > "$ALL"
+  row_table 0 "$ALL"
+  echo
+  if awk -F'|' '$10 == 1 { found = 1 } END { exit !found }' "$ALL"; then
+    echo "Rows of an earlier run (version ${EARLIER_VERSION:-unknown}, the same solvers), for the commands"
+    echo "this run left out or did not reach:"
+    echo
+    row_table 1 "$ALL"
+    echo
+  fi
   echo "Time targets (issue 14): 1 s at 10^5 nodes, 15 s at 10^6, for every command above,"
   echo "checked on CPU seconds: on a machine shared with other work the wall time"
   echo "measures the load (the wall time equals the CPU time on an idle core)."
