@@ -414,6 +414,8 @@ static int make_buffers(mp_graph *g, const char *file, mp_error *err) {
     new_buffer(g, v, -1, MP_BUF_WORKSPACE, g->nodes[v].workspace);
     g->ws_buf[v] = g->n_buf++;
   }
+  /* room was kept for a workspace per node: few nodes have one */
+  g->bufs = mp_xrealloc(g->bufs, sizeof(mp_buffer) * (size_t)(g->n_buf ? g->n_buf : 1));
   return 0;
 }
 
