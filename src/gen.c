@@ -67,10 +67,7 @@ static void gb_init(gb *b, const mp_gen_opts *o) {
 }
 
 static void gb_destroy(gb *b) {
-  if (b->g) {
-    /* before mp_graph_finish the derived arrays are NULL: free is safe */
-    mp_graph_destroy(b->g);
-  }
+  mp_graph_destroy(b->g);
   free(b->eligible);
   memset(b, 0, sizeof *b);
 }
@@ -99,15 +96,15 @@ static int gb_add(gb *b, const char *op, int64_t size, const int *in, int n_in,
   va_start(ap, fmt);
   vsnprintf(name, sizeof name, fmt, ap);
   va_end(ap);
-  nd->name = mp_xstrdup(name);
-  nd->op = mp_xstrdup(op);
+  nd->name = mp_bump_strdup(&g->mem, name);
+  nd->op = mp_bump_intern(&g->mem, op);
   nd->is_input = !strcmp(op, "input");
   nd->is_output = !strcmp(op, "output");
   nd->n_out = 1;
-  nd->out_size = mp_xcalloc(1, sizeof(int64_t));
+  nd->out_size = mp_bump_array(&g->mem, 1, sizeof(int64_t));
   nd->out_size[0] = size;
   nd->n_in = n_in;
-  nd->in = mp_xcalloc((size_t)(n_in ? n_in : 1), sizeof(mp_ref));
+  nd->in = mp_bump_array(&g->mem, (size_t)n_in, sizeof(mp_ref));
   for (int i = 0; i < n_in; i++) nd->in[i] = (mp_ref){in[i], MP_ALL_OUTPUTS};
   return v;
 }

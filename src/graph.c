@@ -73,33 +73,20 @@ static int resolve_root(mp_graph *g, int v, int k, int *pv, int *pk) {
   return r;
 }
 
-static void free_lists(int **a, int n) {
-  if (!a) return;
-  for (int i = 0; i < n; i++) free(a[i]);
-  free(a);
-}
-
 void mp_graph_destroy(mp_graph *g) {
   if (!g) return;
-  for (int v = 0; v < g->n; v++) {
-    mp_node *nd = &g->nodes[v];
-    free(nd->name);
-    free(nd->op);
-    free(nd->out_size);
-    free(nd->in);
-  }
   free(g->nodes);
   free(g->given);
-  for (int b = 0; b < g->n_buf; b++) free(g->bufs[b].readers);
   free(g->bufs);
-  free_lists(g->root_of, g->root_of ? g->n : 0);
+  free(g->root_of);
   free(g->ws_buf);
   free(g->n_reads);
-  free_lists(g->reads, g->reads ? g->n : 0);
+  free(g->reads);
   free(g->n_succ);
-  free_lists(g->succ, g->succ ? g->n : 0);
+  free(g->succ);
   free(g->n_pred);
-  free_lists(g->pred, g->pred ? g->n : 0);
+  free(g->pred);
+  mp_bump_free(&g->mem);
   free(g->name);
   free(g->file);
   free(g);
@@ -122,18 +109,27 @@ static void edge_add(edges *e, int a, int b) {
   e->n++;
 }
 
-/* Build per-node adjacency from an edge list, deduplicated. */
-static void build_adj(int n, const edges *e, int **cnt, int ***lists, bool succ) {
+/* Per-node lists from an edge list, deduplicated, one after another in a
+ * single block of mem. */
+static void build_adj(int n, const edges *e, int **cnt, int ***lists, bool succ, mp_bump *mem) {
   int *c = mp_xcalloc((size_t)n, sizeof(int));
   for (int i = 0; i < e->n; i++) c[succ ? e->from[i] : e->to[i]]++;
   int **l = mp_xcalloc((size_t)n, sizeof(int *));
-  for (int v = 0; v < n; v++) l[v] = mp_xmalloc(sizeof(int) * (size_t)(c[v] ? c[v] : 1));
+  int *raw = mp_xmalloc(sizeof(int) * (size_t)(e->n ? e->n : 1)); /* duplicates included */
+  for (int v = 0, at = 0; v < n; at += c[v++]) l[v] = raw + at;
   int *fill = mp_xcalloc((size_t)n, sizeof(int));
   for (int i = 0; i < e->n; i++) {
     int a = succ ? e->from[i] : e->to[i], b = succ ? e->to[i] : e->from[i];
     l[a][fill[a]++] = b;
   }
-  for (int v = 0; v < n; v++) c[v] = uniq_ints(l[v], fill[v]);
+  size_t total = 0;
+  for (int v = 0; v < n; v++) total += (size_t)(c[v] = uniq_ints(l[v], fill[v]));
+  int *block = mp_bump_array(mem, total, sizeof(int));
+  for (int v = 0, at = 0; v < n; at += c[v++]) {
+    memcpy(block + at, l[v], sizeof(int) * (size_t)c[v]);
+    l[v] = block + at;
+  }
+  free(raw);
   free(fill);
   *cnt = c;
   *lists = l;
@@ -248,13 +244,15 @@ static int check_alias_cycles(const mp_graph *g, const char *file, mp_error *err
 /* ---- phase 3: data edges, acyclicity, a topological given order ---- */
 typedef struct adjacency {
   int *n_succ, **succ, *n_pred, **pred;
+  mp_bump mem; /* the lists */
 } adjacency;
 
-static void adjacency_destroy(adjacency *a, int n) {
-  free_lists(a->succ, n);
-  free_lists(a->pred, n);
+static void adjacency_destroy(adjacency *a) {
+  free(a->succ);
+  free(a->pred);
   free(a->n_succ);
   free(a->n_pred);
+  mp_bump_free(&a->mem);
   memset(a, 0, sizeof *a);
 }
 
@@ -314,15 +312,15 @@ static int check_order(mp_graph *g, const edges *data, bool toposort, const char
                        mp_error *err) {
   char lab[160], lab2[160];
   int n = g->n;
-  adjacency d;
-  build_adj(n, data, &d.n_succ, &d.succ, true);
-  build_adj(n, data, &d.n_pred, &d.pred, false);
+  adjacency d = {0};
+  build_adj(n, data, &d.n_succ, &d.succ, true, &d.mem);
+  build_adj(n, data, &d.n_pred, &d.pred, false, &d.mem);
   g->n_data_edges = 0;
   for (int v = 0; v < n; v++) g->n_data_edges += d.n_succ[v];
   int bad, rc = 0;
   if (find_cycle(g, &d, &bad)) {
     rc = mp_errorf(err, "%s: %s is on a cycle of inputs", file, node_label(g, bad, lab, sizeof lab));
-    adjacency_destroy(&d, n);
+    adjacency_destroy(&d);
     return rc;
   }
   int *pos = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
@@ -345,7 +343,7 @@ static int check_order(mp_graph *g, const edges *data, bool toposort, const char
   else if (bad_v >= 0)
     sort_given(g, &d, pos);
   free(pos);
-  adjacency_destroy(&d, n);
+  adjacency_destroy(&d);
   return rc;
 }
 
@@ -381,10 +379,12 @@ static int make_buffers(mp_graph *g, const char *file, mp_error *err) {
   g->root_of = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
   g->ws_buf = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
   g->n_buf = 0;
+  int *roots = mp_bump_array(&g->mem, cap - (size_t)n, sizeof(int)); /* every output */
   for (int v = 0; v < n; v++) {
     int k = g->nodes[v].n_out;
-    g->root_of[v] = mp_xmalloc(sizeof(int) * (size_t)(k ? k : 1));
-    for (int i = 0; i < k; i++) g->root_of[v][i] = -3; /* not resolved yet */
+    g->root_of[v] = roots;
+    for (int i = 0; i < k; i++) roots[i] = -3; /* not resolved yet */
+    roots += k;
   }
   int64_t total = 0;
   for (int i = 0; i < n; i++) {
@@ -414,45 +414,68 @@ static int make_buffers(mp_graph *g, const char *file, mp_error *err) {
     new_buffer(g, v, -1, MP_BUF_WORKSPACE, g->nodes[v].workspace);
     g->ws_buf[v] = g->n_buf++;
   }
+  /* room was kept for a workspace per node: few nodes have one */
+  g->bufs = mp_xrealloc(g->bufs, sizeof(mp_buffer) * (size_t)(g->n_buf ? g->n_buf : 1));
   return 0;
 }
 
 /* ---- phase 5: what each node reads, and each buffer's readers ---- */
+
+/* The distinct buffers v reads, sorted, appended to *all at *m (room
+ * grows); returns how many. */
+static int node_reads(const mp_graph *g, int v, int **all, size_t *m, size_t *room) {
+  const mp_node *nd = &g->nodes[v];
+  size_t start = *m;
+  for (int i = 0; i < nd->n_in; i++) {
+    mp_ref in = nd->in[i];
+    int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
+    int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
+    for (int k = lo; k < hi; k++) {
+      int b = g->root_of[in.node][k];
+      if (b < 0) continue;
+      if (*m == *room) *all = mp_xrealloc(*all, sizeof(int) * (*room *= 2));
+      (*all)[(*m)++] = b;
+    }
+  }
+  int len = uniq_ints(*all + start, (int)(*m - start));
+  *m = start + (size_t)len;
+  return len;
+}
+
+/* Each buffer's readers, in one block: v ascending, so sorted. */
+static void buffer_readers(mp_graph *g) {
+  size_t total = 0;
+  for (int v = 0; v < g->n; v++) total += (size_t)g->n_reads[v];
+  int *block = mp_bump_array(&g->mem, total, sizeof(int));
+  for (int v = 0; v < g->n; v++)
+    for (int i = 0; i < g->n_reads[v]; i++) g->bufs[g->reads[v][i]].n_readers++;
+  for (int b = 0; b < g->n_buf; b++) {
+    g->bufs[b].readers = block;
+    block += g->bufs[b].n_readers;
+    g->bufs[b].n_readers = 0;
+  }
+  for (int v = 0; v < g->n; v++)
+    for (int i = 0; i < g->n_reads[v]; i++) {
+      mp_buffer *b = &g->bufs[g->reads[v][i]];
+      b->readers[b->n_readers++] = v;
+    }
+}
+
 static void make_readers(mp_graph *g) {
   int n = g->n;
   g->n_reads = mp_xcalloc((size_t)(n ? n : 1), sizeof(int));
   g->reads = mp_xcalloc((size_t)(n ? n : 1), sizeof(int *));
-  int *nreaders = mp_xcalloc((size_t)(g->n_buf ? g->n_buf : 1), sizeof(int));
+  size_t m = 0, room = (size_t)n + 64;
+  int *all = mp_xmalloc(sizeof(int) * room); /* the lists, before their exact block */
+  for (int v = 0; v < n; v++) g->n_reads[v] = node_reads(g, v, &all, &m, &room);
+  int *block = mp_bump_array(&g->mem, m, sizeof(int));
+  memcpy(block, all, sizeof(int) * m);
+  free(all);
   for (int v = 0; v < n; v++) {
-    const mp_node *nd = &g->nodes[v];
-    int m = 0, room = 4;
-    int *r = mp_xmalloc(sizeof(int) * (size_t)room);
-    for (int i = 0; i < nd->n_in; i++) {
-      mp_ref in = nd->in[i];
-      int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
-      int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
-      for (int k = lo; k < hi; k++) {
-        int b = g->root_of[in.node][k];
-        if (b < 0) continue;
-        if (m == room) r = mp_xrealloc(r, sizeof(int) * (size_t)(room *= 2));
-        r[m++] = b;
-      }
-    }
-    m = uniq_ints(r, m);
-    g->reads[v] = r;
-    g->n_reads[v] = m;
-    for (int i = 0; i < m; i++) nreaders[r[i]]++;
+    g->reads[v] = block;
+    block += g->n_reads[v];
   }
-  for (int b = 0; b < g->n_buf; b++) {
-    g->bufs[b].readers = mp_xmalloc(sizeof(int) * (size_t)(nreaders[b] ? nreaders[b] : 1));
-    g->bufs[b].n_readers = 0;
-  }
-  for (int v = 0; v < n; v++)
-    for (int i = 0; i < g->n_reads[v]; i++) {
-      mp_buffer *b = &g->bufs[g->reads[v][i]];
-      b->readers[b->n_readers++] = v; /* v ascending: readers sorted */
-    }
-  free(nreaders);
+  buffer_readers(g);
 }
 
 /* ---- phase 6: graph outputs: read by an `output` node, or else the
@@ -626,8 +649,8 @@ static void add_inplace_edges(mp_graph *g, const edges *data) {
   for (int b = 0; b < g->n_buf; b++)
     if (n_writers[b]) storage_edges(g, b, writes, pos, acc, &all);
   free(acc);
-  build_adj(n, &all, &g->n_succ, &g->succ, true);
-  build_adj(n, &all, &g->n_pred, &g->pred, false);
+  build_adj(n, &all, &g->n_succ, &g->succ, true, &g->mem);
+  build_adj(n, &all, &g->n_pred, &g->pred, false, &g->mem);
   g->n_inplace_edges = literal_count(g, writes, n_writers, data);
   free(all.from);
   free(all.to);

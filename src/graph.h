@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "bump.h"
 #include "util.h"
 
 /* A tensor reference: output `out` of node `node`; out == MP_ALL_OUTPUTS
@@ -86,6 +87,10 @@ typedef struct mp_graph {
                               literally (DESIGN 1.2), not those kept in succ/pred */
   int64_t param_bytes;
   double host_bandwidth; /* DESIGN 6.1: bytes per cost unit on the host link (0: none given) */
+  /* What the per-node and per-buffer pointers point into: the nodes'
+   * names, ops, sizes and inputs, and each kind of list (succ, pred,
+   * reads, root_of, readers) in one block.  Freed by mp_graph_destroy. */
+  mp_bump mem;
 } mp_graph;
 
 #define MP_NO_BUFFER (-1)

@@ -381,15 +381,16 @@ static int alias_value(const gml *p, const id_table *t, const gml_elem *e, int v
   return 0;
 }
 
-static int build_node(const gml *p, const id_table *t, int v, mp_node *nd, mp_error *err) {
+static int build_node(const gml *p, const id_table *t, int v, mp_node *nd, mp_bump *mem,
+                      mp_error *err) {
   const gml_elem *e = &p->nodes[v];
   nd->id = v;
-  nd->name = mp_xstrdup(value(p, e, A_NAME) ? value(p, e, A_NAME) : e->id);
-  nd->op = mp_xstrdup(value(p, e, A_OP) ? value(p, e, A_OP) : "");
+  nd->name = mp_bump_strdup(mem, value(p, e, A_NAME) ? value(p, e, A_NAME) : e->id);
+  nd->op = mp_bump_intern(mem, value(p, e, A_OP) ? value(p, e, A_OP) : "");
   nd->is_input = !strcmp(nd->op, "input");
   nd->is_output = !strcmp(nd->op, "output");
   nd->n_out = 1;
-  nd->out_size = mp_xcalloc(1, sizeof(int64_t));
+  nd->out_size = mp_bump_array(mem, 1, sizeof(int64_t));
   if (bytes_value(p, e, v, A_SIZE, &nd->out_size[0], err) ||
       bytes_value(p, e, v, A_WS, &nd->workspace, err) || alias_value(p, t, e, v, nd, err) ||
       bool_value(p, e, v, &nd->inplace, err))
@@ -419,7 +420,7 @@ static int build_edges(const gml *p, const id_table *t, mp_graph *g, mp_error *e
       g->nodes[to[i]].n_in++;
   }
   for (int v = 0; v < g->n; v++) {
-    g->nodes[v].in = mp_xcalloc((size_t)(g->nodes[v].n_in ? g->nodes[v].n_in : 1), sizeof(mp_ref));
+    g->nodes[v].in = mp_bump_array(&g->mem, (size_t)g->nodes[v].n_in, sizeof(mp_ref));
     g->nodes[v].n_in = 0;
   }
   for (int i = 0; i < p->n_edges && !rc; i++) {
@@ -501,8 +502,8 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
     g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
     for (int v = 0; v < g->n; v++) g->given[v] = v;
     for (int v = 0; v < g->n && !rc; v++) {
-      rc = build_node(&p, t, v, &g->nodes[v], err);
-      free_values(&p.nodes[v]); /* the node's copies reuse their memory */
+      rc = build_node(&p, t, v, &g->nodes[v], &g->mem, err);
+      free_values(&p.nodes[v]); /* as we go: the later allocations reuse their memory */
     }
     if (!rc) rc = build_edges(&p, t, g, err);
   }

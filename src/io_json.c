@@ -90,40 +90,42 @@ static int get_ref(json_t *v, const char *file, int id, int n, const char *what,
   return 0;
 }
 
-static int get_string(json_t *o, const char *key, const char *file, int v, char **out,
+static int get_string(json_t *o, const char *key, const char *file, int v, const char **out,
                       mp_error *err) {
   json_t *x = json_object_get(o, key);
   if (x && !json_is_string(x)) return mp_errorf(err, "%s: node %d: %s is not a string", file, v, key);
-  *out = mp_xstrdup(x ? json_string_value(x) : "");
+  *out = x ? json_string_value(x) : "";
   return 0;
 }
 
-static int parse_outputs(json_t *o, const char *file, int v, mp_node *nd, mp_error *err) {
+static int parse_outputs(json_t *o, const char *file, int v, mp_node *nd, mp_bump *mem,
+                         mp_error *err) {
   json_t *size = json_object_get(o, "size"), *outs = json_object_get(o, "outputs");
   if (size && outs) return mp_errorf(err, "%s: node %d: has both size and outputs", file, v);
   if (!outs) {
     nd->n_out = 1;
-    nd->out_size = mp_xcalloc(1, sizeof(int64_t));
+    nd->out_size = mp_bump_array(mem, 1, sizeof(int64_t));
     return size ? get_bytes(size, file, v, "size", &nd->out_size[0], err) : 0;
   }
   if (!json_is_array(outs)) return mp_errorf(err, "%s: node %d: outputs is not an array", file, v);
   if (json_array_size(outs) > INT32_MAX)
     return mp_errorf(err, "%s: node %d: too many outputs", file, v);
   nd->n_out = (int)json_array_size(outs);
-  nd->out_size = mp_xcalloc((size_t)(nd->n_out ? nd->n_out : 1), sizeof(int64_t));
+  nd->out_size = mp_bump_array(mem, (size_t)nd->n_out, sizeof(int64_t));
   for (int k = 0; k < nd->n_out; k++)
     if (get_bytes(json_array_get(outs, (size_t)k), file, v, "output size", &nd->out_size[k], err))
       return -1;
   return 0;
 }
 
-static int parse_inputs(json_t *o, const char *file, int v, int n, mp_node *nd, mp_error *err) {
+static int parse_inputs(json_t *o, const char *file, int v, int n, mp_node *nd, mp_bump *mem,
+                        mp_error *err) {
   json_t *ins = json_object_get(o, "inputs");
   if (ins && !json_is_array(ins)) return mp_errorf(err, "%s: node %d: inputs is not an array", file, v);
   if (ins && json_array_size(ins) > INT32_MAX)
     return mp_errorf(err, "%s: node %d: too many inputs", file, v);
   nd->n_in = ins ? (int)json_array_size(ins) : 0;
-  nd->in = mp_xcalloc((size_t)(nd->n_in ? nd->n_in : 1), sizeof(mp_ref));
+  nd->in = mp_bump_array(mem, (size_t)nd->n_in, sizeof(mp_ref));
   for (int i = 0; i < nd->n_in; i++)
     if (get_ref(json_array_get(ins, (size_t)i), file, v, n, "input", &nd->in[i], err)) return -1;
   return 0;
@@ -167,11 +169,15 @@ static int parse_node(json_t *o, int idx, const char *file, mp_graph *g, char *s
   g->given[idx] = v;
   mp_node *nd = &g->nodes[v];
   nd->id = v;
-  if (get_string(o, "name", file, v, &nd->name, err) || get_string(o, "op", file, v, &nd->op, err))
+  const char *name = NULL, *op = NULL;
+  if (get_string(o, "name", file, v, &name, err) || get_string(o, "op", file, v, &op, err))
     return -1;
+  nd->name = mp_bump_strdup(&g->mem, name);
+  nd->op = mp_bump_intern(&g->mem, op);
   nd->is_input = strcmp(nd->op, "input") == 0;
   nd->is_output = strcmp(nd->op, "output") == 0;
-  if (parse_outputs(o, file, v, nd, err) || parse_inputs(o, file, v, g->n, nd, err) ||
+  if (parse_outputs(o, file, v, nd, &g->mem, err) ||
+      parse_inputs(o, file, v, g->n, nd, &g->mem, err) ||
       parse_alias(o, file, v, g->n, nd, err))
     return -1;
   json_t *x = json_object_get(o, "workspace");
@@ -236,7 +242,6 @@ mp_graph *mp_graph_from_json(mp_jdoc *d, const char *path, mp_error *err) {
     rc = parse_nodes(d, path, g, err);
   }
   if (rc) {
-    /* nodes never parsed have NULL fields: free is safe */
     mp_graph_destroy(g);
     return NULL;
   }

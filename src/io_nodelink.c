@@ -277,11 +277,12 @@ static int read_order(nl_doc *d, mp_graph *g, mp_error *err) {
   return rc;
 }
 
-static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *mem,
+                      mp_error *err) {
   json_t *outs = json_object_get(o, "outputs"); /* several outputs (memplan's writer) */
   if (!outs || json_is_null(outs)) {
     nd->n_out = 1;
-    nd->out_size = mp_xcalloc(1, sizeof(int64_t));
+    nd->out_size = mp_bump_array(mem, 1, sizeof(int64_t));
     return d->size_attr ? bytes_of(json_object_get(o, d->size_attr), d, v, d->size_attr,
                                    &nd->out_size[0], err)
                         : 0;
@@ -289,7 +290,7 @@ static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *
   if (!json_is_array(outs) || json_array_size(outs) > INT32_MAX)
     return mp_errorf(err, "%s: node %d: outputs is not a list of sizes", d->path, v);
   nd->n_out = (int)json_array_size(outs);
-  nd->out_size = mp_xcalloc((size_t)(nd->n_out ? nd->n_out : 1), sizeof(int64_t));
+  nd->out_size = mp_bump_array(mem, (size_t)nd->n_out, sizeof(int64_t));
   for (int k = 0; k < nd->n_out; k++)
     if (bytes_of(json_array_get(outs, (size_t)k), d, v, "outputs", &nd->out_size[k], err)) return -1;
   return 0;
@@ -340,18 +341,19 @@ static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *e
   return 0;
 }
 
-static int read_node(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+static int read_node(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *mem,
+                     mp_error *err) {
   nd->id = v;
   json_t *x = json_object_get(o, "name"), *k = json_object_get(o, d->node_key);
-  nd->name = mp_xstrdup(json_is_string(x) ? json_string_value(x)
-                        : json_is_string(k) ? json_string_value(k) : "");
+  nd->name = mp_bump_strdup(mem, json_is_string(x) ? json_string_value(x)
+                                 : json_is_string(k) ? json_string_value(k) : "");
   x = json_object_get(o, "op");
   if (x && !json_is_null(x) && !json_is_string(x))
     return mp_errorf(err, "%s: node %d: op is not a string", d->path, v);
-  nd->op = mp_xstrdup(json_is_string(x) ? json_string_value(x) : "");
+  nd->op = mp_bump_intern(mem, json_is_string(x) ? json_string_value(x) : "");
   nd->is_input = !strcmp(nd->op, "input");
   nd->is_output = !strcmp(nd->op, "output");
-  if (read_sizes(d, o, v, nd, err) ||
+  if (read_sizes(d, o, v, nd, mem, err) ||
       bytes_of(json_object_get(o, "workspace"), d, v, "workspace", &nd->workspace, err) ||
       read_alias(d, o, v, nd, err) || read_time(d, o, v, nd, err))
     return -1;
@@ -380,14 +382,14 @@ static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
     if (node_failed || resume >= 0) continue;
     if (alias_ahead(d, o))
       resume = v;
-    else if (read_node(d, o, v, &g->nodes[v], &node_err))
+    else if (read_node(d, o, v, &g->nodes[v], &g->mem, &node_err))
       node_failed = true;
   }
   if (read_order(d, g, err)) return -1;
   for (int v = resume; resume >= 0 && v < g->n && !node_failed; v++) {
     json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
     if (!o) return -1;
-    if (read_node(d, o, v, &g->nodes[v], &node_err)) node_failed = true;
+    if (read_node(d, o, v, &g->nodes[v], &g->mem, &node_err)) node_failed = true;
   }
   if (node_failed) *err = node_err;
   return node_failed ? -1 : 0;
@@ -425,7 +427,7 @@ static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
     if (!rc) g->nodes[to[i]].n_in++;
   }
   for (int v = 0; v < g->n; v++) {
-    g->nodes[v].in = mp_xcalloc((size_t)(g->nodes[v].n_in ? g->nodes[v].n_in : 1), sizeof(mp_ref));
+    g->nodes[v].in = mp_bump_array(&g->mem, (size_t)g->nodes[v].n_in, sizeof(mp_ref));
     g->nodes[v].n_in = 0;
   }
   for (size_t i = 0; i < nl && !rc; i++) {

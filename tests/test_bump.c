@@ -1,0 +1,77 @@
+/* test_bump.c - the graph model's bump allocator (src/bump.h): pieces come
+ * zeroed, aligned and apart from each other, big ones included; interning
+ * gives one copy per distinct string; freeing leaves an empty allocator. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bump.h"
+#include "testlib.h"
+
+#define PIECES 3000
+
+/* Sizes from 1 byte to past the largest chunk, small ones most often. */
+static size_t size_of(int i) {
+  return i % 97 == 0 ? (size_t)(i + 1) << 8 : (size_t)(i % 41) + 1;
+}
+
+/* Do the n bytes at p all equal c? */
+static bool all_equal(const unsigned char *p, size_t n, unsigned char c) {
+  for (size_t k = 0; k < n; k++)
+    if (p[k] != c) return false;
+  return true;
+}
+
+START_TEST(pieces_are_zeroed_aligned_and_apart) {
+  static unsigned char *p[PIECES];
+  mp_bump b = {0};
+  for (int i = 0; i < PIECES; i++) {
+    size_t n = size_of(i);
+    p[i] = mp_bump_alloc(&b, n);
+    ck_assert((uintptr_t)p[i] % 8 == 0);
+    ck_assert(all_equal(p[i], n, 0));
+    memset(p[i], i & 0xff, n); /* a piece overlapping another would change it */
+  }
+  for (int i = 0; i < PIECES; i++)
+    ck_assert(all_equal(p[i], size_of(i), i & 0xff));
+  mp_bump_free(&b);
+  ck_assert(b.head == NULL && b.used == 0 && b.set == NULL);
+}
+END_TEST
+
+START_TEST(arrays_have_at_least_one_item) {
+  mp_bump b = {0};
+  int64_t *a = mp_bump_array(&b, 0, sizeof *a), *c = mp_bump_array(&b, 3, sizeof *c);
+  ck_assert(a[0] == 0 && a + 1 <= c);
+  ck_assert(mp_bump_strdup(&b, NULL) == NULL && mp_bump_intern(&b, NULL) == NULL);
+  ck_assert_str_eq(mp_bump_strdup(&b, "conv"), "conv");
+  mp_bump_free(&b);
+}
+END_TEST
+
+START_TEST(interning_keeps_one_copy_per_string) {
+  mp_bump b = {0};
+  char name[32];
+  static char *first[500];
+  for (int round = 0; round < 2; round++)
+    for (int i = 0; i < 500; i++) {
+      snprintf(name, sizeof name, "op%d", i);
+      char *s = mp_bump_intern(&b, name);
+      ck_assert_str_eq(s, name);
+      if (round == 0) first[i] = s;
+      ck_assert(s == first[i]);
+      ck_assert(s != name);
+    }
+  ck_assert(b.set_n == 500);
+  mp_bump_free(&b);
+}
+END_TEST
+
+Suite *suite_bump(void) {
+  Suite *s = suite_create("bump");
+  TCase *tc = tcase_create("bump");
+  tcase_add_test(tc, pieces_are_zeroed_aligned_and_apart);
+  tcase_add_test(tc, arrays_have_at_least_one_item);
+  tcase_add_test(tc, interning_keeps_one_copy_per_string);
+  suite_add_tcase(s, tc);
+  return s;
+}
