@@ -29,11 +29,20 @@
 #include "io_util.h"
 #include "util.h"
 
-/* ---- node keys: integers or strings, in an open-addressing hash table ---- */
+/* ---- node keys: integers or strings, in an open-addressing hash table ----
+ * The table holds node numbers; each node's key is kept as a plain integer
+ * or a copy of the string (no jansson value per node: 10^6 of them cost
+ * 32 MB and a json_equal on every look-up). */
+typedef struct node_key {
+  int64_t num;   /* an integer key */
+  char *str;     /* a string key (NUL-free: jansson refuses \u0000), or NULL */
+  size_t len;
+} node_key;
+
 typedef struct key_table {
   size_t cap;      /* a power of two, at least twice the entries */
-  json_t **key;    /* a reference each: the document's elements come and go */
-  int *node;
+  int *slot;       /* node + 1, or 0 when free */
+  node_key *key;   /* by node */
 } key_table;
 
 static uint64_t key_hash(json_t *k) {
@@ -49,35 +58,48 @@ static uint64_t key_hash(json_t *k) {
 
 static bool key_ok(json_t *k) { return json_is_integer(k) || json_is_string(k); }
 
+static bool key_is(const node_key *a, json_t *k) {
+  if (!a->str) return json_is_integer(k) && json_integer_value(k) == a->num;
+  return json_is_string(k) && json_string_length(k) == a->len &&
+         !memcmp(json_string_value(k), a->str, a->len);
+}
+
 static void keys_init(key_table *t, int n) {
   t->cap = 16;
   while (t->cap < 2 * (size_t)n) t->cap *= 2;
-  t->key = mp_xcalloc(t->cap, sizeof *t->key);
-  t->node = mp_xcalloc(t->cap, sizeof *t->node);
+  t->slot = mp_xcalloc(t->cap, sizeof *t->slot);
+  t->key = mp_xcalloc((size_t)(n ? n : 1), sizeof *t->key);
 }
 
-static void keys_destroy(key_table *t) {
-  for (size_t i = 0; i < t->cap; i++) json_decref(t->key[i]);
+static void keys_destroy(key_table *t, int n) {
+  for (int v = 0; v < n; v++) free(t->key[v].str);
+  free(t->slot);
   free(t->key);
-  free(t->node);
 }
 
 /* The node with key k, or -1. */
 static int keys_find(const key_table *t, json_t *k) {
   if (!key_ok(k)) return -1;
   for (size_t i = key_hash(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
-    if (!t->key[i]) return -1;
-    if (json_equal(t->key[i], k)) return t->node[i];
+    if (!t->slot[i]) return -1;
+    if (key_is(&t->key[t->slot[i] - 1], k)) return t->slot[i] - 1;
   }
 }
 
-/* Insert; false when the key is already there. */
+/* Insert node v's key k (v not yet in); false when the key is already there. */
 static bool keys_add(key_table *t, json_t *k, int v) {
   size_t i = key_hash(k) & (t->cap - 1);
-  for (; t->key[i]; i = (i + 1) & (t->cap - 1))
-    if (json_equal(t->key[i], k)) return false;
-  t->key[i] = json_incref(k);
-  t->node[i] = v;
+  for (; t->slot[i]; i = (i + 1) & (t->cap - 1))
+    if (key_is(&t->key[t->slot[i] - 1], k)) return false;
+  node_key *a = &t->key[v];
+  if (json_is_integer(k)) {
+    a->num = json_integer_value(k);
+  } else {
+    a->len = json_string_length(k);
+    a->str = mp_xmalloc(a->len + 1);
+    memcpy(a->str, json_string_value(k), a->len + 1);
+  }
+  t->slot[i] = v + 1;
   return true;
 }
 
@@ -464,7 +486,7 @@ mp_graph *mp_graph_from_nodelink(mp_jdoc *doc, const char *path, const char *siz
   g->given = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(int));
   int rc = read_nodes(&d, g, err);
   if (!rc) rc = read_links(&d, g, err);
-  keys_destroy(&d.keys);
+  keys_destroy(&d.keys, g->n);
   if (rc) {
     mp_graph_destroy(g);
     return NULL;
