@@ -78,10 +78,6 @@ static void *cut(mp_bump *b, size_t n, size_t align) {
   return p;
 }
 
-void *mp_bump_alloc(mp_bump *b, size_t n) {
-  return cut(b, n ? n : 1, 8);
-}
-
 void *mp_bump_array(mp_bump *b, size_t n, size_t sz) {
   if (!n) n = 1;
   if (sz && n > SIZE_MAX / sz) {

@@ -26,7 +26,7 @@ START_TEST(pieces_are_zeroed_aligned_and_apart) {
   mp_bump b = {0};
   for (int i = 0; i < PIECES; i++) {
     size_t n = size_of(i);
-    p[i] = mp_bump_alloc(&b, n);
+    p[i] = mp_bump_array(&b, n, 1);
     ck_assert((uintptr_t)p[i] % 8 == 0);
     ck_assert(all_equal(p[i], n, 0));
     memset(p[i], i & 0xff, n); /* a piece overlapping another would change it */
