@@ -86,10 +86,9 @@ static int64_t scan_spans(const mp_span *a, int n, int64_t size, int64_t al, enu
 
 /* Bucket sort by lo scaled to [0, 4k) (every lo is below top): scatter, sort
  * the rare crowded buckets with qsort, then one insertion sort over
- * everything (a span only moves within its bucket).  4k buckets rather than
- * 2k: fewer spans share a bucket, so the insertion sort moves fewer; the
- * whole greedy + bysize run on gen layered takes 0.94-0.95x the CPU time of
- * 2k buckets at 10^5 and 10^6 nodes (8k: no better than 4k). */
+ * everything (a span only moves within its bucket).  4k buckets, not 2k:
+ * greedy + bysize on gen layered then takes 0.94-0.95x the CPU time at 10^5
+ * and 10^6 nodes (side by side; 8k is no better, k and fewer are slower). */
 static void sort_bucketed(mp_spanbuf *b) {
   int k = b->n, nb = MP_SPAN_BUCKETS * k;
   /* bucket(lo) = floor(lo * nb / top) as one multiply: lo * m >> 64 */
