@@ -1,8 +1,9 @@
 /* bump.h - a chunked bump allocator for pieces that live and die together.
  * A graph of 10^5 nodes made a dozen small mallocs per node (its name, op,
  * sizes, inputs and lists); their headers and rounding were about a sixth
- * of the heap at its peak (massif, dtr on the 10^5 training step).  Here pieces are cut one after another from a few big chunks
- * and freed all at once.  (Not "arena": that word is the placement's.)
+ * of the heap at its peak (massif, dtr on the 10^5 training step).  Here
+ * pieces are cut one after another from a few big chunks and freed all at
+ * once.  (Not "arena": that word is the placement's.)
  * A zeroed mp_bump is empty and valid. */
 #ifndef MP_BUMP_H
 #define MP_BUMP_H

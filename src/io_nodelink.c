@@ -97,8 +97,7 @@ static bool keys_add(key_table *t, json_t *k, int v) {
     a->num = json_integer_value(k);
   } else {
     a->len = json_string_length(k);
-    a->str = mp_xmalloc(a->len + 1);
-    memcpy(a->str, json_string_value(k), a->len + 1);
+    a->str = mp_xstrdup(json_string_value(k)); /* NUL-free: the whole key */
   }
   t->slot[i] = v + 1;
   return true;

@@ -43,11 +43,6 @@ static int64_t pack_direct(const mp_problem *p, const int *seq, int m, enum mp_f
   return arena;
 }
 
-static int cmp_span_by_lo(const void *x, const void *y) {
-  int64_t a = ((const mp_span *)x)->lo, c = ((const mp_span *)y)->lo;
-  return (a > c) - (a < c);
-}
-
 static void degenerate_direct(const mp_problem *p, int64_t *off) {
   int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
   int np = 0;
@@ -188,24 +183,27 @@ START_TEST(sweep_equals_direct_large) {
 }
 END_TEST
 
-/* The gap choice of pack_fit.c against its definition (the spans sorted by
- * qsort, then mp_pack_one's scan), on span sets of up to 3,000: uniform
- * offsets, or most of them crowded below 1,000 under a top near 10^9 (the
- * bucket sort's crowded buckets, sorted by qsort). */
-static int64_t fit_direct(mp_span *a, int n, int64_t size, int64_t al, enum mp_fit fit) {
-  qsort(a, (size_t)n, sizeof *a, cmp_span_by_lo);
-  int64_t cur = 0, best = -1, best_gap = 0;
-  for (int k = 0; k < n; k++) {
-    if (a[k].lo > cur) {
-      int64_t cand = mp_align_up(cur, al), gap = a[k].lo - cur;
-      if (cand + size <= a[k].lo) {
-        if (fit == MP_FIRST_FIT) return cand;
-        if (best < 0 || gap < best_gap) best = cand, best_gap = gap;
-      }
-    }
-    if (a[k].hi > cur) cur = a[k].hi;
+/* The gap choice of pack_fit.c against its definition, mp_pack_one, on
+ * span sets of up to 3,000 (each span a placed item live with the one
+ * placed): uniform offsets, or most of them crowded below 1,000 under a
+ * top near 10^9 (the bucket sort's crowded buckets, sorted by qsort). */
+static int64_t fit_direct(const mp_span *a, int n, int64_t size, int64_t al, enum mp_fit fit) {
+  mp_problem p = {.n = n + 1, .t_begin = 0, .t_end = 1};
+  p.items = mp_xcalloc((size_t)n + 1, sizeof(mp_item));
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * ((size_t)n + 1));
+  int *placed = mp_xmalloc(sizeof(int) * ((size_t)n + 1));
+  for (int j = 0; j <= n; j++) {
+    bool query = j == n;
+    p.items[j] = (mp_item){.lo = 0, .hi = 1, .size = query ? size : a[j].hi - a[j].lo,
+                           .align = query ? al : 1, .fixed = -1};
+    off[j] = query ? -1 : a[j].lo;
+    placed[j] = j;
   }
-  return best >= 0 ? best : mp_align_up(cur, al);
+  int64_t got = mp_pack_one(&p, n, placed, n, off, fit);
+  free(off);
+  free(placed);
+  mp_problem_destroy(&p);
+  return got;
 }
 
 START_TEST(fit_spans_equals_direct) {
