@@ -239,6 +239,13 @@ hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "
 hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
 hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
 hostile 2 "--mem-limit" "bench --mem-limit nan" -- $BIN bench --graphs "$T/g.json" --mem-limit nan --list
+# bench takes --capacity and "align"/"capacity" only within solve's limits:
+# beyond them every cell would fail, after the run had started
+hostile 2 "bad value '2305843009213693952' for --capacity" "bench --capacity 2^61" -- $BIN bench --graphs "$T/g.json" --capacity 2305843009213693952 --list
+printf '{"graphs": ["g.json"], "capacity": 2305843009213693952}' >"$T/cap.exp.json"
+hostile 1 '"capacity" must be an integer in \[0, 1152921504606846976\]' "experiment capacity 2^61" -- $BIN bench "$T/cap.exp.json" --list
+printf '{"graphs": ["g.json"], "align": 2147483648}' >"$T/al.exp.json"
+hostile 1 '"align" must be an integer in \[0, 1073741824\]' "experiment align 2^31" -- $BIN bench "$T/al.exp.json" --list
 hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan
 hostile 2 "--seed" "gen --seed beyond 64 bits" -- $BIN gen chain --seed 18446744073709551616
 hostile 2 "unknown option '--ord'" "abbreviated option" -- $BIN solve "$T/g.json" --ord greedy
