@@ -446,6 +446,12 @@ hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "
 ln -s "$H/target.plan" "$H/link.plan"
 expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
 [ -L "$H/link.plan" ] && [ -s "$H/target.plan" ] && ok || bad "--out replaced the symbolic link"
+ln -s "$H/loop2.plan" "$H/loop1.plan" && ln -s "$H/loop1.plan" "$H/loop2.plan"
+hostile 1 "loop1.plan: cannot write: Too many levels of symbolic links" "--out a loop of links" -- $BIN solve "$T/g.json" --out "$H/loop1.plan"
+[ -L "$H/loop1.plan" ] && [ -L "$H/loop2.plan" ] && ok || bad "--out replaced a link of a loop"
+chmod 640 "$H/target.plan"
+expect 0 "--out over a file of mode 640" $BIN solve "$T/g.json" --out "$H/link.plan"
+[ "$(stat -c %a "$H/target.plan")" = 640 ] && ok || bad "--out changed the mode of the file it replaced: $(stat -c %a "$H/target.plan")"
 # CLI
 expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
