@@ -452,6 +452,13 @@ hostile 1 "loop1.plan: cannot write: Too many levels of symbolic links" "--out a
 chmod 640 "$H/target.plan"
 expect 0 "--out over a file of mode 640" $BIN solve "$T/g.json" --out "$H/link.plan"
 [ "$(stat -c %a "$H/target.plan")" = 640 ] && ok || bad "--out changed the mode of the file it replaced: $(stat -c %a "$H/target.plan")"
+# --write-lp that cannot be written fails the solve, for every ILP solver
+# (ilp-place and joint-ilp wrote nothing and said nothing)
+$BIN gen layered -n 8 --seed 1 --out "$H/l8.json"
+for sv in "--order ilp" "--place ilp-place" "--order joint-ilp"; do
+  # shellcheck disable=SC2086
+  hostile 3 "cannot write the LP model to $H/none/m.lp" "--write-lp into a missing folder ($sv)" -- $BIN solve "$H/l8.json" $sv --time-limit 5 --write-lp "$H/none/m.lp"
+done
 # CLI
 expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
