@@ -530,6 +530,25 @@ n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE budget_arg = '1x' AND remat
 expect 0 "table --view remat" $BIN table "$R" --view remat
 grep -q '^| given+keepall+bysize bw=0 | \*\*0.0%\*\* |' "$T/out" && ok || bad "remat summary: $(head -12 "$T/out")"
 expect 0 "plot overhead" $BIN plot overhead "$R" --out "$T/o.png"
+# results files that are read only: an empty file is no results file; a WAL
+# file in a read-only folder (a read-only mount, when we may make one) reads
+: >"$T/empty.sqlite"
+for c in "table $T/empty.sqlite --format csv" "export $T/empty.sqlite --format csv" "merge $T/m.sqlite $T/empty.sqlite"; do
+  # shellcheck disable=SC2086
+  hostile 1 "empty.sqlite: not a memplan results file \(no results table\)" "$c" -- $BIN $c
+done
+mkdir -p "$T/ro" && cp "$R" "$T/ro/r.sqlite"
+if mount --bind "$T/ro" "$T/ro" 2>/dev/null && mount -o remount,ro,bind "$T/ro" 2>/dev/null; then
+  $BIN export "$R" --format csv >"$T/rw.csv" 2>&1
+  expect 0 "export from a read-only folder" $BIN export "$T/ro/r.sqlite" --format csv
+  cmp -s "$T/out" "$T/rw.csv" && ok || bad "export from a read-only folder differs: $(head -c 300 "$T/err")"
+  expect 0 "table from a read-only folder" $BIN table "$T/ro/r.sqlite" --view remat
+  expect 0 "merge from a read-only folder" $BIN merge "$T/m.sqlite" "$T/ro/r.sqlite"
+  umount "$T/ro"
+else
+  umount "$T/ro" 2>/dev/null
+  echo "cli: no read-only bind mount (not root?): skipped reading results from a read-only folder"
+fi
 expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
 expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
 expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
