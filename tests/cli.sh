@@ -236,6 +236,7 @@ hostile 2 "--seed: out of range" "--seed beyond 64 bits" -- $BIN solve "$T/g.jso
 hostile 2 "--seed: out" "--seed beyond int64" -- $BIN solve "$T/g.json" --seed 9223372036854775808
 hostile 2 "--time-limit: not a finite number" "--time-limit nan" -- $BIN solve "$T/g.json" --time-limit nan
 hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "$T/g.json" --time-limit inf
+hostile 2 "--time-limit: out of range \(rounds to 0\)" "--time-limit 1e-400 (0 would be no limit)" -- $BIN solve "$T/g.json" --time-limit 1e-400
 hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
 hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
 hostile 2 "--mem-limit" "bench --mem-limit nan" -- $BIN bench --graphs "$T/g.json" --mem-limit nan --list
