@@ -173,6 +173,7 @@ test-unit: bin/memplan $(BUILD)/test_memplan
 test-cli: bin/memplan
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
+	$(Q)/usr/bin/python3 tests/py/corners.py --bin bin/memplan
 
 # the independent Python reference of DESIGN.md against memplan's commands
 # (tests/py/audit.py): a fixed-seed sample here, a long run in `make audit`

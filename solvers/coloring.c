@@ -49,15 +49,6 @@
 enum { COLORING_OPTIONS(MP_OPT_ENUM) COLORING_N_OPTS };
 static const mp_option coloring_options[] = {COLORING_OPTIONS(MP_OPT_ENTRY)};
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 typedef struct slot {
   int64_t size, align;
   int idx;
@@ -81,7 +72,7 @@ static int64_t layout(const mp_problem *p, const int *col, int ncol, int64_t bas
     slot *s = &sl[col[i]];
     if (p->items[i].size > s->size) s->size = p->items[i].size;
     int64_t a = p->items[i].align < 1 ? 1 : p->items[i].align;
-    s->align = s->align / gcd64(s->align, a) * a;
+    s->align = s->align / mp_gcd(s->align, a) * a;
   }
   qsort(sl, (size_t)ncol, sizeof *sl, cmp_slot);
   int64_t *start = mp_xmalloc(sizeof(int64_t) * (size_t)(ncol ? ncol : 1));

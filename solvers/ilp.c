@@ -174,15 +174,6 @@ static int64_t up_to_unit(double v, double scale, int64_t unit) {
  * 2^40, 4096 times a double's 2^-52 resolution. */
 #define ILP_GAP_RANGE 1099511627776.0
 
-static int64_t gcd64(int64_t a, int64_t b) {
-  while (b) {
-    int64_t t = a % b;
-    a = b;
-    b = t;
-  }
-  return a;
-}
-
 /* ---- the model ---- */
 
 /* asap(v) = its ancestors, alap(v) = n - 1 - its descendants. */
@@ -371,7 +362,7 @@ static void build_model(model *m, const mp_ctx *c, int64_t lb, int64_t ub) {
   int64_t unit = 0, maxsize = 1;
   for (int b = 0; b < g->n_buf; b++)
     if (g->bufs[b].size > 0) {
-      unit = gcd64(g->bufs[b].size, unit);
+      unit = mp_gcd(g->bufs[b].size, unit);
       if (g->bufs[b].size > maxsize) maxsize = g->bufs[b].size;
     }
   m->unit = unit > 0 ? unit : 1;

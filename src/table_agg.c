@@ -19,7 +19,6 @@
  * live peak may legitimately be below every order's bound. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,17 +226,6 @@ static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_o
 
 /* ------------------------------------------------------------ bounds */
 
-static void issue(mp_aggset *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void issue(mp_aggset *s, const char *fmt, ...) {
-  char buf[700];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  s->issues = mp_xrealloc(s->issues, sizeof(char *) * (size_t)(s->n_issues + 1));
-  s->issues[s->n_issues++] = mp_xstrdup(buf);
-}
-
 /* Did this run prove its arena / its live peak optimal over every plan? */
 static bool claims_arena_optimum(const mp_row *r) {
   return r->has_fig && r->status && !strcmp(r->status, "optimal") &&
@@ -304,31 +292,37 @@ static void graph_bounds(const mp_row *rows, int n, const char *path, const mp_a
     const mp_row *r = &rows[q];
     if (strcmp(r->path, path) || !r->has_fig || mp_row_is_remat(r)) continue;
     if (indep && r->live_peak < b.g) {
-      issue(s, "%s: live peak %lld is below the %s bound %lld of the graph", who(r, w, sizeof w),
-            (long long)r->live_peak, b.kind, (long long)b.g);
+      mp_strlist_addf(&s->issues, &s->n_issues,
+                      "%s: live peak %lld is below the %s bound %lld of the graph",
+                      who(r, w, sizeof w), (long long)r->live_peak, b.kind, (long long)b.g);
       continue;
     }
     bool ca = claims_arena_optimum(r), cp = claims_peak_optimum(r);
     if ((ca && r->arena < b.g) || (cp && r->live_peak < b.g)) {
-      issue(s, "%s: claims an optimum (%lld) below the %s bound %lld: an error, not a bound",
-            who(r, w, sizeof w), (long long)(ca ? r->arena : r->live_peak), b.kind, (long long)b.g);
+      mp_strlist_addf(&s->issues, &s->n_issues,
+                      "%s: claims an optimum (%lld) below the %s bound %lld: an error, not a bound",
+                      who(r, w, sizeof w), (long long)(ca ? r->arena : r->live_peak), b.kind,
+                      (long long)b.g);
       continue;
     }
     if (ca && r->arena > b.min_arena) {
-      issue(s, "%s: claims arena %lld optimal, but a run reached %lld", who(r, w, sizeof w),
-            (long long)r->arena, (long long)b.min_arena);
+      mp_strlist_addf(&s->issues, &s->n_issues,
+                      "%s: claims arena %lld optimal, but a run reached %lld", who(r, w, sizeof w),
+                      (long long)r->arena, (long long)b.min_arena);
       continue;
     }
     if (cp && r->live_peak > b.min_peak) {
-      issue(s, "%s: claims live peak %lld optimal, but a run reached %lld", who(r, w, sizeof w),
-            (long long)r->live_peak, (long long)b.min_peak);
+      mp_strlist_addf(&s->issues, &s->n_issues,
+                      "%s: claims live peak %lld optimal, but a run reached %lld",
+                      who(r, w, sizeof w), (long long)r->live_peak, (long long)b.min_peak);
       continue;
     }
     /* a run's reported bound holds for every order: never above a peak reached */
     int64_t lb = reported_bound(r);
     if (lb > b.min_peak) {
-      issue(s, "%s: reports a lower bound %lld above the live peak %lld a run reached",
-            who(r, w, sizeof w), (long long)lb, (long long)b.min_peak);
+      mp_strlist_addf(&s->issues, &s->n_issues,
+                      "%s: reports a lower bound %lld above the live peak %lld a run reached",
+                      who(r, w, sizeof w), (long long)lb, (long long)b.min_peak);
       continue;
     }
     valid[q] = (unsigned char)((ca ? VALID_ARENA : 0) | (cp ? VALID_PEAK : 0));

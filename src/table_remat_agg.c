@@ -16,7 +16,6 @@
  * exhausted exact search). */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -227,17 +226,6 @@ static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c
 
 /* ------------------------------------------------------------ checks */
 
-static void issue(mp_raggset *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void issue(mp_raggset *s, const char *fmt, ...) {
-  char buf[700];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, sizeof buf, fmt, ap);
-  va_end(ap);
-  s->issues = mp_xrealloc(s->issues, sizeof(char *) * (size_t)(s->n_issues + 1));
-  s->issues[s->n_issues++] = mp_xstrdup(buf);
-}
-
 static const char *who(const mp_row *r, char *buf, size_t cap) {
   snprintf(buf, cap, "%s %s+%s+%s budget %s seed %llu", nz(r->graph), nz(r->order), r->remat,
            nz(r->place), nz(r->budget_arg), (unsigned long long)r->seed);
@@ -250,17 +238,19 @@ static void check_graph(const mp_row **p, int i, int j, mp_raggset *s) {
   for (int q = i; q < j; q++) {
     const mp_row *r = p[q];
     if (r->has_fig && r->budget != MP_NA && r->live_peak > r->budget)
-      issue(s, "%s: live peak %lld is over its budget %lld", who(r, w, sizeof w),
-            (long long)r->live_peak, (long long)r->budget);
+      mp_strlist_addf(&s->issues, &s->n_issues, "%s: live peak %lld is over its budget %lld",
+                      who(r, w, sizeof w), (long long)r->live_peak, (long long)r->budget);
     if (r->has_fig && r->lower_bound != MP_NA && r->live_peak < r->lower_bound)
-      issue(s, "%s: live peak %lld is below the events floor %lld its run reported",
-            who(r, w, sizeof w), (long long)r->live_peak, (long long)r->lower_bound);
+      mp_strlist_addf(&s->issues, &s->n_issues,
+                      "%s: live peak %lld is below the events floor %lld its run reported",
+                      who(r, w, sizeof w), (long long)r->live_peak, (long long)r->lower_bound);
     if (!r->status || strcmp(r->status, "infeasible") || r->budget == MP_NA) continue;
     for (int k = i; k < j; k++)
       if (p[k]->has_fig && p[k]->live_peak <= r->budget) {
-        issue(s, "%s: claims no plan fits %lld bytes, but %s+%s+%s planned %lld", who(r, w, sizeof w),
-              (long long)r->budget, nz(p[k]->order), p[k]->remat, nz(p[k]->place),
-              (long long)p[k]->live_peak);
+        mp_strlist_addf(&s->issues, &s->n_issues,
+                        "%s: claims no plan fits %lld bytes, but %s+%s+%s planned %lld",
+                        who(r, w, sizeof w), (long long)r->budget, nz(p[k]->order), p[k]->remat,
+                        nz(p[k]->place), (long long)p[k]->live_peak);
         break;
       }
   }

@@ -68,6 +68,16 @@ int mp_errorf(mp_error *err, const char *fmt, ...) {
   return -1;
 }
 
+void mp_strlist_addf(char ***list, int *n, const char *fmt, ...) {
+  char buf[700];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  *list = mp_xrealloc(*list, sizeof(char *) * (size_t)(*n + 1));
+  (*list)[(*n)++] = mp_xstrdup(buf);
+}
+
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

@@ -32,6 +32,9 @@ void *mp_xmalloc(size_t n);
 void *mp_xcalloc(size_t n, size_t sz);
 void *mp_xrealloc(void *p, size_t n);
 char *mp_xstrdup(const char *s); /* NULL stays NULL */
+/* Append a printf-formatted copy (at most 700 bytes) to the list *list of
+ * *n strings, growing it by one. */
+void mp_strlist_addf(char ***list, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 double mp_now(void);     /* monotonic seconds */
 double mp_cpu_now(void); /* process CPU seconds */
@@ -120,6 +123,16 @@ static inline bool mp_align_up_ok(int64_t x, int64_t a, int64_t *out) {
   if (!mp_add_ok(x, a - 1, &t)) return false;
   *out = t / a * a;
   return true;
+}
+
+/* Greatest common divisor of a, b >= 0 (gcd(a, 0) = a). */
+static inline int64_t mp_gcd(int64_t a, int64_t b) {
+  while (b) {
+    int64_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
 }
 
 #endif

@@ -5,14 +5,9 @@
 
 #include "exact/exact.h"
 
-/* lowest feasible offset of local item i at or above wl: above the floors
- * of its sections, aligned, clear of the pinned buffers live with it */
-static int64_t lowest(const ex_search *S, int i, int64_t wl) {
-  const ex_part *P = S->P;
-  int64_t o = wl;
-  for (int s = P->s0[i]; s < P->s1[i]; s++)
-    if (S->floor[s] > o) o = S->floor[s];
-  o = mp_align_up(o, P->al[i]);
+/* The lowest aligned offset >= o (aligned) where item i meets no pinned
+ * buffer live with it: step above each one it would overlap until none. */
+static int64_t clear_of_pinned(const ex_part *P, int i, int64_t o) {
   for (bool moved = P->np > 0; moved;) {
     moved = false;
     for (int k = 0; k < P->np; k++)
@@ -25,22 +20,21 @@ static int64_t lowest(const ex_search *S, int i, int64_t wl) {
   return o;
 }
 
+/* lowest feasible offset of local item i at or above wl: above the floors
+ * of its sections, aligned, clear of the pinned buffers live with it */
+static int64_t lowest(const ex_search *S, int i, int64_t wl) {
+  const ex_part *P = S->P;
+  int64_t o = wl;
+  for (int s = P->s0[i]; s < P->s1[i]; s++)
+    if (S->floor[s] > o) o = S->floor[s];
+  return clear_of_pinned(P, i, mp_align_up(o, P->al[i]));
+}
+
 /* lowest(i, wl) for an item whose lowest offset l0 = lowest(i, 0) lies
  * below wl: its floors do too, so only the waterline, the alignment and
  * the pinned buffers matter */
 static int64_t lowest_above(const ex_search *S, int i, int64_t wl) {
-  const ex_part *P = S->P;
-  int64_t o = mp_align_up(wl, P->al[i]);
-  for (bool moved = P->np > 0; moved;) {
-    moved = false;
-    for (int k = 0; k < P->np; k++)
-      if (P->plo[k] < P->ihi[i] && P->ilo[i] < P->phi[k] && o < P->poff[k] + P->psz[k] &&
-          P->poff[k] < o + P->size[i]) {
-        o = mp_align_up(P->poff[k] + P->psz[k], P->al[i]);
-        moved = true;
-      }
-  }
-  return o;
+  return clear_of_pinned(S->P, i, mp_align_up(wl, S->P->al[i]));
 }
 
 /* Lowest offsets of the component's unplaced items (lb, wait flags), the

@@ -659,7 +659,8 @@ def parse_csv(text, default_align=1):
             raise RefError(":%d: duplicate id %s" % (ln, row["id"]))
         vals = {}
         for c in ("lower", "upper", "size", "alignment"):
-            if c in row:
+            # decision (memplan's): an empty alignment cell sets nothing
+            if c in row and not (c == "alignment" and row[c] == ""):
                 vals[c] = _csv_int(row[c], c, ln)
         # decision (memplan's): an empty offset field or -1 pins nothing
         if "offset" in row and row["offset"] not in ("", "-1"):
@@ -671,7 +672,8 @@ def parse_csv(text, default_align=1):
                 raise RefError(":%d: field '%s' above its limit" % (ln, c))
         if vals["lower"] > vals["upper"]:
             raise RefError(":%d: lower %d > upper %d" % (ln, vals["lower"], vals["upper"]))
-        al = vals.get("alignment", default_align)
+        # decision (memplan's): with the column, default_align (--align) is not used
+        al = vals.get("alignment", 1 if "alignment" in row else default_align)
         if al < 1:
             raise RefError(":%d: alignment below 1" % ln)
         inst.ids.append(row["id"])
