@@ -39,6 +39,7 @@ typedef struct pjob {
   glp_prob *lp;
   int rc, st;        /* glp_intopt's return code, glp_mip_status */
   bool accepted;     /* GLPK's solution passed the own check and became c->offsets */
+  bool lp_failed;    /* --write-lp could not write the model */
 } pjob;
 
 /* k_i columns and the rows o_i + s_i <= A. */
@@ -124,7 +125,11 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  if (c->write_lp) glp_write_lp(J->lp, NULL, c->write_lp);
+  if (c->write_lp && glp_write_lp(J->lp, NULL, c->write_lp) != 0) {
+    J->lp_failed = true;
+    glp_delete_prob(J->lp);
+    return;
+  }
   glp_iocp parm;
   glp_init_iocp(&parm);
   parm.presolve = GLP_ON;
@@ -181,15 +186,19 @@ static int ilp_place_solve(mp_ctx *c) {
     c->status = ub == lb ? MP_OPTIMAL : MP_FEASIBLE;
     return 0;
   }
-  pjob J = {c, p, C > 0 ? C : ub, lb, mp_xcalloc((size_t)(n ? n : 1), sizeof(int)), 0, NULL, 0, 0, false};
+  pjob J = {c, p, C > 0 ? C : ub, lb, mp_xcalloc((size_t)(n ? n : 1), sizeof(int)), 0, NULL, 0, 0, false, false};
+  int rc = 0;
   if (mp_glp_guarded(run_model, &J) != 0) {
     c->status = MP_FEASIBLE;
     snprintf(c->msg, sizeof c->msg, "GLPK failed (internal error); the greedy incumbent is kept");
+  } else if (J.lp_failed) { /* as ilp: the model asked for is part of the answer */
+    snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+    rc = -1;
   } else {
     conclude(&J);
   }
   free(J.col);
-  return 0;
+  return rc;
 }
 
 const mp_solver solver_ilp_place = {

@@ -82,6 +82,7 @@ typedef struct jjob {
   int *Bc, *Dc, *kc; /* per buffer: birth, death, offset / align */
   int rc, st;
   bool accepted;     /* GLPK's plan passed the own checks and became c->order / c->offsets */
+  bool lp_failed;    /* --write-lp could not write the model */
 } jjob;
 
 static void add_row(glp_prob *lp, int n, const int *ind, const double *val, int type, double lo, double hi) {
@@ -257,7 +258,11 @@ static void run_model(void *arg) {
   for (int b = 0; b < g->n_buf; b++)
     for (int d = b + 1; d < g->n_buf; d++)
       if (g->bufs[b].size > 0 && g->bufs[d].size > 0) add_pair(J, b, d);
-  if (c->write_lp) glp_write_lp(J->lp, NULL, c->write_lp);
+  if (c->write_lp && glp_write_lp(J->lp, NULL, c->write_lp) != 0) {
+    J->lp_failed = true;
+    glp_delete_prob(J->lp);
+    return;
+  }
   glp_iocp parm;
   glp_init_iocp(&parm);
   parm.presolve = GLP_ON;
@@ -318,15 +323,19 @@ static int joint_solve(mp_ctx *c) {
   size_t nz = (size_t)(n ? n : 1), bz = (size_t)(nb ? nb : 1);
   jjob J = {c, align, C > 0 ? C : ub, lb, ub, NULL, mp_xmalloc(sizeof(int) * nz * nz),
             mp_xmalloc(sizeof(int) * nz), mp_xmalloc(sizeof(int) * bz), mp_xmalloc(sizeof(int) * bz),
-            mp_xcalloc(bz, sizeof(int)), 0, 0, false};
+            mp_xcalloc(bz, sizeof(int)), 0, 0, false, false};
+  int rc = 0;
   if (mp_glp_guarded(run_model, &J) != 0) {
     c->status = MP_FEASIBLE;
     snprintf(c->msg, sizeof c->msg, "GLPK failed (internal error); the incumbent is kept");
+  } else if (J.lp_failed) { /* as ilp: the model asked for is part of the answer */
+    snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+    rc = -1;
   } else {
     conclude(&J);
   }
   free(J.x), free(J.sv), free(J.Bc), free(J.Dc), free(J.kc);
-  return 0;
+  return rc;
 }
 
 const mp_solver solver_joint_ilp = {

@@ -280,7 +280,7 @@ static int json_int_in(json_t *o, const char *key, double lo, double hi, int64_t
   double v = (double)*out;
   if (json_num(o, key, lo, &v, sub, cap)) return -1;
   if (v > hi || v != floor(v)) {
-    snprintf(sub, cap, "\"%s\" must be an integer in [%g, %g]", key, lo, hi);
+    snprintf(sub, cap, "\"%s\" must be an integer in [%.0f, %.0f]", key, lo, hi);
     return -1;
   }
   *out = (int64_t)v;
@@ -289,8 +289,10 @@ static int json_int_in(json_t *o, const char *key, double lo, double hi, int64_t
 
 static int load_numbers(json_t *o, mp_experiment *e, char *sub, size_t cap) {
   int64_t repeat = e->repeat;
-  if (json_int_in(o, "align", 0, 1099511627776.0, &e->align, sub, cap) ||
-      json_int_in(o, "capacity", 0, 4611686018427387904.0, &e->capacity, sub, cap) ||
+  /* the limits of solve --align and --capacity (util.h): a value beyond them
+   * would fail every cell */
+  if (json_int_in(o, "align", 0, (double)MP_MAX_ALIGN, &e->align, sub, cap) ||
+      json_int_in(o, "capacity", 0, (double)MP_MAX_TOTAL, &e->capacity, sub, cap) ||
       json_int_in(o, "repeat", 1, 1000, &repeat, sub, cap) ||
       json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, cap) ||
       json_num(o, "grace_s", 0, &e->grace_s, sub, cap) ||

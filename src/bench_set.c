@@ -165,7 +165,7 @@ static int set_number(mp_experiment *e, const char *s, const char *v) {
   if (!strcmp(s, "mem-limit")) return parse_real(v, 0, 1e12, &e->mem_limit_mb);
   if (!strcmp(s, "grace")) return parse_real(v, 0, 1e9, &e->grace_s);
   if (!strcmp(s, "repeat")) return parse_count(v, 1, 1000, &e->repeat);
-  if (!strcmp(s, "capacity")) return parse_bytes(v, (uint64_t)1 << 62, &e->capacity);
+  if (!strcmp(s, "capacity")) return parse_bytes(v, (uint64_t)MP_MAX_TOTAL, &e->capacity);
   if (!strcmp(s, "align")) return parse_bytes(v, (uint64_t)MP_MAX_ALIGN, &e->align);
   return 1;
 }

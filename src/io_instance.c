@@ -131,6 +131,10 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   const char *dst = target ? target : path;
   struct stat st;
   bool exists = stat(dst, &st) == 0;
+  if (!exists && errno == ELOOP) { /* renaming onto dst would replace a link of the loop */
+    free(target);
+    return mp_errorf(err, "%s: cannot write: %s", path, strerror(ELOOP));
+  }
   if (exists && S_ISDIR(st.st_mode)) {
     free(target);
     return mp_errorf(err, "%s: is a directory", path);
@@ -156,6 +160,7 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
     memset(o, 0, sizeof *o);
     return mp_errorf(err, "%s: cannot write: %s", path, strerror(e));
   }
+  if (exists) fchmod(fileno(o->fp), st.st_mode & 07777); /* the file it replaces keeps its mode */
   return 0;
 }
 

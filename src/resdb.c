@@ -340,6 +340,50 @@ mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
 
 void mp_db_close(mp_db *db) { sqlite3_close(db); }
 
+/* "file:PATH?immutable=1", PATH percent-escaped where a URI needs it. */
+static char *immutable_uri(const char *path) {
+  char *u = mp_xmalloc(3 * strlen(path) + 32), *o = u;
+  o += sprintf(o, "file:");
+  for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+    o += *c == '%' || *c == '?' || *c == '#' ? sprintf(o, "%%%02X", *c) : sprintf(o, "%c", *c);
+  sprintf(o, "?immutable=1");
+  return u;
+}
+
+/* Open read-only and check.  A WAL file in a folder this process cannot
+ * write (a read-only mount, an archive) cannot be opened the usual way:
+ * SQLite must create its -shm file there.  No process can be writing it
+ * then (it would need the same files), so it is read as immutable. */
+static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t cap) {
+  sqlite3 *db = NULL;
+  char *uri = immutable ? immutable_uri(path) : NULL;
+  int flags = SQLITE_OPEN_READONLY | (immutable ? SQLITE_OPEN_URI : 0);
+  if (sqlite3_open_v2(uri ? uri : path, &db, flags, NULL) != SQLITE_OK) {
+    snprintf(sub, cap, "%s", db ? sqlite3_errmsg(db) : "cannot open");
+    sqlite3_close(db);
+    db = NULL;
+  } else {
+    sqlite3_busy_timeout(db, 30000);
+    if (check_schema(db, sub, cap)) {
+      sqlite3_close(db);
+      db = NULL;
+    }
+  }
+  free(uri);
+  return db;
+}
+
+static bool folder_writable(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return access(".", W_OK) == 0;
+  char *dir = mp_xmalloc((size_t)(slash - path) + 2);
+  memcpy(dir, path, (size_t)(slash - path) + 1);
+  dir[slash == path ? 1 : slash - path] = 0;
+  bool w = access(dir, W_OK) == 0;
+  free(dir);
+  return w;
+}
+
 /* Open an existing file read-only and check it. */
 static sqlite3 *open_checked(const char *path, char *msg, size_t cap) {
   struct stat st;
@@ -347,19 +391,15 @@ static sqlite3 *open_checked(const char *path, char *msg, size_t cap) {
     snprintf(msg, cap, "%s: %s", path, stat(path, &st) ? "cannot read" : "not a regular file");
     return NULL;
   }
-  sqlite3 *db = NULL;
   char sub[512];
-  if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: %s", path, db ? sqlite3_errmsg(db) : "cannot open");
+  sqlite3 *db = open_read(path, false, sub, sizeof sub);
+  if (!db && !folder_writable(path)) db = open_read(path, true, sub, sizeof sub);
+  if (db && !mp_db_has_column(db, "results", "path")) { /* an empty file, say */
+    snprintf(sub, sizeof sub, "not a memplan results file (no results table)");
     sqlite3_close(db);
-    return NULL;
+    db = NULL;
   }
-  sqlite3_busy_timeout(db, 30000);
-  if (check_schema(db, sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: %s", path, sub);
-    sqlite3_close(db);
-    return NULL;
-  }
+  if (!db) snprintf(msg, cap, "%s: %s", path, sub);
   return db;
 }
 

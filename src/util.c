@@ -170,6 +170,10 @@ int mp_parse_real(const char *s, double *out, const char **why) {
     w = "not a finite number";
     goto bad;
   }
+  if (errno == ERANGE && v == 0) { /* "1e-400": read as 0, which often means "none" */
+    w = "out of range (rounds to 0)";
+    goto bad;
+  }
   *out = v;
   return 0;
 bad:

@@ -236,9 +236,17 @@ hostile 2 "--seed: out of range" "--seed beyond 64 bits" -- $BIN solve "$T/g.jso
 hostile 2 "--seed: out" "--seed beyond int64" -- $BIN solve "$T/g.json" --seed 9223372036854775808
 hostile 2 "--time-limit: not a finite number" "--time-limit nan" -- $BIN solve "$T/g.json" --time-limit nan
 hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "$T/g.json" --time-limit inf
+hostile 2 "--time-limit: out of range \(rounds to 0\)" "--time-limit 1e-400 (0 would be no limit)" -- $BIN solve "$T/g.json" --time-limit 1e-400
 hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
 hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
 hostile 2 "--mem-limit" "bench --mem-limit nan" -- $BIN bench --graphs "$T/g.json" --mem-limit nan --list
+# bench takes --capacity and "align"/"capacity" only within solve's limits:
+# beyond them every cell would fail, after the run had started
+hostile 2 "bad value '2305843009213693952' for --capacity" "bench --capacity 2^61" -- $BIN bench --graphs "$T/g.json" --capacity 2305843009213693952 --list
+printf '{"graphs": ["g.json"], "capacity": 2305843009213693952}' >"$T/cap.exp.json"
+hostile 1 '"capacity" must be an integer in \[0, 1152921504606846976\]' "experiment capacity 2^61" -- $BIN bench "$T/cap.exp.json" --list
+printf '{"graphs": ["g.json"], "align": 2147483648}' >"$T/al.exp.json"
+hostile 1 '"align" must be an integer in \[0, 1073741824\]' "experiment align 2^31" -- $BIN bench "$T/al.exp.json" --list
 hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan
 hostile 2 "--seed" "gen --seed beyond 64 bits" -- $BIN gen chain --seed 18446744073709551616
 hostile 2 "unknown option '--ord'" "abbreviated option" -- $BIN solve "$T/g.json" --ord greedy
@@ -439,6 +447,19 @@ hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "
 ln -s "$H/target.plan" "$H/link.plan"
 expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
 [ -L "$H/link.plan" ] && [ -s "$H/target.plan" ] && ok || bad "--out replaced the symbolic link"
+ln -s "$H/loop2.plan" "$H/loop1.plan" && ln -s "$H/loop1.plan" "$H/loop2.plan"
+hostile 1 "loop1.plan: cannot write: Too many levels of symbolic links" "--out a loop of links" -- $BIN solve "$T/g.json" --out "$H/loop1.plan"
+[ -L "$H/loop1.plan" ] && [ -L "$H/loop2.plan" ] && ok || bad "--out replaced a link of a loop"
+chmod 640 "$H/target.plan"
+expect 0 "--out over a file of mode 640" $BIN solve "$T/g.json" --out "$H/link.plan"
+[ "$(stat -c %a "$H/target.plan")" = 640 ] && ok || bad "--out changed the mode of the file it replaced: $(stat -c %a "$H/target.plan")"
+# --write-lp that cannot be written fails the solve, for every ILP solver
+# (ilp-place and joint-ilp wrote nothing and said nothing)
+$BIN gen layered -n 8 --seed 1 --out "$H/l8.json"
+for sv in "--order ilp" "--place ilp-place" "--order joint-ilp"; do
+  # shellcheck disable=SC2086
+  hostile 3 "cannot write the LP model to $H/none/m.lp" "--write-lp into a missing folder ($sv)" -- $BIN solve "$H/l8.json" $sv --time-limit 5 --write-lp "$H/none/m.lp"
+done
 # CLI
 expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
@@ -510,6 +531,25 @@ n=$(sqlite3 "$R" "SELECT count(*) FROM results WHERE budget_arg = '1x' AND remat
 expect 0 "table --view remat" $BIN table "$R" --view remat
 grep -q '^| given+keepall+bysize bw=0 | \*\*0.0%\*\* |' "$T/out" && ok || bad "remat summary: $(head -12 "$T/out")"
 expect 0 "plot overhead" $BIN plot overhead "$R" --out "$T/o.png"
+# results files that are read only: an empty file is no results file; a WAL
+# file in a read-only folder (a read-only mount, when we may make one) reads
+: >"$T/empty.sqlite"
+for c in "table $T/empty.sqlite --format csv" "export $T/empty.sqlite --format csv" "merge $T/m.sqlite $T/empty.sqlite"; do
+  # shellcheck disable=SC2086
+  hostile 1 "empty.sqlite: not a memplan results file \(no results table\)" "$c" -- $BIN $c
+done
+mkdir -p "$T/ro" && cp "$R" "$T/ro/r.sqlite"
+if mount --bind "$T/ro" "$T/ro" 2>/dev/null && mount -o remount,ro,bind "$T/ro" 2>/dev/null; then
+  $BIN export "$R" --format csv >"$T/rw.csv" 2>&1
+  expect 0 "export from a read-only folder" $BIN export "$T/ro/r.sqlite" --format csv
+  cmp -s "$T/out" "$T/rw.csv" && ok || bad "export from a read-only folder differs: $(head -c 300 "$T/err")"
+  expect 0 "table from a read-only folder" $BIN table "$T/ro/r.sqlite" --view remat
+  expect 0 "merge from a read-only folder" $BIN merge "$T/m.sqlite" "$T/ro/r.sqlite"
+  umount "$T/ro"
+else
+  umount "$T/ro" 2>/dev/null
+  echo "cli: no read-only bind mount (not root?): skipped reading results from a read-only folder"
+fi
 expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
 expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
 expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
