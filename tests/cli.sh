@@ -548,8 +548,18 @@ if mount --bind "$T/ro" "$T/ro" 2>/dev/null && mount -o remount,ro,bind "$T/ro" 
   umount "$T/ro"
 else
   umount "$T/ro" 2>/dev/null
-  echo "cli: no read-only bind mount (not root?): skipped reading results from a read-only folder"
+  [ "$(id -u)" -eq 0 ] && bad "no read-only bind mount as root" ||
+    echo "cli: no read-only bind mount (not root): skipped reading results from a read-only folder"
 fi
+# an output that is one of the inputs is refused before anything is written
+n0=$(sqlite3 "$R" "SELECT count(*) FROM results")
+hostile 2 "--out $R is the input $R" "table --out onto its results file" -- $BIN table "$R" --out "$R"
+hostile 2 "--out $R is the input $R" "export --out onto its results file" -- $BIN export "$R" --out "$R"
+[ "$(sqlite3 "$R" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "table/export --out replaced the results file"
+cp graphs/examples/seed_example.json "$T/self.json" && ln -sf self.json "$T/self_link.json"
+hostile 2 "--out $T/self.json is the input $T/self.json" "solve --out onto its graph" -- $BIN solve "$T/self.json" --out "$T/self.json"
+hostile 2 "--out $T/self_link.json is the input $T/self.json" "solve --out onto a link to its graph" -- $BIN solve "$T/self.json" --out "$T/self_link.json"
+cmp -s "$T/self.json" graphs/examples/seed_example.json && ok || bad "solve --out replaced its graph"
 expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
 expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
 expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
