@@ -560,6 +560,11 @@ cp graphs/examples/seed_example.json "$T/self.json" && ln -sf self.json "$T/self
 hostile 2 "--out $T/self.json is the input $T/self.json" "solve --out onto its graph" -- $BIN solve "$T/self.json" --out "$T/self.json"
 hostile 2 "--out $T/self_link.json is the input $T/self.json" "solve --out onto a link to its graph" -- $BIN solve "$T/self.json" --out "$T/self_link.json"
 cmp -s "$T/self.json" graphs/examples/seed_example.json && ok || bad "solve --out replaced its graph"
+# values read exactly and refused with the right reason
+hostile 2 "'0x10' for --time-limit: not a number" "a hexadecimal real" -- $BIN solve graphs/examples/seed_example.json --time-limit 0x10
+hostile 2 "budget fraction '-0.5' is outside \(0, 1000\]" "a negative budget fraction" -- $BIN solve graphs/examples/seed_example.json --remat dtr --budget-frac -0.5
+printf 'id,lower,upper,size\ra,0,5,10\rb,1,3,4\r' >"$T/cr.csv"
+hostile 1 "cr.csv:1: a carriage return inside the header: lines must end in LF or CRLF" "a CSV with CR line ends" -- $BIN solve "$T/cr.csv"
 expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
 expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
 expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"
