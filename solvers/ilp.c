@@ -550,6 +550,7 @@ const mp_solver solver_ilp = {
     .name = "ilp",
     .summary = "exact: time-indexed integer program (GLPK), heuristic incumbent, size cap max_nodes",
     .decides = MP_DECIDES_ORDER,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(ilp_options),
     .solve = ilp_solve,
 };

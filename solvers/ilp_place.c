@@ -205,6 +205,7 @@ const mp_solver solver_ilp_place = {
     .name = "ilp-place",
     .summary = "GLPK MIP: integer offsets, big-M pair disjunctions, minimise the arena; size cap max_items",
     .decides = MP_DECIDES_OFFSETS,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(ilpp_options),
     .quick = "max_items=7,time=1",
     .solve = ilp_place_solve,

@@ -342,6 +342,7 @@ const mp_solver solver_joint_ilp = {
     .name = "joint-ilp",
     .summary = "GLPK MIP deciding order and offsets together (OLLA/MODeL style), small graphs; size cap",
     .decides = MP_DECIDES_BOTH,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(jilp_options),
     .quick = "max_nodes=6,max_buffers=7,time=1",
     .solve = joint_solve,

@@ -478,6 +478,7 @@ const mp_solver solver_remat_ilp = {
     .summary = "Checkmate's MILP (R, S, FREE, U) on GLPK over the order's stages; optimal when a "
                "relaxation valid for every plan meets it",
     .decides = MP_DECIDES_EVENTS,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(rilp_options),
     .quick = "rounds=4",
     .solve = remat_ilp_solve,

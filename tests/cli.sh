@@ -560,6 +560,9 @@ cp graphs/examples/seed_example.json "$T/self.json" && ln -sf self.json "$T/self
 hostile 2 "--out $T/self.json is the input $T/self.json" "solve --out onto its graph" -- $BIN solve "$T/self.json" --out "$T/self.json"
 hostile 2 "--out $T/self_link.json is the input $T/self.json" "solve --out onto a link to its graph" -- $BIN solve "$T/self.json" --out "$T/self_link.json"
 cmp -s "$T/self.json" graphs/examples/seed_example.json && ok || bad "solve --out replaced its graph"
+# --write-lp with no stage that writes a model is refused, no file made
+hostile 2 "no solver of the chain writes an LP model \(those that do: ilp, ilp-place, joint-ilp, remat-ilp\)" "--write-lp without an ILP stage" -- $BIN solve graphs/examples/seed_example.json --order greedy --write-lp "$T/none.lp"
+[ ! -e "$T/none.lp" ] && ok || bad "--write-lp without an ILP stage made a file"
 # values read exactly and refused with the right reason
 hostile 2 "'0x10' for --time-limit: not a number" "a hexadecimal real" -- $BIN solve graphs/examples/seed_example.json --time-limit 0x10
 hostile 2 "budget fraction '-0.5' is outside \(0, 1000\]" "a negative budget fraction" -- $BIN solve graphs/examples/seed_example.json --remat dtr --budget-frac -0.5
