@@ -125,7 +125,7 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  if (c->write_lp && glp_write_lp(J->lp, NULL, c->write_lp) != 0) {
+  if (c->write_lp && mp_glp_write_lp(J->lp, c->write_lp) != 0) {
     J->lp_failed = true;
     glp_delete_prob(J->lp);
     return;

@@ -258,7 +258,7 @@ static void run_model(void *arg) {
   for (int b = 0; b < g->n_buf; b++)
     for (int d = b + 1; d < g->n_buf; d++)
       if (g->bufs[b].size > 0 && g->bufs[d].size > 0) add_pair(J, b, d);
-  if (c->write_lp && glp_write_lp(J->lp, NULL, c->write_lp) != 0) {
+  if (c->write_lp && mp_glp_write_lp(J->lp, c->write_lp) != 0) {
     J->lp_failed = true;
     glp_delete_prob(J->lp);
     return;

@@ -368,7 +368,7 @@ static int write_model(mp_ctx *c, const rs_model *m) {
   rm_milp x;
   mp_error err;
   int rc = rm_build(&x, m, RM_STAGE, c->budget, true, false, 0, &err);
-  if (rc == 0 && glp_write_lp(x.P, NULL, c->write_lp) != 0) rc = -1;
+  if (rc == 0 && mp_glp_write_lp(x.P, c->write_lp) != 0) rc = -1;
   if (rc) snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
   if (rc == 0 || x.P) rm_destroy(&x);
   return rc;
