@@ -460,6 +460,11 @@ for sv in "--order ilp" "--place ilp-place" "--order joint-ilp"; do
   # shellcheck disable=SC2086
   hostile 3 "cannot write the LP model to $H/none/m.lp" "--write-lp into a missing folder ($sv)" -- $BIN solve "$H/l8.json" $sv --time-limit 5 --write-lp "$H/none/m.lp"
 done
+# a model written through a temporary file: whole, nothing left beside it
+mkdir -p "$H/lp" && : >"$H/lp/m.lp" && chmod 640 "$H/lp/m.lp"
+expect 0 "--write-lp over a file of mode 640" $BIN solve "$H/l8.json" --order ilp --time-limit 5 --write-lp "$H/lp/m.lp"
+grep -q "^End" "$H/lp/m.lp" && [ "$(stat -c %a "$H/lp/m.lp")" = 640 ] && [ "$(ls "$H/lp")" = m.lp ] && ok ||
+  bad "--write-lp: $(ls "$H/lp") $(stat -c %a "$H/lp/m.lp") $(tail -c 100 "$H/lp/m.lp")"
 # CLI
 expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
