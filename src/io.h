@@ -4,6 +4,7 @@
 #define MP_IO_H
 
 #include <stdio.h>
+#include "outfile.h"
 #include "plan.h"
 
 /* A problem instance: a graph, or a fixed-lifetime placement problem. */
@@ -26,15 +27,5 @@ const char *mp_instance_name(const mp_instance *in);
 int mp_csv_read(const char *path, mp_problem *p, mp_error *err);
 int mp_csv_write(FILE *out, const mp_problem *p, const int64_t *offsets);
 
-/* Atomic output: open a temporary file beside `path`; commit renames it
- * into place, abort removes it.  "-" means stdout (commit just flushes). */
-typedef struct mp_outfile {
-  FILE *fp;
-  char *path;
-  char *tmp;
-} mp_outfile;
-int mp_out_open(mp_outfile *o, const char *path, mp_error *err);
-int mp_out_commit(mp_outfile *o, mp_error *err);
-void mp_out_abort(mp_outfile *o);
 
 #endif

@@ -5,8 +5,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "io.h"
 #include "lib/glpk_util.h"
+#include "outfile.h"
 
 int mp_glp_tm_lim(const mp_ctx *c, double own) {
   double left = -1; /* seconds; < 0: unlimited */
