@@ -16,7 +16,7 @@
 #include "solver.h"
 
 #define BEST_OPTIONS(X)                                                                    \
-  X(bound_nodes, 5000, 0, 1e9, "largest graph (nodes) given the min-cut lower bound")
+  X(bound_nodes, INT, 5000, 0, 1e9, "largest graph (nodes) given the min-cut lower bound")
 
 enum { BEST_OPTIONS(MP_OPT_ENUM) BEST_N_OPTS };
 static const mp_option best_options[] = {BEST_OPTIONS(MP_OPT_ENTRY)};

@@ -16,7 +16,7 @@
 #include "solver.h"
 
 #define CHEN_GREEDY_OPTIONS(X) \
-  X(grid, 48, 1, 100000, "segment budgets tried (a geometric grid from the forward's bytes down)")
+  X(grid, INT, 48, 1, 100000, "segment budgets tried (a geometric grid from the forward's bytes down)")
 enum { CHEN_GREEDY_OPTIONS(MP_OPT_ENUM) CHEN_GREEDY_N_OPTS };
 static const mp_option chen_greedy_options[] = {CHEN_GREEDY_OPTIONS(MP_OPT_ENTRY)};
 

@@ -42,8 +42,8 @@
  * the rest).  Only the refusal message uses it. */
 #define IGRAPH_BYTES_PER_EDGE 57
 
-#define COLORING_OPTIONS(X)                                                                      \
-  X(max_edges, 17.5e6, 0, 1e12,                                                                 \
+#define COLORING_OPTIONS(X)                                                                     \
+  X(max_edges, INT, 17.5e6, 0, 1e12,                                                            \
     "refuse interference graphs with more edges than this (size cap: igraph holds about 57 "    \
     "bytes per edge while building the graph, 1 GB at the default)")
 enum { COLORING_OPTIONS(MP_OPT_ENUM) COLORING_N_OPTS };

@@ -60,11 +60,11 @@
 #include "solver.h"
 
 #define DP_OPTIONS(X)                                                                  \
-  X(split, 1, 0, 1, "solve the segments between cut nodes independently (0: whole graph)") \
-  X(cutbound, 1, 0, 1, "use the min-cut lower bound of schedbound.h (0: per-node bounds only; ablation, tests)") \
-  X(max_states, 5e7, 1, 1e12, "stop after this many set expansions (cap)")            \
-  X(mem_mb, 1024, 1, 1e6, "stop when the memo of hopeless sets would exceed this (MB)") \
-  X(max_nodes, MP_SCHEDBOUND_MAX_NODES, 1, 1e7, "refuse graphs with more nodes than this (size cap: the split's reachability matrix takes n^2/4 bytes, every search state scans its segment)")
+  X(split, INT, 1, 0, 1, "solve the segments between cut nodes independently (0: whole graph)") \
+  X(cutbound, INT, 1, 0, 1, "use the min-cut lower bound of schedbound.h (0: per-node bounds only; ablation, tests)") \
+  X(max_states, INT, 5e7, 1, 1e12, "stop after this many set expansions (cap)")        \
+  X(mem_mb, REAL, 1024, 1, 1e6, "stop when the memo of hopeless sets would exceed this (MB)") \
+  X(max_nodes, INT, MP_SCHEDBOUND_MAX_NODES, 1, 1e7, "refuse graphs with more nodes than this (size cap: the split's reachability matrix takes n^2/4 bytes, every search state scans its segment)")
 enum { DP_OPTIONS(MP_OPT_ENUM) DP_N_OPTS };
 static const mp_option dp_options[] = {DP_OPTIONS(MP_OPT_ENTRY)};
 

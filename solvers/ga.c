@@ -43,19 +43,19 @@
 #include "solver.h"
 
 #define GA_OPTIONS(X)                                                                          \
-  X(population, 24, 4, 100000, "individuals")                                                  \
-  X(generations, 40, 1, 1e9, "generations (of `population` children each)")                   \
-  X(tournament, 2, 1, 64, "tournament size")                                                   \
-  X(elite, 1, 1, 1000, "best individuals never replaced")                                      \
-  X(crossover, 0.9, 0, 1, "crossover probability")                                             \
-  X(mutation, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)")              \
-  X(local, 3000, 0, 1e9, "memetic step: annealing moves applied to each child (0: none)")      \
-  X(ls_heat, 0.3, 1e-4, 100, "initial temperature of the local search (factor of T0)")        \
-  X(margin, 0.02, 0, 0.5, "local search target = best peak * (1 - margin) - 1 byte")           \
-  X(drag, 0.3, 0, 1, "probability of a drag move in mutation and local search")               \
-  X(reach, 256, 2, 1e9, "drag moves: the farthest step a node is dragged to")                   \
-  X(fill, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)") \
-  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
+  X(population, INT, 24, 4, 100000, "individuals")                                             \
+  X(generations, INT, 40, 1, 1e9, "generations (of `population` children each)")               \
+  X(tournament, INT, 2, 1, 64, "tournament size")                                              \
+  X(elite, INT, 1, 1, 1000, "best individuals never replaced")                                 \
+  X(crossover, REAL, 0.9, 0, 1, "crossover probability")                                       \
+  X(mutation, REAL, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)")        \
+  X(local, INT, 3000, 0, 1e9, "memetic step: annealing moves applied to each child (0: none)") \
+  X(ls_heat, REAL, 0.3, 1e-4, 100, "initial temperature of the local search (factor of T0)")   \
+  X(margin, REAL, 0.02, 0, 0.5, "local search target = best peak * (1 - margin) - 1 byte")     \
+  X(drag, REAL, 0.3, 0, 1, "probability of a drag move in mutation and local search")          \
+  X(reach, INT, 256, 2, 1e9, "drag moves: the farthest step a node is dragged to")             \
+  X(fill, INT, 1, 0, 1, "1: with --time-limit, keep evolving until it expires (generations is then a minimum)") \
+  X(stop, INT, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
 enum { GA_OPTIONS(MP_OPT_ENUM) GA_N_OPTS };
 static const mp_option ga_options[] = {GA_OPTIONS(MP_OPT_ENTRY)};
 

@@ -62,21 +62,21 @@
 #include "solver.h"
 
 #define HC_OPTIONS(X)                                                                          \
-  X(iters, 2000, 1, 1e9, "decodes per restart (work budget: restarts x iters)")                \
-  X(restarts, 10, 1, 1e6, "restarts (a minimum with fill)")                                    \
-  X(work, 3e8, 0, 1e15, "also stop after this much work: decoder steps x (sections/16 + 8), "  \
-                        "about 1e8 a second (0: no cap; not with fill)")                          \
-  X(temp, 0.004, 0, 1, "initial temperature of each restart, fraction of its arena")          \
-  X(peak_bias, 0.75, 0, 1, "probability of moving a buffer that touches the top")             \
-  X(target, 0.7, 0, 1, "probability of a targeted move (x placed where it could have gone)")  \
-  X(patience, 2, 0, 1e6, "restarts without progress before a fresh run (0: never)")           \
-  X(kick, 0.5, 0, 1, "probability that a fresh run starts from the best list, not a static rule") \
-  X(noise, 0.1, 0, 10, "rank perturbation of a fresh run's list, fraction of its length")     \
-  X(cls, 2, 0, 3, "decoder rule: 0 priority only, 1 prefer buffers touching a valley side, "    \
+  X(iters, INT, 2000, 1, 1e9, "decodes per restart (work budget: restarts x iters)")           \
+  X(restarts, INT, 10, 1, 1e6, "restarts (a minimum with fill)")                               \
+  X(work, REAL, 3e8, 0, 1e15, "also stop after this much work: decoder steps x (sections/16 + 8), " \
+                        "about 1e8 a second (0: no cap; not with fill)")                       \
+  X(temp, REAL, 0.004, 0, 1, "initial temperature of each restart, fraction of its arena")     \
+  X(peak_bias, REAL, 0.75, 0, 1, "probability of moving a buffer that touches the top")        \
+  X(target, REAL, 0.7, 0, 1, "probability of a targeted move (x placed where it could have gone)") \
+  X(patience, INT, 2, 0, 1e6, "restarts without progress before a fresh run (0: never)")       \
+  X(kick, REAL, 0.5, 0, 1, "probability that a fresh run starts from the best list, not a static rule") \
+  X(noise, REAL, 0.1, 0, 10, "rank perturbation of a fresh run's list, fraction of its length") \
+  X(cls, INT, 2, 0, 3, "decoder rule: 0 priority only, 1 prefer buffers touching a valley side, " \
                   "2 also prefer those meeting its height, 3 alternate 2 and 1 between runs")  \
-  X(smooth, 0, 0, 1000, "weight of the mean height above the reference level in the cost")    \
-  X(band, 0, 0, 1, "reference level: arena - band x max-live (0: max-live)")                   \
-  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (unless the target is met)")
+  X(smooth, REAL, 0, 0, 1000, "weight of the mean height above the reference level in the cost") \
+  X(band, REAL, 0, 0, 1, "reference level: arena - band x max-live (0: max-live)")             \
+  X(fill, INT, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (unless the target is met)")
 
 enum { HC_OPTIONS(MP_OPT_ENUM) HC_N_OPTS };
 static const mp_option hc_options[] = {HC_OPTIONS(MP_OPT_ENTRY)};

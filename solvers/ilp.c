@@ -48,11 +48,11 @@
 #include "solver.h"
 
 #define ILP_OPTIONS(X)                                                              \
-  X(max_nodes, 60, 1, 100000, "refuse graphs with more nodes than this (size cap)") \
-  X(warm, 1, 0, 1, "0: no heuristic incumbent and only the per-node bound (ablation, tests)") \
-  X(strong, 1, 0, 1, "add L[b,t] >= x[v,t] for the owner and readers of b (tighter LP)") \
-  X(cuts, 1, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")              \
-  X(backtrack, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
+  X(max_nodes, INT, 60, 1, 100000, "refuse graphs with more nodes than this (size cap)") \
+  X(warm, INT, 1, 0, 1, "0: no heuristic incumbent and only the per-node bound (ablation, tests)") \
+  X(strong, INT, 1, 0, 1, "add L[b,t] >= x[v,t] for the owner and readers of b (tighter LP)") \
+  X(cuts, INT, 1, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")         \
+  X(backtrack, INT, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
 enum { ILP_OPTIONS(MP_OPT_ENUM) ILP_N_OPTS };
 static const mp_option ilp_options[] = {ILP_OPTIONS(MP_OPT_ENTRY)};
 

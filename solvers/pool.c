@@ -21,7 +21,7 @@
 #include "lib/pack.h"
 #include "solver.h"
 
-#define POOL_OPTIONS(X) X(min_class, 256, 1, 1048576, "smallest class in bytes (classes grow x4 to 4 MiB, then x2)")
+#define POOL_OPTIONS(X) X(min_class, INT, 256, 1, 1048576, "smallest class in bytes (classes grow x4 to 4 MiB, then x2)")
 
 enum { POOL_OPTIONS(MP_OPT_ENUM) POOL_N_OPTS };
 static const mp_option pool_options[] = {POOL_OPTIONS(MP_OPT_ENTRY)};

@@ -52,19 +52,19 @@
 #include "solver.h"
 
 #define RGA_OPTIONS(X)                                                                          \
-  X(population, 16, 4, 10000, "individuals")                                                    \
-  X(generations, 30, 1, 1e9, "generations (the budget without time limit; the minimum with fill)") \
-  X(tournament, 2, 1, 64, "tournament size")                                                    \
-  X(elite, 2, 1, 1000, "best individuals passed on unchanged")                                  \
-  X(crossover, 0.9, 0, 1, "probability of crossover (else a copy of the first parent)")         \
-  X(mutation, 0.3, 0, 1, "probability of order moves in a child")                               \
-  X(kicks, 2, 0, 1e6, "random moves of the decisions in a child")                               \
-  X(local, 300, 0, 1e9, "annealing moves on the decisions of each child (0: none)")             \
-  X(ls_heat, 0.5, 1e-6, 1e6, "initial temperature of that annealing, times the mean node cost")  \
-  X(reorder, 1, 0, 1, "1: search first-run orders too; 0: keep the order handed in")           \
-  X(order_moves, 20000, 0, 1e9, "reorder: annealing moves lowering each first order's peak toward the budget") \
-  X(strict, 1, 0, 1, "1: never rerun a reader of in-place storage after a later write (0: as the verifier allows)") \
-  X(fill, 1, 0, 1, "1: with --time-limit, evolve until it expires (generations is then a minimum)")
+  X(population, INT, 16, 4, 10000, "individuals")                                               \
+  X(generations, INT, 30, 1, 1e9, "generations (the budget without time limit; the minimum with fill)") \
+  X(tournament, INT, 2, 1, 64, "tournament size")                                               \
+  X(elite, INT, 2, 1, 1000, "best individuals passed on unchanged")                             \
+  X(crossover, REAL, 0.9, 0, 1, "probability of crossover (else a copy of the first parent)")   \
+  X(mutation, REAL, 0.3, 0, 1, "probability of order moves in a child")                         \
+  X(kicks, INT, 2, 0, 1e6, "random moves of the decisions in a child")                          \
+  X(local, INT, 300, 0, 1e9, "annealing moves on the decisions of each child (0: none)")        \
+  X(ls_heat, REAL, 0.5, 1e-6, 1e6, "initial temperature of that annealing, times the mean node cost") \
+  X(reorder, INT, 1, 0, 1, "1: search first-run orders too; 0: keep the order handed in")       \
+  X(order_moves, INT, 20000, 0, 1e9, "reorder: annealing moves lowering each first order's peak toward the budget") \
+  X(strict, INT, 1, 0, 1, "1: never rerun a reader of in-place storage after a later write (0: as the verifier allows)") \
+  X(fill, INT, 1, 0, 1, "1: with --time-limit, evolve until it expires (generations is then a minimum)")
 enum { RGA_OPTIONS(MP_OPT_ENUM) RGA_N_OPTS };
 static const mp_option rga_options[] = {RGA_OPTIONS(MP_OPT_ENTRY)};
 

@@ -37,17 +37,17 @@
 #include "solver.h"
 
 #define RILP_OPTIONS(X)                                                                     \
-  X(max_nodes, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this")   \
-  X(max_cols, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")        \
-  X(greedy, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)")    \
-  X(rounds, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent")    \
-  X(node_heur, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")        \
-  X(proof, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")        \
-  X(bound_share, 0.1, 0, 0.9, "share of a time limit kept for the LP bound valid for every plan") \
-  X(explicit, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")       \
-  X(cuts, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                     \
-  X(branch, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
-  X(backtrack, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
+  X(max_nodes, INT, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
+  X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")  \
+  X(greedy, INT, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)") \
+  X(rounds, INT, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent") \
+  X(node_heur, INT, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")   \
+  X(proof, INT, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")   \
+  X(bound_share, REAL, 0.1, 0, 0.9, "share of a time limit kept for the LP bound valid for every plan") \
+  X(explicit, INT, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")  \
+  X(cuts, INT, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                 \
+  X(branch, INT, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
+  X(backtrack, INT, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
 enum { RILP_OPTIONS(MP_OPT_ENUM) RILP_N_OPTS };
 static const mp_option rilp_options[] = {RILP_OPTIONS(MP_OPT_ENTRY)};
 

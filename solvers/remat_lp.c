@@ -24,12 +24,12 @@
 #include "solver.h"
 
 #define RLP_OPTIONS(X)                                                                    \
-  X(max_nodes, 1000, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
-  X(max_cols, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")      \
-  X(rounds, 100, 0, 1e6, "random roundings of S per LP")                                  \
-  X(retries, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits")   \
-  X(shrink, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")                \
-  X(bound, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan")
+  X(max_nodes, INT, 1000, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
+  X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)") \
+  X(rounds, INT, 100, 0, 1e6, "random roundings of S per LP")                             \
+  X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
+  X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
+  X(bound, INT, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan")
 enum { RLP_OPTIONS(MP_OPT_ENUM) RLP_N_OPTS };
 static const mp_option rlp_options[] = {RLP_OPTIONS(MP_OPT_ENTRY)};
 

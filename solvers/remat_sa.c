@@ -45,13 +45,13 @@
 #include "solver.h"
 
 #define RSA_OPTIONS(X)                                                                           \
-  X(iters, 20000, 1, 1e10, "moves per restart")                                                  \
-  X(restarts, 4, 1, 1e6, "restarts (the budget without time limit; the minimum with fill)")      \
-  X(t_end, 1e-3, 1e-9, 1, "final temperature as a fraction of the initial")                     \
-  X(heat, 1, 1e-4, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)")  \
-  X(kick, 0.05, 0, 1, "restarts from a kicked best: random moves, as a fraction of the genes")   \
-  X(strict, 1, 0, 1, "1: never rerun a reader of in-place storage after a later write (0: as the verifier allows)") \
-  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)")
+  X(iters, INT, 20000, 1, 1e10, "moves per restart")                                             \
+  X(restarts, INT, 4, 1, 1e6, "restarts (the budget without time limit; the minimum with fill)") \
+  X(t_end, REAL, 1e-3, 1e-9, 1, "final temperature as a fraction of the initial")                \
+  X(heat, REAL, 1, 1e-4, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)") \
+  X(kick, REAL, 0.05, 0, 1, "restarts from a kicked best: random moves, as a fraction of the genes") \
+  X(strict, INT, 1, 0, 1, "1: never rerun a reader of in-place storage after a later write (0: as the verifier allows)") \
+  X(fill, INT, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)")
 enum { RSA_OPTIONS(MP_OPT_ENUM) RSA_N_OPTS };
 static const mp_option rsa_options[] = {RSA_OPTIONS(MP_OPT_ENTRY)};
 

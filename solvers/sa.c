@@ -69,20 +69,20 @@
 #include "solver.h"
 
 #define SA_OPTIONS(X)                                                                           \
-  X(iters, 200000, 1, 1e10, "moves per restart")                                                \
-  X(restarts, 4, 1, 10000, "restarts (the budget without time limit; the minimum with fill)")   \
-  X(t_end, 1e-4, 1e-9, 1, "final temperature as a fraction of the initial")                    \
-  X(energy, 1, 0, 1, "1: bytes x steps above a target just under the best peak; 0: peak + soft-max") \
-  X(margin, 0.02, 0, 0.5, "energy 1: target = best peak * (1 - margin) - 1 byte")               \
-  X(smooth, 0.5, 0, 10, "energy 0: weight of the soft-max term")                                \
-  X(power, 8, 1, 32, "energy 0: exponent k of the soft-max term (1: mean live memory)")         \
-  X(heat, 1, 1e-3, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)") \
-  X(drag, 0.3, 0, 1, "probability of a drag move (a node with its ancestors or descendants)")   \
-  X(reach, 64, 2, 1e9, "drag moves: the farthest step a node is dragged to")                    \
-  X(diversify, 1, 0, 1, "1: restarts cycle best / kicked elite / best / randomised greedy; 0: best only") \
-  X(elite, 4, 1, 64, "distinct local optima kept for kicked restarts")                          \
-  X(fill, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)") \
-  X(stop, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
+  X(iters, INT, 200000, 1, 1e10, "moves per restart")                                           \
+  X(restarts, INT, 4, 1, 10000, "restarts (the budget without time limit; the minimum with fill)") \
+  X(t_end, REAL, 1e-4, 1e-9, 1, "final temperature as a fraction of the initial")               \
+  X(energy, INT, 1, 0, 1, "1: bytes x steps above a target just under the best peak; 0: peak + soft-max") \
+  X(margin, REAL, 0.02, 0, 0.5, "energy 1: target = best peak * (1 - margin) - 1 byte")         \
+  X(smooth, REAL, 0.5, 0, 10, "energy 0: weight of the soft-max term")                          \
+  X(power, INT, 8, 1, 32, "energy 0: exponent k of the soft-max term (1: mean live memory)")    \
+  X(heat, REAL, 1, 1e-3, 1e6, "initial temperature factor (1: mean sampled uphill accepted at 1/2)") \
+  X(drag, REAL, 0.3, 0, 1, "probability of a drag move (a node with its ancestors or descendants)") \
+  X(reach, INT, 64, 2, 1e9, "drag moves: the farthest step a node is dragged to")               \
+  X(diversify, INT, 1, 0, 1, "1: restarts cycle best / kicked elite / best / randomised greedy; 0: best only") \
+  X(elite, INT, 4, 1, 64, "distinct local optima kept for kicked restarts")                     \
+  X(fill, INT, 1, 0, 1, "1: with --time-limit, keep restarting until it expires (restarts is then a minimum)") \
+  X(stop, INT, 1, 0, 1, "1: stop, proven optimal, once the peak meets the min-cut lower bound of schedbound.h")
 enum { SA_OPTIONS(MP_OPT_ENUM) SA_N_OPTS };
 static const mp_option sa_options[] = {SA_OPTIONS(MP_OPT_ENTRY)};
 

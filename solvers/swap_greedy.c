@@ -30,7 +30,7 @@
 #include "solver.h"
 
 #define SWAP_GREEDY_OPTIONS(X) \
-  X(rounds, 100000, 1, 1e9, "measure-and-free rounds at most")
+  X(rounds, INT, 100000, 1, 1e9, "measure-and-free rounds at most")
 enum { SWAP_GREEDY_OPTIONS(MP_OPT_ENUM) SWAP_GREEDY_N_OPTS };
 static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY)};
 /* Snapshots of the rounds' run: more is less stepping on a resume, more

@@ -2,6 +2,7 @@
  * to the stages the harness runs, with every usage error caught before any
  * solver starts. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,11 @@ mp_err mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets
     const char *why;
     if (mp_parse_real(eq + 1, &v, &why)) { /* NaN passes no range check: refused here */
       mp_errorf(err, "option %s.%s: '%s' is %s", s->name, s->options[i].name, eq + 1, why);
+      return MP_EUSAGE;
+    }
+    if (s->options[i].kind == MP_OPT_INT && v != floor(v)) { /* a solver would truncate it */
+      mp_errorf(err, "option %s.%s: '%s' is not an integer (the option takes integers only)",
+                s->name, s->options[i].name, eq + 1);
       return MP_EUSAGE;
     }
     if (v < s->options[i].lo || v > s->options[i].hi) {

@@ -181,9 +181,10 @@ static json_t *solver_json(int i, const memplan_solver_info *s) {
   for (int k = 0; k < s->n_options; k++) {
     memplan_option_info op;
     memplan_solver_option(i, k, &op);
-    json_array_append_new(opts, json_pack("{s:s, s:o, s:o, s:o, s:s}", "name", op.name, "default",
-                                          number_json(op.def), "min", number_json(op.lo), "max",
-                                          number_json(op.hi), "help", op.help));
+    json_array_append_new(opts, json_pack("{s:s, s:o, s:o, s:o, s:b, s:s}", "name", op.name,
+                                          "default", number_json(op.def), "min", number_json(op.lo),
+                                          "max", number_json(op.hi), "integer", op.integer,
+                                          "help", op.help));
   }
   json_object_set_new(o, "options", opts);
   return o;
@@ -198,14 +199,15 @@ static void solver_text(int i, const memplan_solver_info *s) {
     memplan_format_number(op.def, def, sizeof def);
     memplan_format_number(op.lo, lo, sizeof lo);
     memplan_format_number(op.hi, hi, sizeof hi);
-    printf("    %-14s default %-8s range [%s, %s]  %s\n", op.name, def, lo, hi, op.help);
+    printf("    %-14s default %-8s range [%s, %s] %s  %s\n", op.name, def, lo, hi,
+           op.integer ? "integer" : "real", op.help);
   }
 }
 
 int mp_cmd_solvers(int argc, char **argv) {
   if (want_help(argc, argv)) {
     puts("usage: memplan solvers [--format text|json]\nList every registered solver, what it "
-         "decides, and its options (name, default, range, help).");
+         "decides, and its options (name, default, range, kind: integer or real, help).");
     return MP_EXIT_OK;
   }
   bool json = argc == 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");

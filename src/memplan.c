@@ -72,7 +72,7 @@ memplan_err memplan_solver_get(int i, memplan_solver_info *out) {
 memplan_err memplan_solver_option(int i, int k, memplan_option_info *out) {
   if (i < 0 || i >= mp_registry_size || k < 0 || k >= mp_registry[i]->n_options) return MEMPLAN_EUSAGE;
   const mp_option *o = &mp_registry[i]->options[k];
-  *out = (memplan_option_info){o->name, o->def, o->lo, o->hi, o->help};
+  *out = (memplan_option_info){o->name, o->def, o->lo, o->hi, o->help, o->kind == MP_OPT_INT};
   return MEMPLAN_OK;
 }
 

@@ -49,8 +49,9 @@ extern "C" {
  * exact number parsing; the release.
  * 4: memplan_gen_opts.backward (training-shaped synthetic graphs).
  * 5: memplan_bench_graph_bound takes the baseline's time allowance and
- * prints the graph's baseline after its bound. */
-#define MEMPLAN_API_VERSION 5
+ * prints the graph's baseline after its bound.
+ * 6: memplan_option_info.integer (integer options refuse fractions). */
+#define MEMPLAN_API_VERSION 6
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -133,6 +134,7 @@ typedef struct memplan_option_info {
   const char *name;
   double def, lo, hi;
   const char *help;
+  int integer; /* 1: integers only (a value with a fraction is refused) */
 } memplan_option_info;
 
 int memplan_solver_count(void);

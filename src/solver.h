@@ -6,13 +6,14 @@
  * The build generates the registry from the file names (see registry.h), so
  * adding a solver means adding its file and nothing else.
  *
- *   #define MY_OPTIONS(X)                                         \
- *     X(restarts, 4, 1, 1000, "independent restarts")             \
- *     X(cooling, 0.995, 0.5, 0.999999, "geometric cooling factor")
+ *   #define MY_OPTIONS(X)                                               \
+ *     X(restarts, INT, 4, 1, 1000, "independent restarts")              \
+ *     X(cooling, REAL, 0.995, 0.5, 0.999999, "geometric cooling factor")
  *   enum { MY_OPTIONS(MP_OPT_ENUM) MY_N_OPTS };
  *   static const mp_option my_options[] = { MY_OPTIONS(MP_OPT_ENTRY) };
  *   ... ctx->opt[OPT_restarts] ...
- */
+ * The kind is INT (counts, sizes, caps, indices, 0/1 switches: a value with
+ * a fraction is refused where options are read) or REAL. */
 #ifndef MP_SOLVER_H
 #define MP_SOLVER_H
 
@@ -23,8 +24,9 @@
 
 #define MP_MAX_OPTS 32
 
-#define MP_OPT_ENUM(name, def, lo, hi, help) OPT_##name,
-#define MP_OPT_ENTRY(name, def, lo, hi, help) {#name, def, lo, hi, help},
+enum { MP_OPT_REAL = 0, MP_OPT_INT = 1 };
+#define MP_OPT_ENUM(name, kind, def, lo, hi, help) OPT_##name,
+#define MP_OPT_ENTRY(name, kind, def, lo, hi, help) {#name, def, lo, hi, help, MP_OPT_##kind},
 /* `.options = MP_OPTIONS(table)` fills both fields; a table longer than
  * MP_MAX_OPTS does not compile. */
 #define MP_N_OPTIONS(tab) (sizeof(tab) / sizeof((tab)[0]))
@@ -40,6 +42,7 @@ typedef struct mp_option {
   const char *name;
   double def, lo, hi;
   const char *help;
+  int kind; /* MP_OPT_INT or MP_OPT_REAL */
 } mp_option;
 
 /* What a solver decides.  MP_DECIDES_EVENTS: a recomputation/offload stage

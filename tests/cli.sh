@@ -239,6 +239,17 @@ hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "
 hostile 2 "--time-limit: out of range \(rounds to 0\)" "--time-limit 1e-400 (0 would be no limit)" -- $BIN solve "$T/g.json" --time-limit 1e-400
 hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
 hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
+# integer options (counts, caps, 0/1 switches) refuse a fraction, which the
+# solver would truncate: in solve, bench --set and an experiment's options
+hostile 2 "option sa.reach: '3.5' is not an integer" "--set sa.reach=3.5" -- $BIN solve "$T/g.json" --order sa --set sa.reach=3.5
+hostile 2 "option dp.split: '0.5' is not an integer" "--set dp.split=0.5" -- $BIN solve "$T/g.json" --order dp --set dp.split=0.5
+hostile 2 "option sa.fill: '0.5' is not an integer" "--set fill=0.5 (no solver named)" -- $BIN solve "$T/g.json" --order sa --set fill=0.5
+hostile 2 "option sa.fill: 2 is outside \[0, 1\]" "a 0/1 switch set to 2" -- $BIN solve "$T/g.json" --order sa --set sa.fill=2
+expect 0 "an integer written with an exponent" $BIN solve "$T/g.json" --order sa --set sa.reach=3e0 --set sa.iters=2e2
+expect 0 "a real option keeps its fraction" $BIN solve "$T/g.json" --order sa --set sa.t_end=0.25 --set sa.iters=200
+hostile 2 "option ilp.backtrack: '2.5' is not an integer" "bench --set ilp.backtrack=2.5" -- $BIN bench --graphs "$T/g.json" --order ilp --set ilp.backtrack=2.5 --list
+printf '{"graphs": ["g.json"], "order": ["sa"], "options": ["sa.restarts=1.5"]}' >"$T/int.exp.json"
+hostile 2 "option sa.restarts: '1.5' is not an integer" "experiment option sa.restarts=1.5" -- $BIN bench "$T/int.exp.json" --list
 hostile 2 "--mem-limit" "bench --mem-limit nan" -- $BIN bench --graphs "$T/g.json" --mem-limit nan --list
 # bench takes --capacity and "align"/"capacity" only within solve's limits:
 # beyond them every cell would fail, after the run had started
@@ -254,6 +265,9 @@ expect 0 "solvers" $BIN solvers
 grep -qE '(default|range \[|, )[0-9.]+e\+' "$T/out" && bad "solvers prints an integer with an exponent: $(grep -E '[0-9.]+e\+' "$T/out" | head -2)" || ok
 expect 0 "solvers json" $BIN solvers --format json
 grep -q '"max": 1000000,' "$T/out" && ok || bad "solvers --format json: integers are not integers"
+grep -A4 '"name": "reach",' "$T/out" | grep -q '"integer": true' &&
+  grep -A4 '"name": "t_end",' "$T/out" | grep -q '"integer": false' && ok || bad "solvers --format json: no kind of option"
+$BIN solvers | grep -qE '^ +reach +default 64 +range \[2, 1000000000\] integer ' && ok || bad "solvers: sa.reach not listed as an integer"
 # readers: read exactly, or refuse
 printf '{"directed": true, "graph": {}, "nodes": [{"id": 0, "size": 9007199254740993}, {"id": 1, "size": 1}], "links": [{"source": 0, "target": 1}]}' >"$H/nl.json"
 expect 0 "node-link detected and read" $BIN info "$H/nl.json" --format json

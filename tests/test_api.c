@@ -3,6 +3,7 @@
  * tests/install/embed.c against the installed library the same way. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,12 @@ START_TEST(solvers_and_options) {
       memplan_option_info o;
       ck_assert_int_eq(memplan_solver_option(i, k, &o), MEMPLAN_OK);
       ck_assert(o.lo <= o.def && o.def <= o.hi);
+      /* an integer option's default and range are integers (so its range
+       * holds them); 0.5 in a [0, 1] range is a real option's */
+      if (o.integer)
+        ck_assert_msg(o.def == floor(o.def) && o.lo == floor(o.lo) && o.hi == floor(o.hi),
+                      "%s.%s: an integer option with a fraction in its default or range", s.name,
+                      o.name);
     }
     memplan_option_info o;
     ck_assert_int_eq(memplan_solver_option(i, s.n_options, &o), MEMPLAN_EUSAGE);
@@ -50,6 +57,52 @@ START_TEST(solvers_and_options) {
   memplan_solver_info s;
   ck_assert_int_eq(memplan_solver_get(n, &s), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_solver_index("no-such-solver"), -1);
+}
+END_TEST
+
+static bool option_is_integer(const char *solver, const char *name) {
+  int i = memplan_solver_index(solver);
+  memplan_solver_info s;
+  ck_assert_int_eq(memplan_solver_get(i, &s), MEMPLAN_OK);
+  for (int k = 0; k < s.n_options; k++) {
+    memplan_option_info o;
+    memplan_solver_option(i, k, &o);
+    if (!strcmp(o.name, name)) return o.integer;
+  }
+  ck_abort_msg("%s has no option %s", solver, name);
+  return false;
+}
+
+/* Counts, caps and 0/1 switches take integers: a fraction is refused, not
+ * truncated by the solver; a real option keeps its fraction; an integer
+ * written with an exponent is an integer. */
+START_TEST(integer_options_refuse_fractions) {
+  ck_assert(option_is_integer("sa", "reach") && option_is_integer("sa", "fill"));
+  ck_assert(option_is_integer("dp", "split") && option_is_integer("ilp", "backtrack"));
+  ck_assert(!option_is_integer("sa", "t_end") && !option_is_integer("ga", "crossover"));
+  memplan_instance *in = load(SEED);
+  memplan_request req;
+  memplan_request_init(&req);
+  memplan_result *res = (memplan_result *)1;
+  memplan_error err;
+  const char *const bad[][2] = {{"sa", "sa.reach=3.5"}, {"sa", "reach=2.000001"},
+                                {"dp", "dp.split=0.5"}, {"sa", "sa.iters=1e-1"}};
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    req.order = bad[k][0];
+    req.sets = &bad[k][1];
+    req.n_sets = 1;
+    ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
+    ck_assert(res == NULL);
+    ck_assert_msg(strstr(err.msg, "is not an integer") && strstr(err.msg, bad[k][0]), "%s: %s",
+                  bad[k][1], err.msg);
+  }
+  const char *const good[] = {"sa.reach=3e0", "sa.t_end=0.25", "sa.iters=2e2"};
+  req.order = "sa";
+  req.sets = good;
+  req.n_sets = 3;
+  ck_assert_msg(memplan_solve(in, &req, &res, &err) == MEMPLAN_OK, "%s", err.msg);
+  memplan_result_destroy(res);
+  memplan_instance_destroy(in);
 }
 END_TEST
 
@@ -537,6 +590,7 @@ Suite *suite_api(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("api");
   tcase_add_test(tc, solvers_and_options);
+  tcase_add_test(tc, integer_options_refuse_fractions);
   tcase_add_test(tc, load_errors_name_the_file);
   tcase_add_test(tc, solve_read_verify_write);
   tcase_add_test(tc, usage_and_solver_errors);

@@ -33,7 +33,7 @@
 #include "solver.h"
 
 #define DTR_OPTIONS(X) \
-  X(scan, 0, 0, 1, "1: each victim by a scan of every resident buffer (slow: a check of the index)")
+  X(scan, INT, 0, 0, 1, "1: each victim by a scan of every resident buffer (slow: a check of the index)")
 enum { DTR_OPTIONS(MP_OPT_ENUM) DTR_N_OPTS };
 static const mp_option dtr_options[] = {DTR_OPTIONS(MP_OPT_ENTRY)};
 

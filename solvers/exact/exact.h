@@ -9,24 +9,24 @@
 #include "solver.h"
 
 #define EXACT_OPTIONS(X)                                                                 \
-  X(nodes, 5e7, 1, 1e12, "node budget of the whole run (all decision searches)")         \
-  X(memo, 1, 0, 1, "remember failed subproblems (1) or not (0)")                         \
-  X(memo_log2, 18, 8, 26, "log2 of the failed-subproblem table's slots (8 key words a slot)") \
-  X(rank, 0, 0, 4, "rank: 0 total/area/width, 1 width/area/total, 2 area, 3 size, 4 total/width/area (portfolio 1: rotates its lanes)")   \
-  X(restarts, 1, 0, 1, "portfolio of ranks and value orders with Luby restarts (1)")    \
-  X(by_offset, 0, 0, 1, "try candidates lowest offset first (1) or in rank order (0)") \
-  X(thresholds, 0, 0, 1, "per-section threshold inference (1) or the plain one (0; same nodes within 4% on the challenging set, half the time)") \
-  X(minfirst, 0, 0, 2, "lowest-offset-first phase: 0 off, 1 in the portfolio, 2 only (incomplete)") \
-  X(normal, 1, 0, 1, "place only items resting on something (gravity normal form)")   \
-  X(portfolio, 1, 0, 1, "restart portfolio: 1 round robin of three ranks, doubling limits; 0 all configurations, Luby limits") \
-  X(components, 1, 0, 1, "split the unplaced items into independent components on the fly") \
-  X(decompose, 1, 0, 1, "solve independent time partitions apart (1) or together (0)")       \
-  X(reset, 1, 0, 1, "restart the offset order in the parts left when a placement cuts the time line") \
-  X(twins, 1, 0, 1, "identical items are placed in input order (symmetry breaking)") \
-  X(rerank, 1, 0, 1, "recompute the ranks (with the unplaced bytes as totals) where the time line is cut") \
-  X(rawdom, 1, 0, 1, "dominance against the unplaced items' own lowest offsets (1) or raised ones (0)") \
-  X(max_mb, 2048, 1, 1e6, "refuse (status refused) when its parts and searches would take more than this (MiB, estimated before set-up)") \
-  X(trace, 0, 0, 1, "print every decision run (part, capacity, lane, nodes, result) to stderr")
+  X(nodes, INT, 5e7, 1, 1e12, "node budget of the whole run (all decision searches)")    \
+  X(memo, INT, 1, 0, 1, "remember failed subproblems (1) or not (0)")                    \
+  X(memo_log2, INT, 18, 8, 26, "log2 of the failed-subproblem table's slots (8 key words a slot)") \
+  X(rank, INT, 0, 0, 4, "rank: 0 total/area/width, 1 width/area/total, 2 area, 3 size, 4 total/width/area (portfolio 1: rotates its lanes)") \
+  X(restarts, INT, 1, 0, 1, "portfolio of ranks and value orders with Luby restarts (1)") \
+  X(by_offset, INT, 0, 0, 1, "try candidates lowest offset first (1) or in rank order (0)") \
+  X(thresholds, INT, 0, 0, 1, "per-section threshold inference (1) or the plain one (0; same nodes within 4% on the challenging set, half the time)") \
+  X(minfirst, INT, 0, 0, 2, "lowest-offset-first phase: 0 off, 1 in the portfolio, 2 only (incomplete)") \
+  X(normal, INT, 1, 0, 1, "place only items resting on something (gravity normal form)") \
+  X(portfolio, INT, 1, 0, 1, "restart portfolio: 1 round robin of three ranks, doubling limits; 0 all configurations, Luby limits") \
+  X(components, INT, 1, 0, 1, "split the unplaced items into independent components on the fly") \
+  X(decompose, INT, 1, 0, 1, "solve independent time partitions apart (1) or together (0)") \
+  X(reset, INT, 1, 0, 1, "restart the offset order in the parts left when a placement cuts the time line") \
+  X(twins, INT, 1, 0, 1, "identical items are placed in input order (symmetry breaking)") \
+  X(rerank, INT, 1, 0, 1, "recompute the ranks (with the unplaced bytes as totals) where the time line is cut") \
+  X(rawdom, INT, 1, 0, 1, "dominance against the unplaced items' own lowest offsets (1) or raised ones (0)") \
+  X(max_mb, REAL, 2048, 1, 1e6, "refuse (status refused) when its parts and searches would take more than this (MiB, estimated before set-up)") \
+  X(trace, INT, 0, 0, 1, "print every decision run (part, capacity, lane, nodes, result) to stderr")
 
 enum { EXACT_OPTIONS(MP_OPT_ENUM) EXACT_N_OPTS };
 

@@ -16,9 +16,9 @@
 #include "lib/remat_check.h"
 
 #define RX_OPTIONS(X)                                                                   \
-  X(max_nodes, 40, 1, 64, "refuse graphs with more nodes than this (size cap)")         \
-  X(max_labels, 4e6, 1000, 1e9, "stop the search (no claim) beyond this many labels")   \
-  X(max_mb, 2048, 16, 1e6, "stop the search (no claim) beyond this much memory (MiB)")
+  X(max_nodes, INT, 40, 1, 64, "refuse graphs with more nodes than this (size cap)")    \
+  X(max_labels, INT, 4e6, 1000, 1e9, "stop the search (no claim) beyond this many labels") \
+  X(max_mb, REAL, 2048, 16, 1e6, "stop the search (no claim) beyond this much memory (MiB)")
 enum { RX_OPTIONS(MP_OPT_ENUM) RX_N_OPTS };
 static const mp_option rx_options[] = {RX_OPTIONS(MP_OPT_ENTRY)};
 

@@ -29,13 +29,13 @@
 #include "rotor/rotor.h"
 #include "solver.h"
 
-#define ROTOR_OPTIONS(X)                                                                    \
-  X(stages, 64, 1, 512, "stages of the chain, at most")                                    \
-  X(slots, 200, 8, 100000, "memory slots of the dynamic program")                          \
-  X(tries, 3, 1, 1000, "tables filled (each answers a range of program budgets)")         \
-  X(frontier, 1, 0, 1, "stage boundaries: 0 articulation points only, 1 also the smallest " \
+#define ROTOR_OPTIONS(X)                                                                   \
+  X(stages, INT, 64, 1, 512, "stages of the chain, at most")                               \
+  X(slots, INT, 200, 8, 100000, "memory slots of the dynamic program")                     \
+  X(tries, INT, 3, 1, 1000, "tables filled (each answers a range of program budgets)")     \
+  X(frontier, INT, 1, 0, 1, "stage boundaries: 0 articulation points only, 1 also the smallest " \
                        "multi-buffer frontiers")                                           \
-  X(offload, 1, 0, 1, "with a host link, also try the offload choices (0: recompute only)")
+  X(offload, INT, 1, 0, 1, "with a host link, also try the offload choices (0: recompute only)")
 enum { ROTOR_OPTIONS(MP_OPT_ENUM) ROTOR_N_OPTS };
 static const mp_option rotor_options[] = {ROTOR_OPTIONS(MP_OPT_ENTRY)};
 
