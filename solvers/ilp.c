@@ -523,7 +523,7 @@ static int ilp_solve(mp_ctx *c) {
   }
   model m = {g, n, NULL, NULL, NULL, NULL, 0, 1, 1, NULL};
   build_model(&m, c, lb, ub);
-  if (c->write_lp && glp_write_lp(m.P, NULL, c->write_lp) != 0) {
+  if (c->write_lp && mp_glp_write_lp(m.P, c->write_lp) != 0) {
     snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
     glp_delete_prob(m.P);
     model_destroy(&m);
@@ -550,6 +550,7 @@ const mp_solver solver_ilp = {
     .name = "ilp",
     .summary = "exact: time-indexed integer program (GLPK), heuristic incumbent, size cap max_nodes",
     .decides = MP_DECIDES_ORDER,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(ilp_options),
     .solve = ilp_solve,
 };

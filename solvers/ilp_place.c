@@ -125,7 +125,7 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  if (c->write_lp && glp_write_lp(J->lp, NULL, c->write_lp) != 0) {
+  if (c->write_lp && mp_glp_write_lp(J->lp, c->write_lp) != 0) {
     J->lp_failed = true;
     glp_delete_prob(J->lp);
     return;
@@ -205,6 +205,7 @@ const mp_solver solver_ilp_place = {
     .name = "ilp-place",
     .summary = "GLPK MIP: integer offsets, big-M pair disjunctions, minimise the arena; size cap max_items",
     .decides = MP_DECIDES_OFFSETS,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(ilpp_options),
     .quick = "max_items=7,time=1",
     .solve = ilp_place_solve,

@@ -258,7 +258,7 @@ static void run_model(void *arg) {
   for (int b = 0; b < g->n_buf; b++)
     for (int d = b + 1; d < g->n_buf; d++)
       if (g->bufs[b].size > 0 && g->bufs[d].size > 0) add_pair(J, b, d);
-  if (c->write_lp && glp_write_lp(J->lp, NULL, c->write_lp) != 0) {
+  if (c->write_lp && mp_glp_write_lp(J->lp, c->write_lp) != 0) {
     J->lp_failed = true;
     glp_delete_prob(J->lp);
     return;
@@ -342,6 +342,7 @@ const mp_solver solver_joint_ilp = {
     .name = "joint-ilp",
     .summary = "GLPK MIP deciding order and offsets together (OLLA/MODeL style), small graphs; size cap",
     .decides = MP_DECIDES_BOTH,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(jilp_options),
     .quick = "max_nodes=6,max_buffers=7,time=1",
     .solve = joint_solve,

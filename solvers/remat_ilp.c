@@ -368,7 +368,7 @@ static int write_model(mp_ctx *c, const rs_model *m) {
   rm_milp x;
   mp_error err;
   int rc = rm_build(&x, m, RM_STAGE, c->budget, true, false, 0, &err);
-  if (rc == 0 && glp_write_lp(x.P, NULL, c->write_lp) != 0) rc = -1;
+  if (rc == 0 && mp_glp_write_lp(x.P, c->write_lp) != 0) rc = -1;
   if (rc) snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
   if (rc == 0 || x.P) rm_destroy(&x);
   return rc;
@@ -478,6 +478,7 @@ const mp_solver solver_remat_ilp = {
     .summary = "Checkmate's MILP (R, S, FREE, U) on GLPK over the order's stages; optimal when a "
                "relaxation valid for every plan meets it",
     .decides = MP_DECIDES_EVENTS,
+    .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(rilp_options),
     .quick = "rounds=4",
     .solve = remat_ilp_solve,

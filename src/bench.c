@@ -266,7 +266,7 @@ static int load_time_limits(json_t *v, mp_experiment *e, char *sub, size_t cap) 
   json_array_foreach(v, i, x) {
     double t = json_is_number(x) ? json_number_value(x) : -1;
     if (!isfinite(t) || t < 0 || t > 1e9) {
-      snprintf(sub, cap, "\"time_limits\"[%zu] must be a number of seconds >= 0", i);
+      snprintf(sub, cap, "\"time_limits\"[%zu] must be a number of seconds in [0, 1e9]", i);
       return -1;
     }
     e->time_limits[i] = t;

@@ -3,6 +3,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_args.h"
 #include "memplan.h"
@@ -86,4 +87,16 @@ int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out
 
 int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out) {
   return mp_arg_int(cmd, opt, val, 1, MEMPLAN_MAX_TOTAL, out);
+}
+
+int mp_arg_out(const char *cmd, const char *out, const char *const *inputs, int n) {
+  struct stat so, si;
+  if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode)) return 0;
+  for (int k = 0; k < n; k++)
+    if (inputs[k] && !stat(inputs[k], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
+      fprintf(stderr, "memplan %s: --out %s is the input %s: writing it would replace what is read\n",
+              cmd, out, inputs[k]);
+      return -1;
+    }
+  return 0;
 }

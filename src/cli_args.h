@@ -31,6 +31,11 @@ int mp_arg_choice(const char *cmd, const char *opt, const char *val, const char 
 int mp_arg_align(const char *cmd, const char *opt, const char *val, int64_t *out);
 int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *out);
 
+/* An output path that names the same file as one of inputs[0..n) (NULL
+ * entries skipped; a link or another spelling of it too) is refused: the
+ * output would replace the input it is made from. */
+int mp_arg_out(const char *cmd, const char *out, const char *const *inputs, int n);
+
 /* The input formats `--input-format` takes. */
 #define MP_INPUT_FORMATS "json|graphml|nodelink|csv"
 

@@ -320,6 +320,7 @@ int mp_cmd_export(int argc, char **argv) {
     fprintf(stderr, "usage: memplan export RESULTS.sqlite [--format csv] [--out FILE]\n");
     return MP_EXIT_USAGE;
   }
+  if (mp_arg_out("export", out, &in, 1)) return MP_EXIT_USAGE;
   memplan_error err;
   if (memplan_results_export(in, out, &err)) {
     fprintf(stderr, "memplan export: %s\n", err.msg);
@@ -432,6 +433,7 @@ static int table(int argc, char **argv, table_cli *c) {
     fputs(table_help, stderr);
     return MP_EXIT_USAGE;
   }
+  if (mp_arg_out("table", c->out, c->in, c->nin)) return MP_EXIT_USAGE;
   memplan_error err;
   memplan_err e = memplan_table_write(c->in, c->nin, &c->o, c->out, &err);
   if (e) fprintf(stderr, "memplan table: %s\n", err.msg);

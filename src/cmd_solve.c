@@ -179,6 +179,7 @@ int mp_cmd_solve(int argc, char **argv) {
     fprintf(stderr, "memplan solve: expected exactly one FILE\n%s", solve_help);
     rc = MP_EXIT_USAGE;
   }
+  if (rc == -2 && mp_arg_out("solve", f.out, (const char *const *)&argv[optind], 1)) rc = MP_EXIT_USAGE;
   if (rc == -2) {
     f.req.sets = f.sets;
     f.req.n_sets = f.nsets;

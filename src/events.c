@@ -227,6 +227,8 @@ static int parse_decimal(const char *s, uint64_t *mant, int *exp10) {
 int mp_budget_frac(const char *text, int64_t peak, int64_t *budget, mp_error *err) {
   uint64_t m;
   int e;
+  if (text && text[0] == '-' && !parse_decimal(text + 1, &m, &e))
+    return mp_errorf(err, "budget fraction '%s' is outside (0, 1000]", text);
   if (!text || parse_decimal(text, &m, &e))
     return mp_errorf(err, "budget fraction '%s' is not a decimal number (at most 18 digits)",
                      text ? text : "");

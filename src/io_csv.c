@@ -79,6 +79,9 @@ static int header(csv_state *st, char **fields, int nf, mp_problem *p, mp_error 
   if (nf > MAX_COLS) return mp_errorf(err, "%s:%d: more than %d columns", st->path, st->lineno, MAX_COLS);
   for (int i = 0; i < nf; i++) {
     char *h = fields[i];
+    if (strchr(h, '\r')) /* the whole file read as one line */
+      return mp_errorf(err, "%s:%d: a carriage return inside the header: lines must end in LF or CRLF",
+                       st->path, st->lineno);
     for (char *c = h; *c; c++) *c = (char)tolower((unsigned char)*c);
     int c = -1;
     if (!strcmp(h, "id") || !strcmp(h, "buffer") || !strcmp(h, "buffer_id")) c = C_ID;

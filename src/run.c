@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "registry.h"
 #include "run_state.h"
 
 /* A stage failed or returned something the harness rejects: the run ends
@@ -279,6 +280,22 @@ static mp_err check_pins(const mp_instance *in, const mp_run_spec *spec, mp_erro
   return MP_OK;
 }
 
+/* --write-lp promises a model file: some stage must write one. */
+static mp_err check_write_lp(const mp_run_spec *spec, const mp_chain *ch, mp_error *err) {
+  if (!spec->write_lp) return MP_OK;
+  for (int i = 0; i < ch->n; i++)
+    if (ch->st[i].solver->roles & MP_ROLE_WRITES_LP) return MP_OK;
+  char names[256] = "";
+  for (int k = 0; k < mp_registry_size; k++)
+    if (mp_registry[k]->roles & MP_ROLE_WRITES_LP) {
+      size_t l = strlen(names);
+      snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", mp_registry[k]->name);
+    }
+  mp_errorf(err, "--write-lp %s: no solver of the chain writes an LP model (those that do: %s)",
+            spec->write_lp, names);
+  return MP_EUSAGE;
+}
+
 static mp_err resolve(const mp_instance *in, const mp_run_spec *spec, mp_chain *ch, mp_result *r) {
   mp_error err;
   mp_chain_request req = {.is_graph = in->g != NULL,
@@ -289,6 +306,7 @@ static mp_err resolve(const mp_instance *in, const mp_run_spec *spec, mp_chain *
   mp_err e = mp_chain_resolve(&req, ch, &err);
   if (!e) e = run_remat_request(spec, &err);
   if (!e) e = check_pins(in, spec, &err);
+  if (!e) e = check_write_lp(spec, ch, &err);
   if (e) {
     snprintf(r->msg, sizeof r->msg, "%s", err.msg);
     r->status = r->order_status = r->place_status = r->remat.status = MP_ERROR;

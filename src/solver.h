@@ -57,8 +57,16 @@ enum { MP_DECIDES_ORDER = 1, MP_DECIDES_OFFSETS = 2, MP_DECIDES_BOTH = 3, MP_DEC
  *                   it starts from (a chain of such solvers searches no order);
  * MP_ROLE_QUICK_PLACE a placer of one linear pass that always completes: the
  *                   placement of a run whose figures of interest depend on
- *                   the order alone (plot profile). */
-enum { MP_ROLE_DEFAULT = 1, MP_ROLE_BASELINE = 2, MP_ROLE_FILE_ORDER = 4, MP_ROLE_QUICK_PLACE = 8 };
+ *                   the order alone (plot profile);
+ * MP_ROLE_WRITES_LP a solver that writes its model to ctx->write_lp (a
+ *                   --write-lp with no such stage in the chain is refused). */
+enum {
+  MP_ROLE_DEFAULT = 1,
+  MP_ROLE_BASELINE = 2,
+  MP_ROLE_FILE_ORDER = 4,
+  MP_ROLE_QUICK_PLACE = 8,
+  MP_ROLE_WRITES_LP = 16
+};
 
 /* The events stage's contract (MP_DECIDES_EVENTS; DESIGN 6, events.h):
  * - read c->g, c->start_order, c->budget, c->bandwidth; write c->events,

@@ -161,7 +161,8 @@ bad:
 
 int mp_parse_real(const char *s, double *out, const char **why) {
   const char *w = "not a number";
-  if (!s || !*s || isspace((unsigned char)*s)) goto bad;
+  /* strtod also reads hexadecimal ("0x10" is 16): only decimal is taken */
+  if (!s || !*s || isspace((unsigned char)*s) || strpbrk(s, "xX")) goto bad;
   errno = 0;
   char *end;
   double v = strtod(s, &end);

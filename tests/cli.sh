@@ -460,6 +460,11 @@ for sv in "--order ilp" "--place ilp-place" "--order joint-ilp"; do
   # shellcheck disable=SC2086
   hostile 3 "cannot write the LP model to $H/none/m.lp" "--write-lp into a missing folder ($sv)" -- $BIN solve "$H/l8.json" $sv --time-limit 5 --write-lp "$H/none/m.lp"
 done
+# a model written through a temporary file: whole, nothing left beside it
+mkdir -p "$H/lp" && : >"$H/lp/m.lp" && chmod 640 "$H/lp/m.lp"
+expect 0 "--write-lp over a file of mode 640" $BIN solve "$H/l8.json" --order ilp --time-limit 5 --write-lp "$H/lp/m.lp"
+grep -q "^End" "$H/lp/m.lp" && [ "$(stat -c %a "$H/lp/m.lp")" = 640 ] && [ "$(ls "$H/lp")" = m.lp ] && ok ||
+  bad "--write-lp: $(ls "$H/lp") $(stat -c %a "$H/lp/m.lp") $(tail -c 100 "$H/lp/m.lp")"
 # CLI
 expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
@@ -576,8 +581,26 @@ if mount --bind "$T/ro" "$T/ro" 2>/dev/null && mount -o remount,ro,bind "$T/ro" 
   umount "$T/ro"
 else
   umount "$T/ro" 2>/dev/null
-  echo "cli: no read-only bind mount (not root?): skipped reading results from a read-only folder"
+  [ "$(id -u)" -eq 0 ] && bad "no read-only bind mount as root" ||
+    echo "cli: no read-only bind mount (not root): skipped reading results from a read-only folder"
 fi
+# an output that is one of the inputs is refused before anything is written
+n0=$(sqlite3 "$R" "SELECT count(*) FROM results")
+hostile 2 "--out $R is the input $R" "table --out onto its results file" -- $BIN table "$R" --out "$R"
+hostile 2 "--out $R is the input $R" "export --out onto its results file" -- $BIN export "$R" --out "$R"
+[ "$(sqlite3 "$R" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "table/export --out replaced the results file"
+cp graphs/examples/seed_example.json "$T/self.json" && ln -sf self.json "$T/self_link.json"
+hostile 2 "--out $T/self.json is the input $T/self.json" "solve --out onto its graph" -- $BIN solve "$T/self.json" --out "$T/self.json"
+hostile 2 "--out $T/self_link.json is the input $T/self.json" "solve --out onto a link to its graph" -- $BIN solve "$T/self.json" --out "$T/self_link.json"
+cmp -s "$T/self.json" graphs/examples/seed_example.json && ok || bad "solve --out replaced its graph"
+# --write-lp with no stage that writes a model is refused, no file made
+hostile 2 "no solver of the chain writes an LP model \(those that do: ilp, ilp-place, joint-ilp, remat-ilp\)" "--write-lp without an ILP stage" -- $BIN solve graphs/examples/seed_example.json --order greedy --write-lp "$T/none.lp"
+[ ! -e "$T/none.lp" ] && ok || bad "--write-lp without an ILP stage made a file"
+# values read exactly and refused with the right reason
+hostile 2 "'0x10' for --time-limit: not a number" "a hexadecimal real" -- $BIN solve graphs/examples/seed_example.json --time-limit 0x10
+hostile 2 "budget fraction '-0.5' is outside \(0, 1000\]" "a negative budget fraction" -- $BIN solve graphs/examples/seed_example.json --remat dtr --budget-frac -0.5
+printf 'id,lower,upper,size\ra,0,5,10\rb,1,3,4\r' >"$T/cr.csv"
+hostile 1 "cr.csv:1: a carriage return inside the header: lines must end in LF or CRLF" "a CSV with CR line ends" -- $BIN solve "$T/cr.csv"
 expect 0 "solve --remat --out" $BIN solve graphs/synthetic/tiny_tree_n20_s3.json --remat dtr --budget-frac 0.8 --out "$T/dtr.plan"
 expect 0 "plot placement of a plan with events" $BIN plot placement graphs/synthetic/tiny_tree_n20_s3.json --plan "$T/dtr.plan" --out "$T/pl.png"
 expect 0 "plot profile of a plan with events" $BIN plot profile graphs/synthetic/tiny_tree_n20_s3.json --order given --plan "$T/dtr.plan" --out "$T/pr.png"

@@ -2,7 +2,10 @@
 #include <limits.h>
 #include <setjmp.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 
+#include "io.h"
 #include "lib/glpk_util.h"
 
 int mp_glp_tm_lim(const mp_ctx *c, double own) {
@@ -47,4 +50,23 @@ int mp_glp_guarded(void (*fn)(void *arg), void *arg) {
   glp_error_hook(NULL, NULL);
   glp_free_env(); /* frees every GLPK object; the next call starts afresh */
   return -1;
+}
+
+int mp_glp_write_lp(glp_prob *lp, const char *path) {
+  struct stat st;
+  /* "-" (GLPK makes a file of that name), a device or a pipe: in place */
+  if (!strcmp(path, "-") || (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)))
+    return glp_write_lp(lp, NULL, path) ? -1 : 0;
+  mp_outfile o;
+  mp_error err;
+  if (mp_out_open(&o, path, &err)) return -1;
+  fclose(o.fp);
+  o.fp = NULL;
+  /* GLPK writes the temporary file by name; it is renamed into place only
+   * once GLPK says the whole model was written */
+  if (!o.tmp || glp_write_lp(lp, NULL, o.tmp) || !(o.fp = fopen(o.tmp, "a"))) {
+    mp_out_abort(&o);
+    return -1;
+  }
+  return mp_out_commit(&o, &err);
 }

@@ -21,6 +21,11 @@ static inline void mp_glp_col_range(glp_prob *lp, int j, double lo, double hi) {
  * neither limits the call. */
 int mp_glp_tm_lim(const mp_ctx *c, double own);
 
+/* glp_write_lp to `path` as memplan writes every output: a temporary file
+ * renamed into place once whole (a device or a pipe written in place).  0,
+ * or -1 when the model could not be written (nothing left behind). */
+int mp_glp_write_lp(glp_prob *lp, const char *path);
+
 /* GLPK's terminal output for a solve: on stderr under --verbose (stdout
  * carries the figures), else off. */
 void mp_glp_term(const mp_ctx *c);
