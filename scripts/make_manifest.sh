@@ -285,6 +285,17 @@ order).
   single-input operator whose input is not a graph input; if other nodes read
   that input, DESIGN 1.2's in-place edges keep their order relative to the
   writer (the `inplace_edges` figure of `memplan info`).
+- Training steps (`--backward`, any family): the forward as above (the same
+  nodes and draws), then a 4-byte `loss` reading the forward's sinks, then
+  reverse-mode differentiation with one `grad` node per forward operator, in
+  reverse order: v's gradient has v's output size and reads the gradients of
+  v's readers (the loss for a sink) and what autograd saves for v, its
+  output and its inputs; an `output` node reads the loss and the input
+  gradients.  Phases `fwd` and `bwd`; about 2n + 2 nodes; no random number
+  is drawn after the forward.  Every activation lives until the backward,
+  as in a real training step, so the recomputation heuristics have work at
+  any size (`gen sp -n 500000 --par-prob 0.2 --backward` is the 10^6-node
+  input of the scale benchmark's recomputation rows).
 - `tiny_*`: the same families at <= 20 operators, seeds picked so the given
   order's live peak is above the node lower bound (there is something to
   find).

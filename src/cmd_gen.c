@@ -41,7 +41,10 @@ static const char gen_help[] =
     "                   loss and the input gradients; phases fwd/bwd; about 2n+2 nodes\n"
     "  --seed N         random seed (1)\n"
     "Flags: the one-letter parameters of the literature (n, k, p, m) take one dash (-n 32,\n"
-    "  also --nodes 32), every other flag two.\n";
+    "  also --nodes 32), every other flag two.  Each family takes the options listed\n"
+    "  with it above (randwire: -k for ws, -p for ws and er, -m for ba), the size options\n"
+    "  of its kind, and --ws-prob, --inplace-prob, --backward, --seed, --name, --out;\n"
+    "  any other option is refused (exit 2), as it would not change the graph.\n";
 
 enum { G_MODEL = 256, G_CH, G_RES, G_BATCH, G_DT, G_CELLS, G_BLOCKS, G_LAYERS, G_FANIN,
        G_SPAN, G_INPROB, G_PARPROB, G_MINS, G_MAXS, G_WS, G_IP, G_IPRELU, G_BACKWARD, G_SEED, G_OUT, G_NAME,
@@ -62,69 +65,116 @@ static const struct option gen_opts[] = {
     {"nodes", required_argument, 0, 'n'},            {"help", no_argument, 0, G_HELP},
     {0, 0, 0, 0}};
 
-/* The flag as the user wrote it, for messages. */
-static const char *flag_name(int c, int li, char *buf, size_t cap) {
-  if (c < 256)
-    snprintf(buf, cap, "-%c", c);
-  else
-    snprintf(buf, cap, "--%s", gen_opts[li].name);
+/* The option code c as `gen --help` spells it ("-n" also for --nodes). */
+static const char *code_name(int c, char *buf, size_t cap) {
+  snprintf(buf, cap, "-%c", c < 256 ? c : '?');
+  for (size_t i = 0; c >= 256 && gen_opts[i].name; i++)
+    if (gen_opts[i].val == c) snprintf(buf, cap, "--%s", gen_opts[i].name);
   return buf;
+}
+
+/* The options given, each once, in the order first given. */
+typedef struct seen_flags {
+  int n, code[G_HELP + 1];
+} seen_flags;
+
+static void note_flag(seen_flags *s, int c) {
+  for (int i = 0; i < s->n; i++)
+    if (s->code[i] == c) return;
+  if (s->n < G_HELP + 1) s->code[s->n++] = c;
+}
+
+/* Set what option c says.  0, or -1 after a message. */
+static int set_option(int c, const char *arg, memplan_gen_opts *o, const char **out) {
+  int64_t v;
+  double d;
+  char fl[40];
+#define INT_ARG(lo, hi) if (mp_arg_int("gen", code_name(c, fl, sizeof fl), arg, lo, hi, &v)) return -1
+#define REAL_ARG(lo, hi) if (mp_arg_real("gen", code_name(c, fl, sizeof fl), arg, lo, hi, &d)) return -1
+  switch (c) {
+  case 'n': INT_ARG(1, 2000000); o->n = (int)v; break;
+  case 'k': INT_ARG(1, 1000000); o->k = (int)v; break;
+  case 'p': REAL_ARG(0, 1); o->p = d; break;
+  case 'm': INT_ARG(1, 1000000); o->m = (int)v; break;
+  case G_MODEL:
+    if (mp_arg_choice("gen", "--model", arg, "ws|er|ba")) return -1;
+    o->model = arg;
+    break;
+  case G_CH: INT_ARG(1, 1 << 20); o->channels = (int)v; break;
+  case G_RES: INT_ARG(1, 1 << 16); o->resolution = (int)v; break;
+  case G_BATCH: INT_ARG(1, 1 << 16); o->batch = (int)v; break;
+  case G_DT: INT_ARG(1, 64); o->dtype_bytes = (int)v; break;
+  case G_CELLS: INT_ARG(1, 1000); o->cells = (int)v; break;
+  case G_BLOCKS: INT_ARG(1, 100); o->blocks = (int)v; break;
+  case G_LAYERS: INT_ARG(1, 2000000); o->layers = (int)v; break;
+  case G_FANIN: INT_ARG(1, 1000000); o->fan_in = (int)v; break;
+  case G_SPAN: INT_ARG(1, 2000000); o->span = (int)v; break;
+  case G_INPROB: REAL_ARG(0, 1); o->input_prob = d; break;
+  case G_PARPROB: REAL_ARG(0, 1); o->par_prob = d; break;
+  case G_MINS: INT_ARG(4, (int64_t)1 << 40); o->min_size = v; break;
+  case G_MAXS: INT_ARG(4, (int64_t)1 << 40); o->max_size = v; break;
+  case G_WS: REAL_ARG(0, 1); o->ws_prob = d; break;
+  case G_IP: REAL_ARG(0, 1); o->inplace_prob = d; break;
+  case G_IPRELU: o->inplace_prob = 1; break;
+  case G_BACKWARD: o->backward = true; break;
+  case G_SEED: return mp_arg_seed("gen", "--seed", arg, &o->seed);
+  case G_OUT: *out = arg; break;
+  case G_NAME: o->name = arg; break;
+  }
+#undef INT_ARG
+#undef REAL_ARG
+  return 0;
+}
+
+/* Read the options into o, out and seen.  0, 1 after --help, -1 after a
+ * message. */
+static int parse_gen(int argc, char **argv, memplan_gen_opts *o, const char **out,
+                     seen_flags *seen) {
+  int c, li = 0;
+  optind = 1;
+  opterr = 0;
+  if (mp_args_exact("gen", argc, argv, gen_opts)) return -1;
+  while ((c = getopt_long(argc, argv, "n:k:p:m:", gen_opts, &li)) != -1) {
+    if (c == G_HELP) {
+      fputs(gen_help, stdout);
+      return 1;
+    }
+    if (c == '?' || c == ':') {
+      fprintf(stderr, "memplan gen: unknown or incomplete option '%s'\n%s", argv[optind - 1],
+              gen_help);
+      return -1;
+    }
+    if (set_option(c, optarg, o, out)) return -1;
+    note_flag(seen, c);
+  }
+  return 0;
+}
+
+/* An option the family does not read would change nothing: refuse the
+ * first such one, naming what the family takes.  0, or -1 after a message. */
+static int refuse_foreign(const seen_flags *seen, const char *family, const char *model) {
+  for (int i = 0; i < seen->n; i++) {
+    char fl[40], takes[512], who[64];
+    code_name(seen->code[i], fl, sizeof fl);
+    if (memplan_gen_takes(family, model, fl)) continue;
+    memplan_gen_flags(family, model, takes, sizeof takes);
+    if (!strcmp(family, "randwire"))
+      snprintf(who, sizeof who, "randwire --model %s", model ? model : "ws");
+    else
+      snprintf(who, sizeof who, "%s", family);
+    fprintf(stderr, "memplan gen: %s does not take %s (it takes: %s)\n", who, fl, takes);
+    return -1;
+  }
+  return 0;
 }
 
 int mp_cmd_gen(int argc, char **argv) {
   memplan_gen_opts o;
   memplan_gen_opts_init(&o);
   const char *out = NULL;
-  int c, li = 0;
-  optind = 1;
-  opterr = 0;
-  if (mp_args_exact("gen", argc, argv, gen_opts)) return MP_EXIT_USAGE;
-  while ((c = getopt_long(argc, argv, "n:k:p:m:", gen_opts, &li)) != -1) {
-    int64_t v;
-    double d;
-    char fl[40];
-#define INT_ARG(lo, hi) if (mp_arg_int("gen", flag_name(c, li, fl, sizeof fl), optarg, lo, hi, &v)) goto bad
-#define REAL_ARG(lo, hi) if (mp_arg_real("gen", flag_name(c, li, fl, sizeof fl), optarg, lo, hi, &d)) goto bad
-    switch (c) {
-    case 'n': INT_ARG(1, 2000000); o.n = (int)v; break;
-    case 'k': INT_ARG(1, 1000000); o.k = (int)v; break;
-    case 'p': REAL_ARG(0, 1); o.p = d; break;
-    case 'm': INT_ARG(1, 1000000); o.m = (int)v; break;
-    case G_MODEL:
-      if (mp_arg_choice("gen", "--model", optarg, "ws|er|ba")) goto bad;
-      o.model = optarg;
-      break;
-    case G_CH: INT_ARG(1, 1 << 20); o.channels = (int)v; break;
-    case G_RES: INT_ARG(1, 1 << 16); o.resolution = (int)v; break;
-    case G_BATCH: INT_ARG(1, 1 << 16); o.batch = (int)v; break;
-    case G_DT: INT_ARG(1, 64); o.dtype_bytes = (int)v; break;
-    case G_CELLS: INT_ARG(1, 1000); o.cells = (int)v; break;
-    case G_BLOCKS: INT_ARG(1, 100); o.blocks = (int)v; break;
-    case G_LAYERS: INT_ARG(1, 2000000); o.layers = (int)v; break;
-    case G_FANIN: INT_ARG(1, 1000000); o.fan_in = (int)v; break;
-    case G_SPAN: INT_ARG(1, 2000000); o.span = (int)v; break;
-    case G_INPROB: REAL_ARG(0, 1); o.input_prob = d; break;
-    case G_PARPROB: REAL_ARG(0, 1); o.par_prob = d; break;
-    case G_MINS: INT_ARG(4, (int64_t)1 << 40); o.min_size = v; break;
-    case G_MAXS: INT_ARG(4, (int64_t)1 << 40); o.max_size = v; break;
-    case G_WS: REAL_ARG(0, 1); o.ws_prob = d; break;
-    case G_IP: REAL_ARG(0, 1); o.inplace_prob = d; break;
-    case G_IPRELU: o.inplace_prob = 1; break;
-    case G_BACKWARD: o.backward = true; break;
-    case G_SEED: if (mp_arg_seed("gen", "--seed", optarg, &o.seed)) goto bad; break;
-    case G_OUT: out = optarg; break;
-    case G_NAME: o.name = optarg; break;
-    case G_HELP: fputs(gen_help, stdout); return MP_EXIT_OK;
-    default:
-      fprintf(stderr, "memplan gen: unknown or incomplete option '%s'\n%s", argv[optind - 1],
-              gen_help);
-      return MP_EXIT_USAGE;
-    bad:
-      return MP_EXIT_USAGE;
-    }
-#undef INT_ARG
-#undef REAL_ARG
-  }
+  seen_flags seen = {0};
+  int rc = parse_gen(argc, argv, &o, &out, &seen);
+  if (rc) return rc > 0 ? MP_EXIT_OK : MP_EXIT_USAGE;
   if (optind != argc - 1) {
     fprintf(stderr, "memplan gen: expected exactly one FAMILY\n%s", gen_help);
     return MP_EXIT_USAGE;
@@ -134,6 +184,7 @@ int mp_cmd_gen(int argc, char **argv) {
     fprintf(stderr, "memplan gen: unknown family '%s'\n%s", o.family, gen_help);
     return MP_EXIT_USAGE;
   }
+  if (refuse_foreign(&seen, o.family, o.model)) return MP_EXIT_USAGE;
   memplan_error err;
   memplan_instance *g;
   if (memplan_gen(&g, &o, &err)) {

@@ -720,14 +720,6 @@ static void set_costs(mp_graph *g) {
 
 /* ------------------------------------------------------------------ */
 
-static const char *const families[] = {"randwire", "nas", "layered", "tree", "sp", "chain"};
-
-bool mp_gen_family_known(const char *f) {
-  for (size_t i = 0; i < sizeof families / sizeof *families; i++)
-    if (f && !strcmp(f, families[i])) return true;
-  return false;
-}
-
 void mp_gen_defaults(mp_gen_opts *o) {
   memset(o, 0, sizeof *o);
   o->seed = 1;

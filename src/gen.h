@@ -58,8 +58,18 @@ typedef struct mp_gen_opts {
  * mp_gen when a field is left at its "unset" value: n = 0, p < 0). */
 void mp_gen_defaults(mp_gen_opts *o);
 
-/* Is `family` one of the generator families? */
+/* Is `family` one of the generator families?  (gen_family.c) */
 bool mp_gen_family_known(const char *family);
+
+/* Does `family` take the `memplan gen` option `flag` ("-n", "--cells"; the
+ * options every family takes included)?  For randwire, -k, -p and -m belong
+ * to some graph models only: `model` (NULL: ws) decides.  An option the
+ * family does not read would leave the graph unchanged, so `gen` refuses it. */
+bool mp_gen_takes(const char *family, const char *model, const char *flag);
+
+/* The options `family` (with randwire's `model`) takes, as "-n, --layers,
+ * ...", into out (cap bytes); "" for an unknown family. */
+void mp_gen_flags(const char *family, const char *model, char *out, size_t cap);
 
 /* Generate.  Returns a finished graph (derived structures built) or NULL
  * with err set.  `source` (cap bytes) receives the canonical command line

@@ -227,6 +227,13 @@ typedef struct memplan_gen_opts {
 void memplan_gen_opts_init(memplan_gen_opts *o);
 /* Is `family` a generator family? */
 bool memplan_gen_family_known(const char *family);
+/* Does `family` read the `memplan gen` option `flag` ("-n", "--cells")?
+ * For randwire, -k, -p and -m depend on `model` (NULL: ws).  The options
+ * every family reads (--seed, --out, ...) count. */
+bool memplan_gen_takes(const char *family, const char *model, const char *flag);
+/* The options `family` (with `model`) reads, "-n, --layers, ...", into out
+ * (cap bytes); "" for an unknown family. */
+void memplan_gen_flags(const char *family, const char *model, char *out, size_t cap);
 /* A synthetic graph, the same for the same options (a file written from it
  * is byte-identical).  MEMPLAN_EUSAGE for an unknown family or parameters
  * the family cannot use, with a message. */

@@ -61,6 +61,14 @@ void memplan_gen_opts_init(memplan_gen_opts *o) {
 
 bool memplan_gen_family_known(const char *family) { return mp_gen_family_known(family); }
 
+bool memplan_gen_takes(const char *family, const char *model, const char *flag) {
+  return mp_gen_takes(family, model, flag);
+}
+
+void memplan_gen_flags(const char *family, const char *model, char *out, size_t cap) {
+  mp_gen_flags(family, model, out, cap);
+}
+
 memplan_err memplan_gen(memplan_instance **out, const memplan_gen_opts *o, memplan_error *err) {
   *out = NULL;
   if (mp_api_version_check(o->version, "memplan_gen_opts", err)) return MEMPLAN_EUSAGE;

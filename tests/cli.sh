@@ -484,6 +484,34 @@ expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"
 expect 0 "gen -m (one style)" $BIN gen randwire --model ba -n 8 -m 2 --out "$H/ba.json"
 hostile 2 "unknown option '--m'" "gen --m (the old style)" -- $BIN gen randwire --model ba -n 8 --m 2
+# gen refuses an option its family (or randwire's model) does not read: it
+# used to write the same graph as without it.  Exit 2, the family's options
+# named, no file written, an existing one left as it was.
+for spec in "nas|-n 500|-n" "nas|--nodes 9|-n" "chain|--cells 3|--cells" "chain|-k 4|-k" \
+    "chain|--model er|--model" "layered|--input-prob 0.3|--input-prob" "tree|--span 2|--span" \
+    "sp|--blocks 3|--blocks" "randwire|--min-size 64|--min-size" "tree|--inplace-relu|--inplace-relu" \
+    "randwire|-m 3|-m" "randwire|--model ba -k 6|-k" "randwire|-p 0.3 --model ba|-p"; do
+  fam=${spec%%|*}; rest=${spec#*|}; args=${rest%|*}; flag=${rest#*|}
+  rm -f "$H/foreign.json"
+  # shellcheck disable=SC2086
+  hostile 2 "memplan gen: $fam( --model [a-z]+)? does not take $flag \(it takes: .*--seed" "gen $fam $args" -- $BIN gen $fam $args --out "$H/foreign.json"
+  [ -e "$H/foreign.json" ] && bad "gen $fam $args: a file was written" || ok
+done
+echo keep >"$H/foreign.json"
+expect 2 "gen nas -n over an existing file" $BIN gen nas -n 500 --out "$H/foreign.json"
+[ "$(cat "$H/foreign.json")" = keep ] && ok || bad "gen nas -n: the existing output file was changed"
+# ... and each family's own options are taken and change the graph
+$BIN gen randwire --out "$H/d_randwire.json"
+for fam in nas layered tree sp chain; do $BIN gen $fam --out "$H/d_$fam.json"; done
+for spec in "randwire|--model ba -m 3" "randwire|--model er -p 0.5" "randwire|-k 6 -p 0.5" \
+    "randwire|--channels 8 --inplace-relu" "nas|--cells 2" "nas|--blocks 3 --resolution 8" \
+    "layered|--layers 4 --span 2" "layered|--fan-in 5" "tree|--fan-in 2 --input-prob 0.5" \
+    "sp|--par-prob 0.9" "chain|-n 20" "chain|--min-size 64 --max-size 128" "chain|--ws-prob 0.5 --backward"; do
+  fam=${spec%%|*}; args=${spec#*|}
+  # shellcheck disable=SC2086
+  expect 0 "gen $fam $args" $BIN gen $fam $args --out "$H/own.json"
+  cmp -s "$H/own.json" "$H/d_$fam.json" && bad "gen $fam $args: the same graph as without" || ok
+done
 $BIN solve "$T/g.json" --out "$H/g.plan" >/dev/null 2>&1
 hostile 1 "the graph does not match: the plan is for 'g'" "verify a plan for another graph" -- $BIN verify "$T/v.json" "$H/g.plan"
 

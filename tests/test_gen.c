@@ -555,6 +555,51 @@ START_TEST(cli_convert_round_trip) {
 }
 END_TEST
 
+/* Is `word` one of the space-separated words of `line`? */
+static bool line_has_word(const char *line, const char *word) {
+  size_t n = strlen(word);
+  for (const char *s = line; (s = strstr(s, word)) != NULL; s += n)
+    if ((s == line || s[-1] == ' ') && (s[n] == ' ' || s[n] == '\0')) return true;
+  return false;
+}
+
+/* The options a family takes (gen_family.c) are exactly the ones its
+ * canonical command line (the file's "source") spells out, but --out and
+ * --inplace-relu (which is --inplace-prob 1): the table cannot claim an
+ * option the generator ignores, nor miss one it reads. */
+START_TEST(family_options_match_source) {
+  const char *cases[][2] = {{"randwire", "ws"}, {"randwire", "er"}, {"randwire", "ba"},
+                            {"nas", NULL},      {"layered", NULL},  {"tree", NULL},
+                            {"sp", NULL},       {"chain", NULL}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    mp_gen_opts o;
+    mp_gen_defaults(&o);
+    o.family = cases[i][0];
+    if (cases[i][1]) o.model = cases[i][1];
+    o.backward = true;
+    o.name = "x";
+    char src[1024], words[1024], takes[512];
+    mp_error err;
+    mp_graph *g = mp_gen(&o, src, sizeof src, &err);
+    ck_assert_msg(g != NULL, "%s: %s", o.family, g ? "" : err.msg);
+    mp_graph_destroy(g);
+    snprintf(words, sizeof words, "%s", src);
+    for (char *t = strtok(words, " "); t; t = strtok(NULL, " "))
+      if (t[0] == '-' && (t[1] < '0' || t[1] > '9'))
+        ck_assert_msg(mp_gen_takes(o.family, o.model, t), "%s %s: source has %s", o.family,
+                      o.model, t);
+    mp_gen_flags(o.family, o.model, takes, sizeof takes);
+    for (char *t = strtok(takes, ", "); t; t = strtok(NULL, ", "))
+      if (strcmp(t, "--out") && strcmp(t, "--inplace-relu"))
+        ck_assert_msg(line_has_word(src, t), "%s %s takes %s, its source lacks it: %s",
+                      o.family, o.model, t, src);
+  }
+  ck_assert(!mp_gen_takes("chain", NULL, "--cells") && !mp_gen_takes("nas", NULL, "-n"));
+  ck_assert(!mp_gen_takes("randwire", "ba", "-k") && mp_gen_takes("randwire", "ba", "-m"));
+  ck_assert(!mp_gen_takes("nosuch", NULL, "--seed") && mp_gen_family_known("sp"));
+}
+END_TEST
+
 Suite *suite_gen(void) {
   Suite *s = suite_create("gen");
   TCase *tc = tcase_create("gen");
@@ -569,6 +614,7 @@ Suite *suite_gen(void) {
   tcase_add_test(tc, sp_chain_shape);
   tcase_add_test(tc, backward_shape);
   tcase_add_test(tc, bad_parameters);
+  tcase_add_test(tc, family_options_match_source);
   tcase_add_test(tc, convert_round_trip);
   tcase_add_test(tc, cli_gen_writes_file);
   tcase_add_test(tc, cli_convert_round_trip);
