@@ -350,14 +350,30 @@ static char *immutable_uri(const char *path) {
   return u;
 }
 
-/* Open read-only and check.  A WAL file in a folder this process cannot
- * write (a read-only mount, an archive) cannot be opened the usual way:
- * SQLite must create its -shm file there.  No process can be writing it
- * then (it would need the same files), so it is read as immutable. */
+static bool folder_writable(const char *path) {
+  const char *slash = strrchr(path, '/');
+  if (!slash) return access(".", W_OK) == 0;
+  char *dir = mp_xmalloc((size_t)(slash - path) + 2);
+  memcpy(dir, path, (size_t)(slash - path) + 1);
+  dir[slash == path ? 1 : slash - path] = 0;
+  bool w = access(dir, W_OK) == 0;
+  free(dir);
+  return w;
+}
+
+/* Open for reading and check.  Where this process may write the file and
+ * its folder the handle is read-write (nothing is written through it): a
+ * read-only handle to a WAL file cannot remove the -wal and -shm files it
+ * makes, and `table` left them beside every results file it read.  A WAL
+ * file in a folder this process cannot write (a read-only mount, an
+ * archive) cannot be opened the usual way: SQLite must create its -shm file
+ * there.  No process can be writing it then (it would need the same files),
+ * so it is read as immutable. */
 static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t cap) {
   sqlite3 *db = NULL;
   char *uri = immutable ? immutable_uri(path) : NULL;
-  int flags = SQLITE_OPEN_READONLY | (immutable ? SQLITE_OPEN_URI : 0);
+  bool rw = !immutable && access(path, W_OK) == 0 && folder_writable(path);
+  int flags = (rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY) | (immutable ? SQLITE_OPEN_URI : 0);
   if (sqlite3_open_v2(uri ? uri : path, &db, flags, NULL) != SQLITE_OK) {
     snprintf(sub, cap, "%s", db ? sqlite3_errmsg(db) : "cannot open");
     sqlite3_close(db);
@@ -373,18 +389,7 @@ static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t ca
   return db;
 }
 
-static bool folder_writable(const char *path) {
-  const char *slash = strrchr(path, '/');
-  if (!slash) return access(".", W_OK) == 0;
-  char *dir = mp_xmalloc((size_t)(slash - path) + 2);
-  memcpy(dir, path, (size_t)(slash - path) + 1);
-  dir[slash == path ? 1 : slash - path] = 0;
-  bool w = access(dir, W_OK) == 0;
-  free(dir);
-  return w;
-}
-
-/* Open an existing file read-only and check it. */
+/* Open an existing file for reading and check it. */
 static sqlite3 *open_checked(const char *path, char *msg, size_t cap) {
   struct stat st;
   if (stat(path, &st) || !S_ISREG(st.st_mode)) {

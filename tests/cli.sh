@@ -598,6 +598,11 @@ else
   [ "$(id -u)" -eq 0 ] && bad "no read-only bind mount as root" ||
     echo "cli: no read-only bind mount (not root): skipped reading results from a read-only folder"
 fi
+# reading a results file changes nothing and leaves no -wal/-shm beside it
+mkdir -p "$T/rd" && cp "$R" "$T/rd/r.sqlite" && s0=$(md5sum <"$T/rd/r.sqlite")
+$BIN table "$T/rd/r.sqlite" --format csv >/dev/null 2>&1 && $BIN export "$T/rd/r.sqlite" >/dev/null 2>&1 &&
+  [ "$(ls "$T/rd")" = r.sqlite ] && [ "$(md5sum <"$T/rd/r.sqlite")" = "$s0" ] && ok ||
+  bad "table/export left files or changed the results file: $(ls "$T/rd")"
 # an output that is one of the inputs is refused before anything is written
 n0=$(sqlite3 "$R" "SELECT count(*) FROM results")
 hostile 2 "--out $R is the input $R" "table --out onto its results file" -- $BIN table "$R" --out "$R"
