@@ -156,7 +156,8 @@ memplan_err memplan_instance_from_lifetimes(memplan_instance **out, int n, const
   }
   int64_t total = 0;
   for (int i = 0; i < n; i++) {
-    int rc = check_lifetime(i, size[i], lo[i], hi[i], align ? align[i] : 1, pinned ? pinned[i] : -1, &e);
+    int rc = check_lifetime(i, size[i], lo[i], hi[i], align ? align[i] : 1,
+                            pinned ? pinned[i] : -1, &e);
     if (!rc && (total += size[i]) > MP_MAX_TOTAL) /* sizes <= 2^56 each: no wrap */
       rc = mp_errorf(&e, "buffer %d: the sizes sum beyond 2^60 bytes", i);
     if (rc) {
@@ -411,7 +412,8 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
 memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_path, int64_t align,
                                 memplan_error *err) {
   mp_error e;
-  if (!plan_path) return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_verify_file: no plan path (NULL)");
+  if (!plan_path)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_verify_file: no plan path (NULL)");
   if (mp_plan_verify(&in->in, plan_path, align, &e) == 0) return MEMPLAN_OK;
   mp_api_error(err, e.msg);
   return MEMPLAN_EINPUT;
