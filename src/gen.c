@@ -768,8 +768,9 @@ static bool gen_valid(const mp_gen_opts *o, mp_error *err) {
     mp_errorf(err, "gen %s: -n must be in 1..%d", f, MAX_NODES);
     return false;
   }
-  if (o->ws_prob < 0 || o->ws_prob > 1 || o->inplace_prob < 0 || o->inplace_prob > 1 ||
-      o->input_prob < 0 || o->input_prob > 1 || o->par_prob < 0 || o->par_prob > 1) {
+  /* written so that NaN, which no comparison holds for, is refused too */
+  if (!(o->ws_prob >= 0 && o->ws_prob <= 1) || !(o->inplace_prob >= 0 && o->inplace_prob <= 1) ||
+      !(o->input_prob >= 0 && o->input_prob <= 1) || !(o->par_prob >= 0 && o->par_prob <= 1)) {
     mp_errorf(err, "gen %s: probabilities must be in [0, 1]", f);
     return false;
   }
@@ -805,7 +806,7 @@ static bool gen_valid(const mp_gen_opts *o, mp_error *err) {
       mp_errorf(err, "gen randwire: BA needs 1 <= -m < n");
       return false;
     }
-    if (o->p < 0 || o->p > 1) {
+    if (!(o->p >= 0 && o->p <= 1)) { /* NaN too */
       mp_errorf(err, "gen randwire: -p must be in [0, 1]");
       return false;
     }

@@ -43,6 +43,31 @@ memplan_err mp_api_version_check(int version, const char *what, memplan_error *e
                      version, MEMPLAN_API_VERSION, what);
 }
 
+bool mp_api_strings_ok(const char *const *a, int n) {
+  if (n < 0 || (n > 0 && !a)) return false;
+  for (int i = 0; i < n; i++)
+    if (!a[i]) return false;
+  return true;
+}
+
+/* The ranges the CLI's options enforce, for a request filled in by hand. */
+memplan_err mp_api_request_check(const memplan_request *req, memplan_error *err) {
+  if (!req) return mp_api_fail(err, MEMPLAN_EUSAGE, "no memplan_request (NULL)");
+  if (mp_api_version_check(req->version, "memplan_request", err)) return MEMPLAN_EUSAGE;
+  if (req->align < 0 || req->align > MEMPLAN_MAX_ALIGN)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "align %lld outside [0, 2^30] (0: the default)",
+                       (long long)req->align);
+  if (req->capacity < 0 || req->capacity > MEMPLAN_MAX_TOTAL)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "capacity %lld outside [0, 2^60] (0: minimise)",
+                       (long long)req->capacity);
+  if (isnan(req->time_limit))
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "time_limit is NaN (<= 0: no limit)");
+  if (!mp_api_strings_ok(req->sets, req->n_sets))
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "n_sets %d with sets missing or holding NULL",
+                       req->n_sets);
+  return MEMPLAN_OK;
+}
+
 int memplan_api_version(void) { return MEMPLAN_API_VERSION; }
 
 const char *memplan_err_name(memplan_err e) {
@@ -86,7 +111,9 @@ void memplan_load_opts_init(memplan_load_opts *o) {
 memplan_err memplan_instance_load(memplan_instance **out, const char *path,
                                   const memplan_load_opts *opts, memplan_error *err) {
   mp_load_opts lo = {0};
-  *out = NULL;
+  if (out) *out = NULL;
+  if (!out || !path)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_instance_load: no %s (NULL)", out ? "path" : "out");
   if (opts && mp_api_version_check(opts->version, "memplan_load_opts", err))
     return MEMPLAN_EUSAGE;
   if (opts)
@@ -108,10 +135,12 @@ static int check_lifetime(int i, int64_t size, int64_t lo, int64_t hi, int64_t a
                           mp_error *e) {
   if (lo < 0) return mp_errorf(e, "buffer %d: negative lower %lld", i, (long long)lo);
   if (lo > hi) return mp_errorf(e, "buffer %d: lower %lld > upper %lld", i, (long long)lo, (long long)hi);
-  if (size < 0 || size > ((int64_t)1 << 56))
+  if (hi > MP_MAX_TIME) return mp_errorf(e, "buffer %d: upper %lld beyond 2^40", i, (long long)hi);
+  if (size < 0 || size > MP_MAX_SIZE)
     return mp_errorf(e, "buffer %d: size %lld outside [0, 2^56]", i, (long long)size);
-  if (al < 1) return mp_errorf(e, "buffer %d: alignment must be at least 1", i);
+  if (al < 1 || al > MP_MAX_ALIGN) return mp_errorf(e, "buffer %d: alignment outside [1, 2^30]", i);
   if (pin < -1) return mp_errorf(e, "buffer %d: negative offset", i);
+  if (pin > MP_MAX_OFFSET) return mp_errorf(e, "buffer %d: offset %lld beyond 2^60", i, (long long)pin);
   return 0;
 }
 
@@ -125,11 +154,17 @@ memplan_err memplan_instance_from_lifetimes(memplan_instance **out, int n, const
     mp_api_error(err, "memplan_instance_from_lifetimes: n < 0, or a NULL array");
     return MEMPLAN_EUSAGE;
   }
-  for (int i = 0; i < n; i++)
-    if (check_lifetime(i, size[i], lo[i], hi[i], align ? align[i] : 1, pinned ? pinned[i] : -1, &e)) {
+  int64_t total = 0;
+  for (int i = 0; i < n; i++) {
+    int rc = check_lifetime(i, size[i], lo[i], hi[i], align ? align[i] : 1,
+                            pinned ? pinned[i] : -1, &e);
+    if (!rc && (total += size[i]) > MP_MAX_TOTAL) /* sizes <= 2^56 each: no wrap */
+      rc = mp_errorf(&e, "buffer %d: the sizes sum beyond 2^60 bytes", i);
+    if (rc) {
       mp_api_error(err, e.msg);
       return MEMPLAN_EINPUT;
     }
+  }
   mp_problem *p = mp_xcalloc(1, sizeof *p);
   p->n = n;
   p->items = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_item));
@@ -219,8 +254,10 @@ void mp_api_spec(const memplan_request *req, mp_baselines *baselines, mp_run_spe
 
 memplan_err memplan_solve(memplan_instance *in, const memplan_request *req, memplan_result **out,
                           memplan_error *err) {
-  *out = NULL;
-  if (mp_api_version_check(req->version, "memplan_request", err)) return MEMPLAN_EUSAGE;
+  if (out) *out = NULL;
+  if (!out || !in)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_solve: no %s (NULL)", out ? "instance" : "out");
+  if (mp_api_request_check(req, err)) return MEMPLAN_EUSAGE;
   mp_run_spec spec;
   mp_api_spec(req, &in->baselines, &spec);
   memplan_result *h = mp_xcalloc(1, sizeof *h);
@@ -336,13 +373,15 @@ memplan_err memplan_result_stage(const memplan_result *r, int i, memplan_stage_i
 }
 
 memplan_err memplan_result_print(const memplan_result *r, FILE *out, const char *format) {
+  if (!r || !out) return MEMPLAN_EUSAGE;
   if (format && strcmp(format, "json") == 0)
     mp_result_print_json(out, &r->owner->in, &r->r);
   else if (!format || strcmp(format, "text") == 0)
     mp_result_print_text(out, &r->owner->in, &r->r);
   else
     return MEMPLAN_EUSAGE;
-  return ferror(out) ? MEMPLAN_EIO : MEMPLAN_OK;
+  /* flushed: a full disk shows only when the buffer is written */
+  return fflush(out) || ferror(out) ? MEMPLAN_EIO : MEMPLAN_OK;
 }
 
 memplan_err memplan_result_write_plan(const memplan_result *r, const char *path, memplan_error *err) {
@@ -358,7 +397,7 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
   }
   if (mp_plan_write(of.fp, &r->owner->in, &r->r)) {
     mp_out_abort(&of);
-    if (err) snprintf(err->msg, sizeof err->msg, "%s: cannot write the plan", path);
+    if (err) snprintf(err->msg, sizeof err->msg, "%s: cannot write the plan", path ? path : "stdout");
     return MEMPLAN_EIO;
   }
   if (mp_out_commit(&of, &e)) {
@@ -373,6 +412,8 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
 memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_path, int64_t align,
                                 memplan_error *err) {
   mp_error e;
+  if (!plan_path)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_verify_file: no plan path (NULL)");
   if (mp_plan_verify(&in->in, plan_path, align, &e) == 0) return MEMPLAN_OK;
   mp_api_error(err, e.msg);
   return MEMPLAN_EINPUT;
@@ -383,6 +424,8 @@ memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
   const mp_graph *g = in->in.g;
   mp_error e;
   mp_problem p;
+  if (!offsets) /* what memplan_result_offsets hands out for a result without a plan */
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "a plan needs offsets (NULL: the result has no plan)");
   if (g) {
     if (!order) {
       mp_api_error(err, "a graph's plan needs an order");

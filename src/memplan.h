@@ -11,7 +11,12 @@
  *   - objects come in pairs: what memplan_X_load/create/solve makes,
  *     memplan_X_destroy frees (NULL is allowed);
  *   - pointers a result hands out stay valid until it is destroyed; a result
- *     refers to its instance, which must outlive it.
+ *     refers to its instance, which must outlive it;
+ *   - a pointer argument is required (not NULL) unless its comment allows
+ *     NULL; err may always be NULL.  Fallible calls refuse (MEMPLAN_EUSAGE)
+ *     a NULL path, options struct or request, a negative count, and an
+ *     array of strings that is missing or holds NULL; an instance, result,
+ *     experiment or matrix handle and an out pointer are not checked.
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *
@@ -281,7 +286,9 @@ typedef struct memplan_request {
 } memplan_request;
 
 /* Defaults: seed 1, everything else 0 / NULL (no recomputation); sets
- * version. */
+ * version.  memplan_solve refuses (MEMPLAN_EUSAGE) the values the CLI's
+ * options refuse: align outside [0, 2^30], capacity outside [0, 2^60], a
+ * NaN time_limit. */
 void memplan_request_init(memplan_request *req);
 
 typedef struct memplan_result memplan_result;
@@ -385,7 +392,8 @@ memplan_err memplan_result_stage(const memplan_result *r, int i, memplan_stage_i
 /* Print the figures as "text" or "json" (the names of DESIGN 1.3). */
 memplan_err memplan_result_print(const memplan_result *r, FILE *out, const char *format);
 /* Write the plan file (DESIGN 1.5 JSON, or the CSV with offsets) to path,
- * atomically ("-": stdout).  MEMPLAN_EUSAGE when the result has no plan. */
+ * atomically (NULL or "-": stdout).  MEMPLAN_EUSAGE when the result has no
+ * plan. */
 memplan_err memplan_result_write_plan(const memplan_result *r, const char *path, memplan_error *err);
 
 /* ---- verification: the judge, which shares no code with the solvers ---- */
@@ -397,7 +405,8 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
 memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_path, int64_t align,
                                 memplan_error *err);
 /* The same for a plan in memory: order (NULL for a fixed-lifetime problem)
- * and one offset per buffer, at alignment align (0: the default). */
+ * and one offset per buffer, at alignment align (0: the default).  NULL
+ * offsets (a result without a plan) are MEMPLAN_EUSAGE. */
 memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
                                 const int64_t *offsets, int64_t align, memplan_error *err);
 /* An event plan in memory (kind, node and output of each event; keys are
@@ -471,7 +480,7 @@ memplan_err memplan_matrix_cell(const memplan_matrix *m, int i, memplan_cell *ou
 
 typedef struct memplan_bench_opts {
   int version;           /* MEMPLAN_API_VERSION (memplan_bench_opts_init) */
-  int jobs;              /* cells in parallel (1) */
+  int jobs;              /* cells in parallel (1; 1 .. 1024) */
   const char *results;   /* the results file (SQLite) */
   const char *memplan;   /* the program run for each cell (NULL: this one) */
   bool retry_failed;     /* rerun cells whose row says error or timeout */
@@ -513,7 +522,7 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
  * idempotent, inputs checked first, all or nothing.  Per graph one bound
  * and baseline: of the graph version the rows ran on, with a baseline
  * rather than a cut one, by this build's solvers, else the first met.
- * *added: new rows. */
+ * *added: new rows (added may be NULL). */
 memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
                                   memplan_error *err);
 /* Every row as CSV, sorted by cell key, to path (NULL or "-": stdout),

@@ -2,6 +2,7 @@
  * files and tables: opaque handles over bench.h's experiment and matrix,
  * option structs copied into the harness's, error codes from its -1s. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,8 +119,13 @@ memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix 
                               const memplan_bench_opts *o, memplan_bench_stats *st,
                               memplan_error *err) {
   memset(st, 0, sizeof *st);
+  if (!e || !m || !o)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: no experiment, matrix or options (NULL)");
   if (mp_api_version_check(o->version, "memplan_bench_opts", err)) return MEMPLAN_EUSAGE;
-  if (!o->results) return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: no results file");
+  if (!o->results || !o->results[0])
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: no results file");
+  if (o->jobs < 1 || o->jobs > 1024) /* the range of `memplan bench --jobs` */
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: jobs %d outside 1..1024", o->jobs);
   mp_bench_opts bo = {.jobs = o->jobs, .results = o->results, .memplan = o->memplan,
                       .retry_failed = o->retry_failed, .progress = o->progress,
                       .log_every_s = o->log_every_s, .quiet = o->quiet, .shared_fs = o->shared_fs};
@@ -139,6 +145,8 @@ memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix 
 memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s, FILE *out,
                                       memplan_error *err) {
   char msg[sizeof err->msg];
+  if (!path || !out)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "graph bound: no %s (NULL)", path ? "output" : "path");
   if (mp_bench_print_graph_bound(path, baseline_limit_s, out, msg, sizeof msg) == 0) return MEMPLAN_OK;
   mp_api_error(err, msg);
   return MEMPLAN_EINPUT;
@@ -149,7 +157,12 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
 memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
                                   memplan_error *err) {
   char msg[sizeof err->msg];
+  int dummy;
+  if (!added) added = &dummy;
   *added = 0;
+  if (!out || !mp_api_strings_ok(in, n_in))
+    return mp_api_fail(err, MEMPLAN_EUSAGE,
+                       "merge: no output, or n_in %d with inputs missing or NULL", n_in);
   for (int i = 0; i < n_in; i++)
     if (access(in[i], R_OK)) return mp_api_fail(err, MEMPLAN_EINPUT, "%s: cannot read", in[i]);
   if (mp_db_merge(out, in, n_in, added, msg, sizeof msg) == 0) return MEMPLAN_OK;
@@ -160,6 +173,7 @@ memplan_err memplan_results_merge(const char *out, const char *const *in, int n_
 memplan_err memplan_results_export(const char *results, const char *path, memplan_error *err) {
   mp_outfile of;
   mp_error e;
+  if (!results) return mp_api_fail(err, MEMPLAN_EUSAGE, "export: no results file (NULL)");
   if (mp_out_open(&of, path ? path : "-", &e)) {
     mp_api_error(err, e.msg);
     return MEMPLAN_EIO;
@@ -223,8 +237,15 @@ static memplan_err write_tables(const mp_row *rows, int n, const mp_table_opts *
 
 memplan_err memplan_table_write(const char *const *results, int n, const memplan_table_opts *o,
                                 const char *path, memplan_error *err) {
+  if (!o) return mp_api_fail(err, MEMPLAN_EUSAGE, "table: no options (NULL)");
   if (mp_api_version_check(o->version, "memplan_table_opts", err)) return MEMPLAN_EUSAGE;
-  if (n < 1) return mp_api_fail(err, MEMPLAN_EUSAGE, "table: no results file");
+  if (n < 1 || !mp_api_strings_ok(results, n))
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "table: no results file (or a NULL one)");
+  if (!mp_api_strings_ok(o->solvers, o->n_solvers) || !mp_api_strings_ok(o->baselines, o->n_baselines))
+    return mp_api_fail(err, MEMPLAN_EUSAGE,
+                       "table: n_solvers or n_baselines with labels missing or NULL");
+  if (isnan(o->within) || isnan(o->max_overhead))
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "table: within or max_overhead is NaN");
   mp_table_opts to = {.format = o->format, .view = o->view, .metric = o->metric,
                       .best_of_seeds = o->best_of_seeds, .graph_bound_only = o->graph_bound_only,
                       .common = o->common, .solvers = o->solvers, .n_solvers = o->n_solvers,

@@ -27,7 +27,9 @@ memplan_err memplan_parse_real(const char *text, double *out, const char **why) 
   return rc ? MEMPLAN_EUSAGE : MEMPLAN_OK;
 }
 
-void memplan_format_number(double x, char *out, size_t cap) { mp_format_number(x, out, cap); }
+void memplan_format_number(double x, char *out, size_t cap) {
+  if (out && cap) mp_format_number(x, out, cap);
+}
 
 /* ------------------------------------------------------ synthetic graphs */
 
@@ -71,6 +73,7 @@ void memplan_gen_flags(const char *family, const char *model, char *out, size_t 
 
 memplan_err memplan_gen(memplan_instance **out, const memplan_gen_opts *o, memplan_error *err) {
   *out = NULL;
+  if (!o) return mp_api_fail(err, MEMPLAN_EUSAGE, "gen: no options (NULL)");
   if (mp_api_version_check(o->version, "memplan_gen_opts", err)) return MEMPLAN_EUSAGE;
   mp_gen_opts g;
   gen_from_public(o, &g);

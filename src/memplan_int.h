@@ -26,6 +26,11 @@ memplan_err mp_api_fail(memplan_error *err, memplan_err code, const char *fmt, .
 /* Is an option struct of this header's layout (its _init was called)?
  * MEMPLAN_OK, or MEMPLAN_EUSAGE with a message naming the struct. */
 memplan_err mp_api_version_check(int version, const char *what, memplan_error *err);
+/* Is a request usable (set by its _init, fields in the ranges the CLI
+ * enforces)?  MEMPLAN_OK, or MEMPLAN_EUSAGE with a message. */
+memplan_err mp_api_request_check(const memplan_request *req, memplan_error *err);
+/* n >= 0 strings, none NULL (a may be NULL when n is 0). */
+bool mp_api_strings_ok(const char *const *a, int n);
 /* The harness's run spec of a request (the instance's baseline cache may be
  * NULL). */
 void mp_api_spec(const memplan_request *req, mp_baselines *baselines, mp_run_spec *spec);

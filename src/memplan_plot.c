@@ -73,8 +73,14 @@ static int draw(const char *kind, const char *const *inputs, int n_inputs,
 
 memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inputs,
                          const memplan_plot_opts *o, memplan_error *err) {
+  if (!o) return mp_api_fail(err, MEMPLAN_EUSAGE, "plot: no options (NULL)");
   if (mp_api_version_check(o->version, "memplan_plot_opts", err)) return MEMPLAN_EUSAGE;
-  if (mp_api_version_check(o->request.version, "memplan_request", err)) return MEMPLAN_EUSAGE;
+  if (mp_api_request_check(&o->request, err)) return MEMPLAN_EUSAGE;
+  /* n_inputs and n_outs below 1 keep the complaints of missing() and join_outs() */
+  if (!mp_api_strings_ok(inputs, n_inputs > 0 ? n_inputs : 0) || (o->n_outs > 0 && !o->outs) ||
+      !mp_api_strings_ok(o->orders, o->n_orders) || !mp_api_strings_ok(o->plans, o->n_plans))
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "plot: a count (inputs, outs, orders, plans) "
+                                            "negative, or its array missing or holding NULL");
   const char *why = kind ? missing(kind, n_inputs, o) : "";
   if (why && !why[0])
     return mp_api_fail(err, MEMPLAN_EUSAGE,

@@ -586,6 +586,193 @@ START_TEST(plot_kinds_and_refusals) {
 }
 END_TEST
 
+/* ---- hostile arguments: what an embedding program can easily pass by
+ * mistake is refused with MEMPLAN_EUSAGE (and a message when err is set),
+ * never a crash, a hang or a silent success ---- */
+
+START_TEST(hostile_requests_refused) {
+  memplan_instance *in = load(SEED);
+  memplan_request req;
+  memplan_result *res = (memplan_result *)1;
+  memplan_error err;
+  memplan_request_init(&req);
+  req.align = INT64_MAX; /* used to overflow in the placer */
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "align"), "%s", err.msg);
+  ck_assert(res == NULL);
+  memplan_request_init(&req);
+  req.capacity = -1;
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "capacity"), "%s", err.msg);
+  memplan_request_init(&req);
+  req.time_limit = NAN;
+  ck_assert_int_eq(memplan_solve(in, &req, &res, NULL), MEMPLAN_EUSAGE);
+  memplan_request_init(&req);
+  req.n_sets = 2; /* sets left NULL */
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "n_sets"), "%s", err.msg);
+  const char *const holes[] = {NULL};
+  req.n_sets = 1;
+  req.sets = holes;
+  ck_assert_int_eq(memplan_solve(in, &req, &res, NULL), MEMPLAN_EUSAGE);
+  memplan_request_init(&req);
+  ck_assert_int_eq(memplan_solve(in, NULL, &res, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_solve(NULL, &req, &res, &err), MEMPLAN_EUSAGE); /* after a failed load */
+  ck_assert_int_eq(memplan_solve(in, &req, NULL, NULL), MEMPLAN_EUSAGE);
+  /* the plot's request is checked the same way */
+  memplan_plot_opts po;
+  memplan_plot_opts_init(&po);
+  const char *outs[] = {tp("api_never.svg")}, *inputs[] = {SEED};
+  po.outs = outs;
+  po.n_outs = 1;
+  po.request.align = -7;
+  ck_assert_int_eq(memplan_plot("placement", inputs, 1, &po, &err), MEMPLAN_EUSAGE);
+  po.request.align = 0;
+  po.n_plans = -1; /* used to read plans[0] */
+  ck_assert_int_eq(memplan_plot("placement", inputs, 1, &po, &err), MEMPLAN_EUSAGE);
+  po.n_plans = 1;
+  ck_assert_int_eq(memplan_plot("placement", inputs, 1, &po, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_plot("placement", inputs, 1, NULL, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(outs[0], F_OK), -1);
+  memplan_instance_destroy(in);
+}
+END_TEST
+
+START_TEST(hostile_lifetimes_refused) {
+  memplan_instance *in = (memplan_instance *)1;
+  memplan_error err;
+  const int64_t size[] = {(int64_t)1 << 56}, lo[] = {0}, hi[] = {1};
+  const int64_t far[] = {INT64_MAX - 5}, wide[] = {(int64_t)1 << 40}, late[] = {INT64_MAX};
+  /* a pinned offset beyond the limits used to overflow when solved */
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&in, 1, size, lo, hi, NULL, far, &err),
+                   MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "offset"), "%s", err.msg);
+  ck_assert(in == NULL);
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&in, 1, size, lo, hi, wide, NULL, &err),
+                   MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "alignment"), "%s", err.msg);
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&in, 1, size, lo, late, NULL, NULL, NULL),
+                   MEMPLAN_EINPUT);
+  int64_t many[20], l20[20], h20[20];
+  for (int i = 0; i < 20; i++) many[i] = (int64_t)1 << 56, l20[i] = 0, h20[i] = 1;
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&in, 20, many, l20, h20, NULL, NULL, &err),
+                   MEMPLAN_EINPUT);
+  ck_assert_msg(strstr(err.msg, "2^60"), "%s", err.msg);
+}
+END_TEST
+
+START_TEST(hostile_gen_and_numbers) {
+  memplan_instance *g;
+  memplan_error err;
+  memplan_gen_opts o;
+  memplan_gen_opts_init(&o);
+  o.family = "sp";
+  o.par_prob = NAN; /* used to be accepted */
+  ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "probabilities"), "%s", err.msg);
+  memplan_gen_opts_init(&o);
+  o.family = "randwire";
+  o.p = NAN; /* used to hang */
+  ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "-p"), "%s", err.msg);
+  ck_assert_int_eq(memplan_gen(&g, NULL, NULL), MEMPLAN_EUSAGE);
+  memplan_format_number(1.5, NULL, 0); /* nothing to write into: nothing written */
+}
+END_TEST
+
+START_TEST(hostile_outputs_and_plans) {
+  memplan_instance *in = load(SEED);
+  memplan_request req;
+  memplan_request_init(&req);
+  memplan_result *res;
+  memplan_error err;
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_OK);
+  /* a full disk shows only when the stream is flushed */
+  FILE *full = fopen("/dev/full", "w");
+  ck_assert(full);
+  ck_assert_int_eq(memplan_result_print(res, full, "json"), MEMPLAN_EIO);
+  fclose(full);
+  FILE *ro = fopen(SEED, "r");
+  ck_assert_int_eq(memplan_result_print(res, ro, "text"), MEMPLAN_EIO);
+  fclose(ro);
+  ck_assert_int_eq(memplan_result_print(res, NULL, "text"), MEMPLAN_EUSAGE);
+  memplan_result_destroy(res);
+  /* the offsets of a result without a plan are NULL: refused, not read */
+  req.order = "bfs";
+  req.place = "exact";
+  req.capacity = 12582912;
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_ESOLVER);
+  const int *order;
+  const int64_t *off;
+  const int good[] = {0, 1, 2, 3};
+  ck_assert_int_eq(memplan_result_order(res, &order), 0);
+  ck_assert_int_eq(memplan_result_offsets(res, &off), 0);
+  ck_assert_int_eq(memplan_verify_plan(in, good, off, 0, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "offsets"), "%s", err.msg);
+  memplan_result_destroy(res);
+  const int64_t size[] = {8}, lo[] = {0}, hi[] = {1};
+  memplan_instance *fixed;
+  ck_assert_int_eq(memplan_instance_from_lifetimes(&fixed, 1, size, lo, hi, NULL, NULL, &err),
+                   MEMPLAN_OK);
+  ck_assert_int_eq(memplan_verify_plan(fixed, NULL, NULL, 0, NULL), MEMPLAN_EUSAGE);
+  memplan_instance_destroy(fixed);
+  /* NULL paths */
+  memplan_instance *none = (memplan_instance *)1;
+  ck_assert_int_eq(memplan_instance_load(&none, NULL, NULL, &err), MEMPLAN_EUSAGE);
+  ck_assert(none == NULL);
+  ck_assert_int_eq(memplan_instance_load(&none, NULL, NULL, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_verify_file(in, NULL, 0, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_bench_graph_bound(NULL, 0, stdout, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_bench_graph_bound(SEED, 0, NULL, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_results_export(NULL, tp("api_never.csv"), &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(tp("api_never.csv"), F_OK), -1);
+  memplan_instance_destroy(in);
+}
+END_TEST
+
+START_TEST(hostile_results_and_bench) {
+  mkdir("tmp", 0755);
+  memplan_error err;
+  const char *const holes[] = {NULL}, *files[] = {"data/bench_results.csv"};
+  ck_assert_int_eq(memplan_results_merge(tp("api_never.sqlite"), NULL, -1, NULL, &err),
+                   MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_results_merge(tp("api_never.sqlite"), holes, 1, NULL, NULL),
+                   MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_results_merge(NULL, files, 1, NULL, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(tp("api_never.sqlite"), F_OK), -1);
+  memplan_table_opts to;
+  memplan_table_opts_init(&to);
+  ck_assert_int_eq(memplan_table_write(holes, 1, &to, tp("api_never.md"), &err), MEMPLAN_EUSAGE);
+  to.n_solvers = 2; /* solvers left NULL */
+  ck_assert_int_eq(memplan_table_write(files, 1, &to, tp("api_never.md"), &err), MEMPLAN_EUSAGE);
+  to.n_solvers = 0;
+  to.within = NAN;
+  ck_assert_int_eq(memplan_table_write(files, 1, &to, tp("api_never.md"), NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_table_write(files, 1, NULL, tp("api_never.md"), NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(access(tp("api_never.md"), F_OK), -1);
+  memplan_experiment *e;
+  memplan_matrix *m;
+  ck_assert_int_eq(memplan_experiment_load(&e, NULL, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_experiment_set(e, "graphs", SEED, false, &err), MEMPLAN_OK);
+  ck_assert_int_eq(memplan_matrix_build(&m, e, &err), MEMPLAN_OK);
+  memplan_bench_opts bo;
+  memplan_bench_opts_init(&bo);
+  memplan_bench_stats st;
+  bo.results = tp("api_never.sqlite");
+  bo.jobs = 1 << 30; /* used to allocate a slot per job and crash */
+  ck_assert_int_eq(memplan_bench_run(e, m, &bo, &st, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "jobs"), "%s", err.msg);
+  bo.jobs = 1;
+  bo.results = ""; /* not a file */
+  ck_assert_int_eq(memplan_bench_run(e, m, &bo, &st, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_bench_run(e, m, NULL, &st, NULL), MEMPLAN_EUSAGE);
+  ck_assert(!st.started);
+  ck_assert_int_eq(access(tp("api_never.sqlite"), F_OK), -1);
+  memplan_matrix_destroy(m);
+  memplan_experiment_destroy(e);
+}
+END_TEST
+
 Suite *suite_api(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("api");
@@ -602,6 +789,11 @@ Suite *suite_api(void) {
   tcase_add_test(tc, experiment_matrix_shards);
   tcase_add_test(tc, results_tables_export);
   tcase_add_test(tc, plot_kinds_and_refusals);
+  tcase_add_test(tc, hostile_requests_refused);
+  tcase_add_test(tc, hostile_lifetimes_refused);
+  tcase_add_test(tc, hostile_gen_and_numbers);
+  tcase_add_test(tc, hostile_outputs_and_plans);
+  tcase_add_test(tc, hostile_results_and_bench);
   suite_add_tcase(s, tc);
   return s;
 }
