@@ -86,7 +86,7 @@ static int run_option(const char *a, const char *v, bench_cli *c) {
   else if (!strcmp(a, "--memplan")) c->o.memplan = v;
   else if (!strcmp(a, "--progress-every")) return parse_real(v, 0.01, 1e6, &c->progress_every);
   else if (!strcmp(a, "--jobs")) {
-    if (parse_real(v, 1, 1024, &x) || x != (int)x) return -1;
+    if (parse_real(v, 1, MEMPLAN_MAX_JOBS, &x) || x != (int)x) return -1;
     c->o.jobs = (int)x;
   } else
     return 1;

@@ -75,6 +75,8 @@ extern "C" {
 #define MEMPLAN_MAX_SIZE ((int64_t)1 << 56)
 #define MEMPLAN_MAX_TOTAL ((int64_t)1 << 60)
 #define MEMPLAN_MAX_ALIGN ((int64_t)1 << 30)
+/* The most cells `memplan bench` runs in parallel (memplan_bench_opts.jobs). */
+#define MEMPLAN_MAX_JOBS 1024
 
 typedef enum memplan_err {
   MEMPLAN_OK = 0,
@@ -480,7 +482,7 @@ memplan_err memplan_matrix_cell(const memplan_matrix *m, int i, memplan_cell *ou
 
 typedef struct memplan_bench_opts {
   int version;           /* MEMPLAN_API_VERSION (memplan_bench_opts_init) */
-  int jobs;              /* cells in parallel (1; 1 .. 1024) */
+  int jobs;              /* cells in parallel (1; 1 .. MEMPLAN_MAX_JOBS) */
   const char *results;   /* the results file (SQLite) */
   const char *memplan;   /* the program run for each cell (NULL: this one) */
   bool retry_failed;     /* rerun cells whose row says error or timeout */

@@ -124,8 +124,9 @@ memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix 
   if (mp_api_version_check(o->version, "memplan_bench_opts", err)) return MEMPLAN_EUSAGE;
   if (!o->results || !o->results[0])
     return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: no results file");
-  if (o->jobs < 1 || o->jobs > 1024) /* the range of `memplan bench --jobs` */
-    return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: jobs %d outside 1..1024", o->jobs);
+  if (o->jobs < 1 || o->jobs > MEMPLAN_MAX_JOBS)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "bench: jobs %d outside 1..%d", o->jobs,
+                       MEMPLAN_MAX_JOBS);
   mp_bench_opts bo = {.jobs = o->jobs, .results = o->results, .memplan = o->memplan,
                       .retry_failed = o->retry_failed, .progress = o->progress,
                       .log_every_s = o->log_every_s, .quiet = o->quiet, .shared_fs = o->shared_fs};

@@ -362,9 +362,10 @@ static bool folder_writable(const char *path) {
 }
 
 /* Open for reading and check.  Where this process may write the file and
- * its folder the handle is read-write (nothing is written through it): a
- * read-only handle to a WAL file cannot remove the -wal and -shm files it
- * makes, and `table` left them beside every results file it read.  A WAL
+ * its folder the handle is read-write (no row is written through it; its
+ * close may checkpoint committed WAL pages into the file, as any writer's
+ * does): a read-only handle to a WAL file cannot remove the -wal and -shm
+ * files it makes, and `table` left them beside every results file it read.  A WAL
  * file in a folder this process cannot write (a read-only mount, an
  * archive) cannot be opened the usual way: SQLite must create its -shm file
  * there.  No process can be writing it then (it would need the same files),
