@@ -1,6 +1,7 @@
 /* outfile.c - see outfile.h. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,10 @@
  * symbolic link keeps pointing where it did (its target is replaced).
  * Anything else that exists (a device such as /dev/null or /dev/full, a
  * pipe) is never replaced: it is written directly and its errors reported.
- * A directory is refused. */
+ * A directory is refused.  The temporary file is made without a name in
+ * the destination's folder (O_TMPFILE) and only linked as `path.tmp.PID`
+ * just before the rename: a SIGKILL while writing leaves nothing.  A file
+ * system without O_TMPFILE gets the named file from the start. */
 /* Where a chain of symbolic links ends (it may not exist yet), malloc'ed;
  * NULL when path is no link. */
 static char *link_target(const char *path) {
@@ -38,6 +42,41 @@ static char *link_target(const char *path) {
   }
   return cur;
 }
+
+/* A nameless file in the folder of o->path, or NULL (then o->anon is false). */
+static FILE *open_anon(mp_outfile *o) {
+  const char *slash = strrchr(o->path, '/');
+  size_t len = slash ? (size_t)(slash - o->path) : 0;
+  char *dir = mp_xmalloc(len + 2);
+  if (!slash) strcpy(dir, ".");
+  else if (len == 0) strcpy(dir, "/");
+  else memcpy(dir, o->path, len), dir[len] = 0;
+  int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0666);
+  free(dir);
+  if (fd < 0) return NULL;
+  FILE *fp = fdopen(fd, "w");
+  if (!fp) {
+    close(fd);
+    return NULL;
+  }
+  o->anon = true;
+  snprintf(o->proc, sizeof o->proc, "/proc/self/fd/%d", fd);
+  return fp;
+}
+
+/* Give the nameless file its temporary name (a stale file of that name, left
+ * by an earlier process of the same PID, is replaced, as fopen would). */
+static int link_anon(mp_outfile *o) {
+  for (int attempt = 0; attempt < 2; attempt++) {
+    if (linkat(AT_FDCWD, o->proc, AT_FDCWD, o->tmp, AT_SYMLINK_FOLLOW) == 0) return 0;
+    if (errno != EEXIST) /* no /proc: the same link by descriptor (needs privilege) */
+      if (linkat(fileno(o->fp), "", AT_FDCWD, o->tmp, AT_EMPTY_PATH) == 0) return 0;
+    if (errno != EEXIST || unlink(o->tmp)) return -1;
+  }
+  return -1;
+}
+
+const char *mp_out_tmp_path(const mp_outfile *o) { return o->anon ? o->proc : o->tmp; }
 
 int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   memset(o, 0, sizeof *o);
@@ -70,7 +109,8 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   free(target);
   o->tmp = mp_xmalloc(n);
   snprintf(o->tmp, n, "%s.tmp.%ld", o->path, (long)getpid());
-  o->fp = fopen(o->tmp, "w");
+  o->fp = open_anon(o);
+  if (!o->fp) o->fp = fopen(o->tmp, "w");
   if (!o->fp) {
     int e = errno;
     free(o->path);
@@ -90,12 +130,17 @@ int mp_out_commit(mp_outfile *o, mp_error *err) {
     return rc ? mp_errorf(err, "standard output: write error: %s", strerror(e ? e : EIO)) : 0;
   }
   if (!rc && o->tmp && fsync(fileno(o->fp))) rc = -1, e = errno;
+  bool named = !o->anon; /* does o->tmp exist now? */
+  if (!rc && o->anon) {
+    if (link_anon(o)) rc = -1, e = errno;
+    else named = true;
+  }
   if (fclose(o->fp) && !rc) rc = -1, e = errno;
   o->fp = NULL;
   if (!rc && o->tmp && rename(o->tmp, o->path)) rc = -1, e = errno;
   if (rc) {
     mp_errorf(err, "%s: cannot write: %s", o->path, strerror(e ? e : EIO));
-    if (o->tmp) unlink(o->tmp);
+    if (o->tmp && named) unlink(o->tmp);
   }
   free(o->path);
   free(o->tmp);
@@ -104,8 +149,8 @@ int mp_out_commit(mp_outfile *o, mp_error *err) {
 }
 
 void mp_out_abort(mp_outfile *o) {
-  if (o->fp && o->fp != stdout) fclose(o->fp);
-  if (o->tmp) unlink(o->tmp);
+  if (o->fp && o->fp != stdout) fclose(o->fp); /* an anonymous file goes with it */
+  if (o->tmp && !o->anon) unlink(o->tmp);
   free(o->path);
   free(o->tmp);
   memset(o, 0, sizeof *o);

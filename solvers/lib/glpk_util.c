@@ -60,11 +60,11 @@ int mp_glp_write_lp(glp_prob *lp, const char *path) {
   mp_outfile o;
   mp_error err;
   if (mp_out_open(&o, path, &err)) return -1;
-  fclose(o.fp);
-  o.fp = NULL;
-  /* GLPK writes the temporary file by name; it is renamed into place only
-   * once GLPK says the whole model was written */
-  if (!o.tmp || glp_write_lp(lp, NULL, o.tmp) || !(o.fp = fopen(o.tmp, "a"))) {
+  /* GLPK writes the temporary file by a name that opens it (nothing is
+   * buffered in o.fp); it is renamed into place only once GLPK says the
+   * whole model was written */
+  const char *tmp = mp_out_tmp_path(&o);
+  if (!tmp || glp_write_lp(lp, NULL, tmp)) {
     mp_out_abort(&o);
     return -1;
   }
