@@ -108,14 +108,7 @@ static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost
                tries == 1 ? "" : "s", (long long)c->budget);
     return -1;
   }
-  rs_decode(m, best, c->events);
-  mp_error err;
-  int64_t peak;
-  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
-    mp_events_clear(c->events);
-    snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
-    return -1;
-  }
+  if (rs_decode_checked(m, best, c)) return -1;
   c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : MP_FEASIBLE;
   snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s; every plan%s takes at least %.6g",
            tries, tries == 1 ? "" : "s", c->bandwidth > 0 ? " without copies" : "",
