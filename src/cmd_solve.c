@@ -84,8 +84,7 @@ static int solve_file(const char *path, const memplan_load_opts *lo, const mempl
     memplan_instance_destroy(in);
     return MP_EXIT_USAGE;
   }
-  memplan_result_print(res, stdout, fmt);
-  fflush(stdout);
+  memplan_result_print(res, stdout, fmt); /* flushes: the figures come before any message */
   if (e == MEMPLAN_OK && memplan_result_status(res) == MEMPLAN_INFEASIBLE) e = MEMPLAN_ESOLVER;
   if (e) {
     if (memplan_result_message(res)[0]) fprintf(stderr, "memplan solve: %s\n", memplan_result_message(res));

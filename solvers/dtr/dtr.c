@@ -197,8 +197,8 @@ static int dtr_solve(mp_ctx *c) {
     ri_claim(c, x.duration);
     snprintf(c->msg, sizeof c->msg, "%lld reruns", (long long)x.n_reruns);
   } else {
-    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld: %.200s", (long long)c->budget,
-             x.msg);
+    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld: %.200s (after %lld reruns)",
+             (long long)c->budget, x.msg, (long long)x.n_reruns);
     mp_events_clear(c->events);
     rc = ri_no_plan(c); /* timeout when the limit cut the run */
   }
