@@ -48,49 +48,49 @@ static bool better(const rc_result *a, const best_plan *b) {
   return a->peak < b->res.peak;
 }
 
-static int chen_greedy_solve(mp_ctx *c) {
-  int rc = ri_begin(c, "chen-greedy");
-  if (rc) return rc > 0 ? 0 : -1;
-  ri_info ri;
-  ri_init(&ri, c->g, c->start_order);
-  bool *is_cut = mp_xcalloc((size_t)ri.turn + 1, sizeof(bool));
-  int *ckpt = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
-  int *last = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
-  double total = 0;
-  for (int p = 0; p < ri.turn; p++) {
-    is_cut[p] = ri.front_count[p] == 1 && p + 1 < ri.turn;
-    total += (double)ri_run_bytes(&ri, ri.seq[p]);
-  }
+/* The sweep: B = total x 2^(-i/4) (4 points per halving), then B = 0
+ * (every cut), until the time limit; each new set of checkpoints (in ckpt,
+ * scratch) run and measured, the best plan within the budget in *best.
+ * Returns the least peak met (INT64_MAX: none); the last failure's reason
+ * in msg. */
+static int64_t sweep_budgets(mp_ctx *c, const ri_info *ri, const bool *is_cut, double total,
+                             int *ckpt, best_plan *best, char *msg, size_t msg_cap) {
   int grid = (int)c->opt[OPT_grid];
-  best_plan best = {0};
   int64_t least_peak = INT64_MAX;
-  char msg[200] = ""; /* room for the "found no plan: " prefix in c->msg */
+  int *last = mp_xmalloc(sizeof(int) * (size_t)(ri->turn + 1));
   int last_n = -1;
   rc_meter meter;
-  rc_meter_init(&meter, &ri, c->deadline);
-  /* B = total x 2^(-i/4): 4 points per halving, then B = 0 (every cut) */
+  rc_meter_init(&meter, ri, c->deadline);
   for (int i = 0; i <= grid && !mp_time_up(c); i++) {
     double B = i == grid ? 0 : total * pow(2.0, -(double)i / 4.0);
-    int nck = greedy_checkpoints(&ri, is_cut, B, ckpt);
+    int nck = greedy_checkpoints(ri, is_cut, B, ckpt);
     if (nck == last_n && !memcmp(ckpt, last, sizeof(int) * (size_t)nck)) continue; /* same as before */
     last_n = nck;
     memcpy(last, ckpt, sizeof(int) * (size_t)nck);
     rc_result res;
-    if (rc_meter_run(&meter, ckpt, nck, &res, msg, sizeof msg)) continue;
+    if (rc_meter_run(&meter, ckpt, nck, &res, msg, msg_cap)) continue;
     if (res.peak < least_peak) least_peak = res.peak;
-    if (res.peak <= c->budget && better(&res, &best)) best = (best_plan){true, res, B, nck};
+    if (res.peak <= c->budget && better(&res, best)) *best = (best_plan){true, res, B, nck};
   }
   rc_meter_destroy(&meter);
-  rc = -1;
-  if (best.found) {
-    int nck = greedy_checkpoints(&ri, is_cut, best.B, ckpt);
+  free(last);
+  return least_peak;
+}
+
+/* The best plan's events in c->events with the claim and the message, or
+ * why there is none; 0 or -1 (the events then cleared). */
+static int conclude(mp_ctx *c, const ri_info *ri, const bool *is_cut, int *ckpt,
+                    const best_plan *best, int64_t least_peak, const char *msg) {
+  int rc = -1;
+  if (best->found) {
+    int nck = greedy_checkpoints(ri, is_cut, best->B, ckpt);
     rc_result res;
-    rc = rc_run(&ri, ckpt, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
+    rc = rc_run(ri, ckpt, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
     if (rc == 0 && res.peak > c->budget) rc = -1; /* cannot happen: the same plan */
     if (rc == 0) {
       ri_claim(c, res.duration);
       snprintf(c->msg, sizeof c->msg, "segment budget %.0f bytes: %d checkpoints, %lld reruns",
-               best.B, nck, (long long)res.reruns);
+               best->B, nck, (long long)res.reruns);
     }
   } else if (least_peak < INT64_MAX) {
     snprintf(c->msg, sizeof c->msg,
@@ -102,9 +102,27 @@ static int chen_greedy_solve(mp_ctx *c) {
     rc = ri_no_plan(c);
   }
   if (rc) mp_events_clear(c->events);
+  return rc;
+}
+
+static int chen_greedy_solve(mp_ctx *c) {
+  int rc = ri_begin(c, "chen-greedy");
+  if (rc) return rc > 0 ? 0 : -1;
+  ri_info ri;
+  ri_init(&ri, c->g, c->start_order);
+  bool *is_cut = mp_xcalloc((size_t)ri.turn + 1, sizeof(bool));
+  int *ckpt = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
+  double total = 0;
+  for (int p = 0; p < ri.turn; p++) {
+    is_cut[p] = ri.front_count[p] == 1 && p + 1 < ri.turn;
+    total += (double)ri_run_bytes(&ri, ri.seq[p]);
+  }
+  best_plan best = {0};
+  char msg[200] = ""; /* room for the "found no plan: " prefix in c->msg */
+  int64_t least_peak = sweep_budgets(c, &ri, is_cut, total, ckpt, &best, msg, sizeof msg);
+  rc = conclude(c, &ri, is_cut, ckpt, &best, least_peak, msg);
   free(is_cut);
   free(ckpt);
-  free(last);
   ri_destroy(&ri);
   return rc;
 }

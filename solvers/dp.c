@@ -769,6 +769,35 @@ static int solve_segments(dp_plan *D, mp_ctx *c, int64_t *bound, double *states)
   return abort;
 }
 
+/* The proven lower bound: per-node bounds (global and per segment), the
+ * min-cut bound (with half the time left under a limit: then the best it
+ * proves in that time), the first free node's step. */
+static int64_t proven_bound(const dp_plan *D, mp_ctx *c) {
+  const mp_graph *g = D->g;
+  int64_t bound = mp_node_lower_bound(g), cut = 0;
+  if (c->opt[OPT_cutbound] != 0) cut = mp_sched_lower_bound_until(g, mp_deadline_share(c, 0.5), NULL, NULL);
+  if (cut > bound) bound = cut;
+  if (D->nfree > 0 && D->init_live > bound) bound = D->init_live; /* the first free node's step */
+  for (int k = 0; k < D->nseg; k++)
+    if (D->segs[k].lb > bound) bound = D->segs[k].lb;
+  return bound;
+}
+
+/* The whole order: free nodes in file order, then the segments'; the
+ * number of non-empty segments and the largest one's node count. */
+static void assemble(const dp_plan *D, int *order, int *nonempty, int *largest) {
+  const mp_graph *g = D->g;
+  int t = 0;
+  *nonempty = *largest = 0;
+  for (int i = 0; i < g->n; i++)
+    if (D->segof[g->given[i]] < 0) order[t++] = g->given[i];
+  for (int k = 0; k < D->nseg; k++) {
+    for (int i = 0; i < D->segs[k].m; i++) order[t++] = D->segs[k].gid[D->sord[k][i]];
+    *nonempty += D->segs[k].m > 0;
+    if (D->segs[k].m > *largest) *largest = D->segs[k].m;
+  }
+}
+
 static int dp_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
@@ -789,26 +818,11 @@ static int dp_solve(mp_ctx *c) {
   mp_ls_best(g, c->start_order, order, NULL);
   dp_plan D;
   plan_init(&D, g, order, c->opt[OPT_split] != 0);
-  /* proven lower bound: per-node bounds (global and per segment), the
-   * min-cut bound (with half the time left under a limit: then the best
-   * it proves in that time) */
-  int64_t bound = mp_node_lower_bound(g), cut = 0;
-  if (c->opt[OPT_cutbound] != 0) cut = mp_sched_lower_bound_until(g, mp_deadline_share(c, 0.5), NULL, NULL);
-  if (cut > bound) bound = cut;
-  if (D.nfree > 0 && D.init_live > bound) bound = D.init_live; /* the first free node's step */
-  for (int k = 0; k < D.nseg; k++)
-    if (D.segs[k].lb > bound) bound = D.segs[k].lb;
+  int64_t bound = proven_bound(&D, c);
   double states = 0;
   int abort = solve_segments(&D, c, &bound, &states);
-  /* assemble: free nodes in file order, then the segments */
-  int t = 0, nonempty = 0, largest = 0;
-  for (int i = 0; i < n; i++)
-    if (D.segof[g->given[i]] < 0) c->order[t++] = g->given[i];
-  for (int k = 0; k < D.nseg; k++) {
-    for (int i = 0; i < D.segs[k].m; i++) c->order[t++] = D.segs[k].gid[D.sord[k][i]];
-    nonempty += D.segs[k].m > 0;
-    if (D.segs[k].m > largest) largest = D.segs[k].m;
-  }
+  int nonempty, largest;
+  assemble(&D, c->order, &nonempty, &largest);
   int64_t peak;
   if (!mp_sim_order_ok(g, c->order, &peak)) { /* its own check, not the verifier's */
     snprintf(c->msg, sizeof c->msg, "dp assembled an invalid order (a bug)");

@@ -539,18 +539,10 @@ static int64_t realise(const mp_problem *p, const hc *h, const dec *d, int *seq,
 
 /* ---- the skyline model: regular buffers, sections, groups ---- */
 
-static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
-  int n = p->n;
-  memset(h, 0, sizeof *h);
-  h->L = L;
-  h->deadline = c->deadline;
-  h->band = c->opt[OPT_band] > 0 ? (int64_t)(c->opt[OPT_band] * (double)L) : INT64_MAX / 4;
-  h->cls = c->opt[OPT_cls] == 3 ? 2 : (int)c->opt[OPT_cls];
-  h->id = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-  for (int i = 0; i < n; i++) {
-    const mp_item *it = &p->items[i];
-    if (it->size > 0 && it->lo < it->hi && it->fixed < 0) h->id[h->m++] = i;
-  }
+/* The sections of the regular buffers' lifetimes (real lifetimes only:
+ * sections of the real time line): their widths, the skyline and its block
+ * minima, and per buffer its section range, size and alignment. */
+static void hc_sections(hc *h, const mp_problem *p) {
   int m = h->m;
   size_t mz = (size_t)m + 1;
   int64_t *lo = mp_xmalloc(sizeof(int64_t) * mz), *hi = mp_xmalloc(sizeof(int64_t) * mz);
@@ -558,7 +550,7 @@ static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
     lo[k] = p->items[h->id[k]].lo;
     hi[k] = p->items[h->id[k]].hi;
   }
-  mp_sections sec; /* real lifetimes only: sections of the real time line */
+  mp_sections sec;
   mp_sections_init(&sec, lo, hi, m);
   free(lo);
   free(hi);
@@ -580,12 +572,12 @@ static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
     h->al[k] = it->align < 1 ? 1 : it->align;
   }
   mp_sections_destroy(&sec);
-  /* each step places a buffer or raises a valley, merging it with a
-   * neighbour: fewer than S + 2m raises in all */
-  h->maxst = 3 * m + h->S + 2;
-  /* snapshots: at most ~2^20 values per decode (8 MB), every 16 steps or more */
-  h->snap = (int)(((double)h->maxst * h->S) / (1 << 20)) + 1;
-  if (h->snap < 16) h->snap = 16;
+}
+
+/* Room for the groups and their per-section lists (build_groups and each
+ * decode fill them), the ranks and the placed marks. */
+static void hc_alloc_scratch(hc *h) {
+  size_t mz = (size_t)h->m + 1;
   h->grp = mp_xmalloc(sizeof(int) * mz);
   h->gshi = mp_xmalloc(sizeof(int) * mz);
   h->gstart = mp_xmalloc(sizeof(int) * (mz + 1));
@@ -602,6 +594,29 @@ static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
   h->live = mp_xmalloc(sizeof(uint64_t) * (size_t)((h->S + 63) / 64));
   h->rk = mp_xmalloc(sizeof(int) * mz);
   h->done = mp_xmalloc(mz);
+}
+
+static void hc_init(hc *h, const mp_ctx *c, const mp_problem *p, int64_t L) {
+  int n = p->n;
+  memset(h, 0, sizeof *h);
+  h->L = L;
+  h->deadline = c->deadline;
+  h->band = c->opt[OPT_band] > 0 ? (int64_t)(c->opt[OPT_band] * (double)L) : INT64_MAX / 4;
+  h->cls = c->opt[OPT_cls] == 3 ? 2 : (int)c->opt[OPT_cls];
+  h->id = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size > 0 && it->lo < it->hi && it->fixed < 0) h->id[h->m++] = i;
+  }
+  int m = h->m;
+  hc_sections(h, p);
+  /* each step places a buffer or raises a valley, merging it with a
+   * neighbour: fewer than S + 2m raises in all */
+  h->maxst = 3 * m + h->S + 2;
+  /* snapshots: at most ~2^20 values per decode (8 MB), every 16 steps or more */
+  h->snap = (int)(((double)h->maxst * h->S) / (1 << 20)) + 1;
+  if (h->snap < 16) h->snap = 16;
+  hc_alloc_scratch(h);
   build_groups(h);
 }
 

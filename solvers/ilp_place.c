@@ -125,19 +125,9 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  if (c->write_lp && mp_glp_write_lp(J->lp, c->write_lp) != 0) {
-    J->lp_failed = true;
-    glp_delete_prob(J->lp);
-    return;
-  }
-  glp_iocp parm;
-  glp_init_iocp(&parm);
-  parm.presolve = GLP_ON;
-  parm.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
-  parm.tm_lim = mp_glp_tm_lim(c, c->opt[OPT_time]);
-  J->rc = glp_intopt(J->lp, &parm);
-  J->st = glp_mip_status(J->lp);
-  if ((J->st == GLP_OPT || J->st == GLP_FEAS) && (J->rc == 0 || J->rc == GLP_ETMLIM)) take_solution(J);
+  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
+  if (ran < 0) J->lp_failed = true;
+  if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);
 }
 

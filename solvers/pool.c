@@ -98,29 +98,49 @@ static bool fl_take(free_lists *f, int64_t cls, int64_t al, block *out) {
   return false;
 }
 
-static int pool_solve(mp_ctx *c) {
-  const mp_problem *p = c->prob;
-  int n = p->n;
-  size_t nz = (size_t)(n ? n : 1);
-  int64_t minc = (int64_t)c->opt[OPT_min_class];
+/* Pinned buffers at their offsets, the others at 0 for now; returns the
+ * top of the pinned ones (the pool carves its blocks above it). */
+static int64_t place_pinned(mp_ctx *c, const mp_problem *p) {
   int64_t top = 0;
-  for (int i = 0; i < n; i++) {
+  for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
     c->offsets[i] = it->fixed >= 0 ? it->fixed : 0;
     if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > top) top = it->fixed + it->size;
   }
+  return top;
+}
+
+/* The births and deaths of the buffers the pool serves, sorted; their
+ * number in *ne. */
+static ev *make_events(const mp_problem *p, size_t nz, int *ne) {
   ev *e = mp_xmalloc(sizeof(ev) * 2 * nz);
-  int ne = 0;
-  for (int i = 0; i < n; i++) {
+  *ne = 0;
+  for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
     if (it->fixed >= 0 || it->size <= 0 || it->hi <= it->lo) continue;
-    e[ne++] = (ev){it->lo, 1, it->size, i};
-    e[ne++] = (ev){it->hi, 0, it->size, i};
+    e[(*ne)++] = (ev){it->lo, 1, it->size, i};
+    e[(*ne)++] = (ev){it->hi, 0, it->size, i};
   }
-  sort_events(e, ne);
+  sort_events(e, *ne);
+  return e;
+}
+
+/* The peak of the live blocks' bytes, and the buffer bytes live then (the
+ * fewest among the times of that peak). */
+typedef struct block_peak {
+  int64_t blocks, bytes;
+} block_peak;
+
+/* Replay the events: each death frees its block to its class's list, each
+ * birth takes a freed block or carves one at the top; the offsets in
+ * c->offsets.  Returns the block peak. */
+static block_peak replay(mp_ctx *c, const mp_problem *p, const ev *e, int ne, int64_t top,
+                         size_t nz) {
+  int64_t minc = (int64_t)c->opt[OPT_min_class];
   block *blk = mp_xmalloc(sizeof(block) * nz); /* block of each item */
   free_lists fl = {0};
-  int64_t live_blocks = 0, live_bytes = 0, best_blocks = 0, best_bytes = 0;
+  int64_t live_blocks = 0, live_bytes = 0;
+  block_peak best = {0, 0};
   for (int k = 0; k < ne; k++) {
     int i = e[k].i;
     const mp_item *it = &p->items[i];
@@ -139,24 +159,35 @@ static int pool_solve(mp_ctx *c) {
     c->offsets[i] = blk[i].off;
     live_blocks += cls;
     live_bytes += it->size;
-    if (live_blocks > best_blocks || (live_blocks == best_blocks && live_bytes < best_bytes)) {
-      best_blocks = live_blocks;
-      best_bytes = live_bytes;
+    if (live_blocks > best.blocks || (live_blocks == best.blocks && live_bytes < best.bytes)) {
+      best.blocks = live_blocks;
+      best.bytes = live_bytes;
     }
   }
+  free(blk);
+  for (int k = 0; k < fl.n; k++) free(fl.off[k]);
+  return best;
+}
+
+static int pool_solve(mp_ctx *c) {
+  const mp_problem *p = c->prob;
+  int n = p->n;
+  size_t nz = (size_t)(n ? n : 1);
+  int64_t top = place_pinned(c, p);
+  int ne;
+  ev *e = make_events(p, nz, &ne);
+  block_peak peak = replay(c, p, e, ne, top, nz);
   mp_pack_degenerate(p, c->offsets);
   int64_t arena = 0;
   for (int i = 0; i < n; i++)
     if (p->items[i].size > 0 && c->offsets[i] + p->items[i].size > arena)
       arena = c->offsets[i] + p->items[i].size;
-  int64_t internal = best_blocks - best_bytes;
+  int64_t internal = peak.blocks - peak.bytes;
   snprintf(c->msg, sizeof c->msg,
            "internal fragmentation %lld bytes (%.2f%% of the arena) at the block peak %lld",
            (long long)internal, arena > 0 ? 100.0 * (double)internal / (double)arena : 0.0,
-           (long long)best_blocks);
+           (long long)peak.blocks);
   free(e);
-  free(blk);
-  for (int k = 0; k < fl.n; k++) free(fl.off[k]);
   c->status = MP_FEASIBLE;
   return 0;
 }

@@ -343,14 +343,7 @@ static int answer(search *s, bool infeasible) {
                                            : "found");
     return -1;
   }
-  rs_decode(s->m, &s->best, c->events);
-  int64_t peak;
-  mp_error err;
-  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
-    mp_events_clear(c->events);
-    snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
-    return -1;
-  }
+  if (rs_decode_checked(s->m, &s->best, c)) return -1;
   if (meets(s, c->duration_bound, s->best_cost)) {
     c->status = MP_OPTIMAL;
     c->duration_bound = s->best_cost;

@@ -74,6 +74,48 @@ static int lp_solve(lp_run *r, int64_t lp_budget, rm_kind kind) {
   return r->lp;
 }
 
+/* The LPs and their roundings: the LP under the budget, then (while no
+ * rounding fits) up to `retries` more under a budget shrunk by `shrink`,
+ * never below the floor.  The best fitting decision in best/best_cost;
+ * returns the number of LPs rounded. */
+static int round_lps(mp_ctx *c, const rs_model *m, lp_run *r, rs_dec *best, double *best_cost) {
+  mp_rng rng;
+  mp_rng_seed(&rng, c->seed);
+  int64_t lowest = mp_events_floor(c->g), lp_budget = c->budget;
+  int n_thr = sizeof thresholds / sizeof thresholds[0], tries = 0;
+  for (int k = 0; k <= c->opt[OPT_retries] && !isfinite(*best_cost) && !mp_time_up(c); k++) {
+    if (lp_solve(r, lp_budget, RM_STAGE) != RM_LP_OPT) break;
+    rm_frac f = {m->n_pos, m->nb, r->s};
+    int fits = rm_round(m, &f, thresholds, n_thr, (int)c->opt[OPT_rounds], &rng, c->budget, c,
+                        best, best_cost);
+    tries++;
+    if (c->verbose)
+      fprintf(stderr, "remat-lp: LP at %lld: %.6g; %d roundings fit, best %.6g\n",
+              (long long)lp_budget, r->value, fits, *best_cost);
+    int64_t next = (int64_t)floor((double)lp_budget * c->opt[OPT_shrink]);
+    if (next < lowest) break;
+    lp_budget = next;
+  }
+  return tries;
+}
+
+/* The best rounding decoded into c->events and checked, with the status
+ * and the message; 0, or -1 when none fits or the decoding fails. */
+static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost, int tries) {
+  if (!isfinite(best_cost)) {
+    if (!c->msg[0])
+      snprintf(c->msg, sizeof c->msg, "no rounding of %d LP%s fits budget %lld", tries,
+               tries == 1 ? "" : "s", (long long)c->budget);
+    return -1;
+  }
+  if (rs_decode_checked(m, best, c)) return -1;
+  c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : MP_FEASIBLE;
+  snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s; every plan%s takes at least %.6g",
+           tries, tries == 1 ? "" : "s", c->bandwidth > 0 ? " without copies" : "",
+           c->duration_bound);
+  return 0;
+}
+
 static int remat_lp_solve(mp_ctx *c) {
   if (!c->g) {
     snprintf(c->msg, sizeof c->msg, "remat-lp plans graphs, not fixed-lifetime problems");
@@ -94,48 +136,12 @@ static int remat_lp_solve(mp_ctx *c) {
   rs_dec best;
   rs_dec_init(&m, &best);
   double best_cost = INFINITY;
-  mp_rng rng;
-  mp_rng_seed(&rng, c->seed);
-  int64_t lowest = mp_events_floor(c->g), lp_budget = c->budget;
-  int n_thr = sizeof thresholds / sizeof thresholds[0], tries = 0;
-  for (int k = 0; k <= c->opt[OPT_retries] && !isfinite(best_cost) && !mp_time_up(c); k++) {
-    if (lp_solve(&r, lp_budget, RM_STAGE) != RM_LP_OPT) break;
-    rm_frac f = {m.n_pos, m.nb, r.s};
-    int fits = rm_round(&m, &f, thresholds, n_thr, (int)c->opt[OPT_rounds], &rng, c->budget, c,
-                        &best, &best_cost);
-    tries++;
-    if (c->verbose)
-      fprintf(stderr, "remat-lp: LP at %lld: %.6g; %d roundings fit, best %.6g\n",
-              (long long)lp_budget, r.value, fits, best_cost);
-    int64_t next = (int64_t)floor((double)lp_budget * c->opt[OPT_shrink]);
-    if (next < lowest) break;
-    lp_budget = next;
-  }
+  int tries = round_lps(c, &m, &r, &best, &best_cost);
   if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && !mp_time_up(c) &&
       lp_solve(&r, c->budget, RM_BOUND) == RM_LP_OPT &&
       rs_bound_up(r.value, rs_cost_unit(&m)) > c->duration_bound)
     c->duration_bound = rs_bound_up(r.value, rs_cost_unit(&m));
-  int rc = 0;
-  if (!isfinite(best_cost)) {
-    if (!c->msg[0])
-      snprintf(c->msg, sizeof c->msg, "no rounding of %d LP%s fits budget %lld", tries,
-               tries == 1 ? "" : "s", (long long)c->budget);
-    rc = -1;
-  } else {
-    rs_decode(&m, &best, c->events);
-    mp_error err;
-    int64_t peak;
-    if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
-      mp_events_clear(c->events);
-      snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
-      rc = -1;
-    } else {
-      c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : MP_FEASIBLE;
-      snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s; every plan%s takes at least %.6g",
-               tries, tries == 1 ? "" : "s", c->bandwidth > 0 ? " without copies" : "",
-               c->duration_bound);
-    }
-  }
+  int rc = conclude(c, &m, &best, best_cost, tries);
   free(r.s);
   rs_dec_destroy(&best);
   rs_model_destroy(&m);

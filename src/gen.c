@@ -220,33 +220,30 @@ static int relu_sepconv_bn(gb *b, int x, int64_t T, const char *pfx, int kernel,
   return gb_add1(b, "batch_norm", T, p, nm);
 }
 
-static int gen_randwire(gb *b, mp_error *err) {
-  const mp_gen_opts *o = b->o;
+/* The undirected graph of the chosen model, drawn by igraph's default RNG
+ * seeded with the seed right before the call. */
+static igraph_error_t randwire_undirected(const mp_gen_opts *o, igraph_t *ug) {
   int n = o->n;
-  igraph_t ug;
   igraph_rng_seed(igraph_rng_default(), (igraph_uint_t)o->seed);
-  igraph_error_t ie;
-  if (!strcmp(o->model, "ws")) {
-    ie = igraph_watts_strogatz_game(&ug, 1, n, o->k / 2, o->p, false, false);
-  } else if (!strcmp(o->model, "er")) {
-    ie = igraph_erdos_renyi_game_gnp(&ug, n, o->p, false, false);
-  } else {
-    ie = igraph_barabasi_game(&ug, n, 1.0, o->m, NULL, false, 1.0, false,
-                              IGRAPH_BARABASI_PSUMTREE, NULL);
-  }
-  if (ie != IGRAPH_SUCCESS)
-    return mp_errorf(err, "gen randwire: igraph generator failed: %s", igraph_strerror(ie));
-  /* orient lower -> higher; predecessor lists, deduplicated */
-  intlist *pred = mp_xcalloc((size_t)n, sizeof(intlist));
-  int *outdeg = mp_xcalloc((size_t)n, sizeof(int));
-  igraph_integer_t ne = igraph_ecount(&ug);
+  if (!strcmp(o->model, "ws"))
+    return igraph_watts_strogatz_game(ug, 1, n, o->k / 2, o->p, false, false);
+  if (!strcmp(o->model, "er"))
+    return igraph_erdos_renyi_game_gnp(ug, n, o->p, false, false);
+  return igraph_barabasi_game(ug, n, 1.0, o->m, NULL, false, 1.0, false, IGRAPH_BARABASI_PSUMTREE,
+                              NULL);
+}
+
+/* Orient ug's edges lower -> higher id (ug is destroyed): per node its
+ * sorted, deduplicated predecessors, and per node its out-degree. */
+static void randwire_orient(igraph_t *ug, int n, intlist *pred, int *outdeg) {
+  igraph_integer_t ne = igraph_ecount(ug);
   for (igraph_integer_t e = 0; e < ne; e++) {
-    int a = (int)IGRAPH_FROM(&ug, e), c = (int)IGRAPH_TO(&ug, e);
+    int a = (int)IGRAPH_FROM(ug, e), c = (int)IGRAPH_TO(ug, e);
     if (a == c) continue;
     int lo = a < c ? a : c, hi = a < c ? c : a;
     il_push(&pred[hi], lo);
   }
-  igraph_destroy(&ug);
+  igraph_destroy(ug);
   for (int v = 0; v < n; v++) {
     if (pred[v].n > 1) {
       qsort(pred[v].a, (size_t)pred[v].n, sizeof(int), cmp_int);
@@ -257,7 +254,13 @@ static int gen_randwire(gb *b, mp_error *err) {
     }
     for (int i = 0; i < pred[v].n; i++) outdeg[pred[v].a[i]]++;
   }
-  int64_t T = tensor_bytes(o);
+}
+
+/* The operators: one input, per DAG node a weighted sum of its
+ * predecessors (when several) and a relu-sepconv-bn, one output averaging
+ * the sinks. */
+static void randwire_nodes(gb *b, int n, const intlist *pred, const int *outdeg) {
+  int64_t T = tensor_bytes(b->o);
   int input = gb_add(b, "input", T, NULL, 0, "input");
   int *out = mp_xmalloc(sizeof(int) * (size_t)n);
   int *ins = mp_xmalloc(sizeof(int) * (size_t)(n + 1));
@@ -278,6 +281,18 @@ static int gen_randwire(gb *b, mp_error *err) {
   gb_add(b, "mean", T, ins, nsink, "output");
   free(ins);
   free(out);
+}
+
+static int gen_randwire(gb *b, mp_error *err) {
+  int n = b->o->n;
+  igraph_t ug;
+  igraph_error_t ie = randwire_undirected(b->o, &ug);
+  if (ie != IGRAPH_SUCCESS)
+    return mp_errorf(err, "gen randwire: igraph generator failed: %s", igraph_strerror(ie));
+  intlist *pred = mp_xcalloc((size_t)n, sizeof(intlist));
+  int *outdeg = mp_xcalloc((size_t)n, sizeof(int));
+  randwire_orient(&ug, n, pred, outdeg);
+  randwire_nodes(b, n, pred, outdeg);
   for (int v = 0; v < n; v++) free(pred[v].a);
   free(pred);
   free(outdeg);
@@ -319,6 +334,55 @@ static int nas_op(gb *b, int op, int x, int64_t T, const char *pfx) {
   }
 }
 
+/* A cell's preprocessing of its two inputs: relu -> conv1x1 -> bn (back to
+ * C channels) each; the results in pre[0..1]. */
+static void nas_preprocess(gb *b, int c, const int src[2], int64_t T, int pre[2]) {
+  for (int s = 0; s < 2; s++) {
+    char nm[64];
+    snprintf(nm, sizeof nm, "c%d.pre%d.relu", c, s);
+    int r = gb_add1(b, "relu", b->g->nodes[src[s]].out_size[0], src[s], nm);
+    b->eligible[r] = 1;
+    snprintf(nm, sizeof nm, "c%d.pre%d.conv1x1", c, s);
+    int cv = gb_add1(b, "conv2d", T, r, nm);
+    maybe_workspace(b, cv);
+    snprintf(nm, sizeof nm, "c%d.pre%d.bn", c, s);
+    pre[s] = gb_add1(b, "batch_norm", T, cv, nm);
+  }
+}
+
+/* Cell c on inputs prev2, prev1: B blocks, each adding two primitives of
+ * two distinct earlier states, and the concat of the unused block states.
+ * state, used and cat are scratch of B+2 entries.  Returns the concat. */
+static int nas_cell(gb *b, int c, int prev2, int prev1, int64_t T, int *state, char *used,
+                    int *cat) {
+  int B = b->o->blocks;
+  char pfx[64];
+  int pre[2], src[2] = {prev2, prev1};
+  nas_preprocess(b, c, src, T, pre);
+  state[0] = pre[0];
+  state[1] = pre[1];
+  memset(used, 0, (size_t)(B + 2));
+  for (int i = 0; i < B; i++) {
+    int avail = i + 2;
+    int a = (int)mp_rng_below(&b->rng, (uint64_t)avail);
+    int bb = (int)mp_rng_below(&b->rng, (uint64_t)(avail - 1));
+    if (bb >= a) bb++; /* two distinct earlier states */
+    int opa = (int)mp_rng_below(&b->rng, NAS_NOPS);
+    int opb = (int)mp_rng_below(&b->rng, NAS_NOPS);
+    used[a] = used[bb] = 1;
+    snprintf(pfx, sizeof pfx, "c%d.b%d.x_%s", c, i, nas_op_names[opa]);
+    int ya = nas_op(b, opa, state[a], T, pfx);
+    snprintf(pfx, sizeof pfx, "c%d.b%d.y_%s", c, i, nas_op_names[opb]);
+    int yb = nas_op(b, opb, state[bb], T, pfx);
+    int ab[2] = {ya, yb};
+    state[i + 2] = gb_add(b, "add", T, ab, 2, "c%d.b%d.add", c, i);
+  }
+  int m = 0;
+  for (int i = 2; i < B + 2; i++)
+    if (!used[i]) cat[m++] = state[i];
+  return gb_add(b, "cat", (int64_t)m * T, cat, m, "c%d.concat", c);
+}
+
 static int gen_nas(gb *b, mp_error *err) {
   (void)err;
   const mp_gen_opts *o = b->o;
@@ -329,43 +393,8 @@ static int gen_nas(gb *b, mp_error *err) {
   int *state = mp_xmalloc(sizeof(int) * (size_t)(B + 2));
   char *used = mp_xmalloc((size_t)(B + 2));
   int *cat = mp_xmalloc(sizeof(int) * (size_t)(B + 2));
-  char pfx[64];
   for (int c = 0; c < o->cells; c++) {
-    /* preprocess both cell inputs: relu -> conv1x1 -> bn (back to C channels) */
-    int pre[2], src[2] = {prev2, prev1};
-    for (int s = 0; s < 2; s++) {
-      char nm[64];
-      snprintf(nm, sizeof nm, "c%d.pre%d.relu", c, s);
-      int r = gb_add1(b, "relu", b->g->nodes[src[s]].out_size[0], src[s], nm);
-      b->eligible[r] = 1;
-      snprintf(nm, sizeof nm, "c%d.pre%d.conv1x1", c, s);
-      int cv = gb_add1(b, "conv2d", T, r, nm);
-      maybe_workspace(b, cv);
-      snprintf(nm, sizeof nm, "c%d.pre%d.bn", c, s);
-      pre[s] = gb_add1(b, "batch_norm", T, cv, nm);
-    }
-    state[0] = pre[0];
-    state[1] = pre[1];
-    memset(used, 0, (size_t)(B + 2));
-    for (int i = 0; i < B; i++) {
-      int avail = i + 2;
-      int a = (int)mp_rng_below(&b->rng, (uint64_t)avail);
-      int bb = (int)mp_rng_below(&b->rng, (uint64_t)(avail - 1));
-      if (bb >= a) bb++; /* two distinct earlier states */
-      int opa = (int)mp_rng_below(&b->rng, NAS_NOPS);
-      int opb = (int)mp_rng_below(&b->rng, NAS_NOPS);
-      used[a] = used[bb] = 1;
-      snprintf(pfx, sizeof pfx, "c%d.b%d.x_%s", c, i, nas_op_names[opa]);
-      int ya = nas_op(b, opa, state[a], T, pfx);
-      snprintf(pfx, sizeof pfx, "c%d.b%d.y_%s", c, i, nas_op_names[opb]);
-      int yb = nas_op(b, opb, state[bb], T, pfx);
-      int ab[2] = {ya, yb};
-      state[i + 2] = gb_add(b, "add", T, ab, 2, "c%d.b%d.add", c, i);
-    }
-    int m = 0;
-    for (int i = 2; i < B + 2; i++)
-      if (!used[i]) cat[m++] = state[i];
-    int out = gb_add(b, "cat", (int64_t)m * T, cat, m, "c%d.concat", c);
+    int out = nas_cell(b, c, prev2, prev1, T, state, used, cat);
     prev2 = prev1;
     prev1 = out;
   }
@@ -379,21 +408,15 @@ static int gen_nas(gb *b, mp_error *err) {
 /* ------------------------------------------------------------------ */
 /* layered: L layers, forward edges only                               */
 
-static int gen_layered(gb *b, mp_error *err) {
+/* Predecessors of the inner nodes of layers 1..L-1 (layer l holds inner
+ * nodes [start[l], start[l+1])): 1..fan_in distinct ones within `span`
+ * layers back, the first from the previous layer (so depth is L). */
+static void layered_preds(gb *b, const int *start, int L, intlist *pred) {
   const mp_gen_opts *o = b->o;
-  int n = o->n, inner = n - 2;
-  int L = o->layers;
-  if (L < 1 || L > inner) return mp_errorf(err, "gen layered: %d layers need at least %d nodes", L, L + 2);
-  /* layer l holds inner nodes [start[l], start[l+1]) (ids offset by 1) */
-  int *start = mp_xmalloc(sizeof(int) * (size_t)(L + 1));
-  for (int l = 0; l <= L; l++) start[l] = (int)((int64_t)inner * l / L);
-  intlist *pred = mp_xcalloc((size_t)inner, sizeof(intlist));
-  int *outdeg = mp_xcalloc((size_t)inner, sizeof(int));
   for (int l = 1; l < L; l++) {
     int lo = start[l - o->span < 0 ? 0 : l - o->span], prev = start[l - 1], hi = start[l];
     for (int v = start[l]; v < start[l + 1]; v++) {
       int d = 1 + (int)mp_rng_below(&b->rng, (uint64_t)o->fan_in);
-      /* first predecessor from the previous layer (so depth is L) */
       int u = prev + (int)mp_rng_below(&b->rng, (uint64_t)(hi - prev));
       il_push(&pred[v], u);
       for (int t = 1; t < d && pred[v].n < hi - lo; t++) {
@@ -408,10 +431,13 @@ static int gen_layered(gb *b, mp_error *err) {
       }
     }
   }
+}
+
+/* Out-degrees, and no dead values: a node of layer l < L-1 nobody reads
+ * feeds a random node of layer l+1. */
+static void layered_no_dead(gb *b, const int *start, int L, int inner, intlist *pred, int *outdeg) {
   for (int v = 0; v < inner; v++)
     for (int i = 0; i < pred[v].n; i++) outdeg[pred[v].a[i]]++;
-  /* no dead values: a node of layer l < L-1 nobody reads feeds a random
-   * node of layer l+1 */
   for (int l = 0; l + 1 < L; l++)
     for (int v = start[l]; v < start[l + 1]; v++)
       if (!outdeg[v]) {
@@ -419,6 +445,12 @@ static int gen_layered(gb *b, mp_error *err) {
         il_push(&pred[w], v);
         outdeg[v]++;
       }
+}
+
+/* The operators: the input (node 0), the inner nodes layer by layer (inner
+ * node v is node v+1), an output summing the last layer's unread nodes. */
+static void layered_nodes(gb *b, const int *start, int L, int inner, const intlist *pred,
+                          const int *outdeg) {
   int input = gb_add(b, "input", draw_size(b), NULL, 0, "input");
   int maxin = 1;
   for (int v = 0; v < inner; v++) maxin = pred[v].n > maxin ? pred[v].n : maxin;
@@ -441,6 +473,21 @@ static int gen_layered(gb *b, mp_error *err) {
     if (!outdeg[v]) ins[nlast++] = v + 1;
   gb_add(b, "sum", draw_size(b), ins, nlast, "output");
   free(ins);
+}
+
+static int gen_layered(gb *b, mp_error *err) {
+  const mp_gen_opts *o = b->o;
+  int n = o->n, inner = n - 2;
+  int L = o->layers;
+  if (L < 1 || L > inner) return mp_errorf(err, "gen layered: %d layers need at least %d nodes", L, L + 2);
+  /* layer l holds inner nodes [start[l], start[l+1]) (ids offset by 1) */
+  int *start = mp_xmalloc(sizeof(int) * (size_t)(L + 1));
+  for (int l = 0; l <= L; l++) start[l] = (int)((int64_t)inner * l / L);
+  intlist *pred = mp_xcalloc((size_t)inner, sizeof(intlist));
+  int *outdeg = mp_xcalloc((size_t)inner, sizeof(int));
+  layered_preds(b, start, L, pred);
+  layered_no_dead(b, start, L, inner, pred, outdeg);
+  layered_nodes(b, start, L, inner, pred, outdeg);
   for (int v = 0; v < inner; v++) free(pred[v].a);
   free(pred);
   free(outdeg);
@@ -760,10 +807,9 @@ static void gen_complete(mp_gen_opts *o) {
   if (rw && o->p < 0) o->p = !strcmp(o->model, "er") ? 0.2 : 0.75;
 }
 
-/* Every parameter in range, or false with the reason in err. */
-static bool gen_valid(const mp_gen_opts *o, mp_error *err) {
+/* The ranges every family shares, or false with the reason in err. */
+static bool gen_valid_common(const mp_gen_opts *o, mp_error *err) {
   const char *f = o->family;
-  bool rw = !strcmp(f, "randwire");
   if (o->n < 1 || o->n > MAX_NODES) {
     mp_errorf(err, "gen %s: -n must be in 1..%d", f, MAX_NODES);
     return false;
@@ -789,28 +835,39 @@ static bool gen_valid(const mp_gen_opts *o, mp_error *err) {
     mp_errorf(err, "gen %s: --fan-in and --span must be >= 1", f);
     return false;
   }
-  if (rw) {
-    if (strcmp(o->model, "ws") && strcmp(o->model, "er") && strcmp(o->model, "ba")) {
-      mp_errorf(err, "gen randwire: --model takes ws, er or ba");
-      return false;
-    }
-    if (o->n < 2 || o->n > 100000) {
-      mp_errorf(err, "gen randwire: -n must be in 2..100000");
-      return false;
-    }
-    if (!strcmp(o->model, "ws") && (o->k < 2 || o->k % 2 || o->k >= o->n)) {
-      mp_errorf(err, "gen randwire: WS needs an even -k with 2 <= k < n");
-      return false;
-    }
-    if (!strcmp(o->model, "ba") && (o->m < 1 || o->m >= o->n)) {
-      mp_errorf(err, "gen randwire: BA needs 1 <= -m < n");
-      return false;
-    }
-    if (!(o->p >= 0 && o->p <= 1)) { /* NaN too */
-      mp_errorf(err, "gen randwire: -p must be in [0, 1]");
-      return false;
-    }
+  return true;
+}
+
+/* randwire's model and its parameters, or false with the reason in err. */
+static bool gen_valid_randwire(const mp_gen_opts *o, mp_error *err) {
+  if (strcmp(o->model, "ws") && strcmp(o->model, "er") && strcmp(o->model, "ba")) {
+    mp_errorf(err, "gen randwire: --model takes ws, er or ba");
+    return false;
   }
+  if (o->n < 2 || o->n > 100000) {
+    mp_errorf(err, "gen randwire: -n must be in 2..100000");
+    return false;
+  }
+  if (!strcmp(o->model, "ws") && (o->k < 2 || o->k % 2 || o->k >= o->n)) {
+    mp_errorf(err, "gen randwire: WS needs an even -k with 2 <= k < n");
+    return false;
+  }
+  if (!strcmp(o->model, "ba") && (o->m < 1 || o->m >= o->n)) {
+    mp_errorf(err, "gen randwire: BA needs 1 <= -m < n");
+    return false;
+  }
+  if (!(o->p >= 0 && o->p <= 1)) { /* NaN too */
+    mp_errorf(err, "gen randwire: -p must be in [0, 1]");
+    return false;
+  }
+  return true;
+}
+
+/* Every parameter in range, or false with the reason in err. */
+static bool gen_valid(const mp_gen_opts *o, mp_error *err) {
+  const char *f = o->family;
+  if (!gen_valid_common(o, err)) return false;
+  if (!strcmp(f, "randwire") && !gen_valid_randwire(o, err)) return false;
   if (!strcmp(f, "nas") && (o->cells < 1 || o->cells > 1000 || o->blocks < 1 || o->blocks > 100)) {
     mp_errorf(err, "gen nas: --cells in 1..1000, --blocks in 1..100");
     return false;

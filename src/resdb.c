@@ -167,8 +167,8 @@ bool mp_db_has_column(sqlite3 *db, const char *table, const char *column) {
   return found;
 }
 
-/* A memplan results file, sound: refuse anything else (sub: the reason). */
-static int check_schema(sqlite3 *db, char *sub, size_t cap) {
+/* SQLite's own check of the file: 0, or -1 with the reason in sub. */
+static int quick_check(sqlite3 *db, char *sub, size_t cap) {
   sqlite3_stmt *st;
   int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check", -1, &st, NULL);
   if (rc != SQLITE_OK) {
@@ -186,31 +186,46 @@ static int check_schema(sqlite3 *db, char *sub, size_t cap) {
     return -1;
   }
   sqlite3_finalize(st);
-  int64_t app = pragma_int(db, "PRAGMA application_id");
-  if (app != 0 && app != MP_APP_ID) {
-    snprintf(sub, cap, "not a memplan results file (application id %lld)", (long long)app);
-    return -1;
-  }
+  return 0;
+}
+
+/* Every table and index is one memplan makes (their number in *objects;
+ * *results: a results table among them): 0, or -1 naming the first that
+ * is not in sub. */
+static int own_objects(sqlite3 *db, char *sub, size_t cap, int *objects, bool *results) {
+  sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, "SELECT type, name, tbl_name FROM sqlite_master", -1, &st, NULL) !=
       SQLITE_OK) {
     snprintf(sub, cap, "%s", sqlite3_errmsg(db));
     return -1;
   }
-  int objects = 0, bad = 0;
-  bool results = false;
+  int bad = 0;
   while (sqlite3_step(st) == SQLITE_ROW) {
     const char *type = (const char *)sqlite3_column_text(st, 0);
     const char *name = (const char *)sqlite3_column_text(st, 1);
     const char *tbl = (const char *)sqlite3_column_text(st, 2);
-    objects++;
-    if (!strcmp(type, "table") && !strcmp(name, "results")) results = true;
+    (*objects)++;
+    if (!strcmp(type, "table") && !strcmp(name, "results")) *results = true;
     bool fine = (!strcmp(type, "table") && ours(name)) || (!strcmp(type, "index") && ours(tbl));
     if (!fine && !bad++)
       snprintf(sub, cap, "holds a %s '%.100s' that memplan did not make: not a memplan results file",
                type, name);
   }
   sqlite3_finalize(st);
-  if (bad) return -1;
+  return bad ? -1 : 0;
+}
+
+/* A memplan results file, sound: refuse anything else (sub: the reason). */
+static int check_schema(sqlite3 *db, char *sub, size_t cap) {
+  if (quick_check(db, sub, cap)) return -1;
+  int64_t app = pragma_int(db, "PRAGMA application_id");
+  if (app != 0 && app != MP_APP_ID) {
+    snprintf(sub, cap, "not a memplan results file (application id %lld)", (long long)app);
+    return -1;
+  }
+  int objects = 0;
+  bool results = false;
+  if (own_objects(db, sub, cap, &objects, &results)) return -1;
   if (objects && !results) {
     snprintf(sub, cap, "not a memplan results file (no results table)");
     return -1;

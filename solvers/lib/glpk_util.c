@@ -19,6 +19,18 @@ int mp_glp_tm_lim(const mp_ctx *c, double own) {
   return (int)ms;
 }
 
+int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, int *rc, int *st) {
+  if (c->write_lp && mp_glp_write_lp(lp, c->write_lp) != 0) return -1;
+  glp_iocp parm;
+  glp_init_iocp(&parm);
+  parm.presolve = GLP_ON;
+  parm.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
+  parm.tm_lim = mp_glp_tm_lim(c, own);
+  *rc = glp_intopt(lp, &parm);
+  *st = glp_mip_status(lp);
+  return (*st == GLP_OPT || *st == GLP_FEAS) && (*rc == 0 || *rc == GLP_ETMLIM);
+}
+
 static int to_stderr(void *info, const char *s) {
   (void)info;
   fputs(s, stderr);

@@ -1,6 +1,7 @@
 /* glpk_util.h - what the GLPK solvers (ilp, ilp-place, joint-ilp) share:
- * column ranges GLPK accepts, one time-limit computation, and a guard that
- * turns a GLPK internal error into an error return instead of an abort. */
+ * column ranges GLPK accepts, one time-limit computation, the MIP run of
+ * ilp-place and joint-ilp, and a guard that turns a GLPK internal error into
+ * an error return instead of an abort. */
 #ifndef MP_LIB_GLPK_UTIL_H
 #define MP_LIB_GLPK_UTIL_H
 
@@ -25,6 +26,16 @@ int mp_glp_tm_lim(const mp_ctx *c, double own);
  * renamed into place once whole (a device or a pipe written in place).  0,
  * or -1 when the model could not be written (nothing left behind). */
 int mp_glp_write_lp(glp_prob *lp, const char *path);
+
+/* The MIP run of ilp-place and joint-ilp on a built model: the model
+ * written to c->write_lp first when that is set (-1 when it could not be:
+ * nothing solved, *rc and *st untouched), then glp_intopt with presolve on,
+ * GLPK's messages under --verbose and tm_lim mp_glp_tm_lim(c, own).  Sets
+ * *rc (glp_intopt's return code) and *st (glp_mip_status); returns 1 when
+ * there is a solution to read (GLP_OPT or GLP_FEAS, the run ended normally
+ * or at the time limit), else 0.  The problem stays the caller's (to read,
+ * then delete). */
+int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, int *rc, int *st);
 
 /* GLPK's terminal output for a solve: on stderr under --verbose (stdout
  * carries the figures), else off. */

@@ -1,10 +1,12 @@
 /* remat_stage.c - see remat_stage.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/remat_check.h"
 #include "lib/remat_stage.h"
+#include "solver.h"
 
 /* ---- the model ---- */
 
@@ -366,6 +368,18 @@ void rs_decode(const rs_model *m, const rs_dec *d, mp_events *out) {
   }
   free(res);
   free(last);
+}
+
+int rs_decode_checked(const rs_model *m, const rs_dec *d, mp_ctx *c) {
+  rs_decode(m, d, c->events);
+  int64_t peak;
+  mp_error err;
+  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
+    mp_events_clear(c->events);
+    snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- memory of the decoded plan ---- */

@@ -101,6 +101,12 @@ int rs_project(const rs_model *m, const mp_events *p, rs_dec *d);
 /* The event plan of consistent decisions (see the header comment). */
 void rs_decode(const rs_model *m, const rs_dec *d, mp_events *out);
 
+/* rs_decode into c->events, the plan then checked (mp_remat_check, no
+ * copies) and held to c->budget: 0, or -1 with c->events cleared and the
+ * reason in c->msg. */
+struct mp_ctx;
+int rs_decode_checked(const rs_model *m, const rs_dec *d, struct mp_ctx *c);
+
 /* The largest memory sample of each stage of the decoded plan of
  * consistent decisions (peak[0..N]; the start sample is in peak[0]), and
  * the position of that sample (at[t], -1 for the start).  The plan's
