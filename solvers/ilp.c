@@ -35,7 +35,8 @@
  * 0.5 s at most, those of 20 and 25 nodes are not proved within 60 s (the
  * bound stalls about 15% below the optimum): use `dp` beyond ~15 nodes.
  * --write-lp FILE writes the model in CPLEX LP format (glp_write_lp) for
- * CBC, HiGHS or Gurobi. */
+ * CBC, HiGHS or Gurobi, also when it needs no solving (the incumbent meets
+ * the bound, an empty graph: no rows, GLPK's stub). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

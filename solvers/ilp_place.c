@@ -13,7 +13,9 @@
  * incumbent is kept when the MIP finds nothing better within the time
  * limit.  Above max_items placeable buffers the solver refuses (status
  * refused): the model has O(n^2) binaries and GLPK's branch and bound
- * cannot close it. */
+ * cannot close it.  --write-lp writes the model also when the answer needs
+ * none (the bound above the capacity, the incumbent at the bound or within
+ * the capacity), unless the size cap would have refused it. */
 #include <stdlib.h>
 #include <string.h>
 

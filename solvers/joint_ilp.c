@@ -19,7 +19,9 @@
  * worse than any of those.  GLPK's order and offsets are kept only when
  * the solver's own checks accept them (mp_sim_order_ok, mp_place_ok); it
  * claims optimal only then.  Refuses (status refused) above max_nodes /
- * max_buffers. */
+ * max_buffers.  --write-lp writes the model also when the answer needs
+ * none (the bound above the capacity, the incumbent at the bound or within
+ * the capacity, an empty graph), unless a size cap would have refused it. */
 #include <stdlib.h>
 #include <string.h>
 

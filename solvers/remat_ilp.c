@@ -25,7 +25,8 @@
  *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
  *    stage shape".
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
- * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP). */
+ * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
+ * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
