@@ -423,23 +423,6 @@ static bool phases(search *s, double t0) {
   return infeasible;
 }
 
-/* The size caps, checked before any model is built (a refusal writes no
- * model): max_nodes stages, max_cols columns of the stage MILP solved.
- * 0, or -1 with the reason in why. */
-static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
-  mp_error err;
-  if (m->n_pos > c->opt[OPT_max_nodes]) {
-    snprintf(why, len, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)", m->n_pos,
-             c->opt[OPT_max_nodes]);
-    return -1;
-  }
-  if (rm_size_cap(m, RM_STAGE, c->opt[OPT_explicit] == 0, (long)c->opt[OPT_max_cols], &err)) {
-    snprintf(why, len, "refused: %.200s", err.msg);
-    return -1;
-  }
-  return 0;
-}
-
 /* The stage MILP and the proof, on a model within the caps. */
 static int solve_stages(mp_ctx *c, const rs_model *m, double t0) {
   rm_milp x;
@@ -461,12 +444,28 @@ static int solve_stages(mp_ctx *c, const rs_model *m, double t0) {
   return rc;
 }
 
+/* The size caps, checked before any model is built (a refusal writes no
+ * model): max_nodes stages, max_cols columns of the stage MILP solved.
+ * 0, or -1 with the reason in why. */
+static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
+  mp_error err;
+  if (m->n_pos > c->opt[OPT_max_nodes]) {
+    snprintf(why, len, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)", m->n_pos,
+             c->opt[OPT_max_nodes]);
+    return -1;
+  }
+  if (rm_size_cap(m, RM_STAGE, c->opt[OPT_explicit] == 0, (long)c->opt[OPT_max_cols], &err)) {
+    snprintf(why, len, "refused: %.200s", err.msg);
+    return -1;
+  }
+  return 0;
+}
+
 /* Settled at once (mp_remat_settled), the answer stands; with --write-lp
  * the model is still written, unless a size cap would have refused it. */
 static int remat_ilp_solve(mp_ctx *c) {
-  const mp_graph *g = c->g;
   mp_events_clear(c->events);
-  if (!g) {
+  if (!c->g) {
     snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
     return -1;
   }
@@ -474,7 +473,7 @@ static int remat_ilp_solve(mp_ctx *c) {
   if (settled && !c->write_lp) return 0;
   double t0 = mp_now();
   rs_model m;
-  rs_model_init(&m, g, c->start_order);
+  rs_model_init(&m, c->g, c->start_order);
   char why[sizeof c->msg];
   int rc = over_cap(c, &m, why, sizeof why);
   if (rc == 0) {
