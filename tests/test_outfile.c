@@ -24,7 +24,7 @@ static int entries(const char *d) {
 
 static char *folder(void) {
   const char *t = getenv("TMPDIR");
-  char *d = malloc(strlen(t && *t ? t : "/tmp") + 32);
+  char *d = mp_xmalloc(strlen(t && *t ? t : "/tmp") + 32);
   sprintf(d, "%s/memplan-outfile-XXXXXX", t && *t ? t : "/tmp");
   ck_assert_ptr_nonnull(mkdtemp(d));
   return d;
