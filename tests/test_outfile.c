@@ -24,10 +24,10 @@ static int entries(const char *d) {
 
 static char *folder(void) {
   const char *t = getenv("TMPDIR");
-  char *d = malloc(strlen(t && *t ? t : "/tmp") + 32);
-  sprintf(d, "%s/memplan-outfile-XXXXXX", t && *t ? t : "/tmp");
+  char d[4096];
+  snprintf(d, sizeof d, "%s/memplan-outfile-XXXXXX", t && *t ? t : "/tmp");
   ck_assert_ptr_nonnull(mkdtemp(d));
-  return d;
+  return mp_xstrdup(d);
 }
 
 static void drop_folder(char *d, const char *file) {

@@ -374,12 +374,14 @@ int rs_decode_checked(const rs_model *m, const rs_dec *d, mp_ctx *c) {
   rs_decode(m, d, c->events);
   int64_t peak;
   mp_error err;
-  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) || peak > c->budget) {
-    mp_events_clear(c->events);
-    snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
-    return -1;
-  }
-  return 0;
+  bool invalid = mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) != 0;
+  if (!invalid && peak <= c->budget) return 0;
+  if (!invalid) /* the check passed: only the budget is missed */
+    snprintf(err.msg, sizeof err.msg, "peak %lld over the budget %lld", (long long)peak,
+             (long long)c->budget);
+  mp_events_clear(c->events);
+  snprintf(c->msg, sizeof c->msg, "decoding failed its own check: %.200s", err.msg);
+  return -1;
 }
 
 /* ---- memory of the decoded plan ---- */
