@@ -35,7 +35,8 @@
  * 0.5 s at most, those of 20 and 25 nodes are not proved within 60 s (the
  * bound stalls about 15% below the optimum): use `dp` beyond ~15 nodes.
  * --write-lp FILE writes the model in CPLEX LP format (glp_write_lp) for
- * CBC, HiGHS or Gurobi. */
+ * CBC, HiGHS or Gurobi, also when it needs no solving (the incumbent meets
+ * the bound, an empty graph: no rows, GLPK's stub). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -517,17 +518,21 @@ static int ilp_solve(mp_ctx *c) {
     ub = mp_order_peak(g, c->order);
   }
   c->status = MP_FEASIBLE;
-  if (n == 0) {
+  if (n == 0 && !c->write_lp) {
     c->status = MP_OPTIMAL;
     return 0;
   }
   model m = {g, n, NULL, NULL, NULL, NULL, 0, 1, 1, NULL};
   build_model(&m, c, lb, ub);
-  if (c->write_lp && mp_glp_write_lp(m.P, c->write_lp) != 0) {
-    snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+  bool lp_failed = c->write_lp && mp_glp_write_lp(m.P, c->write_lp) != 0;
+  if (lp_failed || n == 0) { /* n == 0: nothing to order, the model only written */
+    if (lp_failed)
+      snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+    else
+      c->status = MP_OPTIMAL;
     glp_delete_prob(m.P);
     model_destroy(&m);
-    return -1;
+    return lp_failed ? -1 : 0;
   }
   job J = {c, &m, NULL, ub, lb, ub == lb, false};
   J.sol = warm ? incumbent(&m, c->order, ub) : NULL;

@@ -13,7 +13,9 @@
  * incumbent is kept when the MIP finds nothing better within the time
  * limit.  Above max_items placeable buffers the solver refuses (status
  * refused): the model has O(n^2) binaries and GLPK's branch and bound
- * cannot close it. */
+ * cannot close it.  --write-lp writes the model also when the answer needs
+ * none (the bound above the capacity, the incumbent at the bound or within
+ * the capacity), unless the size cap would have refused it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,6 +42,7 @@ typedef struct pjob {
   int rc, st;        /* glp_intopt's return code, glp_mip_status */
   bool accepted;     /* GLPK's solution passed the own check and became c->offsets */
   bool lp_failed;    /* --write-lp could not write the model */
+  bool write_only;   /* the answer is known: write the model, solve nothing */
 } pjob;
 
 /* k_i columns and the rows o_i + s_i <= A. */
@@ -125,10 +128,24 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
+  int ran = J->write_only ? (mp_glp_write_lp(J->lp, c->write_lp) ? -1 : 0)
+                          : mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
   if (ran < 0) J->lp_failed = true;
   if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);
+}
+
+/* --write-lp when the answer came without the model: the model that would
+ * have been solved (M and lb as there), written and not solved; 0, or -1
+ * with a message when it could not be written.  The answer stands. */
+static int write_unsolved(mp_ctx *c, int64_t M, int64_t lb) {
+  int n = c->prob->n;
+  pjob J = {c, c->prob, M, lb, mp_xcalloc((size_t)(n ? n : 1), sizeof(int)), 0, NULL, 0, 0, false, false, true};
+  if (mp_glp_guarded(run_model, &J) != 0) J.lp_failed = true;
+  free(J.col);
+  if (!J.lp_failed) return 0;
+  snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+  return -1;
 }
 
 /* The status GLPK's answer proves. */
@@ -162,7 +179,8 @@ static int ilp_place_solve(mp_ctx *c) {
     c->status = MP_INFEASIBLE;
     snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld", (long long)lb,
              (long long)C);
-    return 0;
+    /* the model of the capacity, unless the size cap would have refused it */
+    return c->write_lp && m <= (int)c->opt[OPT_max_items] ? write_unsolved(c, C, lb) : 0;
   }
   if (m > (int)c->opt[OPT_max_items]) {
     c->status = MP_REFUSED;
@@ -174,9 +192,9 @@ static int ilp_place_solve(mp_ctx *c) {
   int64_t ub = mp_place_incumbent(c, p, c->offsets);
   if (ub == lb || (C > 0 && ub <= C)) {
     c->status = ub == lb ? MP_OPTIMAL : MP_FEASIBLE;
-    return 0;
+    return c->write_lp ? write_unsolved(c, C > 0 ? C : ub, lb) : 0;
   }
-  pjob J = {c, p, C > 0 ? C : ub, lb, mp_xcalloc((size_t)(n ? n : 1), sizeof(int)), 0, NULL, 0, 0, false, false};
+  pjob J = {c, p, C > 0 ? C : ub, lb, mp_xcalloc((size_t)(n ? n : 1), sizeof(int)), 0, NULL, 0, 0, false, false, false};
   int rc = 0;
   if (mp_glp_guarded(run_model, &J) != 0) {
     c->status = MP_FEASIBLE;

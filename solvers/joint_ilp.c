@@ -19,7 +19,9 @@
  * worse than any of those.  GLPK's order and offsets are kept only when
  * the solver's own checks accept them (mp_sim_order_ok, mp_place_ok); it
  * claims optimal only then.  Refuses (status refused) above max_nodes /
- * max_buffers. */
+ * max_buffers.  --write-lp writes the model also when the answer needs
+ * none (the bound above the capacity, the incumbent at the bound or within
+ * the capacity, an empty graph), unless a size cap would have refused it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,6 +85,7 @@ typedef struct jjob {
   int rc, st;
   bool accepted;     /* GLPK's plan passed the own checks and became c->order / c->offsets */
   bool lp_failed;    /* --write-lp could not write the model */
+  bool write_only;   /* the answer is known: write the model, solve nothing */
 } jjob;
 
 static void add_row(glp_prob *lp, int n, const int *ind, const double *val, int type, double lo, double hi) {
@@ -258,7 +261,8 @@ static void run_model(void *arg) {
   for (int b = 0; b < g->n_buf; b++)
     for (int d = b + 1; d < g->n_buf; d++)
       if (g->bufs[b].size > 0 && g->bufs[d].size > 0) add_pair(J, b, d);
-  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
+  int ran = J->write_only ? (mp_glp_write_lp(J->lp, c->write_lp) ? -1 : 0)
+                          : mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
   if (ran < 0) J->lp_failed = true;
   if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);
@@ -286,6 +290,31 @@ static void conclude(jjob *J) {
   }
 }
 
+/* Build the model (M, lb, ub as the caller decided) and solve it, or only
+ * write it (write_only: the answer came without it and stands).  0, or -1
+ * with a message when --write-lp could not write the model. */
+static int run_job(mp_ctx *c, int64_t align, int64_t M, int64_t lb, int64_t ub, bool write_only) {
+  const mp_graph *g = c->g;
+  size_t nz = (size_t)(g->n ? g->n : 1), bz = (size_t)(g->n_buf ? g->n_buf : 1);
+  jjob J = {c, align, M, lb, ub, NULL, mp_xmalloc(sizeof(int) * nz * nz),
+            mp_xmalloc(sizeof(int) * nz), mp_xmalloc(sizeof(int) * bz), mp_xmalloc(sizeof(int) * bz),
+            mp_xcalloc(bz, sizeof(int)), 0, 0, false, false, write_only};
+  int rc = 0;
+  bool failed = mp_glp_guarded(run_model, &J) != 0;
+  if (failed && write_only) J.lp_failed = true; /* no model written */
+  if (J.lp_failed) { /* as ilp: the model asked for is part of the answer */
+    snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
+    rc = -1;
+  } else if (failed) {
+    c->status = MP_FEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "GLPK failed (internal error); the incumbent is kept");
+  } else if (!write_only) {
+    conclude(&J);
+  }
+  free(J.x), free(J.sv), free(J.Bc), free(J.Dc), free(J.kc);
+  return rc;
+}
+
 static int joint_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n, nb = g->n_buf, nbuf_pos = 0;
@@ -297,7 +326,9 @@ static int joint_solve(mp_ctx *c) {
     c->status = MP_INFEASIBLE;
     snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld", (long long)lb,
              (long long)C);
-    return 0;
+    /* the model of the capacity, unless the size cap would have refused it */
+    bool capped = n > (int)c->opt[OPT_max_nodes] || nbuf_pos > (int)c->opt[OPT_max_buffers];
+    return c->write_lp && !capped ? run_job(c, align, C, lb, lb, true) : 0;
   }
   if (n > (int)c->opt[OPT_max_nodes] || nbuf_pos > (int)c->opt[OPT_max_buffers]) {
     c->status = MP_REFUSED;
@@ -309,23 +340,9 @@ static int joint_solve(mp_ctx *c) {
   }
   int64_t ub = joint_incumbent(c, align);
   c->status = ub == lb ? MP_OPTIMAL : MP_FEASIBLE;
-  if (ub == lb || (C > 0 && ub <= C) || n == 0) return 0;
-  size_t nz = (size_t)(n ? n : 1), bz = (size_t)(nb ? nb : 1);
-  jjob J = {c, align, C > 0 ? C : ub, lb, ub, NULL, mp_xmalloc(sizeof(int) * nz * nz),
-            mp_xmalloc(sizeof(int) * nz), mp_xmalloc(sizeof(int) * bz), mp_xmalloc(sizeof(int) * bz),
-            mp_xcalloc(bz, sizeof(int)), 0, 0, false, false};
-  int rc = 0;
-  if (mp_glp_guarded(run_model, &J) != 0) {
-    c->status = MP_FEASIBLE;
-    snprintf(c->msg, sizeof c->msg, "GLPK failed (internal error); the incumbent is kept");
-  } else if (J.lp_failed) { /* as ilp: the model asked for is part of the answer */
-    snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
-    rc = -1;
-  } else {
-    conclude(&J);
-  }
-  free(J.x), free(J.sv), free(J.Bc), free(J.Dc), free(J.kc);
-  return rc;
+  bool settled = ub == lb || (C > 0 && ub <= C) || n == 0;
+  if (settled && !c->write_lp) return 0;
+  return run_job(c, align, C > 0 ? C : ub, lb, ub, settled);
 }
 
 const mp_solver solver_joint_ilp = {

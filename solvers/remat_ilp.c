@@ -25,7 +25,8 @@
  *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
  *    stage shape".
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
- * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP). */
+ * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
+ * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -422,46 +423,69 @@ static bool phases(search *s, double t0) {
   return infeasible;
 }
 
-static int remat_ilp_solve(mp_ctx *c) {
-  const mp_graph *g = c->g;
-  mp_events_clear(c->events);
-  if (!g) {
-    snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
-    return -1;
-  }
-  if (mp_remat_settled(c)) return 0;
-  double t0 = mp_now();
-  rs_model m;
-  rs_model_init(&m, g, c->start_order);
-  if (m.n_pos > c->opt[OPT_max_nodes]) {
-    snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)",
-             m.n_pos, c->opt[OPT_max_nodes]);
-    c->status = MP_REFUSED;
-    rs_model_destroy(&m);
-    return -1;
-  }
-  mp_glp_term(c);
+/* The stage MILP and the proof, on a model within the caps. */
+static int solve_stages(mp_ctx *c, const rs_model *m, double t0) {
   rm_milp x;
   mp_error err;
-  if (c->write_lp && write_model(c, &m)) {
-    rs_model_destroy(&m);
-    return -1;
-  }
   bool lazy = c->opt[OPT_explicit] == 0;
-  if (rm_build(&x, &m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err)) {
+  if (rm_build(&x, m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err)) {
     snprintf(c->msg, sizeof c->msg, "refused: %.200s", err.msg);
     c->status = MP_REFUSED;
-    rs_model_destroy(&m);
     return -1;
   }
-  search s = {.c = c, .m = &m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
-  rs_dec_init(&m, &s.best);
+  search s = {.c = c, .m = m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(m), .bound = -INFINITY};
+  rs_dec_init(m, &s.best);
   s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
   mp_rng_seed(&s.rng, c->seed);
   int rc = answer(&s, phases(&s, t0));
   free(s.col);
   rs_dec_destroy(&s.best);
   rm_destroy(&x);
+  return rc;
+}
+
+/* The size caps, checked before any model is built (a refusal writes no
+ * model): max_nodes stages, max_cols columns of the stage MILP solved.
+ * 0, or -1 with the reason in why. */
+static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
+  mp_error err;
+  if (m->n_pos > c->opt[OPT_max_nodes]) {
+    snprintf(why, len, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)", m->n_pos,
+             c->opt[OPT_max_nodes]);
+    return -1;
+  }
+  if (rm_size_cap(m, RM_STAGE, c->opt[OPT_explicit] == 0, (long)c->opt[OPT_max_cols], &err)) {
+    snprintf(why, len, "refused: %.200s", err.msg);
+    return -1;
+  }
+  return 0;
+}
+
+/* Settled at once (mp_remat_settled), the answer stands; with --write-lp
+ * the model is still written, unless a size cap would have refused it. */
+static int remat_ilp_solve(mp_ctx *c) {
+  mp_events_clear(c->events);
+  if (!c->g) {
+    snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  bool settled = mp_remat_settled(c);
+  if (settled && !c->write_lp) return 0;
+  double t0 = mp_now();
+  rs_model m;
+  rs_model_init(&m, c->g, c->start_order);
+  char why[sizeof c->msg];
+  int rc = over_cap(c, &m, why, sizeof why);
+  if (rc == 0) {
+    mp_glp_term(c);
+    if (c->write_lp) rc = write_model(c, &m);
+    if (rc == 0 && !settled) rc = solve_stages(c, &m, t0);
+  } else if (settled) {
+    rc = 0;
+  } else {
+    snprintf(c->msg, sizeof c->msg, "%s", why);
+    c->status = MP_REFUSED;
+  }
   rs_model_destroy(&m);
   return rc;
 }

@@ -479,6 +479,38 @@ mkdir -p "$H/lp" && : >"$H/lp/m.lp" && chmod 640 "$H/lp/m.lp"
 expect 0 "--write-lp over a file of mode 640" $BIN solve "$H/l8.json" --order ilp --time-limit 5 --write-lp "$H/lp/m.lp"
 grep -q "^End" "$H/lp/m.lp" && [ "$(stat -c %a "$H/lp/m.lp")" = 640 ] && [ "$(ls "$H/lp")" = m.lp ] && ok ||
   bad "--write-lp: $(ls "$H/lp") $(stat -c %a "$H/lp/m.lp") $(tail -c 100 "$H/lp/m.lp")"
+# a stage whose answer needs no model still writes the one it would have
+# solved, and answers as without --write-lp (the JSON but its timings);
+# a stage the size cap would have refused writes none
+lpearly() { # lpearly NAME yes|no FILE SOLVE-ARGS...: the model written or not
+  name=$1; want=$2; shift 2
+  rm -f "$H/early.lp"
+  $BIN solve "$@" --format json 2>"$H/early0.err" | grep -v '_ms"' >"$H/early0.json"
+  $BIN solve "$@" --format json --write-lp "$H/early.lp" 2>"$H/early1.err" | grep -v '_ms"' >"$H/early1.json"
+  cmp -s "$H/early0.json" "$H/early1.json" && cmp -s "$H/early0.err" "$H/early1.err" && ok ||
+    bad "--write-lp changed the answer ($name): $(diff "$H/early0.json" "$H/early1.json" | head -5)"
+  if [ "$want" = yes ]; then
+    head -1 "$H/early.lp" 2>/dev/null | grep -q '^\\\* Problem: ' && grep -q '^End' "$H/early.lp" && ok ||
+      bad "--write-lp wrote no model ($name)"
+  else
+    [ ! -e "$H/early.lp" ] && ok || bad "--write-lp wrote a model the size cap refuses ($name)"
+  fi
+}
+printf '{"nodes":[]}' >"$H/empty.json"
+printf 'id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,0,9,4\nb4,9,21,4\nb5,0,21,4\n' >"$H/five.csv"
+lpearly "ilp, empty graph" yes "$H/empty.json" --order ilp
+lpearly "ilp-place, capacity met" yes "$H/five.csv" --place ilp-place --capacity 100
+lpearly "ilp-place, bound above the capacity" yes "$H/five.csv" --place ilp-place --capacity 5
+grep -q '^ 12 <= A <= 5$' "$H/early.lp" && ok || bad "ilp-place: the arena's range is not the empty [12, 5]"
+lpearly "ilp-place, bound above the capacity, capped" no "$H/five.csv" --place ilp-place --capacity 5 --set ilp-place.max_items=2
+lpearly "joint-ilp, capacity met" yes "$T/g.json" --order joint-ilp --capacity 100000
+lpearly "joint-ilp, bound above the capacity" yes "$T/g.json" --order joint-ilp --capacity 5
+lpearly "joint-ilp, empty graph" yes "$H/empty.json" --order joint-ilp
+lpearly "remat-ilp, keep-all fits" yes "$T/g.json" --remat remat-ilp --budget-frac 1
+lpearly "remat-ilp, keep-all fits, capped" no "$T/g.json" --remat remat-ilp --budget-frac 1 --set remat-ilp.max_nodes=1
+$BIN gen layered -n 40 --seed 1 --out "$H/l40.json"
+lpearly "remat-ilp, keep-all fits, over max_cols" no "$H/l40.json" --remat remat-ilp --budget-frac 1 --set remat-ilp.max_cols=1000
+lpearly "remat-ilp, refused over max_cols" no "$H/l40.json" --remat remat-ilp --budget-frac 0.95 --set remat-ilp.max_cols=1000
 # CLI
 expect 0 "--version" $BIN --version
 grep -q "^memplan [0-9]" "$T/out" && ok || bad "--version prints no version"

@@ -11,9 +11,12 @@
 
 /* Bound column j to [lo, hi].  GLPK rejects a double-bounded column whose
  * bounds coincide (glp_intopt returns GLP_EBOUND), which happens whenever a
- * capacity or an offset range leaves a single value: fix it instead. */
+ * capacity or an offset range leaves a single value: fix it instead.  An
+ * empty range (lo > hi) stays empty: only a model written and not solved
+ * has one (--write-lp when a lower bound already exceeds the capacity),
+ * and it must say that nothing fits. */
 static inline void mp_glp_col_range(glp_prob *lp, int j, double lo, double hi) {
-  glp_set_col_bnds(lp, j, lo < hi ? GLP_DB : GLP_FX, lo, lo < hi ? hi : lo);
+  glp_set_col_bnds(lp, j, lo == hi ? GLP_FX : GLP_DB, lo, hi);
 }
 
 /* GLPK's tm_lim (milliseconds) for a call made now: what is left until the

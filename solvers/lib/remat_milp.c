@@ -343,15 +343,20 @@ static long estimate_cols(const rs_model *m, rm_kind kind) {
   return cols;
 }
 
+int rm_size_cap(const rs_model *m, rm_kind kind, bool lazy, long max_cols, mp_error *err) {
+  long est = estimate_cols(m, lazy ? RM_BOUND : kind);
+  if (max_cols > 0 && est > max_cols)
+    return mp_errorf(err, "the model would have about %ld columns, over max_cols=%ld", est, max_cols);
+  return 0;
+}
+
 int rm_build(rm_milp *x, const rs_model *m, rm_kind kind, int64_t budget, bool integer, bool lazy,
              long max_cols, mp_error *err) {
   memset(x, 0, sizeof *x);
   x->m = m;
   x->kind = kind;
   x->lazy = lazy;
-  long est = estimate_cols(m, lazy ? RM_BOUND : kind);
-  if (max_cols > 0 && est > max_cols)
-    return mp_errorf(err, "the model would have about %ld columns, over max_cols=%ld", est, max_cols);
+  if (rm_size_cap(m, kind, lazy, max_cols, err)) return -1;
   int64_t unit = 0, big = 1, small = INT64_MAX;
   for (int b = 0; b < m->g->n_buf; b++)
     if (m->g->bufs[b].size > 0) {

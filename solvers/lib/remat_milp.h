@@ -110,6 +110,8 @@ static inline int rm_scol(const rm_milp *x, int t, int b) {
  * claims). */
 int rm_build(rm_milp *x, const rs_model *m, rm_kind kind, int64_t budget, bool integer, bool lazy,
              long max_cols, mp_error *err);
+/* rm_build's column cap alone, before anything is built: 0, or -1 with err. */
+int rm_size_cap(const rs_model *m, rm_kind kind, bool lazy, long max_cols, mp_error *err);
 void rm_destroy(rm_milp *x);
 
 /* Rerun rows the point col (1-based column values) violates, added to x->P
