@@ -128,8 +128,7 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  int ran = J->write_only ? (mp_glp_write_lp(J->lp, c->write_lp) ? -1 : 0)
-                          : mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
+  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], !J->write_only, &J->rc, &J->st);
   if (ran < 0) J->lp_failed = true;
   if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);
@@ -172,6 +171,7 @@ static int ilp_place_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
   int n = p->n, m = 0;
   for (int i = 0; i < n; i++) m += p->items[i].size > 0;
+  bool capped = m > (int)c->opt[OPT_max_items];
   int64_t lb = mp_place_lower_bound(p), C = c->capacity;
   c->bound = lb;
   if (C > 0 && lb > C) { /* infeasible at once, whatever the size */
@@ -180,9 +180,9 @@ static int ilp_place_solve(mp_ctx *c) {
     snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld", (long long)lb,
              (long long)C);
     /* the model of the capacity, unless the size cap would have refused it */
-    return c->write_lp && m <= (int)c->opt[OPT_max_items] ? write_unsolved(c, C, lb) : 0;
+    return c->write_lp && !capped ? write_unsolved(c, C, lb) : 0;
   }
-  if (m > (int)c->opt[OPT_max_items]) {
+  if (capped) {
     c->status = MP_REFUSED;
     snprintf(c->msg, sizeof c->msg,
              "%d placeable buffers exceed the size cap max_items=%d (O(n^2) binaries); "

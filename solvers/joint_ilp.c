@@ -261,8 +261,7 @@ static void run_model(void *arg) {
   for (int b = 0; b < g->n_buf; b++)
     for (int d = b + 1; d < g->n_buf; d++)
       if (g->bufs[b].size > 0 && g->bufs[d].size > 0) add_pair(J, b, d);
-  int ran = J->write_only ? (mp_glp_write_lp(J->lp, c->write_lp) ? -1 : 0)
-                          : mp_glp_run_mip(J->lp, c, c->opt[OPT_time], &J->rc, &J->st);
+  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], !J->write_only, &J->rc, &J->st);
   if (ran < 0) J->lp_failed = true;
   if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);
@@ -320,6 +319,7 @@ static int joint_solve(mp_ctx *c) {
   int n = g->n, nb = g->n_buf, nbuf_pos = 0;
   int64_t align = c->align > 0 ? c->align : 1, lb = mp_node_lower_bound(g), C = c->capacity;
   for (int b = 0; b < nb; b++) nbuf_pos += g->bufs[b].size > 0;
+  bool capped = n > (int)c->opt[OPT_max_nodes] || nbuf_pos > (int)c->opt[OPT_max_buffers];
   c->bound = lb;
   memcpy(c->order, c->start_order, sizeof(int) * (size_t)n);
   if (C > 0 && lb > C) {
@@ -327,10 +327,9 @@ static int joint_solve(mp_ctx *c) {
     snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld", (long long)lb,
              (long long)C);
     /* the model of the capacity, unless the size cap would have refused it */
-    bool capped = n > (int)c->opt[OPT_max_nodes] || nbuf_pos > (int)c->opt[OPT_max_buffers];
     return c->write_lp && !capped ? run_job(c, align, C, lb, lb, true) : 0;
   }
-  if (n > (int)c->opt[OPT_max_nodes] || nbuf_pos > (int)c->opt[OPT_max_buffers]) {
+  if (capped) {
     c->status = MP_REFUSED;
     snprintf(c->msg, sizeof c->msg,
              "%d nodes / %d buffers exceed the size cap (max_nodes=%d, max_buffers=%d); "

@@ -19,8 +19,9 @@ int mp_glp_tm_lim(const mp_ctx *c, double own) {
   return (int)ms;
 }
 
-int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, int *rc, int *st) {
+int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, bool solve, int *rc, int *st) {
   if (c->write_lp && mp_glp_write_lp(lp, c->write_lp) != 0) return -1;
+  if (!solve) return 0;
   glp_iocp parm;
   glp_init_iocp(&parm);
   parm.presolve = GLP_ON;

@@ -32,13 +32,14 @@ int mp_glp_write_lp(glp_prob *lp, const char *path);
 
 /* The MIP run of ilp-place and joint-ilp on a built model: the model
  * written to c->write_lp first when that is set (-1 when it could not be:
- * nothing solved, *rc and *st untouched), then glp_intopt with presolve on,
+ * nothing solved, *rc and *st untouched); without `solve` (the answer came
+ * without the model) that is all, 0; else glp_intopt with presolve on,
  * GLPK's messages under --verbose and tm_lim mp_glp_tm_lim(c, own).  Sets
  * *rc (glp_intopt's return code) and *st (glp_mip_status); returns 1 when
  * there is a solution to read (GLP_OPT or GLP_FEAS, the run ended normally
  * or at the time limit), else 0.  The problem stays the caller's (to read,
  * then delete). */
-int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, int *rc, int *st);
+int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, bool solve, int *rc, int *st);
 
 /* GLPK's terminal output for a solve: on stderr under --verbose (stdout
  * carries the figures), else off. */
