@@ -101,9 +101,9 @@ done
   plot "overhead" overhead "$DB"
 
 # ---- README ------------------------------------------------------------
-# the results written by this script do not make the source "dirty"
-version=$(git describe --always 2>/dev/null || echo unknown)
-[ -n "$(git status --porcelain -- . ':!results' 2>/dev/null)" ] && version="$version-dirty"
+# the commit, "-dirty" when a file outside results/ differs (the results
+# written by this script do not count): memplan --version says it
+version=$("$MEMPLAN" --version | sed -n 's/.*(\(.*\))$/\1/p')
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 ncpu=$(nproc 2>/dev/null || echo "?")
 os=$(. /etc/os-release 2>/dev/null && echo "$PRETTY_NAME" || uname -s)

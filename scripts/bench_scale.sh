@@ -50,12 +50,12 @@ ROWS=$SCALE_DIR/rows.txt
 CSV_SIZES="$((CSV_N / 10)) $CSV_N"
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
 DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
-# the version before anything is written (results/ of an earlier run would read as dirty)
+# the version: the commit, "-dirty" when a file outside results/ differs (memplan --version)
 cat > "$SCALE_DIR/meta" <<META
 QUICK='$QUICK'
 REPEAT='$REPEAT'
 REPEAT_BELOW='$REPEAT_BELOW'
-VERSION='$(git describe --always --dirty 2>/dev/null || echo unknown)'
+VERSION='$("$MEMPLAN" --version | sed -n 's/.*(\(.*\))$/\1/p')'
 DATE='$(date -u +%Y-%m-%d)'
 META
 

@@ -63,8 +63,15 @@ const char *mp_version_string(void) {
     char *s = strrchr(exe, '/');
     if (s) *s = 0;
   }
-  char cmd[PATH_MAX + 96];
-  snprintf(cmd, sizeof cmd, "git -C '%s' describe --always --dirty 2>/dev/null", exe);
+  /* "-dirty" when a file outside results/ differs from the commit: a
+   * benchmark's own tables and plots do not make its source dirty (the rule
+   * of scripts/bench.sh, which asks this binary) */
+  char cmd[PATH_MAX + 256];
+  snprintf(cmd, sizeof cmd,
+           "cd '%s' 2>/dev/null && v=$(git describe --always 2>/dev/null) && "
+           "{ [ -z \"$(git status --porcelain -- . ':!results' 2>/dev/null)\" ] || v=\"$v-dirty\"; } && "
+           "echo \"$v\"",
+           exe);
   FILE *p = popen(cmd, "r");
   if (p) {
     char buf[128];
