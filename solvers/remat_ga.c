@@ -421,8 +421,9 @@ static int rga_solve(mp_ctx *c) {
                "remat-ga changed the first-run order (reorder=1): the plan follows an order of its own");
   } else {
     snprintf(c->msg, sizeof c->msg,
-             "no plan within budget %lld found (%ld plans tried; the floor is %lld)",
-             (long long)c->budget, x.s.evals, (long long)floor);
+             "no plan within budget %lld found (%ld plans tried; the floor is %lld)%s",
+             (long long)c->budget, x.s.evals, (long long)floor, cut ? " before the time limit" : "");
+    if (cut) c->status = MP_TIMEOUT; /* the limit, not the search, ended it */
     rc = -1;
   }
   mp_events_destroy(&own_plan);

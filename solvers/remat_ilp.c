@@ -342,6 +342,7 @@ static int answer(search *s, bool infeasible) {
              s->infeasible ? "in Checkmate's stage shape (its MILP is infeasible)"
              : s->cut                      ? "found before the time limit"
                                            : "found");
+    if (!s->infeasible && s->cut) c->status = MP_TIMEOUT; /* the limit ended it */
     return -1;
   }
   if (rs_decode_checked(s->m, &s->best, c)) return -1;

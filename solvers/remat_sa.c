@@ -178,8 +178,10 @@ static int finish(mp_ctx *c, mp_rsa *s, const mp_rstart *st, const mp_events *st
     mp_events_copy(c->events, &s->best_plan);
   } else {
     snprintf(c->msg, sizeof c->msg,
-             "no plan within budget %lld found (%ld plans tried; the floor is %lld)",
-             (long long)c->budget, s->evals, (long long)mp_events_floor(c->g));
+             "no plan within budget %lld found (%ld plans tried; the floor is %lld)%s",
+             (long long)c->budget, s->evals, (long long)mp_events_floor(c->g),
+             cut ? " before the time limit" : "");
+    if (cut) c->status = MP_TIMEOUT; /* the limit, not the search, ended it */
     return -1;
   }
   if (duration <= floor)

@@ -437,6 +437,15 @@ expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_trai
   --remat swap-greedy --place firstfit --budget-frac 0.6 --time-limit 0.000001 --no-baseline --format json
 grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
   grep -q "no plan within budget 441420233: time limit" "$T/err" && ok || bad "no plan before the limit: $(cat "$T/err")"
+# the searches the limit ends before any plan: timeouts that say so (they
+# read status error; remat-lp's message was "no rounding of 0 LPs fits")
+for s in remat-lp remat-ilp remat-sa remat-ga; do
+  expect 3 "$s with its limit spent" $BIN solve graphs/real/squeezenet1_0_train_b32.json --order given \
+    --remat $s --place firstfit --budget-frac 0.8 --time-limit 0.000001 --no-baseline --format json
+  grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
+    grep -q "$s: .*budget 950254800.*before.*time limit\|$s: the time limit ended the LPs before a rounding fit budget 950254800" "$T/err" &&
+    ok || bad "$s before the limit: $(cat "$T/err")"
+done
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.
