@@ -146,6 +146,28 @@ static mp_err check_plan(run_state *s, const mp_stage_spec *st, const mp_stage_r
   return MP_OK;
 }
 
+/* Is there a recomputation stage after st in the chain? */
+static bool later_stage(const run_state *s, const mp_stage_spec *st) {
+  for (const mp_stage_spec *t = st + 1; t < s->ch->st + s->ch->n; t++)
+    if (t->kind == MP_STAGE_EVENTS) return true;
+  return false;
+}
+
+/* A stage that found no plan (the solver's own answer: no plan within the
+ * budget, a size cap, the time limit) is no proof of anything, so it does
+ * not end the chain: the next stage starts from the last verified plan
+ * (prev, or none), and the chain's plan is the last verified one.  Only a
+ * chain that ends with none fails, with the last stage's message.  (A plan
+ * the judge rejects is a solver's error and still ends it.) */
+static mp_err stage_no_plan(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr,
+                            const mp_events *prev) {
+  mp_remat_result *m = &s->r->remat;
+  m->has_plan = prev != NULL;
+  if (prev) mp_events_copy(&m->events, prev);
+  if (prev || later_stage(s, st)) return MP_OK;
+  return run_solver_failed(s, st, sr);
+}
+
 mp_err run_events_stage(run_state *s, const mp_stage_spec *st, mp_stage_result *sr) {
   mp_remat_result *m = &s->r->remat;
   mp_events prev;
@@ -165,8 +187,7 @@ mp_err run_events_stage(run_state *s, const mp_stage_spec *st, mp_stage_result *
   m->cpu_ms += sr->cpu_ms;
   mp_err e;
   if (run_stage_failed(sr)) {
-    m->has_plan = false;
-    e = run_solver_failed(s, st, sr);
+    e = stage_no_plan(s, st, sr, had ? &prev : NULL);
   } else if (sr->status == MP_INFEASIBLE) {
     e = check_claim(s, st, sr, had ? &prev : NULL);
   } else {

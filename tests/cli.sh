@@ -437,6 +437,22 @@ expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_trai
   --remat swap-greedy --place firstfit --budget-frac 0.6 --time-limit 0.000001 --no-baseline --format json
 grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
   grep -q "no plan within budget 441420233: time limit" "$T/err" && ok || bad "no plan before the limit: $(cat "$T/err")"
+# a recomputation stage that finds no plan proves nothing, so it does not
+# end the chain: the next one starts from the last verified plan (or from
+# none), the chain's plan is the last verified one, and only a chain that
+# ends with none fails (keepall below 1x never has one; dtr does here)
+SQ=graphs/real/squeezenet1_0_train_b32.json
+expect 0 "remat dtr alone" $BIN solve $SQ --remat dtr --budget-frac 0.8 --no-baseline --format json --out "$T/dtr.plan"
+grep '"duration"' "$T/out" | head -1 >"$T/dtr.dur"
+for c in keepall,dtr dtr,keepall; do
+  expect 0 "remat $c: keepall finds none" $BIN solve $SQ --remat $c --budget-frac 0.8 --no-baseline --format json \
+    --out "$T/chain.plan"
+  grep -q "keeping every tensor peaks at 1187818500" "$T/out" && grep -q '"remat_status": "feasible"' "$T/out" &&
+    [ "$(grep '"duration"' "$T/out" | head -1)" = "$(cat "$T/dtr.dur")" ] &&
+    $BIN verify $SQ "$T/chain.plan" >/dev/null 2>&1 && ok || bad "remat $c: $(head -c 300 "$T/err")"
+done
+expect 3 "remat keepall,keepall: no plan at all" $BIN solve $SQ --remat keepall,keepall --budget-frac 0.8 --no-baseline
+grep -q "keepall: no plan within budget 950254800" "$T/err" && ok || bad "keepall,keepall: $(cat "$T/err")"
 # the searches the limit ends before any plan: timeouts that say so (they
 # read status error; remat-lp's message was "no rounding of 0 LPs fits")
 for s in remat-lp remat-ilp remat-sa remat-ga; do
