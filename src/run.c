@@ -32,6 +32,12 @@ mp_err run_fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...) {
 /* The solver itself failed, refused or ran out of time: no plan. */
 bool run_stage_failed(const mp_stage_result *sr) { return sr->no_plan; }
 
+bool run_later_stage(const run_state *s, const mp_stage_spec *st) {
+  for (const mp_stage_spec *t = st + 1; t < s->ch->st + s->ch->n; t++)
+    if (t->kind == st->kind) return true;
+  return false;
+}
+
 mp_err run_solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
   s->failed_status = sr->status;
   return run_fail(s, st, "%s: %.400s", st->solver->name, sr->msg[0] ? sr->msg : "failed");
@@ -124,12 +130,16 @@ static mp_err order_stage(run_state *s, const mp_stage_spec *st, mp_stage_result
   run_call_solver(s, st, &c, sr);
   r->order_ms += sr->wall_ms;
   r->order_cpu_ms += sr->cpu_ms;
-  if (!(st->solver->roles & MP_ROLE_FILE_ORDER)) s->order_searched = true;
-  mp_err e;
+  mp_err e = MP_OK;
   if (run_stage_failed(sr)) {
+    /* no order is no proof: the chain goes on from the order it had, and
+     * fails only when no order stage returned one (as recomputation
+     * chains, run_events.c) */
     memcpy(r->order, start, sizeof(int) * n);
-    e = run_solver_failed(s, st, sr);
+    if (!s->ordered && !run_later_stage(s, st)) e = run_solver_failed(s, st, sr);
   } else {
+    if (!(st->solver->roles & MP_ROLE_FILE_ORDER)) s->order_searched = true;
+    s->ordered = true;
     e = check_order(s, st, sr);
   }
   free(start);
@@ -218,15 +228,18 @@ static mp_err place_stage(run_state *s, const mp_stage_spec *st, mp_stage_result
   run_call_solver(s, st, &c, sr);
   r->place_ms += sr->wall_ms;
   r->place_cpu_ms += sr->cpu_ms;
-  s->placed = true;
   mp_err e = MP_OK;
   if (run_stage_failed(sr)) {
+    /* no placement is no proof: the chain goes on from the placement it
+     * had (or none), and fails only when no placer returned one */
     if (joint) memcpy(r->order, start, sizeof(int) * (size_t)r->n);
-    e = run_solver_failed(s, st, sr);
-  } else if (joint) {
-    e = adopt_joint_order(s, st, sr);
+    if (prev) memcpy(r->offsets, prev, sizeof(int64_t) * (size_t)r->prob.n);
+    if (!prev && !run_later_stage(s, st)) e = run_solver_failed(s, st, sr);
+  } else {
+    s->placed = true;
+    if (joint) e = adopt_joint_order(s, st, sr);
+    if (!e) e = check_placement(s, st, sr);
   }
-  if (!e) e = check_placement(s, st, sr);
   free(prev);
   free(start);
   return e;

@@ -146,13 +146,6 @@ static mp_err check_plan(run_state *s, const mp_stage_spec *st, const mp_stage_r
   return MP_OK;
 }
 
-/* Is there a recomputation stage after st in the chain? */
-static bool later_stage(const run_state *s, const mp_stage_spec *st) {
-  for (const mp_stage_spec *t = st + 1; t < s->ch->st + s->ch->n; t++)
-    if (t->kind == MP_STAGE_EVENTS) return true;
-  return false;
-}
-
 /* A stage that found no plan (the solver's own answer: no plan within the
  * budget, a size cap, the time limit) is no proof of anything, so it does
  * not end the chain: the next stage starts from the last verified plan
@@ -164,7 +157,7 @@ static mp_err stage_no_plan(run_state *s, const mp_stage_spec *st, const mp_stag
   mp_remat_result *m = &s->r->remat;
   m->has_plan = prev != NULL;
   if (prev) mp_events_copy(&m->events, prev);
-  if (prev || later_stage(s, st)) return MP_OK;
+  if (prev || run_later_stage(s, st)) return MP_OK;
   return run_solver_failed(s, st, sr);
 }
 

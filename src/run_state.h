@@ -19,8 +19,9 @@ typedef struct run_state {
   int64_t place_bound;    /* every placement of the current lifetimes */
   char order_bound_src[96], place_bound_src[96];
   bool order_searched;    /* some stage chose the order (not the file order) */
+  bool ordered;           /* an order stage returned an order */
   bool timed_out[MP_N_STAGE_KINDS];
-  bool placed;            /* a placer has run: its offsets start the next */
+  bool placed;            /* a placer returned offsets: they start the next */
   bool plan_valid;        /* r->offsets verified against r->prob */
   const mp_stage_result *claim; /* a placer said nothing fits: the chain stops */
   const mp_solver *failed;      /* the stage that failed */
@@ -41,6 +42,8 @@ typedef struct run_state {
 mp_err run_fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool run_stage_failed(const mp_stage_result *sr);
+/* Is there a stage of st's kind after st in the chain? */
+bool run_later_stage(const run_state *s, const mp_stage_spec *st);
 mp_err run_solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr);
 void run_ctx_init(const run_state *s, const mp_stage_spec *st, mp_ctx *c);
 void run_call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_stage_result *sr);

@@ -453,6 +453,28 @@ for c in keepall,dtr dtr,keepall; do
 done
 expect 3 "remat keepall,keepall: no plan at all" $BIN solve $SQ --remat keepall,keepall --budget-frac 0.8 --no-baseline
 grep -q "keepall: no plan within budget 950254800" "$T/err" && ok || bad "keepall,keepall: $(cat "$T/err")"
+# the same for order and placement chains: a stage under its size cap
+# hands on the chain's order or placement; alone it is still refused
+RN=graphs/real/resnet18_train_b32.json
+MA=graphs/minimalloc/challenging/A.1048576.csv
+expect 0 "greedy alone" $BIN solve $RN --order greedy --no-baseline --format json
+grep '"arena"' "$T/out" >"$T/greedy.arena"
+for c in ilp,greedy greedy,ilp; do
+  expect 0 "order $c: ilp refuses" $BIN solve $RN --order $c --no-baseline --format json
+  grep -q "exceed the size cap max_nodes=60" "$T/out" && [ "$(grep '"arena"' "$T/out")" = "$(cat "$T/greedy.arena")" ] &&
+    ok || bad "order $c: $(head -c 300 "$T/err")"
+done
+expect 3 "order ilp alone: refused" $BIN solve $RN --order ilp --no-baseline --format json
+grep -q '"status": "refused"' "$T/out" && ok || bad "ilp alone: $(grep '"status"' "$T/out" | head -1)"
+expect 0 "bysize alone" $BIN solve $MA --place bysize --no-baseline --format json
+grep '"arena"' "$T/out" >"$T/bysize.arena"
+for c in ilp-place,bysize bysize,ilp-place; do
+  expect 0 "place $c: ilp-place refuses" $BIN solve $MA --place $c --no-baseline --format json
+  grep -q "exceed the size cap max_items=60" "$T/out" && [ "$(grep '"arena"' "$T/out")" = "$(cat "$T/bysize.arena")" ] &&
+    ok || bad "place $c: $(head -c 300 "$T/err")"
+done
+expect 3 "place ilp-place alone: refused" $BIN solve $MA --place ilp-place --no-baseline --format json
+grep -q '"status": "refused"' "$T/out" && ok || bad "ilp-place alone: $(grep '"status"' "$T/out" | head -1)"
 # the searches the limit ends before any plan: timeouts that say so (they
 # read status error; remat-lp's message was "no rounding of 0 LPs fits")
 for s in remat-lp remat-ilp remat-sa remat-ga; do
