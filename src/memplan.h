@@ -259,6 +259,9 @@ memplan_err memplan_instance_write(const memplan_instance *in, const char *path,
 
 typedef struct memplan_request {
   int version;           /* MEMPLAN_API_VERSION (memplan_request_init) */
+  /* Chains "a,b": each stage starts from the chain's last result; a stage
+   * that returns none (a size cap, no plan) hands that one on, and a chain
+   * fails only when none of its stages returned one. */
   const char *order;     /* order solver chain "a,b" (NULL: the file order) */
   const char *place;     /* placer chain (NULL: the default placer) */
   int64_t align;         /* offset alignment (0: 64 for graphs, 1 for CSV) */

@@ -111,8 +111,9 @@ typedef struct mp_ctx {
   double bandwidth;
   /* events stage in a chain (`--remat a,b`): the chain's last plan, which
    * the harness verified and found within the budget; NULL for the first
-   * stage, or when no stage before found one.  A search may start from it (as an order stage starts from
-   * start_order); start_order stays the order handed to the chain. */
+   * stage, or when no stage before found one.  A search may start from it
+   * (as an order stage starts from start_order); start_order stays the
+   * order handed to the chain. */
   const mp_events *start_events;
   /* ---- outputs ---- */
   int *order;               /* order stage: n node ids (preset to start_order) */
