@@ -437,6 +437,28 @@ expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_trai
   --remat swap-greedy --place firstfit --budget-frac 0.6 --time-limit 0.000001 --no-baseline --format json
 grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
   grep -q "no plan within budget 441420233: time limit" "$T/err" && ok || bad "no plan before the limit: $(cat "$T/err")"
+# the version of results rows and reports: the commit of the tree the
+# binary was built in, "-dirty" only when a file outside results/ differs
+# (a benchmark's own tables do not count)
+if command -v git >/dev/null 2>&1; then
+  V="$T/vrepo"
+  mkdir -p "$V/bin" "$V/src" "$V/results"
+  cp "$BIN" "$V/bin/memplan"
+  echo a >"$V/src/a.c"
+  echo r >"$V/results/r.md"
+  git -C "$V" init -q && git -C "$V" add -A &&
+    git -C "$V" -c user.email=t@t -c user.name=t commit -qm v >/dev/null
+  c=$(git -C "$V" rev-parse --short HEAD)
+  v1=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
+  echo more >>"$V/results/r.md"; echo new >"$V/results/new.md"
+  v2=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
+  echo b >>"$V/src/a.c"
+  v3=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
+  case "$v1|$v2|$v3" in
+  *"($c)|"*"($c)|"*"($c-dirty)") ok ;;
+  *) bad "version: clean '$v1', results changed '$v2', source changed '$v3' (commit $c)" ;;
+  esac
+fi
 # a recomputation stage that finds no plan proves nothing, so it does not
 # end the chain: the next one starts from the last verified plan (or from
 # none), the chain's plan is the last verified one, and only a chain that
