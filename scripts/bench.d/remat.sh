@@ -102,7 +102,8 @@ bench "$EXP" "$DB"
   echo "the live peak of the order handed to the recomputation stage (the file order: the"
   echo "keep-all peak). Below a graph's events floor (its inputs, its outputs, or one node's"
   echo "reads, outputs and workspace) every solver proves that no plan fits (infeasible); a"
-  echo "heuristic that finds no plan above it is an error (no plan), not a proof."
+  echo "heuristic that finds no plan above it is an error (no plan), not a proof, and a search"
+  echo "the time limit ends before any plan is a timeout."
   echo
   echo "## $(sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' "$EXP" | head -1): $(q "SELECT count(DISTINCT path) FROM results") graphs"
   echo
