@@ -141,7 +141,10 @@ typedef struct mp_solver {
   /* Returns 0 when ctx holds a plan (any status but error), else -1 with
    * ctx->msg set.  A refusal under the solver's documented size cap is -1
    * with ctx->status = MP_REFUSED and a clear message: the harness reports
-   * status `refused`, which bench keeps apart from failures. */
+   * status `refused`, which bench keeps apart from failures.  A search the
+   * time limit ends before any plan is -1 with ctx->status = MP_TIMEOUT.
+   * Any -1 proves nothing: in a chain the next stage starts from the
+   * chain's last result. */
   int (*solve)(mp_ctx *ctx);
 } mp_solver;
 
