@@ -101,7 +101,7 @@ static int round_lps(mp_ctx *c, const rs_model *m, lp_run *r, rs_dec *best, doub
 
 /* Why no rounding fits, from the last LP's outcome (a refusal has said so
  * already).  The time limit makes it a timeout, never a claim. */
-static void no_plan(mp_ctx *c, int lp, int tries) {
+static void no_plan(mp_ctx *c, int lp, int64_t lp_budget, int tries) {
   if (c->status == MP_REFUSED) return;
   const char *s = tries == 1 ? "" : "s";
   long long b = (long long)c->budget;
@@ -112,8 +112,9 @@ static void no_plan(mp_ctx *c, int lp, int tries) {
              "rounded)", b, tries, s);
   } else if (lp == RM_LP_INFEASIBLE) {
     snprintf(c->msg, sizeof c->msg,
-             "no rounding of %d LP%s fits budget %lld, and the stage LP has no solution under the "
-             "next budget (Checkmate's stage shape, no claim for other plans)", tries, s, b);
+             "no rounding of %d LP%s fits budget %lld, and the stage LP under budget %lld has no "
+             "solution (Checkmate's stage shape, no claim for other plans)", tries, s, b,
+             (long long)lp_budget);
   } else if (lp == RM_LP_FAIL) {
     snprintf(c->msg, sizeof c->msg, "GLPK failed on the LP (%d LP%s rounded before, none within "
              "budget %lld)", tries, s, b);
@@ -125,9 +126,9 @@ static void no_plan(mp_ctx *c, int lp, int tries) {
 /* The best rounding decoded into c->events and checked, with the status
  * and the message; 0, or -1 when none fits or the decoding fails. */
 static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost, int tries,
-                    int lp) {
+                    const lp_run *last) {
   if (!isfinite(best_cost)) {
-    no_plan(c, lp, tries);
+    no_plan(c, last->lp, last->lp_budget, tries);
     return -1;
   }
   if (rs_decode_checked(m, best, c)) return -1;
@@ -158,12 +159,13 @@ static int remat_lp_solve(mp_ctx *c) {
   rs_dec best;
   rs_dec_init(&m, &best);
   double best_cost = INFINITY;
-  int tries = round_lps(c, &m, &r, &best, &best_cost), last_lp = r.lp;
+  int tries = round_lps(c, &m, &r, &best, &best_cost);
+  lp_run last = r; /* the bound's LP below reuses r */
   if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && !mp_time_up(c) &&
       lp_solve(&r, c->budget, RM_BOUND) == RM_LP_OPT &&
       rs_bound_up(r.value, rs_cost_unit(&m)) > c->duration_bound)
     c->duration_bound = rs_bound_up(r.value, rs_cost_unit(&m));
-  int rc = conclude(c, &m, &best, best_cost, tries, last_lp);
+  int rc = conclude(c, &m, &best, best_cost, tries, &last);
   free(r.s);
   rs_dec_destroy(&best);
   rs_model_destroy(&m);

@@ -32,13 +32,16 @@ mp_err run_fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...) {
 /* The solver itself failed, refused or ran out of time: no plan. */
 bool run_stage_failed(const mp_stage_result *sr) { return sr->no_plan; }
 
-bool run_later_stage(const run_state *s, const mp_stage_spec *st) {
+/* Is there a stage of st's kind after st in the chain? */
+static bool later_stage(const run_state *s, const mp_stage_spec *st) {
   for (const mp_stage_spec *t = st + 1; t < s->ch->st + s->ch->n; t++)
     if (t->kind == st->kind) return true;
   return false;
 }
 
-mp_err run_solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr) {
+mp_err run_no_result(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr,
+                     bool chain_has_one) {
+  if (chain_has_one || later_stage(s, st)) return MP_OK;
   s->failed_status = sr->status;
   return run_fail(s, st, "%s: %.400s", st->solver->name, sr->msg[0] ? sr->msg : "failed");
 }
@@ -132,11 +135,8 @@ static mp_err order_stage(run_state *s, const mp_stage_spec *st, mp_stage_result
   r->order_cpu_ms += sr->cpu_ms;
   mp_err e = MP_OK;
   if (run_stage_failed(sr)) {
-    /* no order is no proof: the chain goes on from the order it had, and
-     * fails only when no order stage returned one (as recomputation
-     * chains, run_events.c) */
-    memcpy(r->order, start, sizeof(int) * n);
-    if (!s->ordered && !run_later_stage(s, st)) e = run_solver_failed(s, st, sr);
+    memcpy(r->order, start, sizeof(int) * n); /* the chain goes on from it */
+    e = run_no_result(s, st, sr, s->ordered);
   } else {
     if (!(st->solver->roles & MP_ROLE_FILE_ORDER)) s->order_searched = true;
     s->ordered = true;
@@ -230,11 +230,9 @@ static mp_err place_stage(run_state *s, const mp_stage_spec *st, mp_stage_result
   r->place_cpu_ms += sr->cpu_ms;
   mp_err e = MP_OK;
   if (run_stage_failed(sr)) {
-    /* no placement is no proof: the chain goes on from the placement it
-     * had (or none), and fails only when no placer returned one */
     if (joint) memcpy(r->order, start, sizeof(int) * (size_t)r->n);
-    if (prev) memcpy(r->offsets, prev, sizeof(int64_t) * (size_t)r->prob.n);
-    if (!prev && !run_later_stage(s, st)) e = run_solver_failed(s, st, sr);
+    if (prev) memcpy(r->offsets, prev, sizeof(int64_t) * (size_t)r->prob.n); /* goes on from it */
+    e = run_no_result(s, st, sr, prev != NULL);
   } else {
     s->placed = true;
     if (joint) e = adopt_joint_order(s, st, sr);

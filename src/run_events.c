@@ -146,21 +146,6 @@ static mp_err check_plan(run_state *s, const mp_stage_spec *st, const mp_stage_r
   return MP_OK;
 }
 
-/* A stage that found no plan (the solver's own answer: no plan within the
- * budget, a size cap, the time limit) is no proof of anything, so it does
- * not end the chain: the next stage starts from the last verified plan
- * (prev, or none), and the chain's plan is the last verified one.  Only a
- * chain that ends with none fails, with the last stage's message.  (A plan
- * the judge rejects is a solver's error and still ends it.) */
-static mp_err stage_no_plan(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr,
-                            const mp_events *prev) {
-  mp_remat_result *m = &s->r->remat;
-  m->has_plan = prev != NULL;
-  if (prev) mp_events_copy(&m->events, prev);
-  if (prev || run_later_stage(s, st)) return MP_OK;
-  return run_solver_failed(s, st, sr);
-}
-
 mp_err run_events_stage(run_state *s, const mp_stage_spec *st, mp_stage_result *sr) {
   mp_remat_result *m = &s->r->remat;
   mp_events prev;
@@ -179,8 +164,10 @@ mp_err run_events_stage(run_state *s, const mp_stage_spec *st, mp_stage_result *
   m->ms += sr->wall_ms;
   m->cpu_ms += sr->cpu_ms;
   mp_err e;
-  if (run_stage_failed(sr)) {
-    e = stage_no_plan(s, st, sr, had ? &prev : NULL);
+  if (run_stage_failed(sr)) { /* the chain keeps its last verified plan */
+    m->has_plan = had;
+    if (had) mp_events_copy(&m->events, &prev);
+    e = run_no_result(s, st, sr, had);
   } else if (sr->status == MP_INFEASIBLE) {
     e = check_claim(s, st, sr, had ? &prev : NULL);
   } else {

@@ -42,9 +42,13 @@ typedef struct run_state {
 mp_err run_fail(run_state *s, const mp_stage_spec *st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 bool run_stage_failed(const mp_stage_result *sr);
-/* Is there a stage of st's kind after st in the chain? */
-bool run_later_stage(const run_state *s, const mp_stage_spec *st);
-mp_err run_solver_failed(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr);
+/* A stage returned nothing (no plan within the budget, a size cap, the
+ * time limit): no proof, so it does not end its chain.  The caller keeps
+ * the chain's last result (chain_has_one) for the next stage; MP_OK unless
+ * the chain has none and no later stage of its kind can give one, when the
+ * run fails with the stage's message and status. */
+mp_err run_no_result(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr,
+                     bool chain_has_one);
 void run_ctx_init(const run_state *s, const mp_stage_spec *st, mp_ctx *c);
 void run_call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_stage_result *sr);
 void *run_dup(const void *src, size_t n, size_t size);

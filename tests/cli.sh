@@ -440,7 +440,9 @@ grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out
 # the version of results rows and reports: the commit of the tree the
 # binary was built in, "-dirty" only when a file outside results/ differs
 # (a benchmark's own tables do not count)
-if command -v git >/dev/null 2>&1; then
+if ! command -v git >/dev/null 2>&1; then
+  bad "version: no git to build the scratch repository with"
+else
   V="$T/vrepo"
   mkdir -p "$V/bin" "$V/src" "$V/results"
   cp "$BIN" "$V/bin/memplan"
@@ -486,6 +488,9 @@ for c in ilp,greedy greedy,ilp; do
   grep -q "exceed the size cap max_nodes=60" "$T/out" && [ "$(grep '"arena"' "$T/out")" = "$(cat "$T/greedy.arena")" ] &&
     ok || bad "order $c: $(head -c 300 "$T/err")"
 done
+# the refused stage searched nothing: the file order after it is still "fixed"
+expect 0 "order ilp,given" $BIN solve $RN --order ilp,given --no-baseline --format json
+grep -q '"order_status": "fixed"' "$T/out" && ok || bad "ilp,given: $(grep '"order_status"' "$T/out")"
 expect 3 "order ilp alone: refused" $BIN solve $RN --order ilp --no-baseline --format json
 grep -q '"status": "refused"' "$T/out" && ok || bad "ilp alone: $(grep '"status"' "$T/out" | head -1)"
 expect 0 "bysize alone" $BIN solve $MA --place bysize --no-baseline --format json
@@ -497,6 +502,12 @@ for c in ilp-place,bysize bysize,ilp-place; do
 done
 expect 3 "place ilp-place alone: refused" $BIN solve $MA --place ilp-place --no-baseline --format json
 grep -q '"status": "refused"' "$T/out" && ok || bad "ilp-place alone: $(grep '"status"' "$T/out" | head -1)"
+# remat-lp whose first LP has no solution says so for that LP's budget (an
+# error, no claim: the stage shape is narrower than DESIGN 6's plans)
+expect 3 "remat-lp, LP infeasible" $BIN solve $SQ --remat remat-lp --budget-frac 0.4 --no-baseline --format json
+grep -q '"remat_status": "error"' "$T/out" &&
+  grep -q "no rounding of 0 LPs fits budget 475127400, and the stage LP under budget 475127400 has no solution" "$T/err" &&
+  ok || bad "remat-lp LP infeasible: $(cat "$T/err")"
 # the searches the limit ends before any plan: timeouts that say so (they
 # read status error; remat-lp's message was "no rounding of 0 LPs fits")
 for s in remat-lp remat-ilp remat-sa remat-ga; do
