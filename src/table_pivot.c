@@ -214,54 +214,67 @@ static void summarize(const pivot *P, const char *label, colsum *c) {
   }
 }
 
+/* The number of summary rows under a table of P's metric. */
+static int summary_row_count(const pivot *P) {
+  if (P->metric <= M_ARENA) return P->o->n_baselines ? 3 : 2;
+  return P->metric == M_TIME || P->metric == M_WALL || P->metric == M_FRAG ? 1 : 0;
+}
+
+/* The first cell of summary row r. */
+static void summary_head(const pivot *P, int r, char *head, size_t size) {
+  double within = P->o->within > 0 ? P->o->within : 0.01;
+  if (P->metric == M_TIME)
+    snprintf(head, size, "geometric mean (ms)");
+  else if (P->metric == M_WALL)
+    snprintf(head, size, "within the limit + %g s", WALL_SLACK_S);
+  else if (P->metric == M_FRAG)
+    snprintf(head, size, "largest");
+  else if (r == 0)
+    snprintf(head, size, "within %g%% of the bound", 100 * within);
+  else if (r == 1)
+    snprintf(head, size, "proved optimal (max, median ms)");
+  else
+    snprintf(head, size, "vs baseline (geometric mean)");
+}
+
+/* Column x's cell of summary row r ("" when it has nothing to say). */
+static void summary_cell(const pivot *P, colsum *x, int r, char *t, size_t size) {
+  t[0] = 0;
+  if (P->metric == M_TIME) {
+    if (x->planned) mp_tab_ms(t, size, exp(x->log_ms / x->planned));
+  } else if (P->metric == M_WALL) {
+    if (x->limited) snprintf(t, size, "%d/%d", x->in_limit, x->limited);
+  } else if (P->metric == M_FRAG) {
+    if (x->planned) mp_tab_num(t, size, 100 * x->frag_max, 4);
+  } else if (r == 0) {
+    snprintf(t, size, "%d/%d", x->within, x->planned);
+  } else if (r == 1) {
+    int l = snprintf(t, size, "%d/%d", x->proved, x->instances);
+    if (x->proved) {
+      char mx[48], md[48];
+      qsort(x->proof_ms, (size_t)x->proved, sizeof(double), cmp_dbl);
+      mp_tab_ms(mx, sizeof mx, x->proof_ms[x->proved - 1]);
+      mp_tab_ms(md, sizeof md, x->proof_ms[(x->proved - 1) / 2]);
+      snprintf(t + l, size - (size_t)l, " (%s, %s)", mx, md);
+    }
+  } else if (x->n_base) {
+    mp_tab_pct(P->f, t, size, exp(x->log_base / x->n_base) - 1);
+  }
+}
+
 static void summary_rows(const pivot *P, FILE *o, int lead) {
   colsum *c = mp_xcalloc((size_t)(P->nl ? P->nl : 1), sizeof(colsum));
   for (int k = 0; k < P->nl; k++) summarize(P, P->labels[k], &c[k]);
   char t[160], head[120];
-  int rows = P->metric <= M_ARENA ? (P->o->n_baselines ? 3 : 2)
-             : P->metric == M_TIME || P->metric == M_WALL || P->metric == M_FRAG ? 1
-                                                                                 : 0;
-  double within = P->o->within > 0 ? P->o->within : 0.01;
+  int rows = summary_row_count(P);
   for (int r = 0; r < rows; r++) {
     if (r == 0 && P->f->latex) fputs("\\midrule\n", o);
     mp_tab_row_begin(o, P->f);
-    if (P->metric == M_TIME)
-      snprintf(head, sizeof head, "geometric mean (ms)");
-    else if (P->metric == M_WALL)
-      snprintf(head, sizeof head, "within the limit + %g s", WALL_SLACK_S);
-    else if (P->metric == M_FRAG)
-      snprintf(head, sizeof head, "largest");
-    else if (r == 0)
-      snprintf(head, sizeof head, "within %g%% of the bound", 100 * within);
-    else if (r == 1)
-      snprintf(head, sizeof head, "proved optimal (max, median ms)");
-    else
-      snprintf(head, sizeof head, "vs baseline (geometric mean)");
+    summary_head(P, r, head, sizeof head);
     mp_tab_cell(o, P->f, head, NULL, false, true);
     for (int i = 1; i < lead; i++) mp_tab_cell(o, P->f, "", NULL, false, false);
     for (int k = 0; k < P->nl; k++) {
-      colsum *x = &c[k];
-      t[0] = 0;
-      if (P->metric == M_TIME) {
-        if (x->planned) mp_tab_ms(t, sizeof t, exp(x->log_ms / x->planned));
-      } else if (P->metric == M_WALL) {
-        if (x->limited) snprintf(t, sizeof t, "%d/%d", x->in_limit, x->limited);
-      } else if (P->metric == M_FRAG) {
-        if (x->planned) mp_tab_num(t, sizeof t, 100 * x->frag_max, 4);
-      } else if (r == 0) {
-        snprintf(t, sizeof t, "%d/%d", x->within, x->planned);
-      } else if (r == 1) {
-        int l = snprintf(t, sizeof t, "%d/%d", x->proved, x->instances);
-        if (x->proved) {
-          char mx[48], md[48];
-          qsort(x->proof_ms, (size_t)x->proved, sizeof(double), cmp_dbl);
-          mp_tab_ms(mx, sizeof mx, x->proof_ms[x->proved - 1]);
-          mp_tab_ms(md, sizeof md, x->proof_ms[(x->proved - 1) / 2]);
-          snprintf(t + l, sizeof t - (size_t)l, " (%s, %s)", mx, md);
-        }
-      } else if (x->n_base) {
-        mp_tab_pct(P->f, t, sizeof t, exp(x->log_base / x->n_base) - 1);
-      }
+      summary_cell(P, &c[k], r, t, sizeof t);
       mp_tab_cell(o, P->f, t, NULL, false, false);
     }
     mp_tab_row_end(o, P->f);

@@ -73,19 +73,56 @@ static void undo_pass(const rs_model *m, int64_t budget, const dropped *dr, int 
   }
 }
 
+/* Scratch of the rounds: a trial decision, the best of a round, the
+ * stage peaks and where they are. */
+typedef struct scratch {
+  rs_dec trial, best;
+  int64_t *peak;
+  int *at;
+} scratch;
+
+/* One round at the first stage over the budget: of the drops that make
+ * progress, the one that costs least per byte freed (into x->best, *p and
+ * *dr).  False when no drop makes progress. */
+static bool best_drop(const rs_model *m, int64_t budget, const rs_dec *d, progress now,
+                      scratch *x, progress *p_out, dropped *dr) {
+  int t = now.stage, k = now.at;
+  double base = rs_cost(m, d), best_rate = INFINITY;
+  progress best_p = now;
+  for (int cand = 0; cand < 2 * m->nb; cand++) {
+    int b = cand >> 1, after = cand & 1;
+    if (!*rs_S(d, t + after, b) || (k >= 0 && rs_touches(m, k, b))) continue;
+    rs_dec_copy(&x->trial, d);
+    int lo, hi;
+    if (!drop(m, &x->trial, b, t, after, &lo, &hi)) continue;
+    progress p = measure(m, &x->trial, budget, x->peak, x->at);
+    if (!better(p, now)) continue;
+    double freed = (double)(p.stage > t ? now.worst - budget : now.worst - p.worst);
+    double rate = (rs_cost(m, &x->trial) - base + 1e-9) / (freed > 0 ? freed : 1);
+    if (rate < best_rate || (rate == best_rate && better(p, best_p))) {
+      best_rate = rate;
+      best_p = p;
+      *dr = (dropped){b, lo, hi};
+      rs_dec_copy(&x->best, &x->trial);
+    }
+  }
+  *p_out = best_p;
+  return isfinite(best_rate);
+}
+
 int rs_greedy(const rs_model *m, int64_t budget, const mp_ctx *c, rs_dec *d) {
   int N = m->n_pos;
-  int64_t *peak = mp_xmalloc(sizeof(int64_t) * ((size_t)N + 1));
-  int *at = mp_xmalloc(sizeof(int) * ((size_t)N + 1));
-  rs_dec trial, best;
-  rs_dec_init(m, &trial);
-  rs_dec_init(m, &best);
+  scratch x;
+  x.peak = mp_xmalloc(sizeof(int64_t) * ((size_t)N + 1));
+  x.at = mp_xmalloc(sizeof(int) * ((size_t)N + 1));
+  rs_dec_init(m, &x.trial);
+  rs_dec_init(m, &x.best);
   mp_events keep;
   mp_events_init(&keep);
   mp_events_from_order(m->g, m->order, &keep);
   int rc = rs_project(m, &keep, d);
   mp_events_destroy(&keep);
-  progress now = rc ? (progress){0, 0, -1} : measure(m, d, budget, peak, at);
+  progress now = rc ? (progress){0, 0, -1} : measure(m, d, budget, x.peak, x.at);
   dropped *dr = mp_xmalloc(sizeof(dropped) * (size_t)(8 * (N + 1) + 1));
   int n_dr = 0;
   for (int round = 0; rc == 0 && now.stage <= N && round < 8 * (N + 1); round++) {
@@ -93,40 +130,18 @@ int rs_greedy(const rs_model *m, int64_t budget, const mp_ctx *c, rs_dec *d) {
       rc = -1;
       break;
     }
-    int t = now.stage, k = now.at;
-    double base = rs_cost(m, d), best_rate = INFINITY;
-    progress best_p = now;
-    dropped best_dr = {0, 0, 0};
-    for (int cand = 0; cand < 2 * m->nb; cand++) {
-      int b = cand >> 1, after = cand & 1;
-      if (!*rs_S(d, t + after, b) || (k >= 0 && rs_touches(m, k, b))) continue;
-      rs_dec_copy(&trial, d);
-      int lo, hi;
-      if (!drop(m, &trial, b, t, after, &lo, &hi)) continue;
-      progress p = measure(m, &trial, budget, peak, at);
-      if (!better(p, now)) continue;
-      double freed = (double)(p.stage > t ? now.worst - budget : now.worst - p.worst);
-      double rate = (rs_cost(m, &trial) - base + 1e-9) / (freed > 0 ? freed : 1);
-      if (rate < best_rate || (rate == best_rate && better(p, best_p))) {
-        best_rate = rate;
-        best_p = p;
-        best_dr = (dropped){b, lo, hi};
-        rs_dec_copy(&best, &trial);
-      }
-    }
-    if (!isfinite(best_rate)) rc = -1;
+    if (!best_drop(m, budget, d, now, &x, &now, &dr[n_dr])) rc = -1;
     else {
-      rs_dec_copy(d, &best);
-      now = best_p;
-      dr[n_dr++] = best_dr;
+      rs_dec_copy(d, &x.best);
+      n_dr++;
     }
   }
   if (rc == 0 && now.stage <= N) rc = -1;
-  if (rc == 0) undo_pass(m, budget, dr, n_dr, d, &trial, peak, at, c);
+  if (rc == 0) undo_pass(m, budget, dr, n_dr, d, &x.trial, x.peak, x.at, c);
   free(dr);
-  rs_dec_destroy(&trial);
-  rs_dec_destroy(&best);
-  free(peak);
-  free(at);
+  rs_dec_destroy(&x.trial);
+  rs_dec_destroy(&x.best);
+  free(x.peak);
+  free(x.at);
   return rc;
 }
