@@ -45,22 +45,10 @@ static bool any_reader(const or_model *m, const or_buf *b) {
   return false;
 }
 
-int or_build(const mp_graph *g, or_model *m) {
-  memset(m, 0, sizeof *m);
+/* Buffers: every output of a node without alias with size > 0, then every
+ * workspace; own[t] gets the buffer tensor t owns (OR_NONE: none). */
+static void build_buffers(const mp_graph *g, or_model *m, int *own) {
   int n = g->n;
-  m->n = n;
-  m->tbase = zalloc((size_t)n + 1, sizeof(int));
-  int nt = 0;
-  for (int v = 0; v < n; v++) {
-    m->tbase[v] = nt;
-    nt += g->nodes[v].n_out;
-  }
-  m->tbase[n] = nt;
-  /* buffers: every output of a node without alias with size > 0, then
-   * every workspace */
-  int cap = nt + n;
-  m->b = zalloc((size_t)cap, sizeof(or_buf));
-  int *own = zalloc((size_t)nt, sizeof(int));
   for (int v = 0; v < n; v++) {
     const mp_node *nd = &g->nodes[v];
     for (int k = 0; k < nd->n_out; k++) {
@@ -82,56 +70,71 @@ int or_build(const mp_graph *g, or_model *m) {
       b->ws = true;
       b->size = g->nodes[v].workspace;
     }
-  m->root = zalloc((size_t)nt, sizeof(int));
+}
+
+/* The storage root of every tensor; -1 on an alias cycle. */
+static int build_roots(const mp_graph *g, or_model *m, const int *own) {
   int rc = 0;
-  for (int v = 0; v < n; v++)
+  for (int v = 0; v < g->n; v++)
     for (int k = 0; k < g->nodes[v].n_out; k++) {
       int r = root_of_ref(g, m->tbase, own, v, k, 0);
       if (r == -3) rc = -1;
       m->root[m->tbase[v] + k] = r;
     }
+  return rc;
+}
+
+/* The root buffers of the tensors `in` names (`j`: all of j's outputs):
+ * read by node w (reader), else graph outputs. */
+static void mark_roots_of_input(const mp_graph *g, or_model *m, const mp_ref *in, int w,
+                                bool reader) {
+  int j = in->node, k = in->out;
+  int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
+  for (int kk = lo; kk < hi; kk++) {
+    int r = m->root[m->tbase[j] + kk];
+    if (r < 0) continue;
+    if (reader)
+      m->b[r].reader[w] = true;
+    else
+      m->b[r].graph_output = true;
+  }
+}
+
+/* Readers: a node reads every tensor it names, through whatever alias
+ * chain, i.e. it reads the roots; data edges; alias sets.  is_read[j]: some
+ * node names j. */
+static void build_readers(const mp_graph *g, or_model *m, const int *own, bool aliases_ok,
+                          bool *is_read) {
+  int n = g->n;
   for (int i = 0; i < m->nb; i++) {
     m->b[i].reader = zalloc((size_t)n, sizeof(bool));
     m->b[i].alias_set = zalloc((size_t)n, sizeof(bool));
     if (!m->b[i].ws) m->b[i].alias_set[m->b[i].owner] = true;
   }
-  /* readers: a node reads every tensor it names (`j`: all of j's outputs),
-   * through whatever alias chain, i.e. it reads the roots */
-  m->data = zalloc((size_t)n * (size_t)n, sizeof(bool));
-  m->prec = zalloc((size_t)n * (size_t)n, sizeof(bool));
-  bool *is_read = zalloc((size_t)n, sizeof(bool));
   for (int w = 0; w < n; w++) {
     const mp_node *nd = &g->nodes[w];
     for (int i = 0; i < nd->n_in; i++) {
-      int j = nd->in[i].node, k = nd->in[i].out;
-      m->data[j * n + w] = true;
-      is_read[j] = true;
-      int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
-      for (int kk = lo; kk < hi; kk++) {
-        int r = m->root[m->tbase[j] + kk];
-        if (r >= 0) m->b[r].reader[w] = true;
-      }
+      m->data[nd->in[i].node * n + w] = true;
+      is_read[nd->in[i].node] = true;
+      mark_roots_of_input(g, m, &nd->in[i], w, true);
     }
-    if (nd->has_alias && rc == 0) {
+    if (nd->has_alias && aliases_ok) {
       int r = root_of_alias(g, m->tbase, own, nd->alias, 0);
       if (r >= 0) m->b[r].alias_set[w] = true;
     }
   }
-  /* graph outputs */
+}
+
+/* Graph outputs: what `output` nodes read, or, without any, the outputs of
+ * the nodes nobody reads. */
+static void build_outputs(const mp_graph *g, or_model *m, const bool *is_read) {
   bool any_output_node = false;
-  for (int v = 0; v < n; v++) any_output_node |= g->nodes[v].op && !strcmp(g->nodes[v].op, "output");
-  for (int v = 0; v < n; v++) {
+  for (int v = 0; v < g->n; v++) any_output_node |= g->nodes[v].op && !strcmp(g->nodes[v].op, "output");
+  for (int v = 0; v < g->n; v++) {
     const mp_node *nd = &g->nodes[v];
     if (any_output_node) {
       if (!nd->op || strcmp(nd->op, "output")) continue;
-      for (int i = 0; i < nd->n_in; i++) {
-        int j = nd->in[i].node, k = nd->in[i].out;
-        int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
-        for (int kk = lo; kk < hi; kk++) {
-          int r = m->root[m->tbase[j] + kk];
-          if (r >= 0) m->b[r].graph_output = true;
-        }
-      }
+      for (int i = 0; i < nd->n_in; i++) mark_roots_of_input(g, m, &nd->in[i], v, false);
     } else if (!is_read[v]) {
       for (int k = 0; k < nd->n_out; k++) {
         int r = m->root[m->tbase[v] + k];
@@ -139,17 +142,20 @@ int or_build(const mp_graph *g, or_model *m) {
       }
     }
   }
-  free(is_read);
-  /* precedence: data edges, plus for every in-place writer v of storage b
-   * an edge between v and every other reader w of b that is not a pure
-   * view, in file order */
+}
+
+/* Precedence: data edges, plus for every in-place writer v of storage b an
+ * edge between v and every other reader w of b that is not a pure view, in
+ * file order (with an alias cycle, the data edges only). */
+static void build_precedence(const mp_graph *g, or_model *m, const int *own, bool aliases_ok) {
+  int n = g->n;
   int *pos = zalloc((size_t)n, sizeof(int));
   for (int i = 0; i < n; i++) pos[g->given[i]] = i;
   for (int u = 0; u < n * n; u++) {
     m->prec[u] = m->data[u];
     m->n_data += m->data[u];
   }
-  for (int v = 0; v < n && rc == 0; v++) {
+  for (int v = 0; v < n && aliases_ok; v++) {
     const mp_node *nd = &g->nodes[v];
     if (!nd->inplace || !nd->has_alias) continue;
     int b = root_of_alias(g, m->tbase, own, nd->alias, 0);
@@ -168,8 +174,11 @@ int or_build(const mp_graph *g, or_model *m) {
   for (int u = 0; u < n * n; u++) total += m->prec[u];
   m->n_inplace = total - m->n_data;
   free(pos);
-  /* per-node bound: distinct buffers read + buffers owned + workspace */
-  for (int v = 0; v < n; v++) {
+}
+
+/* Per-node bound: distinct buffers read + buffers owned + workspace. */
+static void build_node_bound(or_model *m) {
+  for (int v = 0; v < m->n; v++) {
     int64_t s = 0, dead = 0;
     for (int i = 0; i < m->nb; i++) {
       const or_buf *b = &m->b[i];
@@ -185,6 +194,32 @@ int or_build(const mp_graph *g, or_model *m) {
     if (s > m->lb) m->lb = s;
     if (dead > m->lb) m->lb = dead;
   }
+}
+
+int or_build(const mp_graph *g, or_model *m) {
+  memset(m, 0, sizeof *m);
+  int n = g->n;
+  m->n = n;
+  m->tbase = zalloc((size_t)n + 1, sizeof(int));
+  int nt = 0;
+  for (int v = 0; v < n; v++) {
+    m->tbase[v] = nt;
+    nt += g->nodes[v].n_out;
+  }
+  m->tbase[n] = nt;
+  m->b = zalloc((size_t)nt + (size_t)n, sizeof(or_buf));
+  int *own = zalloc((size_t)nt, sizeof(int));
+  build_buffers(g, m, own);
+  m->root = zalloc((size_t)nt, sizeof(int));
+  int rc = build_roots(g, m, own);
+  m->data = zalloc((size_t)n * (size_t)n, sizeof(bool));
+  m->prec = zalloc((size_t)n * (size_t)n, sizeof(bool));
+  bool *is_read = zalloc((size_t)n, sizeof(bool));
+  build_readers(g, m, own, rc == 0, is_read);
+  build_outputs(g, m, is_read);
+  free(is_read);
+  build_precedence(g, m, own, rc == 0);
+  build_node_bound(m);
   free(own);
   return rc;
 }
