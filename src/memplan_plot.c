@@ -24,6 +24,11 @@ static char *join_outs(const memplan_plot_opts *o, memplan_error *err) {
                   o->outs[i] ? o->outs[i] : "");
       return NULL;
     }
+    const char *why = mp_plot_format_error(o->outs[i]); /* before anything is drawn */
+    if (why) {
+      mp_api_fail(err, MEMPLAN_EUSAGE, "%s: %s", o->outs[i], why);
+      return NULL;
+    }
     len += strlen(o->outs[i]) + 1;
   }
   if (o->n_outs < 1) {
