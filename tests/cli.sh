@@ -517,6 +517,20 @@ for s in remat-lp remat-ilp remat-sa remat-ga; do
     grep -q "$s: .*budget 950254800.*before.*time limit\|$s: the time limit ended the LPs before a rounding fit budget 950254800" "$T/err" &&
     ok || bad "$s before the limit: $(cat "$T/err")"
 done
+# an in-place chain of 2x10^5 nodes: every node reads the root storage that
+# every node writes; the rerun limits were a scan of the root's readers per
+# writer (quadratic: 46-48 s past a 1 s limit).  A generous bound on the
+# stage's own time, and `timeout` for a binary that never ends.
+awk 'BEGIN { n = 200000; printf "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":64,\"inputs\":[]}";
+  for (i = 1; i < n; i++) printf ",\n{\"id\":%d,\"size\":64,\"inputs\":[%d],\"alias\":%d,\"inplace\":true}", i, i - 1, i - 1;
+  printf "]}\n" }' >"$T/ipchain.json"
+for s in remat-sa remat-ga; do
+  expect 0 "$s on a 2x10^5 in-place chain" timeout 60 $BIN solve "$T/ipchain.json" --remat $s \
+    --budget-frac 1 --time-limit 1 --no-baseline --format json
+  ms=$(sed -n 's/^ *"remat_ms": \([0-9.]*\),*$/\1/p' "$T/out")
+  [ -n "$ms" ] && awk -v ms="$ms" 'BEGIN { exit !(ms < 20000) }' && grep -q '"remat_status": "\(optimal\|feasible\)"' "$T/out" &&
+    ok || bad "$s on an in-place chain: remat_ms ${ms:-none} with --time-limit 1; $(head -c 300 "$T/err")"
+done
 # outputs: special files are written, never replaced; stdout errors count.
 # The devices are our own nodes in $T (a regression must not replace the
 # system's /dev/null): mknod needs root, a FIFO does not.
