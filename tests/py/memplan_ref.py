@@ -560,9 +560,15 @@ def verify_graph_plan(m, plan):
     if not isinstance(offs, dict):
         raise RefError("no offsets")
     # decision (memplan's): every buffer needs its offset ("J" may be
-    # written "J:0"); keys that name no buffer are ignored
+    # written "J:0", not both); a key that names no buffer is an error
     given = offs
     offs = {}
+    alt = {k + ":0": k for k in m.size if ":" not in k}
+    for k in given:
+        if k not in m.size and k not in alt:
+            raise RefError("offset key %s names no buffer" % k)
+        if k in alt and alt[k] in given:
+            raise RefError("offset keys %s and %s name one buffer" % (alt[k], k))
     for k in m.size:
         if k in given:
             offs[k] = given[k]
