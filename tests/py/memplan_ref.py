@@ -23,6 +23,7 @@ TOTAL_MAX = 1 << 60   # the sizes of one problem, workspaces included
 ALIGN_MAX = 1 << 30
 OFFSET_MAX = 1 << 60  # a pinned offset
 TIME_MAX = 1 << 40    # CSV times
+COST_TOTAL_MAX = float(1 << 60)  # the costs of one graph
 REAL_INT_MAX = 1 << 53  # a size written as a real must be below this
 PARAM = "param"  # the alias root of `alias: -1`: no arena storage
 
@@ -153,6 +154,8 @@ def parse_graph(obj, default_name=""):
     total += sum(g.ws[v] for v in g.file_order if g.alias[v] is not None)
     if total > TOTAL_MAX:  # decision (memplan's): no sum can wrap
         raise RefError("the sizes add up to more than 2^60")
+    if sum(g.cost.values()) > COST_TOTAL_MAX:  # decision (memplan's): durations stay finite
+        raise RefError("the costs add up to more than 2^60")
     _check_refs(g)
     return g
 
