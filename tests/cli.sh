@@ -914,5 +914,53 @@ expect 0 "--verbose firstfit" $BIN solve "$T/v.csv" --place firstfit --no-baseli
 expect 0 "--verbose ilp" $BIN solve graphs/examples/seed_example.json --order ilp --verbose --no-baseline --format json
 grep -q "mip = " "$T/err" && /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" && ok ||
   bad "--verbose ilp: GLPK's log not on stderr or stdout not JSON: $(head -c 300 "$T/out")"
+# ---- readers: a results CSV with a column missing, a bad value or cut
+# short; costs summing to infinity; plan offsets that name no buffer; a
+# plan or results file that is missing or a directory ----
+RC="$T/rcsv"; mkdir -p "$RC"
+src=tests/data/bench_results.csv
+dropcol() { # dropcol NAME OUT: the fixture without column NAME (it has no quotes)
+  awk -F, -v c="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == c) k = i }
+    { s = ""; sep = ""; for (i = 1; i <= NF; i++) if (i != k) { s = s sep $i; sep = "," }; print s }' "$src" >"$2"
+}
+for c in arena live_peak graph order_solver; do
+  dropcol "$c" "$RC/no_$c.csv"
+  head -1 "$RC/no_$c.csv" | tr , '\n' | grep -qx "$c" && bad "dropcol $c" || ok
+  hostile 1 "no_$c.csv:1: no column $c" "results CSV without $c: table" -- $BIN table "$RC/no_$c.csv"
+  hostile 1 "no_$c.csv:1: no column $c" "results CSV without $c: export" -- $BIN export "$RC/no_$c.csv" --out "$RC/x.csv"
+  [ ! -e "$RC/x.csv" ] && ok || bad "export of a CSV without $c wrote a file"
+done
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "live_peak") k = i } NR == 3 { $k = "abc" } { print }' "$src" >"$RC/abc.csv"
+hostile 1 "abc.csv:3: column live_peak: 'abc' is not an integer" "a live peak 'abc'" -- $BIN table "$RC/abc.csv"
+head -c 500 "$src" >"$RC/cut.csv"
+hostile 1 "cut.csv:1: the header is cut short" "a CSV cut in its header" -- $BIN table "$RC/cut.csv"
+head -c "$(($(head -3 "$src" | wc -c) - 5))" "$src" >"$RC/cutrow.csv"
+hostile 1 "cutrow.csv:3: " "a CSV cut in a row" -- $BIN table "$RC/cutrow.csv"
+mkdir -p "$RC/dir.csv"
+hostile 1 "dir.csv: is a directory" "a results CSV that is a directory" -- $BIN table "$RC/dir.csv"
+# the committed results and a CSV with only the columns of the first writer read
+expect 0 "table results/default.csv" $BIN table results/default.csv
+cut -d, -f1-32 "$src" >"$RC/first.csv"
+expect 0 "a results CSV of the first writer's columns" $BIN table "$RC/first.csv"
+printf '{"nodes":[{"id":0,"op":"input","size":100,"inputs":[]},{"id":1,"size":200,"cost":1e308,"inputs":[0]},{"id":2,"size":50,"cost":1e308,"inputs":[1]},{"id":3,"size":50,"cost":1e308,"inputs":[2]}]}' >"$RC/costbig.json"
+hostile 1 "costbig.json: node 1: cost .*beyond 2\^60" "costs summing to infinity" -- $BIN solve "$RC/costbig.json" --remat keepall --budget-frac 1
+L20=graphs/synthetic/tiny_layered_n20_inplace_s1.json
+expect 0 "solve l20 --out" $BIN solve $L20 --out "$RC/l20.plan.json"
+for k in 999 ws:3 5:0 ' 5' 05; do
+  /usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["offsets"][sys.argv[2]]=0; json.dump(p,open(sys.argv[3],"w"))' \
+    "$RC/l20.plan.json" "$k" "$RC/k.plan.json"
+  hostile 1 "offsets: key.* \"$k\"" "an offset under '$k'" -- $BIN verify $L20 "$RC/k.plan.json"
+done
+TT=graphs/synthetic/tiny_tree_n20_s3.json
+expect 0 "solve --remat dtr --out" $BIN solve $TT --remat dtr --budget-frac 0.8 --out "$RC/ev.plan.json"
+for k in 999 3@999 ws:1@4 05; do
+  /usr/bin/python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["offsets"][sys.argv[2]]=0; json.dump(p,open(sys.argv[3],"w"))' \
+    "$RC/ev.plan.json" "$k" "$RC/k.plan.json"
+  hostile 1 "offsets: key \"$k\" names no residency" "an event plan's offset under '$k'" -- $BIN verify $TT "$RC/k.plan.json"
+done
+hostile 1 "none.json: cannot open: No such file" "verify a missing plan" -- $BIN verify $L20 "$RC/none.json"
+grep -q -- ":-1:" "$T/err" && bad "a missing plan: line -1" || ok
+mkdir -p "$RC/pdir"
+hostile 1 "pdir: is a directory" "verify a plan that is a directory" -- $BIN verify $L20 "$RC/pdir"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
