@@ -864,26 +864,29 @@ sed 's/^ "budget": 100,/&\n "budget": 99,/' "$T/r.plan" >"$T/s8.plan"
 verr "$T/s8.plan: the plan is over its budget: live peak 100 > budget 99" "stream: a top-level key twice" "$T/s8.plan"
 sed 's/^ "budget": 100,/ "budget": 99,\n&/' "$T/r.plan" >"$T/s9.plan"
 expect 0 "stream: a top-level key twice, the right one last" $BIN verify "$L" "$T/s9.plan"
-# a plan of an order: "J:0" names J's only output, "J" wins over it, "01" names nothing
+# a plan of an order: "J:0" names J's only output, "J" beside it and "01"
+# (a key that names nothing) are refused, naming the key
 sed 's/^  "1": /  "1:0": /' "$T/plan.json" >"$T/s10.plan"
 expect 0 "stream: an offset under J:0" $BIN verify "$T/g.json" "$T/s10.plan"
 sed 's/^  "1": \(.*\)/  "1:0": \1\n  "1": "x",/' "$T/plan.json" >"$T/s11.plan"
-expect 1 "stream: J wins over J:0" $BIN verify "$T/g.json" "$T/s11.plan"
-[ "$(cat "$T/err")" = "memplan verify: $T/s11.plan: buffer 1 has no integer offset" ] && ok ||
-  bad "J over J:0: $(cat "$T/err")"
+expect 1 "stream: J beside J:0" $BIN verify "$T/g.json" "$T/s11.plan"
+[ "$(cat "$T/err")" = "memplan verify: $T/s11.plan: offsets: keys \"1\" and \"1:0\" both name buffer 1" ] && ok ||
+  bad "J beside J:0: $(cat "$T/err")"
 sed 's/^  "1": \(.*\)/  "1": \1\n  "01": "x",\n  "1:00": "x",/' "$T/plan.json" >"$T/s12.plan"
-expect 0 "stream: keys that name no buffer" $BIN verify "$T/g.json" "$T/s12.plan"
+expect 1 "stream: keys that name no buffer" $BIN verify "$T/g.json" "$T/s12.plan"
+grep -q 'offsets: key "01" names no buffer' "$T/err" && ok || bad "key 01: $(cat "$T/err")"
 # an event plan likewise: "J:0" and "J:0@k" name the residencies of J's only
-# output, "J" wins over "J:0", "0:00@4" and "01@4" name nothing
+# output; "J" beside "J:0" is refused, and so are "0:00@4" and "01@4"
 $BIN solve graphs/examples/seed_example.json --remat dtr --budget-frac 0.6 --place firstfit --out "$T/e0.plan" >/dev/null 2>&1
 grep -q '^  "0@4": ' "$T/e0.plan" && ok || bad "seed_example dtr plan lacks residency 0@4"
 sed -e 's/^  "0@4": /  "0:0@4": /' -e 's/^  "1": /  "1:0": /' "$T/e0.plan" >"$T/e1.plan"
 expect 0 "events: offsets under J:0 and J:0@k" $BIN verify graphs/examples/seed_example.json "$T/e1.plan"
 sed 's/^  "0@4": \(.*\)/  "0:0@4": \1\n  "0@4": "x",/' "$T/e0.plan" >"$T/e2.plan"
-expect 1 "events: J@k wins over J:0@k" $BIN verify graphs/examples/seed_example.json "$T/e2.plan"
-grep -q 'residency 0@4 has no integer offset' "$T/err" && ok || bad "J@k over J:0@k: $(cat "$T/err")"
+expect 1 "events: J@k beside J:0@k" $BIN verify graphs/examples/seed_example.json "$T/e2.plan"
+grep -q 'offsets: key "0@4" names a residency that another key' "$T/err" && ok || bad "J@k beside J:0@k: $(cat "$T/err")"
 sed 's/^  "0@4": \(.*\)/  "0@4": \1\n  "0:00@4": "x",\n  "01@4": "x",\n  "2:0": "x",/' "$T/e0.plan" >"$T/e3.plan"
-expect 0 "events: keys that name nothing or lose to the main name" $BIN verify graphs/examples/seed_example.json "$T/e3.plan"
+expect 1 "events: keys that name nothing" $BIN verify graphs/examples/seed_example.json "$T/e3.plan"
+grep -q 'offsets: key "0:00@4" names no residency' "$T/err" && ok || bad "key 0:00@4: $(cat "$T/err")"
 # dtr's index finds the very victim a scan of every resident buffer finds:
 # the same plan with --set dtr.scan=1, on training steps that evict and
 # recompute again and again (the second and third split a class of evicted
