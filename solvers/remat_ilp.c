@@ -43,8 +43,8 @@
   X(greedy, INT, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)") \
   X(rounds, INT, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent") \
   X(node_heur, INT, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")   \
-  X(proof, INT, 1, 0, 1, "solve the relaxation valid for every plan to prove optimality")   \
-  X(bound_share, REAL, 0.1, 0, 0.9, "share of a time limit kept for the LP bound valid for every plan") \
+  X(proof, INT, 1, 0, 1, "solve the relaxation valid for every plan in the order to prove optimality")   \
+  X(bound_share, REAL, 0.1, 0, 0.9, "share of a time limit kept for the LP bound valid for every plan in the order") \
   X(explicit, INT, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")  \
   X(cuts, INT, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                 \
   X(branch, INT, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
@@ -334,7 +334,8 @@ static int answer(search *s, bool infeasible) {
   if (infeasible) {
     c->status = MP_INFEASIBLE;
     snprintf(c->msg, sizeof c->msg,
-             "no plan without copies fits: the relaxation valid for every plan is infeasible");
+             "no plan without copies whose first runs follow the order fits: the relaxation valid for "
+             "every such plan is infeasible");
     return 0;
   }
   if (!isfinite(s->best_cost)) {
@@ -494,7 +495,7 @@ static int remat_ilp_solve(mp_ctx *c) {
 const mp_solver solver_remat_ilp = {
     .name = "remat-ilp",
     .summary = "Checkmate's MILP (R, S, FREE, U) on GLPK over the order's stages; optimal when a "
-               "relaxation valid for every plan meets it",
+               "relaxation valid for every plan whose first runs follow the order meets it",
     .decides = MP_DECIDES_EVENTS,
     .roles = MP_ROLE_WRITES_LP,
     .options = MP_OPTIONS(rilp_options),

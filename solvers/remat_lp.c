@@ -29,7 +29,7 @@
   X(rounds, INT, 100, 0, 1e6, "random roundings of S per LP")                             \
   X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
   X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
-  X(bound, INT, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan")
+  X(bound, INT, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan in the order")
 enum { RLP_OPTIONS(MP_OPT_ENUM) RLP_N_OPTS };
 static const mp_option rlp_options[] = {RLP_OPTIONS(MP_OPT_ENTRY)};
 

@@ -668,9 +668,28 @@ static void default_costs(mp_graph *g) {
   }
 }
 
+/* Each cost is finite, but durations add them up (a node once per run):
+ * their total must stay within MP_MAX_COST_TOTAL (util.h) or a duration
+ * could reach infinity.  Checked in file order, naming the node that
+ * passes the cap, as add_total does for sizes. */
+static int check_cost_total(const mp_graph *g, const char *file, mp_error *err) {
+  double total = 0;
+  char lab[160];
+  for (int i = 0; i < g->n; i++) {
+    int v = g->given[i];
+    total += g->nodes[v].cost;
+    if (total > MP_MAX_COST_TOTAL)
+      return mp_errorf(err, "%s: %s: cost %g brings the sum of all costs beyond 2^60 (durations "
+                       "could not be represented)", file, node_label(g, v, lab, sizeof lab),
+                       g->nodes[v].cost);
+  }
+  return 0;
+}
+
 int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
   const char *file = g->file ? g->file : "<graph>";
   default_costs(g);
+  if (check_cost_total(g, file, err)) return -1;
   if (check_refs(g, file, err) || check_alias_cycles(g, file, err)) return -1;
   edges data = {0};
   for (int v = 0; v < g->n; v++)

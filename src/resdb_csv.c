@@ -1,118 +1,184 @@
 /* resdb_csv.c - results rows as CSV: what `memplan export` writes (every
  * column, each graph's bound beside its rows) and what `memplan table`
- * reads back.  An empty field is an absent value. */
+ * reads back.  An empty field is an absent value.  Reading is strict: a
+ * column export has always written that is missing, a value that does not
+ * parse, a row of another width or one cut short is an error naming the
+ * file (and the line and column); the columns added later are optional. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "resdb_schema.h"
 #include "util.h"
 
+/* The reader's state: the file, its name, the line a record starts on, and
+ * the buffers of the last record. */
+typedef struct csv_in {
+  FILE *f;
+  const char *path;
+  int line, next_line; /* a quoted field may span lines */
+  bool ended;          /* the record ended in a newline (not cut by EOF) */
+  bool open_quote;     /* EOF inside a quoted field */
+  char **fld, *buf;
+  int capf;
+  size_t capb;
+} csv_in;
+
 /* One CSV record (RFC 4180 quoting); returns the number of fields, -1 at EOF. */
-static int csv_record(FILE *f, char ***fields, int *capf, char **buf, size_t *capb) {
-  int c = fgetc(f);
+static int csv_record(csv_in *in) {
+  int c = fgetc(in->f);
   if (c == EOF) return -1;
-  size_t len = 0;
+  size_t len = 0, starts[256];
   int nf = 0;
-  size_t starts[256];
   bool quoted = false;
   starts[nf++] = 0;
-  for (;; c = fgetc(f)) {
-    if (len + 2 >= *capb) {
-      *capb = *capb ? 2 * *capb : 1024;
-      *buf = mp_xrealloc(*buf, *capb);
+  in->line = in->next_line;
+  in->ended = in->open_quote = false;
+  for (;; c = fgetc(in->f)) {
+    if (len + 2 >= in->capb) {
+      in->capb = in->capb ? 2 * in->capb : 1024;
+      in->buf = mp_xrealloc(in->buf, in->capb);
     }
     if (c == EOF) break;
+    if (c == '\n') in->next_line++;
     if (quoted) {
       if (c == '"') {
-        int d = fgetc(f);
+        int d = fgetc(in->f);
         if (d == '"') {
-          (*buf)[len++] = '"';
+          in->buf[len++] = '"';
         } else {
           quoted = false;
-          if (d != EOF) ungetc(d, f);
+          if (d != EOF) ungetc(d, in->f);
         }
       } else {
-        (*buf)[len++] = (char)c;
+        in->buf[len++] = (char)c;
       }
       continue;
     }
     if (c == '"') {
       quoted = true;
     } else if (c == ',') {
-      (*buf)[len++] = 0;
+      in->buf[len++] = 0;
       if (nf < 256) starts[nf++] = len;
     } else if (c == '\n') {
+      in->ended = true;
       break;
     } else if (c != '\r') {
-      (*buf)[len++] = (char)c;
+      in->buf[len++] = (char)c;
     }
   }
-  (*buf)[len] = 0;
-  if (nf > *capf) {
-    *capf = nf;
-    *fields = mp_xrealloc(*fields, sizeof(char *) * (size_t)nf);
+  in->open_quote = quoted;
+  in->buf[len] = 0;
+  if (nf > in->capf) {
+    in->capf = nf;
+    in->fld = mp_xrealloc(in->fld, sizeof(char *) * (size_t)nf);
   }
-  for (int i = 0; i < nf; i++) (*fields)[i] = *buf + starts[i];
+  for (int i = 0; i < nf; i++) in->fld[i] = in->buf + starts[i];
   return nf;
 }
 
-static void set_field(mp_row *r, int i, const char *text) {
-  void *p = (char *)r + mp_cols[i].off;
-  switch (mp_cols[i].type) {
-  case C_TEXT: *(char **)p = mp_xstrdup(text); break;
-  case C_INT: *(int64_t *)p = strtoll(text, NULL, 10); break;
-  case C_U64: *(uint64_t *)p = strtoull(text, NULL, 10); break;
-  case C_REAL: *(double *)p = strtod(text, NULL); break;
+/* A number as export writes it, the whole field (strtoll and strtod alone
+ * read "abc" as 0 and "12x" as 12): 0, or -1. */
+static int parse_value(int type, const char *text, void *p) {
+  char *end;
+  errno = 0;
+  switch (type) {
+  case C_INT: *(int64_t *)p = strtoll(text, &end, 10); break;
+  case C_U64:
+    if (*text == '-') return -1;
+    *(uint64_t *)p = strtoull(text, &end, 10);
+    break;
+  case C_REAL: *(double *)p = strtod(text, &end); break;
+  default: *(char **)p = mp_xstrdup(text); return 0;
   }
+  bool blank = isspace((unsigned char)*text);
+  return end == text || *end || errno == ERANGE || blank ? -1 : 0;
 }
 
-static void read_record(mp_row *r, char **fld, int nf, const int *map, int nh, const char *path) {
+static const char *type_name(int type) {
+  return type == C_INT ? "an integer" : type == C_U64 ? "a non-negative integer" : "a number";
+}
+
+static int read_record(csv_in *in, mp_row *r, int nf, const int *map, int nh, char *msg,
+                       size_t cap) {
   mp_row_init(r);
-  for (int i = 0; i < nf && i < nh && i < 256; i++) {
+  if (!in->ended)
+    return snprintf(msg, cap, "%s:%d: the row is cut short (%s)", in->path, in->line,
+                    in->open_quote ? "a quoted field never closes" : "no end of line"), -1;
+  if (nf != nh)
+    return snprintf(msg, cap, "%s:%d: %d fields, the header has %d", in->path, in->line, nf, nh), -1;
+  for (int i = 0; i < nf && i < 256; i++) {
     if (map[i] < 0) continue;
+    const mp_col *c = &mp_cols[map[i]];
     /* an empty field is absent; an empty key text is the empty string */
-    if (!fld[i][0] && !(mp_cols[map[i]].type == C_TEXT && (mp_cols[map[i]].flags & CF_KEY)))
-      continue;
-    set_field(r, map[i], fld[i]);
+    if (!in->fld[i][0] && !(c->type == C_TEXT && (c->flags & CF_KEY))) continue;
+    if (parse_value(c->type, in->fld[i], (char *)r + c->off))
+      return snprintf(msg, cap, "%s:%d: column %s: '%.60s' is not %s", in->path, in->line, c->name,
+                      in->fld[i], type_name(c->type)), -1;
   }
-  mp_row_finish_loaded(r, path);
+  return 0;
+}
+
+/* The header: each column at most once, and every column that export has
+ * always written (CF_ALWAYS) present; later ones are optional (absent:
+ * no value, "" for a later key).  map[i]: the column of field i, or -1
+ * for a column memplan does not know (ignored). */
+static int read_header(csv_in *in, int nh, int *map, char *msg, size_t cap) {
+  if (nh <= 0) return snprintf(msg, cap, "%s: empty", in->path), -1;
+  if (!in->ended)
+    return snprintf(msg, cap, "%s:1: the header is cut short (no end of line)", in->path), -1;
+  if (nh > 256) return snprintf(msg, cap, "%s:1: more than 256 columns", in->path), -1;
+  bool seen[256] = {false};
+  for (int i = 0; i < nh; i++) {
+    map[i] = -1;
+    for (int k = 0; k < mp_ncols; k++)
+      if (!strcmp(in->fld[i], mp_cols[k].name)) map[i] = k;
+    if (map[i] < 0) continue;
+    if (seen[map[i]])
+      return snprintf(msg, cap, "%s:1: column %s appears twice", in->path, in->fld[i]), -1;
+    seen[map[i]] = true;
+  }
+  int status = -1;
+  for (int k = 0; k < mp_ncols; k++)
+    if (!strcmp(mp_cols[k].name, "status")) status = k;
+  if (!seen[status])
+    return snprintf(msg, cap, "%s: not a memplan results CSV (no status column)", in->path), -1;
+  for (int k = 0; k < mp_ncols; k++)
+    if ((mp_cols[k].flags & CF_ALWAYS) && !seen[k])
+      return snprintf(msg, cap, "%s:1: no column %s (every results CSV has it)", in->path,
+                      mp_cols[k].name), -1;
+  return 0;
 }
 
 int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(msg, cap, "%s: cannot open", path);
+  struct stat st;
+  if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+    snprintf(msg, cap, "%s: is a directory, not a file", path);
     return -1;
   }
-  char **fld = NULL, *buf = NULL;
-  int capf = 0, map[256];
-  size_t capb = 0;
-  int nh = csv_record(f, &fld, &capf, &buf, &capb), rc = 0;
-  bool seen_status = false;
-  for (int i = 0; i < nh && i < 256; i++) {
-    map[i] = -1;
-    for (int k = 0; k < mp_ncols; k++)
-      if (!strcmp(fld[i], mp_cols[k].name)) map[i] = k;
-    if (!strcmp(fld[i], "status")) seen_status = true;
+  csv_in in = {.path = path, .next_line = 1};
+  in.f = fopen(path, "r");
+  if (!in.f) {
+    snprintf(msg, cap, "%s: cannot open: %s", path, strerror(errno));
+    return -1;
   }
-  if (nh <= 0) {
-    snprintf(msg, cap, "%s: empty", path);
-    rc = -1;
-  } else if (!seen_status) {
-    snprintf(msg, cap, "%s: not a memplan results CSV (no status column)", path);
-    rc = -1;
-  }
-  int nf;
-  while (!rc && (nf = csv_record(f, &fld, &capf, &buf, &capb)) >= 0) {
-    if (nf == 1 && !fld[0][0]) continue;
+  int map[256], nh = csv_record(&in), nf;
+  int rc = read_header(&in, nh, map, msg, cap);
+  while (!rc && (nf = csv_record(&in)) >= 0) {
+    if (nf == 1 && !in.fld[0][0] && !in.open_quote) continue; /* a blank line */
     *rows = mp_xrealloc(*rows, sizeof(mp_row) * (size_t)(*n + 1));
-    read_record(&(*rows)[(*n)++], fld, nf, map, nh, path);
+    mp_row *r = &(*rows)[(*n)++];
+    rc = read_record(&in, r, nf, map, nh, msg, cap);
+    mp_row_finish_loaded(r, path);
   }
-  free(fld);
-  free(buf);
-  fclose(f);
+  if (!rc && ferror(in.f)) rc = -1, snprintf(msg, cap, "%s: read error", path);
+  free(in.fld);
+  free(in.buf);
+  fclose(in.f);
   return rc;
 }
 

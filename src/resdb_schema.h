@@ -17,7 +17,8 @@ enum {
   CF_FIG = 1,    /* a figure: NULL unless the row has a plan */
   CF_KEY = 2,    /* part of the cell key (NOT NULL) */
   CF_JOINED = 4, /* not a column of results: joined from graphs */
-  CF_LATER = 8   /* a key column added later: "" in older rows */
+  CF_LATER = 8,  /* a key column added later: "" in older rows */
+  CF_ALWAYS = 16 /* in every results CSV export ever wrote: required on read */
 };
 
 typedef struct mp_col {

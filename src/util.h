@@ -76,13 +76,16 @@ static inline bool mp_add_mul_ok(int64_t *acc, int64_t b, int64_t c) {
  * offset at most 2^60; at most 2^28 nodes (or CSV rows) and 2^29 buffers.
  * Then even a placement that stacks every buffer, each padded to its
  * alignment, above every pinned one ends below MP_MAX_ARENA = 2^62, where
- * the verifier stops.  Times of a fixed-lifetime file lie in [0, 2^40]. */
+ * the verifier stops.  Times of a fixed-lifetime file lie in [0, 2^40].
+ * The costs of a graph's nodes (DESIGN 6.1) sum to at most 2^60, so that a
+ * duration, which counts a node once per run, stays finite. */
 #define MP_MAX_SIZE ((int64_t)1 << 56)
 #define MP_MAX_TOTAL ((int64_t)1 << 60)
 #define MP_MAX_ALIGN ((int64_t)1 << 30)
 #define MP_MAX_OFFSET ((int64_t)1 << 60)
 #define MP_MAX_TIME ((int64_t)1 << 40)
 #define MP_MAX_ARENA ((int64_t)1 << 62)
+#define MP_MAX_COST_TOTAL 0x1p60
 /* Node ids and counts are ints: a graph has at most this many nodes. */
 #define MP_MAX_NODES (1 << 28)
 

@@ -117,10 +117,19 @@ void mp_vf_slots_init(mp_vf_slots *s, int n, int64_t *off) {
 
 void mp_vf_slots_destroy(mp_vf_slots *s) { free(s->state); }
 
-void mp_vf_slots_take(mp_vf_slots *s, int i, unsigned char which, json_t *v) {
-  if (which == MP_VF_ALT && (s->state[i] & MP_VF_MAIN)) return; /* the main name wins */
+/* A member of "offsets" that names no buffer: -1 with err naming the key. */
+static int unknown_key(const char *name, mp_error *err) {
+  return mp_errorf(err, "offsets: key \"%.80s\" names no buffer of this graph (keys are \"J\", "
+                        "\"J:K\" for output K of a node with several, \"ws:J\" for a workspace)",
+                   name);
+}
+
+int mp_vf_slots_take(mp_vf_slots *s, int i, unsigned char which, json_t *v) {
+  unsigned char names = s->state[i] & (MP_VF_MAIN | MP_VF_ALT);
+  if (names && names != which) return -1; /* "J" and "J:0" both: which one holds? */
   s->state[i] = (unsigned char)(which | (json_is_integer(v) ? MP_VF_INT : 0));
   if (json_is_integer(v)) s->off[i] = json_integer_value(v);
+  return 0;
 }
 
 /* The buffer whose key (mp_buffer_key) is `name` (*which MP_VF_MAIN), or
@@ -154,16 +163,19 @@ typedef struct buffer_members {
 } buffer_members;
 
 static int take_buffer_member(void *ctx, const char *name, json_t *v, mp_error *err) {
-  (void)err;
   buffer_members *m = ctx;
   unsigned char which;
   int b = buffer_of_name(m->g, name, &which);
-  if (b >= 0) mp_vf_slots_take(&m->slots, b, which, v);
-  return 0;
+  if (b < 0) return unknown_key(name, err);
+  if (!mp_vf_slots_take(&m->slots, b, which, v)) return 0;
+  char key[48];
+  mp_buffer_key(m->g, b, key, sizeof key);
+  return mp_errorf(err, "offsets: keys \"%s\" and \"%s:0\" both name buffer %s", key, key, key);
 }
 
 /* "offsets": one integer per buffer, under its key ("J" may be "J:0"); a
- * name given twice counts with its last value, as in a whole-file parse. */
+ * name given twice counts with its last value, as in a whole-file parse; a
+ * key that names no buffer is an error (a typo would otherwise pass). */
 static int read_offsets(const mp_graph *g, mp_jdoc *plan, int64_t *off, mp_error *err) {
   if (!mp_jdoc_is_object(plan, "offsets")) return mp_errorf(err, "no \"offsets\" object");
   buffer_members m = {g, {0}};
@@ -271,6 +283,7 @@ static const char *const plan_stream_keys[] = {"events", "order", "offsets", NUL
 
 mp_err mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
                       mp_error *err) {
+  if (mp_check_input(plan_path, err)) return MP_EINPUT; /* missing, or a directory */
   if (!in->g) return verify_csv_plan(in, plan_path, align_override, err) ? MP_EINPUT : MP_OK;
   mp_jdoc *plan = mp_jdoc_open_as(plan_path, plan_stream_keys, &plan_style, err);
   if (!plan) return MP_EINPUT;

@@ -70,12 +70,13 @@ static void residency_index_destroy(residency_index *x) {
   mp_vf_slots_destroy(&x->slots);
 }
 
-/* The residency ids equal to `id` take the value v as `which`; how many. */
-static int take_id(residency_index *x, const char *id, unsigned char which, json_t *v) {
+/* The residency ids equal to `id` take the value v as `which`; how many
+ * (*clash: one of them already had a value under its other name). */
+static int take_id(residency_index *x, const char *id, unsigned char which, json_t *v, bool *clash) {
   int found = 0;
   for (size_t h = (size_t)mp_str_hash(id) & x->mask; x->slot[h] >= 0; h = (h + 1) & x->mask)
     if (!strcmp(x->p->ids[x->slot[h]], id)) {
-      mp_vf_slots_take(&x->slots, x->slot[h], which, v);
+      if (mp_vf_slots_take(&x->slots, x->slot[h], which, v)) *clash = true;
       found++;
     }
   return found;
@@ -101,14 +102,21 @@ static bool main_id_of_alt(const mp_graph *g, const char *name, char *id, size_t
 }
 
 /* A member of "offsets": the offset of every residency of that id, or of
- * the id it is the other name of (the main name wins, in any order). */
+ * the id it is the other name of ("J:0" for "J"; both at once are an
+ * error); a name of no residency is an error. */
 static int take_residency_member(void *ctx, const char *name, json_t *v, mp_error *err) {
-  (void)err;
   residency_index *x = ctx;
   char id[64];
-  if (!take_id(x, name, MP_VF_MAIN, v) && main_id_of_alt(x->g, name, id, sizeof id))
-    take_id(x, id, MP_VF_ALT, v);
-  return 0;
+  bool clash = false;
+  int found = take_id(x, name, MP_VF_MAIN, v, &clash);
+  if (!found && main_id_of_alt(x->g, name, id, sizeof id)) found = take_id(x, id, MP_VF_ALT, v, &clash);
+  if (clash)
+    return mp_errorf(err, "offsets: key \"%.80s\" names a residency that another key (its other "
+                          "name, \"J\" or \"J:0\") already placed", name);
+  if (found) return 0;
+  return mp_errorf(err, "offsets: key \"%.80s\" names no residency of this plan (ids are \"J\", "
+                        "\"J:K\", \"ws:J\", and \"J@k\", \"ws:J@k\" for one made by event k)",
+                   name);
 }
 
 /* "offsets": one integer per residency, under its id ("J", "J@k", "ws:J";

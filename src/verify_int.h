@@ -32,7 +32,8 @@ int mp_vf_align(mp_jdoc *plan, int64_t align_override, int64_t *align, mp_error 
 /* Offsets read from members of "offsets" by name: per slot (a buffer or a
  * residency) the value under its main name, else under its other name
  * (MP_VF_ALT: "J:0"); a later member of the same name replaces an earlier
- * one, as in a whole-file parse.  `off` is the caller's. */
+ * one, as in a whole-file parse; both names at once are an error.  `off`
+ * is the caller's. */
 enum { MP_VF_MAIN = 1, MP_VF_ALT = 2, MP_VF_INT = 4 };
 typedef struct mp_vf_slots {
   int64_t *off;
@@ -40,7 +41,8 @@ typedef struct mp_vf_slots {
 } mp_vf_slots;
 void mp_vf_slots_init(mp_vf_slots *s, int n, int64_t *off);
 void mp_vf_slots_destroy(mp_vf_slots *s);
-void mp_vf_slots_take(mp_vf_slots *s, int i, unsigned char which, json_t *v);
+/* 0, or -1 when the slot already has a value under its other name. */
+int mp_vf_slots_take(mp_vf_slots *s, int i, unsigned char which, json_t *v);
 
 /* An event plan (a plan with "events"): the rules of DESIGN 6.2, the first
  * runs against "order", the budget, the residencies' offsets and every

@@ -105,6 +105,7 @@ typedef struct mp_rdec {
   int *gap0, *gaps;    /* per buffer: its slots by gap end (gap0: nb + 1 offsets) */
   int *rerun_until;    /* per node: it may run again at steps below this */
   bool *pinned;        /* per buffer: never dropped but by an offload */
+  int *next_write;     /* per buffer: scratch of the rerun limits */
   /* decode state */
   bool *resident, *host;
   int *res_of, *cursor, *drop_slot, *stamp, cur_stamp;

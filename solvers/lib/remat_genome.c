@@ -76,6 +76,7 @@ void mp_rdec_init(mp_rdec *d, const mp_graph *g, double bandwidth) {
   d->gaps = mp_xmalloc(sizeof(int) * ms);
   d->rerun_until = mp_xmalloc(sizeof(int) * nn);
   d->pinned = mp_xcalloc(nb, sizeof(bool));
+  d->next_write = mp_xmalloc(sizeof(int) * nb);
   d->resident = mp_xcalloc(nb, sizeof(bool));
   d->host = mp_xcalloc(nb, sizeof(bool));
   d->res_of = mp_xmalloc(sizeof(int) * nb);
@@ -96,7 +97,7 @@ void mp_rdec_init(mp_rdec *d, const mp_graph *g, double bandwidth) {
 void mp_rdec_destroy(mp_rdec *d) {
   void *arrays[] = {d->inplace_buf, d->inplace_node, d->remat_ok, d->slot0, d->slot_buf,
                     d->slot_reader, d->allow, d->order, d->pos, d->gs, d->ge, d->gap0, d->gaps,
-                    d->rerun_until, d->pinned, d->resident, d->host, d->res_of, d->cursor,
+                    d->rerun_until, d->pinned, d->next_write, d->resident, d->host, d->res_of, d->cursor,
                     d->drop_slot, d->stamp, d->touched, d->bucket_head, d->bucket_next,
                     d->sched_head, d->sched_next, d->sched_buf, d->raw_step, d->res,
                     d->free_head, d->free_next, d->clock};
@@ -150,20 +151,24 @@ static void set_gaps(mp_rdec *d) {
 
 /* A node that reads storage written in place may run again only up to the
  * step of the next in-place write to that storage after its own (strict;
- * without it, whenever the verifier allows). */
+ * without it, whenever the verifier allows).  One sweep back over the
+ * order with the step of each storage's next write: a long in-place chain
+ * has every node read its root, and a scan of the readers per writer
+ * would be quadratic. */
 static void set_rerun_limits(mp_rdec *d) {
   const mp_graph *g = d->g;
   int n = d->n;
   for (int v = 0; v < n; v++) d->rerun_until[v] = n + 1;
-  for (int w = 0; w < n && d->strict; w++) {
-    int q = ri_alias_root(g, w);
-    if (!g->nodes[w].inplace || q < 0) continue;
-    for (int i = 0; i < g->bufs[q].n_readers; i++) {
-      int v = g->bufs[q].readers[i];
-      /* at w's own step the runs before w's still see the old data */
-      if (v != w && d->pos[w] > d->pos[v] && d->pos[w] + 1 < d->rerun_until[v])
-        d->rerun_until[v] = d->pos[w] + 1;
+  for (int b = 0; b < d->nb; b++) d->next_write[b] = n; /* none */
+  for (int t = n - 1; t >= 0 && d->strict; t--) {
+    int v = d->order[t];
+    /* writes at v's own step or before it do not count */
+    for (int k = 0; k < g->n_reads[v]; k++) {
+      int w = d->next_write[g->reads[v][k]];
+      if (w < n && w + 1 < d->rerun_until[v]) d->rerun_until[v] = w + 1;
     }
+    int q = ri_alias_root(g, v);
+    if (g->nodes[v].inplace && q >= 0) d->next_write[q] = t;
   }
   for (int b = 0; b < d->nb; b++) {
     const mp_buffer *bb = &g->bufs[b];

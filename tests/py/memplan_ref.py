@@ -23,6 +23,7 @@ TOTAL_MAX = 1 << 60   # the sizes of one problem, workspaces included
 ALIGN_MAX = 1 << 30
 OFFSET_MAX = 1 << 60  # a pinned offset
 TIME_MAX = 1 << 40    # CSV times
+COST_TOTAL_MAX = float(1 << 60)  # the costs of one graph
 REAL_INT_MAX = 1 << 53  # a size written as a real must be below this
 PARAM = "param"  # the alias root of `alias: -1`: no arena storage
 
@@ -153,6 +154,8 @@ def parse_graph(obj, default_name=""):
     total += sum(g.ws[v] for v in g.file_order if g.alias[v] is not None)
     if total > TOTAL_MAX:  # decision (memplan's): no sum can wrap
         raise RefError("the sizes add up to more than 2^60")
+    if sum(g.cost.values()) > COST_TOTAL_MAX:  # decision (memplan's): durations stay finite
+        raise RefError("the costs add up to more than 2^60")
     _check_refs(g)
     return g
 
@@ -560,9 +563,15 @@ def verify_graph_plan(m, plan):
     if not isinstance(offs, dict):
         raise RefError("no offsets")
     # decision (memplan's): every buffer needs its offset ("J" may be
-    # written "J:0"); keys that name no buffer are ignored
+    # written "J:0", not both); a key that names no buffer is an error
     given = offs
     offs = {}
+    alt = {k + ":0": k for k in m.size if ":" not in k}
+    for k in given:
+        if k not in m.size and k not in alt:
+            raise RefError("offset key %s names no buffer" % k)
+        if k in alt and alt[k] in given:
+            raise RefError("offset keys %s and %s name one buffer" % (alt[k], k))
     for k in m.size:
         if k in given:
             offs[k] = given[k]
