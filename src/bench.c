@@ -59,15 +59,14 @@ void mp_experiment_destroy(mp_experiment *e) {
   memset(e, 0, sizeof *e);
 }
 
-int mp_split_list(const char *s, char ***out, int *n) {
-  char **l = NULL;
-  int k = 0;
-  char *buf = mp_xstrdup(s);
-  for (char *save = NULL, *tok = strtok_r(buf, ", \t", &save); tok;
-       tok = strtok_r(NULL, ", \t", &save))
-    push(&l, &k, tok);
-  free(buf);
-  if (k == 0) return -1;
+int mp_split_list(const char *what, const char *s, char ***out, int *n, char *msg, size_t cap) {
+  char **l;
+  int k;
+  mp_error err;
+  if (mp_list_split(what, s, &l, &k, &err)) {
+    snprintf(msg, cap, "%s", err.msg);
+    return -1;
+  }
   free_list(*out, *n);
   *out = l;
   *n = k;
@@ -634,6 +633,31 @@ static bool excluded(const mp_experiment *e, const char *name) {
   return false;
 }
 
+/* One chain of order solvers (or of placers): no empty item, each name
+ * registered and deciding the right thing.  0, or -1 with msg. */
+static int check_chain(const char *chain, bool order, char *msg, size_t cap) {
+  char **t;
+  int n;
+  mp_error err;
+  if (mp_list_split(order ? "\"order\" chain" : "\"place\" chain", chain, &t, &n, &err)) {
+    snprintf(msg, cap, "%s", err.msg);
+    return -1;
+  }
+  int rc = 0;
+  for (int i = 0; i < n && !rc; i++) {
+    const mp_solver *s = mp_solver_find(t[i]);
+    rc = -1;
+    if (!s) snprintf(msg, cap, "unknown solver '%s' (memplan solvers lists them)", t[i]);
+    else if (order && s->decides != MP_DECIDES_ORDER)
+      snprintf(msg, cap, "'%s' is not an order solver: list it under \"place\"", t[i]);
+    else if (!order && !(s->decides & MP_DECIDES_OFFSETS))
+      snprintf(msg, cap, "'%s' does not place buffers: list it under \"order\"", t[i]);
+    else rc = 0;
+  }
+  mp_list_free(t, n);
+  return rc;
+}
+
 /* Expand "all" and check every chain: each name registered and deciding
  * the right thing.  Result: chains (strings). */
 static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order, char ***out,
@@ -649,25 +673,9 @@ static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order
       }
       continue;
     }
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s", in[i]);
-    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-      const mp_solver *s = mp_solver_find(t);
-      if (!s) {
-        snprintf(msg, cap, "unknown solver '%s' (memplan solvers lists them)", t);
-        free_list(l, n);
-        return -1;
-      }
-      if (order && s->decides != MP_DECIDES_ORDER) {
-        snprintf(msg, cap, "'%s' is not an order solver: list it under \"place\"", t);
-        free_list(l, n);
-        return -1;
-      }
-      if (!order && !(s->decides & MP_DECIDES_OFFSETS)) {
-        snprintf(msg, cap, "'%s' does not place buffers: list it under \"order\"", t);
-        free_list(l, n);
-        return -1;
-      }
+    if (check_chain(in[i], order, msg, cap)) {
+      free_list(l, n);
+      return -1;
     }
     push(&l, &n, in[i]);
   }

@@ -97,9 +97,10 @@ int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap);
 void mp_experiment_defaults(mp_experiment *e);
 void mp_experiment_destroy(mp_experiment *e);
 /* Split a CLI list "a,b,c" (graphs, seeds, time limits) into a string
- * list, replacing *out.  Solver chains are never split: "greedy,sa" is one
- * chain, as in `memplan solve`. */
-int mp_split_list(const char *s, char ***out, int *n);
+ * list, replacing *out; an empty item is refused (mp_list_split: -1 with a
+ * message naming `what`, the option).  Solver chains are never split:
+ * "greedy,sa" is one chain, as in `memplan solve`. */
+int mp_split_list(const char *what, const char *s, char ***out, int *n, char *msg, size_t cap);
 /* Append one string to a list. */
 void mp_list_push(char ***l, int *n, const char *s);
 

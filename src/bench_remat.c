@@ -295,21 +295,24 @@ static int entry_chains(const mp_experiment *e, const char *chain, char ***out, 
         mp_list_push(out, n, mp_registry[k]->name);
     return 0;
   }
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", chain);
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    const mp_solver *s = mp_solver_find(t);
-    if (!s) {
-      snprintf(msg, cap, "\"remat\": unknown solver '%s' (memplan solvers lists them)", t);
-      return -1;
-    }
-    if (s->decides != MP_DECIDES_EVENTS) {
-      snprintf(msg, cap, "\"remat\": '%s' is not a recomputation/offload (events) solver", t);
-      return -1;
-    }
+  char **t;
+  int nt, rc = 0;
+  mp_error err;
+  if (mp_list_split("\"remat\" chain", chain, &t, &nt, &err)) {
+    snprintf(msg, cap, "%s", err.msg);
+    return -1;
   }
-  mp_list_push(out, n, chain);
-  return 0;
+  for (int i = 0; i < nt && !rc; i++) {
+    const mp_solver *s = mp_solver_find(t[i]);
+    rc = -1;
+    if (!s) snprintf(msg, cap, "\"remat\": unknown solver '%s' (memplan solvers lists them)", t[i]);
+    else if (s->decides != MP_DECIDES_EVENTS)
+      snprintf(msg, cap, "\"remat\": '%s' is not a recomputation/offload (events) solver", t[i]);
+    else rc = 0;
+  }
+  mp_list_free(t, nt);
+  if (!rc) mp_list_push(out, n, chain);
+  return rc;
 }
 
 /* The settings of one entry (not "none"). */

@@ -54,10 +54,11 @@ static void free_strings(char **l, int n) {
   free(l);
 }
 
-static int parse_doubles(const char *s, double **out, int *n) {
+static int parse_doubles(const char *what, const char *s, double **out, int *n, char *msg,
+                         size_t cap) {
   char **l = NULL;
   int k = 0, bad = 0;
-  if (mp_split_list(s, &l, &k)) return -1;
+  if (mp_split_list(what, s, &l, &k, msg, cap)) return -1;
   double *v = mp_xmalloc(sizeof(double) * (size_t)k);
   for (int i = 0; i < k; i++) bad |= parse_real(l[i], 0, 1e9, &v[i]);
   free_strings(l, k);
@@ -71,10 +72,10 @@ static int parse_doubles(const char *s, double **out, int *n) {
   return 0;
 }
 
-static int parse_seeds(const char *s, mp_experiment *e) {
+static int parse_seeds(const char *s, mp_experiment *e, char *msg, size_t cap) {
   char **l = NULL;
   int k = 0, bad = 0;
-  if (mp_split_list(s, &l, &k)) return -1;
+  if (mp_split_list("--seeds", s, &l, &k, msg, cap)) return -1;
   uint64_t *v = mp_xmalloc(sizeof(uint64_t) * (size_t)k);
   for (int i = 0; i < k; i++) bad |= parse_u64(l[i], &v[i]);
   free_strings(l, k);
@@ -91,7 +92,7 @@ static int parse_seeds(const char *s, mp_experiment *e) {
 /* budgets / bandwidth: a comma list of canonical texts, replacing *l. */
 static int parse_axis(const char *v, bool budgets, char ***l, int *n, char *msg, size_t cap) {
   char **in = NULL, **out = NULL;
-  int k = 0, m = 0, bad = mp_split_list(v, &in, &k);
+  int k = 0, m = 0, bad = mp_split_list(budgets ? "--budgets" : "--bandwidth", v, &in, &k, msg, cap);
   for (int i = 0; i < k && !bad; i++) {
     char c[64];
     bad = budgets ? mp_budget_arg_canon(in[i], c, sizeof c, msg, cap)
@@ -109,8 +110,20 @@ static int parse_axis(const char *v, bool budgets, char ***l, int *n, char *msg,
   return 0;
 }
 
-/* A chain is one value ("greedy,sa"), never split. */
-static bool chain_ok(const char *v) { return v[0] && !strchr(v, ':') && !strchr(v, ' '); }
+/* A chain is one value ("greedy,sa"), never split into cells; its names
+ * are separated by single commas (mp_list_split), no blanks. */
+static int chain_ok(const char *s, const char *v, char *msg, size_t cap) {
+  char what[32], **names;
+  int n;
+  mp_error err;
+  snprintf(what, sizeof what, "--%s", s);
+  if (mp_list_split(what, v, &names, &n, &err)) {
+    snprintf(msg, cap, "%s", err.msg);
+    return 0;
+  }
+  mp_list_free(names, n);
+  return !strchr(v, ':') && !strchr(v, ' ') && !strchr(v, '\t');
+}
 
 static void set_chain(const char *v, bool add, char ***l, int *n) {
   if (!add) {
@@ -133,11 +146,12 @@ static void set_option(mp_experiment *e, const char *v) {
 }
 
 /* The settings whose value is a list, a chain or a text. */
-static int set_text(mp_experiment *e, const char *s, const char *v, bool add) {
+static int set_text(mp_experiment *e, const char *s, const char *v, bool add, char *msg,
+                    size_t cap) {
   if (!strcmp(s, "graphs")) {
     free(e->graphs_base); /* paths given here: from the working directory */
     e->graphs_base = NULL;
-    return mp_split_list(v, &e->graphs, &e->n_graphs);
+    return mp_split_list("--graphs", v, &e->graphs, &e->n_graphs, msg, cap);
   }
   if (!strcmp(s, "manifest")) {
     free(e->manifest);
@@ -145,7 +159,7 @@ static int set_text(mp_experiment *e, const char *s, const char *v, bool add) {
     return 0;
   }
   if (!strcmp(s, "order") || !strcmp(s, "place") || !strcmp(s, "remat")) {
-    if (!chain_ok(v)) return -1;
+    if (!chain_ok(s, v, msg, cap)) return -1;
     if (!strcmp(s, "order")) set_chain(v, add, &e->order, &e->n_order);
     if (!strcmp(s, "place")) set_chain(v, add, &e->place, &e->n_place);
     if (!strcmp(s, "remat")) mp_experiment_add_remat(e, v, !add);
@@ -155,8 +169,9 @@ static int set_text(mp_experiment *e, const char *s, const char *v, bool add) {
     set_option(e, v);
     return 0;
   }
-  if (!strcmp(s, "seeds")) return parse_seeds(v, e);
-  if (!strcmp(s, "time-limit")) return parse_doubles(v, &e->time_limits, &e->n_time_limits);
+  if (!strcmp(s, "seeds")) return parse_seeds(v, e, msg, cap);
+  if (!strcmp(s, "time-limit"))
+    return parse_doubles("--time-limit", v, &e->time_limits, &e->n_time_limits, msg, cap);
   return 1;
 }
 
@@ -173,18 +188,19 @@ static int set_number(mp_experiment *e, const char *s, const char *v) {
 int mp_experiment_set(mp_experiment *e, const char *setting, const char *value, bool add,
                       char *msg, size_t cap) {
   const char *s = setting, *v = value;
+  msg[0] = 0; /* a list's own complaint (an empty item) is kept below */
   if (!strcmp(s, "budgets") || !strcmp(s, "bandwidth")) {
     bool b = !strcmp(s, "budgets");
     return parse_axis(v, b, b ? &e->budgets : &e->bandwidths, b ? &e->n_budgets : &e->n_bandwidths,
                       msg, cap);
   }
-  int rc = set_text(e, s, v, add);
+  int rc = set_text(e, s, v, add, msg, cap);
   if (rc > 0) rc = set_number(e, s, v);
   if (rc > 0) {
     snprintf(msg, cap, "unknown option '--%s'", s);
     return -1;
   }
-  if (rc == 0) return 0;
+  if (rc == 0 || msg[0]) return rc ? -1 : 0;
   if (!strcmp(s, "order") || !strcmp(s, "place") || !strcmp(s, "remat"))
     snprintf(msg, cap, "bad value '%s' for --%s (one chain per option, written greedy,sa; "
              "repeat --%s for several)", v, s, s);

@@ -99,27 +99,23 @@ static const mp_solver *find_solver(const mp_chain_request *req, const char *nam
 /* Split "a,b,c", look each name up, append the stages of one kind. */
 static mp_err parse_chain(const mp_chain_request *req, const char *chain, mp_stage_kind kind,
                           mp_chain *ch, mp_error *err) {
-  char buf[512];
-  int n = 0;
-  snprintf(buf, sizeof buf, "%s", chain);
-  for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-    const mp_solver *s = find_solver(req, tok);
-    if (!s) {
-      mp_errorf(err, "unknown solver '%s' (memplan solvers lists them)", tok);
-      return MP_EUSAGE;
-    }
-    if (n == MP_MAX_CHAIN) {
+  char what[32], **names;
+  int n;
+  snprintf(what, sizeof what, "--%s", kind_flag[kind]);
+  if (mp_list_split(what, chain, &names, &n, err)) return MP_EUSAGE;
+  mp_err e = MP_OK;
+  for (int i = 0; i < n && !e; i++) {
+    const mp_solver *s = find_solver(req, names[i]);
+    if (!s)
+      e = MP_EUSAGE, mp_errorf(err, "unknown solver '%s' (memplan solvers lists them)", names[i]);
+    else if (i == MP_MAX_CHAIN)
+      e = MP_EUSAGE,
       mp_errorf(err, "chain '%s' is too long (at most %d solvers)", chain, MP_MAX_CHAIN);
-      return MP_EUSAGE;
-    }
-    ch->st[ch->n++] = (mp_stage_spec){.solver = s, .kind = kind};
-    n++;
+    else
+      ch->st[ch->n++] = (mp_stage_spec){.solver = s, .kind = kind};
   }
-  if (n == 0) {
-    mp_errorf(err, "empty solver chain for --%s", kind_flag[kind]);
-    return MP_EUSAGE;
-  }
-  return MP_OK;
+  mp_list_free(names, n);
+  return e;
 }
 
 /* `--order X` alone, X deciding both: X is the placer, the order is the

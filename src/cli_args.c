@@ -89,14 +89,57 @@ int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *
   return mp_arg_int(cmd, opt, val, 1, MEMPLAN_MAX_TOTAL, out);
 }
 
-int mp_arg_out(const char *cmd, const char *out, const char *const *inputs, int n) {
+int mp_arg_out_as(const char *cmd, const char *opt, const char *out, const char *const *inputs,
+                  int n) {
   struct stat so, si;
   if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode)) return 0;
   for (int k = 0; k < n; k++)
     if (inputs[k] && !stat(inputs[k], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {
-      fprintf(stderr, "memplan %s: --out %s is the input %s: writing it would replace what is read\n",
-              cmd, out, inputs[k]);
+      fprintf(stderr, "memplan %s: %s %s is the input %s: writing it would replace what is read\n",
+              cmd, opt, out, inputs[k]);
       return -1;
     }
   return 0;
+}
+
+int mp_arg_out(const char *cmd, const char *out, const char *const *inputs, int n) {
+  return mp_arg_out_as(cmd, "--out", out, inputs, n);
+}
+
+/* The folder part of path ("." when none), and where its last name starts. */
+static void split_path(const char *path, char *dir, size_t cap, const char **base) {
+  const char *slash = strrchr(path, '/');
+  *base = slash ? slash + 1 : path;
+  if (!slash) snprintf(dir, cap, ".");
+  else if (slash == path) snprintf(dir, cap, "/");
+  else snprintf(dir, cap, "%.*s", (int)(slash - path), path);
+}
+
+/* Do a and b name one file: the same existing file, or the same name in
+ * the same folder (a file neither run has made yet)? */
+static bool same_output(const char *a, const char *b) {
+  struct stat sa, sb;
+  bool ea = !stat(a, &sa), eb = !stat(b, &sb);
+  if (ea || eb) return ea && eb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+  char da[4096], db[4096];
+  const char *ba, *bb;
+  split_path(a, da, sizeof da, &ba);
+  split_path(b, db, sizeof db, &bb);
+  return !strcmp(ba, bb) && !stat(da, &sa) && !stat(db, &sb) && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+int mp_arg_outs_apart(const char *cmd, const char *opt_a, const char *a, const char *opt_b,
+                      const char *b) {
+  if (!a || !b || !strcmp(a, "-") || !strcmp(b, "-") || !same_output(a, b)) return 0;
+  fprintf(stderr, "memplan %s: %s %s and %s %s name the same file: one would replace the other\n",
+          cmd, opt_a, a, opt_b, b);
+  return -1;
+}
+
+int mp_arg_not_dir(const char *cmd, const char *opt, const char *path) {
+  struct stat st;
+  if (!path || stat(path, &st) || !S_ISDIR(st.st_mode)) return 0;
+  fprintf(stderr, "memplan %s: %s %s is a directory (give a file name)\n", cmd, opt, path);
+  return -1;
 }

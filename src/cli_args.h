@@ -35,6 +35,17 @@ int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *
  * entries skipped; a link or another spelling of it too) is refused: the
  * output would replace the input it is made from. */
 int mp_arg_out(const char *cmd, const char *out, const char *const *inputs, int n);
+/* The same for an output given by another option (opt: "--write-lp"). */
+int mp_arg_out_as(const char *cmd, const char *opt, const char *out, const char *const *inputs,
+                  int n);
+/* Two outputs of one run that name the same file (an existing one, or the
+ * same name in the same folder) are refused: the second would replace the
+ * first. */
+int mp_arg_outs_apart(const char *cmd, const char *opt_a, const char *a, const char *opt_b,
+                      const char *b);
+/* An output path that is a directory is refused up front (a run would
+ * only find out when writing, after the work). */
+int mp_arg_not_dir(const char *cmd, const char *opt, const char *path);
 
 /* The input formats `--input-format` takes. */
 #define MP_INPUT_FORMATS "json|graphml|nodelink|csv"

@@ -29,7 +29,8 @@ static const char solve_help[] =
     "  --seed N                random seed (default 1)\n"
     "  --capacity C            ask the placer for a fit in C bytes\n"
     "  --set [SOLVER.]OPT=VAL  set a solver option (repeatable; see memplan solvers)\n"
-    "  --write-lp FILE         ILP solvers: write the model in CPLEX LP format\n"
+    "  --write-lp FILE         ILP solvers: write the model in CPLEX LP format (one such\n"
+    "                          stage per chain; not the input, not --out)\n"
     "  --no-baseline           skip the given-order baseline (reduction_vs_given absent)\n"
     "  --verbose               the solvers' progress on stderr (GLPK's log, search steps,\n"
     "                          the packer's counts); twice for more\n"
@@ -161,6 +162,17 @@ static int solve_flag(int c, solve_flags *f, char **argv) {
   }
 }
 
+/* --out and --write-lp: neither is the input, they are not one file, and
+ * the model's file is no directory.  0, or -1 after a message. */
+static int solve_outputs_ok(const solve_flags *f, const char *input) {
+  const char *lp = f->req.write_lp;
+  if (mp_arg_out("solve", f->out, &input, 1) || mp_arg_out_as("solve", "--write-lp", lp, &input, 1) ||
+      mp_arg_outs_apart("solve", "--out", f->out, "--write-lp", lp) ||
+      mp_arg_not_dir("solve", "--write-lp", lp))
+    return -1;
+  return 0;
+}
+
 int mp_cmd_solve(int argc, char **argv) {
   solve_flags f = {.fmt = "text", .out = NULL, .nsets = 0};
   memplan_request_init(&f.req);
@@ -178,7 +190,7 @@ int mp_cmd_solve(int argc, char **argv) {
     fprintf(stderr, "memplan solve: expected exactly one FILE\n%s", solve_help);
     rc = MP_EXIT_USAGE;
   }
-  if (rc == -2 && mp_arg_out("solve", f.out, (const char *const *)&argv[optind], 1)) rc = MP_EXIT_USAGE;
+  if (rc == -2 && solve_outputs_ok(&f, argv[optind])) rc = MP_EXIT_USAGE;
   if (rc == -2) {
     f.req.sets = f.sets;
     f.req.n_sets = f.nsets;

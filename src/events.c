@@ -232,10 +232,14 @@ int mp_budget_frac(const char *text, int64_t peak, int64_t *budget, mp_error *er
   if (!text || parse_decimal(text, &m, &e))
     return mp_errorf(err, "budget fraction '%s' is not a decimal number (at most 18 digits)",
                      text ? text : "");
-  /* 0 < F <= 1000, and F >= 1e-30 so that 10^-exp10 fits below */
-  if (m == 0 || e > 3 || e < -30 ||
-      (e >= 0 ? (u128)m * pow10_u128(e) > 1000 : (u128)m > 1000 * pow10_u128(-e)))
+  /* 0 < F <= 1000 (m has at most 18 digits, so m * 10^e cannot wrap for e <= 3) */
+  if (m == 0 || e > 3 ||
+      (e >= 0 ? (u128)m * pow10_u128(e) > 1000 : e >= -30 && (u128)m > 1000 * pow10_u128(-e)))
     return mp_errorf(err, "budget fraction '%s' is outside (0, 1000]", text);
+  /* at most 30 decimal places, so that 10^-exp10 fits in the division below */
+  if (e < -30)
+    return mp_errorf(err, "budget fraction '%s' has more than 30 decimal places (the finest "
+                     "fraction taken is 1e-30)", text);
   if (peak < 0) return mp_errorf(err, "budget fraction: negative peak %lld", (long long)peak);
   u128 num = (u128)m * (u128)peak, den = 1;
   if (e >= 0)

@@ -262,6 +262,9 @@ memplan_err memplan_table_write(const char *const *results, int n, const memplan
       rc = MEMPLAN_EINPUT;
     }
   if (!rc && o->graph) keep_graph(rows, &nr, o->graph);
+  if (!rc && o->graph && !nr) /* as --solver with no match: a usage error, not an empty table */
+    rc = mp_api_fail(err, MEMPLAN_EUSAGE, "--graph '%s': no such graph in the results (a graph's "
+                     "name, or its path as in the results)", o->graph);
   if (!rc) rc = write_tables(rows, nr, &to, path, err);
   mp_rows_destroy(rows, nr);
   return rc;

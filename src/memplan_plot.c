@@ -24,6 +24,11 @@ static char *join_outs(const memplan_plot_opts *o, memplan_error *err) {
                   o->outs[i] ? o->outs[i] : "");
       return NULL;
     }
+    const char *why = mp_plot_format_error(o->outs[i]); /* before anything is drawn */
+    if (why) {
+      mp_api_fail(err, MEMPLAN_EUSAGE, "%s: %s", o->outs[i], why);
+      return NULL;
+    }
     len += strlen(o->outs[i]) + 1;
   }
   if (o->n_outs < 1) {
@@ -37,6 +42,35 @@ static char *join_outs(const memplan_plot_opts *o, memplan_error *err) {
     strcat(s, o->outs[i]);
   }
   return s;
+}
+
+/* Every chain named (no empty item, every solver registered), before any
+ * is run: a usage error, as in solve.  0, or -1 with err. */
+static int chain_names_ok(const char *flag, const char *chain, memplan_error *err) {
+  char **t;
+  int n, rc = 0;
+  mp_error e;
+  if (!chain) return 0;
+  if (mp_list_split(flag, chain, &t, &n, &e)) {
+    mp_api_error(err, e.msg);
+    return -1;
+  }
+  for (int i = 0; i < n && !rc; i++)
+    if (!mp_solver_find(t[i])) {
+      mp_api_fail(err, MEMPLAN_EUSAGE, "%s %s: unknown solver '%s' (memplan solvers lists them)",
+                  flag, chain, t[i]);
+      rc = -1;
+    }
+  mp_list_free(t, n);
+  return rc;
+}
+
+static int chains_ok(const memplan_plot_opts *o, memplan_error *err) {
+  for (int i = 0; i < o->n_orders; i++)
+    if (chain_names_ok("--order", o->orders[i], err)) return -1;
+  return chain_names_ok("--order", o->request.order, err) ||
+         chain_names_ok("--place", o->request.place, err) ||
+         chain_names_ok("--remat", o->request.remat, err);
 }
 
 /* What each kind needs; NULL when it has it, else the complaint. */
@@ -87,6 +121,7 @@ memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inpu
                        "unknown plot '%s' (profile, placement, pareto, overhead)",
                        kind ? kind : "(none)");
   if (why) return mp_api_fail(err, MEMPLAN_EUSAGE, "%s", why);
+  if (chains_ok(o, err)) return MEMPLAN_EUSAGE;
   char *outs = join_outs(o, err);
   if (!outs) return MEMPLAN_EUSAGE;
   char msg[sizeof err->msg];

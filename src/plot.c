@@ -129,11 +129,23 @@ static void draw_points(mp_canvas *c, const mp_agg *const *pt, int np, const boo
   }
 }
 
-/* One picture of the points into file o1. */
-static int pareto_picture(const char *o1, const mp_agg **pt, int np, int n_base, const char *graph,
-                          bool best, char *msg, size_t cap) {
+/* What a pareto picture shows. */
+typedef struct pareto_pic {
+  const mp_agg **pt;
+  int np, n_base;
+  const char *graph;
+  bool best;
+} pareto_pic;
+
+/* One picture of the points into file o1 (open as fp). */
+static int pareto_picture(void *ctx, const char *o1, FILE *fp, char *msg, size_t cap) {
+  const pareto_pic *q = ctx;
+  const mp_agg **pt = q->pt;
+  int np = q->np, n_base = q->n_base;
+  const char *graph = q->graph;
+  bool best = q->best;
   mp_canvas c;
-  int rc = mp_canvas_open(&c, o1, 1000, 600, msg, cap);
+  int rc = mp_canvas_open(&c, o1, fp, 1000, 600, msg, cap);
   if (rc) return rc;
   bool *front = mp_xcalloc((size_t)np, sizeof(bool));
   pareto_front_and_axes(&c, pt, np, front);
@@ -187,11 +199,8 @@ int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
     snprintf(msg, cap, "no planned runs of graph '%s' in the results", graph);
     rc = -1;
   }
-  for (int oi = 0; !rc && oi < mp_plot_n_outs(out); oi++) {
-    char o1[1024];
-    mp_plot_nth_out(out, oi, o1, sizeof o1);
-    rc = pareto_picture(o1, pt, np, n_base, graph, best, msg, cap);
-  }
+  pareto_pic q = {pt, np, n_base, graph, best};
+  if (!rc) rc = mp_plot_each_out(out, pareto_picture, &q, msg, cap);
   free(pt);
   mp_aggset_destroy(&set);
   mp_rows_destroy(rows, n);

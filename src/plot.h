@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "events.h"
 #include "run.h"
@@ -17,7 +18,8 @@
 typedef struct mp_canvas {
   cairo_surface_t *surf;
   cairo_t *cr;
-  char *path, *tmp;
+  const char *path; /* the file's name, for messages and its format */
+  FILE *fp;         /* where the picture goes */
   bool png;
   double w, h;
   /* plot area */
@@ -26,13 +28,20 @@ typedef struct mp_canvas {
   bool xlog;
 } mp_canvas;
 
-/* A canvas for path (.svg, .png or .pdf), w x h points, white. */
-int mp_canvas_open(mp_canvas *c, const char *path, double w, double h, char *msg, size_t cap);
-/* Write it (atomically: a temporary file renamed) and free it. */
+/* NULL when path names a picture format (.svg, .png, .pdf), else why not. */
+const char *mp_plot_format_error(const char *path);
+/* A canvas for path (.svg, .png or .pdf: its format), w x h points, white;
+ * the picture is written into fp. */
+int mp_canvas_open(mp_canvas *c, const char *path, FILE *fp, double w, double h, char *msg,
+                   size_t cap);
+/* Write it into fp and free it. */
 int mp_canvas_close(mp_canvas *c, char *msg, size_t cap);
-/* --out may name several files ("a.svg,a.png"): how many, and the i-th. */
-int mp_plot_n_outs(const char *list);
-void mp_plot_nth_out(const char *list, int i, char *buf, size_t cap);
+/* One picture of ctx drawn into the file `path` (open as fp); 0, or -1 with msg. */
+typedef int (*mp_plot_draw_fn)(void *ctx, const char *path, FILE *fp, char *msg, size_t cap);
+/* --out may name several files ("a.svg,a.png"): draw into each; every file
+ * is written, or (on any failure) none is changed. */
+int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *msg,
+                     size_t cap);
 /* Data to device coordinates. */
 double mp_cx(const mp_canvas *c, double x);
 double mp_cy(const mp_canvas *c, double y);

@@ -5,12 +5,14 @@
 #include <cairo-pdf.h>
 #include <cairo-svg.h>
 #include <cairo.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "plot.h"
 /* ------------------------------------------------------------ mp_canvas */
 
@@ -20,31 +22,35 @@ static bool ends_with(const char *s, const char *suf) {
   return a >= b && strcmp(s + a - b, suf) == 0;
 }
 
-int mp_canvas_open(mp_canvas *c, const char *path, double w, double h, char *msg, size_t cap) {
+const char *mp_plot_format_error(const char *path) {
+  if (ends_with(path, ".svg") || ends_with(path, ".png") || ends_with(path, ".pdf")) return NULL;
+  return "the extension must be .svg, .png or .pdf";
+}
+
+/* cairo's writer into an open file. */
+static cairo_status_t write_fp(void *fp, const unsigned char *data, unsigned int len) {
+  return fwrite(data, 1, len, fp) == len ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_WRITE_ERROR;
+}
+
+int mp_canvas_open(mp_canvas *c, const char *path, FILE *fp, double w, double h, char *msg,
+                   size_t cap) {
   memset(c, 0, sizeof *c);
   c->w = w;
   c->h = h;
-  c->path = strdup(path);
-  c->tmp = malloc(strlen(path) + 32);
-  sprintf(c->tmp, "%s.tmp%ld", path, (long)getpid());
-  if (ends_with(path, ".png")) {
-    c->png = true;
-    c->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
-  } else if (ends_with(path, ".pdf")) {
-    c->surf = cairo_pdf_surface_create(c->tmp, w, h);
-  } else if (ends_with(path, ".svg")) {
-    c->surf = cairo_svg_surface_create(c->tmp, w, h);
-  } else {
-    snprintf(msg, cap, "%s: the extension must be .svg, .png or .pdf", path);
-    free(c->path);
-    free(c->tmp);
+  c->path = path;
+  c->fp = fp;
+  const char *why = mp_plot_format_error(path);
+  if (why) {
+    snprintf(msg, cap, "%s: %s", path, why);
     return -1;
   }
+  c->png = ends_with(path, ".png");
+  if (c->png) c->surf = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, (int)w, (int)h);
+  else if (ends_with(path, ".pdf")) c->surf = cairo_pdf_surface_create_for_stream(write_fp, fp, w, h);
+  else c->surf = cairo_svg_surface_create_for_stream(write_fp, fp, w, h);
   if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
     snprintf(msg, cap, "%s: %s", path, cairo_status_to_string(cairo_surface_status(c->surf)));
     cairo_surface_destroy(c->surf);
-    free(c->path);
-    free(c->tmp);
     return -1;
   }
   c->cr = cairo_create(c->surf);
@@ -55,37 +61,60 @@ int mp_canvas_open(mp_canvas *c, const char *path, double w, double h, char *msg
 }
 
 int mp_canvas_close(mp_canvas *c, char *msg, size_t cap) {
-  int rc = 0;
+  cairo_status_t st;
   cairo_destroy(c->cr);
   if (c->png) {
-    if (cairo_surface_write_to_png(c->surf, c->tmp) != CAIRO_STATUS_SUCCESS) rc = -1;
-    cairo_surface_destroy(c->surf);
+    st = cairo_surface_write_to_png_stream(c->surf, write_fp, c->fp);
   } else {
     cairo_surface_finish(c->surf);
-    if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) rc = -1;
-    cairo_surface_destroy(c->surf);
+    st = cairo_surface_status(c->surf);
   }
-  if (rc || rename(c->tmp, c->path)) {
-    snprintf(msg, cap, "%s: cannot write", c->path);
-    unlink(c->tmp);
-    rc = -1;
-  }
-  free(c->path);
-  free(c->tmp);
-  return rc;
+  cairo_surface_destroy(c->surf);
+  if (st == CAIRO_STATUS_SUCCESS) return 0;
+  int e = errno;
+  if (st == CAIRO_STATUS_WRITE_ERROR && e) snprintf(msg, cap, "%s: cannot write: %s", c->path, strerror(e));
+  else snprintf(msg, cap, "%s: cannot write: %s", c->path, cairo_status_to_string(st));
+  return -1;
 }
 
 /* --out may name several files ("a.svg,a.png"): the same picture in each. */
-int mp_plot_n_outs(const char *list) {
+static int n_outs(const char *list) {
   int n = 1;
   for (const char *c = list; *c; c++) n += *c == ',';
   return n;
 }
-void mp_plot_nth_out(const char *list, int i, char *buf, size_t cap) {
+static void nth_out(const char *list, int i, char *buf, size_t cap) {
   const char *p = list;
   for (int k = 0; k < i; k++) p = strchr(p, ',') + 1;
   size_t l = strcspn(p, ",");
   snprintf(buf, cap, "%.*s", (int)(l < cap ? l : cap - 1), p);
+}
+
+/* Every file is opened (a temporary beside it, outfile.h) before any is
+ * drawn, and all are committed only when every one was drawn: a failed run
+ * leaves each file as it was. */
+int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *msg,
+                     size_t cap) {
+  int n = n_outs(outs), opened = 0, rc = 0;
+  mp_outfile *of = mp_xcalloc((size_t)n, sizeof *of);
+  char (*name)[1024] = mp_xcalloc((size_t)n, sizeof *name);
+  for (int i = 0; i < n && !rc; i++) {
+    nth_out(outs, i, name[i], sizeof name[i]);
+    const char *why = mp_plot_format_error(name[i]);
+    mp_error err;
+    if (why) rc = -1, snprintf(msg, cap, "%s: %s", name[i], why);
+    else if (mp_out_open(&of[i], name[i], &err)) rc = -1, snprintf(msg, cap, "%s", err.msg);
+    else opened++;
+  }
+  for (int i = 0; i < opened && !rc; i++) rc = draw(ctx, name[i], of[i].fp, msg, cap);
+  for (int i = 0; i < opened; i++) {
+    mp_error err;
+    if (rc) mp_out_abort(&of[i]);
+    else if (mp_out_commit(&of[i], &err)) rc = -1, snprintf(msg, cap, "%s", err.msg);
+  }
+  free(of);
+  free(name);
+  return rc;
 }
 
 double mp_cx(const mp_canvas *c, double x) {

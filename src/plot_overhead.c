@@ -145,9 +145,10 @@ static void draw_series(mp_canvas *c, const opic *P, const series *s, const doub
   }
 }
 
-static int draw(const opic *P, const char *path, char *msg, size_t cap) {
+static int draw(void *ctx, const char *path, FILE *fp, char *msg, size_t cap) {
+  const opic *P = ctx;
   mp_canvas c;
-  if (mp_canvas_open(&c, path, 1140, 600, msg, cap)) return -1;
+  if (mp_canvas_open(&c, path, fp, 1140, 600, msg, cap)) return -1;
   frame(&c, P);
   cairo_t *cr = c.cr;
   double d[] = {7, 4};
@@ -219,11 +220,7 @@ int mp_plot_overhead(const char *const *in, int nin, const char *graph, bool bes
              graph ? graph : "");
     rc = -1;
   }
-  for (int oi = 0; !rc && oi < mp_plot_n_outs(out); oi++) {
-    char o1[1024];
-    mp_plot_nth_out(out, oi, o1, sizeof o1);
-    rc = draw(&P, o1, msg, cap);
-  }
+  if (!rc) rc = mp_plot_each_out(out, draw, &P, msg, cap);
   for (int i = 0; i < P.ns; i++) free(P.s[i].p);
   free(P.s);
   mp_raggset_destroy(&set);

@@ -225,9 +225,10 @@ static void draw_legend(mp_canvas *c, const chart *h) {
   mp_canvas_text(c, c->x1 + 14, c->y0 + 10 + 20 * li + 6, 10, lab, 0, 0.5, false);
 }
 
-static int draw(chart *h, const char *path, char *msg, size_t cap) {
+static int draw(void *ctx, const char *path, FILE *fp, char *msg, size_t cap) {
+  chart *h = ctx;
   mp_canvas c;
-  if (mp_canvas_open(&c, path, 1120, 620, msg, cap)) return -1;
+  if (mp_canvas_open(&c, path, fp, 1120, 620, msg, cap)) return -1;
   frame(&c, h);
   cairo_save(c.cr);
   cairo_rectangle(c.cr, c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0);
@@ -311,11 +312,7 @@ int mp_plot_placement(const char *file, const char *plan, const mp_run_spec *spe
         break;
       }
   }
-  for (int oi = 0; !rc && oi < mp_plot_n_outs(out); oi++) {
-    char o1[1024];
-    mp_plot_nth_out(out, oi, o1, sizeof o1);
-    rc = draw(&h, o1, msg, cap);
-  }
+  if (!rc) rc = mp_plot_each_out(out, draw, &h, msg, cap);
   free(h.prof);
   release(&s);
   mp_instance_destroy(&in);

@@ -228,9 +228,10 @@ static void draw_legend(mp_canvas *c, const profile *P) {
                  false);
 }
 
-static int draw(const profile *P, const char *path, char *msg, size_t cap) {
+static int draw(void *ctx, const char *path, FILE *fp, char *msg, size_t cap) {
+  const profile *P = ctx;
   mp_canvas c;
-  if (mp_canvas_open(&c, path, 1140, 560, msg, cap)) return -1;
+  if (mp_canvas_open(&c, path, fp, 1140, 560, msg, cap)) return -1;
   frame(&c, P);
   cairo_save(c.cr);
   cairo_rectangle(c.cr, c.x0, c.y0, c.x1 - c.x0, c.y1 - c.y0);
@@ -266,11 +267,7 @@ int mp_plot_profile(const char *file, const char *const *orders, int n_orders,
     P.floor = mp_events_floor(in.g);
     rc = collect(&P, &in, orders, n_orders, plans, n_plans, base, msg, cap);
   }
-  for (int oi = 0; !rc && oi < mp_plot_n_outs(out); oi++) {
-    char o1[1024];
-    mp_plot_nth_out(out, oi, o1, sizeof o1);
-    rc = draw(&P, o1, msg, cap);
-  }
+  if (!rc) rc = mp_plot_each_out(out, draw, &P, msg, cap);
   for (int i = 0; i < P.nc; i++) free(P.c[i].y);
   free(P.c);
   for (int k = 0; k < 3; k++) free(P.parts[k]);

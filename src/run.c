@@ -291,12 +291,24 @@ static mp_err check_pins(const mp_instance *in, const mp_run_spec *spec, mp_erro
   return MP_OK;
 }
 
-/* --write-lp promises a model file: some stage must write one. */
+/* --write-lp promises one model file: exactly one stage must write it (a
+ * second would silently replace the first's). */
 static mp_err check_write_lp(const mp_run_spec *spec, const mp_chain *ch, mp_error *err) {
   if (!spec->write_lp) return MP_OK;
-  for (int i = 0; i < ch->n; i++)
-    if (ch->st[i].solver->roles & MP_ROLE_WRITES_LP) return MP_OK;
   char names[256] = "";
+  int writers = 0;
+  for (int i = 0; i < ch->n; i++)
+    if (ch->st[i].solver->roles & MP_ROLE_WRITES_LP) {
+      size_t l = strlen(names);
+      snprintf(names + l, sizeof names - l, "%s%s", l ? ", " : "", ch->st[i].solver->name);
+      writers++;
+    }
+  if (writers == 1) return MP_OK;
+  if (writers > 1) {
+    mp_errorf(err, "--write-lp %s: %d stages of the chain write an LP model (%s), one file "
+              "holds one: keep one of them, or run them apart", spec->write_lp, writers, names);
+    return MP_EUSAGE;
+  }
   for (int k = 0; k < mp_registry_size; k++)
     if (mp_registry[k]->roles & MP_ROLE_WRITES_LP) {
       size_t l = strlen(names);

@@ -78,6 +78,37 @@ void mp_strlist_addf(char ***list, int *n, const char *fmt, ...) {
   (*list)[(*n)++] = mp_xstrdup(buf);
 }
 
+int mp_list_split(const char *what, const char *list, char ***items, int *n, mp_error *err) {
+  char **l = NULL;
+  int k = 0;
+  for (const char *p = list;; p++) {
+    size_t len = strcspn(p, ",");
+    const char *a = p, *b = p + len;
+    while (a < b && (*a == ' ' || *a == '\t')) a++;
+    while (b > a && (b[-1] == ' ' || b[-1] == '\t')) b--;
+    if (a == b) {
+      mp_list_free(l, k);
+      if (!list[0]) return mp_errorf(err, "%s '': an empty list", what);
+      return mp_errorf(err, "%s '%s': item %d is empty (items are separated by one comma)", what,
+                       list, k + 1);
+    }
+    l = mp_xrealloc(l, sizeof(char *) * (size_t)(k + 1));
+    l[k] = mp_xmalloc((size_t)(b - a) + 1);
+    memcpy(l[k], a, (size_t)(b - a));
+    l[k++][b - a] = 0;
+    p += len;
+    if (!*p) break;
+  }
+  *items = l;
+  *n = k;
+  return 0;
+}
+
+void mp_list_free(char **items, int n) {
+  for (int i = 0; i < n; i++) free(items[i]);
+  free(items);
+}
+
 static uint64_t splitmix64(uint64_t *x) {
   uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;

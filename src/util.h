@@ -36,6 +36,14 @@ char *mp_xstrdup(const char *s); /* NULL stays NULL */
  * *n strings, growing it by one. */
 void mp_strlist_addf(char ***list, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* The one reading of every comma-separated list (solver chains, bench's
+ * graphs, seeds, time limits, budgets): the items, each trimmed of spaces
+ * and tabs, as a new list of new strings.  An empty item ("a,,b", "a,",
+ * ",a", "") is refused, never dropped: -1 with a message naming `what`
+ * (the option, "--order") and the list. */
+int mp_list_split(const char *what, const char *list, char ***items, int *n, mp_error *err);
+void mp_list_free(char **items, int n);
+
 double mp_now(void);     /* monotonic seconds */
 double mp_cpu_now(void); /* process CPU seconds */
 

@@ -931,6 +931,75 @@ expect 0 "--verbose firstfit" $BIN solve "$T/v.csv" --place firstfit --no-baseli
 expect 0 "--verbose ilp" $BIN solve graphs/examples/seed_example.json --order ilp --verbose --no-baseline --format json
 grep -q "mip = " "$T/err" && /usr/bin/python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$T/out" && ok ||
   bad "--verbose ilp: GLPK's log not on stderr or stdout not JSON: $(head -c 300 "$T/out")"
+
+# ---- the command-line layer: outputs guarded before any work, empty list
+# items refused, messages that say what is wrong; files written before a
+# failed run keep their bytes ----
+C10=graphs/synthetic/tiny_chain_n10_s1.json
+L20=graphs/synthetic/tiny_layered_n20_inplace_s1.json
+A="$T/args"; mkdir -p "$A/lpdir" "$A/dir.svg"
+same() { # same FILE SUM DESCRIPTION: FILE still has the md5 SUM
+  [ "$(md5sum <"$1")" = "$2" ] && ok || bad "$3: $1 was changed: $(head -c 100 "$1")"
+}
+cp "$C10" "$A/c10.json"; s_in=$(md5sum <"$A/c10.json")
+hostile 2 "--write-lp $A/c10.json is the input $A/c10.json" "--write-lp onto the input" -- $BIN solve "$A/c10.json" --order ilp --write-lp "$A/c10.json"
+same "$A/c10.json" "$s_in" "--write-lp onto the input"
+ln -s c10.json "$A/c10_link.json"
+hostile 2 "--write-lp $A/c10_link.json is the input" "--write-lp onto a link to the input" -- $BIN solve "$A/c10.json" --order ilp --write-lp "$A/c10_link.json"
+same "$A/c10.json" "$s_in" "--write-lp onto a link to the input"
+hostile 2 "--write-lp $A/lpdir is a directory" "--write-lp a directory (before solving)" -- $BIN solve "$C10" --order ilp --write-lp "$A/lpdir"
+[ -z "$(ls "$A/lpdir")" ] && [ ! -s "$T/out" ] && ok || bad "--write-lp a directory: something solved or written"
+hostile 2 "--out $A/one.out and --write-lp $A/./one.out name the same file" "--write-lp and --out one new file" -- $BIN solve "$C10" --order ilp --out "$A/one.out" --write-lp "$A/./one.out"
+[ ! -e "$A/one.out" ] && ok || bad "--write-lp and --out one new file: it was made"
+echo old >"$A/one.out"; s_one=$(md5sum <"$A/one.out")
+hostile 2 "name the same file" "--write-lp and --out one existing file" -- $BIN solve "$C10" --order ilp --out "$A/one.out" --write-lp "$A/one.out"
+same "$A/one.out" "$s_one" "--write-lp and --out one existing file"
+echo old >"$A/two.lp"; s_two=$(md5sum <"$A/two.lp")
+hostile 2 "--write-lp $A/two.lp: 2 stages of the chain write an LP model \(ilp, ilp-place\)" "--write-lp with two model-writing stages" -- $BIN solve "$C10" --order ilp --place ilp-place --write-lp "$A/two.lp"
+same "$A/two.lp" "$s_two" "--write-lp with two model-writing stages"
+# plot: every --out checked before drawing, all written or none changed
+echo old >"$A/keep.svg"; s_keep=$(md5sum <"$A/keep.svg")
+hostile 2 "x.txt: the extension must be .svg, .png or .pdf" "plot: a bad extension after a good --out" -- $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/x.txt"
+same "$A/keep.svg" "$s_keep" "plot: a bad extension after a good --out"
+hostile 1 "$A/missing/x.svg: cannot write: No such file or directory" "plot: --out into a missing folder after a good one" -- $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/missing/x.svg"
+same "$A/keep.svg" "$s_keep" "plot: --out into a missing folder after a good one"
+hostile 1 "$A/dir.svg: is a directory" "plot: --out a directory after a good one" -- $BIN plot pareto tests/data/bench_results.csv --graph g2 --out "$A/keep.svg" --out "$A/dir.svg"
+same "$A/keep.svg" "$s_keep" "plot: --out a directory after a good one"
+expect 0 "plot: three outputs" $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/k.png" --out "$A/k.pdf"
+grep -q '<svg' "$A/keep.svg" && head -c 4 "$A/k.png" | grep -q PNG && head -c 5 "$A/k.pdf" | grep -q '%PDF' &&
+  [ "$(ls "$A" | grep -c tmp)" = 0 ] && ok || bad "plot: three outputs not all written (or a temporary left): $(ls "$A")"
+s_keep=$(md5sum <"$A/keep.svg")
+# an empty item of a comma list is a usage error naming the option, never dropped
+for o in "greedy,,dp:2" "greedy,:2" ",greedy:1" ",:1" "greedy, ,dp:2"; do
+  hostile 2 "--order '${o%:*}': item ${o##*:} is empty" "solve --order '${o%:*}'" -- $BIN solve "$L20" --order "${o%:*}"
+done
+hostile 2 "--place 'bysize,': item 2 is empty" "solve --place 'bysize,'" -- $BIN solve "$L20" --place "bysize,"
+hostile 2 "--remat 'keepall,': item 2 is empty" "solve --remat 'keepall,'" -- $BIN solve "$L20" --remat "keepall," --budget-frac 1
+hostile 2 "--order 'greedy,': item 2 is empty" "plot --order 'greedy,'" -- $BIN plot profile "$L20" --order "greedy," --out "$A/keep.svg"
+same "$A/keep.svg" "$s_keep" "plot --order 'greedy,'"
+hostile 2 "--place nosuch: unknown solver 'nosuch'" "plot --place nosuch (before running)" -- $BIN plot placement "$L20" --order greedy --place nosuch --out "$A/keep.svg"
+hostile 2 "--order 'greedy,': item 2 is empty" "bench --order 'greedy,'" -- $BIN bench --graphs "$C10" --order "greedy," --list
+hostile 2 "--place ',bysize': item 1 is empty" "bench --place ',bysize'" -- $BIN bench --graphs "$C10" --place ",bysize" --list
+hostile 2 "--budgets '0.8x,,0.9x': item 2 is empty" "bench --budgets 0.8x,,0.9x" -- $BIN bench --graphs "$C10" --remat keepall --budgets 0.8x,,0.9x --list
+hostile 2 "--seeds '1,,2': item 2 is empty" "bench --seeds 1,,2" -- $BIN bench --graphs "$C10" --seeds 1,,2 --list
+hostile 2 "--time-limit '0,,1': item 2 is empty" "bench --time-limit 0,,1" -- $BIN bench --graphs "$C10" --time-limit 0,,1 --list
+hostile 2 "--graphs '$C10,': item 2 is empty" "bench --graphs 'G,'" -- $BIN bench --graphs "$C10," --list
+hostile 2 "--bandwidth '0,': item 2 is empty" "bench --bandwidth '0,'" -- $BIN bench --graphs "$C10" --remat keepall --budgets 0.8x --bandwidth "0," --list
+hostile 2 "--budgets '': an empty list" "bench --budgets ''" -- $BIN bench --graphs "$C10" --remat keepall --budgets "" --list
+printf '{"graphs":["%s"],"order":["greedy,"]}' "$PWD/$C10" >"$A/e.exp.json"
+hostile 1 "\"order\" chain 'greedy,': item 2 is empty" "experiment order 'greedy,'" -- $BIN bench "$A/e.exp.json" --list
+expect 0 "bench --order greedy,dp (a chain still one cell)" $BIN bench --graphs "$C10" --order greedy,dp --seeds 1,2 --list
+[ "$(cut -f2 "$T/out" | sort -u)" = "greedy,dp" ] && [ "$(wc -l <"$T/out")" = 2 ] && ok || bad "bench --order greedy,dp --seeds 1,2: $(cat "$T/out")"
+# --budget-frac: the real rule (at most 30 decimal places), not 'outside (0, 1000]'
+hostile 2 "budget fraction '1e-300' has more than 30 decimal places" "--budget-frac 1e-300" -- $BIN solve "$C10" --remat keepall --budget-frac 1e-300
+grep -q "outside" "$T/err" && bad "--budget-frac 1e-300 still says outside: $(cat "$T/err")" || ok
+hostile 2 "budget fraction '1001' is outside \(0, 1000\]" "--budget-frac 1001" -- $BIN solve "$C10" --remat keepall --budget-frac 1001
+# table --graph that matches nothing: exit 2 as --solver, the --out file kept
+echo old >"$A/t.md"; s_t=$(md5sum <"$A/t.md")
+hostile 2 "--graph 'nosuch': no such graph in the results" "table --graph nosuch" -- $BIN table tests/data/bench_results.csv --graph nosuch --out "$A/t.md"
+same "$A/t.md" "$s_t" "table --graph nosuch"
+expect 0 "table --graph g2" $BIN table tests/data/bench_results.csv --graph g2 --brief
+
 # ---- readers: a results CSV with a column missing, a bad value or cut
 # short; costs summing to infinity; plan offsets that name no buffer; a
 # plan or results file that is missing or a directory ----

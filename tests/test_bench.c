@@ -414,7 +414,7 @@ START_TEST(shards_partition_the_matrix) {
   snprintf(manifest, sizeof manifest, "%s/SUITE.tsv", dir);
   free(e.manifest);
   e.manifest = strdup(manifest);
-  ck_assert_int_eq(mp_split_list("small", &e.graphs, &e.n_graphs), 0);
+  ck_assert_int_eq(mp_split_list("--graphs", "small", &e.graphs, &e.n_graphs, msg, sizeof msg), 0);
   for (int i = 0; i < e.n_order; i++) free(e.order[i]);
   free(e.order);
   e.order = NULL;
@@ -422,7 +422,9 @@ START_TEST(shards_partition_the_matrix) {
   mp_list_push(&e.order, &e.n_order, "given");
   mp_list_push(&e.order, &e.n_order, "greedy");
   mp_list_push(&e.order, &e.n_order, "dfs,greedy");
-  ck_assert_int_eq(mp_split_list("bysize,firstfit", &e.place, &e.n_place), 0);
+  ck_assert_int_eq(mp_split_list("--place", "bysize,,firstfit", &e.place, &e.n_place, msg, sizeof msg), -1);
+  ck_assert_msg(strstr(msg, "--place 'bysize,,firstfit': item 2 is empty"), "%s", msg);
+  ck_assert_int_eq(mp_split_list("--place", "bysize,firstfit", &e.place, &e.n_place, msg, sizeof msg), 0);
   mp_matrix full;
   ck_assert_msg(mp_matrix_build(&e, &full, msg, sizeof msg) == 0, "%s", msg);
   ck_assert_int_eq(full.n, 2 * 3 * 2 + 2);
