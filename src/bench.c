@@ -268,7 +268,7 @@ static int load_time_limits(json_t *v, mp_experiment *e, char *sub, size_t cap) 
       snprintf(sub, cap, "\"time_limits\"[%zu] must be a number of seconds in [0, 1e9]", i);
       return -1;
     }
-    e->time_limits[i] = t;
+    e->time_limits[i] = t == 0 ? 0.0 : t; /* -0 is 0 */
   }
   return 0;
 }
@@ -308,7 +308,8 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   e->file = mp_xstrdup(path);
   e->graphs_base = dir_of(path);
   json_error_t je;
-  json_t *o = json_load_file(path, 0, &je);
+  /* as the graph readers: a key given twice is an error, not "the last wins" */
+  json_t *o = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!o) {
     snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
     return -1;
@@ -391,7 +392,7 @@ int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap) {
 /* ---------------------------------------------------------------- matrix */
 
 void mp_fmt_seconds(double s, char *out, size_t cap) {
-  snprintf(out, cap, "%.6g", s);
+  snprintf(out, cap, "%.6g", s == 0 ? 0.0 : s); /* -0 is 0: one cell key, one text */
 }
 
 static bool file_exists(const char *p) {

@@ -223,8 +223,9 @@ void mp_keyset_destroy(mp_keyset *ks);
 #define MP_CLAIM_STALE_S 300.0
 typedef enum { MP_CLAIMED, MP_CLAIM_TAKEN, MP_CLAIM_HANDLED } mp_claim_result;
 /* Claim the cell `key` (whose row had rowid expect_rowid, 0: none, when the
- * run started).  MP_CLAIM_HANDLED: the row changed since (another process
- * ran it); MP_CLAIM_TAKEN: a live claim of another process.  -1 on error. */
+ * run started).  MP_CLAIM_HANDLED: another row was written since (by another
+ * bench or a merge; a row deleted since is claimed); MP_CLAIM_TAKEN: a live
+ * claim of another process.  -1 on error. */
 int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap);
 /* Refresh the heartbeat of this process's claims; drop them all. */
 int mp_db_heartbeat(mp_db *db, char *msg, size_t cap);
@@ -293,7 +294,7 @@ typedef struct mp_bench_opts {
 typedef struct mp_bench_stats {
   int total, done_before, stale, run, ok, failed, timeouts, refused;
   int taken;                /* claimed by another bench process, left to it */
-  int handled;              /* run by another process after this one started */
+  int handled;              /* row written by another process after this one started */
   int bounds;               /* graph bounds computed */
   int interrupted;          /* the signal that stopped the run, or 0 */
   bool started;             /* the run began (the results file opened) */

@@ -90,6 +90,7 @@ int mp_bandwidth_arg_canon(const char *text, char *out, size_t cap, char *msg, s
              "\"graph\" (the graph's host_bandwidth)", text);
     return -1;
   }
+  if (v == 0) v = 0; /* -0 is 0: one cell, written "0" */
   if (v == floor(v) && v < 1e18) {
     snprintf(out, cap, "%.0f", v);
     return 0;

@@ -60,7 +60,10 @@ static int parse_doubles(const char *what, const char *s, double **out, int *n, 
   int k = 0, bad = 0;
   if (mp_split_list(what, s, &l, &k, msg, cap)) return -1;
   double *v = mp_xmalloc(sizeof(double) * (size_t)k);
-  for (int i = 0; i < k; i++) bad |= parse_real(l[i], 0, 1e9, &v[i]);
+  for (int i = 0; i < k; i++) {
+    bad |= parse_real(l[i], 0, 1e9, &v[i]);
+    if (!bad && v[i] == 0) v[i] = 0; /* -0 is 0 */
+  }
   free_strings(l, k);
   if (bad) {
     free(v);

@@ -183,7 +183,7 @@ static void print_summary(const char *name, const memplan_matrix_info *mi,
          mi->skipped, st->done_before, st->run, st->ok, st->failed, st->timeouts, st->refused);
   if (st->stale) printf("; %d stale rows rerun", st->stale);
   if (st->taken) printf("; %d left to another bench process", st->taken);
-  if (st->handled) printf("; %d run by another bench process", st->handled);
+  if (st->handled) printf("; %d stored meanwhile by another process", st->handled);
   if (st->bounds) printf("; %d graph bounds", st->bounds);
   printf("; %.1f s; results in %s\n", st->wall_s, results);
   fflush(stdout);

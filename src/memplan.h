@@ -500,7 +500,7 @@ void memplan_bench_opts_init(memplan_bench_opts *o);
 typedef struct memplan_bench_stats {
   int total, done_before, stale, run, ok, failed, timeouts, refused;
   int taken;             /* cells another bench process had claimed, left to it */
-  int handled;           /* cells another process ran after this one started */
+  int handled;           /* cells whose row another process wrote after this one started */
   int bounds;            /* graph bounds computed */
   int interrupted;       /* the signal that stopped the run, or 0 */
   bool started;          /* the run began (the results file opened) */

@@ -1064,5 +1064,26 @@ hostile 1 "none.json: cannot open: No such file" "verify a missing plan" -- $BIN
 grep -q -- ":-1:" "$T/err" && bad "a missing plan: line -1" || ok
 mkdir -p "$RC/pdir"
 hostile 1 "pdir: is a directory" "verify a plan that is a directory" -- $BIN verify $L20 "$RC/pdir"
+# ---- bench cell keys: -0 is 0 (one cell, its row found again); an
+# experiment file naming a key twice is refused, as a graph file is ----
+BK="$T/bkeys"; mkdir -p "$BK"
+printf '{"name":"e10","graphs":["%s"],"time_limits":[-0.0, 0]}' "$PWD/$C10" >"$BK/e10.json"
+expect 0 "bench time_limits [-0.0, 0] --list" $BIN bench "$BK/e10.json" --list
+[ "$(cut -f5 "$T/out")" = 0 ] && ok || bad "time_limits [-0.0, 0]: not one cell of limit 0: $(cat "$T/out")"
+for tl in -0 0,-0 -0.0,0; do
+  expect 0 "bench --time-limit $tl --list" $BIN bench --graphs "$C10" --time-limit "$tl" --list
+  [ "$(cut -f5 "$T/out")" = 0 ] && ok || bad "--time-limit $tl: not one cell of limit 0: $(cat "$T/out")"
+done
+expect 0 "bench --bandwidth 0,-0 --list" $BIN bench --graphs "$C10" --remat keepall --budgets 0.8x --bandwidth 0,-0 --list
+[ "$(cut -f9 "$T/out")" = 0 ] && ok || bad "--bandwidth 0,-0: not one cell of bandwidth 0: $(cat "$T/out")"
+expect 0 "bench e10.json (first run)" $BIN bench "$BK/e10.json" --results "$BK/r.sqlite" --quiet --mem-limit 0
+expect 0 "bench e10.json (second run)" $BIN bench "$BK/e10.json" --results "$BK/r.sqlite" --quiet --mem-limit 0
+grep -q "1 cells.*1 already done, 0 run" "$T/out" && ok || bad "e10.json again: not all done before: $(cat "$T/out")"
+grep -q "another" "$T/out" && bad "e10.json again: credits another process: $(cat "$T/out")" || ok
+printf '{"name":"first","name":"second","graphs":["%s"],"order":["greedy"],"order":["dfs"]}' "$PWD/$C10" >"$BK/dup.json"
+hostile 1 "dup.json:1: duplicate object key near '\"name\"'" "experiment file with a key twice" -- $BIN bench "$BK/dup.json" --list
+[ -s "$T/out" ] && bad "experiment file with a key twice: cells listed: $(cat "$T/out")" || ok
+printf '{"graphs":["%s"],"remat":[{"chain":"keepall","budgets":["0.8x"],"budgets":["0.9x"]}]}' "$PWD/$C10" >"$BK/dup2.json"
+hostile 1 "dup2.json:1: duplicate object key near '\"budgets\"'" "experiment remat entry with a key twice" -- $BIN bench "$BK/dup2.json" --list
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

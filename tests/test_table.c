@@ -16,6 +16,7 @@
 #include <cairo.h>
 #include <jansson.h>
 #include <math.h>
+#include <sqlite3.h>
 
 #include "bench.h"
 #include "events.h"
@@ -127,6 +128,30 @@ static void unlink_db(const char *db) {
   snprintf(side, sizeof side, "%s-shm", db);
   unlink(side);
 }
+
+/* A claim sees what became of the cell's row since the run began: a row
+ * stored meanwhile is left (HANDLED); a row deleted meanwhile leaves the
+ * cell to run here (CLAIMED), not credited to another process. */
+START_TEST(claim_after_row_changes) {
+  mp_row *rows;
+  int n;
+  load(FIXTURE, &rows, &n);
+  mkdir("tmp", 0755);
+  char db[128], msg[512];
+  snprintf(db, sizeof db, "tmp/claim_%ld.sqlite", (long)getpid());
+  unlink_db(db);
+  mp_db *h = mp_db_open(db, msg, sizeof msg);
+  ck_assert_msg(h != NULL, "%s", msg);
+  ck_assert_int_eq(mp_db_store(h, &rows[0], false, msg, sizeof msg), 0);
+  ck_assert_int_eq(mp_db_claim(h, &rows[0], 0, msg, sizeof msg), MP_CLAIM_HANDLED);
+  ck_assert_int_eq(mp_db_claim(h, &rows[0], 1, msg, sizeof msg), MP_CLAIMED);
+  ck_assert_int_eq(sqlite3_exec(h, "DELETE FROM results", NULL, NULL, NULL), SQLITE_OK);
+  ck_assert_int_eq(mp_db_claim(h, &rows[0], 1, msg, sizeof msg), MP_CLAIMED);
+  mp_db_close(h);
+  mp_rows_destroy(rows, n);
+  unlink_db(db);
+}
+END_TEST
 
 /* The same rows stored in SQLite (rows and graph bounds) and read back give
  * the same tables; export reproduces the fixture byte for byte. */
@@ -846,6 +871,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
   tcase_add_test(tc, remat_sqlite_round_trip);
+  tcase_add_test(tc, claim_after_row_changes);
   tcase_add_test(tc, event_plan_pictures);
   tcase_add_test(tc, step_path_keeps_extremes);
   suite_add_tcase(s, tc);
