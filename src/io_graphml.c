@@ -5,7 +5,8 @@
  * view, or a node id), inplace, workspace and the cost attribute
  * (--cost-attr, default "cost": the node's time, DESIGN 6.1).  Edge data:
  * output (k of an [j, k] input).  Node order is the given order, edge order
- * the input order.  <key> defaults apply.
+ * the input order.  <key> defaults apply.  Every node has a size: its own
+ * data or the key's <default>; without either it is an error, not 0.
  *
  * Not igraph's reader, which cannot read exactly: it merges duplicate node
  * ids, invents a node for an edge end nobody declared, reads an undirected
@@ -53,7 +54,7 @@ typedef struct id_table {
 
 typedef struct gml_key {
   char *id;
-  int attr;             /* A_* or -1 (kept by nobody) */
+  unsigned slots;       /* bit A_* set: the key feeds that slot (0: kept by nobody) */
   char *def;            /* <default> text, or NULL */
 } gml_key;
 
@@ -153,15 +154,17 @@ static void edge_end(gml *p, char **s, int *v) {
   }
 }
 
-/* Which slot a <key> feeds: node attributes for="node"/"all", output for
- * edges. */
-static int key_slot(const gml *p, const char *dom, const char *name) {
-  if (!name) return -1;
+/* Which slots a <key> feeds: node attributes for="node"/"all", output for
+ * edges.  Several when --size-attr or --cost-attr names an attribute read
+ * for itself too (--cost-attr name: the node's name and its time). */
+static unsigned key_slots(const gml *p, const char *dom, const char *name) {
+  if (!name) return 0;
   bool node = !dom || !strcmp(dom, "node") || !strcmp(dom, "all");
   bool edge = !dom || !strcmp(dom, "edge") || !strcmp(dom, "all");
+  unsigned slots = 0;
   for (int a = 0; a < A_N; a++)
-    if (p->names[a] && !strcmp(p->names[a], name) && (a == A_OUTPUT ? edge : node)) return a;
-  return -1;
+    if (p->names[a] && !strcmp(p->names[a], name) && (a == A_OUTPUT ? edge : node)) slots |= 1u << a;
+  return slots;
 }
 
 static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
@@ -169,10 +172,10 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
   gml_key *k = &p->keys[p->n_keys++];
   char *dom = attr(r, "for"), *name = attr(r, "attr.name");
   k->id = attr(r, "id");
-  k->attr = key_slot(p, dom, name);
+  k->slots = key_slots(p, dom, name);
   k->def = NULL;
-  if (k->attr == A_SIZE) p->size_declared = true;
-  if (k->attr == A_COST) p->cost_declared = true;
+  if (k->slots & 1u << A_SIZE) p->size_declared = true;
+  if (k->slots & 1u << A_COST) p->cost_declared = true;
   free(dom);
   free(name);
   if (!k->id)
@@ -184,9 +187,9 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
 static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
   int line = xmlTextReaderGetParserLineNumber(r);
   char *key = attr(r, "key");
-  int slot = -1;
+  unsigned slots = 0;
   for (int i = 0; key && i < p->n_keys; i++)
-    if (!strcmp(p->keys[i].id, key)) slot = p->keys[i].attr;
+    if (!strcmp(p->keys[i].id, key)) slots = p->keys[i].slots;
   bool declared = false;
   for (int i = 0; key && i < p->n_keys; i++) declared |= !strcmp(p->keys[i].id, key);
   if (!declared) {
@@ -196,15 +199,23 @@ static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
     return rc;
   }
   free(key);
-  /* data nobody reads, graph data, a node key on an edge or back */
-  char **dst = slot < 0 ? NULL : slot == A_OUTPUT ? (p->cur_edge ? &p->cur_edge->output : NULL)
-                                                  : (p->cur ? &p->cur->val[slot] : NULL);
-  if (!dst) return 0;
-  if (*dst) return mp_errorf(err, "%s:%d: %s given twice for one element", p->path, line, p->names[slot]);
-  xmlChar *text = xmlTextReaderReadString(r);
-  *dst = mp_xstrdup(text ? (const char *)text : "");
+  xmlChar *text = NULL;
+  int rc = 0;
+  for (int slot = 0; slot < A_N && !rc; slot++) {
+    if (!(slots & 1u << slot)) continue;
+    /* data nobody reads, graph data, a node key on an edge or back */
+    char **dst = slot == A_OUTPUT ? (p->cur_edge ? &p->cur_edge->output : NULL)
+                                  : (p->cur ? &p->cur->val[slot] : NULL);
+    if (!dst) continue;
+    if (*dst) {
+      rc = mp_errorf(err, "%s:%d: %s given twice for one element", p->path, line, p->names[slot]);
+      break;
+    }
+    if (!text) text = xmlTextReaderReadString(r);
+    *dst = mp_xstrdup(text ? (const char *)text : "");
+  }
   xmlFree(text);
-  return 0;
+  return rc;
 }
 
 static int on_node(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
@@ -304,20 +315,26 @@ static int parse_file(gml *p, mp_error *err) {
 /* ---- values, exactly ---- */
 static const char *key_default(const gml *p, int slot) {
   for (int i = 0; i < p->n_keys; i++)
-    if (p->keys[i].attr == slot && p->keys[i].def) return p->keys[i].def;
+    if (p->keys[i].slots & 1u << slot && p->keys[i].def) return p->keys[i].def;
   return NULL;
 }
 
 static const char *value(const gml *p, const gml_elem *e, int slot) {
   if (e->val[slot]) return e->val[slot];
   for (int i = 0; i < p->n_keys; i++)
-    if (p->keys[i].attr == slot && p->keys[i].def) return p->keys[i].def;
+    if (p->keys[i].slots & 1u << slot && p->keys[i].def) return p->keys[i].def;
   return NULL;
 }
 
-/* Bytes: an integer, or a real with no fraction below 2^53. */
+/* Bytes: an integer, or a real with no fraction below 2^53.  Absent: 0
+ * for the workspace; the size has no such fallback (only the key's
+ * <default> stands in for it), as a 0 read for a forgotten size would plan
+ * too small an arena. */
 static int bytes_value(const gml *p, const gml_elem *e, int v, int slot, int64_t *out, mp_error *err) {
   const char *s = value(p, e, slot), *why;
+  if (!s && slot == A_SIZE)
+    return mp_errorf(err, "%s:%d: node %d (id \"%s\"): no '%s' data (output bytes) and its <key> "
+                     "has no <default>", p->path, e->line, v, e->id, p->names[slot]);
   if (!s) return 0;
   int64_t x;
   double d;

@@ -10,7 +10,9 @@
  *   graph.node_output_cost_tag (Moccasin), else the first of size,
  *   cost_ram (Checkmate) that some node has.  Node time (DESIGN 6.1):
  *   --cost-attr, else graph.node_duration_tag, else cost or cost_cpu.
- *   An attribute named on the command line must exist on some node.
+ *   An attribute named on the command line must exist on some node.  A
+ *   node without outputs and without the size attribute (or with null) is
+ *   an error, never 0 bytes: a size forgotten would plan too small an arena.
  * - Also read: op, name, alias (a node key; -1 a parameter), inplace,
  *   workspace, phase ("fwd", "bwd", "opt"; Checkmate's boolean `backward`
  *   when there is none), and what `memplan convert --to nodelink` adds:
@@ -305,9 +307,15 @@ static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *m
   if (!outs || json_is_null(outs)) {
     nd->n_out = 1;
     nd->out_size = mp_bump_array(mem, 1, sizeof(int64_t));
-    return d->size_attr ? bytes_of(json_object_get(o, d->size_attr), d, v, d->size_attr,
-                                   &nd->out_size[0], err)
-                        : 0;
+    json_t *x = d->size_attr ? json_object_get(o, d->size_attr) : NULL;
+    if (!x || json_is_null(x)) {
+      char kb[96];
+      return mp_errorf(err, "%s: node %d (%s %s): no %s%s%s (output bytes) and no outputs", d->path,
+                       v, d->node_key, key_text(json_object_get(o, d->node_key), kb, sizeof kb),
+                       d->size_attr ? "'" : "size attribute", d->size_attr ? d->size_attr : "",
+                       d->size_attr ? "'" : "");
+    }
+    return bytes_of(x, d, v, d->size_attr, &nd->out_size[0], err);
   }
   if (!json_is_array(outs) || json_array_size(outs) > INT32_MAX)
     return mp_errorf(err, "%s: node %d: outputs is not a list of sizes", d->path, v);
@@ -347,8 +355,11 @@ static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *
 static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
   json_t *x = d->cost_attr ? json_object_get(o, d->cost_attr) : NULL;
   if (x && !json_is_null(x)) {
-    if (!json_is_number(x) || json_number_value(x) < 0)
-      return mp_errorf(err, "%s: node %d: %s must be a non-negative number", d->path, v, d->cost_attr);
+    if (!json_is_number(x))
+      return mp_errorf(err, "%s: node %d: %s is not a number", d->path, v, d->cost_attr);
+    if (json_number_value(x) < 0)
+      return mp_errorf(err, "%s: node %d: negative %s %g", d->path, v, d->cost_attr,
+                       json_number_value(x));
     nd->cost = json_number_value(x);
     nd->has_cost = true;
   }

@@ -283,6 +283,13 @@ hostile 1 "undirected" "node-link undirected" -- $BIN info "$H/nlund.json"
 printf '{"directed": true, "nodes": [{"id": "a", "size": 5}, {"id": "a", "size": 1}], "links": []}' >"$H/nldup.json"
 hostile 1 'duplicate id "a"' "node-link duplicate ids" -- $BIN info "$H/nldup.json"
 hostile 1 "--input-format nodelink" "node-link read as graph JSON" -- $BIN info "$H/nl.json" --input-format json
+# a node without the size attribute (or with null) is refused, not read as
+# 0 bytes; a cost attribute that is not a number says so
+printf '{"directed": true, "nodes": [{"id": "a", "name": "n0", "size": 5, "mysz": 5}, {"id": "b", "name": "n1", "size": 1}], "links": [{"source": "a", "target": "b"}]}' >"$H/nlmiss.json"
+hostile 1 'nlmiss.json: node 1 \(id "b"\): no .mysz. \(output bytes\)' "node-link node without the --size-attr attribute" -- $BIN info "$H/nlmiss.json" --size-attr mysz --format json
+sed 's/"size": 1}/"size": null}/' "$H/nlmiss.json" >"$H/nlnull.json"
+hostile 1 'nlnull.json: node 1 \(id "b"\): no .size. \(output bytes\)' "node-link null size" -- $BIN info "$H/nlnull.json"
+hostile 1 "nlmiss.json: node 0: name is not a number" "node-link --cost-attr naming a string" -- $BIN info "$H/nlmiss.json" --cost-attr name
 hostile 2 "--input-format: takes json" "--input-format yaml" -- $BIN info "$T/g.json" --input-format yaml
 GH='<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key id="s" for="node" attr.name="size" attr.type="double"/><key id="o" for="edge" attr.name="output" attr.type="double"/>'
 printf '%s<graph edgedefault="undirected"><node id="a"><data key="s">5</data></node><node id="b"><data key="s">5</data></node><edge source="a" target="b"/></graph></graphml>' "$GH" >"$H/undir.graphml"
@@ -302,6 +309,15 @@ expect 0 "GraphML edge before its nodes" $BIN info "$H/fwd.graphml" --format jso
 grep -q '"data_edges": 1' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "GraphML forward edge: $(cat "$T/out")"
 printf '%s<graph edgedefault="directed"><edge source="b" target="a"/><node id="a"><data key="s">4</data></node><node id="b"/><node id="b"/><node id="a"/></graph></graphml>' "$GH" >"$H/dup2.graphml"
 hostile 1 'dup2.graphml:1: node id "b" is declared twice \(first as node 1\)' "GraphML first duplicate id" -- $BIN info "$H/dup2.graphml"
+# a node with no size data is an error unless the key has a <default>;
+# --cost-attr naming an attribute read for itself too (name) reads it
+printf '%s<key id="n" for="node" attr.name="name" attr.type="string"/><graph edgedefault="directed"><node id="a"><data key="s">5</data><data key="n">leaf0</data></node><node id="b"><data key="n">bee</data></node><edge source="a" target="b"/></graph></graphml>' "$GH" >"$H/nosize.graphml"
+hostile 1 'nosize.graphml:1: node 1 \(id "b"\): no .size. data' "GraphML node without size data" -- $BIN info "$H/nosize.graphml" --format json
+sed 's|attr.type="double"/>|attr.type="double"><default>7</default></key>|' "$H/nosize.graphml" >"$H/defsize.graphml"
+expect 0 "GraphML size from the key's <default>" $BIN info "$H/defsize.graphml" --format json
+grep -q '"sum_sizes": 12' "$T/out" && ok || bad "GraphML <default> size: $(cat "$T/out")"
+hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a non-negative number" "GraphML --cost-attr naming a string" -- $BIN info "$H/defsize.graphml" --cost-attr name
+hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a number" "GraphML --size-attr naming a string" -- $BIN info "$H/defsize.graphml" --size-attr name
 printf 'id,lower,upper,size\na,0,3,4\na,1,4,4\n' >"$H/dup.csv"
 hostile 1 "dup.csv:3: duplicate id 'a' \(first on line 2\)" "CSV duplicate ids" -- $BIN info "$H/dup.csv"
 # ids that are their row's index need no table until the first other id:
