@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "memplan_int.h"
 #include "plot.h"
 #include "solver.h"
@@ -44,33 +45,24 @@ static char *join_outs(const memplan_plot_opts *o, memplan_error *err) {
   return s;
 }
 
-/* Every chain named (no empty item, every solver registered), before any
- * is run: a usage error, as in solve.  0, or -1 with err. */
-static int chain_names_ok(const char *flag, const char *chain, memplan_error *err) {
-  char **t;
-  int n, rc = 0;
+/* Each chain the plot will run, resolved as solve resolves it (names,
+ * kinds, option overrides) before any runs: a usage error, as in solve. */
+static int chain_ok(const memplan_plot_opts *o, const char *order, memplan_error *err) {
+  mp_chain_request req = {.is_graph = true, .n_sets = o->request.n_sets, .sets = o->request.sets};
+  req.chains[MP_STAGE_ORDER] = order;
+  req.chains[MP_STAGE_EVENTS] = o->request.remat;
+  req.chains[MP_STAGE_PLACE] = o->request.place;
+  mp_chain ch;
   mp_error e;
-  if (!chain) return 0;
-  if (mp_list_split(flag, chain, &t, &n, &e)) {
-    mp_api_error(err, e.msg);
-    return -1;
-  }
-  for (int i = 0; i < n && !rc; i++)
-    if (!mp_solver_find(t[i])) {
-      mp_api_fail(err, MEMPLAN_EUSAGE, "%s %s: unknown solver '%s' (memplan solvers lists them)",
-                  flag, chain, t[i]);
-      rc = -1;
-    }
-  mp_list_free(t, n);
-  return rc;
+  if (mp_chain_resolve(&req, &ch, &e) == MP_OK) return 0;
+  mp_api_fail(err, MEMPLAN_EUSAGE, "%s", e.msg);
+  return -1;
 }
 
 static int chains_ok(const memplan_plot_opts *o, memplan_error *err) {
   for (int i = 0; i < o->n_orders; i++)
-    if (chain_names_ok("--order", o->orders[i], err)) return -1;
-  return chain_names_ok("--order", o->request.order, err) ||
-         chain_names_ok("--place", o->request.place, err) ||
-         chain_names_ok("--remat", o->request.remat, err);
+    if (chain_ok(o, o->orders[i], err)) return -1;
+  return chain_ok(o, o->request.order, err);
 }
 
 /* What each kind needs; NULL when it has it, else the complaint. */

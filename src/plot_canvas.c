@@ -100,10 +100,8 @@ int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *ms
   char (*name)[1024] = mp_xcalloc((size_t)n, sizeof *name);
   for (int i = 0; i < n && !rc; i++) {
     nth_out(outs, i, name[i], sizeof name[i]);
-    const char *why = mp_plot_format_error(name[i]);
-    mp_error err;
-    if (why) rc = -1, snprintf(msg, cap, "%s: %s", name[i], why);
-    else if (mp_out_open(&of[i], name[i], &err)) rc = -1, snprintf(msg, cap, "%s", err.msg);
+    mp_error err; /* a bad format fails in mp_canvas_open, before any commit */
+    if (mp_out_open(&of[i], name[i], &err)) rc = -1, snprintf(msg, cap, "%s", err.msg);
     else opened++;
   }
   for (int i = 0; i < opened && !rc; i++) rc = draw(ctx, name[i], of[i].fp, msg, cap);

@@ -993,7 +993,8 @@ hostile 2 "--place 'bysize,': item 2 is empty" "solve --place 'bysize,'" -- $BIN
 hostile 2 "--remat 'keepall,': item 2 is empty" "solve --remat 'keepall,'" -- $BIN solve "$L20" --remat "keepall," --budget-frac 1
 hostile 2 "--order 'greedy,': item 2 is empty" "plot --order 'greedy,'" -- $BIN plot profile "$L20" --order "greedy," --out "$A/keep.svg"
 same "$A/keep.svg" "$s_keep" "plot --order 'greedy,'"
-hostile 2 "--place nosuch: unknown solver 'nosuch'" "plot --place nosuch (before running)" -- $BIN plot placement "$L20" --order greedy --place nosuch --out "$A/keep.svg"
+hostile 2 "unknown solver 'nosuch'" "plot --place nosuch (before running)" -- $BIN plot placement "$L20" --order greedy --place nosuch --out "$A/keep.svg"
+hostile 2 "'bysize' decides offsets, not an order" "plot --order bysize (resolved as solve resolves it, before running)" -- $BIN plot profile "$L20" --order bysize --out "$A/keep.svg"
 hostile 2 "--order 'greedy,': item 2 is empty" "bench --order 'greedy,'" -- $BIN bench --graphs "$C10" --order "greedy," --list
 hostile 2 "--place ',bysize': item 1 is empty" "bench --place ',bysize'" -- $BIN bench --graphs "$C10" --place ",bysize" --list
 hostile 2 "--budgets '0.8x,,0.9x': item 2 is empty" "bench --budgets 0.8x,,0.9x" -- $BIN bench --graphs "$C10" --remat keepall --budgets 0.8x,,0.9x --list
