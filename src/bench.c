@@ -634,31 +634,6 @@ static bool excluded(const mp_experiment *e, const char *name) {
   return false;
 }
 
-/* One chain of order solvers (or of placers): no empty item, each name
- * registered and deciding the right thing.  0, or -1 with msg. */
-static int check_chain(const char *chain, bool order, char *msg, size_t cap) {
-  char **t;
-  int n;
-  mp_error err;
-  if (mp_list_split(order ? "\"order\" chain" : "\"place\" chain", chain, &t, &n, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
-    return -1;
-  }
-  int rc = 0;
-  for (int i = 0; i < n && !rc; i++) {
-    const mp_solver *s = mp_solver_find(t[i]);
-    rc = -1;
-    if (!s) snprintf(msg, cap, "unknown solver '%s' (memplan solvers lists them)", t[i]);
-    else if (order && s->decides != MP_DECIDES_ORDER)
-      snprintf(msg, cap, "'%s' is not an order solver: list it under \"place\"", t[i]);
-    else if (!order && !(s->decides & MP_DECIDES_OFFSETS))
-      snprintf(msg, cap, "'%s' does not place buffers: list it under \"order\"", t[i]);
-    else rc = 0;
-  }
-  mp_list_free(t, n);
-  return rc;
-}
-
 /* Expand "all" and check every chain: each name registered and deciding
  * the right thing.  Result: chains (strings). */
 static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order, char ***out,
@@ -674,7 +649,10 @@ static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order
       }
       continue;
     }
-    if (check_chain(in[i], order, msg, cap)) {
+    mp_error err;
+    if (mp_chain_check(order ? "\"order\" chain" : "\"place\" chain", in[i],
+                       order ? MP_STAGE_ORDER : MP_STAGE_PLACE, &err)) {
+      snprintf(msg, cap, "%s", err.msg);
       free_list(l, n);
       return -1;
     }

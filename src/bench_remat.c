@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "bench_remat.h"
-#include "registry.h"
+#include "chain.h"
 
 /* ------------------------------------------------------------ canonical text */
 
@@ -296,24 +296,13 @@ static int entry_chains(const mp_experiment *e, const char *chain, char ***out, 
         mp_list_push(out, n, mp_registry[k]->name);
     return 0;
   }
-  char **t;
-  int nt, rc = 0;
   mp_error err;
-  if (mp_list_split("\"remat\" chain", chain, &t, &nt, &err)) {
+  if (mp_chain_check("\"remat\" chain", chain, MP_STAGE_EVENTS, &err)) {
     snprintf(msg, cap, "%s", err.msg);
     return -1;
   }
-  for (int i = 0; i < nt && !rc; i++) {
-    const mp_solver *s = mp_solver_find(t[i]);
-    rc = -1;
-    if (!s) snprintf(msg, cap, "\"remat\": unknown solver '%s' (memplan solvers lists them)", t[i]);
-    else if (s->decides != MP_DECIDES_EVENTS)
-      snprintf(msg, cap, "\"remat\": '%s' is not a recomputation/offload (events) solver", t[i]);
-    else rc = 0;
-  }
-  mp_list_free(t, nt);
-  if (!rc) mp_list_push(out, n, chain);
-  return rc;
+  mp_list_push(out, n, chain);
+  return 0;
 }
 
 /* The settings of one entry (not "none"). */

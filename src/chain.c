@@ -239,12 +239,31 @@ mp_err mp_chain_resolve(const mp_chain_request *req, mp_chain *ch, mp_error *err
   return e;
 }
 
+mp_err mp_chain_check(const char *what, const char *chain, mp_stage_kind kind, mp_error *err) {
+  char **names;
+  int n;
+  if (mp_list_split(what, chain, &names, &n, err)) return MP_EUSAGE; /* named as the caller's */
+  mp_list_free(names, n);
+  mp_chain_request req = {.is_graph = true};
+  mp_chain ch;
+  memset(&ch, 0, sizeof ch);
+  mp_error why;
+  mp_err e = parse_chain(&req, chain, kind, &ch, &why);
+  for (int i = 0; i < ch.n && !e; i++) e = check_stage(&ch.st[i], true, false, &why);
+  if (e) mp_errorf(err, "%s '%s': %s", what, chain, why.msg);
+  return e;
+}
+
 bool mp_chain_is_file_order(const char *chain) {
-  char buf[512];
-  snprintf(buf, sizeof buf, "%s", chain);
-  for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-    const mp_solver *s = mp_solver_find(t);
-    if (!s || !(s->roles & MP_ROLE_FILE_ORDER)) return false;
+  char **names;
+  int n;
+  mp_error err;
+  if (mp_list_split("chain", chain, &names, &n, &err)) return false;
+  bool all = n > 0;
+  for (int i = 0; i < n && all; i++) {
+    const mp_solver *s = mp_solver_find(names[i]);
+    all = s && (s->roles & MP_ROLE_FILE_ORDER);
   }
-  return true;
+  mp_list_free(names, n);
+  return all;
 }

@@ -58,6 +58,13 @@ bool mp_chain_has(const mp_chain *ch, mp_stage_kind k);
 mp_err mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, double *vals,
                          mp_error *err);
 
+/* One kind's chain "a,b" checked as mp_chain_resolve checks its stages
+ * (no empty item, at most MP_MAX_CHAIN names, each registered and of the
+ * kind), without the other kinds or option overrides: what an experiment
+ * checks of each of its chains before any cell runs.  `what` names the
+ * chain in the message ("\"order\" chain").  MP_OK or MP_EUSAGE. */
+mp_err mp_chain_check(const char *what, const char *chain, mp_stage_kind kind, mp_error *err);
+
 /* Does every solver of the order chain "a,b" return the file order (a
  * chain that searches no order)?  False for an unknown name. */
 bool mp_chain_is_file_order(const char *chain);

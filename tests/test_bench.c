@@ -565,14 +565,17 @@ START_TEST(remat_axes_are_canonical) {
     ck_assert_msg(sh(MEMPLAN " bench --graphs %s/g0.json %s --list", dir, bad[i]) == 2,
                   "%s: not a usage error", bad[i]);
   /* in a file: a real number is not a budget; a chain needs budgets;
-   * budgets need a chain; a remat solver must be an events solver */
+   * budgets need a chain; a remat solver must be an events solver; a
+   * chain has at most 4 solvers */
   const char *files[][2] = {
       {"{\"graphs\": [\"g0.json\"], \"remat\": [\"dtr\"], \"budgets\": [0.8]}",
        "a fraction written as a string (\"0.8x\")"},
       {"{\"graphs\": [\"g0.json\"], \"remat\": [\"dtr\"]}", "'dtr' needs budgets"},
       {"{\"graphs\": [\"g0.json\"], \"budgets\": [\"0.8x\"]}", "give \"remat\""},
       {"{\"graphs\": [\"g0.json\"], \"remat\": [\"greedy\"], \"budgets\": [\"1x\"]}",
-       "'greedy' is not a recomputation"},
+       "'greedy' decides an order, not an event plan"},
+      {"{\"graphs\": [\"g0.json\"], \"order\": [\"greedy,greedy,greedy,greedy,greedy\"]}",
+       "is too long (at most 4 solvers)"},
       {"{\"graphs\": [\"g0.json\"], \"remat\": [{\"chain\": \"dtr\", \"budget\": [\"1x\"]}]}",
        "unknown key \"budget\""},
       {NULL, NULL}};
