@@ -369,6 +369,27 @@ expect 0 "GraphML size from the key's <default>" $BIN info "$H/defsize.graphml" 
 grep -q '"sum_sizes": 12' "$T/out" && ok || bad "GraphML <default> size: $(cat "$T/out")"
 hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a non-negative number" "GraphML --cost-attr naming a string" -- $BIN info "$H/defsize.graphml" --cost-attr name
 hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a number" "GraphML --size-attr naming a string" -- $BIN info "$H/defsize.graphml" --size-attr name
+# GraphML: elements of GraphML's namespace (or none) only, the rest skipped
+# with what it holds; a value read is text only; edgedefault and directed
+# as the schema spells them; one <key> per id; an empty file says so
+GX='<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:y="urn:y"><key id="s" for="node" attr.name="size" attr.type="long"/><key id="g" for="node" attr.name="graphics"/>'
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data><data key="g"><y:Shape><y:Label>x</y:Label></y:Shape><node id="q"/></data></node><y:node id="zz"/><node id="b"><data key="s">4</data></node><edge source="a" target="b"/></graph></graphml>' "$GX" >"$H/foreign.graphml"
+expect 0 "GraphML foreign elements skipped" $BIN info "$H/foreign.graphml" --format json
+grep -q '"nodes": 2' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "GraphML foreign elements: $(tr -d '\n' <"$T/out")"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8<y:y>9</y:y></data></node></graph></graphml>' "$GX" >"$H/nested.graphml"
+hostile 1 "nested.graphml:1: the <data> of 'size' holds an element <y:y>" "GraphML element inside a size value" -- $BIN info "$H/nested.graphml"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data></node><node id="b"><data key="s">8</data></node><edge source="a" target="b" directed="0"/></graph></graphml>' "$GX" >"$H/dir0.graphml"
+hostile 1 'dir0.graphml:1: an undirected edge \(directed="0"\)' "GraphML edge directed=0" -- $BIN info "$H/dir0.graphml"
+sed 's/directed="0"/directed="yes"/' "$H/dir0.graphml" >"$H/diryes.graphml"
+hostile 1 'diryes.graphml:1: an edge with directed="yes"' "GraphML edge directed=yes" -- $BIN info "$H/diryes.graphml"
+sed 's/ directed="0"//; s/edgedefault="directed"/edgedefault="dag"/' "$H/dir0.graphml" >"$H/eddag.graphml"
+hostile 1 'eddag.graphml:1: edgedefault="dag"' "GraphML edgedefault=dag" -- $BIN info "$H/eddag.graphml"
+printf '%s<key id="s" for="node" attr.name="workspace" attr.type="long"/><graph edgedefault="directed"><node id="a"><data key="s">8</data></node></graph></graphml>' "$GX" >"$H/dupkey.graphml"
+hostile 1 'dupkey.graphml:1: <key id="s"> is declared twice' "GraphML duplicate key ids" -- $BIN info "$H/dupkey.graphml"
+: >"$H/empty.graphml"
+hostile 1 'empty.graphml: empty file' "GraphML empty file" -- $BIN info "$H/empty.graphml"
+printf '<?xml version="1.0"?><x:graphml xmlns:x="urn:other"><x:graph edgedefault="directed"/></x:graphml>' >"$H/otherns.graphml"
+hostile 1 'otherns.graphml:1: not GraphML \(the root element is <x:graphml> of the namespace urn:other\)' "GraphML root of another namespace" -- $BIN info "$H/otherns.graphml"
 printf 'id,lower,upper,size\na,0,3,4\na,1,4,4\n' >"$H/dup.csv"
 hostile 1 "dup.csv:3: duplicate id 'a' \(first on line 2\)" "CSV duplicate ids" -- $BIN info "$H/dup.csv"
 # ids that are their row's index need no table until the first other id:
