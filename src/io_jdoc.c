@@ -455,6 +455,27 @@ json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err) {
   return a->cur;
 }
 
+/* Can the text b[0, n) name the member `member` (ASCII)?  A name is written
+ * "member", or with some of its characters as \\u00XX escapes: without
+ * either, no object in the text has that member. */
+static bool may_name(const char *b, size_t n, const char *member) {
+  size_t mlen = strlen(member);
+  char *quoted = mp_xmalloc(mlen + 3);
+  quoted[0] = '"';
+  memcpy(quoted + 1, member, mlen);
+  quoted[mlen + 1] = '"';
+  quoted[mlen + 2] = 0;
+  bool maybe = memmem(b, n, quoted, mlen + 2) != NULL;
+  free(quoted);
+  for (const char *u = b, *end = b + n; !maybe && (u = memmem(u, (size_t)(end - u), "\\u", 2));
+       u += 2) {
+    unsigned c;
+    if (end - u >= 6 && sscanf(u + 2, "%4x", &c) == 1 && c < 0x80 && c && strchr(member, (int)c))
+      maybe = true;
+  }
+  return maybe;
+}
+
 bool mp_jdoc_some_elem_has(mp_jdoc *d, const char *key, const char *member) {
   jd_array *a = find_array(d, key);
   if (!a) {
@@ -466,19 +487,7 @@ bool mp_jdoc_some_elem_has(mp_jdoc *d, const char *key, const char *member) {
     return false;
   }
   if (a->object || d->failed) return false;
-  /* A member named so is written "member" in the text, or with a \u
-   * escape in it: without either in the array's bytes, no element has it. */
-  size_t mlen = strlen(member);
-  char *quoted = mp_xmalloc(mlen + 3);
-  quoted[0] = '"';
-  memcpy(quoted + 1, member, mlen);
-  quoted[mlen + 1] = '"';
-  quoted[mlen + 2] = 0;
-  const char *b = d->buf + a->start;
-  size_t n = a->end - a->start;
-  bool maybe = memmem(b, n, quoted, mlen + 2) || memmem(b, n, "\\u", 2);
-  free(quoted);
-  if (!maybe) return false;
+  if (!may_name(d->buf + a->start, a->end - a->start, member)) return false;
   mp_error ignored; /* a syntax error: mp_jdoc_settle reports it */
   for (size_t i = 0; i < a->count; i++) {
     json_t *o = mp_jdoc_elem(d, key, i, &ignored);

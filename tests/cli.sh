@@ -308,6 +308,10 @@ for k in edges links; do
       ok || bad "graph JSON with \"$k\" $fmt: $(tr -d '\n' <"$T/out")"
   done
 done
+# "inputs" written with escapes counts (the scan for it looks at \u00XX)
+printf '{"nodes":[{"id":0,"size":8,"\\u0069nputs":[]},{"id":1,"size":4,"inp\\u0075ts":[0]}],"edges":[]}' >"$H/escinputs.json"
+expect 0 "graph JSON whose inputs key is escaped, beside \"edges\"" $BIN info "$H/escinputs.json" --format json
+grep -q '"data_edges": 1' "$T/out" && ok || bad "escaped inputs beside edges: $(tr -d '\n' <"$T/out")"
 printf '{"nodes":[{"id":0,"size":8},{"id":1,"size":4}],"edges":[{"source":0,"target":1}]}' >"$H/nledges.json"
 hostile 1 'nledges.json: node-link data \(edges in "edges", and no node has "inputs"\).*--input-format nodelink' "node-link with \"edges\" read as graph JSON names the key" -- $BIN info "$H/nledges.json" --input-format json
 expect 0 "node-link with \"edges\" found" $BIN info "$H/nledges.json" --format json
