@@ -256,6 +256,13 @@ typedef struct mp_graphrow {
  * not cut)?  Otherwise the graph's job runs (again). */
 bool mp_db_graph_current(mp_db *db, const char *path, const char *digest, const char *given_fp,
                          bool retry_cut);
+/* Claim a graph's job as a cell is claimed (MP_CLAIMED, MP_CLAIM_TAKEN,
+ * MP_CLAIM_HANDLED: its graphs row became current meanwhile; -1 on error),
+ * so that several bench processes on one file compute it once. */
+int mp_db_claim_graph(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                      bool retry_cut, char *msg, size_t cap);
+/* Store a graphs row and drop this process's claim on the graph, in one
+ * transaction. */
 int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap);
 void mp_graphrow_destroy(mp_graphrow *g);
 

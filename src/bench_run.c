@@ -22,7 +22,8 @@
  * without an alignment of their own then run with --no-baseline, and their
  * rows take reduction_vs_given from the graphs table when they are read
  * (resdb.c).  A graph's job reruns when its file or the baseline's solvers
- * changed. */
+ * changed; it is claimed like a cell, so that bench processes sharing a
+ * file compute it once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -348,6 +349,22 @@ static int next_claimed_cell(runner *R, char *msg, size_t cap) {
   return -1;
 }
 
+/* The next graph whose job this process may run: claimed in the results
+ * file (another process may be computing it, or have stored it since). */
+static int next_claimed_graph(runner *R, char *msg, size_t cap) {
+  while (R->next_g < R->n_gs) {
+    int g = R->next_g++;
+    int got = mp_db_claim_graph(R->db, R->gs[g].path, R->gs[g].digest, R->given_fp,
+                                R->o->retry_failed, msg, cap);
+    if (got < 0) {
+      db_failed(R, msg, cap);
+      return -2;
+    }
+    if (got == MP_CLAIMED) return g;
+  }
+  return -1;
+}
+
 /* Fill free slots: graph bounds first, then claimed cells. */
 static int fill_slots(runner *R, char *msg, size_t cap) {
   while (R->running < R->jobs && !g_stop) {
@@ -355,9 +372,11 @@ static int fill_slots(runner *R, char *msg, size_t cap) {
     while (R->js[slot].pid) slot++;
     job *j = &R->js[slot];
     memset(j, 0, sizeof *j);
-    if (R->next_g < R->n_gs) {
+    int gi = next_claimed_graph(R, msg, cap);
+    if (gi == -2) return -1;
+    if (gi >= 0) {
       j->kind = JOB_BOUND;
-      j->index = R->next_g++;
+      j->index = gi;
       if (launch_bound(R, j, slot, msg, cap)) return -1;
     } else {
       int ci = next_claimed_cell(R, msg, cap);
@@ -749,7 +768,7 @@ static int set_up(runner *R, char *msg, size_t cap) {
  * taken over by the next run all the same: their owner is gone). */
 static void release_claims(runner *R) {
   char sub[512];
-  if (mp_db_unclaim_all(R->db, sub, sizeof sub) && !R->o->quiet)
+  if (mp_db_unclaim_all(R->db, sub, sizeof sub))
     fprintf(stderr, "memplan bench: %s: this run's claims stay until a later run takes them over "
             "(%s)\n", R->o->results, sub);
 }

@@ -107,30 +107,77 @@ static int put_claim(sqlite3 *db, const char *key) {
   return rc;
 }
 
-int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap) {
+/* Claim key in one transaction: MP_CLAIM_HANDLED when done() finds the
+ * work stored meanwhile by another process, MP_CLAIM_TAKEN when a live
+ * process holds the claim, else MP_CLAIMED; -1 on error. */
+static int claim_key(mp_db *db, const char *key, bool (*done)(mp_db *, const void *, int *),
+                     const void *what, char *msg, size_t cap) {
   char sub[512];
   if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
     snprintf(msg, cap, "claim: %s", sub);
     return -1;
   }
-  char *key = mp_row_key(cell);
   int err = 0, result = MP_CLAIMED;
-  int64_t now_id = current_rowid(db, cell, &err);
-  /* a row written since the run began: some other process stored it (a
-   * bench, a merge); a row deleted since leaves the cell to run here */
-  if (!err && now_id != expect_rowid && now_id != 0)
+  if (done(db, what, &err))
     result = MP_CLAIM_HANDLED;
   else if (!err && held_elsewhere(db, key, &err))
     result = MP_CLAIM_TAKEN;
   else if (!err && put_claim(db, key))
     err = 1;
-  free(key);
   if (err || mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
     snprintf(msg, cap, "claim: %s", sqlite3_errmsg(db));
     mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
     return -1;
   }
   return result;
+}
+
+typedef struct cell_claim {
+  const mp_row *cell;
+  int64_t expect_rowid;
+} cell_claim;
+
+/* A row written since the run began: some other process stored it (a
+ * bench, a merge); a row deleted since leaves the cell to run here. */
+static bool cell_done(mp_db *db, const void *what, int *err) {
+  const cell_claim *c = what;
+  int64_t now_id = current_rowid(db, c->cell, err);
+  return !*err && now_id != c->expect_rowid && now_id != 0;
+}
+
+int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap) {
+  char *key = mp_row_key(cell);
+  cell_claim c = {cell, expect_rowid};
+  int rc = claim_key(db, key, cell_done, &c, msg, cap);
+  free(key);
+  return rc;
+}
+
+/* A graph's claim: a key no cell's can be (those hold \x1f separators). */
+static char *graph_key(const char *path) {
+  char *k = mp_xmalloc(strlen(path) + 8);
+  sprintf(k, "graph\x1e%s", path);
+  return k;
+}
+
+typedef struct graph_claim {
+  const char *path, *digest, *given_fp;
+  bool retry_cut;
+} graph_claim;
+
+static bool graph_done(mp_db *db, const void *what, int *err) {
+  const graph_claim *g = what;
+  (void)err;
+  return mp_db_graph_current(db, g->path, g->digest, g->given_fp, g->retry_cut);
+}
+
+int mp_db_claim_graph(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                      bool retry_cut, char *msg, size_t cap) {
+  char *key = graph_key(path);
+  graph_claim g = {path, digest, given_fp, retry_cut};
+  int rc = claim_key(db, key, graph_done, &g, msg, cap);
+  free(key);
+  return rc;
 }
 
 int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap) {
@@ -214,7 +261,7 @@ static void bind_opt_int(sqlite3_stmt *st, int k, int64_t v) {
     sqlite3_bind_int64(st, k, v);
 }
 
-int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
+static int graph_insert(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db,
                          "INSERT OR REPLACE INTO graphs (path, graph, nodes, buffers, digest, "
@@ -240,6 +287,17 @@ int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
+  return rc;
+}
+
+int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
+  char sub[512], *key = graph_key(g->path);
+  int rc = mp_db_exec(db, "BEGIN IMMEDIATE", msg, cap) || graph_insert(db, g, msg, cap) ||
+                   mp_db_drop_claim(db, key, msg, cap) || mp_db_exec(db, "COMMIT", msg, cap)
+               ? -1
+               : 0;
+  if (rc && !sqlite3_get_autocommit(db)) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
+  free(key);
   return rc;
 }
 

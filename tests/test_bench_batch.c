@@ -12,6 +12,7 @@
 
 #include "bench.h"
 #include "bench_row.h"
+#include "owner.h"
 #include "util.h"
 #include "bench_fixture.h"
 
@@ -276,6 +277,30 @@ START_TEST(killed_bench_scratch_is_removed_later) {
 }
 END_TEST
 
+/* ------------------------------------------------------------ graph jobs */
+
+/* A graph's job is claimed as a cell is: a bench that finds it held by a
+ * live process (this test, standing for another bench computing it) leaves
+ * it, and runs the cells. */
+START_TEST(graph_jobs_are_claimed) {
+  setup();
+  char db[600], sql[2048];
+  snprintf(db, sizeof db, "%s/g.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g1.json --results %s --quiet", dir, db), 0);
+  const mp_owner *me = mp_owner_me();
+  snprintf(sql, sizeof sql, "sqlite3 %s \"INSERT INTO claims VALUES ('graph' || char(30) || '%s/g0.json', "
+           "'%s', '%s', %ld, '%s', '%s', %.3f, 'now')\"", db, dir, me->id, me->host, me->pid,
+           me->start, me->boot, (double)time(NULL));
+  ck_assert_int_eq(system(sql), 0);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
+  ck_assert_msg(file_has("out.txt", "1 run: 1 ok"), "the cell");
+  ck_assert_msg(!file_has("out.txt", "graph bound"), "the graph's job ran though claimed");
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs WHERE path LIKE '%g0.json'"), 0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 1); /* ours, still */
+  teardown();
+}
+END_TEST
+
 Suite *suite_bench_batch(void) {
   Suite *s = suite_create("bench_batch");
   TCase *tc = tcase_create("bench_batch");
@@ -290,6 +315,7 @@ Suite *suite_bench_batch(void) {
   tcase_add_test(tc, lost_scratch_is_no_solver_failure);
   tcase_add_test(tc, full_results_file_is_named_and_counted);
   tcase_add_test(tc, killed_bench_scratch_is_removed_later);
+  tcase_add_test(tc, graph_jobs_are_claimed);
   suite_add_tcase(s, tc);
   return s;
 }
