@@ -181,6 +181,9 @@ typedef struct mp_row {
 } mp_row;
 
 void mp_row_init(mp_row *r);  /* empty row: NULL strings, absent numbers */
+/* Does a row answer its cell (a plan, a refusal, a proven infeasibility)?
+ * Else it is a failure (error, timeout), which --retry-failed reruns. */
+bool mp_row_answered(const char *status, bool has_fig);
 void mp_row_destroy(mp_row *r);
 
 typedef struct sqlite3 mp_db;
@@ -213,6 +216,13 @@ typedef struct mp_keyset {
   int n;
 } mp_keyset;
 int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap);
+/* What bench makes of the row a file holds for a cell, whose fingerprint
+ * now is `fingerprint` and which is to be timed `repeat` times: stale (of
+ * other solvers or another graph version, or a plan timed fewer times:
+ * rerun), failed (rerun by --retry-failed) or current (kept).  Ordered:
+ * a rerun's row supersedes a stale one, an answer a failure (merge). */
+typedef enum { MP_ROW_STALE, MP_ROW_FAILED, MP_ROW_CURRENT } mp_row_verdict;
+mp_row_verdict mp_cellstate_verdict(const mp_cellstate *cs, const char *fingerprint, int repeat);
 const mp_cellstate *mp_keyset_find(const mp_keyset *ks, const char *key);
 void mp_keyset_destroy(mp_keyset *ks);
 
@@ -246,6 +256,13 @@ typedef struct mp_graphrow {
  * not cut)?  Otherwise the graph's job runs (again). */
 bool mp_db_graph_current(mp_db *db, const char *path, const char *digest, const char *given_fp,
                          bool retry_cut);
+/* Claim a graph's job as a cell is claimed (MP_CLAIMED, MP_CLAIM_TAKEN,
+ * MP_CLAIM_HANDLED: its graphs row became current meanwhile; -1 on error),
+ * so that several bench processes on one file compute it once. */
+int mp_db_claim_graph(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                      bool retry_cut, char *msg, size_t cap);
+/* Store a graphs row and drop this process's claim on the graph, in one
+ * transaction. */
 int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap);
 void mp_graphrow_destroy(mp_graphrow *g);
 
@@ -255,11 +272,15 @@ void mp_graphrow_destroy(mp_graphrow *g);
 int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap);
 void mp_rows_destroy(mp_row *rows, int n);
 
-/* Merge results files into out (idempotent: a cell already in out keeps its
- * row; a graph keeps the best of its graphs rows, mp_db_copy_graphs).
- * Every input is checked first; all rows go in one transaction; a new out
- * is built beside it and renamed into place, so a failure leaves no out and
- * never changes an existing one. */
+/* Merge results files into out (resdb_merge.c): one row per cell, an
+ * input's row replacing out's when it supersedes it by bench's rerun rule
+ * (mp_cellstate_verdict), else the later run, else a fixed order: the same
+ * out in any order, merged any number of times; a graph keeps the best of
+ * its graphs rows (mp_db_copy_graphs).  Every input is checked first; all
+ * rows go in one transaction; a new out is built beside it and put in
+ * place only if out is still absent, so a failure leaves no out, never
+ * changes an existing one, and nothing that appeared meanwhile is lost.
+ * *added: rows written (new cells, or superseding out's row). */
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap);
 /* The results as CSV, sorted by key, every column (and each graph's bound and baseline). */

@@ -21,7 +21,11 @@ static const char bench_help[] =
     "results file.  Cells already in the results file are skipped: rerun to resume.  Rows of\n"
     "a solver rebuilt since (its source fingerprint changed) or of a changed graph file are\n"
     "stale and run again.  Several bench processes may share one results file: each cell is\n"
-    "claimed before it runs.  Experiment files: scripts/experiments/README.md.\n"
+    "claimed before it runs.  SIGINT or SIGTERM (scancel) stops the run: no row for the cells\n"
+    "in flight, exit 130 or 143, rerun to resume; so does a solver dying of SIGTERM, SIGINT\n"
+    "or SIGHUP (bench never sends them: a stop request, not a solver failure).  A TMPDIR\n"
+    "that cannot take the children's output (full) stops the run with that error, no row.\n"
+    "Experiment files: scripts/experiments/README.md.\n"
     "\n"
     "  --results FILE.sqlite   results file (default results/EXPERIMENT.sqlite)\n"
     "  --jobs N                cells in parallel (default 1)\n"
@@ -277,11 +281,17 @@ int mp_cmd_merge(int argc, char **argv) {
   bool help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
   if (argc < 3 || help) {
     fputs("usage: memplan merge OUT.sqlite IN.sqlite...\n"
-          "Add the rows (and graph bounds) of every IN to OUT (created if needed).  Idempotent:\n"
-          "a cell already in OUT keeps its row, so merging twice adds nothing and no cell\n"
-          "appears twice.  Every IN is checked first (a memplan results file that passes\n"
-          "PRAGMA quick_check); all rows go in one transaction, and a new OUT is built beside\n"
-          "it and renamed into place: a failure leaves no OUT and never changes an existing one.\n",
+          "Add the rows (and graph bounds) of every IN to OUT (created if needed).  One row per\n"
+          "cell: an IN's row goes in when OUT has none for its cell, or when it supersedes OUT's\n"
+          "by the rule bench reruns a cell by: a row of this build's solvers over a stale one (of\n"
+          "other solver sources), an answer (a plan, refused, infeasible) over a failure (error,\n"
+          "timeout: what --retry-failed reruns), more timed runs (--repeat) over fewer; else the\n"
+          "later run (started_at), else a fixed order of the columns.  So resubmitted shards\n"
+          "repair OUT, and merging again, or in another order, gives the same OUT.  Every IN is\n"
+          "checked first (a memplan results file that passes PRAGMA quick_check); all rows go in\n"
+          "one transaction.  A new OUT is built beside it and put in place only if OUT is still\n"
+          "absent (else the merge goes into the OUT that appeared): a failure leaves no OUT and\n"
+          "never changes an existing one.  Concurrent merges and bench runs on OUT are safe.\n",
           help ? stdout : stderr);
     return help ? MP_EXIT_OK : MP_EXIT_USAGE;
   }
@@ -291,7 +301,8 @@ int mp_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "memplan merge: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
-  printf("merged %d files into %s: %d new rows\n", argc - 2, argv[1], added);
+  printf("merged %d files into %s: %d new rows (new cells, or superseding OUT's row)\n", argc - 2,
+         argv[1], added);
   return MP_EXIT_OK;
 }
 
