@@ -395,6 +395,10 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *ou
  * of any repeat (a row's own time when it has none); both `fallback` when no
  * row has a time. */
 void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *lo, double *hi);
+/* Rows p[0..n) sorted so that the rows of one cell (same_cell: its key and
+ * seed, the file aside) are adjacent: does some cell come from two files? */
+bool mp_rows_cell_in_two_files(const mp_row *const *p, int n,
+                               bool (*same_cell)(const mp_row *, const mp_row *));
 void mp_aggset_destroy(mp_aggset *s);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */

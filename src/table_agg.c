@@ -40,6 +40,17 @@ void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *l
   if (!isfinite(*lo)) *lo = *hi = fallback;
 }
 
+bool mp_rows_cell_in_two_files(const mp_row *const *p, int n,
+                               bool (*same_cell)(const mp_row *, const mp_row *)) {
+  for (int i = 1, first = 0; i < n; i++) {
+    if (!same_cell(p[first], p[i]))
+      first = i;
+    else if (strcmp(p[first]->source ? p[first]->source : "", p[i]->source ? p[i]->source : ""))
+      return true;
+  }
+  return false;
+}
+
 /* ------------------------------------------------------------ grouping */
 
 typedef struct actx {
@@ -68,15 +79,16 @@ static bool same_group(const mp_row *x, const mp_row *y, bool split) {
 
 static bool is_fixed(const mp_row *r) { return r->nodes == 0 && r->buffers > 0; }
 
-/* Does some cell (same key) appear in two different results files? */
+static bool same_cell(const mp_row *x, const mp_row *y) {
+  return same_group(x, y, false) && x->seed == y->seed;
+}
+
+/* Does some cell (same key and seed) appear in two different results files?
+ * Sorted with the files aside, the rows of one cell are adjacent. */
 static bool cell_in_two_files(const mp_row **p, int n) {
-  actx ctx = {true};
+  actx ctx = {false};
   qsort_r(p, (size_t)n, sizeof(*p), cmp_row_ptr_r, &ctx);
-  for (int i = 1; i < n; i++)
-    if (same_group(p[i - 1], p[i], false) && p[i - 1]->seed == p[i]->seed &&
-        strcmp(p[i - 1]->source ? p[i - 1]->source : "", p[i]->source ? p[i]->source : ""))
-      return true;
-  return false;
+  return mp_rows_cell_in_two_files(p, n, same_cell);
 }
 
 static void note_sources(const mp_row *rows, int n, mp_aggset *s) {

@@ -72,15 +72,16 @@ static bool same_group(const mp_row *x, const mp_row *y, bool split) {
          !strcmp(nz(x->budget_arg), nz(y->budget_arg));
 }
 
-/* Does some cell appear in two results files (same key, other source)? */
+static bool same_cell(const mp_row *x, const mp_row *y) {
+  return same_group(x, y, false) && x->seed == y->seed;
+}
+
+/* Does some cell (same key and seed) appear in two results files?  Sorted
+ * with the files aside, the rows of one cell are adjacent. */
 static bool cell_in_two_files(const mp_row **p, int n) {
-  rctx ctx = {true};
+  rctx ctx = {false};
   qsort_r(p, (size_t)n, sizeof(*p), cmp_rows_r, &ctx);
-  for (int i = 1; i < n; i++)
-    if (same_group(p[i - 1], p[i], false) && p[i - 1]->seed == p[i]->seed &&
-        strcmp(nz(p[i - 1]->source), nz(p[i]->source)))
-      return true;
-  return false;
+  return mp_rows_cell_in_two_files(p, n, same_cell);
 }
 
 /* "order+remat+place", then " bw=X" when the rows hold several bandwidths

@@ -610,6 +610,31 @@ START_TEST(remat_tables) {
 }
 END_TEST
 
+/* The same cells (two seeds) from two files: two solvers, not four seeds;
+ * in the recomputation groups too. */
+START_TEST(pooled_sources_seeds) {
+  mp_row r[8];
+  for (int i = 0; i < 4; i++) {
+    mk(&r[i], "a", "greedy", "bysize", (uint64_t)(i % 2), "feasible", 300 + i);
+    r[i].source = strdup(i < 2 ? "A.sqlite" : "B.sqlite");
+    mkr(&r[4 + i], "a", "rotor", "0.5x", 500, (uint64_t)(i % 2), "infeasible", 0);
+    r[4 + i].source = strdup(i < 2 ? "A.sqlite" : "B.sqlite");
+  }
+  mp_aggset s;
+  agg(r, 4, false, false, &s);
+  ck_assert(s.split_sources);
+  ck_assert_int_eq(find(&s, "a", "greedy+bysize {A.sqlite}")->runs, 2);
+  ck_assert_int_eq(find(&s, "a", "greedy+bysize {B.sqlite}")->runs, 2);
+  mp_aggset_destroy(&s);
+  mp_raggset rs;
+  mp_remat_aggregate(r, 8, false, &rs);
+  ck_assert_int_eq(rs.n, 2);
+  ck_assert_int_eq(rfind(&rs, "a", "given+rotor+bysize {A.sqlite}", "0.5x")->infeasible, 2);
+  mp_raggset_destroy(&rs);
+  for (int i = 0; i < 8; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* A plan over its budget, and an infeasibility claim at a budget another
  * plan of the graph met, contradict the results: reported, exit 1. */
 START_TEST(remat_contradictions) {
@@ -867,6 +892,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, time_spread_ties);
   tcase_add_test(tc, baseline_and_common);
   tcase_add_test(tc, pooled_sources);
+  tcase_add_test(tc, pooled_sources_seeds);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
