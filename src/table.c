@@ -114,6 +114,14 @@ void mp_tab_footer(FILE *o, const mp_fmt *f) {
   if (f->latex) fputs("\\bottomrule\n\\end{tabular}\n", o);
 }
 
+void mp_gmean_add(mp_gmean *m, double x, double floor) {
+  if (isnan(x)) return;
+  m->log_sum += log(fmax(floor, x));
+  m->n++;
+}
+
+double mp_gmean_value(const mp_gmean *m) { return m->n ? exp(m->log_sum / m->n) : NAN; }
+
 bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b) {
   return a->ms_lo <= b->ms_hi && b->ms_lo <= a->ms_hi;
 }
@@ -412,14 +420,20 @@ typedef struct suite_row {
   int graphs, wins, failed_runs, refused_runs, runs;
   int aw, at, al, tw, tt, tl; /* against the baseline: arena, time */
   bool is_base;
-  double gm_bound, gm_given, gm_ms;
+  mp_gmean bound, given, ms; /* over the instances planned that have the figure */
 } suite_row;
+
+/* NaN (no instance had the figure) after every number. */
+static int cmp_mean(double x, double y) {
+  if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+  return x < y ? -1 : x > y;
+}
 
 static int cmp_suite(const void *x, const void *y) {
   const suite_row *a = x, *b = y;
   if (a->graphs != b->graphs) return a->graphs > b->graphs ? -1 : 1;
-  if (a->gm_bound != b->gm_bound) return a->gm_bound < b->gm_bound ? -1 : 1;
-  return strcmp(a->label, b->label);
+  int c = cmp_mean(mp_gmean_value(&a->bound), mp_gmean_value(&b->bound));
+  return c ? c : strcmp(a->label, b->label);
 }
 
 /* The baseline on the instance a[s..e): smallest arena, fastest time. */
@@ -434,16 +448,16 @@ static void baseline_of(const mp_agg *a, int s, int e, const mp_table_opts *o, c
 }
 
 static void suite_instance(suite_row *r, const mp_agg *a, int s, int e, int i,
-                           const mp_table_opts *o, double *lb, double *lg, double *lm) {
+                           const mp_table_opts *o) {
   const mp_agg *g = &a[i];
   r->graphs++;
   int64_t best = -1;
   for (int q = s; q < e; q++)
     if (a[q].ok && (best < 0 || a[q].arena < best)) best = a[q].arena;
   if (g->arena == best) r->wins++;
-  *lb += g->bound > 0 ? log((double)g->arena / (double)g->bound) : 0;
-  *lg += log(fmax(1e-9, 1.0 - g->red_given));
-  *lm += log(fmax(1e-3, g->plan_ms));
+  mp_gmean_add(&r->bound, g->bound > 0 ? (double)g->arena / (double)g->bound : NAN, 1e-9);
+  mp_gmean_add(&r->given, 1.0 - g->red_given, 1e-9);
+  mp_gmean_add(&r->ms, g->plan_ms, 1e-3);
   const mp_agg *ba, *bt;
   baseline_of(a, s, e, o, &ba, &bt);
   if (!ba) return;
@@ -467,7 +481,6 @@ static int suite_rows(const mp_agg *a, int na, const mp_table_opts *o, suite_row
     }
   }
   for (int k = 0; k < ns; k++) {
-    double lb = 0, lg = 0, lm = 0;
     for (int st = 0; st < na;) {
       int e = st;
       while (e < na && !strcmp(a[e].path, a[st].path)) e++;
@@ -476,26 +489,39 @@ static int suite_rows(const mp_agg *a, int na, const mp_table_opts *o, suite_row
         s[k].runs += a[i].runs;
         s[k].refused_runs += a[i].refused;
         s[k].failed_runs += a[i].runs - a[i].ok - a[i].refused;
-        if (a[i].ok) suite_instance(&s[k], a, st, e, i, o, &lb, &lg, &lm);
+        if (a[i].ok) suite_instance(&s[k], a, st, e, i, o);
       }
       st = e;
-    }
-    if (s[k].graphs) {
-      s[k].gm_bound = exp(lb / s[k].graphs);
-      s[k].gm_given = exp(lg / s[k].graphs);
-      s[k].gm_ms = exp(lm / s[k].graphs);
     }
   }
   qsort(s, (size_t)ns, sizeof *s, cmp_suite);
   return ns;
 }
 
+/* A mean's text: "0.839", or "0.839 (6/7)" when it is over fewer instances
+ * than the solver planned (the others lack the figure). */
+static void mean_text(char *out, size_t cap, const mp_gmean *m, int graphs, bool ms) {
+  double v = mp_gmean_value(m);
+  ms ? mp_tab_ms(out, cap, v) : mp_tab_num(out, cap, v, 3);
+  if (m->n && m->n < graphs) {
+    size_t l = strlen(out);
+    snprintf(out + l, cap - l, " (%d/%d)", m->n, graphs);
+  }
+}
+
+static bool partial_means(const suite_row *r, int ns) {
+  for (int k = 0; k < ns; k++)
+    if (r[k].bound.n < r[k].graphs || r[k].given.n < r[k].graphs || r[k].ms.n < r[k].graphs)
+      return true;
+  return false;
+}
+
 static void suite_text(const suite_row *r, bool base, char t[10][48]) {
   snprintf(t[1], 48, "%d", r->graphs);
   snprintf(t[2], 48, "%d", r->wins);
-  mp_tab_num(t[3], 48, r->graphs ? r->gm_bound : NAN, 3);
-  mp_tab_num(t[4], 48, r->graphs ? r->gm_given : NAN, 3);
-  mp_tab_ms(t[5], 48, r->graphs ? r->gm_ms : NAN);
+  mean_text(t[3], 48, &r->bound, r->graphs, false);
+  mean_text(t[4], 48, &r->given, r->graphs, false);
+  mean_text(t[5], 48, &r->ms, r->graphs, true);
   snprintf(t[6], 48, "%d", r->failed_runs);
   snprintf(t[7], 48, "%d", r->refused_runs);
   if (!base) return;
@@ -508,24 +534,35 @@ static void suite_text(const suite_row *r, bool base, char t[10][48]) {
   }
 }
 
+static void suite_caption(FILE *o, const mp_fmt *f, const char *what, int n_graphs, bool base,
+                          bool partial) {
+  const char *part = partial ? " k/n after a mean: over the k of the n instances it planned that "
+                               "have the figure (a graph without a bound, or without a baseline "
+                               "when it was cut, is left out of that mean)."
+                             : "";
+  if (f->md)
+    fprintf(o, "Across the suite, %s (%d): wins = instances where the solver has the smallest "
+            "arena (ties count for each); geometric means over the instances the solver planned "
+            "of arena / bound, arena / (given order + baseline placer), and planning time "
+            "(medians).%s Refused: runs the solver declined under its size cap (not failures).%s "
+            "Bold: best.\n\n",
+            what, n_graphs, part,
+            base ? " Against the baseline (the best of the --baseline solvers on each instance): "
+                   "wins/ties/losses on arena, and on planning time, where ranges that meet are "
+                   "a tie."
+                 : "");
+  if (f->latex)
+    fprintf(o, "%% memplan table: across the suite, %s (%d), geometric means%s\n", what, n_graphs,
+            partial ? "; k/n: over the k of n instances planned that have the figure" : "");
+}
+
 static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const char *what,
                         const mp_table_opts *opt) {
   suite_row *s = mp_xcalloc((size_t)(na ? na : 1), sizeof(suite_row));
   int ns = suite_rows(a, na, opt, s), n_graphs = 0;
   for (int i = 0; i < na; i++) n_graphs += i == 0 || strcmp(a[i].path, a[i - 1].path);
   bool base = opt->n_baselines > 0;
-  if (f->md)
-    fprintf(o, "Across the suite, %s (%d): wins = instances where the solver has the smallest "
-            "arena (ties count for each); geometric means over the instances the solver planned "
-            "of arena / bound, arena / (given order + baseline placer), and planning time "
-            "(medians). Refused: runs the solver declined under its size cap (not failures).%s "
-            "Bold: best.\n\n",
-            what, n_graphs,
-            base ? " Against the baseline (the best of the --baseline solvers on each instance): "
-                   "wins/ties/losses on arena, and on planning time, where ranges that meet are "
-                   "a tie."
-                 : "");
-  if (f->latex) fprintf(o, "%% memplan table: across the suite, %s (%d), geometric means\n", what, n_graphs);
+  suite_caption(o, f, what, n_graphs, base, partial_means(s, ns));
   const char *h[] = {"solver", "instances", "wins", "arena / bound", "arena / given", "plan ms",
                      "failed runs", "refused", "vs baseline: arena W/T/L", "time W/T/L"};
   int nc = base ? 10 : 8;

@@ -99,8 +99,8 @@ static void fmt_time(char *out, size_t cap, double x) {
 /* ------------------------------------------------------------ suite */
 
 typedef struct rsum {
-  int planned, runs, infeasible;
-  double log_ms;
+  int runs, infeasible;
+  mp_gmean ms;
 } rsum;
 
 /* Per budget: geometric mean of 1 + overhead over the graphs planned, and
@@ -167,8 +167,7 @@ static void suite_sums(const rtab *T, const char *label, rsum *r) {
     r->runs += g->runs;
     r->infeasible += g->infeasible;
     if (!g->ok) continue;
-    r->planned++;
-    r->log_ms += log(fmax(1e-3, isnan(g->remat_ms) ? g->plan_ms : g->remat_ms));
+    mp_gmean_add(&r->ms, isnan(g->remat_ms) ? g->plan_ms : g->remat_ms, 1e-3);
   }
 }
 
@@ -207,7 +206,7 @@ static void suite_row(const rtab *T, FILE *o, int l, const double *best, const i
   suite_sums(T, T->labels[l], &r);
   snprintf(t, sizeof t, "%d", r.infeasible);
   mp_tab_cell(o, f, t, NULL, false, false);
-  mp_tab_ms(t, sizeof t, r.planned ? exp(r.log_ms / r.planned) : NAN);
+  mp_tab_ms(t, sizeof t, mp_gmean_value(&r.ms));
   mp_tab_cell(o, f, t, NULL, false, false);
   mp_tab_row_end(o, f);
 }

@@ -449,6 +449,33 @@ START_TEST(pooled_sources) {
 }
 END_TEST
 
+/* A graph without a baseline (cut) or a time is left out of that geometric
+ * mean, and the mean says over how many instances it is (NaN was clamped
+ * to 1e-9 / 1e-3 before: fmax ignores NaN). */
+START_TEST(suite_means_skip_absent) {
+  mp_row r[4];
+  mk(&r[0], "a", "greedy", "bysize", 1, "feasible", 300);
+  mk(&r[1], "b", "greedy", "bysize", 1, "feasible", 300);
+  mk(&r[2], "a", "dfs", "bysize", 1, "feasible", 300);
+  mk(&r[3], "b", "dfs", "bysize", 1, "feasible", 300);
+  for (int i = 0; i < 4; i++) r[i].reduction_vs_given = i % 2 ? NAN : 0.5; /* b: cut */
+  r[3].plan_ms = NAN;
+  mp_table_opts o = {.format = "md", .view = "suite"};
+  char *t = table_opts(r, 4, &o, 0);
+  ck_assert_msg(strstr(t, "| greedy+bysize | 2 | **2** | **2.000** | **0.500 (1/2)** | **1.00** |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "| dfs+bysize | 2 | **2** | **2.000** | **0.500 (1/2)** | **1.00 (1/2)** |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "k/n after a mean"), "%s", t);
+  free(t);
+  o = (mp_table_opts){.format = "md", .view = "pivot", .metric = "time"};
+  t = table_opts(r, 4, &o, 0);
+  ck_assert_msg(strstr(t, "| geometric mean (ms) |  |  | 1.00 | 1.00 |"), "%s", t);
+  free(t);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* The pivot: graphs x solvers, change vs the baseline / gap to the bound,
  * and the summary under it. */
 START_TEST(pivot_view) {
@@ -893,6 +920,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, baseline_and_common);
   tcase_add_test(tc, pooled_sources);
   tcase_add_test(tc, pooled_sources_seeds);
+  tcase_add_test(tc, suite_means_skip_absent);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
