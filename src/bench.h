@@ -325,7 +325,7 @@ typedef struct mp_table_opts {
   const char *format;       /* md, latex, csv */
   const char *view;         /* graphs, suite, both (default; csv: graphs), pivot */
   const char *metric;       /* pivot cells: peak, arena, time, status, wall */
-  bool best_of_seeds;       /* aggregate over seeds by the best run (else median) */
+  bool best_of_seeds;       /* over seeds the best run (else the lower-median run) */
   bool graph_bound_only;    /* --bound graph: the independent bound, never tightened */
   bool common;              /* only instances every listed solver planned */
   const char *const *solvers;   /* --solver LABEL: these only, in this order */
@@ -436,11 +436,11 @@ typedef struct mp_raggset {
   int n_issues;
 } mp_raggset;
 
-/* Group the remat rows (the others are left out): over seeds the lower
- * median of each figure of the runs with a plan, or (best_of_seeds) the run
- * with the smallest duration.  Checks: a plan over its budget or below the
- * events floor its run reported, an `infeasible` at a budget some plan of
- * the graph met. */
+/* Group the remat rows (the others are left out): over seeds every figure
+ * of one run with a plan, the lower median by duration (ties: live peak,
+ * then seed), or (best_of_seeds) the shortest; times their own medians.
+ * Checks: a plan over its budget or below the events floor its run
+ * reported, an `infeasible` at a budget some plan of the graph met. */
 void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggset *out);
 void mp_raggset_destroy(mp_raggset *s);
 /* Does group g answer to `want` (the label, or "order+remat+place")? */

@@ -387,18 +387,30 @@ static void graph_rows(FILE *o, const mp_fmt *f, const mp_agg *a, int s, int e) 
   }
 }
 
+/* Every figure of a row is one run's (the representative, table_agg.c):
+ * the caption says which run, and how ties are broken. */
+static void graphs_caption(FILE *o, const mp_fmt *f, bool best) {
+  const char *run = best ? "every figure is one run's: of the runs with a plan over seeds, the "
+                           "one with the smallest arena (ties: the fastest); plan ms is its "
+                           "median over repeats"
+                         : "every figure but the time is one run's: of the runs with a plan over "
+                           "seeds, the lower-median run by arena (ties: the smaller live peak, "
+                           "then seed); plan ms is the median over seeds and repeats";
+  if (f->md)
+    fprintf(o, "Per graph and solver: %s, with the range of every timed run when it varies. "
+            "Gap: arena / bound - 1. Reductions: against the given order placed by the baseline "
+            "placer, and against no reuse. Bold: best in the graph; for times, every solver whose "
+            "range meets the fastest one's (a tie). An empty cell: no plan.\n\n", run);
+  if (f->latex)
+    fprintf(o, "%% memplan table (needs \\usepackage{booktabs}): figures of the %s run by arena "
+            "over seeds%s; gap to the graph's bound; bold = best in the graph (times: ranges that "
+            "meet the fastest)\n",
+            best ? "smallest" : "lower-median", best ? "" : " (ties: live peak, then seed)");
+}
+
 static void write_graphs(FILE *o, const mp_fmt *f, const mp_agg *a, int na,
                          const mp_table_opts *opt) {
-  const char *agg = opt->best_of_seeds ? "the best run (smallest arena)" : "the lower median";
-  if (f->md)
-    fprintf(o, "Per graph and solver: %s over seeds of the runs with a plan. Gap: arena / bound "
-            "- 1. Reductions: against the given order placed by the baseline placer, and against "
-            "no reuse. Plan ms: median over seeds and repeats, with the range of every timed run "
-            "when it varies. Bold: best in the graph; for times, every solver whose range meets "
-            "the fastest one's (a tie). An empty cell: no plan.\n\n", agg);
-  if (f->latex)
-    fprintf(o, "%% memplan table (needs \\usepackage{booktabs}): %s over seeds; gap to the "
-            "graph's bound; bold = best in the graph (times: ranges that meet the fastest)\n", agg);
+  graphs_caption(o, f, opt->best_of_seeds);
   const char *h[] = {"graph", "bound", "solver", "live peak", "arena", "vs given (%)",
                      "vs no reuse (%)", "gap (%)", "plan ms", "frag. (%)", "profile std",
                      "ok/runs"};

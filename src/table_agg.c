@@ -1,10 +1,13 @@
 /* table_agg.c - results rows grouped for the tables and plots.
  *
  * A group is one solver (order chain + placer chain, time limit, options)
- * on one graph; over its seeds a figure is the lower median of the runs that
- * gave a plan (a value that was observed), or with best_of_seeds every
- * figure of the run with the smallest arena.  Planning time is the median
- * (each row's own time is already the median of its repeats) with its
+ * on one graph; over its seeds every plan figure (live peak, arena,
+ * reductions, gaps, fragmentation, std-dev) is one run's, the
+ * representative: of the runs that gave a plan, the lower median by arena
+ * (ties: the smaller live peak, then the smaller seed), or with
+ * best_of_seeds the run with the smallest arena.  Planning time is the
+ * median over the runs with a plan (each row's own time is already the
+ * median of its repeats; best_of_seeds: the best run's own) with its
  * spread: the smallest and largest time of any repeat of any seed.
  *
  * Bounds are per graph and independent of the solvers that ran: the
@@ -109,19 +112,11 @@ static void note_sources(const mp_row *rows, int n, mp_aggset *s) {
 
 /* ------------------------------------------------------------ medians */
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return x < y ? -1 : x > y;
-}
 static int cmp_dbl(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
 }
 
-static int64_t med_i64(int64_t *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_i64);
-  return v[(n - 1) / 2];
-}
 /* Lower median of the numbers that are there (NaN: absent); NaN if none. */
 static double med_dbl(double *v, int n) {
   int k = 0;
@@ -172,42 +167,40 @@ static void group_times(mp_agg *g, const mp_row *const *ok, int k, const mp_row 
     if (!isnan(all[q]->wall_s) && all[q]->wall_s > g->wall_max) g->wall_max = all[q]->wall_s;
 }
 
-static void group_figures(mp_agg *g, const mp_row *const *ok, int k, bool best, int64_t *iv,
-                          double *dv) {
+/* Runs in the order of the representative: arena, then live peak, then seed. */
+static int cmp_run(const void *a, const void *b) {
+  const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
+  if (x->arena != y->arena) return x->arena < y->arena ? -1 : 1;
+  if (x->live_peak != y->live_peak) return x->live_peak < y->live_peak ? -1 : 1;
+  return x->seed < y->seed ? -1 : x->seed > y->seed;
+}
+
+/* Every plan figure of a group comes from one run, so that a row's arena,
+ * reductions, gap and fragmentation agree (medians taken one by one pick
+ * different runs when the count is even): the lower-median run in cmp_run's
+ * order, or with best the smallest arena (ties: the fastest), whose own
+ * time it keeps. */
+static void group_figures(mp_agg *g, const mp_row **ok, int k, bool best) {
   g->plan_ms = NAN;
+  qsort(ok, (size_t)k, sizeof *ok, cmp_run);
+  const mp_row *b = ok[(k - 1) / 2];
   if (best) {
-    const mp_row *b = ok[0];
-    for (int q = 1; q < k; q++)
-      if (ok[q]->arena < b->arena || (ok[q]->arena == b->arena && ok[q]->plan_ms < b->plan_ms))
-        b = ok[q];
-    g->live_peak = b->live_peak;
-    g->arena = b->arena;
-    g->red_given = b->reduction_vs_given;
-    g->red_noreuse = b->reduction_vs_noreuse;
+    b = ok[0];
+    for (int q = 1; q < k && ok[q]->arena == ok[0]->arena; q++)
+      if (ok[q]->plan_ms < b->plan_ms) b = ok[q];
     g->plan_ms = b->plan_ms;
-    g->frag = b->fragmentation;
-    g->std = b->profile_std;
-    return;
   }
-#define MEDI(field, src)                          \
-  for (int q = 0; q < k; q++) iv[q] = ok[q]->src; \
-  g->field = med_i64(iv, k);
-#define MEDD(field, src)                          \
-  for (int q = 0; q < k; q++) dv[q] = ok[q]->src; \
-  g->field = med_dbl(dv, k);
-  MEDI(live_peak, live_peak)
-  MEDI(arena, arena)
-  MEDD(red_given, reduction_vs_given)
-  MEDD(red_noreuse, reduction_vs_noreuse)
-  MEDD(frag, fragmentation)
-  MEDD(std, profile_std)
-#undef MEDI
-#undef MEDD
+  g->live_peak = b->live_peak;
+  g->arena = b->arena;
+  g->red_given = b->reduction_vs_given;
+  g->red_noreuse = b->reduction_vs_noreuse;
+  g->frag = b->fragmentation;
+  g->std = b->profile_std;
 }
 
 /* One group from rows p[i..j). */
 static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_opts *o,
-                       bool multi_tl, bool split, int64_t *iv, double *dv, const mp_row **ok) {
+                       bool multi_tl, bool split, double *dv, const mp_row **ok) {
   const mp_row *r0 = p[i];
   g->graph = r0->graph ? r0->graph : r0->path;
   g->path = r0->path;
@@ -231,7 +224,7 @@ static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_o
   g->ok = k;
   g->plan_ms = NAN;
   if (k > 0) {
-    group_figures(g, ok, k, o->best_of_seeds, iv, dv);
+    group_figures(g, ok, k, o->best_of_seeds);
     group_times(g, ok, k, p + i, j - i, dv);
   }
 }
@@ -404,18 +397,16 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
   for (int i = 1; i < n; i++)
     if (p[i]->time_limit != p[0]->time_limit) multi_tl = true;
   s->a = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_agg));
-  int64_t *iv = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   double *dv = mp_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
   const mp_row **ok = mp_xmalloc(sizeof(*ok) * (size_t)(n ? n : 1));
   for (int i = 0; i < n;) {
     int j = i;
     while (j < n && same_group(p[i], p[j], s->split_sources)) j++;
-    make_group(&s->a[s->n++], p, i, j, o, multi_tl, s->split_sources, iv, dv, ok);
+    make_group(&s->a[s->n++], p, i, j, o, multi_tl, s->split_sources, dv, ok);
     i = j;
   }
   set_bounds(rows, all, p, o, s);
   free(ok);
-  free(iv);
   free(dv);
   free(p);
 }

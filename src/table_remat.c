@@ -409,7 +409,8 @@ static void budget_rows(const rtab *T, FILE *o, int st, int e, const char *budge
 static void write_graphs(const rtab *T, FILE *o) {
   const mp_fmt *f = T->f;
   if (f->md && !T->o->brief)
-    fprintf(o, "Per graph, budget and solver (%s over seeds of the runs with a plan): the graph's "
+    fprintf(o, "Per graph, budget and solver (every figure but remat ms is one run's: of the runs "
+            "with a plan over seeds, %s): the graph's "
             "events floor (no plan peaks lower: the inputs, the outputs, or one node's reads, "
             "outputs and workspace); the budget as asked and in bytes; live peak and arena of the event plan; duration in the "
             "graph's cost unit, overhead = duration / base_time - 1, and against the shortest "
@@ -417,7 +418,10 @@ static void write_graphs(const rtab *T, FILE *o) {
             "copied to and from the host; stall time (waiting for copies); time of the "
             "recomputation stage. Bold: the shortest duration at the budget. An empty cell: no "
             "plan.\n\n",
-            T->o->best_of_seeds ? "the run with the shortest duration" : "the lower median");
+            T->o->best_of_seeds
+                ? "the run with the shortest duration"
+                : "the lower-median run by duration (ties: the smaller live peak, then seed); "
+                  "remat ms: the median");
   if (f->latex) fprintf(o, "%% memplan table: recomputation per graph, budget and solver\n");
   const char *h[] = {"graph", "budget", "solver", "status", "live peak", "arena", "duration",
                      "overhead (%)", "vs best (%)", "recomputed", "transferred", "stall",

@@ -2,9 +2,12 @@
  * tables and the overhead plot.
  *
  * A group is one solver (order + remat + place chains, bandwidth, time
- * limit, options; the label) at one budget on one graph.  Over its seeds a
- * figure is the lower median of the runs that gave a plan, or with
- * best_of_seeds every figure of the run with the shortest duration.  The
+ * limit, options; the label) at one budget on one graph.  Over its seeds
+ * every figure of the plan is one run's, the representative: of the runs
+ * that gave a plan, the lower median by duration (ties: the smaller live
+ * peak, then the smaller seed), or with best_of_seeds the shortest
+ * duration; planning and remat times are their own medians over those runs
+ * (best_of_seeds: the best run's own).  The
  * budget in bytes is what the runs resolved ("0.8x" of the live peak of the
  * order they were handed).
  *
@@ -132,7 +135,6 @@ static double med(double *v, int n) {
   return v[(k - 1) / 2];
 }
 
-static double i2d(int64_t x) { return x == MP_NA ? NAN : (double)x; }
 static int64_t d2i(double x) { return isnan(x) ? MP_NA : (int64_t)x; }
 
 /* The figures of one run. */
@@ -150,26 +152,26 @@ static void figures_of_run(mp_ragg *g, const mp_row *r) {
   g->remat_ms = r->remat_ms;
 }
 
-/* Each figure's lower median over the k runs with a plan. */
-static void figures_median(mp_ragg *g, const mp_row *const *ok, int k, double *v) {
-#define MED(dst, expr)                                  \
-  do {                                                  \
-    for (int q = 0; q < k; q++) v[q] = (expr);          \
-    dst = med(v, k);                                    \
-  } while (0)
-  double x;
-  MED(x, i2d(ok[q]->live_peak)); g->live_peak = d2i(x);
-  MED(x, i2d(ok[q]->arena)); g->arena = d2i(x);
-  MED(x, i2d(ok[q]->recomputed)); g->recomputed = d2i(x);
-  MED(x, i2d(ok[q]->transferred)); g->transferred = d2i(x);
-  MED(x, i2d(ok[q]->lower_bound)); g->floor = d2i(x);
-  MED(g->duration, ok[q]->duration);
-  MED(g->overhead, ok[q]->overhead);
-  MED(g->stall, ok[q]->stall_time);
-  MED(g->recompute_time, ok[q]->recompute_time);
-  MED(g->plan_ms, ok[q]->plan_ms);
-  MED(g->remat_ms, ok[q]->remat_ms);
-#undef MED
+/* Runs in the order of the representative: duration (absent last), then
+ * live peak, then seed. */
+static int cmp_run(const void *a, const void *b) {
+  const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
+  if (isnan(x->duration) != isnan(y->duration)) return isnan(x->duration) ? 1 : -1;
+  if (x->duration != y->duration && !isnan(x->duration))
+    return x->duration < y->duration ? -1 : 1;
+  if (x->live_peak != y->live_peak) return x->live_peak < y->live_peak ? -1 : 1;
+  return x->seed < y->seed ? -1 : x->seed > y->seed;
+}
+
+/* The representative's figures (one run: a row's duration, overhead, peak
+ * and transfers agree) and the median times of the k runs with a plan. */
+static void figures_median(mp_ragg *g, const mp_row **ok, int k, double *v) {
+  qsort(ok, (size_t)k, sizeof *ok, cmp_run);
+  figures_of_run(g, ok[(k - 1) / 2]);
+  for (int q = 0; q < k; q++) v[q] = ok[q]->plan_ms;
+  g->plan_ms = med(v, k);
+  for (int q = 0; q < k; q++) v[q] = ok[q]->remat_ms;
+  g->remat_ms = med(v, k);
 }
 
 static void group_times(mp_ragg *g, const mp_row *const *ok, int k) {

@@ -662,6 +662,53 @@ START_TEST(pooled_sources_seeds) {
 }
 END_TEST
 
+/* With an even count (two seeds) every plan figure of a row is one run's,
+ * the lower-median run by arena (ties: live peak, then seed); the time keeps
+ * its own median.  Taken one by one, the live peak came from the other run. */
+START_TEST(representative_run) {
+  mp_row r[4];
+  mk(&r[0], "x", "sa", "bysize", 1, "feasible", 200);
+  mk(&r[1], "x", "sa", "bysize", 2, "feasible", 300);
+  r[0].live_peak = 190, r[0].reduction_vs_given = 0.6, r[0].fragmentation = 0.05;
+  r[1].live_peak = 150, r[1].reduction_vs_given = 0.4, r[1].fragmentation = 0.5;
+  r[0].profile_std = 7, r[1].profile_std = 3;
+  r[0].plan_ms = 9, r[1].plan_ms = 4;
+  mp_aggset s;
+  agg(r, 2, false, false, &s);
+  const mp_agg *g = find(&s, "x", "sa+bysize");
+  ck_assert_int_eq(g->arena, 200);
+  ck_assert_int_eq(g->live_peak, 190);
+  ck_assert_double_eq(g->red_given, 0.6);
+  ck_assert_double_eq(g->frag, 0.05);
+  ck_assert_double_eq(g->std, 7);
+  ck_assert_double_eq(g->plan_ms, 4); /* the lower median of the times */
+  mp_aggset_destroy(&s);
+  r[1].arena = 200; /* a tie in arena: the smaller live peak */
+  agg(r, 2, false, false, &s);
+  ck_assert_int_eq(find(&s, "x", "sa+bysize")->live_peak, 150);
+  ck_assert_double_eq(find(&s, "x", "sa+bysize")->std, 3);
+  mp_aggset_destroy(&s);
+  r[1].live_peak = 190; /* and in live peak: the smaller seed */
+  agg(r, 2, false, false, &s);
+  ck_assert_double_eq(find(&s, "x", "sa+bysize")->std, 7);
+  mp_aggset_destroy(&s);
+  /* recomputation: the lower-median run by duration */
+  mkr(&r[2], "x", "rotor", "0.5x", 500, 1, "feasible", 120);
+  mkr(&r[3], "x", "rotor", "0.5x", 500, 2, "feasible", 130);
+  r[2].live_peak = 400, r[2].recomputed = 3, r[2].remat_ms = 8;
+  r[3].live_peak = 300, r[3].recomputed = 1, r[3].remat_ms = 2;
+  mp_raggset rs;
+  mp_remat_aggregate(r + 2, 2, false, &rs);
+  const mp_ragg *h = rfind(&rs, "x", "given+rotor+bysize", "0.5x");
+  ck_assert_double_eq(h->duration, 120);
+  ck_assert_int_eq(h->live_peak, 400);
+  ck_assert_int_eq(h->recomputed, 3);
+  ck_assert_double_eq(h->remat_ms, 2);
+  mp_raggset_destroy(&rs);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* A plan over its budget, and an infeasibility claim at a budget another
  * plan of the graph met, contradict the results: reported, exit 1. */
 START_TEST(remat_contradictions) {
@@ -921,6 +968,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, pooled_sources);
   tcase_add_test(tc, pooled_sources_seeds);
   tcase_add_test(tc, suite_means_skip_absent);
+  tcase_add_test(tc, representative_run);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
