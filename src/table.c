@@ -63,9 +63,37 @@ void mp_tab_pct(const mp_fmt *f, char *out, size_t cap, double frac) {
   snprintf(out, cap, "%s%s%%", n[0] != '-' && strcmp(n, "0.0") ? "+" : "", n);
 }
 
+/* A control character (a newline in a graph name) ends a Markdown row or
+ * a LaTeX comment, and two newlines end a paragraph inside a tabular. */
+static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+void mp_tab_plain(FILE *o, const char *s) {
+  for (; *s; s++) fputc(is_control((unsigned char)*s) ? ' ' : *s, o);
+}
+
+/* LaTeX's special characters in text mode, escaped ('|', '<', '>' print
+ * other glyphs in the default font encoding); false for any other. */
+static bool latex_special(FILE *o, char c) {
+  static const char *const word[][2] = {{"\\", "\\textbackslash{}"}, {"^", "\\textasciicircum{}"},
+                                        {"~", "\\textasciitilde{}"},  {"|", "\\textbar{}"},
+                                        {"<", "\\textless{}"},        {">", "\\textgreater{}"}};
+  for (size_t i = 0; i < sizeof word / sizeof word[0]; i++)
+    if (c == word[i][0][0]) {
+      fputs(word[i][1], o);
+      return true;
+    }
+  if (!strchr("_%&#${}", c)) return false;
+  fprintf(o, "\\%c", c);
+  return true;
+}
+
 void mp_tab_text(FILE *o, const mp_fmt *f, const char *s) {
   for (; *s; s++) {
-    if (f->latex && strchr("_%&#$", *s)) fputc('\\', o);
+    if (!f->csv && is_control((unsigned char)*s)) {
+      fputc(' ', o);
+      continue;
+    }
+    if (f->latex && latex_special(o, *s)) continue;
     if (f->md && *s == '|') fputc('\\', o);
     fputc(*s, o);
   }
@@ -293,8 +321,11 @@ static void bound_note(FILE *o, const mp_fmt *f, const mp_aggset *s, const mp_ta
 static void sources_note(FILE *o, const mp_fmt *f, const mp_aggset *s) {
   if (s->n_sources < 2) return;
   fprintf(o, "%sRows from %d results files:", f->latex ? "% " : "", s->n_sources);
-  for (int i = 0; i < s->n_sources; i++)
-    fprintf(o, "%s %s (%d rows)", i ? "," : "", s->sources[i], s->source_rows[i]);
+  for (int i = 0; i < s->n_sources; i++) {
+    fputs(i ? ", " : " ", o);
+    mp_tab_plain(o, s->sources[i]);
+    fprintf(o, " (%d rows)", s->source_rows[i]);
+  }
   fprintf(o, ".%s\n", s->split_sources ? " The same cells appear in several files: they are kept "
                                           "apart, and the label names the file in braces."
                                         : "");
@@ -306,8 +337,11 @@ static void issues_note(FILE *o, const mp_fmt *f, const mp_aggset *s, const mp_r
   fprintf(o, "%s%sResults that contradict a bound, a budget or a proof (an error in a solver or "
           "a bound, not a bound; left out of the bounds):%s\n",
           c, f->md ? "**" : "", f->md ? "**" : "");
-  for (int i = 0; i < s->n_issues; i++) fprintf(o, "%s- %s\n", c, s->issues[i]);
-  for (int i = 0; i < rs->n_issues; i++) fprintf(o, "%s- %s\n", c, rs->issues[i]);
+  for (int i = 0; i < s->n_issues + rs->n_issues; i++) {
+    fprintf(o, "%s- ", c);
+    mp_tab_plain(o, i < s->n_issues ? s->issues[i] : rs->issues[i - s->n_issues]);
+    fputc('\n', o);
+  }
 }
 
 /* The bandwidths of the recomputation cells, when every label hides it. */
@@ -605,7 +639,7 @@ static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const
 /* ------------------------------------------------------------ csv */
 
 void mp_tab_csv_field(FILE *o, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
+  if (!strpbrk(s, ",\"\n\r")) {
     fputs(s, o);
     return;
   }

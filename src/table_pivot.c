@@ -301,8 +301,12 @@ static void best_per_graph_note(const pivot *P, FILE *o) {
   if (!worst) return;
   char v[48];
   mp_tab_num(v, sizeof v, 100 * worst->frag, 4);
-  fprintf(o, "\n%sBest solver per graph: the largest of its fragmentations is %s %% (%s, by %s), "
-          "over %d graphs.\n", P->f->latex ? "% " : "", v, worst->graph, worst->label, graphs);
+  fprintf(o, "\n%sBest solver per graph: the largest of its fragmentations is %s %% (",
+          P->f->latex ? "% " : "", v);
+  mp_tab_plain(o, worst->graph);
+  fputs(", by ", o);
+  mp_tab_plain(o, worst->label);
+  fprintf(o, "), over %d graphs.\n", graphs);
 }
 
 /* ------------------------------------------------------------ entry */

@@ -476,6 +476,47 @@ START_TEST(suite_means_skip_absent) {
 }
 END_TEST
 
+/* Names with LaTeX specials, a newline and a pipe: every LaTeX special
+ * escaped (the "no bound stored" marker ^ and a {file} label too), control
+ * characters as spaces in Markdown and LaTeX, the CSV quoted. */
+START_TEST(names_escaped) {
+  mp_row r[2];
+  mk(&r[0], "a\\b{c}d^e~f|g<h>", "greedy", "bysize", 1, "feasible", 300);
+  mk(&r[1], "n\nl|x\ry", "greedy", "bysize", 1, "feasible", 300);
+  r[0].graph_bound = MP_NA; /* no bound in the file: marked ^ */
+  r[0].lower_bound = 200;
+  r[0].source = strdup("A.sqlite");
+  r[1].source = strdup("B.sqlite");
+  mp_table_opts o = {.format = "latex", .view = "graphs"};
+  char *t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "\na\\textbackslash{}b\\{c\\}d\\textasciicircum{}e\\textasciitilde{}f"
+                          "\\textbar{}g\\textless{}h\\textgreater{} & 200 B\\textasciicircum{} & "),
+                "%s", t);
+  ck_assert_msg(strstr(t, "\nn l\\textbar{}x y & "), "%s", t);
+  free(t);
+  /* the same cell from two files: the label's braces escaped */
+  free(r[1].graph);
+  r[1].graph = strdup(r[0].graph);
+  r[1].graph_bound = MP_NA;
+  free(r[1].path);
+  r[1].path = strdup(r[0].path);
+  t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "greedy+bysize \\{A.sqlite\\}"), "%s", t);
+  free(t);
+  mp_row_destroy(&r[1]);
+  mk(&r[1], "n\nl|x\ry", "greedy", "bysize", 1, "feasible", 300);
+  o.format = "md";
+  t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "\n| n l\\|x y | 150 B | greedy+bysize |"), "%s", t);
+  free(t);
+  o.format = "csv";
+  t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "\n\"n\nl|x\ry\",\"n\nl|x\ry.json\",greedy+bysize,"), "%s", t);
+  free(t);
+  for (int i = 0; i < 2; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* The pivot: graphs x solvers, change vs the baseline / gap to the bound,
  * and the summary under it. */
 START_TEST(pivot_view) {
@@ -969,6 +1010,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, pooled_sources_seeds);
   tcase_add_test(tc, suite_means_skip_absent);
   tcase_add_test(tc, representative_run);
+  tcase_add_test(tc, names_escaped);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
