@@ -11,7 +11,7 @@
  *   time         median planning time (range over repeats and seeds)
  *   status       the statuses of the runs
  *   wall         the longest child process, seconds (limits that hold)
- *   frag         fragmentation (arena / live peak - 1 of its own order), %
+ *   frag         fragmentation, (arena - live peak) / arena (DESIGN 1.3), %
  *
  * Summary rows: how many graphs each solver planned within --within of
  * the bound, how many it proved optimal (and how long the proofs took:
@@ -319,7 +319,8 @@ static void intro(const pivot *P, FILE *o) {
       "proved the optimum and the proof checks",
       "median planning time in ms (range over repeats and seeds when it varies)",
       "statuses of the runs", "longest child process (whole `memplan solve`), seconds",
-      "fragmentation in % (arena / live peak of its own order - 1), median over seeds"};
+      "fragmentation in % ((arena - live peak) / arena, DESIGN 1.3) of the lower-median run by "
+      "arena over seeds"};
   if (P->f->md)
     fprintf(o, "Cells: %s. %s\n\n", what[P->metric],
             P->o->n_baselines ? "Baseline: the best of the --baseline solvers on each graph."

@@ -542,6 +542,14 @@ START_TEST(pivot_view) {
   ck_assert_msg(strstr(t, "| proved optimal (max, median ms) |  |  |  | 1/1 (1.00, 1.00) | 0/1 |"),
                 "%s", t);
   free(t);
+  /* fragmentation is DESIGN 1.3's (arena - live peak) / arena, and the caption says so */
+  r[1].fragmentation = 10.0 / 160;
+  o.metric = "frag";
+  t = table_opts(r, 4, &o, 0);
+  ck_assert_msg(strstr(t, "Cells: fragmentation in % ((arena - live peak) / arena, DESIGN 1.3)"), "%s",
+                t);
+  ck_assert_msg(strstr(t, "| a | 5 | 150 B | 6.2500 |"), "%s", t);
+  free(t);
   for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
