@@ -214,6 +214,7 @@ static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c
   g->ok = k;
   g->live_peak = g->arena = g->recomputed = g->transferred = g->floor = MP_NA;
   g->duration = g->overhead = g->stall = g->recompute_time = g->plan_ms = g->remat_ms = NAN;
+  g->ms_lo = g->ms_hi = NAN; /* no plan, no time (not 0) */
   g->base_time = p[i]->base_time;
   if (!k) return;
   if (c->best) {

@@ -675,6 +675,10 @@ START_TEST(remat_tables) {
   ck_assert_msg(strstr(t, "\nx,x.json,given+rotor+bysize,given,rotor,bysize,0,,,0.5x,10,0.500000,500,"
                           "3,3,0,0,feasible,feasible,490,500,50,130.000000,100.000000,0.300000,"),
                 "%s", t);
+  /* a group without a plan has no time: every time column empty (were 0.000) */
+  ck_assert_msg(strstr(t, "\ny,y.json,given+rotor+bysize,given,rotor,bysize,0,,,0.5x,10,0.500000,500,"
+                          "1,0,0,0,error,error,,,,,100.000000,,,,,,,,,,,0\n"),
+                "%s", t);
   free(t);
   /* --solver selects remat labels too */
   const char *only[] = {"given+rotor+bysize"};
