@@ -352,7 +352,7 @@ typedef struct mp_agg {
   const char *order, *place, *options;
   const char *source;       /* the results file, when a cell came from several */
   double time_limit;
-  char label[320];          /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}") */
+  const char *label;        /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}"; owned by the set) */
   int runs, ok, refused;
   bool fixed;               /* fixed-lifetime instance */
   int64_t nodes;            /* of the graph (0: fixed-lifetime; MP_NA: unknown) */
@@ -386,6 +386,8 @@ typedef struct mp_aggset {
   int *source_rows;
   int n_sources;
   bool split_sources;       /* a cell came from several files: kept apart */
+  char **labels;            /* the groups' labels (any length) */
+  int n_labels;
 } mp_aggset;
 
 /* Group rows by graph and solver, compute each graph's bounds and check
@@ -400,6 +402,8 @@ void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *l
 bool mp_rows_cell_in_two_files(const mp_row *const *p, int n,
                                bool (*same_cell)(const mp_row *, const mp_row *));
 void mp_aggset_destroy(mp_aggset *s);
+/* Is want exactly parts[0] + "+" + parts[1] ... (any lengths)? */
+bool mp_label_joins(const char *want, const char *const *parts, int n);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */
 bool mp_agg_matches(const mp_agg *g, const char *want);
@@ -418,7 +422,8 @@ typedef struct mp_ragg {
   const char *graph, *path, *order, *remat, *place, *options, *source;
   const char *budget_arg, *bandwidth_arg;
   double time_limit;
-  char label[320];          /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}") */
+  const char *label;        /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}";
+                               owned by the set) */
   double frac;              /* the budget as a fraction ("0.8x"), NAN for bytes */
   int runs, ok, refused, infeasible;
   int64_t budget;           /* bytes, the smallest the runs resolved (MP_NA: unknown) */
@@ -434,6 +439,8 @@ typedef struct mp_raggset {
   int n;
   char **issues;            /* results that contradict a budget or a proof */
   int n_issues;
+  char **labels;            /* the groups' labels (any length) */
+  int n_labels;
 } mp_raggset;
 
 /* Group the remat rows (the others are left out): over seeds every figure

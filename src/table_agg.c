@@ -127,19 +127,21 @@ static double med_dbl(double *v, int n) {
   return v[(k - 1) / 2];
 }
 
-static void label_of(mp_agg *g, const mp_row *r0, bool multi_tl, bool split) {
-  int l = snprintf(g->label, sizeof g->label, "%s+%s", r0->order, r0->place);
+/* The label, as long as its parts (options have no length limit). */
+static char *label_of(const mp_row *r0, bool multi_tl, bool split) {
+  char *l = NULL;
+  mp_xappendf(&l, "%s+%s", r0->order, r0->place);
   if (multi_tl) {
     char t[32];
     mp_fmt_seconds(r0->time_limit, t, sizeof t);
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
+    mp_xappendf(&l, " @%ss", t);
   }
-  if (r0->options[0])
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r0->options);
+  if (r0->options[0]) mp_xappendf(&l, " [%s]", r0->options);
   if (split && r0->source) {
     const char *b = strrchr(r0->source, '/');
-    snprintf(g->label + l, sizeof g->label - (size_t)l, " {%s}", b ? b + 1 : r0->source);
+    mp_xappendf(&l, " {%s}", b ? b + 1 : r0->source);
   }
+  return l;
 }
 
 static void add_status(mp_agg *g, const char *st) {
@@ -199,8 +201,10 @@ static void group_figures(mp_agg *g, const mp_row **ok, int k, bool best) {
 }
 
 /* One group from rows p[i..j). */
-static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_opts *o,
-                       bool multi_tl, bool split, double *dv, const mp_row **ok) {
+static void make_group(mp_aggset *s, const mp_row **p, int i, int j, const mp_agg_opts *o,
+                       bool multi_tl, double *dv, const mp_row **ok) {
+  mp_agg *g = &s->a[s->n++];
+  bool split = s->split_sources;
   const mp_row *r0 = p[i];
   g->graph = r0->graph ? r0->graph : r0->path;
   g->path = r0->path;
@@ -211,7 +215,8 @@ static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_o
   g->time_limit = r0->time_limit;
   g->fixed = is_fixed(r0);
   g->nodes = r0->nodes;
-  label_of(g, r0, multi_tl, split);
+  s->labels = mp_xrealloc(s->labels, sizeof(char *) * (size_t)(s->n_labels + 1));
+  g->label = s->labels[s->n_labels++] = label_of(r0, multi_tl, split);
   g->runs = j - i;
   g->row0 = i;
   g->nrows = j - i;
@@ -402,7 +407,7 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
   for (int i = 0; i < n;) {
     int j = i;
     while (j < n && same_group(p[i], p[j], s->split_sources)) j++;
-    make_group(&s->a[s->n++], p, i, j, o, multi_tl, s->split_sources, dv, ok);
+    make_group(s, p, i, j, o, multi_tl, dv, ok);
     i = j;
   }
   set_bounds(rows, all, p, o, s);
@@ -414,6 +419,7 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
 void mp_aggset_destroy(mp_aggset *s) {
   for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
   for (int i = 0; i < s->n_sources; i++) free(s->sources[i]);
+  mp_list_free(s->labels, s->n_labels);
   free(s->issues);
   free(s->sources);
   free(s->source_rows);
@@ -421,8 +427,16 @@ void mp_aggset_destroy(mp_aggset *s) {
   memset(s, 0, sizeof *s);
 }
 
+bool mp_label_joins(const char *want, const char *const *parts, int n) {
+  for (int i = 0; i < n; i++) {
+    size_t l = strlen(parts[i]);
+    if (strncmp(want, parts[i], l) || want[l] != (i + 1 < n ? '+' : 0)) return false;
+    want += l + 1;
+  }
+  return true;
+}
+
 bool mp_agg_matches(const mp_agg *g, const char *want) {
-  if (!strcmp(g->label, want)) return true;
-  size_t lo = strlen(g->order);
-  return !strncmp(want, g->order, lo) && want[lo] == '+' && !strcmp(want + lo + 1, g->place);
+  const char *parts[] = {g->order, g->place};
+  return !strcmp(g->label, want) || mp_label_joins(want, parts, 2);
 }

@@ -25,23 +25,23 @@ typedef struct rtab {
   const mp_raggset *s;
   const mp_table_opts *o;
   double limit;             /* overhead threshold (fraction) */
-  char **labels;            /* the solvers, sorted (or in --solver order) */
+  const char **labels;      /* the solvers, sorted (or in --solver order) */
   int nl;
-  char **budgets;           /* the budget args, in table order */
+  const char **budgets;     /* the budget args, in table order */
   int nb;
 } rtab;
 
-static bool in_list(char *const *l, int n, const char *x) {
+static bool in_list(const char *const *l, int n, const char *x) {
   for (int i = 0; i < n; i++)
     if (!strcmp(l[i], x)) return true;
   return false;
 }
 
 static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 static int cmp_budget(const void *a, const void *b) {
-  return mp_budget_arg_cmp(*(char *const *)a, *(char *const *)b);
+  return mp_budget_arg_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Columns: labels (the --solver order first) and budgets. */
@@ -57,7 +57,7 @@ static void axes(rtab *T) {
   for (int k = 0; k < s->n; k++) {
     if (!in_list(T->labels, T->nl, s->a[k].label)) T->labels[T->nl++] = s->a[k].label;
     if (!in_list(T->budgets, T->nb, s->a[k].budget_arg))
-      T->budgets[T->nb++] = (char *)s->a[k].budget_arg;
+      T->budgets[T->nb++] = s->a[k].budget_arg;
   }
   qsort(T->labels + fixed, (size_t)(T->nl - fixed), sizeof(char *), cmp_str);
   qsort(T->budgets, (size_t)T->nb, sizeof(char *), cmp_budget);

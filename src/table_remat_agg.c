@@ -90,22 +90,21 @@ static bool cell_in_two_files(const mp_row **p, int n) {
 /* "order+remat+place", then " bw=X" when the rows hold several bandwidths
  * (X "graph" for the graph's own), the time limit and options as in the
  * other tables, the file in braces when files are kept apart. */
-static void label_of(mp_ragg *g, const mp_row *r, bool multi_bw, bool multi_tl, bool split) {
-  int l = snprintf(g->label, sizeof g->label, "%s+%s+%s", nz(r->order), r->remat, nz(r->place));
-  if (multi_bw)
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " bw=%s",
-                  nz(r->bandwidth_arg)[0] ? r->bandwidth_arg : "graph");
+static char *label_of(const mp_row *r, bool multi_bw, bool multi_tl, bool split) {
+  char *l = NULL;
+  mp_xappendf(&l, "%s+%s+%s", nz(r->order), r->remat, nz(r->place));
+  if (multi_bw) mp_xappendf(&l, " bw=%s", nz(r->bandwidth_arg)[0] ? r->bandwidth_arg : "graph");
   if (multi_tl) {
     char t[32];
     mp_fmt_seconds(r->time_limit, t, sizeof t);
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
+    mp_xappendf(&l, " @%ss", t);
   }
-  if (nz(r->options)[0])
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r->options);
+  if (nz(r->options)[0]) mp_xappendf(&l, " [%s]", r->options);
   if (split && r->source) {
     const char *b = strrchr(r->source, '/');
-    snprintf(g->label + l, sizeof g->label - (size_t)l, " {%s}", b ? b + 1 : r->source);
+    mp_xappendf(&l, " {%s}", b ? b + 1 : r->source);
   }
+  return l;
 }
 
 static void add_word(char *list, size_t cap, const char *w) {
@@ -185,8 +184,9 @@ typedef struct gctx {
 } gctx;
 
 /* One group from rows p[i..j). */
-static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c) {
+static void make_group(mp_raggset *s, const mp_row **p, int i, int j, const gctx *c) {
   const mp_row *r0 = p[i];
+  mp_ragg *g = &s->a[s->n++];
   memset(g, 0, sizeof *g);
   g->graph = r0->graph ? r0->graph : r0->path;
   g->path = nz(r0->path);
@@ -196,7 +196,8 @@ static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c
   g->budget_arg = nz(r0->budget_arg);
   g->bandwidth_arg = nz(r0->bandwidth_arg);
   g->time_limit = r0->time_limit;
-  label_of(g, r0, c->multi_bw, c->multi_tl, c->split);
+  s->labels = mp_xrealloc(s->labels, sizeof(char *) * (size_t)(s->n_labels + 1));
+  g->label = s->labels[s->n_labels++] = label_of(r0, c->multi_bw, c->multi_tl, c->split);
   if (!mp_budget_arg_frac(g->budget_arg, &g->frac)) g->frac = NAN;
   g->runs = j - i;
   int k = 0;
@@ -281,7 +282,7 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
   for (int i = 0; i < m;) {
     int j = i;
     while (j < m && same_group(p[i], p[j], c.split)) j++;
-    make_group(&s->a[s->n++], p, i, j, &c);
+    make_group(s, p, i, j, &c);
     i = j;
   }
   for (int i = 0; i < m;) {
@@ -298,13 +299,12 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
 void mp_raggset_destroy(mp_raggset *s) {
   for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
   free(s->issues);
+  mp_list_free(s->labels, s->n_labels);
   free(s->a);
   memset(s, 0, sizeof *s);
 }
 
 bool mp_ragg_matches(const mp_ragg *g, const char *want) {
-  if (!strcmp(g->label, want)) return true;
-  char short_label[320];
-  snprintf(short_label, sizeof short_label, "%s+%s+%s", g->order, g->remat, g->place);
-  return !strcmp(short_label, want);
+  const char *parts[] = {g->order, g->remat, g->place};
+  return !strcmp(g->label, want) || mp_label_joins(want, parts, 3);
 }

@@ -762,6 +762,40 @@ START_TEST(representative_run) {
 }
 END_TEST
 
+/* Labels are as long as their option strings: two that differ past 320
+ * bytes are two solvers (they were cut there and pooled as one). */
+START_TEST(long_labels) {
+  char opts[2][600];
+  mp_row r[4];
+  for (int i = 0; i < 2; i++) {
+    int l = 0;
+    for (int k = 0; k < 60; k++) l += snprintf(opts[i] + l, sizeof opts[i] - (size_t)l, "sa.o%02d=%d ", k, k);
+    snprintf(opts[i] + l, sizeof opts[i] - (size_t)l, "sa.last=%d", i);
+    mk(&r[i], "x", "sa", "bysize", 1, "feasible", 300 + i);
+    free(r[i].options);
+    r[i].options = strdup(opts[i]);
+    mkr(&r[2 + i], "x", "rotor", "0.5x", 500, 1, "feasible", 120 + i);
+    free(r[2 + i].options);
+    r[2 + i].options = strdup(opts[i]);
+  }
+  mp_aggset s;
+  agg(r, 2, false, false, &s);
+  ck_assert_int_eq(s.n, 2);
+  ck_assert_int_gt((int)strlen(s.a[1].label), 400);
+  ck_assert_msg(strstr(s.a[1].label, "sa.last=1]"), "%s", s.a[1].label);
+  ck_assert(mp_agg_matches(&s.a[0], "sa+bysize") && !mp_agg_matches(&s.a[0], "sa+bysizes"));
+  mp_aggset_destroy(&s);
+  mp_raggset rs;
+  mp_remat_aggregate(r, 4, false, &rs);
+  ck_assert_int_eq(rs.n, 2);
+  ck_assert_msg(strstr(rs.a[1].label, "sa.last=1]"), "%s", rs.a[1].label);
+  ck_assert(mp_ragg_matches(&rs.a[0], "given+rotor+bysize"));
+  ck_assert(!mp_ragg_matches(&rs.a[0], "given+rotor"));
+  mp_raggset_destroy(&rs);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* A plan over its budget, and an infeasibility claim at a budget another
  * plan of the graph met, contradict the results: reported, exit 1. */
 START_TEST(remat_contradictions) {
@@ -1023,6 +1057,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, suite_means_skip_absent);
   tcase_add_test(tc, representative_run);
   tcase_add_test(tc, names_escaped);
+  tcase_add_test(tc, long_labels);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
