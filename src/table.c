@@ -614,13 +614,15 @@ static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const
   int nc = base ? 10 : 8;
   mp_tab_header(o, f, h, base ? "lrrrrrrrrr" : "lrrrrrrr", nc);
   double best[10] = {0};
+  bool have[10] = {false}; /* a best of 0 (0.00 ms) is a best too */
   char t[10][48];
   for (int k = 0; k < ns; k++) {
     suite_text(&s[k], base, t);
     for (int c = 2; c <= 5; c++) {
       double v = strtod(t[c], NULL);
       if (!t[c][0]) continue;
-      if (k == 0 || !best[c] || (c == 2 ? v > best[c] : v < best[c])) best[c] = v;
+      if (!have[c] || (c == 2 ? v > best[c] : v < best[c])) best[c] = v;
+      have[c] = true;
     }
   }
   for (int k = 0; k < ns; k++) {

@@ -517,6 +517,23 @@ START_TEST(names_escaped) {
 }
 END_TEST
 
+/* The suite's bold: a fastest mean that prints as 0.00 is the best (a best
+ * of 0 was taken for "none yet" and the next row replaced it). */
+START_TEST(suite_bold_zero) {
+  mp_row r[2];
+  mk(&r[0], "a", "given", "bysize", 1, "feasible", 300);
+  mk(&r[1], "a", "greedy", "bysize", 1, "feasible", 300);
+  r[0].plan_ms = 0.001;
+  r[1].plan_ms = 5;
+  mp_table_opts o = {.format = "md", .view = "suite"};
+  char *t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "| given+bysize | 1 | **1** | **2.000** | **1.000** | **0.00** |"), "%s", t);
+  ck_assert_msg(strstr(t, "| greedy+bysize | 1 | **1** | **2.000** | **1.000** | 5.00 |"), "%s", t);
+  free(t);
+  for (int i = 0; i < 2; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* The pivot: graphs x solvers, change vs the baseline / gap to the bound,
  * and the summary under it. */
 START_TEST(pivot_view) {
@@ -1058,6 +1075,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, representative_run);
   tcase_add_test(tc, names_escaped);
   tcase_add_test(tc, long_labels);
+  tcase_add_test(tc, suite_bold_zero);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
