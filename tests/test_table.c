@@ -1060,6 +1060,17 @@ START_TEST(step_path_keeps_extremes) {
 }
 END_TEST
 
+/* The profile's legend says when the min-cut bound is above the chart
+ * (event plans peak below it, and its line is not drawn). */
+START_TEST(bound_legend_off_chart) {
+  char lab[200];
+  mp_plot_bound_legend(lab, sizeof lab, 2048, true, 1000);
+  ck_assert_str_eq(lab, "min-cut bound 2.00 KiB (orders), above the chart");
+  mp_plot_bound_legend(lab, sizeof lab, 900, false, 1000);
+  ck_assert_str_eq(lab, "min-cut bound 900 B");
+}
+END_TEST
+
 Suite *suite_table(void) {
   Suite *s = suite_create("table");
   TCase *tc = tcase_create("table");
@@ -1076,6 +1087,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, names_escaped);
   tcase_add_test(tc, long_labels);
   tcase_add_test(tc, suite_bold_zero);
+  tcase_add_test(tc, bound_legend_off_chart);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);
