@@ -346,7 +346,7 @@ typedef struct mp_table_opts {
   const char *format;       /* md, latex, csv */
   const char *view;         /* graphs, suite, both (default; csv: graphs), pivot */
   const char *metric;       /* pivot cells: peak, arena, time, status, wall */
-  bool best_of_seeds;       /* aggregate over seeds by the best run (else median) */
+  bool best_of_seeds;       /* over seeds the best run (else the lower-median run) */
   bool graph_bound_only;    /* --bound graph: the independent bound, never tightened */
   bool common;              /* only instances every listed solver planned */
   const char *const *solvers;   /* --solver LABEL: these only, in this order */
@@ -373,7 +373,7 @@ typedef struct mp_agg {
   const char *order, *place, *options;
   const char *source;       /* the results file, when a cell came from several */
   double time_limit;
-  char label[320];          /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}") */
+  const char *label;        /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}"; owned by the set) */
   int runs, ok, refused;
   bool fixed;               /* fixed-lifetime instance */
   int64_t nodes;            /* of the graph (0: fixed-lifetime; MP_NA: unknown) */
@@ -407,6 +407,8 @@ typedef struct mp_aggset {
   int *source_rows;
   int n_sources;
   bool split_sources;       /* a cell came from several files: kept apart */
+  char **labels;            /* the groups' labels (any length) */
+  int n_labels;
 } mp_aggset;
 
 /* Group rows by graph and solver, compute each graph's bounds and check
@@ -416,7 +418,13 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *ou
  * of any repeat (a row's own time when it has none); both `fallback` when no
  * row has a time. */
 void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *lo, double *hi);
+/* Rows p[0..n) sorted so that the rows of one cell (same_cell: its key and
+ * seed, the file aside) are adjacent: does some cell come from two files? */
+bool mp_rows_cell_in_two_files(const mp_row *const *p, int n,
+                               bool (*same_cell)(const mp_row *, const mp_row *));
 void mp_aggset_destroy(mp_aggset *s);
+/* Is want exactly parts[0] + "+" + parts[1] ... (any lengths)? */
+bool mp_label_joins(const char *want, const char *const *parts, int n);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */
 bool mp_agg_matches(const mp_agg *g, const char *want);
@@ -435,7 +443,8 @@ typedef struct mp_ragg {
   const char *graph, *path, *order, *remat, *place, *options, *source;
   const char *budget_arg, *bandwidth_arg;
   double time_limit;
-  char label[320];          /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}") */
+  const char *label;        /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}";
+                               owned by the set) */
   double frac;              /* the budget as a fraction ("0.8x"), NAN for bytes */
   int runs, ok, refused, infeasible;
   int64_t budget;           /* bytes, the smallest the runs resolved (MP_NA: unknown) */
@@ -451,13 +460,15 @@ typedef struct mp_raggset {
   int n;
   char **issues;            /* results that contradict a budget or a proof */
   int n_issues;
+  char **labels;            /* the groups' labels (any length) */
+  int n_labels;
 } mp_raggset;
 
-/* Group the remat rows (the others are left out): over seeds the lower
- * median of each figure of the runs with a plan, or (best_of_seeds) the run
- * with the smallest duration.  Checks: a plan over its budget or below the
- * events floor its run reported, an `infeasible` at a budget some plan of
- * the graph met. */
+/* Group the remat rows (the others are left out): over seeds every figure
+ * of one run with a plan, the lower median by duration (ties: live peak,
+ * then seed), or (best_of_seeds) the shortest; times their own medians.
+ * Checks: a plan over its budget or below the events floor its run
+ * reported, an `infeasible` at a budget some plan of the graph met. */
 void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggset *out);
 void mp_raggset_destroy(mp_raggset *s);
 /* Does group g answer to `want` (the label, or "order+remat+place")? */

@@ -358,7 +358,9 @@ static const char table_help[] =
     "smallest budget within --max-overhead; per graph the smallest budget within it; per\n"
     "graph, budget and solver the duration, overhead, recomputed runs, bytes transferred\n"
     "and stall time of the event plan (remat-summary: the first two only).\n"
-    "Over seeds: the lower median (default) or the best run.  Bold marks the best entry;\n"
+    "Over seeds every figure but the time is one run's: the lower-median run by arena\n"
+    "(by duration with recomputation; ties: the smaller live peak, then seed), or with\n"
+    "--agg best the best run; times are medians.  Bold marks the best entry;\n"
     "times whose ranges meet the fastest one's are a tie.\n"
     "\n"
     "  --solver LABEL     only this solver (ORDER+PLACE as in the tables, or the full label);\n"
@@ -370,8 +372,9 @@ static const char table_help[] =
     "                     max-live for fixed-lifetime problems); default raised: raised to a\n"
     "                     proven optimum that checks against it\n"
     "  --metric M         pivot cells (default arena)\n"
-    "  --within PCT       pivot summary: solvers within PCT %% of the bound (default 1)\n"
-    "  --max-overhead PCT recomputation: the overhead threshold of the summaries (default 20)\n"
+    "  --within PCT       pivot summary: solvers within PCT % of the bound (default 1; above 0)\n"
+    "  --max-overhead PCT recomputation: the overhead threshold of the summaries (default 20;\n"
+    "                     above 0)\n"
     "  --brief            no explanatory notes above the tables (a report says them once)\n"
     "Exit 1 when results contradict a bound (an optimum claimed below it): the tables list them.\n";
 
@@ -382,6 +385,13 @@ typedef struct table_cli {
   int nin;
 } table_cli;
 
+/* What a value of --agg, --bound, --within, --max-overhead may be. */
+static const char *value_hint(const char *a) {
+  if (!strcmp(a, "--within")) return " (a percentage above 0, at most 1000)";
+  if (!strcmp(a, "--max-overhead")) return " (a percentage above 0, at most 1e6)";
+  return !strcmp(a, "--agg") ? " (median or best)" : !strcmp(a, "--bound") ? " (raised or graph)" : "";
+}
+
 /* --agg, --bound, --within, --max-overhead: 0, or -1 for a bad value. */
 static int table_value(const char *a, const char *v, memplan_table_opts *o) {
   double x;
@@ -389,7 +399,7 @@ static int table_value(const char *a, const char *v, memplan_table_opts *o) {
     o->best_of_seeds = !strcmp(v, "best");
   else if (!strcmp(a, "--bound") && (!strcmp(v, "graph") || !strcmp(v, "raised")))
     o->graph_bound_only = !strcmp(v, "graph");
-  else if (!strcmp(a, "--within") && !parse_real(v, 0, 1000, &x))
+  else if (!strcmp(a, "--within") && !parse_real(v, 0.001, 1000, &x)) /* 0 is the default */
     o->within = x / 100;
   else if (!strcmp(a, "--max-overhead") && !parse_real(v, 0.001, 1e6, &x))
     o->max_overhead = x / 100;
@@ -429,7 +439,7 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
   else if (!strcmp(a, "--solver")) c->solvers[o->n_solvers++] = v;
   else if (!strcmp(a, "--baseline")) c->baselines[o->n_baselines++] = v;
   else if (table_value(a, v, o)) {
-    fprintf(stderr, "memplan table: bad value '%s' for %s\n", v, a);
+    fprintf(stderr, "memplan table: bad value '%s' for %s%s\n", v, a, value_hint(a));
     return MP_EXIT_USAGE;
   }
   return 0;

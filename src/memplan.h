@@ -544,7 +544,7 @@ typedef struct memplan_table_opts {
   const char *view;      /* graphs, suite, both (NULL), pivot, remat, remat-summary */
   const char *metric;    /* pivot cells: peak, arena (NULL), time, status, wall, frag */
   const char *graph;     /* only this graph (name or path; NULL: all) */
-  bool best_of_seeds;    /* over seeds the best run (else the lower median) */
+  bool best_of_seeds;    /* over seeds the best run (else the lower-median run) */
   bool graph_bound_only; /* gaps against each graph's independent bound alone */
   bool common;           /* only instances every listed solver planned */
   const char *const *solvers;   /* only these labels, in this order */
