@@ -8,6 +8,7 @@
 
 #include "bench.h"
 #include "bench_remat.h"
+#include "io_util.h"
 #include "registry.h"
 #include "run.h"
 
@@ -309,7 +310,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   e->graphs_base = dir_of(path);
   json_error_t je;
   /* as the graph readers: a key given twice is an error, not "the last wins" */
-  json_t *o = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  json_t *o = mp_json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!o) {
     snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
     return -1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "io_util.h"
 #include "util.h"
 
 int mp_buffer_parse(const mp_graph *g, const char *name) {
@@ -85,7 +86,7 @@ int mp_events_from_json(const mp_graph *g, const json_t *arr, mp_events *p, mp_e
 
 int mp_events_read_file(const mp_graph *g, const char *path, mp_events *p, mp_error *err) {
   json_error_t je;
-  json_t *root = json_load_file(path, 0, &je);
+  json_t *root = mp_json_load_file(path, 0, &je);
   if (!root) return mp_errorf(err, "%s:%d: not valid JSON: %s", path, je.line, je.text);
   int rc = 0;
   json_t *arr = json_is_object(root) ? json_object_get(root, "events") : NULL;

@@ -12,7 +12,10 @@
  * ids, invents a node for an edge end nobody declared, reads an undirected
  * graph with its edges turned around, and folds a NaN value into "absent".
  * Here each of those is an error naming the file and the line, as are
- * fractional sizes and output indices, several graphs and hyperedges. */
+ * fractional sizes and output indices, several graphs and hyperedges.
+ * Only elements of GraphML's namespace (or of none) count; a value read is
+ * text only; edgedefault and directed take the schema's values; a key id
+ * is declared once. */
 #include <libxml/xmlreader.h>
 #include <math.h>
 #include <stdio.h>
@@ -54,6 +57,7 @@ typedef struct id_table {
 
 typedef struct gml_key {
   char *id;
+  int line;
   unsigned slots;       /* bit A_* set: the key feeds that slot (0: kept by nobody) */
   char *def;            /* <default> text, or NULL */
 } gml_key;
@@ -172,15 +176,39 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
   gml_key *k = &p->keys[p->n_keys++];
   char *dom = attr(r, "for"), *name = attr(r, "attr.name");
   k->id = attr(r, "id");
+  k->line = xmlTextReaderGetParserLineNumber(r);
   k->slots = key_slots(p, dom, name);
   k->def = NULL;
   if (k->slots & 1u << A_SIZE) p->size_declared = true;
   if (k->slots & 1u << A_COST) p->cost_declared = true;
   free(dom);
   free(name);
-  if (!k->id)
-    return mp_errorf(err, "%s:%d: a <key> without an id", p->path, xmlTextReaderGetParserLineNumber(r));
+  if (!k->id) return mp_errorf(err, "%s:%d: a <key> without an id", p->path, k->line);
+  /* a <data> names one key: with two of one id, which one it is is a guess */
+  for (int i = 0; i < p->n_keys - 1; i++)
+    if (!strcmp(p->keys[i].id, k->id))
+      return mp_errorf(err, "%s:%d: <key id=\"%s\"> is declared twice (first on line %d)", p->path,
+                       k->line, k->id, p->keys[i].line);
   p->cur_key = xmlTextReaderIsEmptyElement(r) ? NULL : k;
+  return 0;
+}
+
+/* A value read is text: an element inside <data> (a foreign one, say) would
+ * have its text run into the value's ("8<x:y>9</x:y>" read as 89). */
+static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *attr_name,
+                     mp_error *err) {
+  if (xmlTextReaderIsEmptyElement(r)) return 0;
+  xmlNodePtr n = xmlTextReaderExpand(r);
+  if (!n) return mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, line,
+                           p->xml_err[0] ? p->xml_err : "XML error");
+  for (xmlNodePtr c = n->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE)
+      return mp_errorf(err, "%s:%d: %s%s%s holds an element <%s%s%s>: a value is text only",
+                       p->path, c->line > 0 ? c->line : line,
+                       attr_name ? "the <data> of '" : "a <default>", attr_name ? attr_name : "",
+                       attr_name ? "'" : "",
+                       c->ns && c->ns->prefix ? (const char *)c->ns->prefix : "",
+                       c->ns && c->ns->prefix ? ":" : "", (const char *)c->name);
   return 0;
 }
 
@@ -211,6 +239,7 @@ static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
       rc = mp_errorf(err, "%s:%d: %s given twice for one element", p->path, line, p->names[slot]);
       break;
     }
+    if (!text && (rc = text_only(p, r, line, p->names[slot], err))) break;
     if (!text) text = xmlTextReaderReadString(r);
     *dst = mp_xstrdup(text ? (const char *)text : "");
   }
@@ -238,13 +267,20 @@ static int on_edge(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
   p->cur = NULL;
   e->src = attr(r, "source");
   e->dst = attr(r, "target");
+  /* GraphML's schema: directed is an xs:boolean (true, false, 1, 0) */
   char *dir = attr(r, "directed");
-  bool undirected = dir && !strcmp(dir, "false");
-  free(dir);
+  bool directed = !dir || !strcmp(dir, "true") || !strcmp(dir, "1");
+  bool undirected = dir && (!strcmp(dir, "false") || !strcmp(dir, "0"));
+  int rc = 0;
   if (!e->src || !e->dst)
-    return mp_errorf(err, "%s:%d: an <edge> needs a source and a target", p->path, line);
-  if (undirected)
-    return mp_errorf(err, "%s:%d: an undirected edge (directed=\"false\")", p->path, line);
+    rc = mp_errorf(err, "%s:%d: an <edge> needs a source and a target", p->path, line);
+  else if (undirected)
+    rc = mp_errorf(err, "%s:%d: an undirected edge (directed=\"%s\")", p->path, line, dir);
+  else if (!directed)
+    rc = mp_errorf(err, "%s:%d: an edge with directed=\"%s\" (GraphML: true or false)", p->path,
+                   line, dir);
+  free(dir);
+  if (rc) return rc;
   edge_end(p, &e->src, &e->from);
   edge_end(p, &e->dst, &e->to);
   return 0;
@@ -255,6 +291,8 @@ static int on_element(gml *p, xmlTextReaderPtr r, const char *el, int depth, mp_
   int line = xmlTextReaderGetParserLineNumber(r);
   if (!strcmp(el, "key")) return on_key(p, r, err);
   if (!strcmp(el, "default") && p->cur_key) {
+    int rc = text_only(p, r, line, NULL, err);
+    if (rc) return rc;
     xmlChar *text = xmlTextReaderReadString(r);
     free(p->cur_key->def);
     p->cur_key->def = mp_xstrdup(text ? (const char *)text : "");
@@ -265,13 +303,17 @@ static int on_element(gml *p, xmlTextReaderPtr r, const char *el, int depth, mp_
     if (p->graphs++)
       return mp_errorf(err, "%s:%d: a second graph (nested or not): memplan reads one graph per "
                        "file", p->path, line);
+    /* edgedefault: directed (also when absent) or undirected */
     char *ed = attr(r, "edgedefault");
-    bool undirected = ed && !strcmp(ed, "undirected");
+    int rc = 0;
+    if (ed && !strcmp(ed, "undirected"))
+      rc = mp_errorf(err, "%s:%d: an undirected graph (edgedefault=\"undirected\"): memplan "
+                     "needs the direction of every edge", p->path, line);
+    else if (ed && strcmp(ed, "directed"))
+      rc = mp_errorf(err, "%s:%d: edgedefault=\"%s\" (GraphML: directed or undirected)", p->path,
+                     line, ed);
     free(ed);
-    if (undirected)
-      return mp_errorf(err, "%s:%d: an undirected graph (edgedefault=\"undirected\"): memplan "
-                       "needs the direction of every edge", p->path, line);
-    return 0;
+    return rc;
   }
   if (!strcmp(el, "hyperedge") || !strcmp(el, "port"))
     return mp_errorf(err, "%s:%d: <%s> is not supported", p->path, line, el);
@@ -284,26 +326,66 @@ static int on_element(gml *p, xmlTextReaderPtr r, const char *el, int depth, mp_
   return 0;
 }
 
+#define GRAPHML_NS "http://graphml.graphdrawing.org/xmlns"
+
+/* Is the reader at an element of GraphML's namespace (or of none)?  The
+ * node's own namespace, not the reader's copy (a look-up in its dictionary
+ * each call); *known: the last namespace found to be GraphML's. */
+static bool graphml_ns(xmlTextReaderPtr r, const xmlNs **known) {
+  xmlNodePtr n = xmlTextReaderCurrentNode(r);
+  if (!n || !n->ns || n->ns == *known) return true;
+  if (!n->ns->href || strcmp((const char *)n->ns->href, GRAPHML_NS)) return false;
+  *known = n->ns;
+  return true;
+}
+
+/* A file with nothing but blanks (and a byte order mark) in it? */
+static bool blank_file(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  static const unsigned char bom[3] = {0xEF, 0xBB, 0xBF};
+  int c, i = 0;
+  bool blank = true;
+  while (blank && (c = getc(f)) != EOF) {
+    blank = c == ' ' || c == '\t' || c == '\n' || c == '\r' || (i < 3 && c == bom[i]);
+    i++;
+  }
+  fclose(f);
+  return blank;
+}
+
+/* The elements in file order.  An element of another namespace is skipped
+ * with all it holds (yEd's graphics, say), as is all a <data> holds after
+ * its value: neither declares nodes or edges. */
 static int parse_file(gml *p, mp_error *err) {
   xmlTextReaderPtr r = xmlReaderForFile(p->path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
   if (!r) return mp_errorf(err, "%s: cannot open", p->path);
   xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, p);
-  int rc = 0, ret;
+  int rc = 0, ret = xmlTextReaderRead(r);
   bool root_seen = false;
-  while (!rc && (ret = xmlTextReaderRead(r)) == 1) {
+  const xmlNs *known = NULL;
+  while (!rc && ret == 1) {
     int type = xmlTextReaderNodeType(r);
     const char *el = (const char *)xmlTextReaderConstLocalName(r);
+    bool skip = false;
     if (type == XML_READER_TYPE_ELEMENT) {
-      if (!root_seen && strcmp(el, "graphml"))
-        rc = mp_errorf(err, "%s:%d: not GraphML (the root element is <%s>)", p->path,
-                       xmlTextReaderGetParserLineNumber(r), el);
+      bool ours = graphml_ns(r, &known);
+      if (!root_seen && (strcmp(el, "graphml") || !ours))
+        rc = mp_errorf(err, "%s:%d: not GraphML (the root element is <%s>%s%s)", p->path,
+                       xmlTextReaderGetParserLineNumber(r), (const char *)xmlTextReaderConstName(r),
+                       ours ? "" : " of the namespace ",
+                       ours ? "" : (const char *)xmlTextReaderConstNamespaceUri(r));
       root_seen = true;
-      if (!rc) rc = on_element(p, r, el, xmlTextReaderDepth(r), err);
-    } else if (type == XML_READER_TYPE_END_ELEMENT) {
+      skip = !ours || !strcmp(el, "data");
+      if (!rc && ours) rc = on_element(p, r, el, xmlTextReaderDepth(r), err);
+    } else if (type == XML_READER_TYPE_END_ELEMENT && graphml_ns(r, &known)) {
       if (!strcmp(el, "node") || !strcmp(el, "edge")) p->cur = NULL, p->cur_edge = NULL;
       if (!strcmp(el, "key")) p->cur_key = NULL;
     }
+    if (!rc) ret = skip ? xmlTextReaderNext(r) : xmlTextReaderRead(r);
   }
+  if (!rc && ret < 0 && !root_seen && blank_file(p->path))
+    rc = mp_errorf(err, "%s: empty file (no <graphml> element)", p->path);
   if (!rc && ret < 0)
     rc = mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, p->xml_line,
                    p->xml_err[0] ? p->xml_err : "XML error");

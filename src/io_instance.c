@@ -32,17 +32,21 @@ char *mp_file_stem(const char *path, const char *suffix) {
   return s;
 }
 
-/* DESIGN 1.1 JSON or node-link, told apart by the content. */
+/* DESIGN 1.1 JSON or node-link, told apart by the content (mp_json_is_nodelink),
+ * or named by --input-format.  Named json, a file that reads as node-link
+ * is refused when its edges would be lost: a non-empty links array. */
 static mp_graph *load_json_graph(const char *path, const mp_load_opts *o, bool nodelink_only,
                                  mp_error *err) {
   mp_jdoc *root = mp_jdoc_open(path, mp_graph_stream_keys, err);
   if (!root) return NULL;
   mp_graph *g = NULL;
-  bool nodelink = nodelink_only || (!(o && o->format) && mp_json_is_nodelink(root));
-  if (!nodelink && mp_json_is_nodelink(root))
-    mp_errorf(err, "%s: node-link data (a \"links\" array), not graph JSON: read it with "
-              "--input-format nodelink, or without --input-format", path);
-  else if (nodelink)
+  bool json_only = o && o->format && !nodelink_only;
+  bool nodelink = nodelink_only || mp_json_is_nodelink(root);
+  const char *lk = mp_json_links_key(root);
+  if (json_only && nodelink && mp_jdoc_is_array(root, lk) && mp_jdoc_count(root, lk) > 0)
+    mp_errorf(err, "%s: node-link data (edges in \"%s\", and no node has \"inputs\"), not graph "
+              "JSON: read it with --input-format nodelink, or without --input-format", path, lk);
+  else if (nodelink && !json_only)
     g = mp_graph_from_nodelink(root, path, o ? o->size_attr : NULL, o ? o->cost_attr : NULL, err);
   else if (o && (o->size_attr || o->cost_attr))
     mp_errorf(err, "%s: --size-attr and --cost-attr apply to node-link and GraphML files; this is "

@@ -18,6 +18,7 @@
  * wins over a meaning error found earlier, as with a whole-file parse: the
  * readers call mp_jdoc_settle before reporting. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +38,7 @@ typedef struct jd_array {
   const char *key;  /* one of the caller's stream keys */
   bool object;      /* '{' ... '}' */
   size_t start;     /* offset of '[' or '{' */
+  size_t end;       /* offset after its ']' or '}' */
   size_t count;     /* elements, as the scan counted them */
   size_t next_pos;  /* where the text of element next_idx starts */
   size_t next_idx;
@@ -50,6 +52,7 @@ struct mp_jdoc {
   mp_jdoc_style style;
   char *buf;        /* the file (stream mode) */
   size_t len;
+  size_t skip;      /* a UTF-8 byte order mark at the start: 3, else 0 */
   json_t *root;     /* the small values; in tree mode the whole document */
   bool tree;
   jd_array arr[4];
@@ -126,10 +129,48 @@ static void report_je(const char *path, const json_error_t *je, int line, int co
     mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, line, column, je->text);
 }
 
+/* ---- whole files, a byte order mark skipped ---- */
+static const char utf8_bom[3] = {'\xEF', '\xBB', '\xBF'};
+
+typedef struct bom_src {
+  FILE *f;
+  char head[3]; /* the first bytes, when they were no BOM: served first */
+  size_t n_head, at;
+} bom_src;
+
+static size_t bom_read(void *buf, size_t cap, void *data) {
+  bom_src *s = data;
+  if (s->at < s->n_head) {
+    size_t n = s->n_head - s->at < cap ? s->n_head - s->at : cap;
+    memcpy(buf, s->head + s->at, n);
+    s->at += n;
+    return n;
+  }
+  size_t n = fread(buf, 1, cap, s->f);
+  return n == 0 && ferror(s->f) ? (size_t)-1 : n;
+}
+
+json_t *mp_json_load_file(const char *path, size_t flags, json_error_t *je) {
+  bom_src s = {.f = fopen(path, "rb")};
+  if (!s.f) {
+    if (!je) return NULL;
+    memset(je, 0, sizeof *je);
+    je->line = je->column = -1;
+    snprintf(je->source, sizeof je->source, "%.*s", (int)sizeof je->source - 1, path);
+    snprintf(je->text, sizeof je->text, "unable to open %.80s: %.50s", path, strerror(errno));
+    return NULL;
+  }
+  s.n_head = fread(s.head, 1, sizeof s.head, s.f);
+  if (s.n_head == sizeof s.head && !memcmp(s.head, utf8_bom, sizeof utf8_bom)) s.n_head = 0;
+  json_t *v = json_load_callback(bom_read, &s, flags, je);
+  fclose(s.f);
+  return v;
+}
+
 json_t *mp_json_load(const char *path, mp_error *err) {
   if (mp_check_input(path, err)) return NULL;
   json_error_t je;
-  json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+  json_t *root = mp_json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (root) return root;
   if (!strstr(je.text, "too big") && je.line <= 0 && je.position == 0 &&
       strstr(je.text, "unable to open"))
@@ -152,7 +193,7 @@ const mp_jdoc_style mp_jdoc_graph_style = {JSON_REJECT_DUPLICATES, graph_load, g
 /* jansson's message for the whole buffer: for errors the scan could not place. */
 static void whole_file_error(mp_jdoc *d, mp_error *err) {
   json_error_t je;
-  json_t *t = json_loadb(d->buf, d->len, d->style.flags, &je);
+  json_t *t = json_loadb(d->buf + d->skip, d->len - d->skip, d->style.flags, &je);
   if (t) {
     json_decref(t);
     mp_errorf(err, "%s: the JSON reader lost its place (please report this file)", d->path);
@@ -172,7 +213,7 @@ static void element_error(mp_jdoc *d, size_t at, const json_error_t *je, mp_erro
     return;
   }
   int line = 1, column = 0;
-  for (size_t i = 0; i < at; i++) {
+  for (size_t i = d->skip; i < at; i++) { /* a BOM is no column */
     unsigned char c = (unsigned char)d->buf[i];
     if (c == '\n')
       line++, column = 0;
@@ -221,7 +262,7 @@ static size_t open_member(mp_jdoc *d, size_t p, const char *const *stream_keys) 
   bool object = vend && d->buf[v] == '{' && !(d->style.flags & JSON_REJECT_DUPLICATES);
   if (vend && (d->buf[v] == '[' || object) && is_stream_key(k, stream_keys) && d->n_arr < 4) {
     jd_array *a = &d->arr[d->n_arr++];
-    *a = (jd_array){.object = object, .start = v, .count = count, .next_pos = v + 1};
+    *a = (jd_array){.object = object, .start = v, .end = vend, .count = count, .next_pos = v + 1};
     for (int i = 0; stream_keys[i]; i++)
       if (!strcmp(k, stream_keys[i])) a->key = stream_keys[i];
     val = object ? json_object() : json_array(); /* a marker: the key is taken */
@@ -238,7 +279,8 @@ static bool open_stream(mp_jdoc *d, const char *const *stream_keys) {
   /* jansson's reader may skip a NUL byte without counting it in
    * error.position: such files are left to it whole */
   if (memchr(d->buf, 0, d->len)) return false;
-  size_t p = skip_ws(d->buf, d->len, 0);
+  if (d->len >= sizeof utf8_bom && !memcmp(d->buf, utf8_bom, sizeof utf8_bom)) d->skip = sizeof utf8_bom;
+  size_t p = skip_ws(d->buf, d->len, d->skip);
   if (p >= d->len || d->buf[p] != '{') return false;
   d->root = json_object();
   p = skip_ws(d->buf, d->len, p + 1);
@@ -271,7 +313,7 @@ static bool read_regular(mp_jdoc *d) {
 static void drop_stream(mp_jdoc *d) {
   free(d->buf);
   d->buf = NULL;
-  d->len = 0;
+  d->len = d->skip = 0;
   json_decref(d->root);
   d->root = NULL;
   d->n_arr = 0;
@@ -411,6 +453,48 @@ json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err) {
   while (a->next_idx <= i)
     if (!advance(d, a, err)) return NULL;
   return a->cur;
+}
+
+/* Can the text b[0, n) name the member `member` (ASCII)?  A name is written
+ * "member", or with some of its characters as \\u00XX escapes: without
+ * either, no object in the text has that member. */
+static bool may_name(const char *b, size_t n, const char *member) {
+  size_t mlen = strlen(member);
+  char *quoted = mp_xmalloc(mlen + 3);
+  quoted[0] = '"';
+  memcpy(quoted + 1, member, mlen);
+  quoted[mlen + 1] = '"';
+  quoted[mlen + 2] = 0;
+  bool maybe = memmem(b, n, quoted, mlen + 2) != NULL;
+  free(quoted);
+  for (const char *u = b, *end = b + n; !maybe && (u = memmem(u, (size_t)(end - u), "\\u", 2));
+       u += 2) {
+    unsigned c;
+    if (end - u >= 6 && sscanf(u + 2, "%4x", &c) == 1 && c < 0x80 && c && strchr(member, (int)c))
+      maybe = true;
+  }
+  return maybe;
+}
+
+bool mp_jdoc_some_elem_has(mp_jdoc *d, const char *key, const char *member) {
+  jd_array *a = find_array(d, key);
+  if (!a) {
+    json_t *arr = json_object_get(d->root, key), *o;
+    size_t i;
+    json_array_foreach(arr, i, o) {
+      if (json_object_get(o, member)) return true;
+    }
+    return false;
+  }
+  if (a->object || d->failed) return false;
+  if (!may_name(d->buf + a->start, a->end - a->start, member)) return false;
+  mp_error ignored; /* a syntax error: mp_jdoc_settle reports it */
+  for (size_t i = 0; i < a->count; i++) {
+    json_t *o = mp_jdoc_elem(d, key, i, &ignored);
+    if (!o) return false;
+    if (json_object_get(o, member)) return true;
+  }
+  return false;
 }
 
 int mp_jdoc_each_member(mp_jdoc *d, const char *key, mp_jdoc_member_fn *fn, void *ctx,

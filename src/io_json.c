@@ -1,6 +1,8 @@
 /* io_json.c - the graph file of DESIGN 1.1, read with jansson; JSON loading
- * shared with the node-link reader.  A file with "links" (or "edges") beside
- * "nodes" is networkx node-link data and is read as such. */
+ * shared with the node-link reader.  A file with a "links" (or "edges") key
+ * beside "nodes" is networkx node-link data and is read as such, unless a
+ * node has "inputs": node-link nodes have none, and graph JSON ignores the
+ * keys it does not know (DESIGN 1.1). */
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -13,9 +15,13 @@
 
 const char *const mp_graph_stream_keys[] = {"nodes", "links", "edges", NULL};
 
+const char *mp_json_links_key(mp_jdoc *d) {
+  return mp_jdoc_has(d, "links") ? "links" : mp_jdoc_has(d, "edges") ? "edges" : NULL;
+}
+
 bool mp_json_is_nodelink(mp_jdoc *d) {
-  return json_is_object(mp_jdoc_root(d)) && mp_jdoc_is_array(d, "nodes") &&
-         (mp_jdoc_is_array(d, "links") || mp_jdoc_is_array(d, "edges"));
+  return json_is_object(mp_jdoc_root(d)) && mp_jdoc_is_array(d, "nodes") && mp_json_links_key(d) &&
+         !mp_jdoc_some_elem_has(d, "nodes", "inputs");
 }
 
 int mp_json_exact_int(json_t *v, int64_t *out, const char **why) {

@@ -13,7 +13,11 @@
  *   An attribute named on the command line must exist on some node.  A
  *   node without outputs and without the size attribute (or with null) is
  *   an error, never 0 bytes: a size forgotten would plan too small an arena.
- * - Also read: op, name, alias (a node key; -1 a parameter), inplace,
+ * - Links: "links", or "edges" (networkx 3.4+); a file with both, or with a
+ *   list that is no array, is refused, as is a "directed" other than true
+ *   or false.
+ * - Also read: op, name, alias (a node key; the integer -1 a parameter, and
+ *   refused as ambiguous when a node has the key -1), inplace,
  *   workspace, phase ("fwd", "bwd", "opt"; Checkmate's boolean `backward`
  *   when there is none), and what `memplan convert --to nodelink` adds:
  *   outputs (a list of bytes; it takes precedence over the size attribute),
@@ -196,14 +200,24 @@ static void probe_attrs(nl_doc *d, const char *size_attr, const char *cost_attr)
 }
 
 static int read_shape(nl_doc *d, const char *size_attr, const char *cost_attr, mp_error *err) {
-  if (!mp_json_is_nodelink(d->doc))
-    return mp_errorf(err, "%s: node-link JSON needs \"nodes\" and \"links\" arrays", d->path);
+  if (!json_is_object(mp_jdoc_root(d->doc)))
+    return mp_errorf(err, "%s: the top level is not a JSON object", d->path);
+  d->links_key = mp_json_links_key(d->doc);
+  if (!mp_jdoc_is_array(d->doc, "nodes") || !d->links_key)
+    return mp_errorf(err, "%s: node-link JSON needs \"nodes\" and \"links\" (or \"edges\") arrays",
+                     d->path);
+  if (mp_jdoc_has(d->doc, "links") && mp_jdoc_has(d->doc, "edges"))
+    return mp_errorf(err, "%s: both \"links\" and \"edges\": which are the edges? (node-link data "
+                     "has one of them)", d->path);
+  if (!mp_jdoc_is_array(d->doc, d->links_key))
+    return mp_errorf(err, "%s: \"%s\" is not an array", d->path, d->links_key);
   json_t *dir = mp_jdoc_get(d->doc, "directed");
+  if (dir && !json_is_boolean(dir))
+    return mp_errorf(err, "%s: \"directed\" is not true or false", d->path);
   if (dir && !json_is_true(dir))
     return mp_errorf(err, "%s: an undirected graph (\"directed\": false): memplan needs the "
                      "direction of every edge", d->path);
   d->n_nodes = mp_jdoc_count(d->doc, "nodes");
-  d->links_key = mp_jdoc_is_array(d->doc, "links") ? "links" : "edges";
   json_t *gr = mp_jdoc_get(d->doc, "graph");
   d->graph = json_is_object(gr) ? gr : NULL;
   if (d->n_nodes > MP_MAX_NODES) return mp_errorf(err, "%s: more than 2^28 nodes", d->path);
@@ -332,7 +346,11 @@ static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *
     nd->has_alias = true;
     nd->alias.out = MP_ALL_OUTPUTS;
     nd->alias.node = keys_find(&d->keys, x);
-    if (nd->alias.node < 0 && json_is_integer(x) && json_integer_value(x) == -1)
+    bool param = json_is_integer(x) && json_integer_value(x) == -1;
+    if (param && nd->alias.node >= 0)
+      return mp_errorf(err, "%s: node %d: alias -1 is ambiguous: node %d has the key -1, and alias "
+                       "-1 means a parameter", d->path, v, nd->alias.node);
+    if (param)
       nd->alias.node = MP_PARAM_ALIAS;
     else if (nd->alias.node < 0)
       return mp_errorf(err, "%s: node %d: alias names no node", d->path, v);
@@ -407,6 +425,7 @@ static bool alias_ahead(const nl_doc *d, json_t *o) {
 static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
   keys_init(&d->keys, g->n);
   int resume = -1; /* the first node left for the second pass */
+  int param = -1;  /* the first node of the first pass read with alias -1 */
   bool node_failed = false;
   mp_error node_err;
   for (int v = 0; v < g->n; v++) {
@@ -417,8 +436,18 @@ static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
       resume = v;
     else if (read_node(d, o, v, &g->nodes[v], &g->mem, &node_err))
       node_failed = true;
+    else if (param < 0 && g->nodes[v].has_alias && g->nodes[v].alias.node == MP_PARAM_ALIAS)
+      param = v;
   }
   if (read_order(d, g, err)) return -1;
+  /* alias -1 read before a later node with the key -1 (read_alias refuses
+   * it once that key is known) */
+  json_t *m1 = json_integer(-1);
+  int key_m1 = param >= 0 ? keys_find(&d->keys, m1) : -1;
+  json_decref(m1);
+  if (key_m1 >= 0)
+    return mp_errorf(err, "%s: node %d: alias -1 is ambiguous: node %d has the key -1, and alias "
+                     "-1 means a parameter", d->path, param, key_m1);
   for (int v = resume; resume >= 0 && v < g->n && !node_failed; v++) {
     json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
     if (!o) return -1;
@@ -442,20 +471,22 @@ static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
       break;
     }
     if (!json_is_object(l)) {
-      rc = mp_errorf(err, "%s: links[%zu] is not an object", d->path, i);
+      rc = mp_errorf(err, "%s: %s[%zu] is not an object", d->path, d->links_key, i);
       break;
     }
     json_t *s = json_object_get(l, d->src_key), *t = json_object_get(l, d->dst_key);
     from[i] = keys_find(&d->keys, s);
     to[i] = keys_find(&d->keys, t);
     if (from[i] < 0 || to[i] < 0) {
-      rc = mp_errorf(err, "%s: links[%zu]: %s %s names no node", d->path, i,
+      rc = mp_errorf(err, "%s: %s[%zu]: %s %s names no node", d->path, d->links_key, i,
                      from[i] < 0 ? d->src_key : d->dst_key, key_text(from[i] < 0 ? s : t, kb, sizeof kb));
       break;
     }
     json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
     out[i] = MP_ALL_OUTPUTS;
-    if (lo && !json_is_null(lo)) rc = index_of(lo, &out[i], err, "links[%lld]", d->path, (long long)i);
+    if (lo && !json_is_null(lo))
+      rc = index_of(lo, &out[i], err, d->links_key[0] == 'l' ? "links[%lld]" : "edges[%lld]", d->path,
+                    (long long)i);
     if (!rc && g->nodes[to[i]].n_in == INT32_MAX) rc = mp_errorf(err, "%s: too many links", d->path);
     if (!rc) g->nodes[to[i]].n_in++;
   }

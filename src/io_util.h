@@ -15,6 +15,10 @@ int mp_check_input(const char *path, mp_error *err);
 
 /* A JSON document, or NULL with a message naming the file, line and column. */
 json_t *mp_json_load(const char *path, mp_error *err);
+/* json_load_file(path, flags, je) with a UTF-8 byte order mark at the start
+ * skipped (lines and columns count from after it), as every JSON file
+ * memplan reads is read. */
+json_t *mp_json_load_file(const char *path, size_t flags, json_error_t *je);
 
 /* A JSON file whose top level is an object, with the arrays named in
  * `stream_keys` (NULL-terminated, at most 4) decoded one element at a time
@@ -54,6 +58,11 @@ size_t mp_jdoc_count(mp_jdoc *d, const char *key);
  * (in order: one decode each; going back decodes from the start again).
  * NULL past the end, or on a syntax error (err set). */
 json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err);
+/* Does some element of the top-level array `key` have the member `member`?
+ * Stops at the first that has; a streamed array whose bytes cannot hold
+ * the name is not decoded at all.  A syntax error reads as "no"
+ * (mp_jdoc_settle reports it). */
+bool mp_jdoc_some_elem_has(mp_jdoc *d, const char *key, const char *member);
 /* Call fn on every member of the top-level object `key` (borrowed name and
  * value), in file order; a duplicate name comes once per occurrence when
  * streamed, once with its last value when read whole.  0, or -1 when fn
@@ -70,7 +79,11 @@ int mp_jdoc_settle(mp_jdoc *d, mp_error *err);
 /* The keys the graph readers stream. */
 extern const char *const mp_graph_stream_keys[];
 
-/* networkx node-link data: "nodes" beside "links" (or "edges"). */
+/* The top-level key of node-link edges: "links", else "edges", else NULL. */
+const char *mp_json_links_key(mp_jdoc *d);
+/* networkx node-link data: a "nodes" array beside a "links" (or "edges")
+ * key, and no node with "inputs" (a node with "inputs" makes the file
+ * graph JSON, DESIGN 1.1, whose unknown keys are ignored). */
 bool mp_json_is_nodelink(mp_jdoc *d);
 
 /* Graphs from an open document (borrowed; its arrays are consumed), not

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_util.h"
 #include "plot.h"
 
 /* first run or start: blue; recomputed: orange; brought back: green */
@@ -19,7 +20,7 @@ const double mp_origin_colour[MP_N_ORIGINS][3] = {
 int mp_origin_part(mp_res_origin o) { return o == MP_RES_RERUN ? 1 : o == MP_RES_IN ? 2 : 0; }
 
 bool mp_plan_file_has_events(const char *path) {
-  json_t *o = json_load_file(path, 0, NULL);
+  json_t *o = mp_json_load_file(path, 0, NULL);
   bool has = json_is_object(o) && json_is_array(json_object_get(o, "events"));
   json_decref(o);
   return has;
@@ -85,7 +86,7 @@ int mp_event_plan_load(const mp_graph *g, const char *path, bool need_offsets, m
   memset(p, 0, sizeof *p);
   mp_events_init(&p->ev);
   json_error_t je;
-  json_t *o = json_load_file(path, 0, &je);
+  json_t *o = mp_json_load_file(path, 0, &je);
   char sub[600];
   int rc = 0;
   if (!json_is_object(o)) {

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_util.h"
 #include "plot.h"
 
 /* Read a plan file into (problem, offsets): DESIGN 1.5 JSON for graphs,
@@ -33,7 +34,7 @@ static int load_order_plan(const mp_instance *in, const char *plan, mp_problem *
     return 0;
   }
   const mp_graph *g = in->g;
-  json_t *o = json_load_file(plan, 0, NULL);
+  json_t *o = mp_json_load_file(plan, 0, NULL);
   json_t *jo = json_object_get(o, "order"), *joff = json_object_get(o, "offsets");
   int *order = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
   for (int i = 0; i < g->n; i++) order[i] = (int)json_integer_value(json_array_get(jo, (size_t)i));

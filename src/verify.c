@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io_util.h"
 #include "verify_int.h"
 
 int mp_vf_count(mp_jdoc *plan, const char *key, int64_t want, mp_error *err) {
@@ -264,7 +265,7 @@ static int verify_graph_plan(const mp_instance *in, mp_jdoc *plan, int64_t align
   return rc;
 }
 
-/* A plan is read as json_load_file(path, 0) read it whole: a duplicate key
+/* A plan is read as json_load_file(path, 0) read it whole (a BOM skipped): a duplicate key
  * takes its last value, a syntax error is worded as then and wins over any
  * other error.  The big members are decoded one element at a time. */
 static void plan_syntax_error(const char *path, const json_error_t *je, mp_error *err) {
@@ -273,7 +274,7 @@ static void plan_syntax_error(const char *path, const json_error_t *je, mp_error
 
 static json_t *plan_load_whole(const char *path, mp_error *err) {
   json_error_t je;
-  json_t *plan = json_load_file(path, 0, &je);
+  json_t *plan = mp_json_load_file(path, 0, &je);
   if (!plan) plan_syntax_error(path, &je, err);
   return plan;
 }

@@ -296,6 +296,56 @@ sed 's/"size": 1}/"size": null}/' "$H/nlmiss.json" >"$H/nlnull.json"
 hostile 1 'nlnull.json: node 1 \(id "b"\): no .size. \(output bytes\)' "node-link null size" -- $BIN info "$H/nlnull.json"
 hostile 1 "nlmiss.json: node 0: name is not a number" "node-link --cost-attr naming a string" -- $BIN info "$H/nlmiss.json" --cost-attr name
 hostile 2 "--input-format: takes json" "--input-format yaml" -- $BIN info "$T/g.json" --input-format yaml
+# graph JSON with an extra top-level "edges" or "links" key is graph JSON
+# when its nodes carry "inputs" (node-link nodes have none; DESIGN 1.1
+# ignores unknown keys): it used to read as node-link, every input dropped
+for k in edges links; do
+  printf '{"nodes":[{"id":0,"op":"input","size":8,"inputs":[]},{"id":1,"size":100,"inputs":[0]},{"id":2,"size":50,"inputs":[1]}],"%s":[]}' "$k" >"$H/extra_$k.json"
+  for fmt in "" "--input-format json"; do
+    # shellcheck disable=SC2086
+    expect 0 "graph JSON with an extra \"$k\" key $fmt" $BIN info "$H/extra_$k.json" --format json $fmt
+    grep -q '"data_edges": 2' "$T/out" && grep -q '"graph_outputs": 1' "$T/out" && grep -q '"live_peak": 150' "$T/out" &&
+      ok || bad "graph JSON with \"$k\" $fmt: $(tr -d '\n' <"$T/out")"
+  done
+done
+# "inputs" written with escapes counts (the scan for it looks at \u00XX)
+printf '{"nodes":[{"id":0,"size":8,"\\u0069nputs":[]},{"id":1,"size":4,"inp\\u0075ts":[0]}],"edges":[]}' >"$H/escinputs.json"
+expect 0 "graph JSON whose inputs key is escaped, beside \"edges\"" $BIN info "$H/escinputs.json" --format json
+grep -q '"data_edges": 1' "$T/out" && ok || bad "escaped inputs beside edges: $(tr -d '\n' <"$T/out")"
+printf '{"nodes":[{"id":0,"size":8},{"id":1,"size":4}],"edges":[{"source":0,"target":1}]}' >"$H/nledges.json"
+hostile 1 'nledges.json: node-link data \(edges in "edges", and no node has "inputs"\).*--input-format nodelink' "node-link with \"edges\" read as graph JSON names the key" -- $BIN info "$H/nledges.json" --input-format json
+expect 0 "node-link with \"edges\" found" $BIN info "$H/nledges.json" --format json
+grep -q '"data_edges": 1' "$T/out" && ok || bad "node-link \"edges\": $(tr -d '\n' <"$T/out")"
+# node-link: the list of links is an array, one of "links" and "edges";
+# "directed" a boolean; alias -1 (a parameter) when a node has the key -1
+# is ambiguous
+printf '{"directed": true, "nodes": [{"id": 0, "size": 8}], "links": {}}' >"$H/nlobj.json"
+hostile 1 'nlobj.json: "links" is not an array' "node-link links an object" -- $BIN info "$H/nlobj.json"
+printf '{"directed": true, "nodes": [{"id": 0, "size": 8}, {"id": 1, "size": 4}], "links": [], "edges": [{"source": 0, "target": 1}]}' >"$H/nlboth.json"
+hostile 1 'nlboth.json: both "links" and "edges"' "node-link with links and edges" -- $BIN info "$H/nlboth.json"
+hostile 1 'nlboth.json: both "links" and "edges"' "node-link with links and edges (named)" -- $BIN info "$H/nlboth.json" --input-format nodelink
+printf '{"directed": "yes", "nodes": [{"id": 0, "size": 8}], "links": []}' >"$H/nldirstr.json"
+hostile 1 'nldirstr.json: "directed" is not true or false' "node-link directed a string" -- $BIN info "$H/nldirstr.json"
+printf '{"directed": true, "nodes": [{"id": -1, "size": 8}, {"id": "b", "size": 8, "alias": -1}], "links": [{"source": -1, "target": "b"}]}' >"$H/nlm1.json"
+hostile 1 'nlm1.json: node 1: alias -1 is ambiguous: node 0 has the key -1' "node-link alias -1 with a key -1" -- $BIN info "$H/nlm1.json"
+printf '{"directed": true, "nodes": [{"id": "b", "size": 8, "alias": -1}, {"id": -1, "size": 8}], "links": [{"source": -1, "target": "b"}]}' >"$H/nlm1b.json"
+hostile 1 'nlm1b.json: node 0: alias -1 is ambiguous: node 1 has the key -1' "node-link alias -1 before a key -1" -- $BIN info "$H/nlm1b.json" --toposort
+# a UTF-8 byte order mark is skipped (as in CSV), for graph JSON, node-link,
+# plans and experiments; columns count from after it
+printf '\357\273\277%s' "$(cat "$T/g.json")" >"$H/bom.json"
+expect 0 "graph JSON with a BOM" $BIN info "$H/bom.json" --format json
+grep -q '"live_peak": 300' "$T/out" && ok || bad "graph JSON with a BOM: $(tr -d '\n' <"$T/out")"
+printf '\357\273\277{"directed": true, "nodes": [{"id": "a", "size": 8}, {"id": "b", "size": 4}], "links": [{"source": "a", "target": "b"}]}' >"$H/nlbom.json"
+expect 0 "node-link with a BOM" $BIN info "$H/nlbom.json" --format json
+grep -q '"data_edges": 1' "$T/out" && ok || bad "node-link with a BOM: $(tr -d '\n' <"$T/out")"
+printf '\357\273\277{"nodes":[{"id":0,"size":1x}]}' >"$H/bomerr.json"
+hostile 1 "bomerr.json:1:27: not valid JSON: '}' expected near 'x'" "BOM: the column of a syntax error" -- $BIN info "$H/bomerr.json"
+hostile 1 "stdin:1:27: not valid JSON: '}' expected near 'x'" "BOM: the column of a syntax error (a pipe)" -- sh -c "$BIN info /dev/stdin <'$H/bomerr.json'"
+expect 0 "plan for the BOM test" $BIN solve "$T/g.json" --out "$H/bomplan.json"
+printf '\357\273\277%s' "$(cat "$H/bomplan.json")" >"$H/bomplan2.json"
+expect 0 "plan with a BOM verifies" $BIN verify "$T/g.json" "$H/bomplan2.json"
+printf '\357\273\277{"graphs": ["%s"], "order": ["greedy"]}' "$T/g.json" >"$H/bom.exp.json"
+expect 0 "experiment with a BOM" $BIN bench "$H/bom.exp.json" --list
 GH='<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key id="s" for="node" attr.name="size" attr.type="double"/><key id="o" for="edge" attr.name="output" attr.type="double"/>'
 printf '%s<graph edgedefault="undirected"><node id="a"><data key="s">5</data></node><node id="b"><data key="s">5</data></node><edge source="a" target="b"/></graph></graphml>' "$GH" >"$H/undir.graphml"
 hostile 1 "undir.graphml:1: an undirected graph" "GraphML undirected" -- $BIN info "$H/undir.graphml"
@@ -323,6 +373,27 @@ expect 0 "GraphML size from the key's <default>" $BIN info "$H/defsize.graphml" 
 grep -q '"sum_sizes": 12' "$T/out" && ok || bad "GraphML <default> size: $(cat "$T/out")"
 hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a non-negative number" "GraphML --cost-attr naming a string" -- $BIN info "$H/defsize.graphml" --cost-attr name
 hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a number" "GraphML --size-attr naming a string" -- $BIN info "$H/defsize.graphml" --size-attr name
+# GraphML: elements of GraphML's namespace (or none) only, the rest skipped
+# with what it holds; a value read is text only; edgedefault and directed
+# as the schema spells them; one <key> per id; an empty file says so
+GX='<?xml version="1.0"?><graphml xmlns="http://graphml.graphdrawing.org/xmlns" xmlns:y="urn:y"><key id="s" for="node" attr.name="size" attr.type="long"/><key id="g" for="node" attr.name="graphics"/>'
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data><data key="g"><y:Shape><y:Label>x</y:Label></y:Shape><node id="q"/></data></node><y:node id="zz"/><node id="b"><data key="s">4</data></node><edge source="a" target="b"/></graph></graphml>' "$GX" >"$H/foreign.graphml"
+expect 0 "GraphML foreign elements skipped" $BIN info "$H/foreign.graphml" --format json
+grep -q '"nodes": 2' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "GraphML foreign elements: $(tr -d '\n' <"$T/out")"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8<y:y>9</y:y></data></node></graph></graphml>' "$GX" >"$H/nested.graphml"
+hostile 1 "nested.graphml:1: the <data> of 'size' holds an element <y:y>" "GraphML element inside a size value" -- $BIN info "$H/nested.graphml"
+printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data></node><node id="b"><data key="s">8</data></node><edge source="a" target="b" directed="0"/></graph></graphml>' "$GX" >"$H/dir0.graphml"
+hostile 1 'dir0.graphml:1: an undirected edge \(directed="0"\)' "GraphML edge directed=0" -- $BIN info "$H/dir0.graphml"
+sed 's/directed="0"/directed="yes"/' "$H/dir0.graphml" >"$H/diryes.graphml"
+hostile 1 'diryes.graphml:1: an edge with directed="yes"' "GraphML edge directed=yes" -- $BIN info "$H/diryes.graphml"
+sed 's/ directed="0"//; s/edgedefault="directed"/edgedefault="dag"/' "$H/dir0.graphml" >"$H/eddag.graphml"
+hostile 1 'eddag.graphml:1: edgedefault="dag"' "GraphML edgedefault=dag" -- $BIN info "$H/eddag.graphml"
+printf '%s<key id="s" for="node" attr.name="workspace" attr.type="long"/><graph edgedefault="directed"><node id="a"><data key="s">8</data></node></graph></graphml>' "$GX" >"$H/dupkey.graphml"
+hostile 1 'dupkey.graphml:1: <key id="s"> is declared twice' "GraphML duplicate key ids" -- $BIN info "$H/dupkey.graphml"
+: >"$H/empty.graphml"
+hostile 1 'empty.graphml: empty file' "GraphML empty file" -- $BIN info "$H/empty.graphml"
+printf '<?xml version="1.0"?><x:graphml xmlns:x="urn:other"><x:graph edgedefault="directed"/></x:graphml>' >"$H/otherns.graphml"
+hostile 1 'otherns.graphml:1: not GraphML \(the root element is <x:graphml> of the namespace urn:other\)' "GraphML root of another namespace" -- $BIN info "$H/otherns.graphml"
 printf 'id,lower,upper,size\na,0,3,4\na,1,4,4\n' >"$H/dup.csv"
 hostile 1 "dup.csv:3: duplicate id 'a' \(first on line 2\)" "CSV duplicate ids" -- $BIN info "$H/dup.csv"
 # ids that are their row's index need no table until the first other id:

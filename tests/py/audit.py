@@ -87,7 +87,7 @@ class Audit:
         return os.path.join(self.tmp, name)
 
     def write(self, name, text):
-        with open(self.path(name), "w", newline="") as f:
+        with open(self.path(name), "w", newline="", encoding="utf-8") as f:
             f.write(text)
         return self.path(name)
 
@@ -122,6 +122,9 @@ class Audit:
         try:
             ref = R.parse_graph(R.load_json_text(text), name)
             m = R.Model(ref)
+        except R.NotGraphJSON:
+            self.tick("node-link files skipped")
+            return None
         except R.RefError as e:
             m, why = None, str(e)
         self.tick("graph files")
@@ -938,7 +941,7 @@ def suite(a, rng, args):
         with open(f) as fp:
             text = fp.read()
         obj = json.loads(text)
-        if not isinstance(obj, dict) or "nodes" not in obj or "links" in obj or \
+        if not isinstance(obj, dict) or "nodes" not in obj or R.is_nodelink(obj) or \
                 len(obj["nodes"]) > args.suite_max_nodes:
             continue
         name = os.path.splitext(os.path.basename(f))[0]

@@ -166,9 +166,9 @@ def break_graph(rng, g):
                "cycle", "aliasnotin", "outindex", "sizeandoutputs", "badref",
                "missingid", "negws", "negcost", "nancost", "strsize", "aliasmulti",
                "inplacenoalias", "notjson", "selfref", "intfloat", "reorder",
-               "aliasinput", "extrakey", "noinputs", "nodesobj"]
+               "aliasinput", "extrakey", "noinputs", "nodesobj", "extralinks", "bom"]
     what = rng.choice(choices)
-    if n == 0 and what not in ("notjson", "nodesobj"):
+    if n == 0 and what not in ("notjson", "nodesobj", "bom"):
         what = "extrakey"
     i = rng.randrange(n) if n else 0
     if what == "dupid":
@@ -236,6 +236,10 @@ def break_graph(rng, g):
         for nd in nodes:
             nd["shape"] = [1, 2, 3]
             nd["dtype"] = "float32"
+    elif what == "extralinks":  # unknown keys of 1.1 when a node has inputs
+        g[rng.choice(["edges", "links"])] = rng.choice([[], {}, [{"source": 0, "target": 1}]])
+    elif what == "bom":
+        return ("\ufeff" + json.dumps(g), what)
     elif what == "noinputs":
         nodes[i].pop("inputs", None)
     elif what == "nodesobj":

@@ -32,6 +32,10 @@ class RefError(Exception):
     """An input DESIGN calls malformed, or a plan DESIGN calls invalid."""
 
 
+class NotGraphJSON(RefError):
+    """A file memplan reads as networkx node-link data (not modelled here)."""
+
+
 # ---------------------------------------------------------------- JSON ---
 
 def _no_constant(name):
@@ -49,6 +53,8 @@ def _no_duplicate_keys(pairs):
 
 def load_json_text(text):
     """JSON with exact numbers: ints stay ints, reals become Decimal."""
+    if text.startswith("\ufeff"):  # decision (memplan's): a UTF-8 BOM is skipped
+        text = text[1:]
     try:
         return json.loads(text, parse_float=Decimal, parse_constant=_no_constant,
                           object_pairs_hook=_no_duplicate_keys)
@@ -122,8 +128,20 @@ def _parse_ref(r, nid, what):
     raise RefError("node %s: malformed %s %r" % (nid, what, r))
 
 
+def is_nodelink(obj):
+    """decision (memplan's, README "Input formats"): a "links" or "edges" key
+    beside a "nodes" array is node-link data unless some node has "inputs"
+    (node-link nodes have none); else the keys are unknown keys of 1.1."""
+    return (isinstance(obj, dict) and isinstance(obj.get("nodes"), list)
+            and ("links" in obj or "edges" in obj)
+            and not any(isinstance(nd, dict) and "inputs" in nd for nd in obj["nodes"]))
+
+
 def parse_graph(obj, default_name=""):
-    """DESIGN 1.1: the validity rules.  Raises RefError on a malformed file."""
+    """DESIGN 1.1: the validity rules.  Raises RefError on a malformed file,
+    NotGraphJSON on one memplan reads as node-link data."""
+    if is_nodelink(obj):
+        raise NotGraphJSON("node-link data (a links/edges key, no node with inputs)")
     if not isinstance(obj, dict) or not isinstance(obj.get("nodes"), list):
         raise RefError("not a graph: no nodes array")
     g = Graph()
