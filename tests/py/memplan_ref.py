@@ -384,7 +384,8 @@ class Model:
             for s in self.sinks:
                 if g.alias[s] is None:
                     go.extend(self.ref_buffers(s, None))
-                else:  # decision: a sink that is a view outputs its storage
+                elif g.nout[s] > 0:  # decision: a sink that is a view outputs its
+                    # storage; a view with `outputs: []` has no output to give
                     r = self.view_root(s)
                     if r is not None and r != PARAM:
                         go.append(r)
