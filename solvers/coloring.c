@@ -279,7 +279,7 @@ static int coloring_solve(mp_ctx *c) {
   int ncol = size_aware_colours(&V, p, col);
   int64_t best = layout(p, col, ncol, V.base, c->offsets);
   const char *which = "size-aware best-fit colouring", *cut = "";
-  char why[200] = "", failed[220] = "";
+  char why[150] = "", failed[180] = "";
   c->status = MP_FEASIBLE;
   ncol = V.nv > 0 ? igraph_colours(&V, p, c, col, why, sizeof why) : -1;
   if (ncol >= 0) {
