@@ -225,14 +225,27 @@ and the commands.
 ### synthetic/ - `memplan gen`, fixed seeds
 
 Every file records the exact command that regenerates it in its `source`
-field; the same command and seed give a byte-identical file.  Nodes are
+field (a shell command: a `--name` that needs quoting is single-quoted); the
+same command and seed give a byte-identical file.  Nodes are
 operators; the file order is a plausible framework order (construction
 order).
 
-- `randwire`: RandWire cells (Xie et al., ICCV 2019).  The random graph comes
-  from igraph (Watts-Strogatz with k neighbours and rewiring p, Erdos-Renyi
-  G(n, p), Barabasi-Albert with m edges per new node), igraph's RNG seeded
-  with the seed; edges point from the lower to the higher index; one `input`
+- `randwire`: RandWire cells (Xie et al., ICCV 2019).  The random graph is
+  one of the paper's three models (section 3.2): Watts-Strogatz (a ring, each
+  node linked to its k/2 neighbours on each side, each edge rewired with
+  probability p) and Erdos-Renyi G(n, p) from igraph, igraph's RNG seeded
+  with the seed; Barabasi-Albert as the paper defines it, our own code on the
+  generator's seeded RNG: m nodes without edges, then each new node links to
+  m distinct earlier nodes, each drawn with probability proportional to its
+  degree (the first new node to all m, as networkx's barabasi_albert_graph,
+  which the authors used): exactly m(n-m) edges, m nodes without
+  predecessors.  (Until 2026-12 BA was igraph's, grown from one node: on
+  n=32 m=5 it gave 145 edges, nodes 0-5 a clique, one source.)  `gen`
+  refuses (exit 2) over 4,000,000 expected edges (WS nk/2, ER pn(n-1)/2, BA
+  m(n-m)) and a WS lattice too dense for igraph's rewiring, which redraws an
+  endpoint until it is no neighbour (p(nk/2)(n-1)/(n-1-k) over 4,000,000
+  expected draws: `-n 2000 -k 1998 -p 1` ran for minutes).  Edges point from
+  the lower to the higher index; one `input`
   node feeds every node without predecessors and one output node (`mean`)
   reads every node without successors.  Each RandWire node is the operators
   the real network runs: `weighted_sum` of its inputs (only when it has
@@ -240,7 +253,8 @@ order).
   `batch_norm`.  Every tensor is channels x resolution^2 x batch x 4 bytes
   (default 78 x 56^2 x 1 x 4 = 978,432 B).  HMCOS/Serenity setting: WS n=32
   k=4 p=0.75.  `--inplace-relu` makes a ReLU in-place when nothing else reads
-  its input (as `ReLU(inplace=True)` could be used in the real network).
+  its input (as `ReLU(inplace=True)` could be used in the real network) and
+  its input is no graph input.
 - `nas`: NASNet/DARTS-style normal cells.  Two cell inputs, each
   preprocessed by relu -> 1x1 conv -> batch_norm; B blocks, each applying
   two operators drawn uniformly from the DARTS primitives (sep_conv 3x3/5x5 =
@@ -268,7 +282,8 @@ order).
   `add`.
 - `chain`: an input and n-1 operators in a line (one topological order).
 - Sizes of layered/tree/sp/chain: every output is drawn log-uniformly in
-  [4 KiB, 4 MiB] (`--min-size`, `--max-size`), rounded up to 4 bytes: the
+  [4 KiB, 4 MiB] (`--min-size`, `--max-size`), rounded up to a multiple of 4
+  bytes, at most `--max-size` (a range holding no multiple of 4 is refused): the
   span of batch-1 torchvision activations (4 KB logits to the 3.2 MB
   64x112x112 stem activation of resnet), whose sizes spread over three orders
   of magnitude.
@@ -282,9 +297,13 @@ order).
 - In-place nodes (`--inplace-prob q`): an eligible single-input operator
   becomes in-place (alias of its input, no allocation) with probability q.
   randwire/nas: ReLUs whose input has no other reader.  Other families: any
-  single-input operator whose input is not a graph input; if other nodes read
-  that input, DESIGN 1.2's in-place edges keep their order relative to the
-  writer (the `inplace_edges` figure of `memplan info`).
+  single-input operator; if other nodes read that input, DESIGN 1.2's
+  in-place edges keep their order relative to the writer (the
+  `inplace_edges` figure of `memplan info`).  Every family: never over a
+  graph input (it would overwrite the caller's tensor; randwire and nas
+  followed this rule only from 2026-12, which changed nas_c8_b5_s1), and never
+  a node that drew a workspace (the generator's choice, DESIGN allows both:
+  with `--ws-prob 1` no layered/tree/sp/chain node is in-place).
 - Training steps (`--backward`, any family): the forward as above (the same
   nodes and draws), then a 4-byte `loss` reading the forward's sinks, then
   reverse-mode differentiation with one `grad` node per forward operator, in

@@ -27,9 +27,11 @@
  * leaves status timeout.  igraph's two calls themselves run to their end
  * (the cap bounds them). */
 #include <igraph.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "igraph_util.h"
 #include "lib/interfere.h"
 #include "lib/pack.h"
 #include "lib/treap.h"
@@ -202,9 +204,16 @@ static int refuse_edges(mp_ctx *c, int64_t m) {
   return -1;
 }
 
+/* Note a failed igraph call in why (the caller's message): igraph's reason. */
+static void igraph_failed(char *why, size_t cap, const char *call, igraph_error_t ie) {
+  snprintf(why, cap, "%s failed: %s", call, mp_igraph_error(ie));
+}
+
 /* The interference graph, its edges listed by a sweep over the lifetimes;
- * false (nothing built) when the deadline passes first. */
-static bool graph_init(igraph_t *ig, const cvert *V, const mp_problem *p, const mp_ctx *c) {
+ * false (nothing built) when the deadline passes first or igraph fails
+ * (why set). */
+static bool graph_init(igraph_t *ig, const cvert *V, const mp_problem *p, const mp_ctx *c,
+                       char *why, size_t cap) {
   igraph_integer_t *e;
   int64_t m;
   if (!mp_interfere_edges(p, V->item_of, V->nv, c, &e, &m)) return false;
@@ -212,23 +221,34 @@ static bool graph_init(igraph_t *ig, const cvert *V, const mp_problem *p, const 
   if (!mp_time_up(c)) {
     igraph_vector_int_t edges;
     igraph_vector_int_view(&edges, e, 2 * m);
-    made = igraph_create(ig, &edges, V->nv, IGRAPH_UNDIRECTED) == IGRAPH_SUCCESS;
+    igraph_error_t ie = igraph_create(ig, &edges, V->nv, IGRAPH_UNDIRECTED);
+    made = ie == IGRAPH_SUCCESS;
+    if (!made) igraph_failed(why, cap, "igraph_create", ie);
   }
   free(e);
   return made;
 }
 
 /* igraph's greedy colouring into col[] (per item, -1: none): the number of
- * colours, or -1 when the deadline passes first (or igraph fails). */
-static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col) {
+ * colours, or -1 when the deadline passes first or igraph fails (why set). */
+static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col,
+                          char *why, size_t cap) {
   igraph_t ig;
-  if (mp_time_up(c) || !graph_init(&ig, V, p, c)) return -1;
+  mp_igraph_init();
+  if (mp_time_up(c) || !graph_init(&ig, V, p, c, why, cap)) return -1;
   int ncol = -1;
   igraph_vector_int_t colors;
-  igraph_vector_int_init(&colors, V->nv);
-  if (!mp_time_up(c) &&
-      igraph_vertex_coloring_greedy(&ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS) ==
-          IGRAPH_SUCCESS) {
+  igraph_error_t ie = igraph_vector_int_init(&colors, V->nv);
+  if (ie != IGRAPH_SUCCESS) {
+    igraph_failed(why, cap, "igraph_vector_int_init", ie);
+    igraph_destroy(&ig);
+    return -1;
+  }
+  if (!mp_time_up(c)) {
+    ie = igraph_vertex_coloring_greedy(&ig, &colors, IGRAPH_COLORING_GREEDY_COLORED_NEIGHBORS);
+    if (ie != IGRAPH_SUCCESS) igraph_failed(why, cap, "igraph_vertex_coloring_greedy", ie);
+  }
+  if (!mp_time_up(c) && ie == IGRAPH_SUCCESS) {
     ncol = 0;
     for (int i = 0; i < p->n; i++) {
       col[i] = V->vid[i] >= 0 ? (int)VECTOR(colors)[V->vid[i]] : -1;
@@ -259,8 +279,9 @@ static int coloring_solve(mp_ctx *c) {
   int ncol = size_aware_colours(&V, p, col);
   int64_t best = layout(p, col, ncol, V.base, c->offsets);
   const char *which = "size-aware best-fit colouring", *cut = "";
+  char why[150] = "", failed[180] = "";
   c->status = MP_FEASIBLE;
-  ncol = V.nv > 0 ? igraph_colours(&V, p, c, col) : -1;
+  ncol = V.nv > 0 ? igraph_colours(&V, p, c, col, why, sizeof why) : -1;
   if (ncol >= 0) {
     memcpy(off, c->offsets, sizeof(int64_t) * nz);
     if (layout(p, col, ncol, V.base, off) <= best) { /* a tie keeps igraph's, as it always did */
@@ -270,6 +291,9 @@ static int coloring_solve(mp_ctx *c) {
   } else if (V.nv > 0 && mp_time_up(c)) {
     c->status = MP_TIMEOUT;
     cut = " (igraph's colouring cut by the time limit)";
+  } else if (why[0]) { /* igraph failed (out of memory): the size-aware plan stands */
+    snprintf(failed, sizeof failed, " (igraph's colouring: %s)", why);
+    cut = failed;
   }
   mp_pack_degenerate(p, c->offsets);
   if (V.nv > 0) snprintf(c->msg, sizeof c->msg, "kept the %s%s", which, cut);

@@ -1,9 +1,31 @@
 /* gen.c - synthetic benchmark graphs (see gen.h).
  *
  * Determinism: every random choice comes from one mp_rng seeded with the
- * seed, and the igraph generators (WS/ER/BA) use igraph's default RNG,
- * seeded with the same seed right before the call.  Same parameters and
- * seed: byte-identical file.
+ * seed, and the igraph generators (WS/ER) use igraph's default RNG, seeded
+ * with the same seed right before the call.  Same parameters and seed:
+ * byte-identical file.
+ *
+ * RandWire's graph models (Xie et al., "Exploring Randomly Wired Neural
+ * Networks", ICCV 2019, section 3.2), each an undirected graph on nodes
+ * 0..n-1 whose edges are then oriented from the lower to the higher id:
+ * - ER: igraph_erdos_renyi_game_gnp, each pair an edge with probability p;
+ * - WS: igraph_watts_strogatz_game, a ring where every node links to its k/2
+ *   neighbours on each side, each edge rewired with probability p (no loops,
+ *   no multi-edges);
+ * - BA: our own (ba_preds), the paper's model: "the model begins with M
+ *   nodes (no edges); new nodes are added sequentially with M new edges
+ *   each; a new node is connected to an existing node v with probability
+ *   proportional to v's degree; edges are added without duplicates until
+ *   the node has M edges" -- as networkx's barabasi_albert_graph, which the
+ *   authors used: node M links to all M initial nodes, every later node to
+ *   M distinct earlier ones.  Exactly M (N - M) edges; nodes 0..M-1 have no
+ *   earlier neighbour (M sources, each fed by the cell input).
+ * Caps (refused up front, MP_GEN_MAX_RW_EDGES): the expected edge count
+ * (WS n k / 2, ER p n (n-1) / 2, BA m (n - m)) and, for WS, the expected
+ * draws of igraph's rewiring, which redraws a new endpoint until it is no
+ * neighbour: about p (n k / 2) (n-1) / (n-1-k).  Beyond them igraph runs out
+ * of memory (ER n = 10^5 p = 1: 5 x 10^9 edges) or for minutes (WS n = 2000
+ * k = 1998 p = 1: profiled, the time is igraph_rewire_edges and its RNG).
  *
  * Sizes.
  * - randwire, nas: real tensor sizes.  Every activation of a cell is
@@ -23,9 +45,13 @@
  *   probability q, an in-place op (alias of its input, inplace: true, no
  *   allocation).  randwire/nas: eligible = ReLU nodes whose input tensor has
  *   no other reader (as a real network may only use ReLU(inplace=True)
- *   there).  layered/tree/sp/chain: eligible = single-input compute nodes
- *   whose input is not a graph input; the input may have other readers, and
- *   then DESIGN 1.2's in-place edges fix their order relative to the writer.
+ *   there).  layered/tree/sp/chain: eligible = single-input compute nodes;
+ *   the input may have other readers, and then DESIGN 1.2's in-place edges
+ *   fix their order relative to the writer.  Every family: a node whose
+ *   input is a graph input is never in-place (it would overwrite the
+ *   caller's tensor), nor is a node that drew a workspace (the generator's
+ *   in-place op is an elementwise op without scratch; DESIGN allows both),
+ *   so --inplace-prob 1 --ws-prob 1 makes no workspace node in-place.
  *
  * Costs (DESIGN 6.1), one model for every family, drawing no random number
  * (so the rest of a file is what it was before costs existed): a node's
@@ -43,6 +69,7 @@
 #include <string.h>
 
 #include "gen.h"
+#include "igraph_util.h"
 #include "util.h"
 
 #define MAX_NODES 2000000
@@ -157,8 +184,10 @@ static int *reader_counts(const mp_graph *g) {
 }
 
 /* Post pass: each eligible node becomes in-place with probability
- * inplace_prob (one draw per eligible node, in id order).  `sole` demands
- * that the input has no other reader. */
+ * inplace_prob (one draw per eligible node, in id order, whether or not it
+ * can be: the other choices do not depend on the rules below).  Never over
+ * a graph input, never with a workspace; `sole` demands that the input has
+ * no other reader. */
 static void apply_inplace(gb *b, bool sole) {
   mp_graph *g = b->g;
   int *cnt = sole ? reader_counts(g) : NULL;
@@ -168,7 +197,7 @@ static void apply_inplace(gb *b, bool sole) {
     mp_node *nd = &g->nodes[v];
     if (nd->n_in != 1 || nd->workspace > 0) continue;
     int src = nd->in[0].node;
-    if (cnt && cnt[src] != 1) continue;
+    if (g->nodes[src].is_input || (cnt && cnt[src] != 1)) continue;
     if (!(u < b->o->inplace_prob)) continue;
     nd->has_alias = true;
     nd->alias = (mp_ref){src, MP_ALL_OUTPUTS};
@@ -220,22 +249,24 @@ static int relu_sepconv_bn(gb *b, int x, int64_t T, const char *pfx, int kernel,
   return gb_add1(b, "batch_norm", T, p, nm);
 }
 
-/* The undirected graph of the chosen model, drawn by igraph's default RNG
- * seeded with the seed right before the call. */
-static igraph_error_t randwire_undirected(const mp_gen_opts *o, igraph_t *ug) {
-  int n = o->n;
-  igraph_rng_seed(igraph_rng_default(), (igraph_uint_t)o->seed);
-  if (!strcmp(o->model, "ws"))
-    return igraph_watts_strogatz_game(ug, 1, n, o->k / 2, o->p, false, false);
-  if (!strcmp(o->model, "er"))
-    return igraph_erdos_renyi_game_gnp(ug, n, o->p, false, false);
-  return igraph_barabasi_game(ug, n, 1.0, o->m, NULL, false, 1.0, false, IGRAPH_BARABASI_PSUMTREE,
-                              NULL);
+/* The undirected WS or ER graph, drawn by igraph's default RNG seeded with
+ * the seed right before the call.  0, or -1 with err set. */
+static int randwire_igraph(const mp_gen_opts *o, igraph_t *ug, mp_error *err) {
+  bool ws = !strcmp(o->model, "ws");
+  mp_igraph_init();
+  igraph_error_t ie = igraph_rng_seed(igraph_rng_default(), (igraph_uint_t)o->seed);
+  if (ie == IGRAPH_SUCCESS)
+    ie = ws ? igraph_watts_strogatz_game(ug, 1, o->n, o->k / 2, o->p, false, false)
+            : igraph_erdos_renyi_game_gnp(ug, o->n, o->p, false, false);
+  if (ie != IGRAPH_SUCCESS)
+    return mp_errorf(err, "gen randwire: igraph's %s generator failed: %s", ws ? "WS" : "ER",
+                     mp_igraph_error(ie));
+  return 0;
 }
 
 /* Orient ug's edges lower -> higher id (ug is destroyed): per node its
- * sorted, deduplicated predecessors, and per node its out-degree. */
-static void randwire_orient(igraph_t *ug, int n, intlist *pred, int *outdeg) {
+ * predecessors. */
+static void randwire_orient(igraph_t *ug, intlist *pred) {
   igraph_integer_t ne = igraph_ecount(ug);
   for (igraph_integer_t e = 0; e < ne; e++) {
     int a = (int)IGRAPH_FROM(ug, e), c = (int)IGRAPH_TO(ug, e);
@@ -244,6 +275,71 @@ static void randwire_orient(igraph_t *ug, int n, intlist *pred, int *outdeg) {
     il_push(&pred[hi], lo);
   }
   igraph_destroy(ug);
+}
+
+/* A Fenwick tree over node weights (the BA degrees): add and draw a node
+ * with probability proportional to its weight, O(log n) each. */
+typedef struct fenwick {
+  int n, top; /* top: the highest power of 2 <= n */
+  int64_t *t, total;
+} fenwick;
+
+static void fw_init(fenwick *f, int n) {
+  f->n = n;
+  f->t = mp_xcalloc((size_t)n + 1, sizeof(int64_t));
+  f->total = 0;
+  for (f->top = 1; 2 * f->top <= n; f->top *= 2) {
+  }
+}
+
+static void fw_add(fenwick *f, int v, int64_t w) {
+  f->total += w;
+  for (int i = v + 1; i <= f->n; i += i & -i) f->t[i] += w;
+}
+
+/* The node whose weight interval holds a uniform draw in [0, total). */
+static int fw_draw(fenwick *f, mp_rng *rng) {
+  int64_t u = (int64_t)mp_rng_below(rng, (uint64_t)f->total);
+  int pos = 0;
+  for (int step = f->top; step; step /= 2)
+    if (pos + step <= f->n && f->t[pos + step] <= u) {
+      pos += step;
+      u -= f->t[pos];
+    }
+  return pos; /* nodes 0..pos-1 weigh <= the draw: node pos holds it */
+}
+
+/* BA as the paper defines it (header comment), drawn by the family's RNG:
+ * node m reads nodes 0..m-1; every later node s draws m distinct earlier
+ * nodes, one at a time, each with probability proportional to its degree
+ * among those not drawn yet for s (the law of networkx's draws from the
+ * degree-weighted list with repeats discarded, in O(m log n)). */
+static void ba_preds(gb *b, int n, int m, intlist *pred) {
+  fenwick f;
+  fw_init(&f, n);
+  int64_t *deg = mp_xcalloc((size_t)n, sizeof(int64_t));
+  for (int v = 0; v < m; v++) il_push(&pred[m], v);
+  for (int s = m; s < n; s++) {
+    if (s > m)
+      for (int j = 0; j < m; j++) {
+        int v = fw_draw(&f, &b->rng);
+        il_push(&pred[s], v);
+        fw_add(&f, v, -deg[v]); /* no duplicates: out of the draw until s is done */
+      }
+    for (int j = 0; j < m; j++) {
+      int v = pred[s].a[j];
+      fw_add(&f, v, (s > m ? deg[v] : 0) + 1);
+      deg[v]++;
+    }
+    fw_add(&f, s, m);
+    deg[s] = m;
+  }
+  free(deg);
+  free(f.t);
+}
+
+/* Per node its sorted, deduplicated predecessors; per node its out-degree. */
+static void randwire_finish_preds(int n, intlist *pred, int *outdeg) {
   for (int v = 0; v < n; v++) {
     if (pred[v].n > 1) {
       qsort(pred[v].a, (size_t)pred[v].n, sizeof(int), cmp_int);
@@ -285,13 +381,19 @@ static void randwire_nodes(gb *b, int n, const intlist *pred, const int *outdeg)
 
 static int gen_randwire(gb *b, mp_error *err) {
   int n = b->o->n;
-  igraph_t ug;
-  igraph_error_t ie = randwire_undirected(b->o, &ug);
-  if (ie != IGRAPH_SUCCESS)
-    return mp_errorf(err, "gen randwire: igraph generator failed: %s", igraph_strerror(ie));
   intlist *pred = mp_xcalloc((size_t)n, sizeof(intlist));
+  if (!strcmp(b->o->model, "ba")) {
+    ba_preds(b, n, b->o->m, pred);
+  } else {
+    igraph_t ug;
+    if (randwire_igraph(b->o, &ug, err)) {
+      free(pred);
+      return -1;
+    }
+    randwire_orient(&ug, pred);
+  }
   int *outdeg = mp_xcalloc((size_t)n, sizeof(int));
-  randwire_orient(&ug, n, pred, outdeg);
+  randwire_finish_preds(n, pred, outdeg);
   randwire_nodes(b, n, pred, outdeg);
   for (int v = 0; v < n; v++) free(pred[v].a);
   free(pred);
@@ -824,6 +926,12 @@ static bool gen_valid_common(const mp_gen_opts *o, mp_error *err) {
     mp_errorf(err, "gen %s: need 4 <= --min-size <= --max-size <= 2^40", f);
     return false;
   }
+  if ((o->min_size + 3) / 4 * 4 > o->max_size) { /* draw_size would go below --min-size */
+    mp_errorf(err, "gen %s: [--min-size, --max-size] = [%lld, %lld] holds no multiple of 4 (every "
+              "size is a whole number of 4-byte elements)", f, (long long)o->min_size,
+              (long long)o->max_size);
+    return false;
+  }
   if (o->channels < 1 || o->resolution < 1 || o->batch < 1 || o->dtype_bytes < 1 ||
       (double)o->channels * o->resolution * o->resolution * o->batch * o->dtype_bytes *
               (o->blocks + 2) > (double)((int64_t)1 << 50)) {
@@ -833,6 +941,39 @@ static bool gen_valid_common(const mp_gen_opts *o, mp_error *err) {
   }
   if (o->fan_in < 1 || o->span < 1) {
     mp_errorf(err, "gen %s: --fan-in and --span must be >= 1", f);
+    return false;
+  }
+  return true;
+}
+
+/* The expected edge count of randwire's graph, and for WS the expected
+ * draws of igraph's rewiring (header comment), within MP_GEN_MAX_RW_EDGES;
+ * or false with the reason in err. */
+static bool randwire_within_caps(const mp_gen_opts *o, mp_error *err) {
+  double n = o->n, edges, draws = 0;
+  const char *what;
+  if (!strcmp(o->model, "ws")) {
+    edges = n * o->k / 2;
+    what = "n k / 2";
+    /* a complete lattice (k = n - 1) has nothing to rewire to */
+    if (o->k < o->n - 1) draws = o->p * edges * (n - 1) / (n - 1 - o->k);
+  } else if (!strcmp(o->model, "er")) {
+    edges = o->p * n * (n - 1) / 2;
+    what = "p n (n - 1) / 2";
+  } else {
+    edges = (double)o->m * (n - o->m);
+    what = "m (n - m)";
+  }
+  if (edges > MP_GEN_MAX_RW_EDGES) {
+    mp_errorf(err, "gen randwire --model %s: %.0f expected edges (%s) is over the cap of %d",
+              o->model, edges, what, MP_GEN_MAX_RW_EDGES);
+    return false;
+  }
+  if (draws > MP_GEN_MAX_RW_EDGES) {
+    mp_errorf(err, "gen randwire --model ws: k = %d of n = %d is too dense to rewire: igraph "
+              "redraws each rewired endpoint until it is no neighbour, about %.0f draws, over "
+              "the cap of %d (p (n k / 2) (n - 1) / (n - 1 - k)); lower k or p",
+              o->k, o->n, draws, MP_GEN_MAX_RW_EDGES);
     return false;
   }
   return true;
@@ -860,7 +1001,7 @@ static bool gen_valid_randwire(const mp_gen_opts *o, mp_error *err) {
     mp_errorf(err, "gen randwire: -p must be in [0, 1]");
     return false;
   }
-  return true;
+  return randwire_within_caps(o, err);
 }
 
 /* Every parameter in range, or false with the reason in err. */
@@ -933,7 +1074,39 @@ static void gen_describe(const mp_gen_opts *o, char *src, size_t src_cap, char *
   }
 }
 
-mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err) {
+/* Is `s` one shell word as it stands (no quoting needed)? */
+static bool shell_plain(const char *s) {
+  if (!*s) return false;
+  for (; *s; s++)
+    if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/+=@%", *s))
+      return false;
+  return true;
+}
+
+/* src plus " --name NAME" (name NULL: src alone), NAME in single quotes
+ * (each ' as '\'') unless it is a plain shell word; malloc'ed. */
+static char *with_name(const char *src, const char *name) {
+  if (!name) return mp_xstrdup(src);
+  size_t len = strlen(src) + strlen(" --name ''") + 1;
+  for (const char *c = name; *c; c++) len += *c == '\'' ? 4 : 1;
+  char *out = mp_xmalloc(len), *w = out + sprintf(out, "%s --name ", src);
+  if (shell_plain(name)) {
+    strcpy(w, name);
+    return out;
+  }
+  *w++ = '\'';
+  for (const char *c = name; *c; c++)
+    if (*c == '\'') {
+      memcpy(w, "'\\''", 4);
+      w += 4;
+    } else {
+      *w++ = *c;
+    }
+  strcpy(w, "'");
+  return out;
+}
+
+mp_graph *mp_gen(const mp_gen_opts *in, char **source, mp_error *err) {
   mp_gen_opts o = *in;
   const char *f = o.family;
   if (!mp_gen_family_known(f)) {
@@ -950,12 +1123,7 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
     snprintf(src + ls, sizeof src - ls, " --backward");
     snprintf(nm + ln, sizeof nm - ln, "_train");
   }
-  if (source && cap) {
-    if (o.name)
-      snprintf(source, cap, "%s --name %s", src, o.name);
-    else
-      snprintf(source, cap, "%s", src);
-  }
+  if (source) *source = NULL;
   bool rw = !strcmp(f, "randwire");
   gb b;
   gb_init(&b, &o);
@@ -978,5 +1146,6 @@ mp_graph *mp_gen(const mp_gen_opts *in, char *source, size_t cap, mp_error *err)
   mp_graph *g = b.g;
   b.g = NULL;
   gb_destroy(&b);
+  if (source) *source = with_name(src, o.name);
   return g;
 }

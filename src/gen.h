@@ -3,9 +3,10 @@
  * validates it with mp_graph_finish; the size distributions are documented
  * in gen.c and graphs/README.md.
  *
- *   randwire  RandWire random wiring (Xie et al., ICCV 2019): WS/ER/BA graph
- *             from igraph, edges lower -> higher index, one input node and
- *             one output node; each RandWire node is expanded to
+ *   randwire  RandWire random wiring (Xie et al., ICCV 2019): WS/ER graph
+ *             from igraph, BA graph as the paper defines it (gen.c), edges
+ *             lower -> higher index, one input node and one output node;
+ *             each RandWire node is expanded to
  *             [weighted_sum] -> relu -> depthwise 3x3 -> pointwise 1x1 -> bn.
  *   nas       NASNet/DARTS-style cells: two cell inputs, B blocks of two ops
  *             summed, final concat of the unused block outputs; stackable.
@@ -25,6 +26,13 @@
 
 #include "graph.h"
 
+/* randwire's cap on the expected edge count of its WS/ER/BA graph (and on
+ * the expected draws of WS's rewiring): beyond it igraph runs out of memory
+ * or for minutes, and the file (about 7 bytes per edge, 3 references per
+ * edge with --backward) gets unwieldy.  Refused up front (gen.c); `gen
+ * --help` (cmd_gen.c) and graphs/README.md state the figure. */
+#define MP_GEN_MAX_RW_EDGES 4000000
+
 typedef struct mp_gen_opts {
   const char *family;   /* randwire nas layered tree sp chain */
   uint64_t seed;
@@ -40,7 +48,7 @@ typedef struct mp_gen_opts {
   /* nas */
   int cells, blocks;
   /* layered */
-  int layers;           /* 0: round(sqrt(nodes)) */
+  int layers;           /* 0: round(sqrt(nodes - 2)) */
   int fan_in;           /* layered: max drawn in-degree; tree: max children */
   int span;             /* layered: how many earlier layers a node may read */
   /* tree */
@@ -72,8 +80,10 @@ bool mp_gen_takes(const char *family, const char *model, const char *flag);
 void mp_gen_flags(const char *family, const char *model, char *out, size_t cap);
 
 /* Generate.  Returns a finished graph (derived structures built) or NULL
- * with err set.  `source` (cap bytes) receives the canonical command line
- * that regenerates the graph, for the file's "source" field. */
-mp_graph *mp_gen(const mp_gen_opts *o, char *source, size_t cap, mp_error *err);
+ * with err set.  Unless `source` is NULL, *source receives (malloc'ed, the
+ * caller frees it; NULL on failure) the canonical command line that
+ * regenerates the graph, for the file's "source" field: a shell command,
+ * the name quoted when it needs to be. */
+mp_graph *mp_gen(const mp_gen_opts *o, char **source, mp_error *err);
 
 #endif

@@ -219,7 +219,7 @@ typedef struct memplan_gen_opts {
   int m;                 /* BA: edges per new node */
   int channels, resolution, batch, dtype_bytes; /* randwire and nas tensor sizes */
   int cells, blocks;     /* nas */
-  int layers;            /* layered (0: round(sqrt(n))) */
+  int layers;            /* layered (0: round(sqrt(n - 2))) */
   int fan_in;            /* layered: max in-degree; tree: max children */
   int span;              /* layered: earlier layers a node reads */
   double input_prob;     /* tree: a leaf is a graph input */
@@ -243,7 +243,9 @@ bool memplan_gen_takes(const char *family, const char *model, const char *flag);
 void memplan_gen_flags(const char *family, const char *model, char *out, size_t cap);
 /* A synthetic graph, the same for the same options (a file written from it
  * is byte-identical).  MEMPLAN_EUSAGE for an unknown family or parameters
- * the family cannot use, with a message. */
+ * the family cannot use (randwire: over 4,000,000 expected edges, `gen
+ * --help`), with a message; also, with igraph's message, when igraph's
+ * generator fails (out of memory). */
 memplan_err memplan_gen(memplan_instance **out, const memplan_gen_opts *o, memplan_error *err);
 
 /* Write a graph instance to path, atomically (NULL or "-": stdout):

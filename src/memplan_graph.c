@@ -77,16 +77,16 @@ memplan_err memplan_gen(memplan_instance **out, const memplan_gen_opts *o, mempl
   if (mp_api_version_check(o->version, "memplan_gen_opts", err)) return MEMPLAN_EUSAGE;
   mp_gen_opts g;
   gen_from_public(o, &g);
-  char source[512];
+  char *source;
   mp_error e;
-  mp_graph *graph = mp_gen(&g, source, sizeof source, &e);
+  mp_graph *graph = mp_gen(&g, &source, &e);
   if (!graph) {
     mp_api_error(err, e.msg);
     return MEMPLAN_EUSAGE;
   }
   memplan_instance *h = mp_xcalloc(1, sizeof *h);
   h->in.g = graph;
-  h->source = mp_xstrdup(source);
+  h->source = source;
   *out = h;
   return MEMPLAN_OK;
 }

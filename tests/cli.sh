@@ -730,6 +730,50 @@ for spec in "randwire|--model ba -m 3" "randwire|--model er -p 0.5" "randwire|-k
   expect 0 "gen $fam $args" $BIN gen $fam $args --out "$H/own.json"
   cmp -s "$H/own.json" "$H/d_$fam.json" && bad "gen $fam $args: the same graph as without" || ok
 done
+# gen randwire refuses, as a usage error, a graph over its edge cap (igraph
+# used to abort the process: SIGABRT, exit 134) or a WS lattice too dense
+# for igraph's rewiring (it used to run for minutes), without writing a file
+for spec in "--model er -n 100000 -p 1|expected edges \\(p n \\(n - 1\\) / 2\\) is over the cap" \
+    "-n 100000 -k 99998|expected edges \\(n k / 2\\) is over the cap" \
+    "--model ba -n 100000 -m 50000|expected edges \\(m \\(n - m\\)\\) is over the cap" \
+    "-n 2000 -k 1998 -p 1|too dense to rewire"; do
+  args=${spec%%|*}; needle=${spec#*|}
+  rm -f "$H/big.json"
+  # shellcheck disable=SC2086
+  hostile 2 "$needle" "gen randwire $args" -- timeout 20 $BIN gen randwire $args --out "$H/big.json"
+  [ -e "$H/big.json" ] && bad "gen randwire $args: a file was written" || ok
+done
+# an igraph failure within the caps (out of memory under ulimit -v) is an
+# error message and exit 2, not igraph's abort
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+  hostile 2 "igraph's ER generator failed: .*(out of memory|Out of memory)" "gen randwire: igraph out of memory" -- \
+    sh -c "ulimit -v 150000; exec $BIN gen randwire --model er -n 2828 -p 1 --out '$H/big.json'"
+fi
+# sizes are multiples of 4 in [--min-size, --max-size]: a range without one
+# is refused (every size used to be 4, below --min-size)
+hostile 2 "holds no multiple of 4" "gen chain --min-size 5 --max-size 7" -- $BIN gen chain --min-size 5 --max-size 7
+expect 0 "gen chain --min-size 5 --max-size 8" $BIN gen chain -n 5 --min-size 5 --max-size 8
+[ "$(grep -o '"size": [0-9]*' "$T/out" | sort -u)" = '"size": 8' ] && ok || bad "gen chain [5, 8]: sizes $(grep -o '"size": [0-9]*' "$T/out" | sort -u | tr '\n' ' ')"
+# no in-place ReLU writes into a graph input (nas's first cell read input 0 in place)
+expect 0 "gen nas --inplace-relu" $BIN gen nas --inplace-relu --cells 2
+grep '"c0.pre0.relu"' "$T/out" | grep -q alias && bad "gen nas --inplace-relu: c0.pre0.relu writes into input 0" || ok
+expect 0 "gen randwire -n 4 -k 2 --inplace-relu" $BIN gen randwire -n 4 -k 2 --inplace-relu --seed 1
+grep -q '"alias": 0[],}]' "$T/out" && bad "gen randwire --inplace-relu: a ReLU writes into the input" || ok
+# the help states the defaults the code uses
+expect 0 "gen --help" $BIN gen --help
+grep -q -- "--layers (round(sqrt(n-2)))" "$T/out" && ok || bad "gen --help: the --layers default is not round(sqrt(n-2))"
+# --name is quoted in the source line so that the line makes the same file
+for name in "my graph" "it's \$HOME" "" "$(printf '%0600d' 7)"; do
+  expect 0 "gen --name '$name'" $BIN gen chain -n 5 --name "$name" --out "$H/named.json"
+  src=$(sed -n 's/^{"name": .*, "source": "memplan \(.*\)", "nodes": \[$/\1/p' "$H/named.json" | sed 's/\\"/"/g; s/\\\\/\\/g')
+  if (eval "set -- $src") 2>/dev/null; then
+    eval "set -- $src"
+    expect 0 "gen --name '$name' from its source line" $BIN "$@" --out "$H/named2.json"
+    cmp -s "$H/named.json" "$H/named2.json" && ok || bad "gen --name '$name': the source line makes another file: $src"
+  else
+    bad "gen --name '$name': the source line is no shell command: $src"
+  fi
+done
 $BIN solve "$T/g.json" --out "$H/g.plan" >/dev/null 2>&1
 hostile 1 "the graph does not match: the plan is for 'g'" "verify a plan for another graph" -- $BIN verify "$T/v.json" "$H/g.plan"
 

@@ -12,6 +12,7 @@
 #include "cli.h"
 #include "graph_write.h"
 #include "gen.h"
+#include "igraph_util.h"
 #include "testlib.h"
 
 static mp_graph *gen(const char *family, uint64_t seed, void (*tweak)(mp_gen_opts *)) {
@@ -21,7 +22,7 @@ static mp_graph *gen(const char *family, uint64_t seed, void (*tweak)(mp_gen_opt
   o.seed = seed;
   if (tweak) tweak(&o);
   mp_error err;
-  mp_graph *g = mp_gen(&o, NULL, 0, &err);
+  mp_graph *g = mp_gen(&o, NULL, &err);
   ck_assert_msg(g != NULL, "gen %s: %s", family, g ? "" : err.msg);
   return g;
 }
@@ -29,8 +30,8 @@ static mp_graph *gen(const char *family, uint64_t seed, void (*tweak)(mp_gen_opt
 /* The generated file as a malloc'ed string. */
 static char *gen_text(const mp_gen_opts *o) {
   mp_error err;
-  char source[512];
-  mp_graph *g = mp_gen(o, source, sizeof source, &err);
+  char *source;
+  mp_graph *g = mp_gen(o, &source, &err);
   ck_assert_msg(g != NULL, "gen %s: %s", o->family, g ? "" : err.msg);
   char *buf = NULL;
   size_t len = 0;
@@ -38,6 +39,7 @@ static char *gen_text(const mp_gen_opts *o) {
   ck_assert_int_eq(mp_graph_dump_json(g, f, source), 0);
   fclose(f);
   mp_graph_destroy(g);
+  free(source);
   return buf;
 }
 
@@ -97,7 +99,7 @@ static void check_dag(const mp_graph *g) {
 }
 
 static const char *cur_model;
-static int cur_n;
+static int cur_n, cur_nodes_ba;
 static void set_model(mp_gen_opts *o) {
   o->model = cur_model;
   o->n = cur_n;
@@ -166,8 +168,8 @@ START_TEST(randwire_inplace_workspace) {
       ck_assert_str_eq(nd->op, "relu");
       ck_assert_int_eq(data_succ(g, nd->alias.node), 1); /* nothing else reads it */
     }
-    if (!strcmp(nd->op, "relu") && !nd->inplace)
-      ck_assert_int_gt(data_succ(g, nd->in[0].node), 1);
+    if (!strcmp(nd->op, "relu") && !nd->inplace) /* read by others, or a graph input */
+      ck_assert(data_succ(g, nd->in[0].node) > 1 || g->nodes[nd->in[0].node].is_input);
     if (!strncmp(nd->op, "conv2d", 6)) {
       ck_assert_int_ge(nd->workspace, nd->out_size[0] / 4);
       ck_assert_int_le(nd->workspace, 2 * nd->out_size[0] + 4);
@@ -179,6 +181,150 @@ START_TEST(randwire_inplace_workspace) {
   ck_assert_int_gt(inplace, 0);
   ck_assert_int_eq(g->n_inplace_edges, 0);
   mp_graph_destroy(g);
+}
+END_TEST
+
+/* The RandWire DAG of a randwire graph: per RandWire node v (< n) its
+ * predecessors as a bitmask (n <= 64), from the names n%d.sum / n%d.relu /
+ * n%d.bn.  Returns the edge count. */
+static int rw_preds(const mp_graph *g, int n, uint64_t *pred) {
+  int *rw = mp_xmalloc(sizeof(int) * (size_t)g->n); /* node id -> RandWire node of its bn */
+  for (int v = 0; v < g->n; v++) {
+    int x;
+    char tail[8];
+    rw[v] = sscanf(g->nodes[v].name, "n%d.%3s", &x, tail) == 2 && !strcmp(tail, "bn") ? x : -1;
+  }
+  int edges = 0;
+  for (int v = 0; v < n; v++) {
+    char want[32];
+    int first = -1, sum = -1;
+    snprintf(want, sizeof want, "n%d.sum", v);
+    for (int u = 0; u < g->n; u++) sum = !strcmp(g->nodes[u].name, want) ? u : sum;
+    snprintf(want, sizeof want, "n%d.relu", v);
+    for (int u = 0; u < g->n; u++) first = !strcmp(g->nodes[u].name, want) ? u : first;
+    ck_assert_int_ge(first, 0);
+    const mp_node *nd = &g->nodes[sum >= 0 ? sum : first];
+    pred[v] = 0;
+    for (int i = 0; i < nd->n_in; i++)
+      if (rw[nd->in[i].node] >= 0) {
+        pred[v] |= (uint64_t)1 << rw[nd->in[i].node];
+        edges++;
+      }
+  }
+  free(rw);
+  return edges;
+}
+
+static int cur_m;
+static void set_ba(mp_gen_opts *o) {
+  o->model = "ba";
+  o->n = cur_nodes_ba;
+  o->m = cur_m;
+}
+
+/* BA is Xie et al.'s model: m nodes without edges, node m linked to all of
+ * them, every later node to m distinct earlier nodes drawn by degree, so
+ * exactly m (n - m) edges and m sources.  (igraph's BA, used before, began
+ * from one node: on n 32 m 5, 145 edges, nodes 0-5 a clique, one source.) */
+START_TEST(ba_paper_model) {
+  int cases[][2] = {{32, 5}, {10, 2}, {8, 7}, {50, 1}, {64, 20}};
+  for (size_t c = 0; c < sizeof cases / sizeof *cases; c++)
+    for (uint64_t seed = 1; seed <= 3; seed++) {
+      int n = cur_nodes_ba = cases[c][0], m = cur_m = cases[c][1];
+      mp_graph *g = gen("randwire", seed, set_ba);
+      uint64_t pred[64];
+      ck_assert_int_eq(rw_preds(g, n, pred), m * (n - m));
+      for (int v = 0; v < n; v++) {
+        if (v < m) ck_assert_msg(pred[v] == 0, "n %d m %d: node %d has a predecessor", n, m, v);
+        if (v == m) ck_assert(pred[v] == ((uint64_t)1 << m) - 1);
+        if (v >= m) {
+          ck_assert_int_eq(__builtin_popcountll(pred[v]), m);
+          ck_assert(pred[v] >> v == 0); /* earlier nodes only */
+        }
+      }
+      mp_graph_destroy(g);
+    }
+  /* the law: on n 4 m 2, node 3 draws two of 0, 1, 2 (degrees 1, 1, 2)
+   * without repeats: {0,1} with probability 1/6, {0,2} and {1,2} 5/12 each */
+  int count[8] = {0}, N = 3000;
+  cur_nodes_ba = 4;
+  cur_m = 2;
+  for (uint64_t seed = 1; seed <= (uint64_t)N; seed++) {
+    mp_graph *g = gen("randwire", seed, set_ba);
+    uint64_t pred[4];
+    rw_preds(g, 4, pred);
+    count[pred[3]]++;
+    mp_graph_destroy(g);
+  }
+  /* within 4 standard deviations (20 and 27) */
+  ck_assert_msg(abs(count[3] - N / 6) < 82, "{0,1}: %d of %d", count[3], N);
+  ck_assert_msg(abs(count[5] - 5 * N / 12) < 108, "{0,2}: %d of %d", count[5], N);
+  ck_assert_msg(abs(count[6] - 5 * N / 12) < 108, "{1,2}: %d of %d", count[6], N);
+}
+END_TEST
+
+/* igraph's failures come back as error codes with igraph's reason (its
+ * default handler aborted the process before the caller's check). */
+START_TEST(igraph_errors_return) {
+  mp_igraph_init();
+  igraph_t g;
+  igraph_error_t ie = igraph_erdos_renyi_game_gnp(&g, 10, 2.0, false, false);
+  ck_assert_int_eq(ie, IGRAPH_EINVAL);
+  const char *msg = mp_igraph_error(ie);
+  ck_assert_msg(strstr(msg, "robabilit") != NULL, "message: %s", msg);
+}
+END_TEST
+
+/* No in-place ReLU writes into a graph input (randwire, nas: as the other
+ * families), whatever the seed. */
+static void inplace_all(mp_gen_opts *o) {
+  o->inplace_prob = 1;
+  o->n = cur_nodes_ba;
+  o->k = 2;
+}
+
+START_TEST(inplace_never_over_input) {
+  const char *fams[] = {"randwire", "nas", "layered", "tree", "sp", "chain"};
+  int inplace = 0;
+  for (int f = 0; f < 6; f++)
+    for (uint64_t seed = 1; seed <= 8; seed++) {
+      cur_nodes_ba = !strcmp(fams[f], "randwire") ? 4 : !strcmp(fams[f], "nas") ? 0 : 20;
+      mp_graph *g = gen(fams[f], seed, inplace_all);
+      for (int v = 0; v < g->n; v++)
+        if (g->nodes[v].has_alias) {
+          inplace++;
+          ck_assert_msg(!g->nodes[g->nodes[v].alias.node].is_input, "%s seed %d: %s writes into %s",
+                        fams[f], (int)seed, g->nodes[v].name, g->nodes[g->nodes[v].alias.node].name);
+        }
+      mp_graph_destroy(g);
+    }
+  ck_assert_int_gt(inplace, 0);
+}
+END_TEST
+
+/* The source line quotes --name for the shell when it must, at any length. */
+START_TEST(source_quotes_name) {
+  static char long_name[700];
+  memset(long_name, 'x', 600);
+  const char *names[][2] = {{"plain_name-1.2", " --name plain_name-1.2"},
+                            {"my graph", " --name 'my graph'"},
+                            {"it's", " --name 'it'\\''s'"},
+                            {"", " --name ''"},
+                            {long_name, long_name}};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    mp_gen_opts o;
+    mp_gen_defaults(&o);
+    o.family = "chain";
+    o.name = names[i][0];
+    char *src;
+    mp_error err;
+    mp_graph *g = mp_gen(&o, &src, &err);
+    ck_assert_ptr_nonnull(g);
+    size_t ls = strlen(src), lw = strlen(names[i][1]);
+    ck_assert_msg(ls >= lw && !strcmp(src + ls - lw, names[i][1]), "name '%s': %s", names[i][0], src);
+    mp_graph_destroy(g);
+    free(src);
+  }
 }
 END_TEST
 
@@ -394,6 +540,9 @@ START_TEST(bad_parameters) {
       {"randwire", "ws", 4, 4, 5, -1}, {"randwire", "ba", 5, 4, 5, -1},
       {"randwire", "xx", 32, 4, 5, -1}, {"randwire", "er", 32, 4, 5, 1.5},
       {"layered", "ws", 2, 4, 5, -1},  {"sp", "ws", 1, 4, 5, -1},
+      /* over the edge cap (igraph aborted the process), too dense to rewire */
+      {"randwire", "er", 100000, 4, 5, 1}, {"randwire", "ws", 100000, 99998, 5, -1},
+      {"randwire", "ba", 100000, 4, 50000, -1}, {"randwire", "ws", 2000, 1998, 5, 1},
   };
   for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
     mp_gen_opts o;
@@ -405,7 +554,7 @@ START_TEST(bad_parameters) {
     o.m = bad[i].m;
     o.p = bad[i].p;
     mp_error err = {{0}};
-    mp_graph *g = mp_gen(&o, NULL, 0, &err);
+    mp_graph *g = mp_gen(&o, NULL, &err);
     ck_assert_msg(g == NULL, "case %zu accepted", i);
     ck_assert(err.msg[0] != 0);
   }
@@ -414,7 +563,20 @@ START_TEST(bad_parameters) {
   o.family = "chain";
   o.ws_prob = 2;
   mp_error err;
-  ck_assert_ptr_null(mp_gen(&o, NULL, 0, &err));
+  ck_assert_ptr_null(mp_gen(&o, NULL, &err));
+  /* sizes are multiples of 4 in [min, max]: [5, 7] holds none (every size
+   * used to be 4, below the minimum) */
+  mp_gen_defaults(&o);
+  o.family = "chain";
+  o.min_size = 5;
+  o.max_size = 7;
+  ck_assert_ptr_null(mp_gen(&o, NULL, &err));
+  ck_assert_msg(strstr(err.msg, "no multiple of 4") != NULL, "%s", err.msg);
+  o.max_size = 8;
+  mp_graph *g = mp_gen(&o, NULL, &err);
+  ck_assert_ptr_nonnull(g);
+  for (int v = 0; v < g->n; v++) ck_assert_int_eq(g->nodes[v].out_size[0], 8);
+  mp_graph_destroy(g);
 }
 END_TEST
 
@@ -578,9 +740,9 @@ START_TEST(family_options_match_source) {
     if (cases[i][1]) o.model = cases[i][1];
     o.backward = true;
     o.name = "x";
-    char src[1024], words[1024], takes[512];
+    char *src, words[1024], takes[512];
     mp_error err;
-    mp_graph *g = mp_gen(&o, src, sizeof src, &err);
+    mp_graph *g = mp_gen(&o, &src, &err);
     ck_assert_msg(g != NULL, "%s: %s", o.family, g ? "" : err.msg);
     mp_graph_destroy(g);
     snprintf(words, sizeof words, "%s", src);
@@ -593,6 +755,7 @@ START_TEST(family_options_match_source) {
       if (strcmp(t, "--out") && strcmp(t, "--inplace-relu"))
         ck_assert_msg(line_has_word(src, t), "%s %s takes %s, its source lacks it: %s",
                       o.family, o.model, t, src);
+    free(src);
   }
   ck_assert(!mp_gen_takes("chain", NULL, "--cells") && !mp_gen_takes("nas", NULL, "-n"));
   ck_assert(!mp_gen_takes("randwire", "ba", "-k") && mp_gen_takes("randwire", "ba", "-m"));
@@ -607,6 +770,10 @@ Suite *suite_gen(void) {
   tcase_add_test(tc, deterministic);
   tcase_add_test(tc, randwire_shape);
   tcase_add_test(tc, randwire_inplace_workspace);
+  tcase_add_test(tc, ba_paper_model);
+  tcase_add_test(tc, igraph_errors_return);
+  tcase_add_test(tc, inplace_never_over_input);
+  tcase_add_test(tc, source_quotes_name);
   tcase_add_test(tc, nas_shape);
   tcase_add_test(tc, layered_shape);
   tcase_add_test(tc, tree_shape);

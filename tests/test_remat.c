@@ -864,7 +864,7 @@ START_TEST(gen_costs) {
     o.ws_prob = 0.3;
     o.inplace_prob = 0.3;
     mp_error err;
-    mp_graph *g = mp_gen(&o, NULL, 0, &err);
+    mp_graph *g = mp_gen(&o, NULL, &err);
     ck_assert_msg(g != NULL, "%s", err.msg);
     for (int v = 0; v < g->n; v++) {
       const mp_node *nd = &g->nodes[v];

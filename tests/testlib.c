@@ -71,9 +71,8 @@ mp_graph *tl_gen(const char *family, int n, uint64_t seed, bool train) {
     o.ws_prob = 0.2;
     o.inplace_prob = 0.2;
   }
-  char source[512];
   mp_error err;
-  mp_graph *g = mp_gen(&o, source, sizeof source, &err);
+  mp_graph *g = mp_gen(&o, NULL, &err);
   ck_assert_msg(g != NULL, "gen %s -n %d --seed %llu: %s", family, n, (unsigned long long)seed,
                 g ? "" : err.msg);
   return g;
