@@ -181,6 +181,9 @@ typedef struct mp_row {
 } mp_row;
 
 void mp_row_init(mp_row *r);  /* empty row: NULL strings, absent numbers */
+/* Does a row answer its cell (a plan, a refusal, a proven infeasibility)?
+ * Else it is a failure (error, timeout), which --retry-failed reruns. */
+bool mp_row_answered(const char *status, bool has_fig);
 void mp_row_destroy(mp_row *r);
 
 typedef struct sqlite3 mp_db;
@@ -213,6 +216,13 @@ typedef struct mp_keyset {
   int n;
 } mp_keyset;
 int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap);
+/* What bench makes of the row a file holds for a cell, whose fingerprint
+ * now is `fingerprint` and which is to be timed `repeat` times: stale (of
+ * other solvers or another graph version, or a plan timed fewer times:
+ * rerun), failed (rerun by --retry-failed) or current (kept).  Ordered:
+ * a rerun's row supersedes a stale one, an answer a failure (merge). */
+typedef enum { MP_ROW_STALE, MP_ROW_FAILED, MP_ROW_CURRENT } mp_row_verdict;
+mp_row_verdict mp_cellstate_verdict(const mp_cellstate *cs, const char *fingerprint, int repeat);
 const mp_cellstate *mp_keyset_find(const mp_keyset *ks, const char *key);
 void mp_keyset_destroy(mp_keyset *ks);
 
@@ -246,6 +256,13 @@ typedef struct mp_graphrow {
  * not cut)?  Otherwise the graph's job runs (again). */
 bool mp_db_graph_current(mp_db *db, const char *path, const char *digest, const char *given_fp,
                          bool retry_cut);
+/* Claim a graph's job as a cell is claimed (MP_CLAIMED, MP_CLAIM_TAKEN,
+ * MP_CLAIM_HANDLED: its graphs row became current meanwhile; -1 on error),
+ * so that several bench processes on one file compute it once. */
+int mp_db_claim_graph(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                      bool retry_cut, char *msg, size_t cap);
+/* Store a graphs row and drop this process's claim on the graph, in one
+ * transaction. */
 int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap);
 void mp_graphrow_destroy(mp_graphrow *g);
 
@@ -255,11 +272,15 @@ void mp_graphrow_destroy(mp_graphrow *g);
 int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap);
 void mp_rows_destroy(mp_row *rows, int n);
 
-/* Merge results files into out (idempotent: a cell already in out keeps its
- * row; a graph keeps the best of its graphs rows, mp_db_copy_graphs).
- * Every input is checked first; all rows go in one transaction; a new out
- * is built beside it and renamed into place, so a failure leaves no out and
- * never changes an existing one. */
+/* Merge results files into out (resdb_merge.c): one row per cell, an
+ * input's row replacing out's when it supersedes it by bench's rerun rule
+ * (mp_cellstate_verdict), else the later run, else a fixed order: the same
+ * out in any order, merged any number of times; a graph keeps the best of
+ * its graphs rows (mp_db_copy_graphs).  Every input is checked first; all
+ * rows go in one transaction; a new out is built beside it and put in
+ * place only if out is still absent, so a failure leaves no out, never
+ * changes an existing one, and nothing that appeared meanwhile is lost.
+ * *added: rows written (new cells, or superseding out's row). */
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap);
 /* The results as CSV, sorted by key, every column (and each graph's bound and baseline). */
@@ -325,7 +346,7 @@ typedef struct mp_table_opts {
   const char *format;       /* md, latex, csv */
   const char *view;         /* graphs, suite, both (default; csv: graphs), pivot */
   const char *metric;       /* pivot cells: peak, arena, time, status, wall */
-  bool best_of_seeds;       /* aggregate over seeds by the best run (else median) */
+  bool best_of_seeds;       /* over seeds the best run (else the lower-median run) */
   bool graph_bound_only;    /* --bound graph: the independent bound, never tightened */
   bool common;              /* only instances every listed solver planned */
   const char *const *solvers;   /* --solver LABEL: these only, in this order */
@@ -352,7 +373,7 @@ typedef struct mp_agg {
   const char *order, *place, *options;
   const char *source;       /* the results file, when a cell came from several */
   double time_limit;
-  char label[320];          /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}") */
+  const char *label;        /* "greedy+bysize" (+ " @2s" / " [opts]" / " {file}"; owned by the set) */
   int runs, ok, refused;
   bool fixed;               /* fixed-lifetime instance */
   int64_t nodes;            /* of the graph (0: fixed-lifetime; MP_NA: unknown) */
@@ -386,6 +407,8 @@ typedef struct mp_aggset {
   int *source_rows;
   int n_sources;
   bool split_sources;       /* a cell came from several files: kept apart */
+  char **labels;            /* the groups' labels (any length) */
+  int n_labels;
 } mp_aggset;
 
 /* Group rows by graph and solver, compute each graph's bounds and check
@@ -395,7 +418,13 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *ou
  * of any repeat (a row's own time when it has none); both `fallback` when no
  * row has a time. */
 void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *lo, double *hi);
+/* Rows p[0..n) sorted so that the rows of one cell (same_cell: its key and
+ * seed, the file aside) are adjacent: does some cell come from two files? */
+bool mp_rows_cell_in_two_files(const mp_row *const *p, int n,
+                               bool (*same_cell)(const mp_row *, const mp_row *));
 void mp_aggset_destroy(mp_aggset *s);
+/* Is want exactly parts[0] + "+" + parts[1] ... (any lengths)? */
+bool mp_label_joins(const char *want, const char *const *parts, int n);
 /* Does group g answer to the solver label `want` ("order+place", or the
  * full label with its suffixes)? */
 bool mp_agg_matches(const mp_agg *g, const char *want);
@@ -414,7 +443,8 @@ typedef struct mp_ragg {
   const char *graph, *path, *order, *remat, *place, *options, *source;
   const char *budget_arg, *bandwidth_arg;
   double time_limit;
-  char label[320];          /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}") */
+  const char *label;        /* "given+rotor+bysize" (+ " bw=0" / " @2s" / " [opts]" / " {file}";
+                               owned by the set) */
   double frac;              /* the budget as a fraction ("0.8x"), NAN for bytes */
   int runs, ok, refused, infeasible;
   int64_t budget;           /* bytes, the smallest the runs resolved (MP_NA: unknown) */
@@ -430,13 +460,15 @@ typedef struct mp_raggset {
   int n;
   char **issues;            /* results that contradict a budget or a proof */
   int n_issues;
+  char **labels;            /* the groups' labels (any length) */
+  int n_labels;
 } mp_raggset;
 
-/* Group the remat rows (the others are left out): over seeds the lower
- * median of each figure of the runs with a plan, or (best_of_seeds) the run
- * with the smallest duration.  Checks: a plan over its budget or below the
- * events floor its run reported, an `infeasible` at a budget some plan of
- * the graph met. */
+/* Group the remat rows (the others are left out): over seeds every figure
+ * of one run with a plan, the lower median by duration (ties: live peak,
+ * then seed), or (best_of_seeds) the shortest; times their own medians.
+ * Checks: a plan over its budget or below the events floor its run
+ * reported, an `infeasible` at a budget some plan of the graph met. */
 void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggset *out);
 void mp_raggset_destroy(mp_raggset *s);
 /* Does group g answer to `want` (the label, or "order+remat+place")? */

@@ -8,6 +8,7 @@
  * median planning time, with the minimum and maximum beside them. */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <signal.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,29 @@ static bool solve_has_figures(const mp_cellrun *run) {
 }
 
 bool mp_cellrun_ok(const mp_cellrun *run) { return solve_has_figures(run); }
+
+bool mp_row_answered(const char *status, bool has_fig) {
+  return has_fig || !strcmp(status, "refused") || !strcmp(status, "infeasible");
+}
+
+mp_row_verdict mp_cellstate_verdict(const mp_cellstate *cs, const char *fingerprint, int repeat) {
+  if (!cs->fingerprint || strcmp(cs->fingerprint, fingerprint) || (cs->has_fig && cs->repeats < repeat))
+    return MP_ROW_STALE;
+  return mp_row_answered(cs->status, cs->has_fig) ? MP_ROW_CURRENT : MP_ROW_FAILED;
+}
+
+/* SIGTERM, SIGINT and SIGHUP are how a scheduler (scancel, a wall-time
+ * limit), a user (kill, ^C) or a terminal stop a job, and the runner never
+ * sends them (its time-limit kill is SIGKILL, and it knows it sent that):
+ * a solver that died of one was stopped, it did not fail, and its cell
+ * must run again.  Once the runner itself was told to stop, any death by a
+ * signal is part of that stop (a scheduler's SIGKILL after its grace). */
+int mp_run_stop_signal(int wstatus, bool killed, int stopping) {
+  if (killed || !WIFSIGNALED(wstatus)) return 0;
+  int sig = WTERMSIG(wstatus);
+  if (sig == SIGTERM || sig == SIGINT || sig == SIGHUP) return sig;
+  return stopping;
+}
 
 /* Status and message of one run. */
 static void run_status(const mp_experiment *e, const mp_cell *c, const mp_cellrun *run,

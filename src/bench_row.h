@@ -23,6 +23,13 @@ void mp_cellrun_destroy(mp_cellrun *run);
 /* Did the run give a plan with figures (so that a repeat makes sense)? */
 bool mp_cellrun_ok(const mp_cellrun *run);
 
+/* Did a child (a cell's solver or a graph's job) end by a request to stop
+ * rather than by its own doing?  The signal (0: no), given its wait status,
+ * whether the runner killed it at its time limit and the signal that told
+ * the runner to stop (0: none yet).  Such a child is no result: its cell
+ * runs again on resume. */
+int mp_run_stop_signal(int wstatus, bool killed, int stopping);
+
 /* The row of a cell from its n runs: figures from the first, times from
  * the successful ones (median-time run, min, max), a failure from the last
  * run if it failed.  started: UTC time of the first run. */

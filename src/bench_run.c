@@ -6,7 +6,12 @@
  * runner, even after a kill -9) and a wall-clock kill at time limit + grace;
  * with --repeat N it runs up to N times.  A crash, a kill or a non-zero exit
  * becomes a row with status error or timeout and the reason; it never stops
- * the run.  Before a cell runs it is claimed in the results file, so that
+ * the run.  Two deaths are no result: by a request to stop (SIGTERM, SIGINT,
+ * SIGHUP, which the runner never sends, or any signal once the runner was
+ * told to stop: mp_run_stop_signal), which stops the run as a signal to it
+ * would (exit 128 + signal, the cell runs on resume); and without output
+ * because the scratch folder cannot take files (bench_scratch.c), which
+ * stops the run with that error.  Before a cell runs it is claimed in the results file, so that
  * several bench processes on one file run each cell once; the row and the
  * end of the claim are one transaction.  Each graph's independent bound and
  * the baseline of reduction_vs_given (the given order placed by bysize at
@@ -17,7 +22,8 @@
  * without an alignment of their own then run with --no-baseline, and their
  * rows take reduction_vs_given from the graphs table when they are read
  * (resdb.c).  A graph's job reruns when its file or the baseline's solvers
- * changed. */
+ * changed; it is claimed like a cell, so that bench processes sharing a
+ * file compute it once. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -34,6 +40,7 @@
 #include <unistd.h>
 
 #include "bench_row.h"
+#include "bench_scratch.h"
 #include "util.h"
 #include "resdb_schema.h"
 
@@ -149,6 +156,7 @@ typedef struct runner {
   int n_gs, next_g;
   double t_start, last_progress, last_beat;
   sigset_t chld, oldmask;
+  char stopped_by[600];     /* the child whose death by a stop signal stopped the run */
 } runner;
 
 static volatile sig_atomic_t g_stop;
@@ -264,6 +272,7 @@ static int spawn(runner *R, job *j, int slot, char **argv, double limit, char *m
     }
     signal(SIGINT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    signal(SIGXFSZ, SIG_DFL);
     sigprocmask(SIG_SETMASK, &R->oldmask, NULL);
     execv(argv[0], argv);
     static const char m[] = "memplan bench: cannot execute the solver program\n";
@@ -297,6 +306,21 @@ static int launch_bound(runner *R, job *j, int slot, char *msg, size_t cap) {
   return rc;
 }
 
+/* A child that left no output, though the runner did not kill it: when the
+ * scratch folder cannot take files (a full TMPDIR), that is why, and the
+ * run stops with that error instead of storing the solver's "failure". */
+static int scratch_lost_it(runner *R, bool no_output, bool killed, char *msg, size_t cap) {
+  return no_output && !killed ? mp_scratch_probe(R->tmp, msg, cap) : 0;
+}
+
+/* An error of the results file: its name first. */
+static int db_failed(runner *R, char *msg, size_t cap) {
+  char sub[512];
+  snprintf(sub, sizeof sub, "%s", msg);
+  snprintf(msg, cap, "%s: %s", R->o->results, sub);
+  return -1;
+}
+
 /* The next cell this process may run: claimed in the results file. */
 static int next_claimed_cell(runner *R, char *msg, size_t cap) {
   while (R->next < R->n_todo) {
@@ -314,10 +338,29 @@ static int next_claimed_cell(runner *R, char *msg, size_t cap) {
     cell.budget_arg = c->budget;
     cell.bandwidth_arg = c->bandwidth;
     int got = mp_db_claim(R->db, &cell, R->expect[k], msg, cap);
-    if (got < 0) return -2;
+    if (got < 0) {
+      db_failed(R, msg, cap);
+      return -2;
+    }
     if (got == MP_CLAIMED) return R->todo[k];
     if (got == MP_CLAIM_TAKEN) R->st->taken++;
     if (got == MP_CLAIM_HANDLED) R->st->handled++;
+  }
+  return -1;
+}
+
+/* The next graph whose job this process may run: claimed in the results
+ * file (another process may be computing it, or have stored it since). */
+static int next_claimed_graph(runner *R, char *msg, size_t cap) {
+  while (R->next_g < R->n_gs) {
+    int g = R->next_g++;
+    int got = mp_db_claim_graph(R->db, R->gs[g].path, R->gs[g].digest, R->given_fp,
+                                R->o->retry_failed, msg, cap);
+    if (got < 0) {
+      db_failed(R, msg, cap);
+      return -2;
+    }
+    if (got == MP_CLAIMED) return g;
   }
   return -1;
 }
@@ -329,9 +372,11 @@ static int fill_slots(runner *R, char *msg, size_t cap) {
     while (R->js[slot].pid) slot++;
     job *j = &R->js[slot];
     memset(j, 0, sizeof *j);
-    if (R->next_g < R->n_gs) {
+    int gi = next_claimed_graph(R, msg, cap);
+    if (gi == -2) return -1;
+    if (gi >= 0) {
       j->kind = JOB_BOUND;
-      j->index = R->next_g++;
+      j->index = gi;
       if (launch_bound(R, j, slot, msg, cap)) return -1;
     } else {
       int ci = next_claimed_cell(R, msg, cap);
@@ -384,40 +429,48 @@ static bool fill_baseline(mp_graphrow *row, json_t *o) {
   return true;
 }
 
-/* A graph's child ended: its bound and baseline (each may be absent, the
- * message says why) into the graphs table. */
-static void store_bound(runner *R, job *j, int ws, double now) {
+/* The graphs row of a graph's child: its bound and baseline (each may be
+ * absent; why: the message, in why[cap]). */
+static void graph_row(const runner *R, const job *j, int ws, const mp_cellrun *run, json_t **line,
+                      int n, mp_graphrow *row, char *why, size_t cap) {
   const gjob *g = &R->gs[j->index];
+  memset(row, 0, sizeof *row);
+  row->path = (char *)g->path;
+  row->digest = (char *)g->digest;
+  row->given_fingerprint = R->given_fp;
+  row->nodes = row->buffers = row->bound = row->given_arena = row->given_align = MP_NA;
+  bool exited = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
+  bool bound = n > 0 && fill_bound(row, line[0]);
+  bool base = bound && n > 1 && (exited || j->killed) && fill_baseline(row, line[1]);
+  const char *given_msg = n > 1 ? json_string_value(json_object_get(line[1], "given_message")) : NULL;
+  const char *reason = given_msg ? given_msg : run->errtail;
+  why[0] = 0;
+  if (!bound || !base) {
+    snprintf(why, cap, "%s%s%s%s", bound ? "no baseline: " : "",
+             j->killed ? "killed at the time limit" : "", j->killed && reason[0] ? ": " : "", reason);
+    row->message = why;
+  }
+}
+
+/* A graph's child ended: its bound and baseline into the graphs table. */
+static int store_bound(runner *R, job *j, int ws, double now, char *msg, size_t cap) {
   mp_cellrun run;
   mp_cellrun_read(&run, j->out, j->err, ws, j->killed, now - j->t0);
   json_t *line[2] = {NULL, NULL};
-  int n = read_lines(j->out, line, 2);
+  int n = read_lines(j->out, line, 2), rc = scratch_lost_it(R, n == 0, j->killed, msg, cap);
   mp_graphrow row;
-  memset(&row, 0, sizeof row);
-  row.path = (char *)g->path;
-  row.digest = (char *)g->digest;
-  row.given_fingerprint = R->given_fp;
-  row.nodes = row.buffers = row.bound = row.given_arena = row.given_align = MP_NA;
-  bool exited = WIFEXITED(ws) && WEXITSTATUS(ws) == 0;
-  bool bound = n > 0 && fill_bound(&row, line[0]);
-  bool base = bound && n > 1 && (exited || j->killed) && fill_baseline(&row, line[1]);
-  const char *given_msg = n > 1 ? json_string_value(json_object_get(line[1], "given_message")) : NULL;
-  const char *reason = given_msg ? given_msg : run.errtail;
   char why[600];
-  if (!bound || !base) {
-    snprintf(why, sizeof why, "%s%s%s%s", bound ? "no baseline: " : "",
-             j->killed ? "killed at the time limit" : "", j->killed && reason[0] ? ": " : "", reason);
-    row.message = why;
+  if (!rc) {
+    graph_row(R, j, ws, &run, line, n, &row, why, sizeof why);
+    rc = mp_db_graph_store(R->db, &row, msg, cap) ? db_failed(R, msg, cap) : 0;
   }
-  char msg[512];
-  if (mp_db_graph_store(R->db, &row, msg, sizeof msg) && !R->o->quiet)
-    fprintf(stderr, "memplan bench: %s: %s\n", g->path, msg);
-  else if (bound && !base && !R->o->quiet)
+  if (!rc) R->st->bounds++;
+  if (!rc && row.bound != MP_NA && row.given_arena == MP_NA && !R->o->quiet)
     fprintf(stderr, "memplan bench: %s: %s (reduction_vs_given absent at the default alignment)\n",
-            g->path, why);
-  R->st->bounds++;
+            row.path, why);
   for (int i = 0; i < n; i++) json_decref(line[i]);
   mp_cellrun_destroy(&run);
+  return rc;
 }
 
 static void report_failure(runner *R, const mp_row *r) {
@@ -431,35 +484,73 @@ static void report_failure(runner *R, const mp_row *r) {
           (unsigned long long)r->seed, what, r->status, r->message ? r->message : "");
 }
 
+static void drop_runs(job *j) {
+  for (int i = 0; i < j->n_runs; i++) mp_cellrun_destroy(&j->runs[i]);
+  free(j->runs);
+  j->runs = NULL;
+  j->n_runs = 0;
+}
+
+/* The summary's counts, of a row stored. */
+static void count_row(runner *R, const mp_row *r) {
+  bool refused = !strcmp(r->status, "refused");
+  R->st->run++;
+  R->done++;
+  if (refused) R->st->refused++;
+  if (mp_row_answered(r->status, r->has_fig)) {
+    if (!refused) R->st->ok++;
+    return;
+  }
+  R->st->failed++;
+  if (!strcmp(r->status, "timeout")) R->st->timeouts++;
+  report_failure(R, r);
+}
+
 /* A cell's child ended: run it again (--repeat) or store its row. */
 static int cell_ended(runner *R, job *j, int slot, int ws, double now, char *msg, size_t cap) {
   j->runs = mp_xrealloc(j->runs, sizeof(mp_cellrun) * (size_t)(j->n_runs + 1));
   mp_cellrun *run = &j->runs[j->n_runs++];
   mp_cellrun_read(run, j->out, j->err, ws, j->killed, now - j->t0);
   j->pid = 0;
-  if (mp_cellrun_ok(run) && j->n_runs < R->e->repeat && !g_stop)
+  R->running--;
+  if (scratch_lost_it(R, !run->out, j->killed, msg, cap)) {
+    drop_runs(j);
+    return -1;
+  }
+  if (mp_cellrun_ok(run) && j->n_runs < R->e->repeat && !g_stop) {
+    R->running++;
     return launch_cell(R, j, slot, msg, cap);
+  }
   mp_row r;
   mp_row_from_runs(R->e, &R->m->cells[j->index], j->runs, j->n_runs, j->started, &r);
-  for (int i = 0; i < j->n_runs; i++) mp_cellrun_destroy(&j->runs[i]);
-  free(j->runs);
-  j->runs = NULL;
-  j->n_runs = 0;
-  int rc = mp_db_store(R->db, &r, true, msg, cap);
-  bool refused = !strcmp(r.status, "refused");
-  bool answered = r.has_fig || refused || !strcmp(r.status, "infeasible");
-  R->st->run++;
-  R->done++;
-  if (refused) R->st->refused++;
-  if (answered && !refused) R->st->ok++;
-  if (!answered) {
-    R->st->failed++;
-    if (!strcmp(r.status, "timeout")) R->st->timeouts++;
-    report_failure(R, &r);
-  }
+  drop_runs(j);
+  int rc = mp_db_store(R->db, &r, true, msg, cap) ? db_failed(R, msg, cap) : 0;
+  if (!rc) count_row(R, &r);
   mp_row_destroy(&r);
-  R->running--;
   return rc;
+}
+
+/* A child that died of a request to stop (mp_run_stop_signal) is no
+ * result: nothing is stored, its claim ends with the run's (rerun to
+ * resume), and the run stops as if it had been sent the signal itself:
+ * whoever stops the solvers (scancel signals every process of the job, in
+ * no particular order) means to stop the bench. */
+static void abandon(runner *R, job *j, int sig) {
+  if (!g_stop) {
+    char what[480];
+    const mp_cell *c = j->kind == JOB_CELL ? &R->m->cells[j->index] : NULL;
+    if (c)
+      snprintf(what, sizeof what, "%.300s %.60s+%.60s seed %llu", c->path, c->order, c->place,
+               (unsigned long long)c->seed);
+    else
+      snprintf(what, sizeof what, "the graph job of %.300s", R->gs[j->index].path);
+    snprintf(R->stopped_by, sizeof R->stopped_by, " (%s died of signal %d, %s, which bench "
+             "never sends: a request to stop)", what, sig, strsignal(sig));
+    g_stop = sig;
+  }
+  drop_runs(j);
+  j->pid = 0;
+  R->running--;
 }
 
 static int reap(runner *R, char *msg, size_t cap) {
@@ -467,13 +558,15 @@ static int reap(runner *R, char *msg, size_t cap) {
   for (int s = 0; s < R->jobs; s++) {
     job *j = &R->js[s];
     if (!j->pid) continue;
-    int ws;
+    int ws, stop;
     pid_t p = waitpid(j->pid, &ws, WNOHANG);
     if (p == j->pid) {
-      if (j->kind == JOB_BOUND) {
-        store_bound(R, j, ws, now);
+      if ((stop = mp_run_stop_signal(ws, j->killed, (int)g_stop)))
+        abandon(R, j, stop);
+      else if (j->kind == JOB_BOUND) {
         j->pid = 0;
         R->running--;
+        if (store_bound(R, j, ws, now, msg, cap)) return -1;
       } else if (cell_ended(R, j, s, ws, now, msg, cap)) {
         return -1;
       }
@@ -524,34 +617,37 @@ static void kill_all(runner *R) {
       waitpid(j->pid, NULL, 0);
       j->pid = 0;
     }
-    for (int i = 0; i < j->n_runs; i++) mp_cellrun_destroy(&j->runs[i]);
-    free(j->runs);
-    j->runs = NULL;
-    j->n_runs = 0;
+    drop_runs(j);
   }
+}
+
+/* The run was told to stop (a signal to bench, or a solver's death by one):
+ * the children are killed, no row is stored for them.  Checked again when
+ * no work is left, since the last child's death may have been the stop. */
+static int stopped(runner *R, char *msg, size_t cap) {
+  kill_all(R);
+  R->st->interrupted = (int)g_stop;
+  snprintf(msg, cap, "interrupted by signal %d%s: %d cells done, rerun to resume", (int)g_stop,
+           R->stopped_by, R->done);
+  return -1;
 }
 
 static int loop(runner *R, char *msg, size_t cap) {
   int rc = 0;
   while ((R->next_g < R->n_gs || R->next < R->n_todo || R->running > 0) && !rc) {
     if ((rc = fill_slots(R, msg, cap))) break;
-    if (g_stop) {
-      kill_all(R);
-      R->st->interrupted = (int)g_stop;
-      snprintf(msg, cap, "interrupted by signal %d: %d cells done, rerun to resume", (int)g_stop,
-               R->done);
-      return -1;
-    }
+    if (g_stop) return stopped(R, msg, cap);
     if (R->running == 0) continue;
     wait_a_little(R);
     if ((rc = reap(R, msg, cap))) break;
     double now = mp_now();
     if (now - R->last_beat > 60) {
       R->last_beat = now;
-      if ((rc = mp_db_heartbeat(R->db, msg, cap))) break;
+      if ((rc = mp_db_heartbeat(R->db, msg, cap) ? db_failed(R, msg, cap) : 0)) break;
     }
     progress(R, now, false);
   }
+  if (!rc && g_stop) return stopped(R, msg, cap);
   progress(R, mp_now(), true);
   return rc;
 }
@@ -562,14 +658,12 @@ static int loop(runner *R, char *msg, size_t cap) {
 static bool must_run(const mp_experiment *e, const mp_bench_opts *o, const mp_cell *c,
                      const mp_cellstate *cs, mp_bench_stats *st) {
   if (!cs) return true;
-  bool stale = !cs->fingerprint || strcmp(cs->fingerprint, c->fingerprint) ||
-               (cs->has_fig && cs->repeats < e->repeat);
-  if (stale) {
+  mp_row_verdict v = mp_cellstate_verdict(cs, c->fingerprint, e->repeat);
+  if (v == MP_ROW_STALE) {
     st->stale++;
     return true;
   }
-  bool answered = cs->has_fig || !strcmp(cs->status, "refused") || !strcmp(cs->status, "infeasible");
-  if (!answered && o->retry_failed) return true;
+  if (v == MP_ROW_FAILED && o->retry_failed) return true;
   st->done_before++;
   return false;
 }
@@ -611,26 +705,7 @@ static int find_programs(runner *R, char *msg, size_t cap) {
     snprintf(msg, cap, "%s: not executable", R->prog);
     return -1;
   }
-  const char *tdir = getenv("TMPDIR");
-  char unique[7] = {0}; /* mkdtemp's template: six trailing 'X' it replaces */
-  memset(unique, 'X', 6);
-  snprintf(R->tmp, sizeof R->tmp, "%.900s/memplan-bench-%s", tdir && tdir[0] ? tdir : "/tmp", unique);
-  if (!mkdtemp(R->tmp)) {
-    snprintf(msg, cap, "mkdtemp %s: %s", R->tmp, strerror(errno));
-    return -1;
-  }
   return 0;
-}
-
-static void rm_tmp(const char *tmp, int slots) {
-  char p[PATH_MAX];
-  for (int i = 0; i < slots; i++) {
-    snprintf(p, sizeof p, "%.1000s/%d.out", tmp, i);
-    unlink(p);
-    snprintf(p, sizeof p, "%.1000s/%d.err", tmp, i);
-    unlink(p);
-  }
-  rmdir(tmp);
 }
 
 static void start_line(const runner *R) {
@@ -642,6 +717,82 @@ static void start_line(const runner *R) {
   fflush(stderr);
 }
 
+/* SIGINT and SIGTERM stop the run (g_stop); SIGXFSZ is ignored, so that a
+ * file-size limit is an error bench reports (EFBIG: the results file or
+ * the scratch folder is full) rather than its death.  From before the
+ * scratch folder is made until it is removed. */
+typedef struct handlers {
+  struct sigaction i, t, x;
+} handlers;
+
+static void catch_stops(handlers *old) {
+  struct sigaction sa, ign;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_stop;
+  memset(&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  g_stop = 0;
+  sigaction(SIGINT, &sa, &old->i);
+  sigaction(SIGTERM, &sa, &old->t);
+  sigaction(SIGXFSZ, &ign, &old->x);
+}
+
+static void release_stops(const handlers *old) {
+  sigaction(SIGINT, &old->i, NULL);
+  sigaction(SIGTERM, &old->t, NULL);
+  sigaction(SIGXFSZ, &old->x, NULL);
+}
+
+static void free_runner(runner *R) {
+  free(R->js);
+  free(R->todo);
+  free(R->expect);
+  free(R->gs);
+  free(R->given_fp);
+  if (R->db) mp_db_close(R->db);
+}
+
+/* The results file, the cells to run, the programs, the scratch folder. */
+static int set_up(runner *R, char *msg, size_t cap) {
+  R->db = mp_db_open_mode(R->o->results, !R->o->shared_fs, msg, cap);
+  if (!R->db) return -1;
+  R->given_fp = mp_baseline_fingerprint();
+  return plan_work(R, msg, cap) || find_programs(R, msg, cap) ||
+                 mp_scratch_open(R->tmp, sizeof R->tmp, msg, cap)
+             ? -1
+             : 0;
+}
+
+/* Drop this process's claims, so that other processes need not wait for
+ * them to go stale; when even that cannot be written, say so (they are
+ * taken over by the next run all the same: their owner is gone). */
+static void release_claims(runner *R) {
+  char sub[512];
+  if (mp_db_unclaim_all(R->db, sub, sizeof sub))
+    fprintf(stderr, "memplan bench: %s: this run's claims stay until a later run takes them over "
+            "(%s)\n", R->o->results, sub);
+}
+
+/* The run itself, SIGCHLD blocked (the loop waits for it); then every
+ * child killed and this process's claims dropped. */
+static int run(runner *R, char *msg, size_t cap) {
+  (void)mp_version_string();
+  (void)mp_machine_cpu();
+  (void)mp_machine_host();
+  R->jobs = R->o->jobs > 0 ? R->o->jobs : 1;
+  R->js = mp_xcalloc((size_t)R->jobs, sizeof(job));
+  start_line(R);
+  sigemptyset(&R->chld);
+  sigaddset(&R->chld, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &R->chld, &R->oldmask);
+  int rc = loop(R, msg, cap);
+  if (R->o->progress) fputc('\n', stderr);
+  kill_all(R);
+  release_claims(R);
+  sigprocmask(SIG_SETMASK, &R->oldmask, NULL);
+  return rc;
+}
+
 int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts *o,
                  mp_bench_stats *st, char *msg, size_t cap) {
   memset(st, 0, sizeof *st);
@@ -650,49 +801,16 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   memset(&R, 0, sizeof R);
   R.e = e, R.m = m, R.o = o, R.st = st;
   R.t_start = R.last_progress = R.last_beat = mp_now();
-  R.db = mp_db_open_mode(o->results, !o->shared_fs, msg, cap);
-  if (!R.db) return -1;
-  R.given_fp = mp_baseline_fingerprint();
-  if (plan_work(&R, msg, cap) || find_programs(&R, msg, cap)) {
-    mp_db_close(R.db);
-    free(R.todo);
-    free(R.expect);
-    free(R.gs);
-    free(R.given_fp);
-    return -1;
+  handlers old;
+  catch_stops(&old);
+  int rc = set_up(&R, msg, cap);
+  if (!rc) {
+    st->started = true;
+    rc = run(&R, msg, cap);
+    mp_scratch_remove(R.tmp);
   }
-  st->started = true;
-  (void)mp_version_string();
-  (void)mp_machine_cpu();
-  (void)mp_machine_host();
-  R.jobs = o->jobs > 0 ? o->jobs : 1;
-  R.js = mp_xcalloc((size_t)R.jobs, sizeof(job));
-  start_line(&R);
-
-  sigemptyset(&R.chld);
-  sigaddset(&R.chld, SIGCHLD);
-  sigprocmask(SIG_BLOCK, &R.chld, &R.oldmask);
-  struct sigaction sa, old_int, old_term;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_handler = on_stop;
-  sigaction(SIGINT, &sa, &old_int);
-  sigaction(SIGTERM, &sa, &old_term);
-  g_stop = 0;
-  int rc = loop(&R, msg, cap);
-  if (o->progress) fputc('\n', stderr);
-  kill_all(&R);
-  char sub[256];
-  mp_db_unclaim_all(R.db, sub, sizeof sub);
-  sigaction(SIGINT, &old_int, NULL);
-  sigaction(SIGTERM, &old_term, NULL);
-  sigprocmask(SIG_SETMASK, &R.oldmask, NULL);
-  rm_tmp(R.tmp, R.jobs);
-  free(R.js);
-  free(R.todo);
-  free(R.expect);
-  free(R.gs);
-  free(R.given_fp);
-  mp_db_close(R.db);
+  release_stops(&old);
+  free_runner(&R);
   st->wall_s = mp_now() - R.t_start;
   return rc;
 }

@@ -21,7 +21,11 @@ static const char bench_help[] =
     "results file.  Cells already in the results file are skipped: rerun to resume.  Rows of\n"
     "a solver rebuilt since (its source fingerprint changed) or of a changed graph file are\n"
     "stale and run again.  Several bench processes may share one results file: each cell is\n"
-    "claimed before it runs.  Experiment files: scripts/experiments/README.md.\n"
+    "claimed before it runs.  SIGINT or SIGTERM (scancel) stops the run: no row for the cells\n"
+    "in flight, exit 130 or 143, rerun to resume; so does a solver dying of SIGTERM, SIGINT\n"
+    "or SIGHUP (bench never sends them: a stop request, not a solver failure).  A TMPDIR\n"
+    "that cannot take the children's output (full) stops the run with that error, no row.\n"
+    "Experiment files: scripts/experiments/README.md.\n"
     "\n"
     "  --results FILE.sqlite   results file (default results/EXPERIMENT.sqlite)\n"
     "  --jobs N                cells in parallel (default 1)\n"
@@ -277,11 +281,17 @@ int mp_cmd_merge(int argc, char **argv) {
   bool help = argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"));
   if (argc < 3 || help) {
     fputs("usage: memplan merge OUT.sqlite IN.sqlite...\n"
-          "Add the rows (and graph bounds) of every IN to OUT (created if needed).  Idempotent:\n"
-          "a cell already in OUT keeps its row, so merging twice adds nothing and no cell\n"
-          "appears twice.  Every IN is checked first (a memplan results file that passes\n"
-          "PRAGMA quick_check); all rows go in one transaction, and a new OUT is built beside\n"
-          "it and renamed into place: a failure leaves no OUT and never changes an existing one.\n",
+          "Add the rows (and graph bounds) of every IN to OUT (created if needed).  One row per\n"
+          "cell: an IN's row goes in when OUT has none for its cell, or when it supersedes OUT's\n"
+          "by the rule bench reruns a cell by: a row of this build's solvers over a stale one (of\n"
+          "other solver sources), an answer (a plan, refused, infeasible) over a failure (error,\n"
+          "timeout: what --retry-failed reruns), more timed runs (--repeat) over fewer; else the\n"
+          "later run (started_at), else a fixed order of the columns.  So resubmitted shards\n"
+          "repair OUT, and merging again, or in another order, gives the same OUT.  Every IN is\n"
+          "checked first (a memplan results file that passes PRAGMA quick_check); all rows go in\n"
+          "one transaction.  A new OUT is built beside it and put in place only if OUT is still\n"
+          "absent (else the merge goes into the OUT that appeared): a failure leaves no OUT and\n"
+          "never changes an existing one.  Concurrent merges and bench runs on OUT are safe.\n",
           help ? stdout : stderr);
     return help ? MP_EXIT_OK : MP_EXIT_USAGE;
   }
@@ -291,7 +301,8 @@ int mp_cmd_merge(int argc, char **argv) {
     fprintf(stderr, "memplan merge: %s\n", err.msg);
     return MP_EXIT_INPUT;
   }
-  printf("merged %d files into %s: %d new rows\n", argc - 2, argv[1], added);
+  printf("merged %d files into %s: %d new rows (new cells, or superseding OUT's row)\n", argc - 2,
+         argv[1], added);
   return MP_EXIT_OK;
 }
 
@@ -347,7 +358,9 @@ static const char table_help[] =
     "smallest budget within --max-overhead; per graph the smallest budget within it; per\n"
     "graph, budget and solver the duration, overhead, recomputed runs, bytes transferred\n"
     "and stall time of the event plan (remat-summary: the first two only).\n"
-    "Over seeds: the lower median (default) or the best run.  Bold marks the best entry;\n"
+    "Over seeds every figure but the time is one run's: the lower-median run by arena\n"
+    "(by duration with recomputation; ties: the smaller live peak, then seed), or with\n"
+    "--agg best the best run; times are medians.  Bold marks the best entry;\n"
     "times whose ranges meet the fastest one's are a tie.\n"
     "\n"
     "  --solver LABEL     only this solver (ORDER+PLACE as in the tables, or the full label);\n"
@@ -359,8 +372,9 @@ static const char table_help[] =
     "                     max-live for fixed-lifetime problems); default raised: raised to a\n"
     "                     proven optimum that checks against it\n"
     "  --metric M         pivot cells (default arena)\n"
-    "  --within PCT       pivot summary: solvers within PCT %% of the bound (default 1)\n"
-    "  --max-overhead PCT recomputation: the overhead threshold of the summaries (default 20)\n"
+    "  --within PCT       pivot summary: solvers within PCT % of the bound (default 1; above 0)\n"
+    "  --max-overhead PCT recomputation: the overhead threshold of the summaries (default 20;\n"
+    "                     above 0)\n"
     "  --brief            no explanatory notes above the tables (a report says them once)\n"
     "Exit 1 when results contradict a bound (an optimum claimed below it): the tables list them.\n";
 
@@ -371,6 +385,13 @@ typedef struct table_cli {
   int nin;
 } table_cli;
 
+/* What a value of --agg, --bound, --within, --max-overhead may be. */
+static const char *value_hint(const char *a) {
+  if (!strcmp(a, "--within")) return " (a percentage above 0, at most 1000)";
+  if (!strcmp(a, "--max-overhead")) return " (a percentage above 0, at most 1e6)";
+  return !strcmp(a, "--agg") ? " (median or best)" : !strcmp(a, "--bound") ? " (raised or graph)" : "";
+}
+
 /* --agg, --bound, --within, --max-overhead: 0, or -1 for a bad value. */
 static int table_value(const char *a, const char *v, memplan_table_opts *o) {
   double x;
@@ -378,7 +399,7 @@ static int table_value(const char *a, const char *v, memplan_table_opts *o) {
     o->best_of_seeds = !strcmp(v, "best");
   else if (!strcmp(a, "--bound") && (!strcmp(v, "graph") || !strcmp(v, "raised")))
     o->graph_bound_only = !strcmp(v, "graph");
-  else if (!strcmp(a, "--within") && !parse_real(v, 0, 1000, &x))
+  else if (!strcmp(a, "--within") && !parse_real(v, 0.001, 1000, &x)) /* 0 is the default */
     o->within = x / 100;
   else if (!strcmp(a, "--max-overhead") && !parse_real(v, 0.001, 1e6, &x))
     o->max_overhead = x / 100;
@@ -418,7 +439,7 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
   else if (!strcmp(a, "--solver")) c->solvers[o->n_solvers++] = v;
   else if (!strcmp(a, "--baseline")) c->baselines[o->n_baselines++] = v;
   else if (table_value(a, v, o)) {
-    fprintf(stderr, "memplan table: bad value '%s' for %s\n", v, a);
+    fprintf(stderr, "memplan table: bad value '%s' for %s%s\n", v, a, value_hint(a));
     return MP_EXIT_USAGE;
   }
   return 0;

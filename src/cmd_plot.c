@@ -79,7 +79,7 @@ static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
     if (mp_arg_choice("plot", a, v, "median|best")) return -1;
     o->best_of_seeds = strcmp(v, "median") != 0;
   } else if (!strcmp(a, "--max-overhead")) {
-    if (mp_arg_real("plot", a, v, 0, 1e6, &o->max_overhead)) return -1;
+    if (mp_arg_real("plot", a, v, 0.001, 1e6, &o->max_overhead)) return -1; /* 0: the default */
     o->max_overhead /= 100;
   } else {
     fprintf(stderr, "memplan plot: bad option '%s'\n%s", a, plot_help);

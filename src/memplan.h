@@ -526,8 +526,12 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
 /* Add the rows (and graph bounds) of every input to out, created if needed:
  * idempotent, inputs checked first, all or nothing.  Per graph one bound
  * and baseline: of the graph version the rows ran on, with a baseline
- * rather than a cut one, by this build's solvers, else the first met.
- * *added: new rows (added may be NULL). */
+ * rather than a cut one, by this build's solvers, else the first met.  Per
+ * cell one row: an input's replaces out's when it supersedes it by bench's
+ * rerun rule (this build's solvers over stale ones, an answer over a
+ * failure, more repeats over fewer, else the later run).  A new out is put
+ * in place only if still absent.  *added: rows written, new or superseding
+ * (added may be NULL). */
 memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
                                   memplan_error *err);
 /* Every row as CSV, sorted by cell key, to path (NULL or "-": stdout),
@@ -540,7 +544,7 @@ typedef struct memplan_table_opts {
   const char *view;      /* graphs, suite, both (NULL), pivot, remat, remat-summary */
   const char *metric;    /* pivot cells: peak, arena (NULL), time, status, wall, frag */
   const char *graph;     /* only this graph (name or path; NULL: all) */
-  bool best_of_seeds;    /* over seeds the best run (else the lower median) */
+  bool best_of_seeds;    /* over seeds the best run (else the lower-median run) */
   bool graph_bound_only; /* gaps against each graph's independent bound alone */
   bool common;           /* only instances every listed solver planned */
   const char *const *solvers;   /* only these labels, in this order */

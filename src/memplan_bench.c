@@ -245,8 +245,9 @@ memplan_err memplan_table_write(const char *const *results, int n, const memplan
   if (!mp_api_strings_ok(o->solvers, o->n_solvers) || !mp_api_strings_ok(o->baselines, o->n_baselines))
     return mp_api_fail(err, MEMPLAN_EUSAGE,
                        "table: n_solvers or n_baselines with labels missing or NULL");
-  if (isnan(o->within) || isnan(o->max_overhead))
-    return mp_api_fail(err, MEMPLAN_EUSAGE, "table: within or max_overhead is NaN");
+  if (isnan(o->within) || isnan(o->max_overhead) || o->within < 0 || o->max_overhead < 0)
+    return mp_api_fail(err, MEMPLAN_EUSAGE,
+                       "table: within or max_overhead is NaN or negative (0: the default)");
   mp_table_opts to = {.format = o->format, .view = o->view, .metric = o->metric,
                       .best_of_seeds = o->best_of_seeds, .graph_bound_only = o->graph_bound_only,
                       .common = o->common, .solvers = o->solvers, .n_solvers = o->n_solvers,

@@ -91,7 +91,8 @@ static void draw_bound(mp_canvas *c, const mp_agg *p) {
   mp_plot_human((double)bound, hb, sizeof hb);
   snprintf(lab, sizeof lab, "bound %s (%s%s)", hb, p->bound_kind,
            p->bound_proven ? ", raised to a proven optimum" : "");
-  mp_canvas_text(c, c->x1 - 6, mp_cy(c, (double)bound) - 4, 10, lab, 1, 0, false);
+  /* under the line: no point is below the bound, and front labels sit above their points */
+  mp_canvas_text(c, c->x1 - 6, mp_cy(c, (double)bound) + 7, 10, lab, 1, 1, false);
 }
 
 /* The front as a staircase, then every point (the front's labelled). */

@@ -111,6 +111,10 @@ int mp_origin_part(mp_res_origin o);
 
 /* ---- the pictures ---- */
 
+/* The profile's legend entry of the min-cut bound (over memory samples:
+ * "(orders)"); above ytop, the top of the chart, it says so: the line is
+ * not drawn (event plans peak below the bound of every order). */
+void mp_plot_bound_legend(char *out, size_t cap, int64_t bound, bool samples, double ytop);
 /* Memory profile of each order (over steps; over memory samples when
  * plans are given, the orders then drawn as their keep-all event plans)
  * and of each event plan; the first plan's memory split by origin. */

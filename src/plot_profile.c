@@ -195,6 +195,13 @@ static void hline(mp_canvas *c, int64_t y, const double *dash, double gray) {
 
 static const double dash_bound[] = {7, 4}, dash_floor[] = {2, 3};
 
+void mp_plot_bound_legend(char *out, size_t cap, int64_t bound, bool samples, double ytop) {
+  char hb[64];
+  mp_plot_human((double)bound, hb, sizeof hb);
+  snprintf(out, cap, "min-cut bound %s%s%s", hb, samples ? " (orders)" : "",
+           (double)bound > ytop ? ", above the chart" : "");
+}
+
 static void draw_legend(mp_canvas *c, const profile *P) {
   cairo_t *cr = c->cr;
   char lab[300], hb[64];
@@ -207,8 +214,7 @@ static void draw_legend(mp_canvas *c, const profile *P) {
     mp_canvas_legend(c, li++, lab, false, false);
   }
   cairo_set_source_rgb(cr, 0, 0, 0);
-  mp_plot_human((double)P->bound, hb, sizeof hb);
-  snprintf(lab, sizeof lab, "min-cut bound %s%s", hb, P->samples ? " (orders)" : "");
+  mp_plot_bound_legend(lab, sizeof lab, P->bound, P->samples, c->dy1);
   mp_canvas_legend(c, li++, lab, true, false);
   if (P->samples) {
     cairo_set_source_rgb(cr, 0.45, 0.45, 0.45);

@@ -406,7 +406,7 @@ static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t ca
 }
 
 /* Open an existing file for reading and check it. */
-static sqlite3 *open_checked(const char *path, char *msg, size_t cap) {
+sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap) {
   struct stat st;
   if (stat(path, &st) || !S_ISREG(st.st_mode)) {
     snprintf(msg, cap, "%s: %s", path, stat(path, &st) ? "cannot read" : "not a regular file");
@@ -425,7 +425,7 @@ static sqlite3 *open_checked(const char *path, char *msg, size_t cap) {
 }
 
 int mp_db_check(const char *path, char *msg, size_t cap) {
-  sqlite3 *db = open_checked(path, msg, cap);
+  sqlite3 *db = mp_db_open_checked(path, msg, cap);
   if (!db) return -1;
   sqlite3_close(db);
   return 0;
@@ -703,7 +703,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
 }
 
 static int load_sqlite(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
-  sqlite3 *db = open_checked(path, msg, cap);
+  sqlite3 *db = mp_db_open_checked(path, msg, cap);
   if (!db) return -1;
   int rc = mp_db_load_rows(db, path, rows, n, msg, cap);
   sqlite3_close(db);
@@ -714,78 +714,6 @@ int mp_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap)
   size_t l = strlen(path);
   if (l >= 4 && !strcmp(path + l - 4, ".csv")) return mp_csv_rows_load(path, rows, n, msg, cap);
   return load_sqlite(path, rows, n, msg, cap);
-}
-
-/* ------------------------------------------------------------ merge */
-
-static void remove_db_files(const char *path) {
-  char side[4200];
-  unlink(path);
-  snprintf(side, sizeof side, "%s-wal", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-shm", path);
-  unlink(side);
-  snprintf(side, sizeof side, "%s-journal", path);
-  unlink(side);
-}
-
-/* Every row (and graph) of one checked input into db (in a transaction). */
-static int merge_one(sqlite3 *db, sqlite3_stmt *ins, const char *in, int *added, char *msg,
-                     size_t cap) {
-  sqlite3 *src = open_checked(in, msg, cap);
-  if (!src) return -1;
-  mp_row *rows = NULL;
-  int n = 0, rc = mp_db_load_rows(src, in, &rows, &n, msg, cap);
-  for (int i = 0; i < n && !rc; i++) {
-    if (rows[i].given_from_graph) rows[i].reduction_vs_given = NAN; /* the graph's, copied below */
-    rc = mp_db_insert_row(db, ins, &rows[i], msg, cap);
-    *added += sqlite3_changes(db);
-  }
-  mp_rows_destroy(rows, n);
-  if (!rc) rc = mp_db_copy_graphs(src, db, msg, cap);
-  sqlite3_close(src);
-  return rc;
-}
-
-int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
-                size_t cap) {
-  *added = 0;
-  for (int i = 0; i < n_in; i++)
-    if (mp_db_check(in[i], msg, cap)) return -1;
-  struct stat st;
-  bool fresh = stat(out, &st) != 0;
-  char tmp[4200];
-  snprintf(tmp, sizeof tmp, "%s.tmp.%ld", out, (long)getpid());
-  const char *target = fresh ? tmp : out;
-  if (fresh) remove_db_files(tmp);
-  sqlite3 *db = mp_db_open(target, msg, cap);
-  if (!db) {
-    if (fresh) remove_db_files(tmp);
-    return -1;
-  }
-  char sub[512];
-  sqlite3_stmt *ins = mp_db_insert_stmt(db, false, msg, cap);
-  int rc = ins ? mp_db_exec(db, "BEGIN IMMEDIATE", msg, cap) : -1;
-  for (int i = 0; i < n_in && !rc; i++) rc = merge_one(db, ins, in[i], added, msg, cap);
-  sqlite3_finalize(ins);
-  if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: %s", out, sub);
-    rc = -1;
-  }
-  if (rc) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
-  if (sqlite3_close(db) != SQLITE_OK && !rc) {
-    snprintf(msg, cap, "%s: cannot close", target);
-    rc = -1;
-  }
-  if (fresh) {
-    if (!rc && rename(tmp, out)) {
-      snprintf(msg, cap, "%s: cannot rename %s into place", out, tmp);
-      rc = -1;
-    }
-    if (rc) remove_db_files(tmp);
-  }
-  if (rc) *added = 0;
-  return rc;
 }
 
 /* ------------------------------------------------------------ export */

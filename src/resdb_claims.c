@@ -8,8 +8,6 @@
  * start time and the boot id tell), elsewhere when its heartbeat is older
  * than MP_CLAIM_STALE_S. */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,54 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "owner.h"
 #include "resdb_schema.h"
 #include "util.h"
 
 /* ------------------------------------------------------------ identity */
-
-typedef struct owner {
-  char host[256], start[32], boot[64], id[400];
-  long pid;
-} owner;
-
-/* Field 22 of /proc/PID/stat: the process's start time in clock ticks
- * since boot ("" when the process does not exist). */
-static void proc_start(long pid, char *out, size_t cap) {
-  char path[64], buf[1024];
-  out[0] = 0;
-  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  size_t n = fread(buf, 1, sizeof buf - 1, f);
-  fclose(f);
-  buf[n] = 0;
-  char *p = strrchr(buf, ')'); /* the command name may hold spaces */
-  if (!p) return;
-  for (int field = 2; *p && field < 22; p++)
-    if (*p == ' ') field++;
-  size_t l = strcspn(p, " ");
-  snprintf(out, cap, "%.*s", (int)l, p);
-}
-
-static void read_line(const char *path, char *out, size_t cap) {
-  out[0] = 0;
-  FILE *f = fopen(path, "r");
-  if (!f) return;
-  if (fgets(out, (int)cap, f)) out[strcspn(out, "\r\n")] = 0;
-  fclose(f);
-}
-
-/* This process, computed once (the pid does not change after that). */
-static const owner *me(void) {
-  static owner o;
-  if (o.pid == (long)getpid()) return &o;
-  o.pid = (long)getpid();
-  if (gethostname(o.host, sizeof o.host - 1)) snprintf(o.host, sizeof o.host, "unknown");
-  proc_start(o.pid, o.start, sizeof o.start);
-  read_line("/proc/sys/kernel/random/boot_id", o.boot, sizeof o.boot);
-  snprintf(o.id, sizeof o.id, "%s:%ld:%s:%s", o.host, o.pid, o.start, o.boot);
-  return &o;
-}
 
 static double wall_now(void) {
   struct timeval tv;
@@ -80,15 +35,9 @@ static const char *col_text(sqlite3_stmt *st, int k) {
 /* Is the owner of a claim row (owner, host, pid, pid_start, boot_id,
  * heartbeat) still there? */
 static bool claim_live(sqlite3_stmt *st) {
-  const owner *m = me();
-  const char *host = col_text(st, 1);
-  long pid = (long)sqlite3_column_int64(st, 2);
-  if (strcmp(host, m->host)) return wall_now() - sqlite3_column_double(st, 5) < MP_CLAIM_STALE_S;
-  if (strcmp(col_text(st, 4), m->boot)) return false; /* claimed before a reboot */
-  if (pid <= 0 || (kill((pid_t)pid, 0) && errno == ESRCH)) return false;
-  char start[32];
-  proc_start(pid, start, sizeof start);
-  return !strcmp(start, col_text(st, 3)); /* else the pid was reused */
+  if (strcmp(col_text(st, 1), mp_owner_me()->host))
+    return wall_now() - sqlite3_column_double(st, 5) < MP_CLAIM_STALE_S;
+  return !mp_owner_gone((long)sqlite3_column_int64(st, 2), col_text(st, 3), col_text(st, 4));
 }
 
 /* ------------------------------------------------------------ claims */
@@ -126,14 +75,14 @@ static int held_elsewhere(sqlite3 *db, const char *key, int *err) {
   if (*err) return 0;
   sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st), taken = 0;
-  if (rc == SQLITE_ROW) taken = strcmp(col_text(st, 0), me()->id) && claim_live(st);
+  if (rc == SQLITE_ROW) taken = strcmp(col_text(st, 0), mp_owner_me()->id) && claim_live(st);
   *err = rc != SQLITE_ROW && rc != SQLITE_DONE;
   sqlite3_finalize(st);
   return taken;
 }
 
 static int put_claim(sqlite3 *db, const char *key) {
-  const owner *m = me();
+  const mp_owner *m = mp_owner_me();
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db,
                          "INSERT OR REPLACE INTO claims (key, owner, host, pid, pid_start, "
@@ -158,30 +107,77 @@ static int put_claim(sqlite3 *db, const char *key) {
   return rc;
 }
 
-int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap) {
+/* Claim key in one transaction: MP_CLAIM_HANDLED when done() finds the
+ * work stored meanwhile by another process, MP_CLAIM_TAKEN when a live
+ * process holds the claim, else MP_CLAIMED; -1 on error. */
+static int claim_key(mp_db *db, const char *key, bool (*done)(mp_db *, const void *, int *),
+                     const void *what, char *msg, size_t cap) {
   char sub[512];
   if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
     snprintf(msg, cap, "claim: %s", sub);
     return -1;
   }
-  char *key = mp_row_key(cell);
   int err = 0, result = MP_CLAIMED;
-  int64_t now_id = current_rowid(db, cell, &err);
-  /* a row written since the run began: some other process stored it (a
-   * bench, a merge); a row deleted since leaves the cell to run here */
-  if (!err && now_id != expect_rowid && now_id != 0)
+  if (done(db, what, &err))
     result = MP_CLAIM_HANDLED;
   else if (!err && held_elsewhere(db, key, &err))
     result = MP_CLAIM_TAKEN;
   else if (!err && put_claim(db, key))
     err = 1;
-  free(key);
   if (err || mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
     snprintf(msg, cap, "claim: %s", sqlite3_errmsg(db));
     mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
     return -1;
   }
   return result;
+}
+
+typedef struct cell_claim {
+  const mp_row *cell;
+  int64_t expect_rowid;
+} cell_claim;
+
+/* A row written since the run began: some other process stored it (a
+ * bench, a merge); a row deleted since leaves the cell to run here. */
+static bool cell_done(mp_db *db, const void *what, int *err) {
+  const cell_claim *c = what;
+  int64_t now_id = current_rowid(db, c->cell, err);
+  return !*err && now_id != c->expect_rowid && now_id != 0;
+}
+
+int mp_db_claim(mp_db *db, const mp_row *cell, int64_t expect_rowid, char *msg, size_t cap) {
+  char *key = mp_row_key(cell);
+  cell_claim c = {cell, expect_rowid};
+  int rc = claim_key(db, key, cell_done, &c, msg, cap);
+  free(key);
+  return rc;
+}
+
+/* A graph's claim: a key no cell's can be (those hold \x1f separators). */
+static char *graph_key(const char *path) {
+  char *k = mp_xmalloc(strlen(path) + 8);
+  sprintf(k, "graph\x1e%s", path);
+  return k;
+}
+
+typedef struct graph_claim {
+  const char *path, *digest, *given_fp;
+  bool retry_cut;
+} graph_claim;
+
+static bool graph_done(mp_db *db, const void *what, int *err) {
+  const graph_claim *g = what;
+  (void)err;
+  return mp_db_graph_current(db, g->path, g->digest, g->given_fp, g->retry_cut);
+}
+
+int mp_db_claim_graph(mp_db *db, const char *path, const char *digest, const char *given_fp,
+                      bool retry_cut, char *msg, size_t cap) {
+  char *key = graph_key(path);
+  graph_claim g = {path, digest, given_fp, retry_cut};
+  int rc = claim_key(db, key, graph_done, &g, msg, cap);
+  free(key);
+  return rc;
 }
 
 int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap) {
@@ -192,7 +188,7 @@ int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap) {
     return -1;
   }
   sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-  sqlite3_bind_text(st, 2, me()->id, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, 2, mp_owner_me()->id, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
@@ -207,7 +203,7 @@ static int owner_stmt(mp_db *db, const char *sql, bool with_time, char *msg, siz
   }
   int k = 1;
   if (with_time) sqlite3_bind_double(st, k++, wall_now());
-  sqlite3_bind_text(st, k, me()->id, -1, SQLITE_TRANSIENT);
+  sqlite3_bind_text(st, k, mp_owner_me()->id, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
@@ -218,8 +214,14 @@ int mp_db_heartbeat(mp_db *db, char *msg, size_t cap) {
   return owner_stmt(db, "UPDATE claims SET heartbeat = ? WHERE owner = ?", true, msg, cap);
 }
 
+/* On a full disk the delete may not fit in the WAL: a checkpoint that
+ * moves the WAL into the file (whose pages exist) and truncates it makes
+ * room for it. */
 int mp_db_unclaim_all(mp_db *db, char *msg, size_t cap) {
-  return owner_stmt(db, "DELETE FROM claims WHERE owner = ?", false, msg, cap);
+  static const char sql[] = "DELETE FROM claims WHERE owner = ?";
+  if (!owner_stmt(db, sql, false, msg, cap)) return 0;
+  sqlite3_wal_checkpoint_v2(db, NULL, SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
+  return owner_stmt(db, sql, false, msg, cap);
 }
 
 /* ------------------------------------------------------------ graphs */
@@ -259,7 +261,7 @@ static void bind_opt_int(sqlite3_stmt *st, int k, int64_t v) {
     sqlite3_bind_int64(st, k, v);
 }
 
-int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
+static int graph_insert(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db,
                          "INSERT OR REPLACE INTO graphs (path, graph, nodes, buffers, digest, "
@@ -285,6 +287,17 @@ int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
   if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
+  return rc;
+}
+
+int mp_db_graph_store(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) {
+  char sub[512], *key = graph_key(g->path);
+  int rc = mp_db_exec(db, "BEGIN IMMEDIATE", msg, cap) || graph_insert(db, g, msg, cap) ||
+                   mp_db_drop_claim(db, key, msg, cap) || mp_db_exec(db, "COMMIT", msg, cap)
+               ? -1
+               : 0;
+  if (rc && !sqlite3_get_autocommit(db)) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
+  free(key);
   return rc;
 }
 

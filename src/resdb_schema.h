@@ -48,6 +48,8 @@ extern const char *const mp_graphs_later[MP_GRAPHS_LATER_COLS][2]; /* name, SQL 
 int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap);
 bool mp_db_has_column(sqlite3 *db, const char *table, const char *column);
 mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
+/* Open an existing results file for reading, checked as mp_db_check does. */
+sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap);
 
 /* rows */
 sqlite3_stmt *mp_db_insert_stmt(sqlite3 *db, bool replace, char *msg, size_t cap);

@@ -63,9 +63,37 @@ void mp_tab_pct(const mp_fmt *f, char *out, size_t cap, double frac) {
   snprintf(out, cap, "%s%s%%", n[0] != '-' && strcmp(n, "0.0") ? "+" : "", n);
 }
 
+/* A control character (a newline in a graph name) ends a Markdown row or
+ * a LaTeX comment, and two newlines end a paragraph inside a tabular. */
+static bool is_control(unsigned char c) { return c < 0x20 || c == 0x7f; }
+
+void mp_tab_plain(FILE *o, const char *s) {
+  for (; *s; s++) fputc(is_control((unsigned char)*s) ? ' ' : *s, o);
+}
+
+/* LaTeX's special characters in text mode, escaped ('|', '<', '>' print
+ * other glyphs in the default font encoding); false for any other. */
+static bool latex_special(FILE *o, char c) {
+  static const char *const word[][2] = {{"\\", "\\textbackslash{}"}, {"^", "\\textasciicircum{}"},
+                                        {"~", "\\textasciitilde{}"},  {"|", "\\textbar{}"},
+                                        {"<", "\\textless{}"},        {">", "\\textgreater{}"}};
+  for (size_t i = 0; i < sizeof word / sizeof word[0]; i++)
+    if (c == word[i][0][0]) {
+      fputs(word[i][1], o);
+      return true;
+    }
+  if (!strchr("_%&#${}", c)) return false;
+  fprintf(o, "\\%c", c);
+  return true;
+}
+
 void mp_tab_text(FILE *o, const mp_fmt *f, const char *s) {
   for (; *s; s++) {
-    if (f->latex && strchr("_%&#$", *s)) fputc('\\', o);
+    if (!f->csv && is_control((unsigned char)*s)) {
+      fputc(' ', o);
+      continue;
+    }
+    if (f->latex && latex_special(o, *s)) continue;
     if (f->md && *s == '|') fputc('\\', o);
     fputc(*s, o);
   }
@@ -113,6 +141,14 @@ void mp_tab_header(FILE *o, const mp_fmt *f, const char *const *h, const char *a
 void mp_tab_footer(FILE *o, const mp_fmt *f) {
   if (f->latex) fputs("\\bottomrule\n\\end{tabular}\n", o);
 }
+
+void mp_gmean_add(mp_gmean *m, double x, double floor) {
+  if (isnan(x)) return;
+  m->log_sum += log(fmax(floor, x));
+  m->n++;
+}
+
+double mp_gmean_value(const mp_gmean *m) { return m->n ? exp(m->log_sum / m->n) : NAN; }
 
 bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b) {
   return a->ms_lo <= b->ms_hi && b->ms_lo <= a->ms_hi;
@@ -285,8 +321,11 @@ static void bound_note(FILE *o, const mp_fmt *f, const mp_aggset *s, const mp_ta
 static void sources_note(FILE *o, const mp_fmt *f, const mp_aggset *s) {
   if (s->n_sources < 2) return;
   fprintf(o, "%sRows from %d results files:", f->latex ? "% " : "", s->n_sources);
-  for (int i = 0; i < s->n_sources; i++)
-    fprintf(o, "%s %s (%d rows)", i ? "," : "", s->sources[i], s->source_rows[i]);
+  for (int i = 0; i < s->n_sources; i++) {
+    fputs(i ? ", " : " ", o);
+    mp_tab_plain(o, s->sources[i]);
+    fprintf(o, " (%d rows)", s->source_rows[i]);
+  }
   fprintf(o, ".%s\n", s->split_sources ? " The same cells appear in several files: they are kept "
                                           "apart, and the label names the file in braces."
                                         : "");
@@ -298,8 +337,11 @@ static void issues_note(FILE *o, const mp_fmt *f, const mp_aggset *s, const mp_r
   fprintf(o, "%s%sResults that contradict a bound, a budget or a proof (an error in a solver or "
           "a bound, not a bound; left out of the bounds):%s\n",
           c, f->md ? "**" : "", f->md ? "**" : "");
-  for (int i = 0; i < s->n_issues; i++) fprintf(o, "%s- %s\n", c, s->issues[i]);
-  for (int i = 0; i < rs->n_issues; i++) fprintf(o, "%s- %s\n", c, rs->issues[i]);
+  for (int i = 0; i < s->n_issues + rs->n_issues; i++) {
+    fprintf(o, "%s- ", c);
+    mp_tab_plain(o, i < s->n_issues ? s->issues[i] : rs->issues[i - s->n_issues]);
+    fputc('\n', o);
+  }
 }
 
 /* The bandwidths of the recomputation cells, when every label hides it. */
@@ -379,18 +421,30 @@ static void graph_rows(FILE *o, const mp_fmt *f, const mp_agg *a, int s, int e) 
   }
 }
 
+/* Every figure of a row is one run's (the representative, table_agg.c):
+ * the caption says which run, and how ties are broken. */
+static void graphs_caption(FILE *o, const mp_fmt *f, bool best) {
+  const char *run = best ? "every figure is one run's: of the runs with a plan over seeds, the "
+                           "one with the smallest arena (ties: the fastest); plan ms is its "
+                           "median over repeats"
+                         : "every figure but the time is one run's: of the runs with a plan over "
+                           "seeds, the lower-median run by arena (ties: the smaller live peak, "
+                           "then seed); plan ms is the median over seeds and repeats";
+  if (f->md)
+    fprintf(o, "Per graph and solver: %s, with the range of every timed run when it varies. "
+            "Gap: arena / bound - 1. Reductions: against the given order placed by the baseline "
+            "placer, and against no reuse. Bold: best in the graph; for times, every solver whose "
+            "range meets the fastest one's (a tie). An empty cell: no plan.\n\n", run);
+  if (f->latex)
+    fprintf(o, "%% memplan table (needs \\usepackage{booktabs}): figures of the %s run by arena "
+            "over seeds%s; gap to the graph's bound; bold = best in the graph (times: ranges that "
+            "meet the fastest)\n",
+            best ? "smallest" : "lower-median", best ? "" : " (ties: live peak, then seed)");
+}
+
 static void write_graphs(FILE *o, const mp_fmt *f, const mp_agg *a, int na,
                          const mp_table_opts *opt) {
-  const char *agg = opt->best_of_seeds ? "the best run (smallest arena)" : "the lower median";
-  if (f->md)
-    fprintf(o, "Per graph and solver: %s over seeds of the runs with a plan. Gap: arena / bound "
-            "- 1. Reductions: against the given order placed by the baseline placer, and against "
-            "no reuse. Plan ms: median over seeds and repeats, with the range of every timed run "
-            "when it varies. Bold: best in the graph; for times, every solver whose range meets "
-            "the fastest one's (a tie). An empty cell: no plan.\n\n", agg);
-  if (f->latex)
-    fprintf(o, "%% memplan table (needs \\usepackage{booktabs}): %s over seeds; gap to the "
-            "graph's bound; bold = best in the graph (times: ranges that meet the fastest)\n", agg);
+  graphs_caption(o, f, opt->best_of_seeds);
   const char *h[] = {"graph", "bound", "solver", "live peak", "arena", "vs given (%)",
                      "vs no reuse (%)", "gap (%)", "plan ms", "frag. (%)", "profile std",
                      "ok/runs"};
@@ -412,14 +466,20 @@ typedef struct suite_row {
   int graphs, wins, failed_runs, refused_runs, runs;
   int aw, at, al, tw, tt, tl; /* against the baseline: arena, time */
   bool is_base;
-  double gm_bound, gm_given, gm_ms;
+  mp_gmean bound, given, ms; /* over the instances planned that have the figure */
 } suite_row;
+
+/* NaN (no instance had the figure) after every number. */
+static int cmp_mean(double x, double y) {
+  if (isnan(x) || isnan(y)) return isnan(x) - isnan(y);
+  return x < y ? -1 : x > y;
+}
 
 static int cmp_suite(const void *x, const void *y) {
   const suite_row *a = x, *b = y;
   if (a->graphs != b->graphs) return a->graphs > b->graphs ? -1 : 1;
-  if (a->gm_bound != b->gm_bound) return a->gm_bound < b->gm_bound ? -1 : 1;
-  return strcmp(a->label, b->label);
+  int c = cmp_mean(mp_gmean_value(&a->bound), mp_gmean_value(&b->bound));
+  return c ? c : strcmp(a->label, b->label);
 }
 
 /* The baseline on the instance a[s..e): smallest arena, fastest time. */
@@ -434,16 +494,16 @@ static void baseline_of(const mp_agg *a, int s, int e, const mp_table_opts *o, c
 }
 
 static void suite_instance(suite_row *r, const mp_agg *a, int s, int e, int i,
-                           const mp_table_opts *o, double *lb, double *lg, double *lm) {
+                           const mp_table_opts *o) {
   const mp_agg *g = &a[i];
   r->graphs++;
   int64_t best = -1;
   for (int q = s; q < e; q++)
     if (a[q].ok && (best < 0 || a[q].arena < best)) best = a[q].arena;
   if (g->arena == best) r->wins++;
-  *lb += g->bound > 0 ? log((double)g->arena / (double)g->bound) : 0;
-  *lg += log(fmax(1e-9, 1.0 - g->red_given));
-  *lm += log(fmax(1e-3, g->plan_ms));
+  mp_gmean_add(&r->bound, g->bound > 0 ? (double)g->arena / (double)g->bound : NAN, 1e-9);
+  mp_gmean_add(&r->given, 1.0 - g->red_given, 1e-9);
+  mp_gmean_add(&r->ms, g->plan_ms, 1e-3);
   const mp_agg *ba, *bt;
   baseline_of(a, s, e, o, &ba, &bt);
   if (!ba) return;
@@ -467,7 +527,6 @@ static int suite_rows(const mp_agg *a, int na, const mp_table_opts *o, suite_row
     }
   }
   for (int k = 0; k < ns; k++) {
-    double lb = 0, lg = 0, lm = 0;
     for (int st = 0; st < na;) {
       int e = st;
       while (e < na && !strcmp(a[e].path, a[st].path)) e++;
@@ -476,26 +535,39 @@ static int suite_rows(const mp_agg *a, int na, const mp_table_opts *o, suite_row
         s[k].runs += a[i].runs;
         s[k].refused_runs += a[i].refused;
         s[k].failed_runs += a[i].runs - a[i].ok - a[i].refused;
-        if (a[i].ok) suite_instance(&s[k], a, st, e, i, o, &lb, &lg, &lm);
+        if (a[i].ok) suite_instance(&s[k], a, st, e, i, o);
       }
       st = e;
-    }
-    if (s[k].graphs) {
-      s[k].gm_bound = exp(lb / s[k].graphs);
-      s[k].gm_given = exp(lg / s[k].graphs);
-      s[k].gm_ms = exp(lm / s[k].graphs);
     }
   }
   qsort(s, (size_t)ns, sizeof *s, cmp_suite);
   return ns;
 }
 
+/* A mean's text: "0.839", or "0.839 (6/7)" when it is over fewer instances
+ * than the solver planned (the others lack the figure). */
+static void mean_text(char *out, size_t cap, const mp_gmean *m, int graphs, bool ms) {
+  double v = mp_gmean_value(m);
+  ms ? mp_tab_ms(out, cap, v) : mp_tab_num(out, cap, v, 3);
+  if (m->n && m->n < graphs) {
+    size_t l = strlen(out);
+    snprintf(out + l, cap - l, " (%d/%d)", m->n, graphs);
+  }
+}
+
+static bool partial_means(const suite_row *r, int ns) {
+  for (int k = 0; k < ns; k++)
+    if (r[k].bound.n < r[k].graphs || r[k].given.n < r[k].graphs || r[k].ms.n < r[k].graphs)
+      return true;
+  return false;
+}
+
 static void suite_text(const suite_row *r, bool base, char t[10][48]) {
   snprintf(t[1], 48, "%d", r->graphs);
   snprintf(t[2], 48, "%d", r->wins);
-  mp_tab_num(t[3], 48, r->graphs ? r->gm_bound : NAN, 3);
-  mp_tab_num(t[4], 48, r->graphs ? r->gm_given : NAN, 3);
-  mp_tab_ms(t[5], 48, r->graphs ? r->gm_ms : NAN);
+  mean_text(t[3], 48, &r->bound, r->graphs, false);
+  mean_text(t[4], 48, &r->given, r->graphs, false);
+  mean_text(t[5], 48, &r->ms, r->graphs, true);
   snprintf(t[6], 48, "%d", r->failed_runs);
   snprintf(t[7], 48, "%d", r->refused_runs);
   if (!base) return;
@@ -508,36 +580,49 @@ static void suite_text(const suite_row *r, bool base, char t[10][48]) {
   }
 }
 
+static void suite_caption(FILE *o, const mp_fmt *f, const char *what, int n_graphs, bool base,
+                          bool partial) {
+  const char *part = partial ? " k/n after a mean: over the k of the n instances it planned that "
+                               "have the figure (a graph without a bound, or without a baseline "
+                               "when it was cut, is left out of that mean)."
+                             : "";
+  if (f->md)
+    fprintf(o, "Across the suite, %s (%d): wins = instances where the solver has the smallest "
+            "arena (ties count for each); geometric means over the instances the solver planned "
+            "of arena / bound, arena / (given order + baseline placer), and planning time "
+            "(medians).%s Refused: runs the solver declined under its size cap (not failures).%s "
+            "Bold: best.\n\n",
+            what, n_graphs, part,
+            base ? " Against the baseline (the best of the --baseline solvers on each instance): "
+                   "wins/ties/losses on arena, and on planning time, where ranges that meet are "
+                   "a tie."
+                 : "");
+  if (f->latex)
+    fprintf(o, "%% memplan table: across the suite, %s (%d), geometric means%s\n", what, n_graphs,
+            partial ? "; k/n: over the k of n instances planned that have the figure" : "");
+}
+
 static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const char *what,
                         const mp_table_opts *opt) {
   suite_row *s = mp_xcalloc((size_t)(na ? na : 1), sizeof(suite_row));
   int ns = suite_rows(a, na, opt, s), n_graphs = 0;
   for (int i = 0; i < na; i++) n_graphs += i == 0 || strcmp(a[i].path, a[i - 1].path);
   bool base = opt->n_baselines > 0;
-  if (f->md)
-    fprintf(o, "Across the suite, %s (%d): wins = instances where the solver has the smallest "
-            "arena (ties count for each); geometric means over the instances the solver planned "
-            "of arena / bound, arena / (given order + baseline placer), and planning time "
-            "(medians). Refused: runs the solver declined under its size cap (not failures).%s "
-            "Bold: best.\n\n",
-            what, n_graphs,
-            base ? " Against the baseline (the best of the --baseline solvers on each instance): "
-                   "wins/ties/losses on arena, and on planning time, where ranges that meet are "
-                   "a tie."
-                 : "");
-  if (f->latex) fprintf(o, "%% memplan table: across the suite, %s (%d), geometric means\n", what, n_graphs);
+  suite_caption(o, f, what, n_graphs, base, partial_means(s, ns));
   const char *h[] = {"solver", "instances", "wins", "arena / bound", "arena / given", "plan ms",
                      "failed runs", "refused", "vs baseline: arena W/T/L", "time W/T/L"};
   int nc = base ? 10 : 8;
   mp_tab_header(o, f, h, base ? "lrrrrrrrrr" : "lrrrrrrr", nc);
   double best[10] = {0};
+  bool have[10] = {false}; /* a best of 0 (0.00 ms) is a best too */
   char t[10][48];
   for (int k = 0; k < ns; k++) {
     suite_text(&s[k], base, t);
     for (int c = 2; c <= 5; c++) {
       double v = strtod(t[c], NULL);
       if (!t[c][0]) continue;
-      if (k == 0 || !best[c] || (c == 2 ? v > best[c] : v < best[c])) best[c] = v;
+      if (!have[c] || (c == 2 ? v > best[c] : v < best[c])) best[c] = v;
+      have[c] = true;
     }
   }
   for (int k = 0; k < ns; k++) {
@@ -556,7 +641,7 @@ static void write_suite(FILE *o, const mp_fmt *f, const mp_agg *a, int na, const
 /* ------------------------------------------------------------ csv */
 
 void mp_tab_csv_field(FILE *o, const char *s) {
-  if (!strpbrk(s, ",\"\n")) {
+  if (!strpbrk(s, ",\"\n\r")) {
     fputs(s, o);
     return;
   }

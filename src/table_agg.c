@@ -1,10 +1,13 @@
 /* table_agg.c - results rows grouped for the tables and plots.
  *
  * A group is one solver (order chain + placer chain, time limit, options)
- * on one graph; over its seeds a figure is the lower median of the runs that
- * gave a plan (a value that was observed), or with best_of_seeds every
- * figure of the run with the smallest arena.  Planning time is the median
- * (each row's own time is already the median of its repeats) with its
+ * on one graph; over its seeds every plan figure (live peak, arena,
+ * reductions, gaps, fragmentation, std-dev) is one run's, the
+ * representative: of the runs that gave a plan, the lower median by arena
+ * (ties: the smaller live peak, then the smaller seed), or with
+ * best_of_seeds the run with the smallest arena.  Planning time is the
+ * median over the runs with a plan (each row's own time is already the
+ * median of its repeats; best_of_seeds: the best run's own) with its
  * spread: the smallest and largest time of any repeat of any seed.
  *
  * Bounds are per graph and independent of the solvers that ran: the
@@ -40,6 +43,17 @@ void mp_rows_ms_range(const mp_row *const *ok, int k, double fallback, double *l
   if (!isfinite(*lo)) *lo = *hi = fallback;
 }
 
+bool mp_rows_cell_in_two_files(const mp_row *const *p, int n,
+                               bool (*same_cell)(const mp_row *, const mp_row *)) {
+  for (int i = 1, first = 0; i < n; i++) {
+    if (!same_cell(p[first], p[i]))
+      first = i;
+    else if (strcmp(p[first]->source ? p[first]->source : "", p[i]->source ? p[i]->source : ""))
+      return true;
+  }
+  return false;
+}
+
 /* ------------------------------------------------------------ grouping */
 
 typedef struct actx {
@@ -68,15 +82,16 @@ static bool same_group(const mp_row *x, const mp_row *y, bool split) {
 
 static bool is_fixed(const mp_row *r) { return r->nodes == 0 && r->buffers > 0; }
 
-/* Does some cell (same key) appear in two different results files? */
+static bool same_cell(const mp_row *x, const mp_row *y) {
+  return same_group(x, y, false) && x->seed == y->seed;
+}
+
+/* Does some cell (same key and seed) appear in two different results files?
+ * Sorted with the files aside, the rows of one cell are adjacent. */
 static bool cell_in_two_files(const mp_row **p, int n) {
-  actx ctx = {true};
+  actx ctx = {false};
   qsort_r(p, (size_t)n, sizeof(*p), cmp_row_ptr_r, &ctx);
-  for (int i = 1; i < n; i++)
-    if (same_group(p[i - 1], p[i], false) && p[i - 1]->seed == p[i]->seed &&
-        strcmp(p[i - 1]->source ? p[i - 1]->source : "", p[i]->source ? p[i]->source : ""))
-      return true;
-  return false;
+  return mp_rows_cell_in_two_files(p, n, same_cell);
 }
 
 static void note_sources(const mp_row *rows, int n, mp_aggset *s) {
@@ -97,19 +112,11 @@ static void note_sources(const mp_row *rows, int n, mp_aggset *s) {
 
 /* ------------------------------------------------------------ medians */
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return x < y ? -1 : x > y;
-}
 static int cmp_dbl(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;
   return x < y ? -1 : x > y;
 }
 
-static int64_t med_i64(int64_t *v, int n) {
-  qsort(v, (size_t)n, sizeof *v, cmp_i64);
-  return v[(n - 1) / 2];
-}
 /* Lower median of the numbers that are there (NaN: absent); NaN if none. */
 static double med_dbl(double *v, int n) {
   int k = 0;
@@ -120,19 +127,21 @@ static double med_dbl(double *v, int n) {
   return v[(k - 1) / 2];
 }
 
-static void label_of(mp_agg *g, const mp_row *r0, bool multi_tl, bool split) {
-  int l = snprintf(g->label, sizeof g->label, "%s+%s", r0->order, r0->place);
+/* The label, as long as its parts (options have no length limit). */
+static char *label_of(const mp_row *r0, bool multi_tl, bool split) {
+  char *l = NULL;
+  mp_xappendf(&l, "%s+%s", r0->order, r0->place);
   if (multi_tl) {
     char t[32];
     mp_fmt_seconds(r0->time_limit, t, sizeof t);
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
+    mp_xappendf(&l, " @%ss", t);
   }
-  if (r0->options[0])
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r0->options);
+  if (r0->options[0]) mp_xappendf(&l, " [%s]", r0->options);
   if (split && r0->source) {
     const char *b = strrchr(r0->source, '/');
-    snprintf(g->label + l, sizeof g->label - (size_t)l, " {%s}", b ? b + 1 : r0->source);
+    mp_xappendf(&l, " {%s}", b ? b + 1 : r0->source);
   }
+  return l;
 }
 
 static void add_status(mp_agg *g, const char *st) {
@@ -160,42 +169,42 @@ static void group_times(mp_agg *g, const mp_row *const *ok, int k, const mp_row 
     if (!isnan(all[q]->wall_s) && all[q]->wall_s > g->wall_max) g->wall_max = all[q]->wall_s;
 }
 
-static void group_figures(mp_agg *g, const mp_row *const *ok, int k, bool best, int64_t *iv,
-                          double *dv) {
+/* Runs in the order of the representative: arena, then live peak, then seed. */
+static int cmp_run(const void *a, const void *b) {
+  const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
+  if (x->arena != y->arena) return x->arena < y->arena ? -1 : 1;
+  if (x->live_peak != y->live_peak) return x->live_peak < y->live_peak ? -1 : 1;
+  return x->seed < y->seed ? -1 : x->seed > y->seed;
+}
+
+/* Every plan figure of a group comes from one run, so that a row's arena,
+ * reductions, gap and fragmentation agree (medians taken one by one pick
+ * different runs when the count is even): the lower-median run in cmp_run's
+ * order, or with best the smallest arena (ties: the fastest), whose own
+ * time it keeps. */
+static void group_figures(mp_agg *g, const mp_row **ok, int k, bool best) {
   g->plan_ms = NAN;
+  qsort(ok, (size_t)k, sizeof *ok, cmp_run);
+  const mp_row *b = ok[(k - 1) / 2];
   if (best) {
-    const mp_row *b = ok[0];
-    for (int q = 1; q < k; q++)
-      if (ok[q]->arena < b->arena || (ok[q]->arena == b->arena && ok[q]->plan_ms < b->plan_ms))
-        b = ok[q];
-    g->live_peak = b->live_peak;
-    g->arena = b->arena;
-    g->red_given = b->reduction_vs_given;
-    g->red_noreuse = b->reduction_vs_noreuse;
+    b = ok[0];
+    for (int q = 1; q < k && ok[q]->arena == ok[0]->arena; q++)
+      if (ok[q]->plan_ms < b->plan_ms) b = ok[q];
     g->plan_ms = b->plan_ms;
-    g->frag = b->fragmentation;
-    g->std = b->profile_std;
-    return;
   }
-#define MEDI(field, src)                          \
-  for (int q = 0; q < k; q++) iv[q] = ok[q]->src; \
-  g->field = med_i64(iv, k);
-#define MEDD(field, src)                          \
-  for (int q = 0; q < k; q++) dv[q] = ok[q]->src; \
-  g->field = med_dbl(dv, k);
-  MEDI(live_peak, live_peak)
-  MEDI(arena, arena)
-  MEDD(red_given, reduction_vs_given)
-  MEDD(red_noreuse, reduction_vs_noreuse)
-  MEDD(frag, fragmentation)
-  MEDD(std, profile_std)
-#undef MEDI
-#undef MEDD
+  g->live_peak = b->live_peak;
+  g->arena = b->arena;
+  g->red_given = b->reduction_vs_given;
+  g->red_noreuse = b->reduction_vs_noreuse;
+  g->frag = b->fragmentation;
+  g->std = b->profile_std;
 }
 
 /* One group from rows p[i..j). */
-static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_opts *o,
-                       bool multi_tl, bool split, int64_t *iv, double *dv, const mp_row **ok) {
+static void make_group(mp_aggset *s, const mp_row **p, int i, int j, const mp_agg_opts *o,
+                       bool multi_tl, double *dv, const mp_row **ok) {
+  mp_agg *g = &s->a[s->n++];
+  bool split = s->split_sources;
   const mp_row *r0 = p[i];
   g->graph = r0->graph ? r0->graph : r0->path;
   g->path = r0->path;
@@ -206,7 +215,8 @@ static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_o
   g->time_limit = r0->time_limit;
   g->fixed = is_fixed(r0);
   g->nodes = r0->nodes;
-  label_of(g, r0, multi_tl, split);
+  s->labels = mp_xrealloc(s->labels, sizeof(char *) * (size_t)(s->n_labels + 1));
+  g->label = s->labels[s->n_labels++] = label_of(r0, multi_tl, split);
   g->runs = j - i;
   g->row0 = i;
   g->nrows = j - i;
@@ -219,7 +229,7 @@ static void make_group(mp_agg *g, const mp_row **p, int i, int j, const mp_agg_o
   g->ok = k;
   g->plan_ms = NAN;
   if (k > 0) {
-    group_figures(g, ok, k, o->best_of_seeds, iv, dv);
+    group_figures(g, ok, k, o->best_of_seeds);
     group_times(g, ok, k, p + i, j - i, dv);
   }
 }
@@ -392,18 +402,16 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
   for (int i = 1; i < n; i++)
     if (p[i]->time_limit != p[0]->time_limit) multi_tl = true;
   s->a = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_agg));
-  int64_t *iv = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
   double *dv = mp_xmalloc(sizeof(double) * (size_t)(n ? n : 1));
   const mp_row **ok = mp_xmalloc(sizeof(*ok) * (size_t)(n ? n : 1));
   for (int i = 0; i < n;) {
     int j = i;
     while (j < n && same_group(p[i], p[j], s->split_sources)) j++;
-    make_group(&s->a[s->n++], p, i, j, o, multi_tl, s->split_sources, iv, dv, ok);
+    make_group(s, p, i, j, o, multi_tl, dv, ok);
     i = j;
   }
   set_bounds(rows, all, p, o, s);
   free(ok);
-  free(iv);
   free(dv);
   free(p);
 }
@@ -411,6 +419,7 @@ void mp_aggregate(const mp_row *rows, int n, const mp_agg_opts *o, mp_aggset *s)
 void mp_aggset_destroy(mp_aggset *s) {
   for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
   for (int i = 0; i < s->n_sources; i++) free(s->sources[i]);
+  mp_list_free(s->labels, s->n_labels);
   free(s->issues);
   free(s->sources);
   free(s->source_rows);
@@ -418,8 +427,16 @@ void mp_aggset_destroy(mp_aggset *s) {
   memset(s, 0, sizeof *s);
 }
 
+bool mp_label_joins(const char *want, const char *const *parts, int n) {
+  for (int i = 0; i < n; i++) {
+    size_t l = strlen(parts[i]);
+    if (strncmp(want, parts[i], l) || want[l] != (i + 1 < n ? '+' : 0)) return false;
+    want += l + 1;
+  }
+  return true;
+}
+
 bool mp_agg_matches(const mp_agg *g, const char *want) {
-  if (!strcmp(g->label, want)) return true;
-  size_t lo = strlen(g->order);
-  return !strncmp(want, g->order, lo) && want[lo] == '+' && !strcmp(want + lo + 1, g->place);
+  const char *parts[] = {g->order, g->place};
+  return !strcmp(g->label, want) || mp_label_joins(want, parts, 2);
 }

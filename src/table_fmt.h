@@ -30,10 +30,24 @@ void mp_tab_row_begin(FILE *o, const mp_fmt *f);
 void mp_tab_row_end(FILE *o, const mp_fmt *f);
 void mp_tab_header(FILE *o, const mp_fmt *f, const char *const *h, const char *align, int nc);
 void mp_tab_footer(FILE *o, const mp_fmt *f);
-/* One CSV field, quoted when it holds a comma, a quote or a newline. */
+/* One CSV field, quoted when it holds a comma, a quote or a line end. */
 void mp_tab_csv_field(FILE *o, const char *s);
-/* Text escaped for the format (LaTeX specials, markdown pipes). */
+/* Text escaped for the format (LaTeX specials, markdown pipes; control
+ * characters as spaces but in CSV). */
 void mp_tab_text(FILE *o, const mp_fmt *f, const char *s);
+/* Text of a note (a Markdown line, a LaTeX comment): control characters as
+ * spaces, nothing else changed. */
+void mp_tab_plain(FILE *o, const char *s);
+
+/* A geometric mean over the values present: NaN (absent: a graph without a
+ * bound or a baseline, a row without a time) is left out, never clamped to
+ * `floor` (fmax ignores NaN); n says how many went in. */
+typedef struct mp_gmean {
+  double log_sum;
+  int n;
+} mp_gmean;
+void mp_gmean_add(mp_gmean *m, double x, double floor);
+double mp_gmean_value(const mp_gmean *m); /* NaN when none */
 
 /* Do two planning-time spreads overlap (a tie)? */
 bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b);

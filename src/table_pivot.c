@@ -11,7 +11,7 @@
  *   time         median planning time (range over repeats and seeds)
  *   status       the statuses of the runs
  *   wall         the longest child process, seconds (limits that hold)
- *   frag         fragmentation (arena / live peak - 1 of its own order), %
+ *   frag         fragmentation, (arena - live peak) / arena (DESIGN 1.3), %
  *
  * Summary rows: how many graphs each solver planned within --within of
  * the bound, how many it proved optimal (and how long the proofs took:
@@ -177,10 +177,9 @@ static int cmp_dbl(const void *a, const void *b) {
 typedef struct colsum {
   int planned, within, proved, instances, in_limit, limited;
   double frag_max;
-  double log_base;
-  int n_base;
+  mp_gmean base;             /* value / baseline's, where there is a baseline */
   double *proof_ms;
-  double log_ms;
+  mp_gmean ms;
 } colsum;
 
 static void summarize(const pivot *P, const char *label, colsum *c) {
@@ -202,13 +201,10 @@ static void summarize(const pivot *P, const char *label, colsum *c) {
       double gap = P->metric == M_PEAK ? g->peak_gap : g->gap;
       c->planned++;
       c->within += gap <= within + 1e-12;
-      c->log_ms += log(fmax(1e-3, g->plan_ms));
+      mp_gmean_add(&c->ms, g->plan_ms, 1e-3);
       if (g->frag > c->frag_max) c->frag_max = g->frag;
       if (P->metric == M_PEAK ? g->order_proved : g->proved) c->proof_ms[c->proved++] = g->plan_ms;
-      if (base > 0) {
-        c->log_base += log((double)value(P, g) / (double)base);
-        c->n_base++;
-      }
+      if (base > 0) mp_gmean_add(&c->base, (double)value(P, g) / (double)base, 1e-9);
     }
     st = e;
   }
@@ -241,7 +237,7 @@ static void summary_head(const pivot *P, int r, char *head, size_t size) {
 static void summary_cell(const pivot *P, colsum *x, int r, char *t, size_t size) {
   t[0] = 0;
   if (P->metric == M_TIME) {
-    if (x->planned) mp_tab_ms(t, size, exp(x->log_ms / x->planned));
+    mp_tab_ms(t, size, mp_gmean_value(&x->ms));
   } else if (P->metric == M_WALL) {
     if (x->limited) snprintf(t, size, "%d/%d", x->in_limit, x->limited);
   } else if (P->metric == M_FRAG) {
@@ -257,8 +253,8 @@ static void summary_cell(const pivot *P, colsum *x, int r, char *t, size_t size)
       mp_tab_ms(md, sizeof md, x->proof_ms[(x->proved - 1) / 2]);
       snprintf(t + l, size - (size_t)l, " (%s, %s)", mx, md);
     }
-  } else if (x->n_base) {
-    mp_tab_pct(P->f, t, size, exp(x->log_base / x->n_base) - 1);
+  } else {
+    mp_tab_pct(P->f, t, size, mp_gmean_value(&x->base) - 1);
   }
 }
 
@@ -305,8 +301,12 @@ static void best_per_graph_note(const pivot *P, FILE *o) {
   if (!worst) return;
   char v[48];
   mp_tab_num(v, sizeof v, 100 * worst->frag, 4);
-  fprintf(o, "\n%sBest solver per graph: the largest of its fragmentations is %s %% (%s, by %s), "
-          "over %d graphs.\n", P->f->latex ? "% " : "", v, worst->graph, worst->label, graphs);
+  fprintf(o, "\n%sBest solver per graph: the largest of its fragmentations is %s %% (",
+          P->f->latex ? "% " : "", v);
+  mp_tab_plain(o, worst->graph);
+  fputs(", by ", o);
+  mp_tab_plain(o, worst->label);
+  fprintf(o, "), over %d graphs.\n", graphs);
 }
 
 /* ------------------------------------------------------------ entry */
@@ -319,7 +319,8 @@ static void intro(const pivot *P, FILE *o) {
       "proved the optimum and the proof checks",
       "median planning time in ms (range over repeats and seeds when it varies)",
       "statuses of the runs", "longest child process (whole `memplan solve`), seconds",
-      "fragmentation in % (arena / live peak of its own order - 1), median over seeds"};
+      "fragmentation in % ((arena - live peak) / arena, DESIGN 1.3) of the lower-median run by "
+      "arena over seeds"};
   if (P->f->md)
     fprintf(o, "Cells: %s. %s\n\n", what[P->metric],
             P->o->n_baselines ? "Baseline: the best of the --baseline solvers on each graph."

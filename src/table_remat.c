@@ -25,23 +25,23 @@ typedef struct rtab {
   const mp_raggset *s;
   const mp_table_opts *o;
   double limit;             /* overhead threshold (fraction) */
-  char **labels;            /* the solvers, sorted (or in --solver order) */
+  const char **labels;      /* the solvers, sorted (or in --solver order) */
   int nl;
-  char **budgets;           /* the budget args, in table order */
+  const char **budgets;     /* the budget args, in table order */
   int nb;
 } rtab;
 
-static bool in_list(char *const *l, int n, const char *x) {
+static bool in_list(const char *const *l, int n, const char *x) {
   for (int i = 0; i < n; i++)
     if (!strcmp(l[i], x)) return true;
   return false;
 }
 
 static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 static int cmp_budget(const void *a, const void *b) {
-  return mp_budget_arg_cmp(*(char *const *)a, *(char *const *)b);
+  return mp_budget_arg_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 /* Columns: labels (the --solver order first) and budgets. */
@@ -57,7 +57,7 @@ static void axes(rtab *T) {
   for (int k = 0; k < s->n; k++) {
     if (!in_list(T->labels, T->nl, s->a[k].label)) T->labels[T->nl++] = s->a[k].label;
     if (!in_list(T->budgets, T->nb, s->a[k].budget_arg))
-      T->budgets[T->nb++] = (char *)s->a[k].budget_arg;
+      T->budgets[T->nb++] = s->a[k].budget_arg;
   }
   qsort(T->labels + fixed, (size_t)(T->nl - fixed), sizeof(char *), cmp_str);
   qsort(T->budgets, (size_t)T->nb, sizeof(char *), cmp_budget);
@@ -99,8 +99,8 @@ static void fmt_time(char *out, size_t cap, double x) {
 /* ------------------------------------------------------------ suite */
 
 typedef struct rsum {
-  int planned, runs, infeasible;
-  double log_ms;
+  int runs, infeasible;
+  mp_gmean ms;
 } rsum;
 
 /* Per budget: geometric mean of 1 + overhead over the graphs planned, and
@@ -167,8 +167,7 @@ static void suite_sums(const rtab *T, const char *label, rsum *r) {
     r->runs += g->runs;
     r->infeasible += g->infeasible;
     if (!g->ok) continue;
-    r->planned++;
-    r->log_ms += log(fmax(1e-3, isnan(g->remat_ms) ? g->plan_ms : g->remat_ms));
+    mp_gmean_add(&r->ms, isnan(g->remat_ms) ? g->plan_ms : g->remat_ms, 1e-3);
   }
 }
 
@@ -207,7 +206,7 @@ static void suite_row(const rtab *T, FILE *o, int l, const double *best, const i
   suite_sums(T, T->labels[l], &r);
   snprintf(t, sizeof t, "%d", r.infeasible);
   mp_tab_cell(o, f, t, NULL, false, false);
-  mp_tab_ms(t, sizeof t, r.planned ? exp(r.log_ms / r.planned) : NAN);
+  mp_tab_ms(t, sizeof t, mp_gmean_value(&r.ms));
   mp_tab_cell(o, f, t, NULL, false, false);
   mp_tab_row_end(o, f);
 }
@@ -410,7 +409,8 @@ static void budget_rows(const rtab *T, FILE *o, int st, int e, const char *budge
 static void write_graphs(const rtab *T, FILE *o) {
   const mp_fmt *f = T->f;
   if (f->md && !T->o->brief)
-    fprintf(o, "Per graph, budget and solver (%s over seeds of the runs with a plan): the graph's "
+    fprintf(o, "Per graph, budget and solver (every figure but remat ms is one run's: of the runs "
+            "with a plan over seeds, %s): the graph's "
             "events floor (no plan peaks lower: the inputs, the outputs, or one node's reads, "
             "outputs and workspace); the budget as asked and in bytes; live peak and arena of the event plan; duration in the "
             "graph's cost unit, overhead = duration / base_time - 1, and against the shortest "
@@ -418,7 +418,10 @@ static void write_graphs(const rtab *T, FILE *o) {
             "copied to and from the host; stall time (waiting for copies); time of the "
             "recomputation stage. Bold: the shortest duration at the budget. An empty cell: no "
             "plan.\n\n",
-            T->o->best_of_seeds ? "the run with the shortest duration" : "the lower median");
+            T->o->best_of_seeds
+                ? "the run with the shortest duration"
+                : "the lower-median run by duration (ties: the smaller live peak, then seed); "
+                  "remat ms: the median");
   if (f->latex) fprintf(o, "%% memplan table: recomputation per graph, budget and solver\n");
   const char *h[] = {"graph", "budget", "solver", "status", "live peak", "arena", "duration",
                      "overhead (%)", "vs best (%)", "recomputed", "transferred", "stall",

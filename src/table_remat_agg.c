@@ -2,9 +2,12 @@
  * tables and the overhead plot.
  *
  * A group is one solver (order + remat + place chains, bandwidth, time
- * limit, options; the label) at one budget on one graph.  Over its seeds a
- * figure is the lower median of the runs that gave a plan, or with
- * best_of_seeds every figure of the run with the shortest duration.  The
+ * limit, options; the label) at one budget on one graph.  Over its seeds
+ * every figure of the plan is one run's, the representative: of the runs
+ * that gave a plan, the lower median by duration (ties: the smaller live
+ * peak, then the smaller seed), or with best_of_seeds the shortest
+ * duration; planning and remat times are their own medians over those runs
+ * (best_of_seeds: the best run's own).  The
  * budget in bytes is what the runs resolved ("0.8x" of the live peak of the
  * order they were handed).
  *
@@ -72,36 +75,36 @@ static bool same_group(const mp_row *x, const mp_row *y, bool split) {
          !strcmp(nz(x->budget_arg), nz(y->budget_arg));
 }
 
-/* Does some cell appear in two results files (same key, other source)? */
+static bool same_cell(const mp_row *x, const mp_row *y) {
+  return same_group(x, y, false) && x->seed == y->seed;
+}
+
+/* Does some cell (same key and seed) appear in two results files?  Sorted
+ * with the files aside, the rows of one cell are adjacent. */
 static bool cell_in_two_files(const mp_row **p, int n) {
-  rctx ctx = {true};
+  rctx ctx = {false};
   qsort_r(p, (size_t)n, sizeof(*p), cmp_rows_r, &ctx);
-  for (int i = 1; i < n; i++)
-    if (same_group(p[i - 1], p[i], false) && p[i - 1]->seed == p[i]->seed &&
-        strcmp(nz(p[i - 1]->source), nz(p[i]->source)))
-      return true;
-  return false;
+  return mp_rows_cell_in_two_files(p, n, same_cell);
 }
 
 /* "order+remat+place", then " bw=X" when the rows hold several bandwidths
  * (X "graph" for the graph's own), the time limit and options as in the
  * other tables, the file in braces when files are kept apart. */
-static void label_of(mp_ragg *g, const mp_row *r, bool multi_bw, bool multi_tl, bool split) {
-  int l = snprintf(g->label, sizeof g->label, "%s+%s+%s", nz(r->order), r->remat, nz(r->place));
-  if (multi_bw)
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " bw=%s",
-                  nz(r->bandwidth_arg)[0] ? r->bandwidth_arg : "graph");
+static char *label_of(const mp_row *r, bool multi_bw, bool multi_tl, bool split) {
+  char *l = NULL;
+  mp_xappendf(&l, "%s+%s+%s", nz(r->order), r->remat, nz(r->place));
+  if (multi_bw) mp_xappendf(&l, " bw=%s", nz(r->bandwidth_arg)[0] ? r->bandwidth_arg : "graph");
   if (multi_tl) {
     char t[32];
     mp_fmt_seconds(r->time_limit, t, sizeof t);
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " @%ss", t);
+    mp_xappendf(&l, " @%ss", t);
   }
-  if (nz(r->options)[0])
-    l += snprintf(g->label + l, sizeof g->label - (size_t)l, " [%s]", r->options);
+  if (nz(r->options)[0]) mp_xappendf(&l, " [%s]", r->options);
   if (split && r->source) {
     const char *b = strrchr(r->source, '/');
-    snprintf(g->label + l, sizeof g->label - (size_t)l, " {%s}", b ? b + 1 : r->source);
+    mp_xappendf(&l, " {%s}", b ? b + 1 : r->source);
   }
+  return l;
 }
 
 static void add_word(char *list, size_t cap, const char *w) {
@@ -131,7 +134,6 @@ static double med(double *v, int n) {
   return v[(k - 1) / 2];
 }
 
-static double i2d(int64_t x) { return x == MP_NA ? NAN : (double)x; }
 static int64_t d2i(double x) { return isnan(x) ? MP_NA : (int64_t)x; }
 
 /* The figures of one run. */
@@ -149,26 +151,26 @@ static void figures_of_run(mp_ragg *g, const mp_row *r) {
   g->remat_ms = r->remat_ms;
 }
 
-/* Each figure's lower median over the k runs with a plan. */
-static void figures_median(mp_ragg *g, const mp_row *const *ok, int k, double *v) {
-#define MED(dst, expr)                                  \
-  do {                                                  \
-    for (int q = 0; q < k; q++) v[q] = (expr);          \
-    dst = med(v, k);                                    \
-  } while (0)
-  double x;
-  MED(x, i2d(ok[q]->live_peak)); g->live_peak = d2i(x);
-  MED(x, i2d(ok[q]->arena)); g->arena = d2i(x);
-  MED(x, i2d(ok[q]->recomputed)); g->recomputed = d2i(x);
-  MED(x, i2d(ok[q]->transferred)); g->transferred = d2i(x);
-  MED(x, i2d(ok[q]->lower_bound)); g->floor = d2i(x);
-  MED(g->duration, ok[q]->duration);
-  MED(g->overhead, ok[q]->overhead);
-  MED(g->stall, ok[q]->stall_time);
-  MED(g->recompute_time, ok[q]->recompute_time);
-  MED(g->plan_ms, ok[q]->plan_ms);
-  MED(g->remat_ms, ok[q]->remat_ms);
-#undef MED
+/* Runs in the order of the representative: duration (absent last), then
+ * live peak, then seed. */
+static int cmp_run(const void *a, const void *b) {
+  const mp_row *x = *(const mp_row *const *)a, *y = *(const mp_row *const *)b;
+  if (isnan(x->duration) != isnan(y->duration)) return isnan(x->duration) ? 1 : -1;
+  if (x->duration != y->duration && !isnan(x->duration))
+    return x->duration < y->duration ? -1 : 1;
+  if (x->live_peak != y->live_peak) return x->live_peak < y->live_peak ? -1 : 1;
+  return x->seed < y->seed ? -1 : x->seed > y->seed;
+}
+
+/* The representative's figures (one run: a row's duration, overhead, peak
+ * and transfers agree) and the median times of the k runs with a plan. */
+static void figures_median(mp_ragg *g, const mp_row **ok, int k, double *v) {
+  qsort(ok, (size_t)k, sizeof *ok, cmp_run);
+  figures_of_run(g, ok[(k - 1) / 2]);
+  for (int q = 0; q < k; q++) v[q] = ok[q]->plan_ms;
+  g->plan_ms = med(v, k);
+  for (int q = 0; q < k; q++) v[q] = ok[q]->remat_ms;
+  g->remat_ms = med(v, k);
 }
 
 static void group_times(mp_ragg *g, const mp_row *const *ok, int k) {
@@ -182,8 +184,9 @@ typedef struct gctx {
 } gctx;
 
 /* One group from rows p[i..j). */
-static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c) {
+static void make_group(mp_raggset *s, const mp_row **p, int i, int j, const gctx *c) {
   const mp_row *r0 = p[i];
+  mp_ragg *g = &s->a[s->n++];
   memset(g, 0, sizeof *g);
   g->graph = r0->graph ? r0->graph : r0->path;
   g->path = nz(r0->path);
@@ -193,7 +196,8 @@ static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c
   g->budget_arg = nz(r0->budget_arg);
   g->bandwidth_arg = nz(r0->bandwidth_arg);
   g->time_limit = r0->time_limit;
-  label_of(g, r0, c->multi_bw, c->multi_tl, c->split);
+  s->labels = mp_xrealloc(s->labels, sizeof(char *) * (size_t)(s->n_labels + 1));
+  g->label = s->labels[s->n_labels++] = label_of(r0, c->multi_bw, c->multi_tl, c->split);
   if (!mp_budget_arg_frac(g->budget_arg, &g->frac)) g->frac = NAN;
   g->runs = j - i;
   int k = 0;
@@ -211,6 +215,7 @@ static void make_group(mp_ragg *g, const mp_row **p, int i, int j, const gctx *c
   g->ok = k;
   g->live_peak = g->arena = g->recomputed = g->transferred = g->floor = MP_NA;
   g->duration = g->overhead = g->stall = g->recompute_time = g->plan_ms = g->remat_ms = NAN;
+  g->ms_lo = g->ms_hi = NAN; /* no plan, no time (not 0) */
   g->base_time = p[i]->base_time;
   if (!k) return;
   if (c->best) {
@@ -277,7 +282,7 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
   for (int i = 0; i < m;) {
     int j = i;
     while (j < m && same_group(p[i], p[j], c.split)) j++;
-    make_group(&s->a[s->n++], p, i, j, &c);
+    make_group(s, p, i, j, &c);
     i = j;
   }
   for (int i = 0; i < m;) {
@@ -294,13 +299,12 @@ void mp_remat_aggregate(const mp_row *rows, int n, bool best_of_seeds, mp_raggse
 void mp_raggset_destroy(mp_raggset *s) {
   for (int i = 0; i < s->n_issues; i++) free(s->issues[i]);
   free(s->issues);
+  mp_list_free(s->labels, s->n_labels);
   free(s->a);
   memset(s, 0, sizeof *s);
 }
 
 bool mp_ragg_matches(const mp_ragg *g, const char *want) {
-  if (!strcmp(g->label, want)) return true;
-  char short_label[320];
-  snprintf(short_label, sizeof short_label, "%s+%s+%s", g->order, g->remat, g->place);
-  return !strcmp(short_label, want);
+  const char *parts[] = {g->order, g->remat, g->place};
+  return !strcmp(g->label, want) || mp_label_joins(want, parts, 3);
 }

@@ -68,6 +68,19 @@ int mp_errorf(mp_error *err, const char *fmt, ...) {
   return -1;
 }
 
+void mp_xappendf(char **s, const char *fmt, ...) {
+  size_t l = *s ? strlen(*s) : 0;
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (k < 0) k = 0;
+  *s = mp_xrealloc(*s, l + (size_t)k + 1);
+  va_start(ap, fmt);
+  vsnprintf(*s + l, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+}
+
 void mp_strlist_addf(char ***list, int *n, const char *fmt, ...) {
   char buf[700];
   va_list ap;

@@ -32,6 +32,9 @@ void *mp_xmalloc(size_t n);
 void *mp_xcalloc(size_t n, size_t sz);
 void *mp_xrealloc(void *p, size_t n);
 char *mp_xstrdup(const char *s); /* NULL stays NULL */
+/* Append printf-formatted text of any length to the malloc'ed string *s
+ * (NULL: an empty one). */
+void mp_xappendf(char **s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Append a printf-formatted copy (at most 700 bytes) to the list *list of
  * *n strings, growing it by one. */
 void mp_strlist_addf(char ***list, int *n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -1048,6 +1048,11 @@ echo old >"$A/t.md"; s_t=$(md5sum <"$A/t.md")
 hostile 2 "--graph 'nosuch': no such graph in the results" "table --graph nosuch" -- $BIN table tests/data/bench_results.csv --graph nosuch --out "$A/t.md"
 same "$A/t.md" "$s_t" "table --graph nosuch"
 expect 0 "table --graph g2" $BIN table tests/data/bench_results.csv --graph g2 --brief
+# --within 0 and --max-overhead 0 are refused (0 was taken as the default, 1% and 20%)
+hostile 2 "bad value '0' for --within \(a percentage above 0" "table --within 0" -- $BIN table tests/data/bench_results.csv --view pivot --within 0
+hostile 2 "bad value '0' for --max-overhead" "plot overhead --max-overhead 0" -- $BIN plot overhead tests/data/bench_results.csv --max-overhead 0 --out "$A/o.svg"
+expect 0 "table --within 0.001" $BIN table tests/data/bench_results.csv --view pivot --within 0.001
+$BIN table --help | grep -q "PCT % of the bound" && ok || bad "table --help: PCT % of the bound (it printed %%)"
 
 # ---- readers: a results CSV with a column missing, a bad value or cut
 # short; costs summing to infinity; plan offsets that name no buffer; a

@@ -449,6 +449,91 @@ START_TEST(pooled_sources) {
 }
 END_TEST
 
+/* A graph without a baseline (cut) or a time is left out of that geometric
+ * mean, and the mean says over how many instances it is (NaN was clamped
+ * to 1e-9 / 1e-3 before: fmax ignores NaN). */
+START_TEST(suite_means_skip_absent) {
+  mp_row r[4];
+  mk(&r[0], "a", "greedy", "bysize", 1, "feasible", 300);
+  mk(&r[1], "b", "greedy", "bysize", 1, "feasible", 300);
+  mk(&r[2], "a", "dfs", "bysize", 1, "feasible", 300);
+  mk(&r[3], "b", "dfs", "bysize", 1, "feasible", 300);
+  for (int i = 0; i < 4; i++) r[i].reduction_vs_given = i % 2 ? NAN : 0.5; /* b: cut */
+  r[3].plan_ms = NAN;
+  mp_table_opts o = {.format = "md", .view = "suite"};
+  char *t = table_opts(r, 4, &o, 0);
+  ck_assert_msg(strstr(t, "| greedy+bysize | 2 | **2** | **2.000** | **0.500 (1/2)** | **1.00** |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "| dfs+bysize | 2 | **2** | **2.000** | **0.500 (1/2)** | **1.00 (1/2)** |"),
+                "%s", t);
+  ck_assert_msg(strstr(t, "k/n after a mean"), "%s", t);
+  free(t);
+  o = (mp_table_opts){.format = "md", .view = "pivot", .metric = "time"};
+  t = table_opts(r, 4, &o, 0);
+  ck_assert_msg(strstr(t, "| geometric mean (ms) |  |  | 1.00 | 1.00 |"), "%s", t);
+  free(t);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
+/* Names with LaTeX specials, a newline and a pipe: every LaTeX special
+ * escaped (the "no bound stored" marker ^ and a {file} label too), control
+ * characters as spaces in Markdown and LaTeX, the CSV quoted. */
+START_TEST(names_escaped) {
+  mp_row r[2];
+  mk(&r[0], "a\\b{c}d^e~f|g<h>", "greedy", "bysize", 1, "feasible", 300);
+  mk(&r[1], "n\nl|x\ry", "greedy", "bysize", 1, "feasible", 300);
+  r[0].graph_bound = MP_NA; /* no bound in the file: marked ^ */
+  r[0].lower_bound = 200;
+  r[0].source = strdup("A.sqlite");
+  r[1].source = strdup("B.sqlite");
+  mp_table_opts o = {.format = "latex", .view = "graphs"};
+  char *t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "\na\\textbackslash{}b\\{c\\}d\\textasciicircum{}e\\textasciitilde{}f"
+                          "\\textbar{}g\\textless{}h\\textgreater{} & 200 B\\textasciicircum{} & "),
+                "%s", t);
+  ck_assert_msg(strstr(t, "\nn l\\textbar{}x y & "), "%s", t);
+  free(t);
+  /* the same cell from two files: the label's braces escaped */
+  free(r[1].graph);
+  r[1].graph = strdup(r[0].graph);
+  r[1].graph_bound = MP_NA;
+  free(r[1].path);
+  r[1].path = strdup(r[0].path);
+  t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "greedy+bysize \\{A.sqlite\\}"), "%s", t);
+  free(t);
+  mp_row_destroy(&r[1]);
+  mk(&r[1], "n\nl|x\ry", "greedy", "bysize", 1, "feasible", 300);
+  o.format = "md";
+  t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "\n| n l\\|x y | 150 B | greedy+bysize |"), "%s", t);
+  free(t);
+  o.format = "csv";
+  t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "\n\"n\nl|x\ry\",\"n\nl|x\ry.json\",greedy+bysize,"), "%s", t);
+  free(t);
+  for (int i = 0; i < 2; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
+/* The suite's bold: a fastest mean that prints as 0.00 is the best (a best
+ * of 0 was taken for "none yet" and the next row replaced it). */
+START_TEST(suite_bold_zero) {
+  mp_row r[2];
+  mk(&r[0], "a", "given", "bysize", 1, "feasible", 300);
+  mk(&r[1], "a", "greedy", "bysize", 1, "feasible", 300);
+  r[0].plan_ms = 0.001;
+  r[1].plan_ms = 5;
+  mp_table_opts o = {.format = "md", .view = "suite"};
+  char *t = table_opts(r, 2, &o, 0);
+  ck_assert_msg(strstr(t, "| given+bysize | 1 | **1** | **2.000** | **1.000** | **0.00** |"), "%s", t);
+  ck_assert_msg(strstr(t, "| greedy+bysize | 1 | **1** | **2.000** | **1.000** | 5.00 |"), "%s", t);
+  free(t);
+  for (int i = 0; i < 2; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
 /* The pivot: graphs x solvers, change vs the baseline / gap to the bound,
  * and the summary under it. */
 START_TEST(pivot_view) {
@@ -473,6 +558,14 @@ START_TEST(pivot_view) {
   ck_assert_msg(strstr(t, "| within 1% of the bound |  |  |  | 1/1 | 0/1 | 0/0 | 0/1 |"), "%s", t);
   ck_assert_msg(strstr(t, "| proved optimal (max, median ms) |  |  |  | 1/1 (1.00, 1.00) | 0/1 |"),
                 "%s", t);
+  free(t);
+  /* fragmentation is DESIGN 1.3's (arena - live peak) / arena, and the caption says so */
+  r[1].fragmentation = 10.0 / 160;
+  o.metric = "frag";
+  t = table_opts(r, 4, &o, 0);
+  ck_assert_msg(strstr(t, "Cells: fragmentation in % ((arena - live peak) / arena, DESIGN 1.3)"), "%s",
+                t);
+  ck_assert_msg(strstr(t, "| a | 5 | 150 B | 6.2500 |"), "%s", t);
   free(t);
   for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
 }
@@ -599,6 +692,10 @@ START_TEST(remat_tables) {
   ck_assert_msg(strstr(t, "\nx,x.json,given+rotor+bysize,given,rotor,bysize,0,,,0.5x,10,0.500000,500,"
                           "3,3,0,0,feasible,feasible,490,500,50,130.000000,100.000000,0.300000,"),
                 "%s", t);
+  /* a group without a plan has no time: every time column empty (were 0.000) */
+  ck_assert_msg(strstr(t, "\ny,y.json,given+rotor+bysize,given,rotor,bysize,0,,,0.5x,10,0.500000,500,"
+                          "1,0,0,0,error,error,,,,,100.000000,,,,,,,,,,,0\n"),
+                "%s", t);
   free(t);
   /* --solver selects remat labels too */
   const char *only[] = {"given+rotor+bysize"};
@@ -607,6 +704,112 @@ START_TEST(remat_tables) {
   ck_assert_msg(!strstr(t, "given+dtr+bysize"), "%s", t);
   free(t);
   for (int i = 0; i < n; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
+/* The same cells (two seeds) from two files: two solvers, not four seeds;
+ * in the recomputation groups too. */
+START_TEST(pooled_sources_seeds) {
+  mp_row r[8];
+  for (int i = 0; i < 4; i++) {
+    mk(&r[i], "a", "greedy", "bysize", (uint64_t)(i % 2), "feasible", 300 + i);
+    r[i].source = strdup(i < 2 ? "A.sqlite" : "B.sqlite");
+    mkr(&r[4 + i], "a", "rotor", "0.5x", 500, (uint64_t)(i % 2), "infeasible", 0);
+    r[4 + i].source = strdup(i < 2 ? "A.sqlite" : "B.sqlite");
+  }
+  mp_aggset s;
+  agg(r, 4, false, false, &s);
+  ck_assert(s.split_sources);
+  ck_assert_int_eq(find(&s, "a", "greedy+bysize {A.sqlite}")->runs, 2);
+  ck_assert_int_eq(find(&s, "a", "greedy+bysize {B.sqlite}")->runs, 2);
+  mp_aggset_destroy(&s);
+  mp_raggset rs;
+  mp_remat_aggregate(r, 8, false, &rs);
+  ck_assert_int_eq(rs.n, 2);
+  ck_assert_int_eq(rfind(&rs, "a", "given+rotor+bysize {A.sqlite}", "0.5x")->infeasible, 2);
+  mp_raggset_destroy(&rs);
+  for (int i = 0; i < 8; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
+/* With an even count (two seeds) every plan figure of a row is one run's,
+ * the lower-median run by arena (ties: live peak, then seed); the time keeps
+ * its own median.  Taken one by one, the live peak came from the other run. */
+START_TEST(representative_run) {
+  mp_row r[4];
+  mk(&r[0], "x", "sa", "bysize", 1, "feasible", 200);
+  mk(&r[1], "x", "sa", "bysize", 2, "feasible", 300);
+  r[0].live_peak = 190, r[0].reduction_vs_given = 0.6, r[0].fragmentation = 0.05;
+  r[1].live_peak = 150, r[1].reduction_vs_given = 0.4, r[1].fragmentation = 0.5;
+  r[0].profile_std = 7, r[1].profile_std = 3;
+  r[0].plan_ms = 9, r[1].plan_ms = 4;
+  mp_aggset s;
+  agg(r, 2, false, false, &s);
+  const mp_agg *g = find(&s, "x", "sa+bysize");
+  ck_assert_int_eq(g->arena, 200);
+  ck_assert_int_eq(g->live_peak, 190);
+  ck_assert_double_eq(g->red_given, 0.6);
+  ck_assert_double_eq(g->frag, 0.05);
+  ck_assert_double_eq(g->std, 7);
+  ck_assert_double_eq(g->plan_ms, 4); /* the lower median of the times */
+  mp_aggset_destroy(&s);
+  r[1].arena = 200; /* a tie in arena: the smaller live peak */
+  agg(r, 2, false, false, &s);
+  ck_assert_int_eq(find(&s, "x", "sa+bysize")->live_peak, 150);
+  ck_assert_double_eq(find(&s, "x", "sa+bysize")->std, 3);
+  mp_aggset_destroy(&s);
+  r[1].live_peak = 190; /* and in live peak: the smaller seed */
+  agg(r, 2, false, false, &s);
+  ck_assert_double_eq(find(&s, "x", "sa+bysize")->std, 7);
+  mp_aggset_destroy(&s);
+  /* recomputation: the lower-median run by duration */
+  mkr(&r[2], "x", "rotor", "0.5x", 500, 1, "feasible", 120);
+  mkr(&r[3], "x", "rotor", "0.5x", 500, 2, "feasible", 130);
+  r[2].live_peak = 400, r[2].recomputed = 3, r[2].remat_ms = 8;
+  r[3].live_peak = 300, r[3].recomputed = 1, r[3].remat_ms = 2;
+  mp_raggset rs;
+  mp_remat_aggregate(r + 2, 2, false, &rs);
+  const mp_ragg *h = rfind(&rs, "x", "given+rotor+bysize", "0.5x");
+  ck_assert_double_eq(h->duration, 120);
+  ck_assert_int_eq(h->live_peak, 400);
+  ck_assert_int_eq(h->recomputed, 3);
+  ck_assert_double_eq(h->remat_ms, 2);
+  mp_raggset_destroy(&rs);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
+}
+END_TEST
+
+/* Labels are as long as their option strings: two that differ past 320
+ * bytes are two solvers (they were cut there and pooled as one). */
+START_TEST(long_labels) {
+  char opts[2][600];
+  mp_row r[4];
+  for (int i = 0; i < 2; i++) {
+    int l = 0;
+    for (int k = 0; k < 60; k++) l += snprintf(opts[i] + l, sizeof opts[i] - (size_t)l, "sa.o%02d=%d ", k, k);
+    snprintf(opts[i] + l, sizeof opts[i] - (size_t)l, "sa.last=%d", i);
+    mk(&r[i], "x", "sa", "bysize", 1, "feasible", 300 + i);
+    free(r[i].options);
+    r[i].options = strdup(opts[i]);
+    mkr(&r[2 + i], "x", "rotor", "0.5x", 500, 1, "feasible", 120 + i);
+    free(r[2 + i].options);
+    r[2 + i].options = strdup(opts[i]);
+  }
+  mp_aggset s;
+  agg(r, 2, false, false, &s);
+  ck_assert_int_eq(s.n, 2);
+  ck_assert_int_gt((int)strlen(s.a[1].label), 400);
+  ck_assert_msg(strstr(s.a[1].label, "sa.last=1]"), "%s", s.a[1].label);
+  ck_assert(mp_agg_matches(&s.a[0], "sa+bysize") && !mp_agg_matches(&s.a[0], "sa+bysizes"));
+  mp_aggset_destroy(&s);
+  mp_raggset rs;
+  mp_remat_aggregate(r, 4, false, &rs);
+  ck_assert_int_eq(rs.n, 2);
+  ck_assert_msg(strstr(rs.a[1].label, "sa.last=1]"), "%s", rs.a[1].label);
+  ck_assert(mp_ragg_matches(&rs.a[0], "given+rotor+bysize"));
+  ck_assert(!mp_ragg_matches(&rs.a[0], "given+rotor"));
+  mp_raggset_destroy(&rs);
+  for (int i = 0; i < 4; i++) mp_row_destroy(&r[i]);
 }
 END_TEST
 
@@ -857,6 +1060,17 @@ START_TEST(step_path_keeps_extremes) {
 }
 END_TEST
 
+/* The profile's legend says when the min-cut bound is above the chart
+ * (event plans peak below it, and its line is not drawn). */
+START_TEST(bound_legend_off_chart) {
+  char lab[200];
+  mp_plot_bound_legend(lab, sizeof lab, 2048, true, 1000);
+  ck_assert_str_eq(lab, "min-cut bound 2.00 KiB (orders), above the chart");
+  mp_plot_bound_legend(lab, sizeof lab, 900, false, 1000);
+  ck_assert_str_eq(lab, "min-cut bound 900 B");
+}
+END_TEST
+
 Suite *suite_table(void) {
   Suite *s = suite_create("table");
   TCase *tc = tcase_create("table");
@@ -867,6 +1081,13 @@ Suite *suite_table(void) {
   tcase_add_test(tc, time_spread_ties);
   tcase_add_test(tc, baseline_and_common);
   tcase_add_test(tc, pooled_sources);
+  tcase_add_test(tc, pooled_sources_seeds);
+  tcase_add_test(tc, suite_means_skip_absent);
+  tcase_add_test(tc, representative_run);
+  tcase_add_test(tc, names_escaped);
+  tcase_add_test(tc, long_labels);
+  tcase_add_test(tc, suite_bold_zero);
+  tcase_add_test(tc, bound_legend_off_chart);
   tcase_add_test(tc, pivot_view);
   tcase_add_test(tc, remat_tables);
   tcase_add_test(tc, remat_contradictions);

@@ -102,7 +102,7 @@ if [ "${SKIP_REAL:-0}" != 1 ] && grep -q "	real" graphs/SUITE.tsv 2>/dev/null; t
   {
     echo "## real graphs, given order and best order (--order best; limit $REAL_LIMIT s)"
     echo
-    echo "Fragmentation (arena / live peak of that order - 1, %); under the table, the best"
+    echo "Fragmentation ((arena - live peak) / arena, DESIGN 1.3, %); under the table, the best"
     echo "placer's fragmentation on each graph, and the largest of those. The pool placer's"
     echo "internal fragmentation (its size-class rounding) is in each row's message"
     echo "(\`memplan export\`)."
