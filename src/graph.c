@@ -513,54 +513,153 @@ static int cmp_i64(const void *a, const void *b) {
  * same moment of any order: per storage, the accesses in file order, each
  * reader after the writer before it and before the writer after it, each
  * writer after the one before (a writer reads what it writes).  The count
- * reported (n_inplace_edges) is still that of the literal pairs. */
+ * reported (n_inplace_edges) is still that of the literal pairs.
+ *
+ * The storages are the buffers (ids 0 .. n_buf-1) and the parameters: each
+ * alias -1 root with its alias set (ids n_buf ...).  A parameter owns no
+ * arena memory, but an optimizer that updates it in place must still come
+ * after the forward ops that read it. */
 
-/* What node v writes in place (a buffer), or -1: its alias root, whether
- * or not it has an output of its own (`outputs: []` still writes). */
-static int written_by(const mp_graph *g, int v) {
-  const mp_node *nd = &g->nodes[v];
-  if (!nd->inplace || !nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) return -1;
-  int j = nd->alias.node, kk = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
-  return g->nodes[j].n_out > 0 ? g->root_of[j][kk] : MP_NO_BUFFER;
-}
+typedef struct storages {
+  int n;                 /* buffers, then parameters */
+  int *writes;           /* node -> the storage it writes in place, or -1 */
+  int *n_writers;        /* per storage */
+  int *n_acc, **acc;     /* per node: the storages it reads data of, and the one it
+                            writes, sorted (nothing for a pure view) */
+  int *n_users, **users; /* per storage: the nodes with it in acc, ascending */
+  int *block, *ublock;
+} storages;
 
 /* A pure view (alias without inplace) reads no data: no in-place edge. */
 static bool reads_data(const mp_graph *g, int w) {
   return !g->nodes[w].has_alias || g->nodes[w].inplace;
 }
 
-static bool reads_buf(const mp_graph *g, int v, int b) {
-  int lo = 0, hi = g->n_reads[v];
+/* The storage of output k of node j, or -1 (no storage); param[] maps each
+ * node to the parameter storage its alias chain ends at (or -1). */
+static int tensor_storage(const mp_graph *g, const int *param, int j, int k) {
+  int b = g->root_of[j][k];
+  if (b == MP_PARAM_BUFFER) return param[j];
+  return b >= 0 ? b : -1;
+}
+
+/* What node v writes in place, or -1: its alias root, whether or not it has
+ * an output of its own (`outputs: []` still writes); an alias -1 root that
+ * is in-place writes its own parameter. */
+static int written_by(const mp_graph *g, const int *param, int v) {
+  const mp_node *nd = &g->nodes[v];
+  if (!nd->inplace || !nd->has_alias) return -1;
+  if (nd->alias.node == MP_PARAM_ALIAS) return param[v];
+  int j = nd->alias.node, kk = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
+  return g->nodes[j].n_out > 0 ? tensor_storage(g, param, j, kk) : -1;
+}
+
+static void storages_build(const mp_graph *g, storages *s) {
+  int n = g->n;
+  size_t nz = (size_t)(n ? n : 1);
+  int *param = mp_xmalloc(sizeof(int) * nz);
+  s->n = g->n_buf;
+  for (int i = 0; i < n; i++) { /* given order: an alias target comes first */
+    int v = g->given[i];
+    const mp_node *nd = &g->nodes[v];
+    param[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? s->n++ : param[nd->alias.node];
+  }
+  s->writes = mp_xmalloc(sizeof(int) * nz);
+  s->n_writers = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
+  s->n_acc = mp_xcalloc(nz, sizeof(int));
+  s->acc = mp_xmalloc(sizeof(int *) * nz);
+  size_t m = 0, room = (size_t)n + 64;
+  int *all = mp_xmalloc(sizeof(int) * room);
+  for (int v = 0; v < n; v++) {
+    const mp_node *nd = &g->nodes[v];
+    size_t start = m;
+    s->writes[v] = written_by(g, param, v);
+    if (s->writes[v] >= 0) s->n_writers[s->writes[v]]++;
+    for (int i = 0; reads_data(g, v) && i < nd->n_in; i++) {
+      mp_ref in = nd->in[i];
+      int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
+      int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
+      for (int k = lo; k < hi; k++) {
+        int b = tensor_storage(g, param, in.node, k);
+        if (b < 0) continue;
+        if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
+        all[m++] = b;
+      }
+    }
+    if (s->writes[v] >= 0) {
+      if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
+      all[m++] = s->writes[v];
+    }
+    s->n_acc[v] = uniq_ints(all + start, (int)(m - start));
+    m = start + (size_t)s->n_acc[v];
+  }
+  s->block = mp_xmalloc(sizeof(int) * (m ? m : 1));
+  memcpy(s->block, all, sizeof(int) * m);
+  free(all);
+  free(param);
+  s->n_users = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
+  s->users = mp_xmalloc(sizeof(int *) * (size_t)(s->n ? s->n : 1));
+  s->ublock = mp_xmalloc(sizeof(int) * (m ? m : 1));
+  int *p = s->block;
+  for (int v = 0; v < n; v++) {
+    s->acc[v] = p;
+    for (int i = 0; i < s->n_acc[v]; i++) s->n_users[p[i]]++;
+    p += s->n_acc[v];
+  }
+  int *u = s->ublock;
+  for (int b = 0; b < s->n; b++) {
+    s->users[b] = u;
+    u += s->n_users[b];
+    s->n_users[b] = 0;
+  }
+  for (int v = 0; v < n; v++)
+    for (int i = 0; i < s->n_acc[v]; i++) {
+      int b = s->acc[v][i];
+      s->users[b][s->n_users[b]++] = v;
+    }
+}
+
+static void storages_free(storages *s) {
+  free(s->writes);
+  free(s->n_writers);
+  free(s->n_acc);
+  free(s->acc);
+  free(s->n_users);
+  free(s->users);
+  free(s->block);
+  free(s->ublock);
+}
+
+/* Does node v read the data of (or write) storage b? */
+static bool accesses(const storages *s, int v, int b) {
+  int lo = 0, hi = s->n_acc[v];
   while (lo < hi) {
     int mid = (lo + hi) / 2;
-    if (g->reads[v][mid] < b) lo = mid + 1;
+    if (s->acc[v][mid] < b) lo = mid + 1;
     else hi = mid;
   }
-  return lo < g->n_reads[v] && g->reads[v][lo] == b;
+  return lo < s->n_acc[v] && s->acc[v][lo] == b;
 }
 
 typedef struct buf_access {
-  int pos, v; /* a data reader of the storage and its position */
+  int pos, v; /* a node that reads (or writes) the storage and its position */
 } buf_access;
 
 static int cmp_access(const void *a, const void *b) {
   return ((const buf_access *)a)->pos - ((const buf_access *)b)->pos;
 }
 
-/* The reduced edges of storage b's accesses (its data readers, writers
- * among them), into e. */
-static void storage_edges(const mp_graph *g, int b, const int *writes, const int *pos, buf_access *acc,
-                          edges *e) {
-  const mp_buffer *bb = &g->bufs[b];
-  int m = 0;
-  for (int i = 0; i < bb->n_readers; i++)
-    if (reads_data(g, bb->readers[i])) acc[m++] = (buf_access){pos[bb->readers[i]], bb->readers[i]};
+/* The reduced edges of storage b's accesses (its data readers and its
+ * writers), into e. */
+static void storage_edges(const storages *s, int b, const int *pos, buf_access *acc, edges *e) {
+  int m = s->n_users[b];
+  for (int i = 0; i < m; i++) acc[i] = (buf_access){pos[s->users[b][i]], s->users[b][i]};
   qsort(acc, (size_t)m, sizeof *acc, cmp_access);
   int prev = -1, since = 0; /* the last writer; the first reader after it */
   for (int i = 0; i < m; i++) {
     int x = acc[i].v;
     if (prev >= 0) edge_add(e, prev, x);
-    if (writes[x] != b) continue;
+    if (s->writes[x] != b) continue;
     for (int k = since; k < i; k++) edge_add(e, acc[k].v, x);
     prev = x, since = i + 1;
   }
@@ -582,11 +681,12 @@ static int count_key(const int64_t *a, int n, int64_t v) {
 /* Pairs in two storages' counts: v writes b and reads b', w writes b' and
  * reads b.  cnt(b, b') = the writers of b that read b'; each such pair of
  * storages shares cnt(b, b') x cnt(b', b) pairs. */
-static int64_t shared_pairs(const mp_graph *g, const int *writes, const int *n_writers) {
+static int64_t shared_pairs(const storages *s, int n) {
   edges pr = {0};
-  for (int v = 0; v < g->n; v++)
-    for (int i = 0; writes[v] >= 0 && i < g->n_reads[v]; i++)
-      if (g->reads[v][i] != writes[v] && n_writers[g->reads[v][i]]) edge_add(&pr, writes[v], g->reads[v][i]);
+  for (int v = 0; v < n; v++)
+    for (int i = 0; s->writes[v] >= 0 && i < s->n_acc[v]; i++)
+      if (s->acc[v][i] != s->writes[v] && s->n_writers[s->acc[v][i]])
+        edge_add(&pr, s->writes[v], s->acc[v][i]);
   int64_t *key = mp_xmalloc(sizeof(int64_t) * (size_t)(pr.n ? pr.n : 1)), shared = 0;
   for (int i = 0; i < pr.n; i++) key[i] = (int64_t)pr.from[i] << 32 | pr.to[i];
   qsort(key, (size_t)pr.n, sizeof *key, cmp_i64);
@@ -603,13 +703,13 @@ static int64_t shared_pairs(const mp_graph *g, const int *writes, const int *n_w
 
 /* The distinct data edges that are also pairs (a node may read a tensor
  * twice: the raw list repeats an edge). */
-static int64_t data_pairs(const mp_graph *g, const int *writes, const edges *data) {
+static int64_t data_pairs(const storages *s, const edges *data) {
   int64_t *lit = mp_xmalloc(sizeof(int64_t) * (size_t)(data->n ? data->n : 1)), n = 0;
   int nl = 0;
   for (int i = 0; i < data->n; i++) {
     int u = data->from[i], x = data->to[i];
-    if ((writes[u] >= 0 && reads_data(g, x) && reads_buf(g, x, writes[u])) ||
-        (writes[x] >= 0 && reads_data(g, u) && reads_buf(g, u, writes[x])))
+    if ((s->writes[u] >= 0 && accesses(s, x, s->writes[u])) ||
+        (s->writes[x] >= 0 && accesses(s, u, s->writes[x])))
       lit[nl++] = (int64_t)u << 32 | x;
   }
   qsort(lit, (size_t)nl, sizeof *lit, cmp_i64);
@@ -621,42 +721,36 @@ static int64_t data_pairs(const mp_graph *g, const int *writes, const edges *dat
 /* The literal pairs that are not data edges: per storage, each writer with
  * each other data reader (writers are readers; a pair of writers once),
  * less the pairs two storages share, less the data edges among them. */
-static int64_t literal_count(const mp_graph *g, const int *writes, const int *n_writers,
-                             const edges *data) {
+static int64_t literal_count(const mp_graph *g, const storages *s, const edges *data) {
   int64_t total = 0;
-  for (int b = 0; b < g->n_buf; b++) {
-    if (!n_writers[b]) continue;
-    int64_t r = 0, w = n_writers[b];
-    for (int i = 0; i < g->bufs[b].n_readers; i++) r += reads_data(g, g->bufs[b].readers[i]);
+  for (int b = 0; b < s->n; b++) {
+    if (!s->n_writers[b]) continue;
+    int64_t r = s->n_users[b], w = s->n_writers[b];
     total += w * (r - w) + w * (w - 1) / 2;
   }
-  return total - shared_pairs(g, writes, n_writers) - data_pairs(g, writes, data);
+  return total - shared_pairs(s, g->n) - data_pairs(s, data);
 }
 
 static void add_inplace_edges(mp_graph *g, const edges *data) {
   int n = g->n;
   size_t nz = (size_t)(n ? n : 1);
-  int *pos = mp_xmalloc(sizeof(int) * nz), *writes = mp_xmalloc(sizeof(int) * nz);
-  int *n_writers = mp_xcalloc((size_t)(g->n_buf ? g->n_buf : 1), sizeof(int));
+  storages s;
+  storages_build(g, &s);
+  int *pos = mp_xmalloc(sizeof(int) * nz);
   for (int i = 0; i < n; i++) pos[g->given[i]] = i;
-  for (int v = 0; v < n; v++) {
-    writes[v] = written_by(g, v);
-    if (writes[v] >= 0) n_writers[writes[v]]++;
-  }
   edges all = {0};
   for (int i = 0; i < data->n; i++) edge_add(&all, data->from[i], data->to[i]);
   buf_access *acc = mp_xmalloc(sizeof(buf_access) * nz);
-  for (int b = 0; b < g->n_buf; b++)
-    if (n_writers[b]) storage_edges(g, b, writes, pos, acc, &all);
+  for (int b = 0; b < s.n; b++)
+    if (s.n_writers[b]) storage_edges(&s, b, pos, acc, &all);
   free(acc);
   build_adj(n, &all, &g->n_succ, &g->succ, true, &g->mem);
   build_adj(n, &all, &g->n_pred, &g->pred, false, &g->mem);
-  g->n_inplace_edges = literal_count(g, writes, n_writers, data);
+  g->n_inplace_edges = literal_count(g, &s, data);
   free(all.from);
   free(all.to);
   free(pos);
-  free(writes);
-  free(n_writers);
+  storages_free(&s);
 }
 
 /* DESIGN 6.1: a node without a cost takes 1, or 0 when it is an input, an

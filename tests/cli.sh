@@ -203,6 +203,33 @@ tr -d ' \n' <"$T/v6.plan" | sed 's/"order":\[0,1,2,3,5,4\]/"order":[0,1,2,3,4,5]
 grep -q '"order":\[0,1,2,3,4,5\]' "$T/v7.plan" && ok || bad "tamper: could not rewrite the order (v7)"
 expect 1 "tamper: order against an in-place edge" $BIN verify "$T/v6.json" "$T/v7.plan"
 grep -q "in-place" "$T/err" && ok || bad "in-place edge not named: $(cat "$T/err")"
+# a parameter (alias -1) is a storage for the in-place rule (DESIGN 1.2): A and
+# B read P, S updates it in place between them: edge S -> B (A -> S is a data
+# edge).  p18b.json is the same graph with B before S in the file: its given
+# order, valid there, runs B before S and must be refused for p18.json.
+cat >"$T/p18.json" <<'J'
+{"name":"t18","nodes":[
+{"id":0,"name":"X","op":"input","size":100,"inputs":[]},
+{"id":1,"name":"P","op":"param","size":64,"inputs":[],"alias":-1},
+{"id":2,"name":"A","op":"op","size":200,"inputs":[0,1]},
+{"id":3,"name":"S","op":"sgd_","size":64,"inputs":[1,2],"alias":1,"inplace":true},
+{"id":4,"name":"XV","op":"view","size":100,"inputs":[0],"alias":0},
+{"id":5,"name":"B","op":"op","size":10,"inputs":[2,1]},
+{"id":6,"name":"out","op":"output","size":0,"inputs":[4,5]}]}
+J
+sed '/"name":"S"/d; s/^\({"id":5,.*\)$/\1\
+{"id":3,"name":"S","op":"sgd_","size":64,"inputs":[1,2],"alias":1,"inplace":true},/' "$T/p18.json" >"$T/p18b.json"
+expect 0 "param in-place: info" $BIN info "$T/p18.json" --format json
+grep -q '"inplace_edges": 1,' "$T/out" && ok || bad "param in-place: inplace_edges: $(grep inplace_edges "$T/out")"
+expect 0 "param in-place: solve the reordered file" $BIN solve "$T/p18b.json" --format json --out "$T/p18b.plan"
+tr -d ' \n' <"$T/p18b.plan" | grep -q '"order":\[0,1,2,4,5,3,6\]' && ok || bad "param in-place: p18b order"
+expect 1 "param in-place: B before S refused" $BIN verify "$T/p18.json" "$T/p18b.plan"
+grep -q "node 5 runs before node 3, which it must follow (in-place edge)" "$T/err" && ok ||
+  bad "param in-place edge not named: $(cat "$T/err")"
+for o in given greedy lpmf bfs dfs best dp ilp sa ga; do
+  expect 0 "param in-place: solve --order $o" $BIN solve "$T/p18.json" --order $o --format json --out "$T/p18.plan"
+  expect 0 "param in-place: verify --order $o" $BIN verify "$T/p18.json" "$T/p18.plan"
+done
 expect 1 "verify: plan is not JSON" $BIN verify "$T/v.json" "$T/v.json.missing"
 # the plan's alignment must be one (DESIGN 1.3: offsets are multiples of A >= 1)
 for a in 0 -64 '"64"' 1.5; do

@@ -144,9 +144,44 @@ static void build_outputs(const mp_graph *g, or_model *m, const bool *is_read) {
   }
 }
 
+/* The node with `alias: -1` that v's alias chain ends at, or -1. */
+static int param_root(const mp_graph *g, int v) {
+  for (int d = 0; d <= g->n && g->nodes[v].has_alias; d++) {
+    if (g->nodes[v].alias.node == MP_PARAM_ALIAS) return v;
+    v = g->nodes[v].alias.node;
+  }
+  return -1;
+}
+
+/* The parameter node v writes in place (its own storage when it is the
+ * `alias: -1` node itself), or -1. */
+static int param_written(const mp_graph *g, const or_model *m, const int *own, int v) {
+  const mp_node *nd = &g->nodes[v];
+  if (!nd->inplace || !nd->has_alias) return -1;
+  if (root_of_alias(g, m->tbase, own, nd->alias, 0) != OR_PARAM) return -1;
+  return nd->alias.node == MP_PARAM_ALIAS ? v : param_root(g, nd->alias.node);
+}
+
+/* Does w touch the data of parameter p: write it in place, or (not being a
+ * pure view) read a tensor whose root is p? */
+static bool param_access(const mp_graph *g, const or_model *m, const int *own, int w, int p) {
+  const mp_node *wn = &g->nodes[w];
+  if (param_written(g, m, own, w) == p) return true;
+  if (wn->has_alias && !wn->inplace) return false;
+  for (int i = 0; i < wn->n_in; i++) {
+    int j = wn->in[i].node, k = wn->in[i].out;
+    int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
+    for (int kk = lo; kk < hi; kk++)
+      if (m->root[m->tbase[j] + kk] == OR_PARAM && param_root(g, j) == p) return true;
+  }
+  return false;
+}
+
 /* Precedence: data edges, plus for every in-place writer v of storage b an
  * edge between v and every other reader w of b that is not a pure view, in
- * file order (with an alias cycle, the data edges only). */
+ * file order (with an alias cycle, the data edges only).  A parameter (an
+ * `alias: -1` node with every view of it) is such a storage too: it owns no
+ * buffer, but its readers must not see an optimizer's in-place update. */
 static void build_precedence(const mp_graph *g, or_model *m, const int *own, bool aliases_ok) {
   int n = g->n;
   int *pos = zalloc((size_t)n, sizeof(int));
@@ -159,6 +194,17 @@ static void build_precedence(const mp_graph *g, or_model *m, const int *own, boo
     const mp_node *nd = &g->nodes[v];
     if (!nd->inplace || !nd->has_alias) continue;
     int b = root_of_alias(g, m->tbase, own, nd->alias, 0);
+    if (b == OR_PARAM) {
+      int p = param_written(g, m, own, v);
+      for (int w = 0; w < n; w++) {
+        if (w == v || !param_access(g, m, own, w, p)) continue;
+        if (pos[w] < pos[v])
+          m->prec[w * n + v] = true;
+        else
+          m->prec[v * n + w] = true;
+      }
+      continue;
+    }
     if (b < 0) continue;
     for (int w = 0; w < n; w++) {
       if (w == v || !m->b[b].reader[w]) continue;

@@ -642,6 +642,93 @@ START_TEST(param_view) {
 }
 END_TEST
 
+/* A training step's parameter (alias -1) is a storage for DESIGN 1.2's
+ * in-place rule, though it owns no arena memory: its alias set is the
+ * alias -1 node and every view of it; its data readers keep their
+ * file-order relation to each node that writes it in place.
+ * P: read by A (directly) and B (through the pure view PV, which reads no
+ * data); S updates it in place after both: pairs A -> S, B -> S (neither a
+ * data edge).  Q writes itself in place (alias -1, inplace: the exporter's
+ * `num_batches_tracked.add_()`) and C reads it through QV: Q -> C, not a
+ * data edge (C names QV).  3 literal pairs.  Buffers X, A, G, B, C. */
+static const char *PARAM_STEP =
+    "{\"nodes\":[{\"id\":0,\"name\":\"X\",\"op\":\"input\",\"size\":100,\"inputs\":[]},"
+    "{\"id\":1,\"name\":\"P\",\"op\":\"param\",\"size\":64,\"inputs\":[],\"alias\":-1},"
+    "{\"id\":2,\"name\":\"A\",\"size\":200,\"inputs\":[0,1]},"
+    "{\"id\":3,\"name\":\"G\",\"size\":1000,\"inputs\":[2]},"
+    "{\"id\":4,\"name\":\"PV\",\"op\":\"view\",\"size\":64,\"inputs\":[1],\"alias\":1},"
+    "{\"id\":5,\"name\":\"B\",\"size\":500,\"inputs\":[2,4]},"
+    "{\"id\":6,\"name\":\"S\",\"op\":\"sgd_\",\"size\":64,\"inputs\":[1,3],\"alias\":1,\"inplace\":true},"
+    "{\"id\":7,\"name\":\"Q\",\"op\":\"add_\",\"size\":8,\"inputs\":[],\"alias\":-1,\"inplace\":true},"
+    "{\"id\":8,\"name\":\"QV\",\"op\":\"view\",\"size\":8,\"inputs\":[7],\"alias\":7},"
+    "{\"id\":9,\"name\":\"C\",\"size\":10,\"inputs\":[8,0]},"
+    "{\"id\":10,\"name\":\"out\",\"op\":\"output\",\"size\":0,\"inputs\":[5,9]}]}";
+
+START_TEST(inplace_param) {
+  mp_graph *g = tl_graph(PARAM_STEP);
+  ck_assert_int_eq(g->n_buf, 5); /* no buffer for a parameter */
+  ck_assert_int_eq(g->n_inplace_edges, 3);
+  ck_assert(has_succ(g, 2, 6));
+  ck_assert(has_succ(g, 5, 6));
+  ck_assert(has_succ(g, 7, 9));
+  ck_assert(!has_succ(g, 4, 6)); /* a pure view reads no data */
+  ck_assert(tl_igraph_is_dag(g, NULL));
+  mp_error e;
+  ck_assert_int_lt(mp_order_check(g, g->given, &e), 0);
+  /* S before B: data edges hold, but B would read the updated P */
+  int bad[] = {0, 1, 2, 3, 6, 4, 5, 7, 8, 9, 10};
+  ck_assert_int_eq(mp_order_check(g, bad, &e), 4); /* S at 4, B at 6 */
+  ck_assert_msg(strstr(e.msg, "in-place"), "%s", e.msg);
+  /* the lifetimes of the given order are those without the edges: X
+   * [0,9] (input; last read by C), A [2,5], G [3,6], B [5,10] (read by the
+   * output node) */
+  mp_problem p;
+  mp_problem_from_order(g, g->given, 1, &p);
+  check_iv(g, &p, "0", 0, 9);
+  check_iv(g, &p, "2", 2, 5);
+  check_iv(g, &p, "3", 3, 6);
+  check_iv(g, &p, "5", 5, 10);
+  mp_problem_destroy(&p);
+  /* every order solver respects them: running S early frees G (1000)
+   * before B makes 500, so a peak minimiser wants S before B */
+  mp_result r;
+  int n_ok = 0;
+  for (int i = 0; i < mp_registry_size; i++) {
+    const mp_solver *s = mp_registry[i];
+    if (s->decides != MP_DECIDES_ORDER) continue;
+    int rc = tl_run(g, s->name, "bysize", 1, 10, tl_quick_sets(s), &r);
+    if (rc == 0) ck_assert_msg(mp_order_check(g, r.order, &e) < 0, "%s: %s", s->name, e.msg);
+    n_ok += rc == 0;
+    mp_result_destroy(&r);
+  }
+  ck_assert_int_ge(n_ok, 5);
+  mp_graph_destroy(g);
+  /* v writes X in place and reads P; w writes P in place and reads X: the
+   * pair (v, w) belongs to a buffer and a parameter, counted once */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"name\":\"X\",\"op\":\"input\",\"size\":100,\"inputs\":[]},"
+               "{\"id\":1,\"name\":\"P\",\"size\":64,\"inputs\":[],\"alias\":-1},"
+               "{\"id\":2,\"name\":\"v\",\"op\":\"add_\",\"size\":100,\"inputs\":[0,1],\"alias\":0,\"inplace\":true},"
+               "{\"id\":3,\"name\":\"w\",\"op\":\"sgd_\",\"size\":64,\"inputs\":[1,0],\"alias\":1,\"inplace\":true}]}");
+  ck_assert_int_eq(g->n_inplace_edges, 1);
+  ck_assert(has_succ(g, 2, 3));
+  mp_graph_destroy(g);
+  /* two alias -1 nodes are two parameters, even for one weight (the
+   * exporter's `t` of fc.weight and its update): no edge between them; an
+   * update nothing reads (inputs: []) adds none either */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":100,\"inputs\":[]},"
+               "{\"id\":1,\"name\":\"t\",\"size\":64,\"inputs\":[],\"alias\":-1},"
+               "{\"id\":2,\"name\":\"mm\",\"size\":10,\"inputs\":[0,1]},"
+               "{\"id\":3,\"name\":\"W\",\"size\":64,\"inputs\":[],\"alias\":-1},"
+               "{\"id\":4,\"name\":\"upd\",\"op\":\"add_\",\"size\":64,\"inputs\":[3,2],\"alias\":3,\"inplace\":true},"
+               "{\"id\":5,\"name\":\"cnt\",\"op\":\"add_\",\"size\":8,\"inputs\":[],\"alias\":-1,\"inplace\":true}]}");
+  ck_assert_int_eq(g->n_inplace_edges, 0);
+  int late[] = {0, 3, 5, 1, 2, 4};
+  ck_assert_int_lt(mp_order_check(g, late, &e), 0);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 START_TEST(output_node_vs_sinks) {
   /* Without an output node the sinks c and d are graph outputs:
    * a [0,2], b [1,3], c [2,3], d [3,3]; M = 100, 300, 600, 550.
@@ -930,6 +1017,7 @@ Suite *suite_model(void) {
   tcase_add_test(tc, inplace_chain);
   tcase_add_test(tc, inplace_shared_pair_and_long_chain);
   tcase_add_test(tc, inplace_slices_then_copy);
+  tcase_add_test(tc, inplace_param);
   tcase_add_test(tc, multi_output_dead_value);
   tcase_add_test(tc, late_graph_input);
   tcase_add_test(tc, workspace);

@@ -20,12 +20,13 @@ def _size(rng):
 
 
 class _Slot:
-    def __init__(self, kind, nout, view):
+    def __init__(self, kind, nout, view, param=False):
         self.kind, self.nout, self.view = kind, nout, view
+        self.param = param  # its alias chain ends at an `alias: -1` node
 
 
 KINDS = [("input", 12), ("op", 30), ("multi", 10), ("view", 12),
-         ("inplace", 12), ("param", 3), ("output", 5), ("zero", 4)]
+         ("inplace", 12), ("param", 6), ("output", 5), ("zero", 4)]
 
 
 def _kind(rng, p):
@@ -86,11 +87,19 @@ def gen_graph(rng, n_max=12, name=None):
         else:
             nd["size"] = _size(rng)
         earlier = list(range(p))
+        param = kind == "param"
         if kind in ("view", "inplace") and earlier:
-            j = rng.choice(earlier)
+            # an optimizer step: an in-place update of a parameter (or a
+            # view of one) that earlier nodes may read, later ones too
+            params = [q for q in earlier if slots[q].param]
+            if kind == "inplace" and params and rng.random() < 0.6:
+                j = rng.choice(params)
+            else:
+                j = rng.choice(earlier)
+            param = slots[j].param
             a = _alias_ref(rng, slots, j)
             if a is None:
-                kind = "op"
+                kind, param = "op", False
             else:
                 nd["alias"] = a
                 nd["inputs"].append(a)
@@ -122,7 +131,7 @@ def gen_graph(rng, n_max=12, name=None):
             nd["workspace"] = _size(rng)
         if rng.random() < 0.3:
             nd["cost"] = rng.choice([0, 1, 2.5, round(rng.uniform(0, 4), 3)])
-        slots.append(_Slot(kind, nout, view))
+        slots.append(_Slot(kind, nout, view, param))
         nodes.append(nd)
     # a trailing output node sometimes (reading views too)
     if n >= 2 and rng.random() < 0.15:

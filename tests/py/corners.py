@@ -140,6 +140,15 @@ GRAPHS = [
     G('inplace_and_view_with_workspace', [{"id":0,"op":"input","inputs":[],"size":100},{"id":1,"op":"a","inputs":[0],"size":200},{"id":2,"op":"relu_","inputs":[1],"size":200,"alias":1,"inplace":True,"workspace":64},{"id":3,"op":"view","inputs":[2],"size":200,"alias":2,"workspace":32},{"id":4,"op":"b","inputs":[3],"size":10}],
       M=[100, 300, 264, 232, 210], arena=328, lb=(300, 300), buffers=5, sum_sizes=406, data_edges=4,
       inplace_edges=1, graph_outputs=1, base_time=2),
+    # a training step's parameter P (alias -1, no buffer): A reads it, B reads
+    # it through the pure view PV, the optimizer S updates it in place: in-place
+    # edges A -> S and B -> S (README: a parameter is a storage for 1.2's rule).
+    # Every valid order has A, G and B live together (1700): without the edges
+    # G, S, B would peak at 1200 with B reading the updated weight.  S is a
+    # view (alias): cost 0.  0[0,2] 2[2,5] 3[3,6] 5[5,7]
+    G('param_updated_in_place', [{"id":0,"op":"input","inputs":[],"size":100},{"id":1,"op":"param","inputs":[],"size":64,"alias":-1},{"id":2,"op":"a","inputs":[0,1],"size":200},{"id":3,"op":"g","inputs":[2],"size":1000},{"id":4,"op":"view","inputs":[1],"size":64,"alias":1},{"id":5,"op":"b","inputs":[2,4],"size":500},{"id":6,"op":"sgd_","inputs":[1,3],"size":64,"alias":1,"inplace":True},{"id":7,"op":"output","inputs":[5],"size":0}],
+      M=[100, 100, 300, 1200, 1200, 1700, 1500, 500], arena=1736, lb=(1200, 1700), buffers=4, sum_sizes=1800, data_edges=9,
+      inplace_edges=2, graph_outputs=1, base_time=3),
 ]
 
 # the recomputation and offload graphs of the event plans below

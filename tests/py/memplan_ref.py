@@ -399,19 +399,46 @@ class Model:
             for (j, _k) in g.refs[v]:
                 self.data_edges.add((j, v))
         self.inplace_edges = set()
+        params = self.param_accesses()
         for v in g.file_order:
             if not g.inplace[v] or g.alias[v] is None:
                 continue
             b = self.view_of.get(v)
-            if b is None or b == PARAM:  # decision: writes into a parameter add no edge
+            if b is None:
                 continue
-            for w in self.readers[b]:
+            if b == PARAM:  # decision: a parameter is a storage too (README)
+                others = params[self.param_of(v)]
+            else:
+                others = self.readers[b]
+            for w in others:
                 if w == v or (g.alias[w] is not None and not g.inplace[w]):
                     continue  # a pure view reads no data
                 e = (w, v) if g.pos[w] < g.pos[v] else (v, w)
                 if e not in self.data_edges:
                     self.inplace_edges.add(e)
         self.edges = self.data_edges | self.inplace_edges
+
+    # -- parameters: the storage of an `alias: -1` node and its views
+    def param_of(self, j):
+        """The `alias: -1` node whose storage node j's tensors view."""
+        while self.g.alias[j] != PARAM:
+            j = self.g.alias[j][0]
+        return j
+
+    def param_accesses(self):
+        """Per `alias: -1` node p, the nodes that read p's data (through
+        any of its views) or write it in place: what 1.2 calls the readers
+        of storage p, for the in-place rule only (p owns no arena memory)."""
+        g = self.g
+        out = {}
+        for w in g.file_order:
+            if g.inplace[w] and self.view_of.get(w) == PARAM:
+                out.setdefault(self.param_of(w), set()).add(w)  # a writer
+            for (j, k) in g.refs[w]:
+                for (a, c) in self.tensors(j, k):
+                    if self.root(a, c) == PARAM:
+                        out.setdefault(self.param_of(a), set()).add(w)
+        return out
 
     # -- storages written in place (6.2)
     def inplace_storages(self):
