@@ -40,6 +40,23 @@ static bool ref_covers(const mp_graph *g, mp_ref in, mp_ref al) {
   return al.out == MP_ALL_OUTPUTS && g->nodes[al.node].n_out <= 1 && in.out == 0;
 }
 
+/* Node j has `outputs: []`: the tensor it views, following views with
+ * `outputs: []` on ({node, out} with out resolved to a number), or
+ * {MP_PARAM_ALIAS, the view of a parameter}, or {-2, 0}: no view.  Naming
+ * j reads that storage (DESIGN 1.2: a buffer is read through any node of its
+ * alias set), though it names no tensor.  Alias cycles are refused before. */
+static mp_ref through_empty_views(const mp_graph *g, int j) {
+  while (g->nodes[j].n_out == 0) {
+    const mp_node *e = &g->nodes[j];
+    if (!e->has_alias) return (mp_ref){-2, 0};
+    if (e->alias.node == MP_PARAM_ALIAS) return (mp_ref){MP_PARAM_ALIAS, j};
+    if (g->nodes[e->alias.node].n_out > 0)
+      return (mp_ref){e->alias.node, e->alias.out == MP_ALL_OUTPUTS ? 0 : e->alias.out};
+    j = e->alias.node;
+  }
+  return (mp_ref){j, 0};
+}
+
 /* Resolve the storage root of output k of v (memoised in root_of): follow
  * the alias links to the tensor that owns storage.  A loop, not recursion:
  * a chain of a million views must not overflow the stack.  pv/pk hold the
@@ -58,13 +75,15 @@ static int resolve_root(mp_graph *g, int v, int k, int *pv, int *pk) {
       r = nd->alias.node == MP_PARAM_ALIAS ? MP_PARAM_BUFFER : MP_NO_BUFFER;
       break;
     }
-    int j = nd->alias.node;
-    if (g->nodes[j].n_out == 0) {
-      r = MP_NO_BUFFER;
+    mp_ref a = {nd->alias.node, nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out};
+    /* a view with `outputs: []` has no slot: the chain goes on through it */
+    if (g->nodes[a.node].n_out == 0) a = through_empty_views(g, a.node);
+    if (a.node < 0) {
+      r = a.node == MP_PARAM_ALIAS ? MP_PARAM_BUFFER : MP_NO_BUFFER;
       break;
     }
-    v = j;
-    k = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
+    v = a.node;
+    k = a.out;
   }
   while (len > 0) {
     len--;
@@ -421,6 +440,22 @@ static int make_buffers(mp_graph *g, const char *file, mp_error *err) {
 
 /* ---- phase 5: what each node reads, and each buffer's readers ---- */
 
+int mp_view_storage(const mp_graph *g, int v) {
+  const mp_node *nd = &g->nodes[v];
+  if (!nd->has_alias) return MP_NO_BUFFER;
+  if (nd->alias.node == MP_PARAM_ALIAS) return MP_PARAM_BUFFER;
+  mp_ref a = {nd->alias.node, nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out};
+  if (g->nodes[a.node].n_out == 0) a = through_empty_views(g, a.node);
+  if (a.node < 0) return a.node == MP_PARAM_ALIAS ? MP_PARAM_BUFFER : MP_NO_BUFFER;
+  return g->root_of[a.node][a.out];
+}
+
+/* The arena buffer naming j reads when j has `outputs: []`, or < 0. */
+static int empty_view_storage(const mp_graph *g, int j) {
+  int b = mp_view_storage(g, j);
+  return b >= 0 ? b : -1;
+}
+
 /* The distinct buffers v reads, sorted, appended to *all at *m (room
  * grows); returns how many. */
 static int node_reads(const mp_graph *g, int v, int **all, size_t *m, size_t *room) {
@@ -430,6 +465,13 @@ static int node_reads(const mp_graph *g, int v, int **all, size_t *m, size_t *ro
     mp_ref in = nd->in[i];
     int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
     int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
+    if (lo == hi) { /* an empty view: its storage */
+      int b = empty_view_storage(g, in.node);
+      if (b >= 0) {
+        if (*m == *room) *all = mp_xrealloc(*all, sizeof(int) * (*room *= 2));
+        (*all)[(*m)++] = b;
+      }
+    }
     for (int k = lo; k < hi; k++) {
       int b = g->root_of[in.node][k];
       if (b < 0) continue;
@@ -543,15 +585,18 @@ static int tensor_storage(const mp_graph *g, const int *param, int j, int k) {
   return b >= 0 ? b : -1;
 }
 
-/* What node v writes in place, or -1: its alias root, whether or not it has
- * an output of its own (`outputs: []` still writes); an alias -1 root that
- * is in-place writes its own parameter. */
+/* The storage view v views, a parameter's included (or -1). */
+static int view_access(const mp_graph *g, const int *param, int v) {
+  int b = mp_view_storage(g, v);
+  return b == MP_PARAM_BUFFER ? param[v] : b >= 0 ? b : -1;
+}
+
+/* What node v writes in place, or -1: the storage it views, whether or not
+ * it has an output of its own (`outputs: []` still writes); an alias -1
+ * root that is in-place writes its own parameter. */
 static int written_by(const mp_graph *g, const int *param, int v) {
   const mp_node *nd = &g->nodes[v];
-  if (!nd->inplace || !nd->has_alias) return -1;
-  if (nd->alias.node == MP_PARAM_ALIAS) return param[v];
-  int j = nd->alias.node, kk = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
-  return g->nodes[j].n_out > 0 ? tensor_storage(g, param, j, kk) : -1;
+  return nd->inplace && nd->has_alias ? view_access(g, param, v) : -1;
 }
 
 static void storages_build(const mp_graph *g, storages *s) {
@@ -579,6 +624,13 @@ static void storages_build(const mp_graph *g, storages *s) {
       mp_ref in = nd->in[i];
       int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
       int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
+      if (lo == hi) { /* an empty view: its storage */
+        int b = view_access(g, param, in.node);
+        if (b >= 0) {
+          if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
+          all[m++] = b;
+        }
+      }
       for (int k = lo; k < hi; k++) {
         int b = tensor_storage(g, param, in.node, k);
         if (b < 0) continue;

@@ -102,6 +102,10 @@ typedef struct mp_graph {
  * topological order instead of failing. Returns 0, or -1 with err set. */
 int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err);
 void mp_graph_destroy(mp_graph *g);
+/* The storage a view v (a node with `alias`) views, following views with
+ * `outputs: []` too: a buffer id, MP_PARAM_BUFFER, or MP_NO_BUFFER (v is
+ * no view, or the storage has no bytes).  After mp_graph_finish. */
+int mp_view_storage(const mp_graph *g, int v);
 
 /* Readers.  Each returns a new graph or NULL with a message naming the file
  * and the node or line.  A graph JSON path holding node-link data (a

@@ -729,6 +729,37 @@ START_TEST(inplace_param) {
 }
 END_TEST
 
+/* A view with `outputs: []` still views its storage: a view of it belongs
+ * to that storage, naming it reads the storage, and an in-place write
+ * through it writes the storage (DESIGN 1.2: follow the alias links to the
+ * tensor that owns storage; a buffer is read through its alias set). */
+START_TEST(view_through_empty_view) {
+  mp_graph *g = tl_graph(
+      "{\"nodes\":[{\"id\":0,\"name\":\"X\",\"op\":\"input\",\"size\":100,\"inputs\":[]},"
+      "{\"id\":1,\"name\":\"Y\",\"size\":100,\"inputs\":[0]},"
+      "{\"id\":2,\"name\":\"U\",\"op\":\"view\",\"outputs\":[],\"inputs\":[1],\"alias\":1},"
+      "{\"id\":3,\"name\":\"V\",\"op\":\"view\",\"size\":100,\"inputs\":[2],\"alias\":2},"
+      "{\"id\":4,\"name\":\"W\",\"op\":\"relu_\",\"size\":100,\"inputs\":[3],\"alias\":3,\"inplace\":true},"
+      "{\"id\":5,\"name\":\"Z\",\"size\":10,\"inputs\":[0]},"
+      "{\"id\":6,\"name\":\"R\",\"size\":10,\"inputs\":[1,5]},"
+      "{\"id\":7,\"name\":\"S\",\"size\":10,\"inputs\":[2]},"
+      "{\"id\":8,\"name\":\"out\",\"op\":\"output\",\"size\":0,\"inputs\":[6,4,7]}]}");
+  ck_assert_int_eq(g->root_of[3][0], g->root_of[1][0]);
+  ck_assert_int_eq(mp_view_storage(g, 2), g->root_of[1][0]);
+  ck_assert_int_eq(mp_view_storage(g, 4), g->root_of[1][0]);
+  ck_assert_int_eq(mp_view_storage(g, 5), MP_NO_BUFFER);
+  ck_assert_int_eq(g->n_reads[7], 1); /* S names U: it reads Y's storage */
+  ck_assert_int_eq(g->reads[7][0], g->root_of[1][0]);
+  ck_assert(g->bufs[g->root_of[1][0]].graph_output); /* out reads W, a view of Y */
+  /* W writes Y in place: R (after W in the file) reads Y, so W -> R; S
+   * reads Y too */
+  ck_assert(has_succ(g, 4, 6));
+  ck_assert(has_succ(g, 4, 7));
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 START_TEST(output_node_vs_sinks) {
   /* Without an output node the sinks c and d are graph outputs:
    * a [0,2], b [1,3], c [2,3], d [3,3]; M = 100, 300, 600, 550.
@@ -1018,6 +1049,7 @@ Suite *suite_model(void) {
   tcase_add_test(tc, inplace_shared_pair_and_long_chain);
   tcase_add_test(tc, inplace_slices_then_copy);
   tcase_add_test(tc, inplace_param);
+  tcase_add_test(tc, view_through_empty_view);
   tcase_add_test(tc, multi_output_dead_value);
   tcase_add_test(tc, late_graph_input);
   tcase_add_test(tc, workspace);

@@ -10,17 +10,17 @@
 void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node) {
   for (int v = 0; v < g->n; v++) {
     const mp_node *nd = &g->nodes[v];
-    if (!nd->inplace || !nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) continue;
-    const mp_node *j = &g->nodes[nd->alias.node];
-    int k = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
-    int b = j->n_out > 0 ? g->root_of[nd->alias.node][k] : MP_NO_BUFFER;
+    int b = nd->inplace ? mp_view_storage(g, v) : MP_NO_BUFFER;
     if (b >= 0) buf[b] = true;
   }
-  for (int v = 0; v < g->n; v++)
+  for (int v = 0; v < g->n; v++) {
+    int b = mp_view_storage(g, v); /* a view of it, even with `outputs: []` */
+    if (b >= 0 && buf[b]) node[v] = true;
     for (int k = 0; k < g->nodes[v].n_out; k++) {
-      int b = g->root_of[v][k];
-      if (b >= 0 && buf[b]) node[v] = true; /* its owner, or a view of it */
+      b = g->root_of[v][k];
+      if (b >= 0 && buf[b]) node[v] = true; /* its owner */
     }
+  }
 }
 
 typedef struct replay {

@@ -7,11 +7,7 @@
 #include "lib/remat_info.h"
 
 int ri_alias_root(const mp_graph *g, int v) {
-  const mp_node *nd = &g->nodes[v];
-  if (!nd->has_alias || nd->alias.node == MP_PARAM_ALIAS) return -1;
-  int j = nd->alias.node, k = nd->alias.out == MP_ALL_OUTPUTS ? 0 : nd->alias.out;
-  if (g->nodes[j].n_out == 0) return -1;
-  int b = g->root_of[j][k];
+  int b = mp_view_storage(g, v);
   return b >= 0 ? b : -1;
 }
 

@@ -107,7 +107,7 @@ def gen_graph(rng, n_max=12, name=None):
                 if kind == "inplace":
                     nd["inplace"] = True
                 if rng.random() < 0.3:
-                    nd["outputs"] = [_size(rng) for _ in range(rng.choice([1, 2]))]
+                    nd["outputs"] = [_size(rng) for _ in range(rng.choice([0, 1, 1, 2]))]
                     nd.pop("size", None)
                     nout = len(nd["outputs"])
         elif kind in ("view", "inplace"):

@@ -317,6 +317,12 @@ class Model:
             r = self.root(a, b)
             if r is not None and r != PARAM and r not in out:
                 out.append(r)
+        if self.g.nout[j] == 0 and self.g.alias[j] is not None:
+            # decision: naming a view with `outputs: []` reads the storage it
+            # views (1.2: a buffer is read through any node of its alias set)
+            r = self.view_root(j)
+            if r is not None and r != PARAM:
+                out.append(r)
         return out
 
     def _make_buffers(self):
@@ -438,6 +444,8 @@ class Model:
                 for (a, c) in self.tensors(j, k):
                     if self.root(a, c) == PARAM:
                         out.setdefault(self.param_of(a), set()).add(w)
+                if g.nout[j] == 0 and g.alias[j] is not None and self.view_root(j) == PARAM:
+                    out.setdefault(self.param_of(j), set()).add(w)  # an empty view
         return out
 
     # -- storages written in place (6.2)
