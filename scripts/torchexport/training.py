@@ -100,7 +100,10 @@ def train_graph(name, batch, backend, optimizer=None, keep_grads=False):
     """(graph dict, GraphWriter) of one training step of `name`."""
     model = models.build_model(name).train()
     pb, bb = models.count_params(model)
-    wrapper = models.TrainWrapper(model, name).to("meta")
+    # not .to("meta"): it would untie shared parameters (GPT's LM head)
+    sig = models.param_signature(model)
+    wrapper = models.to_meta(models.TrainWrapper(model, name))
+    models.check_params(sig, wrapper, name)
     x, labels = models.example_inputs(name, batch, train=True)
     joint, (primals, tangents) = capture_joint(wrapper, (x, labels))
     kinds = _primal_kinds(wrapper, primals, tangents)
