@@ -119,7 +119,11 @@ def train_graph(name, batch, backend, optimizer=None, keep_grads=False):
     gw.register_params([(n[len("model."):], t) for n, t in wrapper.named_parameters()] +
                        [(n[len("model."):], t) for n, t in wrapper.named_buffers()])
     step = _Step(gw, joint, kinds, tangents, keep_grads)
-    walk(joint, gw, (list(primals), list(tangents)), step.placeholder_kind, step.after_node)
+    # The joint graph already holds every op of the step, the saved copies
+    # included; with grad mode on, autograd would add its own clone of the
+    # input inside in-place ops such as silu_ (a spurious workspace and cost).
+    with torch.no_grad():
+        walk(joint, gw, (list(primals), list(tangents)), step.placeholder_kind, step.after_node)
     step.name_inputs()
     extra = {"n_param_grads": len(step.grad_refs)}
     if optimizer:
