@@ -107,7 +107,10 @@ typedef enum memplan_status {
 int memplan_api_version(void);
 const char *memplan_err_name(memplan_err e);
 const char *memplan_status_name(memplan_status s);
-/* The git commit the library was built from (`git describe --dirty`). */
+/* The git commit the library was built from, recorded when it was built
+ * (`git describe --always` of the source tree, "-dirty" when a file outside
+ * results/ differed from it; "unknown" when built without git or outside a
+ * git work tree).  Where the program runs from plays no part. */
 const char *memplan_commit(void);
 
 /* Numbers as the library reads them (files, solver options): the whole
