@@ -556,9 +556,11 @@ expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_trai
   --remat swap-greedy --place firstfit --budget-frac 0.6 --time-limit 0.000001 --no-baseline --format json
 grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
   grep -q "no plan within budget 441420233: time limit" "$T/err" && ok || bad "no plan before the limit: $(cat "$T/err")"
-# the version of results rows and reports: the commit of the tree the
-# binary was built in, "-dirty" only when a file outside results/ differs
-# (a benchmark's own tables do not count)
+# the version (memplan --version, memplan_commit(), results rows): the commit
+# the binary was built from, recorded at build time (scripts/gen_commit.sh),
+# whatever folder or repository the binary runs from; the rule of the
+# recording: "-dirty" only when a file outside results/ differs (a
+# benchmark's own tables do not count), "unknown" outside a git work tree's top
 if ! command -v git >/dev/null 2>&1; then
   bad "version: no git to build the scratch repository with"
 else
@@ -570,15 +572,26 @@ else
   git -C "$V" init -q && git -C "$V" add -A &&
     git -C "$V" -c user.email=t@t -c user.name=t commit -qm v >/dev/null
   c=$(git -C "$V" rev-parse --short HEAD)
+  own=$(sh scripts/gen_commit.sh .)
+  v0=$(env -u MEMPLAN_VERSION "$BIN" --version)
   v1=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
-  echo more >>"$V/results/r.md"; echo new >"$V/results/new.md"
-  v2=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
-  echo b >>"$V/src/a.c"
-  v3=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
-  case "$v1|$v2|$v3" in
-  *"($c)|"*"($c)|"*"($c-dirty)") ok ;;
-  *) bad "version: clean '$v1', results changed '$v2', source changed '$v3' (commit $c)" ;;
+  case "$v1" in
+  "$v0") case "$v0|$own" in
+    *"(unknown)|unknown") ok ;;
+    *"(${own%-dirty}"*) ok ;;
+    *) bad "version: '$v0', the tree's commit is $own" ;;
+    esac ;;
+  *) bad "version: a copy in another repository (commit $c) says '$v1', the binary '$v0'" ;;
   esac
+  g1=$(sh scripts/gen_commit.sh "$V")
+  echo more >>"$V/results/r.md"; echo new >"$V/results/new.md"
+  g2=$(sh scripts/gen_commit.sh "$V")
+  echo b >>"$V/src/a.c"
+  g3=$(sh scripts/gen_commit.sh "$V")
+  g4=$(sh scripts/gen_commit.sh "$V/src")
+  g5=$(PATH=/nonexistent /bin/sh scripts/gen_commit.sh "$V")
+  [ "$g1|$g2|$g3|$g4|$g5" = "$c|$c|$c-dirty|unknown|unknown" ] && ok ||
+    bad "gen_commit: clean '$g1', results changed '$g2', source changed '$g3', a subfolder '$g4', no git '$g5' (commit $c)"
 fi
 # a recomputation stage that finds no plan proves nothing, so it does not
 # end the chain: the next one starts from the last verified plan (or from
