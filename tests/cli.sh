@@ -238,6 +238,38 @@ for a in 0 -64 '"64"' 1.5; do
   expect 1 "tamper: align $a" $BIN verify "$T/v.json" "$T/va.plan"
   grep -q '"align"' "$T/err" && ok || bad "align $a not named: $(cat "$T/err")"
 done
+# the statuses a plan states are statuses (DESIGN 1.3), and "optimal" needs a
+# bound the arena meets: greedy + bysize on the seed example peaks at 12 MiB,
+# above every bound the plan states (8 MiB); given + bysize is optimal for
+# the fixed order (arena = live peak) and dp + exact for every order
+SE=graphs/examples/seed_example.json
+expect 0 "status: solve greedy" $BIN solve $SE --order greedy --format json --out "$T/st.plan"
+grep -q '"status": "feasible",' "$T/st.plan" && ok || bad "status: the greedy plan is not feasible"
+for s in '"banana"' '"optimal"' 7 '"refused"' '"fixed"'; do
+  sed 's/^\( *\)"status": "feasible",/\1"status": '"$s"',/' "$T/st.plan" >"$T/st1.plan"
+  grep -q "\"status\": $s," "$T/st1.plan" && ok || bad "status: could not rewrite status to $s"
+  expect 1 "status: $s on a greedy plan" $BIN verify $SE "$T/st1.plan"
+  case $s in
+  '"optimal"') w="$T/st1.plan: status: \"optimal\", yet the arena 12582912 is above every bound the plan states (8388608: lower_bound, the stages' bounds): nothing proves it" ;;
+  7) w="$T/st1.plan: status: not a string is not a status (optimal, feasible, infeasible, timeout or error)" ;;
+  *) w="$T/st1.plan: status: $s is not a status (optimal, feasible, infeasible, timeout or error)" ;;
+  esac
+  [ "$(cat "$T/err")" = "memplan verify: $w" ] && ok || bad "status $s: $(cat "$T/err")"
+done
+for s in infeasible timeout error; do
+  sed 's/^\( *\)"status": "feasible",/\1"status": "'$s'",/' "$T/st.plan" >"$T/st1.plan"
+  expect 0 "status: $s is a status" $BIN verify $SE "$T/st1.plan"
+done
+sed 's/^\( *\)"order_status": "feasible",/\1"order_status": "banana",/' "$T/st.plan" >"$T/st2.plan"
+expect 1 "status: order_status banana" $BIN verify $SE "$T/st2.plan"
+grep -q 'order_status: "banana" is not a status (optimal, feasible, infeasible, timeout, error, refused or fixed)' "$T/err" &&
+  ok || bad "order_status banana: $(cat "$T/err")"
+for c in "--order given --place bysize" "--order dp --place exact" "--order greedy --place joint-ilp"; do
+  # shellcheck disable=SC2086
+  expect 0 "status: solve $c" $BIN solve $SE $c --format json --out "$T/st3.plan"
+  grep -q '"status": "optimal",' "$T/st3.plan" && ok || bad "status: $c is not optimal"
+  expect 0 "status: $c optimal verifies" $BIN verify $SE "$T/st3.plan"
+done
 
 # ---- hostile input (issue 12): every case with its exit code and message ----
 hostile() { # hostile CODE 'message (grep -E)' DESCRIPTION -- command...
@@ -990,6 +1022,9 @@ for k in '"remat_solver": "keepall"' '"remat_status": "optimal"' '"budget": 100,
 done
 grep -q '^ "events": \[' "$T/r.plan" && ok || bad "the event plan has no events"
 expect 0 "remat: verify the event plan" $BIN verify "$L" "$T/r.plan"
+sed 's/^\( *\)"remat_status": "optimal",/\1"remat_status": "soon",/' "$T/r.plan" >"$T/rs.plan"
+expect 1 "remat: remat_status soon" $BIN verify "$L" "$T/rs.plan"
+grep -q 'remat_status: "soon" is not a status' "$T/err" && ok || bad "remat_status soon: $(cat "$T/err")"
 expect 0 "remat: text" $BIN solve "$L" --remat keepall --budget 100 --align 1
 grep -q '^status        optimal (order fixed: not searched; remat optimal; placement optimal)$' "$T/out" &&
   grep -q '^plan time     order .* ms + remat .* ms + place .* ms = ' "$T/out" && ok ||
