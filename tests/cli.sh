@@ -625,6 +625,21 @@ else
   [ "$g1|$g2|$g3|$g4|$g5" = "$c|$c|$c-dirty|unknown|unknown" ] && ok ||
     bad "gen_commit: clean '$g1', results changed '$g2', source changed '$g3', a subfolder '$g4', no git '$g5' (commit $c)"
 fi
+# the registry's generator takes a descriptor spelled as solver.h says
+# (`const struct mp_solver solver_X`, a folder's in any of its files) or
+# `const mp_solver solver_X`, and says which spelling it wants
+R="$T/reg/solvers"
+mkdir -p "$R/two_files"
+printf 'const struct mp_solver solver_foo_x = {\n    .name = "foo-x",\n};\n' >"$R/foo_x.c"
+printf 'const mp_solver solver_bar = {\n    .name = "bar",\n};\n' >"$R/bar.c"
+printf 'static int z;\n' >"$R/two_files/a.c"
+printf 'const struct mp_solver solver_two_files = {.name = "two-files"};\n' >"$R/two_files/b.c"
+printf 'struct mp_solver solver_baz = {\n    .name = "baz",\n};\n' >"$R/baz.c"
+sh scripts/gen_registry.sh "$R/foo_x.c" "$R/bar.c" "$R/two_files" >"$T/reg.c" 2>"$T/err" &&
+  grep -c '^  &solver_' "$T/reg.c" | grep -qx 3 && ok || bad "gen_registry: $(cat "$T/err")"
+sh scripts/gen_registry.sh "$R/baz.c" >/dev/null 2>"$T/err" && bad "gen_registry took solver_baz without const" ||
+  { grep -qF "defines no 'const mp_solver solver_baz = { .name = \"baz\", ... };' at the start of a line" "$T/err" && ok ||
+    bad "gen_registry message: $(cat "$T/err")"; }
 # a recomputation stage that finds no plan proves nothing, so it does not
 # end the chain: the next one starts from the last verified plan (or from
 # none), the chain's plan is the last verified one, and only a chain that
