@@ -172,7 +172,8 @@ void memplan_load_opts_init(memplan_load_opts *o);
 
 /* Load a graph (JSON, GraphML, node-link) or a MiniMalloc CSV.  opts may
  * be NULL (the defaults).  MEMPLAN_EINPUT with a message naming the file and the node or
- * line. */
+ * line; MEMPLAN_EUSAGE for a format that is none of the above (as the CLI's
+ * --input-format). */
 memplan_err memplan_instance_load(memplan_instance **out, const char *path,
                                   const memplan_load_opts *opts, memplan_error *err);
 /* A fixed-lifetime problem from arrays: buffer i has size[i] bytes and is

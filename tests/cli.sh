@@ -164,6 +164,11 @@ expect 2 "usage error writes nothing" $BIN solve "$T/g.json" --order nosuch --ou
 expect 0 "--help" $BIN --help
 cmds=$($BIN --help | awk '/^  [a-z]/ {print $1}')
 [ -n "$cmds" ] && ok || bad "memplan --help lists no commands"
+# memplan --help's plot line names every picture of plot --help
+for p in $($BIN plot --help | sed -n 's/^.*memplan plot \([a-z]*\) .*$/\1/p'); do
+  case $p in pareto) w="Pareto front" ;; *) w=$p ;; esac
+  $BIN --help | grep '^  plot ' | grep -q "$w" && ok || bad "memplan --help's plot line omits $p"
+done
 for c in $cmds; do
   expect 0 "$c --help" $BIN "$c" --help
   [ -s "$T/out" ] && ok || bad "$c --help printed nothing on stdout"
