@@ -16,7 +16,11 @@
  *     NULL; err may always be NULL.  Fallible calls refuse (MEMPLAN_EUSAGE)
  *     a NULL path, options struct or request, a negative count, and an
  *     array of strings that is missing or holds NULL; an instance, result,
- *     experiment or matrix handle and an out pointer are not checked.
+ *     experiment or matrix handle and an out pointer are not checked;
+ *   - out of memory is no error code: when an allocation fails (or its size
+ *     overflows), the library prints "memplan: out of memory (N bytes)" on
+ *     stderr and calls exit(3), which ends the program that embeds it
+ *     (atexit handlers run; nothing is returned to the caller).
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *
