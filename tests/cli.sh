@@ -517,6 +517,18 @@ for R in dtr chen-sqrt chen-greedy rotor swap-greedy; do
   expect 0 "gen --backward: $R within 0.6" $BIN solve "$H/spt.json" --remat $R --budget-frac 0.6 --no-baseline --out "$H/spt.plan"
   expect 0 "gen --backward: $R plan verifies" $BIN verify "$H/spt.json" "$H/spt.plan"
 done
+# chen-greedy sweeps for the shortest plan within the budget: chen-sqrt's
+# sqrt(n) checkpoints are one of its candidates (its segment budgets alone
+# gave 30.98% where chen-sqrt's 27.19% fits at 0.6x, and no plan at 0.55x)
+$BIN gen chain -n 30 --backward --seed 1 --out "$H/c30.json" >/dev/null 2>&1
+for f in 0.6 0.55; do
+  expect 0 "chen-sqrt on chain-30 at $f" $BIN solve "$H/c30.json" --remat chen-sqrt --budget-frac $f --no-baseline --format json
+  sq=$(sed -n 's/^ *"duration": \([0-9.e+]*\),*$/\1/p' "$T/out")
+  expect 0 "chen-greedy on chain-30 at $f" $BIN solve "$H/c30.json" --remat chen-greedy --budget-frac $f --no-baseline --format json
+  gr=$(sed -n 's/^ *"duration": \([0-9.e+]*\),*$/\1/p' "$T/out")
+  [ -n "$sq" ] && [ -n "$gr" ] && awk -v a="$gr" -v b="$sq" 'BEGIN { exit !(a <= b) }' &&
+    ok || bad "chen-greedy on chain-30 at $f: duration ${gr:-none}, chen-sqrt ${sq:-none}"
+done
 # the exact searches go one level down per node or buffer placed, on heap
 # stacks: dp down a 6,000-node layered graph, exact down 4,000 overlapping
 # buffers (depth 3,999), both proved optimal on a 256 KiB stack
