@@ -648,6 +648,19 @@ for s in remat-lp remat-ilp remat-sa remat-ga; do
     grep -q "$s: .*budget 950254800.*before.*time limit\|$s: the time limit ended the LPs before a rounding fit budget 950254800" "$T/err" &&
     ok || bad "$s before the limit: $(cat "$T/err")"
 done
+# remat-lp and remat-ilp on a 961-node training chain with a 1 s limit:
+# building the stage model, GLPK's scaling and its simplex set-up (outside
+# tm_lim) took them 10-11 s; now the build stops at the deadline and no
+# GLPK run starts without a build time left.  A generous bound (5 s) on the
+# stage's own time, and `timeout` for a binary that never ends.
+$BIN gen chain -n 480 --backward --seed 1 --out "$H/c480.json" >/dev/null 2>&1
+for s in remat-lp remat-ilp; do
+  expect 3 "$s on a 961-node chain, 1 s" timeout 120 $BIN solve "$H/c480.json" --remat $s \
+    --set $s.max_nodes=1000 --budget-frac 0.5 --time-limit 1 --no-baseline --format json
+  ms=$(sed -n 's/^ *"remat_ms": \([0-9.]*\),*$/\1/p' "$T/out")
+  [ -n "$ms" ] && awk -v ms="$ms" 'BEGIN { exit !(ms < 5000) }' && grep -q '"remat_status": "timeout"' "$T/out" &&
+    ok || bad "$s on a 961-node chain: remat_ms ${ms:-none} with --time-limit 1; $(head -c 300 "$T/err")"
+done
 # an in-place chain of 2x10^5 nodes: every node reads the root storage that
 # every node writes; the rerun limits were a scan of the root's readers per
 # writer (quadratic: 46-48 s past a 1 s limit).  A generous bound on the
