@@ -44,7 +44,7 @@ SOLVERS     := $(sort $(wildcard solvers/*.c)) $(foreach d,$(SOLVER_DIRS),$(sort
 SOLVER_UNITS := $(sort $(wildcard solvers/*.c)) $(patsubst %/,%,$(SOLVER_DIRS))
 TESTS    := $(sort $(wildcard tests/*.c))
 OBJ      := $(SRC:%.c=$(BUILD)/%.o) $(LIB_SOLVERS:%.c=$(BUILD)/%.o) $(SOLVERS:%.c=$(BUILD)/%.o) \
-            $(BUILD)/registry.o $(BUILD)/fingerprints.o
+            $(BUILD)/registry.o $(BUILD)/fingerprints.o $(BUILD)/commit.o
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
@@ -70,6 +70,16 @@ $(BUILD)/cflags: FORCE
 $(BUILD)/%.o: %.c $(BUILD)/cflags | check-libs
 	@mkdir -p $(dir $@)
 	@$(if $(Q),echo "  CC $<")
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+# The commit the build is made from (memplan_commit(), memplan --version, the
+# version of results rows), rewritten only when it or the tree's dirty state
+# changes, so that a commit relinks and nothing asks git at run time.
+$(BUILD)/commit.c: FORCE
+	@mkdir -p $(BUILD)
+	@sh scripts/gen_commit.sh . --c > $@.new; if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+$(BUILD)/commit.o: $(BUILD)/commit.c $(BUILD)/cflags
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
 # The list of solver units, rewritten only when it changes, so that adding or

@@ -101,8 +101,9 @@ done
   plot "overhead" overhead "$DB"
 
 # ---- README ------------------------------------------------------------
-# the commit, "-dirty" when a file outside results/ differs (the results
-# written by this script do not count): memplan --version says it
+# the commit the binary was built from, "-dirty" when a file outside
+# results/ differed at build time (the results written by this script do not
+# count): memplan --version says it (scripts/gen_commit.sh)
 version=$("$MEMPLAN" --version | sed -n 's/.*(\(.*\))$/\1/p')
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 ncpu=$(nproc 2>/dev/null || echo "?")

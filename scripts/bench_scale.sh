@@ -50,7 +50,7 @@ ROWS=$SCALE_DIR/rows.txt
 CSV_SIZES="$((CSV_N / 10)) $CSV_N"
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
 DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
-# the version: the commit, "-dirty" when a file outside results/ differs (memplan --version)
+# the version: the build's commit, "-dirty" when a file outside results/ differed (memplan --version)
 cat > "$SCALE_DIR/meta" <<META
 QUICK='$QUICK'
 REPEAT='$REPEAT'

@@ -2,6 +2,7 @@
 # Generate the solver registry from the solver units the Makefile found:
 # solvers/foo_bar.c, or a folder solvers/foo_bar/, must define
 #   const mp_solver solver_foo_bar = { .name = "foo-bar", ... };
+# at the start of a line (or `const struct mp_solver solver_foo_bar`)
 # (the name is the unit's name with '_' written '-').  Checked here, at build
 # time: each unit defines its descriptor under that name, and names are
 # unique.  The option count is checked by MP_OPTIONS (solver.h).
@@ -13,12 +14,13 @@ for u in "$@"; do
   case "$n" in *[!a-z0-9_]* | "") fail "$u: a solver unit is named [a-z0-9_]+" ;; esac
   if [ -d "$u" ]; then files=$(ls "$u"/*.c 2>/dev/null || true); else files=$u; fi
   [ -n "$files" ] || fail "$u: a solver folder holds no .c file"
+  def="^const (struct )?mp_solver solver_$n\b"
   # shellcheck disable=SC2086
-  grep -q "^const mp_solver solver_$n\b" $files ||
-    fail "$u: defines no 'const mp_solver solver_$n' (the descriptor is named after the unit)"
+  grep -Eq "$def" $files ||
+    fail "$u: defines no 'const mp_solver solver_$n = { .name = \"$(echo "$n" | tr _ -)\", ... };' at the start of a line (or 'const struct mp_solver solver_$n'): the descriptor is named after the unit"
   want=$(echo "$n" | tr _ -)
   # shellcheck disable=SC2086
-  got=$(sed -n "/^const mp_solver solver_$n\b/,/^};/p" $files | sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p' | head -n 1)
+  got=$(sed -En "/$def/,/^};/p" $files | sed -n 's/.*\.name *= *"\([^"]*\)".*/\1/p' | head -n 1)
   [ "$got" = "$want" ] || fail "$u: .name is \"$got\"; the unit's name asks for \"$want\""
   names="$names $n"
 done

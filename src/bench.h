@@ -335,8 +335,13 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
 int mp_bench_print_graph_bound(const char *file, double baseline_limit_s, FILE *out, char *msg,
                                size_t cap);
 
+/* The commit the build was made from: `git describe --always` of the source
+ * tree, "-dirty" when a file outside results/ differed, "unknown" without
+ * git (recorded at build time: build/commit.c, scripts/gen_commit.sh). */
+const char *mp_build_commit(void);
+
 /* Provenance recorded in every row. */
-const char *mp_version_string(void);  /* git describe --always --dirty */
+const char *mp_version_string(void);  /* $MEMPLAN_VERSION, else mp_build_commit() */
 const char *mp_machine_host(void);
 const char *mp_machine_cpu(void);
 

@@ -53,41 +53,12 @@ static void chomp(char *s) {
   while (l && (s[l - 1] == '\n' || s[l - 1] == '\r' || s[l - 1] == ' ')) s[--l] = 0;
 }
 
+/* The version of results rows: $MEMPLAN_VERSION, else the commit the build
+ * was made from (scripts/gen_commit.sh, at build time: no git at run time). */
 const char *mp_version_string(void) {
   if (g_version[0]) return g_version;
   const char *env = getenv("MEMPLAN_VERSION");
-  if (env && env[0]) {
-    snprintf(g_version, sizeof g_version, "%s", env);
-    return g_version;
-  }
-  /* the repository the binary was built in: bin/memplan -> .. */
-  char exe[PATH_MAX];
-  ssize_t l = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  snprintf(g_version, sizeof g_version, "unknown");
-  if (l <= 0) return g_version;
-  exe[l] = 0;
-  for (int up = 0; up < 2; up++) {
-    char *s = strrchr(exe, '/');
-    if (s) *s = 0;
-  }
-  /* "-dirty" when a file outside results/ differs from the commit: a
-   * benchmark's own tables and plots do not make its source dirty (the rule
-   * of scripts/bench.sh, which asks this binary) */
-  char cmd[PATH_MAX + 256];
-  snprintf(cmd, sizeof cmd,
-           "cd '%s' 2>/dev/null && v=$(git describe --always 2>/dev/null) && "
-           "{ [ -z \"$(git status --porcelain -- . ':!results' 2>/dev/null)\" ] || v=\"$v-dirty\"; } && "
-           "echo \"$v\"",
-           exe);
-  FILE *p = popen(cmd, "r");
-  if (p) {
-    char buf[128];
-    if (fgets(buf, sizeof buf, p)) {
-      chomp(buf);
-      if (buf[0]) snprintf(g_version, sizeof g_version, "%s", buf);
-    }
-    pclose(p);
-  }
+  snprintf(g_version, sizeof g_version, "%s", env && env[0] ? env : mp_build_commit());
   return g_version;
 }
 

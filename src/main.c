@@ -25,7 +25,8 @@ static const mp_command commands[] = {
     {"merge", "merge results files (shards) into one, without duplicates", mp_cmd_merge},
     {"export", "write a results file as CSV", mp_cmd_export},
     {"table", "tables (md, LaTeX, CSV) from results files", mp_cmd_table},
-    {"plot", "pictures (SVG, PNG, PDF): memory profile, placement, Pareto front", mp_cmd_plot},
+    {"plot", "pictures (SVG, PNG, PDF): memory profile, placement, Pareto front, overhead against budget",
+     mp_cmd_plot},
 };
 
 static void usage(FILE *out) {

@@ -116,6 +116,14 @@ memplan_err memplan_instance_load(memplan_instance **out, const char *path,
     return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_instance_load: no %s (NULL)", out ? "path" : "out");
   if (opts && mp_api_version_check(opts->version, "memplan_load_opts", err))
     return MEMPLAN_EUSAGE;
+  /* a format that names none is the caller's mistake, as --input-format's */
+  static const char *const formats[] = {"json", "graphml", "nodelink", "csv"};
+  bool known = !opts || !opts->format;
+  for (size_t i = 0; !known && i < sizeof formats / sizeof *formats; i++) known = !strcmp(opts->format, formats[i]);
+  if (!known)
+    return mp_api_fail(err, MEMPLAN_EUSAGE,
+                       "memplan_instance_load: unknown input format '%.100s' (json, graphml, nodelink, csv)",
+                       opts->format);
   if (opts)
     lo = (mp_load_opts){.toposort = opts->toposort, .format = opts->format,
                         .size_attr = opts->size_attr, .cost_attr = opts->cost_attr};

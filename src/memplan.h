@@ -16,7 +16,11 @@
  *     NULL; err may always be NULL.  Fallible calls refuse (MEMPLAN_EUSAGE)
  *     a NULL path, options struct or request, a negative count, and an
  *     array of strings that is missing or holds NULL; an instance, result,
- *     experiment or matrix handle and an out pointer are not checked.
+ *     experiment or matrix handle and an out pointer are not checked;
+ *   - out of memory is no error code: when an allocation fails (or its size
+ *     overflows), the library prints "memplan: out of memory (N bytes)" on
+ *     stderr and calls exit(3), which ends the program that embeds it
+ *     (atexit handlers run; nothing is returned to the caller).
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *
@@ -107,7 +111,10 @@ typedef enum memplan_status {
 int memplan_api_version(void);
 const char *memplan_err_name(memplan_err e);
 const char *memplan_status_name(memplan_status s);
-/* The git commit the library was built from (`git describe --dirty`). */
+/* The git commit the library was built from, recorded when it was built
+ * (`git describe --always` of the source tree, "-dirty" when a file outside
+ * results/ differed from it; "unknown" when built without git or outside a
+ * git work tree).  Where the program runs from plays no part. */
 const char *memplan_commit(void);
 
 /* Numbers as the library reads them (files, solver options): the whole
@@ -169,7 +176,8 @@ void memplan_load_opts_init(memplan_load_opts *o);
 
 /* Load a graph (JSON, GraphML, node-link) or a MiniMalloc CSV.  opts may
  * be NULL (the defaults).  MEMPLAN_EINPUT with a message naming the file and the node or
- * line. */
+ * line; MEMPLAN_EUSAGE for a format that is none of the above (as the CLI's
+ * --input-format). */
 memplan_err memplan_instance_load(memplan_instance **out, const char *path,
                                   const memplan_load_opts *opts, memplan_error *err);
 /* A fixed-lifetime problem from arrays: buffer i has size[i] bytes and is

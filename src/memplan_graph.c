@@ -11,7 +11,7 @@
 #include "graph_write.h"
 #include "memplan_int.h"
 
-const char *memplan_commit(void) { return mp_version_string(); }
+const char *memplan_commit(void) { return mp_build_commit(); }
 
 memplan_err memplan_parse_int64(const char *text, int64_t *out, const char **why) {
   const char *w = NULL;

@@ -2,7 +2,9 @@
  *
  * A solver file declares its options once as an X-macro list, derives the
  * option table and an index enum from it, and ends with one
- *   const struct mp_solver solver_<file name> = { ... };
+ *   const mp_solver solver_<file name> = { ... };
+ * at the start of a line (`const struct mp_solver` is accepted too; a
+ * folder solvers/<name>/ defines solver_<name> in one of its files).
  * The build generates the registry from the file names (see registry.h), so
  * adding a solver means adding its file and nothing else.
  *

@@ -164,6 +164,11 @@ expect 2 "usage error writes nothing" $BIN solve "$T/g.json" --order nosuch --ou
 expect 0 "--help" $BIN --help
 cmds=$($BIN --help | awk '/^  [a-z]/ {print $1}')
 [ -n "$cmds" ] && ok || bad "memplan --help lists no commands"
+# memplan --help's plot line names every picture of plot --help
+for p in $($BIN plot --help | sed -n 's/^.*memplan plot \([a-z]*\) .*$/\1/p'); do
+  case $p in pareto) w="Pareto front" ;; *) w=$p ;; esac
+  $BIN --help | grep '^  plot ' | grep -q "$w" && ok || bad "memplan --help's plot line omits $p"
+done
 for c in $cmds; do
   expect 0 "$c --help" $BIN "$c" --help
   [ -s "$T/out" ] && ok || bad "$c --help printed nothing on stdout"
@@ -237,6 +242,38 @@ for a in 0 -64 '"64"' 1.5; do
   grep -q "\"align\": $a," "$T/va.plan" && ok || bad "tamper: could not rewrite align to $a"
   expect 1 "tamper: align $a" $BIN verify "$T/v.json" "$T/va.plan"
   grep -q '"align"' "$T/err" && ok || bad "align $a not named: $(cat "$T/err")"
+done
+# the statuses a plan states are statuses (DESIGN 1.3), and "optimal" needs a
+# bound the arena meets: greedy + bysize on the seed example peaks at 12 MiB,
+# above every bound the plan states (8 MiB); given + bysize is optimal for
+# the fixed order (arena = live peak) and dp + exact for every order
+SE=graphs/examples/seed_example.json
+expect 0 "status: solve greedy" $BIN solve $SE --order greedy --format json --out "$T/st.plan"
+grep -q '"status": "feasible",' "$T/st.plan" && ok || bad "status: the greedy plan is not feasible"
+for s in '"banana"' '"optimal"' 7 '"refused"' '"fixed"'; do
+  sed 's/^\( *\)"status": "feasible",/\1"status": '"$s"',/' "$T/st.plan" >"$T/st1.plan"
+  grep -q "\"status\": $s," "$T/st1.plan" && ok || bad "status: could not rewrite status to $s"
+  expect 1 "status: $s on a greedy plan" $BIN verify $SE "$T/st1.plan"
+  case $s in
+  '"optimal"') w="$T/st1.plan: status: \"optimal\", yet the arena 12582912 is above every bound the plan states (8388608: lower_bound, the stages' bounds): nothing proves it" ;;
+  7) w="$T/st1.plan: status: not a string is not a status (optimal, feasible, infeasible, timeout or error)" ;;
+  *) w="$T/st1.plan: status: $s is not a status (optimal, feasible, infeasible, timeout or error)" ;;
+  esac
+  [ "$(cat "$T/err")" = "memplan verify: $w" ] && ok || bad "status $s: $(cat "$T/err")"
+done
+for s in infeasible timeout error; do
+  sed 's/^\( *\)"status": "feasible",/\1"status": "'$s'",/' "$T/st.plan" >"$T/st1.plan"
+  expect 0 "status: $s is a status" $BIN verify $SE "$T/st1.plan"
+done
+sed 's/^\( *\)"order_status": "feasible",/\1"order_status": "banana",/' "$T/st.plan" >"$T/st2.plan"
+expect 1 "status: order_status banana" $BIN verify $SE "$T/st2.plan"
+grep -q 'order_status: "banana" is not a status (optimal, feasible, infeasible, timeout, error, refused or fixed)' "$T/err" &&
+  ok || bad "order_status banana: $(cat "$T/err")"
+for c in "--order given --place bysize" "--order dp --place exact" "--order greedy --place joint-ilp"; do
+  # shellcheck disable=SC2086
+  expect 0 "status: solve $c" $BIN solve $SE $c --format json --out "$T/st3.plan"
+  grep -q '"status": "optimal",' "$T/st3.plan" && ok || bad "status: $c is not optimal"
+  expect 0 "status: $c optimal verifies" $BIN verify $SE "$T/st3.plan"
 done
 
 # ---- hostile input (issue 12): every case with its exit code and message ----
@@ -568,9 +605,11 @@ expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_trai
   --remat swap-greedy --place firstfit --budget-frac 0.6 --time-limit 0.000001 --no-baseline --format json
 grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
   grep -q "no plan within budget 441420233: time limit" "$T/err" && ok || bad "no plan before the limit: $(cat "$T/err")"
-# the version of results rows and reports: the commit of the tree the
-# binary was built in, "-dirty" only when a file outside results/ differs
-# (a benchmark's own tables do not count)
+# the version (memplan --version, memplan_commit(), results rows): the commit
+# the binary was built from, recorded at build time (scripts/gen_commit.sh),
+# whatever folder or repository the binary runs from; the rule of the
+# recording: "-dirty" only when a file outside results/ differs (a
+# benchmark's own tables do not count), "unknown" outside a git work tree's top
 if ! command -v git >/dev/null 2>&1; then
   bad "version: no git to build the scratch repository with"
 else
@@ -582,16 +621,42 @@ else
   git -C "$V" init -q && git -C "$V" add -A &&
     git -C "$V" -c user.email=t@t -c user.name=t commit -qm v >/dev/null
   c=$(git -C "$V" rev-parse --short HEAD)
+  own=$(sh scripts/gen_commit.sh .)
+  v0=$(env -u MEMPLAN_VERSION "$BIN" --version)
   v1=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
-  echo more >>"$V/results/r.md"; echo new >"$V/results/new.md"
-  v2=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
-  echo b >>"$V/src/a.c"
-  v3=$(env -u MEMPLAN_VERSION "$V/bin/memplan" --version)
-  case "$v1|$v2|$v3" in
-  *"($c)|"*"($c)|"*"($c-dirty)") ok ;;
-  *) bad "version: clean '$v1', results changed '$v2', source changed '$v3' (commit $c)" ;;
+  case "$v1" in
+  "$v0") case "$v0|$own" in
+    *"(unknown)|unknown") ok ;;
+    *"(${own%-dirty}"*) ok ;;
+    *) bad "version: '$v0', the tree's commit is $own" ;;
+    esac ;;
+  *) bad "version: a copy in another repository (commit $c) says '$v1', the binary '$v0'" ;;
   esac
+  g1=$(sh scripts/gen_commit.sh "$V")
+  echo more >>"$V/results/r.md"; echo new >"$V/results/new.md"
+  g2=$(sh scripts/gen_commit.sh "$V")
+  echo b >>"$V/src/a.c"
+  g3=$(sh scripts/gen_commit.sh "$V")
+  g4=$(sh scripts/gen_commit.sh "$V/src")
+  g5=$(PATH=/nonexistent /bin/sh scripts/gen_commit.sh "$V")
+  [ "$g1|$g2|$g3|$g4|$g5" = "$c|$c|$c-dirty|unknown|unknown" ] && ok ||
+    bad "gen_commit: clean '$g1', results changed '$g2', source changed '$g3', a subfolder '$g4', no git '$g5' (commit $c)"
 fi
+# the registry's generator takes a descriptor spelled as solver.h says
+# (`const struct mp_solver solver_X`, a folder's in any of its files) or
+# `const mp_solver solver_X`, and says which spelling it wants
+R="$T/reg/solvers"
+mkdir -p "$R/two_files"
+printf 'const struct mp_solver solver_foo_x = {\n    .name = "foo-x",\n};\n' >"$R/foo_x.c"
+printf 'const mp_solver solver_bar = {\n    .name = "bar",\n};\n' >"$R/bar.c"
+printf 'static int z;\n' >"$R/two_files/a.c"
+printf 'const struct mp_solver solver_two_files = {.name = "two-files"};\n' >"$R/two_files/b.c"
+printf 'struct mp_solver solver_baz = {\n    .name = "baz",\n};\n' >"$R/baz.c"
+sh scripts/gen_registry.sh "$R/foo_x.c" "$R/bar.c" "$R/two_files" >"$T/reg.c" 2>"$T/err" &&
+  grep -c '^  &solver_' "$T/reg.c" | grep -qx 3 && ok || bad "gen_registry: $(cat "$T/err")"
+sh scripts/gen_registry.sh "$R/baz.c" >/dev/null 2>"$T/err" && bad "gen_registry took solver_baz without const" ||
+  { grep -qF "defines no 'const mp_solver solver_baz = { .name = \"baz\", ... };' at the start of a line" "$T/err" && ok ||
+    bad "gen_registry message: $(cat "$T/err")"; }
 # a recomputation stage that finds no plan proves nothing, so it does not
 # end the chain: the next one starts from the last verified plan (or from
 # none), the chain's plan is the last verified one, and only a chain that
@@ -1002,6 +1067,9 @@ for k in '"remat_solver": "keepall"' '"remat_status": "optimal"' '"budget": 100,
 done
 grep -q '^ "events": \[' "$T/r.plan" && ok || bad "the event plan has no events"
 expect 0 "remat: verify the event plan" $BIN verify "$L" "$T/r.plan"
+sed 's/^\( *\)"remat_status": "optimal",/\1"remat_status": "soon",/' "$T/r.plan" >"$T/rs.plan"
+expect 1 "remat: remat_status soon" $BIN verify "$L" "$T/rs.plan"
+grep -q 'remat_status: "soon" is not a status' "$T/err" && ok || bad "remat_status soon: $(cat "$T/err")"
 expect 0 "remat: text" $BIN solve "$L" --remat keepall --budget 100 --align 1
 grep -q '^status        optimal (order fixed: not searched; remat optimal; placement optimal)$' "$T/out" &&
   grep -q '^plan time     order .* ms + remat .* ms + place .* ms = ' "$T/out" && ok ||

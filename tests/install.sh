@@ -38,6 +38,15 @@ grep -q '^remat optimal budget 12582912 live_peak 12582912 duration 4 recomputed
   bad "installed memplan rejects the event plan"
 LD_LIBRARY_PATH="$P/lib" ldd "$P/embed" | grep -q "$P/lib/libmemplan.so" && ok ||
   bad "embed does not use the installed shared library"
+# the installed binary and a program linking the library name the commit the
+# build was made from (recorded at build time), not the folder they run from
+own=$(sh scripts/gen_commit.sh .)
+vi=$("$P/bin/memplan" --version)
+vb=$(bin/memplan --version)
+[ "$vi" = "$vb" ] && case "$vi" in *"(unknown)") [ "$own" = unknown ] ;; *"(${own%-dirty}"*) true ;; *) false ;; esac &&
+  ok || bad "installed memplan --version says '$vi', bin/memplan '$vb', the tree's commit $own"
+c=$(echo "$vb" | sed -n 's/.*(\(.*\))$/\1/p')
+grep -qx "commit $c" "$P/out" && ok || bad "embed's memplan_commit(): $(grep '^commit' "$P/out"), bin/memplan: '$vb'"
 # the installed binary agrees with the library on the plan it wrote
 "$P/bin/memplan" verify $G "$P/plan.json" >/dev/null 2>&1 && ok || bad "installed memplan rejects the plan"
 

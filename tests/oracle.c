@@ -26,7 +26,8 @@ static int root_of_alias(const mp_graph *g, const int *tbase, const int *own, mp
   if (k == MP_ALL_OUTPUTS) {
     /* `j` alone: j's only output, or j is itself a view (all its outputs
      * share one storage) */
-    if (j->n_out == 0) return OR_NONE; /* j has no output tensor to view */
+    if (j->n_out == 0) /* no tensor of its own: what it views, if a view */
+      return j->has_alias ? root_of_alias(g, tbase, own, j->alias, depth + 1) : OR_NONE;
     k = 0;
   }
   return root_of_ref(g, tbase, own, a.node, k, depth + 1);
@@ -84,14 +85,29 @@ static int build_roots(const mp_graph *g, or_model *m, const int *own) {
   return rc;
 }
 
-/* The root buffers of the tensors `in` names (`j`: all of j's outputs):
- * read by node w (reader), else graph outputs. */
+/* The storage a view j with `outputs: []` views (OR_PARAM, or OR_NONE
+ * when j is no view): its alias chain up to a node with outputs. */
+static int empty_view_root(const mp_graph *g, const or_model *m, int j) {
+  for (int d = 0; d <= g->n; d++) {
+    const mp_node *nd = &g->nodes[j];
+    if (nd->n_out > 0) return m->root[m->tbase[j]];
+    if (!nd->has_alias) return OR_NONE;
+    if (nd->alias.node == MP_PARAM_ALIAS) return OR_PARAM;
+    if (nd->alias.out != MP_ALL_OUTPUTS) return m->root[m->tbase[nd->alias.node] + nd->alias.out];
+    j = nd->alias.node;
+  }
+  return OR_NONE;
+}
+
+/* The root buffers of the tensors `in` names (`j`: all of j's outputs; a
+ * view with `outputs: []`: the storage it views): read by node w (reader),
+ * else graph outputs. */
 static void mark_roots_of_input(const mp_graph *g, or_model *m, const mp_ref *in, int w,
                                 bool reader) {
   int j = in->node, k = in->out;
   int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
-  for (int kk = lo; kk < hi; kk++) {
-    int r = m->root[m->tbase[j] + kk];
+  for (int kk = lo; kk <= hi; kk++) {
+    int r = kk < hi ? m->root[m->tbase[j] + kk] : lo == hi ? empty_view_root(g, m, j) : -1;
     if (r < 0) continue;
     if (reader)
       m->b[r].reader[w] = true;
@@ -173,6 +189,7 @@ static bool param_access(const mp_graph *g, const or_model *m, const int *own, i
     int lo = k == MP_ALL_OUTPUTS ? 0 : k, hi = k == MP_ALL_OUTPUTS ? g->nodes[j].n_out : k + 1;
     for (int kk = lo; kk < hi; kk++)
       if (m->root[m->tbase[j] + kk] == OR_PARAM && param_root(g, j) == p) return true;
+    if (lo == hi && empty_view_root(g, m, j) == OR_PARAM && param_root(g, j) == p) return true;
   }
   return false;
 }

@@ -112,6 +112,16 @@ START_TEST(load_errors_name_the_file) {
   ck_assert_int_eq(memplan_instance_load(&in, "no/such/file.json", NULL, &err), MEMPLAN_EINPUT);
   ck_assert(in == NULL);
   ck_assert_msg(strstr(err.msg, "no/such/file.json"), "%s", err.msg);
+  /* an unknown format is a usage error, as the CLI's --input-format yaml */
+  memplan_load_opts lo;
+  memplan_load_opts_init(&lo);
+  lo.format = "yaml";
+  in = (memplan_instance *)1;
+  ck_assert_int_eq(memplan_instance_load(&in, SEED, &lo, &err), MEMPLAN_EUSAGE);
+  ck_assert(in == NULL);
+  ck_assert_msg(strstr(err.msg, "unknown input format 'yaml'"), "%s", err.msg);
+  lo.format = "csv";
+  ck_assert_int_eq(memplan_instance_load(&in, "no/such/file.csv", &lo, &err), MEMPLAN_EINPUT);
   memplan_instance_destroy(NULL);
   memplan_result_destroy(NULL);
 }

@@ -266,6 +266,56 @@ class Transformer(unittest.TestCase):
                    "embedding_dense_backward", "addcdiv_"):
             self.assertIn(op, ops)
         self.assertEqual(set(n["phase"] for n in d["nodes"]), {"fwd", "bwd", "opt"})
+        # the LM head is tied to the token embedding: one parameter, one
+        # kept gradient, one pair of moments, one update
+        names = [n["name"] for n in d["nodes"]]
+        self.assertIn("grad_tok_weight", names)
+        self.assertNotIn("grad_head_weight", names)
+        self.assertEqual(len([m for m in names if m.startswith("exp_avg_sq_")]),
+                         d["n_param_grads"])
+        self.assertEqual(len([n for n in d["nodes"] if n["op"] == "addcdiv_"]),
+                         d["n_param_grads"])
+
+    def test_to_meta_keeps_ties(self):
+        from torchexport import models
+        m = nn.Sequential(nn.Embedding(10, 4), nn.Linear(4, 10, bias=False))
+        m[1].weight = m[0].weight
+        sig = models.param_signature(m)
+        models.to_meta(m)
+        self.assertIs(m[1].weight, m[0].weight)
+        self.assertEqual(m[0].weight.device.type, "meta")
+        models.check_params(sig, m, "tied")
+        u = nn.Sequential(nn.Embedding(10, 4), nn.Linear(4, 10, bias=False))
+        u[1].weight = u[0].weight
+        u.to("meta")  # Module.to unties: the check must say so
+        with self.assertRaises(RuntimeError):
+            models.check_params(sig, u, "untied")
+
+
+class InplaceActivation(unittest.TestCase):
+    """In a training graph an in-place activation allocates nothing: the joint
+    graph already has the copy autograd saves (the clone before it); walked
+    with grad mode on, autograd cloned the input again inside silu_."""
+
+    def test_no_workspace(self):
+        m = nn.Sequential(nn.Conv2d(3, 8, 3), nn.SiLU(inplace=True), nn.Conv2d(8, 8, 3),
+                          nn.Hardswish(inplace=True), nn.Conv2d(8, 8, 3),
+                          nn.ReLU6(inplace=True), nn.AdaptiveAvgPool2d(1), nn.Flatten(),
+                          nn.Linear(8, 10))
+        from torchexport import models
+        models.MODELS.append("inplace_test")
+        old = models.build_model
+        models.build_model = lambda name: m if name == "inplace_test" else old(name)
+        try:
+            d, _ = build("inplace_test", 2, train=True)
+        finally:
+            models.build_model = old
+            models.MODELS.remove("inplace_test")
+        acts = [n for n in d["nodes"] if n["op"] in ("silu_", "hardswish_", "hardtanh_")]
+        self.assertEqual(len(acts), 3)
+        for n in acts:
+            self.assertTrue(n.get("inplace"), n["name"])
+            self.assertEqual(n.get("workspace", 0), 0, n["name"])
 
 
 class Validation(unittest.TestCase):

@@ -22,9 +22,14 @@ def module_graph(make_model, make_input, stem, desc, backend, with_eager=False):
     """The inference graph of make_model() on make_input() (meta tensors).
     The fx walk and the eager run get their own copy of the model and input."""
     model = make_model().eval()
-    ref = copy.deepcopy(model).to("meta")  # for the eager run (random init is slow)
+    # models.to_meta, not .to("meta"), which unties shared parameters; the
+    # check is on the whole module (the fx graph drops modules eval leaves
+    # unused, such as googlenet's auxiliary heads)
+    sig = models.param_signature(model)
+    ref = models.to_meta(copy.deepcopy(model))  # for the eager run (random init is slow)
+    models.check_params(sig, ref, stem)
     pb, bb = models.count_params(model)
-    gm = compat.symbolic_trace(model).to("meta")
+    gm = models.to_meta(compat.symbolic_trace(model))
     x = make_input()
     src = ("%s; torch.fx module-level graph (in-place operators as dispatched), shapes on "
            "the meta device; kernel workspace: %s%s"

@@ -111,6 +111,52 @@ class TrainWrapper(nn.Module):
         return F.cross_entropy(out, labels)
 
 
+def to_meta(module):
+    """module.to("meta") that keeps shared parameters and buffers shared.
+
+    Module._apply gives each module its own new Parameter when a tensor moves
+    to another device, so a parameter two modules share (GPT's LM head tied
+    to the token embedding) would become two parameters: two gradients, two
+    optimizer states and two updates.  Every (module, name) that held one
+    tensor before the move holds one tensor after it."""
+    sites = {}  # id of the tensor before the move -> [(module, attribute, kind)]
+    keep = []   # the tensors before the move, alive until the ids are no longer used
+    for mod in module.modules():
+        for kind in ("_parameters", "_buffers"):
+            for k, t in getattr(mod, kind).items():
+                if t is not None:
+                    if id(t) not in sites:
+                        keep.append(t)
+                    sites.setdefault(id(t), []).append((mod, k, kind))
+    module.to("meta")
+    for group in sites.values():
+        m0, k0, kind0 = group[0]
+        t0 = getattr(m0, kind0)[k0]
+        for m, k, kind in group[1:]:
+            getattr(m, kind)[k] = t0
+    del keep
+    return module
+
+
+def param_signature(module):
+    """(parameter tensors, parameter elements, buffer tensors, buffer elements),
+    each shared tensor counted once (as Module.parameters() yields it)."""
+    ps, bs = list(module.parameters()), list(module.buffers())
+    return (len(ps), sum(p.numel() for p in ps), len(bs), sum(b.numel() for b in bs))
+
+
+def check_params(eager_sig, meta_module, what):
+    """Raise when the exporter's module has other parameters or buffers than
+    the eager model had (eager_sig: its param_signature): a tie lost in a
+    device move would give a graph with a gradient, optimizer state and
+    update too many."""
+    sig = param_signature(meta_module)
+    if sig != eager_sig:
+        raise RuntimeError("%s: the exporter's module has %d parameter tensors of %d elements "
+                           "and %d buffers of %d elements, the eager model %d of %d and %d of %d "
+                           "(a shared parameter untied?)" % ((what,) + sig + eager_sig))
+
+
 def count_params(model):
     pb = sum(p.numel() * p.element_size() for p in model.parameters())
     bb = sum(b.numel() * b.element_size() for b in model.buffers())

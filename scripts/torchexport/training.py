@@ -100,7 +100,10 @@ def train_graph(name, batch, backend, optimizer=None, keep_grads=False):
     """(graph dict, GraphWriter) of one training step of `name`."""
     model = models.build_model(name).train()
     pb, bb = models.count_params(model)
-    wrapper = models.TrainWrapper(model, name).to("meta")
+    # not .to("meta"): it would untie shared parameters (GPT's LM head)
+    sig = models.param_signature(model)
+    wrapper = models.to_meta(models.TrainWrapper(model, name))
+    models.check_params(sig, wrapper, name)
     x, labels = models.example_inputs(name, batch, train=True)
     joint, (primals, tangents) = capture_joint(wrapper, (x, labels))
     kinds = _primal_kinds(wrapper, primals, tangents)
@@ -116,7 +119,11 @@ def train_graph(name, batch, backend, optimizer=None, keep_grads=False):
     gw.register_params([(n[len("model."):], t) for n, t in wrapper.named_parameters()] +
                        [(n[len("model."):], t) for n, t in wrapper.named_buffers()])
     step = _Step(gw, joint, kinds, tangents, keep_grads)
-    walk(joint, gw, (list(primals), list(tangents)), step.placeholder_kind, step.after_node)
+    # The joint graph already holds every op of the step, the saved copies
+    # included; with grad mode on, autograd would add its own clone of the
+    # input inside in-place ops such as silu_ (a spurious workspace and cost).
+    with torch.no_grad():
+        walk(joint, gw, (list(primals), list(tangents)), step.placeholder_kind, step.after_node)
     step.name_inputs()
     extra = {"n_param_grads": len(step.grad_refs)}
     if optimizer:

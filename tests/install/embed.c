@@ -136,6 +136,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   printf("api %d, %d solvers\n", memplan_api_version(), memplan_solver_count());
+  printf("commit %s\n", memplan_commit());
   if (memplan_solver_index(argv[2]) < 0 || memplan_solver_index(argv[3]) < 0)
     return fail("unknown solver", NULL);
   char remat_out[4096], gen_out[4096];

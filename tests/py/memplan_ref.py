@@ -647,7 +647,35 @@ def verify_graph_plan(m, plan):
     f = placement_figures(m.size, offs, of["live_peak"], plan.get("given_arena"))
     f["profile_std"] = of["profile_std"]
     _check_reported(plan, f)
+    _check_statuses(plan, f)
     return f
+
+
+STATUSES = ("optimal", "feasible", "infeasible", "timeout", "error")  # 1.3
+
+
+def _check_statuses(plan, f):
+    """decision (memplan's, AMBIGUITIES 21): "status" is one of 1.3's, a
+    stage kind's status one of those or refused/fixed; a plan stating
+    optimal states a bound its arena meets (lower_bound, a stage's bound,
+    the live peak when the order was not searched)."""
+    for k in ("status", "order_status", "remat_status", "place_status"):
+        v = plan.get(k)
+        if v is not None and v not in STATUSES + (() if k == "status" else ("refused", "fixed")):
+            raise RefError("%s %r is not a status" % (k, v))
+    if plan.get("status") != "optimal":
+        return
+    lb = plan.get("lower_bound")
+    bounds = [lb if _is_int(lb) else -1]
+    if plan.get("order_status") in (None, "fixed"):
+        bounds.append(f["live_peak"])
+    stages = plan.get("stages")
+    for s in stages if isinstance(stages, list) else []:
+        if isinstance(s, dict) and _is_int(s.get("bound")):
+            bounds.append(s["bound"])
+    if f["arena"] > max(bounds):
+        raise RefError("optimal, yet the arena %d is above every stated bound %d"
+                       % (f["arena"], max(bounds)))
 
 
 FIGURE_NAMES = ("live_peak", "arena", "sum_sizes", "fragmentation",
