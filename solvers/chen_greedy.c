@@ -3,15 +3,21 @@
  * output bytes to a running segment size; at an articulation point where
  * the segment exceeds the segment budget B, checkpoint it and start a new
  * segment.  Checkmate sweeps B from outside; here the stage sweeps it
- * itself: B over a geometric grid from 0 to the forward's total bytes (and
- * once without checkpoints), each plan built and measured, and the one
- * that fits the budget with the least duration is kept (ties: the lower
- * peak, then the smaller B).  The plan of each B is lib/remat_chen.h's. */
+ * itself: B over a geometric grid from the forward's total bytes (no
+ * checkpoints) down to 0 (every articulation point), each plan built and
+ * measured, then chen-sqrt's sqrt(n) checkpoints as one more candidate
+ * (the grid's periods need not meet them); the one that fits the budget
+ * with the least duration is kept (ties: the lower peak, then the earlier
+ * candidate).  The plan of each candidate is lib/remat_chen.h's.  Before
+ * all that: when keeping every tensor (no recomputation, the order's own
+ * plan) fits the budget, that plan is the answer (optimal: the duration
+ * floor), as Chen's scheme drops nothing while memory suffices. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/remat_check.h"
 #include "lib/remat_chen.h"
 #include "solver.h"
 
@@ -38,9 +44,15 @@ static int greedy_checkpoints(const ri_info *ri, const bool *is_cut, double B, i
 typedef struct best_plan {
   bool found;
   rc_result res;
-  double B;
+  double B;   /* the segment budget, or -1: the sqrt(n) checkpoints */
   int nck;
 } best_plan;
+
+/* The checkpoints of a candidate: greedy for segment budget B >= 0, else
+ * the sqrt(n) ones. */
+static int candidate(const ri_info *ri, const bool *is_cut, double B, int *ckpt) {
+  return B >= 0 ? greedy_checkpoints(ri, is_cut, B, ckpt) : rc_sqrt_checkpoints(ri, ckpt);
+}
 
 static bool better(const rc_result *a, const best_plan *b) {
   if (!b->found) return true;
@@ -61,9 +73,9 @@ static int64_t sweep_budgets(mp_ctx *c, const ri_info *ri, const bool *is_cut, d
   int last_n = -1;
   rc_meter meter;
   rc_meter_init(&meter, ri, c->deadline);
-  for (int i = 0; i <= grid && !mp_time_up(c); i++) {
-    double B = i == grid ? 0 : total * pow(2.0, -(double)i / 4.0);
-    int nck = greedy_checkpoints(ri, is_cut, B, ckpt);
+  for (int i = 0; i <= grid + 1 && !mp_time_up(c); i++) {
+    double B = i == grid + 1 ? -1 : i == grid ? 0 : total * pow(2.0, -(double)i / 4.0);
+    int nck = candidate(ri, is_cut, B, ckpt);
     if (nck == last_n && !memcmp(ckpt, last, sizeof(int) * (size_t)nck)) continue; /* same as before */
     last_n = nck;
     memcpy(last, ckpt, sizeof(int) * (size_t)nck);
@@ -83,14 +95,18 @@ static int conclude(mp_ctx *c, const ri_info *ri, const bool *is_cut, int *ckpt,
                     const best_plan *best, int64_t least_peak, const char *msg) {
   int rc = -1;
   if (best->found) {
-    int nck = greedy_checkpoints(ri, is_cut, best->B, ckpt);
+    int nck = candidate(ri, is_cut, best->B, ckpt);
     rc_result res;
     rc = rc_run(ri, ckpt, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
     if (rc == 0 && res.peak > c->budget) rc = -1; /* cannot happen: the same plan */
     if (rc == 0) {
       ri_claim(c, res.duration);
-      snprintf(c->msg, sizeof c->msg, "segment budget %.0f bytes: %d checkpoints, %lld reruns",
-               best->B, nck, (long long)res.reruns);
+      if (best->B >= 0)
+        snprintf(c->msg, sizeof c->msg, "segment budget %.0f bytes: %d checkpoints, %lld reruns",
+                 best->B, nck, (long long)res.reruns);
+      else
+        snprintf(c->msg, sizeof c->msg, "sqrt(n) checkpoints: %d, %lld reruns", nck,
+                 (long long)res.reruns);
     }
   } else if (least_peak < INT64_MAX) {
     snprintf(c->msg, sizeof c->msg,
@@ -108,6 +124,10 @@ static int conclude(mp_ctx *c, const ri_info *ri, const bool *is_cut, int *ckpt,
 static int chen_greedy_solve(mp_ctx *c) {
   int rc = ri_begin(c, "chen-greedy");
   if (rc) return rc > 0 ? 0 : -1;
+  if (mp_remat_settled(c)) { /* keeping everything fits: nothing dropped */
+    snprintf(c->msg, sizeof c->msg, "keeping every tensor fits the budget: no recomputation");
+    return 0;
+  }
   ri_info ri;
   ri_init(&ri, c->g, c->start_order);
   bool *is_cut = mp_xcalloc((size_t)ri.turn + 1, sizeof(bool));

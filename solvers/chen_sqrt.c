@@ -20,9 +20,7 @@ static int chen_sqrt_solve(mp_ctx *c) {
   ri_info ri;
   ri_init(&ri, c->g, c->start_order);
   int *cuts = mp_xmalloc(sizeof(int) * (size_t)(ri.turn + 1));
-  int nc = rc_cuts(&ri, cuts), k = (int)sqrt((double)nc), nck = 0;
-  for (int i = 0; k > 0 && i < nc; i++)
-    if ((i + 1) % k == 0) cuts[nck++] = cuts[i];
+  int nc = rc_cuts(&ri, cuts), nck = rc_sqrt_checkpoints(&ri, cuts);
   rc_result res;
   rc = rc_run(&ri, cuts, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
   if (rc) rc = ri_no_plan(c); /* timeout when the limit cut the run */

@@ -71,6 +71,13 @@ typedef struct search {
 
 static const double thresholds[] = {0.5, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 0.999};
 
+/* Less than `need` seconds left before the deadline: GLPK's runs copy the
+ * model in and out outside their tm_lim clock (about a build time each,
+ * rm_milp.build_s), so none starts then. */
+static bool no_time(const mp_ctx *c, double need) {
+  return c->deadline > 0 && c->deadline - mp_now() < need;
+}
+
 /* Round an LP solution (s->col); true when the best plan improved. */
 static bool round_lp(search *s, int rounds) {
   const rs_model *m = s->m;
@@ -150,7 +157,7 @@ static void dive(search *s) {
   ip.bt_tech = GLP_BT_DFS;
   ip.cb_func = dive_callback;
   ip.cb_info = s;
-  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  ip.tm_lim = mp_glp_tm_lim_reserve(c, 0, s->x->build_s);
   int irc = glp_intopt(s->x->P, &ip);
   int st = glp_mip_status(s->x->P);
   if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
@@ -171,7 +178,7 @@ static void branch_and_cut(search *s) {
     ip.mip_gap = 0.999 * s->unit / (s->best_cost > s->unit ? s->best_cost : s->unit);
   ip.cb_func = callback;
   ip.cb_info = s;
-  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  ip.tm_lim = mp_glp_tm_lim_reserve(c, 0, s->x->build_s);
   s->calls = 0;
   int irc = glp_intopt(P, &ip);
   int st = glp_mip_status(P);
@@ -192,14 +199,14 @@ static void run_stage(void *arg) {
   if (lp != RM_LP_OPT) return;
   s->bound = glp_get_obj_val(s->x->P);
   round_lp(s, (int)c->opt[OPT_rounds]);
-  if (!isfinite(s->best_cost) && !mp_time_up(c)) {
+  if (!isfinite(s->best_cost) && !no_time(c, s->x->build_s)) {
     dive(s);
     if (!s->infeasible && rm_solve_lp(s->x, c, s->col) != RM_LP_OPT) { /* the root again */
       s->cut = true;
       return;
     }
   }
-  if (mp_time_up(c) || s->infeasible) {
+  if (no_time(c, s->x->build_s) || s->infeasible) {
     s->cut = !s->infeasible;
     return;
   }
@@ -247,7 +254,7 @@ static void run_proof(void *arg) {
   if (lp == RM_LP_INFEASIBLE) pf->infeasible = true;
   if (lp != RM_LP_OPT) return;
   pf->bound = glp_get_obj_val(P);
-  if (meets(pf->s, pf->bound, pf->target) || mp_time_up(c)) return;
+  if (meets(pf->s, pf->bound, pf->target) || no_time(c, pf->x.build_s)) return;
   glp_iocp ip;
   glp_init_iocp(&ip);
   ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -255,7 +262,7 @@ static void run_proof(void *arg) {
   set_tree_options(c, &ip);
   ip.cb_func = proof_callback;
   ip.cb_info = pf;
-  ip.tm_lim = mp_glp_tm_lim(c, 0);
+  ip.tm_lim = mp_glp_tm_lim_reserve(c, 0, pf->x.build_s);
   int irc = glp_intopt(P, &ip);
   int st = glp_mip_status(P);
   if ((irc == 0 || irc == GLP_EMIPGAP) && st == GLP_OPT && glp_mip_obj_val(P) > pf->bound)
@@ -271,7 +278,8 @@ static int prove(search *s, double target, const rs_dec *plan) {
   mp_error err;
   proof pf = {.s = s, .target = target, .bound = -INFINITY};
   bool lazy = c->opt[OPT_explicit] == 0;
-  if (rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err))
+  if (rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols], c->deadline,
+               &err))
     return 0;
   if (pf.x.empty_row_fails) {
     rm_destroy(&pf.x);
@@ -310,7 +318,8 @@ static void run_lp_bound(void *arg) {
   mp_ctx *c = lb->s->c;
   rm_milp x;
   mp_error err;
-  if (rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols], &err))
+  if (rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols],
+               c->deadline, &err))
     return;
   double *col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
   if (!x.empty_row_fails && rm_solve_lp(&x, c, col) == RM_LP_OPT) lb->value = glp_get_obj_val(x.P);
@@ -363,7 +372,7 @@ static int answer(search *s, bool infeasible) {
 static int write_model(mp_ctx *c, const rs_model *m) {
   rm_milp x;
   mp_error err;
-  int rc = rm_build(&x, m, RM_STAGE, c->budget, true, false, 0, &err);
+  int rc = rm_build(&x, m, RM_STAGE, c->budget, true, false, 0, 0, &err);
   if (rc == 0 && mp_glp_write_lp(x.P, c->write_lp) != 0) rc = -1;
   if (rc) snprintf(c->msg, sizeof c->msg, "cannot write the LP model to %s", c->write_lp);
   if (rc == 0 || x.P) rm_destroy(&x);
@@ -425,12 +434,30 @@ static bool phases(search *s, double t0) {
   return infeasible;
 }
 
+/* The time limit ended the stage MILP's build: the greedy plan, if any
+ * (rs_greedy stops at the deadline itself), as a timeout. */
+static int greedy_only(mp_ctx *c, const rs_model *m) {
+  search s = {.c = c, .m = m, .best_cost = INFINITY, .unit = rs_cost_unit(m), .bound = -INFINITY,
+              .cut = true};
+  rs_dec_init(m, &s.best);
+  if (c->opt[OPT_greedy] != 0 && rs_greedy(m, c->budget, c, &s.best) == 0 &&
+      rm_peak(m, &s.best, c->start_order) >= 0)
+    s.best_cost = rs_cost(m, &s.best);
+  take_start(&s);
+  int rc = answer(&s, false);
+  rs_dec_destroy(&s.best);
+  return rc;
+}
+
 /* The stage MILP and the proof, on a model within the caps. */
 static int solve_stages(mp_ctx *c, const rs_model *m, double t0) {
   rm_milp x;
   mp_error err;
   bool lazy = c->opt[OPT_explicit] == 0;
-  if (rm_build(&x, m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols], &err)) {
+  int built = rm_build(&x, m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols],
+                       c->deadline, &err);
+  if (built == RM_BUILD_TIME) return greedy_only(c, m);
+  if (built) {
     snprintf(c->msg, sizeof c->msg, "refused: %.200s", err.msg);
     c->status = MP_REFUSED;
     return -1;

@@ -50,7 +50,13 @@ static void solve_lp(void *arg) {
   rm_milp x;
   mp_error err;
   r->lp = RM_LP_FAIL;
-  if (rm_build(&x, r->m, r->kind, r->lp_budget, false, true, (long)r->c->opt[OPT_max_cols], &err)) {
+  int built = rm_build(&x, r->m, r->kind, r->lp_budget, false, true, (long)r->c->opt[OPT_max_cols],
+                       r->c->deadline, &err);
+  if (built == RM_BUILD_TIME) {
+    r->lp = RM_LP_TIME;
+    return;
+  }
+  if (built) {
     snprintf(r->c->msg, sizeof r->c->msg, "refused: %.200s", err.msg);
     r->c->status = MP_REFUSED;
     return;
@@ -78,13 +84,17 @@ static int lp_solve(lp_run *r, int64_t lp_budget, rm_kind kind) {
  * rounding fits) up to `retries` more under a budget shrunk by `shrink`,
  * never below the floor.  The best fitting decision in best/best_cost;
  * returns the number of LPs rounded. */
-static int round_lps(mp_ctx *c, const rs_model *m, lp_run *r, rs_dec *best, double *best_cost) {
+static int round_lps(mp_ctx *c, const rs_model *m, lp_run *r, rs_dec *best, double *best_cost,
+                     bool *cut) {
   mp_rng rng;
   mp_rng_seed(&rng, c->seed);
   int64_t lowest = mp_events_floor(c->g), lp_budget = c->budget;
   int n_thr = sizeof thresholds / sizeof thresholds[0], tries = 0;
   for (int k = 0; k <= c->opt[OPT_retries] && !isfinite(*best_cost) && !mp_time_up(c); k++) {
-    if (lp_solve(r, lp_budget, RM_STAGE) != RM_LP_OPT) break;
+    if (lp_solve(r, lp_budget, RM_STAGE) != RM_LP_OPT) {
+      if (r->lp == RM_LP_TIME) *cut = true;
+      break;
+    }
     rm_frac f = {m->n_pos, m->nb, r->s};
     int fits = rm_round(m, &f, thresholds, n_thr, (int)c->opt[OPT_rounds], &rng, c->budget, c,
                         best, best_cost);
@@ -96,6 +106,7 @@ static int round_lps(mp_ctx *c, const rs_model *m, lp_run *r, rs_dec *best, doub
     if (next < lowest) break;
     lp_budget = next;
   }
+  if (mp_time_up(c)) *cut = true; /* roundings or retries left out */
   return tries;
 }
 
@@ -126,16 +137,16 @@ static void no_plan(mp_ctx *c, int lp, int64_t lp_budget, int tries) {
 /* The best rounding decoded into c->events and checked, with the status
  * and the message; 0, or -1 when none fits or the decoding fails. */
 static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost, int tries,
-                    const lp_run *last) {
+                    const lp_run *last, bool cut) {
   if (!isfinite(best_cost)) {
     no_plan(c, last->lp, last->lp_budget, tries);
     return -1;
   }
   if (rs_decode_checked(m, best, c)) return -1;
-  c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : MP_FEASIBLE;
-  snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s; every plan%s takes at least %.6g",
-           tries, tries == 1 ? "" : "s", c->bandwidth > 0 ? " without copies" : "",
-           c->duration_bound);
+  c->status = best_cost <= c->duration_bound ? MP_OPTIMAL : cut ? MP_TIMEOUT : MP_FEASIBLE;
+  snprintf(c->msg, sizeof c->msg, "best of %d rounded LP%s%s; every plan%s takes at least %.6g",
+           tries, tries == 1 ? "" : "s", c->status == MP_TIMEOUT ? " before the time limit" : "",
+           c->bandwidth > 0 ? " without copies" : "", c->duration_bound);
   return 0;
 }
 
@@ -159,13 +170,19 @@ static int remat_lp_solve(mp_ctx *c) {
   rs_dec best;
   rs_dec_init(&m, &best);
   double best_cost = INFINITY;
-  int tries = round_lps(c, &m, &r, &best, &best_cost);
+  bool cut = false;
+  int tries = round_lps(c, &m, &r, &best, &best_cost, &cut);
   lp_run last = r; /* the bound's LP below reuses r */
-  if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && !mp_time_up(c) &&
-      lp_solve(&r, c->budget, RM_BOUND) == RM_LP_OPT &&
-      rs_bound_up(r.value, rs_cost_unit(&m)) > c->duration_bound)
-    c->duration_bound = rs_bound_up(r.value, rs_cost_unit(&m));
-  int rc = conclude(c, &m, &best, best_cost, tries, &last);
+  if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0) {
+    if (mp_time_up(c))
+      cut = true;
+    else if (lp_solve(&r, c->budget, RM_BOUND) == RM_LP_OPT) {
+      if (rs_bound_up(r.value, rs_cost_unit(&m)) > c->duration_bound)
+        c->duration_bound = rs_bound_up(r.value, rs_cost_unit(&m));
+    } else if (r.lp == RM_LP_TIME)
+      cut = true;
+  }
+  int rc = conclude(c, &m, &best, best_cost, tries, &last, cut);
   free(r.s);
   rs_dec_destroy(&best);
   rs_model_destroy(&m);

@@ -554,6 +554,18 @@ for R in dtr chen-sqrt chen-greedy rotor swap-greedy; do
   expect 0 "gen --backward: $R within 0.6" $BIN solve "$H/spt.json" --remat $R --budget-frac 0.6 --no-baseline --out "$H/spt.plan"
   expect 0 "gen --backward: $R plan verifies" $BIN verify "$H/spt.json" "$H/spt.plan"
 done
+# chen-greedy sweeps for the shortest plan within the budget: chen-sqrt's
+# sqrt(n) checkpoints are one of its candidates (its segment budgets alone
+# gave 30.98% where chen-sqrt's 27.19% fits at 0.6x, and no plan at 0.55x)
+$BIN gen chain -n 30 --backward --seed 1 --out "$H/c30.json" >/dev/null 2>&1
+for f in 0.6 0.55; do
+  expect 0 "chen-sqrt on chain-30 at $f" $BIN solve "$H/c30.json" --remat chen-sqrt --budget-frac $f --no-baseline --format json
+  sq=$(sed -n 's/^ *"duration": \([0-9.e+]*\),*$/\1/p' "$T/out")
+  expect 0 "chen-greedy on chain-30 at $f" $BIN solve "$H/c30.json" --remat chen-greedy --budget-frac $f --no-baseline --format json
+  gr=$(sed -n 's/^ *"duration": \([0-9.e+]*\),*$/\1/p' "$T/out")
+  [ -n "$sq" ] && [ -n "$gr" ] && awk -v a="$gr" -v b="$sq" 'BEGIN { exit !(a <= b) }' &&
+    ok || bad "chen-greedy on chain-30 at $f: duration ${gr:-none}, chen-sqrt ${sq:-none}"
+done
 # the exact searches go one level down per node or buffer placed, on heap
 # stacks: dp down a 6,000-node layered graph, exact down 4,000 overlapping
 # buffers (depth 3,999), both proved optimal on a 256 KiB stack
@@ -700,6 +712,19 @@ for s in remat-lp remat-ilp remat-sa remat-ga; do
   grep -q '"status": "timeout"' "$T/out" && grep -q '"has_figures": false' "$T/out" &&
     grep -q "$s: .*budget 950254800.*before.*time limit\|$s: the time limit ended the LPs before a rounding fit budget 950254800" "$T/err" &&
     ok || bad "$s before the limit: $(cat "$T/err")"
+done
+# remat-lp and remat-ilp on a 961-node training chain with a 1 s limit:
+# building the stage model, GLPK's scaling and its simplex set-up (outside
+# tm_lim) took them 10-11 s; now the build stops at the deadline and no
+# GLPK run starts without a build time left.  A generous bound (5 s) on the
+# stage's own time, and `timeout` for a binary that never ends.
+$BIN gen chain -n 480 --backward --seed 1 --out "$H/c480.json" >/dev/null 2>&1
+for s in remat-lp remat-ilp; do
+  expect 3 "$s on a 961-node chain, 1 s" timeout 120 $BIN solve "$H/c480.json" --remat $s \
+    --set $s.max_nodes=1000 --budget-frac 0.5 --time-limit 1 --no-baseline --format json
+  ms=$(sed -n 's/^ *"remat_ms": \([0-9.]*\),*$/\1/p' "$T/out")
+  [ -n "$ms" ] && awk -v ms="$ms" 'BEGIN { exit !(ms < 5000) }' && grep -q '"remat_status": "timeout"' "$T/out" &&
+    ok || bad "$s on a 961-node chain: remat_ms ${ms:-none} with --time-limit 1; $(head -c 300 "$T/err")"
 done
 # an in-place chain of 2x10^5 nodes: every node reads the root storage that
 # every node writes; the rerun limits were a scan of the root's readers per

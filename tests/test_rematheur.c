@@ -185,7 +185,8 @@ START_TEST(chains) {
         if (!strcmp(heuristics[h], "rotor") && rb == RB_FOUND)
           ck_assert_msg(rc == 0 && near(d, opt), "rotor on chain %d at %lld: %g, optimum %g (%s)", k,
                         (long long)b, d, opt, c.msg);
-        if (b == keep && (!strcmp(heuristics[h], "rotor") || !strcmp(heuristics[h], "dtr")))
+        if (b == keep && (!strcmp(heuristics[h], "rotor") || !strcmp(heuristics[h], "dtr") ||
+                          !strcmp(heuristics[h], "chen-greedy")))
           ck_assert(c.status == MP_OPTIMAL && near(d, mp_events_duration_floor(g)));
       }
     }
@@ -198,22 +199,38 @@ END_TEST
 
 /* Chen on a chain: each dropped activation comes back once (a segment is
  * recomputed once), checkpoints are not rerun, and the peak stays below
- * the keep-all one on a long chain. */
+ * the keep-all one on a long chain.  chen-greedy sweeps for the shortest
+ * plan within the budget: at the keep-all budget it drops nothing, and
+ * where chen-sqrt's plan fits it is never longer (its sqrt(n) checkpoints
+ * are a candidate; the segment budgets alone missed them). */
 START_TEST(chen_on_a_chain) {
   mp_graph *g = training_chain(16);
   int64_t keep = mp_order_peak(g, g->given);
+  double sqrt_dur = -1;
   for (int h = 0; h < 2; h++) {
     mp_events ev;
     mp_events_init(&ev);
     mp_ctx c;
-    int rc = run(heuristics[h], g, g->given, keep, 0, &c, &ev);
-    check_answer(heuristics[h], g, g->given, keep, 0, rc, &c, &ev, "chain16");
+    if (h == 1) {
+      int rc = run(heuristics[h], g, g->given, keep, 0, &c, &ev);
+      double d = check_answer(heuristics[h], g, g->given, keep, 0, rc, &c, &ev, "chain16");
+      ck_assert_msg(c.status == MP_OPTIMAL && near(d, mp_events_duration_floor(g)),
+                    "chen-greedy at the keep-all budget: %g, floor %g (%s)", d,
+                    mp_events_duration_floor(g), c.msg);
+      rc = run(heuristics[h], g, g->given, 9, 0, &c, &ev);
+      d = check_answer(heuristics[h], g, g->given, 9, 0, rc, &c, &ev, "chain16");
+      ck_assert_msg(d >= 0 && d <= sqrt_dur + 1e-9, "chen-greedy at chen-sqrt's peak 9: %g, chen-sqrt %g (%s)",
+                    d, sqrt_dur, c.msg);
+    }
+    int rc = run(heuristics[h], g, g->given, h == 0 ? keep : 9, 0, &c, &ev);
+    double d = check_answer(heuristics[h], g, g->given, h == 0 ? keep : 9, 0, rc, &c, &ev, "chain16");
+    if (h == 0) sqrt_dur = d;
     int runs[64] = {0};
     for (int i = 0; i < ev.n; i++)
       if (ev.ev[i].kind == MP_EV_RUN) runs[ev.ev[i].id]++;
     for (int v = 0; v < g->n; v++) ck_assert_msg(runs[v] <= 2, "%s runs node %d %d times", heuristics[h], v, runs[v]);
     mp_ev_figures f;
-    mp_events_evaluate(g, &ev, 0, keep, &f);
+    mp_events_evaluate(g, &ev, 0, h == 0 ? keep : 9, &f);
     ck_assert_msg(f.recomputed > 0, "%s: no rerun", heuristics[h]);
     /* chen-sqrt, whatever the budget: 15 articulation points (a1 .. a15),
      * every 3rd a checkpoint (a3, a6, a9, a12, a15); a1 stays anyway (the

@@ -8,9 +8,11 @@
 #include "lib/glpk_util.h"
 #include "outfile.h"
 
-int mp_glp_tm_lim(const mp_ctx *c, double own) {
+int mp_glp_tm_lim(const mp_ctx *c, double own) { return mp_glp_tm_lim_reserve(c, own, 0); }
+
+int mp_glp_tm_lim_reserve(const mp_ctx *c, double own, double reserve) {
   double left = -1; /* seconds; < 0: unlimited */
-  if (c->deadline > 0) left = c->deadline - mp_now();
+  if (c->deadline > 0) left = c->deadline - mp_now() - (reserve > 0 ? reserve : 0);
   if (own > 0 && (left < 0 || own < left)) left = own;
   if (left < 0 && c->deadline <= 0) return INT_MAX;
   double ms = left * 1000.0;

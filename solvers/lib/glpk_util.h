@@ -25,6 +25,14 @@ static inline void mp_glp_col_range(glp_prob *lp, int j, double lo, double hi) {
  * neither limits the call. */
 int mp_glp_tm_lim(const mp_ctx *c, double own);
 
+/* The same with `reserve` seconds kept back before the deadline: GLPK's
+ * clock starts after a simplex or branch-and-cut run has copied the
+ * problem into its working form and stops before the solution is copied
+ * back, work that grows with the model (remat-lp, remat-ilp: as long as
+ * building the model); tm_lim = what is left minus the reserve, at least
+ * 1 ms. */
+int mp_glp_tm_lim_reserve(const mp_ctx *c, double own, double reserve);
+
 /* glp_write_lp to `path` as memplan writes every output: a temporary file
  * renamed into place once whole (a device or a pipe written in place).  0,
  * or -1 when the model could not be written (nothing left behind). */

@@ -1,5 +1,6 @@
 /* remat_chen.c - Chen's checkpointed plan on the shared plan builder
  * (remat_chen.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,13 @@ int rc_cuts(const ri_info *ri, int *cuts) {
   for (int i = 0; i + 1 < ri->turn; i++)
     if (ri->front_count[i] == 1) cuts[n++] = i;
   return n;
+}
+
+int rc_sqrt_checkpoints(const ri_info *ri, int *ckpt) {
+  int nc = rc_cuts(ri, ckpt), k = (int)sqrt((double)nc), nck = 0;
+  for (int i = 0; k > 0 && i < nc; i++)
+    if ((i + 1) % k == 0) ckpt[nck++] = ckpt[i];
+  return nck;
 }
 
 int rc_run(const ri_info *ri, const int *ckpt, int nck, mp_events *out, double deadline,

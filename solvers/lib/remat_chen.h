@@ -21,6 +21,11 @@
  * cuts has room for ri->turn entries. */
 int rc_cuts(const ri_info *ri, int *cuts);
 
+/* Checkmate's sqrt(n) checkpoints (solve_chen_sqrtn): of the k articulation
+ * points, every floor(sqrt(k))-th, into ckpt (room for ri->turn entries);
+ * returns how many. */
+int rc_sqrt_checkpoints(const ri_info *ri, int *ckpt);
+
 typedef struct rc_result {
   int64_t peak;
   double duration;

@@ -89,6 +89,8 @@ typedef struct rm_milp {
   double obj_const;   /* cost of the first runs */
   bool empty_row_fails; /* a row without columns is violated: the model is infeasible */
   long cuts;          /* rerun rows added by rm_separate */
+  double build_s;     /* wall seconds rm_build took: what GLPK's scaling and each
+                       * simplex run's setup outside its clock cost, about */
 } rm_milp;
 
 static inline int rm_rcol(const rm_milp *x, int t, int k) {
@@ -107,9 +109,11 @@ static inline int rm_scol(const rm_milp *x, int t, int b) {
  * continuous); lazy: the rerun rows are left to rm_separate (else the
  * explicit formulation).  Returns 0, or -1 with err (beyond max_cols
  * columns, or an RM_BOUND model beyond RM_BOUND_RANGE: size caps, not
- * claims). */
+ * claims), or RM_BUILD_TIME once mp_now() passes `deadline` (> 0; 0: none)
+ * during the build (nothing left to destroy). */
+#define RM_BUILD_TIME 1
 int rm_build(rm_milp *x, const rs_model *m, rm_kind kind, int64_t budget, bool integer, bool lazy,
-             long max_cols, mp_error *err);
+             long max_cols, double deadline, mp_error *err);
 /* rm_build's column cap alone, before anything is built: 0, or -1 with err. */
 int rm_size_cap(const rs_model *m, rm_kind kind, bool lazy, long max_cols, mp_error *err);
 void rm_destroy(rm_milp *x);
@@ -136,7 +140,10 @@ double rm_s_value(const rm_milp *x, const double *col, int t, int b);
 /* The LP relaxation with rounds of violated rerun rows (lazy models), dual
  * simplex warm from the last basis, until no row is violated or c's
  * deadline.  col (1-based, one per column; its length grows with nothing:
- * rows only) receives the solution.  Returns RM_LP_OPT (solved, nothing
+ * rows only) receives the solution.  The deadline covers GLPK's work
+ * outside its tm_lim clock too: no scaling when less than twice the build
+ * time is left, no further simplex run with less than one build time, and
+ * each run's tm_lim keeps one build time back (mp_glp_tm_lim_reserve).  Returns RM_LP_OPT (solved, nothing
  * violated), RM_LP_INFEASIBLE, RM_LP_TIME or RM_LP_FAIL. */
 enum { RM_LP_OPT = 0, RM_LP_INFEASIBLE, RM_LP_TIME, RM_LP_FAIL };
 int rm_solve_lp(rm_milp *x, const mp_ctx *c, double *col);
