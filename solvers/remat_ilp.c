@@ -71,13 +71,6 @@ typedef struct search {
 
 static const double thresholds[] = {0.5, 0.1, 0.2, 0.3, 0.4, 0.6, 0.7, 0.8, 0.9, 0.999};
 
-/* Less than `need` seconds left before the deadline: GLPK's runs copy the
- * model in and out outside their tm_lim clock (about a build time each,
- * rm_milp.build_s), so none starts then. */
-static bool no_time(const mp_ctx *c, double need) {
-  return c->deadline > 0 && c->deadline - mp_now() < need;
-}
-
 /* Round an LP solution (s->col); true when the best plan improved. */
 static bool round_lp(search *s, int rounds) {
   const rs_model *m = s->m;
@@ -199,14 +192,14 @@ static void run_stage(void *arg) {
   if (lp != RM_LP_OPT) return;
   s->bound = glp_get_obj_val(s->x->P);
   round_lp(s, (int)c->opt[OPT_rounds]);
-  if (!isfinite(s->best_cost) && !no_time(c, s->x->build_s)) {
+  if (!isfinite(s->best_cost) && !rm_no_time(c, s->x, 1)) {
     dive(s);
     if (!s->infeasible && rm_solve_lp(s->x, c, s->col) != RM_LP_OPT) { /* the root again */
       s->cut = true;
       return;
     }
   }
-  if (no_time(c, s->x->build_s) || s->infeasible) {
+  if (rm_no_time(c, s->x, 1) || s->infeasible) {
     s->cut = !s->infeasible;
     return;
   }
@@ -254,7 +247,7 @@ static void run_proof(void *arg) {
   if (lp == RM_LP_INFEASIBLE) pf->infeasible = true;
   if (lp != RM_LP_OPT) return;
   pf->bound = glp_get_obj_val(P);
-  if (meets(pf->s, pf->bound, pf->target) || no_time(c, pf->x.build_s)) return;
+  if (meets(pf->s, pf->bound, pf->target) || rm_no_time(c, &pf->x, 1)) return;
   glp_iocp ip;
   glp_init_iocp(&ip);
   ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;

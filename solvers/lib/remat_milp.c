@@ -525,12 +525,11 @@ int rm_solve_lp(rm_milp *x, const mp_ctx *c, double *col) {
   sp.meth = GLP_DUALP;
   /* GLPK's scaling and the simplex's setup cannot be interrupted: each
    * costs about as much as the build (mobilenet_v2_train_b32: 0.4-1.2 s) */
-  double reserve = x->build_s;
-  if (c->deadline > 0 && c->deadline - mp_now() < 2 * reserve) return RM_LP_TIME;
+  if (rm_no_time(c, x, 2)) return RM_LP_TIME;
   glp_scale_prob(x->P, GLP_SF_AUTO);
   for (bool first = true;; first = false) {
-    if (!first && c->deadline > 0 && c->deadline - mp_now() < reserve) return RM_LP_TIME;
-    sp.tm_lim = mp_glp_tm_lim_reserve(c, 0, reserve);
+    if (!first && rm_no_time(c, x, 1)) return RM_LP_TIME;
+    sp.tm_lim = mp_glp_tm_lim_reserve(c, 0, x->build_s);
     int rc = glp_simplex(x->P, &sp);
     if (rc == GLP_ETMLIM) return RM_LP_TIME;
     if (rc != 0) return RM_LP_FAIL;

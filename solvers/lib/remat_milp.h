@@ -93,6 +93,13 @@ typedef struct rm_milp {
                        * simplex run's setup outside its clock cost, about */
 } rm_milp;
 
+/* Less than `times` build times left before c's deadline: GLPK copies the
+ * model in and out outside its tm_lim clock (about a build time each), so
+ * no GLPK run starts then. */
+static inline bool rm_no_time(const mp_ctx *c, const rm_milp *x, double times) {
+  return c->deadline > 0 && c->deadline - mp_now() < times * x->build_s;
+}
+
 static inline int rm_rcol(const rm_milp *x, int t, int k) {
   return x->rcol[(size_t)t * x->m->n_pos + k];
 }
