@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "bench.h"
+#include "chain.h"
 #include "util.h"
 
 /* Strict numbers: the whole text, finite, in range. */
@@ -125,7 +126,18 @@ static int chain_ok(const char *s, const char *v, char *msg, size_t cap) {
     return 0;
   }
   mp_list_free(names, n);
-  return !strchr(v, ':') && !strchr(v, ' ') && !strchr(v, '\t');
+  if (strchr(v, ':') || strchr(v, ' ') || strchr(v, '\t')) return 0;
+  if (!strcmp(v, "all") || (!strcmp(s, "remat") && !strcmp(v, "none"))) return 1;
+  /* an unknown name on the command line is bad usage (exit 2), as in solve */
+  mp_stage_kind kind = !strcmp(s, "order")   ? MP_STAGE_ORDER
+                       : !strcmp(s, "place") ? MP_STAGE_PLACE
+                                             : MP_STAGE_EVENTS;
+  snprintf(what, sizeof what, "--%s chain", s);
+  if (mp_chain_check(what, v, kind, &err)) {
+    snprintf(msg, cap, "%s", err.msg);
+    return 0;
+  }
+  return 1;
 }
 
 static void set_chain(const char *v, bool add, char ***l, int *n) {

@@ -455,8 +455,9 @@ const char *memplan_experiment_name(const memplan_experiment *e);
  * value of that option; shard ("i/N", 0 <= i < N) keeps the cells k of the
  * sorted matrix with k mod N = i, so the shards partition it; the others
  * (manifest, mem-limit, grace, repeat, capacity, align) are one value.
- * MEMPLAN_EUSAGE with a message for an unknown setting or a value that
- * cannot be read exactly. */
+ * MEMPLAN_EUSAGE with a message for an unknown setting, a value that
+ * cannot be read exactly, or a chain that solve would refuse (an unknown
+ * solver, one of the wrong kind, too many; "all" and remat "none" pass). */
 memplan_err memplan_experiment_set(memplan_experiment *e, const char *setting, const char *value,
                                    bool add, memplan_error *err);
 

@@ -321,10 +321,17 @@ hostile 2 "bad value '2305843009213693952' for --capacity" "bench --capacity 2^6
 printf '{"graphs": ["g.json"], "capacity": 2305843009213693952}' >"$T/cap.exp.json"
 hostile 1 '"capacity" must be an integer in \[0, 1152921504606846976\]' "experiment capacity 2^61" -- $BIN bench "$T/cap.exp.json" --list
 # bench checks each chain as solve does, the length too: a chain of five
-# used to pass and every cell then failed
-hostile 1 "\"order\" chain 'greedy,greedy,greedy,greedy,greedy': .*too long \(at most 4" "bench order chain of 5" -- $BIN bench --graphs "$T/g.json" --order greedy,greedy,greedy,greedy,greedy --list
-hostile 1 "\"remat\" chain 'dtr,dtr,dtr,dtr,dtr': .*too long" "bench remat chain of 5" -- $BIN bench --graphs "$T/g.json" --remat dtr,dtr,dtr,dtr,dtr --budgets 0.9x --list
-hostile 1 "'bysize' decides offsets, not an order" "bench placer under --order" -- $BIN bench --graphs "$T/g.json" --order bysize --list
+# used to pass and every cell then failed.  On the command line a bad chain
+# is bad usage (exit 2, as solve's); in an experiment file, bad input (exit 1)
+hostile 2 "--order chain 'greedy,greedy,greedy,greedy,greedy': .*too long \(at most 4" "bench order chain of 5" -- $BIN bench --graphs "$T/g.json" --order greedy,greedy,greedy,greedy,greedy --list
+hostile 2 "--remat chain 'dtr,dtr,dtr,dtr,dtr': .*too long" "bench remat chain of 5" -- $BIN bench --graphs "$T/g.json" --remat dtr,dtr,dtr,dtr,dtr --budgets 0.9x --list
+hostile 2 "'bysize' decides offsets, not an order" "bench placer under --order" -- $BIN bench --graphs "$T/g.json" --order bysize --list
+hostile 2 "--order chain 'nosuch': unknown solver 'nosuch'" "bench --order nosuch" -- $BIN bench --graphs "$T/g.json" --order nosuch --list
+hostile 2 "--place chain 'firstfit,sa': 'sa' decides an order" "bench order solver under --place" -- $BIN bench --graphs "$T/g.json" --place firstfit,sa --list
+printf '{"graphs": ["g.json"], "order": ["nosuch"]}' >"$T/ch.exp.json"
+hostile 1 "\"order\" chain 'nosuch': unknown solver 'nosuch'" "experiment order nosuch" -- $BIN bench "$T/ch.exp.json" --list
+printf '{"graphs": ["g.json"], "order": ["greedy,greedy,greedy,greedy,greedy"]}' >"$T/ch5.exp.json"
+hostile 1 "\"order\" chain 'greedy,greedy,greedy,greedy,greedy': .*too long" "experiment order chain of 5" -- $BIN bench "$T/ch5.exp.json" --list
 printf '{"graphs": ["g.json"], "align": 2147483648}' >"$T/al.exp.json"
 hostile 1 '"align" must be an integer in \[0, 1073741824\]' "experiment align 2^31" -- $BIN bench "$T/al.exp.json" --list
 hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan

@@ -475,6 +475,11 @@ START_TEST(experiment_matrix_shards) {
   ck_assert_msg(strstr(err.msg, "'1,x'") && strstr(err.msg, "--seeds"), "%s", err.msg);
   ck_assert_int_eq(memplan_experiment_set(e, "budgets", "0.5", false, &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_experiment_set(e, "order", "a b", false, &err), MEMPLAN_EUSAGE);
+  /* a chain solve would refuse, refused here (the experiment keeps its chains) */
+  ck_assert_int_eq(memplan_experiment_set(e, "order", "nosuch", true, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "unknown solver 'nosuch'"), "%s", err.msg);
+  ck_assert_int_eq(memplan_experiment_set(e, "place", "bysize,sa", true, &err), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_experiment_set(e, "remat", "greedy", true, &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_experiment_set(e, "mem-limit", "nan", false, &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_experiment_set(e, "shard", "2/2", false, &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_experiment_set(e, "frob", "1", false, &err), MEMPLAN_EUSAGE);
