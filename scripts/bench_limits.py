@@ -177,8 +177,9 @@ def report(rows, version):
 def main():
     if not os.path.exists("/usr/bin/time"):
         sys.exit("bench-limits: /usr/bin/time is missing (make deps installs it)")
-    version = subprocess.run(["git", "-C", ROOT, "describe", "--always", "--dirty"], capture_output=True,
-                             text=True).stdout.strip() or "unknown"
+    # the commit the measured binary was built from, as every other report names it
+    out = subprocess.run([MEMPLAN, "--version"], capture_output=True, text=True).stdout
+    version = out[out.find("(") + 1:out.rfind(")")] if "(" in out else "unknown"
     layered, train = graphs()
     solvers = registry()
     solvers += [(name, "offsets-train") for name, kind in solvers if kind == "offsets"]
