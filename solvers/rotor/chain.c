@@ -39,19 +39,22 @@ static int64_t *chain_frontier(const ri_info *ri) {
   return fb;
 }
 
-/* Boundaries (the last position of each stage but the last): one pass
- * over the forward, the best candidate of each of max_stages - 1 windows
- * of equal cost (the fewest chain frontier bytes, then the nearest to the
- * window's centre).  With frontier = 0 only articulation points are
- * candidates, and all of them when they are few enough. */
+/* Boundaries (the last position of each stage but the last): every
+ * candidate when they are few enough (one stage per forward position, or
+ * per articulation point with frontier = 0); else one pass over the
+ * forward, the best candidate of each of max_stages - 1 windows of equal
+ * cost (the fewest chain frontier bytes, then the nearest to the window's
+ * centre).  The windows alone would merge cheap positions next to costly
+ * ones (a window that a costly node spans holds no boundary), so a short
+ * chain would get fewer stages than it has layers. */
 static int pick_boundaries(const ri_info *ri, int max_stages, int frontier, int *bnd) {
   int T = ri->turn, nb = 0;
   if (T <= 1 || max_stages <= 1) return 0;
   int ncut = 0;
-  for (int i = 0; i + 1 < T; i++) ncut += ri->front_count[i] <= 1;
-  if (!frontier && ncut <= max_stages - 1) {
+  for (int i = 0; i + 1 < T; i++) ncut += frontier || ri->front_count[i] <= 1;
+  if (ncut <= max_stages - 1) {
     for (int i = 0; i + 1 < T; i++)
-      if (ri->front_count[i] <= 1) bnd[nb++] = i;
+      if (frontier || ri->front_count[i] <= 1) bnd[nb++] = i;
     return nb;
   }
   int64_t *fb = chain_frontier(ri);
