@@ -324,7 +324,7 @@ static void stage_needs(work *w, rt_chain *ch, int k, int m) {
       cost += ri->cost[v];
     }
     if (rerun) ch->needR[m][k] = peak, ch->fr_cost[m][k] = cost;
-    else ch->needS[m][k] = peak;
+    else ch->needS[m][k] = peak, ch->first_cost[k] = cost;
   }
 }
 
@@ -386,6 +386,7 @@ static void alloc_arrays(rt_chain *ch) {
   ch->carry = mp_xcalloc(n, sizeof(int64_t));
   ch->bgF = mp_xcalloc(n, sizeof(int64_t));
   ch->gcost = mp_xcalloc(n, sizeof(double));
+  ch->first_cost = mp_xcalloc(n, sizeof(double));
   ch->kin = mp_xcalloc(n, sizeof(bool));
   ch->kx = mp_xcalloc(n, sizeof(bool));
   ch->fix = mp_xcalloc(n, sizeof(int));
@@ -481,6 +482,7 @@ void rt_chain_destroy(rt_chain *ch) {
   free(ch->c);
   free(ch->bgF);
   free(ch->gcost);
+  free(ch->first_cost);
   free(ch->kin);
   free(ch->kx);
   free(ch->fix);
