@@ -56,19 +56,22 @@ static mp_graph *make_big_graph(int i, mp_rng *r, char **label) {
 
 /* One larger problem: n items over about n / 4 steps; `odd`: empty
  * lifetimes, sizes 0 and pinned items (else the birth-order sweep
- * applies); `equal`: most sizes from three values. */
+ * applies); `equal`: most sizes from three values; `cut`: instead, a
+ * rectangle cut into about n pieces (tl_cut_problem), whose optimum, its
+ * width, is known. */
 typedef struct big_shape {
   int n;
-  bool odd, equal;
+  bool odd, equal, cut;
 } big_shape;
 
 /* (MP_QUICK runs the first alone) */
 static const big_shape big_shapes[] = {
-    {400, true, true},
-    {150, false, false},
-    {60, true, false}, /* within the MIP placer's default size cap */
-    {900, false, true},
-    {2000, true, false},
+    {400, true, true, false},
+    {150, false, false, false},
+    {60, true, false, false}, /* within the MIP placer's default size cap */
+    {900, false, true, false},
+    {2000, true, false, false},
+    {300, false, false, true},
 };
 enum { N_BIG_FIXED = sizeof big_shapes / sizeof big_shapes[0] };
 
@@ -112,14 +115,40 @@ static void draw_pins(mp_rng *r, const big_shape *sh, const int64_t *size, const
   }
 }
 
-/* Problem i as MiniMalloc CSV text (malloc'ed), its arrays in f. */
-static char *make_big_fixed(int i, mp_rng *r, big_fixed *f) {
+/* A 4096-byte-wide rectangle over n / 4 steps cut into about n pieces;
+ * returns its width (the least arena) and sets *n to the pieces made. */
+static int64_t draw_cut(mp_rng *r, int *n, int64_t *lo, int64_t *hi, int64_t *size, int64_t *align,
+                        int64_t *pin) {
+  enum { W = 4096 };
+  mp_problem p;
+  tl_cut_problem(r, W, *n / 4, *n, &p);
+  ck_assert_int_le(p.n, *n);
+  *n = p.n;
+  for (int i = 0; i < p.n; i++) {
+    lo[i] = p.items[i].lo;
+    hi[i] = p.items[i].hi;
+    size[i] = p.items[i].size;
+    align[i] = 1;
+    pin[i] = -1;
+  }
+  mp_problem_destroy(&p);
+  return W;
+}
+
+/* Problem i as MiniMalloc CSV text (malloc'ed), its arrays in f, its least
+ * arena in *opt (-1: unknown). */
+static char *make_big_fixed(int i, mp_rng *r, big_fixed *f, int64_t *opt) {
   const big_shape *sh = &big_shapes[i];
   int n = sh->n;
   f->store = malloc(sizeof(int64_t) * 5 * (size_t)n);
   int64_t *lo = f->store, *hi = lo + n, *size = hi + n, *align = size + n, *pin = align + n;
-  draw_items(r, sh, lo, hi, size, align);
-  draw_pins(r, sh, size, align, pin);
+  *opt = -1;
+  if (sh->cut) {
+    *opt = draw_cut(r, &n, lo, hi, size, align, pin);
+  } else {
+    draw_items(r, sh, lo, hi, size, align);
+    draw_pins(r, sh, size, align, pin);
+  }
   f->view = (pc_fixed){n, lo, hi, size, align, pin};
   size_t cap = 64 + (size_t)n * 96;
   char *s = malloc(cap);
@@ -211,12 +240,15 @@ void props_big_fixed_trials(solver_stats *st) {
   mp_rng_seed(&r, 9001);
   for (int i = 0; i < props_big_fixed_count(); i++) {
     big_fixed f;
-    char *csv = make_big_fixed(i, &r, &f);
+    int64_t opt;
+    char *csv = make_big_fixed(i, &r, &f, &opt);
     char label[160];
-    snprintf(label, sizeof label, "larger fixed problem %d of tests/props_big.c (%d items%s%s)", i, f.view.n,
-             big_shapes[i].odd ? ", pins, empty lifetimes, sizes 0" : "", big_shapes[i].equal ? ", equal sizes" : "");
+    snprintf(label, sizeof label, "larger fixed problem %d of tests/props_big.c (%d items%s%s%s)", i, f.view.n,
+             big_shapes[i].odd ? ", pins, empty lifetimes, sizes 0" : "", big_shapes[i].equal ? ", equal sizes" : "",
+             big_shapes[i].cut ? ", a cut rectangle: optimum known" : "");
     fixed_trial T;
     fixed_trial_init(&T, &f.view, csv, label, true);
+    T.opt = opt;
     for (int k = 0; k < mp_registry_size; k++) {
       const mp_solver *s = mp_registry[k];
       if (!pc_selected(s) || s->decides != MP_DECIDES_OFFSETS) continue;

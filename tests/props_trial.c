@@ -39,6 +39,13 @@ static const char *const *run_sets(const mp_solver *s, bool big) {
   return kept;
 }
 
+/* A reference run on a trial's input (no time limit): it must succeed. */
+static void reference_ok(int rc, const mp_result *r, const char *order, const char *place, const char *input) {
+  if (rc != 0)
+    ck_abort_msg("reference run --order %s --place %s: rc %d: %s\n%s", order ? order : "-", place, rc, r->msg,
+                 input);
+}
+
 void graph_trial_init(graph_trial *T, mp_graph *g, char *js, bool big) {
   T->g = g;
   T->js = js;
@@ -47,21 +54,23 @@ void graph_trial_init(graph_trial *T, mp_graph *g, char *js, bool big) {
   ck_assert_int_eq(or_build(T->g, &T->om), 0);
   T->opt = T->n <= 8 ? tl_brute_force_peak(T->g, 50000, NULL) : -1;
   mp_result base;
-  ck_assert_int_eq(tl_run(T->g, "given", "bysize", 1, 0, NULL, &base), 0);
+  reference_ok(tl_run(T->g, "given", "bysize", 1, 0, NULL, &base), &base, "given", "bysize", T->js);
   T->given_arena = base.fig.arena;
   mp_result_destroy(&base);
   T->ref[0] = T->ref[1] = -1;
   for (int o = 0; o < 2; o++)
     for (int c = 0; c < 4; c++) {
       if (!mp_solver_find(greedy_placers[c])) continue;
-      ck_assert_int_eq(tl_run(T->g, o ? "greedy" : "given", greedy_placers[c], 1, 0, NULL, &base), 0);
+      const char *order = o ? "greedy" : "given";
+      reference_ok(tl_run(T->g, order, greedy_placers[c], 1, 0, NULL, &base), &base, order, greedy_placers[c], T->js);
       if (T->ref[o] < 0 || base.fig.arena < T->ref[o]) T->ref[o] = base.fig.arena;
       mp_result_destroy(&base);
     }
   T->peak_ub = -1;
   for (int k = 0; k < 5; k++) {
     if (!mp_solver_find(simple_orders[k])) continue;
-    ck_assert_int_eq(tl_run(T->g, simple_orders[k], "bysize", 1, 0, NULL, &base), 0);
+    reference_ok(tl_run(T->g, simple_orders[k], "bysize", 1, 0, NULL, &base), &base, simple_orders[k], "bysize",
+                 T->js);
     if (T->peak_ub < 0 || base.fig.live_peak < T->peak_ub) T->peak_ub = base.fig.live_peak;
     mp_result_destroy(&base);
   }
@@ -120,17 +129,19 @@ void fixed_trial_init(fixed_trial *T, const pc_fixed *p, char *csv, const char *
   T->csv = csv;
   T->label = label ? label : csv;
   T->big = big;
+  T->opt = -1;
   T->path = tl_write_temp(T->csv, ".csv");
   mp_error err;
   ck_assert_msg(mp_csv_read(T->path, &T->prob, &err) == 0, "%s\n%s", err.msg, T->label);
   mp_result base;
-  ck_assert_int_eq(tl_run_fixed(&T->prob, "bysize", 1, 0, 0, NULL, &base), 0);
+  reference_ok(tl_run_fixed(&T->prob, "bysize", 1, 0, 0, NULL, &base), &base, NULL, "bysize", T->label);
   T->given_arena = base.fig.arena;
   mp_result_destroy(&base);
   T->ref = -1;
   for (int c = 0; c < 4; c++) {
     if (!mp_solver_find(greedy_placers[c])) continue;
-    ck_assert_int_eq(tl_run_fixed(&T->prob, greedy_placers[c], 1, 0, 0, NULL, &base), 0);
+    reference_ok(tl_run_fixed(&T->prob, greedy_placers[c], 1, 0, 0, NULL, &base), &base, NULL, greedy_placers[c],
+                 T->label);
     if (T->ref < 0 || base.fig.arena < T->ref) T->ref = base.fig.arena;
     mp_result_destroy(&base);
   }
@@ -143,9 +154,24 @@ void fixed_trial_destroy(fixed_trial *T) {
 }
 
 /* A placer's stage bounds never exceed its arena nor what a greedy placer
- * reaches; optimal only at or below the latter. */
+ * reaches, nor a known optimum; optimal only at or below the former, and
+ * only at the latter. */
 static void check_fixed_bounds(const fixed_trial *T, const mp_result *a, const char *what) {
+  if (T->opt >= 0) {
+    ck_assert_msg(a->fig.arena >= T->opt, "%s: arena %lld below the optimum %lld\n%s", what,
+                  (long long)a->fig.arena, (long long)T->opt, T->label);
+    if (a->status == MP_OPTIMAL)
+      ck_assert_msg(a->fig.arena == T->opt, "%s: status optimal at %lld, optimum %lld\n%s", what,
+                    (long long)a->fig.arena, (long long)T->opt, T->label);
+  }
   for (int q = 0; q < a->n_stages; q++) {
+    if (T->opt >= 0) {
+      ck_assert_msg(a->stages[q].bound <= T->opt, "%s: bound %lld above the optimum %lld\n%s", what,
+                    (long long)a->stages[q].bound, (long long)T->opt, T->label);
+      if (a->stages[q].status == MP_OPTIMAL)
+        ck_assert_msg(a->fig.arena == T->opt, "%s claims optimal at %lld, optimum %lld\n%s", what,
+                      (long long)a->fig.arena, (long long)T->opt, T->label);
+    }
     ck_assert_msg(a->stages[q].bound <= a->fig.arena, "%s: bound above the arena", what);
     if (T->ref < 0) continue;
     ck_assert_msg(a->stages[q].bound <= T->ref, "%s: bound %lld above the arena %lld a greedy placer reaches\n%s",

@@ -44,10 +44,12 @@ typedef struct fixed_trial {
   mp_problem prob;     /* as the CSV reader reads it */
   int64_t given_arena; /* bysize's arena */
   int64_t ref;         /* the best greedy placer's arena */
+  int64_t opt;         /* the least arena when known by construction, or -1 */
   bool big;
 } fixed_trial;
 
-/* Takes csv (malloc'ed); label NULL: the CSV itself. */
+/* Takes csv (malloc'ed); label NULL: the CSV itself.  opt: -1 (set it
+ * after the call when the problem's optimum is known). */
 void fixed_trial_init(fixed_trial *T, const pc_fixed *p, char *csv, const char *label, bool big);
 void fixed_trial_destroy(fixed_trial *T);
 /* Placer s on trial i: every check; false when refused under its cap. */
