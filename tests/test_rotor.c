@@ -60,8 +60,9 @@ static int rnd(mp_rng *r, int lo, int hi) { return lo + (int)mp_rng_below(r, (ui
 static char *chain_json(mp_rng *r, int k, int flags) {
   jbuf j = {malloc(4096), 0, 4096};
   bool het = flags & CH_HETERO;
-  int64_t size[16]; /* the storage a_i lives in, for its gradient */
-  bool multi[16] = {0}, inplace[16] = {0};
+  int64_t size[41]; /* the storage a_i lives in, for its gradient */
+  bool multi[41] = {0}, inplace[41] = {0};
+  ck_assert_int_le(k, 40);
   size[0] = het ? rnd(r, 1, 4) : 1;
   jprintf(&j, "{\"name\":\"chain\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":%lld,\"inputs\":[],"
               "\"phase\":\"fwd\"}", (long long)size[0]);
@@ -307,6 +308,89 @@ START_TEST(offload_beats_recompute) {
 }
 END_TEST
 
+/* A chain shorter than the stage limit gets one stage per layer: cost
+ * windows alone merged a cheap layer into a costly neighbour's stage (a
+ * 30-layer chain of costs 1..5 got 26 stages and longer plans).  With a
+ * byte per slot the program is exact on the chain, so the plans of the
+ * finer chain are never longer; each is valid and within its budget. */
+START_TEST(stage_per_layer) {
+  mp_rng r;
+  mp_rng_seed(&r, 7500);
+  int trials = tl_trials(8), plans = 0;
+  for (int i = 0; i < trials; i++) {
+    char *js = chain_json(&r, 30, CH_HETERO | (i % 2 ? CH_MULTI : 0));
+    mp_graph *g = tl_graph(js);
+    ri_info ri;
+    ri_init_hold(&ri, g, g->given);
+    rt_chain ch;
+    rt_chain_init(&ch, &ri, 64, 1);
+    ck_assert_int_eq(ri.turn, 30);
+    ck_assert_msg(ch.L == ri.turn, "a %d-layer chain cut into %d stages", ri.turn, ch.L);
+    rt_chain_destroy(&ch);
+    ri_destroy(&ri);
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    for (int64_t b = keep - 1; b >= floor; b -= 1 + (keep - floor) / 6) {
+      mp_events ev;
+      mp_events_init(&ev);
+      mp_ctx c;
+      if (run_rotor(g, b, 0, &c, &ev) == 0) {
+        mp_error err;
+        ck_assert_msg(mp_events_verify(g, &ev, 0, NULL, &err) == 0, "%s", err.msg);
+        mp_ev_figures f;
+        mp_events_evaluate(g, &ev, 0, b, &f);
+        ck_assert(f.live_peak <= b);
+        plans++;
+      }
+      mp_events_destroy(&ev);
+    }
+    mp_graph_destroy(g);
+    free(js);
+  }
+  ck_assert_int_gt(plans, trials);
+  tl_cleanup();
+}
+END_TEST
+
+/* Every stage's first run is charged in full, whatever the mode: the
+ * nodes that make only background (an in-place ReLU's input, pinned) run
+ * then too.  With room for everything the program's least value is the
+ * cost of every node once; charging the first run of a stage kept to its
+ * frontier only with what a rerun would run made dropping its tape look
+ * free (on resnet50_train_b32 at 0.8x the program valued its schedules
+ * below the keep-all cost, and the plan played 22% over). */
+START_TEST(first_run_in_full) {
+  mp_rng r;
+  mp_rng_seed(&r, 7600);
+  int trials = tl_trials(12), short_stages = 0;
+  for (int i = 0; i < trials; i++) {
+    char *js = chain_json(&r, 12 + i % 6, CH_HETERO | CH_INPLACE | (i % 3 ? CH_MULTI : 0));
+    mp_graph *g = tl_graph(js);
+    double total = 0;
+    for (int v = 0; v < g->n; v++) total += g->nodes[v].is_input ? 0 : g->nodes[v].cost;
+    ri_info ri;
+    ri_init_hold(&ri, g, g->given);
+    for (int stages = 3; stages <= 64; stages += 61) {
+      rt_chain ch;
+      rt_chain_init(&ch, &ri, stages, 1);
+      for (int k = 1; k <= ch.L; k++) short_stages += ch.fr_cost[0][k] < ch.first_cost[k];
+      int64_t room = 4 * mp_order_peak(g, g->given);
+      rt_dp d;
+      ck_assert_int_eq(rt_dp_init(&d, &ch, room, (int)room, 0, 1, 0, NULL), 0);
+      double v = rt_dp_value(&d, 0);
+      ck_assert_msg(fabs(v - total) <= 1e-9 * total, "%d stages: the program's least value %g, every node once %g",
+                    ch.L, v, total);
+      rt_dp_destroy(&d);
+      rt_chain_destroy(&ch);
+    }
+    ri_destroy(&ri);
+    mp_graph_destroy(g);
+    free(js);
+  }
+  ck_assert_int_gt(short_stages, 0); /* stages whose rerun runs less than their first run */
+  tl_cleanup();
+}
+END_TEST
+
 /* A table filled from the last one (its rows kept, the cells whose inputs
  * and sub-problems did not change left as they were) equals a table filled
  * afresh: every value bit for bit and every schedule, over a run of
@@ -396,6 +480,8 @@ Suite *suite_rotor(void) {
   tcase_add_test(tc, keepall_and_budgets);
   tcase_add_test(tc, offload_beats_recompute);
   tcase_add_test(tc, tables_from_tables);
+  tcase_add_test(tc, stage_per_layer);
+  tcase_add_test(tc, first_run_in_full);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -39,19 +39,22 @@ static int64_t *chain_frontier(const ri_info *ri) {
   return fb;
 }
 
-/* Boundaries (the last position of each stage but the last): one pass
- * over the forward, the best candidate of each of max_stages - 1 windows
- * of equal cost (the fewest chain frontier bytes, then the nearest to the
- * window's centre).  With frontier = 0 only articulation points are
- * candidates, and all of them when they are few enough. */
+/* Boundaries (the last position of each stage but the last): every
+ * candidate when they are few enough (one stage per forward position, or
+ * per articulation point with frontier = 0); else one pass over the
+ * forward, the best candidate of each of max_stages - 1 windows of equal
+ * cost (the fewest chain frontier bytes, then the nearest to the window's
+ * centre).  The windows alone would merge cheap positions next to costly
+ * ones (a window that a costly node spans holds no boundary), so a short
+ * chain would get fewer stages than it has layers. */
 static int pick_boundaries(const ri_info *ri, int max_stages, int frontier, int *bnd) {
   int T = ri->turn, nb = 0;
   if (T <= 1 || max_stages <= 1) return 0;
   int ncut = 0;
-  for (int i = 0; i + 1 < T; i++) ncut += ri->front_count[i] <= 1;
-  if (!frontier && ncut <= max_stages - 1) {
+  for (int i = 0; i + 1 < T; i++) ncut += frontier || ri->front_count[i] <= 1;
+  if (ncut <= max_stages - 1) {
     for (int i = 0; i + 1 < T; i++)
-      if (ri->front_count[i] <= 1) bnd[nb++] = i;
+      if (frontier || ri->front_count[i] <= 1) bnd[nb++] = i;
     return nb;
   }
   int64_t *fb = chain_frontier(ri);
@@ -321,7 +324,7 @@ static void stage_needs(work *w, rt_chain *ch, int k, int m) {
       cost += ri->cost[v];
     }
     if (rerun) ch->needR[m][k] = peak, ch->fr_cost[m][k] = cost;
-    else ch->needS[m][k] = peak;
+    else ch->needS[m][k] = peak, ch->first_cost[k] = cost;
   }
 }
 
@@ -383,6 +386,7 @@ static void alloc_arrays(rt_chain *ch) {
   ch->carry = mp_xcalloc(n, sizeof(int64_t));
   ch->bgF = mp_xcalloc(n, sizeof(int64_t));
   ch->gcost = mp_xcalloc(n, sizeof(double));
+  ch->first_cost = mp_xcalloc(n, sizeof(double));
   ch->kin = mp_xcalloc(n, sizeof(bool));
   ch->kx = mp_xcalloc(n, sizeof(bool));
   ch->fix = mp_xcalloc(n, sizeof(int));
@@ -478,6 +482,7 @@ void rt_chain_destroy(rt_chain *ch) {
   free(ch->c);
   free(ch->bgF);
   free(ch->gcost);
+  free(ch->first_cost);
   free(ch->kin);
   free(ch->kx);
   free(ch->fix);

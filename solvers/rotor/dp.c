@@ -186,6 +186,14 @@ static bool tail_fits(const rt_dp *d, int t, int h_base, int xt) {
  * is the driver's Lagrange multiplier on that capacity). */
 static double copy_cost(const rt_dp *d, int64_t bytes) { return d->copy_weight * 2.0 * (double)bytes / d->bandwidth; }
 
+/* A sweep of stages lo .. hi (mode 0) inside an interval ending at t: the
+ * stages' first runs when t is the last stage (every node runs then,
+ * whatever the mode keeps), reruns of what X_k needs otherwise. */
+static double sweep_cost(const rt_dp *d, int lo, int hi, int t) {
+  const double *fc = t == d->L ? d->FF : d->FC[0];
+  return fc[hi] - fc[lo - 1];
+}
+
 /* A cell being filled: its values, and its choices when they are wanted
  * (how NULL while the table is filled: the schedule recomputes the
  * choices of the cells it visits, with the same offers in the same order). */
@@ -212,7 +220,7 @@ static void branch_all(cellctx *c, bool off) {
   if (off && (s == t || ch->tb[s] == 0)) return;
   int lim = cap_fwd(d, s, t, 1, pend), sv = (top | pend) | (ch->kx[s] ? 0 : RT_V_STAR);
   bool rel = releases_input(d, var, s);
-  double f = ch->fr_cost[1][s] + ch->gcost[s];
+  double f = (t == d->L ? ch->first_cost[s] : ch->fr_cost[1][s]) + ch->gcost[s];
   int xt = rel ? ins(d, -1, s, up(var, t)) : ins(d, s - 1, s, up(var, t));
   /* h_outside and all_h1 are h plus a constant; the sub-problem's row */
   int out0 = h_outside(d, var, s, t, 0), h10 = all_h1(d, var, s, t, 0, rel);
@@ -247,12 +255,14 @@ static void branch_top(cellctx *c) {
 }
 
 /* Group t at once (s = t): stage t has no tape beyond X_t, and X_t is
- * resident (top) or not read by the group. */
+ * resident (top) or not read by the group; not for the last stage, whose
+ * first run is still to come. */
 static void branch_direct(cellctx *c) {
   const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
   int t = c->t, var = c->var, a_t = var & RT_V_TOP ? d->A[t] : 0;
   if ((var & RT_V_PEND) || ch->t_start[t + 1] != ch->t_start[t] || (!(var & RT_V_TOP) && ch->kx[t])) return;
+  if (t == d->L) return; /* the last stage has not run yet: F_all runs it (charged, checked) */
   int out0 = h_outside(d, var, t, t, 0); /* h plus a constant */
   for (int h = a_t; h <= d->S; h++)
     if (group_fits(d, t, h + out0, var)) offer(c, h, ch->gcost[t], HOW(HOW_DIRECT, 0));
@@ -293,7 +303,7 @@ static void relax_min(double *restrict v, const double *restrict a, const double
 static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
   const rt_dp *d = c->d;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP;
-  double sweep = d->FC[0][s2 - 1] - d->FC[0][lo - 1];
+  double sweep = sweep_cost(d, lo, s2 - 1, t);
   if (off && d->ch->a[s - 1] == 0) return;
   for (int pass = 0; pass < 3; pass++) {
     int v1 = (top | (var & RT_V_PEND)) | (pass == 1 ? 0 : RT_V_STAR) | (pass == 2 ? RT_V_DEF : 0);
@@ -325,7 +335,7 @@ static void branch_tail_first(cellctx *c, int lo, int lim) {
   const rt_dp *d = c->d;
   int s = c->s, t = c->t, v2 = (c->var & ~RT_V_PEND) | RT_V_TOP, a = ins(d, s - 1, t, -1);
   if (!var_ok(d, v2, s, t)) return;
-  double sweep = d->FC[0][t] - d->FC[0][lo - 1];
+  double sweep = sweep_cost(d, lo, t, t);
   const rt_ref *r = ref_of(d, v2, s, t); /* an infinite offer changes nothing */
   const double *x2 = vals(d, r);
   int h0 = r->first - a > 0 ? r->first - a : 0;
@@ -502,6 +512,8 @@ static void sizes(rt_dp *d, const rt_chain *ch) {
     d->FC[m] = mp_xcalloc((size_t)d->L + 2, sizeof(double));
     for (int k = 1; k <= d->L; k++) d->FC[m][k] = d->FC[m][k - 1] + ch->fr_cost[m][k];
   }
+  d->FF = mp_xcalloc((size_t)d->L + 2, sizeof(double));
+  for (int k = 1; k <= d->L; k++) d->FF[k] = d->FF[k - 1] + ch->first_cost[k];
 }
 
 size_t rt_dp_rows(int L) { return (size_t)L * (size_t)(L + 1) / 2 * RT_NV; }
@@ -558,6 +570,7 @@ void rt_dp_destroy(rt_dp *d) {
   free(d->GTX);
   free(d->OV);
   for (int m = 0; m < 2; m++) free(d->FC[m]);
+  free(d->FF);
   if (d->own_rows && d->rows) rt_rows_destroy(d->rows), free(d->rows);
   for (size_t i = 0; d->how_cache && i < d->cells * RT_NV; i++) free(d->how_cache[i]);
   free(d->how_cache);

@@ -64,6 +64,8 @@ typedef struct rt_chain {
                               in X_i and X_j is in every frontier between) */
   int64_t *needS[2], *needR[2], *gneed, *gneedx, *bgF;
   double *fr_cost[2];      /* cost of a rerun of stage k (mode 0: X_k, 1: X_k and T_k) */
+  double *first_cost;      /* cost of stage k's first run: every node of it, in either mode
+                              (the nodes that make only background run then too) */
   double *gcost;           /* cost of group k's nodes */
   bool *kin, *kx;
   int *fix;
@@ -161,6 +163,7 @@ typedef struct rt_dp {
   int *OV;                 /* overlaps in slots, like rt_chain.ov */
   int SB;                  /* the budget in slots (rounded down) */
   double *FC[2];           /* prefix sums of fr_cost */
+  double *FF;              /* prefix sums of first_cost */
   rt_rows *rows;           /* the values (the choice that attains one is recomputed
                               for the cells a schedule visits: rt_dp_program) */
   bool own_rows;           /* rows is the table's own (not the caller's) */
