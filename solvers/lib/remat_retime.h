@@ -11,7 +11,9 @@
  * by its reader's start and by the latest start of the copy needed after
  * it, so that no copy waits behind one needed later; its position is the
  * latest whose run starts by then (its issue time: the run before it has
- * ended), not before the gap's first position.  The builder issues the
+ * ended), not before the gap's first position (where a copy whose gap
+ * begins after the position of a copy needed later goes behind that one
+ * on the stream: the order by need holds for the others).  The builder issues the
  * copies of a position in the order of their need, which keeps that
  * order.  Times move once stalls go, so a driver measures again and
  * retimes until the positions settle. */
