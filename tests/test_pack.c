@@ -16,33 +16,6 @@
 #include "lib/treap.h"
 #include "testlib.h"
 
-/* mp_pack as it was defined: every item against every placed one. */
-static int64_t pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
-  int *placed = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
-  int np = 0;
-  for (int i = 0; i < p->n; i++) off[i] = -1;
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0) {
-      off[i] = p->items[i].fixed;
-      placed[np++] = i;
-    }
-  for (int k = 0; k < m; k++) {
-    int i = seq[k];
-    if (off[i] >= 0) continue;
-    if (p->items[i].size <= 0) {
-      off[i] = 0;
-      continue;
-    }
-    off[i] = mp_pack_one(p, i, placed, np, off, fit);
-    placed[np++] = i;
-  }
-  free(placed);
-  int64_t arena = 0;
-  for (int i = 0; i < p->n; i++)
-    if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
-  return arena;
-}
-
 static void degenerate_direct(const mp_problem *p, int64_t *off) {
   int *pl = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
   int np = 0;
@@ -116,7 +89,7 @@ START_TEST(pack_equals_direct) {
     int kind = (int)mp_rng_below(&r, 4);
     int m = make_seq(&r, &p, kind, seq);
     enum mp_fit fit = mp_rng_below(&r, 2) ? MP_BEST_FIT : MP_FIRST_FIT;
-    int64_t arena_a = mp_pack(&p, seq, m, fit, a), arena_b = pack_direct(&p, seq, m, fit, b);
+    int64_t arena_a = mp_pack(&p, seq, m, fit, a), arena_b = tl_pack_direct(&p, seq, m, fit, b);
     ck_assert_msg(arena_a == arena_b, "trial %d (shape %d, seq %d, fit %d): arena %lld, direct %lld",
                   t, t % 4, kind, fit, (long long)arena_a, (long long)arena_b);
     for (int i = 0; i < n; i++)
@@ -169,7 +142,7 @@ START_TEST(sweep_equals_direct_large) {
       make_seq(&r, &p, kind, seq);
       for (int fit = 0; fit < 2; fit++) {
         mp_pack(&p, seq, n, (enum mp_fit)fit, a);
-        pack_direct(&p, seq, n, (enum mp_fit)fit, b);
+        tl_pack_direct(&p, seq, n, (enum mp_fit)fit, b);
         for (int i = 0; i < n; i++)
           ck_assert_msg(a[i] == b[i], "trial %d seq %d fit %d: item %d at %lld, direct %lld", t, kind,
                         fit, i, (long long)a[i], (long long)b[i]);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "gen.h"
+#include "lib/pack.h"
 #include "testlib.h"
 
 int tl_trials(int normal) {
@@ -499,4 +500,32 @@ void tl_check_plan_bytes(const char *plan) {
   ck_assert_msg(strncmp(plan, again, n) == 0 && strcmp(plan + n, "\n") == 0,
                 "the plan file differs from jansson's dump of it:\n%s\n--- jansson:\n%s", plan, again);
   free(again);
+}
+
+/* ---- the packer by its definition ---- */
+
+int64_t tl_pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
+  int *placed = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  int np = 0;
+  for (int i = 0; i < p->n; i++) off[i] = -1;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0) {
+      off[i] = p->items[i].fixed;
+      placed[np++] = i;
+    }
+  for (int k = 0; k < m; k++) {
+    int i = seq[k];
+    if (off[i] >= 0) continue;
+    if (p->items[i].size <= 0) {
+      off[i] = 0;
+      continue;
+    }
+    off[i] = mp_pack_one(p, i, placed, np, off, fit);
+    placed[np++] = i;
+  }
+  free(placed);
+  int64_t arena = 0;
+  for (int i = 0; i < p->n; i++)
+    if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
+  return arena;
 }

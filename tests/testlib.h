@@ -5,6 +5,7 @@
 #define MP_TESTLIB_H
 
 #include <check.h>
+#include "lib/pack.h"
 #include "run.h"
 
 /* MP_QUICK=1 in the environment (sanitizer runs): fewer random trials. */
@@ -96,5 +97,10 @@ char *tl_random_fixed(mp_rng *r, tl_fixed *p, int n, bool align_col, bool pins);
  * arises so: an optimum does).  -1 when that is more than max_perms
  * orders. */
 int64_t tl_brute_force_arena(const tl_fixed *p, long max_perms);
+
+/* mp_pack as it is defined: the pinned items where they stand, then each
+ * item of seq[0..m) with bytes at mp_pack_one's offset against every item
+ * placed before it (sizes 0 at 0).  O(m^2 log m).  Returns the arena. */
+int64_t tl_pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off);
 
 #endif
