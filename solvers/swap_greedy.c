@@ -12,7 +12,13 @@
  *      per unit of overhead (Capuchin's memory saving per second): a swap
  *      that stalls (its unhidden copy time) or a recomputation (the cost of
  *      its producer and of the producers of its reads that are gone);
- * then measure again, until the plan fits.  Times come from the plan's own
+ * then measure again, until the plan fits.  Each plan that fits has its
+ * copies in retimed (lib/remat_retime.h): placed one at a time, each as if
+ * its stream were free, they queue behind one another and stall; retimed
+ * from the last need back, each ends before its reader and before the
+ * copy needed after it starts.  The rounds then go on (an earlier copy in
+ * may overflow, freed as any other), a few retimings at most, and the
+ * shortest plan that fitted is kept.  Times come from the plan's own
  * simulation (one compute stream, two copy streams, DESIGN 6.3), so later
  * choices see the stalls of earlier ones.  With bandwidth 0 (no host link)
  * it only recomputes.  In-place storage is never moved (DESIGN 6.2).  The
@@ -27,6 +33,7 @@
 
 #include "lib/iheap.h"
 #include "lib/remat_ckpt.h"
+#include "lib/remat_retime.h"
 #include "solver.h"
 
 #define SWAP_GREEDY_OPTIONS(X) \
@@ -37,6 +44,9 @@ static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY
  * copying and memory (one state each, about 35 bytes per buffer, 60 with
  * a link); 8 and 16 take about the same time on gen sp graphs. */
 enum { SG_SNAPSHOTS = 8 };
+/* Retimings of the copies in (each one more measurement at least): the
+ * positions mostly settle in two or three. */
+enum { SG_RETIMES = 6 };
 
 typedef struct sg_state {
   const ri_info *ri;
@@ -46,6 +56,8 @@ typedef struct sg_state {
   int *prefetch;    /* per event: where a swapped buffer comes back */
   rk_run run;       /* the rounds' run, resumed where a round's changes begin */
   double *pos_start, *pos_tout, *pos_tin; /* of the last whole plan measured */
+  double *pos_work;
+  rt_copy *copies;  /* the retiming's scratch */
 } sg_state;
 
 /* One candidate at the overflow point: buffer b, the gap after event e. */
@@ -97,6 +109,7 @@ static int run_plan(sg_state *s, int *pstar) {
   memcpy(s->pos_start, k->x.pos_start, len);
   memcpy(s->pos_tout, k->x.pos_tout, len);
   memcpy(s->pos_tin, k->x.pos_tin, len);
+  memcpy(s->pos_work, k->x.pos_work, len);
   return 0;
 }
 
@@ -301,6 +314,8 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   s->pos_start = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   s->pos_tout = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   s->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  s->pos_work = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
+  if (bw > 0) s->copies = mp_xmalloc(sizeof(rt_copy) * (size_t)(ne + 1));
   rk_init(&s->run, ri, bw, SG_SNAPSHOTS, c->deadline);
   rk_set_gaps(&s->run, s->gap, s->prefetch);
 }
@@ -312,26 +327,85 @@ static void sg_destroy(sg_state *s) {
   free(s->pos_start);
   free(s->pos_tout);
   free(s->pos_tin);
+  free(s->pos_work);
+  free(s->copies);
 }
 
-/* Measure, free at the first overflow, repeat until the plan fits.
- * Returns 0 with the plan's duration, or -1 with msg. */
+/* The best plan that fitted so far: its gaps and prefetch positions. */
+typedef struct sg_best {
+  uint8_t *gap;
+  int *prefetch;
+  double duration; /* DBL_MAX: none yet */
+} sg_best;
+
+static void keep_best(sg_state *s, sg_best *best, double duration) {
+  if (duration >= best->duration) return;
+  size_t ne = (size_t)s->ri->ev_start[s->ri->nb];
+  memcpy(best->gap, s->gap, ne);
+  memcpy(best->prefetch, s->prefetch, sizeof(int) * ne);
+  best->duration = duration;
+}
+
+/* The plan fits: retime its copies in (lib/remat_retime.h) and go on
+ * measuring (true), unless the positions have settled or the retimings
+ * are spent (false: the best plan that fitted is restored). */
+static bool retimed(sg_state *s, sg_best *best, int *left) {
+  if (s->bw <= 0) return false;
+  keep_best(s, best, s->run.x.duration);
+  if (s->c->verbose)
+    fprintf(stderr, "swap-greedy: a plan fits, duration %g; retimings left %d\n", s->run.x.duration, *left);
+  int first = *left > 0 ? rt_retime(s->ri, s->gap, s->prefetch, s->pos_work, s->bw, s->copies) : s->ri->m;
+  if (*left > 0) (*left)--;
+  if (first < s->ri->m) {
+    rk_set_gaps(&s->run, s->gap, s->prefetch);
+    rk_changed(&s->run, first);
+    return true;
+  }
+  if (best->duration < s->run.x.duration) {
+    size_t ne = (size_t)s->ri->ev_start[s->ri->nb];
+    memcpy(s->gap, best->gap, ne);
+    memcpy(s->prefetch, best->prefetch, sizeof(int) * ne);
+    rk_set_gaps(&s->run, s->gap, s->prefetch);
+    rk_changed(&s->run, -1);
+  }
+  return false;
+}
+
+/* Measure, free at the first overflow, repeat until the plan fits; with a
+ * link, retime the copies in of each plan that fits and go on (overflows
+ * the earlier copies cause are freed as any other) a few times, and keep
+ * the shortest plan that fitted.  Returns 0 with the plan's duration, or
+ * -1 with msg. */
 static int greedy(sg_state *s, long max_rounds, double *duration, long *rounds, char *msg, size_t cap) {
+  size_t ne = (size_t)s->ri->ev_start[s->ri->nb];
+  sg_best best = {.gap = mp_xmalloc(ne + 1), .prefetch = mp_xmalloc(sizeof(int) * (ne + 1)),
+                  .duration = DBL_MAX};
+  int left = SG_RETIMES, rc = -1;
   for (*rounds = 0; *rounds < max_rounds && !mp_time_up(s->c); (*rounds)++) {
     int pstar;
     if (run_plan(s, &pstar)) {
       snprintf(msg, cap, "%s", s->run.x.msg);
-      return -1;
+      break;
     }
+    if (pstar < 0 && retimed(s, &best, &left)) continue;
     if (pstar < 0) {
-      *duration = s->run.x.duration;
-      return 0;
+      *duration = best.duration < s->run.x.duration ? best.duration : s->run.x.duration;
+      rc = 0;
+      break;
     }
     int64_t excess = s->run.pos_peak[pstar] - s->c->budget;
-    if (!free_at_overflow(s, pstar, excess, msg, cap)) return -1;
+    if (!free_at_overflow(s, pstar, excess, msg, cap)) break;
   }
-  if (!msg[0]) snprintf(msg, cap, "%s", mp_time_up(s->c) ? "time limit" : "rounds exhausted");
-  return -1;
+  if (rc && best.duration < DBL_MAX) { /* a retimed plan's overflow ended the rounds */
+    memcpy(s->gap, best.gap, ne);
+    memcpy(s->prefetch, best.prefetch, sizeof(int) * ne);
+    *duration = best.duration;
+    rc = 0;
+  }
+  if (rc && !msg[0]) snprintf(msg, cap, "%s", mp_time_up(s->c) ? "time limit" : "rounds exhausted");
+  free(best.gap);
+  free(best.prefetch);
+  return rc;
 }
 
 /* With a host link the greedy runs twice, with copies and with
@@ -351,6 +425,10 @@ static int swap_greedy_solve(mp_ctx *c) {
   for (int k = 0; k < (bw > 0 ? 2 : 1); k++) {
     sg_init(&runs[k], &ri, c, k == 0 ? bw : 0);
     ok[k] = greedy(&runs[k], (long)c->opt[OPT_rounds], &dur[k], &rounds[k], msg[k], sizeof msg[k]);
+    if (c->verbose)
+      fprintf(stderr, "swap-greedy: %s: %s, duration %g, %ld rounds\n",
+              k == 0 && bw > 0 ? "with copies" : "recomputing alone", ok[k] == 0 ? "a plan" : "no plan", dur[k],
+              rounds[k]);
   }
   int w = ok[0] == 0 && (ok[1] != 0 || dur[0] <= dur[1]) ? 0 : ok[1] == 0 ? 1 : -1;
   rc = -1;

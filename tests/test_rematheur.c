@@ -272,6 +272,37 @@ START_TEST(offload_where_recompute_cannot) {
 }
 END_TEST
 
+/* A training graph with its own host link (resnet18 at 0.6x its peak,
+ * PCIe-like): copies overlapped with the compute pay.  Their copies in,
+ * placed one at a time, queued behind one another and stalled, and a
+ * buffer brought back for a rerun was freed and copied in again: the plan
+ * with copies lost to recomputing alone (+16%, against +12%). */
+START_TEST(offload_pays_on_a_training_graph) {
+  mp_error err;
+  mp_graph *g = mp_graph_read_json("../graphs/real/resnet18_train_b32.json", false, &err);
+  ck_assert_msg(g != NULL, "%s", err.msg);
+  ck_assert(g->host_bandwidth > 0);
+  int64_t budget = (int64_t)(0.6 * (double)mp_order_peak(g, g->given));
+  mp_events ev, rec;
+  mp_events_init(&ev);
+  mp_events_init(&rec);
+  mp_ctx c;
+  int rc = run("swap-greedy", g, g->given, budget, 0, &c, &rec);
+  double alone = check_answer("swap-greedy", g, g->given, budget, 0, rc, &c, &rec, "resnet18, no link");
+  rc = run("swap-greedy", g, g->given, budget, g->host_bandwidth, &c, &ev);
+  double dur = check_answer("swap-greedy", g, g->given, budget, g->host_bandwidth, rc, &c, &ev, "resnet18");
+  mp_ev_figures f;
+  mp_events_evaluate(g, &ev, g->host_bandwidth, budget, &f);
+  ck_assert_msg(f.transferred > 0 && dur < 0.97 * alone, "with the link %g (%lld bytes copied), alone %g: %s",
+                dur, (long long)f.transferred, alone, c.msg);
+  ck_assert_msg(f.stall_time < 0.05 * f.base_time, "stalls %g of %g", f.stall_time, f.base_time);
+  mp_events_destroy(&ev);
+  mp_events_destroy(&rec);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* The same input, the same plan (a generated graph with costs, several
  * budgets), whatever the seed. */
 START_TEST(deterministic) {
@@ -365,6 +396,7 @@ Suite *suite_rematheur(void) {
   tcase_add_test(tc, chains);
   tcase_add_test(tc, chen_on_a_chain);
   tcase_add_test(tc, offload_where_recompute_cannot);
+  tcase_add_test(tc, offload_pays_on_a_training_graph);
   tcase_add_test(tc, deterministic);
   tcase_add_test(tc, time_limit);
   tcase_add_test(tc, degenerate);

@@ -37,8 +37,10 @@ int rk_first_step(const ri_info *ri, int b, int e, int was, int now, int was_pre
   if ((was == RX_SWAP) != (now == RX_SWAP)) first = ri_prod(ri, b);
   else if (was != now) first = ri->ev[e];
   int pre[2] = {was_pre, now_pre};
+  /* the settling after step pre - 1 already sees the position come
+   * (a buffer back by then stays, remat_exec.c's back_by_now) */
   for (int i = 0; i < 2 && was_pre != now_pre; i++)
-    if (pre[i] >= 0 && pre[i] < first) first = pre[i];
+    if (pre[i] >= 0 && pre[i] - 1 < first) first = pre[i] - 1;
   return first;
 }
 

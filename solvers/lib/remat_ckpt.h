@@ -38,8 +38,9 @@ void rk_set_gaps(rk_run *k, const uint8_t *gap, const int *prefetch);
  * `now` and its prefetch position from `was_pre` to `now_pre` (-1: none),
  * by the builder's rules: a gap's mode is read once its event has passed;
  * whether b has a swap at all, once b is made (its copy out then); a
- * prefetch position, at that position.  -1: rx_start (b is an input); m:
- * no step (nothing changed). */
+ * prefetch position p, at step p - 1 (whose settling sees it come).  -1:
+ * rx_start (b is an input, or a position 0); m: no step (nothing
+ * changed). */
 int rk_first_step(const ri_info *ri, int b, int e, int was, int now, int was_pre, int now_pre);
 /* The policy changed; steps before `step` cannot see it (their states are
  * kept), it or a later one may (-1: rx_start may). */

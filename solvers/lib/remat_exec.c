@@ -184,6 +184,13 @@ static void wait_for_copy(rx_exec *x, int b, uint8_t why) {
   rxw_add(&x->wait, b);
 }
 
+/* A swapped gap whose prefetch position has come: the buffer, resident
+ * now (brought back early, or for a rerun inside the gap), stays until
+ * its next use instead of being freed and copied in again. */
+static bool back_by_now(const rx_exec *x, int e) {
+  return x->prefetch && x->prefetch[e] >= 0 && x->p >= x->prefetch[e];
+}
+
 /* settle() past its first test (settled() below). */
 static void settle_resident(rx_exec *x, int b) {
   const ri_info *ri = x->ri;
@@ -198,6 +205,7 @@ static void settle_resident(rx_exec *x, int b) {
   if (x->hold[b] > 0) return;
   int e = x->cur[b] - 1;
   if (x->gap && e >= ri->ev_start[b] && x->gap[e] != RX_KEEP) {
+    if (x->gap[e] == RX_SWAP && back_by_now(x, e)) return; /* kept for its next use */
     if (x->gap[e] == RX_SWAP && !x->host[b] && x->bandwidth > 0) emit_out(x, b);
     if (x->gap[e] == RX_SWAP && x->host[b] && x->last_out[b] > x->t_comp) {
       if (!x->pending[b]) wait_for_copy(x, b, 1); /* free once copied */
@@ -367,6 +375,15 @@ int rx_fetch(rx_exec *x, int b) {
   return rx_materialize(x, b);
 }
 
+/* The buffers waiting for their copy out whose prefetch position has
+ * just come (x->p): looked at again at the next poll, which keeps them
+ * (back_by_now) as a look at every waiting buffer would. */
+static void touch_coming_back(rx_exec *x) {
+  if (!x->pre_start || x->p >= x->ri->m) return;
+  for (int i = x->pre_start[x->p]; i < x->pre_start[x->p + 1]; i++)
+    if (x->pending[x->pre[i]] == 1) rxw_touch(&x->wait, x->pre[i]);
+}
+
 int rx_step(rx_exec *x) {
   const ri_info *ri = x->ri;
   int p = x->p, v = ri->seq[p];
@@ -386,11 +403,13 @@ int rx_step(rx_exec *x) {
   }
   flush(x);
   if (reserve_run(x, v)) return -1;
+  x->pos_work[p] = x->clock;
   emit_run(x, v);
   x->pos_start[p] = x->t_comp - ri->cost[v];
   x->pos_tout[p] = x->t_out;
   x->pos_tin[p] = x->t_in;
   x->p++;
+  touch_coming_back(x);
   for (int k = 0; k < ri_nreads(ri, v); k++) {
     int r = ri_read(ri, v, k);
     x->lock[r]--;
@@ -429,6 +448,42 @@ int rx_finish(rx_exec *x) {
 
 /* ---- setup ---- */
 
+/* The position of b's use after its event e (m: the end, for an output;
+ * m + 1: none). */
+static int use_after(const ri_info *ri, int b, int e) {
+  if (e + 1 < ri->ev_start[b + 1]) return ri->ev[e + 1];
+  return (ri->flags[b] & RI_OUTPUT) ? ri->m : ri->m + 1;
+}
+
+/* The copies in of each position in the order of their buffers' next use
+ * (ties: the buffer): the stream from the host takes them in plan order,
+ * so the one needed first goes first.  A counting sort by that use, then
+ * a stable one by position (pre_start), O(events + m). */
+static void fill_prefetch_lists(rx_exec *x, const int *prefetch) {
+  const ri_info *ri = x->ri;
+  int n = x->pre_start[ri->m];
+  int *by_use = mp_xcalloc((size_t)ri->m + 3, sizeof(int));
+  int *sorted = mp_xmalloc(sizeof(int) * (size_t)(n + 1));
+  int *ev_of = mp_xmalloc(sizeof(int) * (size_t)(n + 1));
+  for (int b = 0; b < ri->nb; b++)
+    for (int e = ri->ev_start[b]; e < ri->ev_start[b + 1]; e++)
+      if (prefetch[e] >= 0 && prefetch[e] < ri->m) by_use[use_after(ri, b, e) + 1]++;
+  for (int p = 0; p <= ri->m + 1; p++) by_use[p + 1] += by_use[p];
+  for (int b = 0; b < ri->nb; b++)
+    for (int e = ri->ev_start[b]; e < ri->ev_start[b + 1]; e++)
+      if (prefetch[e] >= 0 && prefetch[e] < ri->m) {
+        int i = by_use[use_after(ri, b, e)]++;
+        sorted[i] = b, ev_of[i] = e;
+      }
+  int *fill = mp_xmalloc(sizeof(int) * (size_t)(ri->m + 1));
+  memcpy(fill, x->pre_start, sizeof(int) * (size_t)(ri->m + 1));
+  for (int i = 0; i < n; i++) x->pre[fill[prefetch[ev_of[i]]]++] = sorted[i];
+  free(fill);
+  free(ev_of);
+  free(sorted);
+  free(by_use);
+}
+
 void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   const ri_info *ri = x->ri;
   x->gap = gap;
@@ -446,12 +501,7 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
     if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre_start[prefetch[e] + 1]++;
   for (int p = 0; p < ri->m; p++) x->pre_start[p + 1] += x->pre_start[p];
   x->pre = mp_xmalloc(sizeof(int) * (size_t)(x->pre_start[ri->m] + 1));
-  int *fill = mp_xmalloc(sizeof(int) * (size_t)(ri->m + 1));
-  memcpy(fill, x->pre_start, sizeof(int) * (size_t)(ri->m + 1));
-  for (int b = 0; b < ri->nb; b++)
-    for (int e = ri->ev_start[b]; e < ri->ev_start[b + 1]; e++)
-      if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre[fill[prefetch[e]]++] = b;
-  free(fill);
+  fill_prefetch_lists(x, prefetch);
 }
 
 static void start(rx_exec *x);
@@ -485,6 +535,7 @@ static const rx_array rx_arrays[] = {
     ARR(ready, LEN_BUF, USE_TIME),         ARR(last_read, LEN_BUF, USE_TIME),
     ARR(last_out, LEN_BUF, USE_TIME),      ARR(pos_start, LEN_POS, USE_POS),
     ARR(pos_tout, LEN_POS, USE_POS),       ARR(pos_tin, LEN_POS, USE_POS),
+    ARR(pos_work, LEN_POS, USE_POS),
     ARR(rlist, LEN_BUF, USE_RLIST),        ARR(stack, LEN_STACK, USE_SCRATCH),
 };
 #undef ARR

@@ -23,7 +23,9 @@
  *   on demand) or RX_SWAP (copied out after it is made, freed once the copy
  *   has ended by the plan's own clock, so that the free never stalls the
  *   compute stream; brought back at the position prefetch[e], or on
- *   demand).
+ *   demand; resident again from that position on, it stays until its
+ *   next use).  The copies in of a position go in the order of their
+ *   next use.
  * - an eviction callback (DTR): before memory would exceed the budget, it
  *   names a resident buffer to free (or -1: the run fails).
  * Without a callback the budget is not enforced: the driver reads `peak`.
@@ -90,6 +92,8 @@ struct rx_exec {
                            (bandwidth > 0); without, no run can stall */
   double *pos_start;    /* per position: when its first run started */
   double *pos_tout, *pos_tin; /* per position: when each copy stream is free, then */
+  double *pos_work;     /* per position: the runs' cost before its first run (the
+                           clock): when it would start had nothing stalled */
   int64_t *pos_peak;    /* optional (caller's, m + 1 entries): the largest
                            sample while position p is prepared and run; p = m
                            is the end (outputs brought back) */
