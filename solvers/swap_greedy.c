@@ -346,6 +346,16 @@ static void keep_best(sg_state *s, sg_best *best, double duration) {
   best->duration = duration;
 }
 
+/* Back to the best plan that fitted (the rounds' run measures it again
+ * from the start). */
+static void restore_best(sg_state *s, const sg_best *best) {
+  size_t ne = (size_t)s->ri->ev_start[s->ri->nb];
+  memcpy(s->gap, best->gap, ne);
+  memcpy(s->prefetch, best->prefetch, sizeof(int) * ne);
+  rk_set_gaps(&s->run, s->gap, s->prefetch);
+  rk_changed(&s->run, -1);
+}
+
 /* The plan fits: retime its copies in (lib/remat_retime.h) and go on
  * measuring (true), unless the positions have settled or the retimings
  * are spent (false: the best plan that fitted is restored). */
@@ -361,13 +371,7 @@ static bool retimed(sg_state *s, sg_best *best, int *left) {
     rk_changed(&s->run, first);
     return true;
   }
-  if (best->duration < s->run.x.duration) {
-    size_t ne = (size_t)s->ri->ev_start[s->ri->nb];
-    memcpy(s->gap, best->gap, ne);
-    memcpy(s->prefetch, best->prefetch, sizeof(int) * ne);
-    rk_set_gaps(&s->run, s->gap, s->prefetch);
-    rk_changed(&s->run, -1);
-  }
+  if (best->duration < s->run.x.duration) restore_best(s, best);
   return false;
 }
 
@@ -397,8 +401,7 @@ static int greedy(sg_state *s, long max_rounds, double *duration, long *rounds, 
     if (!free_at_overflow(s, pstar, excess, msg, cap)) break;
   }
   if (rc && best.duration < DBL_MAX) { /* a retimed plan's overflow ended the rounds */
-    memcpy(s->gap, best.gap, ne);
-    memcpy(s->prefetch, best.prefetch, sizeof(int) * ne);
+    restore_best(s, &best);
     *duration = best.duration;
     rc = 0;
   }
