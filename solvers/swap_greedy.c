@@ -443,6 +443,7 @@ static int free_fast(sg_state *s, int pstar, int64_t excess, char *msg, size_t c
     freed += ri->size[b];
   }
   at_pstar(s, pstar, false);
+  patch &= freed >= excess; /* else p* still overflows: it is measured again */
   for (int i = 0; i < changed; i++) {
     int b = s->taken[i];
     if (patch) rk_patch_free(k, b, ri->ev[k->x.cur[b] - 1]);
