@@ -25,7 +25,9 @@
  * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth).
  * Each round's measurement resumes from a snapshot before the first step
  * the previous round's changes reach (lib/remat_ckpt.h): the same plan as
- * a run from the start, without its unchanged prefix. */
+ * a run from the start, without its unchanged prefix.  Without a link a
+ * round mostly goes on from its overflow instead (below, "without a
+ * link"): the same plan again, in O(n log n) on gen sp training steps. */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
