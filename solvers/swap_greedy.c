@@ -483,10 +483,10 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   s->now = mp_xcalloc((size_t)ri->nb + 1, 1);
 }
 
-static void sg_destroy(sg_state *s) {
+/* The rounds are over: all but the plan (gap, prefetch) goes, before the
+ * next run's rounds and the final measurement. */
+static void sg_end_rounds(sg_state *s) {
   rk_destroy(&s->run);
-  free(s->gap);
-  free(s->prefetch);
   free(s->pos_start);
   free(s->pos_tout);
   free(s->pos_tin);
@@ -497,6 +497,11 @@ static void sg_destroy(sg_state *s) {
   free(s->pre_res);
   free(s->now);
   free(s->taken);
+}
+
+static void sg_destroy(sg_state *s) {
+  free(s->gap);
+  free(s->prefetch);
 }
 
 /* The best plan that fitted so far: its gaps and prefetch positions. */
@@ -607,6 +612,7 @@ static int swap_greedy_solve(mp_ctx *c) {
     if (c->verbose && runs[k].bw <= 0)
       fprintf(stderr, "swap-greedy: %ld rounds patched the run, %ld ran it again\n", runs[k].patched,
               runs[k].rerun);
+    sg_end_rounds(&runs[k]);
   }
   int w = ok[0] == 0 && (ok[1] != 0 || dur[0] <= dur[1]) ? 0 : ok[1] == 0 ? 1 : -1;
   rc = -1;
