@@ -472,6 +472,58 @@ START_TEST(tables_from_tables) {
 }
 END_TEST
 
+/* With one byte per slot the program's account of memory is the plan's
+ * own on a chain, offload included: a buffer copied out stays resident
+ * until it is freed, and one copied in from its `in` on (DESIGN 6.3), so
+ * the program counts it there.  Every schedule of a table at budget b,
+ * played with the link, peaks at b or below; some of them copy.  (Counting
+ * an offloaded buffer as gone from its `out`, the program's schedules
+ * played over their budget.) */
+START_TEST(offload_counted_while_copied) {
+  mp_rng r;
+  mp_rng_seed(&r, 7700);
+  int trials = tl_trials(24), copying = 0, schedules = 0;
+  rt_op *ops = NULL;
+  int cap = 0;
+  for (int i = 0; i < trials; i++) {
+    char *js = chain_json(&r, 5 + i % 6, i % 2 ? CH_HETERO : 0);
+    mp_graph *g = tl_graph(js);
+    ri_info ri;
+    ri_init_hold(&ri, g, g->given);
+    rt_chain ch;
+    rt_chain_init(&ch, &ri, 64, 1);
+    rt_player *pl = rt_player_new(&ri, &ch);
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    double bw = i % 3 == 0 ? 0.5 : i % 3 == 1 ? 2 : 8; /* copies longer and shorter than a run */
+    for (int64_t b = keep - 1; b >= floor; b--) {
+      rt_dp d;
+      ck_assert_int_eq(rt_dp_init(&d, &ch, b, (int)b, bw, 0.25, 0, NULL), 0);
+      if (isfinite(rt_dp_value(&d, 0))) {
+        int n = rt_dp_program(&d, 0, &ops, &cap), outs = 0;
+        for (int j = 0; j < n; j++) outs += ops[j].op == RT_OUT;
+        char msg[256] = "";
+        rt_result res = rt_player_play(pl, ops, n, bw, false, NULL, 0, msg, sizeof msg);
+        ck_assert_msg(res.ok, "%s\n%s", msg, js);
+        ck_assert_msg(res.peak <= b, "a schedule for %lld bytes (%d copies out) peaks at %lld\n%s",
+                      (long long)b, outs, (long long)res.peak, js);
+        schedules++;
+        copying += outs > 0;
+      }
+      rt_dp_destroy(&d);
+    }
+    rt_player_free(pl);
+    rt_chain_destroy(&ch);
+    ri_destroy(&ri);
+    mp_graph_destroy(g);
+    free(js);
+  }
+  free(ops);
+  ck_assert_int_gt(schedules, trials);
+  ck_assert_int_gt(copying, trials / 4);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_rotor(void) {
   Suite *s = suite_create("rotor");
   TCase *tc = tcase_create("rotor");
@@ -482,6 +534,7 @@ Suite *suite_rotor(void) {
   tcase_add_test(tc, tables_from_tables);
   tcase_add_test(tc, stage_per_layer);
   tcase_add_test(tc, first_run_in_full);
+  tcase_add_test(tc, offload_counted_while_copied);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -106,7 +106,7 @@ static bool better(const rt_result *a, const rt_result *b) {
 static uint64_t ops_hash(const rt_op *ops, int n, double bw) {
   uint64_t h = mp_hash_more(MP_HASH_START, &bw, sizeof bw);
   for (int j = 0; j < n; j++) { /* field by field: rt_op has padding */
-    int32_t w[3] = {ops[j].op, ops[j].k, ops[j].arg};
+    int32_t w[4] = {ops[j].op, ops[j].k, ops[j].arg, ops[j].upto};
     h = mp_hash_more(h, w, sizeof w);
   }
   return h;
@@ -114,7 +114,7 @@ static uint64_t ops_hash(const rt_op *ops, int n, double bw) {
 
 static bool same_ops(const rt_op *a, const rt_op *b, int n) {
   for (int j = 0; j < n; j++)
-    if (a[j].op != b[j].op || a[j].k != b[j].k || a[j].arg != b[j].arg) return false;
+    if (a[j].op != b[j].op || a[j].k != b[j].k || a[j].arg != b[j].arg || a[j].upto != b[j].upto) return false;
   return true;
 }
 
