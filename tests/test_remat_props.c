@@ -29,9 +29,8 @@
 #include <string.h>
 
 #include "oracle.h"
-#include "oracle_remat.h"
 #include "remat_brute.h"
-#include "testlib.h"
+#include "remat_check.h"
 
 enum { TRIALS = 48, BRUTE_STATES = 200000, BRUTE_LABELS = 200000 };
 
@@ -52,14 +51,6 @@ typedef struct trial {
 } trial;
 
 static bool near_le(double a, double b) { return a <= b + 1e-9 * fmax(1.0, fabs(b)); }
-
-static void random_costs(mp_graph *g, mp_rng *r) {
-  for (int v = 0; v < g->n; v++)
-    if (mp_rng_below(r, 2)) {
-      g->nodes[v].cost = (double)mp_rng_below(r, 50) / 10.0;
-      g->nodes[v].has_cost = true;
-    }
-}
 
 /* The optimum, INFINITY when there is none, NAN when too big to tell. */
 static double brute(const mp_graph *g, int64_t budget, const int *order, double bw) {
@@ -108,7 +99,7 @@ static void trial_make(trial *t, int i, mp_rng *r) {
   mp_error err;
   t->g = tl_graph_try(t->json, false, &err);
   ck_assert_msg(t->g != NULL, "%s", err.msg);
-  random_costs(t->g, r);
+  rc_random_costs(t->g, r);
   ck_assert_int_eq(or_build(t->g, &t->om), 0);
   t->order_chain = orders[i % 3];
   mp_result a;
@@ -142,25 +133,6 @@ static mp_err run_solver(const trial *t, const mp_solver *s, mp_result *r) {
   return mp_run(&in, &spec, r);
 }
 
-static const mp_stage_result *events_stage(const mp_result *r) {
-  for (int i = 0; i < r->n_stages; i++)
-    if (r->stages[i].kind == MP_STAGE_EVENTS) return &r->stages[i];
-  return NULL;
-}
-
-static bool contains(const char *s, const char *w) { return s && strstr(s, w); }
-
-/* A solver may refuse only when its descriptor says it has a size cap. */
-static bool may_refuse(const mp_solver *s) {
-  const char *words[] = {"cap", "refus", "max_", "limit"};
-  for (int w = 0; w < 4; w++) {
-    if (contains(s->summary, words[w]) || contains(s->quick, words[w])) return true;
-    for (int i = 0; i < s->n_options; i++)
-      if (contains(s->options[i].name, words[w]) || contains(s->options[i].help, words[w])) return true;
-  }
-  return false;
-}
-
 #define FAILF(t, what, ...)                                                                          \
   ck_abort_msg("%s (trial %d, %s order, budget %lld of floor %lld / peak %lld, bandwidth %g): " what \
                "\n%s", s->name, (t)->index, (t)->order_chain, (long long)(t)->budget,                \
@@ -175,12 +147,7 @@ static void check_plan(const trial *t, const mp_solver *s, const mp_result *r) {
     FAILF(t, "live peak %lld (residencies %lld)", (long long)r->remat.fig.live_peak,
           (long long)r->fig.live_peak);
   if (mp_verify_offsets(&r->prob, r->offsets, &err)) FAILF(t, "placement: %s", err.msg);
-  ox_event *ox = malloc(sizeof(ox_event) * (size_t)(p->n + 1));
-  for (int i = 0; i < p->n; i++) {
-    mp_event e = p->ev[i];
-    ox[i] = e.kind == MP_EV_RUN ? (ox_event){OX_RUN, e.id, 0}
-                                : (ox_event){(int)e.kind, t->g->bufs[e.id].owner, t->g->bufs[e.id].out};
-  }
+  ox_event *ox = rc_to_oracle(t->g, p);
   ox_result o;
   ox_check(t->g, &t->om, ox, p->n, t->bw, &o);
   if (!o.valid) FAILF(t, "the oracle refuses the plan at event %d: %s", o.bad_event, o.rule);
@@ -193,7 +160,7 @@ static void check_plan(const trial *t, const mp_solver *s, const mp_result *r) {
 
 /* Claims and verdicts against the brute force. */
 static void check_honesty(const trial *t, const mp_solver *s, const mp_result *r, bool *brute_checked) {
-  const mp_stage_result *sr = events_stage(r);
+  const mp_stage_result *sr = rc_events_stage(r);
   bool plan = r->has_figures;
   double d = plan ? r->remat.fig.duration : NAN;
   *brute_checked = !isnan(t->opt_all) && !isnan(t->opt_scope);
@@ -210,13 +177,6 @@ static void check_honesty(const trial *t, const mp_solver *s, const mp_result *r
     FAILF(t, "remat_status optimal at %.17g, the optimum is %.17g", d, t->opt_scope);
   if (r->remat.status == MP_INFEASIBLE && isfinite(t->opt_scope))
     FAILF(t, "remat_status infeasible, but a plan of duration %.17g exists", t->opt_scope);
-}
-
-static bool same_events(const mp_events *a, const mp_events *b) {
-  if (a->n != b->n) return false;
-  for (int i = 0; i < a->n; i++)
-    if (a->ev[i].kind != b->ev[i].kind || a->ev[i].id != b->ev[i].id) return false;
-  return true;
 }
 
 static void check_file(const trial *t, const mp_solver *s, const mp_result *r) {
@@ -255,10 +215,10 @@ static void check_outcome(const trial *t, const mp_solver *s, mp_err rc, const m
 static void check_one(const trial *t, const mp_solver *s, stats *st) {
   mp_result a, b;
   mp_err rc = run_solver(t, s, &a);
-  const mp_stage_result *sr = events_stage(&a);
+  const mp_stage_result *sr = rc_events_stage(&a);
   st->trials++;
   if (rc == MP_ESOLVER && sr && sr->status == MP_REFUSED) {
-    if (!may_refuse(s) || !sr->msg[0]) FAILF(t, "refused without a documented cap: %s", a.msg);
+    if (!rc_may_refuse(s) || !sr->msg[0]) FAILF(t, "refused without a documented cap: %s", a.msg);
     st->refused++;
     mp_result_destroy(&a);
     return;
@@ -285,7 +245,7 @@ static void check_one(const trial *t, const mp_solver *s, stats *st) {
   mp_err rc2 = run_solver(t, s, &b);
   bool timed = a.remat.status == MP_TIMEOUT || b.remat.status == MP_TIMEOUT;
   if (!timed && (rc2 != rc || a.has_figures != b.has_figures ||
-                 (a.has_figures && !same_events(&a.remat.events, &b.remat.events))))
+                 (a.has_figures && !rc_same_events(&a.remat.events, &b.remat.events))))
     FAILF(t, "the same seed gave another result (rc %d, then %d)", rc, rc2);
   mp_result_destroy(&a);
   mp_result_destroy(&b);

@@ -17,7 +17,7 @@ set -eu
 cd "$(dirname "$0")/../.."
 FRAC=${FRAC:-0.5}
 TSV=${TSV:-${TMPDIR:-/tmp}/rotor_table.tsv}
-DRIVE=$(sh scripts/remat/build.sh)
+DRIVE=$(sh scripts/remat/build.sh | grep remat_drive)
 [ $# -gt 0 ] || set -- graphs/real/*_train_*.json
 : > "$TSV.tmp"
 for g in "$@"; do

@@ -375,6 +375,10 @@ void rx_offload(rx_exec *x, int b) {
   wait_for_copy(x, b, 2);
 }
 
+void rx_copy_out(rx_exec *x, int b) {
+  if (x->res[b] && !x->host[b] && x->bandwidth > 0) emit_out(x, b);
+}
+
 int rx_fetch(rx_exec *x, int b) {
   if (x->pending[b] == 2) {
     x->pending[b] = 0;

@@ -155,6 +155,10 @@ void rx_release(rx_exec *x, int b);
  * copy has ended, so that the free never holds the compute stream back
  * (whatever keep says: the driver still counts on it, from the host). */
 void rx_offload(rx_exec *x, int b);
+/* The copy out of a resident buffer without a host copy, nothing more:
+ * the driver frees it later with rx_free, whose free waits for the copy
+ * (DESIGN 6.3), so that the memory is the plan's order, not the clock's. */
+void rx_copy_out(rx_exec *x, int b);
 /* Free the offloaded buffers whose copy out has ended by now (the plan's
  * clock); rx_step does it before each first run. */
 void rx_poll(rx_exec *x);

@@ -308,7 +308,8 @@ void ri_claim(mp_ctx *c, double duration) {
   /* the floor is a sum of costs, the duration a sum of the same costs in
    * another order: allow for rounding */
   double eps = 1e-9 * (c->duration_bound > 1 ? c->duration_bound : 1);
-  c->status = duration <= c->duration_bound + eps ? MP_OPTIMAL : MP_FEASIBLE;
+  if (duration <= c->duration_bound + eps) c->status = MP_OPTIMAL;
+  else c->status = mp_time_up(c) ? MP_TIMEOUT : MP_FEASIBLE; /* the clock may have cut the search */
 }
 
 int ri_no_plan(mp_ctx *c) {

@@ -105,7 +105,9 @@ int ri_alias_root(const mp_graph *g, int v);
  * without a graph fails (-1 with c->msg); else 0. */
 int ri_begin(mp_ctx *c, const char *who);
 /* The claim at the end: optimal when the plan's own duration meets
- * duration_bound (every node once, no stall), else feasible. */
+ * duration_bound (every node once, no stall); else timeout once the
+ * stage's deadline has passed (the clock may have cut the search, and the
+ * same seed need not give the same plan), else feasible. */
 void ri_claim(mp_ctx *c, double duration);
 /* The end without a plan (c->msg says why): -1, with status timeout when
  * the stage's deadline has passed (the limit stopped the search before a

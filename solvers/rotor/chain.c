@@ -386,6 +386,7 @@ static void alloc_arrays(rt_chain *ch) {
   ch->carry = mp_xcalloc(n, sizeof(int64_t));
   ch->bgF = mp_xcalloc(n, sizeof(int64_t));
   ch->gcost = mp_xcalloc(n, sizeof(double));
+  ch->hcost = mp_xcalloc(n, sizeof(double));
   ch->first_cost = mp_xcalloc(n, sizeof(double));
   ch->kin = mp_xcalloc(n, sizeof(bool));
   ch->kx = mp_xcalloc(n, sizeof(bool));
@@ -414,6 +415,7 @@ static void measure(rt_chain *ch, const ri_info *ri, const span *sp) {
     ch->bgF[k] = before[g0];
     ch->bgT[k] = before[ts];
     for (int q = ch->gstart[k]; q < ch->gend[k]; q++) ch->gcost[k] += ri->cost[ri->seq[q]];
+    for (int q = ch->gstart[k]; q < ts; q++) ch->hcost[k] += ri->cost[ri->seq[q]];
   }
   for (int k = 0; k <= ch->L; k++) ch->fix[k] = ch->a[k] == 0 ? k : k > 0 ? ch->fix[k - 1] : -1;
   for (int q = 0; q < m; q++) {
@@ -482,6 +484,7 @@ void rt_chain_destroy(rt_chain *ch) {
   free(ch->c);
   free(ch->bgF);
   free(ch->gcost);
+  free(ch->hcost);
   free(ch->first_cost);
   free(ch->kin);
   free(ch->kx);

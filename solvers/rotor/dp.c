@@ -39,11 +39,17 @@
  * With a host link (bandwidth > 0) two more choices, the offload of
  * Beaumont, Eyraud-Dubois and Shilova (2021): F_ck may copy X_{s-1} out
  * while (s', t) runs and bring it back for (s, s'-1); F_all may copy T_s
- * out while (s+1, t) runs and bring it back for group s.  The slots are
- * not held meanwhile; the copies are priced at copy_weight x their time on
- * the link: the copies of nested intervals share its two streams, so the
- * weight prices that capacity (the driver tries a few and keeps the
- * shortest plan by the plan's own clock).
+ * out while (s+1, t) runs and bring it back for group s.  Memory is
+ * counted as the plan counts it (DESIGN 6.3): a buffer copied out is
+ * resident until its free, which waits for the copy, and one copied back
+ * from its `in`.  So X_{s-1} is copied out during the sweep (which holds
+ * it anyway) and freed after it, T_s freed right after its copy out, and
+ * either is copied back before the sub-interval's last group, which must
+ * fit with it.  The copies are priced at copy_weight x their time on the
+ * link (the copies of nested intervals share its two streams, so the
+ * weight prices that capacity; the driver tries a few and keeps the
+ * shortest plan by the plan's own clock), plus the stalls where a copy
+ * outlasts the runs it overlaps.
  * O(L^3 x slots) time, O(L^2 x slots) memory. */
 #include <math.h>
 #include <stdlib.h>
@@ -160,14 +166,20 @@ static int cap_fwd(const rt_dp *d, int k, int t, int m, bool pend) {
   return slots_cap(d->budget - need, d->slot, d->S);
 }
 
-/* Group s (its head only with def) fits with h_out slots held outside it
- * (X_{s-1} counted only when the enclosing schedule keeps it: not star). */
-static bool group_fits(const rt_dp *d, int s, int h_out, int var) {
-  if (var & RT_V_DEF) return h_out + d->GH[s] <= d->SB;
-  if ((var & RT_V_STAR) && d->ch->kin[s]) return h_out + d->GX[s] <= d->SB;
+/* The most slots held outside group s (its head only with def) with which
+ * it fits (X_{s-1} counted outside only when the enclosing schedule keeps
+ * it: not star). */
+static int group_room(const rt_dp *d, int s, int var) {
+  if (var & RT_V_DEF) return d->SB - d->GH[s];
+  if ((var & RT_V_STAR) && d->ch->kin[s]) return d->SB - d->GX[s];
   int shared = !(var & RT_V_STAR) && d->ch->kx[s] ? ov(d, s - 1, s) : 0; /* X_{s-1} is in h_out */
-  return h_out - shared + d->G[s] <= d->SB;
+  return d->SB - d->G[s] + shared;
 }
+
+static bool group_fits(const rt_dp *d, int s, int h_out, int var) { return h_out <= group_room(d, s, var); }
+
+/* The time of group s's runs (its head only with def). */
+static double group_time(const rt_chain *ch, int s, int var) { return var & RT_V_DEF ? ch->hcost[s] : ch->gcost[s]; }
 
 /* Does the variant release X_{s-1} right after stage s's last run? */
 static bool releases_input(const rt_dp *d, int var, int s) {
@@ -181,10 +193,16 @@ static bool tail_fits(const rt_dp *d, int t, int h_base, int xt) {
   return h_base + d->GTX[t + 1] <= d->SB;
 }
 
-/* The price of copying `bytes` out and back: the link's time, weighted
- * (the copies of nested intervals share one stream each way; the weight
- * is the driver's Lagrange multiplier on that capacity). */
-static double copy_cost(const rt_dp *d, int64_t bytes) { return d->copy_weight * 2.0 * (double)bytes / d->bandwidth; }
+/* The price of an offload of `bytes`: its link time out and back,
+ * weighted (the copies of nested intervals share one stream each way; the
+ * weight is the driver's Lagrange multiplier on that capacity), and the
+ * stalls where a copy outlasts the runs it overlaps: the copy out the runs
+ * before its free (out_runs; the free waits for it), the copy back the
+ * group it is issued before (in_runs). */
+static double offload_cost(const rt_dp *d, int64_t bytes, double out_runs, double in_runs) {
+  double c = (double)bytes / d->bandwidth;
+  return d->copy_weight * 2.0 * c + fmax(0, c - out_runs) + fmax(0, c - in_runs);
+}
 
 /* A sweep of stages lo .. hi (mode 0) inside an interval ending at t: the
  * stages' first runs when t is the last stage (every node runs then,
@@ -211,7 +229,9 @@ static void offer(cellctx *c, int h, double x, int32_t how) {
   }
 }
 
-/* F_all at s (with T_s offloaded during (s+1, t) when off). */
+/* F_all at s (with T_s offloaded during (s+1, t) when off: copied out
+ * after stage s and freed at once, the free waiting for the copy; copied
+ * back before the sub-interval's last group, s+1, which must fit with it). */
 static void branch_all(cellctx *c, bool off) {
   const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
@@ -225,15 +245,20 @@ static void branch_all(cellctx *c, bool off) {
   /* h_outside and all_h1 are h plus a constant; the sub-problem's row */
   int out0 = h_outside(d, var, s, t, 0), h10 = all_h1(d, var, s, t, 0, rel);
   const rt_ref *inner = s < t && var_ok(d, sv, s + 1, t) ? ref_of(d, sv, s + 1, t) : NULL;
+  /* the copy back: beside group s+1 (what it holds outside is h1 + in0) */
+  int in0 = off ? h_outside(d, sv, s + 1, t, 0) + d->TB[s] : 0, room = off ? group_room(d, s + 1, sv) : 0;
+  double price = off ? offload_cost(d, ch->tb[s], t == d->L ? ch->first_cost[s] : ch->fr_cost[1][s],
+                                    group_time(ch, s + 1, sv)) : 0;
   for (int h = 0; h <= lim && h <= d->S; h++) {
     if (!group_fits(d, s, h + out0, var)) continue;
     int h1 = h + h10; /* X_s in, X_{s-1} out when rel */
     double x = f;
     if (s < t) {
+      if (off && h1 + in0 > room) continue;
       int hi = h1 + (off ? 0 : d->TB[s]);
       double in = inner ? value_at(d, inner, hi) : INFINITY;
       if (!isfinite(in)) continue;
-      x += in + (off ? copy_cost(d, ch->tb[s]) : 0);
+      x += in + price;
     } else if (pend && !tail_fits(d, t, h1 - xt + d->TB[t], xt)) {
       continue;
     }
@@ -271,7 +296,10 @@ static void branch_direct(cellctx *c) {
 /* F_ck: the sweep s .. s2-1, then (s2, t) and (s, s2-1).  How X_{s2-1}
  * passes between them: 0 released inside the first, 1 kept into the
  * second, 2 released with group s2's tail deferred into the second.
- * X_{s-1} offloaded during the first when off. */
+ * X_{s-1} offloaded during the first when off (what X_{s2-1} shares
+ * stays): copied out during the sweep, which holds it anyway, freed after
+ * it (the free waits for the copy), copied back before the first's last
+ * group, s2, which must fit with it. */
 /* The DP's inner loop: v[i] = min(v[i], sweep + a[i] + b[i] + copy) for i
  * in [0, n) (copy: the offload's price, 0 without: adding 0 changes no
  * sum of these non-negative values), noting `how` where it improves;
@@ -304,7 +332,9 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
   const rt_dp *d = c->d;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP;
   double sweep = sweep_cost(d, lo, s2 - 1, t);
-  if (off && d->ch->a[s - 1] == 0) return;
+  int64_t moved = off ? d->ch->a[s - 1] - d->ch->ov[(s - 1) * (d->L + 1) + s2 - 1] : 0;
+  int xoff = d->A[s - 1] - ov(d, s - 1, s2 - 1); /* its slots: ck_d1's */
+  if (off && moved <= 0) return;
   for (int pass = 0; pass < 3; pass++) {
     int v1 = (top | (var & RT_V_PEND)) | (pass == 1 ? 0 : RT_V_STAR) | (pass == 2 ? RT_V_DEF : 0);
     int v2 = (pass == 1 ? RT_V_TOP : 0) | (pass == 2 ? RT_V_PEND : 0) | (var & (RT_V_STAR | RT_V_DEF));
@@ -319,9 +349,13 @@ static void branch_ck(cellctx *c, int s2, int lo, int lim, bool off) {
     if (f2->first - d2 > lo_h) lo_h = f2->first - d2;
     if (f1->last - d1 < hi_h) hi_h = f1->last - d1;
     if (f2->last - d2 < hi_h) hi_h = f2->last - d2;
+    if (off) { /* group s2 with X_{s-1} back: h + d1 + h_outside(v1, 0) + xoff within its room */
+      int most = group_room(d, s2, v1) - h_outside(d, v1, s2, t, 0) - d1 - xoff;
+      if (most < hi_h) hi_h = most;
+    }
     if (lo_h > hi_h) continue;
     const double *x1 = vals(d, f1) + (lo_h + d1 - f1->first), *x2 = vals(d, f2) + (lo_h + d2 - f2->first);
-    double copy = off ? copy_cost(d, d->ch->a[s - 1]) : 0;
+    double copy = off ? offload_cost(d, moved, sweep, group_time(d->ch, s2, v1)) : 0;
     if (c->how)
       relax(c->v + lo_h, c->how + lo_h, x1, x2, hi_h - lo_h + 1, sweep, copy, how);
     else
@@ -611,27 +645,25 @@ static void put(emitter *e, char op, int k, int arg) {
     *e->cap = *e->cap ? 2 * *e->cap : 64;
     *e->ops = mp_xrealloc(*e->ops, sizeof(rt_op) * (size_t)*e->cap);
   }
-  (*e->ops)[(*e->n)++] = (rt_op){op, k, arg};
+  (*e->ops)[(*e->n)++] = (rt_op){op, k, arg, 0};
 }
 
 static void emit(emitter *e, int var, int s, int t, int h);
 
-/* The time an op takes on the compute stream (an estimate for prefetches). */
-static double op_time(const rt_chain *ch, rt_op op) {
-  if (op.op == RT_F) return ch->fr_cost[op.arg][op.k];
-  if (op.op == RT_GROUP) return ch->gcost[op.k];
-  return 0;
+static void put_x(emitter *e, char op, int k, int what, int upto) {
+  put(e, op, k, what);
+  (*e->ops)[*e->n - 1].upto = upto;
 }
 
-/* The copy in of what was offloaded during ops [from, n): placed where the
- * ops left after it take at least the copy's time, so that it ends in time
- * (it then holds its bytes during those ops). */
-static void prefetch(emitter *e, int from, int k, int what, int64_t bytes) {
-  const rt_dp *d = e->d;
-  double need = (double)bytes / d->bandwidth, left = 0;
+/* The copy back of what was offloaded during ops [from, n): issued before
+ * their last group (the sub-interval's first stage's), which the program
+ * checked with it resident, so that the copy overlaps that group's runs. */
+static void prefetch(emitter *e, int from, int k, int what, int upto) {
   int at = *e->n;
-  while (at > from && left < need) left += op_time(d->ch, (*e->ops)[--at]);
-  put(e, RT_IN, k, what);
+  while (at > from && (*e->ops)[at - 1].op != RT_GROUP) at--;
+  if (at > from) at--; /* before the group */
+  else at = *e->n;
+  put_x(e, RT_IN, k, what, upto);
   rt_op in = (*e->ops)[*e->n - 1];
   memmove(*e->ops + at + 1, *e->ops + at, sizeof(rt_op) * (size_t)(*e->n - 1 - at));
   (*e->ops)[at] = in;
@@ -652,10 +684,10 @@ static void emit_all(emitter *e, int var, int s, int t, int h, bool off) {
   if (rel) put(e, RT_REL, s - 1, 0);
   int h1 = all_h1(d, var, s, t, h, rel);
   if (s < t) {
-    if (off) put(e, RT_OUT, s, RT_OFF_T);
+    if (off) put(e, RT_OUT, s, RT_OFF_T), put(e, RT_FREE, s, RT_OFF_T);
     int from = *e->n;
     emit(e, (top | pend) | (ch->kx[s] ? 0 : RT_V_STAR), s + 1, t, h1 + (off ? 0 : d->TB[s]));
-    if (off) prefetch(e, from, s, RT_OFF_T, ch->tb[s]);
+    if (off) prefetch(e, from, s, RT_OFF_T, 0);
   } else if (pend) {
     put(e, RT_TAIL, t + 1, 0);
   }
@@ -668,16 +700,17 @@ static void emit_ck(emitter *e, int var, int s, int t, int h, int s2, int pass, 
   if (t < d->L)
     for (int k = s; k < s2; k++)
       if (d->ch->a[k] == 0) lo = k + 1;
+  if (off) put_x(e, RT_OUT, s - 1, RT_OFF_X, s2);
   for (int j = lo; j < s2; j++) {
     put(e, RT_F, j, 0);
     if (j - 1 >= lo) put(e, RT_REL, j - 1, 0);
   }
-  if (off) put(e, RT_OUT, s - 1, RT_OFF_X);
+  if (off) put_x(e, RT_FREE, s - 1, RT_OFF_X, s2);
   int v1 = (top | (var & RT_V_PEND)) | (pass == 1 ? 0 : RT_V_STAR) | (pass == 2 ? RT_V_DEF : 0);
   int v2 = (pass == 1 ? RT_V_TOP : 0) | (pass == 2 ? RT_V_PEND : 0) | (var & (RT_V_STAR | RT_V_DEF));
   int from = *e->n;
   emit(e, v1, s2, t, h + ck_d1(d, var, s, t, s2, off));
-  if (off) prefetch(e, from, s - 1, RT_OFF_X, d->ch->a[s - 1]);
+  if (off) prefetch(e, from, s - 1, RT_OFF_X, s2);
   emit(e, v2, s, s2 - 1, h + ck_d2(d, var, s, t, s2, pass));
 }
 

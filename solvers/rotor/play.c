@@ -145,23 +145,37 @@ static int tail(player *p, int k) {
   return run_to(p, ch->gend[k]);
 }
 
-/* Offload: copy out what the schedule keeps but the next sub-interval does
- * not read, and free it once the copy has ended (rx_offload); bring it
- * back before it is needed again (rx_fetch). */
+/* Offload of what the schedule keeps but a sub-chain does not read: the
+ * copy out ('o'), the free ('f': it waits for the copy, DESIGN 6.3, so the
+ * buffer is resident until then in the plan's order, as the program counts
+ * it), the copy back ('i', rx_fetch).  Of X_k, what X_{upto-1} shares
+ * stays (the program keeps it for the sub-chain). */
+static bool moved(player *p, rt_op op, int b) {
+  const rt_chain *ch = p->ch;
+  if (!(p->x.ri->flags[b] & RI_SWAP)) return false;
+  if (op.arg != RT_OFF_X || op.upto <= 0) return true;
+  for (int i = ch->x_start[op.upto - 1]; i < ch->x_start[op.upto]; i++)
+    if (ch->x[i] == b) return false;
+  return true;
+}
+
 static int copy(player *p, rt_op op) {
   const rt_chain *ch = p->ch;
   const int *st = op.arg == RT_OFF_X ? ch->x_start : ch->t_start, *list = op.arg == RT_OFF_X ? ch->x : ch->t;
   for (int i = st[op.k]; i < st[op.k + 1]; i++) {
     int b = list[i];
-    if (!(p->x.ri->flags[b] & RI_SWAP)) continue;
-    if (op.op == RT_OUT) rx_offload(&p->x, b);
-    else if (rx_fetch(&p->x, b)) return -1;
+    if (!moved(p, op, b)) continue;
+    if (op.op == RT_OUT) rx_copy_out(&p->x, b);
+    else if (op.op == RT_FREE) {
+      if (p->x.host[b]) rx_free(&p->x, b);
+    } else if (rx_fetch(&p->x, b)) {
+      return -1;
+    }
   }
   return 0;
 }
 
 static int play_op(player *p, rt_op op) {
-  rx_poll(&p->x); /* offloaded buffers whose copy has ended go */
   switch (op.op) {
   case RT_F:
     return forward(p, op.k, op.arg);

@@ -67,6 +67,7 @@ typedef struct rt_chain {
   double *first_cost;      /* cost of stage k's first run: every node of it, in either mode
                               (the nodes that make only background run then too) */
   double *gcost;           /* cost of group k's nodes */
+  double *hcost;           /* cost of group k's head: its nodes before ts[k] */
   bool *kin, *kx;
   int *fix;
   int *x_start, *x;        /* X_k, k = 0..L (CSR) */
@@ -92,9 +93,11 @@ void rt_chain_init(rt_chain *ch, const ri_info *ri, int max_stages, int frontier
 void rt_chain_destroy(rt_chain *ch);
 
 /* The schedule: F stage k in mode 0 (keep X_k) or 1 (keep the tape too);
- * release X_k ('r'); group k ('B', with what it releases); offload ('o')
- * and prefetch ('i') of what a sub-chain does not need. */
-enum { RT_F = 'F', RT_REL = 'r', RT_GROUP = 'B', RT_TAIL = 't', RT_OUT = 'o', RT_IN = 'i' };
+ * release X_k ('r'); group k ('B', with what it releases); offload of what
+ * a sub-chain does not need: its copy out ('o'), its free ('f': the free
+ * waits for the copy, so the bytes are resident until then, as the
+ * program counts them) and its copy back ('i'). */
+enum { RT_F = 'F', RT_REL = 'r', RT_GROUP = 'B', RT_TAIL = 't', RT_OUT = 'o', RT_FREE = 'f', RT_IN = 'i' };
 /* group flags: releases X_{k-1}, releases X_k, runs the head only */
 enum { RT_G_INPUT = 1, RT_G_TOP = 2, RT_G_HEAD = 4 };
 enum { RT_OFF_X = 1, RT_OFF_T = 2 };    /* what 'o' / 'i' move: X_k, T_k */
@@ -102,7 +105,8 @@ enum { RT_OFF_X = 1, RT_OFF_T = 2 };    /* what 'o' / 'i' move: X_k, T_k */
 typedef struct rt_op {
   char op;
   int k;
-  int arg; /* F: mode; B: RT_G_*; o/i: RT_OFF_* */
+  int arg; /* F: mode; B: RT_G_*; o/f/i: RT_OFF_* */
+  int upto; /* o/f/i of X_k: the sweep's end s2 (what X_k shares with X_{s2-1} stays); else 0 */
 } rt_op;
 
 /* The sub-problems of an interval (s, t) of stages, X_{s-1} resident
