@@ -24,7 +24,7 @@
 # The recomputation rows (their own block) plan a generated training step
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak; REMAT=0 skips them, REMAT_SLOW_MAX (default 100000) is the
-# largest size swap-greedy runs at (its rounds each measure the whole plan).
+# largest training graph whose greedy-by-size counts are taken (quadratic).
 # A command that takes under REPEAT_BELOW CPU seconds (default 20) is run
 # REPEAT times (default 3) and its fastest run kept: the least disturbed by
 # the machine's other work (short rows decide the growth ratios).
@@ -181,7 +181,6 @@ if [ "$REMAT" = 1 ]; then
   for n in $SIZES; do
     G=$SCALE_DIR/train_$n.json
     for r in keepall dtr chen-sqrt chen-greedy rotor swap-greedy; do
-      [ "$r" = swap-greedy ] && [ "$n" -gt "$REMAT_SLOW_MAX" ] && continue
       f=0.6
       [ "$r" = keepall ] && f=1
       # dtr's plan (events with reruns, offsets per residency) is verified below
@@ -464,9 +463,11 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     echo "keeps a kinetic tournament tree of the lines size / L x (clock - last access),"
     echo "L a lower bound of the cost that each look raises to the cost it computed, so"
     echo "an eviction looks at O(log n) nodes and at the few tensors that can win."
-    echo "swap-greedy measures the whole plan once per overflow it fixes, and the"
-    echo "overflows grow with n: quadratic by design (Capuchin's measure-and-free loop),"
-    echo "so it runs up to REMAT_SLOW_MAX nodes only."
+    echo "swap-greedy (Capuchin's measure-and-free loop) fixes one overflow per round,"
+    echo "and the rounds grow with n; without a link each round goes on from the"
+    echo "overflow: its candidates stay in an index kept as the run moves on"
+    echo "(solvers/lib/remat_dropq.c), and a drop that no step in its gap looked at"
+    echo "patches the run instead of measuring it again from a snapshot (the same plan)."
     echo
   fi
   if ls "$SCALE_DIR"/profile_*.txt > /dev/null 2>&1; then

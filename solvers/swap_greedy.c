@@ -25,7 +25,9 @@
  * bandwidth is the stage's (--bandwidth, else the graph's host_bandwidth).
  * Each round's measurement resumes from a snapshot before the first step
  * the previous round's changes reach (lib/remat_ckpt.h): the same plan as
- * a run from the start, without its unchanged prefix. */
+ * a run from the start, without its unchanged prefix.  Without a link a
+ * round mostly goes on from its overflow instead (below, "without a
+ * link"): the same plan again, in O(n log n) on gen sp training steps. */
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,17 +35,25 @@
 
 #include "lib/iheap.h"
 #include "lib/remat_ckpt.h"
+#include "lib/remat_dropq.h"
 #include "lib/remat_retime.h"
 #include "solver.h"
 
 #define SWAP_GREEDY_OPTIONS(X) \
-  X(rounds, INT, 100000, 1, 1e9, "measure-and-free rounds at most")
+  X(rounds, INT, 100000, 1, 1e9, "measure-and-free rounds at most") \
+  X(index, INT, 2, 0, 2, "without a link, the rounds' shortcuts (the same plan): 2 keeps the " \
+    "candidates indexed and patches the run for a drop no step in its gap looked at, 1 only " \
+    "indexes, 0 lists every resident buffer and measures from a snapshot each round")
 enum { SWAP_GREEDY_OPTIONS(MP_OPT_ENUM) SWAP_GREEDY_N_OPTS };
 static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY)};
 /* Snapshots of the rounds' run: more is less stepping on a resume, more
  * copying and memory (one state each, about 35 bytes per buffer, 60 with
  * a link); 8 and 16 take about the same time on gen sp graphs. */
 enum { SG_SNAPSHOTS = 8 };
+/* Without a link the rounds go back to a snapshot only when a drop's gap
+ * holds a step that reran from the buffer (rare: 32 of 3434 rounds on the
+ * suite's training graphs), so fewer: the memory of the other five. */
+enum { SG_SNAPSHOTS_ALONE = 3 };
 /* Retimings of the copies in (each one more measurement at least): the
  * positions mostly settle in two or three. */
 enum { SG_RETIMES = 6 };
@@ -58,6 +68,16 @@ typedef struct sg_state {
   double *pos_start, *pos_tout, *pos_tin; /* of the last whole plan measured */
   double *pos_work;
   rt_copy *copies;  /* the retiming's scratch */
+  /* without a link: the candidates kept as the run moves on (lib/remat_dropq.h) */
+  dq_queue dq;
+  uint8_t *pre_res; /* per read of the last position run: resident before it */
+  uint8_t *now;     /* per buffer: read or made at the overflow (no candidate) */
+  int pstar;        /* the overflow the callback looks from */
+  int *taken, ntaken_cap; /* a round's drops */
+  long patched, rerun;    /* rounds that patched the run, that ran it again */
+  int seen_to;            /* the index's keys are those of the run at this
+                             position, the touched buffers aside (-1: none) */
+  int index;              /* the option */
 } sg_state;
 
 /* One candidate at the overflow point: buffer b, the gap after event e. */
@@ -252,6 +272,21 @@ static int candidates(const sg_state *s, const rx_exec *x, int pstar, sg_cand *c
   return n;
 }
 
+/* Candidate k taken: its gap changed.  Returns the first step that sees
+ * the change (rk_first_step). */
+static int apply(sg_state *s, const sg_cand *k, int pstar, int64_t excess) {
+  const ri_info *ri = s->ri;
+  int step = rk_first_step(ri, k->b, k->e, s->gap[k->e], k->mode, s->prefetch[k->e],
+                           k->mode == RX_SWAP ? k->back : -1);
+  s->gap[k->e] = (uint8_t)k->mode;
+  s->prefetch[k->e] = k->mode == RX_SWAP ? k->back : -1;
+  if (s->c->verbose)
+    fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
+            "overhead %g)\n", pstar, (long long)excess, k->mode == RX_SWAP ? "swap" : "recompute",
+            k->b, (long long)ri->size[k->b], ri->ev[k->e], ri->ev[k->e + 1], k->ft, k->overhead);
+  return step;
+}
+
 /* Take candidates in order until `excess` bytes are freed; the gaps
  * changed, the run told where.  Returns how many. */
 static int take(sg_state *s, sg_cand *cd, int n, int pstar, int64_t excess) {
@@ -264,18 +299,11 @@ static int take(sg_state *s, sg_cand *cd, int n, int pstar, int64_t excess) {
   int changed = 0, first = ri->m, swaps = 0;
   while (q.n > 0 && freed < excess) {
     sg_cand k = cd[mp_iheap_pop(&q)];
-    int step = rk_first_step(ri, k.b, k.e, s->gap[k.e], k.mode, s->prefetch[k.e],
-                             k.mode == RX_SWAP ? k.back : -1);
+    int step = apply(s, &k, pstar, excess);
     if (step < first) first = step;
     swaps += k.mode == RX_SWAP;
-    s->gap[k.e] = (uint8_t)k.mode;
-    s->prefetch[k.e] = k.mode == RX_SWAP ? k.back : -1;
     freed += ri->size[k.b];
     changed++;
-    if (s->c->verbose)
-      fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
-              "overhead %g)\n", pstar, (long long)excess, k.mode == RX_SWAP ? "swap" : "recompute",
-              k.b, (long long)ri->size[k.b], ri->ev[k.e], ri->ev[k.e + 1], k.ft, k.overhead);
   }
   mp_iheap_destroy(&q);
   if (swaps) rk_set_gaps(&s->run, s->gap, s->prefetch); /* new prefetch lists */
@@ -305,6 +333,133 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
   return changed;
 }
 
+/* ---- without a link: the rounds on one forward run ----
+ * Without copies, a buffer's residency between two steps follows from its
+ * next event and the gap it is in (kept through a KEEP gap, freed in a
+ * DROP one: a rerun brings a buffer back for its own step only).  So the
+ * step at the first overflow p* leaves every buffer it neither reads nor
+ * makes as it found it, and the candidates at p* can be read from the
+ * state after it, the reads set back to their residency before it.  A
+ * drop whose buffer no step since the gap's start looked at (no rerun read
+ * or remade it: rk_run.rerun_seen) changes those steps by its bytes only:
+ * the run and its snapshots are patched (rk_patch_free) and it goes on
+ * from p* + 1, instead of again from a snapshot before the gap.  The
+ * candidates are kept in lib/remat_dropq.h's index, in take()'s order;
+ * other drops, and an overflow at the end (bringing back the outputs),
+ * take the general path. */
+
+/* dq's callback: is b a candidate at s->pstar (the run just after it), and
+ * its key (a rerun's bytes per overhead: no hidden swap without a link). */
+static bool drop_key(void *ctx, int b, double *key) {
+  sg_state *s = ctx;
+  const rx_exec *x = &s->run.x;
+  sg_cand cd;
+  if (!x->res[b] || s->now[b] || !consider(s, x, b, s->pstar, &cd)) return false;
+  rank(s->ri, &cd);
+  *key = cd.per;
+  return true;
+}
+
+/* run_plan without a link: on from where the run is to the first overflow
+ * (the run just after it), each step's reads and outputs touched in the
+ * index (every buffer when the run goes back), the reads' residency before
+ * the step kept (pre_res). */
+static void touch_position(sg_state *s, int p) {
+  const ri_info *ri = s->ri;
+  int v = ri->seq[p];
+  for (int j = 0; j < ri_nreads(ri, v); j++) dq_touch(&s->dq, ri_read(ri, v, j));
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) dq_touch(&s->dq, ri->own[i]);
+}
+
+static int run_plan_fast(sg_state *s, int *pstar) {
+  const ri_info *ri = s->ri;
+  rk_run *k = &s->run;
+  *pstar = -1;
+  if (!k->fresh && s->seen_to < 0) dq_touch_all(&s->dq);
+  int rc = rk_resume(k);
+  if (s->seen_to < 0) s->seen_to = k->x.p;
+  while (rc == 0 && k->x.p < ri->m) {
+    int p = k->x.p, v = ri->seq[p];
+    for (int j = 0; j < ri_nreads(ri, v); j++) s->pre_res[j] = k->x.res[ri_read(ri, v, j)];
+    rc = rk_step(k);
+    touch_position(s, p);
+    if (rc == 0 && k->pos_peak[p] > s->c->budget) {
+      *pstar = p;
+      /* back from a resume: the buffers of the positions between differ */
+      for (int q = p + 1; q < s->seen_to; q++) touch_position(s, q);
+      s->seen_to = p + 1;
+      return 0;
+    }
+  }
+  s->seen_to = -1; /* the end: bringing back the outputs is no step */
+  if (rc == 0) rc = rk_finish(k);
+  if (rc == 0 && k->pos_peak[ri->m] > s->c->budget) *pstar = ri->m;
+  return rc;
+}
+
+/* p*'s reads at their residency before it (on: after -> before, else
+ * back), and the buffers it reads or makes marked as no candidate. */
+static void at_pstar(sg_state *s, int pstar, bool on) {
+  const ri_info *ri = s->ri;
+  rx_exec *x = &s->run.x;
+  int v = ri->seq[pstar];
+  for (int j = 0; j < ri_nreads(ri, v); j++) {
+    int r = ri_read(ri, v, j);
+    uint8_t other = s->pre_res[j];
+    s->pre_res[j] = x->res[r];
+    x->res[r] = other;
+    s->now[r] = on;
+    if (!on) dq_touch(&s->dq, r); /* its key at the next look, from the run's state */
+  }
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) {
+    s->now[ri->own[i]] = on;
+    if (!on) dq_touch(&s->dq, ri->own[i]);
+  }
+}
+
+/* A round without a link at p* < m (the run just after p*): take() from
+ * the index; then patch the run, or tell it where its steps change. */
+static int free_fast(sg_state *s, int pstar, int64_t excess, char *msg, size_t cap) {
+  const ri_info *ri = s->ri;
+  rk_run *k = &s->run;
+  at_pstar(s, pstar, true);
+  s->pstar = pstar;
+  dq_settle(&s->dq);
+  int64_t freed = 0;
+  int changed = 0, first = ri->m;
+  bool patch = true;
+  while (freed < excess) {
+    double key;
+    int b = dq_pop(&s->dq, &key);
+    if (b < 0) break;
+    sg_cand cd;
+    consider(s, &k->x, b, pstar, &cd);
+    int step = apply(s, &cd, pstar, excess);
+    if (step < first) first = step;
+    patch &= s->index > 1 && k->rerun_seen[b] <= ri->ev[cd.e];
+    if (changed == s->ntaken_cap) {
+      s->ntaken_cap = s->ntaken_cap ? 2 * s->ntaken_cap : 64;
+      s->taken = mp_xrealloc(s->taken, sizeof(int) * (size_t)s->ntaken_cap);
+    }
+    s->taken[changed++] = b;
+    freed += ri->size[b];
+  }
+  at_pstar(s, pstar, false);
+  patch &= freed >= excess; /* else p* still overflows: it is measured again */
+  for (int i = 0; i < changed; i++) {
+    int b = s->taken[i];
+    if (patch) rk_patch_free(k, b, ri->ev[k->x.cur[b] - 1]);
+    dq_touch(&s->dq, b);
+  }
+  if (changed && !patch) rk_changed(k, first);
+  s->patched += changed && patch;
+  s->rerun += changed && !patch;
+  if (!changed)
+    snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "
+             "offloaded or recomputed", pstar, (long long)excess);
+  return changed;
+}
+
 static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   int ne = ri->ev_start[ri->nb];
   *s = (sg_state){.ri = ri, .c = c, .bw = bw};
@@ -316,19 +471,37 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   s->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   s->pos_work = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   if (bw > 0) s->copies = mp_xmalloc(sizeof(rt_copy) * (size_t)(ne + 1));
-  rk_init(&s->run, ri, bw, SG_SNAPSHOTS, c->deadline);
+  rk_init(&s->run, ri, bw, bw > 0 ? SG_SNAPSHOTS : SG_SNAPSHOTS_ALONE, c->deadline);
   rk_set_gaps(&s->run, s->gap, s->prefetch);
+  if (bw > 0) return;
+  dq_init(&s->dq, ri, s->run.x.res, drop_key, s);
+  s->seen_to = -1;
+  int most = 1;
+  for (int v = 0; v < ri->n; v++)
+    if (ri_nreads(ri, v) > most) most = ri_nreads(ri, v);
+  s->pre_res = mp_xmalloc((size_t)most);
+  s->now = mp_xcalloc((size_t)ri->nb + 1, 1);
 }
 
-static void sg_destroy(sg_state *s) {
+/* The rounds are over: all but the plan (gap, prefetch) goes, before the
+ * next run's rounds and the final measurement. */
+static void sg_end_rounds(sg_state *s) {
   rk_destroy(&s->run);
-  free(s->gap);
-  free(s->prefetch);
   free(s->pos_start);
   free(s->pos_tout);
   free(s->pos_tin);
   free(s->pos_work);
   free(s->copies);
+  if (s->bw > 0) return;
+  dq_destroy(&s->dq);
+  free(s->pre_res);
+  free(s->now);
+  free(s->taken);
+}
+
+static void sg_destroy(sg_state *s) {
+  free(s->gap);
+  free(s->prefetch);
 }
 
 /* The best plan that fitted so far: its gaps and prefetch positions. */
@@ -387,7 +560,8 @@ static int greedy(sg_state *s, long max_rounds, double *duration, long *rounds, 
   int left = SG_RETIMES, rc = -1;
   for (*rounds = 0; *rounds < max_rounds && !mp_time_up(s->c); (*rounds)++) {
     int pstar;
-    if (run_plan(s, &pstar)) {
+    bool fast = s->bw <= 0 && s->index > 0;
+    if (fast ? run_plan_fast(s, &pstar) : run_plan(s, &pstar)) {
       snprintf(msg, cap, "%s", s->run.x.msg);
       break;
     }
@@ -398,7 +572,9 @@ static int greedy(sg_state *s, long max_rounds, double *duration, long *rounds, 
       break;
     }
     int64_t excess = s->run.pos_peak[pstar] - s->c->budget;
-    if (!free_at_overflow(s, pstar, excess, msg, cap)) break;
+    bool freed = fast && pstar < s->ri->m ? free_fast(s, pstar, excess, msg, cap)
+                                          : free_at_overflow(s, pstar, excess, msg, cap);
+    if (!freed) break;
   }
   if (rc && best.duration < DBL_MAX) { /* a retimed plan's overflow ended the rounds */
     restore_best(s, &best);
@@ -427,11 +603,16 @@ static int swap_greedy_solve(mp_ctx *c) {
   char msg[2][256] = {"", ""};
   for (int k = 0; k < (bw > 0 ? 2 : 1); k++) {
     sg_init(&runs[k], &ri, c, k == 0 ? bw : 0);
+    runs[k].index = (int)c->opt[OPT_index];
     ok[k] = greedy(&runs[k], (long)c->opt[OPT_rounds], &dur[k], &rounds[k], msg[k], sizeof msg[k]);
     if (c->verbose)
       fprintf(stderr, "swap-greedy: %s: %s, duration %g, %ld rounds\n",
               k == 0 && bw > 0 ? "with copies" : "recomputing alone", ok[k] == 0 ? "a plan" : "no plan", dur[k],
               rounds[k]);
+    if (c->verbose && runs[k].bw <= 0)
+      fprintf(stderr, "swap-greedy: %ld rounds patched the run, %ld ran it again\n", runs[k].patched,
+              runs[k].rerun);
+    sg_end_rounds(&runs[k]);
   }
   int w = ok[0] == 0 && (ok[1] != 0 || dur[0] <= dur[1]) ? 0 : ok[1] == 0 ? 1 : -1;
   rc = -1;

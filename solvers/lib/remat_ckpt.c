@@ -9,6 +9,9 @@
 void rk_init(rk_run *k, const ri_info *ri, double bandwidth, int slots, double deadline) {
   *k = (rk_run){.slots = slots > 0 ? slots : 1, .deadline = deadline};
   rx_init(&k->x, ri, NULL, INT64_MAX, bandwidth);
+  k->rerun_seen = mp_xmalloc(sizeof(int) * ((size_t)ri->nb + 1));
+  for (int b = 0; b <= ri->nb; b++) k->rerun_seen[b] = -1;
+  k->x.rerun_seen = k->rerun_seen;
   k->pos_peak = mp_xcalloc((size_t)ri->m + 1, sizeof(int64_t));
   k->snap = mp_xcalloc((size_t)k->slots, sizeof(rx_exec));
   k->made = mp_xcalloc((size_t)k->slots, sizeof(bool));
@@ -23,6 +26,7 @@ void rk_destroy(rk_run *k) {
   free(k->snap);
   free(k->made);
   free(k->pos_peak);
+  free(k->rerun_seen);
   rx_destroy(&k->x);
 }
 
@@ -55,12 +59,19 @@ void rk_changed(rk_run *k, int step) {
   if (k->x.p > step) k->fresh = false;
 }
 
+void rk_patch_free(rk_run *k, int b, int from) {
+  rx_free(&k->x, b);
+  for (int i = 0; i < k->nsnap; i++)
+    if (i * k->every > from) rx_free(&k->snap[i], b);
+}
+
 /* The state before rx_start, the policy set again (rx_restart unsets it). */
 static int restart(rk_run *k) {
   rx_exec *x = &k->x;
   rx_restart(x, NULL, x->bandwidth);
   x->deadline = k->deadline;
   x->pos_peak = k->pos_peak;
+  x->rerun_seen = k->rerun_seen;
   rx_set_gaps(x, k->gap, k->prefetch);
   k->fresh = true;
   return rx_start(x);

@@ -24,6 +24,8 @@ typedef struct rk_run {
   const uint8_t *gap;
   const int *prefetch;
   double deadline;
+  int *rerun_seen;      /* the run's rx_exec.rerun_seen (-1: never); a value
+                           from before a resume may be too late, never too early */
 } rk_run;
 
 /* A run of ri's plan with the given link, with at most `slots` snapshots
@@ -45,6 +47,12 @@ int rk_first_step(const ri_info *ri, int b, int e, int was, int now, int was_pre
 /* The policy changed; steps before `step` cannot see it (their states are
  * kept), it or a later one may (-1: rx_start may). */
 void rk_changed(rk_run *k, int step);
+/* Buffer b's gap that begins at position `from` now frees it there, and
+ * the driver knows that no step after `from` up to the run's position
+ * looks at b (its reruns leave it alone: rerun_seen[b] <= from): those
+ * steps run as before with b's bytes less, so the run's state and the
+ * snapshots after `from` are patched (b freed) instead of run again. */
+void rk_patch_free(rk_run *k, int b, int from);
 /* The run at the state at p (0 <= p <= m): from the current state when it
  * is valid and not past p, else from the last valid snapshot at or before
  * p, else from the start.  0, or -1 with x.msg. */

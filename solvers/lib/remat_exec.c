@@ -250,12 +250,20 @@ static void flush(rx_exec *x) {
   x->nt = 0;
 }
 
+/* rerun_seen: u's reads and outputs are looked at by this step. */
+static void note_rerun(rx_exec *x, int u) {
+  const ri_info *ri = x->ri;
+  for (int k = 0; k < ri_nreads(ri, u); k++) x->rerun_seen[ri_read(ri, u, k)] = x->p;
+  for (int i = ri->own_start[u]; i < ri->own_start[u + 1]; i++) x->rerun_seen[ri->own[i]] = x->p;
+}
+
 /* A frame whose producer may rerun: lock its resident reads in turn; push
  * the first missing one; once all are locked, rerun it.  Returns 1 when a
  * read was pushed, 0 when the rerun is done, -1 on failure. */
 static int rerun_frame(rx_exec *x, rx_frame *f, int *sp, int b0) {
   const ri_info *ri = x->ri;
   int u = ri_owner(ri, f->buf);
+  if (x->rerun_seen && f->k == 0) note_rerun(x, u);
   while (f->k < ri_nreads(ri, u) && x->res[ri_read(ri, u, f->k)]) lock_add(x, ri_read(ri, u, f->k++), 1);
   if (f->k < ri_nreads(ri, u)) {
     x->stack[(*sp)++] = (rx_frame){ri_read(ri, u, f->k), 0};

@@ -72,6 +72,9 @@ struct rx_exec {
   const uint8_t *gap;
   const int *prefetch;  /* per event index: position to bring it in at, or -1 */
   int *pre_start, *pre; /* prefetch lists per position (built by rx_set_gaps) */
+  int *rerun_seen;      /* NULL, or per buffer (the driver's array): the last
+                           position whose reruns read or remade it (the steps
+                           that looked at its residency besides its own events) */
   rx_victim_fn victim;
   rx_note_fn note;
   void *ctx;
