@@ -50,8 +50,8 @@
  * priced at copy_weight x their time on the link (the copies of nested
  * intervals share its two streams, so the weight prices that capacity; the
  * driver tries a few and keeps the shortest plan by the plan's own clock),
- * plus the stalls where a copy outlasts the runs it overlaps (none for a
- * tape freed at once: stage s makes it last).
+ * plus the stalls where a copy outlasts the runs it overlaps (of stage s,
+ * those after it makes its first tape buffer).
  * O(L^3 x slots) time, O(L^2 x slots) memory. */
 #include <math.h>
 #include <stdlib.h>
@@ -253,12 +253,12 @@ static void branch_all(cellctx *c, int off) {
   const rt_ref *inner = s < t && var_ok(d, sv, s + 1, t) ? ref_of(d, sv, s + 1, t) : NULL;
   /* the copy back: beside group s+1 (what it holds outside is h1 + in0) */
   int in0 = off ? h_outside(d, sv, s + 1, t, 0) + d->TB[s] : 0, room = off ? group_room(d, s + 1, sv) : 0;
-  double runs = 0; /* the copy out overlaps (the tape is made by stage s's last runs) */
+  double runs = ch->tape_after[t == d->L ? 0 : 1][s]; /* what the copy out overlaps */
   int late = -1; /* the most h1 with which T_s fits through stage s+1's run (either mode) */
   if (off == RT_OFF_LATE && s < t) {
     int c0 = cap_fwd(d, s + 1, t, 0, pend), c1 = cap_fwd(d, s + 1, t, 1, pend);
     late = (c0 < c1 ? c0 : c1) - d->TB[s];
-    runs = t == d->L ? ch->first_cost[s + 1] : ch->fr_cost[0][s + 1];
+    runs += t == d->L ? ch->first_cost[s + 1] : ch->fr_cost[0][s + 1];
   }
   double price = off ? offload_cost(d, ch->tb[s], runs, group_time(ch, s + 1, sv)) : 0;
   for (int h = 0; h <= lim && h <= d->S; h++) {

@@ -64,6 +64,9 @@ typedef struct rt_chain {
                               in X_i and X_j is in every frontier between) */
   int64_t *needS[2], *needR[2], *gneed, *gneedx, *bgF;
   double *fr_cost[2];      /* cost of a rerun of stage k (mode 0: X_k, 1: X_k and T_k) */
+  double *tape_after[2];   /* the cost of stage k's runs (0: its first run, 1: a rerun in mode 1)
+                              after the first that makes a buffer of T_k: what its copy out
+                              may overlap */
   double *first_cost;      /* cost of stage k's first run: every node of it, in either mode
                               (the nodes that make only background run then too) */
   double *gcost;           /* cost of group k's nodes */
