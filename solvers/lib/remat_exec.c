@@ -167,6 +167,10 @@ static int reserve_run(rx_exec *x, int v) {
 /* ---- the policy ---- */
 
 void rx_free(rx_exec *x, int b) {
+  if (x->pending[b] == 2) { /* an offload waiting for its copy: freed now instead */
+    x->pending[b] = 0;
+    rxw_remove(&x->wait, b);
+  }
   if (x->res[b]) emit_free(x, b);
 }
 

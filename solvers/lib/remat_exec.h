@@ -146,7 +146,8 @@ int rx_start(rx_exec *x);
 int rx_step(rx_exec *x);
 /* Make b resident (host copy, else reruns).  0, or -1 with x->msg. */
 int rx_materialize(rx_exec *x, int b);
-/* Free a resident buffer (the driver's explicit free). */
+/* Free a resident buffer (the driver's explicit free; an rx_offload still
+ * waiting for its copy is freed now, the free waiting for the copy). */
 void rx_free(rx_exec *x, int b);
 /* keep[b]--, then settle b (freed now when the policy says so). */
 void rx_release(rx_exec *x, int b);

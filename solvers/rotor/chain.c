@@ -292,6 +292,16 @@ static void rerun_set(work *w, const rt_chain *ch, int k, int m) {
   }
 }
 
+/* Does node v make a buffer of T_k? */
+static bool makes_tape(const work *w, int v, int k) {
+  const ri_info *ri = w->ri;
+  for (int i = ri->own_start[v]; i < ri->own_start[v + 1]; i++) {
+    int b = ri->own[i];
+    if (chain_buf(ri, b) && w->sp[b].k0 == k && w->sp[b].k1 == k && read_by_backward(ri, b)) return true;
+  }
+  return false;
+}
+
 /* needS, needR and the rerun cost of stage k in mode m. */
 static void stage_needs(work *w, rt_chain *ch, int k, int m) {
   const ri_info *ri = w->ri;
@@ -314,7 +324,8 @@ static void stage_needs(work *w, rt_chain *ch, int k, int m) {
       }
     }
     int64_t live = 0, peak = 0;
-    double cost = 0;
+    double cost = 0, after = 0; /* after: the runs after the first that makes a tape buffer */
+    bool taped = false;
     for (int q = lo; q < hi; q++) {
       int v = ri->seq[q];
       live += w->diff[q];
@@ -322,7 +333,10 @@ static void stage_needs(work *w, rt_chain *ch, int k, int m) {
       int64_t s = rerun ? live + w->at[q] - w->before[q] : live + w->at[q];
       if (s > peak) peak = s;
       cost += ri->cost[v];
+      if (taped) after += ri->cost[v];
+      taped |= makes_tape(w, v, k);
     }
+    if (m) ch->tape_after[rerun][k] = after;
     if (rerun) ch->needR[m][k] = peak, ch->fr_cost[m][k] = cost;
     else ch->needS[m][k] = peak, ch->first_cost[k] = cost;
   }
@@ -375,6 +389,7 @@ static void alloc_arrays(rt_chain *ch) {
     ch->needS[m] = mp_xcalloc(n, sizeof(int64_t));
     ch->needR[m] = mp_xcalloc(n, sizeof(int64_t));
     ch->fr_cost[m] = mp_xcalloc(n, sizeof(double));
+    ch->tape_after[m] = mp_xcalloc(n, sizeof(double));
     ch->r_start[m] = mp_xcalloc(n + 1, sizeof(int));
   }
   ch->gneed = mp_xcalloc(n, sizeof(int64_t));
@@ -469,6 +484,7 @@ void rt_chain_destroy(rt_chain *ch) {
     free(ch->needS[m]);
     free(ch->needR[m]);
     free(ch->fr_cost[m]);
+    free(ch->tape_after[m]);
     free(ch->r_start[m]);
     free(ch->r_pos[m]);
   }

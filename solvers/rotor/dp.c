@@ -43,13 +43,15 @@
  * counted as the plan counts it (DESIGN 6.3): a buffer copied out is
  * resident until its free, which waits for the copy, and one copied back
  * from its `in`.  So X_{s-1} is copied out during the sweep (which holds
- * it anyway) and freed after it, T_s freed right after its copy out, and
- * either is copied back before the sub-interval's last group, which must
- * fit with it.  The copies are priced at copy_weight x their time on the
- * link (the copies of nested intervals share its two streams, so the
- * weight prices that capacity; the driver tries a few and keeps the
- * shortest plan by the plan's own clock), plus the stalls where a copy
- * outlasts the runs it overlaps.
+ * it anyway) and freed after it, T_s freed right after its copy out or
+ * held through stage s+1's run (checked with it; the plan frees it as soon
+ * as its copy has ended), and either is copied back before the
+ * sub-interval's last group, which must fit with it.  The copies are
+ * priced at copy_weight x their time on the link (the copies of nested
+ * intervals share its two streams, so the weight prices that capacity; the
+ * driver tries a few and keeps the shortest plan by the plan's own clock),
+ * plus the stalls where a copy outlasts the runs it overlaps (of stage s,
+ * those after it makes its first tape buffer).
  * O(L^3 x slots) time, O(L^2 x slots) memory. */
 #include <math.h>
 #include <stdlib.h>
@@ -230,9 +232,13 @@ static void offer(cellctx *c, int h, double x, int32_t how) {
 }
 
 /* F_all at s (with T_s offloaded during (s+1, t) when off: copied out
- * after stage s and freed at once, the free waiting for the copy; copied
- * back before the sub-interval's last group, s+1, which must fit with it). */
-static void branch_all(cellctx *c, bool off) {
+ * after stage s; copied back before the sub-interval's last group, s+1,
+ * which must fit with it).  Its free waits for the copy, so it stalls the
+ * compute stream while the copy outlasts the runs before it: freed at once
+ * (off == RT_OFF_T), or held through the sub-interval's first forward
+ * step, stage s+1, which must fit with it (late: RT_OFF_LATE; the schedule
+ * frees it there when that step is stage s+1's run, else at once). */
+static void branch_all(cellctx *c, int off) {
   const rt_dp *d = c->d;
   const rt_chain *ch = d->ch;
   int s = c->s, t = c->t, var = c->var, top = var & RT_V_TOP, pend = var & RT_V_PEND;
@@ -247,14 +253,21 @@ static void branch_all(cellctx *c, bool off) {
   const rt_ref *inner = s < t && var_ok(d, sv, s + 1, t) ? ref_of(d, sv, s + 1, t) : NULL;
   /* the copy back: beside group s+1 (what it holds outside is h1 + in0) */
   int in0 = off ? h_outside(d, sv, s + 1, t, 0) + d->TB[s] : 0, room = off ? group_room(d, s + 1, sv) : 0;
-  double price = off ? offload_cost(d, ch->tb[s], t == d->L ? ch->first_cost[s] : ch->fr_cost[1][s],
-                                    group_time(ch, s + 1, sv)) : 0;
+  double runs = ch->tape_after[t == d->L ? 0 : 1][s]; /* what the copy out overlaps */
+  int late = -1; /* the most h1 with which T_s fits through stage s+1's run (either mode) */
+  if (off == RT_OFF_LATE && s < t) {
+    int c0 = cap_fwd(d, s + 1, t, 0, pend), c1 = cap_fwd(d, s + 1, t, 1, pend);
+    late = (c0 < c1 ? c0 : c1) - d->TB[s];
+    runs += t == d->L ? ch->first_cost[s + 1] : ch->fr_cost[0][s + 1];
+  }
+  double price = off ? offload_cost(d, ch->tb[s], runs, group_time(ch, s + 1, sv)) : 0;
   for (int h = 0; h <= lim && h <= d->S; h++) {
     if (!group_fits(d, s, h + out0, var)) continue;
     int h1 = h + h10; /* X_s in, X_{s-1} out when rel */
     double x = f;
     if (s < t) {
       if (off && h1 + in0 > room) continue;
+      if (off == RT_OFF_LATE && h1 > late) continue;
       int hi = h1 + (off ? 0 : d->TB[s]);
       double in = inner ? value_at(d, inner, hi) : INFINITY;
       if (!isfinite(in)) continue;
@@ -262,7 +275,7 @@ static void branch_all(cellctx *c, bool off) {
     } else if (pend && !tail_fits(d, t, h1 - xt + d->TB[t], xt)) {
       continue;
     }
-    offer(c, h, x, HOW(HOW_ALL, off ? RT_OFF_T : 0));
+    offer(c, h, x, HOW(HOW_ALL, off));
   }
 }
 
@@ -383,8 +396,8 @@ static void fill_cell(const rt_dp *d, int var, int s, int t, double *v, int32_t 
   for (int h = 0; h <= d->S; h++) c.v[h] = INFINITY;
   for (int h = 0; how && h <= d->S; h++) c.how[h] = -1;
   bool off = d->bandwidth > 0, pend = var & RT_V_PEND;
-  branch_all(&c, false);
-  if (off) branch_all(&c, true);
+  branch_all(&c, 0);
+  if (off) branch_all(&c, RT_OFF_T), branch_all(&c, RT_OFF_LATE);
   if (var & RT_V_TOP) branch_top(&c);
   if (s == t) branch_direct(&c);
   int lim = d->S, lo = s;
@@ -675,7 +688,21 @@ static int group_flags(const rt_dp *d, int var, int s, bool top) {
   return (top ? RT_G_TOP : 0) | (star_in ? RT_G_INPUT : 0) | (var & RT_V_DEF ? RT_G_HEAD : 0);
 }
 
-static void emit_all(emitter *e, int var, int s, int t, int h, bool off) {
+/* The free of T_s held through the sub-schedule from `from` on: after
+ * its first run, when that is stage s+1's (only releases and copies out
+ * before it: what the program checked), else before it. */
+static void free_late(emitter *e, int from, int s) {
+  int at = from;
+  while (at < *e->n && ((*e->ops)[at].op == RT_REL || (*e->ops)[at].op == RT_OUT)) at++;
+  if (at < *e->n && (*e->ops)[at].op == RT_F && (*e->ops)[at].k == s + 1) at++;
+  else at = from;
+  put(e, RT_FREE, s, RT_OFF_T);
+  rt_op f = (*e->ops)[*e->n - 1];
+  memmove(*e->ops + at + 1, *e->ops + at, sizeof(rt_op) * (size_t)(*e->n - 1 - at));
+  (*e->ops)[at] = f;
+}
+
+static void emit_all(emitter *e, int var, int s, int t, int h, int off) {
   const rt_dp *d = e->d;
   const rt_chain *ch = d->ch;
   int top = var & RT_V_TOP, pend = var & RT_V_PEND;
@@ -684,9 +711,11 @@ static void emit_all(emitter *e, int var, int s, int t, int h, bool off) {
   if (rel) put(e, RT_REL, s - 1, 0);
   int h1 = all_h1(d, var, s, t, h, rel);
   if (s < t) {
-    if (off) put(e, RT_OUT, s, RT_OFF_T), put(e, RT_FREE, s, RT_OFF_T);
+    if (off) put(e, RT_OUT, s, RT_OFF_T | (off == RT_OFF_LATE ? RT_OFF_POLL : 0));
+    if (off == RT_OFF_T) put(e, RT_FREE, s, RT_OFF_T);
     int from = *e->n;
     emit(e, (top | pend) | (ch->kx[s] ? 0 : RT_V_STAR), s + 1, t, h1 + (off ? 0 : d->TB[s]));
+    if (off == RT_OFF_LATE) free_late(e, from, s);
     if (off) prefetch(e, from, s, RT_OFF_T, 0);
   } else if (pend) {
     put(e, RT_TAIL, t + 1, 0);
@@ -721,7 +750,7 @@ static void emit(emitter *e, int var, int s, int t, int h) {
   if (how < 0) return; /* not reached: the caller checked the value */
   int code = how / 4, off = how % 4;
   if (code == HOW_ALL) {
-    emit_all(e, var, s, t, h, off != 0);
+    emit_all(e, var, s, t, h, off);
   } else if (code == HOW_TOP) {
     put(e, RT_REL, t, 0);
     emit(e, var & ~RT_V_TOP, s, t, h - (d->A[t] - ov(d, s - 1, t)));

@@ -148,12 +148,14 @@ static int tail(player *p, int k) {
 /* Offload of what the schedule keeps but a sub-chain does not read: the
  * copy out ('o'), the free ('f': it waits for the copy, DESIGN 6.3, so the
  * buffer is resident until then in the plan's order, as the program counts
- * it), the copy back ('i', rx_fetch).  Of X_k, what X_{upto-1} shares
- * stays (the program keeps it for the sub-chain). */
+ * it; with RT_OFF_POLL the 'o' frees each buffer once its copy has ended
+ * by the plan's clock, rx_offload, and the 'f' only what is left), the
+ * copy back ('i', rx_fetch).  Of X_k, what X_{upto-1} shares stays (the
+ * program keeps it for the sub-chain). */
 static bool moved(player *p, rt_op op, int b) {
   const rt_chain *ch = p->ch;
   if (!(p->x.ri->flags[b] & RI_SWAP)) return false;
-  if (op.arg != RT_OFF_X || op.upto <= 0) return true;
+  if (!(op.arg & RT_OFF_X) || op.upto <= 0) return true;
   for (int i = ch->x_start[op.upto - 1]; i < ch->x_start[op.upto]; i++)
     if (ch->x[i] == b) return false;
   return true;
@@ -161,11 +163,13 @@ static bool moved(player *p, rt_op op, int b) {
 
 static int copy(player *p, rt_op op) {
   const rt_chain *ch = p->ch;
-  const int *st = op.arg == RT_OFF_X ? ch->x_start : ch->t_start, *list = op.arg == RT_OFF_X ? ch->x : ch->t;
+  bool x = op.arg & RT_OFF_X;
+  const int *st = x ? ch->x_start : ch->t_start, *list = x ? ch->x : ch->t;
   for (int i = st[op.k]; i < st[op.k + 1]; i++) {
     int b = list[i];
     if (!moved(p, op, b)) continue;
-    if (op.op == RT_OUT) rx_copy_out(&p->x, b);
+    if (op.op == RT_OUT && (op.arg & RT_OFF_POLL)) rx_offload(&p->x, b);
+    else if (op.op == RT_OUT) rx_copy_out(&p->x, b);
     else if (op.op == RT_FREE) {
       if (p->x.host[b]) rx_free(&p->x, b);
     } else if (rx_fetch(&p->x, b)) {

@@ -64,6 +64,9 @@ typedef struct rt_chain {
                               in X_i and X_j is in every frontier between) */
   int64_t *needS[2], *needR[2], *gneed, *gneedx, *bgF;
   double *fr_cost[2];      /* cost of a rerun of stage k (mode 0: X_k, 1: X_k and T_k) */
+  double *tape_after[2];   /* the cost of stage k's runs (0: its first run, 1: a rerun in mode 1)
+                              after the first that makes a buffer of T_k: what its copy out
+                              may overlap */
   double *first_cost;      /* cost of stage k's first run: every node of it, in either mode
                               (the nodes that make only background run then too) */
   double *gcost;           /* cost of group k's nodes */
@@ -101,6 +104,12 @@ enum { RT_F = 'F', RT_REL = 'r', RT_GROUP = 'B', RT_TAIL = 't', RT_OUT = 'o', RT
 /* group flags: releases X_{k-1}, releases X_k, runs the head only */
 enum { RT_G_INPUT = 1, RT_G_TOP = 2, RT_G_HEAD = 4 };
 enum { RT_OFF_X = 1, RT_OFF_T = 2 };    /* what 'o' / 'i' move: X_k, T_k */
+/* An 'o' of T_k with RT_OFF_POLL: each buffer is freed as soon as its copy
+ * has ended by the plan's clock (rx_offload), at the latest at its 'f'
+ * (the free then waits for the copy). */
+enum { RT_OFF_POLL = 4 };
+/* dp.c's choice of T_k's offload freed after the next stage's run */
+enum { RT_OFF_LATE = 3 };
 
 typedef struct rt_op {
   char op;
