@@ -590,17 +590,19 @@ START_TEST(offload_free_after_next_stage) {
 END_TEST
 
 /* A tape copied out and held through the next stage's run (RT_OFF_LATE:
- * its 'o' polls) is counted by the program with that run: on chains
- * whose multi-output stages have tapes larger than the activations and a
- * slow link (a copy outlasts a stage, so freeing the tape at once stalls),
- * with one byte per slot, every budget from the keep-all peak down to the
- * floor, the schedule at h = 0 and at the largest h with a value (the
- * least peak the program claims): the plan the player builds is valid,
- * and its peak, measured by the evaluator, is within what the program
- * held it to (budget - h), and equals it at the largest h (the program is
- * exact on these chains: counting less than the plan uses would be over
- * the budget, more would leave a smaller claim unmade).  The held choice
- * is taken in a good share of the schedules that copy. */
+ * its 'o' polls) is counted by the program with that run.  Chains whose
+ * multi-output stages have tapes larger than the activations, over a slow
+ * link (a copy outlasts a stage, so a tape freed at once stalls), one
+ * stage per layer or three multi-layer stages, one byte per slot: at every
+ * budget b from the keep-all peak down to the floor and every h with a
+ * value, the schedule's plan is valid and peaks, by the evaluator, within
+ * the b - h the program held it to; at the largest h (the least peak the
+ * program claims) exactly there, the program being exact on these chains.
+ * The held choice is taken in a good share of the schedules that copy and
+ * of those at the least peak.  (Fails with the tape left out of the check
+ * of the next stage's run, and without the release of an X_k that a group
+ * does not read before the copy back issued ahead of it: 17 bytes where
+ * the program counted 16.) */
 static int held_tapes(const rt_op *ops, int n) {
   int held = 0;
   for (int j = 0; j < n; j++) held += ops[j].op == RT_OUT && ops[j].arg == (RT_OFF_T | RT_OFF_POLL);
@@ -608,7 +610,7 @@ static int held_tapes(const rt_op *ops, int n) {
 }
 
 typedef struct held_tally {
-  int schedules, copying, held, exact, least;
+  int schedules, copying, held, exact, least, held_least;
 } held_tally;
 
 /* The schedule of table d at h, played and measured: its held tapes. */
@@ -626,18 +628,10 @@ static int held_check(const mp_graph *g, rt_dp *d, rt_player *pl, int64_t b, int
   ck_assert_msg(mp_events_verify(g, &ev, bw, NULL, &err) == 0, "%s\n%s", err.msg, js);
   mp_ev_figures f;
   mp_events_evaluate(g, &ev, bw, b, &f);
-  if (getenv("ROTOR_SHOW") && f.live_peak != b - h) {
-    fprintf(stderr, "b %lld h %d (least %d): peak %lld, %d held\n", (long long)b, h, least, (long long)f.live_peak, held);
-    if (f.live_peak > b - h) {
-      for (int j = 0; j < n; j++) fprintf(stderr, " %c%d.%d/%d", ops[j].op, ops[j].k, ops[j].arg, ops[j].upto);
-      fprintf(stderr, "\n");
-      print_plan(g, &ev);
-    }
-  }
   ck_assert_msg(f.live_peak <= b - h, "budget %lld, h %d: the program held the schedule (%d tapes held) to %lld, "
                 "its plan peaks at %lld (bw %g)\n%s", (long long)b, h, held, (long long)(b - h),
                 (long long)f.live_peak, bw, js);
-  if (least) t->least++, t->exact += f.live_peak == b - h;
+  if (least) t->least++, t->exact += f.live_peak == b - h, t->held_least += held > 0;
   t->schedules++;
   t->copying += outs > 0;
   t->held += held > 0;
@@ -649,15 +643,15 @@ static int held_check(const mp_graph *g, rt_dp *d, rt_player *pl, int64_t b, int
 START_TEST(offload_held_counted) {
   mp_rng r;
   mp_rng_seed(&r, 7800);
-  int trials = tl_trials(24);
+  int trials = 24; /* 0.2 s; MP_QUICK's prefix of 4 holds no tape */
   held_tally t = {0};
   for (int i = 0; i < trials; i++) {
-    char *js = chain_json(&r, 5 + i % 6, CH_HETERO | CH_MULTI | CH_BIGTAPE);
+    char *js = chain_json(&r, 5 + i % 6, CH_HETERO | CH_MULTI | CH_BIGTAPE | (i % 2 ? CH_RANDGRAD : 0));
     mp_graph *g = tl_graph(js);
     ri_info ri;
     ri_init_hold(&ri, g, g->given);
     rt_chain ch;
-    rt_chain_init(&ch, &ri, 64, 1);
+    rt_chain_init(&ch, &ri, i % 4 < 2 ? 64 : 3, 1);
     rt_player *pl = rt_player_new(&ri, &ch);
     int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
     double bw = i % 3 == 0 ? 0.5 : i % 3 == 1 ? 1 : 2; /* a tape's copy outlasts a stage */
@@ -666,8 +660,7 @@ START_TEST(offload_held_counted) {
       ck_assert_int_eq(rt_dp_init(&d, &ch, b, (int)b, bw, 0.25, 0, NULL), 0);
       int top = -1;
       while (top < (int)b && isfinite(rt_dp_value(&d, top + 1))) top++;
-      if (top >= 0) held_check(g, &d, pl, b, 0, bw, top == 0, &t, js);
-      if (top > 0) held_check(g, &d, pl, b, top, bw, true, &t, js);
+      for (int h = 0; h <= top; h++) held_check(g, &d, pl, b, h, bw, h == top, &t, js);
       rt_dp_destroy(&d);
     }
     rt_player_free(pl);
@@ -677,10 +670,11 @@ START_TEST(offload_held_counted) {
     free(js);
   }
   if (tl_verbose() || getenv("ROTOR_SHOW"))
-    printf("rotor: %d schedules, %d copy, %d hold a tape through the next run; %d of %d least peaks exact\n",
-           t.schedules, t.copying, t.held, t.exact, t.least);
+    printf("rotor: %d schedules, %d copy, %d hold a tape through the next run; %d of %d least peaks exact "
+           "(%d holding)\n", t.schedules, t.copying, t.held, t.exact, t.least, t.held_least);
   ck_assert_int_gt(t.schedules, trials);
   ck_assert_int_gt(t.held, t.copying / 4);
+  ck_assert_int_gt(t.held_least, t.least / 8);
   ck_assert_int_eq(t.exact, t.least);
   tl_cleanup();
 }
