@@ -668,18 +668,35 @@ static void put_x(emitter *e, char op, int k, int what, int upto) {
   (*e->ops)[*e->n - 1].upto = upto;
 }
 
+/* Move the op just appended to position at. */
+static void move_last(emitter *e, int at) {
+  rt_op op = (*e->ops)[*e->n - 1];
+  memmove(*e->ops + at + 1, *e->ops + at, sizeof(rt_op) * (size_t)(*e->n - 1 - at));
+  (*e->ops)[at] = op;
+}
+
 /* The copy back of what was offloaded during ops [from, n): issued before
  * their last group (the sub-interval's first stage's), which the program
- * checked with it resident, so that the copy overlaps that group's runs. */
+ * checked with it resident, so that the copy overlaps that group's runs.
+ * The program checked that group without X_k when it does not read it:
+ * a group that releases X_k unread releases it before the copy back (else
+ * the copy back is sampled with it, over the budget). */
 static void prefetch(emitter *e, int from, int k, int what, int upto) {
   int at = *e->n;
   while (at > from && (*e->ops)[at - 1].op != RT_GROUP) at--;
-  if (at > from) at--; /* before the group */
-  else at = *e->n;
+  if (at > from) {
+    at--; /* before the group */
+    rt_op *g = &(*e->ops)[at];
+    if ((g->arg & RT_G_TOP) && !e->d->ch->kx[g->k]) {
+      g->arg &= ~RT_G_TOP;
+      put(e, RT_REL, g->k, 0);
+      move_last(e, at++);
+    }
+  } else {
+    at = *e->n;
+  }
   put_x(e, RT_IN, k, what, upto);
-  rt_op in = (*e->ops)[*e->n - 1];
-  memmove(*e->ops + at + 1, *e->ops + at, sizeof(rt_op) * (size_t)(*e->n - 1 - at));
-  (*e->ops)[at] = in;
+  move_last(e, at);
 }
 
 /* The flags of group s's op. */
@@ -697,9 +714,7 @@ static void free_late(emitter *e, int from, int s) {
   if (at < *e->n && (*e->ops)[at].op == RT_F && (*e->ops)[at].k == s + 1) at++;
   else at = from;
   put(e, RT_FREE, s, RT_OFF_T);
-  rt_op f = (*e->ops)[*e->n - 1];
-  memmove(*e->ops + at + 1, *e->ops + at, sizeof(rt_op) * (size_t)(*e->n - 1 - at));
-  (*e->ops)[at] = f;
+  move_last(e, at);
 }
 
 static void emit_all(emitter *e, int var, int s, int t, int h, int off) {
