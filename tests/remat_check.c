@@ -1,4 +1,5 @@
 /* remat_check.c - see remat_check.h. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,4 +46,15 @@ bool rc_same_events(const mp_events *a, const mp_events *b) {
   for (int i = 0; i < a->n; i++)
     if (a->ev[i].kind != b->ev[i].kind || a->ev[i].id != b->ev[i].id) return false;
   return true;
+}
+
+char *rc_plan_bytes(mp_graph *g, const mp_result *r) {
+  mp_instance in = {g, NULL};
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  ck_assert(f != NULL);
+  ck_assert_int_eq(mp_plan_write(f, &in, r), 0);
+  fclose(f);
+  return buf;
 }

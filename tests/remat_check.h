@@ -23,6 +23,9 @@ ox_event *rc_to_oracle(const mp_graph *g, const mp_events *p);
 /* The first events stage of r, or NULL. */
 const mp_stage_result *rc_events_stage(const mp_result *r);
 
+/* The plan file mp_plan_write gives for r on g (malloc'ed text). */
+char *rc_plan_bytes(mp_graph *g, const mp_result *r);
+
 /* The same events, one by one? */
 bool rc_same_events(const mp_events *a, const mp_events *b);
 

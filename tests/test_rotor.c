@@ -528,6 +528,20 @@ START_TEST(offload_counted_while_copied) {
 }
 END_TEST
 
+/* Rotor's plan for g at budget with link bw: it must exist, verify and
+ * peak within the budget; its figures in *f. */
+static void plan_within(const mp_graph *g, int64_t budget, double bw, mp_ev_figures *f) {
+  mp_error err;
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  ck_assert_msg(run_rotor(g, budget, bw, &c, &ev) == 0, "link %g: %s", bw, c.msg);
+  ck_assert_msg(mp_events_verify(g, &ev, bw, NULL, &err) == 0, "%s", err.msg);
+  mp_events_evaluate(g, &ev, bw, budget, f);
+  ck_assert_msg(f->live_peak <= budget, "peak %lld over %lld", (long long)f->live_peak, (long long)budget);
+  mp_events_destroy(&ev);
+}
+
 /* When the first chain's tables have no schedule that fits (its model is
  * off by more than they reach), rotor searches on with other slot grids and
  * cuts before it gives up: convnext_tiny_train_b32 at half its keep-all
@@ -541,16 +555,8 @@ START_TEST(searches_on_without_a_plan) {
   int64_t keep = mp_order_peak(g, g->given), budget = keep / 2;
   ck_assert_int_eq(budget, 1762292050);
   for (int link = 0; link < 2; link++) {
-    double bw = link ? g->host_bandwidth : 0;
-    mp_events ev;
-    mp_events_init(&ev);
-    mp_ctx c;
-    ck_assert_msg(run_rotor(g, budget, bw, &c, &ev) == 0, "link %g: %s", bw, c.msg);
-    ck_assert_msg(mp_events_verify(g, &ev, bw, NULL, &err) == 0, "%s", err.msg);
     mp_ev_figures f;
-    mp_events_evaluate(g, &ev, bw, budget, &f);
-    ck_assert_msg(f.live_peak <= budget, "peak %lld over %lld", (long long)f.live_peak, (long long)budget);
-    mp_events_destroy(&ev);
+    plan_within(g, budget, link ? g->host_bandwidth : 0, &f);
   }
   mp_graph_destroy(g);
   tl_cleanup();
@@ -573,17 +579,10 @@ START_TEST(offload_free_after_next_stage) {
   int64_t budget = mp_order_peak(g, g->given) / 2;
   double bw = g->host_bandwidth;
   ck_assert(bw > 0);
-  mp_events ev;
-  mp_events_init(&ev);
-  mp_ctx c;
-  ck_assert_msg(run_rotor(g, budget, bw, &c, &ev) == 0, "%s", c.msg);
-  ck_assert_msg(mp_events_verify(g, &ev, bw, NULL, &err) == 0, "%s", err.msg);
   mp_ev_figures f;
-  mp_events_evaluate(g, &ev, bw, budget, &f);
-  ck_assert_msg(f.live_peak <= budget, "peak %lld over %lld", (long long)f.live_peak, (long long)budget);
+  plan_within(g, budget, bw, &f);
   ck_assert_int_gt(f.transferred, 0);
   ck_assert_msg(f.overhead < 0.14, "overhead %.4f", f.overhead);
-  mp_events_destroy(&ev);
   mp_graph_destroy(g);
   tl_cleanup();
 }
