@@ -42,7 +42,7 @@
 
 /* Each run's time limit (s): the searches stop by their quick options
  * well before it on most trials, the exact and LP solvers are cut by it. */
-#define LIMIT 0.12
+#define LIMIT 0.25
 
 typedef struct big_graph {
   const char *family;
