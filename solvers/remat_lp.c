@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "lib/remat_contract.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "solver.h"
@@ -26,6 +27,7 @@
 #define RLP_OPTIONS(X)                                                                    \
   X(max_nodes, INT, 1000, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
   X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)") \
+  X(segments, INT, 100, 0, 1e6, "more stages than this: solve on a contraction into this many segments of the order (0: never)") \
   X(rounds, INT, 100, 0, 1e6, "random roundings of S per LP")                             \
   X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
   X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
@@ -150,12 +152,8 @@ static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost
   return 0;
 }
 
-static int remat_lp_solve(mp_ctx *c) {
-  if (!c->g) {
-    snprintf(c->msg, sizeof c->msg, "remat-lp plans graphs, not fixed-lifetime problems");
-    return -1;
-  }
-  if (mp_remat_settled(c)) return 0;
+/* The LPs, their roundings and the bound, on c->g. */
+static int solve_graph(mp_ctx *c) {
   mp_glp_term(c);
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
@@ -187,6 +185,23 @@ static int remat_lp_solve(mp_ctx *c) {
   rs_dec_destroy(&best);
   rs_model_destroy(&m);
   return rc;
+}
+
+/* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
+static int solve_contracted(mp_ctx *c) {
+  c->opt[OPT_bound] = 0;
+  return solve_graph(c);
+}
+
+static int remat_lp_solve(mp_ctx *c) {
+  if (!c->g) {
+    snprintf(c->msg, sizeof c->msg, "remat-lp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  if (mp_remat_settled(c)) return 0;
+  if (rc_wanted(c->g, c->opt[OPT_segments]))
+    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+  return solve_graph(c);
 }
 
 const mp_solver solver_remat_lp = {
