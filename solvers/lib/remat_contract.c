@@ -88,16 +88,22 @@ static int owned(const mp_graph *g, int v, int *out) {
 
 typedef struct cuts {
   const facts *f;
-  double window;   /* N / segments: the length a segment should have */
+  int64_t budget;
+  double window;    /* N / segments: the length a segment should have */
   int64_t maxcross;
   int64_t maxlived; /* the largest lived of one position (at least 1) */
-  int *end;        /* per segment start: its end (exclusive) */
-  int *prev;       /* per segment start: the previous segment's start, -1 */
-  bool *fixed;     /* per segment start */
-  int64_t *lived;  /* per segment start: bytes it makes that a node a window past its end
-                      reads (graph outputs aside: a rerun would not free them for long) */
-  double *score;   /* per segment start: the cost of merging it with the next */
-  int *buf;        /* scratch: a node's owned buffers */
+  int *end;         /* per segment start: its end (exclusive) */
+  int *prev;        /* per segment start: the previous segment's start, -1 */
+  bool *fixed;      /* per segment start */
+  int64_t *lived;   /* per segment start: bytes it makes that a node a window past its end
+                       reads (graph outputs aside: a rerun would not free them for long) */
+  double *score;    /* per segment start: the cost of merging it with the next */
+  int64_t *pinned;  /* per position: bytes live there that nothing can make again
+                       (made by an input or a fixed segment), an over-estimate */
+  int *own;         /* per tensor buffer: its owner's position, -1 for an input's */
+  int *dies_start, *dies; /* per position: the buffers whose last position it is (CSR) */
+  int *seen, stamp; /* per tensor buffer: counted in the need being summed */
+  int *buf;         /* scratch: a node's owned buffers */
 } cuts;
 
 static int64_t long_lived(const cuts *c, int a) {
@@ -113,70 +119,184 @@ static int64_t long_lived(const cuts *c, int a) {
   return s;
 }
 
+/* What a segment of positions [a, e) needs when it runs in the contracted
+ * graph: what it reads from outside, plus the larger of its crossing
+ * outputs and what its nodes hold at their worst step (its workspace then). */
+static int64_t range_need(cuts *c, int a, int e) {
+  const facts *f = c->f;
+  const mp_graph *g = f->g;
+  int64_t ext = 0, out = 0, live = 0, worst = 0;
+  c->stamp++;
+  for (int p = a; p < e; p++) {
+    int v = f->node[p];
+    for (int i = 0; i < g->n_reads[v]; i++) {
+      int x = g->reads[v][i];
+      if (c->own[x] < a && c->seen[x] != c->stamp) {
+        c->seen[x] = c->stamp;
+        ext += g->bufs[x].size;
+      }
+    }
+    int n = owned(g, v, c->buf);
+    for (int i = 0; i < n; i++) {
+      live += g->bufs[c->buf[i]].size;
+      if (f->last[c->buf[i]] >= e) out += g->bufs[c->buf[i]].size;
+    }
+    int64_t held = live + (g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0);
+    if (held > worst) worst = held;
+    for (int i = c->dies_start[p]; i < c->dies_start[p + 1]; i++)
+      if (c->own[c->dies[i]] >= a) live -= g->bufs[c->dies[i]].size;
+  }
+  return ext + (out > worst ? out : worst);
+}
+
+/* Pin the buffers positions [a, e) make that live past e: add them to the
+ * pinned profile (add > 0) or take them out (add < 0); with add == 0 only
+ * the largest pinned bytes they would make, over their ranges. */
+static int64_t pin_range(cuts *c, int a, int e, int add) {
+  const facts *f = c->f;
+  int64_t top = 0;
+  for (int p = a; p < e; p++) {
+    int n = owned(f->g, f->node[p], c->buf);
+    for (int i = 0; i < n; i++) {
+      int x = c->buf[i], L = f->last[x] < f->N ? f->last[x] : f->N - 1;
+      if (L < e) continue;
+      int64_t sz = f->g->bufs[x].size;
+      for (int q = p; q <= L; q++) {
+        if (add) c->pinned[q] += add * sz;
+        else if (c->pinned[q] + sz > top) top = c->pinned[q] + sz;
+      }
+    }
+  }
+  return top;
+}
+
 /* Merging segment a with the next: the length made (in windows), plus what
  * crosses the cut removed (a cut where little crosses is kept: 1 - share),
- * plus a penalty when a rerunnable segment would be pinned with a fixed one
- * (3 when it makes bytes needed a window later, 0.5 else). */
-static double merge_score(const cuts *c, int a) {
+ * plus, when a rerunnable segment would be pinned with a fixed one, 0.5 and
+ * up to 6 more by the bytes it makes that are read a window later.  Never
+ * (INFINITY) when the segment would need more than half the budget and more
+ * than either part (what else is resident then counts too), or pinned bytes
+ * would pass 0.9 x the budget somewhere. */
+static double merge_score(cuts *c, int a) {
   const facts *f = c->f;
   int b = c->end[a];
   if (b >= f->N || f->locked[a] || f->locked[b]) return INFINITY;
+  int64_t need = range_need(c, a, c->end[b]);
+  if (need > c->budget / 2 && need > range_need(c, a, b) && need > range_need(c, b, c->end[b]))
+    return INFINITY;
   double s = (double)(c->end[b] - a) / c->window;
   s += c->maxcross > 0 ? 1.0 - (double)f->cross[b] / (double)c->maxcross : 1.0;
-  if (c->fixed[a] != c->fixed[b])
-    s += 0.5 + 6.0 * (double)c->lived[c->fixed[a] ? b : a] / (double)c->maxlived;
+  if (c->fixed[a] != c->fixed[b]) {
+    int loose = c->fixed[a] ? b : a;
+    if (pin_range(c, loose, c->end[loose], 0) > 0.9 * (double)c->budget) return INFINITY;
+    s += 0.5 + 6.0 * (double)c->lived[loose] / (double)c->maxlived;
+  }
   return s;
 }
 
-/* seg_start[0..k] of at most `segments` segments (more when locked); k. */
-static int choose_cuts(const facts *f, int segments, int *seg_start) {
+static void cuts_init(cuts *c, const facts *f, int segments, int64_t budget) {
+  const mp_graph *g = f->g;
   int N = f->N;
-  cuts c = {.f = f, .window = (double)N / (segments > 0 ? segments : 1)};
-  if (c.window < 1) c.window = 1;
-  c.end = mp_xmalloc(sizeof(int) * (size_t)(N + 1));
-  c.prev = mp_xmalloc(sizeof(int) * (size_t)(N + 1));
-  c.fixed = mp_xmalloc(sizeof(bool) * (size_t)(N + 1));
-  c.lived = mp_xmalloc(sizeof(int64_t) * (size_t)(N + 1));
-  c.score = mp_xmalloc(sizeof(double) * (size_t)(N + 1));
+  memset(c, 0, sizeof *c);
+  c->f = f;
+  c->budget = budget;
+  c->window = (double)N / (segments > 0 ? segments : 1);
+  if (c->window < 1) c->window = 1;
+  c->end = mp_xmalloc(sizeof(int) * (size_t)(N + 1));
+  c->prev = mp_xmalloc(sizeof(int) * (size_t)(N + 1));
+  c->fixed = mp_xmalloc(sizeof(bool) * (size_t)(N + 1));
+  c->lived = mp_xmalloc(sizeof(int64_t) * (size_t)(N + 1));
+  c->score = mp_xmalloc(sizeof(double) * (size_t)(N + 1));
+  c->pinned = mp_xcalloc((size_t)N + 1, sizeof(int64_t));
+  c->own = mp_xmalloc(sizeof(int) * (size_t)(f->nb + 1));
+  c->seen = mp_xcalloc((size_t)f->nb + 1, sizeof(int));
+  c->dies_start = mp_xcalloc((size_t)N + 2, sizeof(int));
+  c->dies = mp_xmalloc(sizeof(int) * (size_t)(f->nb + 1));
   int maxout = 1;
-  for (int v = 0; v < f->g->n; v++)
-    if (f->g->nodes[v].n_out > maxout) maxout = f->g->nodes[v].n_out;
-  c.buf = mp_xmalloc(sizeof(int) * (size_t)maxout);
-  for (int p = 0; p <= N; p++)
-    if (f->cross[p] > c.maxcross) c.maxcross = f->cross[p];
-  for (int p = 0; p < N; p++) {
-    c.end[p] = p + 1;
-    c.prev[p] = p - 1;
-    c.fixed[p] = f->fixed[p];
+  for (int v = 0; v < g->n; v++)
+    if (g->nodes[v].n_out > maxout) maxout = g->nodes[v].n_out;
+  c->buf = mp_xmalloc(sizeof(int) * (size_t)maxout);
+  for (int x = 0; x < f->nb; x++) {
+    c->own[x] = g->bufs[x].born_at_start ? -1 : f->pos[g->bufs[x].owner];
+    if (f->last[x] < N) c->dies_start[f->last[x] + 1]++;
   }
-  c.maxlived = 1;
-  for (int p = 0; p < N; p++)
-    if ((c.lived[p] = long_lived(&c, p)) > c.maxlived) c.maxlived = c.lived[p];
-  for (int p = 0; p < N; p++) c.score[p] = merge_score(&c, p);
-  int count = N;
-  while (count > segments) {
+  for (int p = 0; p < N; p++) c->dies_start[p + 1] += c->dies_start[p];
+  int *fill = mp_xcalloc((size_t)N + 1, sizeof(int));
+  for (int x = 0; x < f->nb; x++)
+    if (f->last[x] < N) c->dies[c->dies_start[f->last[x]] + fill[f->last[x]]++] = x;
+  free(fill);
+  for (int x = 0; x < f->nb; x++) /* an input's buffers stay until their last reader */
+    if (c->own[x] < 0)
+      for (int q = 0; q <= f->last[x] && q < N; q++) c->pinned[q] += g->bufs[x].size;
+  for (int p = 0; p <= N; p++)
+    if (f->cross[p] > c->maxcross) c->maxcross = f->cross[p];
+  c->maxlived = 1;
+  for (int p = 0; p < N; p++) {
+    c->end[p] = p + 1;
+    c->prev[p] = p - 1;
+    c->fixed[p] = f->fixed[p];
+    if ((c->lived[p] = long_lived(c, p)) > c->maxlived) c->maxlived = c->lived[p];
+    if (c->fixed[p]) pin_range(c, p, p + 1, 1);
+  }
+  for (int p = 0; p < N; p++) c->score[p] = merge_score(c, p);
+}
+
+static void cuts_destroy(cuts *c) {
+  free(c->end);
+  free(c->prev);
+  free(c->fixed);
+  free(c->lived);
+  free(c->score);
+  free(c->pinned);
+  free(c->own);
+  free(c->seen);
+  free(c->dies_start);
+  free(c->dies);
+  free(c->buf);
+}
+
+/* The cheapest merge; a mixed one's score is computed again first (the
+ * pinned profile only grows, so a stale score is too low).  -1: none. */
+static int cheapest(cuts *c) {
+  for (;;) {
     int best = -1;
-    for (int a = 0; a < N; a = c.end[a])
-      if (isfinite(c.score[a]) && (best < 0 || c.score[a] < c.score[best])) best = a;
-    if (best < 0) break; /* only locked cuts are left */
-    int b = c.end[best];
-    c.end[best] = c.end[b];
-    c.fixed[best] = c.fixed[best] || c.fixed[b];
-    if (c.end[best] < N) c.prev[c.end[best]] = best;
-    c.lived[best] = long_lived(&c, best);
-    c.score[best] = merge_score(&c, best);
-    if (c.prev[best] >= 0) c.score[c.prev[best]] = merge_score(&c, c.prev[best]);
+    for (int a = 0; a < c->f->N; a = c->end[a])
+      if (isfinite(c->score[a]) && (best < 0 || c->score[a] < c->score[best])) best = a;
+    if (best < 0 || c->fixed[best] == c->fixed[c->end[best]]) return best;
+    double now = merge_score(c, best);
+    if (now == c->score[best]) return best;
+    c->score[best] = now;
+  }
+}
+
+static void merge(cuts *c, int a) {
+  int b = c->end[a], N = c->f->N;
+  if (c->fixed[a] != c->fixed[b]) { /* the rerunnable side is pinned now */
+    int loose = c->fixed[a] ? b : a;
+    pin_range(c, loose, c->end[loose], 1);
+  }
+  c->end[a] = c->end[b];
+  c->fixed[a] = c->fixed[a] || c->fixed[b];
+  if (c->end[a] < N) c->prev[c->end[a]] = a;
+  c->lived[a] = long_lived(c, a);
+  c->score[a] = merge_score(c, a);
+  if (c->prev[a] >= 0) c->score[c->prev[a]] = merge_score(c, c->prev[a]);
+}
+
+/* seg_start[0..k] of at most `segments` segments (more when output nodes,
+ * the budget or the pinned bytes forbid merges); k. */
+static int choose_cuts(const facts *f, int segments, int64_t budget, int *seg_start) {
+  cuts c;
+  cuts_init(&c, f, segments, budget);
+  int count = f->N, best;
+  while (count > segments && (best = cheapest(&c)) >= 0) {
+    merge(&c, best);
     count--;
   }
   int k = 0;
-  for (int a = 0; a < N; a = c.end[a]) seg_start[k++] = a;
-  seg_start[k] = N;
-  free(c.end);
-  free(c.prev);
-  free(c.fixed);
-  free(c.lived);
-  free(c.score);
-  free(c.buf);
+  for (int a = 0; a < f->N; a = c.end[a]) seg_start[k++] = a;
+  seg_start[k] = f->N;
+  cuts_destroy(&c);
   return k;
 }
 
@@ -412,13 +532,14 @@ static void build_graph(builder *b, const int *order) {
   for (int v = 0; v < cg->n; v++) r->corder[v] = v;
 }
 
-int rc_build(rc_contract *r, const mp_graph *g, const int *order, int segments, mp_error *err) {
+int rc_build(rc_contract *r, const mp_graph *g, const int *order, int segments, int64_t budget,
+             mp_error *err) {
   memset(r, 0, sizeof *r);
   r->g = g;
   facts f;
   facts_init(&f, g, order);
   r->seg_start = mp_xmalloc(sizeof(int) * (size_t)(f.N + 2));
-  r->n_seg = choose_cuts(&f, segments, r->seg_start);
+  r->n_seg = choose_cuts(&f, segments, budget, r->seg_start);
   r->node = mp_xmalloc(sizeof(int) * (size_t)(f.N + 1));
   memcpy(r->node, f.node, sizeof(int) * (size_t)f.N);
   builder b = {.f = &f, .r = r};
@@ -519,7 +640,7 @@ int rc_solve(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub)) {
   rc_contract r;
   mp_error err;
   mp_events_clear(c->events);
-  if (rc_build(&r, c->g, c->start_order, segments, &err)) {
+  if (rc_build(&r, c->g, c->start_order, segments, c->budget, &err)) {
     snprintf(c->msg, sizeof c->msg, "%.200s", err.msg);
     return -1;
   }
