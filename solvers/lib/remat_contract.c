@@ -218,12 +218,12 @@ static void cuts_init(cuts *c, const facts *f, int segments, int64_t budget) {
   c->buf = mp_xmalloc(sizeof(int) * (size_t)maxout);
   for (int x = 0; x < f->nb; x++) {
     c->own[x] = g->bufs[x].born_at_start ? -1 : f->pos[g->bufs[x].owner];
-    if (f->last[x] < N) c->dies_start[f->last[x] + 1]++;
+    if (f->last[x] >= 0 && f->last[x] < N) c->dies_start[f->last[x] + 1]++;
   }
   for (int p = 0; p < N; p++) c->dies_start[p + 1] += c->dies_start[p];
   int *fill = mp_xcalloc((size_t)N + 1, sizeof(int));
   for (int x = 0; x < f->nb; x++)
-    if (f->last[x] < N) c->dies[c->dies_start[f->last[x]] + fill[f->last[x]]++] = x;
+    if (f->last[x] >= 0 && f->last[x] < N) c->dies[c->dies_start[f->last[x]] + fill[f->last[x]]++] = x;
   free(fill);
   for (int x = 0; x < f->nb; x++) /* an input's buffers stay until their last reader */
     if (c->own[x] < 0)
