@@ -173,22 +173,25 @@ static int64_t pin_range(cuts *c, int a, int e, int add) {
 /* Merging segment a with the next: the length made (in windows), plus what
  * crosses the cut removed (a cut where little crosses is kept: 1 - share),
  * plus, when a rerunnable segment would be pinned with a fixed one, 0.5 and
- * up to 6 more by the bytes it makes that are read a window later.  Never
- * (INFINITY) when the segment would need more than half the budget and more
- * than either part (what else is resident then counts too), or pinned bytes
- * would pass 0.9 x the budget somewhere. */
+ * up to 6 more by the bytes it makes that are read a window later.  Last
+ * (LAST_RESORT more) when the segment would need more than half the budget
+ * and more than either part (what else is resident then counts too), or
+ * pinned bytes would pass 0.9 x the budget somewhere; never (INFINITY) when
+ * it would need more than the budget. */
+enum { LAST_RESORT = 1000 };
 static double merge_score(cuts *c, int a) {
   const facts *f = c->f;
   int b = c->end[a];
   if (b >= f->N || f->locked[a] || f->locked[b]) return INFINITY;
   int64_t need = range_need(c, a, c->end[b]);
-  if (need > c->budget / 2 && need > range_need(c, a, b) && need > range_need(c, b, c->end[b]))
-    return INFINITY;
+  if (need > c->budget) return INFINITY;
   double s = (double)(c->end[b] - a) / c->window;
   s += c->maxcross > 0 ? 1.0 - (double)f->cross[b] / (double)c->maxcross : 1.0;
+  if (need > c->budget / 2 && need > range_need(c, a, b) && need > range_need(c, b, c->end[b]))
+    s += LAST_RESORT;
   if (c->fixed[a] != c->fixed[b]) {
     int loose = c->fixed[a] ? b : a;
-    if (pin_range(c, loose, c->end[loose], 0) > 0.9 * (double)c->budget) return INFINITY;
+    if (pin_range(c, loose, c->end[loose], 0) > 0.9 * (double)c->budget) s += LAST_RESORT;
     s += 0.5 + 6.0 * (double)c->lived[loose] / (double)c->maxlived;
   }
   return s;

@@ -22,10 +22,10 @@
  * cheapest first, until `segments` remain.  A merge costs the length it
  * makes, less the bytes crossing the cut (cuts where little crosses are
  * kept), plus a penalty when it pins a rerunnable segment to a fixed one,
- * by the bytes it makes that are read much later.  A merge is never made
- * when the segment would need more than half the budget and more than
- * either part, or when the bytes
- * nothing can make again would pass 0.9 x the budget somewhere.
+ * by the bytes it makes that are read much later.  Merges come last that
+ * make a segment need more than half the budget and more than either part,
+ * or make the bytes nothing can make again pass 0.9 x the budget somewhere;
+ * a merge is never made when the segment would need more than the budget.
  * Expansion: a run of a segment is the runs of its nodes in order, each
  * buffer internal to the segment freed right after its last reader there
  * (a dead value right after its birth); free/out/in of the contracted
@@ -54,9 +54,8 @@ typedef struct rc_contract {
 
 /* Contract g under the first-run order `order` into at most `segments`
  * segments; more when output nodes need their own, or when a merge would
- * make a segment need more than budget / 2 (and more than its parts) or
- * pin more than 0.9 x budget
- * (INT64_MAX: no such limit).  Returns 0, or -1 with a message in err. */
+ * make a segment need more than `budget` (INT64_MAX: none).  Returns 0, or
+ * -1 with a message in err. */
 int rc_build(rc_contract *r, const mp_graph *g, const int *order, int segments, int64_t budget,
              mp_error *err);
 void rc_destroy(rc_contract *r);
