@@ -621,10 +621,11 @@ static bool reruns(const mp_graph *g, const mp_events *p) {
  * budget, with its status; 0, or -1 (the plan discarded). */
 static int take_plan(mp_ctx *c, const rc_contract *r, const mp_ctx *sub, const char *what) {
   rc_expand(r, sub->events, c->events);
-  int64_t peak;
+  int64_t peak = 0;
   mp_error err;
-  if (mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) != 0 || peak > c->budget) {
-    if (peak > c->budget) snprintf(err.msg, sizeof err.msg, "peak %lld over the budget", (long long)peak);
+  bool valid = mp_remat_check(c->g, c->start_order, c->events, false, &peak, &err) == 0;
+  if (!valid || peak > c->budget) {
+    if (valid) snprintf(err.msg, sizeof err.msg, "peak %lld over the budget", (long long)peak);
     mp_events_clear(c->events);
     snprintf(c->msg, sizeof c->msg, "the plan of %s failed its own check: %.150s", what, err.msg);
     return -1;
@@ -656,10 +657,14 @@ int rc_solve(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub)) {
   sub.start_events = NULL; /* a plan of the original graph, no plan of this one */
   sub.write_lp = NULL;
   sub.msg[0] = 0;
-  sub.duration_bound = 0;
+  sub.duration_bound = c->duration_bound; /* the duration floor: the same sum of costs */
   char what[64];
   snprintf(what, sizeof what, "a %d-segment contraction of the order", r.n_seg);
   int rc = inner(&sub);
+  if (rc == 0 && sub.status == MP_INFEASIBLE) { /* a claim about the contraction alone */
+    rc = -1;
+    sub.status = c->status;
+  }
   if (rc == 0) {
     rc = take_plan(c, &r, &sub, what);
   } else {
