@@ -25,6 +25,9 @@
  *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
  *    stage shape".
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
+ * More stages than `segments`: all of this on a contraction of the order
+ * into segments (lib/remat_contract.h), the plan expanded and checked; its
+ * claims are about the contraction and are dropped (no RM_BOUND).
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>

@@ -12,7 +12,9 @@
  * Status: `feasible` (a rounding proves nothing).  The duration bound is the
  * LP value of the relaxation valid for every plan without copies (RM_BOUND,
  * bound=1), else the duration floor.  No plan within budget: -1, no claim
- * (below the floor: infeasible). */
+ * (below the floor: infeasible).  More stages than `segments`: all of this
+ * on a contraction of the order into segments (lib/remat_contract.h), the
+ * plan expanded and checked, no bound from the contraction. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
