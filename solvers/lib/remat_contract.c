@@ -640,14 +640,19 @@ static int take_plan(mp_ctx *c, const rc_contract *r, const mp_ctx *sub, const c
   return 0;
 }
 
-int rc_solve(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub)) {
+/* One contraction into `segments` segments, solved and expanded: 0, or -1
+ * with *finer set when a finer contraction may find a plan (the one tried
+ * has none, the time limit and the size caps aside). */
+static int solve_once(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub), int *n_seg, bool *finer) {
   rc_contract r;
   mp_error err;
+  *finer = false;
   mp_events_clear(c->events);
   if (rc_build(&r, c->g, c->start_order, segments, c->budget, &err)) {
     snprintf(c->msg, sizeof c->msg, "%.200s", err.msg);
     return -1;
   }
+  *n_seg = r.n_seg;
   mp_events cev;
   mp_events_init(&cev);
   mp_ctx sub = *c;
@@ -668,10 +673,22 @@ int rc_solve(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub)) {
   if (rc == 0) {
     rc = take_plan(c, &r, &sub, what);
   } else {
-    if (sub.status == MP_REFUSED || sub.status == MP_TIMEOUT) c->status = sub.status;
+    *finer = sub.status != MP_REFUSED && sub.status != MP_TIMEOUT;
+    if (!*finer) c->status = sub.status;
     snprintf(c->msg, sizeof c->msg, "no plan from %s: %.150s", what, sub.msg);
   }
   mp_events_destroy(&cev);
   rc_destroy(&r);
+  return rc;
+}
+
+int rc_solve(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub)) {
+  int stages = 0, n_seg = 0, rc;
+  for (int v = 0; v < c->g->n; v++) stages += !c->g->nodes[v].is_input;
+  bool finer;
+  while ((rc = solve_once(c, segments, inner, &n_seg, &finer)) != 0 && finer && !mp_time_up(c) &&
+         n_seg < stages && segments < stages)
+    segments *= 2; /* too coarse for the budget: twice as many segments */
+  if (rc != 0 && finer && mp_time_up(c)) c->status = MP_TIMEOUT; /* no time for a finer one */
   return rc;
 }

@@ -71,6 +71,8 @@ bool rc_wanted(const mp_graph *g, double segments);
  * context on the contracted graph (its own claims are about that graph and
  * are dropped), its plan is expanded, checked with mp_remat_check on the
  * original graph and held to the budget; a plan that fails is discarded.
+ * When the contraction has no plan (not for the time limit or a size cap),
+ * one with twice as many segments is tried, while time remains.
  * Status: optimal only when no node runs twice (the duration floor),
  * else feasible or timeout; never infeasible.  c->duration_bound must hold
  * a bound valid for the original graph (mp_remat_settled sets the floor).
