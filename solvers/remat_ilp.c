@@ -25,8 +25,8 @@
  *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
  *    stage shape".
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
- * More stages than `segments`: all of this on a contraction of the order
- * into segments (lib/remat_contract.h), the plan expanded and checked; its
+ * More stages than `contract_above`: all of this on a contraction of the order
+ * into `segments` segments (lib/remat_contract.h), the plan expanded and checked; its
  * claims are about the contraction and are dropped (no RM_BOUND).
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
@@ -44,7 +44,8 @@
 #define RILP_OPTIONS(X)                                                                     \
   X(max_nodes, INT, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
   X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")  \
-  X(segments, INT, 100, 0, 1e6, "more stages than this: solve on a contraction into this many segments of the order (0: never)") \
+  X(contract_above, INT, 250, 0, 1e6, "more stages than this: solve on a contraction of the order (0: never)") \
+  X(segments, INT, 50, 1, 1e6, "segments of that contraction (twice as many while it has no plan)") \
   X(greedy, INT, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)") \
   X(rounds, INT, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent") \
   X(node_heur, INT, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")   \
@@ -516,7 +517,7 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   bool settled = mp_remat_settled(c);
   if (settled && !c->write_lp) return 0;
-  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_segments]))
+  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
     return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
   double t0 = mp_now();
   rs_model m;

@@ -12,8 +12,8 @@
  * Status: `feasible` (a rounding proves nothing).  The duration bound is the
  * LP value of the relaxation valid for every plan without copies (RM_BOUND,
  * bound=1), else the duration floor.  No plan within budget: -1, no claim
- * (below the floor: infeasible).  More stages than `segments`: all of this
- * on a contraction of the order into segments (lib/remat_contract.h), the
+ * (below the floor: infeasible).  More stages than `contract_above`: all of this
+ * on a contraction of the order into `segments` segments (lib/remat_contract.h), the
  * plan expanded and checked, no bound from the contraction. */
 #include <math.h>
 #include <stdio.h>
@@ -29,7 +29,8 @@
 #define RLP_OPTIONS(X)                                                                    \
   X(max_nodes, INT, 1000, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
   X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)") \
-  X(segments, INT, 100, 0, 1e6, "more stages than this: solve on a contraction into this many segments of the order (0: never)") \
+  X(contract_above, INT, 250, 0, 1e6, "more stages than this: solve on a contraction of the order (0: never)") \
+  X(segments, INT, 40, 1, 1e6, "segments of that contraction (twice as many while it has no plan)") \
   X(rounds, INT, 100, 0, 1e6, "random roundings of S per LP")                             \
   X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
   X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
@@ -201,7 +202,7 @@ static int remat_lp_solve(mp_ctx *c) {
     return -1;
   }
   if (mp_remat_settled(c)) return 0;
-  if (rc_wanted(c->g, c->opt[OPT_segments]))
+  if (rc_wanted(c->g, c->opt[OPT_contract_above]))
     return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
   return solve_graph(c);
 }

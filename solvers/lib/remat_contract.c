@@ -601,10 +601,10 @@ void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out) {
 
 /* ---- solving on the contraction ---- */
 
-bool rc_wanted(const mp_graph *g, double segments) {
+bool rc_wanted(const mp_graph *g, double above) {
   int stages = 0;
   for (int v = 0; v < g->n; v++) stages += !g->nodes[v].is_input;
-  return segments > 0 && stages > segments;
+  return above > 0 && stages > above;
 }
 
 /* Does any node run twice? */

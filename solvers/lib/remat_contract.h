@@ -63,9 +63,9 @@ void rc_destroy(rc_contract *r);
 /* The plan of the original graph from a plan of the contracted one. */
 void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out);
 
-/* Is a contraction into `segments` segments wanted: segments > 0 and the
- * graph has more stages (non-input nodes) than that? */
-bool rc_wanted(const mp_graph *g, double segments);
+/* Is a contraction wanted: above > 0 and the graph has more stages
+ * (non-input nodes) than that? */
+bool rc_wanted(const mp_graph *g, double above);
 
 /* Solve c on a contraction into `segments` segments: `inner` answers a
  * context on the contracted graph (its own claims are about that graph and
