@@ -313,6 +313,36 @@ START_TEST(offload_beats_recompute) {
 }
 END_TEST
 
+/* A chain graph cut into at most `stages` stages of rotor's chain, with
+ * its player when `player` is set: what most tests below set up and tear
+ * down.  Owns js (from chain_json). */
+typedef struct chain_fx {
+  char *js;
+  mp_graph *g;
+  ri_info ri;
+  rt_chain ch;
+  rt_player *pl;
+  int64_t keep, floor; /* the keep-all peak of the given order; the events floor */
+} chain_fx;
+
+static void fx_open(chain_fx *fx, char *js, int stages, bool player) {
+  fx->js = js;
+  fx->g = tl_graph(js);
+  ri_init_hold(&fx->ri, fx->g, fx->g->given);
+  rt_chain_init(&fx->ch, &fx->ri, stages, 1);
+  fx->pl = player ? rt_player_new(&fx->ri, &fx->ch) : NULL;
+  fx->keep = mp_order_peak(fx->g, fx->g->given);
+  fx->floor = mp_events_floor(fx->g);
+}
+
+static void fx_close(chain_fx *fx) {
+  if (fx->pl) rt_player_free(fx->pl);
+  rt_chain_destroy(&fx->ch);
+  ri_destroy(&fx->ri);
+  mp_graph_destroy(fx->g);
+  free(fx->js);
+}
+
 /* A chain shorter than the stage limit gets one stage per layer: cost
  * windows alone merged a cheap layer into a costly neighbour's stage (a
  * 30-layer chain of costs 1..5 got 26 stages and longer plans).  With a
@@ -323,18 +353,12 @@ START_TEST(stage_per_layer) {
   mp_rng_seed(&r, 7500);
   int trials = tl_trials(8), plans = 0;
   for (int i = 0; i < trials; i++) {
-    char *js = chain_json(&r, 30, CH_HETERO | (i % 2 ? CH_MULTI : 0));
-    mp_graph *g = tl_graph(js);
-    ri_info ri;
-    ri_init_hold(&ri, g, g->given);
-    rt_chain ch;
-    rt_chain_init(&ch, &ri, 64, 1);
-    ck_assert_int_eq(ri.turn, 30);
-    ck_assert_msg(ch.L == ri.turn, "a %d-layer chain cut into %d stages", ri.turn, ch.L);
-    rt_chain_destroy(&ch);
-    ri_destroy(&ri);
-    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
-    for (int64_t b = keep - 1; b >= floor; b -= 1 + (keep - floor) / 6) {
+    chain_fx fx;
+    fx_open(&fx, chain_json(&r, 30, CH_HETERO | (i % 2 ? CH_MULTI : 0)), 64, false);
+    mp_graph *g = fx.g;
+    ck_assert_int_eq(fx.ri.turn, 30);
+    ck_assert_msg(fx.ch.L == fx.ri.turn, "a %d-layer chain cut into %d stages", fx.ri.turn, fx.ch.L);
+    for (int64_t b = fx.keep - 1; b >= fx.floor; b -= 1 + (fx.keep - fx.floor) / 6) {
       mp_events ev;
       mp_events_init(&ev);
       mp_ctx c;
@@ -348,8 +372,7 @@ START_TEST(stage_per_layer) {
       }
       mp_events_destroy(&ev);
     }
-    mp_graph_destroy(g);
-    free(js);
+    fx_close(&fx);
   }
   ck_assert_int_gt(plans, trials);
   tl_cleanup();
@@ -437,15 +460,12 @@ START_TEST(tables_from_tables) {
   mp_rng_seed(&r, 7400);
   int compactions = 0, between = 0, slots = 24;
   for (int i = 0; i < 60; i++) {
-    char *js = chain_json(&r, 8 + i % 8, i % 2 ? CH_HETERO | CH_MULTI : CH_HETERO | CH_WS);
-    mp_graph *g = tl_graph(js);
-    ri_info ri;
-    ri_init_hold(&ri, g, g->given);
-    rt_chain ch;
-    rt_chain_init(&ch, &ri, 64, 1);
+    chain_fx fx;
+    fx_open(&fx, chain_json(&r, 8 + i % 8, i % 2 ? CH_HETERO | CH_MULTI : CH_HETERO | CH_WS), 64, false);
+    rt_chain *ch = &fx.ch;
     rt_rows rows; /* room for a few rows only: compacted, then grown, while tables are filled */
-    rt_rows_init(&rows, 4 * (size_t)(slots + 1), rt_dp_rows(ch.L));
-    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g), P = keep;
+    rt_rows_init(&rows, 4 * (size_t)(slots + 1), rt_dp_rows(ch->L));
+    int64_t keep = fx.keep, floor = fx.floor, P = keep;
     for (int f = 0; f < 20; f++) {
       double bw = f % 7 == 6 ? 50 : 0;
       /* mostly small steps (few inputs change), sometimes a jump */
@@ -454,12 +474,12 @@ START_TEST(tables_from_tables) {
       rt_dp inc, fresh;
       if (f % 5 == 4) { /* a fill cut by its deadline: the next one must not trust its rows */
         rt_dp cut;
-        ck_assert_int_eq(rt_dp_init(&cut, &ch, P + P / 50, slots, bw, 0.5, 1e-9, &rows), -1);
+        ck_assert_int_eq(rt_dp_init(&cut, ch, P + P / 50, slots, bw, 0.5, 1e-9, &rows), -1);
         ck_assert(!rows.valid);
         rt_dp_destroy(&cut);
       }
-      ck_assert_int_eq(rt_dp_init(&inc, &ch, P, slots, bw, 0.5, 0, &rows), 0);
-      ck_assert_int_eq(rt_dp_init(&fresh, &ch, P, slots, bw, 0.5, 0, NULL), 0);
+      ck_assert_int_eq(rt_dp_init(&inc, ch, P, slots, bw, 0.5, 0, &rows), 0);
+      ck_assert_int_eq(rt_dp_init(&fresh, ch, P, slots, bw, 0.5, 0, NULL), 0);
       same_tables(&inc, &fresh, slots);
       if (f % 9 == 8) rt_rows_compact(&rows), between++; /* between tables too */
       rt_dp_destroy(&inc);
@@ -467,10 +487,7 @@ START_TEST(tables_from_tables) {
     }
     compactions += rows.compactions;
     rt_rows_destroy(&rows);
-    rt_chain_destroy(&ch);
-    ri_destroy(&ri);
-    mp_graph_destroy(g);
-    free(js);
+    fx_close(&fx);
   }
   ck_assert_int_gt(compactions, between); /* some while a table was filled */
   tl_cleanup();
@@ -491,23 +508,19 @@ START_TEST(offload_counted_while_copied) {
   rt_op *ops = NULL;
   int cap = 0;
   for (int i = 0; i < trials; i++) {
-    char *js = chain_json(&r, 5 + i % 6, i % 2 ? CH_HETERO : 0);
-    mp_graph *g = tl_graph(js);
-    ri_info ri;
-    ri_init_hold(&ri, g, g->given);
-    rt_chain ch;
-    rt_chain_init(&ch, &ri, 64, 1);
-    rt_player *pl = rt_player_new(&ri, &ch);
-    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    chain_fx fx;
+    fx_open(&fx, chain_json(&r, 5 + i % 6, i % 2 ? CH_HETERO : 0), 64, true);
+    const char *js = fx.js;
+    int64_t keep = fx.keep, floor = fx.floor;
     double bw = i % 3 == 0 ? 0.5 : i % 3 == 1 ? 2 : 8; /* copies longer and shorter than a run */
     for (int64_t b = keep - 1; b >= floor; b--) {
       rt_dp d;
-      ck_assert_int_eq(rt_dp_init(&d, &ch, b, (int)b, bw, 0.25, 0, NULL), 0);
+      ck_assert_int_eq(rt_dp_init(&d, &fx.ch, b, (int)b, bw, 0.25, 0, NULL), 0);
       if (isfinite(rt_dp_value(&d, 0))) {
         int n = rt_dp_program(&d, 0, &ops, &cap), outs = 0;
         for (int j = 0; j < n; j++) outs += ops[j].op == RT_OUT;
         char msg[256] = "";
-        rt_result res = rt_player_play(pl, ops, n, bw, false, NULL, 0, msg, sizeof msg);
+        rt_result res = rt_player_play(fx.pl, ops, n, bw, false, NULL, 0, msg, sizeof msg);
         ck_assert_msg(res.ok, "%s\n%s", msg, js);
         ck_assert_msg(res.peak <= b, "a schedule for %lld bytes (%d copies out) peaks at %lld\n%s",
                       (long long)b, outs, (long long)res.peak, js);
@@ -516,11 +529,7 @@ START_TEST(offload_counted_while_copied) {
       }
       rt_dp_destroy(&d);
     }
-    rt_player_free(pl);
-    rt_chain_destroy(&ch);
-    ri_destroy(&ri);
-    mp_graph_destroy(g);
-    free(js);
+    fx_close(&fx);
   }
   free(ops);
   ck_assert_int_gt(schedules, trials);
@@ -666,28 +675,20 @@ START_TEST(offload_held_counted) {
   int trials = 24; /* 0.2 s; MP_QUICK's prefix of 4 holds no tape */
   held_tally t = {0};
   for (int i = 0; i < trials; i++) {
-    char *js = chain_json(&r, 5 + i % 6, CH_HETERO | CH_MULTI | CH_BIGTAPE | (i % 2 ? CH_RANDGRAD : 0));
-    mp_graph *g = tl_graph(js);
-    ri_info ri;
-    ri_init_hold(&ri, g, g->given);
-    rt_chain ch;
-    rt_chain_init(&ch, &ri, i % 4 < 2 ? 64 : 3, 1);
-    rt_player *pl = rt_player_new(&ri, &ch);
-    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    chain_fx fx;
+    fx_open(&fx, chain_json(&r, 5 + i % 6, CH_HETERO | CH_MULTI | CH_BIGTAPE | (i % 2 ? CH_RANDGRAD : 0)),
+            i % 4 < 2 ? 64 : 3, true);
+    int64_t keep = fx.keep, floor = fx.floor;
     double bw = i % 3 == 0 ? 0.5 : i % 3 == 1 ? 1 : 2; /* a tape's copy outlasts a stage */
     for (int64_t b = keep - 1; b >= floor; b--) {
       rt_dp d;
-      ck_assert_int_eq(rt_dp_init(&d, &ch, b, (int)b, bw, 0.25, 0, NULL), 0);
+      ck_assert_int_eq(rt_dp_init(&d, &fx.ch, b, (int)b, bw, 0.25, 0, NULL), 0);
       int top = -1;
       while (top < (int)b && isfinite(rt_dp_value(&d, top + 1))) top++;
-      for (int h = 0; h <= top; h++) held_check(g, &d, pl, b, h, bw, h == top, &t, js);
+      for (int h = 0; h <= top; h++) held_check(fx.g, &d, fx.pl, b, h, bw, h == top, &t, fx.js);
       rt_dp_destroy(&d);
     }
-    rt_player_free(pl);
-    rt_chain_destroy(&ch);
-    ri_destroy(&ri);
-    mp_graph_destroy(g);
-    free(js);
+    fx_close(&fx);
   }
   if (tl_verbose() || getenv("ROTOR_SHOW"))
     printf("rotor: %d schedules, %d copy, %d hold a tape through the next run; %d of %d least peaks exact "
