@@ -31,6 +31,9 @@
  *    bound.  GLPK is also stopped from its callbacks once the deadline has
  *    passed (its own tm_lim keeps a reserve and usually stops it first).
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
+ * More stages than `contract_above`: all of this on a contraction of the order
+ * into `segments` segments (lib/remat_contract.h), the plan expanded and checked; its
+ * claims are about the contraction and are dropped (no RM_BOUND).
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>
@@ -39,6 +42,7 @@
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "lib/remat_contract.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "solver.h"
@@ -46,6 +50,8 @@
 #define RILP_OPTIONS(X)                                                                     \
   X(max_nodes, INT, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
   X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")  \
+  X(contract_above, INT, 250, 0, 1e6, "more stages than this: solve on a contraction of the order (0: never)") \
+  X(segments, INT, 50, 1, 1e6, "segments of that contraction (twice as many while it has no plan)") \
   X(greedy, INT, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)") \
   X(rounds, INT, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent") \
   X(node_heur, INT, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")   \
@@ -533,6 +539,24 @@ static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
   return 0;
 }
 
+/* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
+static int solve_contracted(mp_ctx *c) {
+  c->opt[OPT_proof] = 0;
+  rs_model m;
+  rs_model_init(&m, c->g, c->start_order);
+  char why[sizeof c->msg];
+  int rc = over_cap(c, &m, why, sizeof why);
+  if (rc == 0) {
+    mp_glp_term(c);
+    rc = solve_stages(c, &m, mp_now());
+  } else {
+    snprintf(c->msg, sizeof c->msg, "%s", why);
+    c->status = MP_REFUSED;
+  }
+  rs_model_destroy(&m);
+  return rc;
+}
+
 /* Settled at once (mp_remat_settled), the answer stands; with --write-lp
  * the model is still written, unless a size cap would have refused it. */
 static int remat_ilp_solve(mp_ctx *c) {
@@ -543,6 +567,8 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   bool settled = mp_remat_settled(c);
   if (settled && !c->write_lp) return 0;
+  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
+    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
   double t0 = mp_now();
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
