@@ -630,6 +630,34 @@ class Audit:
                                        "reduction_vs_noreuse")})
         return fig
 
+    def inputless(self, g, rng, name):
+        """6.2's equivalence rule where it holds to the letter: the graph
+        with its input nodes made ordinary sources has no start sample, so
+        keep-all on the file order has section 1's profile, std-dev
+        included."""
+        g = json.loads(json.dumps(g))
+        for nd in g["nodes"]:
+            if nd.get("op") == "input":
+                nd["op"] = "zeros"
+        m = self.graph(json.dumps(g), rng, name, deep=False)
+        if m is None:
+            return
+        f = self.path(name + ".json")
+        of = R.order_figures(m, m.g.file_order)
+        rc, res, plan, ppath, err = self.solve(f, "--remat", "keepall", "--budget-frac", "1",
+                                               "--place", "noreuse")
+        lbl = "%s keepall (inputs made sources)" % f
+        if rc != 0 or res is None or plan is None:
+            self.fail("equivalence", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
+            return
+        evs = R.parse_events(m, plan["events"])
+        rf = R.events_figures(m, evs, 0.0)
+        for k in ("live_peak", "sum_sizes", "profile_std"):
+            self.same("equivalence", "%s %s (section 1)" % (lbl, k), of[k], res.get(k), [f])
+            self.same("equivalence", "%s %s (reference)" % (lbl, k), rf[k], res.get(k), [f])
+        self.verify_verdict(m, f, ppath, plan, True, "keep-all plan without inputs")
+        self.tick("keep-all plans of graphs without inputs")
+
     def equivalence(self, m, evs, mine, of, lbl, f):
         """6.2: the keep-all plan of the file order has section 1's figures."""
         ref_evs = R.keepall_events(m, m.g.file_order)
@@ -931,12 +959,13 @@ def main():
     G.BIG_PROB = args.big
     a = Audit(args)
     rng = random.Random(args.seed)
-    graphs = []
+    graphs, dicts = [], []
     for i in range(args.graphs):
         g = G.gen_graph(rng, args.n_max, name="r%d" % i)
         m = a.graph(json.dumps(g), rng, "r%d" % i)
         if m is not None:
             graphs.append((m, a.path("r%d.json" % i)))
+            dicts.append(g)
     for i in range(args.invalid):
         g = G.gen_graph(rng, args.n_max, name="b%d" % i)
         text, what = G.break_graph(rng, g)
@@ -944,6 +973,8 @@ def main():
         a.graph(text, rng, "b%d" % i, deep=False)
     for m, f in graphs[:args.plans]:
         a.events(m, f, rng, mutations=a.n_mut + 1)
+    for k, g in enumerate(dicts[:args.plans // 4]):
+        a.inputless(g, rng, "z%d" % k)
     small = [(m, f) for m, f in graphs if 0 < m.g.n <= args.claims_n]
     for m, f in small[:args.claims]:
         a.claims(m, f, rng)
