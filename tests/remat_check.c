@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oracle.h"
 #include "remat_check.h"
 
 void rc_random_costs(mp_graph *g, mp_rng *r) {
@@ -57,4 +58,17 @@ char *rc_plan_bytes(mp_graph *g, const mp_result *r) {
   ck_assert_int_eq(mp_plan_write(f, &in, r), 0);
   fclose(f);
   return buf;
+}
+
+int *rc_order_for(const mp_graph *g, mp_rng *r, int t) {
+  int *order = malloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
+  if (t % 2) {
+    memcpy(order, g->given, sizeof(int) * (size_t)g->n);
+  } else {
+    or_model om;
+    or_build(g, &om);
+    or_random_order(&om, r, order);
+    or_destroy(&om);
+  }
+  return order;
 }

@@ -26,6 +26,10 @@ const mp_stage_result *rc_events_stage(const mp_result *r);
 /* The plan file mp_plan_write gives for r on g (malloc'ed text). */
 char *rc_plan_bytes(mp_graph *g, const mp_result *r);
 
+/* A first-run order for trial t: the given one (t odd) or a random
+ * topological one (malloc'ed). */
+int *rc_order_for(const mp_graph *g, mp_rng *r, int t);
+
 /* The same events, one by one? */
 bool rc_same_events(const mp_events *a, const mp_events *b);
 

@@ -15,6 +15,7 @@
 #include "oracle.h"
 #include "registry.h"
 #include "remat_brute.h"
+#include "remat_check.h"
 #include "testlib.h"
 
 static const char *const solvers[] = {"remat-ilp", "remat-lp"};
@@ -51,18 +52,6 @@ static void judged(const mp_graph *g, const mp_events *ev, const int *order, int
   mp_events_evaluate(g, ev, 0, budget, f);
 }
 
-static int *order_for(const mp_graph *g, mp_rng *r, int t) {
-  int *order = malloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
-  if (t % 2) {
-    memcpy(order, g->given, sizeof(int) * (size_t)g->n);
-  } else {
-    or_model om;
-    or_build(g, &om);
-    or_random_order(&om, r, order);
-    or_destroy(&om);
-  }
-  return order;
-}
 
 static int stages(const mp_graph *g) {
   int n = 0;
@@ -111,7 +100,7 @@ START_TEST(contracted_plans_expand) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 4 + t % 9, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     int segments = 2 + (int)mp_rng_below(&r, 4);
     recomputing += expand_plans(g, order, segments, js);
     free(order);
@@ -185,7 +174,7 @@ START_TEST(solvers_against_brute_force) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 4 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     int segments = 1 + (int)mp_rng_below(&r, 3);
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4)

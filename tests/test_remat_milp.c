@@ -17,6 +17,7 @@
 #include "oracle.h"
 #include "registry.h"
 #include "remat_brute.h"
+#include "remat_check.h"
 #include "remat_clock.h"
 #include "testlib.h"
 
@@ -58,20 +59,6 @@ static double judged(const mp_graph *g, const mp_events *ev, const int *order, i
   return f.duration;
 }
 
-/* A random first-run order (or the given one) for trial t. */
-static int *order_for(const mp_graph *g, mp_rng *r, int t) {
-  int *order = malloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
-  if (t % 2) {
-    memcpy(order, g->given, sizeof(int) * (size_t)g->n);
-  } else {
-    or_model om;
-    or_build(g, &om);
-    or_random_order(&om, r, order);
-    or_destroy(&om);
-  }
-  return order;
-}
-
 /* The graph's text and the order, for failure messages (malloc'ed). */
 static char *with_order(const char *js, const mp_graph *g, const int *order) {
   size_t len = strlen(js) + 16 + 12 * (size_t)g->n;
@@ -89,7 +76,7 @@ START_TEST(keepall_stages_decode) {
   for (int t = 0; t < tl_trials(150); t++) {
     char *js = tl_random_json(&r, 1 + t % 12, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     rs_model m;
     rs_model_init(&m, g, order);
     rs_dec d;
@@ -126,7 +113,7 @@ START_TEST(greedy_plans_fit) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 10, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     char *ctx = with_order(js, g, order);
     rs_model m;
     rs_model_init(&m, g, order);
@@ -215,7 +202,7 @@ START_TEST(ilp_against_brute_force) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     char *ctx = with_order(js, g, order);
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) check_ilp(g, order, b, NULL, ctx, &ty);
@@ -273,7 +260,7 @@ START_TEST(exact_against_brute_force) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     char *ctx = with_order(js, g, order);
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4)
@@ -295,7 +282,7 @@ START_TEST(exact_with_copies) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 5, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     char *ctx = with_order(js, g, order);
     double bw = (double)(200 + mp_rng_below(&r, 4000));
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
@@ -320,7 +307,7 @@ START_TEST(lp_never_beats_the_optimum) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     char *ctx = with_order(js, g, order);
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     mp_events ev;
@@ -364,7 +351,7 @@ START_TEST(explicit_and_lazy_agree) {
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 3 + t % 7, TL_ALL);
     mp_graph *g = tl_graph(js);
-    int *order = order_for(g, &r, t);
+    int *order = rc_order_for(g, &r, t);
     char *ctx = with_order(js, g, order);
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     mp_events e1, e2;
