@@ -49,7 +49,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
-        test-asan test-asan-build test-asan-run fuzz test-audit audit bench bench-full bench-remat \
+        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit audit bench bench-full bench-remat \
         bench-scale bench-limits graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
@@ -156,7 +156,7 @@ deps:
 	@sh scripts/deps.sh
 
 # make test: the unit tests, the CLI tests, the install test, the audit
-# sample (test-audit) and the sanitizer pass (test-asan-run).  Quiet unless
+# sample (test-audit) and the sanitizer pass (test-asan-run, three parts).  Quiet unless
 # V=1.  SOLVER=name: the property tests of that solver alone.  The last line
 # is the property tests' summary: each solver tested and its trial counts.
 # Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
@@ -165,7 +165,11 @@ deps:
 CKV := $(if $(filter 1,$(V)),normal,minimal)
 TEST_JOBS ?= 2
 TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
-TEST_PARTS = test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
+# The parts in the order they start, the longest first, so that the two jobs
+# end close together (CPU seconds on 2 cores: the sanitizer's unit tests and
+# its tests/cli.sh about 150 each, test-unit 125, the rest under 55 each).
+TEST_PARTS = $(if $(SOLVER),test-unit,test-asan-unit test-asan-cli test-unit test-asan-graphs \
+             test-cli test-audit test-install)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
 	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
@@ -217,16 +221,25 @@ FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
 test-asan: deps
-	@$(MAKE) --no-print-directory $(TEST_J) test-asan-run
+	@$(MAKE) --no-print-directory $(TEST_J) -Otarget test-asan-run
 
+# linked without PIE: the sanitizers' data (a source place per check) then
+# needs no relocation at each start, a fifth of the time of a short run
 test-asan-build:
-	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
+	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN) -no-pie" \
 	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
 
-test-asan-run: test-asan-build
+# in three parts that make test runs beside the others
+test-asan-run: test-asan-unit test-asan-cli test-asan-graphs
+
+test-asan-unit: test-asan-build
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
+
+test-asan-cli: test-asan-build
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
+
+test-asan-graphs: test-asan-build
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
 	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
 	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
