@@ -173,18 +173,22 @@ TEST_PARTS = $(if $(SOLVER),test-unit,test-asan-unit test-asan-cli test-unit tes
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
 	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
-	@$(MAKE) --no-print-directory $(TEST_J) -Otarget $(TEST_PARTS)
+	@$(MAKE) --no-print-directory $(TEST_J) -Otarget TEST_BUILT=1 $(TEST_PARTS)
 	@cat $(BUILD)/props_summary.txt
 
-# what the parts of make test run (test-asan-build: the sanitizer build)
+# what the parts of make test run (test-asan-build: the sanitizer build).
+# TEST_BUILT=1 (make test's second step, after its build): a part does not
+# check its build again; that check takes a job, and make would meanwhile
+# start the next part, out of the order of TEST_PARTS
+unless_built = $(if $(TEST_BUILT),,$(1))
 test-build: bin/memplan $(BUILD)/test_memplan lib $(BUILD)/mp_batch
 
-test-unit: bin/memplan $(BUILD)/test_memplan
+test-unit: $(call unless_built,bin/memplan $(BUILD)/test_memplan)
 	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath $(BUILD))/props_summary.txt \
 	  $(if $(SOLVER),MP_TEST_SOLVER=$(SOLVER) CK_RUN_SUITE=props) ../$(BUILD)/test_memplan
 
-test-cli: bin/memplan
+test-cli: $(call unless_built,bin/memplan)
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
 	$(Q)/usr/bin/python3 tests/py/corners.py --bin bin/memplan
@@ -195,7 +199,7 @@ $(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
 
-test-audit: bin/memplan $(BUILD)/mp_batch
+test-audit: $(call unless_built,bin/memplan $(BUILD)/mp_batch)
 	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
 	  --csvs 40 --invalid 60 --mutations 1 --claims 10 --order-claims 10 $(if $(filter 1,$(V)),,--quiet)
 
@@ -209,7 +213,7 @@ audit: bin/memplan $(BUILD)/mp_batch
 	  --invalid 100 --suite --keep build/audit-cli
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
-test-install: bin/memplan lib
+test-install: $(call unless_built,bin/memplan lib)
 	@MAKE="$(MAKE)" sh tests/install.sh
 
 # ---- sanitizers: ASan + UBSan (float casts included): the unit tests with
@@ -232,14 +236,14 @@ test-asan-build:
 # in three parts that make test runs beside the others
 test-asan-run: test-asan-unit test-asan-cli test-asan-graphs
 
-test-asan-unit: test-asan-build
+test-asan-unit: $(call unless_built,test-asan-build)
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
 
-test-asan-cli: test-asan-build
+test-asan-cli: $(call unless_built,test-asan-build)
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
 
-test-asan-graphs: test-asan-build
+test-asan-graphs: $(call unless_built,test-asan-build)
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
 	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
 	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
