@@ -97,7 +97,9 @@ static int conclude(mp_ctx *c, const ri_info *ri, const bool *is_cut, int *ckpt,
   if (best->found) {
     int nck = candidate(ri, is_cut, best->B, ckpt);
     rc_result res;
-    rc = rc_run(ri, ckpt, nck, c->events, c->deadline, &res, c->msg, sizeof c->msg);
+    /* the sweep's plan run again to write it: no deadline, as the sweep
+     * may have ended at it (ri_claim then says timeout) */
+    rc = rc_run(ri, ckpt, nck, c->events, 0, &res, c->msg, sizeof c->msg);
     if (rc == 0 && res.peak > c->budget) rc = -1; /* cannot happen: the same plan */
     if (rc == 0) {
       ri_claim(c, res.duration);

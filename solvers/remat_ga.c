@@ -400,6 +400,9 @@ static int rga_solve(mp_ctx *c) {
     inject_start(&x, start, &st);
     cut = mp_time_up(c);
     for (; (gen < gens || fill) && !cut && !at_floor(&x); gen++) cut = !next_generation(&x);
+    /* a child's local search stops at the deadline too: the last ones may
+     * have been cut without the generation knowing */
+    if (mp_time_up(c)) cut = true;
   }
   int rc = 0;
   if (mp_rstart_wins(&st, x.s.has_best, x.s.best_duration)) {

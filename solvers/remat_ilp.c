@@ -24,7 +24,16 @@
  * 4. `infeasible` only from the floor or when RM_BOUND is infeasible
  *    (bandwidth 0); an infeasible stage MILP alone is "no plan within the
  *    stage shape".
+ * 5. `timeout` (with the plan, if any) whenever the time limit stopped a
+ *    phase whose outcome the answer depends on: the stage MILP, the proof
+ *    (also after the stage MILP proved its optimum or its infeasibility:
+ *    more time could have made it `optimal` or `infeasible`) or the LP
+ *    bound.  GLPK is also stopped from its callbacks once the deadline has
+ *    passed (its own tm_lim keeps a reserve and usually stops it first).
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
+ * More stages than `contract_above`: all of this on a contraction of the order
+ * into `segments` segments (lib/remat_contract.h), the plan expanded and checked; its
+ * claims are about the contraction and are dropped (no RM_BOUND).
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>
@@ -33,6 +42,7 @@
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "lib/remat_contract.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "solver.h"
@@ -40,6 +50,8 @@
 #define RILP_OPTIONS(X)                                                                     \
   X(max_nodes, INT, 400, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
   X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)")  \
+  X(contract_above, INT, 250, 0, 1e6, "more stages than this: solve on a contraction of the order (0: never)") \
+  X(segments, INT, 50, 1, 1e6, "segments of that contraction (twice as many while it has no plan)") \
   X(greedy, INT, 1, 0, 1, "start from a greedy eviction plan of the stage shape (rs_greedy)") \
   X(rounds, INT, 40, 0, 1e6, "random roundings of the LP relaxation for the first incumbent") \
   X(node_heur, INT, 10, 0, 1e6, "round the node LP every this many B&B nodes (0: never)")   \
@@ -63,7 +75,8 @@ typedef struct search {
   double bound;       /* best bound of the stage MILP seen */
   bool proved;        /* the stage MILP's optimum is proved */
   bool infeasible;    /* the stage MILP has no solution */
-  bool cut;           /* a time limit stopped a phase */
+  bool cut;           /* the time limit stopped a phase (the stage MILP, the proof or
+                       * the bound): another run could answer otherwise */
   double *col;        /* scratch, one per column (1-based) */
   mp_rng rng;
   int calls;
@@ -103,17 +116,26 @@ static void take_mip(search *s) {
   rs_dec_destroy(&d);
 }
 
+/* Past c's deadline: GLPK is told to stop (its tm_lim keeps a reserve, so
+ * this is the rare run that overshoots it) and the phase counts as cut. */
+static bool stop_at_deadline(glp_tree *T, const mp_ctx *c, bool *cut) {
+  if (!mp_time_up(c)) return false;
+  *cut = true;
+  glp_ios_terminate(T);
+  return true;
+}
+
 static void callback(glp_tree *T, void *info) {
   search *s = info;
   int p = glp_ios_best_node(T);
   if (p && glp_ios_node_bound(T, p) > s->bound) s->bound = glp_ios_node_bound(T, p);
   rm_rowgen(T, s->x, s->col);
-  if (glp_ios_reason(T) != GLP_IHEUR) return;
+  if (stop_at_deadline(T, s->c, &s->cut) || glp_ios_reason(T) != GLP_IHEUR) return;
   int every = (int)s->c->opt[OPT_node_heur];
   bool fresh = false;
   if (s->calls++ == 0) {
     fresh = isfinite(s->best_cost);
-  } else if (every > 0 && s->calls % every == 0 && !mp_time_up(s->c)) {
+  } else if (every > 0 && s->calls % every == 0) {
     int n = glp_get_num_cols(s->x->P);
     for (int j = 1; j <= n; j++) s->col[j] = glp_get_col_prim(s->x->P, j);
     fresh = round_lp(s, 2);
@@ -138,7 +160,7 @@ static void set_tree_options(const mp_ctx *c, glp_iocp *ip) {
 static void dive_callback(glp_tree *T, void *info) {
   search *s = info;
   rm_rowgen(T, s->x, s->col);
-  if (glp_ios_reason(T) == GLP_IBINGO) glp_ios_terminate(T);
+  if (!stop_at_deadline(T, s->c, &s->cut) && glp_ios_reason(T) == GLP_IBINGO) glp_ios_terminate(T);
 }
 
 static void dive(search *s) {
@@ -154,6 +176,7 @@ static void dive(search *s) {
   int irc = glp_intopt(s->x->P, &ip);
   int st = glp_mip_status(s->x->P);
   if (st == GLP_OPT || st == GLP_FEAS) take_mip(s);
+  if (irc == GLP_ETMLIM) s->cut = true;
   if (irc == 0 && st == GLP_NOFEAS) s->infeasible = s->proved = true; /* the dive searched it all */
 }
 
@@ -181,26 +204,30 @@ static void branch_and_cut(search *s) {
   if (irc == 0 && st == GLP_NOFEAS && !isfinite(s->best_cost)) s->infeasible = true;
 }
 
+/* The stage LP with its rerun rows; false when it has no optimum (the
+ * time limit, no solution: the stage MILP has none either, as the rows
+ * hold for every plan of the stage shape, or GLPK failed). */
+static bool stage_lp(search *s) {
+  int lp = rm_solve_lp(s->x, s->c, s->col);
+  if (lp == RM_LP_TIME) s->cut = true;
+  if (lp == RM_LP_INFEASIBLE) s->infeasible = s->proved = true;
+  return lp == RM_LP_OPT;
+}
+
 /* The LP relaxation with its rerun rows, rounding, a dive when rounding
  * found nothing, then branch-and-cut. */
 static void run_stage(void *arg) {
   search *s = arg;
   mp_ctx *c = s->c;
-  int lp = rm_solve_lp(s->x, c, s->col);
-  if (lp == RM_LP_TIME) s->cut = true;
-  if (lp == RM_LP_INFEASIBLE) s->infeasible = s->proved = true;
-  if (lp != RM_LP_OPT) return;
+  if (!stage_lp(s)) return;
   s->bound = glp_get_obj_val(s->x->P);
   round_lp(s, (int)c->opt[OPT_rounds]);
   if (!isfinite(s->best_cost) && !rm_no_time(c, s->x, 1)) {
     dive(s);
-    if (!s->infeasible && rm_solve_lp(s->x, c, s->col) != RM_LP_OPT) { /* the root again */
-      s->cut = true;
-      return;
-    }
+    if (s->infeasible || s->cut || !stage_lp(s)) return; /* the root again */
   }
-  if (rm_no_time(c, s->x, 1) || s->infeasible) {
-    s->cut = !s->infeasible;
+  if (rm_no_time(c, s->x, 1)) {
+    s->cut = true;
     return;
   }
   branch_and_cut(s);
@@ -214,6 +241,7 @@ typedef struct proof {
   double target; /* the plan's cost: stop once the bound meets it */
   double bound;  /* best bound proved (every plan) */
   bool infeasible;
+  bool cut;      /* the time limit stopped it */
   double *col;   /* scratch */
   double *point; /* the plan as a point of the model, or NULL */
   bool given;
@@ -230,9 +258,13 @@ static void proof_callback(glp_tree *T, void *info) {
   if (p) {
     double b = glp_ios_node_bound(T, p);
     if (b > pf->bound) pf->bound = b;
-    if (meets(pf->s, pf->bound, pf->target)) glp_ios_terminate(T);
+    if (meets(pf->s, pf->bound, pf->target)) {
+      glp_ios_terminate(T);
+      return;
+    }
   }
   rm_rowgen(T, &pf->x, pf->col);
+  if (stop_at_deadline(T, pf->s->c, &pf->cut)) return;
   if (glp_ios_reason(T) == GLP_IHEUR && !pf->given && pf->point) {
     pf->given = true;
     glp_ios_heur_sol(T, pf->point);
@@ -245,9 +277,14 @@ static void run_proof(void *arg) {
   glp_prob *P = pf->x.P;
   int lp = rm_solve_lp(&pf->x, c, pf->col);
   if (lp == RM_LP_INFEASIBLE) pf->infeasible = true;
+  if (lp == RM_LP_TIME) pf->cut = true;
   if (lp != RM_LP_OPT) return;
   pf->bound = glp_get_obj_val(P);
-  if (meets(pf->s, pf->bound, pf->target) || rm_no_time(c, &pf->x, 1)) return;
+  if (meets(pf->s, pf->bound, pf->target)) return;
+  if (rm_no_time(c, &pf->x, 1)) {
+    pf->cut = true;
+    return;
+  }
   glp_iocp ip;
   glp_init_iocp(&ip);
   ip.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
@@ -261,22 +298,27 @@ static void run_proof(void *arg) {
   if ((irc == 0 || irc == GLP_EMIPGAP) && st == GLP_OPT && glp_mip_obj_val(P) > pf->bound)
     pf->bound = glp_mip_obj_val(P); /* the search ended: its optimum bounds every plan */
   if (irc == 0 && st == GLP_NOFEAS) pf->infeasible = true;
+  if (irc == GLP_ETMLIM) pf->cut = true;
 }
 
+enum { PROOF_NONE, PROOF_INFEASIBLE, PROOF_CUT };
+
 /* Solve RM_BOUND until its bound meets `target` (INFINITY: decide
- * feasibility) or the time runs out.  Raises duration_bound;
- * returns 1 when it proves that no plan without copies fits, else 0. */
+ * feasibility) or the time runs out.  Raises duration_bound.  Returns
+ * PROOF_INFEASIBLE when it proves that no plan without copies fits,
+ * PROOF_CUT when the time limit stopped it first, else PROOF_NONE (it
+ * ended, or cannot be built: a size cap, not the clock). */
 static int prove(search *s, double target, const rs_dec *plan) {
   mp_ctx *c = s->c;
   mp_error err;
   proof pf = {.s = s, .target = target, .bound = -INFINITY};
   bool lazy = c->opt[OPT_explicit] == 0;
-  if (rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols], c->deadline,
-               &err))
-    return 0;
+  int built = rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols],
+                       c->deadline, &err);
+  if (built) return built == RM_BUILD_TIME ? PROOF_CUT : PROOF_NONE;
   if (pf.x.empty_row_fails) {
     rm_destroy(&pf.x);
-    return 1;
+    return PROOF_INFEASIBLE;
   }
   int ncols = glp_get_num_cols(pf.x.P);
   pf.col = mp_xcalloc((size_t)ncols + 1, sizeof(double));
@@ -287,7 +329,7 @@ static int prove(search *s, double target, const rs_dec *plan) {
   if (mp_glp_guarded(run_proof, &pf)) {
     pf.x.P = NULL; /* GLPK failed: its objects are gone, no bound */
     pf.bound = -INFINITY;
-    pf.infeasible = false;
+    pf.infeasible = pf.cut = false;
   }
   double b = rs_bound_up(pf.bound, s->unit);
   if (isfinite(target) && b > target) b = target;
@@ -295,7 +337,7 @@ static int prove(search *s, double target, const rs_dec *plan) {
   free(pf.col);
   free(pf.point);
   rm_destroy(&pf.x);
-  return pf.infeasible;
+  return pf.infeasible ? PROOF_INFEASIBLE : pf.cut ? PROOF_CUT : PROOF_NONE;
 }
 
 /* The LP of RM_BOUND alone: a duration bound valid for every plan without
@@ -304,6 +346,7 @@ static int prove(search *s, double target, const rs_dec *plan) {
 typedef struct lp_bound {
   search *s;
   double value;
+  bool cut; /* the time limit stopped it */
 } lp_bound;
 
 static void run_lp_bound(void *arg) {
@@ -311,18 +354,28 @@ static void run_lp_bound(void *arg) {
   mp_ctx *c = lb->s->c;
   rm_milp x;
   mp_error err;
-  if (rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols],
-               c->deadline, &err))
+  int built = rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols],
+                       c->deadline, &err);
+  if (built) {
+    lb->cut = built == RM_BUILD_TIME;
     return;
+  }
   double *col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
-  if (!x.empty_row_fails && rm_solve_lp(&x, c, col) == RM_LP_OPT) lb->value = glp_get_obj_val(x.P);
+  int lp = x.empty_row_fails ? RM_LP_INFEASIBLE : rm_solve_lp(&x, c, col);
+  if (lp == RM_LP_OPT) lb->value = glp_get_obj_val(x.P);
+  lb->cut = lp == RM_LP_TIME;
   free(col);
   rm_destroy(&x);
 }
 
 static void bound_by_lp(search *s) {
-  lp_bound lb = {s, -INFINITY};
+  lp_bound lb = {s, -INFINITY, false};
+  if (mp_time_up(s->c)) { /* the bound is the clock's to give */
+    s->cut = true;
+    return;
+  }
   if (mp_glp_guarded(run_lp_bound, &lb)) return;
+  if (lb.cut) s->cut = true;
   double b = rs_bound_up(lb.value, s->unit);
   if (isfinite(s->best_cost) && b > s->best_cost) b = s->best_cost;
   if (b > s->c->duration_bound) s->c->duration_bound = b;
@@ -342,10 +395,11 @@ static int answer(search *s, bool infeasible) {
   }
   if (!isfinite(s->best_cost)) {
     snprintf(c->msg, sizeof c->msg, "no plan within budget %lld %s", (long long)c->budget,
-             s->infeasible ? "in Checkmate's stage shape (its MILP is infeasible)"
-             : s->cut                      ? "found before the time limit"
-                                           : "found");
-    if (!s->infeasible && s->cut) c->status = MP_TIMEOUT; /* the limit ended it */
+             !s->infeasible ? (s->cut ? "found before the time limit" : "found")
+             : s->cut ? "in Checkmate's stage shape (its MILP is infeasible); the time limit ended "
+                        "the proof for every plan"
+                      : "in Checkmate's stage shape (its MILP is infeasible)");
+    if (s->cut) c->status = MP_TIMEOUT; /* the limit ended it: more time, another answer */
     return -1;
   }
   if (rs_decode_checked(s->m, &s->best, c)) return -1;
@@ -353,9 +407,10 @@ static int answer(search *s, bool infeasible) {
     c->status = MP_OPTIMAL;
     c->duration_bound = s->best_cost;
   } else {
-    c->status = s->proved ? MP_FEASIBLE : s->cut ? MP_TIMEOUT : MP_FEASIBLE;
-    snprintf(c->msg, sizeof c->msg, "%s%s; every plan takes at least %.6g",
+    c->status = s->cut ? MP_TIMEOUT : MP_FEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "%s%s%s; every plan takes at least %.6g",
              s->proved ? "optimal within Checkmate's stage shape" : "stage MILP not solved to the end",
+             s->proved && s->cut ? ", the time limit cut the bound for every plan" : "",
              c->bandwidth > 0 ? " (copies not modelled)" : "", c->duration_bound);
   }
   return 0;
@@ -415,16 +470,17 @@ static bool phases(search *s, double t0) {
   if (c->verbose)
     fprintf(stderr, "remat-ilp: stage MILP %.2f s, %s, cost %.6g, bound %.6g, %ld lazy rows\n",
             mp_now() - t0, s->proved ? "proved" : "not proved", s->best_cost, s->bound, s->x->cuts);
-  bool infeasible = false;
+  int proof = PROOF_NONE;
   if (exact && isfinite(s->best_cost) && s->proved && !meets(s, c->duration_bound, s->best_cost))
-    prove(s, s->best_cost, &s->best);
+    proof = prove(s, s->best_cost, &s->best);
   else if (exact && !isfinite(s->best_cost) && s->infeasible)
-    infeasible = prove(s, INFINITY, NULL) == 1;
-  else if (exact && !s->proved && !mp_time_up(c))
+    proof = prove(s, INFINITY, NULL);
+  else if (exact && !s->proved)
     bound_by_lp(s);
+  if (proof == PROOF_CUT) s->cut = true;
   if (c->verbose)
     fprintf(stderr, "remat-ilp: total %.2f s, duration bound %.6g\n", mp_now() - t0, c->duration_bound);
-  return infeasible;
+  return proof == PROOF_INFEASIBLE;
 }
 
 /* The time limit ended the stage MILP's build: the greedy plan, if any
@@ -483,6 +539,24 @@ static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
   return 0;
 }
 
+/* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
+static int solve_contracted(mp_ctx *c) {
+  c->opt[OPT_proof] = 0;
+  rs_model m;
+  rs_model_init(&m, c->g, c->start_order);
+  char why[sizeof c->msg];
+  int rc = over_cap(c, &m, why, sizeof why);
+  if (rc == 0) {
+    mp_glp_term(c);
+    rc = solve_stages(c, &m, mp_now());
+  } else {
+    snprintf(c->msg, sizeof c->msg, "%s", why);
+    c->status = MP_REFUSED;
+  }
+  rs_model_destroy(&m);
+  return rc;
+}
+
 /* Settled at once (mp_remat_settled), the answer stands; with --write-lp
  * the model is still written, unless a size cap would have refused it. */
 static int remat_ilp_solve(mp_ctx *c) {
@@ -493,6 +567,8 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   bool settled = mp_remat_settled(c);
   if (settled && !c->write_lp) return 0;
+  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
+    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
   double t0 = mp_now();
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);

@@ -12,13 +12,16 @@
  * Status: `feasible` (a rounding proves nothing).  The duration bound is the
  * LP value of the relaxation valid for every plan without copies (RM_BOUND,
  * bound=1), else the duration floor.  No plan within budget: -1, no claim
- * (below the floor: infeasible). */
+ * (below the floor: infeasible).  More stages than `contract_above`: all of this
+ * on a contraction of the order into `segments` segments (lib/remat_contract.h), the
+ * plan expanded and checked, no bound from the contraction. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib/remat_check.h"
+#include "lib/remat_contract.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "solver.h"
@@ -26,6 +29,8 @@
 #define RLP_OPTIONS(X)                                                                    \
   X(max_nodes, INT, 1000, 1, 1e6, "refuse graphs with more stages (non-input nodes) than this") \
   X(max_cols, INT, 3e6, 1000, 1e9, "refuse models with more columns than this (size cap)") \
+  X(contract_above, INT, 250, 0, 1e6, "more stages than this: solve on a contraction of the order (0: never)") \
+  X(segments, INT, 40, 1, 1e6, "segments of that contraction (twice as many while it has no plan)") \
   X(rounds, INT, 100, 0, 1e6, "random roundings of S per LP")                             \
   X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
   X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
@@ -150,12 +155,8 @@ static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost
   return 0;
 }
 
-static int remat_lp_solve(mp_ctx *c) {
-  if (!c->g) {
-    snprintf(c->msg, sizeof c->msg, "remat-lp plans graphs, not fixed-lifetime problems");
-    return -1;
-  }
-  if (mp_remat_settled(c)) return 0;
+/* The LPs, their roundings and the bound, on c->g. */
+static int solve_graph(mp_ctx *c) {
   mp_glp_term(c);
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
@@ -187,6 +188,23 @@ static int remat_lp_solve(mp_ctx *c) {
   rs_dec_destroy(&best);
   rs_model_destroy(&m);
   return rc;
+}
+
+/* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
+static int solve_contracted(mp_ctx *c) {
+  c->opt[OPT_bound] = 0;
+  return solve_graph(c);
+}
+
+static int remat_lp_solve(mp_ctx *c) {
+  if (!c->g) {
+    snprintf(c->msg, sizeof c->msg, "remat-lp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  if (mp_remat_settled(c)) return 0;
+  if (rc_wanted(c->g, c->opt[OPT_contract_above]))
+    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+  return solve_graph(c);
 }
 
 const mp_solver solver_remat_lp = {

@@ -142,8 +142,11 @@ static void restart_from(mp_rsa *s, mp_rng *r, int rs, const mp_rgene *seed, dou
   }
 }
 
-/* The restarts: true when the time limit cut them before the minimum. */
-static bool anneal_restarts(mp_ctx *c, mp_rsa *s, const mp_rgene *seed, double t_start) {
+/* How the time limit ended the restarts: not at all, after the minimum
+ * number of restarts (fill), or before it. */
+enum { CUT_NONE, CUT_FILL, CUT_EARLY };
+
+static int anneal_restarts(mp_ctx *c, mp_rsa *s, const mp_rgene *seed, double t_start) {
   mp_rng r;
   mp_rng_seed(&r, c->seed);
   int restarts = (int)c->opt[OPT_restarts], rs = 0;
@@ -161,13 +164,15 @@ static bool anneal_restarts(mp_ctx *c, mp_rsa *s, const mp_rgene *seed, double t
       fprintf(stderr, "remat-sa: restart %d: best %.6g, %ld plans decoded, %.3f s\n", rs,
               s->has_best ? s->best_duration : -1.0, s->evals, mp_now() - t_start);
   }
-  return cut && rs <= restarts;
+  return !cut ? CUT_NONE : rs <= restarts ? CUT_EARLY : CUT_FILL;
 }
 
 /* The best plan within the budget: the search's, or the start plan when
- * that is shorter; -1 when there is none. */
+ * that is shorter; -1 when there is none (timeout when the time limit
+ * ended the restarts, also those after the minimum: more might find one).
+ * A plan is a timeout when the limit cut the minimum of restarts. */
 static int finish(mp_ctx *c, mp_rsa *s, const mp_rstart *st, const mp_events *start, bool own,
-                  bool cut) {
+                  int cut) {
   double floor = c->duration_bound * (1 + 1e-12), duration = s->best_duration;
   if (mp_rstart_wins(st, s->has_best, s->best_duration)) {
     mp_events_copy(c->events, start);
@@ -180,13 +185,13 @@ static int finish(mp_ctx *c, mp_rsa *s, const mp_rstart *st, const mp_events *st
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld found (%ld plans tried; the floor is %lld)%s",
              (long long)c->budget, s->evals, (long long)mp_events_floor(c->g),
-             cut ? " before the time limit" : "");
-    if (cut) c->status = MP_TIMEOUT; /* the limit, not the search, ended it */
+             cut != CUT_NONE ? " before the time limit" : "");
+    if (cut != CUT_NONE) c->status = MP_TIMEOUT; /* the limit, not the search, ended it */
     return -1;
   }
   if (duration <= floor)
     c->status = MP_OPTIMAL;
-  else if (cut)
+  else if (cut == CUT_EARLY)
     c->status = MP_TIMEOUT; /* cut before the minimum */
   return 0;
 }
@@ -215,7 +220,7 @@ static int search(mp_ctx *c, mp_rsa *s) {
     fprintf(stderr, "remat-sa: start %s, duration %.6g, peak %lld, %ld plans decoded, %.3f s\n",
             mp_rsa_fits(s, &s->fc) ? "fits" : "over the budget", s->fc.duration,
             (long long)s->fc.peak, s->evals, mp_now() - t_start);
-  bool cut = anneal_restarts(c, s, seed, t_start);
+  int cut = anneal_restarts(c, s, seed, t_start);
   free(seed);
   int rc = finish(c, s, &st, start, own, cut);
   mp_events_destroy(&own_plan);

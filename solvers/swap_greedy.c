@@ -91,10 +91,10 @@ typedef struct sg_cand {
   double per;       /* bytes per overhead */
 } sg_cand;
 
-/* The whole plan, written to out (may be NULL). */
+/* The whole plan found, written to out, with no deadline: the rounds may
+ * have ended at it (ri_claim then says timeout). */
 static int measure(sg_state *s, mp_events *out, rx_exec *x) {
   rx_init(x, s->ri, out, INT64_MAX, s->bw);
-  x->deadline = s->c->deadline;
   rx_set_gaps(x, s->gap, s->prefetch);
   int rc = rx_start(x);
   if (rc == 0) rc = rx_finish(x);

@@ -148,6 +148,12 @@ int64_t mp_node_need(const mp_graph *g, int v) {
   return s;
 }
 
+bool mp_events_start_sampled(const mp_graph *g) {
+  for (int v = 0; v < g->n; v++)
+    if (g->nodes[v].is_input) return true;
+  return false;
+}
+
 int64_t mp_events_floor(const mp_graph *g) {
   int64_t in = 0, out = 0, need = 0;
   for (int b = 0; b < g->n_buf; b++) {

@@ -83,6 +83,12 @@ bool mp_events_follow(const mp_graph *g, const mp_events *p, const int *order);
 
 /* ---- bounds and budgets ---- */
 
+/* Is the start a memory sample?  Only when the graph has an input node:
+ * section 1 then has an input step (the input buffers, DESIGN 6.2's
+ * equivalence rule); without inputs it has none, and a 0-byte start sample
+ * would move profile_std away from section 1's. */
+bool mp_events_start_sampled(const mp_graph *g);
+
 /* Bytes resident while v runs in any plan: the distinct buffers v reads,
  * the buffers v owns, its workspace; 0 for an input (it never runs). */
 int64_t mp_node_need(const mp_graph *g, int v);
@@ -154,18 +160,19 @@ typedef struct mp_ev_figures {
   int64_t live_peak;     /* largest memory sample */
   double duration;       /* when the last event ends */
   double base_time;      /* every node's cost, once */
-  double overhead;       /* duration / base_time - 1; NAN when base_time is 0 */
+  double overhead;       /* duration / base_time - 1; 0 for a graph with no nodes,
+                            NAN when base_time is 0 otherwise */
   double recompute_time; /* the cost of every run after a node's first */
   int64_t recomputed;    /* how many such runs */
   double stall_time;     /* duration - the cost of all runs */
   int64_t transferred;   /* bytes copied, both directions */
   int64_t budget;        /* the budget the plan was made for (carried) */
-  int64_t n_samples;     /* 1 + runs + ins */
+  int64_t n_samples;     /* runs + ins, + 1 for the start when sampled */
   int n_runs, n_frees, n_outs, n_ins;
 } mp_ev_figures;
 
 /* Memory in plan order (DESIGN 6.3).  samples (may be NULL) receives the
- * 1 + runs + ins samples.  Returns live_peak. */
+ * n_samples samples (the start's first when sampled).  Returns live_peak. */
 int64_t mp_events_memory(const mp_graph *g, const mp_events *p, int64_t *samples);
 
 /* When each event is issued, starts and ends. */

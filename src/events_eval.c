@@ -18,8 +18,8 @@ int64_t mp_events_memory(const mp_graph *g, const mp_events *p, int64_t *samples
   int64_t live = 0, peak, m = 0;
   for (int b = 0; b < g->n_buf; b++)
     if (g->bufs[b].kind == MP_BUF_TENSOR && g->bufs[b].born_at_start) live += g->bufs[b].size;
-  peak = live; /* the start is a sample */
-  if (samples) samples[m++] = live;
+  peak = live; /* 0 without inputs: the peak is the same either way */
+  if (samples && mp_events_start_sampled(g)) samples[m++] = live;
   for (int i = 0; i < p->n; i++) {
     int id = p->ev[i].id;
     int64_t ws = 0;
@@ -121,7 +121,8 @@ void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth,
   f->live_peak = mp_events_memory(g, p, NULL);
   f->duration = mp_events_simulate(g, p, bandwidth, NULL);
   f->base_time = mp_base_time(g);
-  f->overhead = f->base_time > 0 ? f->duration / f->base_time - 1.0 : NAN;
+  /* DESIGN 1.1: every figure of a graph with no nodes is 0 */
+  f->overhead = f->base_time > 0 ? f->duration / f->base_time - 1.0 : g->n == 0 ? 0.0 : NAN;
   bool *ran = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(bool));
   double run_time = 0;
   for (int i = 0; i < p->n; i++) {
@@ -150,6 +151,6 @@ void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth,
     }
   }
   free(ran);
-  f->n_samples = 1 + (int64_t)f->n_runs + f->n_ins;
+  f->n_samples = (mp_events_start_sampled(g) ? 1 : 0) + (int64_t)f->n_runs + f->n_ins;
   f->stall_time = f->duration - run_time;
 }

@@ -94,7 +94,9 @@ void mp_events_problem(const mp_graph *g, const mp_events *p, int64_t align, mp_
   prob->n = s.n;
   prob->items = mp_xcalloc((size_t)(s.n ? s.n : 1), sizeof(mp_item));
   prob->ids = mp_xcalloc((size_t)(s.n ? s.n : 1), sizeof(char *));
-  prob->t_begin = 0;
+  /* sample times are kept (time 0 is the start); the profile covers the
+   * start only when it is a sample */
+  prob->t_begin = mp_events_start_sampled(g) ? 0 : 1;
   prob->t_end = last + 1;
   char key[48], id[80];
   for (int i = 0; i < s.n; i++) {

@@ -330,6 +330,9 @@ const char *memplan_result_message(const memplan_result *r);         /* "" when 
 
 typedef struct memplan_figures {
   bool has_figures;    /* false: no plan; only lower_bound is set */
+  /* lower_bound: on the live peak of every plan the command could choose:
+   * the order's own live peak when it was not searched (DESIGN 1.3), the
+   * best scheduling bound when it was, max-live for fixed lifetimes */
   bool has_baseline;   /* given_arena and reduction_vs_given are set */
   int64_t live_peak, arena, sum_sizes, lower_bound, given_arena;
   double fragmentation, reuse_ratio, profile_std, reduction_vs_given, reduction_vs_noreuse;
@@ -339,7 +342,7 @@ typedef struct memplan_figures {
    * of them), lower_bound the floor no plan goes under.  has_budget: the
    * chain was reached and budget, bandwidth and base_time are set; with
    * has_figures the figures of DESIGN 6.3 are set too (overhead is NAN
-   * when base_time is 0). */
+   * when base_time is 0 on a graph with nodes; 0 with no nodes). */
   bool has_remat, has_budget;
   int64_t budget;
   double bandwidth, base_time;

@@ -97,7 +97,9 @@ bool mp_plan_file_has_events(const char *path);
 int mp_event_plan_load(const mp_graph *g, const char *path, bool need_offsets, mp_event_plan *p,
                        char *msg, size_t cap);
 void mp_event_plan_destroy(mp_event_plan *p);
-/* The memory samples of an event plan (1 + runs + ins; malloc'ed, *n). */
+/* The memory of an event plan at each residency time: the start, then
+ * each run or in (1 + runs + ins; malloc'ed, *n).  Without an input node
+ * the start is no sample of DESIGN 6.3 and holds 0. */
 int64_t *mp_events_samples(const mp_graph *g, const mp_events *ev, int *n);
 /* The bytes of each of the n samples by origin: parts[0] first runs and
  * the start, parts[1] recomputations, parts[2] copies back (malloc'ed). */

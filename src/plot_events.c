@@ -115,8 +115,11 @@ void mp_event_plan_destroy(mp_event_plan *p) {
 int64_t *mp_events_samples(const mp_graph *g, const mp_events *ev, int *n) {
   int k = 1;
   for (int i = 0; i < ev->n; i++) k += ev->ev[i].kind == MP_EV_RUN || ev->ev[i].kind == MP_EV_IN;
-  int64_t *s = mp_xmalloc(sizeof(int64_t) * (size_t)k);
-  mp_events_memory(g, ev, s);
+  /* one value per residency time (events_problem.c), time 0 the start:
+   * nothing is resident there when the graph has no input node, and the
+   * start is then no sample of 6.3 (events.h) */
+  int64_t *s = mp_xcalloc((size_t)k, sizeof(int64_t));
+  mp_events_memory(g, ev, mp_events_start_sampled(g) ? s : s + 1);
   *n = k;
   return s;
 }

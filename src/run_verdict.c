@@ -24,13 +24,16 @@ static int64_t order_live(const run_state *s) {
   return r->order && !r->remat.has_plan ? mp_live_peak(&r->prob) : mp_order_peak(s->in->g, r->order);
 }
 
-/* A bound on the live peak of every plan the command could choose: the
- * lifetimes' own for a fixed-lifetime problem, the events floor with
- * recomputation (which can go below every order's peak), else the best
- * scheduling bound. */
+/* A bound on the live peak of every plan the command could choose (DESIGN
+ * 1.3): the lifetimes' own for a fixed-lifetime problem, the events floor
+ * with recomputation (which can go below every order's peak), the order's
+ * live peak when the order was not searched (the command could choose no
+ * other; it is at least every scheduling bound), else the best scheduling
+ * bound. */
 static int64_t lower_bound(const run_state *s) {
   if (!s->in->g) return mp_live_peak(&s->r->prob);
   if (s->r->has_remat) return mp_events_floor(s->in->g);
+  if (!s->order_searched && s->r->order) return mp_order_peak(s->in->g, s->r->order);
   return s->order_bound;
 }
 

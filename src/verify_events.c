@@ -21,21 +21,36 @@ static int plan_bandwidth(const mp_graph *g, mp_jdoc *plan, double *bw, mp_error
   return 0;
 }
 
-/* "order", when stated, is the order of the first runs (inputs first). */
+/* "order", when stated, lists every node once, and its non-input nodes in
+ * the order of their first runs.  Inputs never run (DESIGN 6.2) and section
+ * 1 lets an order put them anywhere, so they may stand at any position
+ * (memplan writes them first). */
 static int check_first_order(const mp_graph *g, mp_jdoc *plan, const mp_events *p, mp_error *err) {
   if (!mp_jdoc_has(plan, "order") || json_is_null(mp_jdoc_get(plan, "order"))) return 0;
   if (!mp_jdoc_is_array(plan, "order") || mp_jdoc_count(plan, "order") != (size_t)g->n)
     return mp_errorf(err, "\"order\" must list all %d nodes", g->n);
-  int *first = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
-  mp_events_first_order(g, p, first); /* complete: the plan verified */
+  int n = g->n, k = 0;
+  int *first = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
+  bool *seen = mp_xcalloc((size_t)(n ? n : 1), sizeof(bool));
+  mp_events_first_order(g, p, first); /* complete: the plan verified; inputs first */
+  while (k < n && g->nodes[first[k]].is_input) k++;
   int rc = 0;
-  for (int i = 0; i < g->n && !rc; i++) {
+  for (int i = 0; i < n && !rc; i++) {
     json_t *x = mp_jdoc_elem(plan, "order", (size_t)i, err);
-    if (!json_is_integer(x) || json_integer_value(x) != first[i])
+    json_int_t v = json_is_integer(x) ? json_integer_value(x) : -1;
+    if (v < 0 || v >= n)
+      rc = mp_errorf(err, "\"order\" position %d is not a node id", i);
+    else if (seen[v])
+      rc = mp_errorf(err, "\"order\" position %d names node %d again", i, (int)v);
+    else if (!g->nodes[v].is_input && (k >= n || v != first[k]))
       rc = mp_errorf(err, "\"order\" position %d is not the first runs' order (node %d runs first there)",
-                     i, first[i]);
+                     i, k < n ? first[k] : (int)v);
+    else if (!g->nodes[v].is_input)
+      k++;
+    if (!rc) seen[v] = true;
   }
   free(first);
+  free(seen);
   return rc;
 }
 

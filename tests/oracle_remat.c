@@ -164,7 +164,12 @@ static void memory(ox *o) {
   bool *res = zalloc((size_t)m->nb, sizeof(bool));
   for (int i = 0; i < m->nb; i++) res[i] = m->b[i].input && !m->b[i].ws;
   r->samples = zalloc((size_t)o->n + 1, sizeof(int64_t));
-  for (int k = -1; k < o->n; k++) {
+  /* the start is a sample only when the graph has an input node (section 1
+   * then has an input step; without one, DESIGN 6.2's keep-all plan has
+   * exactly section 1's profile only if the start is left out) */
+  bool start = false;
+  for (int v = 0; v < o->g->n; v++) start |= is_input(o->g, v);
+  for (int k = start ? -1 : 0; k < o->n; k++) {
     int64_t extra = 0;
     if (k >= 0) {
       const ox_event *e = &o->ev[k];
@@ -244,7 +249,8 @@ static void figures(ox *o) {
   ox_result *r = o->r;
   const mp_graph *g = o->g;
   for (int v = 0; v < g->n; v++) r->base_time += ox_cost(g, v);
-  r->overhead = r->base_time > 0 ? r->duration / r->base_time - 1 : NAN;
+  /* DESIGN 1.1: a graph with no nodes has every figure 0 */
+  r->overhead = r->base_time > 0 ? r->duration / r->base_time - 1 : g->n == 0 ? 0 : NAN;
   double runs = 0;
   for (int k = 0; k < o->n; k++) {
     const ox_event *e = &o->ev[k];

@@ -63,7 +63,9 @@ static int run_al(const mp_graph *g, const char *order, const char *place, int64
   return mp_run(&in, &spec, r);
 }
 
-/* Expected figures of one harness run. */
+/* Expected figures of one harness run.  lb: for the given order (not
+ * searched) its own live peak (DESIGN 1.3), for a searched one the best
+ * scheduling bound. */
 typedef struct want {
   int64_t peak, arena, sum, lb, given;
 } want;
@@ -122,7 +124,7 @@ START_TEST(seed_example) {
   for (int A = 1; A <= 64; A *= 64) {
     mp_result r;
     ck_assert_int_eq(run_al(g, "given", "bysize", A, &r), 0);
-    check_figs(&r, (want){16 * MB, 16 * MB, 16 * MB, 8 * MB, 16 * MB});
+    check_figs(&r, (want){16 * MB, 16 * MB, 16 * MB, 16 * MB, 16 * MB});
     ck_assert_int_eq(r.offsets[buf_of(g, "1")], 0);
     ck_assert_int_eq(r.offsets[buf_of(g, "0")], 8 * MB);
     ck_assert_int_eq(r.offsets[buf_of(g, "2")], 12 * MB);
@@ -191,7 +193,7 @@ START_TEST(view_extends_lifetime) {
    * arena 1500 = peak: fragmentation 0; sum 1550 */
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
-  check_figs(&r, (want){1500, 1500, 1550, 1300, 1500});
+  check_figs(&r, (want){1500, 1500, 1550, 1500, 1500});
   ck_assert_int_eq(r.offsets[buf_of(g, "3")], 1000);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 1300);
   ck_assert_int_eq(r.offsets[buf_of(g, "4")], 0);
@@ -201,7 +203,7 @@ START_TEST(view_extends_lifetime) {
    * 1544; peak still 1500 (sizes are never rounded): the 44 bytes of
    * padding are fragmentation 44/1544; reuse 1550/1544 */
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
-  check_figs(&r, (want){1500, 1544, 1550, 1300, 1544});
+  check_figs(&r, (want){1500, 1544, 1550, 1500, 1544});
   ck_assert_int_eq(r.offsets[buf_of(g, "3")], 1024);
   ck_assert_int_eq(r.offsets[buf_of(g, "2")], 1344);
   ck_assert(FEQ(r.fig.fragmentation, 44.0 / 1544.0));
@@ -305,13 +307,13 @@ START_TEST(inplace_chain) {
    * (live with r1, r2, not a) -> hole [0,100) -> 0.  arena 120 = peak */
   mp_result r;
   ck_assert_int_eq(run_al(g, "given", "bysize", 1, &r), 0);
-  check_figs(&r, (want){120, 120, 125, 110, 120});
+  check_figs(&r, (want){120, 120, 125, 120, 120});
   mp_result_destroy(&r);
   /* align 64: a 0; r1 128; r2: gap [110,128)? r2 is 10 bytes but must sit
    * at a multiple of 64: 0 and 64 collide with a, 128 with r1 -> 192.
    * out -> 0.  arena 202: fragmentation 82/202 */
   ck_assert_int_eq(run_al(g, "given", "bysize", 64, &r), 0);
-  check_figs(&r, (want){120, 202, 125, 110, 202});
+  check_figs(&r, (want){120, 202, 125, 120, 202});
   mp_result_destroy(&r);
   /* every order solver respects the in-place edges */
   for (int i = 0; i < mp_registry_size; i++) {
@@ -900,7 +902,7 @@ START_TEST(graphml_and_nodelink) {
   ck_assert_int_eq(ig.g->n_inplace_edges, 3);
   mp_result r;
   ck_assert_int_eq(run_al(ig.g, "given", "bysize", 64, &r), 0);
-  check_figs(&r, (want){120, 202, 125, 110, 202});
+  check_figs(&r, (want){120, 202, 125, 120, 202});
   mp_result_destroy(&r);
   mp_instance_destroy(&ig);
   mp_instance_destroy(&in);

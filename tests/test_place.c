@@ -4,7 +4,9 @@
  * buffers), on random graphs under several orders and on MiniMalloc's
  * example; exact reaches the max-live bound on zero-slack packings; a
  * capacity below max-live is infeasible at once; exact and ilp-place agree
- * where both finish; the same seed gives the same plan. */
+ * where both finish; the same seed gives the same plan; the GLPK solvers
+ * cut by the clock at any reading say `timeout` or the uncut answer. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -367,6 +369,80 @@ START_TEST(placer_after_the_deadline_not_worse_than_bysize) {
 }
 END_TEST
 
+/* Does b say what a says: an optimum the same arena, any other answer the
+ * same statuses, plan, figures and message? */
+static bool same_result(const mp_result *a, const mp_result *b) {
+  if (a->status != b->status || a->has_figures != b->has_figures) return false;
+  if (a->status == MP_OPTIMAL) return a->fig.arena == b->fig.arena;
+  if (a->order_status != b->order_status || a->place_status != b->place_status || strcmp(a->msg, b->msg))
+    return false;
+  if (!a->has_figures) return true;
+  return a->fig.arena == b->fig.arena && a->fig.lower_bound == b->fig.lower_bound &&
+         !memcmp(a->offsets, b->offsets, sizeof(int64_t) * (size_t)a->prob.n) &&
+         (!a->order || !memcmp(a->order, b->order, sizeof(int) * (size_t)a->n));
+}
+
+/* One GLPK chain on g (or p with a capacity), its quick options, with the
+ * deadline passed at each reading of the clock (at most ~60 of them). */
+static int glpk_cut_everywhere(const mp_graph *g, mp_problem *p, int64_t capacity, const char *order,
+                               const char *place, const char *what) {
+  const char *const *sets = tl_quick_sets(mp_solver_find(strcmp(order, "given") ? order : place));
+  mp_result a, b;
+  int timeouts = 0;
+  tl_clock_start(-1);
+  int rc_a = g ? tl_run(g, order, place, 1, 100, sets, &a)
+               : tl_run_fixed(p, place, 1, 100, capacity, sets, &a);
+  long reads = tl_clock_stop();
+  ck_assert_msg(a.status != MP_TIMEOUT, "%s,%s on %s: timeout, the clock never passed", order, place, what);
+  for (long j = 0; j < reads; j += reads > 60 ? reads / 60 : 1) {
+    tl_clock_start(j);
+    int rc_b = g ? tl_run(g, order, place, 1, 100, sets, &b)
+                 : tl_run_fixed(p, place, 1, 100, capacity, sets, &b);
+    tl_clock_stop();
+    ck_assert_msg(b.status == MP_TIMEOUT || (rc_a == rc_b && same_result(&a, &b)),
+                  "%s,%s on %s, deadline passed at clock reading %ld of %ld: rc %d, %s (%s); the uncut "
+                  "run: rc %d, %s (%s)", order, place, what, j, reads, rc_b, mp_status_name(b.status), b.msg,
+                  rc_a, mp_status_name(a.status), a.msg);
+    timeouts += b.status == MP_TIMEOUT;
+    mp_result_destroy(&b);
+  }
+  mp_result_destroy(&a);
+  return timeouts;
+}
+
+/* The GLPK solvers (ilp orders, ilp-place places, joint-ilp both) with the
+ * deadline passed at each reading of the clock (tl_clock_start: whatever
+ * the machine's speed): `timeout`, or what the run the clock never cut
+ * says (an optimum the same arena); on random graphs, and on problems with
+ * a capacity (a fit, or a proof that none exists). */
+START_TEST(glpk_cut_at_every_reading) {
+  static const char *const chains[][2] = {{"ilp", "bysize"}, {"given", "ilp-place"}, {"given", "joint-ilp"}};
+  mp_rng r;
+  mp_rng_seed(&r, 67);
+  char what[64];
+  int timeouts = 0, trials = tl_trials(6) > 3 ? tl_trials(6) : 3; /* 3: some runs GLPK must finish */
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 4 + t % 3, TL_ALL);
+    snprintf(what, sizeof what, "graph %d (%d nodes)", t, g->n);
+    for (int k = 0; k < 3; k++) timeouts += glpk_cut_everywhere(g, NULL, 0, chains[k][0], chains[k][1], what);
+    mp_graph_destroy(g);
+    mp_problem p;
+    rand_problem(&r, 6, t % 2, false, &p);
+    mp_result base;
+    ck_assert_int_eq(tl_run_fixed(&p, "bysize", 1, 0, 0, NULL, &base), 0);
+    int64_t lb = base.fig.lower_bound; /* max-live */
+    mp_result_destroy(&base);
+    for (int64_t cap = lb - 1; cap <= lb + 16; cap += 17) {
+      snprintf(what, sizeof what, "problem %d at capacity %lld", t, (long long)cap);
+      timeouts += glpk_cut_everywhere(NULL, &p, cap, "given", "ilp-place", what);
+    }
+    mp_problem_destroy(&p);
+  }
+  ck_assert_int_gt(timeouts, 0);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_place(void) {
   Suite *s = suite_create("place");
   TCase *tc = tcase_create("place");
@@ -382,6 +458,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, determinism_and_messages);
   tcase_add_test(tc, joint_ilp_not_worse);
   tcase_add_test(tc, placer_after_the_deadline_not_worse_than_bysize);
+  tcase_add_test(tc, glpk_cut_at_every_reading);
   suite_add_tcase(s, tc);
   return s;
 }

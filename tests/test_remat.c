@@ -167,7 +167,7 @@ static void same_offsets(const mp_problem *a, const mp_problem *b, const char *j
 }
 
 static void check_equivalence(mp_graph *g, const int *order, bool placers, const char *js,
-                              int *strict_count) {
+                              int *strict_count, int *inputless_count) {
   mp_events p;
   mp_events_init(&p);
   mp_events_from_order(g, order, &p);
@@ -208,6 +208,18 @@ static void check_equivalence(mp_graph *g, const int *order, bool placers, const
     ck_assert_msg(r.identical && a.t_end == b.t_end, "not section 1's problem\n%s", js);
     ck_assert_msg(mp_profile_std(&a) == mp_profile_std(&b), "profile std differs\n%s", js);
   }
+  /* no input node: no start sample, so the profile is section 1's step by
+   * step (one time later: time 0 stays the start) and so is its std-dev */
+  if (count_inputs(g) == 0) {
+    int64_t *pa = mp_profile(&a);
+    ck_assert_msg(b.t_end - b.t_begin == a.t_end - a.t_begin, "%lld samples, %lld steps\n%s",
+                  (long long)(b.t_end - b.t_begin), (long long)(a.t_end - a.t_begin), js);
+    for (int64_t t = 0; t < a.t_end - a.t_begin; t++) ck_assert_int_eq(pa[t], prof[t]);
+    ck_assert_msg(mp_profile_std(&a) == mp_profile_std(&b), "profile std %.17g, section 1 %.17g\n%s",
+                  mp_profile_std(&b), mp_profile_std(&a), js);
+    ++*inputless_count;
+    free(pa);
+  }
   if (r.strict) {
     ++*strict_count;
     if (placers) same_offsets(&a, &b, js);
@@ -219,13 +231,21 @@ static void check_equivalence(mp_graph *g, const int *order, bool placers, const
   mp_events_destroy(&p);
 }
 
+/* The graph's input nodes become ordinary source nodes ("zeros", the same
+ * length as "input"): a graph without inputs, and so without a start
+ * sample. */
+static void drop_inputs(char *js) {
+  for (char *p = js; (p = strstr(p, "\"op\":\"input\"")) != NULL; p += 13) memcpy(p + 6, "zeros", 5);
+}
+
 START_TEST(equivalence_rule) {
   mp_rng r;
   mp_rng_seed(&r, 6202);
-  int trials = tl_trials(3000), strict = 0;
+  int trials = tl_trials(3000), strict = 0, inputless = 0;
   for (int t = 0; t < trials; t++) {
     int n = 1 + t % 14;
     char *js = tl_random_json(&r, n, TL_ALL);
+    if (t % 5 == 4) drop_inputs(js);
     mp_graph *g = tl_graph(js);
     if (t % 2) random_costs(g, &r);
     or_model om;
@@ -233,13 +253,14 @@ START_TEST(equivalence_rule) {
     int *order = malloc(sizeof(int) * (size_t)n);
     or_random_order(&om, &r, order);
     if (t % 3 == 0) inputs_first(g, order);
-    check_equivalence(g, order, t % 10 == 0, js, &strict);
+    check_equivalence(g, order, t % 10 == 0, js, &strict, &inputless);
     free(order);
     or_destroy(&om);
     mp_graph_destroy(g);
     free(js);
   }
   ck_assert_msg(strict > trials / 4, "only %d of %d cases had a strict renaming", strict, trials);
+  ck_assert_msg(inputless >= trials / 5, "only %d of %d cases had no input node", inputless, trials);
   tl_cleanup();
 }
 END_TEST

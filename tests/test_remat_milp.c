@@ -7,6 +7,7 @@
  * decisions of the keep-all plan decode to it, Checkmate's explicit
  * formulation and the lazy rows agree. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,6 +17,7 @@
 #include "oracle.h"
 #include "registry.h"
 #include "remat_brute.h"
+#include "remat_clock.h"
 #include "testlib.h"
 
 /* Run an events solver; -1 when it gave no plan.  sets: "k=v" list or NULL. */
@@ -472,6 +474,56 @@ START_TEST(write_lp_round_trip) {
 }
 END_TEST
 
+/* The time limit is no answer.  remat-ilp at 0.12 s on a 121-node chain
+ * at its floor budget found its stage MILP infeasible, and the clock then
+ * cut the proof that no plan fits: it said "no plan" (status error) in one
+ * run and `infeasible` in the next; a stage-shape optimum whose bound for
+ * every plan the clock cut said `feasible`.  remat-ilp and remat-lp with
+ * their deadline passed at every reading of the clock (tests/remat_clock.h)
+ * on random tiny graphs from the floor up, with and without a link, say
+ * `timeout` or what the run never cut says; those uncut answers include
+ * remat-ilp's proofs beyond the floor (no plan fits, an optimum) and plans
+ * its proof does not meet. */
+START_TEST(deadline_at_every_reading) {
+  static const char *const solvers[] = {"remat-ilp", "remat-lp"};
+  mp_rng r;
+  mp_rng_seed(&r, 1519);
+  int proofs = 0, optimal = 0, unproved = 0, timeouts = 0;
+  int trials = tl_trials(16) > 6 ? tl_trials(16) : 6; /* 6: every kind of answer below */
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 5 + t % 5, TL_ALL);
+    for (int v = 0; v < g->n; v++)
+      if (mp_rng_below(&r, 2) && !g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 30)) / 10;
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    double bw = t % 3 == 2 ? 1500 : 0;
+    char what[64];
+    snprintf(what, sizeof what, "trial %d (%d nodes)", t, g->n);
+    for (int i = 0; i < 3; i++) {
+      int64_t b = floor + (keep - floor) * i / 3;
+      for (int k = 0; k < 2; k++) {
+        const mp_solver *s = mp_solver_find(solvers[k]);
+        rc_answer a;
+        rc_run_clocked(s, NULL, g, g->given, b, bw, -1, &a);
+        if (k == 0) {
+          proofs += a.status == MP_INFEASIBLE && b >= floor;
+          optimal += a.status == MP_OPTIMAL && a.duration > mp_events_duration_floor(g) + 1e-9;
+          unproved += a.rc == 0 && a.status == MP_FEASIBLE;
+        }
+        rc_answer_destroy(&a);
+        timeouts += rc_cut_everywhere(s, NULL, g, g->given, b, bw, 1000, what);
+      }
+    }
+    mp_graph_destroy(g);
+  }
+  if (tl_verbose())
+    printf("remat_milp clock cuts: %d infeasible, %d optimal above the floor, %d feasible; %d timeouts\n",
+           proofs, optimal, unproved, timeouts);
+  ck_assert_msg(proofs > 0 && optimal > 0 && unproved > 0 && timeouts > 0,
+                "infeasible %d, optimal %d, feasible %d, timeouts %d", proofs, optimal, unproved, timeouts);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_milp(void) {
   Suite *s = suite_create("remat_milp");
   TCase *tc = tcase_create("remat_milp");
@@ -485,6 +537,7 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(tc, explicit_and_lazy_agree);
   tcase_add_test(tc, chains_and_determinism);
   tcase_add_test(tc, write_lp_round_trip);
+  tcase_add_test(tc, deadline_at_every_reading);
   suite_add_tcase(s, tc);
   return s;
 }

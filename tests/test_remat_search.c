@@ -14,6 +14,7 @@
 #include "oracle.h"
 #include "registry.h"
 #include "remat_brute.h"
+#include "remat_clock.h"
 #include "testlib.h"
 
 static bool near(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1.0, fabs(b)); }
@@ -452,6 +453,56 @@ START_TEST(seeds_and_limits) {
 }
 END_TEST
 
+/* With fill=1 a search restarts until the time limit, which always ends
+ * it: without a plan that is a timeout (the next restart might find one),
+ * never a "no plan" the search concluded.  The deadline passes at readings
+ * of the clock after its minimum of restarts (the reading count of the
+ * fill=0 run, whose readings the fill=1 run repeats), at budgets where
+ * the fill=0 run finds none.  remat-sa said "no plan" (status error) when
+ * the clock cut a restart after the minimum. */
+START_TEST(fill_without_a_plan) {
+  mp_rng r;
+  mp_rng_seed(&r, 1409);
+  int cases = 0, cuts = 0;
+  for (int t = 0; t < 12; t++) {
+    mp_graph *g = tl_random_graph(&r, 8, TL_ALL);
+    random_costs(g, &r);
+    int64_t floor = mp_events_floor(g);
+    for (size_t k = 0; k < sizeof searchers / sizeof *searchers; k++) {
+      const mp_solver *s = mp_solver_find(searchers[k]);
+      const char *const *quick = tl_quick_sets(s);
+      const char *sets[16];
+      char fill[64];
+      snprintf(fill, sizeof fill, "%s.fill=1", s->name);
+      int n = 0;
+      for (; quick[n] && n < 14; n++) sets[n] = strstr(quick[n], ".fill=") ? fill : quick[n];
+      sets[n] = NULL;
+      rc_answer a, b;
+      rc_run_clocked(s, NULL, g, g->given, floor, 0, -1, &a);
+      if (a.rc == 0 || a.status == MP_REFUSED || a.reads == 0) { /* a plan, or no search */
+        rc_answer_destroy(&a);
+        continue;
+      }
+      ck_assert_msg(a.status != MP_TIMEOUT, "%s: timeout without a deadline: %s", s->name, a.msg);
+      cases++;
+      for (long j = a.reads; j < a.reads + 300; j += 6) {
+        rc_run_clocked(s, sets, g, g->given, floor, 0, j, &b);
+        ck_assert_msg(b.rc == 0 || b.status == MP_TIMEOUT, /* a later restart may find one */
+                      "%s with fill=1 on trial %d at the floor %lld, deadline passed at clock reading %ld "
+                      "(the minimum of restarts made %ld; this run %ld): rc %d, %s (%s)",
+                      s->name, t, (long long)floor, j, a.reads, b.reads, b.rc, mp_status_name(b.status), b.msg);
+        cuts += b.rc != 0;
+        rc_answer_destroy(&b);
+      }
+      rc_answer_destroy(&a);
+    }
+    mp_graph_destroy(g);
+  }
+  ck_assert_msg(cases >= 4 && cuts >= 40 * cases, "%d cases without a plan, %d cuts without one", cases, cuts);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_search(void) {
   Suite *s = suite_create("remat_search");
   TCase *tc = tcase_create("remat_search");
@@ -463,6 +514,7 @@ Suite *suite_remat_search(void) {
   tcase_add_test(tc, copies_against_brute);
   tcase_add_test(tc, claims);
   tcase_add_test(tc, seeds_and_limits);
+  tcase_add_test(tc, fill_without_a_plan);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -6,7 +6,10 @@
  * `optimal` only at the duration floor; known results on training chains
  * (rotor equals the brute-force optimum on small homogeneous ones;
  * tests/test_rotor.c compares it on heterogeneous, multi-output and
- * in-place chains); determinism; offload where recomputation cannot fit. */
+ * in-place chains); determinism; offload where recomputation cannot fit.
+ * And every registered events solver with its deadline passed at each
+ * reading of the clock (tests/remat_clock.h): `timeout`, or the answer of
+ * the run the clock never cut. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@
 #include "oracle.h"
 #include "registry.h"
 #include "remat_brute.h"
+#include "remat_clock.h"
 #include "testlib.h"
 
 static const char *const heuristics[] = {"chen-sqrt", "chen-greedy", "rotor", "dtr", "swap-greedy"};
@@ -413,6 +417,41 @@ START_TEST(claim_after_the_deadline) {
 }
 END_TEST
 
+/* The time limit is no answer: whichever reading of the clock finds the
+ * deadline passed, every events solver says `timeout` (with its plan if it
+ * has one), or says exactly what the run the clock never cut says (a proof
+ * the same proof).  remat-ilp at 0.12 s on a 121-node chain at its floor
+ * budget found its stage MILP infeasible, and the clock then cut the proof
+ * that no plan fits: it said "no plan" (status error) in one run and
+ * `infeasible` in the next; chen-greedy and swap-greedy replayed the plan
+ * they had found against the passed deadline and failed with "time limit";
+ * remat-ga missed a cut in its last children's local search. */
+START_TEST(deadline_at_every_clock_reading) {
+  mp_rng r;
+  mp_rng_seed(&r, 1307);
+  int cases = 0, timeouts = 0;
+  for (int t = 0; t < tl_trials(8); t++) {
+    mp_graph *g = t % 4 == 3 ? training_chain(4 + t / 4) : tl_random_graph(&r, 6 + t % 3 * 3, TL_ALL);
+    for (int v = 0; v < g->n; v++)
+      if (mp_rng_below(&r, 2) && !g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 30)) / 10;
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    int64_t budgets[3] = {floor, floor + (keep - floor) / 4, floor + (keep - floor) / 2};
+    double bw = t % 2 ? 0 : 2000;
+    char what[64];
+    snprintf(what, sizeof what, "trial %d (%d nodes)", t, g->n);
+    for (int k = 0; k < mp_registry_size; k++) {
+      const mp_solver *s = mp_registry[k];
+      if (s->decides != MP_DECIDES_EVENTS) continue;
+      for (int i = 0; i < 3; i++, cases++)
+        timeouts += rc_cut_everywhere(s, NULL, g, g->given, budgets[i], bw, 40, what);
+    }
+    mp_graph_destroy(g);
+  }
+  ck_assert_msg(timeouts > cases, "%d cases, %d cuts said timeout", cases, timeouts);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_rematheur(void) {
   Suite *s = suite_create("rematheur");
   TCase *tc = tcase_create("rematheur");
@@ -426,6 +465,7 @@ Suite *suite_rematheur(void) {
   tcase_add_test(tc, time_limit);
   tcase_add_test(tc, degenerate);
   tcase_add_test(tc, claim_after_the_deadline);
+  tcase_add_test(tc, deadline_at_every_clock_reading);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -25,6 +25,7 @@
 #include "rotor/rotor.h"
 #include "registry.h"
 #include "remat_brute.h"
+#include "remat_clock.h"
 #include "testlib.h"
 
 /* CH_BIGTAPE: a multi-output stage's second output (its tape: only its
@@ -572,6 +573,26 @@ START_TEST(searches_on_without_a_plan) {
 }
 END_TEST
 
+/* The clock, not the search, ends a run it cuts: on the graph and budget
+ * above, the deadline passed at readings of the clock spread over the run
+ * (the first chain's tables, none of which has a schedule that fits, then
+ * the other chains) gives `timeout`, or the plan of the run it never cut.
+ * rotor said "no plan: the least peak over its tables is ..." (status
+ * error) when the clock stopped it before the chain that finds one. */
+START_TEST(cut_before_the_other_chains) {
+  mp_error err;
+  mp_graph *g = mp_graph_read_json("../graphs/real/convnext_tiny_train_b32.json", false, &err);
+  ck_assert_msg(g != NULL, "%s", err.msg);
+  int64_t budget = mp_order_peak(g, g->given) / 2;
+  const char *defaults[] = {NULL};
+  int timeouts = rc_cut_everywhere(mp_solver_find("rotor"), defaults, g, g->given, budget, 0, 16,
+                                   "convnext_tiny_train_b32 at 0.5x");
+  ck_assert_int_gt(timeouts, 0);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* A tape copied out is freed when its copy has ended, at the latest after
  * the next stage's run (which the program checks with it resident), and
  * the program prices the stalls of a free that waits for its copy (the
@@ -692,6 +713,7 @@ Suite *suite_rotor(void) {
   tcase_add_test(tc, first_run_in_full);
   tcase_add_test(tc, offload_counted_while_copied);
   tcase_add_test(tc, searches_on_without_a_plan);
+  tcase_add_test(tc, cut_before_the_other_chains);
   tcase_add_test(tc, offload_free_after_next_stage);
   suite_add_tcase(s, tc);
   TCase *held = tcase_create("rotor_held"); /* its own case: CK_RUN_CASE=rotor_held runs it alone */

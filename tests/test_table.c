@@ -1060,6 +1060,33 @@ START_TEST(step_path_keeps_extremes) {
 }
 END_TEST
 
+/* The profile of an event plan has one value per residency time, time 0
+ * the start: 0 bytes when the graph has no input node (the start is then no
+ * sample, and the samples are one fewer), the input buffers otherwise. */
+START_TEST(event_samples_by_time) {
+  const char *js[] = {
+      "{\"nodes\":[{\"id\":0,\"op\":\"zeros\",\"size\":10,\"inputs\":[]},"
+      "{\"id\":1,\"op\":\"f\",\"size\":20,\"inputs\":[0]}]}",
+      "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":10,\"inputs\":[]},"
+      "{\"id\":1,\"op\":\"f\",\"size\":20,\"inputs\":[0]}]}"};
+  const int64_t want[2][3] = {{0, 10, 30}, {10, 30, 30}};
+  for (int k = 0; k < 2; k++) {
+    mp_graph *g = tl_graph(js[k]);
+    mp_events p;
+    mp_events_init(&p);
+    mp_events_from_order(g, g->given, &p);
+    int n = 0;
+    int64_t *s = mp_events_samples(g, &p, &n);
+    ck_assert_int_eq(n, k == 0 ? 3 : 2);
+    for (int t = 0; t < n; t++) ck_assert_int_eq(s[t], want[k][t]);
+    free(s);
+    mp_events_destroy(&p);
+    mp_graph_destroy(g);
+  }
+  tl_cleanup();
+}
+END_TEST
+
 /* The profile's legend says when the min-cut bound is above the chart
  * (event plans peak below it, and its line is not drawn). */
 START_TEST(bound_legend_off_chart) {
@@ -1095,6 +1122,7 @@ Suite *suite_table(void) {
   tcase_add_test(tc, claim_after_row_changes);
   tcase_add_test(tc, event_plan_pictures);
   tcase_add_test(tc, step_path_keeps_extremes);
+  tcase_add_test(tc, event_samples_by_time);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -77,6 +77,15 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
 
 const char *const *tl_quick_sets(const mp_solver *s);
 
+/* A clock the test drives (mp_now_override), so that a deadline passes at
+ * a chosen reading whatever the machine's speed: reading k is TL_CLOCK_T0
+ * + 1e-9 k until reading `jump` (-1: never), and past every deadline from
+ * then on.  tl_clock_stop restores the real clock and returns how many
+ * readings were made. */
+#define TL_CLOCK_T0 1000.0
+void tl_clock_start(long jump);
+long tl_clock_stop(void);
+
 /* Is the precedence relation of g (g->succ) acyclic, by igraph's own test
  * (independent of the graph's Kahn check)?  *edges receives its edge count
  * when not NULL. */

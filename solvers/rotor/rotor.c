@@ -385,8 +385,9 @@ static int rotor_solve(mp_ctx *c) {
   } else if (o.least_peak < INT64_MAX) {
     snprintf(c->msg, sizeof c->msg,
              "no plan within budget %lld: rotor's least peak over %d tables on its chains (%d stages, "
-             "then other slot grids and cuts) is %lld", (long long)c->budget, o.fills, o.L,
-             (long long)o.least_peak);
+             "then other slot grids and cuts) is %lld%s", (long long)c->budget, o.fills, o.L,
+             (long long)o.least_peak, mp_time_up(c) ? " before the time limit" : "");
+    rc = ri_no_plan(c); /* timeout when the limit cut the tables or the other chains */
   } else {
     snprintf(c->msg, sizeof c->msg, "rotor found no plan within budget %lld%s",
              (long long)c->budget, mp_time_up(c) ? " before the time limit" : "");

@@ -233,6 +233,10 @@ class Audit:
         if lb is None or lb < pn or lb > mine["live_peak"]:
             self.fail("bound", "%s %s: lower_bound %r outside [per-node %d, live peak %d]"
                       % (f, label, lb, pn, mine["live_peak"]), files)
+        # 1.3: "for a fixed order, its live peak"
+        if res.get("order_status") == "fixed" and lb != mine["live_peak"]:
+            self.fail("bound", "%s %s: order fixed, lower_bound %r is not its live peak %d"
+                      % (f, label, lb, mine["live_peak"]), files)
         if res.get("status") == "optimal":
             bounds = [res["live_peak"]] if res.get("order_status") == "fixed" else [lb]
             bounds += [s.get("bound") or 0 for s in res.get("stages", [])]
@@ -515,7 +519,11 @@ class Audit:
             peak, lb, st = res.get("live_peak"), res.get("lower_bound"), res.get("order_status")
             if peak is None or peak < opt:
                 self.fail("order-claims", "%s: live peak %r below the optimum %d" % (lbl, peak, opt), [f])
-            if lb is None or lb > opt:
+            if st == "fixed":  # 1.3: a fixed order's bound is its live peak
+                if lb != peak:
+                    self.fail("order-claims", "%s: order fixed, lower_bound %r, live peak %r"
+                              % (lbl, lb, peak), [f])
+            elif lb is None or lb > opt:
                 self.fail("order-claims", "%s: lower_bound %r above the optimum %d" % (lbl, lb, opt), [f])
             if st == "optimal" and peak != opt:
                 self.fail("order-claims", "%s: order optimal at %r, the optimum is %d" % (lbl, peak, opt), [f])
@@ -568,6 +576,24 @@ class Audit:
         g = m.g
         return [v for v in g.file_order if g.op[v] == "input"] + first
 
+    def stir_order(self, m, order, rng):
+        """An event plan's "order" as a plan may state it: mostly memplan's
+        (inputs first), often with the inputs moved anywhere (valid), now
+        and then with two positions swapped (valid only if the non-input
+        nodes keep their order)."""
+        order = list(order)
+        ins = [v for v in order if m.g.op[v] == "input"]
+        r = rng.random()
+        if r < 0.3 and ins:
+            order = [v for v in order if m.g.op[v] != "input"]
+            for v in ins:
+                order.insert(rng.randint(0, len(order)), v)
+            self.tick("event plans with inputs moved in \"order\"")
+        elif r < 0.4 and len(order) >= 2:
+            i, j = rng.sample(range(len(order)), 2)
+            order[i], order[j] = order[j], order[i]
+        return order
+
     def residency_keys(self, m, evs, items):
         """memplan's names: the first residency of J is "J", a later one
         "J@k" (k the index of the event that made it); "ws:J" likewise."""
@@ -604,6 +630,34 @@ class Audit:
                                        "reduction_vs_noreuse")})
         return fig
 
+    def inputless(self, g, rng, name):
+        """6.2's equivalence rule where it holds to the letter: the graph
+        with its input nodes made ordinary sources has no start sample, so
+        keep-all on the file order has section 1's profile, std-dev
+        included."""
+        g = json.loads(json.dumps(g))
+        for nd in g["nodes"]:
+            if nd.get("op") == "input":
+                nd["op"] = "zeros"
+        m = self.graph(json.dumps(g), rng, name, deep=False)
+        if m is None:
+            return
+        f = self.path(name + ".json")
+        of = R.order_figures(m, m.g.file_order)
+        rc, res, plan, ppath, err = self.solve(f, "--remat", "keepall", "--budget-frac", "1",
+                                               "--place", "noreuse")
+        lbl = "%s keepall (inputs made sources)" % f
+        if rc != 0 or res is None or plan is None:
+            self.fail("equivalence", "%s: exits %d: %s" % (lbl, rc, err[:200]), [f])
+            return
+        evs = R.parse_events(m, plan["events"])
+        rf = R.events_figures(m, evs, 0.0)
+        for k in ("live_peak", "sum_sizes", "profile_std"):
+            self.same("equivalence", "%s %s (section 1)" % (lbl, k), of[k], res.get(k), [f])
+            self.same("equivalence", "%s %s (reference)" % (lbl, k), rf[k], res.get(k), [f])
+        self.verify_verdict(m, f, ppath, plan, True, "keep-all plan without inputs")
+        self.tick("keep-all plans of graphs without inputs")
+
     def equivalence(self, m, evs, mine, of, lbl, f):
         """6.2: the keep-all plan of the file order has section 1's figures."""
         ref_evs = R.keepall_events(m, m.g.file_order)
@@ -618,9 +672,18 @@ class Audit:
         # memplan's keepall is that plan: section 1's peak and sum
         self.same("equivalence", lbl + " keepall live_peak", of["live_peak"], mine["live_peak"], [f])
         self.same("equivalence", lbl + " keepall sum_sizes", of["sum_sizes"], mine["sum_sizes"], [f])
-        # the start sample (a decision) makes profile_std differ from
-        # section 1's when no single input runs first: counted, not failed
-        if not close(mine["profile_std"], of["profile_std"]):
+        # the start sample (a decision, taken only when the graph has an
+        # input node) makes profile_std differ from section 1's when no
+        # single input runs first: counted, not failed.  Without an input
+        # node there is no start sample and 6.2 holds to the letter.
+        has_input = any(m.g.op[v] == "input" for v in m.g.file_order)
+        if not has_input:
+            self.same("equivalence", lbl + " keepall profile_std (no input node)",
+                      of["profile_std"], mine["profile_std"], [f])
+            self.same("equivalence", lbl + " reference keep-all profile_std (no input node)",
+                      of["profile_std"], rf["profile_std"], [f])
+            self.tick("keep-all plans of graphs without inputs: profile_std = section 1's")
+        elif not close(mine["profile_std"], of["profile_std"]):
             self.tick("keep-all plans whose profile_std differs from section 1 (start sample)")
 
     def mutate_events(self, m, f, plan, evs, bandwidth, rng):
@@ -709,8 +772,11 @@ class Audit:
             fig.update(pf)
             for k in EVENT_FIGS + ["reduction_vs_given"]:
                 p[k] = fig[k]
-            p["order"] = self.events_order(m, R.events_first_runs(m, evs))
-            if fig["live_peak"] > p["budget"]:
+            p["order"] = self.stir_order(m, self.events_order(m, R.events_first_runs(m, evs)), rng)
+            bad = R.check_events_order(m, evs, p["order"])
+            if bad:
+                why = (len(evs), bad)
+            elif fig["live_peak"] > p["budget"]:
                 why = (len(evs), "over the budget")
         self.tick("event plans judged: %s" % ("valid" if why is None else "invalid"))
         if why is None and any(k in (R.OUT, R.IN) for k, _x in evs):
@@ -893,12 +959,13 @@ def main():
     G.BIG_PROB = args.big
     a = Audit(args)
     rng = random.Random(args.seed)
-    graphs = []
+    graphs, dicts = [], []
     for i in range(args.graphs):
         g = G.gen_graph(rng, args.n_max, name="r%d" % i)
         m = a.graph(json.dumps(g), rng, "r%d" % i)
         if m is not None:
             graphs.append((m, a.path("r%d.json" % i)))
+            dicts.append(g)
     for i in range(args.invalid):
         g = G.gen_graph(rng, args.n_max, name="b%d" % i)
         text, what = G.break_graph(rng, g)
@@ -906,6 +973,8 @@ def main():
         a.graph(text, rng, "b%d" % i, deep=False)
     for m, f in graphs[:args.plans]:
         a.events(m, f, rng, mutations=a.n_mut + 1)
+    for k, g in enumerate(dicts[:args.plans // 4]):
+        a.inputless(g, rng, "z%d" % k)
     small = [(m, f) for m, f in graphs if 0 < m.g.n <= args.claims_n]
     for m, f in small[:args.claims]:
         a.claims(m, f, rng)

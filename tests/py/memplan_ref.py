@@ -932,6 +932,23 @@ def events_first_runs(m, evs):
     return first
 
 
+def check_events_order(m, evs, order):
+    """An event plan's stated "order" (1.5's key; a decision): every node
+    once, the non-input nodes in the order of their first runs, the inputs
+    (they never run, 6.2) anywhere, as section 1 lets an order put them.
+    None when it holds, else why not."""
+    g = m.g
+    if not isinstance(order, list) or len(order) != g.n:
+        return "order does not list every node"
+    if any(not _is_int(v) or v < 0 or v >= g.n for v in order):
+        return "order names no node"
+    if len(set(order)) != g.n:
+        return "order names a node twice"
+    if [v for v in order if g.op[v] != "input"] != events_first_runs(m, evs):
+        return "order is not the first runs' order"
+    return None
+
+
 def events_memory(m, evs):
     """Samples (6.3), the residencies as fixed-lifetime items, and their
     sizes.  Residency keys: (buffer, time made); workspaces ("ws:v", k)."""
@@ -945,7 +962,10 @@ def events_memory(m, evs):
         for b in m.made_by[v]:
             cur += m.size[b]
             open_res[b] = 0
-    samples = [cur]  # decision: the start is a sample
+    # decision: the start is a sample when the graph has an input node
+    # (section 1's input step); without one it has none, and 6.2's
+    # equivalence rule then gives section 1's profile exactly
+    samples = [cur] if inputs else []
     t = 0
     for kind, x in evs:
         if kind == RUN:
@@ -1034,10 +1054,11 @@ def events_figures(m, evs, bandwidth):
             moved += m.size[x]
     return {
         "samples": samples, "items": items, "life": life,
-        "live_peak": max(samples), "profile_std": pstd(samples),
+        "live_peak": max(samples, default=0), "profile_std": pstd(samples),
         "sum_sizes": sum(items.values()), "residencies": len(items),
         "duration": duration, "base_time": base,
-        "overhead": duration / base - 1 if base > 0 else None,
+        # 1.1: every figure of a graph with no nodes is 0
+        "overhead": duration / base - 1 if base > 0 else (0.0 if g.n == 0 else None),
         "recompute_time": rec_t, "recomputed": rec_n,
         "stall_time": duration - run_cost, "transferred": moved,
     }
