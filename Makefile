@@ -21,10 +21,13 @@ PREFIX  ?= /usr/local
 VERSION := $(shell sed -n 's/^#define MEMPLAN_VERSION "\(.*\)"/\1/p' src/memplan.h)
 SOVERSION := 0
 PKGS    := igraph jansson check cairo libxml-2.0
+# asked once (:=), not at each of the 400 compiles of make test
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs igraph jansson cairo libxml-2.0 2>/dev/null)
 # -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fPIC -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
-           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs igraph jansson cairo libxml-2.0 2>/dev/null) -lglpk -lsqlite3 -lm
+           $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 ifeq ($(V),1)
