@@ -21,10 +21,13 @@ PREFIX  ?= /usr/local
 VERSION := $(shell sed -n 's/^#define MEMPLAN_VERSION "\(.*\)"/\1/p' src/memplan.h)
 SOVERSION := 0
 PKGS    := igraph jansson check cairo libxml-2.0
+# asked once (:=), not at each of the 400 compiles of make test
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs igraph jansson cairo libxml-2.0 2>/dev/null)
 # -fPIC: the same objects make the binary, libmemplan.a and libmemplan.so
 CFLAGS  += -std=c11 -D_GNU_SOURCE $(OPT) -fPIC -Wall -Wextra -Isrc -Isolvers -Itests -MMD -MP \
-           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs igraph jansson cairo libxml-2.0 2>/dev/null) -lglpk -lsqlite3 -lm
+           $(PKG_CFLAGS)
+LDLIBS  += $(PKG_LIBS) -lglpk -lsqlite3 -lm
 CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null)
 
 ifeq ($(V),1)
@@ -49,7 +52,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
-        test-asan test-asan-build test-asan-run fuzz test-audit audit bench bench-full bench-remat \
+        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit audit bench bench-full bench-remat \
         bench-scale bench-limits graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
@@ -156,7 +159,7 @@ deps:
 	@sh scripts/deps.sh
 
 # make test: the unit tests, the CLI tests, the install test, the audit
-# sample (test-audit) and the sanitizer pass (test-asan-run).  Quiet unless
+# sample (test-audit) and the sanitizer pass (test-asan-run, three parts).  Quiet unless
 # V=1.  SOLVER=name: the property tests of that solver alone.  The last line
 # is the property tests' summary: each solver tested and its trial counts.
 # Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
@@ -165,22 +168,30 @@ deps:
 CKV := $(if $(filter 1,$(V)),normal,minimal)
 TEST_JOBS ?= 2
 TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
-TEST_PARTS = test-unit $(if $(SOLVER),,test-cli test-install test-audit test-asan-run)
+# The parts in the order they start, the longest first, so that the two jobs
+# end close together (CPU seconds on 2 cores: the sanitizer's unit tests and
+# its tests/cli.sh about 150 each, test-unit 125, the rest under 55 each).
+TEST_PARTS = $(if $(SOLVER),test-unit,test-asan-unit test-asan-cli test-unit test-asan-graphs \
+             test-cli test-audit test-install)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
 	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
-	@$(MAKE) --no-print-directory $(TEST_J) -Otarget $(TEST_PARTS)
+	@$(MAKE) --no-print-directory $(TEST_J) -Otarget TEST_BUILT=1 $(TEST_PARTS)
 	@cat $(BUILD)/props_summary.txt
 
-# what the parts of make test run (test-asan-build: the sanitizer build)
+# what the parts of make test run (test-asan-build: the sanitizer build).
+# TEST_BUILT=1 (make test's second step, after its build): a part does not
+# check its build again; that check takes a job, and make would meanwhile
+# start the next part, out of the order of TEST_PARTS
+unless_built = $(if $(TEST_BUILT),,$(1))
 test-build: bin/memplan $(BUILD)/test_memplan lib $(BUILD)/mp_batch
 
-test-unit: bin/memplan $(BUILD)/test_memplan
+test-unit: $(call unless_built,bin/memplan $(BUILD)/test_memplan)
 	$(Q)cd tests && CK_DEFAULT_TIMEOUT=600 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath $(BUILD))/props_summary.txt \
 	  $(if $(SOLVER),MP_TEST_SOLVER=$(SOLVER) CK_RUN_SUITE=props) ../$(BUILD)/test_memplan
 
-test-cli: bin/memplan
+test-cli: $(call unless_built,bin/memplan)
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
 	$(Q)/usr/bin/python3 tests/py/corners.py --bin bin/memplan
@@ -191,7 +202,7 @@ $(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
 	@$(if $(Q),echo "  LD $@")
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(CLI_OBJ) $(BUILD)/libmemplan.a $(LDFLAGS) $(LDLIBS)
 
-test-audit: bin/memplan $(BUILD)/mp_batch
+test-audit: $(call unless_built,bin/memplan $(BUILD)/mp_batch)
 	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
 	  --csvs 40 --invalid 60 --mutations 1 --claims 10 --order-claims 10 $(if $(filter 1,$(V)),,--quiet)
 
@@ -205,7 +216,7 @@ audit: bin/memplan $(BUILD)/mp_batch
 	  --invalid 100 --suite --keep build/audit-cli
 
 # install into a temporary PREFIX and build a program against it (pkg-config)
-test-install: bin/memplan lib
+test-install: $(call unless_built,bin/memplan lib)
 	@MAKE="$(MAKE)" sh tests/install.sh
 
 # ---- sanitizers: ASan + UBSan (float casts included): the unit tests with
@@ -217,16 +228,25 @@ FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
 test-asan: deps
-	@$(MAKE) --no-print-directory $(TEST_J) test-asan-run
+	@$(MAKE) --no-print-directory $(TEST_J) -Otarget test-asan-run
 
+# linked without PIE: the sanitizers' data (a source place per check) then
+# needs no relocation at each start, a fifth of the time of a short run
 test-asan-build:
-	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN)" \
+	@$(MAKE) -s --no-print-directory BUILD=build-asan OPT="-O1 -g $(SAN)" LDFLAGS="$(SAN) -no-pie" \
 	  build-asan/test_memplan build-asan/memplan $(FUZZ_TARGETS:%=build-asan/regress_%)
 
-test-asan-run: test-asan-build
+# in three parts that make test runs beside the others
+test-asan-run: test-asan-unit test-asan-cli test-asan-graphs
+
+test-asan-unit: $(call unless_built,test-asan-build)
 	$(Q)cd tests && $(SAN_ENV) CK_FORK=no MP_QUICK=1 CK_VERBOSITY=$(CKV) MP_TEST_VERBOSE=$(V) \
 	  MP_PROPS_SUMMARY=$(abspath build-asan)/props_summary.txt ../build-asan/test_memplan
+
+test-asan-cli: $(call unless_built,test-asan-build)
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/cli.sh
+
+test-asan-graphs: $(call unless_built,test-asan-build)
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
 	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
 	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
