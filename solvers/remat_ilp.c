@@ -539,36 +539,9 @@ static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
   return 0;
 }
 
-/* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
-static int solve_contracted(mp_ctx *c) {
-  c->opt[OPT_proof] = 0;
-  rs_model m;
-  rs_model_init(&m, c->g, c->start_order);
-  char why[sizeof c->msg];
-  int rc = over_cap(c, &m, why, sizeof why);
-  if (rc == 0) {
-    mp_glp_term(c);
-    rc = solve_stages(c, &m, mp_now());
-  } else {
-    snprintf(c->msg, sizeof c->msg, "%s", why);
-    c->status = MP_REFUSED;
-  }
-  rs_model_destroy(&m);
-  return rc;
-}
-
-/* Settled at once (mp_remat_settled), the answer stands; with --write-lp
- * the model is still written, unless a size cap would have refused it. */
-static int remat_ilp_solve(mp_ctx *c) {
-  mp_events_clear(c->events);
-  if (!c->g) {
-    snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
-    return -1;
-  }
-  bool settled = mp_remat_settled(c);
-  if (settled && !c->write_lp) return 0;
-  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
-    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+/* Build the stage model of c's order and solve it (and, with --write-lp,
+ * write it first); a size cap refuses, unless the answer was settled. */
+static int solve_model(mp_ctx *c, bool settled) {
   double t0 = mp_now();
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
@@ -586,6 +559,27 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   rs_model_destroy(&m);
   return rc;
+}
+
+/* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
+static int solve_contracted(mp_ctx *c) {
+  c->opt[OPT_proof] = 0;
+  return solve_model(c, false);
+}
+
+/* Settled at once (mp_remat_settled), the answer stands; with --write-lp
+ * the model is still written, unless a size cap would have refused it. */
+static int remat_ilp_solve(mp_ctx *c) {
+  mp_events_clear(c->events);
+  if (!c->g) {
+    snprintf(c->msg, sizeof c->msg, "remat-ilp plans graphs, not fixed-lifetime problems");
+    return -1;
+  }
+  bool settled = mp_remat_settled(c);
+  if (settled && !c->write_lp) return 0;
+  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
+    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+  return solve_model(c, settled);
 }
 
 const mp_solver solver_remat_ilp = {
