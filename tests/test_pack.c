@@ -185,25 +185,38 @@ START_TEST(fit_spans_equals_direct) {
   mp_spanbuf b;
   mp_spanbuf_init(&b);
   mp_span *copy = mp_xmalloc(sizeof(mp_span) * 3000);
-  for (int t = 0; t < tl_trials(400); t++) {
+  int64_t sorted_calls = 0;
+  for (int t = 0; t < tl_trials(600); t++) {
     int n = (int)mp_rng_below(&r, 3001);
-    bool crowded = t % 2;
+    int kind = t % 3; /* uniform, crowded, or spans near the item's size (no sort) */
+    bool crowded = kind == 1;
+    int64_t size = 1 + (int64_t)mp_rng_below(&r, 60), al = 1 + (int64_t)mp_rng_below(&r, 9);
+    if (kind == 2) size = 100 + (int64_t)mp_rng_below(&r, 400);
     mp_spanbuf_clear(&b);
     for (int i = 0; i < n; i++) {
       bool far = crowded && mp_rng_below(&r, 50) == 0;
       int64_t lo = (int64_t)mp_rng_below(&r, far ? 1000000000 : crowded ? 1000 : 1000000);
       int64_t hi = lo + 1 + (int64_t)mp_rng_below(&r, crowded ? 40 : 2000);
+      if (kind == 2) { /* tops near n x size: the bucket count stays under 4n */
+        lo = (int64_t)mp_rng_below(&r, (uint64_t)(n * size) + 1);
+        hi = lo + size / 2 + (int64_t)mp_rng_below(&r, (uint64_t)(2 * size));
+      }
       mp_spanbuf_add(&b, lo, hi);
       copy[i] = (mp_span){lo, hi};
     }
-    int64_t size = 1 + (int64_t)mp_rng_below(&r, 60), al = 1 + (int64_t)mp_rng_below(&r, 9);
     enum mp_fit fit = mp_rng_below(&r, 2) ? MP_BEST_FIT : MP_FIRST_FIT;
+    int64_t headed = b.headed;
     int64_t got = mp_fit_spans(&b, size, al, fit), want = fit_direct(copy, n, size, al, fit);
-    ck_assert_msg(got == want, "trial %d (%d spans, crowded %d, fit %d): offset %lld, direct %lld", t,
-                  n, crowded, fit, (long long)got, (long long)want);
+    sorted_calls += b.headed == headed;
+    ck_assert_msg(got == want, "trial %d (%d spans, kind %d, fit %d, %s): offset %lld, direct %lld", t,
+                  n, kind, fit, b.headed > headed ? "no sort" : "sorted", (long long)got,
+                  (long long)want);
     const mp_span *s = mp_spanbuf_sorted(&b);
     for (int i = 1; i < n; i++) ck_assert_msg(s[i - 1].lo <= s[i].lo, "trial %d: not sorted at %d", t, i);
   }
+  /* both ways were taken, many times each */
+  ck_assert_msg(b.headed >= tl_trials(600) / 6 && sorted_calls >= tl_trials(600) / 6,
+                "%lld calls without a sort, %lld sorted", (long long)b.headed, (long long)sorted_calls);
   free(copy);
   mp_spanbuf_destroy(&b);
 }

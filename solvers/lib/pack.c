@@ -99,6 +99,7 @@ static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
     }
     place(&x, p, off, i);
   }
+  if (cnt) cnt->unsorted = sb.headed;
   mp_spanbuf_destroy(&sb);
   mp_lifeindex_destroy(&x);
   return done;
@@ -144,10 +145,11 @@ void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt) {
   fprintf(stderr,
           "%s: %lld items placed through the lifetime index; it listed %lld placed items live "
           "with them (%.1f per item), whose spans leave %lld gaps below their top (%.1f per "
-          "item), %lld of them at least the item's size (%.1f per item)\n",
+          "item), %lld of them at least the item's size (%.1f per item); %lld items chose their gap "
+          "without sorting the spans\n",
           solver, (long long)cnt->items, (long long)cnt->listed, (double)cnt->listed / k,
           (long long)cnt->gaps, (double)cnt->gaps / k, (long long)cnt->fitting,
-          (double)cnt->fitting / k);
+          (double)cnt->fitting / k, (long long)cnt->unsorted);
 }
 
 static bool degenerate(const mp_item *it) { return it->fixed < 0 && it->size > 0 && it->hi <= it->lo; }

@@ -28,10 +28,12 @@ int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int
 /* What mp_pack_counted saw (for --verbose): items placed through the
  * lifetime index, the placed items it listed as live with them, the gaps
  * below the top of each listing's union of spans, and those gaps at least
- * the item's size; `swept`: the sequence went to the sweep instead. */
+ * the item's size, and the items whose gap choice needed no sort (their
+ * size-wide buckets were few); `swept`: the sequence went to the sweep
+ * instead. */
 typedef struct mp_pack_counts {
   bool swept;
-  int64_t items, listed, gaps, fitting;
+  int64_t items, listed, gaps, fitting, unsorted;
 } mp_pack_counts;
 
 /* mp_pack, but -1 (off unfinished) once mp_now() passes `deadline` (> 0;

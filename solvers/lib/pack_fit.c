@@ -10,7 +10,12 @@
 void mp_spanbuf_init(mp_spanbuf *b) {
   b->span = b->sorted = NULL;
   b->bucket = b->crowded = NULL;
+  b->head = NULL;
+  b->head_used = NULL;
+  b->head_cap = 0;
   b->n = b->cap = 0;
+  b->sorted_ok = false;
+  b->headed = 0;
   b->top = 0;
 }
 
@@ -19,6 +24,8 @@ void mp_spanbuf_destroy(mp_spanbuf *b) {
   free(b->sorted);
   free(b->bucket);
   free(b->crowded);
+  free(b->head);
+  free(b->head_used);
   mp_spanbuf_init(b);
 }
 
@@ -113,19 +120,79 @@ static void sort_bucketed(mp_spanbuf *b) {
   insertion_sort(b->sorted, k);
 }
 
-int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit) {
-  int64_t al = align < 1 ? 1 : align;
+/* The fit without a sort, when the union's top lies in bucket < MP_HEAD_BUCKETS
+ * per span (and < MP_HEAD_MAX), bucket(x) = floor(x m / 2^64) with m =
+ * ceil(2^64 / size): two starts in one bucket are less than `size` apart.  A
+ * gap of the union ends at a span's start L; if another span of L's bucket
+ * started below L, that span ends above the bucket's first address and at
+ * most at the gap's start, so the gap is shorter than `size` and fits
+ * nothing.  So the gaps that fit end at the buckets' lowest starts, and the
+ * union below such a start is the highest end in the buckets before:
+ * scan_spans over the buckets' (lowest lo, highest hi) in bucket order
+ * chooses what it chooses over the sorted spans.  False (nothing done) when
+ * the buckets would be too many. */
+static bool fit_by_heads(mp_spanbuf *b, int64_t size, int64_t al, enum mp_fit fit, int64_t *out) {
+  if (size < 2 || b->top <= 0) return false;
+  uint64_t m = (uint64_t)((((unsigned __int128)1 << 64) + (uint64_t)size - 1) / (uint64_t)size);
+#define BUCKET(x) ((int64_t)(((unsigned __int128)(uint64_t)(x) * m) >> 64))
+  int64_t last = BUCKET(b->top);
+  if (last >= (int64_t)MP_HEAD_BUCKETS * b->n || last >= MP_HEAD_MAX) return false;
+  int nb = (int)last + 1;
+  if (nb > b->head_cap) {
+    b->head = mp_xrealloc(b->head, sizeof(mp_span) * (size_t)nb);
+    b->head_used = mp_xrealloc(b->head_used, sizeof(uint64_t) * ((size_t)nb / 64 + 1));
+    for (int k = b->head_cap; k < nb; k++) b->head[k] = (mp_span){INT64_MAX, 0};
+    for (int w = b->head_cap ? b->head_cap / 64 + 1 : 0; w <= nb / 64; w++) b->head_used[w] = 0;
+    b->head_cap = nb;
+  }
+  mp_span *h = b->head;
+  uint64_t *used = b->head_used;
+  for (int i = 0; i < b->n; i++) {
+    int64_t k = BUCKET(b->span[i].lo);
+    mp_span *x = &h[k];
+    x->lo = b->span[i].lo < x->lo ? b->span[i].lo : x->lo;
+    x->hi = b->span[i].hi > x->hi ? b->span[i].hi : x->hi;
+    used[k >> 6] |= 1ull << (k & 63);
+  }
+#undef BUCKET
+  /* the used buckets in order into `sorted`, left empty for the next call */
+  int u = 0;
+  for (int w = 0; w <= (nb - 1) / 64; w++) {
+    for (uint64_t bits = used[w]; bits; bits &= bits - 1) {
+      int k = w * 64 + __builtin_ctzll(bits);
+      b->sorted[u++] = h[k];
+      h[k] = (mp_span){INT64_MAX, 0};
+    }
+    used[w] = 0;
+  }
+  *out = scan_spans(b->sorted, u, size, al, fit);
+  b->headed++;
+  return true;
+}
+
+static void sort_spans(mp_spanbuf *b) {
   if (b->n <= 32) {
     insertion_sort(b->span, b->n);
-    return scan_spans(b->span, b->n, size, al, fit);
-  }
-  if (b->n <= INT_MAX / MP_SPAN_BUCKETS) {
+  } else if (b->n <= INT_MAX / MP_SPAN_BUCKETS) {
     sort_bucketed(b);
   } else { /* the bucket count would not fit an int */
     memcpy(b->sorted, b->span, sizeof(mp_span) * (size_t)b->n);
     qsort(b->sorted, (size_t)b->n, sizeof(mp_span), cmp_span_lo);
   }
-  return scan_spans(b->sorted, b->n, size, al, fit);
+  b->sorted_ok = true;
+}
+
+const mp_span *mp_spanbuf_sorted(mp_spanbuf *b) {
+  if (!b->sorted_ok) sort_spans(b);
+  return b->n <= 32 ? b->span : b->sorted;
+}
+
+int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit) {
+  int64_t al = align < 1 ? 1 : align, off;
+  b->sorted_ok = false;
+  if (b->n > 32 && fit_by_heads(b, size, al, fit, &off)) return off;
+  sort_spans(b);
+  return scan_spans(mp_spanbuf_sorted(b), b->n, size, al, fit);
 }
 
 void mp_count_gaps(const mp_span *a, int n, int64_t size, int64_t *gaps, int64_t *fitting) {

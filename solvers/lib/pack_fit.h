@@ -3,11 +3,15 @@
  * overlapping), the offset it gets.  The gaps are those of the spans' union
  * below its top; first fit takes the lowest whose aligned start fits, best
  * fit the shortest such gap (ties: the lowest), and either, when none fits,
- * the aligned top.  The spans are sorted by a bucket sort on their offsets
- * (O(k) expected for k spans, O(k log k) at worst). */
+ * the aligned top.  When the union's top is at most MP_HEAD_BUCKETS k item
+ * sizes above 0 (k spans), no sort: one pass keeps each size-wide bucket's
+ * lowest start and highest end (pack_fit.c says why that is exact); else
+ * the spans are sorted by a bucket sort on their offsets (O(k) expected,
+ * O(k log k) at worst). */
 #ifndef MP_LIB_PACK_FIT_H
 #define MP_LIB_PACK_FIT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/pack.h"
@@ -16,8 +20,9 @@ typedef struct mp_span {
   int64_t lo, hi; /* address range [lo, hi) */
 } mp_span;
 
-/* Buckets per span in the sort of pack_fit.c. */
-enum { MP_SPAN_BUCKETS = 4 };
+/* Buckets per span in the sort of pack_fit.c; size-wide buckets per span (at
+ * most) and in all when the gap choice needs no sort. */
+enum { MP_SPAN_BUCKETS = 4, MP_HEAD_BUCKETS = 64, MP_HEAD_MAX = 1 << 20 };
 
 /* Spans collected for one item, and scratch reused from item to item. */
 typedef struct mp_spanbuf {
@@ -25,6 +30,12 @@ typedef struct mp_spanbuf {
   int n, cap;
   int *bucket;     /* bucket starts, MP_SPAN_BUCKETS cap + 1 */
   int *crowded;    /* buckets of more than 32 spans, then their starts */
+  mp_span *head;   /* per size-wide bucket: lowest lo, highest hi; {INT64_MAX, 0}
+                      (empty) between calls; head_cap of them */
+  uint64_t *head_used; /* the buckets a call touched (all 0 between calls) */
+  int head_cap;
+  bool sorted_ok;  /* `sorted` (or `span`, up to 32) holds the spans in order */
+  int64_t headed;  /* calls of mp_fit_spans that needed no sort */
   int64_t top;     /* the largest hi, kept by mp_spanbuf_add */
 } mp_spanbuf;
 
@@ -33,6 +44,7 @@ void mp_spanbuf_destroy(mp_spanbuf *b);
 static inline void mp_spanbuf_clear(mp_spanbuf *b) {
   b->n = 0;
   b->top = 0;
+  b->sorted_ok = false;
 }
 void mp_spanbuf_grow(mp_spanbuf *b, int need);
 static inline void mp_spanbuf_add(mp_spanbuf *b, int64_t lo, int64_t hi) {
@@ -45,8 +57,9 @@ static inline void mp_spanbuf_add(mp_spanbuf *b, int64_t lo, int64_t hi) {
  * spans of b (b's order is not kept). */
 int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit);
 
-/* After mp_fit_spans: b's spans in address order. */
-static inline const mp_span *mp_spanbuf_sorted(const mp_spanbuf *b) { return b->n <= 32 ? b->span : b->sorted; }
+/* After mp_fit_spans: b's spans in address order (sorted now if that call
+ * did not need to). */
+const mp_span *mp_spanbuf_sorted(mp_spanbuf *b);
 
 /* The gaps below the top of the union of n spans in address order: their
  * number, added to *gaps, and how many are at least `size` long, added to
