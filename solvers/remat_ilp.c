@@ -33,7 +33,12 @@
  * Size caps: max_nodes stages and max_cols columns (refused, not a claim).
  * More stages than `contract_above`: all of this on a contraction of the order
  * into `segments` segments (lib/remat_contract.h), the plan expanded and checked; its
- * claims are about the contraction and are dropped (no RM_BOUND).
+ * claims are about the contraction and are dropped.  Then, when RM_BOUND on the
+ * whole graph is within the caps (and bandwidth 0, proof=1), with the share
+ * bound_share of a time limit kept for it: no plan, the proof on the whole
+ * graph (`infeasible` when RM_BOUND is, `timeout` when the limit cut it); a
+ * plan not at the floor, the LP bound on the whole graph (`optimal` when it
+ * meets the plan, `timeout` when the limit cut it).
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>
@@ -449,6 +454,20 @@ static void take_start(search *s) {
   rs_dec_destroy(&d);
 }
 
+/* Without a host link (the models have no copies) and with the proof on:
+ * RM_BOUND may make claims beyond the floor. */
+static bool claims_beyond_floor(const mp_ctx *c) {
+  return c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
+}
+
+/* Keep a share of a time limit (bound_share) for a bound valid for every
+ * plan: c's deadline moved earlier; returns the one to restore. */
+static double keep_bound_share(mp_ctx *c) {
+  double deadline = c->deadline;
+  if (deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
+  return deadline;
+}
+
 /* Greedy, the stage MILP, the proof.  Returns true when RM_BOUND proved
  * that no plan without copies fits. */
 static bool phases(search *s, double t0) {
@@ -459,9 +478,8 @@ static bool phases(search *s, double t0) {
     s->best_cost = rs_cost(m, &s->best);
   if (c->verbose) fprintf(stderr, "remat-ilp: greedy %.2f s, cost %.6g\n", mp_now() - t0, s->best_cost);
   take_start(s);
-  bool exact = c->bandwidth <= 0 && c->opt[OPT_proof] != 0;
-  double deadline = c->deadline; /* a share of a limit stays for a bound */
-  if (exact && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
+  bool exact = claims_beyond_floor(c);
+  double deadline = exact ? keep_bound_share(c) : c->deadline;
   if (s->x->empty_row_fails)
     s->infeasible = s->proved = true;
   else if (mp_glp_guarded(run_stage, s))
@@ -523,16 +541,16 @@ static int solve_stages(mp_ctx *c, const rs_model *m, double t0) {
 }
 
 /* The size caps, checked before any model is built (a refusal writes no
- * model): max_nodes stages, max_cols columns of the stage MILP solved.
+ * model): max_nodes stages, max_cols columns of the model of that kind.
  * 0, or -1 with the reason in why. */
-static int over_cap(const mp_ctx *c, const rs_model *m, char *why, size_t len) {
+static int over_cap(const mp_ctx *c, const rs_model *m, rm_kind kind, char *why, size_t len) {
   mp_error err;
   if (m->n_pos > c->opt[OPT_max_nodes]) {
     snprintf(why, len, "%d stages exceed max_nodes=%.0f (the MILP has ~N^2 binaries)", m->n_pos,
              c->opt[OPT_max_nodes]);
     return -1;
   }
-  if (rm_size_cap(m, RM_STAGE, c->opt[OPT_explicit] == 0, (long)c->opt[OPT_max_cols], &err)) {
+  if (rm_size_cap(m, kind, c->opt[OPT_explicit] == 0, (long)c->opt[OPT_max_cols], &err)) {
     snprintf(why, len, "refused: %.200s", err.msg);
     return -1;
   }
@@ -546,7 +564,7 @@ static int solve_model(mp_ctx *c, bool settled) {
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
   char why[sizeof c->msg];
-  int rc = over_cap(c, &m, why, sizeof why);
+  int rc = over_cap(c, &m, RM_STAGE, why, sizeof why);
   if (rc == 0) {
     mp_glp_term(c);
     if (c->write_lp) rc = write_model(c, &m);
@@ -567,6 +585,69 @@ static int solve_contracted(mp_ctx *c) {
   return solve_model(c, false);
 }
 
+/* c->msg after `note` (the claim on the whole graph first: the
+ * contraction's message may be cut short). */
+static void note_first(mp_ctx *c, const char *note) {
+  char was[sizeof c->msg];
+  memcpy(was, c->msg, sizeof was);
+  int k = snprintf(c->msg, sizeof c->msg, "%s; ", note);
+  if (k <= 0 || (size_t)k >= sizeof c->msg) return;
+  size_t room = sizeof c->msg - (size_t)k;
+  snprintf(c->msg + k, room, "%.*s", (int)room - 1, was);
+}
+
+/* The contraction gave no plan: RM_BOUND on the whole graph decides
+ * whether any plan without copies fits (prove).  rc: the contraction's. */
+static int whole_without_plan(search *s, int rc) {
+  mp_ctx *c = s->c;
+  int proof = prove(s, INFINITY, NULL);
+  if (proof == PROOF_INFEASIBLE) return answer(s, true);
+  if (proof == PROOF_CUT) { /* more time could have proved it */
+    c->status = MP_TIMEOUT;
+    note_first(c, "the time limit ended the proof on the whole graph");
+  }
+  return rc;
+}
+
+/* The contraction's plan (c->events) is not proved optimal: the LP of
+ * RM_BOUND on the whole graph bounds every plan without copies
+ * (bound_by_lp); `optimal` when it meets the plan. */
+static void whole_with_plan(search *s) {
+  mp_ctx *c = s->c;
+  double before = c->duration_bound;
+  s->best_cost = mp_events_simulate(c->g, c->events, 0, NULL);
+  bound_by_lp(s);
+  char note[128];
+  snprintf(note, sizeof note, "the whole graph's relaxation: every plan without copies takes at least %.6g",
+           c->duration_bound);
+  if (meets(s, c->duration_bound, s->best_cost)) {
+    c->status = MP_OPTIMAL;
+    c->duration_bound = s->best_cost;
+    note_first(c, "optimal: the whole graph's relaxation meets the plan");
+    return;
+  }
+  if (s->cut) c->status = MP_TIMEOUT; /* the limit cut the bound: more time, another answer */
+  if (c->duration_bound > before) note_first(c, note);
+}
+
+/* On a contraction of the order (rc_solve), less a share of a time limit
+ * kept for RM_BOUND on the whole graph when it is within the caps: only
+ * the whole graph's relaxation may claim beyond the floor. */
+static int solve_by_contraction(mp_ctx *c) {
+  rs_model m;
+  rs_model_init(&m, c->g, c->start_order);
+  char why[sizeof c->msg];
+  bool whole = claims_beyond_floor(c) && over_cap(c, &m, RM_BOUND, why, sizeof why) == 0;
+  double deadline = whole ? keep_bound_share(c) : c->deadline;
+  int rc = rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+  c->deadline = deadline;
+  search s = {.c = c, .m = &m, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
+  if (whole && rc != 0) rc = whole_without_plan(&s, rc);
+  else if (whole && c->status != MP_OPTIMAL) whole_with_plan(&s);
+  rs_model_destroy(&m);
+  return rc;
+}
+
 /* Settled at once (mp_remat_settled), the answer stands; with --write-lp
  * the model is still written, unless a size cap would have refused it. */
 static int remat_ilp_solve(mp_ctx *c) {
@@ -578,7 +659,7 @@ static int remat_ilp_solve(mp_ctx *c) {
   bool settled = mp_remat_settled(c);
   if (settled && !c->write_lp) return 0;
   if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
-    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+    return solve_by_contraction(c);
   return solve_model(c, settled);
 }
 

@@ -16,6 +16,7 @@
 #include "registry.h"
 #include "remat_brute.h"
 #include "remat_check.h"
+#include "remat_clock.h"
 #include "testlib.h"
 
 static const char *const solvers[] = {"remat-ilp", "remat-lp"};
@@ -219,6 +220,86 @@ START_TEST(deterministic_for_a_seed) {
 }
 END_TEST
 
+/* remat-ilp forced onto a contraction: at a budget above the floor where
+ * RM_BOUND on the whole graph is infeasible (remat-ilp without a
+ * contraction says `infeasible`), the contraction has no plan and only the
+ * whole graph's relaxation can say so; it must, and the brute force must
+ * agree.  Before, every claim was dropped with the contraction: "no plan"
+ * (status error).  Returns how many such budgets. */
+static int whole_graph_proofs(const mp_graph *g, const int *order, const char *js) {
+  int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+  int proofs = 0;
+  mp_events ev;
+  mp_events_init(&ev);
+  for (int64_t b = floor; b < keep; b += 1 + (keep - floor) / 8) {
+    mp_ctx whole, con;
+    solve("remat-ilp", g, order, b, 0, &whole, &ev);
+    if (whole.status != MP_INFEASIBLE) continue;
+    double best;
+    ck_assert_msg(rb_optimum(g, b, order, 400000, &best, NULL) == RB_INFEASIBLE,
+                  "infeasible at %lld where %g fits\n%s", (long long)b, best, js);
+    int rc = solve("remat-ilp", g, order, b, 2, &con, &ev);
+    ck_assert_msg(rc == 0 && con.status == MP_INFEASIBLE,
+                  "contracted at %lld (floor %lld): rc %d, %s (%s); the whole graph: infeasible\n%s",
+                  (long long)b, (long long)floor, rc, mp_status_name(con.status), con.msg, js);
+    proofs++;
+  }
+  mp_events_destroy(&ev);
+  return proofs;
+}
+
+START_TEST(whole_graph_proves_infeasible) {
+  mp_rng r;
+  mp_rng_seed(&r, 8103);
+  int trials = tl_trials(60), proofs = 0;
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 4 + t % 8, TL_ALL);
+    mp_graph *g = tl_graph(js);
+    int *order = rc_order_for(g, &r, t);
+    proofs += whole_graph_proofs(g, order, js);
+    free(order);
+    mp_graph_destroy(g);
+    free(js);
+  }
+  if (tl_verbose()) fprintf(stderr, "whole_graph_proves_infeasible: %d proofs above the floor\n", proofs);
+  ck_assert_msg(proofs > trials / 10, "%d proofs above the floor", proofs);
+  tl_cleanup();
+}
+END_TEST
+
+/* The time limit is no answer on the contracted path either: remat-ilp
+ * forced onto a contraction, its deadline passed at every reading of the
+ * clock (tests/remat_clock.h), says `timeout` or what the uncut run says,
+ * including the whole graph's proofs that no plan fits above the floor. */
+START_TEST(contracted_deadline_at_every_reading) {
+  static const char *const sets[] = {"rounds=4", "contract_above=1", "segments=2", NULL};
+  const mp_solver *s = mp_solver_find("remat-ilp");
+  mp_rng r;
+  mp_rng_seed(&r, 8104);
+  int proofs = 0, timeouts = 0, trials = tl_trials(10) > 4 ? tl_trials(10) : 4;
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 5 + t % 5, TL_ALL);
+    rc_random_costs(g, &r);
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    char what[64];
+    snprintf(what, sizeof what, "trial %d (%d nodes), contracted", t, g->n);
+    for (int i = 0; i < 3; i++) {
+      int64_t b = floor + (keep - floor) * i / 4;
+      rc_answer a;
+      rc_run_clocked(s, sets, g, g->given, b, 0, -1, &a);
+      proofs += a.status == MP_INFEASIBLE;
+      rc_answer_destroy(&a);
+      timeouts += rc_cut_everywhere(s, sets, g, g->given, b, 0, 300, what);
+    }
+    mp_graph_destroy(g);
+  }
+  if (tl_verbose())
+    fprintf(stderr, "contracted clock cuts: %d infeasible above the floor, %d timeouts\n", proofs, timeouts);
+  ck_assert_msg(proofs > 0 && timeouts > 0, "infeasible %d, timeouts %d", proofs, timeouts);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_contract(void) {
   Suite *s = suite_create("remat_contract");
   TCase *tc = tcase_create("remat_contract");
@@ -227,6 +308,8 @@ Suite *suite_remat_contract(void) {
   tcase_add_test(tc, generated_training_graphs_expand);
   tcase_add_test(tc, solvers_against_brute_force);
   tcase_add_test(tc, deterministic_for_a_seed);
+  tcase_add_test(tc, whole_graph_proves_infeasible);
+  tcase_add_test(tc, contracted_deadline_at_every_reading);
   suite_add_tcase(s, tc);
   return s;
 }
