@@ -260,8 +260,9 @@ $(BUILD)/regress_%: $(OBJ) $(FUZZ_OBJ) $(BUILD)/fuzz/fuzz_%.o $(BUILD)/fuzz/regr
 
 # ---- fuzzing: clang's libFuzzer, each target for FUZZ_TIME seconds ----
 # New inputs go to build-fuzz/corpus/T (the committed seeds in fuzz/corpus/T
-# are read, not changed); a crash is written to fuzz/crashes/ and stops the
-# run.  Once fixed, copy it into fuzz/corpus/T: `make test` replays it.
+# are read, not changed; fuzz/T.dict, when there, is its dictionary); a
+# crash is written to fuzz/crashes/ and stops the run.  Once fixed, copy it
+# into fuzz/corpus/T: `make test` replays it.
 FUZZ_TIME ?= 30
 FUZZ_SAN  := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 fuzz:
@@ -272,8 +273,9 @@ fuzz:
 	@mkdir -p fuzz/crashes
 	@for t in $(FUZZ_TARGETS); do mkdir -p build-fuzz/corpus/$$t; \
 	  echo "fuzz $$t: $(FUZZ_TIME) s"; \
+	  dict=; [ -f fuzz/$$t.dict ] && dict=-dict=fuzz/$$t.dict; \
 	  build-fuzz/fuzz_$$t -max_total_time=$(FUZZ_TIME) -timeout=10 -rss_limit_mb=2048 \
-	    -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 \
+	    -artifact_prefix=fuzz/crashes/$$t- -print_final_stats=1 $$dict \
 	    build-fuzz/corpus/$$t fuzz/corpus/$$t >build-fuzz/fuzz_$$t.log 2>&1 \
 	    || { tail -60 build-fuzz/fuzz_$$t.log; exit 1; }; \
 	  grep -E "stat::number_of_executed_units|stat::new_units_added" build-fuzz/fuzz_$$t.log \

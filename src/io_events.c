@@ -2,6 +2,7 @@
  * 6.2): ["run", 5], ["free", "3"], ["out", "4:1"], ["in", "4:1"]; buffers
  * are named as in DESIGN 1.5. */
 #include <jansson.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,17 +11,27 @@
 #include "io_util.h"
 #include "util.h"
 
-int mp_buffer_parse(const mp_graph *g, const char *name) {
-  char *end;
-  long j = strtol(name, &end, 10);
-  if (end == name || j < 0 || j >= g->n || name[0] == '-' || name[0] == '+' || name[0] == ' ')
-    return -1;
-  long k = -1;
-  if (*end == ':') {
-    const char *ks = end + 1;
-    if (*ks < '0' || *ks > '9') return -1;
-    k = strtol(ks, &end, 10);
+/* The node or output number at s, as memplan writes it: digits, no sign,
+ * space or leading zero; the end of it, or NULL.  Values past INT_MAX stop
+ * (no id is that large). */
+static const char *parse_number(const char *s, long *out) {
+  if (*s < '0' || *s > '9' || (s[0] == '0' && s[1] >= '0' && s[1] <= '9')) return NULL;
+  long v = 0;
+  for (; *s >= '0' && *s <= '9'; s++) {
+    if (v > INT_MAX / 10) return NULL;
+    v = v * 10 + (*s - '0');
   }
+  *out = v;
+  return s;
+}
+
+/* "J" or "J:K" exactly: "01", "1:00" or "\t1" name nothing, as offsets'
+ * keys (verify.c), so a mangled name is an error, not another buffer. */
+int mp_buffer_parse(const mp_graph *g, const char *name) {
+  long j, k = -1;
+  const char *end = parse_number(name, &j);
+  if (!end || j >= g->n) return -1;
+  if (*end == ':' && !(end = parse_number(end + 1, &k))) return -1;
   if (*end) return -1;
   const mp_node *nd = &g->nodes[j];
   if (nd->has_alias) return -1; /* a view owns no storage */

@@ -794,7 +794,9 @@ START_TEST(json_round_trip) {
   ck_assert_int_eq(mp_buffer_parse(g, "1"), 1);
   ck_assert_int_eq(mp_buffer_parse(g, "1:0"), 1);
   ck_assert_int_eq(mp_buffer_parse(g, "3:1"), 3);
-  const char *bad[] = {"3", "2", "1:1", "9", "-1", "1:", "x", "1:0x", " 1", "ws:1", ""};
+  const char *bad[] = {"3", "2", "1:1", "9", "-1", "1:", "x", "1:0x", " 1", "ws:1", "",
+                       /* not as memplan writes them: another buffer must not pass */
+                       "\t1", "\n1", "01", "1:00", "01:0", "3:01", "1:+0", "4294967297"};
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
     ck_assert_msg(mp_buffer_parse(g, bad[i]) == -1, "'%s' parsed", bad[i]);
   const char *bad_plans[] = {"{}", "[[\"run\"]]", "[[\"jump\",1]]", "[[\"run\",\"1\"]]",
