@@ -274,16 +274,36 @@ static int load_time_limits(json_t *v, mp_experiment *e, char *sub, size_t cap) 
   return 0;
 }
 
-/* An integer key in [lo, hi] (absent: *out unchanged). */
-static int json_int_in(json_t *o, const char *key, double lo, double hi, int64_t *out, char *sub,
+/* A number key in [lo, hi], as the matching bench option takes it (absent:
+ * *out unchanged): a value beyond it would overflow where it is used (the
+ * memory limit in bytes is an rlim_t). */
+static int json_num_in(json_t *o, const char *key, double lo, double hi, double *out, char *sub,
                        size_t cap) {
-  double v = (double)*out;
+  double v = *out;
   if (json_num(o, key, lo, &v, sub, cap)) return -1;
-  if (v > hi || v != floor(v)) {
-    snprintf(sub, cap, "\"%s\" must be an integer in [%.0f, %.0f]", key, lo, hi);
+  if (v > hi) {
+    snprintf(sub, cap, "\"%s\" must be a number in [%g, %g]", key, lo, hi);
     return -1;
   }
-  *out = (int64_t)v;
+  *out = v;
+  return 0;
+}
+
+/* An integer key in [lo, hi] (absent: *out unchanged).  A JSON integer is
+ * taken exactly: as a double, 2^60 - 1 would read as 2^60. */
+static int json_int_in(json_t *o, const char *key, int64_t lo, int64_t hi, int64_t *out, char *sub,
+                       size_t cap) {
+  json_t *x = json_object_get(o, key);
+  if (!x) return 0;
+  double v = json_is_integer(x) ? 0 : json_number_value(x);
+  bool ok = json_is_integer(x) ? json_integer_value(x) >= lo && json_integer_value(x) <= hi
+                               : json_is_real(x) && v == floor(v) && v >= (double)lo && v <= (double)hi;
+  if (!ok) {
+    snprintf(sub, cap, "\"%s\" must be an integer in [%lld, %lld]", key, (long long)lo,
+             (long long)hi);
+    return -1;
+  }
+  *out = json_is_integer(x) ? json_integer_value(x) : (int64_t)v;
   return 0;
 }
 
@@ -291,11 +311,11 @@ static int load_numbers(json_t *o, mp_experiment *e, char *sub, size_t cap) {
   int64_t repeat = e->repeat;
   /* the limits of solve --align and --capacity (util.h): a value beyond them
    * would fail every cell */
-  if (json_int_in(o, "align", 0, (double)MP_MAX_ALIGN, &e->align, sub, cap) ||
-      json_int_in(o, "capacity", 0, (double)MP_MAX_TOTAL, &e->capacity, sub, cap) ||
+  if (json_int_in(o, "align", 0, MP_MAX_ALIGN, &e->align, sub, cap) ||
+      json_int_in(o, "capacity", 0, MP_MAX_TOTAL, &e->capacity, sub, cap) ||
       json_int_in(o, "repeat", 1, 1000, &repeat, sub, cap) ||
-      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, cap) ||
-      json_num(o, "grace_s", 0, &e->grace_s, sub, cap) ||
+      json_num_in(o, "mem_limit_mb", 0, 1e12, &e->mem_limit_mb, sub, cap) ||
+      json_num_in(o, "grace_s", 0, 1e9, &e->grace_s, sub, cap) ||
       json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, cap))
     return -1;
   e->repeat = (int)repeat;
