@@ -248,6 +248,8 @@ static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
 }
 
 static int on_node(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
+  /* refused here, as push's int counts would wrap long before the end */
+  if (p->n_nodes >= MP_MAX_NODES) return mp_errorf(err, "%s:%d: more than 2^28 nodes", p->path, line);
   p->nodes = push(p->nodes, sizeof *p->nodes, &p->n_nodes, &p->cap_nodes);
   gml_elem *e = &p->nodes[p->n_nodes - 1];
   e->line = line;
@@ -260,6 +262,8 @@ static int on_node(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
 }
 
 static int on_edge(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
+  /* each edge is an input: the limit of mp_graph_finish */
+  if (p->n_edges >= 1 << 28) return mp_errorf(err, "%s:%d: more than 2^28 edges", p->path, line);
   p->edges = push(p->edges, sizeof *p->edges, &p->n_edges, &p->cap_edges);
   gml_edge *e = &p->edges[p->n_edges - 1];
   e->line = line;
