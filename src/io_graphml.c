@@ -15,7 +15,8 @@
  * fractional sizes and output indices, several graphs and hyperedges.
  * Only elements of GraphML's namespace (or of none) count; a value read is
  * text only; edgedefault and directed take the schema's values; a key id
- * is declared once. */
+ * is declared once; an entity reference in a value is refused (not
+ * expanded, the parser would drop it: "1&e;" read as 1). */
 #include <libxml/xmlreader.h>
 #include <math.h>
 #include <stdio.h>
@@ -201,7 +202,15 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
   xmlNodePtr n = xmlTextReaderExpand(r);
   if (!n) return mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, line,
                            p->xml_err[0] ? p->xml_err : "XML error");
-  for (xmlNodePtr c = n->children; c; c = c->next)
+  for (xmlNodePtr c = n->children; c; c = c->next) {
+    /* entities are not expanded: "1&e;" would read as 1 (character
+     * references and &amp; &lt; &gt; &quot; &apos; are text already) */
+    if (c->type == XML_ENTITY_REF_NODE)
+      return mp_errorf(err, "%s:%d: %s%s%s holds the entity reference &%s;: memplan does not expand "
+                       "entities (write the value itself)", p->path,
+                       c->line > 0 ? c->line : n->line > 0 ? n->line : line,
+                       attr_name ? "the <data> of '" : "a <default>", attr_name ? attr_name : "",
+                       attr_name ? "'" : "", (const char *)c->name);
     if (c->type == XML_ELEMENT_NODE)
       return mp_errorf(err, "%s:%d: %s%s%s holds an element <%s%s%s>: a value is text only",
                        p->path, c->line > 0 ? c->line : line,
@@ -209,6 +218,7 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
                        attr_name ? "'" : "",
                        c->ns && c->ns->prefix ? (const char *)c->ns->prefix : "",
                        c->ns && c->ns->prefix ? ":" : "", (const char *)c->name);
+  }
   return 0;
 }
 

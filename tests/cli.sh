@@ -497,6 +497,13 @@ expect 0 "GraphML foreign elements skipped" $BIN info "$H/foreign.graphml" --for
 grep -q '"nodes": 2' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "GraphML foreign elements: $(tr -d '\n' <"$T/out")"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8<y:y>9</y:y></data></node></graph></graphml>' "$GX" >"$H/nested.graphml"
 hostile 1 "nested.graphml:1: the <data> of 'size' holds an element <y:y>" "GraphML element inside a size value" -- $BIN info "$H/nested.graphml"
+# an entity of the DTD is not expanded: "1&e;" read as 1 before; character
+# references and &amp; and the like are text
+printf '<?xml version="1.0"?>\n<!DOCTYPE graphml [<!ENTITY e "00">]>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key id="s" for="node" attr.name="size"/><graph>\n<node id="a"><data key="s">1&e;</data></node></graph></graphml>' >"$H/entity.graphml"
+hostile 1 "entity.graphml:4: the <data> of 'size' holds the entity reference &e;: memplan does not expand entities" "GraphML entity inside a size value" -- $BIN info "$H/entity.graphml"
+sed 's/1&e;/1\&#48;0/' "$H/entity.graphml" >"$H/charref.graphml"
+expect 0 "GraphML character reference in a size" $BIN info "$H/charref.graphml" --format json
+grep -q '"sum_sizes": 100,' "$T/out" && ok || bad "GraphML &#48;: $(tr -d '\n' <"$T/out")"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data></node><node id="b"><data key="s">8</data></node><edge source="a" target="b" directed="0"/></graph></graphml>' "$GX" >"$H/dir0.graphml"
 hostile 1 'dir0.graphml:1: an undirected edge \(directed="0"\)' "GraphML edge directed=0" -- $BIN info "$H/dir0.graphml"
 sed 's/directed="0"/directed="yes"/' "$H/dir0.graphml" >"$H/diryes.graphml"
