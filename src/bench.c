@@ -221,14 +221,19 @@ static int load_pairs(json_t *v, mp_experiment *e, char *sub, size_t cap) {
       snprintf(sub, cap, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
       return -1;
     }
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
-             json_string_value(json_array_get(p, 1)));
+    /* sized to fit: a fixed buffer cut a long chain ("bysize" and 600
+     * blanks and "junk" read as "bysize") */
+    const char *a = json_string_value(json_array_get(p, 0)), *b = json_string_value(json_array_get(p, 1));
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *buf = mp_xmalloc(n);
+    snprintf(buf, n, "%s\t%s", a, b);
     if (strchr(buf, ':')) {
+      free(buf);
       snprintf(sub, cap, "\"pairs\"[%zu]: write a chain with commas (\"greedy,sa\")", i);
       return -1;
     }
     push(&e->pairs, &e->n_pairs, buf);
+    free(buf);
   }
   return 0;
 }
@@ -852,8 +857,7 @@ static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t ca
   free_list(ord, no);
   free_list(plc, np);
   for (int i = 0; i < e->n_pairs && !rc; i++) {
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s", e->pairs[i]);
+    char *buf = mp_xstrdup(e->pairs[i]); /* "ORDER\tPLACE" (load_pairs) */
     char *tab = strchr(buf, '\t');
     *tab = 0;
     char *o1[1] = {buf}, *p1[1] = {tab + 1};
@@ -866,6 +870,7 @@ static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t ca
       for (int y = 0; y < np; y++) pair_add(l, ord[x], plc[y], true);
     free_list(ord, no);
     free_list(plc, np);
+    free(buf);
   }
   return rc;
 }

@@ -378,6 +378,13 @@ printf '{"graphs": ["g.json"], "order": ["greedy,greedy,greedy,greedy,greedy"]}'
 hostile 1 "\"order\" chain 'greedy,greedy,greedy,greedy,greedy': .*too long" "experiment order chain of 5" -- $BIN bench "$T/ch5.exp.json" --list
 printf '{"graphs": ["g.json"], "align": 2147483648}' >"$T/al.exp.json"
 hostile 1 '"align" must be an integer in \[0, 1073741824\]' "experiment align 2^31" -- $BIN bench "$T/al.exp.json" --list
+# "pairs" of long chains: a 600-byte buffer lost the tab after a long order
+# (a crash) and cut a long place to its head ("bysize" and blanks, its junk
+# unread); now each chain is read whole and checked as "order"/"place" are
+printf '{"graphs": ["g.json"], "pairs": [["given%700s", "bysize"]]}' '' >"$T/pl.exp.json"
+expect 0 "experiment pair with a 705-byte order" $BIN bench "$T/pl.exp.json" --list
+printf '{"graphs": ["g.json"], "pairs": [["given", "bysize%700sjunk"]]}' '' >"$T/pj.exp.json"
+hostile 1 "\"place\" chain 'bysize {8}" "experiment pair with junk after 700 blanks" -- $BIN bench "$T/pj.exp.json" --list
 hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan
 hostile 2 "--seed" "gen --seed beyond 64 bits" -- $BIN gen chain --seed 18446744073709551616
 hostile 2 "unknown option '--ord'" "abbreviated option" -- $BIN solve "$T/g.json" --ord greedy
