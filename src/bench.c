@@ -660,8 +660,28 @@ static bool excluded(const mp_experiment *e, const char *name) {
   return false;
 }
 
+/* A checked chain as its cells name it: the names joined by bare commas.
+ * "greedy, sa" was a cell of its own, and " sa" named no solver when the
+ * cell's options were picked: sa.iters=5 silently left out. */
+static char *canon_chain(const char *chain) {
+  char **items;
+  int k;
+  mp_error err;
+  if (mp_list_split("chain", chain, &items, &k, &err)) return mp_xstrdup(chain);
+  size_t len = 1;
+  for (int i = 0; i < k; i++) len += strlen(items[i]) + 1;
+  char *s = mp_xmalloc(len);
+  s[0] = 0;
+  for (int i = 0; i < k; i++) {
+    if (i) strcat(s, ",");
+    strcat(s, items[i]);
+  }
+  mp_list_free(items, k);
+  return s;
+}
+
 /* Expand "all" and check every chain: each name registered and deciding
- * the right thing.  Result: chains (strings). */
+ * the right thing.  Result: chains (strings), canonical. */
 static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order, char ***out,
                          int *n_out, char *msg, size_t cap) {
   char **l = NULL;
@@ -682,7 +702,9 @@ static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order
       free_list(l, n);
       return -1;
     }
-    push(&l, &n, in[i]);
+    char *c = canon_chain(in[i]);
+    push(&l, &n, c);
+    free(c);
   }
   /* dedupe, keeping first occurrence */
   int w = 0;

@@ -385,6 +385,11 @@ printf '{"graphs": ["g.json"], "pairs": [["given%700s", "bysize"]]}' '' >"$T/pl.
 expect 0 "experiment pair with a 705-byte order" $BIN bench "$T/pl.exp.json" --list
 printf '{"graphs": ["g.json"], "pairs": [["given", "bysize%700sjunk"]]}' '' >"$T/pj.exp.json"
 hostile 1 "\"place\" chain 'bysize {8}" "experiment pair with junk after 700 blanks" -- $BIN bench "$T/pj.exp.json" --list
+# a chain written with blanks in a file is the chain without them: one cell,
+# whose options apply (" sa" named no solver: sa.iters=5 was left out)
+printf '{"graphs": ["g.json"], "order": ["greedy, sa", "greedy,sa"], "place": ["bysize"], "options": ["sa.iters=5"]}' >"$T/bl.exp.json"
+expect 0 "experiment chain with a blank" $BIN bench "$T/bl.exp.json" --list
+[ "$(wc -l <"$T/out")" -eq 1 ] && grep -q "	greedy,sa	bysize	.*	sa.iters=5$" "$T/out" && ok || bad "experiment chain with a blank: $(cat "$T/out")"
 hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan
 hostile 2 "--seed" "gen --seed beyond 64 bits" -- $BIN gen chain --seed 18446744073709551616
 hostile 2 "unknown option '--ord'" "abbreviated option" -- $BIN solve "$T/g.json" --ord greedy
