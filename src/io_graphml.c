@@ -18,6 +18,7 @@
  * is declared once; an entity reference in a value is refused (not
  * expanded, the parser would drop it: "1&e;" read as 1). */
 #include <libxml/xmlreader.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -194,6 +195,13 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
   return 0;
 }
 
+/* A node's line (xmlGetLineNo: past 65535 from the text it holds, with
+ * XML_PARSE_BIG_LINES), else `line`. */
+static int node_line(xmlNodePtr n, int line) {
+  long l = xmlGetLineNo(n);
+  return l > 0 && l <= INT_MAX ? (int)l : line;
+}
+
 /* A value read is text: an element inside <data> (a foreign one, say) would
  * have its text run into the value's ("8<x:y>9</x:y>" read as 89). */
 static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *attr_name,
@@ -208,12 +216,12 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
     if (c->type == XML_ENTITY_REF_NODE)
       return mp_errorf(err, "%s:%d: %s%s%s holds the entity reference &%s;: memplan does not expand "
                        "entities (write the value itself)", p->path,
-                       c->line > 0 ? c->line : n->line > 0 ? n->line : line,
+                       node_line(n, line),
                        attr_name ? "the <data> of '" : "a <default>", attr_name ? attr_name : "",
                        attr_name ? "'" : "", (const char *)c->name);
     if (c->type == XML_ELEMENT_NODE)
       return mp_errorf(err, "%s:%d: %s%s%s holds an element <%s%s%s>: a value is text only",
-                       p->path, c->line > 0 ? c->line : line,
+                       p->path, node_line(c, line),
                        attr_name ? "the <data> of '" : "a <default>", attr_name ? attr_name : "",
                        attr_name ? "'" : "",
                        c->ns && c->ns->prefix ? (const char *)c->ns->prefix : "",
@@ -372,7 +380,8 @@ static bool blank_file(const char *path) {
  * with all it holds (yEd's graphics, say), as is all a <data> holds after
  * its value: neither declares nodes or edges. */
 static int parse_file(gml *p, mp_error *err) {
-  xmlTextReaderPtr r = xmlReaderForFile(p->path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
+  /* BIG_LINES: an element's own line number stopped at 65535 without it */
+  xmlTextReaderPtr r = xmlReaderForFile(p->path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
   if (!r) return mp_errorf(err, "%s: cannot open", p->path);
   xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, p);
   int rc = 0, ret = xmlTextReaderRead(r);
