@@ -20,6 +20,7 @@
 #include <libxml/xmlreader.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,8 @@ typedef struct gml {
   gml_key *cur_key;     /* the <key> whose <default> comes next */
   char xml_err[256];    /* first libxml2 error */
   int xml_line;
+  char gen_err[256];    /* what libxml2 wrote as generic errors (encodings, I/O) */
+  bool gen_done;        /* ... its first line is complete */
   bool size_declared, cost_declared;
 } gml;
 
@@ -97,6 +100,25 @@ static char *attr(xmlTextReaderPtr r, const char *name) {
   char *s = v ? mp_xstrdup((const char *)v) : NULL;
   xmlFree(v);
   return s;
+}
+
+/* libxml2's generic errors (an input its encoding cannot convert, say)
+ * bypass the reader's handler: kept for the message, not printed. */
+static void on_generic_error(void *ctx, const char *fmt, ...) {
+  gml *p = ctx;
+  size_t n = strlen(p->gen_err);
+  if (p->gen_done || n + 1 >= sizeof p->gen_err) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(p->gen_err + n, sizeof p->gen_err - n, fmt, ap);
+  va_end(ap);
+  char *nl = strchr(p->gen_err, '\n'); /* its first line only */
+  if (nl) *nl = 0, p->gen_done = true;
+}
+
+/* The first libxml2 error: the reader's, else the first generic line. */
+static const char *xml_error_text(const gml *p) {
+  return p->xml_err[0] ? p->xml_err : p->gen_err[0] ? p->gen_err : "XML error";
 }
 
 /* ---- node ids ---- */
@@ -209,7 +231,7 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
   if (xmlTextReaderIsEmptyElement(r)) return 0;
   xmlNodePtr n = xmlTextReaderExpand(r);
   if (!n) return mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, line,
-                           p->xml_err[0] ? p->xml_err : "XML error");
+                           xml_error_text(p));
   for (xmlNodePtr c = n->children; c; c = c->next) {
     /* entities are not expanded: "1&e;" would read as 1 (character
      * references and &amp; &lt; &gt; &quot; &apos; are text already) */
@@ -381,8 +403,15 @@ static bool blank_file(const char *path) {
  * its value: neither declares nodes or edges. */
 static int parse_file(gml *p, mp_error *err) {
   /* BIG_LINES: an element's own line number stopped at 65535 without it */
+  /* the caller's handler (a program linking libmemplan) comes back after */
+  xmlGenericErrorFunc old_fn = xmlGenericError;
+  void *old_ctx = xmlGenericErrorContext;
+  xmlSetGenericErrorFunc(p, on_generic_error);
   xmlTextReaderPtr r = xmlReaderForFile(p->path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
-  if (!r) return mp_errorf(err, "%s: cannot open", p->path);
+  if (!r) {
+    xmlSetGenericErrorFunc(old_ctx, old_fn);
+    return mp_errorf(err, "%s: cannot open", p->path);
+  }
   xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, p);
   int rc = 0, ret = xmlTextReaderRead(r);
   bool root_seen = false;
@@ -409,11 +438,13 @@ static int parse_file(gml *p, mp_error *err) {
   }
   if (!rc && ret < 0 && !root_seen && blank_file(p->path))
     rc = mp_errorf(err, "%s: empty file (no <graphml> element)", p->path);
+  int line = p->xml_line > 0 ? p->xml_line : xmlTextReaderGetParserLineNumber(r);
   if (!rc && ret < 0)
-    rc = mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, p->xml_line,
-                   p->xml_err[0] ? p->xml_err : "XML error");
+    rc = mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, line > 0 ? line : 1,
+                   xml_error_text(p));
   if (!rc && !root_seen) rc = mp_errorf(err, "%s: not a GraphML file (no <graphml> element)", p->path);
   xmlFreeTextReader(r);
+  xmlSetGenericErrorFunc(old_ctx, old_fn);
   return rc;
 }
 

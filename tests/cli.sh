@@ -520,6 +520,11 @@ grep -q '"sum_sizes": 100,' "$T/out" && ok || bad "GraphML &#48;: $(tr -d '\n' <
 # stopped counting there without XML_PARSE_BIG_LINES)
 { printf '%s<graph>\n' "$GX"; yes '' | head -n 70000; printf '<node id="a"><data key="s">8<y:y/></data></node></graph></graphml>\n'; } >"$H/biglines.graphml"
 hostile 1 "biglines.graphml:70002: the <data> of 'size' holds an element <y:y>" "GraphML line numbers past 65535" -- $BIN info "$H/biglines.graphml"
+# bytes its declared encoding cannot convert: libxml2's own words, once, with
+# a line (it printed them to stderr itself, then memplan said ":0: XML error")
+printf '<?xml version="1.0" encoding="UTF-7"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n\376\377\047\377</graphml>\n' >"$H/utf7.graphml"
+hostile 1 "^memplan: [^ ]*utf7.graphml:[1-9][0-9]*: not a readable GraphML file: input conversion failed" "GraphML bytes its encoding cannot convert" -- $BIN info "$H/utf7.graphml"
+[ "$(wc -l <"$T/err")" -eq 1 ] && ok || bad "GraphML encoding error: libxml2 printed: $(cat "$T/err")"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data></node><node id="b"><data key="s">8</data></node><edge source="a" target="b" directed="0"/></graph></graphml>' "$GX" >"$H/dir0.graphml"
 hostile 1 'dir0.graphml:1: an undirected edge \(directed="0"\)' "GraphML edge directed=0" -- $BIN info "$H/dir0.graphml"
 sed 's/directed="0"/directed="yes"/' "$H/dir0.graphml" >"$H/diryes.graphml"
