@@ -75,6 +75,8 @@ typedef struct gml {
   int dup_node, dup_first; /* the first node whose id was declared before (-1: none) */
   gml_key *keys;
   int n_keys;
+  id_table key_ids;     /* key ids to indices */
+  const char *def[A_N]; /* each slot's <default> (find_defaults) */
   int graphs;
   gml_elem *cur;        /* the node whose <data> come next */
   gml_edge *cur_edge;   /* ... or the edge */
@@ -153,18 +155,22 @@ static void id_grow(id_table *t) {
   free(old.slot);
 }
 
+/* Put s (kept by the caller, not copied) for v: -1, or the entry that had
+ * s already (then t is unchanged). */
+static int id_put(id_table *t, const char *s, int v) {
+  if (2 * (t->used + 1) > t->cap) id_grow(t);
+  uint32_t h = id_hash(s);
+  size_t i = id_lookup(t, s, h);
+  if (t->slot[i].id) return t->slot[i].node;
+  t->slot[i] = (id_slot){s, h, v};
+  t->used++;
+  return -1;
+}
+
 /* Node v's id; the first id declared twice is remembered for the message. */
 static void id_add(gml *p, int v) {
-  id_table *t = &p->ids;
-  if (2 * (t->used + 1) > t->cap) id_grow(t);
-  uint32_t h = id_hash(p->nodes[v].id);
-  size_t i = id_lookup(t, p->nodes[v].id, h);
-  if (t->slot[i].id) {
-    if (p->dup_node < 0) p->dup_node = v, p->dup_first = t->slot[i].node;
-    return;
-  }
-  t->slot[i] = (id_slot){p->nodes[v].id, h, v};
-  t->used++;
+  int first = id_put(&p->ids, p->nodes[v].id, v);
+  if (first >= 0 && p->dup_node < 0) p->dup_node = v, p->dup_first = first;
 }
 
 static void *push(void *a, size_t size, int *n, int *cap) {
@@ -208,11 +214,13 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
   free(dom);
   free(name);
   if (!k->id) return mp_errorf(err, "%s:%d: a <key> without an id", p->path, k->line);
-  /* a <data> names one key: with two of one id, which one it is is a guess */
-  for (int i = 0; i < p->n_keys - 1; i++)
-    if (!strcmp(p->keys[i].id, k->id))
-      return mp_errorf(err, "%s:%d: <key id=\"%s\"> is declared twice (first on line %d)", p->path,
-                       k->line, k->id, p->keys[i].line);
+  /* a <data> names one key: with two of one id, which one it is is a guess;
+   * looked up by hash, as every <data> is (a scan per <data> made 50000
+   * keys and nodes a 20 s read) */
+  int first = id_put(&p->key_ids, k->id, p->n_keys - 1);
+  if (first >= 0)
+    return mp_errorf(err, "%s:%d: <key id=\"%s\"> is declared twice (first on line %d)", p->path,
+                     k->line, k->id, p->keys[first].line);
   p->cur_key = xmlTextReaderIsEmptyElement(r) ? NULL : k;
   return 0;
 }
@@ -255,12 +263,9 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
 static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
   int line = xmlTextReaderGetParserLineNumber(r);
   char *key = attr(r, "key");
-  unsigned slots = 0;
-  for (int i = 0; key && i < p->n_keys; i++)
-    if (!strcmp(p->keys[i].id, key)) slots = p->keys[i].slots;
-  bool declared = false;
-  for (int i = 0; key && i < p->n_keys; i++) declared |= !strcmp(p->keys[i].id, key);
-  if (!declared) {
+  int ki = key ? id_find(&p->key_ids, key) : -1;
+  unsigned slots = ki >= 0 ? p->keys[ki].slots : 0;
+  if (ki < 0) {
     int rc = mp_errorf(err, "%s:%d: <data key=\"%s\"> names no declared <key>", p->path, line,
                        key ? key : "");
     free(key);
@@ -449,17 +454,18 @@ static int parse_file(gml *p, mp_error *err) {
 }
 
 /* ---- values, exactly ---- */
-static const char *key_default(const gml *p, int slot) {
-  for (int i = 0; i < p->n_keys; i++)
-    if (p->keys[i].slots & 1u << slot && p->keys[i].def) return p->keys[i].def;
-  return NULL;
+/* Each slot's default: the <default> of the first key feeding it that has
+ * one, found once (not per node and slot: keys x nodes). */
+static void find_defaults(gml *p) {
+  for (int slot = 0; slot < A_N; slot++)
+    for (int i = 0; i < p->n_keys && !p->def[slot]; i++)
+      if (p->keys[i].slots & 1u << slot && p->keys[i].def) p->def[slot] = p->keys[i].def;
 }
 
+static const char *key_default(const gml *p, int slot) { return p->def[slot]; }
+
 static const char *value(const gml *p, const gml_elem *e, int slot) {
-  if (e->val[slot]) return e->val[slot];
-  for (int i = 0; i < p->n_keys; i++)
-    if (p->keys[i].slots & 1u << slot && p->keys[i].def) return p->keys[i].def;
-  return NULL;
+  return e->val[slot] ? e->val[slot] : p->def[slot];
 }
 
 /* Bytes: an integer, or a real with no fraction below 2^53.  Absent: 0
@@ -617,6 +623,7 @@ static void gml_destroy(gml *p) {
   free(p->nodes);
   free(p->edges);
   free(p->ids.slot);
+  free(p->key_ids.slot);
   for (int i = 0; i < p->n_keys; i++) {
     free(p->keys[i].id);
     free(p->keys[i].def);
@@ -642,6 +649,7 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
                      "workspace", cost_attr ? cost_attr : "cost", "output"},
            .dup_node = -1};
   int rc = parse_file(&p, err);
+  find_defaults(&p);
   if (!rc) rc = check_attrs(&p, size_attr, cost_attr, err);
   const id_table *t = &p.ids;
   if (!rc) rc = check_ids(&p, err);

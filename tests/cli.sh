@@ -525,6 +525,16 @@ hostile 1 "biglines.graphml:70002: the <data> of 'size' holds an element <y:y>" 
 printf '<?xml version="1.0" encoding="UTF-7"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n\376\377\047\377</graphml>\n' >"$H/utf7.graphml"
 hostile 1 "^memplan: [^ ]*utf7.graphml:[1-9][0-9]*: not a readable GraphML file: input conversion failed" "GraphML bytes its encoding cannot convert" -- $BIN info "$H/utf7.graphml"
 [ "$(wc -l <"$T/err")" -eq 1 ] && ok || bad "GraphML encoding error: libxml2 printed: $(cat "$T/err")"
+# keys and their defaults are looked up by hash: 50000 keys and 50000 nodes
+# took 20 s (a scan of the keys per <data>, per node and slot), now well
+# under a second
+awk 'BEGIN { print "<?xml version=\"1.0\"?><graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">";
+  for (i = 0; i < 50000; i++) printf "<key id=\"k%d\" for=\"node\" attr.name=\"a%d\"/>\n", i, i;
+  print "<key id=\"s\" for=\"node\" attr.name=\"size\"><default>2</default></key><graph>";
+  for (i = 0; i < 50000; i++) printf "<node id=\"n%d\"><data key=\"k%d\">1</data></node>\n", i, i;
+  print "</graph></graphml>" }' >"$H/keys.graphml"
+expect 0 "GraphML of 50000 keys and nodes in 10 s" timeout 10 $BIN info "$H/keys.graphml" --format json
+grep -q '"sum_sizes": 100000,' "$T/out" && ok || bad "GraphML of 50000 keys: $(tr -d '\n' <"$T/out")"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data></node><node id="b"><data key="s">8</data></node><edge source="a" target="b" directed="0"/></graph></graphml>' "$GX" >"$H/dir0.graphml"
 hostile 1 'dir0.graphml:1: an undirected edge \(directed="0"\)' "GraphML edge directed=0" -- $BIN info "$H/dir0.graphml"
 sed 's/directed="0"/directed="yes"/' "$H/dir0.graphml" >"$H/diryes.graphml"
