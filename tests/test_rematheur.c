@@ -572,6 +572,44 @@ START_TEST(swap_greedy_by_hand) {
 }
 END_TEST
 
+/* swap-greedy with a link, by hand: B (cost 2) and W (cost 10) read the
+ * input x, C reads x, D reads C and x, F reads B, D, W and x.  Sizes x 1,
+ * B 2, W 1, C 3, D F 1; budget 7.  Keeping all takes 8 at D's run
+ * (time 13); B and W are idle there.  W's copy out would end after D
+ * starts (W ends at 12), so W can only be recomputed (10).  B's copy out
+ * ends long before D; its copy back cannot start before D has run (the
+ * memory), so F waits for it: 2 / bw.  At bw 0.5 that wait (4) costs more
+ * than B's rerun (2): B is recomputed, duration 15 + 2 = 17, nothing
+ * copied.  At bw 10 it is 0.2: B goes out and comes back, 15.2, 4 bytes
+ * copied. */
+START_TEST(swap_greedy_stall_or_rerun) {
+  mp_graph *g = tl_graph("{\"name\":\"sg_stall\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":2,\"size\":1,\"inputs\":[0],\"cost\":10},"
+                         "{\"id\":3,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[3,0],\"cost\":1},"
+                         "{\"id\":5,\"size\":1,\"inputs\":[1,4,2,0],\"cost\":1}]}");
+  static const struct { double bw, duration; int64_t transferred, recomputed; } want[] = {{0.5, 17, 0, 1}, {10, 15.2, 4, 0}};
+  for (int i = 0; i < 2; i++) {
+    mp_events ev;
+    mp_events_init(&ev);
+    mp_ctx c;
+    int rc = run("swap-greedy", g, g->given, 7, want[i].bw, &c, &ev);
+    ck_assert_msg(check_answer("swap-greedy", g, g->given, 7, want[i].bw, rc, &c, &ev, "sg_stall") >= 0, "%s", c.msg);
+    mp_ev_figures f;
+    mp_events_evaluate(g, &ev, want[i].bw, 7, &f);
+    ck_assert_msg(near(f.duration, want[i].duration) && f.transferred == want[i].transferred &&
+                  f.recomputed == want[i].recomputed,
+                  "swap-greedy at bw %g: duration %g, %lld bytes copied, %lld reruns", want[i].bw, f.duration,
+                  (long long)f.transferred, (long long)f.recomputed);
+    mp_events_destroy(&ev);
+  }
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* chen-greedy's choice, computed again from its definition: Checkmate's
  * greedy rule (a checkpoint at an articulation point once the segment's
  * bytes exceed B) for B over the grid total x 2^(-i/4), i < grid, then
@@ -690,6 +728,7 @@ Suite *suite_rematheur(void) {
   tcase_add_test(hand, dtr_by_hand);
   tcase_add_test(hand, dtr_neighbourhood_by_hand);
   tcase_add_test(hand, swap_greedy_by_hand);
+  tcase_add_test(hand, swap_greedy_stall_or_rerun);
   tcase_add_test(hand, chen_greedy_shortest_then_lowest);
   suite_add_tcase(s, hand);
   return s;
