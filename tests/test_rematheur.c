@@ -11,10 +11,12 @@
  * reading of the clock (tests/remat_clock.h): `timeout`, or the answer of
  * the run the clock never cut. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "events.h"
+#include "lib/remat_chen.h"
 #include "lib/remat_info.h"
 #include "oracle.h"
 #include "registry.h"
@@ -452,6 +454,261 @@ START_TEST(deadline_at_every_clock_reading) {
 }
 END_TEST
 
+/* DTR's rule on a graph small enough to follow by hand (x an input every
+ * node reads, so no eviction is blocked by it; costs B 1, A 1, C 2, D 1,
+ * E 1; sizes x 1, B 1, A 3, C 3, D 1, E 1; budget 7):
+ *  - C's run would take x + B + A + C = 8: A (made at clock 1, stale 1,
+ *    h = 1 / (3 x 1)) goes before B (made at 0, stale 2, h = 1 / (1 x 2));
+ *  - D's read of A: A again (8 again): B is the only candidate, gone;
+ *  - D's output: C (the only candidate) goes;
+ *  - E brings back B and C: 7 bytes with x, D and E.
+ * Three reruns (A, B, C: 1 + 1 + 2), duration 6 + 4 = 10, peak 7.  The
+ * size in h matters: without it A's h is 1 and B (1 / 2) would go first,
+ * two reruns and 9. */
+START_TEST(dtr_by_hand) {
+  mp_graph *g = tl_graph("{\"name\":\"dtr_size\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":1,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":2,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":3,\"size\":3,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[2],\"cost\":1},"
+                         "{\"id\":5,\"size\":1,\"inputs\":[1,3,4,0],\"cost\":1}]}");
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  int rc = run("dtr", g, g->given, 7, 0, &c, &ev);
+  ck_assert_msg(check_answer("dtr", g, g->given, 7, 0, rc, &c, &ev, "dtr_size") >= 0, "%s", c.msg);
+  mp_ev_figures f;
+  mp_events_evaluate(g, &ev, 0, 7, &f);
+  int reruns[6] = {0};
+  bool seen[6] = {0};
+  for (int i = 0; i < ev.n; i++)
+    if (ev.ev[i].kind == MP_EV_RUN) reruns[ev.ev[i].id] += seen[ev.ev[i].id], seen[ev.ev[i].id] = true;
+  ck_assert_msg(f.live_peak == 7 && near(f.duration, 10) && f.recomputed == 3 && reruns[1] == 1 &&
+                reruns[2] == 1 && reruns[3] == 1,
+                "dtr: peak %lld, duration %g, %lld reruns (B %d, A %d, C %d)", (long long)f.live_peak,
+                f.duration, (long long)f.recomputed, reruns[1], reruns[2], reruns[3]);
+  mp_events_destroy(&ev);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* DTR's evicted neighbourhood, by hand: P (reads x) -> Q; R, S1 (cost 4),
+ * S2 read x; then Y1 (S1, S2), Y2 (Y1, R), Y3 (Y2, Q), Y4 (Y3, P, x).
+ * Sizes x 1, P Q R 2, S1 1, S2 2, Y 1; costs 1 but S1's; budget 7.
+ *  - S1's run would take 8: P (stale 3, h = 1 / (2 x 3)) goes before Q
+ *    (1 / 4) and R (1 / 2);
+ *  - S2's would take 8: Q's rerun would need P's, gone, so c(e*(Q)) =
+ *    1 + 1 and h = 2 / (2 x 6); R's is 1 / (2 x 5): R goes;
+ *  - R comes back for Y2, P for Y4: two reruns, duration 12 + 2, peak 7.
+ * Priced without P, Q (1 / 12) would go instead of R (1 / 10). */
+START_TEST(dtr_neighbourhood_by_hand) {
+  mp_graph *g = tl_graph("{\"name\":\"dtr_neighbour\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[1],\"cost\":1},"
+                         "{\"id\":3,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[0],\"cost\":4},"
+                         "{\"id\":5,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":6,\"size\":1,\"inputs\":[4,5],\"cost\":1},"
+                         "{\"id\":7,\"size\":1,\"inputs\":[6,3],\"cost\":1},"
+                         "{\"id\":8,\"size\":1,\"inputs\":[7,2],\"cost\":1},"
+                         "{\"id\":9,\"size\":1,\"inputs\":[8,1,0],\"cost\":1}]}");
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  int rc = run("dtr", g, g->given, 7, 0, &c, &ev);
+  ck_assert_msg(check_answer("dtr", g, g->given, 7, 0, rc, &c, &ev, "dtr_neighbour") >= 0, "%s", c.msg);
+  mp_ev_figures f;
+  mp_events_evaluate(g, &ev, 0, 7, &f);
+  int runs[10] = {0};
+  for (int i = 0; i < ev.n; i++)
+    if (ev.ev[i].kind == MP_EV_RUN) runs[ev.ev[i].id]++;
+  ck_assert_msg(f.live_peak == 7 && near(f.duration, 14) && runs[1] == 2 && runs[2] == 1 && runs[3] == 2,
+                "dtr: peak %lld, duration %g; P runs %d times, Q %d, R %d", (long long)f.live_peak, f.duration,
+                runs[1], runs[2], runs[3]);
+  mp_events_destroy(&ev);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* swap-greedy without a link, by hand: G (cost 5) -> A; B and C read the
+ * input x (read to the end, so always there); D reads C, E reads A and D,
+ * F reads B and E.  Sizes x 1, G 1, A 2, B 2, C 3, D E F 1; budget 7.
+ * Keeping all takes 8 at C's run (x, A, B, C; G went after A).  There A
+ * and B are idle, 2 bytes each: a rerun of A also reruns G, which is gone
+ * (overhead 1 + 5), one of B costs 2, so B goes (more bytes per unit of
+ * overhead) and comes back for F: one rerun, duration 12 + 2 = 14, peak
+ * 7.  Priced without G, A would go (1 < 2) and come back with G: 18. */
+START_TEST(swap_greedy_by_hand) {
+  mp_graph *g = tl_graph("{\"name\":\"sg_gone\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":1,\"inputs\":[0],\"cost\":5},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[1],\"cost\":1},"
+                         "{\"id\":3,\"size\":2,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":4,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":5,\"size\":1,\"inputs\":[4,0],\"cost\":1},"
+                         "{\"id\":6,\"size\":1,\"inputs\":[2,5],\"cost\":1},"
+                         "{\"id\":7,\"size\":1,\"inputs\":[3,6,0],\"cost\":1}]}");
+  ck_assert_int_eq(mp_order_peak(g, g->given), 9);
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  int rc = run("swap-greedy", g, g->given, 7, 0, &c, &ev);
+  ck_assert_msg(check_answer("swap-greedy", g, g->given, 7, 0, rc, &c, &ev, "sg_gone") >= 0, "%s", c.msg);
+  mp_ev_figures f;
+  mp_events_evaluate(g, &ev, 0, 7, &f);
+  int runs[8] = {0};
+  for (int i = 0; i < ev.n; i++)
+    if (ev.ev[i].kind == MP_EV_RUN) runs[ev.ev[i].id]++;
+  ck_assert_msg(f.live_peak == 7 && near(f.duration, 14) && f.recomputed == 1 && runs[3] == 2,
+                "swap-greedy: peak %lld, duration %g, %lld reruns (B runs %d times)", (long long)f.live_peak,
+                f.duration, (long long)f.recomputed, runs[3]);
+  mp_events_destroy(&ev);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* swap-greedy with a link, by hand: B (cost 2) and W (cost 10) read the
+ * input x, C reads x, D reads C and x, F reads B, D, W and x.  Sizes x 1,
+ * B 2, W 1, C 3, D F 1; budget 7.  Keeping all takes 8 at D's run
+ * (time 13); B and W are idle there.  W's copy out would end after D
+ * starts (W ends at 12), so W can only be recomputed (10).  B's copy out
+ * ends long before D; its copy back cannot start before D has run (the
+ * memory), so F waits for it: 2 / bw.  At bw 0.5 that wait (4) costs more
+ * than B's rerun (2): B is recomputed, duration 15 + 2 = 17, nothing
+ * copied.  At bw 10 it is 0.2: B goes out and comes back, 15.2, 4 bytes
+ * copied. */
+START_TEST(swap_greedy_stall_or_rerun) {
+  mp_graph *g = tl_graph("{\"name\":\"sg_stall\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":2,\"size\":1,\"inputs\":[0],\"cost\":10},"
+                         "{\"id\":3,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[3,0],\"cost\":1},"
+                         "{\"id\":5,\"size\":1,\"inputs\":[1,4,2,0],\"cost\":1}]}");
+  static const struct { double bw, duration; int64_t transferred, recomputed; } want[] = {{0.5, 17, 0, 1}, {10, 15.2, 4, 0}};
+  for (int i = 0; i < 2; i++) {
+    mp_events ev;
+    mp_events_init(&ev);
+    mp_ctx c;
+    int rc = run("swap-greedy", g, g->given, 7, want[i].bw, &c, &ev);
+    ck_assert_msg(check_answer("swap-greedy", g, g->given, 7, want[i].bw, rc, &c, &ev, "sg_stall") >= 0, "%s", c.msg);
+    mp_ev_figures f;
+    mp_events_evaluate(g, &ev, want[i].bw, 7, &f);
+    ck_assert_msg(near(f.duration, want[i].duration) && f.transferred == want[i].transferred &&
+                  f.recomputed == want[i].recomputed,
+                  "swap-greedy at bw %g: duration %g, %lld bytes copied, %lld reruns", want[i].bw, f.duration,
+                  (long long)f.transferred, (long long)f.recomputed);
+    mp_events_destroy(&ev);
+  }
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* chen-greedy's choice, computed again from its definition: Checkmate's
+ * greedy rule (a checkpoint at an articulation point once the segment's
+ * bytes exceed B) for B over the grid total x 2^(-i/4), i < grid, then
+ * B = 0, then chen-sqrt's checkpoints; each plan measured by rc_run; of
+ * those within the budget the least duration, then the least peak.
+ * *ties: whether another candidate had that duration and a higher peak. */
+static bool chen_greedy_again(const mp_graph *g, int64_t budget, int grid, double *dur, int64_t *peak, bool *ties) {
+  ri_info ri;
+  ri_init(&ri, g, g->given);
+  int *ck = malloc(sizeof(int) * (size_t)(ri.turn + 1));
+  double total = 0;
+  for (int p = 0; p < ri.turn; p++) total += (double)ri_run_bytes(&ri, ri.seq[p]);
+  bool found = false;
+  int64_t worst_tie = -1;
+  for (int i = 0; i <= grid + 1; i++) {
+    int n = 0;
+    if (i == grid + 1) {
+      n = rc_sqrt_checkpoints(&ri, ck);
+    } else {
+      double B = i == grid ? 0 : total * pow(2.0, -(double)i / 4.0), seg = 0;
+      for (int p = 0; p + 1 < ri.turn; p++) {
+        int v = ri.seq[p];
+        for (int j = ri.own_start[v]; j < ri.own_start[v + 1]; j++) seg += (double)ri.size[ri.own[j]];
+        if (ri.front_count[p] == 1 && seg > B) ck[n++] = p, seg = 0;
+      }
+    }
+    rc_result r;
+    char msg[256];
+    if (rc_run(&ri, ck, n, NULL, 0, &r, msg, sizeof msg) || r.peak > budget) continue;
+    if (!found || r.duration < *dur) {
+      *dur = r.duration, *peak = r.peak, worst_tie = r.peak;
+    } else if (r.duration == *dur) {
+      if (r.peak < *peak) *peak = r.peak;
+      if (r.peak > worst_tie) worst_tie = r.peak;
+    }
+    found = true;
+  }
+  *ties = found && worst_tie > *peak;
+  free(ck);
+  ri_destroy(&ri);
+  return found;
+}
+
+/* chen-greedy keeps the shortest of its candidates within the budget:
+ * on training chains and random graphs with random costs, at budgets
+ * from below the keep-all peak to the floor, its plan's duration and peak
+ * are those of chen_greedy_again (its quick grid, 12 budgets).  (Fails
+ * with the segment not restarted after a checkpoint.  No budget here has
+ * two candidates as short with different peaks, so the rule for ties is
+ * not exercised: none was found on 400 random graphs either.) */
+static int chen_greedy_vs_again(const mp_graph *g, const char *what) {
+  int ties = 0;
+  int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+  for (int64_t b = keep - 1; b >= floor; b -= 1 + (keep - floor) / 8) {
+    double want_d = 0;
+    int64_t want_p = 0;
+    bool tie = false, any = chen_greedy_again(g, b, 12, &want_d, &want_p, &tie);
+    mp_events ev;
+    mp_events_init(&ev);
+    mp_ctx c;
+    int rc = run("chen-greedy", g, g->given, b, 0, &c, &ev);
+    double d = check_answer("chen-greedy", g, g->given, b, 0, rc, &c, &ev, what);
+    ck_assert_msg(any == (d >= 0), "%s at %lld: chen-greedy %s a plan", what, (long long)b, any ? "lacks" : "has");
+    if (any) {
+      mp_ev_figures f;
+      mp_events_evaluate(g, &ev, 0, b, &f);
+      ck_assert_msg(near(d, want_d) && f.live_peak == want_p,
+                    "%s at %lld: chen-greedy %g, peak %lld; its candidates' best %g, peak %lld", what,
+                    (long long)b, d, (long long)f.live_peak, want_d, (long long)want_p);
+      ties += tie;
+    }
+    mp_events_destroy(&ev);
+  }
+  return ties;
+}
+
+START_TEST(chen_greedy_shortest_then_lowest) {
+  int ties = 0;
+  for (int k = 6; k <= 16; k += 2) {
+    mp_graph *g = training_chain(k);
+    ties += chen_greedy_vs_again(g, "training chain");
+    mp_graph_destroy(g);
+  }
+  mp_rng r;
+  mp_rng_seed(&r, 1321);
+  for (int t = 0; t < 100; t++) {
+    mp_graph *g = tl_random_graph(&r, 4 + t % 20, TL_ALL);
+    for (int v = 0; v < g->n; v++)
+      if (!g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 3));
+    char what[32];
+    snprintf(what, sizeof what, "random graph %d", t);
+    ties += chen_greedy_vs_again(g, what);
+    mp_graph_destroy(g);
+  }
+  if (tl_verbose()) printf("rematheur: chen-greedy: %d budgets with a candidate as short and higher\n", ties);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_rematheur(void) {
   Suite *s = suite_create("rematheur");
   TCase *tc = tcase_create("rematheur");
@@ -467,5 +724,12 @@ Suite *suite_rematheur(void) {
   tcase_add_test(tc, claim_after_the_deadline);
   tcase_add_test(tc, deadline_at_every_clock_reading);
   suite_add_tcase(s, tc);
+  TCase *hand = tcase_create("rematheur_hand"); /* figures computed by hand or again */
+  tcase_add_test(hand, dtr_by_hand);
+  tcase_add_test(hand, dtr_neighbourhood_by_hand);
+  tcase_add_test(hand, swap_greedy_by_hand);
+  tcase_add_test(hand, swap_greedy_stall_or_rerun);
+  tcase_add_test(hand, chen_greedy_shortest_then_lowest);
+  suite_add_tcase(s, hand);
   return s;
 }
