@@ -74,7 +74,7 @@ typedef struct gml {
   id_table ids;
   int dup_node, dup_first; /* the first node whose id was declared before (-1: none) */
   gml_key *keys;
-  int n_keys;
+  int n_keys, cap_keys;
   id_table key_ids;     /* key ids to indices */
   const char *def[A_N]; /* each slot's <default> (find_defaults) */
   int graphs;
@@ -202,8 +202,9 @@ static unsigned key_slots(const gml *p, const char *dom, const char *name) {
 }
 
 static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
-  p->keys = mp_xrealloc(p->keys, sizeof *p->keys * (size_t)(p->n_keys + 1));
-  gml_key *k = &p->keys[p->n_keys++];
+  /* grown by doubling: one realloc per key copied them all each time */
+  p->keys = push(p->keys, sizeof *p->keys, &p->n_keys, &p->cap_keys);
+  gml_key *k = &p->keys[p->n_keys - 1];
   char *dom = attr(r, "for"), *name = attr(r, "attr.name");
   k->id = attr(r, "id");
   k->line = xmlTextReaderGetParserLineNumber(r);
