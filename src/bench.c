@@ -221,8 +221,8 @@ static int load_pairs(json_t *v, mp_experiment *e, char *sub, size_t cap) {
       snprintf(sub, cap, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
       return -1;
     }
-    /* sized to fit: a fixed buffer cut a long chain ("bysize" and 600
-     * blanks and "junk" read as "bysize") */
+    /* sized to fit: a fixed buffer cut a long chain (a placer and 600
+     * blanks and "junk" read as the placer) */
     const char *a = json_string_value(json_array_get(p, 0)), *b = json_string_value(json_array_get(p, 1));
     size_t n = strlen(a) + strlen(b) + 2;
     char *buf = mp_xmalloc(n);
