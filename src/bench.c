@@ -221,14 +221,19 @@ static int load_pairs(json_t *v, mp_experiment *e, char *sub, size_t cap) {
       snprintf(sub, cap, "\"pairs\"[%zu] must be [ORDER, PLACE]", i);
       return -1;
     }
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s\t%s", json_string_value(json_array_get(p, 0)),
-             json_string_value(json_array_get(p, 1)));
+    /* sized to fit: a fixed buffer cut a long chain (a placer and 600
+     * blanks and "junk" read as the placer) */
+    const char *a = json_string_value(json_array_get(p, 0)), *b = json_string_value(json_array_get(p, 1));
+    size_t n = strlen(a) + strlen(b) + 2;
+    char *buf = mp_xmalloc(n);
+    snprintf(buf, n, "%s\t%s", a, b);
     if (strchr(buf, ':')) {
+      free(buf);
       snprintf(sub, cap, "\"pairs\"[%zu]: write a chain with commas (\"greedy,sa\")", i);
       return -1;
     }
     push(&e->pairs, &e->n_pairs, buf);
+    free(buf);
   }
   return 0;
 }
@@ -274,16 +279,36 @@ static int load_time_limits(json_t *v, mp_experiment *e, char *sub, size_t cap) 
   return 0;
 }
 
-/* An integer key in [lo, hi] (absent: *out unchanged). */
-static int json_int_in(json_t *o, const char *key, double lo, double hi, int64_t *out, char *sub,
+/* A number key in [lo, hi], as the matching bench option takes it (absent:
+ * *out unchanged): a value beyond it would overflow where it is used (the
+ * memory limit in bytes is an rlim_t). */
+static int json_num_in(json_t *o, const char *key, double lo, double hi, double *out, char *sub,
                        size_t cap) {
-  double v = (double)*out;
+  double v = *out;
   if (json_num(o, key, lo, &v, sub, cap)) return -1;
-  if (v > hi || v != floor(v)) {
-    snprintf(sub, cap, "\"%s\" must be an integer in [%.0f, %.0f]", key, lo, hi);
+  if (v > hi) {
+    snprintf(sub, cap, "\"%s\" must be a number in [%g, %g]", key, lo, hi);
     return -1;
   }
-  *out = (int64_t)v;
+  *out = v;
+  return 0;
+}
+
+/* An integer key in [lo, hi] (absent: *out unchanged).  A JSON integer is
+ * taken exactly: as a double, 2^60 - 1 would read as 2^60. */
+static int json_int_in(json_t *o, const char *key, int64_t lo, int64_t hi, int64_t *out, char *sub,
+                       size_t cap) {
+  json_t *x = json_object_get(o, key);
+  if (!x) return 0;
+  double v = json_is_integer(x) ? 0 : json_number_value(x);
+  bool ok = json_is_integer(x) ? json_integer_value(x) >= lo && json_integer_value(x) <= hi
+                               : json_is_real(x) && v == floor(v) && v >= (double)lo && v <= (double)hi;
+  if (!ok) {
+    snprintf(sub, cap, "\"%s\" must be an integer in [%lld, %lld]", key, (long long)lo,
+             (long long)hi);
+    return -1;
+  }
+  *out = json_is_integer(x) ? json_integer_value(x) : (int64_t)v;
   return 0;
 }
 
@@ -291,11 +316,11 @@ static int load_numbers(json_t *o, mp_experiment *e, char *sub, size_t cap) {
   int64_t repeat = e->repeat;
   /* the limits of solve --align and --capacity (util.h): a value beyond them
    * would fail every cell */
-  if (json_int_in(o, "align", 0, (double)MP_MAX_ALIGN, &e->align, sub, cap) ||
-      json_int_in(o, "capacity", 0, (double)MP_MAX_TOTAL, &e->capacity, sub, cap) ||
+  if (json_int_in(o, "align", 0, MP_MAX_ALIGN, &e->align, sub, cap) ||
+      json_int_in(o, "capacity", 0, MP_MAX_TOTAL, &e->capacity, sub, cap) ||
       json_int_in(o, "repeat", 1, 1000, &repeat, sub, cap) ||
-      json_num(o, "mem_limit_mb", 0, &e->mem_limit_mb, sub, cap) ||
-      json_num(o, "grace_s", 0, &e->grace_s, sub, cap) ||
+      json_num_in(o, "mem_limit_mb", 0, 1e12, &e->mem_limit_mb, sub, cap) ||
+      json_num_in(o, "grace_s", 0, 1e9, &e->grace_s, sub, cap) ||
       json_num(o, "max_wall_s", 0, &e->max_wall_s, sub, cap))
     return -1;
   e->repeat = (int)repeat;
@@ -635,8 +660,28 @@ static bool excluded(const mp_experiment *e, const char *name) {
   return false;
 }
 
+/* A checked chain as its cells name it: the names joined by bare commas.
+ * "greedy, sa" was a cell of its own, and " sa" named no solver when the
+ * cell's options were picked: sa.iters=5 silently left out. */
+static char *canon_chain(const char *chain) {
+  char **items;
+  int k;
+  mp_error err;
+  if (mp_list_split("chain", chain, &items, &k, &err)) return mp_xstrdup(chain);
+  size_t len = 1;
+  for (int i = 0; i < k; i++) len += strlen(items[i]) + 1;
+  char *s = mp_xmalloc(len);
+  s[0] = 0;
+  for (int i = 0; i < k; i++) {
+    if (i) strcat(s, ",");
+    strcat(s, items[i]);
+  }
+  mp_list_free(items, k);
+  return s;
+}
+
 /* Expand "all" and check every chain: each name registered and deciding
- * the right thing.  Result: chains (strings). */
+ * the right thing.  Result: chains (strings), canonical. */
 static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order, char ***out,
                          int *n_out, char *msg, size_t cap) {
   char **l = NULL;
@@ -657,7 +702,9 @@ static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order
       free_list(l, n);
       return -1;
     }
-    push(&l, &n, in[i]);
+    char *c = canon_chain(in[i]);
+    push(&l, &n, c);
+    free(c);
   }
   /* dedupe, keeping first occurrence */
   int w = 0;
@@ -832,8 +879,7 @@ static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t ca
   free_list(ord, no);
   free_list(plc, np);
   for (int i = 0; i < e->n_pairs && !rc; i++) {
-    char buf[600];
-    snprintf(buf, sizeof buf, "%s", e->pairs[i]);
+    char *buf = mp_xstrdup(e->pairs[i]); /* "ORDER\tPLACE" (load_pairs) */
     char *tab = strchr(buf, '\t');
     *tab = 0;
     char *o1[1] = {buf}, *p1[1] = {tab + 1};
@@ -846,6 +892,7 @@ static int build_pairs(const mp_experiment *e, pairlist *l, char *msg, size_t ca
       for (int y = 0; y < np; y++) pair_add(l, ord[x], plc[y], true);
     free_list(ord, no);
     free_list(plc, np);
+    free(buf);
   }
   return rc;
 }

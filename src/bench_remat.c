@@ -115,8 +115,12 @@ static int json_budget(json_t *x, const char *where, char *out, size_t cap, char
   char text[64];
   if (json_is_integer(x)) {
     snprintf(text, sizeof text, "%lld", (long long)json_integer_value(x));
-  } else if (json_is_string(x)) {
+  } else if (json_is_string(x) && json_string_length(x) < sizeof text) {
     snprintf(text, sizeof text, "%s", json_string_value(x));
+  } else if (json_is_string(x)) { /* cut to fit, its end would go unread */
+    snprintf(sub, scap, "%s: a budget of %zu characters (at most %zu)", where,
+             json_string_length(x), sizeof text - 1);
+    return -1;
   } else {
     snprintf(sub, scap, "%s: a budget is an integer number of bytes or a fraction written as a "
              "string (\"0.8x\")", where);
@@ -135,9 +139,13 @@ static int json_bandwidth(json_t *x, const char *where, char *out, size_t cap, c
   char text[64], m[200];
   if (json_is_number(x))
     snprintf(text, sizeof text, "%.17g", json_number_value(x));
-  else if (json_is_string(x))
+  else if (json_is_string(x) && json_string_length(x) < sizeof text)
     snprintf(text, sizeof text, "%s", json_string_value(x));
-  else
+  else if (json_is_string(x)) { /* cut to fit, "1.000...0junk" would read as 1 */
+    snprintf(sub, scap, "%s: a bandwidth of %zu characters (at most %zu)", where,
+             json_string_length(x), sizeof text - 1);
+    return -1;
+  } else
     snprintf(text, sizeof text, "?");
   if (mp_bandwidth_arg_canon(text, out, cap, m, sizeof m)) {
     snprintf(sub, scap, "%s: %s", where, m);

@@ -832,11 +832,26 @@ static int check_cost_total(const mp_graph *g, const char *file, mp_error *err) 
   return 0;
 }
 
+/* The edge lists count in int, and the in-place edges add to the inputs:
+ * at most 2^28 inputs in all keeps every count far from wrapping (a node
+ * may read INT32_MAX tensors; many such nodes may not). */
+#define MAX_INPUTS_IN_ALL ((int64_t)1 << 28)
+
+static int check_input_total(const mp_graph *g, const char *file, mp_error *err) {
+  int64_t total = 0;
+  for (int v = 0; v < g->n; v++) total += g->nodes[v].n_in;
+  if (total > MAX_INPUTS_IN_ALL)
+    return mp_errorf(err, "%s: %lld inputs in all: more than memplan's limit of 2^28", file,
+                     (long long)total);
+  return 0;
+}
+
 int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
   const char *file = g->file ? g->file : "<graph>";
   default_costs(g);
   if (check_cost_total(g, file, err)) return -1;
   if (check_refs(g, file, err) || check_alias_cycles(g, file, err)) return -1;
+  if (check_input_total(g, file, err)) return -1;
   edges data = {0};
   for (int v = 0; v < g->n; v++)
     for (int i = 0; i < g->nodes[v].n_in; i++) edge_add(&data, g->nodes[v].in[i].node, v);

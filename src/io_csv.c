@@ -6,6 +6,7 @@
  * line and the field. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,6 +206,10 @@ static int read_rows(FILE *fp, csv_state *st, mp_problem *p, mp_error *err) {
   int *lines = NULL, rc = 0, got;
   bool have_header = false;
   while (!rc && (got = read_line(fp, &line, &cap)) != 0) {
+    if (st->lineno == INT_MAX) { /* blank lines count too: the int would wrap */
+      rc = mp_errorf(err, "%s: more than %d lines", st->path, INT_MAX);
+      break;
+    }
     st->lineno++;
     if (got == -1) {
       rc = mp_errorf(err, "%s:%d: a line longer than 1 MiB", st->path, st->lineno);

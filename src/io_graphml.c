@@ -15,9 +15,12 @@
  * fractional sizes and output indices, several graphs and hyperedges.
  * Only elements of GraphML's namespace (or of none) count; a value read is
  * text only; edgedefault and directed take the schema's values; a key id
- * is declared once. */
+ * is declared once; an entity reference in a value is refused (not
+ * expanded, the parser would drop it: "1&e;" read as 1). */
 #include <libxml/xmlreader.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,13 +74,17 @@ typedef struct gml {
   id_table ids;
   int dup_node, dup_first; /* the first node whose id was declared before (-1: none) */
   gml_key *keys;
-  int n_keys;
+  int n_keys, cap_keys;
+  id_table key_ids;     /* key ids to indices */
+  const char *def[A_N]; /* each slot's <default> (find_defaults) */
   int graphs;
   gml_elem *cur;        /* the node whose <data> come next */
   gml_edge *cur_edge;   /* ... or the edge */
   gml_key *cur_key;     /* the <key> whose <default> comes next */
   char xml_err[256];    /* first libxml2 error */
   int xml_line;
+  char gen_err[256];    /* what libxml2 wrote as generic errors (encodings, I/O) */
+  bool gen_done;        /* ... its first line is complete */
   bool size_declared, cost_declared;
 } gml;
 
@@ -95,6 +102,25 @@ static char *attr(xmlTextReaderPtr r, const char *name) {
   char *s = v ? mp_xstrdup((const char *)v) : NULL;
   xmlFree(v);
   return s;
+}
+
+/* libxml2's generic errors (an input its encoding cannot convert, say)
+ * bypass the reader's handler: kept for the message, not printed. */
+static void on_generic_error(void *ctx, const char *fmt, ...) {
+  gml *p = ctx;
+  size_t n = strlen(p->gen_err);
+  if (p->gen_done || n + 1 >= sizeof p->gen_err) return;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(p->gen_err + n, sizeof p->gen_err - n, fmt, ap);
+  va_end(ap);
+  char *nl = strchr(p->gen_err, '\n'); /* its first line only */
+  if (nl) *nl = 0, p->gen_done = true;
+}
+
+/* The first libxml2 error: the reader's, else the first generic line. */
+static const char *xml_error_text(const gml *p) {
+  return p->xml_err[0] ? p->xml_err : p->gen_err[0] ? p->gen_err : "XML error";
 }
 
 /* ---- node ids ---- */
@@ -129,18 +155,22 @@ static void id_grow(id_table *t) {
   free(old.slot);
 }
 
+/* Put s (kept by the caller, not copied) for v: -1, or the entry that had
+ * s already (then t is unchanged). */
+static int id_put(id_table *t, const char *s, int v) {
+  if (2 * (t->used + 1) > t->cap) id_grow(t);
+  uint32_t h = id_hash(s);
+  size_t i = id_lookup(t, s, h);
+  if (t->slot[i].id) return t->slot[i].node;
+  t->slot[i] = (id_slot){s, h, v};
+  t->used++;
+  return -1;
+}
+
 /* Node v's id; the first id declared twice is remembered for the message. */
 static void id_add(gml *p, int v) {
-  id_table *t = &p->ids;
-  if (2 * (t->used + 1) > t->cap) id_grow(t);
-  uint32_t h = id_hash(p->nodes[v].id);
-  size_t i = id_lookup(t, p->nodes[v].id, h);
-  if (t->slot[i].id) {
-    if (p->dup_node < 0) p->dup_node = v, p->dup_first = t->slot[i].node;
-    return;
-  }
-  t->slot[i] = (id_slot){p->nodes[v].id, h, v};
-  t->used++;
+  int first = id_put(&p->ids, p->nodes[v].id, v);
+  if (first >= 0 && p->dup_node < 0) p->dup_node = v, p->dup_first = first;
 }
 
 static void *push(void *a, size_t size, int *n, int *cap) {
@@ -172,8 +202,9 @@ static unsigned key_slots(const gml *p, const char *dom, const char *name) {
 }
 
 static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
-  p->keys = mp_xrealloc(p->keys, sizeof *p->keys * (size_t)(p->n_keys + 1));
-  gml_key *k = &p->keys[p->n_keys++];
+  /* grown by doubling: one realloc per key copied them all each time */
+  p->keys = push(p->keys, sizeof *p->keys, &p->n_keys, &p->cap_keys);
+  gml_key *k = &p->keys[p->n_keys - 1];
   char *dom = attr(r, "for"), *name = attr(r, "attr.name");
   k->id = attr(r, "id");
   k->line = xmlTextReaderGetParserLineNumber(r);
@@ -184,13 +215,22 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
   free(dom);
   free(name);
   if (!k->id) return mp_errorf(err, "%s:%d: a <key> without an id", p->path, k->line);
-  /* a <data> names one key: with two of one id, which one it is is a guess */
-  for (int i = 0; i < p->n_keys - 1; i++)
-    if (!strcmp(p->keys[i].id, k->id))
-      return mp_errorf(err, "%s:%d: <key id=\"%s\"> is declared twice (first on line %d)", p->path,
-                       k->line, k->id, p->keys[i].line);
+  /* a <data> names one key: with two of one id, which one it is is a guess;
+   * looked up by hash, as every <data> is (a scan per <data> made 50000
+   * keys and nodes a 20 s read) */
+  int first = id_put(&p->key_ids, k->id, p->n_keys - 1);
+  if (first >= 0)
+    return mp_errorf(err, "%s:%d: <key id=\"%s\"> is declared twice (first on line %d)", p->path,
+                     k->line, k->id, p->keys[first].line);
   p->cur_key = xmlTextReaderIsEmptyElement(r) ? NULL : k;
   return 0;
+}
+
+/* A node's line (xmlGetLineNo: past 65535 from the text it holds, with
+ * XML_PARSE_BIG_LINES), else `line`. */
+static int node_line(xmlNodePtr n, int line) {
+  long l = xmlGetLineNo(n);
+  return l > 0 && l <= INT_MAX ? (int)l : line;
 }
 
 /* A value read is text: an element inside <data> (a foreign one, say) would
@@ -200,27 +240,33 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
   if (xmlTextReaderIsEmptyElement(r)) return 0;
   xmlNodePtr n = xmlTextReaderExpand(r);
   if (!n) return mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, line,
-                           p->xml_err[0] ? p->xml_err : "XML error");
-  for (xmlNodePtr c = n->children; c; c = c->next)
+                           xml_error_text(p));
+  for (xmlNodePtr c = n->children; c; c = c->next) {
+    /* entities are not expanded: "1&e;" would read as 1 (character
+     * references and &amp; &lt; &gt; &quot; &apos; are text already) */
+    if (c->type == XML_ENTITY_REF_NODE)
+      return mp_errorf(err, "%s:%d: %s%s%s holds the entity reference &%s;: memplan does not expand "
+                       "entities (write the value itself)", p->path,
+                       node_line(n, line),
+                       attr_name ? "the <data> of '" : "a <default>", attr_name ? attr_name : "",
+                       attr_name ? "'" : "", (const char *)c->name);
     if (c->type == XML_ELEMENT_NODE)
       return mp_errorf(err, "%s:%d: %s%s%s holds an element <%s%s%s>: a value is text only",
-                       p->path, c->line > 0 ? c->line : line,
+                       p->path, node_line(c, line),
                        attr_name ? "the <data> of '" : "a <default>", attr_name ? attr_name : "",
                        attr_name ? "'" : "",
                        c->ns && c->ns->prefix ? (const char *)c->ns->prefix : "",
                        c->ns && c->ns->prefix ? ":" : "", (const char *)c->name);
+  }
   return 0;
 }
 
 static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
   int line = xmlTextReaderGetParserLineNumber(r);
   char *key = attr(r, "key");
-  unsigned slots = 0;
-  for (int i = 0; key && i < p->n_keys; i++)
-    if (!strcmp(p->keys[i].id, key)) slots = p->keys[i].slots;
-  bool declared = false;
-  for (int i = 0; key && i < p->n_keys; i++) declared |= !strcmp(p->keys[i].id, key);
-  if (!declared) {
+  int ki = key ? id_find(&p->key_ids, key) : -1;
+  unsigned slots = ki >= 0 ? p->keys[ki].slots : 0;
+  if (ki < 0) {
     int rc = mp_errorf(err, "%s:%d: <data key=\"%s\"> names no declared <key>", p->path, line,
                        key ? key : "");
     free(key);
@@ -248,6 +294,8 @@ static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
 }
 
 static int on_node(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
+  /* refused here, as push's int counts would wrap long before the end */
+  if (p->n_nodes >= MP_MAX_NODES) return mp_errorf(err, "%s:%d: more than 2^28 nodes", p->path, line);
   p->nodes = push(p->nodes, sizeof *p->nodes, &p->n_nodes, &p->cap_nodes);
   gml_elem *e = &p->nodes[p->n_nodes - 1];
   e->line = line;
@@ -260,6 +308,8 @@ static int on_node(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
 }
 
 static int on_edge(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
+  /* each edge is an input: the limit of mp_graph_finish */
+  if (p->n_edges >= 1 << 28) return mp_errorf(err, "%s:%d: more than 2^28 edges", p->path, line);
   p->edges = push(p->edges, sizeof *p->edges, &p->n_edges, &p->cap_edges);
   gml_edge *e = &p->edges[p->n_edges - 1];
   e->line = line;
@@ -358,8 +408,16 @@ static bool blank_file(const char *path) {
  * with all it holds (yEd's graphics, say), as is all a <data> holds after
  * its value: neither declares nodes or edges. */
 static int parse_file(gml *p, mp_error *err) {
-  xmlTextReaderPtr r = xmlReaderForFile(p->path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING);
-  if (!r) return mp_errorf(err, "%s: cannot open", p->path);
+  /* BIG_LINES: an element's own line number stopped at 65535 without it */
+  /* the caller's handler (a program linking libmemplan) comes back after */
+  xmlGenericErrorFunc old_fn = xmlGenericError;
+  void *old_ctx = xmlGenericErrorContext;
+  xmlSetGenericErrorFunc(p, on_generic_error);
+  xmlTextReaderPtr r = xmlReaderForFile(p->path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+  if (!r) {
+    xmlSetGenericErrorFunc(old_ctx, old_fn);
+    return mp_errorf(err, "%s: cannot open", p->path);
+  }
   xmlTextReaderSetStructuredErrorHandler(r, on_xml_error, p);
   int rc = 0, ret = xmlTextReaderRead(r);
   bool root_seen = false;
@@ -386,26 +444,29 @@ static int parse_file(gml *p, mp_error *err) {
   }
   if (!rc && ret < 0 && !root_seen && blank_file(p->path))
     rc = mp_errorf(err, "%s: empty file (no <graphml> element)", p->path);
+  int line = p->xml_line > 0 ? p->xml_line : xmlTextReaderGetParserLineNumber(r);
   if (!rc && ret < 0)
-    rc = mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, p->xml_line,
-                   p->xml_err[0] ? p->xml_err : "XML error");
+    rc = mp_errorf(err, "%s:%d: not a readable GraphML file: %s", p->path, line > 0 ? line : 1,
+                   xml_error_text(p));
   if (!rc && !root_seen) rc = mp_errorf(err, "%s: not a GraphML file (no <graphml> element)", p->path);
   xmlFreeTextReader(r);
+  xmlSetGenericErrorFunc(old_ctx, old_fn);
   return rc;
 }
 
 /* ---- values, exactly ---- */
-static const char *key_default(const gml *p, int slot) {
-  for (int i = 0; i < p->n_keys; i++)
-    if (p->keys[i].slots & 1u << slot && p->keys[i].def) return p->keys[i].def;
-  return NULL;
+/* Each slot's default: the <default> of the first key feeding it that has
+ * one, found once (not per node and slot: keys x nodes). */
+static void find_defaults(gml *p) {
+  for (int slot = 0; slot < A_N; slot++)
+    for (int i = 0; i < p->n_keys && !p->def[slot]; i++)
+      if (p->keys[i].slots & 1u << slot && p->keys[i].def) p->def[slot] = p->keys[i].def;
 }
 
+static const char *key_default(const gml *p, int slot) { return p->def[slot]; }
+
 static const char *value(const gml *p, const gml_elem *e, int slot) {
-  if (e->val[slot]) return e->val[slot];
-  for (int i = 0; i < p->n_keys; i++)
-    if (p->keys[i].slots & 1u << slot && p->keys[i].def) return p->keys[i].def;
-  return NULL;
+  return e->val[slot] ? e->val[slot] : p->def[slot];
 }
 
 /* Bytes: an integer, or a real with no fraction below 2^53.  Absent: 0
@@ -563,6 +624,7 @@ static void gml_destroy(gml *p) {
   free(p->nodes);
   free(p->edges);
   free(p->ids.slot);
+  free(p->key_ids.slot);
   for (int i = 0; i < p->n_keys; i++) {
     free(p->keys[i].id);
     free(p->keys[i].def);
@@ -588,6 +650,7 @@ mp_graph *mp_graph_read_graphml(const char *path, const char *size_attr, const c
                      "workspace", cost_attr ? cost_attr : "cost", "output"},
            .dup_node = -1};
   int rc = parse_file(&p, err);
+  find_defaults(&p);
   if (!rc) rc = check_attrs(&p, size_attr, cost_attr, err);
   const id_table *t = &p.ids;
   if (!rc) rc = check_ids(&p, err);

@@ -20,6 +20,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +214,9 @@ static void element_error(mp_jdoc *d, size_t at, const json_error_t *je, mp_erro
     whole_file_error(d, err);
     return;
   }
-  int line = 1, column = 0;
+  /* counted in int64: a file of 2^31 newlines would wrap jansson's int
+   * (the message then says INT_MAX) */
+  int64_t line = 1, column = 0;
   for (size_t i = d->skip; i < at; i++) { /* a BOM is no column */
     unsigned char c = (unsigned char)d->buf[i];
     if (c == '\n')
@@ -221,8 +225,9 @@ static void element_error(mp_jdoc *d, size_t at, const json_error_t *je, mp_erro
       column++;
   }
   json_error_t at_file = *je;
-  at_file.line = line + je->line - 1;
-  at_file.column = je->line == 1 ? column + je->column : je->column;
+  int64_t l = line + je->line - 1, col = je->line == 1 ? column + je->column : je->column;
+  at_file.line = l < INT_MAX ? (int)l : INT_MAX;
+  at_file.column = col < INT_MAX ? (int)col : INT_MAX;
   d->style.report(d->path, &at_file, err);
   d->failed = true;
   d->syntax = *err;

@@ -378,6 +378,18 @@ printf '{"graphs": ["g.json"], "order": ["greedy,greedy,greedy,greedy,greedy"]}'
 hostile 1 "\"order\" chain 'greedy,greedy,greedy,greedy,greedy': .*too long" "experiment order chain of 5" -- $BIN bench "$T/ch5.exp.json" --list
 printf '{"graphs": ["g.json"], "align": 2147483648}' >"$T/al.exp.json"
 hostile 1 '"align" must be an integer in \[0, 1073741824\]' "experiment align 2^31" -- $BIN bench "$T/al.exp.json" --list
+# "pairs" of long chains: a 600-byte buffer lost the tab after a long order
+# (a crash) and cut a long place to its head ("bysize" and blanks, its junk
+# unread); now each chain is read whole and checked as "order"/"place" are
+printf '{"graphs": ["g.json"], "pairs": [["given%700s", "bysize"]]}' '' >"$T/pl.exp.json"
+expect 0 "experiment pair with a 705-byte order" $BIN bench "$T/pl.exp.json" --list
+printf '{"graphs": ["g.json"], "pairs": [["given", "bysize%700sjunk"]]}' '' >"$T/pj.exp.json"
+hostile 1 "\"place\" chain 'bysize {8}" "experiment pair with junk after 700 blanks" -- $BIN bench "$T/pj.exp.json" --list
+# a chain written with blanks in a file is the chain without them: one cell,
+# whose options apply (" sa" named no solver: sa.iters=5 was left out)
+printf '{"graphs": ["g.json"], "order": ["greedy, sa", "greedy,sa"], "place": ["bysize"], "options": ["sa.iters=5"]}' >"$T/bl.exp.json"
+expect 0 "experiment chain with a blank" $BIN bench "$T/bl.exp.json" --list
+[ "$(wc -l <"$T/out")" -eq 1 ] && grep -q "	greedy,sa	bysize	.*	sa.iters=5$" "$T/out" && ok || bad "experiment chain with a blank: $(cat "$T/out")"
 hostile 2 "-p: not a finite number" "gen -p nan" -- $BIN gen randwire -p nan
 hostile 2 "--seed" "gen --seed beyond 64 bits" -- $BIN gen chain --seed 18446744073709551616
 hostile 2 "unknown option '--ord'" "abbreviated option" -- $BIN solve "$T/g.json" --ord greedy
@@ -497,6 +509,32 @@ expect 0 "GraphML foreign elements skipped" $BIN info "$H/foreign.graphml" --for
 grep -q '"nodes": 2' "$T/out" && grep -q '"live_peak": 12' "$T/out" && ok || bad "GraphML foreign elements: $(tr -d '\n' <"$T/out")"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8<y:y>9</y:y></data></node></graph></graphml>' "$GX" >"$H/nested.graphml"
 hostile 1 "nested.graphml:1: the <data> of 'size' holds an element <y:y>" "GraphML element inside a size value" -- $BIN info "$H/nested.graphml"
+# an entity of the DTD is not expanded: "1&e;" read as 1 before; character
+# references and &amp; and the like are text
+printf '<?xml version="1.0"?>\n<!DOCTYPE graphml [<!ENTITY e "00">]>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><key id="s" for="node" attr.name="size"/><graph>\n<node id="a"><data key="s">1&e;</data></node></graph></graphml>' >"$H/entity.graphml"
+hostile 1 "entity.graphml:4: the <data> of 'size' holds the entity reference &e;: memplan does not expand entities" "GraphML entity inside a size value" -- $BIN info "$H/entity.graphml"
+sed 's/1&e;/1\&#48;0/' "$H/entity.graphml" >"$H/charref.graphml"
+expect 0 "GraphML character reference in a size" $BIN info "$H/charref.graphml" --format json
+grep -q '"sum_sizes": 100,' "$T/out" && ok || bad "GraphML &#48;: $(tr -d '\n' <"$T/out")"
+# past line 65535 the line of an element inside a value is its own (libxml2
+# stopped counting there without XML_PARSE_BIG_LINES)
+{ printf '%s<graph>\n' "$GX"; yes '' | head -n 70000; printf '<node id="a"><data key="s">8<y:y/></data></node></graph></graphml>\n'; } >"$H/biglines.graphml"
+hostile 1 "biglines.graphml:70002: the <data> of 'size' holds an element <y:y>" "GraphML line numbers past 65535" -- $BIN info "$H/biglines.graphml"
+# bytes its declared encoding cannot convert: libxml2's own words, once, with
+# a line (it printed them to stderr itself, then memplan said ":0: XML error")
+printf '<?xml version="1.0" encoding="UTF-7"?>\n<graphml xmlns="http://graphml.graphdrawing.org/xmlns">\n\376\377\047\377</graphml>\n' >"$H/utf7.graphml"
+hostile 1 "^memplan: [^ ]*utf7.graphml:[1-9][0-9]*: not a readable GraphML file: input conversion failed" "GraphML bytes its encoding cannot convert" -- $BIN info "$H/utf7.graphml"
+[ "$(wc -l <"$T/err")" -eq 1 ] && ok || bad "GraphML encoding error: libxml2 printed: $(cat "$T/err")"
+# keys and their defaults are looked up by hash: 50000 keys and 50000 nodes
+# took 20 s (a scan of the keys per <data>, per node and slot), now well
+# under a second
+awk 'BEGIN { print "<?xml version=\"1.0\"?><graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">";
+  for (i = 0; i < 50000; i++) printf "<key id=\"k%d\" for=\"node\" attr.name=\"a%d\"/>\n", i, i;
+  print "<key id=\"s\" for=\"node\" attr.name=\"size\"><default>2</default></key><graph>";
+  for (i = 0; i < 50000; i++) printf "<node id=\"n%d\"><data key=\"k%d\">1</data></node>\n", i, i;
+  print "</graph></graphml>" }' >"$H/keys.graphml"
+expect 0 "GraphML of 50000 keys and nodes in 10 s" timeout 10 $BIN info "$H/keys.graphml" --format json
+grep -q '"sum_sizes": 100000,' "$T/out" && ok || bad "GraphML of 50000 keys: $(tr -d '\n' <"$T/out")"
 printf '%s<graph edgedefault="directed"><node id="a"><data key="s">8</data></node><node id="b"><data key="s">8</data></node><edge source="a" target="b" directed="0"/></graph></graphml>' "$GX" >"$H/dir0.graphml"
 hostile 1 'dir0.graphml:1: an undirected edge \(directed="0"\)' "GraphML edge directed=0" -- $BIN info "$H/dir0.graphml"
 sed 's/directed="0"/directed="yes"/' "$H/dir0.graphml" >"$H/diryes.graphml"

@@ -1219,6 +1219,53 @@ START_TEST(progress_without_a_terminal) {
 }
 END_TEST
 
+/* An experiment file at the edges of its numbers (found by reading the
+ * parser beside the fuzzer): each value is refused with its key named, or
+ * read exactly; none reaches the runner to overflow there. */
+static int load_text(const char *text, mp_experiment *e, char *msg, size_t cap) {
+  char path[] = "/tmp/memplan-exp-XXXXXX";
+  int fd = mkstemp(path);
+  ck_assert_int_ge(fd, 0);
+  FILE *f = fdopen(fd, "w");
+  fputs(text, f);
+  fclose(f);
+  int rc = mp_experiment_load(path, e, msg, cap);
+  unlink(path);
+  return rc;
+}
+
+START_TEST(experiment_numbers_at_their_edges) {
+  char msg[1024];
+  mp_experiment e;
+  /* the memory limit in bytes is an rlim_t: 1e308 MB overflowed it */
+  const char *bad[][2] = {
+      {"{\"mem_limit_mb\": 1e308}", "\"mem_limit_mb\" must be a number in [0, 1e+12]"},
+      {"{\"mem_limit_mb\": 2e13}", "\"mem_limit_mb\" must be a number in [0, 1e+12]"},
+      {"{\"grace_s\": 1e10}", "\"grace_s\" must be a number in [0, 1e+09]"},
+      {"{\"capacity\": 1152921504606846977}", "\"capacity\" must be an integer in"},
+      {"{\"align\": 9223372036854775807}", "\"align\" must be an integer in"},
+      {"{\"repeat\": -9223372036854775808}", "\"repeat\" must be an integer in"},
+      /* cut to 63 characters, this read as 1 */
+      {"{\"bandwidth\": \"1.00000000000000000000000000000000000000000000000000000000000000junk\"}",
+       "a bandwidth of 68 characters"},
+      {"{\"budgets\": [\"0.8000000000000000000000000000000000000000000000000000000000000000x\"]}",
+       "a budget of 67 characters"},
+      {NULL, NULL}};
+  for (int i = 0; bad[i][0]; i++) {
+    ck_assert_msg(load_text(bad[i][0], &e, msg, sizeof msg) != 0, "%s: loaded", bad[i][0]);
+    ck_assert_msg(strstr(msg, bad[i][1]), "%s: '%s', want '%s'", bad[i][0], msg, bad[i][1]);
+    mp_experiment_destroy(&e);
+  }
+  /* exact below 2^60, beyond a double's 2^53 */
+  ck_assert_int_eq(load_text("{\"capacity\": 1152921504606846975, \"mem_limit_mb\": 1e12, "
+                             "\"align\": 64.0}", &e, msg, sizeof msg), 0);
+  ck_assert_int_eq(e.capacity, 1152921504606846975LL);
+  ck_assert_int_eq(e.align, 64);
+  ck_assert(e.mem_limit_mb == 1e12);
+  mp_experiment_destroy(&e);
+}
+END_TEST
+
 Suite *suite_bench(void) {
   Suite *s = suite_create("bench");
   TCase *tc = tcase_create("bench");
@@ -1248,6 +1295,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, bad_results_files_are_refused);
   tcase_add_test(tc, merge_never_harms_out);
   tcase_add_test(tc, bench_usage_errors);
+  tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
   tcase_add_test(tc, progress_without_a_terminal);
   suite_add_tcase(s, tc);
