@@ -660,6 +660,21 @@ static bool excluded(const mp_experiment *e, const char *name) {
   return false;
 }
 
+/* items[0..n) joined by sep, in a new string. */
+static char *join(char **items, int n, char sep) {
+  size_t len = 1;
+  for (int i = 0; i < n; i++) len += strlen(items[i]) + 1;
+  char *s = mp_xmalloc(len), *w = s;
+  for (int i = 0; i < n; i++) {
+    if (i) *w++ = sep;
+    size_t l = strlen(items[i]);
+    memcpy(w, items[i], l);
+    w += l;
+  }
+  *w = 0;
+  return s;
+}
+
 /* A checked chain as its cells name it: the names joined by bare commas.
  * "greedy, sa" was a cell of its own, and " sa" named no solver when the
  * cell's options were picked: sa.iters=5 silently left out. */
@@ -668,14 +683,7 @@ static char *canon_chain(const char *chain) {
   int k;
   mp_error err;
   if (mp_list_split("chain", chain, &items, &k, &err)) return mp_xstrdup(chain);
-  size_t len = 1;
-  for (int i = 0; i < k; i++) len += strlen(items[i]) + 1;
-  char *s = mp_xmalloc(len);
-  s[0] = 0;
-  for (int i = 0; i < k; i++) {
-    if (i) strcat(s, ",");
-    strcat(s, items[i]);
-  }
+  char *s = join(items, k, ',');
   mp_list_free(items, k);
   return s;
 }
@@ -778,14 +786,7 @@ static char *cell_options(const mp_experiment *e, const char *order, const char 
     if (applies) push(&app, &n, set);
   }
   if (n - fixed > 1) qsort(app + fixed, (size_t)(n - fixed), sizeof(char *), cmp_str);
-  size_t len = 1;
-  for (int i = 0; i < n; i++) len += strlen(app[i]) + 1;
-  char *s = mp_xmalloc(len);
-  s[0] = 0;
-  for (int i = 0; i < n; i++) {
-    if (i) strcat(s, " ");
-    strcat(s, app[i]);
-  }
+  char *s = join(app, n, ' ');
   free_list(app, n);
   return s;
 }
