@@ -454,6 +454,23 @@ START_TEST(deadline_at_every_clock_reading) {
 }
 END_TEST
 
+/* Solver `name` on g in its given order at budget with bandwidth bw, the
+ * answer checked (check_answer, tag); the judge's figures into *f and each
+ * node's runs into runs[0..g->n) (may be NULL). */
+static void solve_by_hand(const char *name, mp_graph *g, int64_t budget, double bw, const char *tag,
+                          mp_ev_figures *f, int *runs) {
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  int rc = run(name, g, g->given, budget, bw, &c, &ev);
+  ck_assert_msg(check_answer(name, g, g->given, budget, bw, rc, &c, &ev, tag) >= 0, "%s", c.msg);
+  mp_events_evaluate(g, &ev, bw, budget, f);
+  for (int v = 0; runs && v < g->n; v++) runs[v] = 0;
+  for (int i = 0; runs && i < ev.n; i++)
+    if (ev.ev[i].kind == MP_EV_RUN) runs[ev.ev[i].id]++;
+  mp_events_destroy(&ev);
+}
+
 /* DTR's rule on a graph small enough to follow by hand (x an input every
  * node reads, so no eviction is blocked by it; costs B 1, A 1, C 2, D 1,
  * E 1; sizes x 1, B 1, A 3, C 3, D 1, E 1; budget 7):
@@ -473,22 +490,13 @@ START_TEST(dtr_by_hand) {
                          "{\"id\":3,\"size\":3,\"inputs\":[0],\"cost\":2},"
                          "{\"id\":4,\"size\":1,\"inputs\":[2],\"cost\":1},"
                          "{\"id\":5,\"size\":1,\"inputs\":[1,3,4,0],\"cost\":1}]}");
-  mp_events ev;
-  mp_events_init(&ev);
-  mp_ctx c;
-  int rc = run("dtr", g, g->given, 7, 0, &c, &ev);
-  ck_assert_msg(check_answer("dtr", g, g->given, 7, 0, rc, &c, &ev, "dtr_size") >= 0, "%s", c.msg);
   mp_ev_figures f;
-  mp_events_evaluate(g, &ev, 0, 7, &f);
-  int reruns[6] = {0};
-  bool seen[6] = {0};
-  for (int i = 0; i < ev.n; i++)
-    if (ev.ev[i].kind == MP_EV_RUN) reruns[ev.ev[i].id] += seen[ev.ev[i].id], seen[ev.ev[i].id] = true;
-  ck_assert_msg(f.live_peak == 7 && near(f.duration, 10) && f.recomputed == 3 && reruns[1] == 1 &&
-                reruns[2] == 1 && reruns[3] == 1,
-                "dtr: peak %lld, duration %g, %lld reruns (B %d, A %d, C %d)", (long long)f.live_peak,
-                f.duration, (long long)f.recomputed, reruns[1], reruns[2], reruns[3]);
-  mp_events_destroy(&ev);
+  int runs[6];
+  solve_by_hand("dtr", g, 7, 0, "dtr_size", &f, runs);
+  ck_assert_msg(f.live_peak == 7 && near(f.duration, 10) && f.recomputed == 3 && runs[1] == 2 &&
+                runs[2] == 2 && runs[3] == 2,
+                "dtr: peak %lld, duration %g, %lld reruns (B runs %d times, A %d, C %d)",
+                (long long)f.live_peak, f.duration, (long long)f.recomputed, runs[1], runs[2], runs[3]);
   mp_graph_destroy(g);
   tl_cleanup();
 }
@@ -515,20 +523,12 @@ START_TEST(dtr_neighbourhood_by_hand) {
                          "{\"id\":7,\"size\":1,\"inputs\":[6,3],\"cost\":1},"
                          "{\"id\":8,\"size\":1,\"inputs\":[7,2],\"cost\":1},"
                          "{\"id\":9,\"size\":1,\"inputs\":[8,1,0],\"cost\":1}]}");
-  mp_events ev;
-  mp_events_init(&ev);
-  mp_ctx c;
-  int rc = run("dtr", g, g->given, 7, 0, &c, &ev);
-  ck_assert_msg(check_answer("dtr", g, g->given, 7, 0, rc, &c, &ev, "dtr_neighbour") >= 0, "%s", c.msg);
   mp_ev_figures f;
-  mp_events_evaluate(g, &ev, 0, 7, &f);
-  int runs[10] = {0};
-  for (int i = 0; i < ev.n; i++)
-    if (ev.ev[i].kind == MP_EV_RUN) runs[ev.ev[i].id]++;
+  int runs[10];
+  solve_by_hand("dtr", g, 7, 0, "dtr_neighbour", &f, runs);
   ck_assert_msg(f.live_peak == 7 && near(f.duration, 14) && runs[1] == 2 && runs[2] == 1 && runs[3] == 2,
                 "dtr: peak %lld, duration %g; P runs %d times, Q %d, R %d", (long long)f.live_peak, f.duration,
                 runs[1], runs[2], runs[3]);
-  mp_events_destroy(&ev);
   mp_graph_destroy(g);
   tl_cleanup();
 }
@@ -553,20 +553,12 @@ START_TEST(swap_greedy_by_hand) {
                          "{\"id\":6,\"size\":1,\"inputs\":[2,5],\"cost\":1},"
                          "{\"id\":7,\"size\":1,\"inputs\":[3,6,0],\"cost\":1}]}");
   ck_assert_int_eq(mp_order_peak(g, g->given), 9);
-  mp_events ev;
-  mp_events_init(&ev);
-  mp_ctx c;
-  int rc = run("swap-greedy", g, g->given, 7, 0, &c, &ev);
-  ck_assert_msg(check_answer("swap-greedy", g, g->given, 7, 0, rc, &c, &ev, "sg_gone") >= 0, "%s", c.msg);
   mp_ev_figures f;
-  mp_events_evaluate(g, &ev, 0, 7, &f);
-  int runs[8] = {0};
-  for (int i = 0; i < ev.n; i++)
-    if (ev.ev[i].kind == MP_EV_RUN) runs[ev.ev[i].id]++;
+  int runs[8];
+  solve_by_hand("swap-greedy", g, 7, 0, "sg_gone", &f, runs);
   ck_assert_msg(f.live_peak == 7 && near(f.duration, 14) && f.recomputed == 1 && runs[3] == 2,
                 "swap-greedy: peak %lld, duration %g, %lld reruns (B runs %d times)", (long long)f.live_peak,
                 f.duration, (long long)f.recomputed, runs[3]);
-  mp_events_destroy(&ev);
   mp_graph_destroy(g);
   tl_cleanup();
 }
@@ -592,18 +584,12 @@ START_TEST(swap_greedy_stall_or_rerun) {
                          "{\"id\":5,\"size\":1,\"inputs\":[1,4,2,0],\"cost\":1}]}");
   static const struct { double bw, duration; int64_t transferred, recomputed; } want[] = {{0.5, 17, 0, 1}, {10, 15.2, 4, 0}};
   for (int i = 0; i < 2; i++) {
-    mp_events ev;
-    mp_events_init(&ev);
-    mp_ctx c;
-    int rc = run("swap-greedy", g, g->given, 7, want[i].bw, &c, &ev);
-    ck_assert_msg(check_answer("swap-greedy", g, g->given, 7, want[i].bw, rc, &c, &ev, "sg_stall") >= 0, "%s", c.msg);
     mp_ev_figures f;
-    mp_events_evaluate(g, &ev, want[i].bw, 7, &f);
+    solve_by_hand("swap-greedy", g, 7, want[i].bw, "sg_stall", &f, NULL);
     ck_assert_msg(near(f.duration, want[i].duration) && f.transferred == want[i].transferred &&
                   f.recomputed == want[i].recomputed,
                   "swap-greedy at bw %g: duration %g, %lld bytes copied, %lld reruns", want[i].bw, f.duration,
                   (long long)f.transferred, (long long)f.recomputed);
-    mp_events_destroy(&ev);
   }
   mp_graph_destroy(g);
   tl_cleanup();
