@@ -237,6 +237,20 @@ double mp_round12(double x) {
   return strtod(buf, NULL);
 }
 
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+double mp_median_present(double *v, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (!isnan(v[i])) v[k++] = v[i];
+  if (!k) return NAN;
+  qsort(v, (size_t)k, sizeof *v, cmp_double);
+  return v[(k - 1) / 2];
+}
+
 void mp_format_number(double x, char *out, size_t cap) {
   if (x == floor(x) && fabs(x) < 9007199254740992.0)
     snprintf(out, cap, "%lld", (long long)x);
