@@ -851,6 +851,9 @@ timeout 20 cat "$H/fifo" >"$H/fifo.out" &
 expect 0 "--out a FIFO" $BIN solve "$T/g.json" --out "$H/fifo"
 wait
 [ -p "$H/fifo" ] && [ -s "$H/fifo.out" ] && ok || bad "--out a FIFO: replaced, or nothing written"
+# /dev/stdout into a pipe: its link ends at "pipe:[N]", no path
+sh -c "$BIN solve '$T/g.json' --out /dev/stdout | cat >'$H/pipe.out'" 2>"$T/err" &&
+  grep -q '"offsets"' "$H/pipe.out" && ok || bad "--out /dev/stdout into a pipe: $(head -c 300 "$T/err")"
 hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "$H"
 ln -s "$H/target.plan" "$H/link.plan"
 expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
