@@ -126,6 +126,7 @@ static void figures_of_run(mp_ragg *g, const mp_row *r) {
   g->live_peak = r->live_peak;
   g->arena = r->arena;
   g->recomputed = r->recomputed;
+  g->stale_reruns = r->stale_reruns;
   g->transferred = r->transferred;
   g->floor = r->lower_bound;
   g->duration = r->duration;
@@ -198,7 +199,8 @@ static void make_group(mp_raggset *s, const mp_row **p, int i, int j, const gctx
   }
   g->budget = d2i(b);
   g->ok = k;
-  g->live_peak = g->arena = g->recomputed = g->transferred = g->floor = MP_NA;
+  g->live_peak = g->arena = g->recomputed = g->transferred = g->floor =
+      g->stale_reruns = MP_NA;
   g->duration = g->overhead = g->stall = g->recompute_time = g->plan_ms = g->remat_ms = NAN;
   g->ms_lo = g->ms_hi = NAN; /* no plan, no time (not 0) */
   g->base_time = p[i]->base_time;
