@@ -31,56 +31,40 @@ static int written_by(const mp_graph *g, const int *param, int v) {
   return nd->inplace && nd->has_alias ? view_access(g, param, v) : -1;
 }
 
-void mp_storages_build(const mp_graph *g, mp_storages *s) {
-  int n = g->n;
-  size_t nz = (size_t)(n ? n : 1);
-  int *param = mp_xmalloc(sizeof(int) * nz);
-  s->n = g->n_buf;
-  for (int i = 0; i < n; i++) { /* given order: an alias target comes first */
-    int v = g->given[i];
-    const mp_node *nd = &g->nodes[v];
-    param[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? s->n++ : param[nd->alias.node];
+/* A growing list of storage ids (the accesses of every node, one after
+ * another). */
+typedef struct idlist {
+  int *a;
+  size_t m, room;
+} idlist;
+
+static void idlist_push(idlist *l, int b) {
+  if (l->m + 1 >= l->room) l->a = mp_xrealloc(l->a, sizeof(int) * (l->room *= 2));
+  l->a[l->m++] = b;
+}
+
+/* Append the storages node v reads data of and the one it writes, sorted
+ * and without repeats; returns how many. */
+static int node_accesses(const mp_graph *g, const int *param, int v, int writes, idlist *l) {
+  const mp_node *nd = &g->nodes[v];
+  size_t start = l->m;
+  for (int i = 0; mp_reads_data(g, v) && i < nd->n_in; i++) {
+    mp_ref in = nd->in[i];
+    int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
+    int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
+    if (lo == hi && view_access(g, param, in.node) >= 0) /* an empty view: its storage */
+      idlist_push(l, view_access(g, param, in.node));
+    for (int k = lo; k < hi; k++)
+      if (tensor_storage(g, param, in.node, k) >= 0) idlist_push(l, tensor_storage(g, param, in.node, k));
   }
-  s->writes = mp_xmalloc(sizeof(int) * nz);
-  s->n_writers = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
-  s->n_acc = mp_xcalloc(nz, sizeof(int));
-  s->acc = mp_xmalloc(sizeof(int *) * nz);
-  size_t m = 0, room = (size_t)n + 64;
-  int *all = mp_xmalloc(sizeof(int) * room);
-  for (int v = 0; v < n; v++) {
-    const mp_node *nd = &g->nodes[v];
-    size_t start = m;
-    s->writes[v] = written_by(g, param, v);
-    if (s->writes[v] >= 0) s->n_writers[s->writes[v]]++;
-    for (int i = 0; mp_reads_data(g, v) && i < nd->n_in; i++) {
-      mp_ref in = nd->in[i];
-      int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
-      int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
-      if (lo == hi) { /* an empty view: its storage */
-        int b = view_access(g, param, in.node);
-        if (b >= 0) {
-          if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
-          all[m++] = b;
-        }
-      }
-      for (int k = lo; k < hi; k++) {
-        int b = tensor_storage(g, param, in.node, k);
-        if (b < 0) continue;
-        if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
-        all[m++] = b;
-      }
-    }
-    if (s->writes[v] >= 0) {
-      if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
-      all[m++] = s->writes[v];
-    }
-    s->n_acc[v] = mp_sort_unique_ints(all + start, (int)(m - start));
-    m = start + (size_t)s->n_acc[v];
-  }
-  s->block = mp_xmalloc(sizeof(int) * (m ? m : 1));
-  memcpy(s->block, all, sizeof(int) * m);
-  free(all);
-  free(param);
+  if (writes >= 0) idlist_push(l, writes);
+  int n = mp_sort_unique_ints(l->a + start, (int)(l->m - start));
+  l->m = start + (size_t)n;
+  return n;
+}
+
+/* users: per storage, the nodes with it among their accesses (CSR). */
+static void index_users(mp_storages *s, int n, size_t m) {
   s->n_users = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
   s->users = mp_xmalloc(sizeof(int *) * (size_t)(s->n ? s->n : 1));
   s->ublock = mp_xmalloc(sizeof(int) * (m ? m : 1));
@@ -101,6 +85,33 @@ void mp_storages_build(const mp_graph *g, mp_storages *s) {
       int b = s->acc[v][i];
       s->users[b][s->n_users[b]++] = v;
     }
+}
+
+void mp_storages_build(const mp_graph *g, mp_storages *s) {
+  int n = g->n;
+  size_t nz = (size_t)(n ? n : 1);
+  int *param = mp_xmalloc(sizeof(int) * nz);
+  s->n = g->n_buf;
+  for (int i = 0; i < n; i++) { /* given order: an alias target comes first */
+    int v = g->given[i];
+    const mp_node *nd = &g->nodes[v];
+    param[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? s->n++ : param[nd->alias.node];
+  }
+  s->writes = mp_xmalloc(sizeof(int) * nz);
+  s->n_writers = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
+  s->n_acc = mp_xcalloc(nz, sizeof(int));
+  s->acc = mp_xmalloc(sizeof(int *) * nz);
+  idlist l = {mp_xmalloc(sizeof(int) * ((size_t)n + 64)), 0, (size_t)n + 64};
+  for (int v = 0; v < n; v++) {
+    s->writes[v] = written_by(g, param, v);
+    if (s->writes[v] >= 0) s->n_writers[s->writes[v]]++;
+    s->n_acc[v] = node_accesses(g, param, v, s->writes[v], &l);
+  }
+  s->block = mp_xmalloc(sizeof(int) * (l.m ? l.m : 1));
+  memcpy(s->block, l.a, sizeof(int) * l.m);
+  free(l.a);
+  free(param);
+  index_users(s, n, l.m);
 }
 
 void mp_storages_free(mp_storages *s) {
