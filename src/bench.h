@@ -172,6 +172,7 @@ typedef struct mp_row {
   double duration, overhead, recompute_time, stall_time;
   int64_t recomputed, transferred, residencies;
   double remat_ms, remat_cpu_ms;       /* the events stage's own time (of the median run) */
+  int64_t stale_reruns;                /* reruns reading a storage written in place since */
   /* not stored in the results table: */
   int64_t graph_bound;                 /* the graph's independent bound (graphs table) */
   char *bound_kind;                    /* "min-cut" or "max-live" */
@@ -453,7 +454,7 @@ typedef struct mp_ragg {
   double frac;              /* the budget as a fraction ("0.8x"), NAN for bytes */
   int runs, ok, refused, infeasible;
   int64_t budget;           /* bytes, the smallest the runs resolved (MP_NA: unknown) */
-  int64_t live_peak, arena, recomputed, transferred, floor;
+  int64_t live_peak, arena, recomputed, transferred, floor, stale_reruns;
   double duration, base_time, overhead, stall, recompute_time, plan_ms, remat_ms;
   double ms_lo, ms_hi;      /* planning-time spread over repeats and seeds */
   char statuses[64];        /* the runs' statuses, '/'-joined */

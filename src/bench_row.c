@@ -173,6 +173,7 @@ static void copy_remat_figures(json_t *o, mp_row *r) {
   r->stall_time = jnum(o, "stall_time");
   r->transferred = jint(o, "transferred");
   r->residencies = jint(o, "residencies");
+  r->stale_reruns = jint(o, "stale_reruns");
 }
 
 /* The request of a remat cell as the solve resolved it (with or without a

@@ -166,6 +166,9 @@ typedef struct mp_ev_figures {
   int64_t recomputed;    /* how many such runs */
   double stall_time;     /* duration - the cost of all runs */
   int64_t transferred;   /* bytes copied, both directions */
+  int64_t stale_reruns;  /* reruns that read a storage whose in-place writes since
+                            differ from the node's place in the given order
+                            (mp_events_stale_reruns) */
   int64_t budget;        /* the budget the plan was made for (carried) */
   int64_t n_samples;     /* runs + ins, + 1 for the start when sampled */
   int n_runs, n_frees, n_outs, n_ins;
@@ -184,6 +187,16 @@ typedef struct mp_ev_time {
  * entries.  Returns the duration.  bandwidth must be > 0 when the plan
  * copies. */
 double mp_events_simulate(const mp_graph *g, const mp_events *p, double bandwidth, mp_ev_time *t);
+
+/* How many runs after a node's first read a storage written in place at a
+ * point other than the node's own: v reads storage b, and the number of b's
+ * in-place writers that have run differs from the number of them before v in
+ * the given order (DESIGN 1.2's edges make them equal at every first run).
+ * Such a rerun reads data changed since (a `clone` rerun after the `relu_`
+ * that overwrote its source).  DESIGN 6.2 does not forbid it, so the
+ * verifier accepts such plans; this figure says how many reruns a plan
+ * needs that a runtime could not replay.  A pure view reads no data. */
+int64_t mp_events_stale_reruns(const mp_graph *g, const mp_events *p);
 
 /* Every figure of DESIGN 6.3 (the figures of 1.3 come from placing the
  * residencies: mp_events_problem, then mp_evaluate). */

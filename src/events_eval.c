@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "storage.h"
 #include "util.h"
 
 /* The buffers v owns: output k of a node without alias, of size > 0. */
@@ -114,6 +115,76 @@ double mp_events_simulate(const mp_graph *g, const mp_events *p, double bandwidt
   return duration;
 }
 
+/* Per storage (storage.h: buffers and parameters), the given positions of
+ * its in-place writers, ascending: pos[start[b] .. start[b + 1]). */
+typedef struct writers {
+  mp_storages s;
+  int *start, *pos, *given_pos;
+} writers;
+
+static void writers_init(const mp_graph *g, writers *w) {
+  mp_storages_build(g, &w->s);
+  size_t ns = (size_t)w->s.n + 1, n = (size_t)(g->n ? g->n : 1);
+  w->start = mp_xcalloc(ns + 1, sizeof(int));
+  w->pos = mp_xmalloc(sizeof(int) * n);
+  w->given_pos = mp_xmalloc(sizeof(int) * n);
+  for (int v = 0; v < g->n; v++)
+    if (w->s.writes[v] >= 0) w->start[w->s.writes[v] + 1]++;
+  for (int b = 0; b < w->s.n; b++) w->start[b + 1] += w->start[b];
+  int *fill = mp_xmalloc(sizeof(int) * ns);
+  memcpy(fill, w->start, sizeof(int) * ns);
+  for (int i = 0; i < g->n; i++) { /* in given order: each list ascends */
+    int v = g->given[i];
+    w->given_pos[v] = i;
+    if (w->s.writes[v] >= 0) w->pos[fill[w->s.writes[v]]++] = i;
+  }
+  free(fill);
+}
+
+static void writers_destroy(writers *w) {
+  mp_storages_free(&w->s);
+  free(w->start);
+  free(w->pos);
+  free(w->given_pos);
+}
+
+/* The writers of storage b before given position gp. */
+static int writers_before(const writers *w, int b, int gp) {
+  int k = w->start[b];
+  while (k < w->start[b + 1] && w->pos[k] < gp) k++;
+  return k - w->start[b];
+}
+
+/* Does this run of v read a storage whose writes so far (written[b]) are
+ * not those before v in the given order? */
+static bool reads_stale(const writers *w, const int *written, int v) {
+  for (int k = 0; k < w->s.n_acc[v]; k++) { /* empty for a pure view */
+    int b = w->s.acc[v][k];
+    if (w->start[b] < w->start[b + 1] && written[b] != writers_before(w, b, w->given_pos[v]))
+      return true;
+  }
+  return false;
+}
+
+int64_t mp_events_stale_reruns(const mp_graph *g, const mp_events *p) {
+  writers w;
+  writers_init(g, &w);
+  int *written = mp_xcalloc((size_t)w.s.n + 1, sizeof(int));
+  bool *ran = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(bool));
+  int64_t stale = 0;
+  for (int i = 0; i < p->n; i++) {
+    int v = p->ev[i].id;
+    if (p->ev[i].kind != MP_EV_RUN) continue;
+    if (ran[v]) stale += reads_stale(&w, written, v);
+    ran[v] = true;
+    if (w.s.writes[v] >= 0) written[w.s.writes[v]]++;
+  }
+  free(written);
+  free(ran);
+  writers_destroy(&w);
+  return stale;
+}
+
 void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth, int64_t budget,
                         mp_ev_figures *f) {
   memset(f, 0, sizeof *f);
@@ -151,6 +222,7 @@ void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth,
     }
   }
   free(ran);
+  f->stale_reruns = mp_events_stale_reruns(g, p);
   f->n_samples = (mp_events_start_sampled(g) ? 1 : 0) + (int64_t)f->n_runs + f->n_ins;
   f->stall_time = f->duration - run_time;
 }

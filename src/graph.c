@@ -5,22 +5,8 @@
 #include <string.h>
 
 #include "graph.h"
+#include "storage.h"
 #include "util.h"
-
-static int cmp_int(const void *a, const void *b) {
-  int x = *(const int *)a, y = *(const int *)b;
-  return (x > y) - (x < y);
-}
-
-/* Sort and deduplicate; returns the new length. */
-static int uniq_ints(int *a, int n) {
-  if (n <= 1) return n;
-  qsort(a, (size_t)n, sizeof *a, cmp_int);
-  int m = 1;
-  for (int i = 1; i < n; i++)
-    if (a[i] != a[m - 1]) a[m++] = a[i];
-  return m;
-}
 
 static const char *node_label(const mp_graph *g, int v, char *buf, size_t cap) {
   const mp_node *nd = &g->nodes[v];
@@ -142,7 +128,7 @@ static void build_adj(int n, const edges *e, int **cnt, int ***lists, bool succ,
     l[a][fill[a]++] = b;
   }
   size_t total = 0;
-  for (int v = 0; v < n; v++) total += (size_t)(c[v] = uniq_ints(l[v], fill[v]));
+  for (int v = 0; v < n; v++) total += (size_t)(c[v] = mp_sort_unique_ints(l[v], fill[v]));
   int *block = mp_bump_array(mem, total, sizeof(int));
   for (int v = 0, at = 0; v < n; at += c[v++]) {
     memcpy(block + at, l[v], sizeof(int) * (size_t)c[v]);
@@ -479,7 +465,7 @@ static int node_reads(const mp_graph *g, int v, int **all, size_t *m, size_t *ro
       (*all)[(*m)++] = b;
     }
   }
-  int len = uniq_ints(*all + start, (int)(*m - start));
+  int len = mp_sort_unique_ints(*all + start, (int)(*m - start));
   *m = start + (size_t)len;
   return len;
 }
@@ -562,137 +548,6 @@ static int cmp_i64(const void *a, const void *b) {
  * arena memory, but an optimizer that updates it in place must still come
  * after the forward ops that read it. */
 
-typedef struct storages {
-  int n;                 /* buffers, then parameters */
-  int *writes;           /* node -> the storage it writes in place, or -1 */
-  int *n_writers;        /* per storage */
-  int *n_acc, **acc;     /* per node: the storages it reads data of, and the one it
-                            writes, sorted (nothing for a pure view) */
-  int *n_users, **users; /* per storage: the nodes with it in acc, ascending */
-  int *block, *ublock;
-} storages;
-
-/* A pure view (alias without inplace) reads no data: no in-place edge. */
-static bool reads_data(const mp_graph *g, int w) {
-  return !g->nodes[w].has_alias || g->nodes[w].inplace;
-}
-
-/* The storage of output k of node j, or -1 (no storage); param[] maps each
- * node to the parameter storage its alias chain ends at (or -1). */
-static int tensor_storage(const mp_graph *g, const int *param, int j, int k) {
-  int b = g->root_of[j][k];
-  if (b == MP_PARAM_BUFFER) return param[j];
-  return b >= 0 ? b : -1;
-}
-
-/* The storage view v views, a parameter's included (or -1). */
-static int view_access(const mp_graph *g, const int *param, int v) {
-  int b = mp_view_storage(g, v);
-  return b == MP_PARAM_BUFFER ? param[v] : b >= 0 ? b : -1;
-}
-
-/* What node v writes in place, or -1: the storage it views, whether or not
- * it has an output of its own (`outputs: []` still writes); an alias -1
- * root that is in-place writes its own parameter. */
-static int written_by(const mp_graph *g, const int *param, int v) {
-  const mp_node *nd = &g->nodes[v];
-  return nd->inplace && nd->has_alias ? view_access(g, param, v) : -1;
-}
-
-static void storages_build(const mp_graph *g, storages *s) {
-  int n = g->n;
-  size_t nz = (size_t)(n ? n : 1);
-  int *param = mp_xmalloc(sizeof(int) * nz);
-  s->n = g->n_buf;
-  for (int i = 0; i < n; i++) { /* given order: an alias target comes first */
-    int v = g->given[i];
-    const mp_node *nd = &g->nodes[v];
-    param[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? s->n++ : param[nd->alias.node];
-  }
-  s->writes = mp_xmalloc(sizeof(int) * nz);
-  s->n_writers = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
-  s->n_acc = mp_xcalloc(nz, sizeof(int));
-  s->acc = mp_xmalloc(sizeof(int *) * nz);
-  size_t m = 0, room = (size_t)n + 64;
-  int *all = mp_xmalloc(sizeof(int) * room);
-  for (int v = 0; v < n; v++) {
-    const mp_node *nd = &g->nodes[v];
-    size_t start = m;
-    s->writes[v] = written_by(g, param, v);
-    if (s->writes[v] >= 0) s->n_writers[s->writes[v]]++;
-    for (int i = 0; reads_data(g, v) && i < nd->n_in; i++) {
-      mp_ref in = nd->in[i];
-      int lo = in.out == MP_ALL_OUTPUTS ? 0 : in.out;
-      int hi = in.out == MP_ALL_OUTPUTS ? g->nodes[in.node].n_out : in.out + 1;
-      if (lo == hi) { /* an empty view: its storage */
-        int b = view_access(g, param, in.node);
-        if (b >= 0) {
-          if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
-          all[m++] = b;
-        }
-      }
-      for (int k = lo; k < hi; k++) {
-        int b = tensor_storage(g, param, in.node, k);
-        if (b < 0) continue;
-        if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
-        all[m++] = b;
-      }
-    }
-    if (s->writes[v] >= 0) {
-      if (m + 1 >= room) all = mp_xrealloc(all, sizeof(int) * (room *= 2));
-      all[m++] = s->writes[v];
-    }
-    s->n_acc[v] = uniq_ints(all + start, (int)(m - start));
-    m = start + (size_t)s->n_acc[v];
-  }
-  s->block = mp_xmalloc(sizeof(int) * (m ? m : 1));
-  memcpy(s->block, all, sizeof(int) * m);
-  free(all);
-  free(param);
-  s->n_users = mp_xcalloc((size_t)(s->n ? s->n : 1), sizeof(int));
-  s->users = mp_xmalloc(sizeof(int *) * (size_t)(s->n ? s->n : 1));
-  s->ublock = mp_xmalloc(sizeof(int) * (m ? m : 1));
-  int *p = s->block;
-  for (int v = 0; v < n; v++) {
-    s->acc[v] = p;
-    for (int i = 0; i < s->n_acc[v]; i++) s->n_users[p[i]]++;
-    p += s->n_acc[v];
-  }
-  int *u = s->ublock;
-  for (int b = 0; b < s->n; b++) {
-    s->users[b] = u;
-    u += s->n_users[b];
-    s->n_users[b] = 0;
-  }
-  for (int v = 0; v < n; v++)
-    for (int i = 0; i < s->n_acc[v]; i++) {
-      int b = s->acc[v][i];
-      s->users[b][s->n_users[b]++] = v;
-    }
-}
-
-static void storages_free(storages *s) {
-  free(s->writes);
-  free(s->n_writers);
-  free(s->n_acc);
-  free(s->acc);
-  free(s->n_users);
-  free(s->users);
-  free(s->block);
-  free(s->ublock);
-}
-
-/* Does node v read the data of (or write) storage b? */
-static bool accesses(const storages *s, int v, int b) {
-  int lo = 0, hi = s->n_acc[v];
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (s->acc[v][mid] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < s->n_acc[v] && s->acc[v][lo] == b;
-}
-
 typedef struct buf_access {
   int pos, v; /* a node that reads (or writes) the storage and its position */
 } buf_access;
@@ -703,7 +558,7 @@ static int cmp_access(const void *a, const void *b) {
 
 /* The reduced edges of storage b's accesses (its data readers and its
  * writers), into e. */
-static void storage_edges(const storages *s, int b, const int *pos, buf_access *acc, edges *e) {
+static void storage_edges(const mp_storages *s, int b, const int *pos, buf_access *acc, edges *e) {
   int m = s->n_users[b];
   for (int i = 0; i < m; i++) acc[i] = (buf_access){pos[s->users[b][i]], s->users[b][i]};
   qsort(acc, (size_t)m, sizeof *acc, cmp_access);
@@ -733,7 +588,7 @@ static int count_key(const int64_t *a, int n, int64_t v) {
 /* Pairs in two storages' counts: v writes b and reads b', w writes b' and
  * reads b.  cnt(b, b') = the writers of b that read b'; each such pair of
  * storages shares cnt(b, b') x cnt(b', b) pairs. */
-static int64_t shared_pairs(const storages *s, int n) {
+static int64_t shared_pairs(const mp_storages *s, int n) {
   edges pr = {0};
   for (int v = 0; v < n; v++)
     for (int i = 0; s->writes[v] >= 0 && i < s->n_acc[v]; i++)
@@ -755,13 +610,13 @@ static int64_t shared_pairs(const storages *s, int n) {
 
 /* The distinct data edges that are also pairs (a node may read a tensor
  * twice: the raw list repeats an edge). */
-static int64_t data_pairs(const storages *s, const edges *data) {
+static int64_t data_pairs(const mp_storages *s, const edges *data) {
   int64_t *lit = mp_xmalloc(sizeof(int64_t) * (size_t)(data->n ? data->n : 1)), n = 0;
   int nl = 0;
   for (int i = 0; i < data->n; i++) {
     int u = data->from[i], x = data->to[i];
-    if ((s->writes[u] >= 0 && accesses(s, x, s->writes[u])) ||
-        (s->writes[x] >= 0 && accesses(s, u, s->writes[x])))
+    if ((s->writes[u] >= 0 && mp_storage_accessed(s, x, s->writes[u])) ||
+        (s->writes[x] >= 0 && mp_storage_accessed(s, u, s->writes[x])))
       lit[nl++] = (int64_t)u << 32 | x;
   }
   qsort(lit, (size_t)nl, sizeof *lit, cmp_i64);
@@ -773,7 +628,7 @@ static int64_t data_pairs(const storages *s, const edges *data) {
 /* The literal pairs that are not data edges: per storage, each writer with
  * each other data reader (writers are readers; a pair of writers once),
  * less the pairs two storages share, less the data edges among them. */
-static int64_t literal_count(const mp_graph *g, const storages *s, const edges *data) {
+static int64_t literal_count(const mp_graph *g, const mp_storages *s, const edges *data) {
   int64_t total = 0;
   for (int b = 0; b < s->n; b++) {
     if (!s->n_writers[b]) continue;
@@ -786,8 +641,8 @@ static int64_t literal_count(const mp_graph *g, const storages *s, const edges *
 static void add_inplace_edges(mp_graph *g, const edges *data) {
   int n = g->n;
   size_t nz = (size_t)(n ? n : 1);
-  storages s;
-  storages_build(g, &s);
+  mp_storages s;
+  mp_storages_build(g, &s);
   int *pos = mp_xmalloc(sizeof(int) * nz);
   for (int i = 0; i < n; i++) pos[g->given[i]] = i;
   edges all = {0};
@@ -802,7 +657,7 @@ static void add_inplace_edges(mp_graph *g, const edges *data) {
   free(all.from);
   free(all.to);
   free(pos);
-  storages_free(&s);
+  mp_storages_free(&s);
 }
 
 /* DESIGN 6.1: a node without a cost takes 1, or 0 when it is an input, an

@@ -318,6 +318,7 @@ static void remat_figures(const mp_result *x, memplan_figures *out) {
   out->stall_time = m->fig.stall_time;
   out->recomputed = m->fig.recomputed;
   out->transferred = m->fig.transferred;
+  out->stale_reruns = m->fig.stale_reruns;
 }
 
 void memplan_result_figures(const memplan_result *r, memplan_figures *out) {

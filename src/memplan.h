@@ -351,6 +351,10 @@ typedef struct memplan_figures {
   int64_t recomputed, transferred;
   double remat_ms, remat_cpu_ms; /* included in nothing above: plan time is
                                     order_ms + remat_ms + place_ms */
+  /* with has_figures and a remat chain: reruns that read a storage written
+   * in place since (DESIGN 6.2 allows them; a runtime would read changed
+   * data): see mp_events_stale_reruns in events.h */
+  int64_t stale_reruns;
 } memplan_figures;
 
 void memplan_result_figures(const memplan_result *r, memplan_figures *out);

@@ -43,6 +43,15 @@ static char *link_target(const char *path) {
   return cur;
 }
 
+/* A special file (a pipe, a device) is written where it is, never
+ * replaced. */
+static int open_special(mp_outfile *o, const char *path, mp_error *err) {
+  o->fp = fopen(path, "w");
+  if (!o->fp) return mp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
+  o->path = mp_xstrdup(path);
+  return 0;
+}
+
 /* A nameless file in the folder of o->path, or NULL (then o->anon is false). */
 static FILE *open_anon(mp_outfile *o) {
   const char *slash = strrchr(o->path, '/');
@@ -84,9 +93,12 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
     o->fp = stdout;
     return 0;
   }
+  struct stat st;
+  /* a pipe, a device or a socket, through any links (/dev/stdout into a
+   * pipe ends at "pipe:[N]", which names nothing link_target could follow) */
+  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) return open_special(o, path, err);
   char *target = link_target(path);
   const char *dst = target ? target : path;
-  struct stat st;
   bool exists = stat(dst, &st) == 0;
   if (!exists && errno == ELOOP) { /* renaming onto dst would replace a link of the loop */
     free(target);
@@ -98,10 +110,7 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   }
   if (exists && !S_ISREG(st.st_mode)) {
     free(target);
-    o->fp = fopen(path, "w");
-    if (!o->fp) return mp_errorf(err, "%s: cannot write: %s", path, strerror(errno));
-    o->path = mp_xstrdup(path);
-    return 0;
+    return open_special(o, path, err);
   }
   size_t n = strlen(dst) + 32;
   o->path = mp_xmalloc(n);

@@ -100,6 +100,9 @@ static void print_remat_figures(FILE *out, const mp_result *r) {
   fprintf(out, ")\n");
   fprintf(out, "recomputed    %lld runs, %.6g time\n", (long long)f->recomputed, f->recompute_time);
   fprintf(out, "stall time    %.6g\n", f->stall_time);
+  if (f->stale_reruns)
+    fprintf(out, "stale reruns  %lld (read a storage written in place since; DESIGN 6.2 allows them)\n",
+            (long long)f->stale_reruns);
   print_bytes(out, "transferred", f->transferred);
 }
 
@@ -187,6 +190,7 @@ static void remat_json(json_t *o, const mp_result *r) {
   json_object_set_new(o, "recomputed", jint_if(plan, f->recomputed));
   json_object_set_new(o, "stall_time", jreal_if(plan, f->stall_time));
   json_object_set_new(o, "transferred", jint_if(plan, f->transferred));
+  json_object_set_new(o, "stale_reruns", jint_if(plan, f->stale_reruns));
 }
 
 /* per stage: what each solver claimed, its own time, bound and note (the

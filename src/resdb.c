@@ -86,6 +86,7 @@ const mp_col mp_cols[] = {
     F("residencies", C_INT, residencies, CF_FIG),
     F("remat_ms", C_REAL, remat_ms, 0),
     F("remat_cpu_ms", C_REAL, remat_cpu_ms, 0),
+    F("stale_reruns", C_INT, stale_reruns, CF_FIG),
     /* from the graphs table (export and load only) */
     F("graph_bound", C_INT, graph_bound, CF_JOINED),
     F("bound_kind", C_TEXT, bound_kind, CF_JOINED),

@@ -110,23 +110,6 @@ static void note_sources(const mp_row *rows, int n, mp_aggset *s) {
   }
 }
 
-/* ------------------------------------------------------------ medians */
-
-static int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Lower median of the numbers that are there (NaN: absent); NaN if none. */
-static double med_dbl(double *v, int n) {
-  int k = 0;
-  for (int i = 0; i < n; i++)
-    if (!isnan(v[i])) v[k++] = v[i];
-  if (!k) return NAN;
-  qsort(v, (size_t)k, sizeof *v, cmp_dbl);
-  return v[(k - 1) / 2];
-}
-
 /* The label, as long as its parts (options have no length limit). */
 static char *label_of(const mp_row *r0, bool multi_tl, bool split) {
   char *l = NULL;
@@ -161,7 +144,7 @@ static void group_times(mp_agg *g, const mp_row *const *ok, int k, const mp_row 
   for (int q = 0; q < k; q++) dv[q] = ok[q]->plan_ms;
   if (!isnan(g->plan_ms)) { /* best run: its own times */
   } else {
-    g->plan_ms = med_dbl(dv, k);
+    g->plan_ms = mp_median_present(dv, k);
   }
   mp_rows_ms_range(ok, k, g->plan_ms, &g->ms_lo, &g->ms_hi);
   g->wall_max = 0;

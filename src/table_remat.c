@@ -300,7 +300,7 @@ static void write_within(const rtab *T, FILE *o) {
 
 /* ------------------------------------------------------------ per graph */
 
-enum { G_PEAK, G_ARENA, G_DUR, G_OVER, G_VSBEST, G_RECOMP, G_XFER, G_STALL, G_MS, NG };
+enum { G_PEAK, G_ARENA, G_DUR, G_OVER, G_VSBEST, G_RECOMP, G_STALE, G_XFER, G_STALL, G_MS, NG };
 
 /* best: the shortest duration at the group's budget on its graph. */
 static void group_cells(const mp_ragg *g, double best, double ud, const char *un,
@@ -312,6 +312,7 @@ static void group_cells(const mp_ragg *g, double best, double ud, const char *un
   mp_tab_num(t[G_OVER], 64, 100 * g->overhead, 1);
   mp_tab_num(t[G_VSBEST], 64, best > 0 ? 100 * (g->duration / best - 1) : NAN, 2);
   mp_tab_num(t[G_RECOMP], 64, g->recomputed == MP_NA ? NAN : (double)g->recomputed, 0);
+  mp_tab_num(t[G_STALE], 64, g->stale_reruns == MP_NA ? NAN : (double)g->stale_reruns, 0);
   mp_tab_num(t[G_XFER], 64, g->transferred == MP_NA ? NAN : (double)g->transferred / ud, prec);
   fmt_time(t[G_STALL], 64, g->stall);
   mp_tab_ms(t[G_MS], 64, isnan(g->remat_ms) ? g->plan_ms : g->remat_ms);
@@ -414,7 +415,8 @@ static void write_graphs(const rtab *T, FILE *o) {
             "events floor (no plan peaks lower: the inputs, the outputs, or one node's reads, "
             "outputs and workspace); the budget as asked and in bytes; live peak and arena of the event plan; duration in the "
             "graph's cost unit, overhead = duration / base_time - 1, and against the shortest "
-            "duration any solver reached there; recomputed runs; bytes "
+            "duration any solver reached there; recomputed runs, and those of them that read "
+            "a storage written in place since (stale: DESIGN 6.2 allows them); bytes "
             "copied to and from the host; stall time (waiting for copies); time of the "
             "recomputation stage. Bold: the shortest duration at the budget. An empty cell: no "
             "plan.\n\n",
@@ -424,9 +426,9 @@ static void write_graphs(const rtab *T, FILE *o) {
                   "remat ms: the median");
   if (f->latex) fprintf(o, "%% memplan table: recomputation per graph, budget and solver\n");
   const char *h[] = {"graph", "budget", "solver", "status", "live peak", "arena", "duration",
-                     "overhead (%)", "vs best (%)", "recomputed", "transferred", "stall",
-                     "remat ms", "ok/runs"};
-  mp_tab_header(o, f, h, "llllrrrrrrrrrr", 14);
+                     "overhead (%)", "vs best (%)", "recomputed", "stale", "transferred",
+                     "stall", "remat ms", "ok/runs"};
+  mp_tab_header(o, f, h, "llllrrrrrrrrrrr", 15);
   for (int st = 0; st < T->s->n;) {
     int e = graph_end(T->s, st);
     int64_t mx = 1;
@@ -493,6 +495,7 @@ static void csv_group(FILE *o, const mp_raggset *s, const mp_ragg *g) {
   csv_num(o, g->overhead, 6);
   csv_num(o, g->recompute_time, 6);
   csv_int(o, g->recomputed);
+  csv_int(o, g->stale_reruns);
   csv_num(o, g->stall, 6);
   csv_int(o, g->transferred);
   csv_num(o, g->plan_ms, 3);
@@ -507,7 +510,7 @@ void mp_table_remat_csv(FILE *o, const mp_raggset *s) {
   fputs("graph,path,solver,order_solver,remat_solver,place_solver,bandwidth_arg,options,source,"
         "budget_arg,time_limit,budget_frac,budget,runs,ok,refused,infeasible,statuses,"
         "remat_statuses,live_peak,arena,floor,duration,base_time,overhead,recompute_time,"
-        "recomputed,stall_time,transferred,plan_ms,plan_ms_min,plan_ms_max,remat_ms,vs_best,best\n",
+        "recomputed,stale_reruns,stall_time,transferred,plan_ms,plan_ms_min,plan_ms_max,remat_ms,vs_best,best\n",
         o);
   for (int i = 0; i < s->n; i++) csv_group(o, s, &s->a[i]);
 }

@@ -119,21 +119,6 @@ static void add_word(char *list, size_t cap, const char *w) {
 
 /* ------------------------------------------------------------ figures */
 
-static int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-/* Lower median of the values present (NaN: absent); NaN if none. */
-static double med(double *v, int n) {
-  int k = 0;
-  for (int i = 0; i < n; i++)
-    if (!isnan(v[i])) v[k++] = v[i];
-  if (!k) return NAN;
-  qsort(v, (size_t)k, sizeof *v, cmp_dbl);
-  return v[(k - 1) / 2];
-}
-
 static int64_t d2i(double x) { return isnan(x) ? MP_NA : (int64_t)x; }
 
 /* The figures of one run. */
@@ -141,6 +126,7 @@ static void figures_of_run(mp_ragg *g, const mp_row *r) {
   g->live_peak = r->live_peak;
   g->arena = r->arena;
   g->recomputed = r->recomputed;
+  g->stale_reruns = r->stale_reruns;
   g->transferred = r->transferred;
   g->floor = r->lower_bound;
   g->duration = r->duration;
@@ -168,9 +154,9 @@ static void figures_median(mp_ragg *g, const mp_row **ok, int k, double *v) {
   qsort(ok, (size_t)k, sizeof *ok, cmp_run);
   figures_of_run(g, ok[(k - 1) / 2]);
   for (int q = 0; q < k; q++) v[q] = ok[q]->plan_ms;
-  g->plan_ms = med(v, k);
+  g->plan_ms = mp_median_present(v, k);
   for (int q = 0; q < k; q++) v[q] = ok[q]->remat_ms;
-  g->remat_ms = med(v, k);
+  g->remat_ms = mp_median_present(v, k);
 }
 
 static void group_times(mp_ragg *g, const mp_row *const *ok, int k) {
@@ -213,7 +199,8 @@ static void make_group(mp_raggset *s, const mp_row **p, int i, int j, const gctx
   }
   g->budget = d2i(b);
   g->ok = k;
-  g->live_peak = g->arena = g->recomputed = g->transferred = g->floor = MP_NA;
+  g->live_peak = g->arena = g->recomputed = g->transferred = g->floor =
+      g->stale_reruns = MP_NA;
   g->duration = g->overhead = g->stall = g->recompute_time = g->plan_ms = g->remat_ms = NAN;
   g->ms_lo = g->ms_hi = NAN; /* no plan, no time (not 0) */
   g->base_time = p[i]->base_time;

@@ -237,6 +237,34 @@ double mp_round12(double x) {
   return strtod(buf, NULL);
 }
 
+static int cmp_int(const void *a, const void *b) {
+  int x = *(const int *)a, y = *(const int *)b;
+  return (x > y) - (x < y);
+}
+
+int mp_sort_unique_ints(int *a, int n) {
+  if (n <= 1) return n;
+  qsort(a, (size_t)n, sizeof *a, cmp_int);
+  int m = 1;
+  for (int i = 1; i < n; i++)
+    if (a[i] != a[m - 1]) a[m++] = a[i];
+  return m;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+double mp_median_present(double *v, int n) {
+  int k = 0;
+  for (int i = 0; i < n; i++)
+    if (!isnan(v[i])) v[k++] = v[i];
+  if (!k) return NAN;
+  qsort(v, (size_t)k, sizeof *v, cmp_double);
+  return v[(k - 1) / 2];
+}
+
 void mp_format_number(double x, char *out, size_t cap) {
   if (x == floor(x) && fabs(x) < 9007199254740992.0)
     snprintf(out, cap, "%lld", (long long)x);

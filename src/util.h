@@ -110,6 +110,11 @@ void mp_format_number(double x, char *out, size_t cap);
 /* x rounded to 12 significant digits, as the figures of `solve --format
  * json` (and so the results rows) are: no float noise in the files. */
 double mp_round12(double x);
+/* The lower median of the values of v[0..n) that are not NaN (absent), NaN
+ * if none; v is reordered. */
+double mp_median_present(double *v, int n);
+/* Sort a[0..n) and drop repeats; returns how many are kept. */
+int mp_sort_unique_ints(int *a, int n);
 
 /* Sort m (key, val) pairs by key, stably (val rides along): an LSD radix
  * sort over the key's bytes that skips a byte all keys share, so O(m x the

@@ -158,6 +158,7 @@ static int check_event_figures(mp_jdoc *plan, const mp_ev_figures *f, int reside
   if (!rc) rc = mp_vf_figure(plan, "stall_time", f->stall_time, false, err);
   if (!rc) rc = mp_vf_count(plan, "recomputed", f->recomputed, err);
   if (!rc) rc = mp_vf_count(plan, "transferred", f->transferred, err);
+  if (!rc) rc = mp_vf_count(plan, "stale_reruns", f->stale_reruns, err);
   if (!rc) rc = mp_vf_count(plan, "residencies", residencies, err);
   if (rc) return rc;
   json_t *ov = mp_jdoc_get(plan, "overhead");

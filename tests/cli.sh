@@ -851,6 +851,9 @@ timeout 20 cat "$H/fifo" >"$H/fifo.out" &
 expect 0 "--out a FIFO" $BIN solve "$T/g.json" --out "$H/fifo"
 wait
 [ -p "$H/fifo" ] && [ -s "$H/fifo.out" ] && ok || bad "--out a FIFO: replaced, or nothing written"
+# /dev/stdout into a pipe: its link ends at "pipe:[N]", no path
+sh -c "$BIN solve '$T/g.json' --out /dev/stdout | cat >'$H/pipe.out'" 2>"$T/err" &&
+  grep -q '"offsets"' "$H/pipe.out" && ok || bad "--out /dev/stdout into a pipe: $(head -c 300 "$T/err")"
 hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "$H"
 ln -s "$H/target.plan" "$H/link.plan"
 expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
@@ -1207,19 +1210,22 @@ verr() { # verr 'the whole message' DESCRIPTION PLAN: exit 1, stderr exactly tha
   expect 1 "$2" $BIN verify "$L" "$3"
   [ "$(cat "$T/err")" = "memplan verify: $1" ] && ok || bad "$2: $(head -c 300 "$T/err")"
 }
-{ head -n 152 "$T/r.plan"; printf '   "fr'; } >"$T/s1.plan"
-verr "$T/s1.plan:153: not valid JSON: premature end of input near '\"fr'" "stream: a truncated plan" "$T/s1.plan"
-sed '113s/"0"/"0" "1"/' "$T/r.plan" >"$T/s2.plan"
-verr "$T/s2.plan:113: not valid JSON: ']' expected near '\"1\"'" "stream: a syntax error in an event" "$T/s2.plan"
-sed -e '108s/"run"/"walk"/' -e '240s/"free",/"free" /' "$T/r.plan" >"$T/s3.plan"
-verr "$T/s3.plan:241: not valid JSON: ']' expected near '\"16\"'" "stream: a later syntax error wins" "$T/s3.plan"
-sed '108s/"run"/"walk"/' "$T/r.plan" >"$T/s4.plan"
+# lines counted from the "offsets" (O) and "events" (E) members
+O=$(grep -n '^ "offsets": {' "$T/r.plan" | cut -d: -f1)
+E=$(grep -n '^ "events": \[' "$T/r.plan" | cut -d: -f1)
+{ head -n $((E + 46)) "$T/r.plan"; printf '   "fr'; } >"$T/s1.plan"
+verr "$T/s1.plan:$((E + 47)): not valid JSON: premature end of input near '\"fr'" "stream: a truncated plan" "$T/s1.plan"
+sed "$((E + 7))s/\"0\"/\"0\" \"1\"/" "$T/r.plan" >"$T/s2.plan"
+verr "$T/s2.plan:$((E + 7)): not valid JSON: ']' expected near '\"1\"'" "stream: a syntax error in an event" "$T/s2.plan"
+sed -e "$((E + 2))s/\"run\"/\"walk\"/" -e "$((E + 134))s/\"free\",/\"free\" /" "$T/r.plan" >"$T/s3.plan"
+verr "$T/s3.plan:$((E + 135)): not valid JSON: ']' expected near '\"16\"'" "stream: a later syntax error wins" "$T/s3.plan"
+sed "$((E + 2))s/\"run\"/\"walk\"/" "$T/r.plan" >"$T/s4.plan"
 verr "$T/s4.plan: events[0]: unknown event \"walk\" (run, free, out, in)" "stream: a bad event" "$T/s4.plan"
-sed '88s/64/"64"/' "$T/r.plan" >"$T/s5.plan"
+sed "$((O + 2))s/64/\"64\"/" "$T/r.plan" >"$T/s5.plan"
 verr "$T/s5.plan: residency 1 has no integer offset" "stream: a bad offset member" "$T/s5.plan"
-sed '88s/$/\n  "1": "x",/' "$T/r.plan" >"$T/s6.plan"
+sed "$((O + 2))s/\$/\\n  \"1\": \"x\",/" "$T/r.plan" >"$T/s6.plan"
 verr "$T/s6.plan: residency 1 has no integer offset" "stream: a bad offset given last" "$T/s6.plan"
-sed '88s/^/  "1": "x",\n/' "$T/r.plan" >"$T/s7.plan"
+sed "$((O + 2))s/^/  \"1\": \"x\",\\n/" "$T/r.plan" >"$T/s7.plan"
 expect 0 "stream: a bad offset given first" $BIN verify "$L" "$T/s7.plan"
 sed 's/^ "budget": 100,/&\n "budget": 99,/' "$T/r.plan" >"$T/s8.plan"
 verr "$T/s8.plan: the plan is over its budget: live peak 100 > budget 99" "stream: a top-level key twice" "$T/s8.plan"

@@ -34,7 +34,7 @@ ALL_REMATS = REMATS + ["remat-sa", "remat-ga", "remat-ilp", "remat-lp", "remat-e
 EVENT_FIGS = ["live_peak", "arena", "sum_sizes", "fragmentation", "reuse_ratio",
               "profile_std", "reduction_vs_noreuse", "residencies", "duration",
               "base_time", "overhead", "recompute_time", "recomputed",
-              "stall_time", "transferred"]
+              "stall_time", "transferred", "stale_reruns"]
 
 
 def close(a, b, rel=1e-9):

@@ -1037,6 +1037,40 @@ def events_time(m, evs, bandwidth):
     return last_end, run_cost
 
 
+def stale_reruns(m, evs):
+    """Reruns that read a storage (a buffer or a parameter) whose in-place
+    writes done so far are not those before the node in the file order."""
+    g = m.g
+    writers = {}  # storage -> file positions of its in-place writers
+    for w in g.file_order:
+        if g.inplace[w] and m.view_of.get(w) is not None:
+            b = m.view_of[w]
+            key = ("p", m.param_of(w)) if b == PARAM else ("b", b)
+            writers.setdefault(key, []).append(g.pos[w])
+    reads = {v: set() for v in g.file_order}
+    for v in g.file_order:
+        if g.alias[v] is not None and not g.inplace[v]:
+            continue  # a pure view reads no data
+        reads[v] |= {("b", b) for b in m.reads[v]}
+    for p, users in m.param_accesses().items():
+        for v in users:
+            if g.alias[v] is None or g.inplace[v]:
+                reads[v].add(("p", p))
+    done, ran, stale = {}, set(), 0
+    for kind, x in evs:
+        if kind != RUN:
+            continue
+        if x in ran and any(len([q for q in writers[s] if q < g.pos[x]]) != done.get(s, 0)
+                            for s in reads[x] if s in writers):
+            stale += 1
+        ran.add(x)
+        if g.inplace[x] and m.view_of.get(x) is not None:
+            b = m.view_of[x]
+            key = ("p", m.param_of(x)) if b == PARAM else ("b", b)
+            done[key] = done.get(key, 0) + 1
+    return stale
+
+
 def events_figures(m, evs, bandwidth):
     g = m.g
     samples, items, life = events_memory(m, evs)
@@ -1061,6 +1095,7 @@ def events_figures(m, evs, bandwidth):
         "overhead": duration / base - 1 if base > 0 else (0.0 if g.n == 0 else None),
         "recompute_time": rec_t, "recomputed": rec_n,
         "stall_time": duration - run_cost, "transferred": moved,
+        "stale_reruns": stale_reruns(m, evs),
     }
 
 
