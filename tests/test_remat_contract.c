@@ -5,7 +5,8 @@
  * contracted plan and take as long; the solvers' plans verify, stay within
  * the budget, never beat the brute-force optimum (tests/remat_brute.h), claim
  * `optimal` only at it and `infeasible` never where a plan fits; the same
- * seed gives the same plan. */
+ * seed gives the same plan.  And one segment's workspace and need by hand,
+ * merged up to the budget and no further. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -300,6 +301,42 @@ START_TEST(contracted_deadline_at_every_reading) {
 }
 END_TEST
 
+/* A segment's figures by hand: the chain x (1) -> A (4) -> B (2) -> C (3)
+ * -> D (1, the graph output) as one segment reads x and makes D; at B's
+ * step A and B are live (6), A is freed after B, C's step holds B and C
+ * (5), D's C and D (4): its workspace is 6 - 1 = 5 beyond D, its need 1 +
+ * 1 + 5 = 7.  At budget 7 the merges go all the way; at 6 the segments
+ * are more, each within the budget. */
+START_TEST(segment_by_hand) {
+  mp_graph *g = tl_graph("{\"name\":\"seg\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":4,\"inputs\":[0]},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[1]},"
+                         "{\"id\":3,\"size\":3,\"inputs\":[2]},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[3]}]}");
+  for (int64_t budget = 7; budget >= 6; budget--) {
+    rc_contract r;
+    mp_error err;
+    ck_assert_int_eq(rc_build(&r, g, g->given, 1, budget, &err), 0);
+    int segs = 0;
+    for (int v = 0; v < r.cg->n; v++) {
+      if (r.seg_of[v] < 0) continue;
+      segs++;
+      int64_t need = mp_node_need(r.cg, v);
+      ck_assert_msg(need <= budget, "budget %lld: segment %d needs %lld", (long long)budget, r.seg_of[v],
+                    (long long)need);
+      if (budget == 7)
+        ck_assert_msg(r.cg->nodes[v].workspace == 5 && need == 7, "workspace %lld, need %lld (want 5, 7)",
+                      (long long)r.cg->nodes[v].workspace, (long long)need);
+    }
+    ck_assert_msg(budget == 7 ? segs == 1 : segs > 1, "budget %lld: %d segments", (long long)budget, segs);
+    rc_destroy(&r);
+  }
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_contract(void) {
   Suite *s = suite_create("remat_contract");
   TCase *tc = tcase_create("remat_contract");
@@ -310,6 +347,7 @@ Suite *suite_remat_contract(void) {
   tcase_add_test(tc, deterministic_for_a_seed);
   tcase_add_test(tc, whole_graph_proves_infeasible);
   tcase_add_test(tc, contracted_deadline_at_every_reading);
+  tcase_add_test(tc, segment_by_hand);
   suite_add_tcase(s, tc);
   return s;
 }

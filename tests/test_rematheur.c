@@ -534,6 +534,55 @@ START_TEST(dtr_neighbourhood_by_hand) {
 }
 END_TEST
 
+/* DTR's clock runs on over a run that costs nothing (views, zero-cost
+ * nodes): A and B (sources, cost 1, sizes 1 and 2), R (cost 0, 1) reads
+ * both, C (3) reads the input x; G reads A, B, R; H reads C, G, x.
+ * Budget 7.  C's run would take 8: A, B and R were last used by R's run,
+ * stale by the clock's step past it, and R (its producer costs nothing) has
+ * h = 0: R goes, and comes back for G at no cost; C goes for that (the
+ * only candidate) and comes back for H: duration 5 + 1, peak 7.  Were they
+ * not stale at all, no h would be finite and the lowest id (A) would go:
+ * one more unit.  The same rule with an evicted graph output: A (source,
+ * cost 1, 1 byte) -> P (cost 5, the output O, 6 bytes); Z, W, V (2, 2, 3)
+ * read x; G reads A and Z, H reads W, V, G and x; budget 8.  Z's run
+ * evicts O (h 5 / (6 x 5) below A's 1 / 5); at V's run A's h counts O's
+ * evicted class, (1 + 5) / 7, above Z's 1 / (2 x 2): Z goes.  Reruns of
+ * Z, W (for Z's), then A and P for the output at the end: 11 + 8 = 19.
+ * Priced without O, A would go: 20. */
+START_TEST(dtr_zero_cost_and_evicted_output_by_hand) {
+  mp_graph *g = tl_graph("{\"name\":\"dtr_zero\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":1,\"inputs\":[],\"cost\":1},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[],\"cost\":1},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[1,2],\"cost\":0},"
+                         "{\"id\":4,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":5,\"size\":1,\"inputs\":[1,2,3],\"cost\":1},"
+                         "{\"id\":6,\"size\":1,\"inputs\":[4,5,0],\"cost\":1}]}");
+  mp_ev_figures f;
+  int runs[8];
+  solve_by_hand("dtr", g, 7, 0, "dtr_zero", &f, runs);
+  ck_assert_msg(f.live_peak == 7 && near(f.duration, 6) && runs[1] == 1 && runs[3] == 2 && runs[4] == 2,
+                "dtr: peak %lld, duration %g; A runs %d times, R %d, C %d", (long long)f.live_peak, f.duration,
+                runs[1], runs[3], runs[4]);
+  mp_graph_destroy(g);
+  g = tl_graph("{\"name\":\"dtr_output\",\"nodes\":["
+               "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+               "{\"id\":1,\"size\":1,\"inputs\":[],\"cost\":1},"
+               "{\"id\":2,\"size\":6,\"inputs\":[1],\"cost\":5},"
+               "{\"id\":3,\"size\":2,\"inputs\":[0],\"cost\":1},"
+               "{\"id\":4,\"size\":2,\"inputs\":[0],\"cost\":1},"
+               "{\"id\":5,\"size\":3,\"inputs\":[0],\"cost\":1},"
+               "{\"id\":6,\"size\":1,\"inputs\":[1,3],\"cost\":1},"
+               "{\"id\":7,\"size\":1,\"inputs\":[4,5,6,0],\"cost\":1}]}");
+  solve_by_hand("dtr", g, 8, 0, "dtr_output", &f, runs);
+  ck_assert_msg(f.live_peak <= 8 && near(f.duration, 19) && runs[1] == 2 && runs[2] == 2 && runs[3] == 2,
+                "dtr: peak %lld, duration %g; A runs %d times, P %d, Z %d", (long long)f.live_peak, f.duration,
+                runs[1], runs[2], runs[3]);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* swap-greedy without a link, by hand: G (cost 5) -> A; B and C read the
  * input x (read to the end, so always there); D reads C, E reads A and D,
  * F reads B and E.  Sizes x 1, G 1, A 2, B 2, C 3, D E F 1; budget 7.
@@ -713,6 +762,7 @@ Suite *suite_rematheur(void) {
   TCase *hand = tcase_create("rematheur_hand"); /* figures computed by hand or again */
   tcase_add_test(hand, dtr_by_hand);
   tcase_add_test(hand, dtr_neighbourhood_by_hand);
+  tcase_add_test(hand, dtr_zero_cost_and_evicted_output_by_hand);
   tcase_add_test(hand, swap_greedy_by_hand);
   tcase_add_test(hand, swap_greedy_stall_or_rerun);
   tcase_add_test(hand, chen_greedy_shortest_then_lowest);

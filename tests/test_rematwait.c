@@ -5,10 +5,11 @@
  *   exactly the listed buffers whose key has passed or that were touched,
  *   in the plain array's order, and the lists must stay equal;
  * - the builder (lib/remat_exec.h) with random swap gaps and a random
- *   driver that offloads, fetches and polls, against the same run that
- *   touches every waiting buffer before each step and poll: the walk of the
- *   whole list the builder made before it had the heap.  Both must write
- *   the same events and end in the same state. */
+ *   driver that offloads, fetches, polls and changes gaps (told with
+ *   rx_set_gaps), against the same run that touches every waiting buffer
+ *   before each step and poll: the walk of the whole list the builder made
+ *   before it had the heap.  Both must write the same events and end in
+ *   the same state. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,16 +133,31 @@ static void same_state(const rx_exec *a, const rx_exec *b, const mp_events *ea, 
   ck_assert_msg(na == nb && !memcmp(la, lb, sizeof(int) * (size_t)na), "the waiting lists differ at %d", a->p);
 }
 
+/* A random new mode for a random gap of b (one it allows), told to the
+ * builder with rx_set_gaps (x->gap is the run's own array). */
+static void change_gap(rx_exec *x, mp_rng *r, int b) {
+  const ri_info *ri = x->ri;
+  int n = ri->ev_start[b + 1] - ri->ev_start[b], pick = (int)mp_rng_below(r, 3);
+  if (n == 0) return;
+  uint8_t *gap = (uint8_t *)x->gap;
+  int e = ri->ev_start[b] + (int)mp_rng_below(r, (uint64_t)n);
+  gap[e] = RX_KEEP;
+  if (pick == 1 && (ri->flags[b] & RI_DROP)) gap[e] = RX_DROP;
+  if (pick == 2 && (ri->flags[b] & RI_SWAP)) gap[e] = RX_SWAP;
+  rx_set_gaps(x, x->gap, x->prefetch);
+}
+
 /* One driver step on x: offloads, fetches and polls of random buffers,
- * then the next position (walk: every waiting buffer touched before each
- * poll and step, the old walk of the whole list). */
+ * gaps changed, then the next position (walk: every waiting buffer
+ * touched before each poll and step, the old walk of the whole list). */
 static int drive(rx_exec *x, mp_rng *r, bool walk) {
   const ri_info *ri = x->ri;
   int rc = 0, ops = (int)mp_rng_below(r, 4);
   for (int i = 0; rc == 0 && i < ops; i++) {
-    int b = (int)mp_rng_below(r, (uint64_t)ri->nb), what = (int)mp_rng_below(r, 3);
+    int b = (int)mp_rng_below(r, (uint64_t)ri->nb), what = (int)mp_rng_below(r, 4);
     if (what == 0) rx_offload(x, b);
     else if (what == 1 && x->pending[b] == 2) rc = rx_fetch(x, b);
+    else if (what == 3) change_gap(x, r, b);
     else {
       if (walk) rxw_touch_all(&x->wait);
       rx_poll(x);
@@ -156,12 +172,13 @@ static int drive(rx_exec *x, mp_rng *r, bool walk) {
  * Returns the number of copies out. */
 static int lockstep(const ri_info *ri, double bw, uint64_t seed) {
   int ne = ri->ev_start[ri->nb];
-  uint8_t *gap = malloc((size_t)ne + 1);
+  uint8_t *gap = malloc((size_t)ne + 1), *gap_b = malloc((size_t)ne + 1); /* each run changes its own */
   int *pre = malloc(sizeof(int) * ((size_t)ne + 1));
   int *la = malloc(sizeof(int) * ((size_t)ri->nb + 1)), *lb = malloc(sizeof(int) * ((size_t)ri->nb + 1));
   mp_rng gr, ra, rb;
   mp_rng_seed(&gr, seed);
   random_gaps(ri, &gr, gap, pre);
+  memcpy(gap_b, gap, (size_t)ne + 1);
   mp_events ea, eb;
   mp_events_init(&ea);
   mp_events_init(&eb);
@@ -169,7 +186,7 @@ static int lockstep(const ri_info *ri, double bw, uint64_t seed) {
   rx_init(&a, ri, &ea, INT64_MAX, bw);
   rx_init(&b, ri, &eb, INT64_MAX, bw);
   rx_set_gaps(&a, gap, pre);
-  rx_set_gaps(&b, gap, pre);
+  rx_set_gaps(&b, gap_b, pre);
   mp_rng_seed(&ra, seed + 1000);
   mp_rng_seed(&rb, seed + 1000);
   int rc_a = rx_start(&a), rc_b = rx_start(&b);
@@ -188,6 +205,7 @@ static int lockstep(const ri_info *ri, double bw, uint64_t seed) {
   mp_events_destroy(&ea);
   mp_events_destroy(&eb);
   free(gap);
+  free(gap_b);
   free(pre);
   free(la);
   free(lb);
