@@ -238,6 +238,33 @@ START_TEST(copied_state_continues_the_run) {
 }
 END_TEST
 
+/* Gaps all kept, no prefetch, for the events of ri (freed by the caller). */
+static void kept_gaps(const ri_info *ri, uint8_t **gap, int **pre) {
+  int ne = ri->ev_start[ri->nb];
+  *gap = calloc((size_t)ne + 1, 1);
+  *pre = malloc(sizeof(int) * ((size_t)ne + 1));
+  for (int e = 0; e < ne; e++) (*pre)[e] = -1;
+}
+
+/* Build ri's plan with these gaps at bandwidth bw, without a budget: the
+ * judge's figures in f, the builder's own peak and duration in *peak and
+ * *duration. */
+static void build_and_judge(const mp_graph *g, ri_info *ri, uint8_t *gap, int *pre, double bw,
+                            mp_ev_figures *f, int64_t *peak, double *duration) {
+  mp_events ev;
+  mp_events_init(&ev);
+  rx_exec x;
+  rx_init(&x, ri, &ev, INT64_MAX, bw);
+  rx_set_gaps(&x, gap, pre);
+  ck_assert_int_eq(rx_start(&x), 0);
+  ck_assert_int_eq(rx_finish(&x), 0);
+  mp_events_evaluate(g, &ev, bw, INT64_MAX, f);
+  *peak = x.peak;
+  *duration = x.duration;
+  rx_destroy(&x);
+  mp_events_destroy(&ev);
+}
+
 /* A swapped gap by hand: x (1) -> A (4, cost 1); B (2) reads x and A; C
  * (4, cost 10) reads B; D (1) reads A and C.  A keeps its gap to B's read
  * and is swapped (no prefetch) between B's and D's.  The builder copies A
@@ -260,28 +287,20 @@ START_TEST(swap_copied_out_when_made) {
   for (int i = 0; i < 2; i++) {
     ri_info ri;
     ri_init(&ri, g, g->given);
-    int ne = ri.ev_start[ri.nb], a = g->root_of[1][0];
-    uint8_t *gap = calloc((size_t)ne, 1);
-    int *pre = malloc(sizeof(int) * (size_t)ne);
-    for (int e = 0; e < ne; e++) pre[e] = -1;
+    int a = g->root_of[1][0];
+    uint8_t *gap;
+    int *pre;
+    kept_gaps(&ri, &gap, &pre);
     ck_assert_int_eq(ri.ev_start[a + 1] - ri.ev_start[a], 3); /* made, read by B, read by D */
     gap[ri.ev_start[a] + 1] = RX_SWAP;
-    mp_events ev;
-    mp_events_init(&ev);
-    rx_exec x;
-    rx_init(&x, &ri, &ev, INT64_MAX, bws[i]);
-    rx_set_gaps(&x, gap, pre);
-    ck_assert_int_eq(rx_start(&x), 0);
-    ck_assert_int_eq(rx_finish(&x), 0);
     mp_ev_figures f;
-    mp_events_evaluate(g, &ev, bws[i], INT64_MAX, &f);
-    double want = 13 + 4 / bws[i];
+    int64_t peak;
+    double duration, want = 13 + 4 / bws[i];
+    build_and_judge(g, &ri, gap, pre, bws[i], &f, &peak, &duration);
     ck_assert_msg(f.live_peak == 9 && near(f.duration, want) && f.n_outs == 1 && f.n_ins == 1,
                   "bw %g: peak %lld, duration %g (want 9, %g), %d outs, %d ins", bws[i], (long long)f.live_peak,
                   f.duration, want, f.n_outs, f.n_ins);
-    ck_assert(x.peak == 9 && near(x.duration, want));
-    rx_destroy(&x);
-    mp_events_destroy(&ev);
+    ck_assert(peak == 9 && near(duration, want));
     free(gap);
     free(pre);
     ri_destroy(&ri);
@@ -307,28 +326,21 @@ START_TEST(swap_prefetched_while_resident) {
                          "{\"id\":4,\"size\":1,\"inputs\":[1,3],\"cost\":1}]}");
   ri_info ri;
   ri_init(&ri, g, g->given);
-  int ne = ri.ev_start[ri.nb], a = g->root_of[1][0], pc = -1;
+  int a = g->root_of[1][0], pc = -1;
   for (int p = 0; p < ri.m; p++)
     if (ri.seq[p] == 3) pc = p;
-  uint8_t *gap = calloc((size_t)ne, 1);
-  int *pre = malloc(sizeof(int) * (size_t)ne);
-  for (int e = 0; e < ne; e++) pre[e] = -1;
+  uint8_t *gap;
+  int *pre;
+  kept_gaps(&ri, &gap, &pre);
   ck_assert_int_eq(ri.ev_start[a + 1] - ri.ev_start[a], 2); /* made, read by D */
   gap[ri.ev_start[a]] = RX_SWAP, pre[ri.ev_start[a]] = pc;
-  mp_events ev;
-  mp_events_init(&ev);
-  rx_exec x;
-  rx_init(&x, &ri, &ev, INT64_MAX, 1);
-  rx_set_gaps(&x, gap, pre);
-  ck_assert_int_eq(rx_start(&x), 0);
-  ck_assert_int_eq(rx_finish(&x), 0);
   mp_ev_figures f;
-  mp_events_evaluate(g, &ev, 1, INT64_MAX, &f);
+  int64_t peak;
+  double duration;
+  build_and_judge(g, &ri, gap, pre, 1, &f, &peak, &duration);
   ck_assert_msg(f.live_peak == 6 && near(f.duration, 13) && f.n_outs == 1 && f.n_ins == 0,
                 "peak %lld, duration %g (want 6, 13), %d outs, %d ins", (long long)f.live_peak, f.duration,
                 f.n_outs, f.n_ins);
-  rx_destroy(&x);
-  mp_events_destroy(&ev);
   free(gap);
   free(pre);
   ri_destroy(&ri);
@@ -359,30 +371,23 @@ START_TEST(copies_in_by_next_use) {
                          "{\"id\":8,\"size\":1,\"inputs\":[5,6,7,3],\"cost\":1}]}");
   ri_info ri;
   ri_init(&ri, g, g->given);
-  int ne = ri.ev_start[ri.nb], pc = -1;
+  int pc = -1;
   for (int p = 0; p < ri.m; p++)
     if (ri.seq[p] == 5) pc = p;
-  uint8_t *gap = calloc((size_t)ne, 1);
-  int *pre = malloc(sizeof(int) * (size_t)ne);
-  for (int e = 0; e < ne; e++) pre[e] = -1;
+  uint8_t *gap;
+  int *pre;
+  kept_gaps(&ri, &gap, &pre);
   for (int v = 1; v <= 2; v++) {
     int b = g->root_of[v][0];
     ck_assert_int_eq(ri.ev_start[b + 1] - ri.ev_start[b], 2); /* made, read once */
     gap[ri.ev_start[b]] = RX_SWAP, pre[ri.ev_start[b]] = pc;
   }
-  mp_events ev;
-  mp_events_init(&ev);
-  rx_exec x;
-  rx_init(&x, &ri, &ev, INT64_MAX, 4);
-  rx_set_gaps(&x, gap, pre);
-  ck_assert_int_eq(rx_start(&x), 0);
-  ck_assert_int_eq(rx_finish(&x), 0);
   mp_ev_figures f;
-  mp_events_evaluate(g, &ev, 4, INT64_MAX, &f);
+  int64_t peak;
+  double duration;
+  build_and_judge(g, &ri, gap, pre, 4, &f, &peak, &duration);
   ck_assert_msg(near(f.duration, 17) && f.n_ins == 2 && f.n_outs == 2, "duration %g (want 17), %d ins, %d outs",
                 f.duration, f.n_ins, f.n_outs);
-  rx_destroy(&x);
-  mp_events_destroy(&ev);
   free(gap);
   free(pre);
   ri_destroy(&ri);
