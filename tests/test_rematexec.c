@@ -246,6 +246,13 @@ static void kept_gaps(const ri_info *ri, uint8_t **gap, int **pre) {
   for (int e = 0; e < ne; e++) (*pre)[e] = -1;
 }
 
+/* The position of node v in ri's order, or -1. */
+static int position_of(const ri_info *ri, int v) {
+  for (int p = 0; p < ri->m; p++)
+    if (ri->seq[p] == v) return p;
+  return -1;
+}
+
 /* Build ri's plan with these gaps at bandwidth bw, without a budget: the
  * judge's figures in f, the builder's own peak and duration in *peak and
  * *duration. */
@@ -326,9 +333,7 @@ START_TEST(swap_prefetched_while_resident) {
                          "{\"id\":4,\"size\":1,\"inputs\":[1,3],\"cost\":1}]}");
   ri_info ri;
   ri_init(&ri, g, g->given);
-  int a = g->root_of[1][0], pc = -1;
-  for (int p = 0; p < ri.m; p++)
-    if (ri.seq[p] == 3) pc = p;
+  int a = g->root_of[1][0], pc = position_of(&ri, 3);
   uint8_t *gap;
   int *pre;
   kept_gaps(&ri, &gap, &pre);
@@ -371,9 +376,7 @@ START_TEST(copies_in_by_next_use) {
                          "{\"id\":8,\"size\":1,\"inputs\":[5,6,7,3],\"cost\":1}]}");
   ri_info ri;
   ri_init(&ri, g, g->given);
-  int pc = -1;
-  for (int p = 0; p < ri.m; p++)
-    if (ri.seq[p] == 5) pc = p;
+  int pc = position_of(&ri, 5);
   uint8_t *gap;
   int *pre;
   kept_gaps(&ri, &gap, &pre);
