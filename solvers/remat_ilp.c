@@ -39,6 +39,10 @@
  * graph (`infeasible` when RM_BOUND is, `timeout` when the limit cut it); a
  * plan not at the floor, the LP bound on the whole graph (`optimal` when it
  * meets the plan, `timeout` when the limit cut it).
+ * strict=1: no rerun reads a storage written in place since the node's
+ * place in the file order, nor writes again (lib/remat_strict.h: caps on
+ * the stages of reruns, on the contraction too); the proof and the bounds
+ * use the model without the caps, so its claims hold for every plan.
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>

@@ -14,7 +14,9 @@
  * bound=1), else the duration floor.  No plan within budget: -1, no claim
  * (below the floor: infeasible).  More stages than `contract_above`: all of this
  * on a contraction of the order into `segments` segments (lib/remat_contract.h), the
- * plan expanded and checked, no bound from the contraction. */
+ * plan expanded and checked, no bound from the contraction.  strict=1: the
+ * stage model's reruns capped as lib/remat_strict.h says (no stale rerun),
+ * the bound's LP on the model without the caps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
