@@ -692,7 +692,6 @@ static int remat_ilp_solve(mp_ctx *c) {
   } else {
     rc = solve_model(c, settled, NULL);
   }
-  if (rc == 0 && !settled && c->opt[OPT_strict] != 0) rc = rs_strict_check(c);
   return rc;
 }
 

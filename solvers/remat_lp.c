@@ -233,9 +233,7 @@ static int remat_lp_solve(mp_ctx *c) {
     return -1;
   }
   if (mp_remat_settled(c)) return 0;
-  int rc = solve_strict_or_not(c);
-  if (rc == 0 && c->opt[OPT_strict] != 0) rc = rs_strict_check(c);
-  return rc;
+  return solve_strict_or_not(c);
 }
 
 const mp_solver solver_remat_lp = {

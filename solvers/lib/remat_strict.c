@@ -1,11 +1,8 @@
 /* remat_strict.c - see remat_strict.h. */
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "lib/remat_contract.h"
 #include "lib/remat_strict.h"
-#include "events.h"
-#include "solver.h"
 #include "storage.h"
 #include "util.h"
 
@@ -137,13 +134,4 @@ void rc_strict_caps(const rc_contract *r, const int *orig_cap, int *ccap) {
   }
   free(before);
   free(seg);
-}
-
-int rs_strict_check(mp_ctx *c) {
-  int64_t stale = mp_events_stale_reruns(c->g, c->events);
-  if (stale == 0) return 0;
-  mp_events_clear(c->events);
-  c->status = MP_ERROR;
-  snprintf(c->msg, sizeof c->msg, "strict: the plan had %lld stale reruns; discarded", (long long)stale);
-  return -1;
 }

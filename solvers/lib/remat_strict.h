@@ -42,11 +42,4 @@ uint8_t *rc_strict_inert(const struct rc_contract *r);
  * nodes aside, r->inert); pins and an added output node never run again. */
 void rc_strict_caps(const struct rc_contract *r, const int *orig_cap, int *ccap);
 
-/* The last word on a strict plan: c->events must have no stale rerun as
- * the evaluator counts them (mp_events_stale_reruns).  0, or -1 with the
- * plan cleared and the reason in c->msg (a fault of the caps: never
- * expected). */
-struct mp_ctx;
-int rs_strict_check(struct mp_ctx *c);
-
 #endif
