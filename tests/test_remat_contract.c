@@ -26,22 +26,10 @@ static const char *const solvers[] = {"remat-ilp", "remat-lp"};
  * the graph itself); -1 when it gave no plan. */
 static int solve(const char *name, const mp_graph *g, const int *order, int64_t budget, int segments,
                  mp_ctx *c, mp_events *ev) {
-  const mp_solver *s = mp_solver_find(name);
-  ck_assert_msg(s != NULL, "%s is not registered", name);
   char set[32];
   snprintf(set, sizeof set, "segments=%d", segments > 0 ? segments : 1);
-  const char *sets[] = {set, segments > 0 ? "contract_above=1" : "contract_above=0"};
-  memset(c, 0, sizeof *c);
-  mp_error err;
-  ck_assert_msg(mp_solver_options(s, 2, sets, c->opt, &err) == 0, "%s", err.msg);
-  c->g = g;
-  c->start_order = order;
-  c->budget = budget;
-  c->events = ev;
-  c->seed = 1;
-  c->status = MP_FEASIBLE;
-  mp_events_clear(ev);
-  return s->solve(c);
+  const char *sets[] = {set, segments > 0 ? "contract_above=1" : "contract_above=0", NULL};
+  return tl_solve_events(name, g, order, budget, 0, sets, 1, c, ev);
 }
 
 /* The judge's figures of a plan that must verify and follow the order. */

@@ -22,27 +22,6 @@
 #include "testlib.h"
 
 /* Run an events solver; -1 when it gave no plan.  sets: "k=v" list or NULL. */
-static int solve(const char *name, const mp_graph *g, const int *order, int64_t budget, double bw,
-                 const char *const *sets, uint64_t seed, mp_ctx *c, mp_events *ev) {
-  const mp_solver *s = mp_solver_find(name);
-  ck_assert_msg(s != NULL, "%s is not registered", name);
-  ck_assert_int_eq(s->decides, MP_DECIDES_EVENTS);
-  memset(c, 0, sizeof *c);
-  int n = 0;
-  while (sets && sets[n]) n++;
-  mp_error err;
-  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, &err) == 0, "%s", err.msg);
-  c->g = g;
-  c->start_order = order;
-  c->budget = budget;
-  c->bandwidth = bw;
-  c->events = ev;
-  c->seed = seed;
-  c->status = MP_FEASIBLE;
-  mp_events_clear(ev);
-  return s->solve(c);
-}
-
 static bool near(double a, double b) { return fabs(a - b) <= 1e-6 * fmax(1.0, fabs(b)); }
 
 /* The judge's view of a returned plan; its duration. */
@@ -165,7 +144,7 @@ static void check_ilp(const mp_graph *g, const int *order, int64_t b, const char
   double best = -1;
   int rb = rb_optimum(g, b, order, 400000, &best, NULL);
   ck_assert_msg(rb != RB_TOO_BIG, "brute force too big\n%s", js);
-  int rc = solve("remat-ilp", g, order, b, 0, sets, 1, &c, &ev);
+  int rc = tl_solve_events("remat-ilp", g, order, b, 0, sets, 1, &c, &ev);
   ty->runs++;
   if (rc != 0) {
     ck_assert_msg(ev.n == 0, "no plan but events\n%s", js);
@@ -234,7 +213,7 @@ static void check_exact(const mp_graph *g, const int *order, int64_t b, double b
     mp_events_destroy(&ev);
     return;
   }
-  int rc = solve("remat-exact", g, order, b, bw, NULL, 1, &c, &ev);
+  int rc = tl_solve_events("remat-exact", g, order, b, bw, NULL, 1, &c, &ev);
   ck_assert_msg(rc == 0, "remat-exact gave no answer at %lld (bw %g): %s\n%s", (long long)b, bw,
                 c.msg, js);
   if (rb == RB_INFEASIBLE) {
@@ -316,7 +295,7 @@ START_TEST(lp_never_beats_the_optimum) {
       mp_ctx c;
       double best = -1;
       int rb = rb_optimum(g, b, order, 400000, &best, NULL);
-      int rc = solve("remat-lp", g, order, b, 0, NULL, 1, &c, &ev);
+      int rc = tl_solve_events("remat-lp", g, order, b, 0, NULL, 1, &c, &ev);
       if (rb == RB_FOUND) ck_assert_msg(c.duration_bound <= best + 1e-6, "bound %g > optimum %g\n%s",
                                         c.duration_bound, best, ctx);
       if (rc != 0) continue;
@@ -359,8 +338,8 @@ START_TEST(explicit_and_lazy_agree) {
     mp_events_init(&e2);
     for (int64_t b = keep - 1; b >= floor; b -= 1 + (keep - floor) / 3) {
       mp_ctx c1, c2;
-      int r1 = solve("remat-ilp", g, order, b, 0, lazy, 1, &c1, &e1);
-      int r2 = solve("remat-ilp", g, order, b, 0, expl, 1, &c2, &e2);
+      int r1 = tl_solve_events("remat-ilp", g, order, b, 0, lazy, 1, &c1, &e1);
+      int r2 = tl_solve_events("remat-ilp", g, order, b, 0, expl, 1, &c2, &e2);
       bool p1 = r1 == 0 && (c1.status == MP_OPTIMAL || strstr(c1.msg, "within Checkmate's stage"));
       bool p2 = r2 == 0 && (c2.status == MP_OPTIMAL || strstr(c2.msg, "within Checkmate's stage"));
       ck_assert_msg(p1 == p2 || r1 != 0 || r2 != 0, "lazy %d/%s, explicit %d/%s\n%s", r1, c1.msg, r2,
@@ -407,12 +386,12 @@ START_TEST(chains_and_determinism) {
       mp_events_init(&a);
       mp_events_init(&b);
       mp_ctx c;
-      ck_assert_int_eq(solve(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &a), 0);
+      ck_assert_int_eq(tl_solve_events(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &a), 0);
       double d = judged(g, &a, g->given, t[i].budget, 0, solvers[s], "chain");
       ck_assert_msg(d >= t[i].duration, "%s %g on chain %d", solvers[s], d, t[i].k);
       if (s != 1) ck_assert_msg(c.status == MP_OPTIMAL && d == t[i].duration, "%s: %s %g on chain %d (%s)",
                                 solvers[s], mp_status_name(c.status), d, t[i].k, c.msg);
-      ck_assert_int_eq(solve(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &b), 0);
+      ck_assert_int_eq(tl_solve_events(solvers[s], g, g->given, t[i].budget, 0, NULL, 7, &c, &b), 0);
       ck_assert_msg(a.n == b.n && !memcmp(a.ev, b.ev, sizeof(mp_event) * (size_t)a.n),
                     "%s: two runs, two plans", solvers[s]);
       mp_events_destroy(&a);

@@ -202,25 +202,6 @@ END_TEST
 
 /* ---- the solvers ---- */
 
-static int solve(const char *name, const mp_graph *g, const int *order, int64_t budget,
-                 const char *const *sets, mp_ctx *c, mp_events *ev) {
-  const mp_solver *s = mp_solver_find(name);
-  ck_assert(s != NULL);
-  memset(c, 0, sizeof *c);
-  int n = 0;
-  while (sets && sets[n]) n++;
-  mp_error err;
-  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, &err) == 0, "%s", err.msg);
-  c->g = g;
-  c->start_order = order;
-  c->budget = budget;
-  c->events = ev;
-  c->seed = 1;
-  c->status = MP_FEASIBLE;
-  mp_events_clear(ev);
-  return s->solve(c);
-}
-
 typedef struct tally {
   int plans, recomputing, optimal, infeasible, stale_loose, differ;
 } tally;
@@ -235,7 +216,7 @@ static void check_strict(const char *name, const char *const *sets, const char *
   mp_events ev, ev0;
   mp_events_init(&ev);
   mp_events_init(&ev0);
-  int rc = solve(name, g, order, b, sets, &c, &ev);
+  int rc = tl_solve_events(name, g, order, b, 0, sets, 1, &c, &ev);
   ck_assert_msg(c.status != MP_ERROR, "%s strict: %s\n%s", name, c.msg, js);
   if (rb == RB_FOUND)
     ck_assert_msg(c.duration_bound <= best + 1e-6, "%s strict: bound %g above the optimum %g\n%s", name,
@@ -262,7 +243,8 @@ static void check_strict(const char *name, const char *const *sets, const char *
     ty->plans++;
     ty->recomputing += f.recomputed > 0;
   }
-  if (solve(name, g, order, b, loose, &c, &ev0) == 0 && mp_events_stale_reruns(g, &ev0) > 0) {
+  if (tl_solve_events(name, g, order, b, 0, loose, 1, &c, &ev0) == 0 &&
+      mp_events_stale_reruns(g, &ev0) > 0) {
     ty->stale_loose++;
     ty->differ += rc == 0; /* strict found another plan */
   }
@@ -352,9 +334,10 @@ START_TEST(strict_replaces_a_stale_plan) {
     mp_events ev0, ev1;
     mp_events_init(&ev0);
     mp_events_init(&ev1);
-    ck_assert_int_eq(solve(names[k], g, g->given, 2566, loose[k], &c, &ev0), 0);
+    ck_assert_int_eq(tl_solve_events(names[k], g, g->given, 2566, 0, loose[k], 1, &c, &ev0), 0);
     ck_assert_msg(mp_events_stale_reruns(g, &ev0) > 0, "%s strict=0: no stale rerun", names[k]);
-    ck_assert_msg(solve(names[k], g, g->given, 2566, strict[k], &c, &ev1) == 0, "%s: %s", names[k], c.msg);
+    ck_assert_msg(tl_solve_events(names[k], g, g->given, 2566, 0, strict[k], 1, &c, &ev1) == 0, "%s: %s",
+                  names[k], c.msg);
     mp_error err;
     ck_assert_msg(mp_events_verify(g, &ev1, 0, NULL, &err) == 0, "%s", err.msg);
     ck_assert_int_le(mp_events_memory(g, &ev1, NULL), 2566);
@@ -396,9 +379,9 @@ START_TEST(strict_replaces_a_stale_plan) {
   mp_events ev0, ev1;
   mp_events_init(&ev0);
   mp_events_init(&ev1);
-  ck_assert_int_eq(solve("remat-ilp", g, g->given, 2807, ilp0, &c, &ev0), 0);
+  ck_assert_int_eq(tl_solve_events("remat-ilp", g, g->given, 2807, 0, ilp0, 1, &c, &ev0), 0);
   ck_assert_int_gt(mp_events_stale_reruns(g, &ev0), 0);
-  ck_assert_msg(solve("remat-ilp", g, g->given, 2807, ilp1, &c, &ev1) == 0, "%s", c.msg);
+  ck_assert_msg(tl_solve_events("remat-ilp", g, g->given, 2807, 0, ilp1, 1, &c, &ev1) == 0, "%s", c.msg);
   mp_error err;
   ck_assert_msg(mp_events_verify(g, &ev1, 0, NULL, &err) == 0, "%s", err.msg);
   ck_assert_int_le(mp_events_memory(g, &ev1, NULL), 2807);

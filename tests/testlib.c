@@ -547,3 +547,24 @@ int64_t tl_pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit f
     if (off[i] >= 0 && off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
   return arena;
 }
+
+int tl_solve_events(const char *name, const mp_graph *g, const int *order, int64_t budget, double bw,
+                    const char *const *sets, uint64_t seed, mp_ctx *c, mp_events *ev) {
+  const mp_solver *s = mp_solver_find(name);
+  ck_assert_msg(s != NULL, "%s is not registered", name);
+  ck_assert_int_eq(s->decides, MP_DECIDES_EVENTS);
+  memset(c, 0, sizeof *c);
+  int n = 0;
+  while (sets && sets[n]) n++;
+  mp_error err;
+  ck_assert_msg(mp_solver_options(s, n, sets, c->opt, &err) == 0, "%s: %s", name, err.msg);
+  c->g = g;
+  c->start_order = order;
+  c->budget = budget;
+  c->bandwidth = bw;
+  c->events = ev;
+  c->seed = seed;
+  c->status = MP_FEASIBLE;
+  mp_events_clear(ev);
+  return s->solve(c);
+}

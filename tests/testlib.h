@@ -77,6 +77,12 @@ void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
 
 const char *const *tl_quick_sets(const mp_solver *s);
 
+/* Run events solver `name` directly (no harness) on g from `order` with the
+ * options `sets` ("name=value", NULL-terminated; NULL: none): c is reset,
+ * its plan goes to ev.  Returns the solver's return code. */
+int tl_solve_events(const char *name, const mp_graph *g, const int *order, int64_t budget, double bw,
+                    const char *const *sets, uint64_t seed, mp_ctx *c, mp_events *ev);
+
 /* A clock the test drives (mp_now_override), so that a deadline passes at
  * a chosen reading whatever the machine's speed: reading k is TL_CLOCK_T0
  * + 1e-9 k until reading `jump` (-1: never), and past every deadline from
