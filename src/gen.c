@@ -1001,6 +1001,14 @@ static bool gen_valid_randwire(const mp_gen_opts *o, mp_error *err) {
     mp_errorf(err, "gen randwire: -p must be in [0, 1]");
     return false;
   }
+  /* igraph_rewire_edges skips to the next rewired edge by a geometric draw
+   * of mean 1/p cast to an integer: beyond 2^63 it wraps (a crash at 1e-20)
+   * or never returns (1e-300).  1e-9 keeps the draw far below that. */
+  if (!strcmp(o->model, "ws") && o->p > 0 && o->p < 1e-9) {
+    mp_errorf(err, "gen randwire --model ws: -p %g is below 1e-9: igraph's rewiring cannot "
+              "draw so rare an event (use -p 0 for none)", o->p);
+    return false;
+  }
   return randwire_within_caps(o, err);
 }
 
