@@ -1428,5 +1428,22 @@ hostile 1 "dup.json:1: duplicate object key near '\"name\"'" "experiment file wi
 [ -s "$T/out" ] && bad "experiment file with a key twice: cells listed: $(cat "$T/out")" || ok
 printf '{"graphs":["%s"],"remat":[{"chain":"keepall","budgets":["0.8x"],"budgets":["0.9x"]}]}' "$PWD/$C10" >"$BK/dup2.json"
 hostile 1 "dup2.json:1: duplicate object key near '\"budgets\"'" "experiment remat entry with a key twice" -- $BIN bench "$BK/dup2.json" --list
+# ---- hostile command lines (a black-box review of every option) ----
+HC="$T/hostile"; mkdir -p "$HC"
+# a WS rewiring probability below 1e-9: igraph's geometric skip overflowed
+# (SIGSEGV at 1e-20) or never returned (1e-300)
+for p in 1e-20 1e-300; do
+  hostile 2 "-p $p is below 1e-9" "gen randwire -p $p" -- timeout 20 $BIN gen randwire -p $p --out "$HC/ws.json"
+  [ -e "$HC/ws.json" ] && bad "gen randwire -p $p: a file was written" || ok
+done
+expect 0 "gen randwire -p 1e-9" $BIN gen randwire -n 8 -p 1e-9
+# bench reads its numbers as solve does: no hexadecimal, no blanks around a
+# single number, seeds within solve's 64-bit range (every cell used to fail)
+for a in "--repeat|0x10" "--repeat| 5" "--mem-limit|0x10" "--grace|0x10" "--time-limit|0x10" \
+    "--seeds|9223372036854775808"; do
+  f=${a%%|*}; v=${a#*|}
+  hostile 2 "bad value '$v' for $f" "bench $f '$v'" -- $BIN bench --graphs "$T/g.json" "$f" "$v" --list
+done
+hostile 2 "bandwidth '0x10'" "bench --bandwidth 0x10" -- $BIN bench --graphs "$T/g.json" --remat keepall --budgets 1x --bandwidth 0x10 --list
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
