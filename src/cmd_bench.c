@@ -127,6 +127,21 @@ static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, be
     snprintf(c->msg, sizeof c->msg, "unexpected argument '%s'", a);
     return usage_err(c->msg);
   }
+  static const char *const valued[] = {
+      "--results", "--jobs", "--shard", "--graphs", "--manifest", "--order", "--place",
+      "--remat", "--budgets", "--bandwidth", "--seeds", "--time-limit", "--repeat", "--mem-limit",
+      "--grace", "--set", "--align", "--capacity", "--memplan", "--progress-every", NULL};
+  bool known = false, glued = false;
+  size_t nl = strcspn(a, "=");
+  for (int k = 0; valued[k]; k++) {
+    known |= !strcmp(a, valued[k]);
+    glued |= a[nl] && strlen(valued[k]) == nl && !strncmp(a, valued[k], nl);
+  }
+  if (!known) { /* not "needs a value": the name is what is wrong */
+    snprintf(c->msg, sizeof c->msg, glued ? "'%s': write the value after a blank (%.*s VALUE)"
+                                          : "unknown option '%s'", a, (int)nl, a);
+    return usage_err(c->msg);
+  }
   if (!v) {
     snprintf(c->msg, sizeof c->msg, "%s needs a value", a);
     return usage_err(c->msg);

@@ -1445,5 +1445,14 @@ for a in "--repeat|0x10" "--repeat| 5" "--mem-limit|0x10" "--grace|0x10" "--time
   hostile 2 "bad value '$v' for $f" "bench $f '$v'" -- $BIN bench --graphs "$T/g.json" "$f" "$v" --list
 done
 hostile 2 "bandwidth '0x10'" "bench --bandwidth 0x10" -- $BIN bench --graphs "$T/g.json" --remat keepall --budgets 1x --bandwidth 0x10 --list
+# bench: an unknown option last on the line said "--nosuch needs a value"
+hostile 2 "unknown option '--nosuch'" "bench --nosuch (last)" -- $BIN bench --graphs "$T/g.json" --list --nosuch
+hostile 2 "'--jobs=2': write the value after a blank" "bench --jobs=2" -- $BIN bench --graphs "$T/g.json" --jobs=2 --list
+# bench --memplan that cannot run: refused before the results file is made
+# (it was left behind, empty); a directory passed access(X_OK)
+for prog in "$HC/none" "$HC"; do
+  hostile 1 "$prog: not an executable file" "bench --memplan $prog" -- $BIN bench --graphs "$T/g.json" --results "$HC/m.sqlite" --memplan "$prog" --quiet
+  [ -e "$HC/m.sqlite" ] && bad "bench --memplan $prog: a results file was made" || ok
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
