@@ -1454,5 +1454,11 @@ for prog in "$HC/none" "$HC"; do
   hostile 1 "$prog: not an executable file" "bench --memplan $prog" -- $BIN bench --graphs "$T/g.json" --results "$HC/m.sqlite" --memplan "$prog" --quiet
   [ -e "$HC/m.sqlite" ] && bad "bench --memplan $prog: a results file was made" || ok
 done
+# table --metric is checked whatever the view, before a line is printed (a
+# typo was ignored outside pivot, and pivot printed its notes first)
+for view in both pivot; do
+  hostile 2 "unknown --metric 'xx'" "table --view $view --metric xx" -- $BIN table tests/data/bench_results.csv --view $view --metric xx
+  [ -s "$T/out" ] && bad "table --view $view --metric xx: printed before the error" || ok
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
