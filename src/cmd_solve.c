@@ -162,13 +162,13 @@ static int solve_flag(int c, solve_flags *f, char **argv) {
   }
 }
 
-/* --out and --write-lp: neither is the input, they are not one file, and
- * the model's file is no directory.  0, or -1 after a message. */
+/* --out and --write-lp: neither is the input, they are not one file, the
+ * model's file is no directory, --out can be written (mp_arg_out_place).  0, or -1 after a message. */
 static int solve_outputs_ok(const solve_flags *f, const char *input) {
   const char *lp = f->req.write_lp;
   if (mp_arg_out("solve", f->out, &input, 1) || mp_arg_out_as("solve", "--write-lp", lp, &input, 1) ||
       mp_arg_outs_apart("solve", "--out", f->out, "--write-lp", lp) ||
-      mp_arg_not_dir("solve", "--write-lp", lp))
+      mp_arg_not_dir("solve", "--write-lp", lp) || mp_arg_out_place("solve", "--out", f->out))
     return -1;
   return 0;
 }

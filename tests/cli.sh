@@ -854,7 +854,7 @@ wait
 # /dev/stdout into a pipe: its link ends at "pipe:[N]", no path
 sh -c "$BIN solve '$T/g.json' --out /dev/stdout | cat >'$H/pipe.out'" 2>"$T/err" &&
   grep -q '"offsets"' "$H/pipe.out" && ok || bad "--out /dev/stdout into a pipe: $(head -c 300 "$T/err")"
-hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "$H"
+hostile 2 "--out $H is a directory" "--out a directory (before solving)" -- $BIN solve "$T/g.json" --out "$H"
 ln -s "$H/target.plan" "$H/link.plan"
 expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
 [ -L "$H/link.plan" ] && [ -s "$H/target.plan" ] && ok || bad "--out replaced the symbolic link"
@@ -1460,5 +1460,16 @@ for view in both pivot; do
   hostile 2 "unknown --metric 'xx'" "table --view $view --metric xx" -- $BIN table tests/data/bench_results.csv --view $view --metric xx
   [ -s "$T/out" ] && bad "table --view $view --metric xx: printed before the error" || ok
 done
+# solve --out that can never be written is refused before solving (it used
+# to solve, print the figures, then fail), as --write-lp is
+for o in "" "$HC/missing/x.plan" "$T/g.json/x.plan" "$HC/"; do
+  hostile 2 "--out $o" "solve --out '$o' (before solving)" -- $BIN solve "$T/g.json" --out "$o"
+  [ -s "$T/out" ] && bad "solve --out '$o': solved before refusing" || ok
+done
+# convert --out the input is refused as solve's is (it replaced the input)
+cp "$T/g.json" "$HC/c.json"
+hostile 2 "--out $HC/c.json is the input" "convert --out the input" -- $BIN convert "$HC/c.json" --to nodelink --out "$HC/c.json"
+cmp -s "$T/g.json" "$HC/c.json" && ok || bad "convert --out the input: the input was replaced"
+hostile 2 "its folder $HC/missing is missing" "convert --out in a missing folder" -- $BIN convert "$HC/c.json" --to nodelink --out "$HC/missing/c.json"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
