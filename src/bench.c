@@ -333,6 +333,11 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   e->name = NULL;
   e->file = mp_xstrdup(path);
   e->graphs_base = dir_of(path);
+  mp_error ce; /* missing or a directory: said as the graph readers say it (no line -1) */
+  if (mp_check_input(path, &ce)) {
+    snprintf(msg, cap, "%s", ce.msg);
+    return -1;
+  }
   json_error_t je;
   /* as the graph readers: a key given twice is an error, not "the last wins" */
   json_t *o = mp_json_load_file(path, JSON_REJECT_DUPLICATES, &je);

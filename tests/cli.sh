@@ -1471,5 +1471,9 @@ cp "$T/g.json" "$HC/c.json"
 hostile 2 "--out $HC/c.json is the input" "convert --out the input" -- $BIN convert "$HC/c.json" --to nodelink --out "$HC/c.json"
 cmp -s "$T/g.json" "$HC/c.json" && ok || bad "convert --out the input: the input was replaced"
 hostile 2 "its folder $HC/missing is missing" "convert --out in a missing folder" -- $BIN convert "$HC/c.json" --to nodelink --out "$HC/missing/c.json"
+# bench of a missing experiment file or a directory: no "line -1"
+hostile 1 "$HC/none.json: cannot open: No such file" "bench a missing experiment" -- $BIN bench "$HC/none.json" --list
+grep -q -- ":-1:" "$T/err" && bad "bench a missing experiment: line -1" || ok
+hostile 1 "$HC: is a directory" "bench a directory as experiment" -- $BIN bench "$HC" --list
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
