@@ -1475,5 +1475,8 @@ hostile 2 "its folder $HC/missing is missing" "convert --out in a missing folder
 hostile 1 "$HC/none.json: cannot open: No such file" "bench a missing experiment" -- $BIN bench "$HC/none.json" --list
 grep -q -- ":-1:" "$T/err" && bad "bench a missing experiment: line -1" || ok
 hostile 1 "$HC: is a directory" "bench a directory as experiment" -- $BIN bench "$HC" --list
+# gen: sizes whose product is too large name the figures and the cap
+hostile 2 "--channels x --resolution\\^2 x --batch x --dtype-bytes x [0-9]+ = .* over 2\\^50" "gen randwire huge tensors" -- \
+  $BIN gen randwire -n 8 --channels 1048576 --resolution 65536 --batch 65536 --dtype-bytes 64
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
