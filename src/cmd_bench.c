@@ -310,6 +310,13 @@ int mp_cmd_merge(int argc, char **argv) {
           help ? stdout : stderr);
     return help ? MP_EXIT_OK : MP_EXIT_USAGE;
   }
+  for (int i = 1; i < argc; i++) /* "merge --out F IN" made a file named --out */
+    if (!strncmp(argv[i], "--", 2)) {
+      fprintf(stderr, "memplan merge: unknown option '%s' (memplan merge OUT.sqlite IN.sqlite...)\n",
+              argv[i]);
+      return MP_EXIT_USAGE;
+    }
+  if (mp_arg_out_place("merge", "OUT", argv[1])) return MP_EXIT_USAGE;
   memplan_error err;
   int added;
   if (memplan_results_merge(argv[1], (const char *const *)argv + 2, argc - 2, &added, &err)) {
@@ -346,7 +353,8 @@ int mp_cmd_export(int argc, char **argv) {
     fprintf(stderr, "usage: memplan export RESULTS.sqlite [--format csv] [--out FILE]\n");
     return MP_EXIT_USAGE;
   }
-  if (mp_arg_out("export", out, &in, 1)) return MP_EXIT_USAGE;
+  if (mp_arg_out("export", out, &in, 1) || mp_arg_out_place("export", "--out", out))
+    return MP_EXIT_USAGE;
   memplan_error err;
   if (memplan_results_export(in, out, &err)) {
     fprintf(stderr, "memplan export: %s\n", err.msg);
@@ -469,7 +477,8 @@ static int table(int argc, char **argv, table_cli *c) {
     fputs(table_help, stderr);
     return MP_EXIT_USAGE;
   }
-  if (mp_arg_out("table", c->out, c->in, c->nin)) return MP_EXIT_USAGE;
+  if (mp_arg_out("table", c->out, c->in, c->nin) || mp_arg_out_place("table", "--out", c->out))
+    return MP_EXIT_USAGE;
   memplan_error err;
   memplan_err e = memplan_table_write(c->in, c->nin, &c->o, c->out, &err);
   if (e) fprintf(stderr, "memplan table: %s\n", err.msg);

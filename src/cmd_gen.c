@@ -197,6 +197,7 @@ int mp_cmd_gen(int argc, char **argv) {
     return MP_EXIT_USAGE;
   }
   if (refuse_foreign(&seen, o.family, o.model)) return MP_EXIT_USAGE;
+  if (mp_arg_out_place("gen", "--out", out)) return MP_EXIT_USAGE; /* before generating */
   memplan_error err;
   memplan_instance *g;
   if (memplan_gen(&g, &o, &err)) {

@@ -1478,5 +1478,19 @@ hostile 1 "$HC: is a directory" "bench a directory as experiment" -- $BIN bench 
 # gen: sizes whose product is too large name the figures and the cap
 hostile 2 "--channels x --resolution\\^2 x --batch x --dtype-bytes x [0-9]+ = .* over 2\\^50" "gen randwire huge tensors" -- \
   $BIN gen randwire -n 8 --channels 1048576 --resolution 65536 --batch 65536 --dtype-bytes 64
+# gen, export, table and merge refuse an output that cannot be written
+# before the work, as solve does; merge takes no options ("merge --out F IN"
+# made a results file named --out)
+hostile 2 "gen: --out $HC/missing/g.json: its folder" "gen --out in a missing folder" -- $BIN gen chain --out "$HC/missing/g.json"
+[ -s "$T/out" ] && bad "gen --out in a missing folder: wrote the graph to stdout" || ok
+hostile 2 "export: --out $HC is a directory" "export --out a directory" -- $BIN export tests/data/bench_results.csv --out "$HC"
+hostile 2 "table: --out '': an empty file name" "table --out ''" -- $BIN table tests/data/bench_results.csv --out ""
+BR="$HC/r.sqlite"
+expect 0 "bench for merge" $BIN bench --graphs "$T/g.json" --results "$BR" --quiet
+case $BIN in /*) AB=$BIN ;; *) AB=$PWD/$BIN ;; esac
+(cd "$HC" && "$AB" merge --out "$BR" >/dev/null 2>"$T/err"; echo $? >"$T/rc")
+[ "$(cat "$T/rc")" = 2 ] && grep -q "unknown option '--out'" "$T/err" && ok || bad "merge --out: exit $(cat "$T/rc"): $(cat "$T/err")"
+[ -e "$HC/--out" ] && bad "merge --out: made a file named --out" || ok
+hostile 2 "merge: OUT $HC/missing/m.sqlite: its folder" "merge into a missing folder" -- $BIN merge "$HC/missing/m.sqlite" "$BR"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
