@@ -1006,12 +1006,13 @@ void mp_matrix_shard(mp_matrix *m, int i, int n) {
 }
 
 int mp_parse_shard(const char *s, int *i, int *n) {
-  char *end;
-  long a = strtol(s, &end, 10);
-  if (end == s || *end != '/') return -1;
-  const char *p = end + 1;
-  long b = strtol(p, &end, 10);
-  if (end == p || *end || b < 1 || a < 0 || a >= b || b > 1000000) return -1;
+  const char *slash = strchr(s, '/');
+  char head[32];
+  int64_t a, b; /* each side read exactly (strtol took " 0/ 2" and "+0/2") */
+  if (!slash || slash - s >= (ptrdiff_t)sizeof head) return -1;
+  snprintf(head, sizeof head, "%.*s", (int)(slash - s), s);
+  if (mp_parse_int64(head, &a, NULL) || mp_parse_int64(slash + 1, &b, NULL)) return -1;
+  if (b < 1 || a < 0 || a >= b || b > 1000000) return -1;
   *i = (int)a;
   *n = (int)b;
   return 0;

@@ -1492,5 +1492,9 @@ case $BIN in /*) AB=$BIN ;; *) AB=$PWD/$BIN ;; esac
 [ "$(cat "$T/rc")" = 2 ] && grep -q "unknown option '--out'" "$T/err" && ok || bad "merge --out: exit $(cat "$T/rc"): $(cat "$T/err")"
 [ -e "$HC/--out" ] && bad "merge --out: made a file named --out" || ok
 hostile 2 "merge: OUT $HC/missing/m.sqlite: its folder" "merge into a missing folder" -- $BIN merge "$HC/missing/m.sqlite" "$BR"
+# bench --shard: each side read exactly (strtol took blanks: " 0/2", "0/ 2")
+for sh in " 0/2" "0/ 2" "0/0" "3/2" "-1/2" "1/0"; do
+  hostile 2 "--shard takes i/N" "bench --shard '$sh'" -- $BIN bench --graphs "$T/g.json" --shard "$sh" --list
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
