@@ -110,6 +110,14 @@ typedef struct solve_flags {
 static int solve_flag(int c, solve_flags *f, char **argv) {
   memplan_request *req = &f->req;
   int64_t v;
+  const char *chain_flag = c == O_ORDER ? "--order" : c == O_PLACE ? "--place" : "--remat";
+  const char **chain = c == O_ORDER ? &req->order : c == O_PLACE ? &req->place : &req->remat;
+  if ((c == O_ORDER || c == O_PLACE || c == O_REMAT) && *chain) {
+    /* the second used to replace the first: meant as a chain, a solver was lost */
+    fprintf(stderr, "memplan solve: %s given twice ('%s', '%s'): one chain per stage, written "
+            "%s,%s to run one after the other\n", chain_flag, *chain, optarg, *chain, optarg);
+    return MP_EXIT_USAGE;
+  }
   switch (c) {
   case O_ORDER: req->order = optarg; return 0;
   case O_PLACE: req->place = optarg; return 0;

@@ -1496,5 +1496,11 @@ hostile 2 "merge: OUT $HC/missing/m.sqlite: its folder" "merge into a missing fo
 for sh in " 0/2" "0/ 2" "0/0" "3/2" "-1/2" "1/0"; do
   hostile 2 "--shard takes i/N" "bench --shard '$sh'" -- $BIN bench --graphs "$T/g.json" --shard "$sh" --list
 done
+# solve --order/--place/--remat given twice is refused: the second replaced
+# the first (meant as a chain, greedy was silently not run)
+for f in --order --place; do
+  v1=greedy; v2=dfs; [ $f = --place ] && v1=firstfit && v2=bysize
+  hostile 2 "$f given twice \\('$v1', '$v2'\\)" "solve $f twice" -- $BIN solve "$T/g.json" $f $v1 $f $v2
+done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
