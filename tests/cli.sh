@@ -1502,5 +1502,6 @@ for f in --order --place; do
   v1=greedy; v2=dfs; [ $f = --place ] && v1=firstfit && v2=bysize
   hostile 2 "$f given twice \\('$v1', '$v2'\\)" "solve $f twice" -- $BIN solve "$T/g.json" $f $v1 $f $v2
 done
+hostile 2 "--version takes no argument \\(got 'x'\\)" "--version x" -- $BIN --version x
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
