@@ -1503,5 +1503,13 @@ for f in --order --place; do
   hostile 2 "$f given twice \\('$v1', '$v2'\\)" "solve $f twice" -- $BIN solve "$T/g.json" $f $v1 $f $v2
 done
 hostile 2 "--version takes no argument \\(got 'x'\\)" "--version x" -- $BIN --version x
+# --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
+# (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
+$BIN gen layered -n 3000 --seed 3 --backward --out "$HC/l3k.json"
+t0=$(date +%s.%N)
+$BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 --no-baseline >/dev/null 2>&1
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
+  bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
