@@ -1511,5 +1511,8 @@ $BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 -
 t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
   bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+# bench with a TMPDIR it cannot use: refused before the results file is made
+hostile 1 "cannot make a scratch folder in $HC/none" "bench with a missing TMPDIR" -- env TMPDIR="$HC/none" $BIN bench --graphs "$T/g.json" --results "$HC/t.sqlite" --quiet
+[ -e "$HC/t.sqlite" ] && bad "bench with a missing TMPDIR: a results file was made" || ok
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
