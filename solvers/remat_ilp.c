@@ -39,6 +39,10 @@
  * graph (`infeasible` when RM_BOUND is, `timeout` when the limit cut it); a
  * plan not at the floor, the LP bound on the whole graph (`optimal` when it
  * meets the plan, `timeout` when the limit cut it).
+ * strict=1: no rerun reads a storage written in place since the node's
+ * place in the file order, nor writes again (lib/remat_strict.h: caps on
+ * the stages of reruns, on the contraction too); the proof and the bounds
+ * use the model without the caps, so its claims hold for every plan.
  * --write-lp FILE writes Checkmate's explicit formulation (CPLEX LP), also
  * when step 1 answers, unless a size cap refuses (or would have). */
 #include <math.h>
@@ -50,6 +54,7 @@
 #include "lib/remat_contract.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
+#include "lib/remat_strict.h"
 #include "solver.h"
 
 #define RILP_OPTIONS(X)                                                                     \
@@ -65,7 +70,8 @@
   X(explicit, INT, 0, 0, 1, "Checkmate's explicit FREE/U rows instead of lazy rerun rows")  \
   X(cuts, INT, 0, 0, 1, "GLPK cutting planes (Gomory, MIR, cover, clique)")                 \
   X(branch, INT, 3, 0, 4, "GLPK branching: 0 first, 1 last, 2 most fractional, 3 Driebeck-Tomlin, 4 pseudocost") \
-  X(backtrack, INT, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection")
+  X(backtrack, INT, 2, 0, 3, "GLPK node selection: 0 depth, 1 breadth, 2 best local, 3 best projection") \
+  X(strict, INT, 0, 0, 1, "no stale rerun: rerun a node only where the in-place writes before it are those of the file order (fewer plans: bounds and claims come from the model without it)")
 enum { RILP_OPTIONS(MP_OPT_ENUM) RILP_N_OPTS };
 static const mp_option rilp_options[] = {RILP_OPTIONS(MP_OPT_ENTRY)};
 
@@ -73,6 +79,9 @@ static const mp_option rilp_options[] = {RILP_OPTIONS(MP_OPT_ENTRY)};
 typedef struct search {
   mp_ctx *c;
   const rs_model *m;
+  const rs_model *full; /* m without strict's caps: RM_BOUND's model, so that its
+                         * bounds and proofs hold for every plan (m itself when
+                         * not strict) */
   rm_milp *x;
   rs_dec best;        /* the best decisions found, consistent, within budget */
   double best_cost;   /* their run cost (INFINITY: none) */
@@ -318,7 +327,7 @@ static int prove(search *s, double target, const rs_dec *plan) {
   mp_error err;
   proof pf = {.s = s, .target = target, .bound = -INFINITY};
   bool lazy = c->opt[OPT_explicit] == 0;
-  int built = rm_build(&pf.x, s->m, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols],
+  int built = rm_build(&pf.x, s->full, RM_BOUND, c->budget, true, lazy, (long)c->opt[OPT_max_cols],
                        c->deadline, &err);
   if (built) return built == RM_BUILD_TIME ? PROOF_CUT : PROOF_NONE;
   if (pf.x.empty_row_fails) {
@@ -359,7 +368,7 @@ static void run_lp_bound(void *arg) {
   mp_ctx *c = lb->s->c;
   rm_milp x;
   mp_error err;
-  int built = rm_build(&x, lb->s->m, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols],
+  int built = rm_build(&x, lb->s->full, RM_BOUND, c->budget, false, true, (long)c->opt[OPT_max_cols],
                        c->deadline, &err);
   if (built) {
     lb->cut = built == RM_BUILD_TIME;
@@ -398,12 +407,14 @@ static int answer(search *s, bool infeasible) {
              "every such plan is infeasible");
     return 0;
   }
+  const char *shape = s->m != s->full ? "the strict stage shape" : "Checkmate's stage shape";
   if (!isfinite(s->best_cost)) {
-    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld %s", (long long)c->budget,
-             !s->infeasible ? (s->cut ? "found before the time limit" : "found")
-             : s->cut ? "in Checkmate's stage shape (its MILP is infeasible); the time limit ended "
-                        "the proof for every plan"
-                      : "in Checkmate's stage shape (its MILP is infeasible)");
+    snprintf(c->msg, sizeof c->msg, "no plan within budget %lld %s%s%s", (long long)c->budget,
+             !s->infeasible ? (s->cut ? "found before the time limit" : "found") : "in ",
+             s->infeasible ? shape : "",
+             !s->infeasible ? ""
+             : s->cut ? " (its MILP is infeasible); the time limit ended the proof for every plan"
+                      : " (its MILP is infeasible)");
     if (s->cut) c->status = MP_TIMEOUT; /* the limit ended it: more time, another answer */
     return -1;
   }
@@ -413,8 +424,8 @@ static int answer(search *s, bool infeasible) {
     c->duration_bound = s->best_cost;
   } else {
     c->status = s->cut ? MP_TIMEOUT : MP_FEASIBLE;
-    snprintf(c->msg, sizeof c->msg, "%s%s%s; every plan takes at least %.6g",
-             s->proved ? "optimal within Checkmate's stage shape" : "stage MILP not solved to the end",
+    snprintf(c->msg, sizeof c->msg, "%s%s%s%s; every plan takes at least %.6g",
+             s->proved ? "optimal within " : "stage MILP not solved to the end", s->proved ? shape : "",
              s->proved && s->cut ? ", the time limit cut the bound for every plan" : "",
              c->bandwidth > 0 ? " (copies not modelled)" : "", c->duration_bound);
   }
@@ -503,8 +514,8 @@ static bool phases(search *s, double t0) {
 
 /* The time limit ended the stage MILP's build: the greedy plan, if any
  * (rs_greedy stops at the deadline itself), as a timeout. */
-static int greedy_only(mp_ctx *c, const rs_model *m) {
-  search s = {.c = c, .m = m, .best_cost = INFINITY, .unit = rs_cost_unit(m), .bound = -INFINITY,
+static int greedy_only(mp_ctx *c, const rs_model *m, const rs_model *full) {
+  search s = {.c = c, .m = m, .full = full, .best_cost = INFINITY, .unit = rs_cost_unit(m), .bound = -INFINITY,
               .cut = true};
   rs_dec_init(m, &s.best);
   if (c->opt[OPT_greedy] != 0 && rs_greedy(m, c->budget, c, &s.best) == 0 &&
@@ -517,19 +528,19 @@ static int greedy_only(mp_ctx *c, const rs_model *m) {
 }
 
 /* The stage MILP and the proof, on a model within the caps. */
-static int solve_stages(mp_ctx *c, const rs_model *m, double t0) {
+static int solve_stages(mp_ctx *c, const rs_model *m, const rs_model *full, double t0) {
   rm_milp x;
   mp_error err;
   bool lazy = c->opt[OPT_explicit] == 0;
   int built = rm_build(&x, m, RM_STAGE, c->budget, true, lazy, (long)c->opt[OPT_max_cols],
                        c->deadline, &err);
-  if (built == RM_BUILD_TIME) return greedy_only(c, m);
+  if (built == RM_BUILD_TIME) return greedy_only(c, m, full);
   if (built) {
     snprintf(c->msg, sizeof c->msg, "refused: %.200s", err.msg);
     c->status = MP_REFUSED;
     return -1;
   }
-  search s = {.c = c, .m = m, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(m), .bound = -INFINITY};
+  search s = {.c = c, .m = m, .full = full, .x = &x, .best_cost = INFINITY, .unit = rs_cost_unit(m), .bound = -INFINITY};
   rs_dec_init(m, &s.best);
   s.col = mp_xcalloc((size_t)glp_get_num_cols(x.P) + 1, sizeof(double));
   mp_rng_seed(&s.rng, c->seed);
@@ -557,18 +568,20 @@ static int over_cap(const mp_ctx *c, const rs_model *m, rm_kind kind, char *why,
   return 0;
 }
 
-/* Build the stage model of c's order and solve it (and, with --write-lp,
- * write it first); a size cap refuses, unless the answer was settled. */
-static int solve_model(mp_ctx *c, bool settled) {
+/* Build the stage model of c's order, its reruns limited by cap (NULL:
+ * none), and solve it (and, with --write-lp, write it first); a size cap
+ * refuses, unless the answer was settled. */
+static int solve_model(mp_ctx *c, bool settled, const int *cap) {
   double t0 = mp_now();
-  rs_model m;
-  rs_model_init(&m, c->g, c->start_order);
+  rs_model m, full;
+  rs_model_init_capped(&m, c->g, c->start_order, cap);
+  if (cap) rs_model_init(&full, c->g, c->start_order);
   char why[sizeof c->msg];
   int rc = over_cap(c, &m, RM_STAGE, why, sizeof why);
   if (rc == 0) {
     mp_glp_term(c);
     if (c->write_lp) rc = write_model(c, &m);
-    if (rc == 0 && !settled) rc = solve_stages(c, &m, t0);
+    if (rc == 0 && !settled) rc = solve_stages(c, &m, cap ? &full : &m, t0);
   } else if (settled) {
     rc = 0;
   } else {
@@ -576,13 +589,14 @@ static int solve_model(mp_ctx *c, bool settled) {
     c->status = MP_REFUSED;
   }
   rs_model_destroy(&m);
+  if (cap) rs_model_destroy(&full);
   return rc;
 }
 
 /* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
-static int solve_contracted(mp_ctx *c) {
+static int solve_contracted(mp_ctx *c, const int *cap) {
   c->opt[OPT_proof] = 0;
-  return solve_model(c, false);
+  return solve_model(c, false, cap);
 }
 
 /* c->msg after `note` (the claim on the whole graph first: the
@@ -648,9 +662,9 @@ static int solve_by_contraction(mp_ctx *c) {
   char why[sizeof c->msg];
   bool whole = claims_beyond_floor(c) && over_cap(c, &m, RM_BOUND, why, sizeof why) == 0;
   double deadline = whole ? keep_bound_share(c) : c->deadline;
-  int rc = rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
+  int rc = rc_solve(c, (int)c->opt[OPT_segments], c->opt[OPT_strict] != 0, solve_contracted);
   c->deadline = deadline;
-  search s = {.c = c, .m = &m, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
+  search s = {.c = c, .m = &m, .full = &m, .best_cost = INFINITY, .unit = rs_cost_unit(&m), .bound = -INFINITY};
   if (whole && rc != 0) rc = whole_without_plan(&s, rc);
   else if (whole && c->status != MP_OPTIMAL) whole_with_plan(&s);
   rs_model_destroy(&m);
@@ -667,9 +681,18 @@ static int remat_ilp_solve(mp_ctx *c) {
   }
   bool settled = mp_remat_settled(c);
   if (settled && !c->write_lp) return 0;
-  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above]))
-    return solve_by_contraction(c);
-  return solve_model(c, settled);
+  int rc;
+  if (!c->write_lp && rc_wanted(c->g, c->opt[OPT_contract_above])) {
+    rc = solve_by_contraction(c);
+  } else if (c->opt[OPT_strict] != 0) {
+    int *cap = mp_xmalloc(sizeof(int) * ((size_t)c->g->n + 1));
+    rs_strict_caps(c->g, c->start_order, cap);
+    rc = solve_model(c, settled, cap);
+    free(cap);
+  } else {
+    rc = solve_model(c, settled, NULL);
+  }
+  return rc;
 }
 
 const mp_solver solver_remat_ilp = {

@@ -14,7 +14,9 @@
  * bound=1), else the duration floor.  No plan within budget: -1, no claim
  * (below the floor: infeasible).  More stages than `contract_above`: all of this
  * on a contraction of the order into `segments` segments (lib/remat_contract.h), the
- * plan expanded and checked, no bound from the contraction. */
+ * plan expanded and checked, no bound from the contraction.  strict=1: the
+ * stage model's reruns capped as lib/remat_strict.h says (no stale rerun),
+ * the bound's LP on the model without the caps. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +26,7 @@
 #include "lib/remat_contract.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
+#include "lib/remat_strict.h"
 #include "solver.h"
 
 #define RLP_OPTIONS(X)                                                                    \
@@ -34,7 +37,8 @@
   X(rounds, INT, 100, 0, 1e6, "random roundings of S per LP")                             \
   X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
   X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
-  X(bound, INT, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan in the order")
+  X(bound, INT, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan in the order") \
+  X(strict, INT, 0, 0, 1, "no stale rerun: rerun a node only where the in-place writes before it are those of the file order (fewer plans: bounds and claims come from the model without it)")
 enum { RLP_OPTIONS(MP_OPT_ENUM) RLP_N_OPTS };
 static const mp_option rlp_options[] = {RLP_OPTIONS(MP_OPT_ENTRY)};
 
@@ -155,11 +159,32 @@ static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost
   return 0;
 }
 
-/* The LPs, their roundings and the bound, on c->g. */
-static int solve_graph(mp_ctx *c) {
+/* The bound's LP (RM_BOUND) under c->budget into c->duration_bound; on
+ * the model without caps when m has them (strict), so that it bounds every
+ * plan.  false when the time limit cut it. */
+static bool bound_lp(mp_ctx *c, const rs_model *m, lp_run *r, bool capped) {
+  rs_model full;
+  if (capped) rs_model_init(&full, c->g, c->start_order);
+  r->m = capped ? &full : m;
+  bool cut = false;
+  if (mp_time_up(c))
+    cut = true;
+  else if (lp_solve(r, c->budget, RM_BOUND) == RM_LP_OPT) {
+    if (rs_bound_up(r->value, rs_cost_unit(r->m)) > c->duration_bound)
+      c->duration_bound = rs_bound_up(r->value, rs_cost_unit(r->m));
+  } else if (r->lp == RM_LP_TIME)
+    cut = true;
+  r->m = m;
+  if (capped) rs_model_destroy(&full);
+  return !cut;
+}
+
+/* The LPs, their roundings and the bound, on c->g; reruns limited by cap
+ * (NULL: none). */
+static int solve_graph(mp_ctx *c, const int *cap) {
   mp_glp_term(c);
   rs_model m;
-  rs_model_init(&m, c->g, c->start_order);
+  rs_model_init_capped(&m, c->g, c->start_order, cap);
   if (m.n_pos > c->opt[OPT_max_nodes]) {
     snprintf(c->msg, sizeof c->msg, "%d stages exceed max_nodes=%.0f", m.n_pos, c->opt[OPT_max_nodes]);
     c->status = MP_REFUSED;
@@ -174,15 +199,7 @@ static int solve_graph(mp_ctx *c) {
   bool cut = false;
   int tries = round_lps(c, &m, &r, &best, &best_cost, &cut);
   lp_run last = r; /* the bound's LP below reuses r */
-  if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0) {
-    if (mp_time_up(c))
-      cut = true;
-    else if (lp_solve(&r, c->budget, RM_BOUND) == RM_LP_OPT) {
-      if (rs_bound_up(r.value, rs_cost_unit(&m)) > c->duration_bound)
-        c->duration_bound = rs_bound_up(r.value, rs_cost_unit(&m));
-    } else if (r.lp == RM_LP_TIME)
-      cut = true;
-  }
+  if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && !bound_lp(c, &m, &r, cap != NULL)) cut = true;
   int rc = conclude(c, &m, &best, best_cost, tries, &last, cut);
   free(r.s);
   rs_dec_destroy(&best);
@@ -191,9 +208,23 @@ static int solve_graph(mp_ctx *c) {
 }
 
 /* On a contracted graph (rc_solve): a bound proved there holds for it alone. */
-static int solve_contracted(mp_ctx *c) {
+static int solve_contracted(mp_ctx *c, const int *cap) {
   c->opt[OPT_bound] = 0;
-  return solve_graph(c);
+  return solve_graph(c, cap);
+}
+
+/* On c->g, or on a contraction of the order; with strict, the caps of
+ * remat_strict.h. */
+static int solve_strict_or_not(mp_ctx *c) {
+  bool strict = c->opt[OPT_strict] != 0;
+  if (rc_wanted(c->g, c->opt[OPT_contract_above]))
+    return rc_solve(c, (int)c->opt[OPT_segments], strict, solve_contracted);
+  if (!strict) return solve_graph(c, NULL);
+  int *cap = mp_xmalloc(sizeof(int) * ((size_t)c->g->n + 1));
+  rs_strict_caps(c->g, c->start_order, cap);
+  int rc = solve_graph(c, cap);
+  free(cap);
+  return rc;
 }
 
 static int remat_lp_solve(mp_ctx *c) {
@@ -202,9 +233,7 @@ static int remat_lp_solve(mp_ctx *c) {
     return -1;
   }
   if (mp_remat_settled(c)) return 0;
-  if (rc_wanted(c->g, c->opt[OPT_contract_above]))
-    return rc_solve(c, (int)c->opt[OPT_segments], solve_contracted);
-  return solve_graph(c);
+  return solve_strict_or_not(c);
 }
 
 const mp_solver solver_remat_lp = {

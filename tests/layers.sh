@@ -12,7 +12,7 @@ incl() { grep -n '^#include "' "$@" 2>/dev/null; }
 # model, judge, formats and the leaf: no solver interface, registry or harness
 MODEL="src/util.[ch] src/graph.[ch] src/graph_write.[ch] src/lifetime.[ch] src/plan.[ch]
  src/schedbound.[ch] src/gen.[ch] src/io.h src/io_*.c src/outfile.[ch] src/remat*.[ch]
- src/events*.[ch] src/verify.[ch]"
+ src/events*.[ch] src/verify.[ch] src/storage.[ch]"
 # shellcheck disable=SC2086
 hits=$(incl $MODEL | grep -E '"(solver|registry|run|bench|cli|memplan)\.h"')
 [ -z "$hits" ] || bad "the model includes the solver interface or the harness: $hits"
@@ -29,7 +29,7 @@ hits=$(incl src/*.[ch] | grep -E '"(lib/|solvers/)')
 hits=$(incl solvers/*.c solvers/*/*.[ch] | grep -E '"(registry|run|bench|cli|io)\.h"')
 [ -z "$hits" ] || bad "a solver includes the harness: $hits"
 # the solver library includes no solver file
-hits=$(incl solvers/lib/*.[ch] | grep -vE '"(lib/[a-z_]+|solver|graph|lifetime|plan|util|schedbound|events|outfile)\.h"')
+hits=$(incl solvers/lib/*.[ch] | grep -vE '"(lib/[a-z_]+|solver|graph|lifetime|plan|util|schedbound|events|storage|outfile)\.h"')
 [ -z "$hits" ] || bad "solvers/lib includes something outside the model: $hits"
 # the CLI is a client of the public API: main.c, cmd_*.c and its option
 # parsing (cli_args) include memplan.h, their own headers and system ones...

@@ -6,6 +6,7 @@
 
 #include "lib/remat_check.h"
 #include "lib/remat_contract.h"
+#include "lib/remat_strict.h"
 #include "solver.h"
 
 /* ---- what the cuts need to know about the order ---- */
@@ -578,11 +579,13 @@ void rc_destroy(rc_contract *r) {
   free(r->orig_buf);
   free(r->free_start);
   free(r->free_buf);
+  free(r->inert);
   memset(r, 0, sizeof *r);
 }
 
 void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out) {
   mp_events_clear(out);
+  uint8_t *ran = mp_xcalloc((size_t)r->n_seg + 1, 1);
   for (int i = 0; i < cp->n; i++) {
     mp_event e = cp->ev[i];
     if (e.kind != MP_EV_RUN) {
@@ -591,12 +594,16 @@ void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out) {
     }
     int s = r->seg_of[e.id];
     if (s < 0) continue; /* a pin or the added output node */
+    bool again = ran[s] != 0;
+    ran[s] = 1;
     for (int p = r->seg_start[s]; p < r->seg_start[s + 1]; p++) {
+      if (again && r->inert && r->inert[p]) continue; /* no frees follow it (rc_strict_inert) */
       mp_events_push(out, MP_EV_RUN, r->node[p]);
       for (int j = r->free_start[p]; j < r->free_start[p + 1]; j++)
         mp_events_push(out, MP_EV_FREE, r->free_buf[j]);
     }
   }
+  free(ran);
 }
 
 /* ---- solving on the contraction ---- */
@@ -643,7 +650,8 @@ static int take_plan(mp_ctx *c, const rc_contract *r, const mp_ctx *sub, const c
 /* One contraction into `segments` segments, solved and expanded: 0, or -1
  * with *finer set when a finer contraction may find a plan (the one tried
  * has none, the time limit and the size caps aside). */
-static int solve_once(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub), int *n_seg, bool *finer) {
+static int solve_once(mp_ctx *c, int segments, const int *orig_cap, rc_inner inner, int *n_seg,
+                      bool *finer) {
   rc_contract r;
   mp_error err;
   *finer = false;
@@ -665,7 +673,14 @@ static int solve_once(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub), int *n
   sub.duration_bound = c->duration_bound; /* the duration floor: the same sum of costs */
   char what[64];
   snprintf(what, sizeof what, "a %d-segment contraction of the order", r.n_seg);
-  int rc = inner(&sub);
+  int *ccap = NULL;
+  if (orig_cap) {
+    r.inert = rc_strict_inert(&r);
+    ccap = mp_xmalloc(sizeof(int) * ((size_t)r.cg->n + 1));
+    rc_strict_caps(&r, orig_cap, ccap);
+  }
+  int rc = inner(&sub, ccap);
+  free(ccap);
   if (rc == 0 && sub.status == MP_INFEASIBLE) { /* a claim about the contraction alone */
     rc = -1;
     sub.status = c->status;
@@ -682,13 +697,19 @@ static int solve_once(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub), int *n
   return rc;
 }
 
-int rc_solve(mp_ctx *c, int segments, int (*inner)(mp_ctx *sub)) {
+int rc_solve(mp_ctx *c, int segments, bool strict, rc_inner inner) {
   int stages = 0, n_seg = 0, rc;
   for (int v = 0; v < c->g->n; v++) stages += !c->g->nodes[v].is_input;
+  int *cap = NULL;
+  if (strict) {
+    cap = mp_xmalloc(sizeof(int) * ((size_t)stages + 1));
+    rs_strict_caps(c->g, c->start_order, cap);
+  }
   bool finer;
-  while ((rc = solve_once(c, segments, inner, &n_seg, &finer)) != 0 && finer && !mp_time_up(c) &&
+  while ((rc = solve_once(c, segments, cap, inner, &n_seg, &finer)) != 0 && finer && !mp_time_up(c) &&
          n_seg < stages && segments < stages)
     segments *= 2; /* too coarse for the budget: twice as many segments */
+  free(cap);
   if (rc != 0 && finer && mp_time_up(c)) c->status = MP_TIMEOUT; /* no time for a finer one */
   return rc;
 }

@@ -50,6 +50,8 @@ typedef struct rc_contract {
   int *orig_buf;      /* per contracted tensor buffer: the original buffer */
   int *free_start;    /* per position: internal buffers freed after its run, CSR */
   int *free_buf;
+  uint8_t *inert;     /* per position, or NULL: a rerun of the segment skips the node
+                       * there (strict: rc_strict_inert) */
 } rc_contract;
 
 /* Contract g under the first-run order `order` into at most `segments`
@@ -60,7 +62,8 @@ int rc_build(rc_contract *r, const mp_graph *g, const int *order, int segments, 
              mp_error *err);
 void rc_destroy(rc_contract *r);
 
-/* The plan of the original graph from a plan of the contracted one. */
+/* The plan of the original graph from a plan of the contracted one; a
+ * segment's runs after its first skip the inert positions (when set). */
 void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out);
 
 /* Is a contraction wanted: above > 0 and the graph has more stages
@@ -76,7 +79,11 @@ bool rc_wanted(const mp_graph *g, double above);
  * Status: optimal only when no node runs twice (the duration floor),
  * else feasible or timeout; never infeasible.  c->duration_bound must hold
  * a bound valid for the original graph (mp_remat_settled sets the floor).
+ * strict: no rerun may be stale (remat_strict.h); `inner` then gets the
+ * caps of the contraction's positions (rc_strict_caps; else NULL) for
+ * rs_model_init_capped.
  * Returns 0 with c->events set, or -1 with the reason in c->msg. */
-int rc_solve(struct mp_ctx *c, int segments, int (*inner)(struct mp_ctx *sub));
+typedef int (*rc_inner)(struct mp_ctx *sub, const int *cap);
+int rc_solve(struct mp_ctx *c, int segments, bool strict, rc_inner inner);
 
 #endif

@@ -63,7 +63,7 @@ static void build_users(rs_model *m) {
 
 /* last_stage by decreasing position (readers come later), then the ranges
  * where keeping a buffer can matter. */
-static void build_ranges(rs_model *m, const bool *fixed_node) {
+static void build_ranges(rs_model *m, const bool *fixed_node, const int *cap) {
   const mp_graph *g = m->g;
   int N = m->n_pos;
   m->last_stage = mp_xmalloc(sizeof(int) * (size_t)(N ? N : 1));
@@ -76,7 +76,7 @@ static void build_ranges(rs_model *m, const bool *fixed_node) {
       for (int j = m->us_start[b]; j < m->us_start[b + 1]; j++)
         if (m->last_stage[m->us[j]] > L) L = m->last_stage[m->us[j]];
     }
-    m->last_stage[p] = L;
+    m->last_stage[p] = cap && cap[p] < L ? (cap[p] > p ? cap[p] : p) : L;
   }
   for (int b = 0; b < m->nb; b++) {
     int last = -1;
@@ -89,6 +89,10 @@ static void build_ranges(rs_model *m, const bool *fixed_node) {
 }
 
 void rs_model_init(rs_model *m, const mp_graph *g, const int *order) {
+  rs_model_init_capped(m, g, order, NULL);
+}
+
+void rs_model_init_capped(rs_model *m, const mp_graph *g, const int *order, const int *cap) {
   memset(m, 0, sizeof *m);
   m->g = g;
   int n = g->n;
@@ -117,7 +121,7 @@ void rs_model_init(rs_model *m, const mp_graph *g, const int *order) {
   }
   build_lists(m);
   build_users(m);
-  build_ranges(m, fixed_node);
+  build_ranges(m, fixed_node, cap);
   free(fixed_node);
 }
 

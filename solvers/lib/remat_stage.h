@@ -53,6 +53,10 @@ typedef struct rs_model {
 } rs_model;
 
 void rs_model_init(rs_model *m, const mp_graph *g, const int *order);
+/* The same, with reruns limited: position p runs again in no stage after
+ * cap[p] (NULL: no limit; remat_strict.h's caps).  Every decision of the
+ * model (R's columns, rs_complete, rs_greedy) goes through last_stage. */
+void rs_model_init_capped(rs_model *m, const mp_graph *g, const int *order, const int *cap);
 void rs_model_destroy(rs_model *m);
 
 /* May the node at position k run in stage t? */
