@@ -52,7 +52,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
-        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit audit bench bench-full bench-remat \
+        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit audit bench bench-full bench-remat bench-remat-strict \
         bench-scale bench-limits graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
@@ -317,6 +317,12 @@ bench-limits: deps
 bench-remat: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	sh scripts/bench.d/remat.sh
+
+# remat-ilp and remat-lp with strict=1 on the same graphs -> results/remat_strict.md
+bench-remat-strict: deps
+	@$(MAKE) --no-print-directory bin/memplan
+	REMAT_EXPERIMENT=scripts/experiments/remat_strict.json REMAT_OUT=remat_strict ANCHORS=none \
+	  sh scripts/bench.d/remat.sh
 
 graphs: bin/memplan
 	sh scripts/deps-graphs.sh

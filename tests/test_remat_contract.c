@@ -337,6 +337,37 @@ START_TEST(segment_by_hand) {
 }
 END_TEST
 
+/* A graph without graph outputs: its sinks own no buffer (the last node
+ * updates a parameter in place, alias -1).  Its contraction has none
+ * either (an output node that reads nothing), not the sinks' outputs of
+ * the contracted graph; its plans expand. */
+START_TEST(no_graph_output_contracts) {
+  const char *js = "{\"name\":\"noout\",\"nodes\":["
+                   "{\"id\":0,\"op\":\"input\",\"size\":100,\"inputs\":[]},"
+                   "{\"id\":1,\"op\":\"add_\",\"size\":8,\"inputs\":[],\"alias\":-1,\"inplace\":true},"
+                   "{\"id\":2,\"size\":300,\"inputs\":[0,0]},"
+                   "{\"id\":3,\"op\":\"clone\",\"size\":300,\"inputs\":[2]},"
+                   "{\"id\":4,\"op\":\"relu_\",\"size\":300,\"inputs\":[2],\"alias\":2,\"inplace\":true},"
+                   "{\"id\":5,\"size\":200,\"inputs\":[4]},"
+                   "{\"id\":6,\"size\":4,\"inputs\":[5]},"
+                   "{\"id\":7,\"size\":50,\"inputs\":[6,3,5,0]},"
+                   "{\"id\":8,\"op\":\"add_\",\"size\":50,\"inputs\":[7],\"alias\":-1,\"inplace\":true}]}";
+  mp_graph *g = tl_graph(js);
+  for (int x = 0; x < g->n_buf; x++) ck_assert(!g->bufs[x].graph_output);
+  for (int segments = 1; segments <= 4; segments++) {
+    rc_contract r;
+    mp_error err;
+    ck_assert_msg(rc_build(&r, g, g->given, segments, INT64_MAX, &err) == 0, "%d segments: %s", segments,
+                  err.msg);
+    for (int x = 0; x < r.cg->n_buf; x++) ck_assert(!r.cg->bufs[x].graph_output);
+    rc_destroy(&r);
+    expand_plans(g, g->given, segments, js);
+  }
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_contract(void) {
   Suite *s = suite_create("remat_contract");
   TCase *tc = tcase_create("remat_contract");
@@ -348,6 +379,7 @@ Suite *suite_remat_contract(void) {
   tcase_add_test(tc, whole_graph_proves_infeasible);
   tcase_add_test(tc, contracted_deadline_at_every_reading);
   tcase_add_test(tc, segment_by_hand);
+  tcase_add_test(tc, no_graph_output_contracts);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -20,7 +20,7 @@
 #   MEMPLAN [bin/memplan]  RESULTS [results]  JOBS [2]
 #   REMAT_EXPERIMENT [scripts/experiments/remat.json]  (remat_tiny.json: a smoke test)
 #   REMAT_OUT [remat]      report name: RESULTS/REMAT_OUT.md, _graphs.md, .csv, plots
-#   ANCHORS [../shared/anchors/checkmate]  ANCHOR_LIMIT [10] seconds per cell
+#   ANCHORS [../shared/anchors/checkmate] (none: no Moccasin section)  ANCHOR_LIMIT [10] seconds per cell
 #   ANCHOR_LONG [remat-ilp]  solvers also run with ANCHOR_LONG_LIMIT [600] s there
 #   RETRY_FAILED [0]       1: rerun the cells whose row says error or timeout (a
 #                          heuristic that found no plan within a budget is an error
@@ -165,12 +165,16 @@ EOF
   fi
 fi
 
-# ---- Moccasin's random-layered graphs ----------------------------------------------
+# ---- Moccasin's random-layered graphs (ANCHORS=none: not part of this report) -------
 RL100=$ANCHORS/random_layered_n100.json
 RL250=$ANCHORS/random_layered_n250.json
-echo "## Moccasin's random-layered graphs (RL100, RL250)" >>"$REPORT"
-echo >>"$REPORT"
-if [ -f "$RL100" ] && [ -f "$RL250" ]; then
+[ "$ANCHORS_SHOWN" = none ] || {
+  echo "## Moccasin's random-layered graphs (RL100, RL250)"
+  echo
+} >>"$REPORT"
+if [ "$ANCHORS_SHOWN" = none ]; then
+  :
+elif [ -f "$RL100" ] && [ -f "$RL250" ]; then
   ADB=$W/anchors.sqlite
   cat >"$W/anchors.json" <<EOF
 {"name": "remat_anchors", "graphs": ["$RL100", "$RL250"], "order": ["given"], "place": ["bysize"],

@@ -459,7 +459,9 @@ static void add_segment(builder *b, int s) {
 }
 
 /* Without an output node, the graph outputs are the sinks' outputs, which a
- * segment may hide: an output node names them. */
+ * segment may hide: an output node names them.  Even none: a graph whose
+ * sinks own no buffer (a last in-place update of a parameter) has no graph
+ * output, while its contraction's sinks would make some. */
 static void add_output_node(builder *b) {
   const mp_graph *g = b->f->g;
   for (int v = 0; v < g->n; v++)
@@ -467,7 +469,6 @@ static void add_output_node(builder *b) {
   int n = 0;
   for (int x = 0; x < b->f->nb; x++)
     if (g->bufs[x].graph_output) b->scratch[n++] = x;
-  if (n == 0) return;
   mp_node *nd = new_node(b, "output", "outputs", 0);
   set_inputs(b, nd, b->scratch, n);
 }
