@@ -333,6 +333,11 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   e->name = NULL;
   e->file = mp_xstrdup(path);
   e->graphs_base = dir_of(path);
+  mp_error ce; /* missing or a directory: said as the graph readers say it (no line -1) */
+  if (mp_check_input(path, &ce)) {
+    snprintf(msg, cap, "%s", ce.msg);
+    return -1;
+  }
   json_error_t je;
   /* as the graph readers: a key given twice is an error, not "the last wins" */
   json_t *o = mp_json_load_file(path, JSON_REJECT_DUPLICATES, &je);
@@ -1001,12 +1006,13 @@ void mp_matrix_shard(mp_matrix *m, int i, int n) {
 }
 
 int mp_parse_shard(const char *s, int *i, int *n) {
-  char *end;
-  long a = strtol(s, &end, 10);
-  if (end == s || *end != '/') return -1;
-  const char *p = end + 1;
-  long b = strtol(p, &end, 10);
-  if (end == p || *end || b < 1 || a < 0 || a >= b || b > 1000000) return -1;
+  const char *slash = strchr(s, '/');
+  char head[32];
+  int64_t a, b; /* each side read exactly (strtol took " 0/ 2" and "+0/2") */
+  if (!slash || slash - s >= (ptrdiff_t)sizeof head) return -1;
+  snprintf(head, sizeof head, "%.*s", (int)(slash - s), s);
+  if (mp_parse_int64(head, &a, NULL) || mp_parse_int64(slash + 1, &b, NULL)) return -1;
+  if (b < 1 || a < 0 || a >= b || b > 1000000) return -1;
   *i = (int)a;
   *n = (int)b;
   return 0;

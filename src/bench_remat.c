@@ -19,6 +19,7 @@
 
 #include "bench_remat.h"
 #include "chain.h"
+#include "util.h"
 
 /* ------------------------------------------------------------ canonical text */
 
@@ -83,9 +84,8 @@ int mp_bandwidth_arg_canon(const char *text, char *out, size_t cap, char *msg, s
     snprintf(out, cap, "%s", "");
     return 0;
   }
-  char *end;
-  double v = strtod(text, &end);
-  if (end == text || *end || !isfinite(v) || v < 0) {
+  double v; /* read as solve --bandwidth reads it: no blanks, no hexadecimal */
+  if (mp_parse_real(text, &v, NULL) || v < 0 || v > 1e300) {
     snprintf(msg, mcap, "bandwidth '%s': bytes per cost unit (a number >= 0; 0: no offload), or "
              "\"graph\" (the graph's host_bandwidth)", text);
     return -1;

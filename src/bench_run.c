@@ -672,8 +672,9 @@ static int find_programs(runner *R, char *msg, size_t cap) {
   }
   R->self[l] = 0;
   snprintf(R->prog, sizeof R->prog, "%s", R->o->memplan ? R->o->memplan : R->self);
-  if (access(R->prog, X_OK)) {
-    snprintf(msg, cap, "%s: not executable", R->prog);
+  struct stat st; /* a directory passes access(X_OK): every cell would fail */
+  if (access(R->prog, X_OK) || stat(R->prog, &st) || !S_ISREG(st.st_mode)) {
+    snprintf(msg, cap, "%s: not an executable file", R->prog);
     return -1;
   }
   return 0;
@@ -725,13 +726,13 @@ static void free_runner(runner *R) {
 
 /* The results file, the cells to run, the programs, the scratch folder. */
 static int set_up(runner *R, char *msg, size_t cap) {
+  /* the program and the scratch folder before a results file is made */
+  if (find_programs(R, msg, cap) || mp_scratch_open(R->tmp, sizeof R->tmp, msg, cap)) return -1;
   R->db = mp_db_open_mode(R->o->results, !R->o->shared_fs, msg, cap);
-  if (!R->db) return -1;
-  R->given_fp = mp_baseline_fingerprint();
-  return plan_work(R, msg, cap) || find_programs(R, msg, cap) ||
-                 mp_scratch_open(R->tmp, sizeof R->tmp, msg, cap)
-             ? -1
-             : 0;
+  R->given_fp = R->db ? mp_baseline_fingerprint() : NULL;
+  if (R->db && !plan_work(R, msg, cap)) return 0;
+  mp_scratch_remove(R->tmp);
+  return -1;
 }
 
 /* Drop this process's claims, so that other processes need not wait for

@@ -14,22 +14,19 @@
 #include "chain.h"
 #include "util.h"
 
-/* Strict numbers: the whole text, finite, in range. */
+/* Numbers read as solve reads them (mp_parse_real, mp_parse_int64): the
+ * whole text, no blanks, no hexadecimal, finite, in range. */
 static int parse_real(const char *s, double lo, double hi, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (end == s || *end || errno || !isfinite(v) || v < lo || v > hi) return -1;
+  double v;
+  if (mp_parse_real(s, &v, NULL) || v < lo || v > hi) return -1;
   *out = v;
   return 0;
 }
 
+/* A non-negative integer within 64 signed bits (solve's --seed range). */
 static int parse_u64(const char *s, uint64_t *out) {
-  if (!*s || !isdigit((unsigned char)*s)) return -1;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno) return -1;
+  int64_t v;
+  if (mp_parse_int64(s, &v, NULL) || v < 0) return -1;
   *out = (uint64_t)v;
   return 0;
 }

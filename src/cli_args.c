@@ -143,3 +143,25 @@ int mp_arg_not_dir(const char *cmd, const char *opt, const char *path) {
   fprintf(stderr, "memplan %s: %s %s is a directory (give a file name)\n", cmd, opt, path);
   return -1;
 }
+
+int mp_arg_out_place(const char *cmd, const char *opt, const char *path) {
+  if (!path) return 0;
+  if (!path[0]) {
+    fprintf(stderr, "memplan %s: %s '': an empty file name\n", cmd, opt);
+    return -1;
+  }
+  if (mp_arg_not_dir(cmd, opt, path)) return -1;
+  char dir[4096];
+  const char *base;
+  struct stat st;
+  split_path(path, dir, sizeof dir, &base);
+  if (!base[0] || stat(dir, &st) || !S_ISDIR(st.st_mode)) { /* "x/": a folder's name */
+    if (!base[0])
+      fprintf(stderr, "memplan %s: %s %s names a folder (give a file name)\n", cmd, opt, path);
+    else
+      fprintf(stderr, "memplan %s: %s %s: its folder %s is missing or not a folder\n", cmd, opt,
+              path, dir);
+    return -1;
+  }
+  return 0;
+}

@@ -46,6 +46,10 @@ int mp_arg_outs_apart(const char *cmd, const char *opt_a, const char *a, const c
 /* An output path that is a directory is refused up front (a run would
  * only find out when writing, after the work). */
 int mp_arg_not_dir(const char *cmd, const char *opt, const char *path);
+/* An output file that could never be written is refused up front, as
+ * mp_arg_not_dir does: an empty name, a directory, a folder that is
+ * missing or not a folder.  (A device such as /dev/full is tried.) */
+int mp_arg_out_place(const char *cmd, const char *opt, const char *path);
 
 /* The input formats `--input-format` takes. */
 #define MP_INPUT_FORMATS "json|graphml|nodelink|csv"

@@ -127,6 +127,21 @@ static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, be
     snprintf(c->msg, sizeof c->msg, "unexpected argument '%s'", a);
     return usage_err(c->msg);
   }
+  static const char *const valued[] = {
+      "--results", "--jobs", "--shard", "--graphs", "--manifest", "--order", "--place",
+      "--remat", "--budgets", "--bandwidth", "--seeds", "--time-limit", "--repeat", "--mem-limit",
+      "--grace", "--set", "--align", "--capacity", "--memplan", "--progress-every", NULL};
+  bool known = false, glued = false;
+  size_t nl = strcspn(a, "=");
+  for (int k = 0; valued[k]; k++) {
+    known |= !strcmp(a, valued[k]);
+    glued |= a[nl] && strlen(valued[k]) == nl && !strncmp(a, valued[k], nl);
+  }
+  if (!known) { /* not "needs a value": the name is what is wrong */
+    snprintf(c->msg, sizeof c->msg, glued ? "'%s': write the value after a blank (%.*s VALUE)"
+                                          : "unknown option '%s'", a, (int)nl, a);
+    return usage_err(c->msg);
+  }
   if (!v) {
     snprintf(c->msg, sizeof c->msg, "%s needs a value", a);
     return usage_err(c->msg);
@@ -295,6 +310,13 @@ int mp_cmd_merge(int argc, char **argv) {
           help ? stdout : stderr);
     return help ? MP_EXIT_OK : MP_EXIT_USAGE;
   }
+  for (int i = 1; i < argc; i++) /* "merge --out F IN" made a file named --out */
+    if (!strncmp(argv[i], "--", 2)) {
+      fprintf(stderr, "memplan merge: unknown option '%s' (memplan merge OUT.sqlite IN.sqlite...)\n",
+              argv[i]);
+      return MP_EXIT_USAGE;
+    }
+  if (mp_arg_out_place("merge", "OUT", argv[1])) return MP_EXIT_USAGE;
   memplan_error err;
   int added;
   if (memplan_results_merge(argv[1], (const char *const *)argv + 2, argc - 2, &added, &err)) {
@@ -331,7 +353,8 @@ int mp_cmd_export(int argc, char **argv) {
     fprintf(stderr, "usage: memplan export RESULTS.sqlite [--format csv] [--out FILE]\n");
     return MP_EXIT_USAGE;
   }
-  if (mp_arg_out("export", out, &in, 1)) return MP_EXIT_USAGE;
+  if (mp_arg_out("export", out, &in, 1) || mp_arg_out_place("export", "--out", out))
+    return MP_EXIT_USAGE;
   memplan_error err;
   if (memplan_results_export(in, out, &err)) {
     fprintf(stderr, "memplan export: %s\n", err.msg);
@@ -454,7 +477,8 @@ static int table(int argc, char **argv, table_cli *c) {
     fputs(table_help, stderr);
     return MP_EXIT_USAGE;
   }
-  if (mp_arg_out("table", c->out, c->in, c->nin)) return MP_EXIT_USAGE;
+  if (mp_arg_out("table", c->out, c->in, c->nin) || mp_arg_out_place("table", "--out", c->out))
+    return MP_EXIT_USAGE;
   memplan_error err;
   memplan_err e = memplan_table_write(c->in, c->nin, &c->o, c->out, &err);
   if (e) fprintf(stderr, "memplan table: %s\n", err.msg);

@@ -63,6 +63,9 @@ int mp_cmd_convert(int argc, char **argv) {
     fprintf(stderr, "memplan convert: need one FILE and --to nodelink|json\n%s", convert_help);
     return MP_EXIT_USAGE;
   }
+  if (mp_arg_out("convert", out, (const char *const *)&argv[optind], 1) ||
+      mp_arg_out_place("convert", "--out", out))
+    return MP_EXIT_USAGE;
   memplan_instance *in;
   memplan_error err;
   if (memplan_instance_load(&in, argv[optind], &lo, &err)) {

@@ -23,7 +23,8 @@ static const char gen_help[] =
     "            by degree (the first one to all m): exactly m(n-m) edges, m sources.\n"
     "            Refused (exit 2): over 4,000,000 expected edges (WS nk/2, ER pn(n-1)/2,\n"
     "            BA m(n-m)), or a WS lattice too dense to rewire (p(nk/2)(n-1)/(n-1-k)\n"
-    "            over 4,000,000: igraph redraws an endpoint until it is no neighbour)\n"
+    "            over 4,000,000: igraph redraws an endpoint until it is no neighbour),\n"
+    "            or a WS -p in (0, 1e-9) (igraph's rewiring skip overflows)\n"
     "  nas       NASNet/DARTS cells: --cells (1), --blocks (5) of two ops each, summed;\n"
     "            ops from sep3/5, dil3/5, max/avg pool, skip; concat of unused states\n"
     "  layered   random layered DAG: -n total nodes (300), --layers (round(sqrt(n-2))),\n"
@@ -196,6 +197,7 @@ int mp_cmd_gen(int argc, char **argv) {
     return MP_EXIT_USAGE;
   }
   if (refuse_foreign(&seen, o.family, o.model)) return MP_EXIT_USAGE;
+  if (mp_arg_out_place("gen", "--out", out)) return MP_EXIT_USAGE; /* before generating */
   memplan_error err;
   memplan_instance *g;
   if (memplan_gen(&g, &o, &err)) {

@@ -110,6 +110,14 @@ typedef struct solve_flags {
 static int solve_flag(int c, solve_flags *f, char **argv) {
   memplan_request *req = &f->req;
   int64_t v;
+  const char *chain_flag = c == O_ORDER ? "--order" : c == O_PLACE ? "--place" : "--remat";
+  const char **chain = c == O_ORDER ? &req->order : c == O_PLACE ? &req->place : &req->remat;
+  if ((c == O_ORDER || c == O_PLACE || c == O_REMAT) && *chain) {
+    /* the second used to replace the first: meant as a chain, a solver was lost */
+    fprintf(stderr, "memplan solve: %s given twice ('%s', '%s'): one chain per stage, written "
+            "%s,%s to run one after the other\n", chain_flag, *chain, optarg, *chain, optarg);
+    return MP_EXIT_USAGE;
+  }
   switch (c) {
   case O_ORDER: req->order = optarg; return 0;
   case O_PLACE: req->place = optarg; return 0;
@@ -162,13 +170,13 @@ static int solve_flag(int c, solve_flags *f, char **argv) {
   }
 }
 
-/* --out and --write-lp: neither is the input, they are not one file, and
- * the model's file is no directory.  0, or -1 after a message. */
+/* --out and --write-lp: neither is the input, they are not one file, the
+ * model's file is no directory, --out can be written (mp_arg_out_place).  0, or -1 after a message. */
 static int solve_outputs_ok(const solve_flags *f, const char *input) {
   const char *lp = f->req.write_lp;
   if (mp_arg_out("solve", f->out, &input, 1) || mp_arg_out_as("solve", "--write-lp", lp, &input, 1) ||
       mp_arg_outs_apart("solve", "--out", f->out, "--write-lp", lp) ||
-      mp_arg_not_dir("solve", "--write-lp", lp))
+      mp_arg_not_dir("solve", "--write-lp", lp) || mp_arg_out_place("solve", "--out", f->out))
     return -1;
   return 0;
 }

@@ -932,11 +932,15 @@ static bool gen_valid_common(const mp_gen_opts *o, mp_error *err) {
               (long long)o->max_size);
     return false;
   }
-  if (o->channels < 1 || o->resolution < 1 || o->batch < 1 || o->dtype_bytes < 1 ||
-      (double)o->channels * o->resolution * o->resolution * o->batch * o->dtype_bytes *
-              (o->blocks + 2) > (double)((int64_t)1 << 50)) {
-    mp_errorf(err, "gen %s: channels, resolution, batch and dtype bytes must be >= 1 (and "
-              "their product sane)", f);
+  double bytes = (double)o->channels * o->resolution * o->resolution * o->batch *
+                 o->dtype_bytes * (o->blocks + 2);
+  if (o->channels < 1 || o->resolution < 1 || o->batch < 1 || o->dtype_bytes < 1) {
+    mp_errorf(err, "gen %s: channels, resolution, batch and dtype bytes must be >= 1", f);
+    return false;
+  }
+  if (bytes > (double)((int64_t)1 << 50)) { /* say which figure, not "sane" */
+    mp_errorf(err, "gen %s: --channels x --resolution^2 x --batch x --dtype-bytes x %d "
+              "= %.3g bytes, over 2^50", f, o->blocks + 2, bytes);
     return false;
   }
   if (o->fan_in < 1 || o->span < 1) {
@@ -999,6 +1003,14 @@ static bool gen_valid_randwire(const mp_gen_opts *o, mp_error *err) {
   }
   if (!(o->p >= 0 && o->p <= 1)) { /* NaN too */
     mp_errorf(err, "gen randwire: -p must be in [0, 1]");
+    return false;
+  }
+  /* igraph_rewire_edges skips to the next rewired edge by a geometric draw
+   * of mean 1/p cast to an integer: beyond 2^63 it wraps (a crash at 1e-20)
+   * or never returns (1e-300).  1e-9 keeps the draw far below that. */
+  if (!strcmp(o->model, "ws") && o->p > 0 && o->p < 1e-9) {
+    mp_errorf(err, "gen randwire --model ws: -p %g is below 1e-9: igraph's rewiring cannot "
+              "draw so rare an event (use -p 0 for none)", o->p);
     return false;
   }
   return randwire_within_caps(o, err);

@@ -46,6 +46,10 @@ static int dispatch(int argc, char **argv) {
     return MP_EXIT_OK;
   }
   if (!strcmp(argv[1], "--version")) {
+    if (argc > 2) {
+      fprintf(stderr, "memplan: --version takes no argument (got '%s')\n", argv[2]);
+      return MP_EXIT_USAGE;
+    }
     printf("memplan %s (%s)\n", MEMPLAN_VERSION, memplan_commit());
     return MP_EXIT_OK;
   }

@@ -743,6 +743,10 @@ static int parse_format(const mp_table_opts *o, bool only_remat, mp_fmt *f, cons
              *view);
     return -1;
   }
+  if (o->metric && mp_pivot_metric(o->metric) < 0) { /* checked whatever the view */
+    snprintf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
+    return -1;
+  }
   if (f->csv && strcmp(*view, "graphs") && strcmp(*view, "remat")) {
     snprintf(msg, cap, "csv holds one per-graph table: --view graphs, or --view remat");
     return -1;

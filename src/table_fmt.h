@@ -53,6 +53,8 @@ double mp_gmean_value(const mp_gmean *m); /* NaN when none */
 bool mp_tab_time_tie(const mp_agg *a, const mp_agg *b);
 
 /* The pivot view (table_pivot.c). */
+/* The pivot metric of that name (--metric), or -1. */
+int mp_pivot_metric(const char *m);
 int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_table_opts *o,
                    char *msg, size_t cap);
 

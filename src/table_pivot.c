@@ -35,7 +35,7 @@ typedef struct pivot {
   int nl;
 } pivot;
 
-static int metric_of(const char *m) {
+int mp_pivot_metric(const char *m) {
   static const char *const names[] = {"peak", "arena", "time", "status", "wall", "frag"};
   for (int i = 0; i < 6; i++)
     if (!strcmp(m, names[i])) return i;
@@ -331,7 +331,7 @@ static void intro(const pivot *P, FILE *o) {
 
 int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_table_opts *o,
                    char *msg, size_t cap) {
-  pivot P = {f, s, o, metric_of(o->metric ? o->metric : "arena"), NULL, 0};
+  pivot P = {f, s, o, mp_pivot_metric(o->metric ? o->metric : "arena"), NULL, 0};
   if (P.metric < 0) {
     snprintf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
     return -1;

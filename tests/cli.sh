@@ -854,7 +854,7 @@ wait
 # /dev/stdout into a pipe: its link ends at "pipe:[N]", no path
 sh -c "$BIN solve '$T/g.json' --out /dev/stdout | cat >'$H/pipe.out'" 2>"$T/err" &&
   grep -q '"offsets"' "$H/pipe.out" && ok || bad "--out /dev/stdout into a pipe: $(head -c 300 "$T/err")"
-hostile 1 "is a directory" "--out a directory" -- $BIN solve "$T/g.json" --out "$H"
+hostile 2 "--out $H is a directory" "--out a directory (before solving)" -- $BIN solve "$T/g.json" --out "$H"
 ln -s "$H/target.plan" "$H/link.plan"
 expect 0 "--out through a symbolic link" $BIN solve "$T/g.json" --out "$H/link.plan"
 [ -L "$H/link.plan" ] && [ -s "$H/target.plan" ] && ok || bad "--out replaced the symbolic link"
@@ -1428,5 +1428,91 @@ hostile 1 "dup.json:1: duplicate object key near '\"name\"'" "experiment file wi
 [ -s "$T/out" ] && bad "experiment file with a key twice: cells listed: $(cat "$T/out")" || ok
 printf '{"graphs":["%s"],"remat":[{"chain":"keepall","budgets":["0.8x"],"budgets":["0.9x"]}]}' "$PWD/$C10" >"$BK/dup2.json"
 hostile 1 "dup2.json:1: duplicate object key near '\"budgets\"'" "experiment remat entry with a key twice" -- $BIN bench "$BK/dup2.json" --list
+# ---- hostile command lines (a black-box review of every option) ----
+HC="$T/hostile"; mkdir -p "$HC"
+# a WS rewiring probability below 1e-9: igraph's geometric skip overflowed
+# (SIGSEGV at 1e-20) or never returned (1e-300)
+for p in 1e-20 1e-300; do
+  hostile 2 "-p $p is below 1e-9" "gen randwire -p $p" -- timeout 20 $BIN gen randwire -p $p --out "$HC/ws.json"
+  [ -e "$HC/ws.json" ] && bad "gen randwire -p $p: a file was written" || ok
+done
+expect 0 "gen randwire -p 1e-9" $BIN gen randwire -n 8 -p 1e-9
+# bench reads its numbers as solve does: no hexadecimal, no blanks around a
+# single number, seeds within solve's 64-bit range (every cell used to fail)
+for a in "--repeat|0x10" "--repeat| 5" "--mem-limit|0x10" "--grace|0x10" "--time-limit|0x10" \
+    "--seeds|9223372036854775808"; do
+  f=${a%%|*}; v=${a#*|}
+  hostile 2 "bad value '$v' for $f" "bench $f '$v'" -- $BIN bench --graphs "$T/g.json" "$f" "$v" --list
+done
+hostile 2 "bandwidth '0x10'" "bench --bandwidth 0x10" -- $BIN bench --graphs "$T/g.json" --remat keepall --budgets 1x --bandwidth 0x10 --list
+# bench: an unknown option last on the line said "--nosuch needs a value"
+hostile 2 "unknown option '--nosuch'" "bench --nosuch (last)" -- $BIN bench --graphs "$T/g.json" --list --nosuch
+hostile 2 "'--jobs=2': write the value after a blank" "bench --jobs=2" -- $BIN bench --graphs "$T/g.json" --jobs=2 --list
+# bench --memplan that cannot run: refused before the results file is made
+# (it was left behind, empty); a directory passed access(X_OK)
+for prog in "$HC/none" "$HC"; do
+  hostile 1 "$prog: not an executable file" "bench --memplan $prog" -- $BIN bench --graphs "$T/g.json" --results "$HC/m.sqlite" --memplan "$prog" --quiet
+  [ -e "$HC/m.sqlite" ] && bad "bench --memplan $prog: a results file was made" || ok
+done
+# table --metric is checked whatever the view, before a line is printed (a
+# typo was ignored outside pivot, and pivot printed its notes first)
+for view in both pivot; do
+  hostile 2 "unknown --metric 'xx'" "table --view $view --metric xx" -- $BIN table tests/data/bench_results.csv --view $view --metric xx
+  [ -s "$T/out" ] && bad "table --view $view --metric xx: printed before the error" || ok
+done
+# solve --out that can never be written is refused before solving (it used
+# to solve, print the figures, then fail), as --write-lp is
+for o in "" "$HC/missing/x.plan" "$T/g.json/x.plan" "$HC/"; do
+  hostile 2 "--out $o" "solve --out '$o' (before solving)" -- $BIN solve "$T/g.json" --out "$o"
+  [ -s "$T/out" ] && bad "solve --out '$o': solved before refusing" || ok
+done
+# convert --out the input is refused as solve's is (it replaced the input)
+cp "$T/g.json" "$HC/c.json"
+hostile 2 "--out $HC/c.json is the input" "convert --out the input" -- $BIN convert "$HC/c.json" --to nodelink --out "$HC/c.json"
+cmp -s "$T/g.json" "$HC/c.json" && ok || bad "convert --out the input: the input was replaced"
+hostile 2 "its folder $HC/missing is missing" "convert --out in a missing folder" -- $BIN convert "$HC/c.json" --to nodelink --out "$HC/missing/c.json"
+# bench of a missing experiment file or a directory: no "line -1"
+hostile 1 "$HC/none.json: cannot open: No such file" "bench a missing experiment" -- $BIN bench "$HC/none.json" --list
+grep -q -- ":-1:" "$T/err" && bad "bench a missing experiment: line -1" || ok
+hostile 1 "$HC: is a directory" "bench a directory as experiment" -- $BIN bench "$HC" --list
+# gen: sizes whose product is too large name the figures and the cap
+hostile 2 "--channels x --resolution\\^2 x --batch x --dtype-bytes x [0-9]+ = .* over 2\\^50" "gen randwire huge tensors" -- \
+  $BIN gen randwire -n 8 --channels 1048576 --resolution 65536 --batch 65536 --dtype-bytes 64
+# gen, export, table and merge refuse an output that cannot be written
+# before the work, as solve does; merge takes no options ("merge --out F IN"
+# made a results file named --out)
+hostile 2 "gen: --out $HC/missing/g.json: its folder" "gen --out in a missing folder" -- $BIN gen chain --out "$HC/missing/g.json"
+[ -s "$T/out" ] && bad "gen --out in a missing folder: wrote the graph to stdout" || ok
+hostile 2 "export: --out $HC is a directory" "export --out a directory" -- $BIN export tests/data/bench_results.csv --out "$HC"
+hostile 2 "table: --out '': an empty file name" "table --out ''" -- $BIN table tests/data/bench_results.csv --out ""
+BR="$HC/r.sqlite"
+expect 0 "bench for merge" $BIN bench --graphs "$T/g.json" --results "$BR" --quiet
+case $BIN in /*) AB=$BIN ;; *) AB=$PWD/$BIN ;; esac
+(cd "$HC" && "$AB" merge --out "$BR" >/dev/null 2>"$T/err"; echo $? >"$T/rc")
+[ "$(cat "$T/rc")" = 2 ] && grep -q "unknown option '--out'" "$T/err" && ok || bad "merge --out: exit $(cat "$T/rc"): $(cat "$T/err")"
+[ -e "$HC/--out" ] && bad "merge --out: made a file named --out" || ok
+hostile 2 "merge: OUT $HC/missing/m.sqlite: its folder" "merge into a missing folder" -- $BIN merge "$HC/missing/m.sqlite" "$BR"
+# bench --shard: each side read exactly (strtol took blanks: " 0/2", "0/ 2")
+for sh in " 0/2" "0/ 2" "0/0" "3/2" "-1/2" "1/0"; do
+  hostile 2 "--shard takes i/N" "bench --shard '$sh'" -- $BIN bench --graphs "$T/g.json" --shard "$sh" --list
+done
+# solve --order/--place/--remat given twice is refused: the second replaced
+# the first (meant as a chain, greedy was silently not run)
+for f in --order --place; do
+  v1=greedy; v2=dfs; [ $f = --place ] && v1=firstfit && v2=bysize
+  hostile 2 "$f given twice \\('$v1', '$v2'\\)" "solve $f twice" -- $BIN solve "$T/g.json" $f $v1 $f $v2
+done
+hostile 2 "--version takes no argument \\(got 'x'\\)" "--version x" -- $BIN --version x
+# --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
+# (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
+$BIN gen layered -n 3000 --seed 3 --backward --out "$HC/l3k.json"
+t0=$(date +%s.%N)
+$BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 --no-baseline >/dev/null 2>&1
+t1=$(date +%s.%N)
+awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
+  bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+# bench with a TMPDIR it cannot use: refused before the results file is made
+hostile 1 "cannot make a scratch folder in $HC/none" "bench with a missing TMPDIR" -- env TMPDIR="$HC/none" $BIN bench --graphs "$T/g.json" --results "$HC/t.sqlite" --quiet
+[ -e "$HC/t.sqlite" ] && bad "bench with a missing TMPDIR: a results file was made" || ok
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

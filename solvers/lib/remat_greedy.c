@@ -83,13 +83,16 @@ typedef struct scratch {
 
 /* One round at the first stage over the budget: of the drops that make
  * progress, the one that costs least per byte freed (into x->best, *p and
- * *dr).  False when no drop makes progress. */
+ * *dr).  False when no drop makes progress, or when the time is up (a
+ * round tries 2 x buffers drops: seconds on 10^3-node graphs, so the
+ * deadline is checked within it, not only between rounds). */
 static bool best_drop(const rs_model *m, int64_t budget, const rs_dec *d, progress now,
-                      scratch *x, progress *p_out, dropped *dr) {
+                      scratch *x, progress *p_out, dropped *dr, const mp_ctx *c) {
   int t = now.stage, k = now.at;
   double base = rs_cost(m, d), best_rate = INFINITY;
   progress best_p = now;
   for (int cand = 0; cand < 2 * m->nb; cand++) {
+    if (c && cand % 16 == 0 && mp_time_up(c)) return false;
     int b = cand >> 1, after = cand & 1;
     if (!*rs_S(d, t + after, b) || (k >= 0 && rs_touches(m, k, b))) continue;
     rs_dec_copy(&x->trial, d);
@@ -130,7 +133,7 @@ int rs_greedy(const rs_model *m, int64_t budget, const mp_ctx *c, rs_dec *d) {
       rc = -1;
       break;
     }
-    if (!best_drop(m, budget, d, now, &x, &now, &dr[n_dr])) rc = -1;
+    if (!best_drop(m, budget, d, now, &x, &now, &dr[n_dr], c)) rc = -1;
     else {
       rs_dec_copy(d, &x.best);
       n_dr++;
