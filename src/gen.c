@@ -386,11 +386,14 @@ static int gen_randwire(gb *b, mp_error *err) {
     ba_preds(b, n, b->o->m, pred);
   } else {
     igraph_t ug;
+    mp_igraph_lock(); /* the default RNG too: seeded, then drawn from */
     if (randwire_igraph(b->o, &ug, err)) {
+      mp_igraph_unlock();
       free(pred);
       return -1;
     }
     randwire_orient(&ug, pred);
+    mp_igraph_unlock();
   }
   int *outdeg = mp_xcalloc((size_t)n, sizeof(int));
   randwire_finish_preds(n, pred, outdeg);

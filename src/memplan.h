@@ -20,7 +20,15 @@
  *   - out of memory is no error code: when an allocation fails (or its size
  *     overflows), the library prints "memplan: out of memory (N bytes)" on
  *     stderr and calls exit(3), which ends the program that embeds it
- *     (atexit handlers run; nothing is returned to the caller).
+ *     (atexit handlers run; nothing is returned to the caller);
+ *   - threads: calls on different objects may run on different threads at
+ *     once (the library serialises its own calls into igraph, which is
+ *     built without thread safety: a program that calls igraph itself must
+ *     not do so while a memplan call runs); one object is used by one thread
+ *     at a time (an instance with its results: memplan_solve caches the
+ *     baseline in the instance); two calls writing the same output file at
+ *     once are not supported; memplan_bench_run handles SIGINT and SIGTERM
+ *     for the whole process, so one runs at a time.
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *

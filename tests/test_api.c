@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -788,6 +789,77 @@ START_TEST(hostile_results_and_bench) {
 }
 END_TEST
 
+/* ---- threads: calls on separate objects may run at once (memplan.h) ---- */
+
+/* Place 20 overlapping buffers with coloring (igraph's colouring) again and
+ * again, then generate randwire graphs (igraph's generator and RNG): the
+ * arenas of seeds 1..3. */
+static void *igraph_worker(void *arg) {
+  int64_t *arena = arg;
+  int64_t size[20], lo[20], hi[20];
+  for (int i = 0; i < 20; i++) size[i] = 64 * (1 + i % 7), lo[i] = i % 3, hi[i] = 10 + i % 5;
+  memplan_instance *in;
+  memplan_result *res;
+  memplan_request req;
+  memplan_request_init(&req);
+  req.place = "coloring";
+  if (memplan_instance_from_lifetimes(&in, 20, size, lo, hi, NULL, NULL, NULL)) return NULL;
+  for (int k = 0, n = getenv("MP_QUICK") ? 3000 : 12000; k < n; k++)
+    if (memplan_solve(in, &req, &res, NULL) == MEMPLAN_OK) memplan_result_destroy(res);
+  memplan_instance_destroy(in);
+  req.order = "greedy";
+  for (int k = 0; k < 3; k++) {
+    memplan_gen_opts o;
+    memplan_gen_opts_init(&o);
+    o.family = "randwire";
+    o.n = 24;
+    o.seed = (uint64_t)k + 1;
+    arena[k] = -1;
+    if (memplan_gen(&in, &o, NULL)) continue;
+    if (memplan_solve(in, &req, &res, NULL) == MEMPLAN_OK) {
+      memplan_figures f;
+      memplan_result_figures(res, &f);
+      arena[k] = f.arena;
+      memplan_result_destroy(res);
+    }
+    memplan_instance_destroy(in);
+  }
+  return NULL;
+}
+
+START_TEST(threads_on_separate_objects) {
+  /* igraph is built without thread safety: two threads in it used to abort
+   * the process ("Corrupt finally stack"), in 9 runs of 10 of this test */
+  int64_t a[3], b[3], alone[3];
+  pthread_t ta, tb;
+  ck_assert_int_eq(pthread_create(&ta, NULL, igraph_worker, a), 0);
+  ck_assert_int_eq(pthread_create(&tb, NULL, igraph_worker, b), 0);
+  pthread_join(ta, NULL);
+  pthread_join(tb, NULL);
+  memplan_gen_opts o;
+  memplan_gen_opts_init(&o);
+  memplan_instance *in;
+  memplan_request req;
+  memplan_request_init(&req);
+  req.order = "greedy";
+  req.place = "coloring";
+  o.family = "randwire";
+  o.n = 24;
+  for (int k = 0; k < 3; k++) { /* the same graph for the same seed */
+    memplan_result *res;
+    memplan_figures f;
+    o.seed = (uint64_t)k + 1;
+    ck_assert_int_eq(memplan_gen(&in, &o, NULL), MEMPLAN_OK);
+    ck_assert_int_eq(memplan_solve(in, &req, &res, NULL), MEMPLAN_OK);
+    memplan_result_figures(res, &f);
+    alone[k] = f.arena;
+    ck_assert(alone[k] > 0 && a[k] == alone[k] && b[k] == alone[k]);
+    memplan_result_destroy(res);
+    memplan_instance_destroy(in);
+  }
+}
+END_TEST
+
 Suite *suite_api(void) {
   Suite *s = suite_create("api");
   TCase *tc = tcase_create("api");
@@ -809,6 +881,7 @@ Suite *suite_api(void) {
   tcase_add_test(tc, hostile_gen_and_numbers);
   tcase_add_test(tc, hostile_outputs_and_plans);
   tcase_add_test(tc, hostile_results_and_bench);
+  tcase_add_test(tc, threads_on_separate_objects);
   suite_add_tcase(s, tc);
   return s;
 }
