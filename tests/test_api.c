@@ -3,6 +3,7 @@
  * tests/install/embed.c against the installed library the same way. */
 #define _POSIX_C_SOURCE 200809L
 #include <check.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -692,6 +693,21 @@ START_TEST(hostile_gen_and_numbers) {
   ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
   ck_assert_msg(strstr(err.msg, "-p"), "%s", err.msg);
   ck_assert_int_eq(memplan_gen(&g, NULL, NULL), MEMPLAN_EUSAGE);
+  /* counts near INT_MAX used to wrap (signed overflow: UBSan stops here) */
+  memplan_gen_opts_init(&o);
+  o.family = "layered";
+  o.n = 10;
+  o.layers = INT_MAX;
+  ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "--layers 2147483647 outside 1..8"), "%s", err.msg);
+  o.layers = -1;
+  ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "--layers -1 outside"), "%s", err.msg);
+  memplan_gen_opts_init(&o);
+  o.family = "nas";
+  o.blocks = INT_MAX;
+  ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "x 2147483649 = "), "%s", err.msg);
   memplan_format_number(1.5, NULL, 0); /* nothing to write into: nothing written */
 }
 END_TEST
