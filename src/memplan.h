@@ -430,20 +430,24 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
 
 /* Re-check a plan file: the order is a topological permutation, offsets
  * aligned, no two live buffers overlap, every stated figure recomputes.
- * align > 0 overrides the plan's.  MEMPLAN_EINPUT naming the first
- * violation. */
+ * align > 0 overrides the plan's (0: the plan's; outside [0, 2^30]:
+ * MEMPLAN_EUSAGE).  MEMPLAN_EINPUT naming the first violation. */
 memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_path, int64_t align,
                                 memplan_error *err);
-/* The same for a plan in memory: order (NULL for a fixed-lifetime problem)
- * and one offset per buffer, at alignment align (0: the default).  NULL
- * offsets (a result without a plan) are MEMPLAN_EUSAGE. */
+/* The same for a plan in memory: order (a graph: exactly `nodes` entries;
+ * a fixed-lifetime problem: NULL, an order is MEMPLAN_EUSAGE) and exactly
+ * one offset per buffer (memplan_instance_info; the arrays carry no length,
+ * shorter ones are read past their end), at alignment align (0: the
+ * default; outside [0, 2^30]: MEMPLAN_EUSAGE).  NULL offsets (a result
+ * without a plan) are MEMPLAN_EUSAGE. */
 memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
                                 const int64_t *offsets, int64_t align, memplan_error *err);
 /* An event plan in memory (kind, node and output of each event; keys are
  * ignored): the rules of DESIGN 6.2 with `bandwidth` (< 0: the graph's
- * host_bandwidth), the live peak within `budget` (< 0: none) and, unless
- * offsets is NULL, one offset per residency (memplan_result_buffer's
- * order) at alignment align (0: 64).  MEMPLAN_EINPUT naming the first
+ * host_bandwidth; NaN or infinite: MEMPLAN_EUSAGE), the live peak within
+ * `budget` (< 0: none) and, unless offsets is NULL, one offset per
+ * residency (memplan_result_buffer's order) at alignment align (0: 64;
+ * outside [0, 2^30]: MEMPLAN_EUSAGE).  MEMPLAN_EINPUT naming the first
  * violation: event index, node or buffer, rule. */
 memplan_err memplan_verify_events(const memplan_instance *in, int n, const memplan_event *events,
                                   double bandwidth, int64_t budget, const int64_t *offsets,
