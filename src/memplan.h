@@ -255,7 +255,8 @@ bool memplan_gen_family_known(const char *family);
  * every family reads (--seed, --out, ...) count. */
 bool memplan_gen_takes(const char *family, const char *model, const char *flag);
 /* The options `family` (with `model`) reads, "-n, --layers, ...", into out
- * (cap bytes); "" for an unknown family. */
+ * (cap bytes; out NULL or cap 0: nothing written); "" for an unknown
+ * family. */
 void memplan_gen_flags(const char *family, const char *model, char *out, size_t cap);
 /* A synthetic graph, the same for the same options (a file written from it
  * is byte-identical).  MEMPLAN_EUSAGE for an unknown family or parameters
@@ -547,7 +548,9 @@ memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix 
  * bound (min-cut for a graph, max-live for a fixed-lifetime file) as one
  * JSON line, then the baseline of reduction_vs_given at the default
  * alignment (given_arena, given_align; or given_message when
- * baseline_limit_s, > 0, cut it or it failed) as another. */
+ * baseline_limit_s, > 0, cut it or it failed) as another.  MEMPLAN_EINPUT:
+ * the graph cannot be read; MEMPLAN_EIO: out cannot be written;
+ * MEMPLAN_EUSAGE: a NULL path or out, a NaN baseline_limit_s. */
 memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s, FILE *out,
                                       memplan_error *err);
 

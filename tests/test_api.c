@@ -709,6 +709,10 @@ START_TEST(hostile_gen_and_numbers) {
   ck_assert_int_eq(memplan_gen(&g, &o, &err), MEMPLAN_EUSAGE);
   ck_assert_msg(strstr(err.msg, "x 2147483649 = "), "%s", err.msg);
   memplan_format_number(1.5, NULL, 0); /* nothing to write into: nothing written */
+  memplan_gen_flags("randwire", NULL, NULL, 64); /* used to write through NULL */
+  char flags[4] = "xyz";
+  memplan_gen_flags("randwire", NULL, flags, 0);
+  ck_assert_str_eq(flags, "xyz");
 }
 END_TEST
 
@@ -756,6 +760,12 @@ START_TEST(hostile_outputs_and_plans) {
   ck_assert_int_eq(memplan_verify_file(in, NULL, 0, &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_bench_graph_bound(NULL, 0, stdout, &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(memplan_bench_graph_bound(SEED, 0, NULL, NULL), MEMPLAN_EUSAGE);
+  ck_assert_int_eq(memplan_bench_graph_bound(SEED, NAN, stdout, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "NaN"), "%s", err.msg);
+  full = fopen("/dev/full", "w"); /* an output that cannot be written: EIO, not EINPUT */
+  ck_assert(full);
+  ck_assert_int_eq(memplan_bench_graph_bound(SEED, 0, full, &err), MEMPLAN_EIO);
+  fclose(full);
   ck_assert_int_eq(memplan_results_export(NULL, tp("api_never.csv"), &err), MEMPLAN_EUSAGE);
   ck_assert_int_eq(access(tp("api_never.csv"), F_OK), -1);
   memplan_instance_destroy(in);
