@@ -564,7 +564,9 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
  * rerun rule (this build's solvers over stale ones, an answer over a
  * failure, more repeats over fewer, else the later run).  A new out is put
  * in place only if still absent.  *added: rows written, new or superseding
- * (added may be NULL). */
+ * (added may be NULL).  MEMPLAN_EUSAGE: out NULL, n_in negative, in missing
+ * or holding NULL; MEMPLAN_EINPUT: an input that cannot be read, or out
+ * that cannot be written. */
 memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
                                   memplan_error *err);
 /* Every row as CSV, sorted by cell key, to path (NULL or "-": stdout),
@@ -630,8 +632,11 @@ void memplan_plot_opts_init(memplan_plot_opts *o);
  *   "overhead"  inputs: results files; recomputation overhead against the
  *               budget, one curve per solver.
  * MEMPLAN_EUSAGE: an unknown kind, or inputs or options it cannot use;
- * MEMPLAN_EINPUT: a file it cannot read or nothing to draw (no file is
- * left). */
+ * MEMPLAN_EINPUT: a file it cannot read or write, a request a run refused
+ * (profile: a remat chain without a budget), or nothing to draw (no file
+ * is left).  fontconfig (behind cairo's text) keeps a few allocations for
+ * the life of the process: LeakSanitizer reports them at exit
+ * (LSAN_OPTIONS suppressions: leak:libfontconfig; the CLI suppresses them). */
 memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inputs,
                          const memplan_plot_opts *o, memplan_error *err);
 
