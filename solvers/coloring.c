@@ -231,8 +231,8 @@ static bool graph_init(igraph_t *ig, const cvert *V, const mp_problem *p, const 
 
 /* igraph's greedy colouring into col[] (per item, -1: none): the number of
  * colours, or -1 when the deadline passes first or igraph fails (why set). */
-static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col,
-                          char *why, size_t cap) {
+static int igraph_colours_locked(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col,
+                                 char *why, size_t cap) {
   igraph_t ig;
   mp_igraph_init();
   if (mp_time_up(c) || !graph_init(&ig, V, p, c, why, cap)) return -1;
@@ -257,6 +257,15 @@ static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, 
   }
   igraph_vector_int_destroy(&colors);
   igraph_destroy(&ig);
+  return ncol;
+}
+
+/* igraph is not thread-safe: one solve at a time in it (igraph_util.h). */
+static int igraph_colours(const cvert *V, const mp_problem *p, const mp_ctx *c, int *col,
+                          char *why, size_t cap) {
+  mp_igraph_lock();
+  int ncol = igraph_colours_locked(V, p, c, col, why, cap);
+  mp_igraph_unlock();
   return ncol;
 }
 

@@ -331,8 +331,8 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
  * file: {graph, nodes, buffers, bound, bound_kind}), flushed, so that a
  * kill later keeps it; then the baseline at the file's default alignment
  * ({given_arena, given_align}, or {given_message} when baseline_limit_s
- * (> 0) cut it or it failed).  0, or -1 with msg when the file cannot be
- * read or written. */
+ * (> 0) cut it or it failed).  0; -1 with msg when the file cannot be
+ * read, -2 when out cannot be written. */
 int mp_bench_print_graph_bound(const char *file, double baseline_limit_s, FILE *out, char *msg,
                                size_t cap);
 

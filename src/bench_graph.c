@@ -85,7 +85,7 @@ int mp_bench_print_graph_bound(const char *file, double baseline_limit_s, FILE *
   }
   mp_instance_destroy(&in);
   if (rc) snprintf(msg, cap, "cannot write the bound");
-  return rc;
+  return rc ? -2 : 0;
 }
 
 /* Append "name=hash" for every solver of a chain not listed yet. */

@@ -386,11 +386,14 @@ static int gen_randwire(gb *b, mp_error *err) {
     ba_preds(b, n, b->o->m, pred);
   } else {
     igraph_t ug;
+    mp_igraph_lock(); /* the default RNG too: seeded, then drawn from */
     if (randwire_igraph(b->o, &ug, err)) {
+      mp_igraph_unlock();
       free(pred);
       return -1;
     }
     randwire_orient(&ug, pred);
+    mp_igraph_unlock();
   }
   int *outdeg = mp_xcalloc((size_t)n, sizeof(int));
   randwire_finish_preds(n, pred, outdeg);
@@ -581,7 +584,8 @@ static int gen_layered(gb *b, mp_error *err) {
   const mp_gen_opts *o = b->o;
   int n = o->n, inner = n - 2;
   int L = o->layers;
-  if (L < 1 || L > inner) return mp_errorf(err, "gen layered: %d layers need at least %d nodes", L, L + 2);
+  if (L < 1 || L > inner) /* L + 2 would wrap for L = INT_MAX */
+    return mp_errorf(err, "gen layered: --layers %d outside 1..%d (n - 2; 0: the default)", L, inner);
   /* layer l holds inner nodes [start[l], start[l+1]) (ids offset by 1) */
   int *start = mp_xmalloc(sizeof(int) * (size_t)(L + 1));
   for (int l = 0; l <= L; l++) start[l] = (int)((int64_t)inner * l / L);
@@ -933,14 +937,14 @@ static bool gen_valid_common(const mp_gen_opts *o, mp_error *err) {
     return false;
   }
   double bytes = (double)o->channels * o->resolution * o->resolution * o->batch *
-                 o->dtype_bytes * (o->blocks + 2);
+                 o->dtype_bytes * ((double)o->blocks + 2); /* blocks is not checked yet */
   if (o->channels < 1 || o->resolution < 1 || o->batch < 1 || o->dtype_bytes < 1) {
     mp_errorf(err, "gen %s: channels, resolution, batch and dtype bytes must be >= 1", f);
     return false;
   }
   if (bytes > (double)((int64_t)1 << 50)) { /* say which figure, not "sane" */
-    mp_errorf(err, "gen %s: --channels x --resolution^2 x --batch x --dtype-bytes x %d "
-              "= %.3g bytes, over 2^50", f, o->blocks + 2, bytes);
+    mp_errorf(err, "gen %s: --channels x --resolution^2 x --batch x --dtype-bytes x %lld "
+              "= %.3g bytes, over 2^50", f, (long long)o->blocks + 2, bytes);
     return false;
   }
   if (o->fan_in < 1 || o->span < 1) {

@@ -26,6 +26,11 @@ static void install(void) {
   if (old && old != igraph_error_handler_abort) igraph_set_error_handler(old); /* the program's own */
 }
 
+static pthread_mutex_t igraph_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+void mp_igraph_lock(void) { pthread_mutex_lock(&igraph_mutex); }
+void mp_igraph_unlock(void) { pthread_mutex_unlock(&igraph_mutex); }
+
 void mp_igraph_init(void) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   pthread_once(&once, install);

@@ -23,6 +23,14 @@
  * failure's message). */
 void mp_igraph_init(void);
 
+/* igraph as Debian builds it is not thread-safe (IGRAPH_THREAD_SAFE 0: one
+ * stack of temporaries, one default RNG per process): two threads in
+ * igraph at once abort the process ("Corrupt finally stack").  Every
+ * sequence of igraph calls of the library holds this process-wide lock,
+ * so that memplan.h's calls may run on several threads. */
+void mp_igraph_lock(void);
+void mp_igraph_unlock(void);
+
 /* The message of a failed igraph call that returned `code`: igraph's
  * reason when the handler kept one on this thread, and the code's text
  * ("Cannot reserve space for vector (out of memory)"). */

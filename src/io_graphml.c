@@ -17,8 +17,10 @@
  * text only; edgedefault and directed take the schema's values; a key id
  * is declared once; an entity reference in a value is refused (not
  * expanded, the parser would drop it: "1&e;" read as 1). */
+#include <libxml/parser.h>
 #include <libxml/xmlreader.h>
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -408,6 +410,10 @@ static bool blank_file(const char *path) {
  * with all it holds (yEd's graphics, say), as is all a <data> holds after
  * its value: neither declares nodes or edges. */
 static int parse_file(gml *p, mp_error *err) {
+  /* libxml2 (2.9) sets up its per-thread globals on first use and asks for
+   * xmlInitParser before threads share it: once, whichever thread is first */
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once(&once, xmlInitParser);
   /* BIG_LINES: an element's own line number stopped at 65535 without it */
   /* the caller's handler (a program linking libmemplan) comes back after */
   xmlGenericErrorFunc old_fn = xmlGenericError;

@@ -68,6 +68,12 @@ memplan_err mp_api_request_check(const memplan_request *req, memplan_error *err)
   return MEMPLAN_OK;
 }
 
+memplan_err mp_api_align_check(int64_t align, const char *what, memplan_error *err) {
+  if (align >= 0 && align <= MEMPLAN_MAX_ALIGN) return MEMPLAN_OK;
+  return mp_api_fail(err, MEMPLAN_EUSAGE, "%s: align %lld outside [0, 2^30] (0: the default)", what,
+                     (long long)align);
+}
+
 int memplan_api_version(void) { return MEMPLAN_API_VERSION; }
 
 const char *memplan_err_name(memplan_err e) {
@@ -423,6 +429,7 @@ memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_pat
   mp_error e;
   if (!plan_path)
     return mp_api_fail(err, MEMPLAN_EUSAGE, "memplan_verify_file: no plan path (NULL)");
+  if (mp_api_align_check(align, "memplan_verify_file", err)) return MEMPLAN_EUSAGE;
   if (mp_plan_verify(&in->in, plan_path, align, &e) == 0) return MEMPLAN_OK;
   mp_api_error(err, e.msg);
   return MEMPLAN_EINPUT;
@@ -435,6 +442,11 @@ memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
   mp_problem p;
   if (!offsets) /* what memplan_result_offsets hands out for a result without a plan */
     return mp_api_fail(err, MEMPLAN_EUSAGE, "a plan needs offsets (NULL: the result has no plan)");
+  if (mp_api_align_check(align, "memplan_verify_plan", err)) return MEMPLAN_EUSAGE;
+  if (!g && order) /* an order is a graph's: the plan is of another instance */
+    return mp_api_fail(err, MEMPLAN_EUSAGE,
+                       "a fixed-lifetime problem's plan has no order (pass NULL): is the plan "
+                       "of a graph?");
   if (g) {
     if (!order) {
       mp_api_error(err, "a graph's plan needs an order");

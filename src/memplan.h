@@ -20,7 +20,15 @@
  *   - out of memory is no error code: when an allocation fails (or its size
  *     overflows), the library prints "memplan: out of memory (N bytes)" on
  *     stderr and calls exit(3), which ends the program that embeds it
- *     (atexit handlers run; nothing is returned to the caller).
+ *     (atexit handlers run; nothing is returned to the caller);
+ *   - threads: calls on different objects may run on different threads at
+ *     once (the library serialises its own calls into igraph, which is
+ *     built without thread safety: a program that calls igraph itself must
+ *     not do so while a memplan call runs); one object is used by one thread
+ *     at a time (an instance with its results: memplan_solve caches the
+ *     baseline in the instance); two calls writing the same output file at
+ *     once are not supported; memplan_bench_run handles SIGINT and SIGTERM
+ *     for the whole process, so one runs at a time.
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *
@@ -247,7 +255,8 @@ bool memplan_gen_family_known(const char *family);
  * every family reads (--seed, --out, ...) count. */
 bool memplan_gen_takes(const char *family, const char *model, const char *flag);
 /* The options `family` (with `model`) reads, "-n, --layers, ...", into out
- * (cap bytes); "" for an unknown family. */
+ * (cap bytes; out NULL or cap 0: nothing written); "" for an unknown
+ * family. */
 void memplan_gen_flags(const char *family, const char *model, char *out, size_t cap);
 /* A synthetic graph, the same for the same options (a file written from it
  * is byte-identical).  MEMPLAN_EUSAGE for an unknown family or parameters
@@ -422,20 +431,24 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
 
 /* Re-check a plan file: the order is a topological permutation, offsets
  * aligned, no two live buffers overlap, every stated figure recomputes.
- * align > 0 overrides the plan's.  MEMPLAN_EINPUT naming the first
- * violation. */
+ * align > 0 overrides the plan's (0: the plan's; outside [0, 2^30]:
+ * MEMPLAN_EUSAGE).  MEMPLAN_EINPUT naming the first violation. */
 memplan_err memplan_verify_file(const memplan_instance *in, const char *plan_path, int64_t align,
                                 memplan_error *err);
-/* The same for a plan in memory: order (NULL for a fixed-lifetime problem)
- * and one offset per buffer, at alignment align (0: the default).  NULL
- * offsets (a result without a plan) are MEMPLAN_EUSAGE. */
+/* The same for a plan in memory: order (a graph: exactly `nodes` entries;
+ * a fixed-lifetime problem: NULL, an order is MEMPLAN_EUSAGE) and exactly
+ * one offset per buffer (memplan_instance_info; the arrays carry no length,
+ * shorter ones are read past their end), at alignment align (0: the
+ * default; outside [0, 2^30]: MEMPLAN_EUSAGE).  NULL offsets (a result
+ * without a plan) are MEMPLAN_EUSAGE. */
 memplan_err memplan_verify_plan(const memplan_instance *in, const int *order,
                                 const int64_t *offsets, int64_t align, memplan_error *err);
 /* An event plan in memory (kind, node and output of each event; keys are
  * ignored): the rules of DESIGN 6.2 with `bandwidth` (< 0: the graph's
- * host_bandwidth), the live peak within `budget` (< 0: none) and, unless
- * offsets is NULL, one offset per residency (memplan_result_buffer's
- * order) at alignment align (0: 64).  MEMPLAN_EINPUT naming the first
+ * host_bandwidth; NaN or infinite: MEMPLAN_EUSAGE), the live peak within
+ * `budget` (< 0: none) and, unless offsets is NULL, one offset per
+ * residency (memplan_result_buffer's order) at alignment align (0: 64;
+ * outside [0, 2^30]: MEMPLAN_EUSAGE).  MEMPLAN_EINPUT naming the first
  * violation: event index, node or buffer, rule. */
 memplan_err memplan_verify_events(const memplan_instance *in, int n, const memplan_event *events,
                                   double bandwidth, int64_t budget, const int64_t *offsets,
@@ -535,7 +548,9 @@ memplan_err memplan_bench_run(const memplan_experiment *e, const memplan_matrix 
  * bound (min-cut for a graph, max-live for a fixed-lifetime file) as one
  * JSON line, then the baseline of reduction_vs_given at the default
  * alignment (given_arena, given_align; or given_message when
- * baseline_limit_s, > 0, cut it or it failed) as another. */
+ * baseline_limit_s, > 0, cut it or it failed) as another.  MEMPLAN_EINPUT:
+ * the graph cannot be read; MEMPLAN_EIO: out cannot be written;
+ * MEMPLAN_EUSAGE: a NULL path or out, a NaN baseline_limit_s. */
 memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s, FILE *out,
                                       memplan_error *err);
 
@@ -549,7 +564,9 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
  * rerun rule (this build's solvers over stale ones, an answer over a
  * failure, more repeats over fewer, else the later run).  A new out is put
  * in place only if still absent.  *added: rows written, new or superseding
- * (added may be NULL). */
+ * (added may be NULL).  MEMPLAN_EUSAGE: out NULL, n_in negative, in missing
+ * or holding NULL; MEMPLAN_EINPUT: an input that cannot be read, or out
+ * that cannot be written. */
 memplan_err memplan_results_merge(const char *out, const char *const *in, int n_in, int *added,
                                   memplan_error *err);
 /* Every row as CSV, sorted by cell key, to path (NULL or "-": stdout),
@@ -615,8 +632,11 @@ void memplan_plot_opts_init(memplan_plot_opts *o);
  *   "overhead"  inputs: results files; recomputation overhead against the
  *               budget, one curve per solver.
  * MEMPLAN_EUSAGE: an unknown kind, or inputs or options it cannot use;
- * MEMPLAN_EINPUT: a file it cannot read or nothing to draw (no file is
- * left). */
+ * MEMPLAN_EINPUT: a file it cannot read or write, a request a run refused
+ * (profile: a remat chain without a budget), or nothing to draw (no file
+ * is left).  fontconfig (behind cairo's text) keeps a few allocations for
+ * the life of the process: LeakSanitizer reports them at exit
+ * (LSAN_OPTIONS suppressions: leak:libfontconfig; the CLI suppresses them). */
 memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inputs,
                          const memplan_plot_opts *o, memplan_error *err);
 

@@ -148,9 +148,13 @@ memplan_err memplan_bench_graph_bound(const char *path, double baseline_limit_s,
   char msg[sizeof err->msg];
   if (!path || !out)
     return mp_api_fail(err, MEMPLAN_EUSAGE, "graph bound: no %s (NULL)", path ? "output" : "path");
-  if (mp_bench_print_graph_bound(path, baseline_limit_s, out, msg, sizeof msg) == 0) return MEMPLAN_OK;
+  if (isnan(baseline_limit_s))
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "graph bound: the baseline's time allowance is NaN "
+                                            "(<= 0: none)");
+  int rc = mp_bench_print_graph_bound(path, baseline_limit_s, out, msg, sizeof msg);
+  if (rc == 0) return MEMPLAN_OK;
   mp_api_error(err, msg);
-  return MEMPLAN_EINPUT;
+  return rc == -2 ? MEMPLAN_EIO : MEMPLAN_EINPUT;
 }
 
 /* -------------------------------------------------------- results files */

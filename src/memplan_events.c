@@ -1,6 +1,7 @@
 /* memplan_events.c - the public API's event plans (memplan.h): the events
  * of a result, and the judge of an event plan held in memory. */
 #define _POSIX_C_SOURCE 200809L
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,6 +79,11 @@ memplan_err memplan_verify_events(const memplan_instance *in, int n, const mempl
                         : "an event plan needs a graph, not a fixed-lifetime problem");
     return MEMPLAN_EUSAGE;
   }
+  if (mp_api_align_check(align, "memplan_verify_events", err)) return MEMPLAN_EUSAGE;
+  if (isnan(bandwidth) || isinf(bandwidth)) /* as memplan_request.bandwidth */
+    return mp_api_fail(err, MEMPLAN_EUSAGE,
+                       "memplan_verify_events: bandwidth %g is not finite (< 0: the graph's)",
+                       bandwidth);
   mp_events p;
   mp_events_init(&p);
   mp_error e;

@@ -68,7 +68,7 @@ bool memplan_gen_takes(const char *family, const char *model, const char *flag) 
 }
 
 void memplan_gen_flags(const char *family, const char *model, char *out, size_t cap) {
-  mp_gen_flags(family, model, out, cap);
+  if (out && cap) mp_gen_flags(family, model, out, cap); /* as memplan_format_number */
 }
 
 memplan_err memplan_gen(memplan_instance **out, const memplan_gen_opts *o, memplan_error *err) {

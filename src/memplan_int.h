@@ -29,6 +29,9 @@ memplan_err mp_api_version_check(int version, const char *what, memplan_error *e
 /* Is a request usable (set by its _init, fields in the ranges the CLI
  * enforces)?  MEMPLAN_OK, or MEMPLAN_EUSAGE with a message. */
 memplan_err mp_api_request_check(const memplan_request *req, memplan_error *err);
+/* A judge's align argument: 0 (the default) or one the CLI's --align takes,
+ * [1, 2^30]; else MEMPLAN_EUSAGE naming `what`. */
+memplan_err mp_api_align_check(int64_t align, const char *what, memplan_error *err);
 /* n >= 0 strings, none NULL (a may be NULL when n is 0). */
 bool mp_api_strings_ok(const char *const *a, int n);
 /* The harness's run spec of a request (the instance's baseline cache may be

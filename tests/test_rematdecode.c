@@ -6,6 +6,7 @@
  * ones (E's reads' order); and which kinds each slot allows.  The decoder
  * against the judge on random genomes is in test_remat_search.c; here the
  * plans are valid either way, only the genes' meaning is at stake. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,6 +88,23 @@ static void case_destroy(genes_case *c) {
   mp_graph_destroy(c->g);
   tl_cleanup();
 }
+
+/* The touch stamps near INT_MAX (remat-sa with fill decodes for as long as
+ * its time limit): the same plan, no signed overflow (UBSan). */
+START_TEST(stamps_wrap_without_overflow) {
+  genes_case c;
+  case_init(&c, 0);
+  mp_rfig f, g;
+  ck_assert_int_eq(mp_rdec_decode(&c.d, c.genes, INT64_MAX, &f), 0);
+  c.d.cur_stamp = INT_MAX - 3;
+  for (int k = 0; k < 3; k++) {
+    ck_assert_int_eq(mp_rdec_decode(&c.d, c.genes, INT64_MAX, &g), 0);
+    ck_assert(g.duration == f.duration && g.peak == f.peak);
+  }
+  ck_assert(c.d.cur_stamp > 0 && c.d.cur_stamp < 100);
+  case_destroy(&c);
+}
+END_TEST
 
 /* DROP on A's gap to E: freed right after B (step 3), run again `back`
  * steps before E (0: by E itself), a back beyond the gap meaning its
@@ -231,6 +249,7 @@ END_TEST
 Suite *suite_rematdecode(void) {
   Suite *s = suite_create("rematdecode");
   TCase *tc = tcase_create("core");
+  tcase_add_test(tc, stamps_wrap_without_overflow);
   tcase_add_test(tc, drop_returns_back_steps_before_the_end);
   tcase_add_test(tc, offload_frees_after_delay_before_return);
   tcase_add_test(tc, ins_before_recomputations);

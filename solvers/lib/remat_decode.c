@@ -2,6 +2,7 @@
  * the first-run order emits runs, ins and outs and records every residency
  * (made by which event, last used by which, left when); remat_measure.c
  * then places the frees and measures the plan. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -179,6 +180,18 @@ static int bring_back(mp_rdec *d, int t) {
   return 0;
 }
 
+/* A fresh stamp for touch().  remat-sa with fill=1 decodes until its time
+ * limit: after 2^31 steps the stamp wrapped (signed overflow); the marks
+ * restart from 0 instead. */
+static void new_stamp(mp_rdec *d) {
+  if (d->cur_stamp == INT_MAX) {
+    memset(d->stamp, 0, sizeof(int) * (size_t)d->nb);
+    d->cur_stamp = 0;
+  }
+  d->cur_stamp++;
+  d->n_touched = 0;
+}
+
 static void reset(mp_rdec *d, const mp_rgene *genes) {
   const mp_graph *g = d->g;
   d->genes = genes;
@@ -198,8 +211,7 @@ static void reset(mp_rdec *d, const mp_rgene *genes) {
     d->bucket_next[s] = d->bucket_head[r];
     d->bucket_head[r] = s;
   }
-  d->cur_stamp++;
-  d->n_touched = 0;
+  new_stamp(d);
   for (int b = 0; b < d->nb; b++)
     if (g->bufs[b].kind == MP_BUF_TENSOR && g->bufs[b].born_at_start) res_open(d, b, -1);
 }
@@ -208,8 +220,7 @@ static int forward(mp_rdec *d) {
   const mp_graph *g = d->g;
   for (int t = 0; t < d->n; t++) {
     int v = d->order[t];
-    d->cur_stamp++;
-    d->n_touched = 0;
+    new_stamp(d);
     if (bring_back(d, t)) return -1;
     if (g->nodes[v].is_input) {
       for (int k = 0; k < g->nodes[v].n_out; k++)
@@ -219,8 +230,7 @@ static int forward(mp_rdec *d) {
     }
     after_step(d, t);
   }
-  d->cur_stamp++;
-  d->n_touched = 0;
+  new_stamp(d);
   for (int b = 0; b < d->nb; b++) /* the outputs end resident */
     if (g->bufs[b].graph_output && !d->resident[b] && remat(d, b, d->n)) return -1;
   after_step(d, d->n);
