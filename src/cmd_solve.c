@@ -106,18 +106,23 @@ typedef struct solve_flags {
   int nsets;
 } solve_flags;
 
+/* --order, --place or --remat (flag c) a second time: true after a message.
+ * The second used to replace the first: meant as a chain, a solver was lost. */
+static bool chain_given_twice(int c, const memplan_request *req) {
+  if (c != O_ORDER && c != O_PLACE && c != O_REMAT) return false;
+  const char *flag = c == O_ORDER ? "--order" : c == O_PLACE ? "--place" : "--remat";
+  const char *chain = c == O_ORDER ? req->order : c == O_PLACE ? req->place : req->remat;
+  if (!chain) return false;
+  fprintf(stderr, "memplan solve: %s given twice ('%s', '%s'): one chain per stage, written "
+          "%s,%s to run one after the other\n", flag, chain, optarg, chain, optarg);
+  return true;
+}
+
 /* One flag c (its value in optarg): 0, or the exit code to leave with. */
 static int solve_flag(int c, solve_flags *f, char **argv) {
   memplan_request *req = &f->req;
   int64_t v;
-  const char *chain_flag = c == O_ORDER ? "--order" : c == O_PLACE ? "--place" : "--remat";
-  const char **chain = c == O_ORDER ? &req->order : c == O_PLACE ? &req->place : &req->remat;
-  if ((c == O_ORDER || c == O_PLACE || c == O_REMAT) && *chain) {
-    /* the second used to replace the first: meant as a chain, a solver was lost */
-    fprintf(stderr, "memplan solve: %s given twice ('%s', '%s'): one chain per stage, written "
-            "%s,%s to run one after the other\n", chain_flag, *chain, optarg, *chain, optarg);
-    return MP_EXIT_USAGE;
-  }
+  if (chain_given_twice(c, req)) return MP_EXIT_USAGE;
   switch (c) {
   case O_ORDER: req->order = optarg; return 0;
   case O_PLACE: req->place = optarg; return 0;
