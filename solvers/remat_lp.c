@@ -227,17 +227,13 @@ static int solve_contracted(mp_ctx *c, const int *cap) {
   return solve_graph(c, cap);
 }
 
-/* After a contraction: the bound's LP on the whole graph (within
- * max_nodes; a size cap refuses it quietly).  No solution proves that no
+/* After a contraction: the bound's LP on the whole graph (a size cap
+ * refuses it quietly).  No solution proves that no
  * plan fits; its value bounds every plan, and the contraction's plan is
  * optimal when it meets it.  rc: the contraction's. */
 static int whole_graph_bound(mp_ctx *c, int rc) {
   rs_model m;
   rs_model_init(&m, c->g, c->start_order);
-  if (m.n_pos > c->opt[OPT_max_nodes]) {
-    rs_model_destroy(&m);
-    return rc;
-  }
   mp_status was = c->status;
   char msg[sizeof c->msg];
   memcpy(msg, c->msg, sizeof msg);
@@ -267,11 +263,18 @@ static int whole_graph_bound(mp_ctx *c, int rc) {
   return rc;
 }
 
+/* Non-input nodes: the stages of the whole graph's model. */
+static int stages(const mp_graph *g) {
+  int n = 0;
+  for (int v = 0; v < g->n; v++) n += !g->nodes[v].is_input;
+  return n;
+}
+
 /* On a contraction of the order, less a share of a time limit kept for
- * the bound's LP on the whole graph (the contraction's own claims hold for
- * it alone). */
+ * the bound's LP on the whole graph when it is within max_nodes (the
+ * contraction's own claims hold for it alone). */
 static int solve_by_contraction(mp_ctx *c, bool strict) {
-  bool whole = c->bandwidth <= 0 && c->opt[OPT_bound] != 0;
+  bool whole = c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && stages(c->g) <= c->opt[OPT_max_nodes];
   double deadline = c->deadline;
   if (whole && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
   int rc = rc_solve(c, (int)c->opt[OPT_segments], strict, solve_contracted);
