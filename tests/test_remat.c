@@ -807,6 +807,14 @@ START_TEST(floor_is_proven) {
   ck_assert_int_eq(mp_node_need(g, 3), 100 + 20 + 30);
   ck_assert_int_eq(mp_events_floor(g), 150);
   mp_graph_destroy(g);
+  /* the outputs' term decides: x (input, 1 B) read by a and b (50 B each),
+   * both sinks, so graph outputs: 100 B resident at the end, above the
+   * inputs (1) and a node's need (1 + 50 = 51) */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+               "{\"id\":1,\"size\":50,\"inputs\":[0]},{\"id\":2,\"size\":50,\"inputs\":[0]}]}");
+  ck_assert_int_eq(mp_node_need(g, 1), 51);
+  ck_assert_int_eq(mp_events_floor(g), 100);
+  mp_graph_destroy(g);
   /* every valid random plan is at or above it */
   mp_rng r;
   mp_rng_seed(&r, 6204);
