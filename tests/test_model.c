@@ -731,6 +731,26 @@ START_TEST(inplace_param) {
 }
 END_TEST
 
+/* DESIGN 1.1: for a node with one output, `j` and `[j, 0]` name the same
+ * tensor, so a view reading [0, 0] may alias 0.  x (8 B) <- v, a view of
+ * x, <- y (4 B): one buffer for x and v; x's readers v (step 1) and y
+ * (step 2, through v), so x lives [0, 2]; y is a sink: [2, 2]. */
+START_TEST(alias_j_reads_j0) {
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":8,\"inputs\":[]},"
+                         "{\"id\":1,\"op\":\"view\",\"size\":8,\"inputs\":[[0,0]],\"alias\":0},"
+                         "{\"id\":2,\"size\":4,\"inputs\":[1]}]}");
+  ck_assert_int_eq(g->n_buf, 2);
+  ck_assert_int_eq(g->root_of[1][0], g->root_of[0][0]);
+  mp_problem p;
+  mp_problem_from_order(g, g->given, 1, &p);
+  check_iv(g, &p, "0", 0, 2);
+  check_iv(g, &p, "2", 2, 2);
+  mp_problem_destroy(&p);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* A view with `outputs: []` still views its storage: a view of it belongs
  * to that storage, naming it reads the storage, and an in-place write
  * through it writes the storage (DESIGN 1.2: follow the alias links to the
@@ -1052,6 +1072,7 @@ Suite *suite_model(void) {
   tcase_add_test(tc, inplace_slices_then_copy);
   tcase_add_test(tc, inplace_param);
   tcase_add_test(tc, view_through_empty_view);
+  tcase_add_test(tc, alias_j_reads_j0);
   tcase_add_test(tc, multi_output_dead_value);
   tcase_add_test(tc, late_graph_input);
   tcase_add_test(tc, workspace);
