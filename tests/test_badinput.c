@@ -381,11 +381,21 @@ START_TEST(verify_csv_plans) {
   /* --align 8 makes offset 4 unaligned */
   ck_assert(mp_plan_verify(&in, good, 8, &err) != 0);
   ck_assert_msg(strstr(err.msg, "alignment"), "%s", err.msg);
+  /* a plan of another problem: one row more (c, placed clear of a and b),
+   * or b's size changed (8 at offset 4: still no overlap) */
+  char *extra = tl_write_temp("id,lower,upper,size,offset\na,0,3,4,0\nb,1,4,4,4\nc,5,6,4,0\n", ".csv");
+  ck_assert(mp_plan_verify(&in, extra, 0, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "3 buffers, the problem has 2"), "%s", err.msg);
+  char *size = tl_write_temp("id,lower,upper,size,offset\na,0,3,4,0\nb,1,4,8,4\n", ".csv");
+  ck_assert(mp_plan_verify(&in, size, 0, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "lifetime or size differ"), "%s", err.msg);
   mp_instance_destroy(&in);
   free(prob);
   free(good);
   free(over);
   free(life);
+  free(extra);
+  free(size);
   tl_cleanup();
 }
 END_TEST
