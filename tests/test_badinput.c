@@ -343,6 +343,19 @@ static void e_wrapped_id(json_t *p) {
   json_array_set_new(o, 0, json_integer(v + 4294967296LL));
 }
 static void e_lb_high(json_t *p) { json_object_set_new(p, "lower_bound", json_integer(1 << 30)); }
+/* CHAIN at align 64 by bysize: a [0, 1] at 0, b [1, 2] at 1024, c [2, 2]
+ * at 0: arena 1524 > live peak 1500 (M = 1000, 1500, 510) = the node
+ * bound (b reads a and makes b); a bound of 1501 is below the arena, yet
+ * above the live peak: no plan of this order has one */
+static void e_lb_above_peak(json_t *p) { json_object_set_new(p, "lower_bound", json_integer(1501)); }
+static void e_lb_below_node(json_t *p) { json_object_set_new(p, "lower_bound", json_integer(1)); }
+/* off by one part in 10^6: above the 1e-9 tolerance of a figure */
+static void e_std(json_t *p) {
+  json_object_set_new(p, "profile_std", json_real(json_number_value(json_object_get(p, "profile_std")) * (1 + 1e-6)));
+}
+static void e_align0(json_t *p) { json_object_set_new(p, "align", json_integer(0)); }
+/* a count as a real: the graph check at the top reads integers only */
+static void e_nodes_real(json_t *p) { json_object_set_new(p, "nodes", json_real(4.0)); }
 
 START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_overlap, "overlap");
@@ -357,6 +370,11 @@ START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_data_order, "data edge");
   tamper(INPLACE, e_inplace_order, "in-place edge");
   tamper(CHAIN, e_lb_high, "lower_bound");
+  tamper(CHAIN, e_lb_above_peak, "lower_bound 1501 exceeds the live peak 1500");
+  tamper(CHAIN, e_lb_below_node, "below the bound 1500");
+  tamper(CHAIN, e_std, "figure profile_std");
+  tamper(CHAIN, e_align0, "\"align\" is not an alignment");
+  tamper(CHAIN, e_nodes_real, "figure nodes");
   tamper(CHAIN, e_huge, "buffer 1");
   tamper(CHAIN, e_wrapped_id, "not a node id");
   tl_cleanup();
