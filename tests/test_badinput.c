@@ -249,7 +249,8 @@ END_TEST
 /* ---- the verifier rejects tampered plans ---- */
 
 /* Solve g (given order, bysize, align 64), write the plan, let `edit`
- * change the JSON, and expect mp_plan_verify to fail with `want`. */
+ * change the JSON, and expect mp_plan_verify to fail with `want` (NULL:
+ * to accept the edited plan). */
 typedef void (*plan_edit)(json_t *plan);
 
 static void tamper(const char *graph_json, plan_edit edit, const char *want) {
@@ -273,9 +274,13 @@ static void tamper(const char *graph_json, plan_edit edit, const char *want) {
   edit(plan);
   char *txt = json_dumps(plan, JSON_INDENT(1));
   char *tpath = tl_write_temp(txt, ".plan.json");
-  ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) != 0, "tampered plan accepted:\n%s", txt);
-  ck_assert_msg(strstr(err.msg, want), "message lacks '%s': %s", want, err.msg);
-  ck_assert_msg(strstr(err.msg, tpath), "message does not name the plan: %s", err.msg);
+  if (!want) { /* an edit that keeps the plan valid */
+    ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) == 0, "edited plan rejected: %s\n%s", err.msg, txt);
+  } else {
+    ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) != 0, "tampered plan accepted:\n%s", txt);
+    ck_assert_msg(strstr(err.msg, want), "message lacks '%s': %s", want, err.msg);
+    ck_assert_msg(strstr(err.msg, tpath), "message does not name the plan: %s", err.msg);
+  }
   free(txt);
   json_decref(plan);
   free(buf);
@@ -356,6 +361,14 @@ static void e_std(json_t *p) {
 static void e_align0(json_t *p) { json_object_set_new(p, "align", json_integer(0)); }
 /* a count as a real: the graph check at the top reads integers only */
 static void e_nodes_real(json_t *p) { json_object_set_new(p, "nodes", json_real(4.0)); }
+/* CHAIN64 (a 1024 -> b 512 -> c 64) at align 64: bysize puts a at 0, b at
+ * 1024, c at 0: arena 1536 = the live peak (a and b at step 1).  "optimal"
+ * with no lower_bound and an order not searched: the live peak proves it
+ * (DESIGN 1.3: for a fixed order, its live peak is a lower bound) */
+static const char *CHAIN64 = "{\"nodes\":[{\"id\":0,\"size\":1024,\"inputs\":[]},"
+                             "{\"id\":1,\"size\":512,\"inputs\":[0]},"
+                             "{\"id\":2,\"size\":64,\"inputs\":[1]}]}";
+static void e_no_lb(json_t *p) { json_object_set_new(p, "lower_bound", json_null()); }
 
 START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_overlap, "overlap");
@@ -375,6 +388,7 @@ START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_std, "figure profile_std");
   tamper(CHAIN, e_align0, "\"align\" is not an alignment");
   tamper(CHAIN, e_nodes_real, "figure nodes");
+  tamper(CHAIN64, e_no_lb, NULL);
   tamper(CHAIN, e_huge, "buffer 1");
   tamper(CHAIN, e_wrapped_id, "not a node id");
   tl_cleanup();
