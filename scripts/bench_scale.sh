@@ -24,7 +24,9 @@
 # The recomputation rows (their own block) plan a generated training step
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak; REMAT=0 skips them, REMAT_SLOW_MAX (default 100000) is the
-# largest training graph whose greedy-by-size counts are taken (quadratic).
+# largest training graph whose greedy-by-size counts are taken (quadratic),
+# LINK_MAX (default REMAT_SLOW_MAX) the largest that swap-greedy plans with
+# a host link of 1e6 bytes per cost unit (quadratic: 71 s at 10^5 nodes).
 # A command that takes under REPEAT_BELOW CPU seconds (default 20) is run
 # REPEAT times (default 3) and its fastest run kept: the least disturbed by
 # the machine's other work (short rows decide the growth ratios).
@@ -42,6 +44,7 @@ PERF=${PERF:-1}
 QUICK=${QUICK:-0}
 REMAT=${REMAT:-1}
 REMAT_SLOW_MAX=${REMAT_SLOW_MAX:-100000}
+LINK_MAX=${LINK_MAX:-$REMAT_SLOW_MAX}
 REPEAT=${REPEAT:-3}
 REPEAT_BELOW=${REPEAT_BELOW:-20}
 OUT=$RESULTS/scale.md
@@ -195,6 +198,11 @@ if [ "$REMAT" = 1 ]; then
       run "remat $r" "$n" "$MEMPLAN" solve "$G" --order given --remat "$r" --place firstfit \
         --budget-frac "$f" --format json --no-baseline $out
     done
+    # swap-greedy with a host link (the training steps have none): its rounds
+    # still run the plan to its end each time, quadratic, so up to LINK_MAX
+    [ "$n" -le "$LINK_MAX" ] &&
+      run "remat swap-greedy link" "$n" "$MEMPLAN" solve "$G" --order given --remat swap-greedy \
+        --bandwidth 1e6 --place firstfit --budget-frac 0.6 --format json --no-baseline
     [ -s "$SCALE_DIR/remat_plan_$n.json" ] &&
       run "verify an event plan" "$n" "$MEMPLAN" verify "$G" "$SCALE_DIR/remat_plan_$n.json"
   done

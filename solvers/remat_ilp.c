@@ -52,6 +52,7 @@
 
 #include "lib/remat_check.h"
 #include "lib/remat_contract.h"
+#include "lib/remat_info.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "lib/remat_strict.h"
@@ -599,17 +600,6 @@ static int solve_contracted(mp_ctx *c, const int *cap) {
   return solve_model(c, false, cap);
 }
 
-/* c->msg after `note` (the claim on the whole graph first: the
- * contraction's message may be cut short). */
-static void note_first(mp_ctx *c, const char *note) {
-  char was[sizeof c->msg];
-  memcpy(was, c->msg, sizeof was);
-  int k = snprintf(c->msg, sizeof c->msg, "%s; ", note);
-  if (k <= 0 || (size_t)k >= sizeof c->msg) return;
-  size_t room = sizeof c->msg - (size_t)k;
-  snprintf(c->msg + k, room, "%.*s", (int)room - 1, was);
-}
-
 /* The contraction gave no plan: RM_BOUND on the whole graph decides
  * whether any plan without copies fits (prove).  rc: the contraction's. */
 static int whole_without_plan(search *s, int rc) {
@@ -618,18 +608,9 @@ static int whole_without_plan(search *s, int rc) {
   if (proof == PROOF_INFEASIBLE) return answer(s, true);
   if (proof == PROOF_CUT) { /* more time could have proved it */
     c->status = MP_TIMEOUT;
-    note_first(c, "the time limit ended the proof on the whole graph");
+    ri_note_first(c, "the time limit ended the proof on the whole graph");
   }
   return rc;
-}
-
-/* A plan's duration without a host link (no copies, no stall): the sum of
- * its runs' costs; the solver's own figure, not the judge's. */
-static double runs_cost(const mp_graph *g, const mp_events *p) {
-  double sum = 0;
-  for (int i = 0; i < p->n; i++)
-    if (p->ev[i].kind == MP_EV_RUN) sum += g->nodes[p->ev[i].id].cost;
-  return sum;
 }
 
 /* The contraction's plan (c->events) is not proved optimal: the LP of
@@ -638,7 +619,7 @@ static double runs_cost(const mp_graph *g, const mp_events *p) {
 static void whole_with_plan(search *s) {
   mp_ctx *c = s->c;
   double before = c->duration_bound;
-  s->best_cost = runs_cost(c->g, c->events);
+  s->best_cost = ri_runs_cost(c->g, c->events);
   bound_by_lp(s);
   char note[128];
   snprintf(note, sizeof note, "the whole graph's relaxation: every plan without copies takes at least %.6g",
@@ -646,11 +627,11 @@ static void whole_with_plan(search *s) {
   if (meets(s, c->duration_bound, s->best_cost)) {
     c->status = MP_OPTIMAL;
     c->duration_bound = s->best_cost;
-    note_first(c, "optimal: the whole graph's relaxation meets the plan");
+    ri_note_first(c, "optimal: the whole graph's relaxation meets the plan");
     return;
   }
   if (s->cut) c->status = MP_TIMEOUT; /* the limit cut the bound: more time, another answer */
-  if (c->duration_bound > before) note_first(c, note);
+  if (c->duration_bound > before) ri_note_first(c, note);
 }
 
 /* On a contraction of the order (rc_solve), less a share of a time limit

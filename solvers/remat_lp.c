@@ -11,10 +11,13 @@
  *
  * Status: `feasible` (a rounding proves nothing).  The duration bound is the
  * LP value of the relaxation valid for every plan without copies (RM_BOUND,
- * bound=1), else the duration floor.  No plan within budget: -1, no claim
- * (below the floor: infeasible).  More stages than `contract_above`: all of this
- * on a contraction of the order into `segments` segments (lib/remat_contract.h), the
- * plan expanded and checked, no bound from the contraction.  strict=1: the
+ * bound=1), else the duration floor.  No plan within budget: -1, no claim,
+ * unless that LP has no solution (then no plan fits: infeasible; below the
+ * floor too).  More stages than `contract_above`: all of this on a
+ * contraction of the order into `segments` segments (lib/remat_contract.h),
+ * the plan expanded and checked, no bound from the contraction; then that
+ * LP on the whole graph (within max_nodes), in the share bound_share of a
+ * time limit kept back for it.  strict=1: the
  * stage model's reruns capped as lib/remat_strict.h says (no stale rerun),
  * the bound's LP on the model without the caps. */
 #include <math.h>
@@ -24,6 +27,7 @@
 
 #include "lib/remat_check.h"
 #include "lib/remat_contract.h"
+#include "lib/remat_info.h"
 #include "lib/glpk_util.h"
 #include "lib/remat_milp.h"
 #include "lib/remat_strict.h"
@@ -38,6 +42,7 @@
   X(retries, INT, 3, 0, 50, "LPs solved again under a smaller budget when no rounding fits") \
   X(shrink, REAL, 0.9, 0.3, 0.999, "LP budget factor per retry (Checkmate: 0.9)")         \
   X(bound, INT, 1, 0, 1, "bound the duration with the LP of the relaxation valid for every plan in the order") \
+  X(bound_share, REAL, 0.1, 0, 0.9, "after a contraction: share of a time limit kept for that LP on the whole graph") \
   X(strict, INT, 0, 0, 1, "no stale rerun: rerun a node only where the in-place writes before it are those of the file order (fewer plans: bounds and claims come from the model without it)")
 enum { RLP_OPTIONS(MP_OPT_ENUM) RLP_N_OPTS };
 static const mp_option rlp_options[] = {RLP_OPTIONS(MP_OPT_ENTRY)};
@@ -161,22 +166,28 @@ static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost
 
 /* The bound's LP (RM_BOUND) under c->budget into c->duration_bound; on
  * the model without caps when m has them (strict), so that it bounds every
- * plan.  false when the time limit cut it. */
-static bool bound_lp(mp_ctx *c, const rs_model *m, lp_run *r, bool capped) {
+ * plan.  Its RM_LP_* outcome (RM_LP_TIME also when the limit came first). */
+static int bound_lp(mp_ctx *c, const rs_model *m, lp_run *r, bool capped) {
   rs_model full;
   if (capped) rs_model_init(&full, c->g, c->start_order);
   r->m = capped ? &full : m;
-  bool cut = false;
-  if (mp_time_up(c))
-    cut = true;
-  else if (lp_solve(r, c->budget, RM_BOUND) == RM_LP_OPT) {
-    if (rs_bound_up(r->value, rs_cost_unit(r->m)) > c->duration_bound)
-      c->duration_bound = rs_bound_up(r->value, rs_cost_unit(r->m));
-  } else if (r->lp == RM_LP_TIME)
-    cut = true;
+  int lp = mp_time_up(c) ? RM_LP_TIME : lp_solve(r, c->budget, RM_BOUND);
+  if (lp == RM_LP_OPT && rs_bound_up(r->value, rs_cost_unit(r->m)) > c->duration_bound)
+    c->duration_bound = rs_bound_up(r->value, rs_cost_unit(r->m));
   r->m = m;
   if (capped) rs_model_destroy(&full);
-  return !cut;
+  return lp;
+}
+
+/* The bound's LP has no solution under the budget: as it holds every plan
+ * without copies whose first runs follow the order, none fits. */
+static int proved_infeasible(mp_ctx *c) {
+  mp_events_clear(c->events);
+  c->status = MP_INFEASIBLE;
+  snprintf(c->msg, sizeof c->msg,
+           "no plan without copies whose first runs follow the order fits budget %lld: the LP "
+           "relaxation valid for every such plan has no solution", (long long)c->budget);
+  return 0;
 }
 
 /* The LPs, their roundings and the bound, on c->g; reruns limited by cap
@@ -199,8 +210,11 @@ static int solve_graph(mp_ctx *c, const int *cap) {
   bool cut = false;
   int tries = round_lps(c, &m, &r, &best, &best_cost, &cut);
   lp_run last = r; /* the bound's LP below reuses r */
-  if (c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && !bound_lp(c, &m, &r, cap != NULL)) cut = true;
-  int rc = conclude(c, &m, &best, best_cost, tries, &last, cut);
+  int blp = c->bandwidth <= 0 && c->opt[OPT_bound] != 0 ? bound_lp(c, &m, &r, cap != NULL) : RM_LP_FAIL;
+  cut = cut || blp == RM_LP_TIME;
+  int rc = blp == RM_LP_INFEASIBLE && !isfinite(best_cost)
+               ? proved_infeasible(c)
+               : conclude(c, &m, &best, best_cost, tries, &last, cut);
   free(r.s);
   rs_dec_destroy(&best);
   rs_model_destroy(&m);
@@ -213,12 +227,63 @@ static int solve_contracted(mp_ctx *c, const int *cap) {
   return solve_graph(c, cap);
 }
 
+/* After a contraction: the bound's LP on the whole graph (within
+ * max_nodes; a size cap refuses it quietly).  No solution proves that no
+ * plan fits; its value bounds every plan, and the contraction's plan is
+ * optimal when it meets it.  rc: the contraction's. */
+static int whole_graph_bound(mp_ctx *c, int rc) {
+  rs_model m;
+  rs_model_init(&m, c->g, c->start_order);
+  if (m.n_pos > c->opt[OPT_max_nodes]) {
+    rs_model_destroy(&m);
+    return rc;
+  }
+  mp_status was = c->status;
+  char msg[sizeof c->msg];
+  memcpy(msg, c->msg, sizeof msg);
+  lp_run r = {.c = c, .m = &m};
+  r.s = mp_xcalloc(((size_t)m.n_pos + 2) * (size_t)m.nb + 1, sizeof(double));
+  int lp = bound_lp(c, &m, &r, false);
+  free(r.s);
+  rs_model_destroy(&m);
+  c->status = was; /* a size cap's refusal of the bound is no answer */
+  memcpy(c->msg, msg, sizeof msg);
+  if (lp == RM_LP_INFEASIBLE && rc != 0) return proved_infeasible(c);
+  if (lp == RM_LP_TIME) { /* more time, another answer */
+    c->status = MP_TIMEOUT;
+    ri_note_first(c, "the time limit ended the whole graph's LP bound");
+    return rc;
+  }
+  if (lp != RM_LP_OPT || rc != 0) return rc;
+  if (ri_meets(c, ri_runs_cost(c->g, c->events))) {
+    c->status = MP_OPTIMAL;
+    ri_note_first(c, "optimal: the whole graph's LP bound meets the plan");
+  } else {
+    char note[128];
+    snprintf(note, sizeof note, "the whole graph's LP: every plan without copies takes at least %.6g",
+             c->duration_bound);
+    ri_note_first(c, note);
+  }
+  return rc;
+}
+
+/* On a contraction of the order, less a share of a time limit kept for
+ * the bound's LP on the whole graph (the contraction's own claims hold for
+ * it alone). */
+static int solve_by_contraction(mp_ctx *c, bool strict) {
+  bool whole = c->bandwidth <= 0 && c->opt[OPT_bound] != 0;
+  double deadline = c->deadline;
+  if (whole && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
+  int rc = rc_solve(c, (int)c->opt[OPT_segments], strict, solve_contracted);
+  c->deadline = deadline;
+  return whole && c->status != MP_OPTIMAL ? whole_graph_bound(c, rc) : rc;
+}
+
 /* On c->g, or on a contraction of the order; with strict, the caps of
  * remat_strict.h. */
 static int solve_strict_or_not(mp_ctx *c) {
   bool strict = c->opt[OPT_strict] != 0;
-  if (rc_wanted(c->g, c->opt[OPT_contract_above]))
-    return rc_solve(c, (int)c->opt[OPT_segments], strict, solve_contracted);
+  if (rc_wanted(c->g, c->opt[OPT_contract_above])) return solve_by_contraction(c, strict);
   if (!strict) return solve_graph(c, NULL);
   int *cap = mp_xmalloc(sizeof(int) * ((size_t)c->g->n + 1));
   rs_strict_caps(c->g, c->start_order, cap);

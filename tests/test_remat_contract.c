@@ -209,28 +209,29 @@ START_TEST(deterministic_for_a_seed) {
 }
 END_TEST
 
-/* remat-ilp forced onto a contraction: at a budget above the floor where
- * RM_BOUND on the whole graph is infeasible (remat-ilp without a
- * contraction says `infeasible`), the contraction has no plan and only the
- * whole graph's relaxation can say so; it must, and the brute force must
- * agree.  Before, every claim was dropped with the contraction: "no plan"
- * (status error).  Returns how many such budgets. */
-static int whole_graph_proofs(const mp_graph *g, const int *order, const char *js) {
+/* remat-ilp and remat-lp forced onto a contraction: at a budget above the
+ * floor where the solver without a contraction says `infeasible` (remat-ilp:
+ * RM_BOUND's MILP, remat-lp: its LP relaxation has no solution), the
+ * contraction has no plan and only the whole graph's relaxation can say so;
+ * it must, and the brute force must agree.  Before, every claim was
+ * dropped with the contraction: "no plan" (status error).  Returns how
+ * many such budgets. */
+static int whole_graph_proofs(const char *name, const mp_graph *g, const int *order, const char *js) {
   int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
   int proofs = 0;
   mp_events ev;
   mp_events_init(&ev);
   for (int64_t b = floor; b < keep; b += 1 + (keep - floor) / 8) {
     mp_ctx whole, con;
-    solve("remat-ilp", g, order, b, 0, &whole, &ev);
+    solve(name, g, order, b, 0, &whole, &ev);
     if (whole.status != MP_INFEASIBLE) continue;
     double best;
     ck_assert_msg(rb_optimum(g, b, order, 400000, &best, NULL) == RB_INFEASIBLE,
-                  "infeasible at %lld where %g fits\n%s", (long long)b, best, js);
-    int rc = solve("remat-ilp", g, order, b, 2, &con, &ev);
+                  "%s: infeasible at %lld where %g fits\n%s", name, (long long)b, best, js);
+    int rc = solve(name, g, order, b, 2, &con, &ev);
     ck_assert_msg(rc == 0 && con.status == MP_INFEASIBLE,
-                  "contracted at %lld (floor %lld): rc %d, %s (%s); the whole graph: infeasible\n%s",
-                  (long long)b, (long long)floor, rc, mp_status_name(con.status), con.msg, js);
+                  "%s contracted at %lld (floor %lld): rc %d, %s (%s); the whole graph: infeasible\n%s",
+                  name, (long long)b, (long long)floor, rc, mp_status_name(con.status), con.msg, js);
     proofs++;
   }
   mp_events_destroy(&ev);
@@ -240,18 +241,21 @@ static int whole_graph_proofs(const mp_graph *g, const int *order, const char *j
 START_TEST(whole_graph_proves_infeasible) {
   mp_rng r;
   mp_rng_seed(&r, 8103);
-  int trials = tl_trials(60), proofs = 0;
+  int trials = tl_trials(60), proofs[2] = {0, 0};
   for (int t = 0; t < trials; t++) {
     char *js = tl_random_json(&r, 4 + t % 8, TL_ALL);
     mp_graph *g = tl_graph(js);
     int *order = rc_order_for(g, &r, t);
-    proofs += whole_graph_proofs(g, order, js);
+    for (int s = 0; s < 2; s++) proofs[s] += whole_graph_proofs(solvers[s], g, order, js);
     free(order);
     mp_graph_destroy(g);
     free(js);
   }
-  if (tl_verbose()) fprintf(stderr, "whole_graph_proves_infeasible: %d proofs above the floor\n", proofs);
-  ck_assert_msg(proofs > trials / 10, "%d proofs above the floor", proofs);
+  if (tl_verbose())
+    fprintf(stderr, "whole_graph_proves_infeasible: %d (remat-ilp), %d (remat-lp) proofs above the floor\n",
+            proofs[0], proofs[1]);
+  ck_assert_msg(proofs[0] > trials / 10 && proofs[1] > 0, "%d (remat-ilp), %d (remat-lp) proofs above the floor",
+                proofs[0], proofs[1]);
   tl_cleanup();
 }
 END_TEST

@@ -299,9 +299,13 @@ START_TEST(strict_solvers_against_brute_force) {
 END_TEST
 
 /* A training step of two layers (training_json's, found by the loop
- * above) where both solvers' plans on a contraction at strict=0 rerun
- * stale and strict=1 gives other plans without; also under MP_QUICK, where
- * that loop is short. */
+ * above) on a contraction into two segments.  At budget 2566 both solvers'
+ * strict=0 plans reran the step counters (add_ nodes 2 and 8) with their
+ * segment: a segment's rerun now skips them (rc_strict_inert), strict or
+ * not, and the plans have no stale rerun; at 2440 they rerun the clone of
+ * layer 2 after its relu_ (stale), where strict=1 finds no plan and claims
+ * nothing.  strict=1 at 2566: plans without stale reruns.  Also under
+ * MP_QUICK, where that loop is short. */
 START_TEST(strict_replaces_a_stale_plan) {
   mp_graph *g = tl_graph(
       "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":260,\"inputs\":[]},"
@@ -335,7 +339,11 @@ START_TEST(strict_replaces_a_stale_plan) {
     mp_events_init(&ev0);
     mp_events_init(&ev1);
     ck_assert_int_eq(tl_solve_events(names[k], g, g->given, 2566, 0, loose[k], 1, &c, &ev0), 0);
-    ck_assert_msg(mp_events_stale_reruns(g, &ev0) > 0, "%s strict=0: no stale rerun", names[k]);
+    ck_assert_msg(mp_events_stale_reruns(g, &ev0) == 0, "%s strict=0 at 2566: a stale rerun", names[k]);
+    ck_assert_int_eq(tl_solve_events(names[k], g, g->given, 2440, 0, loose[k], 1, &c, &ev0), 0);
+    ck_assert_msg(mp_events_stale_reruns(g, &ev0) > 0, "%s strict=0 at 2440: no stale rerun", names[k]);
+    ck_assert_int_ne(tl_solve_events(names[k], g, g->given, 2440, 0, strict[k], 1, &c, &ev1), 0);
+    ck_assert_msg(c.status != MP_INFEASIBLE, "%s strict=1 at 2440: infeasible where a plan fits", names[k]);
     ck_assert_msg(tl_solve_events(names[k], g, g->given, 2566, 0, strict[k], 1, &c, &ev1) == 0, "%s: %s",
                   names[k], c.msg);
     mp_error err;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "gen.h"
 #include "registry.h"
 #include "testlib.h"
 
@@ -105,12 +106,34 @@ START_TEST(random_graphs) {
 }
 END_TEST
 
+/* `gen layered -n 35 --backward --seed 22` at 0.6: a settle's dependents
+ * put back on the index's work list buffers it had taken off, past nb
+ * entries (a heap overflow, an abort of the CLI, ASan's report). */
+START_TEST(work_list_outgrows_buffers) {
+  mp_gen_opts o;
+  mp_gen_defaults(&o);
+  o.family = "layered";
+  o.n = 35;
+  o.seed = 22;
+  o.backward = true;
+  mp_error err;
+  mp_graph *g = mp_gen(&o, NULL, &err);
+  ck_assert(g != NULL);
+  int64_t budget;
+  ck_assert_int_eq(mp_budget_frac("0.6", mp_order_peak(g, g->given), &budget, &err), MP_OK);
+  compare(g, budget, 0, "layered 35 seed 22");
+  compare(g, budget, 3e4, "layered 35 seed 22");
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_swapindex(void) {
   Suite *s = suite_create("swapindex");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 300);
   tcase_add_test(tc, generated_training_graphs);
   tcase_add_test(tc, random_graphs);
+  tcase_add_test(tc, work_list_outgrows_buffers);
   suite_add_tcase(s, tc);
   return s;
 }

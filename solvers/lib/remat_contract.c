@@ -675,8 +675,8 @@ static int solve_once(mp_ctx *c, int segments, const int *orig_cap, rc_inner inn
   char what[64];
   snprintf(what, sizeof what, "a %d-segment contraction of the order", r.n_seg);
   int *ccap = NULL;
+  r.inert = rc_strict_inert(&r); /* strict or not: a step counter run twice writes twice */
   if (orig_cap) {
-    r.inert = rc_strict_inert(&r);
     ccap = mp_xmalloc(sizeof(int) * ((size_t)r.cg->n + 1));
     rc_strict_caps(&r, orig_cap, ccap);
   }

@@ -51,7 +51,7 @@ typedef struct rc_contract {
   int *free_start;    /* per position: internal buffers freed after its run, CSR */
   int *free_buf;
   uint8_t *inert;     /* per position, or NULL: a rerun of the segment skips the node
-                       * there (strict: rc_strict_inert) */
+                       * there (rc_strict_inert) */
 } rc_contract;
 
 /* Contract g under the first-run order `order` into at most `segments`

@@ -11,7 +11,8 @@ void dq_init(dq_queue *q, const ri_info *ri, const uint8_t *res, dq_key_fn key, 
   *q = (dq_queue){.ri = ri, .res = res, .key = key, .ctx = ctx};
   q->ver = mp_xcalloc((size_t)ri->nb + 1, sizeof(int));
   q->mark = mp_xcalloc((size_t)ri->nb + 1, 1);
-  q->work = mp_xmalloc(sizeof(int) * ((size_t)ri->nb + 1));
+  q->wcap = ri->nb + 1;
+  q->work = mp_xmalloc(sizeof(int) * (size_t)q->wcap);
 }
 
 void dq_destroy(dq_queue *q) {
@@ -22,9 +23,16 @@ void dq_destroy(dq_queue *q) {
   memset(q, 0, sizeof *q);
 }
 
+/* A buffer is on the list once at a time, yet dq_settle takes it off as it
+ * goes, and a later buffer's dependents may put it back on: the list can
+ * outgrow nb (a layered training step of 35 nodes did). */
 void dq_touch(dq_queue *q, int b) {
   if (q->mark[b] & DQ_WORK) return;
   q->mark[b] |= DQ_WORK;
+  if (q->nwork == q->wcap) {
+    q->wcap *= 2;
+    q->work = mp_xrealloc(q->work, sizeof(int) * (size_t)q->wcap);
+  }
   q->work[q->nwork++] = b;
 }
 

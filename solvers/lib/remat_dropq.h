@@ -34,7 +34,7 @@ typedef struct dq_queue {
   void *ctx;
   int *ver;             /* per buffer: the version of its entry (valid or not) */
   uint8_t *mark;        /* per buffer: DQ_RES (the residency last seen), DQ_WORK */
-  int *work, nwork;     /* touched since the last settle */
+  int *work, nwork, wcap; /* touched since the last settle; room */
   dq_entry *heap;       /* a max-heap on (key, -b) */
   int n, cap, valid;    /* entries, room, entries whose version holds */
 } dq_queue;

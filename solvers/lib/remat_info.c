@@ -304,15 +304,35 @@ int ri_begin(mp_ctx *c, const char *who) {
   return 1;
 }
 
-void ri_claim(mp_ctx *c, double duration) {
+bool ri_meets(const mp_ctx *c, double duration) {
   /* the floor is a sum of costs, the duration a sum of the same costs in
    * another order: allow for rounding */
   double eps = 1e-9 * (c->duration_bound > 1 ? c->duration_bound : 1);
-  if (duration <= c->duration_bound + eps) c->status = MP_OPTIMAL;
+  return duration <= c->duration_bound + eps;
+}
+
+void ri_claim(mp_ctx *c, double duration) {
+  if (ri_meets(c, duration)) c->status = MP_OPTIMAL;
   else c->status = mp_time_up(c) ? MP_TIMEOUT : MP_FEASIBLE; /* the clock may have cut the search */
 }
 
 int ri_no_plan(mp_ctx *c) {
   if (mp_time_up(c)) c->status = MP_TIMEOUT;
   return -1;
+}
+
+double ri_runs_cost(const mp_graph *g, const mp_events *p) {
+  double sum = 0;
+  for (int i = 0; i < p->n; i++)
+    if (p->ev[i].kind == MP_EV_RUN) sum += g->nodes[p->ev[i].id].cost;
+  return sum;
+}
+
+void ri_note_first(mp_ctx *c, const char *note) {
+  char was[sizeof c->msg];
+  memcpy(was, c->msg, sizeof was);
+  int k = snprintf(c->msg, sizeof c->msg, "%s; ", note);
+  if (k <= 0 || (size_t)k >= sizeof c->msg) return;
+  size_t room = sizeof c->msg - (size_t)k;
+  snprintf(c->msg + k, room, "%.*s", (int)room - 1, was);
 }

@@ -109,9 +109,17 @@ int ri_begin(mp_ctx *c, const char *who);
  * stage's deadline has passed (the clock may have cut the search, and the
  * same seed need not give the same plan), else feasible. */
 void ri_claim(mp_ctx *c, double duration);
+/* Does a plan of that duration meet c->duration_bound (less rounding)? */
+bool ri_meets(const mp_ctx *c, double duration);
+/* c->msg after `note` (a claim on the whole graph first: what was there
+ * may be cut short). */
+void ri_note_first(mp_ctx *c, const char *note);
 /* The end without a plan (c->msg says why): -1, with status timeout when
  * the stage's deadline has passed (the limit stopped the search before a
  * plan, which proves nothing either way), else the harness's error. */
 int ri_no_plan(mp_ctx *c);
+/* A plan's duration without a host link (no copies, no stall): the sum of
+ * its runs' costs; the solver's own figure, not the judge's. */
+double ri_runs_cost(const mp_graph *g, const mp_events *p);
 
 #endif
