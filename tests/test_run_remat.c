@@ -526,6 +526,18 @@ START_TEST(event_plan_files_verify) {
   tampered(g, plan, "offsets", off, "overlap");
   tampered(g, plan, "duration", json_real(r.remat.fig.duration + 1), "figure duration");
   tampered(g, plan, "recomputed", json_integer(0), "figure recomputed");
+  /* every other figure of 6.3 the judge recomputes, each off by one */
+  const mp_ev_figures *ef = &r.remat.fig;
+  tampered(g, plan, "base_time", json_real(ef->base_time + 1), "figure base_time");
+  tampered(g, plan, "overhead", json_real(ef->overhead + 1), "figure overhead");
+  tampered(g, plan, "recompute_time", json_real(ef->recompute_time + 1), "figure recompute_time");
+  tampered(g, plan, "stall_time", json_real(ef->stall_time + 1), "figure stall_time");
+  tampered(g, plan, "transferred", json_integer(ef->transferred + 1), "figure transferred");
+  tampered(g, plan, "stale_reruns", json_integer(ef->stale_reruns + 1), "figure stale_reruns");
+  tampered(g, plan, "residencies", json_integer(json_integer_value(json_object_get(plan, "residencies")) + 1),
+           "figure residencies");
+  /* a lower bound below the events floor, which every plan meets */
+  tampered(g, plan, "lower_bound", json_integer(1), "is below the bound");
   tampered(g, plan, "bandwidth", json_real(-1), "bandwidth");
   tampered(g, plan, "order", json_pack("[iiiiiiii]", 0, 1, 2, 3, 4, 5, 7, 6), "\"order\"");
   /* another graph: said at once */
