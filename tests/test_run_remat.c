@@ -540,6 +540,19 @@ START_TEST(event_plan_files_verify) {
   tampered(g, plan, "lower_bound", json_integer(1), "is below the bound");
   tampered(g, plan, "bandwidth", json_real(-1), "bandwidth");
   tampered(g, plan, "order", json_pack("[iiiiiiii]", 0, 1, 2, 3, 4, 5, 7, 6), "\"order\"");
+  /* base_time 0 (every cost 0): overhead = duration / 0 - 1 is undefined,
+   * so a plan that states one is refused (DESIGN 6.3 defines none) */
+  mp_graph *free_g = tl_graph("{\"name\":\"free\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]},"
+                              "{\"id\":1,\"size\":8,\"inputs\":[0],\"cost\":0}]}");
+  mp_result fr;
+  ck_assert_int_eq(run(free_g, (req){.remat = "keepall", .budget = 16}, &fr), MP_OK);
+  json_t *fplan;
+  char *fpath = write_plan(free_g, &fr, &fplan);
+  tampered(free_g, fplan, "overhead", json_real(0), "base_time is 0");
+  json_decref(fplan);
+  free(fpath);
+  mp_result_destroy(&fr);
+  mp_graph_destroy(free_g);
   /* another graph: said at once */
   mp_graph *other = tl_graph(CHAIN);
   mp_instance oin = {other, NULL};
