@@ -654,6 +654,13 @@ START_TEST(graphml_exact) {
          "<data key=\"s\">2</data></node></graph></graphml>", ".graphml", false, "size", "twice");
   reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data>"
          "</node></graph><graph/></graphml>", ".graphml", false, "second graph", NULL);
+  /* inplace without alias: the JSON and node-link readers refuse it
+   * themselves, a GraphML graph is refused by the graph's own check */
+  reject(GML_HEAD "<key id=\"i\" for=\"node\" attr.name=\"inplace\" attr.type=\"boolean\"/>"
+         "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data></node>"
+         "<node id=\"b\"><data key=\"s\">1</data><data key=\"i\">true</data></node>"
+         "<edge source=\"a\" target=\"b\"/></graph></graphml>", ".graphml", false, "node 1",
+         "inplace without alias");
   reject("<graphml><graph><node id=\"a\">", ".graphml", false, "not a readable GraphML", NULL);
   reject("<html/>", ".graphml", false, "not GraphML", NULL);
   /* an alias by node id, a <default>, sizes written as reals */
