@@ -249,7 +249,8 @@ END_TEST
 /* ---- the verifier rejects tampered plans ---- */
 
 /* Solve g (given order, bysize, align 64), write the plan, let `edit`
- * change the JSON, and expect mp_plan_verify to fail with `want`. */
+ * change the JSON, and expect mp_plan_verify to fail with `want` (NULL:
+ * to accept the edited plan). */
 typedef void (*plan_edit)(json_t *plan);
 
 static void tamper(const char *graph_json, plan_edit edit, const char *want) {
@@ -273,9 +274,13 @@ static void tamper(const char *graph_json, plan_edit edit, const char *want) {
   edit(plan);
   char *txt = json_dumps(plan, JSON_INDENT(1));
   char *tpath = tl_write_temp(txt, ".plan.json");
-  ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) != 0, "tampered plan accepted:\n%s", txt);
-  ck_assert_msg(strstr(err.msg, want), "message lacks '%s': %s", want, err.msg);
-  ck_assert_msg(strstr(err.msg, tpath), "message does not name the plan: %s", err.msg);
+  if (!want) { /* an edit that keeps the plan valid */
+    ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) == 0, "edited plan rejected: %s\n%s", err.msg, txt);
+  } else {
+    ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) != 0, "tampered plan accepted:\n%s", txt);
+    ck_assert_msg(strstr(err.msg, want), "message lacks '%s': %s", want, err.msg);
+    ck_assert_msg(strstr(err.msg, tpath), "message does not name the plan: %s", err.msg);
+  }
   free(txt);
   json_decref(plan);
   free(buf);
@@ -343,6 +348,27 @@ static void e_wrapped_id(json_t *p) {
   json_array_set_new(o, 0, json_integer(v + 4294967296LL));
 }
 static void e_lb_high(json_t *p) { json_object_set_new(p, "lower_bound", json_integer(1 << 30)); }
+/* CHAIN at align 64 by bysize: a [0, 1] at 0, b [1, 2] at 1024, c [2, 2]
+ * at 0: arena 1524 > live peak 1500 (M = 1000, 1500, 510) = the node
+ * bound (b reads a and makes b); a bound of 1501 is below the arena, yet
+ * above the live peak: no plan of this order has one */
+static void e_lb_above_peak(json_t *p) { json_object_set_new(p, "lower_bound", json_integer(1501)); }
+static void e_lb_below_node(json_t *p) { json_object_set_new(p, "lower_bound", json_integer(1)); }
+/* off by one part in 10^6: above the 1e-9 tolerance of a figure */
+static void e_std(json_t *p) {
+  json_object_set_new(p, "profile_std", json_real(json_number_value(json_object_get(p, "profile_std")) * (1 + 1e-6)));
+}
+static void e_align0(json_t *p) { json_object_set_new(p, "align", json_integer(0)); }
+/* a count as a real: the graph check at the top reads integers only */
+static void e_nodes_real(json_t *p) { json_object_set_new(p, "nodes", json_real(4.0)); }
+/* CHAIN64 (a 1024 -> b 512 -> c 64) at align 64: bysize puts a at 0, b at
+ * 1024, c at 0: arena 1536 = the live peak (a and b at step 1).  "optimal"
+ * with no lower_bound and an order not searched: the live peak proves it
+ * (DESIGN 1.3: for a fixed order, its live peak is a lower bound) */
+static const char *CHAIN64 = "{\"nodes\":[{\"id\":0,\"size\":1024,\"inputs\":[]},"
+                             "{\"id\":1,\"size\":512,\"inputs\":[0]},"
+                             "{\"id\":2,\"size\":64,\"inputs\":[1]}]}";
+static void e_no_lb(json_t *p) { json_object_set_new(p, "lower_bound", json_null()); }
 
 START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_overlap, "overlap");
@@ -357,6 +383,12 @@ START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_data_order, "data edge");
   tamper(INPLACE, e_inplace_order, "in-place edge");
   tamper(CHAIN, e_lb_high, "lower_bound");
+  tamper(CHAIN, e_lb_above_peak, "lower_bound 1501 exceeds the live peak 1500");
+  tamper(CHAIN, e_lb_below_node, "below the bound 1500");
+  tamper(CHAIN, e_std, "figure profile_std");
+  tamper(CHAIN, e_align0, "\"align\" is not an alignment");
+  tamper(CHAIN, e_nodes_real, "figure nodes");
+  tamper(CHAIN64, e_no_lb, NULL);
   tamper(CHAIN, e_huge, "buffer 1");
   tamper(CHAIN, e_wrapped_id, "not a node id");
   tl_cleanup();
@@ -381,11 +413,21 @@ START_TEST(verify_csv_plans) {
   /* --align 8 makes offset 4 unaligned */
   ck_assert(mp_plan_verify(&in, good, 8, &err) != 0);
   ck_assert_msg(strstr(err.msg, "alignment"), "%s", err.msg);
+  /* a plan of another problem: one row more (c, placed clear of a and b),
+   * or b's size changed (8 at offset 4: still no overlap) */
+  char *extra = tl_write_temp("id,lower,upper,size,offset\na,0,3,4,0\nb,1,4,4,4\nc,5,6,4,0\n", ".csv");
+  ck_assert(mp_plan_verify(&in, extra, 0, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "3 buffers, the problem has 2"), "%s", err.msg);
+  char *size = tl_write_temp("id,lower,upper,size,offset\na,0,3,4,0\nb,1,4,8,4\n", ".csv");
+  ck_assert(mp_plan_verify(&in, size, 0, &err) != 0);
+  ck_assert_msg(strstr(err.msg, "lifetime or size differ"), "%s", err.msg);
   mp_instance_destroy(&in);
   free(prob);
   free(good);
   free(over);
   free(life);
+  free(extra);
+  free(size);
   tl_cleanup();
 }
 END_TEST
@@ -612,6 +654,13 @@ START_TEST(graphml_exact) {
          "<data key=\"s\">2</data></node></graph></graphml>", ".graphml", false, "size", "twice");
   reject(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data>"
          "</node></graph><graph/></graphml>", ".graphml", false, "second graph", NULL);
+  /* inplace without alias: the JSON and node-link readers refuse it
+   * themselves, a GraphML graph is refused by the graph's own check */
+  reject(GML_HEAD "<key id=\"i\" for=\"node\" attr.name=\"inplace\" attr.type=\"boolean\"/>"
+         "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data></node>"
+         "<node id=\"b\"><data key=\"s\">1</data><data key=\"i\">true</data></node>"
+         "<edge source=\"a\" target=\"b\"/></graph></graphml>", ".graphml", false, "node 1",
+         "inplace without alias");
   reject("<graphml><graph><node id=\"a\">", ".graphml", false, "not a readable GraphML", NULL);
   reject("<html/>", ".graphml", false, "not GraphML", NULL);
   /* an alias by node id, a <default>, sizes written as reals */

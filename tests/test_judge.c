@@ -158,6 +158,53 @@ START_TEST(radix_sort_is_stable_sort) {
 }
 END_TEST
 
+/* Hand cases of DESIGN 1.4/1.5 the random trials above cannot reach: an
+ * offset of -1 at alignment 1 (no offset: it is not a multiple of any
+ * alignment > 1, so only A = 1 tells), and a buffer pinned at 0 (a pin is
+ * an offset >= 0; 0 is one) or at 8 and placed elsewhere.  Two buffers of 4
+ * bytes, [0, 2) and [2, 4): never live together, so only these checks can
+ * refuse. */
+START_TEST(verify_offsets_hand_cases) {
+  mp_item items[2] = {{4, 0, 2, 1, -1}, {4, 2, 4, 1, -1}};
+  mp_problem p = {.n = 2, .items = items, .t_begin = 0, .t_end = 4};
+  mp_error e;
+  int64_t ok[2] = {0, 0}, neg[2] = {-1, 0};
+  ck_assert_int_eq(mp_verify_offsets(&p, ok, &e), 0);
+  ck_assert_int_ne(mp_verify_offsets(&p, neg, &e), 0);
+  ck_assert_msg(strstr(e.msg, "negative offset -1"), "%s", e.msg);
+  items[0].fixed = 0; /* pinned at 0: 0 passes, 4 does not */
+  ck_assert_int_eq(mp_verify_offsets(&p, ok, &e), 0);
+  int64_t moved[2] = {4, 0};
+  ck_assert_int_ne(mp_verify_offsets(&p, moved, &e), 0);
+  ck_assert_msg(strstr(e.msg, "pinned at 0 but placed at 4"), "%s", e.msg);
+  items[0].fixed = 8;
+  ck_assert_int_ne(mp_verify_offsets(&p, ok, &e), 0);
+  ck_assert_msg(strstr(e.msg, "pinned at 8 but placed at 0"), "%s", e.msg);
+}
+END_TEST
+
+/* DESIGN 1.3's ratios at the smallest arena, 1 byte: two 1-byte buffers
+ * live at [0, 1) and [1, 2), both at offset 0.  live peak 1, arena 1, sum
+ * of sizes 2: fragmentation (1 - 1) / 1 = 0, reuse ratio 2 / 1 = 2,
+ * reduction vs no reuse 1 - 1/2 = 0.5, vs a given arena of 2: 0.5; M = 1,
+ * 1: std-dev 0. */
+START_TEST(evaluate_one_byte_arena) {
+  mp_item items[2] = {{1, 0, 1, 1, -1}, {1, 1, 2, 1, -1}};
+  mp_problem p = {.n = 2, .items = items, .t_begin = 0, .t_end = 2};
+  int64_t off[2] = {0, 0};
+  mp_figures f;
+  mp_evaluate(&p, off, 1, 2, &f);
+  ck_assert_int_eq(f.live_peak, 1);
+  ck_assert_int_eq(f.arena, 1);
+  ck_assert_int_eq(f.sum_sizes, 2);
+  ck_assert(f.fragmentation == 0.0);
+  ck_assert(f.reuse_ratio == 2.0);
+  ck_assert(f.reduction_vs_noreuse == 0.5);
+  ck_assert(f.reduction_vs_given == 0.5);
+  ck_assert(f.profile_std == 0.0);
+}
+END_TEST
+
 Suite *suite_judge(void) {
   Suite *s = suite_create("judge");
   TCase *tc = tcase_create("core");
@@ -166,6 +213,8 @@ Suite *suite_judge(void) {
   tcase_add_test(tc, peak_and_std_equal_profile);
   tcase_add_test(tc, peak_and_std_shift_free);
   tcase_add_test(tc, radix_sort_is_stable_sort);
+  tcase_add_test(tc, verify_offsets_hand_cases);
+  tcase_add_test(tc, evaluate_one_byte_arena);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -731,6 +731,51 @@ START_TEST(inplace_param) {
 }
 END_TEST
 
+/* A view of an empty view of output 1 of a tuple resolves to that output,
+ * not to output 0.  x (input) -> t = split(x): t:0 20 B, t:1 30 B; U views
+ * [t, 1] with `outputs: []`; V (30 B) views U; Y reads V; Z reads [t, 0].
+ * Steps 0..5.  t:1's readers: U (2), V (3, naming U: its storage) and Y
+ * (4, through V), so t:1 lives [1, 4]; t:0 is read by Z only: [1, 5]. */
+START_TEST(view_of_empty_view_of_output_1) {
+  mp_graph *g = tl_graph(
+      "{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":100,\"inputs\":[]},"
+      "{\"id\":1,\"outputs\":[20,30],\"inputs\":[0]},"
+      "{\"id\":2,\"op\":\"view\",\"outputs\":[],\"inputs\":[[1,1]],\"alias\":[1,1]},"
+      "{\"id\":3,\"op\":\"view\",\"size\":30,\"inputs\":[2],\"alias\":2},"
+      "{\"id\":4,\"size\":5,\"inputs\":[3]},"
+      "{\"id\":5,\"size\":5,\"inputs\":[[1,0]]}]}");
+  ck_assert_int_eq(g->root_of[3][0], g->root_of[1][1]);
+  ck_assert_int_eq(mp_view_storage(g, 3), g->root_of[1][1]);
+  mp_problem p;
+  mp_problem_from_order(g, g->given, 1, &p);
+  check_iv(g, &p, "1:1", 1, 4);
+  check_iv(g, &p, "1:0", 1, 5);
+  mp_problem_destroy(&p);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* DESIGN 1.1: for a node with one output, `j` and `[j, 0]` name the same
+ * tensor, so a view reading [0, 0] may alias 0.  x (8 B) <- v, a view of
+ * x, <- y (4 B): one buffer for x and v; x's readers v (step 1) and y
+ * (step 2, through v), so x lives [0, 2]; y is a sink: [2, 2]. */
+START_TEST(alias_j_reads_j0) {
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":8,\"inputs\":[]},"
+                         "{\"id\":1,\"op\":\"view\",\"size\":8,\"inputs\":[[0,0]],\"alias\":0},"
+                         "{\"id\":2,\"size\":4,\"inputs\":[1]}]}");
+  ck_assert_int_eq(g->n_buf, 2);
+  ck_assert_int_eq(g->root_of[1][0], g->root_of[0][0]);
+  mp_problem p;
+  mp_problem_from_order(g, g->given, 1, &p);
+  check_iv(g, &p, "0", 0, 2);
+  check_iv(g, &p, "2", 2, 2);
+  mp_problem_destroy(&p);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* A view with `outputs: []` still views its storage: a view of it belongs
  * to that storage, naming it reads the storage, and an in-place write
  * through it writes the storage (DESIGN 1.2: follow the alias links to the
@@ -1052,6 +1097,8 @@ Suite *suite_model(void) {
   tcase_add_test(tc, inplace_slices_then_copy);
   tcase_add_test(tc, inplace_param);
   tcase_add_test(tc, view_through_empty_view);
+  tcase_add_test(tc, alias_j_reads_j0);
+  tcase_add_test(tc, view_of_empty_view_of_output_1);
   tcase_add_test(tc, multi_output_dead_value);
   tcase_add_test(tc, late_graph_input);
   tcase_add_test(tc, workspace);

@@ -497,6 +497,26 @@ START_TEST(invalid_classes) {
 }
 END_TEST
 
+/* DESIGN 1.1: a graph with no nodes is valid and every figure is 0, the
+ * figures of 6.3 too: its only plan is empty, base_time 0, duration 0, and
+ * overhead 0 (not 0/0: a base_time of 0 leaves overhead undefined only
+ * when some node exists). */
+START_TEST(empty_graph_events) {
+  mp_graph *g = tl_graph("{\"nodes\":[]}");
+  mp_events p;
+  mp_events_init(&p);
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, &p, 0, NULL, &err) == 0, "%s", err.msg);
+  mp_ev_figures f;
+  mp_events_evaluate(g, &p, 0, 0, &f);
+  ck_assert(f.live_peak == 0 && f.duration == 0 && f.base_time == 0 && f.stall_time == 0);
+  ck_assert_msg(f.overhead == 0.0, "overhead %g", f.overhead);
+  mp_events_destroy(&p);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- time, by hand ---- */
 
 /* x (input, 400 B) -> a (cost 2, 100 B) -> b (cost 3) -> c (cost 1, reads a and b). */
@@ -787,6 +807,14 @@ START_TEST(floor_is_proven) {
   ck_assert_int_eq(mp_node_need(g, 3), 100 + 20 + 30);
   ck_assert_int_eq(mp_events_floor(g), 150);
   mp_graph_destroy(g);
+  /* the outputs' term decides: x (input, 1 B) read by a and b (50 B each),
+   * both sinks, so graph outputs: 100 B resident at the end, above the
+   * inputs (1) and a node's need (1 + 50 = 51) */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+               "{\"id\":1,\"size\":50,\"inputs\":[0]},{\"id\":2,\"size\":50,\"inputs\":[0]}]}");
+  ck_assert_int_eq(mp_node_need(g, 1), 51);
+  ck_assert_int_eq(mp_events_floor(g), 100);
+  mp_graph_destroy(g);
   /* every valid random plan is at or above it */
   mp_rng r;
   mp_rng_seed(&r, 6204);
@@ -979,6 +1007,7 @@ Suite *suite_remat(void) {
   tcase_add_test(tc, equivalence_rule);
   tcase_add_test(tc, oracle_random_plans);
   tcase_add_test(tc, invalid_classes);
+  tcase_add_test(tc, empty_graph_events);
   tcase_add_test(tc, time_by_hand);
   tcase_add_test(tc, decisions);
   tcase_add_test(tc, first_orders);

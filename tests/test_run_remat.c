@@ -526,8 +526,33 @@ START_TEST(event_plan_files_verify) {
   tampered(g, plan, "offsets", off, "overlap");
   tampered(g, plan, "duration", json_real(r.remat.fig.duration + 1), "figure duration");
   tampered(g, plan, "recomputed", json_integer(0), "figure recomputed");
+  /* every other figure of 6.3 the judge recomputes, each off by one */
+  const mp_ev_figures *ef = &r.remat.fig;
+  tampered(g, plan, "base_time", json_real(ef->base_time + 1), "figure base_time");
+  tampered(g, plan, "overhead", json_real(ef->overhead + 1), "figure overhead");
+  tampered(g, plan, "recompute_time", json_real(ef->recompute_time + 1), "figure recompute_time");
+  tampered(g, plan, "stall_time", json_real(ef->stall_time + 1), "figure stall_time");
+  tampered(g, plan, "transferred", json_integer(ef->transferred + 1), "figure transferred");
+  tampered(g, plan, "stale_reruns", json_integer(ef->stale_reruns + 1), "figure stale_reruns");
+  tampered(g, plan, "residencies", json_integer(json_integer_value(json_object_get(plan, "residencies")) + 1),
+           "figure residencies");
+  /* a lower bound below the events floor, which every plan meets */
+  tampered(g, plan, "lower_bound", json_integer(1), "is below the bound");
   tampered(g, plan, "bandwidth", json_real(-1), "bandwidth");
   tampered(g, plan, "order", json_pack("[iiiiiiii]", 0, 1, 2, 3, 4, 5, 7, 6), "\"order\"");
+  /* base_time 0 (every cost 0): overhead = duration / 0 - 1 is undefined,
+   * so a plan that states one is refused (DESIGN 6.3 defines none) */
+  mp_graph *free_g = tl_graph("{\"name\":\"free\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]},"
+                              "{\"id\":1,\"size\":8,\"inputs\":[0],\"cost\":0}]}");
+  mp_result fr;
+  ck_assert_int_eq(run(free_g, (req){.remat = "keepall", .budget = 16}, &fr), MP_OK);
+  json_t *fplan;
+  char *fpath = write_plan(free_g, &fr, &fplan);
+  tampered(free_g, fplan, "overhead", json_real(0), "base_time is 0");
+  json_decref(fplan);
+  free(fpath);
+  mp_result_destroy(&fr);
+  mp_graph_destroy(free_g);
   /* another graph: said at once */
   mp_graph *other = tl_graph(CHAIN);
   mp_instance oin = {other, NULL};
