@@ -263,18 +263,11 @@ static int whole_graph_bound(mp_ctx *c, int rc) {
   return rc;
 }
 
-/* Non-input nodes: the stages of the whole graph's model. */
-static int stages(const mp_graph *g) {
-  int n = 0;
-  for (int v = 0; v < g->n; v++) n += !g->nodes[v].is_input;
-  return n;
-}
-
 /* On a contraction of the order, less a share of a time limit kept for
  * the bound's LP on the whole graph when it is within max_nodes (the
  * contraction's own claims hold for it alone). */
 static int solve_by_contraction(mp_ctx *c, bool strict) {
-  bool whole = c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && stages(c->g) <= c->opt[OPT_max_nodes];
+  bool whole = c->bandwidth <= 0 && c->opt[OPT_bound] != 0 && rc_stages(c->g) <= c->opt[OPT_max_nodes];
   double deadline = c->deadline;
   if (whole && deadline > 0) c->deadline = mp_now() + (1 - c->opt[OPT_bound_share]) * (deadline - mp_now());
   int rc = rc_solve(c, (int)c->opt[OPT_segments], strict, solve_contracted);

@@ -609,11 +609,13 @@ void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out) {
 
 /* ---- solving on the contraction ---- */
 
-bool rc_wanted(const mp_graph *g, double above) {
+int rc_stages(const mp_graph *g) {
   int stages = 0;
   for (int v = 0; v < g->n; v++) stages += !g->nodes[v].is_input;
-  return above > 0 && stages > above;
+  return stages;
 }
+
+bool rc_wanted(const mp_graph *g, double above) { return above > 0 && rc_stages(g) > above; }
 
 /* Does any node run twice? */
 static bool reruns(const mp_graph *g, const mp_events *p) {
@@ -699,8 +701,7 @@ static int solve_once(mp_ctx *c, int segments, const int *orig_cap, rc_inner inn
 }
 
 int rc_solve(mp_ctx *c, int segments, bool strict, rc_inner inner) {
-  int stages = 0, n_seg = 0, rc;
-  for (int v = 0; v < c->g->n; v++) stages += !c->g->nodes[v].is_input;
+  int stages = rc_stages(c->g), n_seg = 0, rc;
   int *cap = NULL;
   if (strict) {
     cap = mp_xmalloc(sizeof(int) * ((size_t)stages + 1));

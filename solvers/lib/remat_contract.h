@@ -66,6 +66,8 @@ void rc_destroy(rc_contract *r);
  * segment's runs after its first skip the inert positions (when set). */
 void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out);
 
+/* The stages of g: its non-input nodes. */
+int rc_stages(const mp_graph *g);
 /* Is a contraction wanted: above > 0 and the graph has more stages
  * (non-input nodes) than that? */
 bool rc_wanted(const mp_graph *g, double above);
