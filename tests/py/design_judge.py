@@ -755,6 +755,48 @@ def stale_reruns(g, events):
     return count
 
 
+# ---------------------------------------------------------------- 1.4 fixed-lifetime problems
+
+def read_csv(path):
+    """1.4: MiniMalloc's CSV `id,lower,upper,size`, half-open [lower, upper), optional
+    `alignment` and `offset` columns; "Blank lines and CRLF line ends are accepted"."""
+    with open(path, newline="") as f:
+        lines = [ln.strip("\r\n").strip() for ln in f.read().replace("\r\n", "\n").split("\n")]
+    lines = [ln for ln in lines if ln]
+    head = [h.strip() for h in lines[0].split(",")]
+    rows = {}
+    for ln in lines[1:]:
+        r = dict(zip(head, (x.strip() for x in ln.split(","))))
+        rows[r["id"]] = {k: (int(v) if k != "id" and v != "" else v) for k, v in r.items()}
+    return rows
+
+
+def judge_csv(problem, solution, align=1):
+    errors, prob, sol = [], read_csv(problem), read_csv(solution)
+    if set(prob) != set(sol):
+        errors.append("the solution's ids are not the problem's")
+    items, offsets = {}, {}
+    for k, r in prob.items():
+        a = r.get("alignment") or align
+        items[k] = (r["lower"], r["upper"], r["size"])
+        o = sol.get(k, {}).get("offset")
+        offsets[k] = o
+        if r.get("offset") not in (None, "") and o != r["offset"]:
+            errors.append(f"{k}: pinned at {r['offset']}, placed at {o}")   # 1.4 "pins that buffer"
+        if isinstance(o, int) and o % a:
+            errors.append(f"{k}: offset {o} not a multiple of its alignment {a}")
+    notes = []
+    check_offsets(items, offsets, 1, errors, notes, half_open_overlap)
+    pts = sorted({lo for (lo, _, _) in items.values()})
+    peak = max((sum(s for (lo, hi, s) in items.values() if lo <= t < hi) for t in pts), default=0)
+    arena = max((offsets[k] + s for k, (_, _, s) in items.items()
+                 if s and isinstance(offsets[k], int)), default=0)
+    total = sum(s for (_, _, s) in items.values())
+    fig = {"live_peak": peak, "arena": arena, "sum_sizes": total, "buffers": len(items)}
+    fig.update(ratio_figures(arena, peak, total))
+    return {"valid": not errors, "errors": errors, "figures": fig}
+
+
 # ---------------------------------------------------------------- the judge
 
 def judge(g, plan, align=None, bandwidth=None):

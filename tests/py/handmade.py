@@ -90,6 +90,28 @@ GRAPHS = {
     "free_blocks_on_producer": [
         N(0, "input", 1000), N(1, size=1000, inputs=[], cost=10), N(2, size=10, inputs=[0]),
         N(3, "output", 0, [2])],
+    "dead_input_late": [
+        N(0, "input", 100), N(1, size=500, inputs=[0]), N(2, "input", 9000),
+        N(3, size=10, inputs=[1]), N(4, "output", 0, [3])],
+    "alias_tensor_vs_input": [
+        N(0, "input", 64), N(1, outputs=[128, 256], inputs=[0]),
+        N(2, "getitem", 128, [1], alias=[1, 0]), N(3, size=64, inputs=[0]),
+        N(4, "view", 64, [[3, 0]], alias=3), N(5, size=32, inputs=[2, 4])],
+    "output_reads_tuple_whole": [
+        N(0, "input", 64), N(1, outputs=[128, 256, 0], inputs=[0]), N(2, size=64, inputs=[0]),
+        N(3, "output", 0, [1, 2])],
+    "no_output_node_read": [
+        N(0, "input", 64), N(1, outputs=[], inputs=[0]), N(2, size=64, inputs=[1, 0])],
+    "extra_keys": [
+        dict(N(0, "input", 64), shape=[1, 16], dtype="float32", foo={"x": [1, 2]}),
+        dict(N(1, size=128, inputs=[0]), param_bytes=5, phase="fwd", cost=2)],
+    "inplace_chain_middle": [
+        N(0, "input", 64), N(1, size=1024, inputs=[0]), N(2, "view", 1024, [1], alias=1),
+        N(3, "view", 1024, [2], alias=2), N(4, size=64, inputs=[1]),
+        N(5, "relu_", 1024, [2], inplace=True, alias=2), N(6, size=64, inputs=[3]),
+        N(7, size=32, inputs=[5, 4, 6])],
+    "huge_sizes": [
+        N(0, "input", 2**62), N(1, size=2**62, inputs=[0]), N(2, size=64, inputs=[1, 0])],
     "mult_output_nodes": [
         N(0, "input", 64), N(1, size=128, inputs=[0]), N(2, size=256, inputs=[1]),
         N(3, "output", 0, [1]), N(4, size=32, inputs=[2]), N(5, "output", 0, [4])],
@@ -108,6 +130,10 @@ BAD = {
     "bad_size_and_outputs": [N(0, "input", 64, outputs=[1])],
     "bad_id_range": [N(0, "input", 64), N(5, size=8, inputs=[0])],
     "bad_self_loop": [N(0, size=8, inputs=[0])],
+    "bad_size_2p63": [N(0, "input", 2**63)],
+    "bad_size_2p64": [N(0, "input", 2**64)],
+    "bad_read_empty_outputs": [N(0, "input", 64), N(1, outputs=[], inputs=[0]),
+                               N(2, size=8, inputs=[[1, 0]])],
 }
 
 
@@ -175,6 +201,20 @@ EVENT_PLANS = [
         ["run", 8], ["free", "6"], ["run", 6], ["free", "7"], ["run", 7]]),
     ("costs_bandwidth", "output_node_never_runs", [
         ["run", 1], ["run", 2], ["run", 3], ["run", 4], ["run", 5], ["run", 6], ["run", 7]]),
+    ("costs_bandwidth", "name_j0", [
+        ["run", 1], ["run", 2], ["free", "1:0"], ["run", 3], ["run", 4], ["run", 5],
+        ["run", 6], ["run", 7], ["run", 8]]),
+    ("workspace_zero_sizes", "free_ws", [
+        ["run", 1], ["free", "ws:1"], ["run", 2], ["run", 3], ["run", 4], ["run", 5]]),
+    ("costs_bandwidth", "offload_bw0", [
+        ["run", 1], ["out", "1"], ["run", 2], ["free", "1"], ["run", 3], ["run", 4],
+        ["run", 5], ["free", "4"], ["free", "3"], ["in", "1"], ["run", 6], ["free", "5"],
+        ["free", "2"], ["run", 7], ["free", "6"], ["free", "1"], ["free", "0"], ["run", 8]]),
+    ("dead_input_late", "keepall", "KEEPALL"),
+    ("inplace_chain_middle", "keepall", "KEEPALL"),
+    ("inplace_chain_middle", "rerun_reader_of_view", [
+        ["run", 1], ["run", 2], ["run", 3], ["run", 4], ["run", 5], ["run", 6], ["free", "6"],
+        ["run", 6], ["run", 7]]),
     ("free_blocks_on_producer", "keepall", "KEEPALL"),
     ("free_blocks_on_producer", "in_after_free_of_dead", [
         ["out", "0"], ["free", "0"], ["run", 1], ["free", "1"], ["in", "0"], ["run", 2],
@@ -223,4 +263,23 @@ EVENT_PLANS = [
     ("empty", "keepall", "KEEPALL"),
     ("inplace_on_input", "keepall", "KEEPALL"),
     ("input_late_and_unread", "keepall", "KEEPALL"),
+]
+
+
+# hand-written (order, offsets) plans: (graph, plan name, order or "GIVEN"); offsets: no reuse
+ORDER_PLANS = [
+    ("ids_shuffled", "input_last", [0, 3, 1, 2]),
+    ("input_late_and_unread", "given", "GIVEN"),
+    ("input_late_and_unread", "unread_input_first", [4, 1, 2, 0, 3]),
+    ("inplace_edges", "inplace_edge_broken", [0, 1, 2, 4, 3, 5, 6]),
+    ("inplace_edges", "reader_after_second_writer", [0, 1, 2, 3, 5, 4, 6]),
+    ("inplace_chain_middle", "view_reader_before_writer", [0, 1, 2, 3, 4, 6, 5, 7]),
+    ("inplace_two_writers_view_reader", "given", "GIVEN"),
+    ("dead_input_late", "given", "GIVEN"),
+    ("dead_input_late", "dead_input_first", [2, 0, 1, 3, 4]),
+    ("alias_minus1", "param_reader_before_sgd", [0, 1, 2, 3, 5, 4, 6]),
+    ("workspace_zero_sizes", "given", "GIVEN"),
+    ("tuple_getitem", "given", "GIVEN"),
+    ("huge_sizes", "given", "GIVEN"),
+    ("empty", "given", "GIVEN"),
 ]
