@@ -14,7 +14,8 @@ Each rule is one function; its comment quotes the DESIGN line it implements.
 AMBIGUITIES = [
     # (id, the question, the readings, the one taken (first = taken))
     ("A1", "outputs: [x] (a one-element list): is its buffer named 'J' or 'J:0'?",
-     ["'J:0' (it was given as `outputs`, a tuple)", "'J' (the node has one output)"]),
+     ["'J' (the node has one output: 'a single-output node'; memplan also accepts 'J:0')",
+      "'J:0' (it was given as `outputs`, a tuple)"]),
     ("A2", "alias: -1 with inplace: which storage is written (for in-place edges)?",
      ["one storage per alias:-1 chain (the node with alias -1 is its owner); no buffer",
       "all parameters are one storage", "no storage at all: no in-place edges"]),
@@ -68,6 +69,14 @@ AMBIGUITIES = [
     ("A18", "a dead input when events free it before the first run: 6.2's consistency claim"
             " (section-1 figures) counts it at step 0, 6.3 samples never see it",
      ["6.3 literal (samples only)"]),
+    ("A22", "1.1 'overflowing size': overflowing what?",
+     ["above 2^63 - 1 (a signed 64-bit byte count)", "memplan: above 2^56"]),
+    ("A23", "6.3 residencies 'on event indices': where does a residency that exists at the start"
+            " (an input's) begin?",
+     ["before event 0 (index -1): the inputs all coexist at the start",
+      "at event 0: an input freed at event 0 is the empty item [0, 0) and conflicts with nothing"]),
+    ("A24", "6.3 budget --budget-frac F: F x P exactly, or rounded?",
+     ["ceil(F x P): the anchors of 6.4 say 0.9 x 46,319 = 41,688", "floor: live_peak <= F x P"]),
     ("A19", "lower bound of an events plan (6.3 'No plan can go below the largest per-node"
             " need')", ["max over v of (distinct buffers read + outputs + workspace)",
                         "also the graph inputs / graph outputs"]),
@@ -232,7 +241,7 @@ def storage_of(nodes, j, k):
 def buffer_name(nodes, s):
     """1.5: "J" the buffer of a single-output node J, "J:K" output K of a multi-output node (A1)."""
     _, j, k = s
-    return str(j) if nodes[j].single else f"{j}:{k}"
+    return str(j) if len(nodes[j].sizes) == 1 else f"{j}:{k}"
 
 
 def is_buffer(nodes, s):
@@ -493,10 +502,11 @@ def parse_buffer_name(g, name):
         return None
     if not 0 <= j < len(nodes) or nodes[j].alias is not None:
         return None
+    single = len(nodes[j].sizes) == 1
     if k is None:
-        b = ("t", j, 0) if nodes[j].single else None
+        b = ("t", j, 0) if single else None
     else:
-        b = ("t", j, k) if (not nodes[j].single and k < len(nodes[j].sizes)) else None
+        b = ("t", j, k) if (not single and k < len(nodes[j].sizes)) else None
     return b if b is not None and is_buffer(nodes, b) else None
 
 
@@ -622,7 +632,8 @@ def memory_samples(g, events):
     is released. An `in J` adds J, and the memory is sampled. A `free` subtracts." (A13)"""
     nodes = g["nodes"]
     mem = sum(size_of(nodes, b) for b in all_buffers(nodes) if nodes[b[1]].op == "input")
-    samples = [mem] if INITIAL_SAMPLE else []
+    has_input = any(v.op == "input" for v in nodes)
+    samples = [mem] if INITIAL_SAMPLE and has_input else []
     for kind, arg in events:
         if kind == "run":
             v = nodes[arg]
@@ -648,7 +659,8 @@ def residency_items(g, res):
         size = nodes[b[1]].workspace if b[0] == "ws" else size_of(nodes, b)
         key = base if base not in first else f"{base}@{lo}"
         first.setdefault(base, lo)
-        items[key] = (max(lo, 0), hi, size)
+        # A23: buffers resident at the start (lo = -1) all live together before event 0.
+        items[key] = (lo, hi, size)
     return items
 
 
@@ -846,19 +858,33 @@ def judge(g, plan, align=None, bandwidth=None):
     return {"valid": not errors, "errors": errors, "notes": notes, "figures": fig}
 
 
-EXACT = ("live_peak", "arena", "sum_sizes", "recomputed", "transferred")
+EXACT = ("nodes", "buffers", "live_peak", "arena", "sum_sizes", "recomputed", "transferred",
+         "residencies", "stale_reruns", "given_arena")
 REAL = ("fragmentation", "reuse_ratio", "reduction_vs_noreuse", "duration", "base_time",
-        "overhead", "recompute_time", "stall_time")
+        "overhead", "recompute_time", "stall_time", "profile_std")
 
 
 def check_reported(plan, fig, errors):
-    """1.5: "the reported figures recompute exactly"."""
+    """1.5: "the reported figures recompute exactly". given_arena (bysize's tie rule is not
+    DESIGN's) is taken from the plan to check reduction_vs_given; a lower_bound must lie
+    between the bound every plan meets and the live peak; a budget must hold (6.3)."""
+    fig = dict(fig)
+    if "samples_std" in fig:
+        fig["profile_std"] = fig["samples_std"]
+    if plan.get("given_arena"):
+        fig["given_arena"] = plan["given_arena"]
+        fig["reduction_vs_given"] = 1 - fig["arena"] / plan["given_arena"]
     for k in EXACT:
         if plan.get(k) is not None and k in fig and plan[k] != fig[k]:
             errors.append(f"reported {k} {plan[k]} != recomputed {fig[k]}")
-    for k in REAL:
-        if plan.get(k) is not None and k in fig and not close(plan[k], fig[k]):
+    for k in REAL + ("reduction_vs_given",):
+        if plan.get(k) is not None and fig.get(k) is not None and not close(plan[k], fig[k]):
             errors.append(f"reported {k} {plan[k]} != recomputed {fig[k]}")
+    lb, floor = plan.get("lower_bound"), fig.get("remat_lower_bound", fig.get("sched_lower_bound"))
+    if lb is not None and floor is not None and not floor <= lb <= fig["live_peak"]:
+        errors.append(f"reported lower_bound {lb} not in [{floor}, {fig['live_peak']}]")
+    if plan.get("budget") is not None and fig["live_peak"] > plan["budget"]:
+        errors.append(f"live peak {fig['live_peak']} above the budget {plan['budget']}")
 
 
 def close(a, b, rel=1e-9):
