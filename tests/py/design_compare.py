@@ -2,7 +2,7 @@
 """design_compare: run memplan on many graphs and solver chains, and compare every figure it
 prints, and every verdict of `memplan verify`, with tests/py/design_judge.py.
 
-    design_compare.py [--seed N] [--quick] [--literal] [--memplan BIN] [--work DIR]
+    design_compare.py [--seed N] [--quick] [--literal] [--remat-heavy] [--memplan BIN] [--work DIR]
 
 Prints one line per disagreement and a count of cases by kind; exit 1 on any disagreement.
 --quick stays under a minute.
@@ -191,6 +191,11 @@ class Compare:
             self.count("place_optimal_above_peak")
 
     def check_remat(self, g, rep, f, args, case, kind):
+        self.count("remat_plan:copies" if f["transferred"] else "remat_plan:no_copies")
+        if f["recomputed"]:
+            self.count("remat_plan:recomputes")
+        if f["stale_reruns"]:
+            self.count("remat_plan:stale_reruns")
         if not dj.close(rep["profile_std"], f["samples_std"], 1e-6):
             self.diff(kind, case, "profile_std (events)", rep["profile_std"], f["samples_std"])
         b = rep.get("budget")
@@ -225,6 +230,12 @@ class Compare:
         for k in ("live_peak", "sum_sizes", "buffers", "nodes"):
             if rep.get(k) != f.get(k):
                 self.diff(kind, os.path.basename(graph), k, rep.get(k), f.get(k))
+        if len(g["nodes"]) <= 14 and rep.get("lower_bound") is not None:
+            opt = brute_min_peak(g)
+            self.count("info:brute_force_optimum")
+            if rep["lower_bound"] > opt:
+                self.diff(kind, os.path.basename(graph), "info lower_bound above the optimum",
+                          rep["lower_bound"], opt)
         ie = len(dj.inplace_edges(g["nodes"], g["order"]) - dj.data_edges(g["nodes"]))
         if rep.get("inplace_edges") != ie:
             self.diff(kind, os.path.basename(graph), "inplace_edges", rep.get("inplace_edges"), ie)
@@ -635,6 +646,9 @@ def brute_min_peak(g):
 
 # ---------------------------------------------------------------- the driver
 
+REMAT_SHARE = 0.5
+
+
 def solver_args(r, g_nodes, has_remat_ok):
     order = r.choice([o for o in ORDERS if g_nodes <= SMALL_ONLY.get(o, 10**9)])
     place = r.choice([p for p in PLACERS if g_nodes * 2 <= SMALL_ONLY.get(p, 10**9)])
@@ -645,10 +659,14 @@ def solver_args(r, g_nodes, has_remat_ok):
     args = ["--order", order, "--place", place, "--align", str(r.choice([1, 4, 64, 64, 256]))]
     if order in ("sa", "ga") or place in ("hillclimb", "exact", "ilp-place"):
         args += ["--time-limit", "1"]
-    if has_remat_ok and r.random() < 0.5:
+    if has_remat_ok and r.random() < REMAT_SHARE:
         rem = r.choice([m for m in REMATS if g_nodes <= SMALL_ONLY.get(m, 10**9)])
+        if r.random() < 0.2:
+            rem += "," + r.choice(["remat-sa", "swap-greedy", "remat-ga"])
         args += ["--remat", rem, "--budget-frac", str(r.choice([0.5, 0.6, 0.7, 0.8, 0.9, 1.0]))]
-        if r.random() < 0.5:
+        if r.random() < 0.2:
+            args += ["--set", r.choice(["remat-sa.strict=0", "remat-ga.strict=0"])]
+        if r.random() < (0.9 if REMAT_SHARE > 0.5 else 0.5):
             args += ["--bandwidth", str(r.choice([0, 1000, 100000, 10**7]))]
         if "--time-limit" not in args:
             args += ["--time-limit", "1"]
@@ -673,6 +691,9 @@ def main(argv):
             keep = True
         elif a == "--literal":
             literal = True
+        elif a == "--remat-heavy":
+            global REMAT_SHARE
+            REMAT_SHARE = 0.85
     # A13: by default compare under memplan's reading (the start is a sample), so that the
     # one known difference does not hide the others; --literal compares 6.3 as written.
     dj.INITIAL_SAMPLE = not literal

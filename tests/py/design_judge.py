@@ -741,7 +741,8 @@ def figures_6_3(g, events, runs_first, bandwidth):
             moved += size_of(nodes, parse_buffer_name(g, arg))   # "bytes copied, both directions"
     return {"live_peak": max(samples, default=0), "samples_std": pop_std(samples),
             "duration": duration, "base_time": base,
-            "overhead": duration / base - 1 if base else None,   # undefined when base_time is 0
+            # undefined when base_time is 0, but 1.1: "A graph with no nodes ...; every figure is 0"
+            "overhead": duration / base - 1 if base else (0.0 if not nodes else None),
             "recompute_time": rec_t, "recomputed": rec_n,
             "stall_time": duration - run_cost, "transferred": moved,
             "remat_lower_bound": sched_lower_bound(g),
