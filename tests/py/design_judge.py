@@ -417,13 +417,19 @@ def bysize(items, align):
     return top
 
 
+def _off(offsets, key):
+    """An offset for the figures (a bad one is reported by check_offsets, counted as 0 here)."""
+    o = offsets.get(key, 0)
+    return o if isinstance(o, int) and not isinstance(o, bool) else 0
+
+
 def figures_1_3(g, order, offsets, align):
     nodes, n = g["nodes"], len(order)
     life = lifetimes(g, order)
     m = profile(life, n)
     live_peak = max(m, default=0)
     total = sum(s for (_, _, s) in life.values())      # 1.3: "sum of sizes = all buffers, workspaces included"
-    arena = max((offsets.get(key_of(nodes, b), 0) + s for b, (_, _, s) in life.items() if s), default=0)
+    arena = max((_off(offsets, key_of(nodes, b)) + s for b, (_, _, s) in life.items() if s), default=0)
     given_life = lifetimes(g, g["order"])
     given_arena = bysize([(a, d, s, key_of(nodes, b)) for b, (a, d, s) in given_life.items()], align)
     f = {"nodes": n, "buffers": len(life), "live_peak": live_peak, "arena": arena,
@@ -845,7 +851,7 @@ def judge(g, plan, align=None, bandwidth=None):
         items = residency_items(g, res)
         check_offsets(items, offsets, align, errors, notes, half_open_overlap)
         fig = figures_6_3(g, events, first_run, bandwidth)
-        arena = max((offsets.get(k, 0) + s for k, (_, _, s) in items.items() if s), default=0)
+        arena = max((_off(offsets, k) + s for k, (_, _, s) in items.items() if s), default=0)
         total = sum(s for (_, _, s) in items.values())
         fig.update({"arena": arena, "sum_sizes": total, "residencies": len(items)})
         fig.update(ratio_figures(arena, fig["live_peak"], total))
