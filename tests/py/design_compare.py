@@ -498,8 +498,13 @@ def write_csvs(work, r, count):
 def csv_cases(c, work, count):
     paths = write_csvs(work, c.rng, count)
     paths.append(os.path.join(ROOT, "graphs", "minimalloc", "examples", "input.12.csv"))
-    for p in paths:
-        for place in c.rng.sample(PLACERS, 3):
+    big = []
+    if count > 10:
+        d = os.path.join(ROOT, "graphs", "minimalloc", "challenging")
+        big = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".csv")]
+    fast = ["noreuse", "firstfit", "bestfit", "bysize", "bysize-ff", "pool"]
+    for p in paths + big:
+        for place in c.rng.sample(fast if p in big else PLACERS, 3):
             sol = c.path("sol.csv")
             args = ["--place", place, "--time-limit", "1"]
             if c.rng.random() < 0.3 and "pinned" not in p:

@@ -77,6 +77,11 @@ AMBIGUITIES = [
       "at event 0: an input freed at event 0 is the empty item [0, 0) and conflicts with nothing"]),
     ("A24", "6.3 budget --budget-frac F: F x P exactly, or rounded?",
      ["ceil(F x P): the anchors of 6.4 say 0.9 x 46,319 = 41,688", "floor: live_peak <= F x P"]),
+    ("A26", "profile std-dev of a fixed-lifetime file: over which steps?",
+     ["the integer times [min lower, max upper) (memplan)", "[0, max upper)"]),
+    ("A25", "an events plan's \"order\": DESIGN 1.5 defines it for (order, offsets) plans only",
+     ["any topological order (the first runs are checked by 6.2's own rule)",
+      "memplan: it must be the order of the first runs"]),
     ("A19", "lower bound of an events plan (6.3 'No plan can go below the largest per-node"
             " need')", ["max over v of (distinct buffers read + outputs + workspace)",
                         "also the graph inputs / graph outputs"]),
@@ -811,7 +816,20 @@ def judge_csv(problem, solution, align=1):
     arena = max((offsets[k] + s for k, (_, _, s) in items.items()
                  if s and isinstance(offsets[k], int)), default=0)
     total = sum(s for (_, _, s) in items.values())
-    fig = {"live_peak": peak, "arena": arena, "sum_sizes": total, "buffers": len(items)}
+    # A26: "over the steps" of a fixed-lifetime file: the integer times [min lower, max upper)
+    lo0 = min((lo for (lo, _, _) in items.values()), default=0)
+    hi0 = max((hi for (_, hi, _) in items.values()), default=0)
+    d = {}
+    for (lo, hi, sz) in items.values():
+        if lo < hi:
+            d[lo] = d.get(lo, 0) + sz
+            d[hi] = d.get(hi, 0) - sz
+    prof, cur = [], 0
+    for t in range(lo0, hi0):
+        cur += d.get(t, 0)
+        prof.append(cur)
+    fig = {"live_peak": peak, "arena": arena, "sum_sizes": total, "buffers": len(items),
+           "profile_std": pop_std(prof)}
     fig.update(ratio_figures(arena, peak, total))
     return {"valid": not errors, "errors": errors, "figures": fig}
 
