@@ -112,6 +112,9 @@ GRAPHS = {
         N(7, size=32, inputs=[5, 4, 6])],
     "huge_sizes": [
         N(0, "input", 2**62), N(1, size=2**62, inputs=[0]), N(2, size=64, inputs=[1, 0])],
+    "view_without_outputs": [
+        N(0, "input", 64), N(1, size=512, inputs=[0]), N(2, "view", None, [1], alias=1, outputs=[]),
+        N(3, size=64, inputs=[0]), N(4, size=32, inputs=[2, 3])],
     "mult_output_nodes": [
         N(0, "input", 64), N(1, size=128, inputs=[0]), N(2, size=256, inputs=[1]),
         N(3, "output", 0, [1]), N(4, size=32, inputs=[2]), N(5, "output", 0, [4])],
