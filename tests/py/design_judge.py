@@ -54,7 +54,8 @@ AMBIGUITIES = [
      ["no (6.3 literal); --initial-sample gives the other reading",
       "yes: the start is a sample (memplan; also what profile_std is taken over)"]),
     ("A14", "events plans: sum_sizes, profile_std (1.3 names) over what?",
-     ["sum_sizes = sum of residency items (+ workspaces); profile_std = std of the samples",
+     ["sum_sizes = sum of residency items (+ workspaces); profile_std = std of the samples"
+      " (memplan: the same, with the start sample of A13)",
       "the section-1 figures of the plan's order"]),
     ("A15", "events plans: which offset key names which residency? (DESIGN 1.5 names buffers"
             " only; memplan writes 'J' for the first residency and 'J@E' for the one made"
