@@ -83,6 +83,12 @@ AMBIGUITIES = [
     ("A25", "an events plan's \"order\": DESIGN 1.5 defines it for (order, offsets) plans only",
      ["any topological order (the first runs are checked by 6.2's own rule)",
       "memplan: it must be the order of the first runs"]),
+    ("A27", "a view with `outputs: []` named in a later node's inputs: does that node read the"
+            " view's storage?",
+     ["no: '`j` means every output of node j' and the node has none",
+      "yes (memplan: 'A view with outputs: [] still views its storage')"]),
+    ("A28", "a node field set to null (size, outputs, alias, workspace)",
+     ["malformed (not a number)", "memplan: the key left out"]),
     ("A19", "lower bound of an events plan (6.3 'No plan can go below the largest per-node"
             " need')", ["max over v of (distinct buffers read + outputs + workspace)",
                         "also the graph inputs / graph outputs"]),
