@@ -95,6 +95,8 @@ static int parse(int argc, char **argv, plot_cli *c) {
     fprintf(stderr, "memplan plot: --out FILE is required\n");
     return MP_EXIT_USAGE;
   }
+  for (int k = 0; k < c->o.n_outs; k++) /* before any solver runs */
+    if (mp_arg_out_place("plot", "--out", c->outs[k])) return MP_EXIT_USAGE;
   return MP_EXIT_OK;
 }
 

@@ -1314,9 +1314,9 @@ same "$A/two.lp" "$s_two" "--write-lp with two model-writing stages"
 echo old >"$A/keep.svg"; s_keep=$(md5sum <"$A/keep.svg")
 hostile 2 "x.txt: the extension must be .svg, .png or .pdf" "plot: a bad extension after a good --out" -- $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/x.txt"
 same "$A/keep.svg" "$s_keep" "plot: a bad extension after a good --out"
-hostile 1 "$A/missing/x.svg: cannot write: No such file or directory" "plot: --out into a missing folder after a good one" -- $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/missing/x.svg"
+hostile 2 "$A/missing/x.svg: its folder .* is missing" "plot: --out into a missing folder after a good one (refused before the solvers run)" -- $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/missing/x.svg"
 same "$A/keep.svg" "$s_keep" "plot: --out into a missing folder after a good one"
-hostile 1 "$A/dir.svg: is a directory" "plot: --out a directory after a good one" -- $BIN plot pareto tests/data/bench_results.csv --graph g2 --out "$A/keep.svg" --out "$A/dir.svg"
+hostile 2 "$A/dir.svg is a directory" "plot: --out a directory after a good one" -- $BIN plot pareto tests/data/bench_results.csv --graph g2 --out "$A/keep.svg" --out "$A/dir.svg"
 same "$A/keep.svg" "$s_keep" "plot: --out a directory after a good one"
 expect 0 "plot: three outputs" $BIN plot profile "$C10" --out "$A/keep.svg" --out "$A/k.png" --out "$A/k.pdf"
 grep -q '<svg' "$A/keep.svg" && head -c 4 "$A/k.png" | grep -q PNG && head -c 5 "$A/k.pdf" | grep -q '%PDF' &&
