@@ -23,9 +23,29 @@ void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node) {
   }
 }
 
+void mp_remat_once(const mp_graph *g, bool *node) {
+  bool *buf = mp_xcalloc((size_t)g->n_buf + 1, sizeof(bool));
+  mp_remat_inplace(g, buf, node);
+  free(buf);
+  /* root[v]: the alias -1 node whose parameter v views (given order: an
+   * alias target comes first), or -1 */
+  int *root = mp_xmalloc(sizeof(int) * ((size_t)g->n + 1));
+  bool *written = mp_xcalloc((size_t)g->n + 1, sizeof(bool));
+  for (int i = 0; i < g->n; i++) {
+    int v = g->given[i];
+    const mp_node *nd = &g->nodes[v];
+    root[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? v : root[nd->alias.node];
+    if (nd->inplace && root[v] >= 0) written[root[v]] = true;
+  }
+  for (int v = 0; v < g->n; v++)
+    if (g->nodes[v].inplace || (root[v] >= 0 && written[root[v]])) node[v] = true;
+  free(root);
+  free(written);
+}
+
 typedef struct replay {
   const mp_graph *g;
-  bool *res, *host, *inplace_buf, *inplace_node;
+  bool *res, *host, *inplace_buf, *once;
   int *runs;
   int next_first; /* position in the order of the next first run */
   int64_t live, peak;
@@ -47,7 +67,7 @@ static int run(replay *r, int i, int v, const int *order) {
       if (r->next_first >= g->n || order[r->next_first] != v) return bad(r, i, "run", v);
       r->next_first++;
     }
-  } else if (r->inplace_node[v]) {
+  } else if (r->once[v]) {
     return bad(r, i, "run", v);
   }
   for (int k = 0; k < g->n_reads[v]; k++)
@@ -107,9 +127,12 @@ int mp_remat_check(const mp_graph *g, const int *order, const mp_events *p, bool
   r.res = mp_xcalloc(nb, sizeof(bool));
   r.host = mp_xcalloc(nb, sizeof(bool));
   r.inplace_buf = mp_xcalloc(nb, sizeof(bool));
-  r.inplace_node = mp_xcalloc(n, sizeof(bool));
+  r.once = mp_xcalloc(n, sizeof(bool));
   r.runs = mp_xcalloc(n, sizeof(int));
-  mp_remat_inplace(g, r.inplace_buf, r.inplace_node);
+  bool *inplace_node = mp_xcalloc(n, sizeof(bool));
+  mp_remat_inplace(g, r.inplace_buf, inplace_node);
+  free(inplace_node);
+  mp_remat_once(g, r.once);
   for (int b = 0; b < g->n_buf; b++)
     if (g->bufs[b].kind == MP_BUF_TENSOR && g->bufs[b].born_at_start) {
       r.res[b] = true;
@@ -125,7 +148,7 @@ int mp_remat_check(const mp_graph *g, const int *order, const mp_events *p, bool
   free(r.res);
   free(r.host);
   free(r.inplace_buf);
-  free(r.inplace_node);
+  free(r.once);
   free(r.runs);
   return rc;
 }

@@ -8,14 +8,23 @@
 
 #include "events.h"
 
-/* Is p a valid plan whose first runs follow `order` (NULL: any topological
- * order), with copies only when `copies`?  Returns 0 and its live peak in
- * *peak (may be NULL), or -1 with a message in err (may be NULL). */
 /* The buffers some node writes in place (buf, one per g->bufs entry) and
  * the nodes of their alias sets (node, one per node): DESIGN 6.2 runs those
  * exactly once and never offloads or remakes their storage. */
 void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node);
+/* The nodes every solver runs at most once (node, one per node): those of
+ * mp_remat_inplace, every in-place writer (a parameter's too: `alias: -1,
+ * inplace`, an optimizer step), and the alias set of every parameter some
+ * node writes in place.  The judge lets a plan run a parameter's writer
+ * again (it owns no arena buffer); read strictly, DESIGN 6.2 does not, so
+ * no solver does.  None of the nodes it adds owns a buffer: a rerun of one
+ * never remakes anything a plan needs. */
+void mp_remat_once(const mp_graph *g, bool *node);
 
+/* Is p a valid plan whose first runs follow `order` (NULL: any topological
+ * order), with copies only when `copies`, and no node of mp_remat_once
+ * running twice?  Returns 0 and its live peak in *peak (may be NULL), or -1
+ * with a message in err (may be NULL). */
 int mp_remat_check(const mp_graph *g, const int *order, const mp_events *p, bool copies,
                    int64_t *peak, mp_error *err);
 

@@ -598,8 +598,8 @@ void rc_expand(const rc_contract *r, const mp_events *cp, mp_events *out) {
     bool again = ran[s] != 0;
     ran[s] = 1;
     for (int p = r->seg_start[s]; p < r->seg_start[s + 1]; p++) {
-      if (again && r->inert && r->inert[p]) continue; /* no frees follow it (rc_strict_inert) */
-      mp_events_push(out, MP_EV_RUN, r->node[p]);
+      if (!again || !r->inert || !r->inert[p]) /* (rc_strict_inert) */
+        mp_events_push(out, MP_EV_RUN, r->node[p]);
       for (int j = r->free_start[p]; j < r->free_start[p + 1]; j++)
         mp_events_push(out, MP_EV_FREE, r->free_buf[j]);
     }
@@ -677,7 +677,7 @@ static int solve_once(mp_ctx *c, int segments, const int *orig_cap, rc_inner inn
   char what[64];
   snprintf(what, sizeof what, "a %d-segment contraction of the order", r.n_seg);
   int *ccap = NULL;
-  r.inert = rc_strict_inert(&r); /* strict or not: a step counter run twice writes twice */
+  r.inert = rc_strict_inert(&r); /* strict or not: a writer run twice writes twice */
   if (orig_cap) {
     ccap = mp_xmalloc(sizeof(int) * ((size_t)r.cg->n + 1));
     rc_strict_caps(&r, orig_cap, ccap);

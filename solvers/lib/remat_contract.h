@@ -28,7 +28,9 @@
  * a merge is never made when the segment would need more than the budget.
  * Expansion: a run of a segment is the runs of its nodes in order, each
  * buffer internal to the segment freed right after its last reader there
- * (a dead value right after its birth); free/out/in of the contracted
+ * (a dead value right after its birth); a rerun skips the nodes that run
+ * once and own no buffer (rc_strict_inert: in-place writers, parameters'
+ * included); free/out/in of the contracted
  * buffers map one to one; pins and the added output node vanish.  The
  * duration is the contracted plan's. */
 #ifndef MP_LIB_REMAT_CONTRACT_H

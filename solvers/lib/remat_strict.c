@@ -1,6 +1,7 @@
 /* remat_strict.c - see remat_strict.h. */
 #include <stdlib.h>
 
+#include "lib/remat_check.h"
 #include "lib/remat_contract.h"
 #include "lib/remat_strict.h"
 #include "storage.h"
@@ -95,15 +96,11 @@ void rs_strict_caps(const mp_graph *g, const int *order, int *cap) {
 uint8_t *rc_strict_inert(const rc_contract *r) {
   const mp_graph *g = r->g;
   int N = r->seg_start[r->n_seg];
-  uint8_t *read = mp_xcalloc((size_t)g->n + 1, 1), *inert = mp_xcalloc((size_t)N + 1, 1);
-  for (int v = 0; v < g->n; v++)
-    for (int i = 0; i < g->nodes[v].n_in; i++) read[g->nodes[v].in[i].node] = 1;
-  for (int p = 0; p < N; p++) {
-    int v = r->node[p];
-    const mp_node *nd = &g->nodes[v];
-    inert[p] = nd->inplace && nd->has_alias && !read[v] && r->free_start[p] == r->free_start[p + 1];
-  }
-  free(read);
+  bool *once = mp_xcalloc((size_t)g->n + 1, sizeof(bool));
+  mp_remat_once(g, once);
+  uint8_t *inert = mp_xcalloc((size_t)N + 1, 1);
+  for (int p = 0; p < N; p++) inert[p] = once[r->node[p]] && g->nodes[r->node[p]].has_alias;
+  free(once);
   return inert;
 }
 

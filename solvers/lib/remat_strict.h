@@ -28,12 +28,13 @@ struct rc_contract;
  * stale in every stage after p; p when its first rerun would already be. */
 void rs_strict_caps(const mp_graph *g, const int *order, int *cap);
 
-/* Per position of a contraction, the nodes a rerun of their segment may
- * skip: an in-place writer that owns no buffer, whose outputs no node
- * reads and after which no buffer is freed (an optimizer's step counter):
- * the segment's crossing outputs do not need it, and running it again
- * would write once more.  Skipping a run only removes a memory sample and
- * its cost. */
+/* Per position of a contraction, the nodes a rerun of their segment
+ * skips: those that run at most once (mp_remat_once) and own no buffer (a
+ * view: an in-place writer, a parameter's step counter or optimizer step,
+ * a view of a parameter written in place).  The segment's crossing outputs
+ * and its other nodes' reads never need them, and running one again would
+ * write once more.  Skipping a run only removes a memory sample and its
+ * cost (the frees after it stay). */
 uint8_t *rc_strict_inert(const struct rc_contract *r);
 
 /* The caps of a contraction's positions (its graph cg under corder), from
