@@ -15,10 +15,9 @@ void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node);
 /* The nodes every solver runs at most once (node, one per node): those of
  * mp_remat_inplace, every in-place writer (a parameter's too: `alias: -1,
  * inplace`, an optimizer step), and the alias set of every parameter some
- * node writes in place.  The judge lets a plan run a parameter's writer
- * again (it owns no arena buffer); read strictly, DESIGN 6.2 does not, so
- * no solver does.  None of the nodes it adds owns a buffer: a rerun of one
- * never remakes anything a plan needs. */
+ * node writes in place (the judge's rule too: a parameter written in place
+ * is a storage written in place).  None of the nodes it adds owns a
+ * buffer: a rerun of one never remakes anything a plan needs. */
 void mp_remat_once(const mp_graph *g, bool *node);
 
 /* Is p a valid plan whose first runs follow `order` (NULL: any topological

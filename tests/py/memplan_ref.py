@@ -874,6 +874,9 @@ def verify_events(m, evs, bandwidth):
     pinned_nodes = set()
     for b in pinned:
         pinned_nodes |= m.alias_set[b]
+    # a parameter written in place is such a storage too: its views run once
+    written = {m.param_of(w) for w in g.file_order if g.inplace[w] and m.view_of.get(w) == PARAM}
+    pinned_nodes |= {v for v in g.file_order if m.view_of.get(v) == PARAM and m.param_of(v) in written}
     step = {}
     for i, (kind, x) in enumerate(evs):
         if kind == RUN:
