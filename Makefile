@@ -52,7 +52,7 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
-        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit audit bench bench-full bench-remat bench-remat-strict \
+        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit test-design audit bench bench-full bench-remat bench-remat-strict \
         bench-scale bench-limits graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
@@ -172,7 +172,7 @@ TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 # end close together (CPU seconds on 2 cores: the sanitizer's unit tests and
 # its tests/cli.sh about 150 each, test-unit 125, the rest under 55 each).
 TEST_PARTS = $(if $(SOLVER),test-unit,test-asan-unit test-asan-cli test-unit test-asan-graphs \
-             test-cli test-audit test-install)
+             test-cli test-audit test-design test-install)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
 	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
@@ -205,6 +205,12 @@ $(BUILD)/mp_batch: tests/py/mp_batch.c $(CLI_OBJ) $(BUILD)/libmemplan.a
 test-audit: $(call unless_built,bin/memplan $(BUILD)/mp_batch)
 	$(Q)/usr/bin/python3 tests/py/audit.py --batch $(BUILD)/mp_batch --seed 1 --graphs 200 --plans 50 \
 	  --csvs 40 --invalid 60 --mutations 1 --claims 10 --order-claims 10 $(if $(filter 1,$(V)),,--quiet)
+
+# the judge written from DESIGN.md alone (tests/py/design_judge.py) against memplan, a
+# fixed-seed sample (~20 s): a disagreement that tests/data/djudge/known.tsv does not list fails
+test-design: $(call unless_built,bin/memplan)
+	$(Q)/usr/bin/python3 tests/py/design_compare.py --quick --seed 1 --memplan bin/memplan \
+	  $(if $(filter 1,$(V)),,--quiet)
 
 AUDIT_SEEDS ?= 1 2 3 4 5 6 7 8
 audit: bin/memplan $(BUILD)/mp_batch
