@@ -800,6 +800,9 @@ def main(argv):
     work = None
     it = iter(argv)
     for a in it:
+        if a in ("--seed", "--memplan", "--work") and not argv[argv.index(a) + 1:]:
+            print(f"design_compare: {a} needs a value", file=sys.stderr)
+            return 2
         if a == "--seed":
             seed = int(next(it))
         elif a == "--quick":
@@ -820,6 +823,12 @@ def main(argv):
         elif a == "--remat-heavy":
             global REMAT_SHARE
             REMAT_SHARE = 0.85
+        elif a in ("-h", "--help"):
+            print(__doc__.strip())
+            return 0
+        else:
+            print(f"design_compare: unknown argument {a!r}\n{__doc__.strip()}", file=sys.stderr)
+            return 2
     # A13: by default compare under memplan's reading (the start is a sample), so that the
     # one known difference does not hide the others; --literal compares 6.3 as written.
     dj.INITIAL_SAMPLE = not literal
