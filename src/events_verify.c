@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "storage.h"
 #include "util.h"
 
 static const char *const rule_names[MP_EVR_N] = {
@@ -73,19 +74,11 @@ static int fail(vstate *s, int i, mp_ev_rule rule, int node, int buf, const char
  * place is a storage written in place too: DESIGN 6.2 runs the nodes of its
  * alias set exactly once, as 1.2 orders its readers around the writes. */
 static void mark_inplace_params(vstate *s) {
-  const mp_graph *g = s->g;
-  int *param = mp_xmalloc(sizeof(int) * ((size_t)g->n + 1)); /* the alias -1 root, or -1 */
-  bool *written = mp_xcalloc((size_t)g->n + 1, sizeof(bool));
-  for (int i = 0; i < g->n; i++) { /* file order: an alias target comes first */
-    int v = g->given[i];
-    const mp_node *nd = &g->nodes[v];
-    param[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? v : param[nd->alias.node];
-    if (nd->inplace && param[v] >= 0) written[param[v]] = true;
-  }
-  for (int v = 0; v < g->n; v++)
-    if (param[v] >= 0 && written[param[v]]) s->inplace_node[v] = true;
-  free(param);
-  free(written);
+  mp_storages st;
+  mp_storages_build(s->g, &st);
+  for (int v = 0; v < s->g->n; v++)
+    if (st.param[v] >= 0 && st.n_writers[st.param[v]] > 0) s->inplace_node[v] = true;
+  mp_storages_free(&st);
 }
 
 static void mark_inplace(vstate *s) {

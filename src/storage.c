@@ -90,7 +90,7 @@ static void index_users(mp_storages *s, int n, size_t m) {
 void mp_storages_build(const mp_graph *g, mp_storages *s) {
   int n = g->n;
   size_t nz = (size_t)(n ? n : 1);
-  int *param = mp_xmalloc(sizeof(int) * nz);
+  int *param = s->param = mp_xmalloc(sizeof(int) * nz);
   s->n = g->n_buf;
   for (int i = 0; i < n; i++) { /* given order: an alias target comes first */
     int v = g->given[i];
@@ -110,12 +110,12 @@ void mp_storages_build(const mp_graph *g, mp_storages *s) {
   s->block = mp_xmalloc(sizeof(int) * (l.m ? l.m : 1));
   memcpy(s->block, l.a, sizeof(int) * l.m);
   free(l.a);
-  free(param);
   index_users(s, n, l.m);
 }
 
 void mp_storages_free(mp_storages *s) {
   free(s->writes);
+  free(s->param);
   free(s->n_writers);
   free(s->n_acc);
   free(s->acc);

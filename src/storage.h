@@ -3,7 +3,8 @@
  * which owns no arena memory but can be written in place (an optimizer
  * step).  Per node, the storages it reads data of and the one it writes in
  * place; per storage, the nodes that access it.  Model code: graph.c's
- * in-place edges and the evaluator's stale reruns (events_eval.c) use it. */
+ * in-place edges, the evaluator's stale reruns (events_eval.c) and the
+ * verifier's run-once rule for parameters written in place use it. */
 #ifndef MP_STORAGE_H
 #define MP_STORAGE_H
 
@@ -14,6 +15,7 @@
 typedef struct mp_storages {
   int n;                 /* buffers, then parameters */
   int *writes;           /* node -> the storage it writes in place, or -1 */
+  int *param;            /* node -> the parameter storage its alias chain ends at, or -1 */
   int *n_writers;        /* per storage */
   int *n_acc, **acc;     /* per node: the storages it reads data of, and the one it
                             writes, sorted (nothing for a pure view) */

@@ -6,6 +6,7 @@
 
 #include "lib/remat_check.h"
 #include "solver.h"
+#include "storage.h"
 
 void mp_remat_inplace(const mp_graph *g, bool *buf, bool *node) {
   for (int v = 0; v < g->n; v++) {
@@ -27,20 +28,11 @@ void mp_remat_once(const mp_graph *g, bool *node) {
   bool *buf = mp_xcalloc((size_t)g->n_buf + 1, sizeof(bool));
   mp_remat_inplace(g, buf, node);
   free(buf);
-  /* root[v]: the alias -1 node whose parameter v views (given order: an
-   * alias target comes first), or -1 */
-  int *root = mp_xmalloc(sizeof(int) * ((size_t)g->n + 1));
-  bool *written = mp_xcalloc((size_t)g->n + 1, sizeof(bool));
-  for (int i = 0; i < g->n; i++) {
-    int v = g->given[i];
-    const mp_node *nd = &g->nodes[v];
-    root[v] = !nd->has_alias ? -1 : nd->alias.node == MP_PARAM_ALIAS ? v : root[nd->alias.node];
-    if (nd->inplace && root[v] >= 0) written[root[v]] = true;
-  }
+  mp_storages st; /* a parameter written in place: its alias set runs once */
+  mp_storages_build(g, &st);
   for (int v = 0; v < g->n; v++)
-    if (g->nodes[v].inplace || (root[v] >= 0 && written[root[v]])) node[v] = true;
-  free(root);
-  free(written);
+    if (g->nodes[v].inplace || (st.param[v] >= 0 && st.n_writers[st.param[v]] > 0)) node[v] = true;
+  mp_storages_free(&st);
 }
 
 typedef struct replay {

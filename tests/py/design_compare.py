@@ -799,10 +799,11 @@ def main(argv):
     memplan = os.path.join(ROOT, "bin", "memplan")
     work = None
     it = iter(argv)
-    for a in it:
-        if a in ("--seed", "--memplan", "--work") and not argv[argv.index(a) + 1:]:
+    for k, a in enumerate(argv):
+        if a in ("--seed", "--memplan", "--work") and k + 1 == len(argv):
             print(f"design_compare: {a} needs a value", file=sys.stderr)
             return 2
+    for a in it:
         if a == "--seed":
             seed = int(next(it))
         elif a == "--quick":
