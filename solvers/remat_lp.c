@@ -125,12 +125,14 @@ static int round_lps(mp_ctx *c, const rs_model *m, lp_run *r, rs_dec *best, doub
 }
 
 /* Why no rounding fits, from the last LP's outcome (a refusal has said so
- * already).  The time limit makes it a timeout, never a claim. */
-static void no_plan(mp_ctx *c, int lp, int64_t lp_budget, int tries) {
+ * already).  The time limit makes it a timeout, never a claim: also when
+ * an LP stopped early because the time left looked too short for it (cut;
+ * the clock itself may not have run out yet). */
+static void no_plan(mp_ctx *c, int lp, int64_t lp_budget, int tries, bool cut) {
   if (c->status == MP_REFUSED) return;
   const char *s = tries == 1 ? "" : "s";
   long long b = (long long)c->budget;
-  if (lp == RM_LP_TIME || mp_time_up(c)) {
+  if (lp == RM_LP_TIME || cut || mp_time_up(c)) {
     c->status = MP_TIMEOUT;
     snprintf(c->msg, sizeof c->msg,
              "the time limit ended the LPs before a rounding fit budget %lld (%d LP%s solved and "
@@ -153,7 +155,7 @@ static void no_plan(mp_ctx *c, int lp, int64_t lp_budget, int tries) {
 static int conclude(mp_ctx *c, const rs_model *m, rs_dec *best, double best_cost, int tries,
                     const lp_run *last, bool cut) {
   if (!isfinite(best_cost)) {
-    no_plan(c, last->lp, last->lp_budget, tries);
+    no_plan(c, last->lp, last->lp_budget, tries, cut);
     return -1;
   }
   if (rs_decode_checked(m, best, c)) return -1;
