@@ -315,7 +315,7 @@ bench-scale: deps
 bench-limits: deps
 	@$(MAKE) --no-print-directory bin/memplan
 	@DEPS_NAME=bench-limits PKGS="time python3" sh scripts/deps.sh
-	python3 scripts/bench_limits.py
+	/usr/bin/python3 scripts/bench_limits.py
 
 # recomputation and offload (scripts/bench.d/remat.sh, also part of
 # bench-full): every events solver on the 30 training graphs, Moccasin's

@@ -129,7 +129,7 @@ class Compare:
         elif fam == "sp":
             p += ["-n", str(r.randint(3, 40)), "--par-prob", str(r.choice([0.2, 0.5, 0.8]))]
         elif fam == "chain":
-            p += ["-n", str(r.randint(1, 30))]
+            p += ["-n", str(r.randint(2, 30))]
         else:
             p += ["--cells", "1", "--blocks", str(r.randint(2, 3)), "--channels", "4",
                   "--resolution", "4"]
