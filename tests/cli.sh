@@ -1339,6 +1339,15 @@ hostile 2 "--remat 'keepall,': item 2 is empty" "solve --remat 'keepall,'" -- $B
 hostile 2 "--order 'greedy,': item 2 is empty" "plot --order 'greedy,'" -- $BIN plot profile "$L20" --order "greedy," --out "$A/keep.svg"
 same "$A/keep.svg" "$s_keep" "plot --order 'greedy,'"
 hostile 2 "unknown solver 'nosuch'" "plot --place nosuch (before running)" -- $BIN plot placement "$L20" --order greedy --place nosuch --out "$A/keep.svg"
+# placement draws one plan, or one order chain placed by one placer: a second
+# --order or --place, or a plan with them, would be dropped unseen
+hostile 2 "placement draws one plan or one --order chain" "plot placement --order twice" -- $BIN plot placement "$L20" --order greedy --order bfs --place firstfit --out "$A/keep.svg"
+hostile 2 "--place given twice" "plot placement --place twice" -- $BIN plot placement "$L20" --order greedy --place firstfit --place bysize --out "$A/keep.svg"
+$BIN solve "$L20" --out "$A/l20.plan" >/dev/null 2>&1
+hostile 2 "placement draws one plan or one --order chain" "plot placement --plan with --order" -- $BIN plot placement "$L20" --plan "$A/l20.plan" --order greedy --out "$A/keep.svg"
+hostile 2 "placement draws one plan or one --order chain" "plot placement --plan with --place" -- $BIN plot placement "$L20" --plan "$A/l20.plan" --place firstfit --out "$A/keep.svg"
+same "$A/keep.svg" "$s_keep" "plot placement refused"
+expect 0 "plot placement --plan" $BIN plot placement "$L20" --plan "$A/l20.plan" --out "$A/pp.svg"
 hostile 2 "'bysize' decides offsets, not an order" "plot --order bysize (resolved as solve resolves it, before running)" -- $BIN plot profile "$L20" --order bysize --out "$A/keep.svg"
 hostile 2 "--order 'greedy,': item 2 is empty" "bench --order 'greedy,'" -- $BIN bench --graphs "$C10" --order "greedy," --list
 hostile 2 "--place ',bysize': item 1 is empty" "bench --place ',bysize'" -- $BIN bench --graphs "$C10" --place ",bysize" --list
