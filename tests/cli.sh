@@ -421,6 +421,14 @@ printf '{"directed": true, "nodes": [{"id": "a", "name": "n0", "size": 5, "mysz"
 hostile 1 'nlmiss.json: node 1 \(id "b"\): no .mysz. \(output bytes\)' "node-link node without the --size-attr attribute" -- $BIN info "$H/nlmiss.json" --size-attr mysz --format json
 sed 's/"size": 1}/"size": null}/' "$H/nlmiss.json" >"$H/nlnull.json"
 hostile 1 'nlnull.json: node 1 \(id "b"\): no .size. \(output bytes\)' "node-link null size" -- $BIN info "$H/nlnull.json"
+# graph JSON likewise: a null size or outputs is an error; a null alias or
+# workspace is the key left out (README, lenient node fields)
+printf '{"nodes": [{"id": 0, "size": 4, "inputs": []}, {"id": 1, "size": null, "inputs": [0]}]}' >"$H/gjnull.json"
+hostile 1 'gjnull.json: node 1: size is not a number' "graph JSON null size" -- $BIN info "$H/gjnull.json"
+printf '{"nodes": [{"id": 0, "size": 4, "inputs": []}, {"id": 1, "outputs": null, "inputs": [0]}]}' >"$H/gjnullo.json"
+hostile 1 'gjnullo.json: node 1: outputs is not an array' "graph JSON null outputs" -- $BIN info "$H/gjnullo.json"
+printf '{"nodes": [{"id": 0, "size": 4, "inputs": []}, {"id": 1, "size": 8, "alias": null, "workspace": null, "inplace": null, "inputs": [0]}]}' >"$H/gjnulla.json"
+expect 0 "graph JSON null alias, workspace, inplace" $BIN info "$H/gjnulla.json"
 hostile 1 "nlmiss.json: node 0: name is not a number" "node-link --cost-attr naming a string" -- $BIN info "$H/nlmiss.json" --cost-attr name
 hostile 2 "--input-format: takes json" "--input-format yaml" -- $BIN info "$T/g.json" --input-format yaml
 # graph JSON with an extra top-level "edges" or "links" key is graph JSON
