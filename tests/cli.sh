@@ -1038,6 +1038,7 @@ echo 'int foo2;' >>"$F/solvers/foo.c"
 expect 2 "bench: a budget must say 0.8x or bytes" $BIN bench --graphs tiny --remat dtr --budgets 0.5 --list
 grep -q 'write a fraction of the order.s live peak as "0.8x"' "$T/err" && ok || bad "budget message: $(cat "$T/err")"
 expect 0 "bench: remat cells listed" $BIN bench scripts/experiments/remat_tiny.json --list
+[ "$(awk -F'\t' 'NF == 9' "$T/out" | wc -l)" -eq 54 ] && ok || bad "remat_tiny.json: $(wc -l <"$T/out") cells"
 # without an experiment file every setting is the command line's: what is
 # missing or does not fit is a usage error (exit 2) naming the options
 hostile 2 "no experiment file and no --graphs" "bench without arguments" -- $BIN bench
@@ -1046,7 +1047,6 @@ hostile 2 "--remat dtr needs --budgets" "bench --remat without --budgets" -- $BI
 hostile 2 "--budgets and --bandwidth need --remat" "bench --budgets without --remat" -- $BIN bench --graphs tiny --budgets 0.5x --list
 hostile 2 "--budgets and --bandwidth need --remat" "bench --bandwidth with --remat none" -- $BIN bench --graphs tiny --remat none --bandwidth 0 --list
 expect 0 "bench --remat none alone" $BIN bench --graphs tiny --remat none --list
-[ "$(awk -F'\t' 'NF == 9' "$T/out" | wc -l)" -eq 54 ] && ok || bad "remat_tiny.json: $(wc -l <"$T/out") cells"
 expect 2 "table: unknown view" $BIN table tests/data/bench_results.csv --view remats
 expect 2 "plot overhead: no results file" $BIN plot overhead --out "$T/o.svg"
 expect 1 "plot overhead: no remat rows" $BIN plot overhead tests/data/bench_results.csv --out "$T/o.svg"
