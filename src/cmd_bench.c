@@ -77,6 +77,8 @@ typedef struct bench_cli {
   memplan_bench_opts o;
   double progress_every;
   bool list, order_set, place_set, remat_set;
+  bool graphs_given, budgets_given; /* typed here (adhoc_check) */
+  const char *remat_chain;           /* the first --remat other than none, typed here */
   const char **sets;        /* --set values typed here (each must reach a cell) */
   int n_sets;
   char msg[1024];
@@ -107,7 +109,25 @@ static int experiment_option(const char *a, const char *v, memplan_experiment *e
   if (memplan_experiment_set(e, a + 2, v, seen && *seen, &err)) return usage_err(err.msg);
   if (seen) *seen = true;
   if (!strcmp(a, "--set")) c->sets[c->n_sets++] = v;
+  if (!strcmp(a, "--graphs")) c->graphs_given = true;
+  if (!strcmp(a, "--remat") && strcmp(v, "none") && !c->remat_chain) c->remat_chain = v;
+  if (!strcmp(a, "--budgets") || !strcmp(a, "--bandwidth")) c->budgets_given = true;
   return 0;
+}
+
+/* Without an experiment file every setting is the command line's: what is
+ * missing or does not fit is a usage error, said in the options' names
+ * (the matrix builder says it in the file's keys, as bad input). */
+static int adhoc_check(const bench_cli *c) {
+  char msg[256];
+  if (!c->graphs_given) return usage_err("no experiment file and no --graphs: give one");
+  if (c->remat_chain && !c->budgets_given) {
+    snprintf(msg, sizeof msg, "--remat %.200s needs --budgets (0.8x or bytes)", c->remat_chain);
+    return usage_err(msg);
+  }
+  if (c->budgets_given && !c->remat_chain)
+    return usage_err("--budgets and --bandwidth need --remat CHAIN (events solvers)");
+  return MP_EXIT_OK;
 }
 
 /* One option at argv[*i] (value at argv[*i + 1]); 0, or an exit code. */
@@ -248,6 +268,7 @@ static int graph_bound_child(int argc, char **argv) {
 static int bench(int argc, char **argv, memplan_experiment *e, bench_cli *c) {
   int first = argc > 1 && argv[1][0] != '-' ? 2 : 1, rc = MP_EXIT_OK;
   for (int i = first; i < argc && !rc; i++) rc = bench_option(argc, argv, &i, e, c);
+  if (!rc && first == 1) rc = adhoc_check(c);
   if (rc) return rc;
   memplan_matrix *m;
   memplan_error err;

@@ -70,8 +70,14 @@ static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
   else if (!strcmp(a, "--plan")) c->plans[o->n_plans++] = v;
   else if (!strcmp(a, "--graph")) o->graph = v;
   else if (!strcmp(a, "--order")) r->order = c->orders[o->n_orders++] = v;
-  else if (!strcmp(a, "--place")) r->place = v;
-  else if (!strcmp(a, "--seed")) return mp_arg_seed("plot", a, v, &r->seed);
+  else if (!strcmp(a, "--place")) {
+    if (r->place) { /* the second would replace the first: a placer lost unseen */
+      fprintf(stderr, "memplan plot: --place given twice ('%s', '%s'): one placer chain, "
+              "written %s,%s\n", r->place, v, r->place, v);
+      return -1;
+    }
+    r->place = v;
+  } else if (!strcmp(a, "--seed")) return mp_arg_seed("plot", a, v, &r->seed);
   else if (!strcmp(a, "--time-limit")) return mp_arg_real("plot", a, v, 0, 1e9, &r->time_limit);
   else if (!strcmp(a, "--align")) return mp_arg_align("plot", a, v, &r->align);
   else if (!strcmp(a, "--set")) c->sets[r->n_sets++] = v;
@@ -93,6 +99,13 @@ static int parse(int argc, char **argv, plot_cli *c) {
     if (plot_option(argc, argv, &i, c)) return MP_EXIT_USAGE;
   if (!c->o.n_outs) {
     fprintf(stderr, "memplan plot: --out FILE is required\n");
+    return MP_EXIT_USAGE;
+  }
+  const memplan_plot_opts *o = &c->o; /* placement: --order sets request.order, the last wins */
+  if (!strcmp(argv[1], "placement") &&
+      (o->n_orders > 1 || (o->n_plans && (o->n_orders || o->request.place)))) {
+    fprintf(stderr, "memplan plot: placement draws one plan or one --order chain placed by "
+            "--place, not two chains nor a plan with them\n");
     return MP_EXIT_USAGE;
   }
   for (int k = 0; k < c->o.n_outs; k++) /* before any solver runs */

@@ -421,6 +421,14 @@ printf '{"directed": true, "nodes": [{"id": "a", "name": "n0", "size": 5, "mysz"
 hostile 1 'nlmiss.json: node 1 \(id "b"\): no .mysz. \(output bytes\)' "node-link node without the --size-attr attribute" -- $BIN info "$H/nlmiss.json" --size-attr mysz --format json
 sed 's/"size": 1}/"size": null}/' "$H/nlmiss.json" >"$H/nlnull.json"
 hostile 1 'nlnull.json: node 1 \(id "b"\): no .size. \(output bytes\)' "node-link null size" -- $BIN info "$H/nlnull.json"
+# graph JSON likewise: a null size or outputs is an error; a null alias or
+# workspace is the key left out (README, lenient node fields)
+printf '{"nodes": [{"id": 0, "size": 4, "inputs": []}, {"id": 1, "size": null, "inputs": [0]}]}' >"$H/gjnull.json"
+hostile 1 'gjnull.json: node 1: size is not a number' "graph JSON null size" -- $BIN info "$H/gjnull.json"
+printf '{"nodes": [{"id": 0, "size": 4, "inputs": []}, {"id": 1, "outputs": null, "inputs": [0]}]}' >"$H/gjnullo.json"
+hostile 1 'gjnullo.json: node 1: outputs is not an array' "graph JSON null outputs" -- $BIN info "$H/gjnullo.json"
+printf '{"nodes": [{"id": 0, "size": 4, "inputs": []}, {"id": 1, "size": 8, "alias": null, "workspace": null, "inplace": null, "inputs": [0]}]}' >"$H/gjnulla.json"
+expect 0 "graph JSON null alias, workspace, inplace" $BIN info "$H/gjnulla.json"
 hostile 1 "nlmiss.json: node 0: name is not a number" "node-link --cost-attr naming a string" -- $BIN info "$H/nlmiss.json" --cost-attr name
 hostile 2 "--input-format: takes json" "--input-format yaml" -- $BIN info "$T/g.json" --input-format yaml
 # graph JSON with an extra top-level "edges" or "links" key is graph JSON
@@ -1031,6 +1039,14 @@ expect 2 "bench: a budget must say 0.8x or bytes" $BIN bench --graphs tiny --rem
 grep -q 'write a fraction of the order.s live peak as "0.8x"' "$T/err" && ok || bad "budget message: $(cat "$T/err")"
 expect 0 "bench: remat cells listed" $BIN bench scripts/experiments/remat_tiny.json --list
 [ "$(awk -F'\t' 'NF == 9' "$T/out" | wc -l)" -eq 54 ] && ok || bad "remat_tiny.json: $(wc -l <"$T/out") cells"
+# without an experiment file every setting is the command line's: what is
+# missing or does not fit is a usage error (exit 2) naming the options
+hostile 2 "no experiment file and no --graphs" "bench without arguments" -- $BIN bench
+hostile 2 "no experiment file and no --graphs" "bench --list without graphs" -- $BIN bench --order greedy --list
+hostile 2 "--remat dtr needs --budgets" "bench --remat without --budgets" -- $BIN bench --graphs tiny --remat dtr --list
+hostile 2 "--budgets and --bandwidth need --remat" "bench --budgets without --remat" -- $BIN bench --graphs tiny --budgets 0.5x --list
+hostile 2 "--budgets and --bandwidth need --remat" "bench --bandwidth with --remat none" -- $BIN bench --graphs tiny --remat none --bandwidth 0 --list
+expect 0 "bench --remat none alone" $BIN bench --graphs tiny --remat none --list
 expect 2 "table: unknown view" $BIN table tests/data/bench_results.csv --view remats
 expect 2 "plot overhead: no results file" $BIN plot overhead --out "$T/o.svg"
 expect 1 "plot overhead: no remat rows" $BIN plot overhead tests/data/bench_results.csv --out "$T/o.svg"
@@ -1331,6 +1347,15 @@ hostile 2 "--remat 'keepall,': item 2 is empty" "solve --remat 'keepall,'" -- $B
 hostile 2 "--order 'greedy,': item 2 is empty" "plot --order 'greedy,'" -- $BIN plot profile "$L20" --order "greedy," --out "$A/keep.svg"
 same "$A/keep.svg" "$s_keep" "plot --order 'greedy,'"
 hostile 2 "unknown solver 'nosuch'" "plot --place nosuch (before running)" -- $BIN plot placement "$L20" --order greedy --place nosuch --out "$A/keep.svg"
+# placement draws one plan, or one order chain placed by one placer: a second
+# --order or --place, or a plan with them, would be dropped unseen
+hostile 2 "placement draws one plan or one --order chain" "plot placement --order twice" -- $BIN plot placement "$L20" --order greedy --order bfs --place firstfit --out "$A/keep.svg"
+hostile 2 "--place given twice" "plot placement --place twice" -- $BIN plot placement "$L20" --order greedy --place firstfit --place bysize --out "$A/keep.svg"
+$BIN solve "$L20" --out "$A/l20.plan" >/dev/null 2>&1
+hostile 2 "placement draws one plan or one --order chain" "plot placement --plan with --order" -- $BIN plot placement "$L20" --plan "$A/l20.plan" --order greedy --out "$A/keep.svg"
+hostile 2 "placement draws one plan or one --order chain" "plot placement --plan with --place" -- $BIN plot placement "$L20" --plan "$A/l20.plan" --place firstfit --out "$A/keep.svg"
+same "$A/keep.svg" "$s_keep" "plot placement refused"
+expect 0 "plot placement --plan" $BIN plot placement "$L20" --plan "$A/l20.plan" --out "$A/pp.svg"
 hostile 2 "'bysize' decides offsets, not an order" "plot --order bysize (resolved as solve resolves it, before running)" -- $BIN plot profile "$L20" --order bysize --out "$A/keep.svg"
 hostile 2 "--order 'greedy,': item 2 is empty" "bench --order 'greedy,'" -- $BIN bench --graphs "$C10" --order "greedy," --list
 hostile 2 "--place ',bysize': item 1 is empty" "bench --place ',bysize'" -- $BIN bench --graphs "$C10" --place ",bysize" --list

@@ -88,7 +88,8 @@ AMBIGUITIES = [
      ["no: '`j` means every output of node j' and the node has none",
       "yes (memplan: 'A view with outputs: [] still views its storage')"]),
     ("A28", "a node field set to null (size, outputs, alias, workspace)",
-     ["malformed (not a number)", "memplan: the key left out"]),
+     ["malformed (not a number)",
+      "memplan: the key left out for alias and workspace; size and outputs malformed"]),
     ("A19", "lower bound of an events plan (6.3 'No plan can go below the largest per-node"
             " need')", ["max over v of (distinct buffers read + outputs + workspace)",
                         "also the graph inputs / graph outputs"]),
