@@ -159,8 +159,12 @@ static mp_err check_stage(const mp_stage_spec *st, bool is_graph, bool remat, mp
   int d = s->decides;
   switch (st->kind) {
   case MP_STAGE_ORDER:
-    if (d == MP_DECIDES_BOTH)
-      return mp_errorf(err, "'%s' does not decide an order alone; use it with --place", s->name), MP_EUSAGE;
+    if (d == MP_DECIDES_BOTH) /* move_joint_to_place took it when it could */
+      return mp_errorf(err, remat ? "'%s' decides the order and the offsets together, but --remat "
+                       "needs the order before its stage: order it with an order solver"
+                       : "'%s' decides the order and the offsets together: give it once (--order "
+                       "%s or --place %s), with no other placer", s->name, s->name, s->name),
+             MP_EUSAGE;
     if (d != MP_DECIDES_ORDER)
       return mp_errorf(err, "'%s' decides %s, not an order; use it with %s", s->name, decides_what(d),
                        flag_for(d)), MP_EUSAGE;

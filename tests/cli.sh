@@ -879,6 +879,10 @@ for sv in "--order ilp" "--place ilp-place" "--order joint-ilp"; do
   # shellcheck disable=SC2086
   hostile 3 "cannot write the LP model to $H/none/m.lp" "--write-lp into a missing folder ($sv)" -- $BIN solve "$H/l8.json" $sv --time-limit 5 --write-lp "$H/none/m.lp"
 done
+# joint-ilp given with another placer, or before --remat: a usage error saying how to give it
+hostile 2 "give it once \(--order joint-ilp or --place joint-ilp\), with no other placer" "joint-ilp as order and place" -- $BIN solve "$H/l8.json" --order joint-ilp --place joint-ilp
+hostile 2 "give it once .*with no other placer" "joint-ilp with bysize" -- $BIN solve "$H/l8.json" --order joint-ilp --place bysize
+hostile 2 "--remat needs the order before its stage" "joint-ilp before --remat" -- $BIN solve "$H/l8.json" --order joint-ilp --remat keepall --budget-frac 1
 # a model written through a temporary file: whole, nothing left beside it
 mkdir -p "$H/lp" && : >"$H/lp/m.lp" && chmod 640 "$H/lp/m.lp"
 expect 0 "--write-lp over a file of mode 640" $BIN solve "$H/l8.json" --order ilp --time-limit 5 --write-lp "$H/lp/m.lp"
