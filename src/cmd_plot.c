@@ -11,8 +11,9 @@
 
 static const char plot_help[] =
     "usage: memplan plot profile GRAPH [--order CHAIN]... [--plan PLAN]... --out F.svg|.png|.pdf\n"
-    "                    [--seed N] [--time-limit S] [--set OPT=V]\n"
+    "                    [--seed N] [--time-limit S] [--set OPT=V] [--align A]\n"
     "       memplan plot placement FILE [--plan PLAN | --order X --place Y] --out F.svg\n"
+    "                    [--seed N] [--time-limit S] [--set OPT=V] [--align A]\n"
     "       memplan plot pareto RESULTS... --graph NAME --out F.svg [--agg median|best]\n"
     "       memplan plot overhead RESULTS... [--graph NAME] --out F.svg [--agg median|best]\n"
     "                    [--max-overhead PCT]\n"
@@ -52,6 +53,32 @@ typedef struct plot_cli {
   int npos;
 } plot_cli;
 
+/* The options each picture reads; another plot option given to it would be
+ * dropped unseen, so it is a usage error (an unknown kind is memplan_plot's). */
+static const char *const kind_options[][2] = {
+    {"profile", " --out --order --plan --seed --time-limit --set --align "},
+    {"placement", " --out --plan --order --place --seed --time-limit --set --align "},
+    {"pareto", " --out --graph --agg "},
+    {"overhead", " --out --graph --agg --max-overhead "},
+};
+
+static int check_applies(const char *kind, const char *a) {
+  static const char all[] = " --out --plan --graph --order --place --seed --time-limit --align "
+                            "--set --agg --max-overhead ";
+  char key[64];
+  snprintf(key, sizeof key, " %.60s ", a);
+  if (!strstr(all, key)) return 0; /* not a plot option: plot_option says so */
+  for (size_t k = 0; k < sizeof kind_options / sizeof *kind_options; k++)
+    if (!strcmp(kind, kind_options[k][0])) {
+      if (strstr(kind_options[k][1], key)) return 0;
+      const char *own = kind_options[k][1];
+      fprintf(stderr, "memplan plot %s: %s does not apply to this picture (it reads%.*s)\n", kind,
+              a, (int)strlen(own) - 1, own);
+      return -1;
+    }
+  return 0;
+}
+
 /* One option at argv[*i]; 0, or -1 (a usage error, said on stderr). */
 static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
   const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
@@ -65,6 +92,7 @@ static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
     fprintf(stderr, "memplan plot: bad option '%s'\n%s", a, plot_help);
     return -1;
   }
+  if (check_applies(argv[1], a)) return -1;
   (*i)++;
   if (!strcmp(a, "--out")) c->outs[o->n_outs++] = v;
   else if (!strcmp(a, "--plan")) c->plans[o->n_plans++] = v;
