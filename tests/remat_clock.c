@@ -23,8 +23,9 @@ static void check_valid(const mp_solver *s, const mp_graph *g, int64_t budget, d
   a->duration = f.duration;
 }
 
-void rc_run_clocked(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
-                    int64_t budget, double bw, long jump, rc_answer *a) {
+/* rc_run_clocked with the clock from reading `jump` on at `at`. */
+static void run_clocked_at(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
+                           int64_t budget, double bw, long jump, double at, rc_answer *a) {
   mp_ctx c;
   memset(&c, 0, sizeof c);
   if (!sets) sets = tl_quick_sets(s);
@@ -41,14 +42,19 @@ void rc_run_clocked(const mp_solver *s, const char *const *sets, const mp_graph 
   c.events = &a->ev;
   c.status = MP_FEASIBLE;
   c.time_limit = 100;
-  c.deadline = TL_CLOCK_T0 + 100;
-  tl_clock_start(jump);
+  c.deadline = RC_DEADLINE;
+  tl_clock_start_at(jump, at);
   a->rc = s->solve(&c);
   a->reads = tl_clock_stop();
   a->status = c.status;
   a->duration_bound = c.duration_bound;
   snprintf(a->msg, sizeof a->msg, "%s", c.msg);
   check_valid(s, g, budget, bw, &c, a);
+}
+
+void rc_run_clocked(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
+                    int64_t budget, double bw, long jump, rc_answer *a) {
+  run_clocked_at(s, sets, g, order, budget, bw, jump, TL_CLOCK_T0 + 1e9, a);
 }
 
 void rc_answer_destroy(rc_answer *a) { mp_events_destroy(&a->ev); }
@@ -60,8 +66,9 @@ bool rc_same_answer(const rc_answer *a, const rc_answer *b) {
   return rc_same_events(&a->ev, &b->ev) && a->duration_bound == b->duration_bound && !strcmp(a->msg, b->msg);
 }
 
-int rc_cut_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
-                      int64_t budget, double bw, long max_cuts, const char *what) {
+/* rc_cut_everywhere with the clock from each cut on at `at`. */
+static int cut_everywhere_at(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
+                             int64_t budget, double bw, long max_cuts, const char *what, double at) {
   rc_answer a, b;
   rc_run_clocked(s, sets, g, order, budget, bw, -1, &a);
   ck_assert_msg(a.status != MP_TIMEOUT, "%s on %s: timeout though the clock never passed: %s", s->name,
@@ -69,15 +76,26 @@ int rc_cut_everywhere(const mp_solver *s, const char *const *sets, const mp_grap
   long step = a.reads > max_cuts ? a.reads / max_cuts : 1;
   int timeouts = 0;
   for (long j = 0; j < a.reads; j += step) {
-    rc_run_clocked(s, sets, g, order, budget, bw, j, &b);
+    run_clocked_at(s, sets, g, order, budget, bw, j, at, &b);
     ck_assert_msg(b.status == MP_TIMEOUT || rc_same_answer(&a, &b),
-                  "%s on %s, budget %lld, bandwidth %g, deadline passed at clock reading %ld of %ld: "
+                  "%s on %s, budget %lld, bandwidth %g, deadline %s at clock reading %ld of %ld: "
                   "rc %d, %s (%s); the uncut run: rc %d, %s (%s)",
-                  s->name, what, (long long)budget, bw, j, a.reads, b.rc, mp_status_name(b.status), b.msg,
+                  s->name, what, (long long)budget, bw, at >= RC_DEADLINE ? "passed" : "all but reached", j,
+                  a.reads, b.rc, mp_status_name(b.status), b.msg,
                   a.rc, mp_status_name(a.status), a.msg);
     timeouts += b.status == MP_TIMEOUT;
     rc_answer_destroy(&b);
   }
   rc_answer_destroy(&a);
   return timeouts;
+}
+
+int rc_cut_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
+                      int64_t budget, double bw, long max_cuts, const char *what) {
+  return cut_everywhere_at(s, sets, g, order, budget, bw, max_cuts, what, TL_CLOCK_T0 + 1e9);
+}
+
+int rc_near_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
+                       int64_t budget, double bw, long max_cuts, const char *what) {
+  return cut_everywhere_at(s, sets, g, order, budget, bw, max_cuts, what, RC_DEADLINE - RC_NEAR);
 }

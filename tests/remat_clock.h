@@ -8,6 +8,11 @@
 
 #include "remat_check.h"
 
+/* The deadline of every clocked run, and how far short of it the clock
+ * stands still in rc_near_everywhere (a few hundred ulps at 1100 s). */
+#define RC_DEADLINE (TL_CLOCK_T0 + 100)
+#define RC_NEAR 1e-10
+
 typedef struct rc_answer {
   int rc;
   mp_status status;
@@ -38,5 +43,13 @@ bool rc_same_answer(const rc_answer *a, const rc_answer *b);
  * Returns how many cuts said timeout. */
 int rc_cut_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
                       int64_t budget, double bw, long max_cuts, const char *what);
+
+/* rc_cut_everywhere, but from each cut on the clock stands still RC_NEAR
+ * short of the deadline: it never passes, yet an estimate of the time a
+ * step needs (remat_milp.h's build time, GLPK's tm_lim less a reserve)
+ * says that too little is left.  A search given up on such an estimate is
+ * cut as surely as one the clock ended: `timeout` or the uncut answer. */
+int rc_near_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
+                       int64_t budget, double bw, long max_cuts, const char *what);
 
 #endif

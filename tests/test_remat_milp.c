@@ -490,6 +490,47 @@ START_TEST(deadline_at_every_reading) {
 }
 END_TEST
 
+/* A search given up because the time left looked too short for it is cut,
+ * though the clock has not run out.  remat-lp (07baf14) said "no plan"
+ * (status error) when its bound's LP was given up so (rm_no_time, GLPK's
+ * tm_lim less a reserve) after the stage LP under the budget had no
+ * solution: the run never cut proves that no plan fits.  remat-ilp and
+ * remat-lp with the clock standing still just short of their deadline
+ * from every reading on (rc_near_everywhere), on random tiny graphs from
+ * the floor up, with and without a link, say `timeout` or what the run
+ * never cut says. */
+START_TEST(deadline_near_at_every_reading) {
+  static const char *const solvers[] = {"remat-ilp", "remat-lp"};
+  /* quick, and on a contraction of the order (rc_solve, then the bound on
+   * the whole graph) */
+  static const char *const sets[2][2][4] = {{{"rounds=4", NULL}, {"rounds=4", "contract_above=3", "segments=2", NULL}},
+                                            {{"rounds=10", NULL}, {"rounds=10", "contract_above=3", "segments=2", NULL}}};
+  mp_rng r;
+  mp_rng_seed(&r, 2207);
+  int timeouts[2] = {0, 0};
+  int trials = tl_trials(16) > 6 ? tl_trials(16) : 6;
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 5 + t % 5, TL_ALL);
+    for (int v = 0; v < g->n; v++)
+      if (mp_rng_below(&r, 2) && !g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 30)) / 10;
+    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
+    double bw = t % 3 == 2 ? 1500 : 0;
+    char what[64];
+    snprintf(what, sizeof what, "trial %d (%d nodes)", t, g->n);
+    for (int i = 0; i < 3; i++) {
+      int64_t b = floor + (keep - floor) * i / 3;
+      for (int k = 0; k < 2; k++)
+        for (int v = 0; v < 2; v++)
+          timeouts[k] += rc_near_everywhere(mp_solver_find(solvers[k]), sets[k][v], g, g->given, b, bw, 1000, what);
+    }
+    mp_graph_destroy(g);
+  }
+  if (tl_verbose()) printf("remat_milp near the deadline: %d, %d timeouts\n", timeouts[0], timeouts[1]);
+  ck_assert_msg(timeouts[0] > 0 && timeouts[1] > 0, "timeouts: remat-ilp %d, remat-lp %d", timeouts[0], timeouts[1]);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_remat_milp(void) {
   Suite *s = suite_create("remat_milp");
   TCase *tc = tcase_create("remat_milp");
@@ -504,6 +545,7 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(tc, chains_and_determinism);
   tcase_add_test(tc, write_lp_round_trip);
   tcase_add_test(tc, deadline_at_every_reading);
+  tcase_add_test(tc, deadline_near_at_every_reading);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -276,15 +276,19 @@ int tl_run_fixed(mp_problem *p, const char *place, uint64_t seed, double limit, 
 }
 
 static long clock_reads, clock_jump;
+static double clock_at; /* the reading from clock_jump on */
 
 static double test_clock(void) {
   long k = clock_reads++;
-  return clock_jump >= 0 && k >= clock_jump ? TL_CLOCK_T0 + 1e9 : TL_CLOCK_T0 + 1e-9 * (double)k;
+  return clock_jump >= 0 && k >= clock_jump ? clock_at : TL_CLOCK_T0 + 1e-9 * (double)k;
 }
 
-void tl_clock_start(long jump) {
+void tl_clock_start(long jump) { tl_clock_start_at(jump, TL_CLOCK_T0 + 1e9); }
+
+void tl_clock_start_at(long jump, double at) {
   clock_reads = 0;
   clock_jump = jump;
+  clock_at = at;
   mp_now_override(test_clock);
 }
 

@@ -90,6 +90,9 @@ int tl_solve_events(const char *name, const mp_graph *g, const int *order, int64
  * readings were made. */
 #define TL_CLOCK_T0 1000.0
 void tl_clock_start(long jump);
+/* The same, but from reading `jump` on the clock stands still at `at`
+ * (a time short of a deadline: it never passes, yet little is left). */
+void tl_clock_start_at(long jump, double at);
 long tl_clock_stop(void);
 
 /* Is the precedence relation of g (g->succ) acyclic, by igraph's own test
