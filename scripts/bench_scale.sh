@@ -396,10 +396,13 @@ large=$(echo "$SIZES" | awk '{print $NF}')
       lim = $2 == 100000 ? 1 : 15
       # a command that gave no plan (exit 3) or was killed meets no target
       v = ($3 != "ok") ? "not met (" $3 ")" : (($9 + 0 < lim) ? "met" : "not met")
+      # and the memory target, 1 KiB of peak RSS per node, on every row
+      bpn = ($5 == "-") ? 0 : $5 * 1024 / $2
+      if (bpn >= 1024) v = sprintf("%s, %.0f RSS bytes/node", v == "met" ? "not met" : v, bpn)
       e = $10 == 1 ? " (earlier run)" : ""
       line = sprintf("- %s at %d%s: %s s wall, %s s cpu (%s)\n", $1, $2, e, $4, $9, v)
       if (v != "met") miss = miss line; else { k++; met = met line } }
-    END { printf "%d of the 10^5 / 10^6 rows meet their time target on CPU seconds.\n", k
+    END { printf "%d of the 10^5 / 10^6 rows meet their time target on CPU seconds and their peak RSS target.\n", k
           if (met != "") printf "\nMet:\n\n%s", met
           if (miss != "") printf "\nNot met:\n\n%s", miss }' "$ALL"
   echo
