@@ -440,6 +440,20 @@ START_TEST(write_lp_round_trip) {
 }
 END_TEST
 
+/* Trial t of the clock tests: a random tiny graph, half its nodes with a
+ * cost, its keep-all peak and events floor, a host link every third trial. */
+static mp_graph *clock_trial(mp_rng *r, int t, int64_t *keep, int64_t *floor, double *bw,
+                             char *what, size_t cap) {
+  mp_graph *g = tl_random_graph(r, 5 + t % 5, TL_ALL);
+  for (int v = 0; v < g->n; v++)
+    if (mp_rng_below(r, 2) && !g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(r, 30)) / 10;
+  *keep = mp_order_peak(g, g->given);
+  *floor = mp_events_floor(g);
+  *bw = t % 3 == 2 ? 1500 : 0;
+  snprintf(what, cap, "trial %d (%d nodes)", t, g->n);
+  return g;
+}
+
 /* The time limit is no answer.  remat-ilp at 0.12 s on a 121-node chain
  * at its floor budget found its stage MILP infeasible, and the clock then
  * cut the proof that no plan fits: it said "no plan" (status error) in one
@@ -457,13 +471,10 @@ START_TEST(deadline_at_every_reading) {
   int proofs = 0, optimal = 0, unproved = 0, timeouts = 0;
   int trials = tl_trials(16) > 6 ? tl_trials(16) : 6; /* 6: every kind of answer below */
   for (int t = 0; t < trials; t++) {
-    mp_graph *g = tl_random_graph(&r, 5 + t % 5, TL_ALL);
-    for (int v = 0; v < g->n; v++)
-      if (mp_rng_below(&r, 2) && !g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 30)) / 10;
-    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
-    double bw = t % 3 == 2 ? 1500 : 0;
+    int64_t keep, floor;
+    double bw;
     char what[64];
-    snprintf(what, sizeof what, "trial %d (%d nodes)", t, g->n);
+    mp_graph *g = clock_trial(&r, t, &keep, &floor, &bw, what, sizeof what);
     for (int i = 0; i < 3; i++) {
       int64_t b = floor + (keep - floor) * i / 3;
       for (int k = 0; k < 2; k++) {
@@ -510,13 +521,10 @@ START_TEST(deadline_near_at_every_reading) {
   int timeouts[2] = {0, 0};
   int trials = tl_trials(16) > 6 ? tl_trials(16) : 6;
   for (int t = 0; t < trials; t++) {
-    mp_graph *g = tl_random_graph(&r, 5 + t % 5, TL_ALL);
-    for (int v = 0; v < g->n; v++)
-      if (mp_rng_below(&r, 2) && !g->nodes[v].is_input) g->nodes[v].cost = (double)(1 + mp_rng_below(&r, 30)) / 10;
-    int64_t keep = mp_order_peak(g, g->given), floor = mp_events_floor(g);
-    double bw = t % 3 == 2 ? 1500 : 0;
+    int64_t keep, floor;
+    double bw;
     char what[64];
-    snprintf(what, sizeof what, "trial %d (%d nodes)", t, g->n);
+    mp_graph *g = clock_trial(&r, t, &keep, &floor, &bw, what, sizeof what);
     for (int i = 0; i < 3; i++) {
       int64_t b = floor + (keep - floor) * i / 3;
       for (int k = 0; k < 2; k++)
