@@ -631,17 +631,22 @@ static void mark_free(dp_plan *D, bool split) {
 /* Cut nodes: comparable with every other non-free node (free nodes have no
  * predecessors, so they are never descendants, and no path runs through
  * one).  Segment of v = the number of cuts among its strict ancestors. */
-static void split_at_cuts(dp_plan *D) {
+static bool split_at_cuts(dp_plan *D, const mp_ctx *c) {
   const mp_graph *g = D->g;
   int n = D->n, r = n - D->nfree;
   D->nseg = 1;
-  if (r <= 0) return;
+  if (r <= 0) return true;
   mp_reach R;
-  mp_reach_init(&R, g);
+  if (!mp_reach_init_until(&R, g, c->deadline)) return false;
   int *cuts = mp_xmalloc(sizeof(int) * (size_t)n);
   int nc = 0;
   for (int i = 0; i < n; i++) {
     int v = g->given[i];
+    if ((i & 255) == 0 && mp_time_up(c)) { /* n^2 steps: 0.2 s at 15k nodes */
+      free(cuts);
+      mp_reach_destroy(&R);
+      return false;
+    }
     if (D->segof[v] < 0) continue;
     int cnt = mp_reach_n_des(&R, v);
     const uint64_t *a = mp_reach_anc(&R, v);
@@ -658,6 +663,7 @@ static void split_at_cuts(dp_plan *D) {
   D->nseg = nc + 1; /* segment nc: the nodes after the last cut (may be empty) */
   free(cuts);
   mp_reach_destroy(&R);
+  return true;
 }
 
 /* Birth and last segment of every buffer. */
@@ -717,7 +723,9 @@ static void build_segments(dp_plan *D, const int *order) {
   free(bl);
 }
 
-static void plan_init(dp_plan *D, const mp_graph *g, const int *order, bool split) {
+/* False when the time limit passed first (no segment built: plan_destroy
+ * frees what there is). */
+static bool plan_init(dp_plan *D, const mp_graph *g, const int *order, bool split, const mp_ctx *c) {
   memset(D, 0, sizeof *D);
   D->g = g;
   D->n = g->n;
@@ -725,12 +733,14 @@ static void plan_init(dp_plan *D, const mp_graph *g, const int *order, bool spli
   D->bsz = mp_xmalloc(sizeof(int64_t) * (size_t)(g->n_buf ? g->n_buf : 1));
   for (int b = 0; b < g->n_buf; b++) D->bsz[b] = g->bufs[b].size;
   mark_free(D, split);
-  if (split)
-    split_at_cuts(D);
-  else
-    D->nseg = 1;
+  D->nseg = 1;
+  if ((split && !split_at_cuts(D, c)) || mp_time_up(c)) {
+    D->nseg = 0;
+    return false;
+  }
   buffer_segments(D);
   build_segments(D, order);
+  return true;
 }
 
 static void plan_destroy(dp_plan *D) {
@@ -817,7 +827,18 @@ static int dp_solve(mp_ctx *c) {
   int *order = mp_xmalloc(sizeof(int) * (size_t)n);
   mp_ls_best(g, c->start_order, order, NULL);
   dp_plan D;
-  plan_init(&D, g, order, c->opt[OPT_split] != 0);
+  if (!plan_init(&D, g, order, c->opt[OPT_split] != 0, c)) { /* DESIGN 4: stop within the limit */
+    memcpy(c->order, order, sizeof(int) * (size_t)n);
+    int64_t peak = 0;
+    mp_sim_order_ok(g, c->order, &peak);
+    c->bound = mp_node_lower_bound(g);
+    c->status = peak == c->bound ? MP_OPTIMAL : MP_TIMEOUT; /* the per-node bound met */
+    snprintf(c->msg, sizeof c->msg, "time limit reached while splitting the graph: the best "
+             "heuristic order, unsearched");
+    plan_destroy(&D);
+    free(order);
+    return 0;
+  }
   int64_t bound = proven_bound(&D, c);
   double states = 0;
   int abort = solve_segments(&D, c, &bound, &states);

@@ -21,6 +21,9 @@ typedef struct mp_reach {
 } mp_reach;
 
 void mp_reach_init(mp_reach *R, const mp_graph *g);
+/* The same, given up (false, nothing held) once deadline (mp_now() scale,
+ * 0: none) has passed. */
+bool mp_reach_init_until(mp_reach *R, const mp_graph *g, double deadline);
 void mp_reach_destroy(mp_reach *R);
 static inline const uint64_t *mp_reach_anc(const mp_reach *R, int v) {
   return R->anc + (size_t)v * R->words;
