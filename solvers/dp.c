@@ -808,6 +808,19 @@ static void assemble(const dp_plan *D, int *order, int *nonempty, int *largest) 
   }
 }
 
+/* The limit passed before the search: the heuristic order, `timeout`
+ * unless it meets the per-node bound (then that bound proves it optimal). */
+static void give_unsearched(mp_ctx *c, const int *order) {
+  const mp_graph *g = c->g;
+  memcpy(c->order, order, sizeof(int) * (size_t)g->n);
+  int64_t peak = 0;
+  mp_sim_order_ok(g, c->order, &peak);
+  c->bound = mp_node_lower_bound(g);
+  c->status = peak == c->bound ? MP_OPTIMAL : MP_TIMEOUT;
+  snprintf(c->msg, sizeof c->msg, "time limit reached while splitting the graph: the best "
+           "heuristic order, unsearched");
+}
+
 static int dp_solve(mp_ctx *c) {
   const mp_graph *g = c->g;
   int n = g->n;
@@ -828,13 +841,7 @@ static int dp_solve(mp_ctx *c) {
   mp_ls_best(g, c->start_order, order, NULL);
   dp_plan D;
   if (!plan_init(&D, g, order, c->opt[OPT_split] != 0, c)) { /* DESIGN 4: stop within the limit */
-    memcpy(c->order, order, sizeof(int) * (size_t)n);
-    int64_t peak = 0;
-    mp_sim_order_ok(g, c->order, &peak);
-    c->bound = mp_node_lower_bound(g);
-    c->status = peak == c->bound ? MP_OPTIMAL : MP_TIMEOUT; /* the per-node bound met */
-    snprintf(c->msg, sizeof c->msg, "time limit reached while splitting the graph: the best "
-             "heuristic order, unsearched");
+    give_unsearched(c, order);
     plan_destroy(&D);
     free(order);
     return 0;
