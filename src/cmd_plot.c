@@ -63,20 +63,18 @@ static const char *const kind_options[][2] = {
 };
 
 static int check_applies(const char *kind, const char *a) {
-  static const char all[] = " --out --plan --graph --order --place --seed --time-limit --align "
-                            "--set --agg --max-overhead ";
   char key[64];
   snprintf(key, sizeof key, " %.60s ", a);
-  if (!strstr(all, key)) return 0; /* not a plot option: plot_option says so */
-  for (size_t k = 0; k < sizeof kind_options / sizeof *kind_options; k++)
-    if (!strcmp(kind, kind_options[k][0])) {
-      if (strstr(kind_options[k][1], key)) return 0;
-      const char *own = kind_options[k][1];
-      fprintf(stderr, "memplan plot %s: %s does not apply to this picture (it reads%.*s)\n", kind,
-              a, (int)strlen(own) - 1, own);
-      return -1;
-    }
-  return 0;
+  const char *own = NULL;
+  bool known = false; /* a plot option: some picture reads it (else plot_option says so) */
+  for (size_t k = 0; k < sizeof kind_options / sizeof *kind_options; k++) {
+    known |= strstr(kind_options[k][1], key) != NULL;
+    if (!strcmp(kind, kind_options[k][0])) own = kind_options[k][1];
+  }
+  if (!known || !own || strstr(own, key)) return 0;
+  fprintf(stderr, "memplan plot %s: %s does not apply to this picture (it reads%.*s)\n", kind, a,
+          (int)strlen(own) - 1, own);
+  return -1;
 }
 
 /* One option at argv[*i]; 0, or -1 (a usage error, said on stderr). */

@@ -77,7 +77,7 @@ static void mark_inplace_params(vstate *s) {
   mp_storages st;
   mp_storages_build(s->g, &st);
   for (int v = 0; v < s->g->n; v++)
-    if (st.param[v] >= 0 && st.n_writers[st.param[v]] > 0) s->inplace_node[v] = true;
+    if (mp_in_written_param(&st, v)) s->inplace_node[v] = true;
   mp_storages_free(&st);
 }
 

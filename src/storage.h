@@ -30,5 +30,10 @@ void mp_storages_free(mp_storages *s);
 bool mp_storage_accessed(const mp_storages *s, int v, int b);
 /* A pure view (alias without inplace) reads no data: no in-place edge. */
 bool mp_reads_data(const mp_graph *g, int w);
+/* Is node v in the alias set of a parameter written in place?  DESIGN 6.2
+ * then runs it exactly once (the verifier's rule, the solvers' check). */
+static inline bool mp_in_written_param(const mp_storages *s, int v) {
+  return s->param[v] >= 0 && s->n_writers[s->param[v]] > 0;
+}
 
 #endif

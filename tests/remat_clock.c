@@ -54,7 +54,7 @@ static void run_clocked_at(const mp_solver *s, const char *const *sets, const mp
 
 void rc_run_clocked(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
                     int64_t budget, double bw, long jump, rc_answer *a) {
-  run_clocked_at(s, sets, g, order, budget, bw, jump, TL_CLOCK_T0 + 1e9, a);
+  run_clocked_at(s, sets, g, order, budget, bw, jump, TL_CLOCK_PAST, a);
 }
 
 void rc_answer_destroy(rc_answer *a) { mp_events_destroy(&a->ev); }
@@ -92,7 +92,7 @@ static int cut_everywhere_at(const mp_solver *s, const char *const *sets, const 
 
 int rc_cut_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,
                       int64_t budget, double bw, long max_cuts, const char *what) {
-  return cut_everywhere_at(s, sets, g, order, budget, bw, max_cuts, what, TL_CLOCK_T0 + 1e9);
+  return cut_everywhere_at(s, sets, g, order, budget, bw, max_cuts, what, TL_CLOCK_PAST);
 }
 
 int rc_near_everywhere(const mp_solver *s, const char *const *sets, const mp_graph *g, const int *order,

@@ -283,7 +283,7 @@ static double test_clock(void) {
   return clock_jump >= 0 && k >= clock_jump ? clock_at : TL_CLOCK_T0 + 1e-9 * (double)k;
 }
 
-void tl_clock_start(long jump) { tl_clock_start_at(jump, TL_CLOCK_T0 + 1e9); }
+void tl_clock_start(long jump) { tl_clock_start_at(jump, TL_CLOCK_PAST); }
 
 void tl_clock_start_at(long jump, double at) {
   clock_reads = 0;

@@ -89,6 +89,7 @@ int tl_solve_events(const char *name, const mp_graph *g, const int *order, int64
  * then on.  tl_clock_stop restores the real clock and returns how many
  * readings were made. */
 #define TL_CLOCK_T0 1000.0
+#define TL_CLOCK_PAST (TL_CLOCK_T0 + 1e9) /* past every deadline of a test */
 void tl_clock_start(long jump);
 /* The same, but from reading `jump` on the clock stands still at `at`
  * (a time short of a deadline: it never passes, yet little is left). */

@@ -31,7 +31,7 @@ void mp_remat_once(const mp_graph *g, bool *node) {
   mp_storages st; /* a parameter written in place: its alias set runs once */
   mp_storages_build(g, &st);
   for (int v = 0; v < g->n; v++)
-    if (g->nodes[v].inplace || (st.param[v] >= 0 && st.n_writers[st.param[v]] > 0)) node[v] = true;
+    if (g->nodes[v].inplace || mp_in_written_param(&st, v)) node[v] = true;
   mp_storages_free(&st);
 }
 
