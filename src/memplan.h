@@ -632,9 +632,10 @@ void memplan_plot_opts_init(memplan_plot_opts *o);
  *   "overhead"  inputs: results files; recomputation overhead against the
  *               budget, one curve per solver.
  * MEMPLAN_EUSAGE: an unknown kind, or inputs or options it cannot use;
- * MEMPLAN_EINPUT: a file it cannot read or write, a request a run refused
+ * MEMPLAN_EINPUT: a file it cannot read, a request a run refused
  * (profile: a remat chain without a budget), or nothing to draw (no file
- * is left).  fontconfig (behind cairo's text) keeps a few allocations for
+ * is left); MEMPLAN_EIO: an output it cannot create or put in place (none
+ * is changed).  fontconfig (behind cairo's text) keeps a few allocations for
  * the life of the process: LeakSanitizer reports them at exit
  * (LSAN_OPTIONS suppressions: leak:libfontconfig; the CLI suppresses them). */
 memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inputs,

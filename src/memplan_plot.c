@@ -121,5 +121,5 @@ memplan_err memplan_plot(const char *kind, const char *const *inputs, int n_inpu
   free(outs);
   if (!rc) return MEMPLAN_OK;
   mp_api_error(err, msg);
-  return MEMPLAN_EINPUT;
+  return rc == -2 ? MEMPLAN_EIO : MEMPLAN_EINPUT;
 }

@@ -39,7 +39,8 @@ int mp_canvas_close(mp_canvas *c, char *msg, size_t cap);
 /* One picture of ctx drawn into the file `path` (open as fp); 0, or -1 with msg. */
 typedef int (*mp_plot_draw_fn)(void *ctx, const char *path, FILE *fp, char *msg, size_t cap);
 /* --out may name several files ("a.svg,a.png"): draw into each; every file
- * is written, or (on any failure) none is changed. */
+ * is written, or (on any failure) none is changed.  0; -1 with msg; -2 with
+ * msg when a file could not be opened or put in place. */
 int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *msg,
                      size_t cap);
 /* Data to device coordinates. */
@@ -112,6 +113,9 @@ extern const double mp_origin_colour[MP_N_ORIGINS][3];
 int mp_origin_part(mp_res_origin o);
 
 /* ---- the pictures ---- */
+
+/* Each returns 0, or with msg -1 (an input, a request, nothing to draw) or
+ * -2 (an output not created or put in place: mp_plot_each_out). */
 
 /* The profile's legend entry of the min-cut bound (over memory samples:
  * "(orders)"); above ytop, the top of the chart, it says so: the line is

@@ -92,7 +92,8 @@ static void nth_out(const char *list, int i, char *buf, size_t cap) {
 
 /* Every file is opened (a temporary beside it, outfile.h) before any is
  * drawn, and all are committed only when every one was drawn: a failed run
- * leaves each file as it was. */
+ * leaves each file as it was.  -2 when a file could not be opened or put in
+ * place (the API's MEMPLAN_EIO). */
 int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *msg,
                      size_t cap) {
   int n = n_outs(outs), opened = 0, rc = 0;
@@ -101,14 +102,14 @@ int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *ms
   for (int i = 0; i < n && !rc; i++) {
     nth_out(outs, i, name[i], sizeof name[i]);
     mp_error err; /* a bad format fails in mp_canvas_open, before any commit */
-    if (mp_out_open(&of[i], name[i], &err)) rc = -1, snprintf(msg, cap, "%s", err.msg);
+    if (mp_out_open(&of[i], name[i], &err)) rc = -2, snprintf(msg, cap, "%s", err.msg);
     else opened++;
   }
   for (int i = 0; i < opened && !rc; i++) rc = draw(ctx, name[i], of[i].fp, msg, cap);
   for (int i = 0; i < opened; i++) {
     mp_error err;
     if (rc) mp_out_abort(&of[i]);
-    else if (mp_out_commit(&of[i], &err)) rc = -1, snprintf(msg, cap, "%s", err.msg);
+    else if (mp_out_commit(&of[i], &err)) rc = -2, snprintf(msg, cap, "%s", err.msg);
   }
   free(of);
   free(name);

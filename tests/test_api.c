@@ -598,6 +598,11 @@ START_TEST(plot_kinds_and_refusals) {
   ck_assert_int_eq(memplan_plot("overhead", results, 1, &o, &err), MEMPLAN_EINPUT);
   ck_assert_msg(strstr(err.msg, "no planned recomputation runs"), "%s", err.msg);
   ck_assert_int_eq(access(outs[0], F_OK), -1);
+  const char *nodir[] = {"tmp/no_such_dir/p.svg"}; /* an output it cannot create */
+  o.outs = nodir;
+  ck_assert_int_eq(memplan_plot("profile", in, 1, &o, &err), MEMPLAN_EIO);
+  ck_assert_msg(strstr(err.msg, "no_such_dir"), "%s", err.msg);
+  o.outs = outs;
   o.request.version = 0;
   ck_assert_int_eq(memplan_plot("profile", in, 1, &o, &err), MEMPLAN_EUSAGE);
 }
