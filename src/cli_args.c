@@ -27,6 +27,31 @@ int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *o
   return 0;
 }
 
+void mp_opt_read(int argc, char **argv, int i, mp_opt *o) {
+  const char *a = argv[i], *eq = strchr(a, '=');
+  size_t len = eq ? (size_t)(eq - a) : 0;
+  o->name = a;
+  o->glued = a[0] == '-' && a[1] == '-' && eq && len < sizeof o->buf;
+  o->value = i + 1 < argc ? argv[i + 1] : NULL;
+  if (!o->glued) return; /* a name too long for buf is no option's: left whole */
+  memcpy(o->buf, a, len);
+  o->buf[len] = 0;
+  o->name = o->buf;
+  o->value = eq + 1;
+}
+
+const char *mp_opt_take(const mp_opt *o, int *i) {
+  if (!o->glued) (*i)++;
+  return o->value;
+}
+
+int mp_opt_flag(const char *cmd, const mp_opt *o) {
+  if (!o->glued) return 0;
+  fprintf(stderr, "memplan %s: option '%s' doesn't allow an argument (given '%s')\n", cmd,
+          o->name, o->value);
+  return -1;
+}
+
 static int refuse(const char *cmd, const char *opt, const char *val, const char *why) {
   fprintf(stderr, "memplan %s: bad value '%s' for %s: %s\n", cmd, val ? val : "", opt, why);
   return -1;
