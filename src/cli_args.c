@@ -8,25 +8,6 @@
 #include "cli_args.h"
 #include "memplan.h"
 
-int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts) {
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--")) break; /* the rest are operands */
-    if (a[0] != '-' || a[1] != '-') continue;
-    const char *name = a + 2;
-    size_t len = strcspn(name, "=");
-    const struct option *o = opts;
-    while (o->name && (strlen(o->name) != len || strncmp(o->name, name, len))) o++;
-    if (!o->name) {
-      fprintf(stderr, "memplan %s: unknown option '%.*s' (memplan %s --help)\n", cmd,
-              (int)(len + 2), a, cmd);
-      return -1;
-    }
-    if (o->has_arg == required_argument && !name[len]) i++; /* its value follows */
-  }
-  return 0;
-}
-
 void mp_opt_read(int argc, char **argv, int i, mp_opt *o) {
   const char *a = argv[i], *eq = strchr(a, '=');
   size_t len = eq ? (size_t)(eq - a) : 0;
@@ -50,6 +31,24 @@ int mp_opt_flag(const char *cmd, const mp_opt *o) {
   fprintf(stderr, "memplan %s: option '%s' doesn't allow an argument (given '%s')\n", cmd,
           o->name, o->value);
   return -1;
+}
+
+int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts) {
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--")) break; /* the rest are operands */
+    if (strncmp(argv[i], "--", 2)) continue;
+    mp_opt a;
+    mp_opt_read(argc, argv, i, &a);
+    const struct option *o = opts;
+    while (o->name && strcmp(o->name, a.name + 2)) o++;
+    if (!o->name) {
+      fprintf(stderr, "memplan %s: unknown option '%s' (memplan %s --help)\n", cmd, a.name, cmd);
+      return -1;
+    }
+    if (o->has_arg == no_argument && mp_opt_flag(cmd, &a)) return -1;
+    if (o->has_arg == required_argument) mp_opt_take(&a, &i); /* past its value */
+  }
+  return 0;
 }
 
 static int refuse(const char *cmd, const char *opt, const char *val, const char *why) {

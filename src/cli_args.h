@@ -12,15 +12,17 @@
 
 /* getopt_long takes any unambiguous prefix (--ord for --order), whose
  * meaning changes when an option is added.  Refuse every long option that is
- * not one of `opts` spelled out in full (up to '=').  0, or -1 after a
- * message. */
+ * not one of `opts` spelled out in full (up to '='), and a flag given a value
+ * (mp_opt_flag's message on every subcommand).  0, or -1 after a message. */
 int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts);
 
 /* One command-line item read as getopt_long reads a long option, for the
  * subcommands that loop over argv themselves: "--name=value" is the option
  * "--name" with the value "value" (everything after the first '=': it may
  * hold '=', start with '-' or be empty), exactly as "--name value".  Any
- * other item is its own name.  The struct points into itself: do not copy. */
+ * other item is its own name.  getopt_long splits such items itself; its
+ * users' names are checked with this reader (mp_args_exact).  The struct
+ * points into itself: do not copy. */
 typedef struct mp_opt {
   const char *name;  /* "--order" of "--order=greedy"; else the item itself */
   const char *value; /* the part after '=', else the next item; NULL: none */

@@ -1552,7 +1552,8 @@ hostile 1 "cannot make a scratch folder in $HC/none" "bench with a missing TMPDI
 # verify, info, solvers, bench, export, table and plot refused it; bench
 # said "write the value after a blank"): the same exit, output and message;
 # everything after the first '=' is the value, which may be empty or start
-# with '-'.  A flag given a value is a usage error naming it, as getopt's ----
+# with '-'.  A flag given a value is a usage error naming it, on solve, gen
+# and convert too (they said "unknown or incomplete option '--toposort=x'") ----
 glued() { # glued CODE DESCRIPTION OPTION VALUE -- command... (the option goes last)
   want=$1; what=$2; opt=$3; val=$4; shift 5
   "$@" "$opt" "$val" >"$T/out1" 2>"$T/err1"; r1=$?
@@ -1582,7 +1583,8 @@ expect 0 "plot --order=sa --set=sa.reach=3 --out=F" $BIN plot profile "$T/g.json
 cmp -s "$T/p1.svg" "$T/p2.svg" && ok || bad "plot with --name=value: another picture"
 for c in "--toposort|info $T/g.json" "--toposort|verify $T/g.json $T/plan.json" \
     "--list|bench --graphs $T/g.json" "--quiet|bench --graphs $T/g.json --list" \
-    "--brief|table $RC" "--common|table $RC"; do
+    "--brief|table $RC" "--common|table $RC" "--toposort|solve $T/g.json" "--backward|gen chain" \
+    "--toposort|convert $T/g.json --to nodelink"; do
   f=${c%%|*}; args=${c#*|}
   hostile 2 "option '$f' doesn't allow an argument" "$args $f=x" -- $BIN $args "$f=x"
 done
