@@ -8,21 +8,45 @@
 #include "cli_args.h"
 #include "memplan.h"
 
+void mp_opt_read(int argc, char **argv, int i, mp_opt *o) {
+  const char *a = argv[i], *eq = strchr(a, '=');
+  size_t len = eq ? (size_t)(eq - a) : 0;
+  o->name = a;
+  o->glued = a[0] == '-' && a[1] == '-' && eq && len < sizeof o->buf;
+  o->value = i + 1 < argc ? argv[i + 1] : NULL;
+  if (!o->glued) return; /* a name too long for buf is no option's: left whole */
+  memcpy(o->buf, a, len);
+  o->buf[len] = 0;
+  o->name = o->buf;
+  o->value = eq + 1;
+}
+
+const char *mp_opt_take(const mp_opt *o, int *i) {
+  if (!o->glued) (*i)++;
+  return o->value;
+}
+
+int mp_opt_flag(const char *cmd, const mp_opt *o) {
+  if (!o->glued) return 0;
+  fprintf(stderr, "memplan %s: option '%s' doesn't allow an argument (given '%s')\n", cmd,
+          o->name, o->value);
+  return -1;
+}
+
 int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts) {
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    if (!strcmp(a, "--")) break; /* the rest are operands */
-    if (a[0] != '-' || a[1] != '-') continue;
-    const char *name = a + 2;
-    size_t len = strcspn(name, "=");
+    if (!strcmp(argv[i], "--")) break; /* the rest are operands */
+    if (strncmp(argv[i], "--", 2)) continue;
+    mp_opt a;
+    mp_opt_read(argc, argv, i, &a);
     const struct option *o = opts;
-    while (o->name && (strlen(o->name) != len || strncmp(o->name, name, len))) o++;
+    while (o->name && strcmp(o->name, a.name + 2)) o++;
     if (!o->name) {
-      fprintf(stderr, "memplan %s: unknown option '%.*s' (memplan %s --help)\n", cmd,
-              (int)(len + 2), a, cmd);
+      fprintf(stderr, "memplan %s: unknown option '%s' (memplan %s --help)\n", cmd, a.name, cmd);
       return -1;
     }
-    if (o->has_arg == required_argument && !name[len]) i++; /* its value follows */
+    if (o->has_arg == no_argument && mp_opt_flag(cmd, &a)) return -1;
+    if (o->has_arg == required_argument) mp_opt_take(&a, &i); /* past its value */
   }
   return 0;
 }

@@ -12,9 +12,32 @@
 
 /* getopt_long takes any unambiguous prefix (--ord for --order), whose
  * meaning changes when an option is added.  Refuse every long option that is
- * not one of `opts` spelled out in full (up to '=').  0, or -1 after a
- * message. */
+ * not one of `opts` spelled out in full (up to '='), and a flag given a value
+ * (mp_opt_flag's message on every subcommand).  0, or -1 after a message. */
 int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts);
+
+/* One command-line item read as getopt_long reads a long option, for the
+ * subcommands that loop over argv themselves: "--name=value" is the option
+ * "--name" with the value "value" (everything after the first '=': it may
+ * hold '=', start with '-' or be empty), exactly as "--name value".  Any
+ * other item is its own name.  getopt_long splits such items itself; its
+ * users' names are checked with this reader (mp_args_exact).  The struct
+ * points into itself: do not copy. */
+typedef struct mp_opt {
+  const char *name;  /* "--order" of "--order=greedy"; else the item itself */
+  const char *value; /* the part after '=', else the next item; NULL: none */
+  bool glued;        /* value is the part after '=' */
+  char buf[64];      /* holds name when it is cut from the item */
+} mp_opt;
+
+/* Read argv[i] (i < argc) into o. */
+void mp_opt_read(int argc, char **argv, int i, mp_opt *o);
+/* The option takes its value: o->value, with *i moved past the item that
+ * held it when that is the next one. */
+const char *mp_opt_take(const mp_opt *o, int *i);
+/* An option that takes no value given one ("--list=x"): -1 after a usage
+ * message naming it, as getopt_long's; else 0. */
+int mp_opt_flag(const char *cmd, const mp_opt *o);
 
 /* An integer in [lo, hi]. */
 int mp_arg_int(const char *cmd, const char *opt, const char *val, int64_t lo, int64_t hi,

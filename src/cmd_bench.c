@@ -130,13 +130,17 @@ static int adhoc_check(const bench_cli *c) {
   return MP_EXIT_OK;
 }
 
-/* One option at argv[*i] (value at argv[*i + 1]); 0, or an exit code. */
+/* One option at argv[*i] (value after '=' or at argv[*i + 1]); 0, or an
+ * exit code. */
 static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, bench_cli *c) {
-  const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+  mp_opt opt;
+  mp_opt_read(argc, argv, *i, &opt);
+  const char *a = opt.name, *v = opt.value;
   static const char *const flags[] = {"--retry-failed", "--list", "--quiet", "--shared-fs", NULL};
   bool is_flag = false;
   for (int k = 0; flags[k]; k++) is_flag |= !strcmp(a, flags[k]);
   if (is_flag) {
+    if (mp_opt_flag("bench", &opt)) return MP_EXIT_USAGE;
     if (!strcmp(a, "--retry-failed")) c->o.retry_failed = true;
     if (!strcmp(a, "--list")) c->list = true;
     if (!strcmp(a, "--quiet")) c->o.quiet = true;
@@ -151,22 +155,17 @@ static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, be
       "--results", "--jobs", "--shard", "--graphs", "--manifest", "--order", "--place",
       "--remat", "--budgets", "--bandwidth", "--seeds", "--time-limit", "--repeat", "--mem-limit",
       "--grace", "--set", "--align", "--capacity", "--memplan", "--progress-every", NULL};
-  bool known = false, glued = false;
-  size_t nl = strcspn(a, "=");
-  for (int k = 0; valued[k]; k++) {
-    known |= !strcmp(a, valued[k]);
-    glued |= a[nl] && strlen(valued[k]) == nl && !strncmp(a, valued[k], nl);
-  }
+  bool known = false;
+  for (int k = 0; valued[k]; k++) known |= !strcmp(a, valued[k]);
   if (!known) { /* not "needs a value": the name is what is wrong */
-    snprintf(c->msg, sizeof c->msg, glued ? "'%s': write the value after a blank (%.*s VALUE)"
-                                          : "unknown option '%s'", a, (int)nl, a);
+    snprintf(c->msg, sizeof c->msg, "unknown option '%s'", a);
     return usage_err(c->msg);
   }
   if (!v) {
     snprintf(c->msg, sizeof c->msg, "%s needs a value", a);
     return usage_err(c->msg);
   }
-  (*i)++;
+  mp_opt_take(&opt, i);
   int r = run_option(a, v, c);
   if (r > 0) return experiment_option(a, v, e, c);
   if (r < 0) {
@@ -352,17 +351,19 @@ int mp_cmd_merge(int argc, char **argv) {
 int mp_cmd_export(int argc, char **argv) {
   const char *in = NULL, *out = "-";
   for (int i = 1; i < argc; i++) {
+    mp_opt o;
+    mp_opt_read(argc, argv, i, &o);
     if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
       puts("usage: memplan export RESULTS.sqlite [--format csv] [--out FILE]\n"
            "Every row and column of a results file as CSV, sorted by the cell key.");
       return MP_EXIT_OK;
-    } else if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-      if (strcmp(argv[++i], "csv")) {
+    } else if (!strcmp(o.name, "--format") && o.value) {
+      if (strcmp(mp_opt_take(&o, &i), "csv")) {
         fprintf(stderr, "memplan export: only --format csv\n");
         return MP_EXIT_USAGE;
       }
-    } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
-      out = argv[++i];
+    } else if (!strcmp(o.name, "--out") && o.value) {
+      out = mp_opt_take(&o, &i);
     } else if (argv[i][0] != '-' && !in) {
       in = argv[i];
     } else {
@@ -453,9 +454,12 @@ static int table_value(const char *a, const char *v, memplan_table_opts *o) {
 }
 
 static int table_option(int argc, char **argv, int *i, table_cli *c) {
-  const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+  mp_opt opt;
+  mp_opt_read(argc, argv, *i, &opt);
+  const char *a = opt.name, *v = opt.value;
   memplan_table_opts *o = &c->o;
   if (!strcmp(a, "--common") || !strcmp(a, "--brief")) {
+    if (mp_opt_flag("table", &opt)) return MP_EXIT_USAGE;
     o->common |= !strcmp(a, "--common");
     o->brief |= !strcmp(a, "--brief");
     return 0;
@@ -474,7 +478,7 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
             with_value[k] ? "a value is needed after" : "bad option", a);
     return MP_EXIT_USAGE;
   }
-  (*i)++;
+  mp_opt_take(&opt, i);
   if (!strcmp(a, "--format")) o->format = v;
   else if (!strcmp(a, "--view")) o->view = v;
   else if (!strcmp(a, "--metric")) o->metric = v;

@@ -24,19 +24,23 @@ static int parse_common(int argc, char **argv, const char *cmd, memplan_load_opt
                         const char **fmt, int64_t *align, const char **pos, int *npos) {
   *npos = 0;
   for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    bool has_val = i + 1 < argc;
-    if (!strcmp(a, "--toposort")) lo->toposort = true;
-    else if (!strcmp(a, "--input-format") && has_val) {
-      lo->format = argv[++i];
+    mp_opt o;
+    mp_opt_read(argc, argv, i, &o);
+    const char *a = o.name;
+    bool has_val = o.value != NULL;
+    if (!strcmp(a, "--toposort")) {
+      if (mp_opt_flag(cmd, &o)) return -1;
+      lo->toposort = true;
+    } else if (!strcmp(a, "--input-format") && has_val) {
+      lo->format = mp_opt_take(&o, &i);
       if (mp_arg_choice(cmd, a, lo->format, MP_INPUT_FORMATS)) return -1;
-    } else if (!strcmp(a, "--size-attr") && has_val) lo->size_attr = argv[++i];
-    else if (!strcmp(a, "--cost-attr") && has_val) lo->cost_attr = argv[++i];
+    } else if (!strcmp(a, "--size-attr") && has_val) lo->size_attr = mp_opt_take(&o, &i);
+    else if (!strcmp(a, "--cost-attr") && has_val) lo->cost_attr = mp_opt_take(&o, &i);
     else if (!strcmp(a, "--format") && has_val && fmt) {
-      *fmt = argv[++i];
+      *fmt = mp_opt_take(&o, &i);
       if (mp_arg_choice(cmd, a, *fmt, "text|json")) return -1;
     } else if (!strcmp(a, "--align") && has_val && align) {
-      if (mp_arg_align(cmd, a, argv[++i], align)) return -1;
+      if (mp_arg_align(cmd, a, mp_opt_take(&o, &i), align)) return -1;
     } else if (a[0] == '-' && a[1]) {
       fprintf(stderr, "memplan %s: unknown or incomplete option '%s'\n", cmd, a);
       return -1;
@@ -210,12 +214,16 @@ int mp_cmd_solvers(int argc, char **argv) {
          "decides, and its options (name, default, range, kind: integer or real, help).");
     return MP_EXIT_OK;
   }
-  bool json = argc == 3 && !strcmp(argv[1], "--format") && !strcmp(argv[2], "json");
-  if (argc != 1 && !(argc == 3 && !strcmp(argv[1], "--format") &&
-                     !mp_arg_choice("solvers", "--format", argv[2], "text|json"))) {
+  const char *fmt = argc == 1 ? "text" : NULL; /* one --format F (or --format=F), or none */
+  mp_opt o;
+  int i = 1;
+  if (argc > 1) mp_opt_read(argc, argv, i, &o);
+  if (argc > 1 && !strcmp(o.name, "--format") && o.value) fmt = mp_opt_take(&o, &i);
+  if (!fmt || i + 1 < argc || mp_arg_choice("solvers", "--format", fmt, "text|json")) {
     fputs("usage: memplan solvers [--format text|json]\n", stderr);
     return MP_EXIT_USAGE;
   }
+  bool json = !strcmp(fmt, "json");
   json_t *arr = json_array();
   for (int i = 0; i < memplan_solver_count(); i++) {
     memplan_solver_info s;

@@ -79,7 +79,9 @@ static int check_applies(const char *kind, const char *a) {
 
 /* One option at argv[*i]; 0, or -1 (a usage error, said on stderr). */
 static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
-  const char *a = argv[*i], *v = *i + 1 < argc ? argv[*i + 1] : NULL;
+  mp_opt opt;
+  mp_opt_read(argc, argv, *i, &opt);
+  const char *a = opt.name, *v = opt.value;
   memplan_plot_opts *o = &c->o;
   memplan_request *r = &o->request;
   if (a[0] != '-') {
@@ -91,7 +93,7 @@ static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
     return -1;
   }
   if (check_applies(argv[1], a)) return -1;
-  (*i)++;
+  mp_opt_take(&opt, i);
   if (!strcmp(a, "--out")) c->outs[o->n_outs++] = v;
   else if (!strcmp(a, "--plan")) c->plans[o->n_plans++] = v;
   else if (!strcmp(a, "--graph")) o->graph = v;
