@@ -33,6 +33,7 @@ PLACERS = ["noreuse", "firstfit", "bestfit", "bysize", "bysize-ff", "coloring", 
 REMATS = ["keepall", "chen-sqrt", "chen-greedy", "rotor", "dtr", "remat-lp", "remat-sa",
           "remat-ga", "swap-greedy", "remat-ilp"]
 KNOWN_TSV = os.path.join(ROOT, "tests", "data", "djudge", "known.tsv")
+KNOWN_EXAMPLES = os.path.join(ROOT, "tests", "data", "djudge", "known_examples.json")
 SMALL_ONLY = {"ilp": 30, "ilp-place": 40, "joint-ilp": 12, "remat-ilp": 30, "dp": 60, "exact": 200}
 
 # figures compared exactly (integers) and as reals
@@ -53,6 +54,22 @@ def load_known(literal):
             if mode == "any" or (mode == "literal" and literal):
                 rows.append((key, readme, [re.compile(x) for x in (kind, fam, what, theirs, mine)]))
     return rows
+
+
+def known_rows_unmatched():
+    """Each row of known.tsv must match its examples (known_examples.json: the values as
+    design_compare prints them); a pattern that never matches hides nothing and lets the
+    disagreement it names fail the run. The keys without an example, or an example no row
+    of its key matches."""
+    rows = load_known(True)
+    c = Compare(None, None, 0, rows)
+    with open(KNOWN_EXAMPLES) as f:
+        examples = json.load(f)
+    bad = [f"{e['key']}: no row matches its example {e}" for e in examples
+           if (c.known_key(e["kind"], e["case"], e["what"], e["memplan"], e["judge"]) or
+               ("",))[0] != e["key"]]
+    shown = {e["key"] for e in examples}
+    return bad + [f"{key}: no example" for key, _, _ in rows if key not in shown]
 
 
 def family(case):
@@ -833,6 +850,11 @@ def main(argv):
     # A13: by default compare under memplan's reading (the start is a sample), so that the
     # one known difference does not hide the others; --literal compares 6.3 as written.
     dj.INITIAL_SAMPLE = not literal
+    unmatched = known_rows_unmatched()
+    if unmatched:
+        print("design_compare: known.tsv against known_examples.json:\n  " +
+              "\n  ".join(unmatched), file=sys.stderr)
+        return 2
     if not os.access(memplan, os.X_OK):
         print(f"{memplan}: not an executable (build it, or pass --memplan BIN)")
         return 2
