@@ -23,9 +23,10 @@
 # EARLIER, the report takes the other rows from the earlier run, marked so.
 # The recomputation rows (their own block) plan a generated training step
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
-# its live peak; REMAT=0 skips them, REMAT_SLOW_MAX (default 100000) is the
-# largest training graph whose greedy-by-size counts are taken (quadratic),
-# LINK_MAX (default REMAT_SLOW_MAX) the largest that swap-greedy plans with
+# its live peak (at 1: keepall, which cannot go below the peak, and
+# chen-sqrt, which reads no budget); REMAT=0 skips them, REMAT_SLOW_MAX
+# (default 100000) is the largest training graph whose greedy-by-size
+# counts are taken (quadratic), LINK_MAX (default REMAT_SLOW_MAX) the largest that swap-greedy plans with
 # a host link of 1e6 bytes per cost unit (quadratic: 71 s at 10^5 nodes).
 # A command that takes under REPEAT_BELOW CPU seconds (default 20) is run
 # REPEAT times (default 3) and its fastest run kept: the least disturbed by

@@ -7,8 +7,9 @@ prints, and every verdict of `memplan verify`, with tests/py/design_judge.py.
 
 Prints one line per disagreement and a count of cases by kind. A disagreement that is a known
 reading of an ambiguous DESIGN point (tests/data/djudge/known.tsv, each row naming its row of
-tests/data/djudge/README.md) is only counted; exit 1 on any other. --quick stays under a minute
-(make test runs it with --seed 1).
+tests/data/djudge/README.md) is only counted; exit 1 on any other, exit 2 before any run when
+a row of known.tsv does not match its example (tests/data/djudge/known_examples.json).
+--quick stays under a minute (make test runs it with --seed 1).
 """
 
 import json
