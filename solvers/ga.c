@@ -134,10 +134,13 @@ static void local_search(ga *G, int *keep) {
   if (dirty) mp_ols_load(s, keep);
 }
 
+/* One move, then each further one with probability pm, at most n in all:
+ * at pm = 1 (in range) the draw alone would never stop. */
 static void mutate(ga *G, double pm) {
+  int moves = 0;
   do
     if (mp_ols_move(&G->s, &G->r, G->pdrag, G->reach)) mp_ols_commit(&G->s, mp_ols_eval_move(&G->s));
-  while (mp_rng_unit(&G->r) < pm);
+  while (++moves < G->n && mp_rng_unit(&G->r) < pm);
 }
 
 static void crossover(int n, const int *a, const int *b, int *child, bool *used, mp_rng *r) {

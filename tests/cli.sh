@@ -1588,5 +1588,11 @@ for c in "--toposort|info $T/g.json" "--toposort|verify $T/g.json $T/plan.json" 
   f=${c%%|*}; args=${c#*|}
   hostile 2 "option '$f' doesn't allow an argument" "$args $f=x" -- $BIN $args "$f=x"
 done
+# ---- findings of fuzz/fuzz_solve.c ----
+# ga: mutation=1 (in range) drew further moves until a draw reached 1, which
+# never happens: the solve hung, deaf to --time-limit
+$BIN gen layered -n 12 --seed 1 --out "$T/l12.json" 2>/dev/null
+expect 0 "ga mutation=1 ends" timeout 60 $BIN solve "$T/l12.json" --order ga --set ga.mutation=1 \
+  --set ga.fill=0 --set ga.stop=0 --set ga.generations=2 --set ga.population=4 --time-limit 5
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
