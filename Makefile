@@ -230,7 +230,7 @@ test-install: $(call unless_built,bin/memplan lib)
 SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer
 SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=print_suppressions=0 \
             UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
+FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment solve
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
 test-asan: deps
