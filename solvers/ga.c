@@ -48,7 +48,7 @@
   X(tournament, INT, 2, 1, 64, "tournament size")                                              \
   X(elite, INT, 1, 1, 1000, "best individuals never replaced")                                 \
   X(crossover, REAL, 0.9, 0, 1, "crossover probability")                                       \
-  X(mutation, REAL, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)")        \
+  X(mutation, REAL, 0.5, 0, 1, "probability of each further mutation move (1 to n moves)")      \
   X(local, INT, 3000, 0, 1e9, "memetic step: annealing moves applied to each child (0: none)") \
   X(ls_heat, REAL, 0.3, 1e-4, 100, "initial temperature of the local search (factor of T0)")   \
   X(margin, REAL, 0.02, 0, 0.5, "local search target = best peak * (1 - margin) - 1 byte")     \
