@@ -36,7 +36,7 @@ static unsigned next(cursor *c) { return c->at < c->n ? c->p[c->at++] : 0; }
 typedef struct choice {
   const char *name;
   const char *caps;        /* always set: work limits */
-  const char *variant[4];  /* one of these too, by a byte of the input */
+  const char *variant[8];  /* one of these too, by a byte of the input */
 } choice;
 
 static const choice orders[] = {
@@ -46,9 +46,12 @@ static const choice orders[] = {
     {"bfs", "", {""}},
     {"dfs", "", {""}},
     {"best", "", {"", "bound_nodes=0"}},
-    {"sa", "iters=2000 restarts=2 fill=0", {"", "energy=0", "diversify=0 stop=0", "drag=1 reach=2"}},
+    {"sa", "iters=2000 restarts=2 fill=0",
+     {"", "energy=0", "diversify=0 stop=0", "drag=1 reach=2", "energy=0 power=1 smooth=10", "heat=0.001 t_end=1",
+      "elite=1 margin=0.5", "iters=1 restarts=1"}},
     {"ga", "population=4 generations=3 local=40 fill=0",
-     {"", "stop=0", "crossover=0 mutation=1", "drag=1 local=0"}},
+     {"", "stop=0", "crossover=0 mutation=1", "drag=1 local=0", "tournament=64 elite=1000", "margin=0.5 ls_heat=100",
+      "population=4 generations=1 local=0 reach=2", "mutation=0 crossover=1"}},
     {"dp", "", {"", "split=0", "cutbound=0", "max_states=5"}},
 };
 static const choice placers[] = {
@@ -59,22 +62,27 @@ static const choice placers[] = {
     {"bysize-ff", "", {""}},
     {"coloring", "", {"", "max_edges=3"}},
     {"pool", "", {"", "min_class=1", "min_class=1048576"}},
-    {"exact", "nodes=20000",
+    {"exact", "nodes=3000",
      {"", "memo=0 restarts=0", "rank=3 by_offset=1 thresholds=1",
-      "minfirst=2 normal=0 components=0 decompose=0 reset=0 twins=0"}},
+      "minfirst=2 normal=0 components=0 decompose=0 reset=0 twins=0", "rank=4 portfolio=0", "nodes=1",
+      "memo_log2=8 rank=1 minfirst=1", "rank=2 thresholds=1 by_offset=1"}},
     {"hillclimb", "iters=50 restarts=2 fill=0",
-     {"", "cls=0", "cls=3 smooth=1 band=0.5", "patience=0 kick=1 noise=2"}},
+     {"", "cls=0", "cls=3 smooth=1 band=0.5", "patience=0 kick=1 noise=2", "temp=0 target=0 peak_bias=0",
+      "temp=1 target=1 peak_bias=1 cls=1", "iters=1 restarts=1", "noise=10 band=1 smooth=1000"}},
 };
 static const choice remats[] = {
     {"keepall", "", {""}},
     {"dtr", "", {"", "scan=1"}},
     {"chen-sqrt", "", {""}},
     {"chen-greedy", "", {"", "grid=1"}},
-    {"rotor", "", {"", "frontier=0", "offload=0 slots=8", "stages=1 tries=1"}},
+    {"rotor", "", {"", "frontier=0", "offload=0 slots=8", "stages=1 tries=1", "slots=8 tries=1000", "stages=512 slots=100000",
+      "frontier=0 offload=0", "stages=2 slots=9"}},
     {"swap-greedy", "", {"", "index=0", "index=1", "rounds=1"}},
-    {"remat-sa", "iters=300 restarts=1 fill=0", {"", "strict=0", "kick=1 heat=1000"}},
+    {"remat-sa", "iters=300 restarts=1 fill=0",
+     {"", "strict=0", "kick=1 heat=1000", "t_end=1 heat=0.0001", "iters=1 kick=0", "restarts=3 kick=0.5"}},
     {"remat-ga", "population=4 generations=2 local=20 order_moves=200 fill=0",
-     {"", "reorder=0", "strict=0 kicks=5", "crossover=0"}},
+     {"", "reorder=0", "strict=0 kicks=5", "crossover=0", "mutation=1 elite=1000 tournament=64",
+      "local=0 kicks=0 order_moves=0", "ls_heat=1000000 crossover=1", "population=4 generations=1 local=0"}},
     {"remat-exact", "max_labels=20000 max_mb=64", {"", "max_labels=1000"}},
 };
 #define COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -82,8 +90,8 @@ static const choice remats[] = {
 /* The request built from the input: chains, option strings, budget. */
 typedef struct request {
   char order[64], place[64], remat[64];
-  char sets_text[32][64];
-  const char *sets[32];
+  char sets_text[64][64];
+  const char *sets[64];
   int n_sets;
 } request;
 
@@ -92,8 +100,8 @@ static void add_sets(request *q, const choice *c, unsigned variant) {
     if (!strncmp(q->sets_text[k], c->name, strlen(c->name)) && q->sets_text[k][strlen(c->name)] == '.')
       return;
   char text[160];
-  snprintf(text, sizeof text, "%s %s", c->caps, c->variant[variant % 4] ? c->variant[variant % 4] : "");
-  for (char *tok = strtok(text, " "); tok && q->n_sets < 32; tok = strtok(NULL, " ")) {
+  snprintf(text, sizeof text, "%s %s", c->caps, c->variant[variant % 8] ? c->variant[variant % 8] : "");
+  for (char *tok = strtok(text, " "); tok && q->n_sets < 64; tok = strtok(NULL, " ")) {
     snprintf(q->sets_text[q->n_sets], sizeof q->sets_text[0], "%s.%s", c->name, tok);
     q->sets[q->n_sets] = q->sets_text[q->n_sets];
     q->n_sets++;
@@ -119,7 +127,7 @@ static const char *chain(request *q, const choice *tab, int n, unsigned a, unsig
 
 /* ---- the graph, as graph JSON text ---- */
 static const int64_t sizes[16] = {0,   1,   3,    8,    16,    60,      64,      100,
-                                  128, 255, 1000, 4096, 65536, 1 << 20, 1 << 30, (int64_t)1 << 40};
+                                  128, 255, 1000, 4096, 65536, 1 << 20, (int64_t)1 << 56, (int64_t)1 << 40};
 static const char *const costs[8] = {NULL, "0", "0.5", "1", "2", "3", "1e-06", "100"};
 static const char *const bandwidths[4] = {NULL, "1", "64", "1e9"};
 
@@ -339,6 +347,13 @@ static void check_result(const mp_instance *in, const mp_run_spec *spec, mp_err 
   check(oracle_peak(&o, g->given) == mp_order_peak(g, g->given), "given order: oracle %lld, mp_order_peak %lld",
         (long long)oracle_peak(&o, g->given), (long long)mp_order_peak(g, g->given));
   if (r->has_remat) check_remat(in, r, &o);
+  if (r->status == MP_INFEASIBLE && !r->has_remat && spec->capacity) {
+    /* every buffer at its own aligned place fits in this, in any order */
+    int64_t apart = 0, a = r->align > 0 ? r->align : 1;
+    for (int b = 0; b < g->n_buf; b++) apart += (g->bufs[b].size + a - 1) / a * a;
+    check(spec->capacity < apart, "infeasible at capacity %lld, but no reuse fits in %lld",
+          (long long)spec->capacity, (long long)apart);
+  }
   if (!r->has_figures) return;
   const mp_figures *f = &r->fig;
   check(f->arena >= f->live_peak && f->live_peak >= f->lower_bound && f->lower_bound >= 0,
@@ -436,6 +451,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
 
   mp_result r;
   mp_err rc = mp_run(&in, &spec, &r);
+  if (getenv("MP_FUZZ_VERBOSE"))
+    for (int k = 0; k < r.n_stages; k++)
+      fprintf(stderr, "stage %s %s %.1f ms %s\n", r.stages[k].solver ? r.stages[k].solver->name : "?",
+              mp_status_name(r.stages[k].status), r.stages[k].wall_ms, r.stages[k].msg);
   check_result(&in, &spec, rc, &r);
   mp_result_destroy(&r);
   mp_instance_destroy(&in);
