@@ -6,8 +6,8 @@
 #   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make bench-limits every solver at 10^5 nodes with a time limit (results/limits.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
-#   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
-#                 parser, FUZZ_TIME seconds each (30)
+#   make fuzz     libFuzzer on the readers, the plan verifier, the experiment
+#                 parser and the solvers, FUZZ_TIME seconds each (30)
 #   make lib      build/libmemplan.a and build/libmemplan.so (the public API: src/memplan.h)
 #   make install PREFIX=/usr/local [DESTDIR=]  the binary, the libraries, memplan.h, memplan.pc
 #   V=1           show every compiler command
