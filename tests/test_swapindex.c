@@ -10,10 +10,12 @@
  * writes) and on random small graphs (multi-output nodes, views), at
  * budgets from the floor to the keep-all peak, without and with a link
  * (where the recomputing-alone run takes the shortcuts). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "events.h"
 #include "gen.h"
+#include "lib/remat_dropq.h"
 #include "registry.h"
 #include "testlib.h"
 
@@ -127,6 +129,76 @@ START_TEST(work_list_outgrows_buffers) {
 }
 END_TEST
 
+/* The index (lib/remat_dropq.h) alone against a list, with the residency
+ * held (no dependents come back): after each settle the candidates are
+ * those whose callback last said so and that were not popped since, popped
+ * largest key first, ties the lower id, and `valid` counts the entries of
+ * the heap whose version holds. */
+typedef struct dq_table {
+  double key[64];
+  bool cand[64];
+} dq_table;
+
+static bool table_key(void *ctx, int b, double *key) {
+  const dq_table *t = ctx;
+  *key = t->key[b];
+  return t->cand[b];
+}
+
+START_TEST(dropq_equals_list) {
+  mp_rng r;
+  mp_rng_seed(&r, 515);
+  for (int t = 0; t < tl_trials(40); t++) {
+    mp_graph *g = tl_random_graph(&r, 4 + t % 20, TL_ALL);
+    ri_info ri;
+    ri_init(&ri, g, g->given);
+    int nb = ri.nb < 64 ? ri.nb : 64;
+    uint8_t *res = mp_xcalloc((size_t)ri.nb + 1, 1);
+    dq_table tab;
+    bool in[64] = {false};
+    dq_queue q;
+    dq_init(&q, &ri, res, table_key, &tab);
+    for (int step = 0; step < 60; step++) {
+      if (step == 30 || step == 0) { /* a new state for every buffer */
+        for (int b = 0; b < nb; b++) {
+          tab.key[b] = (double)mp_rng_below(&r, 4);
+          in[b] = tab.cand[b] = mp_rng_below(&r, 3) > 0;
+        }
+        for (int b = nb; b < ri.nb; b++) tab.cand[b] = false; /* past the table: never */
+        dq_touch_all(&q);
+      }
+      for (int k = 0; k < 3 && nb > 0; k++) { /* a few buffers change, touched twice at times */
+        int b = (int)mp_rng_below(&r, (uint64_t)nb);
+        tab.key[b] = (double)mp_rng_below(&r, 4);
+        in[b] = tab.cand[b] = mp_rng_below(&r, 3) > 0;
+        dq_touch(&q, b);
+      }
+      dq_settle(&q);
+      int current = 0, want_valid = 0;
+      for (int i = 0; i < q.n; i++) current += q.ver[q.heap[i].b] == q.heap[i].ver;
+      for (int b = 0; b < nb; b++) want_valid += in[b];
+      ck_assert_int_eq(q.valid, current);
+      ck_assert_int_eq(q.valid, want_valid);
+      for (int k = (int)mp_rng_below(&r, 4); k > 0; k--) {
+        int want = -1;
+        for (int b = 0; b < nb; b++)
+          if (in[b] && (want < 0 || tab.key[b] > tab.key[want])) want = b;
+        double key = -1;
+        int got = dq_pop(&q, &key);
+        ck_assert_msg(got == want, "trial %d step %d: popped %d, want %d", t, step, got, want);
+        if (want < 0) break;
+        ck_assert(key == tab.key[want]);
+        in[want] = false;
+      }
+    }
+    dq_destroy(&q);
+    free(res);
+    ri_destroy(&ri);
+    mp_graph_destroy(g);
+  }
+}
+END_TEST
+
 Suite *suite_swapindex(void) {
   Suite *s = suite_create("swapindex");
   TCase *tc = tcase_create("core");
@@ -134,6 +206,7 @@ Suite *suite_swapindex(void) {
   tcase_add_test(tc, generated_training_graphs);
   tcase_add_test(tc, random_graphs);
   tcase_add_test(tc, work_list_outgrows_buffers);
+  tcase_add_test(tc, dropq_equals_list);
   suite_add_tcase(s, tc);
   return s;
 }
