@@ -199,6 +199,24 @@ START_TEST(dropq_equals_list) {
 }
 END_TEST
 
+/* Quiet unless asked: the rounds (every way, with and without a link) write
+ * nothing to stderr at verbose 0, buffers of megabytes among them. */
+START_TEST(quiet_without_verbose) {
+  mp_graph *g = tl_gen("layered", 100, 1, true);
+  int64_t big = 0;
+  for (int b = 0; b < g->n_buf; b++) big += g->bufs[b].size > 1000000;
+  ck_assert_int_gt(big, 0);
+  tl_stderr cap;
+  tl_stderr_begin(&cap);
+  int plans = sweep(g, 0, "layered 100") + sweep(g, 1e5, "layered 100");
+  char *err = tl_stderr_end(&cap);
+  ck_assert_msg(err[0] == 0, "quiet, yet: %.200s", err);
+  ck_assert_int_gt(plans, 0);
+  free(err);
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_swapindex(void) {
   Suite *s = suite_create("swapindex");
   TCase *tc = tcase_create("core");
@@ -207,6 +225,7 @@ Suite *suite_swapindex(void) {
   tcase_add_test(tc, random_graphs);
   tcase_add_test(tc, work_list_outgrows_buffers);
   tcase_add_test(tc, dropq_equals_list);
+  tcase_add_test(tc, quiet_without_verbose);
   suite_add_tcase(s, tc);
   return s;
 }
