@@ -19,6 +19,8 @@
 #include "registry.h"
 #include "testlib.h"
 
+static int verbose; /* of the solves below */
+
 static int solve(const mp_graph *g, int64_t budget, double bw, int index, mp_ctx *c, mp_events *ev) {
   const mp_solver *s = mp_solver_find("swap-greedy");
   ck_assert(s != NULL);
@@ -35,6 +37,7 @@ static int solve(const mp_graph *g, int64_t budget, double bw, int index, mp_ctx
   c->seed = 1;
   c->events = ev;
   c->status = MP_FEASIBLE;
+  c->verbose = verbose;
   return s->solve(c);
 }
 
@@ -200,7 +203,8 @@ START_TEST(dropq_equals_list) {
 END_TEST
 
 /* Quiet unless asked: the rounds (every way, with and without a link) write
- * nothing to stderr at verbose 0, buffers of megabytes among them. */
+ * nothing to stderr at verbose 0, buffers of megabytes among them; at
+ * verbose 1 the rounds without a link say how many patched the run. */
 START_TEST(quiet_without_verbose) {
   mp_graph *g = tl_gen("layered", 100, 1, true);
   int64_t big = 0;
@@ -212,6 +216,17 @@ START_TEST(quiet_without_verbose) {
   char *err = tl_stderr_end(&cap);
   ck_assert_msg(err[0] == 0, "quiet, yet: %.200s", err);
   ck_assert_int_gt(plans, 0);
+  free(err);
+  /* verbose: the rounds without a link say how they went */
+  mp_graph_destroy(g);
+  g = tl_gen("chain", 12, 1, true); /* a short report: stderr is read up to 4 KiB */
+  verbose = 1;
+  tl_stderr_begin(&cap);
+  bool rounds = compare(g, (mp_events_floor(g) + mp_order_peak(g, g->given)) / 2, 0, "chain 12");
+  err = tl_stderr_end(&cap);
+  verbose = 0;
+  ck_assert(rounds);
+  ck_assert_msg(strstr(err, "rounds patched the run") != NULL, "verbose, yet: %.200s", err);
   free(err);
   mp_graph_destroy(g);
 }
