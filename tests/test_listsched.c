@@ -143,6 +143,86 @@ START_TEST(orders_stop_at_deadline) {
 }
 END_TEST
 
+/* Priority list scheduling as defined (listsched.h): at every step the
+ * ready node of highest prio, ties earlier in the file; prios from a few
+ * values so that ties are common. */
+START_TEST(prio_order_equals_scan) {
+  mp_rng r;
+  mp_rng_seed(&r, 31);
+  for (int t = 0; t < tl_trials(100); t++) {
+    mp_graph *g = tl_random_graph(&r, 1 + (int)mp_rng_below(&r, 80), TL_ALL);
+    int n = g->n;
+    double *prio = mp_xmalloc(sizeof(double) * (size_t)n);
+    int *got = mp_xmalloc(sizeof(int) * (size_t)n), *missing = mp_xmalloc(sizeof(int) * (size_t)n);
+    for (int v = 0; v < n; v++) {
+      prio[v] = (double)mp_rng_below(&r, t % 2 ? 3 : 1000);
+      missing[v] = g->n_pred[v];
+    }
+    mp_ls_order_prio(g, prio, got);
+    for (int step = 0; step < n; step++) {
+      int want = -1; /* the scan in file order: the first of the highest prio */
+      for (int i = 0; i < n; i++) {
+        int v = g->given[i];
+        if (missing[v] == 0 && (want < 0 || prio[v] > prio[want])) want = v;
+      }
+      ck_assert_msg(got[step] == want, "trial %d: step %d runs %d, the scan runs %d", t, step,
+                    got[step], want);
+      missing[want] = -1;
+      for (int i = 0; i < g->n_succ[want]; i++) missing[g->succ[want][i]]--;
+    }
+    free(prio);
+    free(got);
+    free(missing);
+    mp_graph_destroy(g);
+  }
+}
+END_TEST
+
+/* Two independent nodes with workspaces alone (no output tensor), so the
+ * first node's workspace is buffer 0: greedy and lpmf both run the node that
+ * needs less while it runs (10 bytes) first. */
+START_TEST(workspace_as_buffer_zero) {
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":0,\"workspace\":100,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":0,\"workspace\":10,\"inputs\":[]}]}");
+  ck_assert_int_eq(g->ws_buf[0], 0);
+  for (int rule = MP_LS_GREEDY; rule <= MP_LS_LPMF; rule++) {
+    int order[2];
+    mp_ls_order(g, (mp_ls_rule)rule, order);
+    ck_assert_msg(order[0] == 1 && order[1] == 0, "%s runs %d first",
+                  mp_ls_rule_name((mp_ls_rule)rule), order[0]);
+  }
+  mp_graph_destroy(g);
+}
+END_TEST
+
+/* The randomised greedy: with eps 0 it is greedy's order when no two ready
+ * nodes tie on (after, during) (nodes 0 and 1 tie on after alone: node 0,
+ * without the workspace, goes first); with eps 1 every step takes a random
+ * ready node, so some seed leaves greedy's order (8! orders of independent
+ * nodes). */
+START_TEST(random_greedy_eps) {
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":10,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":10,\"workspace\":50,\"inputs\":[]},{\"id\":2,\"size\":70,\"inputs\":[]},"
+                         "{\"id\":3,\"size\":20,\"inputs\":[]},{\"id\":4,\"size\":60,\"inputs\":[]},"
+                         "{\"id\":5,\"size\":30,\"inputs\":[]},{\"id\":6,\"size\":50,\"inputs\":[]},"
+                         "{\"id\":7,\"size\":40,\"inputs\":[]}]}");
+  int greedy[8], o[8], differ = 0;
+  mp_ls_order(g, MP_LS_GREEDY, greedy);
+  ck_assert_int_eq(greedy[0], 0);
+  for (uint64_t seed = 1; seed <= 10; seed++) {
+    mp_rng r;
+    mp_rng_seed(&r, seed);
+    ck_assert(mp_ls_order_random_greedy(g, &r, 0.0, o, 0));
+    ck_assert(memcmp(o, greedy, sizeof o) == 0);
+    mp_rng_seed(&r, seed);
+    ck_assert(mp_ls_order_random_greedy(g, &r, 1.0, o, 0));
+    differ += memcmp(o, greedy, sizeof o) != 0;
+  }
+  ck_assert_int_ge(differ, 5);
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_listsched(void) {
   Suite *s = suite_create("listsched");
   TCase *tc = tcase_create("core");
@@ -150,6 +230,9 @@ Suite *suite_listsched(void) {
   tcase_add_test(tc, rules_equal_scan);
   tcase_add_test(tc, minseg_equals_array);
   tcase_add_test(tc, orders_stop_at_deadline);
+  tcase_add_test(tc, prio_order_equals_scan);
+  tcase_add_test(tc, workspace_as_buffer_zero);
+  tcase_add_test(tc, random_greedy_eps);
   suite_add_tcase(s, tc);
   return s;
 }

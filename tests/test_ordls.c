@@ -85,11 +85,44 @@ START_TEST(incremental_equals_full) {
 }
 END_TEST
 
+/* Every move that reports a change changes the order: on independent nodes
+ * a shift puts its node at another step, and a drag takes its node (alone:
+ * it has no ancestors or descendants) to the far end of its window; and
+ * such moves are found (a drag that never moved anything survived). */
+START_TEST(moves_move) {
+  mp_rng rng;
+  mp_rng_seed(&rng, 12);
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[]},{\"id\":2,\"size\":3,\"inputs\":[]},"
+                         "{\"id\":3,\"size\":4,\"inputs\":[]},{\"id\":4,\"size\":5,\"inputs\":[]}]}");
+  mp_ols s;
+  mp_ols_init(&s, g, 1, 1);
+  mp_ols_load(&s, g->given);
+  int before[5], moved[2] = {0, 0}; /* shifts, drags */
+  for (int step = 0; step < 200; step++) {
+    double pdrag = step % 2;
+    memcpy(before, s.ord, sizeof before);
+    if (!mp_ols_move(&s, &rng, pdrag, 5)) continue;
+    moved[step % 2]++;
+    ck_assert_msg(memcmp(before, s.ord, sizeof before) != 0, "step %d: a %s move left the order",
+                  step, pdrag > 0 ? "drag" : "shift");
+    if (mp_rng_below(&rng, 2)) mp_ols_commit(&s, mp_ols_eval_move(&s));
+    else mp_ols_revert(&s);
+  }
+  /* a node alone can always shift, and drag unless it is at the end it
+   * would leave: both kinds moved most of the time */
+  ck_assert_msg(moved[0] >= 80 && moved[1] >= 50, "%d shifts, %d drags moved", moved[0], moved[1]);
+  mp_ols_destroy(&s);
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_ordls(void) {
   Suite *s = suite_create("ordls");
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, incremental_equals_full);
+  tcase_add_test(tc, moves_move);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -380,10 +380,16 @@ START_TEST(by_size_cut_keeps_birth_first_fit) {
     double deadlines[2] = {0, mp_now() + 1e6};
     for (int d = 0; d < 2; d++) {
       c.deadline = deadlines[d];
+      c.status = MP_TIMEOUT; /* the placer sets its own */
       ck_assert_int_eq(mp_place_by_size(&c, fit, "test"), 0);
       ck_assert_int_eq(c.status, MP_FEASIBLE);
       ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
     }
+    /* no deadline is no cut, even with no slack */
+    c.deadline = 0;
+    ck_assert_int_eq(mp_place_by_size_within(&c, fit, "test", 0), 0);
+    ck_assert_int_eq(c.status, MP_FEASIBLE);
+    ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
     c.deadline = mp_now() - 1;
     ck_assert_int_eq(mp_place_by_size_within(&c, fit, "test", 0), 0);
     if (mp_live_pairs(&p) <= MP_INCUMBENT_PAIRS) {
@@ -568,6 +574,91 @@ START_TEST(lower_bound_equals_definition) {
 }
 END_TEST
 
+/* The sequences' tie-breaks (pack.h): by size, largest first, equal sizes
+ * by birth, then by index; by birth, equal births by index. */
+START_TEST(sequences_break_ties) {
+  static const int64_t size[5] = {5, 5, 5, 9, 5}, lo[5] = {3, 1, 2, 0, 1};
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 5;
+  p.items = mp_xcalloc(5, sizeof(mp_item));
+  for (int i = 0; i < 5; i++)
+    p.items[i] = (mp_item){.lo = lo[i], .hi = lo[i] + 1, .size = size[i], .align = 1, .fixed = -1};
+  int seq[5];
+  static const int by_size[5] = {3, 1, 4, 2, 0}, by_birth[5] = {3, 1, 4, 2, 0};
+  mp_seq_by_size(&p, seq);
+  for (int k = 0; k < 5; k++) ck_assert_int_eq(seq[k], by_size[k]);
+  p.items[3].size = 1; /* now last by size; by birth still first */
+  static const int by_size2[5] = {1, 4, 2, 0, 3};
+  mp_seq_by_size(&p, seq);
+  for (int k = 0; k < 5; k++) ck_assert_int_eq(seq[k], by_size2[k]);
+  mp_seq_by_birth(&p, seq);
+  for (int k = 0; k < 5; k++) ck_assert_int_eq(seq[k], by_birth[k]);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
+/* An incumbent whose every packing has arena 0 (only zero-size items) still
+ * writes its offsets (0), not leaving the caller's array as it was. */
+START_TEST(incumbent_of_zero_sizes) {
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 3;
+  p.items = mp_xcalloc(3, sizeof(mp_item));
+  for (int i = 0; i < 3; i++) p.items[i] = (mp_item){.lo = i, .hi = i + 2, .size = 0, .align = 8, .fixed = -1};
+  mp_ctx c;
+  memset(&c, 0, sizeof c);
+  int64_t best[3] = {77, 77, 77};
+  ck_assert_int_eq(mp_place_incumbent(&c, &p, best), 0);
+  for (int i = 0; i < 3; i++) ck_assert_int_eq(best[i], 0);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
+/* Greedy by size says how the packing went (its counts) on stderr only
+ * when verbose. */
+START_TEST(by_size_counts_only_when_verbose) {
+  mp_rng r;
+  mp_rng_seed(&r, 3);
+  mp_problem p;
+  rand_items(&r, 40, 2, &p);
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)p.n);
+  mp_ctx c;
+  memset(&c, 0, sizeof c);
+  c.prob = &p;
+  c.offsets = off;
+  for (int verbose = 0; verbose <= 1; verbose++) {
+    c.verbose = verbose;
+    tl_stderr cap;
+    tl_stderr_begin(&cap);
+    int rc = mp_place_by_size(&c, MP_BEST_FIT, "test");
+    char *err = tl_stderr_end(&cap);
+    ck_assert_int_eq(rc, 0);
+    if (verbose) ck_assert_msg(strstr(err, "test: ") == err && strstr(err, " items placed through the lifetime index"), "%s", err);
+    else ck_assert_msg(err[0] == 0, "quiet, yet: %s", err);
+    free(err);
+  }
+  free(off);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
+/* The gap counts of the verbose report, by hand: spans in address order
+ * whose union leaves [0,2), [8,10) and [13,20) below its top (spans that
+ * touch leave no gap); one gap is at least 7 long, none 8. */
+START_TEST(count_gaps_by_hand) {
+  static const mp_span a[6] = {{2, 4}, {4, 5}, {3, 8}, {10, 12}, {12, 13}, {20, 30}};
+  int64_t gaps = 10, fitting = 20; /* added to */
+  mp_count_gaps(a, 6, 7, &gaps, &fitting);
+  ck_assert_int_eq(gaps, 13);
+  ck_assert_int_eq(fitting, 21);
+  gaps = fitting = 0;
+  mp_count_gaps(a, 6, 8, &gaps, &fitting);
+  ck_assert_int_eq(gaps, 3);
+  ck_assert_int_eq(fitting, 0);
+}
+END_TEST
+
 Suite *suite_pack(void) {
   Suite *s = suite_create("pack");
   TCase *tc = tcase_create("core");
@@ -579,6 +670,10 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, deadline_cuts_packings);
   tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);
   tcase_add_test(tc, lower_bound_equals_definition);
+  tcase_add_test(tc, sequences_break_ties);
+  tcase_add_test(tc, incumbent_of_zero_sizes);
+  tcase_add_test(tc, by_size_counts_only_when_verbose);
+  tcase_add_test(tc, count_gaps_by_hand);
   suite_add_tcase(s, tc);
   return s;
 }

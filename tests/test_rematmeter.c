@@ -118,11 +118,36 @@ START_TEST(forward_peak_with_checkpoints) {
 }
 END_TEST
 
+/* A meter whose forward the deadline cut (it is looked at from position 0)
+ * says so (ok false) and answers as rc_run does: the same failure. */
+START_TEST(forward_cut_falls_back) {
+  mp_graph *g = chain_with_workspace(9);
+  ri_info ri;
+  ri_init(&ri, g, g->given);
+  int cuts[16], n_cuts = rc_cuts(&ri, cuts);
+  rc_meter mt;
+  double past = mp_now() - 1;
+  rc_meter_init(&mt, &ri, past);
+  ck_assert(!mt.ok);
+  rc_result a, b;
+  char ma[256] = "", mb[256] = "";
+  int ra = rc_run(&ri, cuts, n_cuts, NULL, past, &a, ma, sizeof ma);
+  int rb = rc_meter_run(&mt, cuts, n_cuts, &b, mb, sizeof mb);
+  ck_assert_int_ne(ra, 0);
+  ck_assert_int_eq(ra, rb);
+  ck_assert_str_eq(ma, mb);
+  rc_meter_destroy(&mt);
+  ri_destroy(&ri);
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_rematmeter(void) {
   Suite *s = suite_create("rematmeter");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, meter_equals_plain_runs);
   tcase_add_test(tc, forward_peak_with_checkpoints);
+  tcase_add_test(tc, forward_cut_falls_back);
   suite_add_tcase(s, tc);
   return s;
 }

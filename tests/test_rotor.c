@@ -358,6 +358,8 @@ START_TEST(stage_per_layer) {
     mp_graph *g = fx.g;
     ck_assert_int_eq(fx.ri.turn, 30);
     ck_assert_msg(fx.ch.L == fx.ri.turn, "a %d-layer chain cut into %d stages", fx.ri.turn, fx.ch.L);
+    /* a chain's backward reads its stage's input and tape alone */
+    ck_assert_msg(fx.ch.cross == 0, "%d backward reads outside the chain model", fx.ch.cross);
     for (int64_t b = fx.keep - 1; b >= fx.floor; b -= 1 + (fx.keep - fx.floor) / 6) {
       mp_events ev;
       mp_events_init(&ev);

@@ -338,6 +338,24 @@ START_TEST(dp_cut_at_every_reading) {
 }
 END_TEST
 
+/* best's option bound_nodes is the largest graph given the min-cut bound:
+ * a graph of exactly that many nodes gets it, one more node skips it. */
+START_TEST(best_bound_nodes_is_inclusive) {
+  mp_graph *g = tl_gen("layered", 40, 1, false);
+  char set[64];
+  for (int d = 0; d <= 1; d++) {
+    snprintf(set, sizeof set, "best.bound_nodes=%d", g->n - d);
+    const char *sets[] = {set, NULL};
+    mp_result r;
+    ck_assert_int_eq(tl_run(g, "best", "bysize", 1, 0, sets, &r), 0);
+    const char *msg = order_stage(&r, 1)->msg;
+    ck_assert_msg((strstr(msg, "bound skipped") != NULL) == (d == 1), "%s: %s", set, msg);
+    mp_result_destroy(&r);
+  }
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_sched(void) {
   Suite *s = suite_create("sched");
   TCase *tc = tcase_create("sched");
@@ -349,6 +367,7 @@ Suite *suite_sched(void) {
   tcase_add_test(tc, ilp_write_lp_and_cap);
   tcase_add_test(tc, limits_hold_on_a_large_graph);
   tcase_add_test(tc, dp_cut_at_every_reading);
+  tcase_add_test(tc, best_bound_nodes_is_inclusive);
   suite_add_tcase(s, tc);
   return s;
 }

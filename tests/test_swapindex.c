@@ -10,12 +10,16 @@
  * writes) and on random small graphs (multi-output nodes, views), at
  * budgets from the floor to the keep-all peak, without and with a link
  * (where the recomputing-alone run takes the shortcuts). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "events.h"
 #include "gen.h"
+#include "lib/remat_dropq.h"
 #include "registry.h"
 #include "testlib.h"
+
+static int verbose; /* of the solves below */
 
 static int solve(const mp_graph *g, int64_t budget, double bw, int index, mp_ctx *c, mp_events *ev) {
   const mp_solver *s = mp_solver_find("swap-greedy");
@@ -33,6 +37,7 @@ static int solve(const mp_graph *g, int64_t budget, double bw, int index, mp_ctx
   c->seed = 1;
   c->events = ev;
   c->status = MP_FEASIBLE;
+  c->verbose = verbose;
   return s->solve(c);
 }
 
@@ -127,6 +132,106 @@ START_TEST(work_list_outgrows_buffers) {
 }
 END_TEST
 
+/* The index (lib/remat_dropq.h) alone against a list, with the residency
+ * held (no dependents come back): after each settle the candidates are
+ * those whose callback last said so and that were not popped since, popped
+ * largest key first, ties the lower id, and `valid` counts the entries of
+ * the heap whose version holds. */
+typedef struct dq_table {
+  double key[64];
+  bool cand[64];
+} dq_table;
+
+static bool table_key(void *ctx, int b, double *key) {
+  const dq_table *t = ctx;
+  *key = t->key[b];
+  return t->cand[b];
+}
+
+START_TEST(dropq_equals_list) {
+  mp_rng r;
+  mp_rng_seed(&r, 515);
+  for (int t = 0; t < tl_trials(40); t++) {
+    mp_graph *g = tl_random_graph(&r, 4 + t % 20, TL_ALL);
+    ri_info ri;
+    ri_init(&ri, g, g->given);
+    int nb = ri.nb < 64 ? ri.nb : 64;
+    uint8_t *res = mp_xcalloc((size_t)ri.nb + 1, 1);
+    dq_table tab;
+    bool in[64] = {false};
+    dq_queue q;
+    dq_init(&q, &ri, res, table_key, &tab);
+    for (int step = 0; step < 60; step++) {
+      if (step == 30 || step == 0) { /* a new state for every buffer */
+        for (int b = 0; b < nb; b++) {
+          tab.key[b] = (double)mp_rng_below(&r, 4);
+          in[b] = tab.cand[b] = mp_rng_below(&r, 3) > 0;
+        }
+        for (int b = nb; b < ri.nb; b++) tab.cand[b] = false; /* past the table: never */
+        dq_touch_all(&q);
+      }
+      for (int k = 0; k < 3 && nb > 0; k++) { /* a few buffers change, touched twice at times */
+        int b = (int)mp_rng_below(&r, (uint64_t)nb);
+        tab.key[b] = (double)mp_rng_below(&r, 4);
+        in[b] = tab.cand[b] = mp_rng_below(&r, 3) > 0;
+        dq_touch(&q, b);
+      }
+      dq_settle(&q);
+      int current = 0, want_valid = 0;
+      for (int i = 0; i < q.n; i++) current += q.ver[q.heap[i].b] == q.heap[i].ver;
+      for (int b = 0; b < nb; b++) want_valid += in[b];
+      ck_assert_int_eq(q.valid, current);
+      ck_assert_int_eq(q.valid, want_valid);
+      for (int k = (int)mp_rng_below(&r, 4); k > 0; k--) {
+        int want = -1;
+        for (int b = 0; b < nb; b++)
+          if (in[b] && (want < 0 || tab.key[b] > tab.key[want])) want = b;
+        double key = -1;
+        int got = dq_pop(&q, &key);
+        ck_assert_msg(got == want, "trial %d step %d: popped %d, want %d", t, step, got, want);
+        if (want < 0) break;
+        ck_assert(key == tab.key[want]);
+        in[want] = false;
+      }
+    }
+    dq_destroy(&q);
+    free(res);
+    ri_destroy(&ri);
+    mp_graph_destroy(g);
+  }
+}
+END_TEST
+
+/* Quiet unless asked: the rounds (every way, with and without a link) write
+ * nothing to stderr at verbose 0, buffers of megabytes among them; at
+ * verbose 1 the rounds without a link say how many patched the run. */
+START_TEST(quiet_without_verbose) {
+  mp_graph *g = tl_gen("layered", 100, 1, true);
+  int64_t big = 0;
+  for (int b = 0; b < g->n_buf; b++) big += g->bufs[b].size > 1000000;
+  ck_assert_int_gt(big, 0);
+  tl_stderr cap;
+  tl_stderr_begin(&cap);
+  int plans = sweep(g, 0, "layered 100") + sweep(g, 1e5, "layered 100");
+  char *err = tl_stderr_end(&cap);
+  ck_assert_msg(err[0] == 0, "quiet, yet: %.200s", err);
+  ck_assert_int_gt(plans, 0);
+  free(err);
+  /* verbose: the rounds without a link say how they went */
+  mp_graph_destroy(g);
+  g = tl_gen("chain", 12, 1, true); /* a short report: stderr is read up to 4 KiB */
+  verbose = 1;
+  tl_stderr_begin(&cap);
+  bool rounds = compare(g, (mp_events_floor(g) + mp_order_peak(g, g->given)) / 2, 0, "chain 12");
+  err = tl_stderr_end(&cap);
+  verbose = 0;
+  ck_assert(rounds);
+  ck_assert_msg(strstr(err, "rounds patched the run") != NULL, "verbose, yet: %.200s", err);
+  free(err);
+  mp_graph_destroy(g);
+}
+END_TEST
+
 Suite *suite_swapindex(void) {
   Suite *s = suite_create("swapindex");
   TCase *tc = tcase_create("core");
@@ -134,6 +239,8 @@ Suite *suite_swapindex(void) {
   tcase_add_test(tc, generated_training_graphs);
   tcase_add_test(tc, random_graphs);
   tcase_add_test(tc, work_list_outgrows_buffers);
+  tcase_add_test(tc, dropq_equals_list);
+  tcase_add_test(tc, quiet_without_verbose);
   suite_add_tcase(s, tc);
   return s;
 }
