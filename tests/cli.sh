@@ -1606,5 +1606,20 @@ cat >"$T/rotor56.json" <<'J'
  {"id": 6, "size": 1048576, "inputs": [4], "alias": 4, "cost": 1e-06}]}
 J
 expect 0 "rotor: budget 2^56 x a table's peak" $BIN solve "$T/rotor56.json" --remat rotor --budget-frac 0.1 --bandwidth 1e6
+# an input's workspace: section 1 counts it at the input's step, an event
+# plan never runs the input (README "A graph input's workspace")
+cat >"$T/inws.json" <<'J'
+{"name": "inws", "nodes": [
+ {"id": 0, "op": "input", "size": 1, "inputs": [], "workspace": 1000},
+ {"id": 1, "size": 2, "inputs": [0], "cost": 1},
+ {"id": 2, "op": "output", "size": 0, "inputs": [1]}]}
+J
+$BIN info "$T/inws.json" --format json >"$T/out" 2>&1
+grep -q '"live_peak": 1001,' "$T/out" && ok || bad "input workspace, section 1: $(grep live_peak "$T/out")"
+$BIN solve "$T/inws.json" --remat keepall --budget 10 --format json --no-baseline >"$T/out" 2>&1
+grep -q '"live_peak": 3,' "$T/out" && grep -q '"lower_bound": 3,' "$T/out" && ok ||
+  bad "input workspace, keep-all plan: $(grep -E 'live_peak|lower_bound' "$T/out" | tr -d '\n')"
+hostile 3 "the budget 2 is below 3, the floor" "input workspace: budget under the floor" -- \
+  $BIN solve "$T/inws.json" --remat keepall --budget 2 --no-baseline
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
