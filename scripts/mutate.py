@@ -161,7 +161,25 @@ def run(cmd, cwd, timeout=None, log=None):
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, 9)
         p.wait()
+        kill_strays(cwd)
         return None
+
+
+def kill_strays(root):
+    """Kill what still runs in the scratch tree: Check forks each test into a
+    process group of its own, which killpg above does not reach, and the
+    runner that would have timed it out is gone."""
+    root = os.path.realpath(root)
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            cwd = os.readlink("/proc/%s/cwd" % pid)
+        except OSError:
+            continue
+        if cwd == root or cwd.startswith(root + "/"):
+            try:
+                os.kill(int(pid), 9)
+            except OSError:
+                pass
 
 
 def make_scratch(src, dst):
