@@ -207,6 +207,33 @@ START_TEST(greedy_drop_after_the_last_use) {
 }
 END_TEST
 
+/* The undo pass keeps again only what costs less: A (2 bytes, cost 0,
+ * position 0), B (3, cost 1) and C (1, cost 2) read x; K (3 bytes,
+ * position 3) reads x, G reads K, F reads A, B, C and x.  Budget 7:
+ * keeping all takes 10 at K's stage (3).  Round 1: A (0 + 1e-9 per 2
+ * bytes) before B (1 per 3) and C (2 per byte): 8.  Round 2: B (1 per
+ * byte) before C (2 per byte): 5, within budget.  Undo, latest first: B
+ * kept again would take 8, over; A kept again fits (7 at stages 3 to 5)
+ * but its rerun costs nothing, so the plan costs no less: A stays
+ * dropped.  Reruns of A and B in F's stage (5), cost 6 + 1. */
+START_TEST(greedy_undo_only_when_cheaper) {
+  mp_graph *g = tl_graph("{\"name\":\"greedy_undo\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":0},"
+                         "{\"id\":2,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":4,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":5,\"size\":0,\"inputs\":[4],\"cost\":1},"
+                         "{\"id\":6,\"size\":0,\"inputs\":[1,2,3,0],\"cost\":1}]}");
+  char got[256];
+  double cost = greedy_by_hand(g, 7, got, sizeof got);
+  ck_assert_msg(!strcmp(got, "5:0 5:1") && near(cost, 7), "greedy: reruns %s, cost %g (want 5:0 5:1, 7)", got,
+                cost);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- remat-ilp against the brute force ---- */
 
 typedef struct tally {
@@ -636,6 +663,7 @@ Suite *suite_remat_milp(void) {
   TCase *hand = tcase_create("remat_milp_hand"); /* rs_greedy's choices, by hand */
   tcase_add_test(hand, greedy_tie_keeps_the_first);
   tcase_add_test(hand, greedy_drop_after_the_last_use);
+  tcase_add_test(hand, greedy_undo_only_when_cheaper);
   suite_add_tcase(s, hand);
   return s;
 }
