@@ -638,10 +638,12 @@ static void dtr_plan_is(mp_graph *g, int64_t budget, const char *tag, const char
   }
 }
 
-/* A tie on h goes to the lower buffer id.  Q, A, B (sizes 1, costs 1) read
- * the input x (read to the end); B reads Q, whose last use that is (Q goes:
- * the scan meets B before A); R (cost 2) reads A and B; C (3 bytes) reads
- * x; then S reads C and R, T reads A, B and x.  Budget 6: C's run would
+/* A tie on h goes to the lower buffer id.  Q and A (sizes 1, costs 1) read
+ * the input x (read to the end); B (1, 1) reads Q, its last use (Q is
+ * freed for good and B takes its place in the resident list: the scan
+ * option meets B before A, so a tie kept by the first met would go to B);
+ * R (cost 2) reads A and B; C (3 bytes) reads x; then S reads C and R, T
+ * reads A, B and x.  Budget 6: C's run would
  * take x + A + B + R + C = 7.  A and B were last read by R's run, when R
  * was made: one staleness s for all three; h(A) = h(B) = 1 / (1 x s), both
  * neighbourhoods empty (Q was freed for good, not evicted), h(R) = 2 / s.
