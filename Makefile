@@ -6,8 +6,8 @@
 #   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make bench-limits every solver at 10^5 nodes with a time limit (results/limits.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
-#   make fuzz     libFuzzer on the readers, the plan verifier and the experiment
-#                 parser, FUZZ_TIME seconds each (30)
+#   make fuzz     libFuzzer on the readers, the plan verifier, the experiment
+#                 parser and the solvers, FUZZ_TIME seconds each (30)
 #   make lib      build/libmemplan.a and build/libmemplan.so (the public API: src/memplan.h)
 #   make install PREFIX=/usr/local [DESTDIR=]  the binary, the libraries, memplan.h, memplan.pc
 #   V=1           show every compiler command
@@ -230,7 +230,7 @@ test-install: $(call unless_built,bin/memplan lib)
 SAN      := -fsanitize=address,undefined,float-cast-overflow -fno-omit-frame-pointer
 SAN_ENV  := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=print_suppressions=0 \
             UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment
+FUZZ_TARGETS := graph_json nodelink graphml csv plan experiment solve
 FUZZ_OBJ  = $(BUILD)/fuzz/fuzz_common.o
 
 test-asan: deps

@@ -48,7 +48,7 @@
   X(tournament, INT, 2, 1, 64, "tournament size")                                              \
   X(elite, INT, 1, 1, 1000, "best individuals never replaced")                                 \
   X(crossover, REAL, 0.9, 0, 1, "crossover probability")                                       \
-  X(mutation, REAL, 0.5, 0, 1, "probability of each further mutation move (>= 1 move)")        \
+  X(mutation, REAL, 0.5, 0, 1, "probability of each further mutation move (1 to n moves)")      \
   X(local, INT, 3000, 0, 1e9, "memetic step: annealing moves applied to each child (0: none)") \
   X(ls_heat, REAL, 0.3, 1e-4, 100, "initial temperature of the local search (factor of T0)")   \
   X(margin, REAL, 0.02, 0, 0.5, "local search target = best peak * (1 - margin) - 1 byte")     \
@@ -134,10 +134,13 @@ static void local_search(ga *G, int *keep) {
   if (dirty) mp_ols_load(s, keep);
 }
 
+/* One move, then each further one with probability pm, at most n in all:
+ * at pm = 1 (in range) the draw alone would never stop. */
 static void mutate(ga *G, double pm) {
+  int moves = 0;
   do
     if (mp_ols_move(&G->s, &G->r, G->pdrag, G->reach)) mp_ols_commit(&G->s, mp_ols_eval_move(&G->s));
-  while (mp_rng_unit(&G->r) < pm);
+  while (++moves < G->n && mp_rng_unit(&G->r) < pm);
 }
 
 static void crossover(int n, const int *a, const int *b, int *child, bool *used, mp_rng *r) {

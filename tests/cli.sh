@@ -1588,5 +1588,23 @@ for c in "--toposort|info $T/g.json" "--toposort|verify $T/g.json $T/plan.json" 
   f=${c%%|*}; args=${c#*|}
   hostile 2 "option '$f' doesn't allow an argument" "$args $f=x" -- $BIN $args "$f=x"
 done
+# ---- findings of fuzz/fuzz_solve.c ----
+# ga: mutation=1 (in range) drew further moves until a draw reached 1, which
+# never happens: the solve hung, deaf to --time-limit
+$BIN gen layered -n 12 --seed 1 --out "$T/l12.json" 2>/dev/null
+expect 0 "ga mutation=1 ends" timeout 60 $BIN solve "$T/l12.json" --order ga --set ga.mutation=1 \
+  --set ga.fill=0 --set ga.stop=0 --set ga.generations=2 --set ga.population=4 --time-limit 5
+# rotor: a program budget 2^56 times its table's peak overflowed the cast to
+# int64 (UBSan, float-cast-overflow: this fails under make test-asan)
+cat >"$T/rotor56.json" <<'J'
+{"host_bandwidth": 1e9, "nodes": [{"id": 0, "op": "input", "size": 0, "inputs": []},
+ {"id": 1, "op": "input", "size": 3, "inputs": [0, 0], "workspace": 72057594037927936},
+ {"id": 2, "size": 1, "inputs": [0, 0], "workspace": 1, "cost": 3},
+ {"id": 3, "size": 65536, "inputs": [1, 1, 1], "alias": 1, "inplace": true, "cost": 1e-06},
+ {"id": 4, "size": 65536, "inputs": [0], "alias": 0, "cost": 1e-06},
+ {"id": 5, "size": 65536, "inputs": [2], "alias": 2, "workspace": 1048576, "cost": 1},
+ {"id": 6, "size": 1048576, "inputs": [4], "alias": 4, "cost": 1e-06}]}
+J
+expect 0 "rotor: budget 2^56 x a table's peak" $BIN solve "$T/rotor56.json" --remat rotor --budget-frac 0.1 --bandwidth 1e6
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

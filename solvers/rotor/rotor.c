@@ -245,16 +245,19 @@ static int64_t fill(search *s, int64_t P) {
  * the last table fitted (the model overestimates), else near the best
  * program budget with another rounding. */
 static void search_budget(search *s, int tries, int64_t keep_peak) {
-  int64_t B = s->c->budget, P = B;
+  int64_t B = s->c->budget, P = B, cap = keep_peak + keep_peak / 8;
   for (int i = 0; i < tries && !mp_time_up(s->c); i++) {
     int64_t peak0 = fill(s, P);
     if (s->found && s->best.duration <= s->c->duration_bound * (1 + 1e-12)) break;
     int64_t next;
-    if (peak0 > 0 && peak0 <= B) next = (int64_t)((double)P * ((double)B / (double)peak0) * 1.02) + 1;
-    else if (s->found) next = s->best_P - (int64_t)s->best_h * ((s->best_P + s->slots - 1) / s->slots) + P / 97;
+    if (peak0 > 0 && peak0 <= B) {
+      /* capped as a double: B / peak0 can be 2^56, the product past int64 */
+      double grow = (double)P * ((double)B / (double)peak0) * 1.02 + 1;
+      next = grow >= (double)cap ? cap : (int64_t)grow;
+    } else if (s->found) next = s->best_P - (int64_t)s->best_h * ((s->best_P + s->slots - 1) / s->slots) + P / 97;
     else if (peak0 < 0) next = P + P / 4; /* no schedule at all: the model may overestimate */
     else break;
-    if (next > keep_peak + keep_peak / 8) next = keep_peak + keep_peak / 8;
+    if (next > cap) next = cap;
     if (next <= P / 64 || next == P) break;
     P = next;
   }
