@@ -129,6 +129,111 @@ START_TEST(greedy_plans_fit) {
 }
 END_TEST
 
+/* rs_greedy on g in its given order at budget: its decisions consistent,
+ * decoding to a judged plan within budget; the reruns (R[t][k], k < t) as
+ * "t:k .." into out (positions: the non-input nodes in order); the cost. */
+static double greedy_by_hand(mp_graph *g, int64_t budget, char *out, size_t cap) {
+  rs_model m;
+  rs_model_init(&m, g, g->given);
+  rs_dec d;
+  rs_dec_init(&m, &d);
+  ck_assert_int_eq(rs_greedy(&m, budget, NULL, &d), 0);
+  mp_events ev;
+  mp_events_init(&ev);
+  rs_decode(&m, &d, &ev);
+  judged(g, &ev, g->given, budget, 0, "greedy", "by hand");
+  size_t n = 0;
+  out[0] = 0;
+  for (int t = 0; t <= m.n_pos; t++)
+    for (int k = 0; k < t && k < m.n_pos && n + 16 < cap; k++)
+      if (*rs_R(&d, t, k)) n += (size_t)snprintf(out + n, cap - n, "%s%d:%d", n ? " " : "", t, k);
+  double cost = rs_cost(&m, &d);
+  mp_events_destroy(&ev);
+  rs_dec_destroy(&d);
+  rs_model_destroy(&m);
+  return cost;
+}
+
+/* A tie on the rate keeps the first drop tried (lower buffer id): A and B
+ * (2 bytes, cost 1, positions 0 and 1) read the input x; K (3 bytes,
+ * position 2) reads x, G reads K, F reads A, B and x (a rerun in F's
+ * stage reads x: the stage shape keeps an input only to its last reader's
+ * first run).  Budget 6: keeping all takes x + A + B + K = 8 at K's stage.
+ * Dropping A or B until F costs one rerun in F's stage (4) and brings K's
+ * and G's stages to 6: the same rate (1 per 2 bytes) and the same progress
+ * (no stage over budget), so A, tried first, is dropped and reruns in
+ * stage 4. */
+START_TEST(greedy_tie_keeps_the_first) {
+  mp_graph *g = tl_graph("{\"name\":\"greedy_tie\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":3,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":4,\"size\":0,\"inputs\":[3],\"cost\":1},"
+                         "{\"id\":5,\"size\":0,\"inputs\":[1,2,0],\"cost\":1}]}");
+  char got[256];
+  double cost = greedy_by_hand(g, 6, got, sizeof got);
+  ck_assert_msg(!strcmp(got, "4:0") && near(cost, 6), "greedy: reruns %s, cost %g (want 4:0, 6)", got, cost);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* A drop starts after the last use at or before the stage it is tried
+ * for: A (2 bytes, cost 0: a view-like op, position 0) and E (2, cost 1,
+ * position 1) read x; D (1, position 2) reads A; K (3, position 3) reads
+ * x; G reads K, F reads A, D, E and x.  Budget 7: keeping all takes x + A
+ * + E + D + K = 9 at K's stage (3).  Dropped from the start of stage 3
+ * (after D's read, its last use before stage 3), A reruns once, in F's
+ * stage (5), for nothing: (0 + 1e-9) per 2 bytes, below E's 1 per 2 bytes
+ * and D's 1 per byte.  Dropped instead from after its own run, A would
+ * also rerun in D's stage (2) at the same cost: the same rate and the same
+ * progress, so only the rule tells the two apart; the plan is one rerun,
+ * in stage 5. */
+START_TEST(greedy_drop_after_the_last_use) {
+  mp_graph *g = tl_graph("{\"name\":\"greedy_last_use\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":0},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[1],\"cost\":1},"
+                         "{\"id\":4,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":5,\"size\":0,\"inputs\":[4],\"cost\":1},"
+                         "{\"id\":6,\"size\":0,\"inputs\":[1,3,2,0],\"cost\":1}]}");
+  char got[256];
+  double cost = greedy_by_hand(g, 7, got, sizeof got);
+  ck_assert_msg(!strcmp(got, "5:0") && near(cost, 5), "greedy: reruns %s, cost %g (want 5:0, 5)", got, cost);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* The undo pass keeps again only what costs less: A (2 bytes, cost 0,
+ * position 0), B (3, cost 1) and C (1, cost 2) read x; K (3 bytes,
+ * position 3) reads x, G reads K, F reads A, B, C and x.  Budget 7:
+ * keeping all takes 10 at K's stage (3).  Round 1: A (0 + 1e-9 per 2
+ * bytes) before B (1 per 3) and C (2 per byte): 8.  Round 2: B (1 per
+ * byte) before C (2 per byte): 5, within budget.  Undo, latest first: B
+ * kept again would take 8, over; A kept again fits (7 at stages 3 to 5)
+ * but its rerun costs nothing, so the plan costs no less: A stays
+ * dropped.  Reruns of A and B in F's stage (5), cost 6 + 1. */
+START_TEST(greedy_undo_only_when_cheaper) {
+  mp_graph *g = tl_graph("{\"name\":\"greedy_undo\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":0},"
+                         "{\"id\":2,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":4,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":5,\"size\":0,\"inputs\":[4],\"cost\":1},"
+                         "{\"id\":6,\"size\":0,\"inputs\":[1,2,3,0],\"cost\":1}]}");
+  char got[256];
+  double cost = greedy_by_hand(g, 7, got, sizeof got);
+  ck_assert_msg(!strcmp(got, "5:0 5:1") && near(cost, 7), "greedy: reruns %s, cost %g (want 5:0 5:1, 7)", got,
+                cost);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- remat-ilp against the brute force ---- */
 
 typedef struct tally {
@@ -555,5 +660,10 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(tc, deadline_at_every_reading);
   tcase_add_test(tc, deadline_near_at_every_reading);
   suite_add_tcase(s, tc);
+  TCase *hand = tcase_create("remat_milp_hand"); /* rs_greedy's choices, by hand */
+  tcase_add_test(hand, greedy_tie_keeps_the_first);
+  tcase_add_test(hand, greedy_drop_after_the_last_use);
+  tcase_add_test(hand, greedy_undo_only_when_cheaper);
+  suite_add_tcase(s, hand);
   return s;
 }

@@ -604,6 +604,133 @@ START_TEST(dtr_zero_cost_and_evicted_output_by_hand) {
 }
 END_TEST
 
+/* DTR's plan on g in its given order at budget (scan: the victim by the
+ * scan option, every resident buffer offered in turn), checked
+ * (check_answer), written as "r1 f2 .." (run node, free buffer: buffer ids
+ * count only the nodes that make one) into out. */
+static void dtr_plan(mp_graph *g, int64_t budget, bool scan, const char *tag, char *out, size_t cap) {
+  const mp_solver *s = mp_solver_find("dtr");
+  const char *sets[] = {scan ? "dtr.scan=1" : "dtr.scan=0"};
+  mp_events ev;
+  mp_events_init(&ev);
+  mp_ctx c;
+  memset(&c, 0, sizeof c);
+  mp_error err;
+  ck_assert_int_eq(mp_solver_options(s, 1, sets, c.opt, &err), MP_OK);
+  c.g = g, c.start_order = g->given, c.budget = budget, c.seed = 1, c.events = &ev;
+  c.status = MP_FEASIBLE;
+  int rc = s->solve(&c);
+  ck_assert_msg(check_answer("dtr", g, g->given, budget, 0, rc, &c, &ev, tag) >= 0, "%s", c.msg);
+  size_t n = 0;
+  out[0] = 0;
+  for (int i = 0; i < ev.n && n + 16 < cap; i++)
+    n += (size_t)snprintf(out + n, cap - n, "%s%c%d", i ? " " : "",
+                          ev.ev[i].kind == MP_EV_RUN ? 'r' : ev.ev[i].kind == MP_EV_FREE ? 'f' : '?',
+                          ev.ev[i].id);
+  mp_events_destroy(&ev);
+}
+
+static void dtr_plan_is(mp_graph *g, int64_t budget, const char *tag, const char *want) {
+  char got[1024];
+  for (int scan = 0; scan <= 1; scan++) {
+    dtr_plan(g, budget, scan, tag, got, sizeof got);
+    ck_assert_msg(!strcmp(got, want), "%s (scan %d): dtr's plan\n  %s\nnot\n  %s", tag, scan, got, want);
+  }
+}
+
+/* A tie on h goes to the lower buffer id.  Q and A (sizes 1, costs 1) read
+ * the input x (read to the end); B (1, 1) reads Q, its last use (Q is
+ * freed for good and B takes its place in the resident list: the scan
+ * option meets B before A, so a tie kept by the first met would go to B);
+ * R (cost 2) reads A and B; C (3 bytes) reads x; then S reads C and R, T
+ * reads A, B and x.  Budget 6: C's run would
+ * take x + A + B + R + C = 7.  A and B were last read by R's run, when R
+ * was made: one staleness s for all three; h(A) = h(B) = 1 / (1 x s), both
+ * neighbourhoods empty (Q was freed for good, not evicted), h(R) = 2 / s.
+ * The tie goes to A (buffer 2), which comes back for T: one rerun. */
+START_TEST(dtr_tie_to_the_lower_id) {
+  mp_graph *g = tl_graph("{\"name\":\"dtr_tie\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":1,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":2,\"size\":1,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[1],\"cost\":1},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[2,3],\"cost\":2},"
+                         "{\"id\":5,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":6,\"size\":0,\"inputs\":[5,4],\"cost\":1},"
+                         "{\"id\":7,\"size\":0,\"inputs\":[2,3,0],\"cost\":1}]}");
+  dtr_plan_is(g, 6, "dtr_tie", "r1 r2 r3 f1 r4 f2 r5 r6 f4 f5 r2 r7 f0 f2 f3");
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* The evicted neighbourhood is a class: E2 (2 bytes, cost 1) reads x, E1
+ * (2, 1) reads E2, T (1, 2) reads E1, U (1, 3) reads x; K1 (3, 2) reads x,
+ * K2 (2, 1) reads K1, K3 (4, 1) reads K2; S reads K3 and U, Z reads T,
+ * E1, E2 and x.  Budget 8.  Clock: E2 0, E1 1, T 2, U 4, K1 6, K2 8, K3 9
+ * (each step 1e-6 more).
+ *  - K1's run would take 10: E2 (last read 1: h = 1 / (2 x 5)) goes before
+ *    E1 (1 / (2 x 4)), T (2 / 4) and U (3 / 3);
+ *  - K2's would take 10: E1 (c = 1 + E2's 1: 2 / (2 x 6)) before T
+ *    (2 / 6) and U (3 / 5); E1 joins E2's class (E2 made what E1 reads);
+ *  - K3's would take 9: T's only evicted neighbour is E1, but its class
+ *    holds E2 too: h(T) = (2 + 1 + 1) / 7 = 0.57 above h(U) = 3 / 6: U
+ *    goes (priced with E1 alone, T's 3 / 7 would win).
+ * U comes back for S, E2 and E1 for Z. */
+START_TEST(dtr_neighbour_classes_join) {
+  mp_graph *g = tl_graph("{\"name\":\"dtr_class\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":2,\"size\":2,\"inputs\":[1],\"cost\":1},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[2],\"cost\":2},"
+                         "{\"id\":4,\"size\":1,\"inputs\":[0],\"cost\":3},"
+                         "{\"id\":5,\"size\":3,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":6,\"size\":2,\"inputs\":[5],\"cost\":1},"
+                         "{\"id\":7,\"size\":4,\"inputs\":[6],\"cost\":1},"
+                         "{\"id\":8,\"size\":0,\"inputs\":[7,4],\"cost\":1},"
+                         "{\"id\":9,\"size\":0,\"inputs\":[3,2,1,0],\"cost\":1}]}");
+  dtr_plan_is(g, 8, "dtr_class",
+              "r1 r2 r3 r4 f1 r5 f2 r6 f5 f4 r7 f6 r4 r8 f4 f7 r1 r2 r9 f0 f1 f2 f3");
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* A rerun takes a tensor out of the evicted set, and its next eviction
+ * puts its cost back: E (2 bytes, cost 1) reads x, T (1, 2) reads E, U
+ * (1, 2) reads x; K1 (3, 1) reads x and is read by R0 at once; R1 (cost 4)
+ * reads E; K2 (3, 1) reads x, K3 (2, 1) reads K2, S reads K3; Z reads T,
+ * U, E and x.  Budget 7; R0, R1, S and Z make nothing.  Clock: E 0, T 1,
+ * U 3, K1 5, R0 6, E again 7, R1 8, K2 12, K3 13.
+ *  - K1's run would take 8: E (1 / (2 x 4)) goes before T (2 / 4) and U
+ *    (2 / 2); it comes back for R1;
+ *  - K2's would take 8: E (last read 8: 1 / (2 x 4)) before T (2 / 11) and
+ *    U (2 / 9): evicted again;
+ *  - K3's would take 8: T's neighbourhood is E's class again, E's cost
+ *    back in it: h(T) = (2 + 1) / 12 above h(U) = 2 / 10: U goes (with E
+ *    counted as resident, or its class empty, T's 2 / 12 would win).
+ * U and E come back for Z.  (R0 and R1 make no buffer: K2 is buffer 5,
+ * K3 buffer 6.) */
+START_TEST(dtr_evicted_again_counts_again) {
+  mp_graph *g = tl_graph("{\"name\":\"dtr_again\",\"nodes\":["
+                         "{\"id\":0,\"op\":\"input\",\"size\":1,\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":2,\"size\":1,\"inputs\":[1],\"cost\":2},"
+                         "{\"id\":3,\"size\":1,\"inputs\":[0],\"cost\":2},"
+                         "{\"id\":4,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":5,\"size\":0,\"inputs\":[4],\"cost\":1},"
+                         "{\"id\":6,\"size\":0,\"inputs\":[1],\"cost\":4},"
+                         "{\"id\":7,\"size\":3,\"inputs\":[0],\"cost\":1},"
+                         "{\"id\":8,\"size\":2,\"inputs\":[7],\"cost\":1},"
+                         "{\"id\":9,\"size\":0,\"inputs\":[8],\"cost\":1},"
+                         "{\"id\":10,\"size\":0,\"inputs\":[2,3,1,0],\"cost\":1}]}");
+  dtr_plan_is(g, 7, "dtr_again",
+              "r1 r2 r3 f1 r4 r5 f4 r1 r6 f1 r7 f3 r8 f5 r9 f6 r1 r3 r10 f0 f1 f2 f3");
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* swap-greedy without a link, by hand: G (cost 5) -> A; B and C read the
  * input x (read to the end, so always there); D reads C, E reads A and D,
  * F reads B and E.  Sizes x 1, G 1, A 2, B 2, C 3, D E F 1; budget 7.
@@ -785,6 +912,9 @@ Suite *suite_rematheur(void) {
   tcase_add_test(hand, dtr_by_hand);
   tcase_add_test(hand, dtr_neighbourhood_by_hand);
   tcase_add_test(hand, dtr_zero_cost_and_evicted_output_by_hand);
+  tcase_add_test(hand, dtr_tie_to_the_lower_id);
+  tcase_add_test(hand, dtr_neighbour_classes_join);
+  tcase_add_test(hand, dtr_evicted_again_counts_again);
   tcase_add_test(hand, swap_greedy_by_hand);
   tcase_add_test(hand, swap_greedy_stall_or_rerun);
   tcase_add_test(hand, chen_greedy_shortest_then_lowest);
