@@ -207,6 +207,37 @@ START_TEST(greedy_drop_after_the_last_use) {
 }
 END_TEST
 
+/* Each round works at the *first* stage over the budget: A (2 bytes,
+ * cost 3, position 0) is read by F at the end; C (1 byte, cost 1,
+ * position 1) by H (4); D (1 byte, cost 1, position 5) by F (8); KE and
+ * KL (3 bytes, positions 2 and 6) by GE (3) and GL (7).  Budget 5:
+ * keeping all takes A + C + KE = 6 at stages 2-3 and A + D + KL = 6 at
+ * 6-7.  Round 1 at stage 2: C, rerun for H in stage 4, frees the byte for
+ * 1 per byte; A, rerun for F in stage 8, frees it at both places for 3.
+ * Round 2 at stage 6: D, rerun in stage 8, for 1 per byte.  Reruns 4:1
+ * and 8:5, cost 11 + 2.  Working from the last stage over the budget
+ * instead, D alone would leave stage 3 over it (no progress by that
+ * measure) and A would be dropped: 8:0, cost 11 + 3. */
+START_TEST(greedy_first_stage_over_budget) {
+  mp_graph *g = tl_graph("{\"name\":\"greedy_first_stage\",\"nodes\":["
+                         "{\"id\":0,\"size\":2,\"inputs\":[],\"cost\":3},"
+                         "{\"id\":1,\"size\":1,\"inputs\":[],\"cost\":1},"
+                         "{\"id\":2,\"size\":3,\"inputs\":[],\"cost\":1},"
+                         "{\"id\":3,\"size\":0,\"inputs\":[2],\"cost\":1},"
+                         "{\"id\":4,\"size\":0,\"inputs\":[1],\"cost\":1},"
+                         "{\"id\":5,\"size\":1,\"inputs\":[],\"cost\":1},"
+                         "{\"id\":6,\"size\":3,\"inputs\":[],\"cost\":1},"
+                         "{\"id\":7,\"size\":0,\"inputs\":[6],\"cost\":1},"
+                         "{\"id\":8,\"size\":0,\"inputs\":[0,5],\"cost\":1}]}");
+  char got[256];
+  double cost = greedy_by_hand(g, 5, got, sizeof got);
+  ck_assert_msg(!strcmp(got, "4:1 8:5") && near(cost, 13), "greedy: reruns %s, cost %g (want 4:1 8:5, 13)",
+                got, cost);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 /* The undo pass keeps again only what costs less: A (2 bytes, cost 0,
  * position 0), B (3, cost 1) and C (1, cost 2) read x; K (3 bytes,
  * position 3) reads x, G reads K, F reads A, B, C and x.  Budget 7:
@@ -664,6 +695,7 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(hand, greedy_tie_keeps_the_first);
   tcase_add_test(hand, greedy_drop_after_the_last_use);
   tcase_add_test(hand, greedy_undo_only_when_cheaper);
+  tcase_add_test(hand, greedy_first_stage_over_budget);
   suite_add_tcase(s, hand);
   return s;
 }
