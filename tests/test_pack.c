@@ -647,7 +647,7 @@ END_TEST
  * whose union leaves [0,2), [8,10) and [13,20) below its top (spans that
  * touch leave no gap); one gap is at least 7 long, none 8. */
 START_TEST(count_gaps_by_hand) {
-  static const mp_span a[6] = {{2, 4}, {4, 5}, {3, 8}, {10, 12}, {12, 13}, {20, 30}};
+  static const mp_span a[6] = {{2, 4}, {3, 8}, {4, 5}, {10, 12}, {12, 13}, {20, 30}};
   int64_t gaps = 10, fitting = 20; /* added to */
   mp_count_gaps(a, 6, 7, &gaps, &fitting);
   ck_assert_int_eq(gaps, 13);
