@@ -501,7 +501,7 @@ START_TEST(every_solver) {
   const char *o = pc_only_solver();
   ck_assert_msg(!o || mp_solver_find(o), "MP_TEST_SOLVER=%s: no such solver", o);
   ck_assert_msg(!o || mp_solver_find(o)->decides != MP_DECIDES_EVENTS,
-                "MP_TEST_SOLVER=%s: an events stage; its tests are the remat suite", o);
+                "MP_TEST_SOLVER=%s: an events stage; its tests are the remat_props and remat_big suites", o);
   int ns = mp_registry_size, graph_trials = tl_trials(300), fixed_trials = tl_trials(300);
   solver_stats *st = calloc((size_t)ns + 1, sizeof *st);
   run_graph_trials(graph_trials, st);

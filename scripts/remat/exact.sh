@@ -27,7 +27,7 @@ SOLVERS=${SOLVERS:-keepall,remat-lp,remat-ilp}
 SMALL=${SMALL-4,6,8}
 BW=${BW:-1048576}
 TSV=${TSV:-${TMPDIR:-/tmp}/remat_exact.tsv}
-DRIVE=$(sh scripts/remat/build.sh)
+DRIVE=$(sh scripts/remat/build.sh | grep remat_drive)
 ANCHORS=../shared/anchors/checkmate
 [ $# -gt 0 ] || set -- "$ANCHORS/random_layered_n100.json" "$ANCHORS/random_layered_n250.json"
 mkdir -p "$(dirname "$TSV")"

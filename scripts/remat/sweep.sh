@@ -18,7 +18,7 @@ cd "$(dirname "$0")/../.."
 FRACS=${FRACS:-1,0.9,0.8,0.7,0.6,0.5,0.45,0.4,0.35,0.3,0.25,0.2}
 SOLVERS=${SOLVERS:-keepall,chen-sqrt,chen-greedy,rotor,dtr,swap-greedy}
 TSV=${TSV:-${TMPDIR:-/tmp}/remat_sweep.tsv}
-DRIVE=$(sh scripts/remat/build.sh)
+DRIVE=$(sh scripts/remat/build.sh | grep remat_drive)
 [ $# -gt 0 ] || set -- graphs/real/*_train_*.json
 mkdir -p "$(dirname "$TSV")"
 : > "$TSV.tmp"
