@@ -285,9 +285,23 @@ static int by_rank(const void *a, const void *b, void *ctx) {
   return better(x, p, q) ? -1 : better(x, q, p) ? 1 : 0;
 }
 
+/* Does ord run every node after its predecessors?  A plan's first-run
+ * order puts the inputs first (they never run), so it does not when an
+ * input reads a tensor the graph makes; move_node needs it to. */
+static bool topological(const ga *x, const int *ord) {
+  const mp_graph *g = x->g;
+  int *pos = x->tmp;
+  for (int i = 0; i < x->n; i++) pos[ord[i]] = i;
+  for (int v = 0; v < x->n; v++)
+    for (int k = 0; k < g->n_pred[v]; k++)
+      if (pos[g->pred[v][k]] > pos[v]) return false;
+  return true;
+}
+
 /* The start plan (a chain's plan before, else Chen's plan when one fits)
  * joins the population in place of its worst individual: at its own
- * first-run order (reorder) or the order handed in (reorder=0), its genome
+ * first-run order (reorder; when that order is topological) or the order
+ * handed in (reorder=0), its genome
  * mapped (lib/remat_map.h), then the same short annealing as every child.  st says what it was, for the end:
  * the start plan is returned when nothing shorter is found. */
 static void inject_start(ga *x, const mp_events *start, mp_rstart *st) {
@@ -298,7 +312,8 @@ static void inject_start(ga *x, const mp_events *start, mp_rstart *st) {
   for (int i = 1; i < P; i++)
     if (better(x, &x->pop[worst], &x->pop[i])) worst = i;
   indiv *ind = &x->pop[worst];
-  if (c->opt[OPT_reorder] <= 0 || mp_events_first_order(x->g, start, ind->ord))
+  if (c->opt[OPT_reorder] <= 0 || mp_events_first_order(x->g, start, ind->ord) ||
+      !topological(x, ind->ord))
     memcpy(ind->ord, c->start_order, sizeof(int) * (size_t)x->n);
   mp_rdec_set_order(&x->d, ind->ord);
   mp_rstart_map(&x->d, start, c->budget, c->deadline, st, ind->genes);

@@ -1606,6 +1606,23 @@ cat >"$T/rotor56.json" <<'J'
  {"id": 6, "size": 1048576, "inputs": [4], "alias": 4, "cost": 1e-06}]}
 J
 expect 0 "rotor: budget 2^56 x a table's peak" $BIN solve "$T/rotor56.json" --remat rotor --budget-frac 0.1 --bandwidth 1e6
+# remat-ga: a start plan's first-run order puts the inputs first; with an
+# input that reads a tensor the graph makes (node 2 reads 1) it is not
+# topological, and a mutation's move_node then had no step to put a node
+# at: a memmove of garbage length (segfault on seed 2)
+cat >"$T/input_reads.json" <<'J'
+{"name": "input_reads", "nodes": [
+ {"id": 0, "op": "input", "size": 4, "inputs": []},
+ {"id": 1, "size": 8, "inputs": [0], "cost": 1},
+ {"id": 2, "op": "input", "size": 16, "inputs": [1]},
+ {"id": 3, "size": 8, "inputs": [2], "cost": 1},
+ {"id": 4, "size": 8, "inputs": [3, 1], "cost": 1}]}
+J
+for s in 0 1 2 3 4 5 6 7; do
+  expect 0 "remat-ga on an input that reads a node (seed $s)" $BIN solve "$T/input_reads.json" \
+    --remat remat-sa,remat-ga --budget-frac 0.9 --seed $s --set remat-sa.fill=0 \
+    --set remat-ga.fill=0 --set remat-ga.mutation=1
+done
 # an input's workspace: section 1 counts it at the input's step, an event
 # plan never runs the input (README "A graph input's workspace")
 cat >"$T/inws.json" <<'J'
