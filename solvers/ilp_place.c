@@ -128,7 +128,7 @@ static void run_model(void *arg) {
   glp_set_obj_coef(J->lp, colA, 1.0);
   add_items(J, colA);
   add_pairs(J);
-  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], !J->write_only, &J->rc, &J->st);
+  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], (double)J->M, !J->write_only, &J->rc, &J->st);
   if (ran < 0) J->lp_failed = true;
   if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);
@@ -160,6 +160,10 @@ static void conclude(pjob *J) {
     c->status = MP_INFEASIBLE;
     c->bound = C + 1;
     snprintf(c->msg, sizeof c->msg, "GLPK proved that no placement fits in %lld bytes", (long long)C);
+  } else if (J->st == GLP_OPT && J->rc == 0) { /* within GLPK's tolerances only */
+    c->status = MP_FEASIBLE;
+    snprintf(c->msg, sizeof c->msg, "GLPK's optimum (%d pair binaries) failed the own check or "
+             "was no better; the greedy incumbent is kept, unproven", J->npairs);
   } else {
     c->status = J->rc == GLP_ETMLIM || mp_time_up(c) ? MP_TIMEOUT : MP_FEASIBLE;
     snprintf(c->msg, sizeof c->msg, "GLPK stopped (rc %d, status %d) with %d pair binaries", J->rc,

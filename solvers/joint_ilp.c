@@ -261,7 +261,7 @@ static void run_model(void *arg) {
   for (int b = 0; b < g->n_buf; b++)
     for (int d = b + 1; d < g->n_buf; d++)
       if (g->bufs[b].size > 0 && g->bufs[d].size > 0) add_pair(J, b, d);
-  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], !J->write_only, &J->rc, &J->st);
+  int ran = mp_glp_run_mip(J->lp, c, c->opt[OPT_time], (double)J->M, !J->write_only, &J->rc, &J->st);
   if (ran < 0) J->lp_failed = true;
   if (ran > 0) take_solution(J);
   glp_delete_prob(J->lp);

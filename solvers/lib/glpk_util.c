@@ -21,7 +21,8 @@ int mp_glp_tm_lim_reserve(const mp_ctx *c, double own, double reserve) {
   return (int)ms;
 }
 
-int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, bool solve, int *rc, int *st) {
+int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, double big_m, bool solve, int *rc,
+                   int *st) {
   if (c->write_lp && mp_glp_write_lp(lp, c->write_lp) != 0) return -1;
   if (!solve) return 0;
   glp_iocp parm;
@@ -29,6 +30,10 @@ int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, bool solve, int *r
   parm.presolve = GLP_ON;
   parm.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
   parm.tm_lim = mp_glp_tm_lim(c, own);
+  if (big_m > 0) {
+    double tol = 0.25 / big_m;
+    parm.tol_int = tol > 1e-5 ? 1e-5 : tol < 1e-12 ? 1e-12 : tol;
+  }
   *rc = glp_intopt(lp, &parm);
   *st = glp_mip_status(lp);
   return (*st == GLP_OPT || *st == GLP_FEAS) && (*rc == 0 || *rc == GLP_ETMLIM);

@@ -46,8 +46,14 @@ int mp_glp_write_lp(glp_prob *lp, const char *path);
  * *rc (glp_intopt's return code) and *st (glp_mip_status); returns 1 when
  * there is a solution to read (GLP_OPT or GLP_FEAS, the run ended normally
  * or at the time limit), else 0.  The problem stays the caller's (to read,
- * then delete). */
-int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, bool solve, int *rc, int *st);
+ * then delete).  big_m: the largest coefficient of the model's disjunctions
+ * (M z); GLPK calls z integral within its tolerance (1e-5 by default),
+ * which lets M z relax a row by up to M x 1e-5 bytes (71 bytes at M = 7e6:
+ * its "optimal" offsets then overlap), so the tolerance is made 0.25 / M
+ * (at most 1e-5, at least 1e-12): a z that GLPK accepts moves a row by less
+ * than a byte, and offsets rounded to integers keep every row. */
+int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, double big_m, bool solve, int *rc,
+                   int *st);
 
 /* GLPK's terminal output for a solve: on stderr under --verbose (stdout
  * carries the figures), else off. */
