@@ -18,8 +18,9 @@
 # an empty results file (default: resume: cells that ended are kept; cells
 # with status error or timeout run again, and so do stale rows: a solver
 # rebuilt since, a graph file changed; refusals under a size cap are kept).
-# memplan bench prints a start line, a progress line every 30 s (stderr, also
-# into a log) and the summary.
+# memplan bench prints a start line and a progress line every 30 s on stderr
+# (a line kept up to date on a terminal), and the summary on stdout (into
+# results/.bench.log while it runs, printed at the end).
 set -eu
 cd "$(dirname "$0")/.."
 MEMPLAN=${MEMPLAN:-bin/memplan}
