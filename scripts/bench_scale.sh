@@ -319,7 +319,8 @@ fi
     --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_$n.txt" || true
 done
 # a training graph: every activation lives until the backward (quadratic:
-# about 40 s at 10^5 nodes, so only up to REMAT_SLOW_MAX)
+# about 30 s of CPU at 10^5 nodes, 27.6 s at 2b5fdb5, so only up to
+# REMAT_SLOW_MAX)
 [ -n "${ONLY:-}" ] || [ "$REMAT" != 1 ] || for n in $SIZES; do
   [ "$n" -gt "$REMAT_SLOW_MAX" ] && continue
   nice "$MEMPLAN" solve "$SCALE_DIR/train_$n.json" --order given --place bysize --no-baseline --verbose \
