@@ -151,12 +151,17 @@ static int write_unsolved(mp_ctx *c, int64_t M, int64_t lb) {
 static void conclude(pjob *J) {
   mp_ctx *c = J->c;
   int64_t C = c->capacity, arena = mp_place_arena(J->p, c->offsets);
+  bool proves = mp_glp_proves((double)J->M);
   if (J->st == GLP_OPT && J->rc == 0 && J->accepted) {
-    /* minimising, GLPK proved this arena optimal; with a capacity the
-     * model only asked for a fit */
-    if (C == 0) c->bound = arena;
+    /* minimising, GLPK proved this arena optimal (at a scale where its
+     * tolerances are under a byte); with a capacity the model only asked
+     * for a fit */
+    if (C == 0 && proves) c->bound = arena;
     c->status = arena == c->bound ? MP_OPTIMAL : MP_FEASIBLE;
-  } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0) {
+    if (!proves)
+      snprintf(c->msg, sizeof c->msg, "GLPK's optimum kept, unproven: M = %lld is above 2^23, "
+               "where its tolerances exceed a byte", (long long)J->M);
+  } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0 && proves) {
     c->status = MP_INFEASIBLE;
     c->bound = C + 1;
     snprintf(c->msg, sizeof c->msg, "GLPK proved that no placement fits in %lld bytes", (long long)C);

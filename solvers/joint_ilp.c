@@ -272,10 +272,11 @@ static void run_model(void *arg) {
 static void conclude(jjob *J) {
   mp_ctx *c = J->c;
   int64_t C = c->capacity;
+  bool proves = mp_glp_proves((double)J->M);
   if (J->st == GLP_OPT && J->rc == 0 && J->accepted) {
-    if (C == 0) c->bound = J->ub; /* GLPK proved this arena optimal */
+    if (C == 0 && proves) c->bound = J->ub; /* GLPK proved this arena optimal */
     c->status = J->ub == c->bound ? MP_OPTIMAL : MP_FEASIBLE;
-  } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0) {
+  } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0 && proves) {
     c->status = MP_INFEASIBLE;
     c->bound = C + 1;
     snprintf(c->msg, sizeof c->msg, "GLPK proved that no order and placement fit in %lld bytes",

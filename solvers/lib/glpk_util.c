@@ -21,6 +21,11 @@ int mp_glp_tm_lim_reserve(const mp_ctx *c, double own, double reserve) {
   return (int)ms;
 }
 
+/* Below this GLPK's own arithmetic fails first: at M = 1.6e12 and 1e-12 it
+ * called a model NOFEAS whose incumbent fits (an unsound `infeasible`
+ * under --capacity); there the default stands, as before stop 50. */
+#define MIN_TOL_INT 1e-9
+
 int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, double big_m, bool solve, int *rc,
                    int *st) {
   if (c->write_lp && mp_glp_write_lp(lp, c->write_lp) != 0) return -1;
@@ -30,9 +35,9 @@ int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, double big_m, bool
   parm.presolve = GLP_ON;
   parm.msg_lev = c->verbose ? GLP_MSG_ON : GLP_MSG_OFF;
   parm.tm_lim = mp_glp_tm_lim(c, own);
-  if (big_m > 0) {
+  if (big_m > 0 && 0.25 / big_m >= MIN_TOL_INT) {
     double tol = 0.25 / big_m;
-    parm.tol_int = tol > 1e-5 ? 1e-5 : tol < 1e-12 ? 1e-12 : tol;
+    parm.tol_int = tol > 1e-5 ? 1e-5 : tol;
   }
   *rc = glp_intopt(lp, &parm);
   *st = glp_mip_status(lp);

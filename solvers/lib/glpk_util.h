@@ -50,10 +50,20 @@ int mp_glp_write_lp(glp_prob *lp, const char *path);
  * (M z); GLPK calls z integral within its tolerance (1e-5 by default),
  * which lets M z relax a row by up to M x 1e-5 bytes (71 bytes at M = 7e6:
  * its "optimal" offsets then overlap), so the tolerance is made 0.25 / M
- * (at most 1e-5, at least 1e-12): a z that GLPK accepts moves a row by less
- * than a byte, and offsets rounded to integers keep every row. */
+ * (at most 1e-5) when that is at least 1e-9 (M up to 2.5e8): a z that GLPK
+ * accepts moves a row by less than a byte, and offsets rounded to integers
+ * keep every row.  Above, GLPK's default stays (a smaller tolerance made it
+ * call a feasible model infeasible); the solvers' own checks refuse what
+ * overlaps. */
 int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, double big_m, bool solve, int *rc,
                    int *st);
+
+/* May a big-M placement MIP's GLP_OPT or GLP_NOFEAS stand as a proof?  Only
+ * while GLPK's relative tolerances (1e-7, on the objective among others)
+ * times M stay under a byte: M <= 2^23.  Above, GLPK pruned the optimum by
+ * a few bytes (arenas of 5e7-1.4e8: "optimal" 3-6 bytes above exact's) and
+ * called a model whose optimum fits the capacity infeasible. */
+static inline bool mp_glp_proves(double big_m) { return big_m <= 8388608.0; }
 
 /* GLPK's terminal output for a solve: on stderr under --verbose (stdout
  * carries the figures), else off. */
