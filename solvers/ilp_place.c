@@ -158,7 +158,7 @@ static void conclude(pjob *J) {
      * for a fit */
     if (C == 0 && proves) c->bound = arena;
     c->status = arena == c->bound ? MP_OPTIMAL : MP_FEASIBLE;
-    if (!proves)
+    if (!proves && c->status != MP_OPTIMAL)
       snprintf(c->msg, sizeof c->msg, "GLPK's optimum kept, unproven: M = %lld is above 2^23, "
                "where its tolerances exceed a byte", (long long)J->M);
   } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0 && proves) {

@@ -49,6 +49,7 @@
 #include "lib/remat_anneal.h"
 #include "lib/remat_info.h"
 #include "lib/remat_map.h"
+#include "lib/sim.h"
 #include "solver.h"
 
 #define RGA_OPTIONS(X)                                                                          \
@@ -285,19 +286,6 @@ static int by_rank(const void *a, const void *b, void *ctx) {
   return better(x, p, q) ? -1 : better(x, q, p) ? 1 : 0;
 }
 
-/* Does ord run every node after its predecessors?  A plan's first-run
- * order puts the inputs first (they never run), so it does not when an
- * input reads a tensor the graph makes; move_node needs it to. */
-static bool topological(const ga *x, const int *ord) {
-  const mp_graph *g = x->g;
-  int *pos = x->tmp;
-  for (int i = 0; i < x->n; i++) pos[ord[i]] = i;
-  for (int v = 0; v < x->n; v++)
-    for (int k = 0; k < g->n_pred[v]; k++)
-      if (pos[g->pred[v][k]] > pos[v]) return false;
-  return true;
-}
-
 /* The start plan (a chain's plan before, else Chen's plan when one fits)
  * joins the population in place of its worst individual: at its own
  * first-run order (reorder; when that order is topological) or the order
@@ -312,8 +300,11 @@ static void inject_start(ga *x, const mp_events *start, mp_rstart *st) {
   for (int i = 1; i < P; i++)
     if (better(x, &x->pop[worst], &x->pop[i])) worst = i;
   indiv *ind = &x->pop[worst];
+  /* a first-run order puts the inputs first (they never run): not
+   * topological when an input reads a tensor the graph makes, and
+   * move_node needs it to be */
   if (c->opt[OPT_reorder] <= 0 || mp_events_first_order(x->g, start, ind->ord) ||
-      !topological(x, ind->ord))
+      !mp_sim_order_ok(x->g, ind->ord, NULL))
     memcpy(ind->ord, c->start_order, sizeof(int) * (size_t)x->n);
   mp_rdec_set_order(&x->d, ind->ord);
   mp_rstart_map(&x->d, start, c->budget, c->deadline, st, ind->genes);
