@@ -49,7 +49,7 @@ static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY
 /* Snapshots of the rounds' run: more is less stepping on a resume, more
  * copying and memory (one state each, about 35 bytes per buffer, 60 with
  * a link); 8 and 16 take about the same time on gen sp graphs. */
-enum { SG_SNAPSHOTS = 16 };
+enum { SG_SNAPSHOTS = 8 };
 /* Without a link the rounds go back to a snapshot only when a drop's gap
  * holds a step that reran from the buffer (rare: 32 of 3434 rounds on the
  * suite's training graphs), so fewer: the memory of the other five. */
@@ -70,6 +70,7 @@ typedef struct sg_state {
   const double *pos_start, *pos_tout, *pos_tin, *pos_work;
   rt_copy *copies;  /* the retiming's scratch */
   int *by_size;     /* with a link: the buffers, the largest first (ties: the id) */
+  int snap_to;      /* with a link: the furthest overflow so far (rk_snapshots_to) */
   /* without a link: the candidates kept as the run moves on (lib/remat_dropq.h) */
   dq_queue dq;
   uint8_t *pre_res; /* per read of the last position run: resident before it */
@@ -115,7 +116,6 @@ static int run_plan(sg_state *s, int *pstar) {
   rk_run *k = &s->run;
   int64_t budget = s->c->budget;
   *pstar = -1;
-  rk_snapshots_to(k, ri->m);
   int rc = rk_resume(k);
   while (rc == 0 && k->x.p < ri->m) {
     int p = k->x.p;
@@ -123,9 +123,9 @@ static int run_plan(sg_state *s, int *pstar) {
     if (rc == 0 && *pstar < 0 && k->pos_peak[p] > budget) {
       *pstar = p;
       if (s->bw <= 0) return 0;
-      /* the round's changes reach no step past p* (but a retiming's):
-       * the snapshots past it would go unused */
-      rk_snapshots_to(k, p);
+      /* a round's changes reach no step past its p* (a retiming's may):
+       * snapshots past the furthest overflow would mostly go unused */
+      if (p > s->snap_to) rk_snapshots_to(k, s->snap_to = p);
     }
   }
   if (rc == 0) rc = rk_finish(k);
@@ -547,6 +547,7 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   for (int e = 0; e < ne; e++) s->prefetch[e] = -1;
   if (bw > 0) s->copies = mp_xmalloc(sizeof(rt_copy) * (size_t)(ne + 1));
   if (bw > 0) s->by_size = buffers_by_size(ri);
+  if (bw > 0) rk_snapshots_to(&s->run, s->snap_to = 0);
   rk_init(&s->run, ri, bw, bw > 0 ? SG_SNAPSHOTS : SG_SNAPSHOTS_ALONE, c->deadline);
   s->pos_start = s->run.x.pos_start, s->pos_tout = s->run.x.pos_tout;
   s->pos_tin = s->run.x.pos_tin, s->pos_work = s->run.x.pos_work;
