@@ -300,6 +300,12 @@ static int hidden_planned(const sg_state *s, const rx_exec *x, int pstar, sg_can
   return n;
 }
 
+/* c at the end of cd (n of them); its bytes. */
+static int64_t append(const ri_info *ri, sg_cand *cd, int *n, const sg_cand *c) {
+  cd[(*n)++] = *c;
+  return ri->size[c->b];
+}
+
 /* What take() would take when the hidden swaps cover the excess: they
  * come first, the largest first, so a walk of the resident buffers by
  * size can stop at the prefix that covers it, instead of weighing every
@@ -321,10 +327,11 @@ static int hidden_prefix(const sg_state *s, const rx_exec *x, int pstar, int64_t
     if (read_now || !consider(s, x, b, pstar, &c)) continue;
     rank(ri, &c);
     if (!c.hidden) continue;
-    for (; j < npre && sum < excess && hidden_before(ri, &pre[j], &c); j++) sum += ri->size[pre[j].b], cd[n++] = pre[j];
-    if (sum < excess) sum += ri->size[b], cd[n++] = c;
+    /* the planned ones before it first */
+    while (j < npre && sum < excess && hidden_before(ri, &pre[j], &c)) sum += append(ri, cd, &n, &pre[j++]);
+    if (sum < excess) sum += append(ri, cd, &n, &c);
   }
-  for (; npre >= 0 && j < npre && sum < excess; j++) sum += ri->size[pre[j].b], cd[n++] = pre[j];
+  while (npre >= 0 && j < npre && sum < excess) sum += append(ri, cd, &n, &pre[j++]);
   free(pre);
   return npre >= 0 && sum >= excess ? n : -1;
 }
