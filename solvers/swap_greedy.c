@@ -41,9 +41,11 @@
 
 #define SWAP_GREEDY_OPTIONS(X) \
   X(rounds, INT, 100000, 1, 1e9, "measure-and-free rounds at most") \
-  X(index, INT, 2, 0, 2, "without a link, the rounds' shortcuts (the same plan): 2 keeps the " \
+  X(index, INT, 2, 0, 2, "the rounds' shortcuts (the same plan): without a link, 2 keeps the " \
     "candidates indexed and patches the run for a drop no step in its gap looked at, 1 only " \
-    "indexes, 0 lists every resident buffer and measures from a snapshot each round")
+    "indexes, 0 lists every resident buffer and measures from a snapshot each round; with " \
+    "one, 1 and 2 stop at the largest hidden swaps that cover the overflow, 0 weighs every " \
+    "resident buffer")
 enum { SWAP_GREEDY_OPTIONS(MP_OPT_ENUM) SWAP_GREEDY_N_OPTS };
 static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY)};
 /* Snapshots of the rounds' run: more is less stepping on a resume, more
@@ -388,7 +390,7 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
   const rx_exec *x = &k->x;
   int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0;
   sg_cand *cd = mp_xmalloc(sizeof(sg_cand) * (size_t)(x->nres + np + 1));
-  int n = s->by_size && s->c->verbose < 2 ? hidden_prefix(s, x, pstar, excess, cd) : -1;
+  int n = s->by_size && s->index > 0 && s->c->verbose < 2 ? hidden_prefix(s, x, pstar, excess, cd) : -1;
   if (n < 0) n = candidates(s, x, pstar, cd);
   int changed = take(s, cd, n, pstar, excess);
   if (!changed)
