@@ -41,9 +41,11 @@
 
 #define SWAP_GREEDY_OPTIONS(X) \
   X(rounds, INT, 100000, 1, 1e9, "measure-and-free rounds at most") \
-  X(index, INT, 2, 0, 2, "without a link, the rounds' shortcuts (the same plan): 2 keeps the " \
+  X(index, INT, 2, 0, 2, "the rounds' shortcuts (the same plan): without a link, 2 keeps the " \
     "candidates indexed and patches the run for a drop no step in its gap looked at, 1 only " \
-    "indexes, 0 lists every resident buffer and measures from a snapshot each round")
+    "indexes, 0 lists every resident buffer and measures from a snapshot each round; with " \
+    "one, 1 and 2 stop at the largest hidden swaps that cover the overflow, 0 weighs every " \
+    "resident buffer")
 enum { SWAP_GREEDY_OPTIONS(MP_OPT_ENUM) SWAP_GREEDY_N_OPTS };
 static const mp_option swap_greedy_options[] = {SWAP_GREEDY_OPTIONS(MP_OPT_ENTRY)};
 /* Snapshots of the rounds' run: more is less stepping on a resume, more
@@ -65,9 +67,12 @@ typedef struct sg_state {
   uint8_t *gap;     /* per event: the mode of the gap after it */
   int *prefetch;    /* per event: where a swapped buffer comes back */
   rk_run run;       /* the rounds' run, resumed where a round's changes begin */
-  double *pos_start, *pos_tout, *pos_tin; /* of the last whole plan measured */
-  double *pos_work;
+  /* of the last whole plan measured: the run's own arrays (a seek back to
+   * the overflow steps again only positions that keep their times) */
+  const double *pos_start, *pos_tout, *pos_tin, *pos_work;
   rt_copy *copies;  /* the retiming's scratch */
+  int *by_size;     /* with a link: the buffers, the largest first (ties: the id) */
+  int snap_to;      /* with a link: the furthest overflow so far (rk_snapshots_to) */
   /* without a link: the candidates kept as the run moves on (lib/remat_dropq.h) */
   dq_queue dq;
   uint8_t *pre_res; /* per read of the last position run: resident before it */
@@ -120,16 +125,14 @@ static int run_plan(sg_state *s, int *pstar) {
     if (rc == 0 && *pstar < 0 && k->pos_peak[p] > budget) {
       *pstar = p;
       if (s->bw <= 0) return 0;
+      /* a round's changes reach no step past its p* (a retiming's may):
+       * snapshots past the furthest overflow would mostly go unused */
+      if (p > s->snap_to) rk_snapshots_to(k, s->snap_to = p);
     }
   }
   if (rc == 0) rc = rk_finish(k);
   if (rc) return rc;
   if (*pstar < 0 && k->pos_peak[ri->m] > budget) *pstar = ri->m;
-  size_t len = sizeof(double) * (size_t)ri->m;
-  memcpy(s->pos_start, k->x.pos_start, len);
-  memcpy(s->pos_tout, k->x.pos_tout, len);
-  memcpy(s->pos_tin, k->x.pos_tin, len);
-  memcpy(s->pos_work, k->x.pos_work, len);
   return 0;
 }
 
@@ -272,14 +275,79 @@ static int candidates(const sg_state *s, const rx_exec *x, int pstar, sg_cand *c
   return n;
 }
 
+/* Is candidate a before b among the hidden swaps (taken_first's order)? */
+static bool hidden_before(const ri_info *ri, const sg_cand *a, const sg_cand *b) {
+  if (ri->size[a->b] != ri->size[b->b]) return ri->size[a->b] > ri->size[b->b];
+  return a->b < b->b;
+}
+
+/* The hidden swaps among the copies in planned at p* (few), in
+ * taken_first's order, into cd; their count, or -1 when a buffer comes
+ * twice (candidates() would list it twice: its path then). */
+static int hidden_planned(const sg_state *s, const rx_exec *x, int pstar, sg_cand *cd) {
+  const ri_info *ri = s->ri;
+  int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0, n = 0;
+  for (int i = 0; i < np; i++) {
+    int b = x->pre[x->pre_start[pstar] + i];
+    sg_cand c;
+    if (x->res[b] || !consider(s, x, b, pstar, &c)) continue;
+    rank(ri, &c);
+    if (!c.hidden) continue;
+    int j = n++;
+    for (; j > 0 && hidden_before(ri, &c, &cd[j - 1]); j--) cd[j] = cd[j - 1];
+    cd[j] = c;
+    if (j > 0 && cd[j - 1].b == c.b) return -1;
+    if (j + 1 < n && cd[j + 1].b == c.b) return -1;
+  }
+  return n;
+}
+
+/* c at the end of cd (n of them); its bytes. */
+static int64_t append(const ri_info *ri, sg_cand *cd, int *n, const sg_cand *c) {
+  cd[(*n)++] = *c;
+  return ri->size[c->b];
+}
+
+/* What take() would take when the hidden swaps cover the excess: they
+ * come first, the largest first, so a walk of the resident buffers by
+ * size can stop at the prefix that covers it, instead of weighing every
+ * candidate.  The prefix into cd, in take()'s order (take() then pops all
+ * of it); its length, or -1: take() needs every candidate. */
+static int hidden_prefix(const sg_state *s, const rx_exec *x, int pstar, int64_t excess, sg_cand *cd) {
+  const ri_info *ri = s->ri;
+  int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0;
+  sg_cand *pre = mp_xmalloc(sizeof(sg_cand) * (size_t)(np > 0 ? np : 1));
+  int npre = hidden_planned(s, x, pstar, pre), n = 0, j = 0;
+  int v = pstar < ri->m ? ri->seq[pstar] : -1;
+  int64_t sum = 0;
+  for (int i = 0; npre >= 0 && i < ri->nb && sum < excess; i++) {
+    int b = s->by_size[i];
+    sg_cand c;
+    if (!x->res[b]) continue;
+    bool read_now = false;
+    for (int k = 0; v >= 0 && k < ri_nreads(ri, v); k++) read_now |= ri_read(ri, v, k) == b;
+    if (read_now || !consider(s, x, b, pstar, &c)) continue;
+    rank(ri, &c);
+    if (!c.hidden) continue;
+    /* the planned ones before it first */
+    while (j < npre && sum < excess && hidden_before(ri, &pre[j], &c)) sum += append(ri, cd, &n, &pre[j++]);
+    if (sum < excess) sum += append(ri, cd, &n, &c);
+  }
+  while (npre >= 0 && j < npre && sum < excess) sum += append(ri, cd, &n, &pre[j++]);
+  free(pre);
+  return npre >= 0 && sum >= excess ? n : -1;
+}
+
 /* Candidate k taken: its gap changed.  Returns the first step that sees
  * the change (rk_first_step). */
 static int apply(sg_state *s, const sg_cand *k, int pstar, int64_t excess) {
   const ri_info *ri = s->ri;
   int step = rk_first_step(ri, k->b, k->e, s->gap[k->e], k->mode, s->prefetch[k->e],
                            k->mode == RX_SWAP ? k->back : -1);
+  int was = s->prefetch[k->e];
   s->gap[k->e] = (uint8_t)k->mode;
   s->prefetch[k->e] = k->mode == RX_SWAP ? k->back : -1;
+  if (k->mode == RX_SWAP) rk_prefetch_changed(&s->run, k->b, k->e, was);
   if (s->c->verbose)
     fprintf(stderr, "swap-greedy: at %d (%lld over): %s buffer %d (%lld bytes, gap %d..%d, ft %g, "
             "overhead %g)\n", pstar, (long long)excess, k->mode == RX_SWAP ? "swap" : "recompute",
@@ -296,17 +364,15 @@ static int take(sg_state *s, sg_cand *cd, int n, int pstar, int64_t excess) {
   mp_iheap_init(&q, taken_first, &ord);
   mp_iheap_build(&q, NULL, n);
   int64_t freed = 0;
-  int changed = 0, first = ri->m, swaps = 0;
+  int changed = 0, first = ri->m;
   while (q.n > 0 && freed < excess) {
     sg_cand k = cd[mp_iheap_pop(&q)];
     int step = apply(s, &k, pstar, excess);
     if (step < first) first = step;
-    swaps += k.mode == RX_SWAP;
     freed += ri->size[k.b];
     changed++;
   }
   mp_iheap_destroy(&q);
-  if (swaps) rk_set_gaps(&s->run, s->gap, s->prefetch); /* new prefetch lists */
   if (changed) rk_changed(&s->run, first);
   return changed;
 }
@@ -324,7 +390,8 @@ static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, s
   const rx_exec *x = &k->x;
   int np = x->pre_start ? x->pre_start[pstar + 1] - x->pre_start[pstar] : 0;
   sg_cand *cd = mp_xmalloc(sizeof(sg_cand) * (size_t)(x->nres + np + 1));
-  int n = candidates(s, x, pstar, cd);
+  int n = s->by_size && s->index > 0 && s->c->verbose < 2 ? hidden_prefix(s, x, pstar, excess, cd) : -1;
+  if (n < 0) n = candidates(s, x, pstar, cd);
   int changed = take(s, cd, n, pstar, excess);
   if (!changed)
     snprintf(msg, cap, "at position %d, %lld bytes over the budget and nothing resident can be "
@@ -460,18 +527,39 @@ static int free_fast(sg_state *s, int pstar, int64_t excess, char *msg, size_t c
   return changed;
 }
 
+typedef struct sg_sized {
+  int64_t size;
+  int b;
+} sg_sized;
+
+static int larger_first(const void *pa, const void *pb) {
+  const sg_sized *a = pa, *b = pb;
+  if (a->size != b->size) return a->size > b->size ? -1 : 1;
+  return (a->b > b->b) - (a->b < b->b);
+}
+
+static int *buffers_by_size(const ri_info *ri) {
+  sg_sized *t = mp_xmalloc(sizeof(sg_sized) * (size_t)(ri->nb + 1));
+  for (int b = 0; b < ri->nb; b++) t[b] = (sg_sized){ri->size[b], b};
+  qsort(t, (size_t)ri->nb, sizeof *t, larger_first);
+  int *order = mp_xmalloc(sizeof(int) * (size_t)(ri->nb + 1));
+  for (int i = 0; i < ri->nb; i++) order[i] = t[i].b;
+  free(t);
+  return order;
+}
+
 static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   int ne = ri->ev_start[ri->nb];
   *s = (sg_state){.ri = ri, .c = c, .bw = bw};
   s->gap = mp_xcalloc((size_t)ne + 1, 1);
   s->prefetch = mp_xmalloc(sizeof(int) * (size_t)(ne + 1));
   for (int e = 0; e < ne; e++) s->prefetch[e] = -1;
-  s->pos_start = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
-  s->pos_tout = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
-  s->pos_tin = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
-  s->pos_work = mp_xcalloc((size_t)ri->m + 1, sizeof(double));
   if (bw > 0) s->copies = mp_xmalloc(sizeof(rt_copy) * (size_t)(ne + 1));
+  if (bw > 0) s->by_size = buffers_by_size(ri);
+  if (bw > 0) rk_snapshots_to(&s->run, s->snap_to = 0);
   rk_init(&s->run, ri, bw, bw > 0 ? SG_SNAPSHOTS : SG_SNAPSHOTS_ALONE, c->deadline);
+  s->pos_start = s->run.x.pos_start, s->pos_tout = s->run.x.pos_tout;
+  s->pos_tin = s->run.x.pos_tin, s->pos_work = s->run.x.pos_work;
   rk_set_gaps(&s->run, s->gap, s->prefetch);
   if (bw > 0) return;
   dq_init(&s->dq, ri, s->run.x.res, drop_key, s);
@@ -487,11 +575,8 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
  * next run's rounds and the final measurement. */
 static void sg_end_rounds(sg_state *s) {
   rk_destroy(&s->run);
-  free(s->pos_start);
-  free(s->pos_tout);
-  free(s->pos_tin);
-  free(s->pos_work);
   free(s->copies);
+  free(s->by_size);
   if (s->bw > 0) return;
   dq_destroy(&s->dq);
   free(s->pre_res);

@@ -4,7 +4,9 @@
  * where rk_first_step says it begins; after each change the run resumed
  * from its snapshots must give the plain run's figures (peak, duration,
  * reruns, copies in, every position's sample and start time), and its
- * state at a random position the plain run's state there. */
+ * state at a random position the plain run's state there; the prefetch
+ * lists updated in place (rk_prefetch_changed) those the plain run
+ * builds, and snapshots held back (rk_snapshots_to) the same figures. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,8 +71,22 @@ static void same_state(const rx_exec *a, const rx_exec *b, const char *what) {
                   "%s: times of position %d differ", what, p);
 }
 
-/* Rounds of random changes; each compared with plain runs. */
-static void rounds(const ri_info *ri, mp_rng *r, double bw, int slots, int *compared) {
+/* The copies in of each position, as rx_step takes them: the same lists
+ * (none and empty ones alike). */
+static void same_prefetch_lists(const rx_exec *a, const rx_exec *b) {
+  for (int p = 0; p < a->ri->m; p++) {
+    int na = a->pre_start ? a->pre_start[p + 1] - a->pre_start[p] : 0;
+    int nb = b->pre_start ? b->pre_start[p + 1] - b->pre_start[p] : 0;
+    ck_assert_msg(na == nb, "position %d: %d copies in, rebuilt %d", p, na, nb);
+    for (int i = 0; i < na; i++) ck_assert_int_eq(a->pre[a->pre_start[p] + i], b->pre[b->pre_start[p] + i]);
+  }
+}
+
+/* Rounds of random changes; each compared with plain runs.  in_place: the
+ * prefetch lists updated change by change (rk_prefetch_changed) and the
+ * snapshots held to a random position (rk_snapshots_to), instead of the
+ * lists built again (rk_set_gaps). */
+static void rounds(const ri_info *ri, mp_rng *r, double bw, int slots, bool in_place, int *compared) {
   int ne = ri->ev_start[ri->nb], m = ri->m;
   uint8_t *gap = calloc((size_t)ne + 1, 1);
   int *pre = malloc(sizeof(int) * ((size_t)ne + 1));
@@ -88,12 +104,14 @@ static void rounds(const ri_info *ri, mp_rng *r, double bw, int slots, int *comp
       uint8_t mode;
       int p;
       random_gap(ri, r, bw, b, e, &mode, &p);
-      int step = rk_first_step(ri, b, e, gap[e], mode, pre[e], p);
+      int step = rk_first_step(ri, b, e, gap[e], mode, pre[e], p), was = pre[e];
       first = step < first ? step : first;
       gap[e] = mode;
       pre[e] = p;
+      if (in_place) rk_prefetch_changed(&k, b, e, was);
     }
-    rk_set_gaps(&k, gap, pre);
+    if (!in_place) rk_set_gaps(&k, gap, pre);
+    if (in_place) rk_snapshots_to(&k, (int)mp_rng_below(r, (uint64_t)m + 1));
     rk_changed(&k, first);
     /* the whole plan */
     rx_exec x;
@@ -101,6 +119,7 @@ static void rounds(const ri_info *ri, mp_rng *r, double bw, int slots, int *comp
     while (rk == 0 && k.x.p < m) rk = rk_step(&k);
     if (rk == 0) rk = rk_finish(&k);
     ck_assert_msg(rc == rk, "round %d: plain %d, resumed %d (%s / %s)", round, rc, rk, x.msg, k.x.msg);
+    same_prefetch_lists(&k.x, &x);
     if (rc == 0) {
       same_state(&k.x, &x, "whole plan");
       for (int p = 0; p <= m; p++) ck_assert_int_eq(k.pos_peak[p], peaks[p]);
@@ -136,11 +155,47 @@ START_TEST(resumed_equals_plain_runs) {
       for (int v = 0; v < ri.n; v++) cost += ri.cost[v];
       double link = cost > 0 ? size / cost : 1; /* a copy as long as a run, on average */
       static const double scale[] = {0, 0.2, 5};
-      for (int i = 0; i < 3; i++) rounds(&ri, &r, link * scale[i], 1 + (int)(seed % 5), &compared);
+      for (int i = 0; i < 6; i++) rounds(&ri, &r, link * scale[i / 2], 1 + (int)(seed % 5), i % 2, &compared);
       ri_destroy(&ri);
       mp_graph_destroy(g);
     }
-  ck_assert_int_ge(compared, 3 * 3 * tl_trials(4));
+  ck_assert_int_ge(compared, 6 * 3 * tl_trials(4));
+}
+END_TEST
+
+/* Many prefetch changes crowded on a few positions (ties of next use
+ * and buffer): the lists kept in place are the ones rx_set_gaps builds. */
+START_TEST(prefetch_lists_in_place) {
+  mp_rng r;
+  mp_rng_seed(&r, 16);
+  for (uint64_t seed = 1; seed <= (uint64_t)tl_trials(4); seed++) {
+    mp_graph *g = tl_gen(seed % 2 ? "sp" : "layered", 30 + 7 * (int)seed, seed, true);
+    ri_info ri;
+    ri_init(&ri, g, g->given);
+    int ne = ri.ev_start[ri.nb];
+    uint8_t *gap = calloc((size_t)ne + 1, 1);
+    int *pre = malloc(sizeof(int) * ((size_t)ne + 1));
+    for (int e = 0; e < ne; e++) pre[e] = -1;
+    rx_exec kept, built;
+    rx_init(&kept, &ri, NULL, INT64_MAX, 1);
+    rx_init(&built, &ri, NULL, INT64_MAX, 1);
+    rx_set_gaps(&kept, gap, pre);
+    for (int c = 0; c < 300; c++) {
+      int b = (int)mp_rng_below(&r, (uint64_t)ri.nb);
+      int e = ri.ev_start[b] + (int)mp_rng_below(&r, (uint64_t)(ri.ev_start[b + 1] - ri.ev_start[b]));
+      int was = pre[e];
+      pre[e] = (int)mp_rng_below(&r, 4) * (ri.m / 3) - (c % 5 == 0); /* -1, m and a few others */
+      rx_prefetch_changed(&kept, b, e, was);
+      rx_set_gaps(&built, gap, pre);
+      same_prefetch_lists(&kept, &built);
+    }
+    rx_destroy(&kept);
+    rx_destroy(&built);
+    free(gap);
+    free(pre);
+    ri_destroy(&ri);
+    mp_graph_destroy(g);
+  }
 }
 END_TEST
 
@@ -148,6 +203,7 @@ Suite *suite_rematckpt(void) {
   Suite *s = suite_create("rematckpt");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, resumed_equals_plain_runs);
+  tcase_add_test(tc, prefetch_lists_in_place);
   suite_add_tcase(s, tc);
   return s;
 }

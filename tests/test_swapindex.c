@@ -9,7 +9,9 @@
  * parallel, layered, chains, RandWire, with workspaces and in-place
  * writes) and on random small graphs (multi-output nodes, views), at
  * budgets from the floor to the keep-all peak, without and with a link
- * (where the recomputing-alone run takes the shortcuts). */
+ * (where the recomputing-alone run takes the shortcuts, and the run with
+ * copies stops at the largest hidden swaps that cover an overflow: a
+ * wrong order of those fails it). */
 #include <stdlib.h>
 #include <string.h>
 

@@ -18,7 +18,10 @@ void rk_init(rk_run *k, const ri_info *ri, double bandwidth, int slots, double d
   /* positions 0 .. m: the last slot covers m */
   k->every = (ri->m + 1 + k->slots - 1) / k->slots;
   if (k->every < 1) k->every = 1;
+  k->snap_to = ri->m;
 }
+
+void rk_snapshots_to(rk_run *k, int p) { k->snap_to = p; }
 
 void rk_destroy(rk_run *k) {
   for (int i = 0; i < k->slots; i++)
@@ -35,6 +38,8 @@ void rk_set_gaps(rk_run *k, const uint8_t *gap, const int *prefetch) {
   k->prefetch = prefetch;
   rx_set_gaps(&k->x, gap, prefetch);
 }
+
+void rk_prefetch_changed(rk_run *k, int b, int e, int was) { rx_prefetch_changed(&k->x, b, e, was); }
 
 int rk_first_step(const ri_info *ri, int b, int e, int was, int now, int was_pre, int now_pre) {
   int first = ri->m;
@@ -100,7 +105,7 @@ int rk_seek(rk_run *k, int p) {
 int rk_step(rk_run *k) {
   rx_exec *x = &k->x;
   int p = x->p;
-  if (p % k->every == 0 && p / k->every == k->nsnap && k->nsnap < k->slots) {
+  if (p % k->every == 0 && p / k->every == k->nsnap && k->nsnap < k->slots && p <= k->snap_to) {
     rx_exec *s = &k->snap[k->nsnap];
     if (!k->made[k->nsnap]) rx_init_snapshot(s, x);
     k->made[k->nsnap] = true;

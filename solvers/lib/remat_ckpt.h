@@ -20,6 +20,7 @@ typedef struct rk_run {
   bool *made;
   int slots, nsnap;     /* snapshots: slots at most, the first nsnap valid */
   int every;            /* the grid */
+  int snap_to;          /* no snapshot past this position (rk_snapshots_to) */
   bool fresh;           /* x is at a state of the current policy, before finish */
   const uint8_t *gap;
   const int *prefetch;
@@ -36,6 +37,9 @@ void rk_destroy(rk_run *k);
  * call once before the first step, again after a change of prefetch, and
  * tell rk_changed which step the change reaches first. */
 void rk_set_gaps(rk_run *k, const uint8_t *gap, const int *prefetch);
+/* Buffer b's prefetch position at event e changed from `was` (the lists
+ * updated in place: rx_prefetch_changed); tell rk_changed too. */
+void rk_prefetch_changed(rk_run *k, int b, int e, int was);
 /* The first step that can see buffer b's gap e change from mode `was` to
  * `now` and its prefetch position from `was_pre` to `now_pre` (-1: none),
  * by the builder's rules: a gap's mode is read once its event has passed;
@@ -59,8 +63,12 @@ void rk_patch_free(rk_run *k, int b, int from);
 int rk_seek(rk_run *k, int p);
 /* The run at the latest valid state it can reach without stepping. */
 int rk_resume(rk_run *k);
+/* Snapshots only at positions <= p from now on (m at rk_init): a driver
+ * that will resume no later than p spares the copies past it. */
+void rk_snapshots_to(rk_run *k, int p);
 /* Step x.p (< m): its pos_peak entry rewritten, a snapshot taken first
- * when x.p is on the grid and the next one due.  0, or -1 with x.msg. */
+ * when x.p is on the grid, not past rk_snapshots_to, and the next one
+ * due.  0, or -1 with x.msg. */
 int rk_step(rk_run *k);
 /* rx_finish after the last step (x.p == m): pos_peak[m] rewritten; the
  * state is then past every position (a seek goes back). */

@@ -493,7 +493,10 @@ static void fill_prefetch_lists(rx_exec *x, const int *prefetch) {
       }
   int *fill = mp_xmalloc(sizeof(int) * (size_t)(ri->m + 1));
   memcpy(fill, x->pre_start, sizeof(int) * (size_t)(ri->m + 1));
-  for (int i = 0; i < n; i++) x->pre[fill[prefetch[ev_of[i]]]++] = sorted[i];
+  for (int i = 0; i < n; i++) {
+    int at = fill[prefetch[ev_of[i]]]++;
+    x->pre[at] = sorted[i], x->pre_ev[at] = ev_of[i];
+  }
   free(fill);
   free(ev_of);
   free(sorted);
@@ -507,7 +510,8 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   rxw_touch_all(&x->wait); /* the waiting buffers' gaps may have changed */
   free(x->pre_start);
   free(x->pre);
-  x->pre_start = x->pre = NULL;
+  free(x->pre_ev);
+  x->pre_start = x->pre = x->pre_ev = NULL;
   if (!prefetch) return;
   int ne = ri->ev_start[ri->nb], any = 0;
   for (int e = 0; e < ne && !any; e++) any = prefetch[e] >= 0 && prefetch[e] < ri->m;
@@ -516,8 +520,59 @@ void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch) {
   for (int e = 0; e < ne; e++)
     if (prefetch[e] >= 0 && prefetch[e] < ri->m) x->pre_start[prefetch[e] + 1]++;
   for (int p = 0; p < ri->m; p++) x->pre_start[p + 1] += x->pre_start[p];
-  x->pre = mp_xmalloc(sizeof(int) * (size_t)(x->pre_start[ri->m] + 1));
+  x->pre_cap = x->pre_start[ri->m] + 1;
+  x->pre = mp_xmalloc(sizeof(int) * (size_t)x->pre_cap);
+  x->pre_ev = mp_xmalloc(sizeof(int) * (size_t)x->pre_cap);
   fill_prefetch_lists(x, prefetch);
+}
+
+/* Is entry (b1, e1) before (b2, e2) in a position's list: the next use
+ * first, then the buffer, then the event (fill_prefetch_lists' order). */
+static bool pre_before(const ri_info *ri, int b1, int e1, int b2, int e2) {
+  int u1 = use_after(ri, b1, e1), u2 = use_after(ri, b2, e2);
+  if (u1 != u2) return u1 < u2;
+  return b1 != b2 ? b1 < b2 : e1 < e2;
+}
+
+/* Entry (b, e) into position p's list, in its place. */
+static void pre_insert(rx_exec *x, int b, int e, int p) {
+  const ri_info *ri = x->ri;
+  int n = x->pre_start[ri->m];
+  if (n + 1 > x->pre_cap) {
+    x->pre_cap = 2 * (n + 1);
+    x->pre = mp_xrealloc(x->pre, sizeof(int) * (size_t)x->pre_cap);
+    x->pre_ev = mp_xrealloc(x->pre_ev, sizeof(int) * (size_t)x->pre_cap);
+  }
+  int at = x->pre_start[p];
+  while (at < x->pre_start[p + 1] && pre_before(ri, x->pre[at], x->pre_ev[at], b, e)) at++;
+  memmove(x->pre + at + 1, x->pre + at, sizeof(int) * (size_t)(n - at));
+  memmove(x->pre_ev + at + 1, x->pre_ev + at, sizeof(int) * (size_t)(n - at));
+  x->pre[at] = b, x->pre_ev[at] = e;
+  for (int q = p + 1; q <= ri->m; q++) x->pre_start[q]++;
+}
+
+/* Event e's entry out of position p's list. */
+static void pre_remove(rx_exec *x, int e, int p) {
+  const ri_info *ri = x->ri;
+  int n = x->pre_start[ri->m], at = x->pre_start[p];
+  while (at < x->pre_start[p + 1] && x->pre_ev[at] != e) at++;
+  if (at == x->pre_start[p + 1]) return;
+  memmove(x->pre + at, x->pre + at + 1, sizeof(int) * (size_t)(n - at - 1));
+  memmove(x->pre_ev + at, x->pre_ev + at + 1, sizeof(int) * (size_t)(n - at - 1));
+  for (int q = p + 1; q <= ri->m; q++) x->pre_start[q]--;
+}
+
+void rx_prefetch_changed(rx_exec *x, int b, int e, int was) {
+  const ri_info *ri = x->ri;
+  int now = x->prefetch[e];
+  rxw_touch_all(&x->wait); /* as rx_set_gaps: b may be waiting */
+  if (now == was) return;
+  if (!x->pre_start) {
+    x->pre_start = mp_xcalloc((size_t)ri->m + 2, sizeof(int));
+    x->pre_cap = 0;
+  }
+  if (was >= 0 && was < ri->m) pre_remove(x, e, was);
+  if (now >= 0 && now < ri->m) pre_insert(x, b, e, now);
 }
 
 static void start(rx_exec *x);
@@ -642,6 +697,7 @@ void rx_restart(rx_exec *x, mp_events *out, double bandwidth) {
   }
   free(x->pre_start);
   free(x->pre);
+  free(x->pre_ev);
   const ri_info *ri = x->ri;
   const mp_graph *g = x->g;
   int64_t budget = x->budget;
@@ -711,6 +767,7 @@ void rx_destroy(rx_exec *x) {
   for (int k = 0; k < RX_N_ARRAYS; k++) free(*array_at(x, &rx_arrays[k]));
   free(x->pre_start);
   free(x->pre);
+  free(x->pre_ev);
   free(x->touched);
   rxw_destroy(&x->wait);
   memset(x, 0, sizeof *x);

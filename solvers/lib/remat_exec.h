@@ -72,6 +72,7 @@ struct rx_exec {
   const uint8_t *gap;
   const int *prefetch;  /* per event index: position to bring it in at, or -1 */
   int *pre_start, *pre; /* prefetch lists per position (built by rx_set_gaps) */
+  int *pre_ev, pre_cap; /* each entry's event; room in pre and pre_ev */
   int *rerun_seen;      /* NULL, or per buffer (the driver's array): the last
                            position whose reruns read or remade it (the steps
                            that looked at its residency besides its own events) */
@@ -139,6 +140,10 @@ void rx_resident(rx_exec *x, int b);
 /* Gap modes and prefetch positions (arrays of ri->ev_start[nb] entries,
  * kept by the caller); call before rx_start. */
 void rx_set_gaps(rx_exec *x, const uint8_t *gap, const int *prefetch);
+/* Buffer b's prefetch position at its event e was `was` and is now the
+ * prefetch array's: its lists updated in place, as rx_set_gaps would
+ * build them (O(m), not O(events)). */
+void rx_prefetch_changed(rx_exec *x, int b, int e, int was);
 /* The start: input buffers nobody reads are freed, offloaded inputs copied. */
 int rx_start(rx_exec *x);
 /* The first run of the node at position x->p (materialising its reads),
