@@ -556,10 +556,12 @@ static void sg_init(sg_state *s, const ri_info *ri, mp_ctx *c, double bw) {
   for (int e = 0; e < ne; e++) s->prefetch[e] = -1;
   if (bw > 0) s->copies = mp_xmalloc(sizeof(rt_copy) * (size_t)(ne + 1));
   if (bw > 0) s->by_size = buffers_by_size(ri);
-  if (bw > 0) rk_snapshots_to(&s->run, s->snap_to = 0);
   rk_init(&s->run, ri, bw, bw > 0 ? SG_SNAPSHOTS : SG_SNAPSHOTS_ALONE, c->deadline);
   s->pos_start = s->run.x.pos_start, s->pos_tout = s->run.x.pos_tout;
   s->pos_tin = s->run.x.pos_tin, s->pos_work = s->run.x.pos_work;
+  /* the first run snapshots up to its overflow; run_plan then holds
+   * them to the furthest overflow seen */
+  s->snap_to = 0;
   rk_set_gaps(&s->run, s->gap, s->prefetch);
   if (bw > 0) return;
   dq_init(&s->dq, ri, s->run.x.res, drop_key, s);

@@ -89,7 +89,7 @@ struct rx_exec {
   double clock;         /* the cost of every run so far (DTR's time) */
   double *last_access;  /* per buffer: clock at its last use or making (kept only
                            with a callback, note or victim) */
-  int *rlist, *rpos, nres; /* resident buffers made by runs (not inputs) */
+  int *rlist, *rpos, nres; /* the resident buffers (inputs included) */
   /* time (own simulation of DESIGN 6.3) */
   double floor, t_comp, t_out, t_in, duration;
   double *ready, *last_read, *last_out; /* floor and these: kept only with a link
