@@ -27,7 +27,7 @@
 # chen-sqrt, which reads no budget); REMAT=0 skips them, REMAT_SLOW_MAX
 # (default 100000) is the largest training graph whose greedy-by-size
 # counts are taken (quadratic), LINK_MAX (default REMAT_SLOW_MAX) the largest that swap-greedy plans with
-# a host link of 1e6 bytes per cost unit (quadratic: 71 s at 10^5 nodes).
+# a host link of 1e6 bytes per cost unit (quadratic: 20-40 s at 10^5 nodes).
 # A command that takes under REPEAT_BELOW CPU seconds (default 20) is run
 # REPEAT times (default 3) and its fastest run kept: the least disturbed by
 # the machine's other work (short rows decide the growth ratios).
