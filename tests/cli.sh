@@ -1416,6 +1416,14 @@ head -c 500 "$src" >"$RC/cut.csv"
 hostile 1 "cut.csv:1: the header is cut short" "a CSV cut in its header" -- $BIN table "$RC/cut.csv"
 head -c "$(($(head -3 "$src" | wc -c) - 5))" "$src" >"$RC/cutrow.csv"
 hostile 1 "cutrow.csv:3: " "a CSV cut in a row" -- $BIN table "$RC/cutrow.csv"
+# a row repeated by hand (or a row of the same cell with other figures) would
+# count twice in every median and win count: refused, naming both lines
+{ cat "$src"; sed -n 2p "$src"; } >"$RC/duprow.csv"
+n=$(wc -l <"$src")
+hostile 1 "duprow.csv:$((n + 1)): the same cell as line 2" "a results CSV with a row repeated" -- $BIN table "$RC/duprow.csv"
+hostile 1 "duprow.csv:$((n + 1)): the same cell as line 2" "export of a results CSV with a row repeated" -- $BIN export "$RC/duprow.csv" --out "$RC/x.csv"
+[ ! -e "$RC/x.csv" ] && ok || bad "export of a CSV with a repeated row wrote a file"
+expect 0 "the same CSV twice is two sources, not a repeat" $BIN table "$src" "$src"
 mkdir -p "$RC/dir.csv"
 hostile 1 "dir.csv: is a directory" "a results CSV that is a directory" -- $BIN table "$RC/dir.csv"
 # the committed results and a CSV with only the columns of the first writer read
