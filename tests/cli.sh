@@ -1545,6 +1545,30 @@ for f in --order --place; do
   hostile 2 "$f given twice \\('$v1', '$v2'\\)" "solve $f twice" -- $BIN solve "$T/g.json" $f $v1 $f $v2
 done
 hostile 2 "--version takes no argument \\(got 'x'\\)" "--version x" -- $BIN --version x
+# every other option with one value, given twice, is refused too: the second
+# replaced the first without a word (a budget, a seed, the plan's file, the
+# results file of a bench); the repeatable ones (--set, bench's chains,
+# table's --solver, plot's --out) still repeat
+cp "$T/g.json" "$HC/twice.json"
+rm -f "$HC/twice_a.plan" "$HC/twice_b.plan"
+hostile 2 "--out given twice \\('$HC/twice_a.plan', '$HC/twice_b.plan'\\)" "solve --out twice" -- \
+  $BIN solve "$HC/twice.json" --out "$HC/twice_a.plan" --out="$HC/twice_b.plan"
+[ -e "$HC/twice_a.plan" ] || [ -e "$HC/twice_b.plan" ] && bad "solve --out twice wrote a plan" || ok
+hostile 2 "--budget given twice \\('400', '500'\\)" "solve --budget twice" -- \
+  $BIN solve "$HC/twice.json" --remat keepall --budget 400 --budget 500
+hostile 2 "--seed given twice" "solve --seed twice" -- $BIN solve "$HC/twice.json" --seed 1 --seed 1
+hostile 2 "--time-limit given twice" "solve --time-limit twice" -- $BIN solve "$HC/twice.json" --time-limit 1 --time-limit=2
+expect 0 "solve --set twice (two options)" $BIN solve "$HC/twice.json" --order sa --set sa.iters=10 --set sa.restarts=1
+hostile 2 "--to given twice" "convert --to twice" -- $BIN convert "$HC/twice.json" --to json --to nodelink
+hostile 2 "--seed given twice" "gen --seed twice" -- $BIN gen chain -n 5 --seed 1 --seed 2
+hostile 2 "--align given twice" "verify --align twice" -- $BIN verify "$HC/twice.json" "$HC/twice.json" --align 64 --align 128
+hostile 2 "--format given twice" "info --format twice" -- $BIN info "$HC/twice.json" --format json --format text
+hostile 2 "--results given twice" "bench --results twice" -- \
+  $BIN bench --graphs "$HC/twice.json" --results "$HC/ta.sqlite" --results "$HC/tb.sqlite" --list
+expect 0 "bench --order twice (two chains)" $BIN bench --graphs "$HC/twice.json" --order given --order greedy --list
+hostile 2 "--out given twice" "table --out twice" -- $BIN table tests/data/bench_results.csv --out "$HC/ta.md" --out "$HC/tb.md"
+hostile 2 "--out given twice" "export --out twice" -- $BIN export tests/data/bench_results.csv --out "$HC/ta.csv" --out "$HC/tb.csv"
+hostile 2 "--seed given twice" "plot --seed twice" -- $BIN plot profile "$HC/twice.json" --order greedy --seed 1 --seed 2 --out "$HC/t.svg"
 # --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
 # (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
 $BIN gen layered -n 3000 --seed 3 --backward --out "$HC/l3k.json"
