@@ -1568,6 +1568,16 @@ hostile 2 "--results given twice" "bench --results twice" -- \
 expect 0 "bench --order twice (two chains)" $BIN bench --graphs "$HC/twice.json" --order given --order greedy --list
 hostile 2 "--out given twice" "table --out twice" -- $BIN table tests/data/bench_results.csv --out "$HC/ta.md" --out "$HC/tb.md"
 hostile 2 "--out given twice" "export --out twice" -- $BIN export tests/data/bench_results.csv --out "$HC/ta.csv" --out "$HC/tb.csv"
+# an output name of 246-255 bytes is a legal name, but `NAME.tmp.PID` is
+# not: its temporary name is cut to fit (numbered: plot's two long names
+# that differ only at the end stay apart), and nothing else is left
+LN=$(printf '%0250d' 0)
+expect 0 "solve --out with a 255-byte name" $BIN solve "$HC/twice.json" --out "$HC/$LN.json"
+[ -s "$HC/$LN.json" ] && ok || bad "solve --out with a 255-byte name: no file"
+expect 0 "plot --out with two 255-byte names" $BIN plot profile "$HC/twice.json" --order greedy --out "$HC/$LN.svg" --out "$HC/$LN.png"
+[ -s "$HC/$LN.svg" ] && [ -s "$HC/$LN.png" ] && ok || bad "plot --out with two 255-byte names: a file is missing"
+[ "$(ls "$HC" | grep -c "^$LN")" -eq 3 ] && ok || bad "long output names: a temporary file was left: $(ls "$HC" | grep "^$LN" | cut -c245-)"
+rm -f "$HC/$LN".*
 hostile 2 "--seed given twice" "plot --seed twice" -- $BIN plot profile "$HC/twice.json" --order greedy --seed 1 --seed 2 --out "$HC/t.svg"
 # --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
 # (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
