@@ -1559,6 +1559,11 @@ hostile 2 "--budget given twice \\('400', '500'\\)" "solve --budget twice" -- \
 hostile 2 "--seed given twice" "solve --seed twice" -- $BIN solve "$HC/twice.json" --seed 1 --seed 1
 hostile 2 "--time-limit given twice" "solve --time-limit twice" -- $BIN solve "$HC/twice.json" --time-limit 1 --time-limit=2
 expect 0 "solve --set twice (two options)" $BIN solve "$HC/twice.json" --order sa --set sa.iters=10 --set sa.restarts=1
+# one solver option set twice, by name or by its solver's name: the same
+hostile 2 "option sa.iters given twice \\('iters=10', 'sa.iters=20'\\)" "solve --set one option twice" -- \
+  $BIN solve "$HC/twice.json" --order sa --set iters=10 --set sa.iters=20
+hostile 2 "option sa.iters given twice" "bench --set one option twice" -- \
+  $BIN bench --graphs "$HC/twice.json" --order sa --set iters=10 --set sa.iters=20 --list
 hostile 2 "--to given twice" "convert --to twice" -- $BIN convert "$HC/twice.json" --to json --to nodelink
 hostile 2 "--seed given twice" "gen --seed twice" -- $BIN gen chain -n 5 --seed 1 --seed 2
 hostile 2 "--align given twice" "verify --align twice" -- $BIN verify "$HC/twice.json" "$HC/twice.json" --align 64 --align 128
