@@ -420,9 +420,8 @@ int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap) {
   /* one option set twice ("sa.iters=10", "iters=20") would fail every cell
    * of that solver: refused here, before anything runs */
   for (int k = 0; k < mp_registry_size; k++) {
-    double vals[MP_MAX_OPTS];
     mp_error err;
-    if (mp_solver_options(mp_registry[k], e->n_sets, (const char *const *)e->sets, vals, &err)) {
+    if (mp_solver_sets_once(mp_registry[k], e->n_sets, (const char *const *)e->sets, &err)) {
       snprintf(msg, cap, "%s", err.msg);
       return -1;
     }
