@@ -19,7 +19,11 @@
 
 #include <limits.h>
 
+#include <errno.h>
+#include <sys/resource.h>
+
 #include "bench.h"
+#include "bench_scratch.h"
 #include "io.h"
 #include "schedbound.h"
 #include "testlib.h"
@@ -1185,6 +1189,25 @@ START_TEST(hand_edited_values_are_refused) {
 }
 END_TEST
 
+/* The scratch probe names what stops it: on a nearly full TMPDIR its write
+ * came back short, with the errno of an earlier call ("Inappropriate ioctl
+ * for device").  A file size limit makes the same short write. */
+START_TEST(scratch_probe_names_the_real_error) {
+  char dir[] = "/tmp/mp_probe_XXXXXX", msg[512] = "";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  struct rlimit lim = {.rlim_cur = 10000, .rlim_max = RLIM_INFINITY};
+  getrlimit(RLIMIT_FSIZE, &lim);
+  lim.rlim_cur = 10000;
+  signal(SIGXFSZ, SIG_IGN);
+  ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0); /* a forked test: the limit ends with it */
+  errno = ENOTTY;
+  int rc = mp_scratch_probe(dir, msg, sizeof msg);
+  rmdir(dir);
+  ck_assert_int_eq(rc, -1);
+  ck_assert_msg(strstr(msg, strerror(EFBIG)) && !strstr(msg, strerror(ENOTTY)), "%s", msg);
+}
+END_TEST
+
 /* ------------------------------------------------------------ options */
 
 /* Mistyped solver options, NaN limits and the old chain syntax are usage
@@ -1334,6 +1357,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, merge_never_harms_out);
   tcase_add_test(tc, bench_usage_errors);
   tcase_add_test(tc, hand_edited_values_are_refused);
+  tcase_add_test(tc, scratch_probe_names_the_real_error);
   tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
   tcase_add_test(tc, progress_without_a_terminal);
