@@ -110,6 +110,92 @@ static mp_err check_sets(const mp_chain *ch, int n_sets, const char *const *sets
   return MP_OK;
 }
 
+/* The fields of a descriptor the build cannot check (gen_registry.sh checks
+ * its name; these are values): what it decides, its solve function, its
+ * option table and each option's kind, range and default. */
+static mp_err descriptor_error(const mp_solver *s, const char *why, mp_error *err) {
+  char unit[64];
+  snprintf(unit, sizeof unit, "%s", s->name);
+  for (char *p = unit; *p; p++)
+    if (*p == '-') *p = '_';
+  mp_errorf(err, "solver '%s' is defined wrongly (its descriptor, solver_%s in solvers/): %s", s->name,
+            unit, why);
+  return MP_EUSAGE;
+}
+
+static bool whole(double x) { return x == floor(x); }
+
+static mp_err check_option(const mp_solver *s, int i, mp_error *err) {
+  const mp_option *o = &s->options[i];
+  char why[320], def[32], lo[32], hi[32];
+  if (!o->name || !o->name[0]) return descriptor_error(s, "an option has no name", err);
+  bool twice = false;
+  for (int j = 0; j < i; j++) twice |= s->options[j].name && strcmp(s->options[j].name, o->name) == 0;
+  mp_format_number(o->def, def, sizeof def);
+  mp_format_number(o->lo, lo, sizeof lo);
+  mp_format_number(o->hi, hi, sizeof hi);
+  if (twice)
+    snprintf(why, sizeof why, "option '%.60s' is listed twice", o->name);
+  else if (o->kind != MP_OPT_INT && o->kind != MP_OPT_REAL)
+    snprintf(why, sizeof why, "option '%.60s': kind %d is neither INT nor REAL", o->name, o->kind);
+  else if (!(o->lo <= o->hi)) /* NaN too */
+    snprintf(why, sizeof why, "option '%.60s': min %s is above max %s (X(name, kind, default, min, "
+             "max, help))", o->name, lo, hi);
+  else if (!(o->lo <= o->def && o->def <= o->hi))
+    snprintf(why, sizeof why, "option '%.60s': default %s is outside [%s, %s]", o->name, def, lo, hi);
+  else if (o->kind == MP_OPT_INT && !(whole(o->def) && whole(o->lo) && whole(o->hi)))
+    snprintf(why, sizeof why, "option '%.60s' is INT, but its default and range [%s, %s] are not all "
+             "whole numbers (default %s): make it REAL, or whole", o->name, lo, hi, def);
+  else
+    return MP_OK;
+  return descriptor_error(s, why, err);
+}
+
+/* .quick ("name=value,..."): each name one of the solver's options, each
+ * value one that --set would take. */
+static mp_err check_quick(const mp_solver *s, mp_error *err) {
+  char **items = NULL, why[200];
+  int n = 0;
+  mp_error sub;
+  double vals[MP_MAX_OPTS];
+  mp_err e = mp_list_split(".quick", s->quick, &items, &n, &sub) ? MP_EUSAGE : MP_OK;
+  for (int k = 0; k < n && !e; k++) {
+    const char *eq = strchr(items[k], '=');
+    size_t nlen = eq ? (size_t)(eq - items[k]) : strlen(items[k]);
+    if (option_index(s, items[k], nlen) < 0) {
+      snprintf(sub.msg, sizeof sub.msg, "'%.*s' is not one of its options", (int)nlen, items[k]);
+      e = MP_EUSAGE;
+    } else {
+      e = mp_solver_options(s, 1, (const char *const *)&items[k], vals, &sub);
+    }
+  }
+  mp_list_free(items, n);
+  if (!e) return MP_OK;
+  snprintf(why, sizeof why, ".quick \"%.60s\": %.120s", s->quick, sub.msg);
+  return descriptor_error(s, why, err);
+}
+
+mp_err mp_solver_check(const mp_solver *s, mp_error *err) {
+  char why[200];
+  int d = s->decides;
+  if (d != MP_DECIDES_ORDER && d != MP_DECIDES_OFFSETS && d != MP_DECIDES_BOTH && d != MP_DECIDES_EVENTS) {
+    snprintf(why, sizeof why, ".decides is %d: set it to MP_DECIDES_ORDER, MP_DECIDES_OFFSETS, "
+             "MP_DECIDES_BOTH or MP_DECIDES_EVENTS", d);
+    return descriptor_error(s, why, err);
+  }
+  if (!s->solve) return descriptor_error(s, "no .solve function", err);
+  if (s->n_options < 0 || s->n_options > MP_MAX_OPTS || (s->n_options > 0 && !s->options)) {
+    snprintf(why, sizeof why, ".n_options is %d with %s .options (0 to %d: write .options = "
+             "MP_OPTIONS(table), which sets both)", s->n_options, s->options ? "an" : "no", MP_MAX_OPTS);
+    return descriptor_error(s, why, err);
+  }
+  for (int i = 0; i < s->n_options; i++) {
+    mp_err e = check_option(s, i, err);
+    if (e) return e;
+  }
+  return s->quick ? check_quick(s, err) : MP_OK;
+}
+
 static const mp_solver *find_solver(const mp_chain_request *req, const char *name) {
   for (int i = 0; i < req->n_extra; i++)
     if (strcmp(req->extra[i]->name, name) == 0) return req->extra[i];
@@ -128,6 +214,8 @@ static mp_err parse_chain(const mp_chain_request *req, const char *chain, mp_sta
     const mp_solver *s = find_solver(req, names[i]);
     if (!s)
       e = MP_EUSAGE, mp_errorf(err, "unknown solver '%s' (memplan solvers lists them)", names[i]);
+    else if ((e = mp_solver_check(s, err)))
+      ;
     else if (i == MP_MAX_CHAIN)
       e = MP_EUSAGE,
       mp_errorf(err, "chain '%s' is too long (at most %d solvers)", chain, MP_MAX_CHAIN);

@@ -49,6 +49,12 @@ typedef struct mp_chain_request {
  * told which flag takes it). */
 mp_err mp_chain_resolve(const mp_chain_request *req, mp_chain *ch, mp_error *err);
 
+/* Is the descriptor well formed (the fields the build cannot check:
+ * .decides, .solve, the option table, each option's kind, range and
+ * default)?  MP_OK, or MP_EUSAGE with err naming the field.  Every chain
+ * checks the solvers it names. */
+mp_err mp_solver_check(const mp_solver *s, mp_error *err);
+
 /* Does the chain have a stage of kind k? */
 bool mp_chain_has(const mp_chain *ch, mp_stage_kind k);
 

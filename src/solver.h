@@ -84,7 +84,8 @@ enum {
  * - MP_INFEASIBLE only with a proof: mp_events_floor(g) > budget, or an
  *   exhausted exact search (c->events is then empty);
  * - finding no plan within the budget without such a proof: return -1 with
- *   c->msg saying so.  Never a plan over the budget.
+ *   c->msg saying so and c->events empty (mp_events_clear).  Never a plan
+ *   over the budget.
  * The harness verifies and evaluates the plan and places its residencies
  * (mp_events_problem); the solver reports no figure. */
 typedef struct mp_ctx {

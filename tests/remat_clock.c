@@ -10,7 +10,9 @@ static void check_valid(const mp_solver *s, const mp_graph *g, int64_t budget, d
                         rc_answer *a) {
   a->duration = -1;
   if (a->rc != 0) {
-    ck_assert_msg(a->ev.n == 0 && c->msg[0], "%s: no plan, with events or without a message", s->name);
+    ck_assert_msg(a->ev.n == 0, "%s: returned -1 (no plan) but left %d events in c->events (clear them: "
+                  "mp_events_clear)", s->name, a->ev.n);
+    ck_assert_msg(c->msg[0], "%s: returned -1 (no plan) without a message in c->msg", s->name);
     return;
   }
   if (c->status == MP_INFEASIBLE) return;

@@ -499,7 +499,9 @@ static void report(const solver_stats *st, int tested) {
 
 START_TEST(every_solver) {
   const char *o = pc_only_solver();
-  ck_assert_msg(!o || mp_solver_find(o), "MP_TEST_SOLVER=%s: no such solver", o);
+  ck_assert_msg(!o || mp_solver_find(o),
+                "MP_TEST_SOLVER=%s: no such solver (SOLVER= takes the name memplan solvers lists: the "
+                "file solvers/foo_bar.c is the solver foo-bar)", o);
   ck_assert_msg(!o || mp_solver_find(o)->decides != MP_DECIDES_EVENTS,
                 "MP_TEST_SOLVER=%s: an events stage; its tests are the remat_props and remat_big suites", o);
   int ns = mp_registry_size, graph_trials = tl_trials(300), fixed_trials = tl_trials(300);

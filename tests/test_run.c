@@ -79,9 +79,33 @@ LIAR(s_place_at, "place-bound-at-arena", MP_DECIDES_OFFSETS, place_bound_at_aren
 LIAR(s_place_fits, "place-fits-says-infeasible", MP_DECIDES_OFFSETS, place_fits_says_infeasible);
 LIAR(s_place_overlap, "place-overlapping", MP_DECIDES_OFFSETS, place_overlapping);
 LIAR(s_place_noproof, "place-infeasible-no-proof", MP_DECIDES_OFFSETS, place_infeasible_no_proof);
-static const mp_solver *const extra[] = {&s_order_high,    &s_order_rev,    &s_order_refuses,
-                                         &s_place_high,    &s_place_at,     &s_place_fits,
-                                         &s_place_overlap, &s_place_noproof};
+/* descriptors written wrongly in the ways the build does not see */
+static const mp_option opt_low_default[] = {{"rounds", 0, 1, 1e6, "default below min", MP_OPT_INT}};
+static const mp_option opt_empty_range[] = {{"frac", 0.5, 1, 0, "min above max", MP_OPT_REAL}};
+static const mp_option opt_int_fraction[] = {{"half", 2.5, 0, 10, "fraction", MP_OPT_INT}};
+static const mp_option opt_twice[] = {{"k", 1, 0, 2, "", MP_OPT_INT}, {"k", 1, 0, 2, "", MP_OPT_INT}};
+#define BAD_OPTS(var, nm, tab)                                                                   \
+  static const mp_solver var = {.name = nm, .summary = "test", .decides = MP_DECIDES_ORDER,      \
+                                .options = MP_OPTIONS(tab), .solve = order_reversed}
+BAD_OPTS(s_low_default, "bad-low-default", opt_low_default);
+BAD_OPTS(s_empty_range, "bad-empty-range", opt_empty_range);
+BAD_OPTS(s_int_fraction, "bad-int-fraction", opt_int_fraction);
+BAD_OPTS(s_twice, "bad-twice", opt_twice);
+static const mp_option opt_ok[] = {{"rounds", 10, 1, 1e6, "", MP_OPT_INT}};
+static const mp_solver s_quick_typo = {.name = "bad-quick-typo", .summary = "test", .decides = MP_DECIDES_ORDER,
+                                       .options = MP_OPTIONS(opt_ok), .quick = "round=2", .solve = order_reversed};
+static const mp_solver s_quick_range = {.name = "bad-quick-range", .summary = "test", .decides = MP_DECIDES_ORDER,
+                                        .options = MP_OPTIONS(opt_ok), .quick = "rounds=0", .solve = order_reversed};
+static const mp_solver s_no_decides = {.name = "bad-no-decides", .summary = "test", .solve = order_reversed};
+static const mp_solver s_no_solve = {.name = "bad-no-solve", .summary = "test", .decides = MP_DECIDES_OFFSETS};
+static const mp_solver s_no_count = {.name = "bad-no-count", .summary = "test", .decides = MP_DECIDES_ORDER,
+                                     .n_options = 1, .solve = order_reversed};
+static const mp_solver *const extra[] = {&s_order_high,    &s_order_rev,     &s_order_refuses,
+                                         &s_place_high,    &s_place_at,      &s_place_fits,
+                                         &s_place_overlap, &s_place_noproof, &s_low_default,
+                                         &s_empty_range,   &s_int_fraction,  &s_twice,
+                                         &s_no_decides,    &s_no_solve,      &s_no_count,
+                                         &s_quick_typo,    &s_quick_range};
 
 static mp_err run(const mp_graph *g, const char *order, const char *place, int64_t cap, mp_result *r) {
   mp_instance in = {(mp_graph *)g, NULL};
@@ -243,6 +267,44 @@ START_TEST(lying_stages_are_errors_naming_the_solver) {
     ck_assert_msg(strstr(r.msg, who) && strstr(r.msg, cases[k].says), "%s: %s", who, r.msg);
     ck_assert(!r.has_figures);
     mp_result_destroy(&r);
+  }
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* A descriptor's values (what it decides, its solve function, its
+ * options' ranges) are checked when a chain names the solver: a usage
+ * error naming the field, before anything runs, not a solver that is
+ * listed as deciding both, or an option no --set can give. */
+START_TEST(malformed_descriptors_are_refused_by_name) {
+  mp_graph *g = tl_graph(CHAIN);
+  struct {
+    const char *order, *place, *says;
+  } cases[] = {
+      {"bad-low-default", "bysize", "option 'rounds': default 0 is outside [1, 1000000]"},
+      {"bad-empty-range", "bysize", "option 'frac': min 1 is above max 0"},
+      {"bad-int-fraction", "bysize", "option 'half' is INT"},
+      {"bad-twice", "bysize", "option 'k' is listed twice"},
+      {"bad-no-decides", "bysize", ".decides is 0: set it to MP_DECIDES_ORDER"},
+      {"given", "bad-no-decides", ".decides is 0"},
+      {"given", "bad-no-solve", "no .solve function"},
+      {"bad-no-count", "bysize", ".n_options is 1 with no .options"},
+      {"bad-quick-typo", "bysize", ".quick \"round=2\": 'round' is not one of its options"},
+      {"bad-quick-range", "bysize", "0 is outside [1, 1000000]"},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    mp_result r;
+    mp_err e = run(g, cases[k].order, cases[k].place, 0, &r);
+    const char *who = strcmp(cases[k].order, "given") ? cases[k].order : cases[k].place;
+    ck_assert_msg(e == MP_EUSAGE, "%s: rc %d: %s", who, e, r.msg);
+    ck_assert_msg(strstr(r.msg, who) && strstr(r.msg, "defined wrongly") && strstr(r.msg, cases[k].says),
+                  "%s: %s", who, r.msg);
+    mp_result_destroy(&r);
+  }
+  for (int k = 0; k < mp_registry_size; k++) {
+    mp_error err;
+    ck_assert_msg(mp_solver_check(mp_registry[k], &err) == MP_OK, "%s", err.msg);
   }
   mp_graph_destroy(g);
   tl_cleanup();
@@ -419,6 +481,7 @@ Suite *suite_run(void) {
   tcase_add_test(tc, unchecked_infeasibility_claim_is_no_proof);
   tcase_add_test(tc, refusal_is_not_an_error);
   tcase_add_test(tc, lying_stages_are_errors_naming_the_solver);
+  tcase_add_test(tc, malformed_descriptors_are_refused_by_name);
   tcase_add_test(tc, placer_bound_proves_only_its_order);
   tcase_add_test(tc, failed_stage_has_no_figures);
   tcase_add_test(tc, statuses_say_what_was_searched);
