@@ -1195,13 +1195,16 @@ END_TEST
 START_TEST(scratch_probe_names_the_real_error) {
   char dir[] = "/tmp/mp_probe_XXXXXX", msg[512] = "";
   ck_assert_ptr_nonnull(mkdtemp(dir));
-  struct rlimit lim = {.rlim_cur = 10000, .rlim_max = RLIM_INFINITY};
-  getrlimit(RLIMIT_FSIZE, &lim);
+  struct rlimit old, lim;
+  ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+  lim = old;
   lim.rlim_cur = 10000;
-  signal(SIGXFSZ, SIG_IGN);
-  ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0); /* a forked test: the limit ends with it */
+  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+  ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
   errno = ENOTTY;
   int rc = mp_scratch_probe(dir, msg, sizeof msg);
+  setrlimit(RLIMIT_FSIZE, &old); /* CK_FORK=no runs every test in this process */
+  signal(SIGXFSZ, was);
   rmdir(dir);
   ck_assert_int_eq(rc, -1);
   ck_assert_msg(strstr(msg, strerror(EFBIG)) && !strstr(msg, strerror(ENOTTY)), "%s", msg);
