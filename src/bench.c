@@ -417,6 +417,15 @@ static int check_one_set(const char *set, char *msg, size_t cap) {
 int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap) {
   for (int i = 0; i < e->n_sets; i++)
     if (check_one_set(e->sets[i], msg, cap)) return -1;
+  /* one option set twice ("sa.iters=10", "iters=20") would fail every cell
+   * of that solver: refused here, before anything runs */
+  for (int k = 0; k < mp_registry_size; k++) {
+    mp_error err;
+    if (mp_solver_sets_once(mp_registry[k], e->n_sets, (const char *const *)e->sets, &err)) {
+      snprintf(msg, cap, "%s", err.msg);
+      return -1;
+    }
+  }
   return 0;
 }
 

@@ -44,13 +44,27 @@ void mp_scratch_remove(const char *dir) {
   rmdir(dir); /* fails, leaving it, if it holds a file the runner did not make */
 }
 
+/* Write n bytes, going on after a short write, whose errno is that of an
+ * earlier call (a full disk gave "Inappropriate ioctl for device"): the
+ * next write says what is wrong.  0, or the errno. */
+static int write_all(int fd, const char *buf, size_t n) {
+  while (n > 0) {
+    ssize_t w = write(fd, buf, n);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return w < 0 ? errno : ENOSPC;
+    buf += w;
+    n -= (size_t)w;
+  }
+  return 0;
+}
+
 int mp_scratch_probe(const char *dir, char *msg, size_t cap) {
   char p[4200], buf[8192];
   snprintf(p, sizeof p, "%.4000s/probe", dir);
   memset(buf, 0, sizeof buf);
   int fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0600), err = fd < 0 ? errno : 0;
   for (int done = 0; !err && done < PROBE_BYTES; done += (int)sizeof buf)
-    if (write(fd, buf, sizeof buf) != (ssize_t)sizeof buf) err = errno ? errno : ENOSPC;
+    err = write_all(fd, buf, sizeof buf);
   if (fd >= 0 && close(fd) && !err) err = errno;
   unlink(p);
   if (!err) return 0;

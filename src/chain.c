@@ -33,6 +33,26 @@ static int option_index(const mp_solver *s, const char *name, size_t nlen) {
   return -1;
 }
 
+mp_err mp_solver_sets_once(const mp_solver *s, int n_sets, const char *const *sets,
+                           mp_error *err) {
+  int set_by[MP_MAX_OPTS]; /* the override that sets option i, or -1 */
+  for (int i = 0; i < MP_MAX_OPTS; i++) set_by[i] = -1;
+  for (int k = 0; k < n_sets; k++) {
+    const char *name;
+    size_t nlen;
+    if (!strchr(sets[k], '=') || !set_addresses(sets[k], s, &name, &nlen)) continue;
+    int i = option_index(s, name, nlen);
+    if (i < 0 || i >= MP_MAX_OPTS) continue;
+    if (set_by[i] >= 0) {
+      mp_errorf(err, "option %s.%s given twice ('%s', '%s'): give it once", s->name,
+                s->options[i].name, sets[set_by[i]], sets[k]);
+      return MP_EUSAGE;
+    }
+    set_by[i] = k;
+  }
+  return MP_OK;
+}
+
 mp_err mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, double *vals,
                          mp_error *err) {
   for (int i = 0; i < s->n_options && i < MP_MAX_OPTS; i++) vals[i] = s->options[i].def;

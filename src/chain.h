@@ -64,6 +64,13 @@ bool mp_chain_has(const mp_chain *ch, mp_stage_kind k);
 mp_err mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets, double *vals,
                          mp_error *err);
 
+/* Two overrides that set one option of s ("iters=10", "sa.iters=20"):
+ * MP_EUSAGE naming both, else MP_OK.  mp_solver_options lets the last one
+ * win (the test suite layers its quick settings under its own); the CLI
+ * and bench refuse such a pair, which a user means as one value. */
+mp_err mp_solver_sets_once(const mp_solver *s, int n_sets, const char *const *sets,
+                           mp_error *err);
+
 /* One kind's chain "a,b" checked as mp_chain_resolve checks its stages
  * (no empty item, at most MP_MAX_CHAIN names, each registered and of the
  * kind), without the other kinds or option overrides: what an experiment

@@ -12,9 +12,12 @@
 
 /* getopt_long takes any unambiguous prefix (--ord for --order), whose
  * meaning changes when an option is added.  Refuse every long option that is
- * not one of `opts` spelled out in full (up to '='), and a flag given a value
- * (mp_opt_flag's message on every subcommand).  0, or -1 after a message. */
-int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts);
+ * not one of `opts` spelled out in full (up to '='), a flag given a value
+ * (mp_opt_flag's message on every subcommand), and an option with a value
+ * given twice unless its name is in `repeatable` (" set order ", names
+ * between blanks).  0, or -1 after a message. */
+int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts,
+                  const char *repeatable);
 
 /* One command-line item read as getopt_long reads a long option, for the
  * subcommands that loop over argv themselves: "--name=value" is the option
@@ -29,6 +32,18 @@ typedef struct mp_opt {
   bool glued;        /* value is the part after '=' */
   char buf[64];      /* holds name when it is cut from the item */
 } mp_opt;
+
+/* The single-valued options met so far on one command line (a second one
+ * used to replace the first without a word: `--budget 1000 --budget 2000`,
+ * `--out a --out b`, `bench --results a --results b`). */
+typedef struct mp_seen {
+  const char *name[48], *value[48];
+  int n;
+} mp_seen;
+/* Option `name` ("--out", or "out": a static string) with `value`: -1
+ * after a usage message naming both values when `name` was met before, else
+ * 0 (and it is recorded). */
+int mp_opt_once(const char *cmd, mp_seen *seen, const char *name, const char *value);
 
 /* Read argv[i] (i < argc) into o. */
 void mp_opt_read(int argc, char **argv, int i, mp_opt *o);

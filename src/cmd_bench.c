@@ -81,6 +81,7 @@ typedef struct bench_cli {
   const char *remat_chain;           /* the first --remat other than none, typed here */
   const char **sets;        /* --set values typed here (each must reach a cell) */
   int n_sets;
+  mp_seen seen;             /* the single-valued options given */
   char msg[1024];
 } bench_cli;
 
@@ -155,9 +156,10 @@ static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, be
       "--results", "--jobs", "--shard", "--graphs", "--manifest", "--order", "--place",
       "--remat", "--budgets", "--bandwidth", "--seeds", "--time-limit", "--repeat", "--mem-limit",
       "--grace", "--set", "--align", "--capacity", "--memplan", "--progress-every", NULL};
-  bool known = false;
-  for (int k = 0; valued[k]; k++) known |= !strcmp(a, valued[k]);
-  if (!known) { /* not "needs a value": the name is what is wrong */
+  int known = -1;
+  for (int k = 0; valued[k]; k++)
+    if (!strcmp(a, valued[k])) known = k;
+  if (known < 0) { /* not "needs a value": the name is what is wrong */
     snprintf(c->msg, sizeof c->msg, "unknown option '%s'", a);
     return usage_err(c->msg);
   }
@@ -166,6 +168,11 @@ static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, be
     return usage_err(c->msg);
   }
   mp_opt_take(&opt, i);
+  static const char repeatable[] = " --order --place --remat --set ";
+  char key[64];
+  snprintf(key, sizeof key, " %.60s ", a);
+  if (!strstr(repeatable, key) && mp_opt_once("bench", &c->seen, valued[known], v))
+    return MP_EXIT_USAGE;
   int r = run_option(a, v, c);
   if (r > 0) return experiment_option(a, v, e, c);
   if (r < 0) {
@@ -350,6 +357,7 @@ int mp_cmd_merge(int argc, char **argv) {
 
 int mp_cmd_export(int argc, char **argv) {
   const char *in = NULL, *out = "-";
+  mp_seen seen = {.n = 0};
   for (int i = 1; i < argc; i++) {
     mp_opt o;
     mp_opt_read(argc, argv, i, &o);
@@ -358,11 +366,13 @@ int mp_cmd_export(int argc, char **argv) {
            "Every row and column of a results file as CSV, sorted by the cell key.");
       return MP_EXIT_OK;
     } else if (!strcmp(o.name, "--format") && o.value) {
+      if (mp_opt_once("export", &seen, "--format", o.value)) return MP_EXIT_USAGE;
       if (strcmp(mp_opt_take(&o, &i), "csv")) {
         fprintf(stderr, "memplan export: only --format csv\n");
         return MP_EXIT_USAGE;
       }
     } else if (!strcmp(o.name, "--out") && o.value) {
+      if (mp_opt_once("export", &seen, "--out", o.value)) return MP_EXIT_USAGE;
       out = mp_opt_take(&o, &i);
     } else if (argv[i][0] != '-' && !in) {
       in = argv[i];
@@ -428,6 +438,7 @@ typedef struct table_cli {
   const char *out;
   const char **in, **solvers, **baselines; /* each up to argc entries */
   int nin;
+  mp_seen seen; /* the single-valued options given */
 } table_cli;
 
 /* What a value of --agg, --bound, --within, --max-overhead may be. */
@@ -479,6 +490,8 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
     return MP_EXIT_USAGE;
   }
   mp_opt_take(&opt, i);
+  bool repeatable = !strcmp(a, "--solver") || !strcmp(a, "--baseline");
+  if (!repeatable && mp_opt_once("table", &c->seen, with_value[k], v)) return MP_EXIT_USAGE;
   if (!strcmp(a, "--format")) o->format = v;
   else if (!strcmp(a, "--view")) o->view = v;
   else if (!strcmp(a, "--metric")) o->metric = v;

@@ -37,7 +37,7 @@ int mp_cmd_convert(int argc, char **argv) {
   int c;
   optind = 1;
   opterr = 0;
-  if (mp_args_exact("convert", argc, argv, convert_opts)) return MP_EXIT_USAGE;
+  if (mp_args_exact("convert", argc, argv, convert_opts, NULL)) return MP_EXIT_USAGE;
   while ((c = getopt_long(argc, argv, "", convert_opts, NULL)) != -1) {
     switch (c) {
     case C_TO:

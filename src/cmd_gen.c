@@ -145,7 +145,7 @@ static int parse_gen(int argc, char **argv, memplan_gen_opts *o, const char **ou
   int c, li = 0;
   optind = 1;
   opterr = 0;
-  if (mp_args_exact("gen", argc, argv, gen_opts)) return -1;
+  if (mp_args_exact("gen", argc, argv, gen_opts, NULL)) return -1;
   while ((c = getopt_long(argc, argv, "n:k:p:m:", gen_opts, &li)) != -1) {
     if (c == G_HELP) {
       fputs(gen_help, stdout);

@@ -194,7 +194,7 @@ int mp_cmd_solve(int argc, char **argv) {
   int rc = -2, c;
   optind = 1;
   opterr = 0;
-  if (mp_args_exact("solve", argc, argv, solve_opts)) rc = MP_EXIT_USAGE;
+  if (mp_args_exact("solve", argc, argv, solve_opts, " set order place remat ")) rc = MP_EXIT_USAGE;
   while (rc == -2 && (c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
     int e = solve_flag(c, &f, argv);
     if (e) rc = e < 0 ? MP_EXIT_OK : e;

@@ -65,6 +65,11 @@ memplan_err mp_api_request_check(const memplan_request *req, memplan_error *err)
   if (!mp_api_strings_ok(req->sets, req->n_sets))
     return mp_api_fail(err, MEMPLAN_EUSAGE, "n_sets %d with sets missing or holding NULL",
                        req->n_sets);
+  for (int k = 0; k < mp_registry_size; k++) { /* one option set twice: which value was meant? */
+    mp_error e;
+    if (mp_solver_sets_once(mp_registry[k], req->n_sets, req->sets, &e))
+      return mp_api_fail(err, MEMPLAN_EUSAGE, "%s", e.msg);
+  }
   return MEMPLAN_OK;
 }
 

@@ -18,7 +18,7 @@
  * pipe) is never replaced: it is written directly and its errors reported.
  * A directory is refused.  The temporary file is made without a name in
  * the destination's folder (O_TMPFILE) and only linked as `path.tmp.PID`
- * just before the rename: a SIGKILL while writing leaves nothing.  A file
+ * (temp_name) just before the rename: a SIGKILL while writing leaves nothing.  A file
  * system without O_TMPFILE gets the named file from the start. */
 /* Where a chain of symbolic links ends (it may not exist yet), malloc'ed;
  * NULL when path is no link. */
@@ -87,6 +87,28 @@ static int link_anon(mp_outfile *o) {
 
 const char *mp_out_tmp_path(const mp_outfile *o) { return o->anon ? o->proc : o->tmp; }
 
+/* The temporary name of path: `path.tmp.PID`.  A file name within a few
+ * bytes of NAME_MAX has no room for the suffix (a 250-byte name could not
+ * be written at all), so its name is cut to make room, and numbered so
+ * that two cut names of one process (plot's several --out) stay apart. */
+static char *temp_name(const char *path) {
+  static unsigned cut_names;
+  const char *slash = strrchr(path, '/');
+  const char *base = slash ? slash + 1 : path;
+  char suffix[64];
+  snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+  size_t keep = strlen(base);
+  if (keep + strlen(suffix) > NAME_MAX) {
+    snprintf(suffix, sizeof suffix, ".tmp.%ld.%u", (long)getpid(), cut_names++);
+    keep = NAME_MAX - strlen(suffix);
+  }
+  size_t dir = (size_t)(base - path);
+  char *t = mp_xmalloc(dir + keep + strlen(suffix) + 1);
+  memcpy(t, path, dir + keep);
+  strcpy(t + dir + keep, suffix);
+  return t;
+}
+
 int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   memset(o, 0, sizeof *o);
   if (!path || !strcmp(path, "-")) {
@@ -116,8 +138,7 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   o->path = mp_xmalloc(n);
   snprintf(o->path, n, "%s", dst);
   free(target);
-  o->tmp = mp_xmalloc(n);
-  snprintf(o->tmp, n, "%s.tmp.%ld", o->path, (long)getpid());
+  o->tmp = temp_name(o->path);
   o->fp = open_anon(o);
   if (!o->fp) o->fp = fopen(o->tmp, "w");
   if (!o->fp) {

@@ -603,6 +603,26 @@ void mp_keyset_destroy(mp_keyset *ks) {
 
 /* ------------------------------------------------------------ rows out */
 
+/* SQLite keeps what a hand edit stores, whatever the column's type: 'abc'
+ * in live_peak was read as 0, -1 in seed as 2^64 - 1, 1.5 in an integer
+ * column as 1.  A value of another kind is refused, as the CSV reader
+ * refuses it: 0, or -1 + msg naming the row and the column. */
+static int check_sql_kind(int i, sqlite3_stmt *st, int k, long long rowid, const char *source,
+                          char *msg, size_t cap) {
+  int t = sqlite3_column_type(st, k), type = mp_cols[i].type;
+  bool fits = t == SQLITE_NULL || (type == C_TEXT && t == SQLITE_TEXT) ||
+              (type == C_REAL && (t == SQLITE_FLOAT || t == SQLITE_INTEGER)) ||
+              (type == C_INT && t == SQLITE_INTEGER) ||
+              (type == C_U64 && t == SQLITE_INTEGER && sqlite3_column_int64(st, k) >= 0);
+  if (fits) return 0;
+  const unsigned char *text = sqlite3_column_text(st, k);
+  snprintf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not %s", source, rowid,
+           mp_cols[i].name, text ? (const char *)text : "",
+           type == C_TEXT ? "text" : type == C_REAL ? "a number"
+           : type == C_INT ? "an integer" : "a non-negative integer");
+  return -1;
+}
+
 static void set_from_sql(mp_row *r, int i, sqlite3_stmt *st, int k) {
   void *p = (char *)r + mp_cols[i].off;
   if (sqlite3_column_type(st, k) == SQLITE_NULL) return; /* stays absent */
@@ -674,6 +694,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
     l += snprintf(sql + l, sizeof sql - (size_t)l, "%s%s", k ? ", " : "", expr);
     idx[k++] = i;
   }
+  l += snprintf(sql + l, sizeof sql - (size_t)l, ", r.rowid"); /* column k: names a bad row */
   l += snprintf(sql + l, sizeof sql - (size_t)l, " FROM results r%s ORDER BY r.path, r.order_solver, "
                 "r.place_solver, r.seed, r.time_limit, r.options%s",
                 graphs ? " LEFT JOIN graphs g ON g.path = r.path" : "",
@@ -686,16 +707,19 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
     free(idx);
     return -1;
   }
-  int rc;
-  while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+  int rc, bad = 0;
+  while (!bad && (rc = sqlite3_step(st)) == SQLITE_ROW) {
     *rows = mp_xrealloc(*rows, sizeof(mp_row) * (size_t)(*n + 1));
     mp_row *r = &(*rows)[(*n)++];
     mp_row_init(r);
-    for (int j = 0; j < k; j++) set_from_sql(r, idx[j], st, j);
+    for (int j = 0; j < k && !bad; j++)
+      bad = check_sql_kind(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap);
+    for (int j = 0; j < k && !bad; j++) set_from_sql(r, idx[j], st, j);
     mp_row_finish_loaded(r, source);
   }
   sqlite3_finalize(st);
   free(idx);
+  if (bad) return -1;
   if (rc != SQLITE_DONE) {
     snprintf(msg, cap, "%s: read error (%s)", source, sqlite3_errmsg(db));
     return -1;

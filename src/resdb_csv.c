@@ -154,6 +154,42 @@ static int read_header(csv_in *in, int nh, int *map, char *msg, size_t cap) {
   return 0;
 }
 
+/* A cell's key and the line its row starts on. */
+typedef struct keyed_line {
+  char *key;
+  int line;
+} keyed_line;
+
+static int by_key_then_line(const void *a, const void *b) {
+  const keyed_line *x = a, *y = b;
+  int c = strcmp(x->key, y->key);
+  return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* A results file holds one row per cell (bench stores a cell once): a row
+ * repeated by hand would count twice in every median and win count, so the
+ * second row of a cell is refused, naming both lines.  0, or -1 + msg. */
+static int refuse_repeated_cells(const char *path, const mp_row *rows, const int *lines, int n,
+                                 char *msg, size_t cap) {
+  keyed_line *k = mp_xmalloc(sizeof *k * (size_t)(n ? n : 1));
+  for (int i = 0; i < n; i++) k[i] = (keyed_line){mp_row_key(&rows[i]), lines[i]};
+  qsort(k, (size_t)n, sizeof *k, by_key_then_line);
+  int rc = 0, worst = -1; /* the repeat found first in the file */
+  for (int i = 1; i < n; i++)
+    if (!strcmp(k[i].key, k[i - 1].key) && (worst < 0 || k[i].line < k[worst].line)) worst = i;
+  if (worst >= 0) {
+    int first = worst; /* the cell's first line: the start of its run of equal keys */
+    while (first > 0 && !strcmp(k[first - 1].key, k[worst].key)) first--;
+    rc = -1;
+    snprintf(msg, cap, "%s:%d: the same cell as line %d (path, solvers, seed, time limit, "
+             "options and recomputation setting): a results file holds one row per cell",
+             path, k[worst].line, k[first].line);
+  }
+  for (int i = 0; i < n; i++) free(k[i].key);
+  free(k);
+  return rc;
+}
+
 int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
   struct stat st;
   if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
@@ -166,16 +202,20 @@ int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t 
     snprintf(msg, cap, "%s: cannot open: %s", path, strerror(errno));
     return -1;
   }
-  int map[256], nh = csv_record(&in), nf;
+  int map[256], nh = csv_record(&in), nf, first = *n, *lines = NULL;
   int rc = read_header(&in, nh, map, msg, cap);
   while (!rc && (nf = csv_record(&in)) >= 0) {
     if (nf == 1 && !in.fld[0][0] && !in.open_quote) continue; /* a blank line */
     *rows = mp_xrealloc(*rows, sizeof(mp_row) * (size_t)(*n + 1));
+    lines = mp_xrealloc(lines, sizeof(int) * (size_t)(*n - first + 1));
+    lines[*n - first] = in.line;
     mp_row *r = &(*rows)[(*n)++];
     rc = read_record(&in, r, nf, map, nh, msg, cap);
     mp_row_finish_loaded(r, path);
   }
   if (!rc && ferror(in.f)) rc = -1, snprintf(msg, cap, "%s: read error", path);
+  if (!rc) rc = refuse_repeated_cells(path, *rows + first, lines, *n - first, msg, cap);
+  free(lines);
   free(in.fld);
   free(in.buf);
   fclose(in.f);

@@ -1416,6 +1416,14 @@ head -c 500 "$src" >"$RC/cut.csv"
 hostile 1 "cut.csv:1: the header is cut short" "a CSV cut in its header" -- $BIN table "$RC/cut.csv"
 head -c "$(($(head -3 "$src" | wc -c) - 5))" "$src" >"$RC/cutrow.csv"
 hostile 1 "cutrow.csv:3: " "a CSV cut in a row" -- $BIN table "$RC/cutrow.csv"
+# a row repeated by hand (or a row of the same cell with other figures) would
+# count twice in every median and win count: refused, naming both lines
+{ cat "$src"; sed -n 2p "$src"; } >"$RC/duprow.csv"
+n=$(wc -l <"$src")
+hostile 1 "duprow.csv:$((n + 1)): the same cell as line 2" "a results CSV with a row repeated" -- $BIN table "$RC/duprow.csv"
+hostile 1 "duprow.csv:$((n + 1)): the same cell as line 2" "export of a results CSV with a row repeated" -- $BIN export "$RC/duprow.csv" --out "$RC/x.csv"
+[ ! -e "$RC/x.csv" ] && ok || bad "export of a CSV with a repeated row wrote a file"
+expect 0 "the same CSV twice is two sources, not a repeat" $BIN table "$src" "$src"
 mkdir -p "$RC/dir.csv"
 hostile 1 "dir.csv: is a directory" "a results CSV that is a directory" -- $BIN table "$RC/dir.csv"
 # the committed results and a CSV with only the columns of the first writer read
@@ -1537,6 +1545,45 @@ for f in --order --place; do
   hostile 2 "$f given twice \\('$v1', '$v2'\\)" "solve $f twice" -- $BIN solve "$T/g.json" $f $v1 $f $v2
 done
 hostile 2 "--version takes no argument \\(got 'x'\\)" "--version x" -- $BIN --version x
+# every other option with one value, given twice, is refused too: the second
+# replaced the first without a word (a budget, a seed, the plan's file, the
+# results file of a bench); the repeatable ones (--set, bench's chains,
+# table's --solver, plot's --out) still repeat
+cp "$T/g.json" "$HC/twice.json"
+rm -f "$HC/twice_a.plan" "$HC/twice_b.plan"
+hostile 2 "--out given twice \\('$HC/twice_a.plan', '$HC/twice_b.plan'\\)" "solve --out twice" -- \
+  $BIN solve "$HC/twice.json" --out "$HC/twice_a.plan" --out="$HC/twice_b.plan"
+[ -e "$HC/twice_a.plan" ] || [ -e "$HC/twice_b.plan" ] && bad "solve --out twice wrote a plan" || ok
+hostile 2 "--budget given twice \\('400', '500'\\)" "solve --budget twice" -- \
+  $BIN solve "$HC/twice.json" --remat keepall --budget 400 --budget 500
+hostile 2 "--seed given twice" "solve --seed twice" -- $BIN solve "$HC/twice.json" --seed 1 --seed 1
+hostile 2 "--time-limit given twice" "solve --time-limit twice" -- $BIN solve "$HC/twice.json" --time-limit 1 --time-limit=2
+expect 0 "solve --set twice (two options)" $BIN solve "$HC/twice.json" --order sa --set sa.iters=10 --set sa.restarts=1
+# one solver option set twice, by name or by its solver's name: the same
+hostile 2 "option sa.iters given twice \\('iters=10', 'sa.iters=20'\\)" "solve --set one option twice" -- \
+  $BIN solve "$HC/twice.json" --order sa --set iters=10 --set sa.iters=20
+hostile 2 "option sa.iters given twice" "bench --set one option twice" -- \
+  $BIN bench --graphs "$HC/twice.json" --order sa --set iters=10 --set sa.iters=20 --list
+hostile 2 "--to given twice" "convert --to twice" -- $BIN convert "$HC/twice.json" --to json --to nodelink
+hostile 2 "--seed given twice" "gen --seed twice" -- $BIN gen chain -n 5 --seed 1 --seed 2
+hostile 2 "--align given twice" "verify --align twice" -- $BIN verify "$HC/twice.json" "$HC/twice.json" --align 64 --align 128
+hostile 2 "--format given twice" "info --format twice" -- $BIN info "$HC/twice.json" --format json --format text
+hostile 2 "--results given twice" "bench --results twice" -- \
+  $BIN bench --graphs "$HC/twice.json" --results "$HC/ta.sqlite" --results "$HC/tb.sqlite" --list
+expect 0 "bench --order twice (two chains)" $BIN bench --graphs "$HC/twice.json" --order given --order greedy --list
+hostile 2 "--out given twice" "table --out twice" -- $BIN table tests/data/bench_results.csv --out "$HC/ta.md" --out "$HC/tb.md"
+hostile 2 "--out given twice" "export --out twice" -- $BIN export tests/data/bench_results.csv --out "$HC/ta.csv" --out "$HC/tb.csv"
+# an output name of 246-255 bytes is a legal name, but `NAME.tmp.PID` is
+# not: its temporary name is cut to fit (numbered: plot's two long names
+# that differ only at the end stay apart), and nothing else is left
+LN=$(printf '%0250d' 0)
+expect 0 "solve --out with a 255-byte name" $BIN solve "$HC/twice.json" --out "$HC/$LN.json"
+[ -s "$HC/$LN.json" ] && ok || bad "solve --out with a 255-byte name: no file"
+expect 0 "plot --out with two 255-byte names" $BIN plot profile "$HC/twice.json" --order greedy --out "$HC/$LN.svg" --out "$HC/$LN.png"
+[ -s "$HC/$LN.svg" ] && [ -s "$HC/$LN.png" ] && ok || bad "plot --out with two 255-byte names: a file is missing"
+[ "$(ls "$HC" | grep -c "^$LN")" -eq 3 ] && ok || bad "long output names: a temporary file was left: $(ls "$HC" | grep "^$LN" | cut -c245-)"
+rm -f "$HC/$LN".*
+hostile 2 "--seed given twice" "plot --seed twice" -- $BIN plot profile "$HC/twice.json" --order greedy --seed 1 --seed 2 --out "$HC/t.svg"
 # --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
 # (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
 $BIN gen layered -n 3000 --seed 3 --backward --out "$HC/l3k.json"

@@ -19,7 +19,11 @@
 
 #include <limits.h>
 
+#include <errno.h>
+#include <sys/resource.h>
+
 #include "bench.h"
+#include "bench_scratch.h"
 #include "io.h"
 #include "schedbound.h"
 #include "testlib.h"
@@ -1149,6 +1153,64 @@ START_TEST(merge_never_harms_out) {
 }
 END_TEST
 
+/* A value of another kind stored by hand in a results file (SQLite keeps
+ * 'abc' in an INTEGER column) is refused when the rows are read, naming the
+ * row and the column: it was read as 0 (-1 in seed as 2^64 - 1, 1.5 in
+ * arena as 1). */
+START_TEST(hand_edited_values_are_refused) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/h.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
+  const char *edits[][2] = {{"live_peak = 'abc'", "column live_peak holds 'abc', not an integer"},
+                            {"seed = -1", "column seed holds '-1', not a non-negative integer"},
+                            {"arena = 1.5", "column arena holds '1.5', not an integer"},
+                            {"time_limit = 'x'", "column time_limit holds 'x', not a number"}};
+  for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
+    sqlite3 *h;
+    char sql[200];
+    snprintf(sql, sizeof sql, "UPDATE results SET %s", edits[e][0]);
+    ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK);
+    ck_assert_int_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    mp_row *rows = NULL;
+    int n = 0;
+    char msg[512] = "";
+    ck_assert_int_eq(mp_rows_load(db, &rows, &n, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "results row 1: ") && strstr(msg, edits[e][1]), "%s", msg);
+    mp_rows_destroy(rows, n);
+    ck_assert_int_eq(sqlite3_open(db, &h), SQLITE_OK); /* a fresh row for the next edit */
+    ck_assert_int_eq(sqlite3_exec(h, "DELETE FROM results", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(h);
+    ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
+    ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 1);
+  }
+  teardown();
+}
+END_TEST
+
+/* The scratch probe names what stops it: on a nearly full TMPDIR its write
+ * came back short, with the errno of an earlier call ("Inappropriate ioctl
+ * for device").  A file size limit makes the same short write. */
+START_TEST(scratch_probe_names_the_real_error) {
+  char dir[] = "/tmp/mp_probe_XXXXXX", msg[512] = "";
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  struct rlimit old, lim;
+  ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+  lim = old;
+  lim.rlim_cur = 10000;
+  void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+  ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  errno = ENOTTY;
+  int rc = mp_scratch_probe(dir, msg, sizeof msg);
+  setrlimit(RLIMIT_FSIZE, &old); /* CK_FORK=no runs every test in this process */
+  signal(SIGXFSZ, was);
+  rmdir(dir);
+  ck_assert_int_eq(rc, -1);
+  ck_assert_msg(strstr(msg, strerror(EFBIG)) && !strstr(msg, strerror(ENOTTY)), "%s", msg);
+}
+END_TEST
+
 /* ------------------------------------------------------------ options */
 
 /* Mistyped solver options, NaN limits and the old chain syntax are usage
@@ -1297,6 +1359,8 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, bad_results_files_are_refused);
   tcase_add_test(tc, merge_never_harms_out);
   tcase_add_test(tc, bench_usage_errors);
+  tcase_add_test(tc, hand_edited_values_are_refused);
+  tcase_add_test(tc, scratch_probe_names_the_real_error);
   tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
   tcase_add_test(tc, progress_without_a_terminal);
