@@ -140,9 +140,43 @@ int mp_arg_capacity(const char *cmd, const char *opt, const char *val, int64_t *
   return mp_arg_int(cmd, opt, val, 1, MEMPLAN_MAX_TOTAL, out);
 }
 
+static bool same_output(const char *a, const char *b);
+
+/* Is path a SQLite database (its 16-byte header)? */
+static bool is_sqlite(const char *path) {
+  char head[16] = {0};
+  FILE *f = fopen(path, "rb");
+  if (!f) return false;
+  size_t got = fread(head, 1, sizeof head, f);
+  fclose(f);
+  return got == sizeof head && !memcmp(head, "SQLite format 3", sizeof head);
+}
+
+/* Does out name one of the files SQLite keeps beside the database `in`
+ * (its write-ahead log, shared memory, rollback journal)?  Writing there
+ * while a bench runs on `in` would lose the rows not yet in the file. */
+static const char *sqlite_companion(const char *out, const char *in) {
+  static const char *const suffix[] = {"-wal", "-shm", "-journal"};
+  char comp[4200];
+  if (!is_sqlite(in)) return NULL;
+  for (size_t k = 0; k < sizeof suffix / sizeof *suffix; k++) {
+    snprintf(comp, sizeof comp, "%.4000s%s", in, suffix[k]);
+    if (same_output(out, comp)) return suffix[k];
+  }
+  return NULL;
+}
+
 int mp_arg_out_as(const char *cmd, const char *opt, const char *out, const char *const *inputs,
                   int n) {
   struct stat so, si;
+  for (int k = 0; out && strcmp(out, "-") && k < n; k++) {
+    const char *sfx = inputs[k] ? sqlite_companion(out, inputs[k]) : NULL;
+    if (sfx) {
+      fprintf(stderr, "memplan %s: %s %s is the %s file SQLite keeps beside the input %s: writing "
+              "it could lose results\n", cmd, opt, out, sfx, inputs[k]);
+      return -1;
+    }
+  }
   if (!out || !strcmp(out, "-") || stat(out, &so) || !S_ISREG(so.st_mode)) return 0;
   for (int k = 0; k < n; k++)
     if (inputs[k] && !stat(inputs[k], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino) {

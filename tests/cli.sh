@@ -1107,6 +1107,10 @@ n0=$(sqlite3 "$R" "SELECT count(*) FROM results")
 hostile 2 "--out $R is the input $R" "table --out onto its results file" -- $BIN table "$R" --out "$R"
 hostile 2 "--out $R is the input $R" "export --out onto its results file" -- $BIN export "$R" --out "$R"
 [ "$(sqlite3 "$R" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "table/export --out replaced the results file"
+# nor the journal files SQLite keeps beside it while a bench writes (they need not exist yet)
+hostile 2 "--out $R-wal is the -wal file SQLite keeps beside the input $R" "table --out onto its write-ahead log" -- $BIN table "$R" --out "$R-wal"
+hostile 2 "is the -journal file SQLite keeps beside the input" "export --out onto its rollback journal" -- $BIN export "$R" --out "$R-journal"
+[ ! -e "$R-wal" ] && [ ! -e "$R-journal" ] && ok || bad "table/export wrote a journal file of their input"
 cp graphs/examples/seed_example.json "$T/self.json" && ln -sf self.json "$T/self_link.json"
 hostile 2 "--out $T/self.json is the input $T/self.json" "solve --out onto its graph" -- $BIN solve "$T/self.json" --out "$T/self.json"
 hostile 2 "--out $T/self_link.json is the input $T/self.json" "solve --out onto a link to its graph" -- $BIN solve "$T/self.json" --out "$T/self_link.json"
