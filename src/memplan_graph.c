@@ -2,6 +2,7 @@
  * writing graphs, over gen.c and graph_write.c; and the small services a
  * client needs to read and print numbers as the library does. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,10 +110,13 @@ memplan_err memplan_instance_write(const memplan_instance *in, const char *path,
     mp_api_error(err, e.msg);
     return MEMPLAN_EIO;
   }
+  errno = 0; /* a failed write sets it: the reason, not an older call's */
   if (json ? mp_graph_dump_json(g, of.fp, in->source) : mp_graph_dump_nodelink(g, of.fp)) {
+    int why = errno;
     mp_out_abort(&of);
-    return mp_api_fail(err, MEMPLAN_EIO, "%s: write error",
-                       path && strcmp(path, "-") ? path : "stdout");
+    return mp_api_fail(err, MEMPLAN_EIO, "%s: write error%s%s",
+                       path && strcmp(path, "-") ? path : "stdout", why ? ": " : "",
+                       why ? strerror(why) : "");
   }
   if (mp_out_commit(&of, &e)) {
     mp_api_error(err, e.msg);

@@ -1107,6 +1107,9 @@ n0=$(sqlite3 "$R" "SELECT count(*) FROM results")
 hostile 2 "--out $R is the input $R" "table --out onto its results file" -- $BIN table "$R" --out "$R"
 hostile 2 "--out $R is the input $R" "export --out onto its results file" -- $BIN export "$R" --out "$R"
 [ "$(sqlite3 "$R" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "table/export --out replaced the results file"
+# a graph written to a full device says why it failed
+hostile 1 "/dev/full: write error: No space left on device" "gen onto a full device" -- $BIN gen layered -n 3000 --seed 1 --out /dev/full
+hostile 1 "/dev/full: (write error|cannot write): No space left on device" "convert onto a full device" -- $BIN convert graphs/examples/seed_example.json --to nodelink --out /dev/full
 # nor the journal files SQLite keeps beside it while a bench writes (they need not exist yet)
 hostile 2 "--out $R-wal is the -wal file SQLite keeps beside the input $R" "table --out onto its write-ahead log" -- $BIN table "$R" --out "$R-wal"
 hostile 2 "is the -journal file SQLite keeps beside the input" "export --out onto its rollback journal" -- $BIN export "$R" --out "$R-journal"
