@@ -180,7 +180,7 @@ int mp_parse_int64(const char *s, int64_t *out, const char **why) {
   long long v = strtoll(s, &end, 10);
   if (end == s || *end) goto bad;
   if (errno == ERANGE) {
-    w = "out of range (beyond 64 bits)";
+    w = "out of range (a signed 64-bit integer: -2^63 to 2^63 - 1)";
     goto bad;
   }
   *out = (int64_t)v;

@@ -341,6 +341,7 @@ printf 'id,lower,upper,size,alignment\na,0,3,4,4611686018427387904\n' >"$H/align
 hostile 1 "align.csv:2: field 'alignment'" "CSV alignment 2^62" -- $BIN solve "$H/align.csv"
 hostile 2 "--align: outside" "--align 2^62" -- $BIN solve "$T/g.json" --align 4611686018427387904
 hostile 2 "--seed: out of range" "--seed beyond 64 bits" -- $BIN solve "$T/g.json" --seed 18446744073709551616
+hostile 2 "--seed: out of range \\(a signed 64-bit integer" "--seed 2^63 names the signed range" -- $BIN solve "$T/g.json" --seed 9223372036854775808
 hostile 2 "--seed: out" "--seed beyond int64" -- $BIN solve "$T/g.json" --seed 9223372036854775808
 hostile 2 "--time-limit: not a finite number" "--time-limit nan" -- $BIN solve "$T/g.json" --time-limit nan
 hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "$T/g.json" --time-limit inf
