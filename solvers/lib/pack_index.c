@@ -1,4 +1,5 @@
 /* pack_index.c - see pack_index.h. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -161,13 +162,18 @@ void mp_lifeindex_init(mp_lifeindex *x, const mp_problem *p) {
   x->mark_odd = marks(x->n_odd);
   x->span_lo = spans(x->n_lo);
   x->span_odd = spans(x->n_odd);
+  x->cut = NULL;
+  x->n_cut = 0;
+  x->cut_first = x->lo_from = x->lo_to = NULL;
+  x->cut_n = NULL;
 }
 
 void mp_lifeindex_destroy(mp_lifeindex *x) {
   void *owned[] = {x->end,    x->node_start, x->by_l,    x->by_h,    x->l_key,   x->h_key,
                    x->pos_l,  x->pos_h,      x->by_lo,   x->by_odd,  x->lo_key,  x->odd_key,
                    x->pos_lo, x->pos_odd,    x->mark_l,  x->mark_h,  x->mark_lo, x->mark_odd,
-                   x->span_l, x->span_h,     x->span_lo, x->span_odd};
+                   x->span_l, x->span_h,     x->span_lo, x->span_odd, x->cut,
+                   x->cut_first, x->lo_from, x->lo_to, x->cut_n};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
 }
 
@@ -247,17 +253,107 @@ static void stab(const mp_lifeindex *x, int64_t y, const int64_t *lo_below, mp_s
   }
 }
 
+/* ---- the plan: every query's ranges, swept in order of lo ---- */
+
+typedef struct cursors {
+  int *l, *h; /* per node: the end of its l <= y prefix, of its h >= y prefix */
+  int lo;     /* the first by_lo position with lo >= y */
+  int cap;    /* of x->cut */
+} cursors;
+
+static void push_cut(mp_lifeindex *x, cursors *k, int from, int to) {
+  if (x->n_cut == k->cap) {
+    k->cap *= 2;
+    x->cut = mp_xrealloc(x->cut, sizeof(mp_lifecut) * (size_t)k->cap);
+  }
+  x->cut[x->n_cut++] = (mp_lifecut){from, to};
+}
+
+/* stab's walk for y, the cursors standing in for its searches: the nodes
+ * see their queries' y in ascending order, so an l prefix only grows and
+ * an h prefix only shrinks.  Only the ranges emit would not skip. */
+static void plan_stab(mp_lifeindex *x, cursors *k, int64_t y) {
+  int lo = 0, hi = x->n_end - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2, a = x->node_start[mid], e = x->node_start[mid + 1];
+    int64_t c = x->end[mid];
+    if (y < c) {
+      while (k->l[mid] < e && x->l_key[k->l[mid]] <= y) k->l[mid]++;
+      if (a < k->l[mid]) push_cut(x, k, a, k->l[mid]);
+      hi = mid - 1;
+    } else if (y > c) {
+      while (k->h[mid] > a && x->h_key[k->h[mid] - 1] < y) k->h[mid]--;
+      if (a < k->h[mid]) push_cut(x, k, ~a, k->h[mid]);
+      lo = mid + 1;
+    } else {
+      if (a < e) push_cut(x, k, a, e);
+      break;
+    }
+  }
+}
+
+static void plan_item(mp_lifeindex *x, cursors *k, int i) {
+  const mp_item *it = &x->p->items[i];
+  int64_t y = it->lo;
+  x->cut_first[i] = x->n_cut;
+  plan_stab(x, k, y);
+  x->cut_n[i] = (unsigned char)(x->n_cut - x->cut_first[i]);
+  while (k->lo < x->n_lo && x->lo_key[k->lo] < y) k->lo++;
+  x->lo_from[i] = k->lo;
+  x->lo_to[i] = it->hi > y ? lower_bound(x->lo_key, x->n_lo, it->hi) : k->lo;
+}
+
+void mp_lifeindex_plan(mp_lifeindex *x) {
+  const mp_problem *p = x->p;
+  /* a cut per tree level at most (< 32): their count must fit an int, else
+   * the queries search as before */
+  if ((int64_t)(x->n_lo + x->n_odd) * 32 > INT_MAX) return;
+  size_t nz = (size_t)(p->n ? p->n : 1), ne = (size_t)(x->n_end ? x->n_end : 1);
+  cursors k = {mp_xmalloc(sizeof(int) * ne), mp_xmalloc(sizeof(int) * ne), 0, 1024};
+  for (int v = 0; v < x->n_end; v++) {
+    k.l[v] = x->node_start[v];
+    k.h[v] = x->node_start[v + 1];
+  }
+  x->cut = mp_xmalloc(sizeof(mp_lifecut) * (size_t)k.cap);
+  x->cut_first = mp_xmalloc(sizeof(int) * nz);
+  x->lo_from = mp_xmalloc(sizeof(int) * nz);
+  x->lo_to = mp_xmalloc(sizeof(int) * nz);
+  x->cut_n = mp_xmalloc(nz);
+  /* every indexed item, by lo: by_lo and by_odd merged */
+  for (int q = 0, r = 0; q < x->n_lo || r < x->n_odd;) {
+    bool from_lo = r >= x->n_odd || (q < x->n_lo && x->lo_key[q] <= x->odd_key[r]);
+    plan_item(x, &k, from_lo ? x->by_lo[q++] : x->by_odd[r++]);
+  }
+  free(k.l);
+  free(k.h);
+}
+
+/* The query from the plan: the same ranges in the same order as stab's. */
+static void query_planned(const mp_lifeindex *x, int i, const int64_t *lo_below, mp_spanbuf *b) {
+  const mp_lifecut *c = x->cut + x->cut_first[i];
+  for (int q = 0; q < x->cut_n[i]; q++) {
+    if (c[q].from >= 0) emit(x, x->mark_l, x->span_l, x->by_l, c[q].from, c[q].to, lo_below, b);
+    else emit(x, x->mark_h, x->span_h, x->by_h, ~c[q].from, c[q].to, lo_below, b);
+  }
+}
+
 void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
   const mp_item *it = &x->p->items[i];
   int64_t y = it->lo;
+  if (x->cut) {
+    query_planned(x, i, it->hi < y ? &it->hi : NULL, b);
+    if (it->hi <= y) return;
+    emit(x, x->mark_lo, x->span_lo, x->by_lo, x->lo_from[i], x->lo_to[i], NULL, b);
+  } else {
+    stab(x, y, it->hi < y ? &it->hi : NULL, b);
+    if (it->hi <= y) return;
+    emit(x, x->mark_lo, x->span_lo, x->by_lo, lower_bound(x->lo_key, x->n_lo, y),
+         lower_bound(x->lo_key, x->n_lo, it->hi), NULL, b);
+  }
+  int a, e;
   /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
    * (hi < lo), when j.lo < i.hi must hold too */
-  stab(x, y, it->hi < y ? &it->hi : NULL, b);
-  if (it->hi <= y) return;
-  /* y <= lo < i.hi: those with lo < hi all meet i; those with hi <= lo
-   * only when hi > y */
-  int a = lower_bound(x->lo_key, x->n_lo, y), e = lower_bound(x->lo_key, x->n_lo, it->hi);
-  emit(x, x->mark_lo, x->span_lo, x->by_lo, a, e, NULL, b);
+  /* y <= lo < i.hi, from the odd items: only those with hi > y */
   a = lower_bound(x->odd_key, x->n_odd, y);
   e = lower_bound(x->odd_key, x->n_odd, it->hi);
   FOR_MARKED(x->mark_odd, a, e, pos, {
