@@ -11,23 +11,22 @@ typedef struct rec {
   int64_t key;
 } rec;
 
-static int cmp_rec_asc(const void *a, const void *b) {
-  const rec *x = a, *y = b;
-  if (x->node != y->node) return x->node < y->node ? -1 : 1;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return (x->idx > y->idx) - (x->idx < y->idx);
+/* Records by (node, key ascending, idx) and (node, key descending, idx),
+ * radix sorted (the least significant key first): qsort's comparisons
+ * were most of the index's set-up. */
+static uint64_t rec_key_asc(const void *r, int pass) {
+  const rec *x = r;
+  return pass == 0 ? (uint64_t)x->idx : pass == 1 ? mp_radix_key(x->key) : (uint64_t)x->node;
 }
 
-static int cmp_rec_desc(const void *a, const void *b) {
-  const rec *x = a, *y = b;
-  if (x->node != y->node) return x->node < y->node ? -1 : 1;
-  if (x->key != y->key) return x->key > y->key ? -1 : 1;
-  return (x->idx > y->idx) - (x->idx < y->idx);
+static uint64_t rec_key_desc(const void *r, int pass) {
+  const rec *x = r;
+  return pass == 1 ? ~mp_radix_key(x->key) : rec_key_asc(r, pass);
 }
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+static uint64_t i64_key(const void *r, int pass) {
+  (void)pass;
+  return mp_radix_key(*(const int64_t *)r);
 }
 
 /* First position in a[0..n) whose value is >= v (a ascending); branch-free
@@ -76,7 +75,7 @@ static void tree_order(mp_lifeindex *x, rec *r, int m, bool by_h, int *order, in
                        int *pos) {
   const mp_item *items = x->p->items;
   for (int k = 0; k < m; k++) r[k].key = by_h ? items[r[k].idx].hi - 1 : items[r[k].idx].lo + 1;
-  qsort(r, (size_t)m, sizeof *r, by_h ? cmp_rec_desc : cmp_rec_asc);
+  mp_radix_sort_records(r, sizeof *r, (size_t)m, 3, by_h ? rec_key_desc : rec_key_asc);
   for (int k = 0; k < m; k++) {
     order[k] = r[k].idx;
     key[k] = r[k].key;
@@ -97,7 +96,7 @@ static int build_tree(mp_lifeindex *x) {
       x->end[ne++] = p->items[i].lo + 1;
       x->end[ne++] = p->items[i].hi - 1;
     }
-  qsort(x->end, (size_t)ne, sizeof(int64_t), cmp_i64);
+  mp_radix_sort_records(x->end, sizeof(int64_t), (size_t)ne, 1, i64_key);
   int u = 0;
   for (int k = 0; k < ne; k++)
     if (u == 0 || x->end[k] != x->end[u - 1]) x->end[u++] = x->end[k];
@@ -127,7 +126,7 @@ static int sorted_by_lo(const mp_problem *p, bool odd, int **order, int64_t **ke
   int m = 0;
   for (int i = 0; i < p->n; i++)
     if (p->items[i].size > 0 && (p->items[i].hi <= p->items[i].lo) == odd) r[m++] = (rec){0, i, p->items[i].lo};
-  qsort(r, (size_t)m, sizeof *r, cmp_rec_asc);
+  mp_radix_sort_records(r, sizeof *r, (size_t)m, 3, rec_key_asc);
   size_t mz = (size_t)(m ? m : 1);
   *order = mp_xmalloc(sizeof(int) * mz);
   *key = mp_xmalloc(sizeof(int64_t) * mz);
