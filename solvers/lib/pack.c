@@ -73,7 +73,7 @@ static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit
   bool done = true;
   mp_lifeindex x;
   mp_lifeindex_init(&x, p);
-  mp_lifeindex_plan(&x);
+  mp_lifeindex_plan(&x, seq, m);
   mp_spanbuf sb;
   mp_spanbuf_init(&sb);
   for (int i = 0; i < p->n; i++)

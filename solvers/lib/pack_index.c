@@ -257,35 +257,32 @@ static void stab(const mp_lifeindex *x, int64_t y, const int64_t *lo_below, mp_s
 typedef struct cursors {
   int *l, *h; /* per node: the end of its l <= y prefix, of its h >= y prefix */
   int lo;     /* the first by_lo position with lo >= y */
-  int cap;    /* of x->cut */
+  bool fill;  /* second sweep: write the cuts (the first only counts them) */
 } cursors;
 
-static void push_cut(mp_lifeindex *x, cursors *k, int from, int to) {
-  if (x->n_cut == k->cap) {
-    k->cap *= 2;
-    x->cut = mp_xrealloc(x->cut, sizeof(mp_lifecut) * (size_t)k->cap);
-  }
-  x->cut[x->n_cut++] = (mp_lifecut){from, to};
+static void put_cut(mp_lifeindex *x, cursors *k, int i, int from, int to) {
+  if (k->fill) x->cut[x->cut_first[i] + x->cut_n[i]] = (mp_lifecut){from, to};
+  x->cut_n[i]++;
 }
 
 /* stab's walk for y, the cursors standing in for its searches: the nodes
  * see their queries' y in ascending order, so an l prefix only grows and
  * an h prefix only shrinks.  Only the ranges emit would not skip. */
-static void plan_stab(mp_lifeindex *x, cursors *k, int64_t y) {
+static void plan_stab(mp_lifeindex *x, cursors *k, int i, int64_t y) {
   int lo = 0, hi = x->n_end - 1;
   while (lo <= hi) {
     int mid = lo + (hi - lo) / 2, a = x->node_start[mid], e = x->node_start[mid + 1];
     int64_t c = x->end[mid];
     if (y < c) {
       while (k->l[mid] < e && x->l_key[k->l[mid]] <= y) k->l[mid]++;
-      if (a < k->l[mid]) push_cut(x, k, a, k->l[mid]);
+      if (a < k->l[mid]) put_cut(x, k, i, a, k->l[mid]);
       hi = mid - 1;
     } else if (y > c) {
       while (k->h[mid] > a && x->h_key[k->h[mid] - 1] < y) k->h[mid]--;
-      if (a < k->h[mid]) push_cut(x, k, ~a, k->h[mid]);
+      if (a < k->h[mid]) put_cut(x, k, i, ~a, k->h[mid]);
       lo = mid + 1;
     } else {
-      if (a < e) push_cut(x, k, a, e);
+      if (a < e) put_cut(x, k, i, a, e);
       break;
     }
   }
@@ -294,35 +291,62 @@ static void plan_stab(mp_lifeindex *x, cursors *k, int64_t y) {
 static void plan_item(mp_lifeindex *x, cursors *k, int i) {
   const mp_item *it = &x->p->items[i];
   int64_t y = it->lo;
-  x->cut_first[i] = x->n_cut;
-  plan_stab(x, k, y);
-  x->cut_n[i] = (unsigned char)(x->n_cut - x->cut_first[i]);
+  x->cut_n[i] = 0;
+  plan_stab(x, k, i, y);
+  if (!k->fill) return;
   while (k->lo < x->n_lo && x->lo_key[k->lo] < y) k->lo++;
   x->lo_from[i] = k->lo;
   x->lo_to[i] = it->hi > y ? lower_bound(x->lo_key, x->n_lo, it->hi) : k->lo;
 }
 
-void mp_lifeindex_plan(mp_lifeindex *x) {
+/* One sweep over every indexed item, by lo (by_lo and by_odd merged). */
+static void plan_sweep(mp_lifeindex *x, cursors *k) {
+  for (int v = 0; v < x->n_end; v++) {
+    k->l[v] = x->node_start[v];
+    k->h[v] = x->node_start[v + 1];
+  }
+  k->lo = 0;
+  for (int q = 0, r = 0; q < x->n_lo || r < x->n_odd;) {
+    bool from_lo = r >= x->n_odd || (q < x->n_lo && x->lo_key[q] <= x->odd_key[r]);
+    plan_item(x, k, from_lo ? x->by_lo[q++] : x->by_odd[r++]);
+  }
+}
+
+/* Item i's cuts go next, unless placed already. */
+static void claim(mp_lifeindex *x, int i, int64_t *total) {
+  if (x->p->items[i].size <= 0 || x->cut_first[i] >= 0) return;
+  x->cut_first[i] = (int)*total;
+  *total += x->cut_n[i];
+}
+
+/* The cuts' places: the items of seq first, in its order (the queries then
+ * read the cuts in order of memory), then the other indexed items; the
+ * total. */
+static int64_t place_cuts(mp_lifeindex *x, const int *seq, int m) {
+  int64_t total = 0;
+  for (int i = 0; i < x->p->n; i++) x->cut_first[i] = -1;
+  for (int q = 0; q < m; q++) claim(x, seq[q], &total);
+  for (int i = 0; i < x->p->n; i++) claim(x, i, &total);
+  return total;
+}
+
+void mp_lifeindex_plan(mp_lifeindex *x, const int *seq, int m) {
   const mp_problem *p = x->p;
   /* a cut per tree level at most (< 32): their count must fit an int, else
    * the queries search as before */
   if ((int64_t)(x->n_lo + x->n_odd) * 32 > INT_MAX) return;
   size_t nz = (size_t)(p->n ? p->n : 1), ne = (size_t)(x->n_end ? x->n_end : 1);
-  cursors k = {mp_xmalloc(sizeof(int) * ne), mp_xmalloc(sizeof(int) * ne), 0, 1024};
-  for (int v = 0; v < x->n_end; v++) {
-    k.l[v] = x->node_start[v];
-    k.h[v] = x->node_start[v + 1];
-  }
-  x->cut = mp_xmalloc(sizeof(mp_lifecut) * (size_t)k.cap);
+  cursors k = {mp_xmalloc(sizeof(int) * ne), mp_xmalloc(sizeof(int) * ne), 0, false};
   x->cut_first = mp_xmalloc(sizeof(int) * nz);
   x->lo_from = mp_xmalloc(sizeof(int) * nz);
   x->lo_to = mp_xmalloc(sizeof(int) * nz);
   x->cut_n = mp_xmalloc(nz);
-  /* every indexed item, by lo: by_lo and by_odd merged */
-  for (int q = 0, r = 0; q < x->n_lo || r < x->n_odd;) {
-    bool from_lo = r >= x->n_odd || (q < x->n_lo && x->lo_key[q] <= x->odd_key[r]);
-    plan_item(x, &k, from_lo ? x->by_lo[q++] : x->by_odd[r++]);
-  }
+  plan_sweep(x, &k); /* counts */
+  int64_t total = place_cuts(x, seq, m);
+  x->n_cut = (int)total;
+  x->cut = mp_xmalloc(sizeof(mp_lifecut) * (size_t)(total ? total : 1));
+  k.fill = true;
+  plan_sweep(x, &k);
   free(k.l);
   free(k.h);
 }

@@ -65,8 +65,10 @@ void mp_lifeindex_destroy(mp_lifeindex *x);
 /* Find the ranges of every item's query at once, sweeping the items in
  * order of lo with a cursor per tree node instead of a binary search per
  * node and query (the searches' cache misses were half a query's time);
- * later queries read them.  The listings do not change. */
-void mp_lifeindex_plan(mp_lifeindex *x);
+ * later queries read them, laid out in the order of seq[0..m) (the order
+ * the queries will come in: read in order of memory at 10^6 items).  The
+ * listings do not change. */
+void mp_lifeindex_plan(mp_lifeindex *x, const int *seq, int m);
 /* Item i (size > 0) is placed at the address span [lo, hi) from now on. */
 void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi);
 /* Append to b the spans of the marked items live together with item i. */
