@@ -623,6 +623,39 @@ static int check_sql_kind(int i, sqlite3_stmt *st, int k, long long rowid, const
   return -1;
 }
 
+/* The words a status column may hold: a cell's status is DESIGN 1.3's or
+ * refused (a size cap refused a stage); a stage's may also be fixed (no
+ * order searched).  NULL: the column is not a status. */
+const char *mp_col_statuses(int i) {
+  const char *name = mp_cols[i].name;
+  if (!strcmp(name, "status")) return "optimal, feasible, infeasible, timeout, error, refused";
+  if (!strcmp(name, "order_status") || !strcmp(name, "place_status") || !strcmp(name, "remat_status"))
+    return "optimal, feasible, infeasible, timeout, error, refused, fixed";
+  return NULL;
+}
+
+bool mp_col_value_ok(int i, const char *text) {
+  const char *words = mp_col_statuses(i);
+  size_t n = strlen(text);
+  for (const char *w = words; w && *w; w += strspn(w, ", ")) {
+    size_t len = strcspn(w, ",");
+    if (len == n && !strncmp(w, text, n)) return true;
+    w += len;
+  }
+  return !words;
+}
+
+/* A status column holding another word (a hand edit): 0, or -1 + msg
+ * naming the row and the column. */
+static int check_sql_word(int i, sqlite3_stmt *st, int k, long long rowid, const char *source,
+                          char *msg, size_t cap) {
+  const unsigned char *text = sqlite3_column_text(st, k);
+  if (sqlite3_column_type(st, k) != SQLITE_TEXT || mp_col_value_ok(i, (const char *)text)) return 0;
+  snprintf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not a status (%s)", source,
+           rowid, mp_cols[i].name, (const char *)text, mp_col_statuses(i));
+  return -1;
+}
+
 static void set_from_sql(mp_row *r, int i, sqlite3_stmt *st, int k) {
   void *p = (char *)r + mp_cols[i].off;
   if (sqlite3_column_type(st, k) == SQLITE_NULL) return; /* stays absent */
@@ -713,7 +746,8 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
     mp_row *r = &(*rows)[(*n)++];
     mp_row_init(r);
     for (int j = 0; j < k && !bad; j++)
-      bad = check_sql_kind(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap);
+      bad = check_sql_kind(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap) ||
+            check_sql_word(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap);
     for (int j = 0; j < k && !bad; j++) set_from_sql(r, idx[j], st, j);
     mp_row_finish_loaded(r, source);
   }

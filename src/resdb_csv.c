@@ -119,6 +119,9 @@ static int read_record(csv_in *in, mp_row *r, int nf, const int *map, int nh, ch
     if (parse_value(c->type, in->fld[i], (char *)r + c->off))
       return snprintf(msg, cap, "%s:%d: column %s: '%.60s' is not %s", in->path, in->line, c->name,
                       in->fld[i], type_name(c->type)), -1;
+    if (!mp_col_value_ok(map[i], in->fld[i]))
+      return snprintf(msg, cap, "%s:%d: column %s: '%.60s' is not a status (%s)", in->path,
+                      in->line, c->name, in->fld[i], mp_col_statuses(map[i])), -1;
   }
   return 0;
 }

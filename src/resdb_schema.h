@@ -31,6 +31,10 @@ typedef struct mp_col {
 extern const mp_col mp_cols[];
 extern const int mp_ncols;
 extern const char mp_key_cols[];
+/* The words column i may hold when it is a status (", " between them), or
+ * NULL; does text fit the column's words (any text for another column)? */
+const char *mp_col_statuses(int i);
+bool mp_col_value_ok(int i, const char *text);
 
 #define MP_GRAPHS_SQL                                                                     \
   "CREATE TABLE IF NOT EXISTS graphs (path TEXT PRIMARY KEY NOT NULL, graph TEXT, "       \

@@ -1420,6 +1420,8 @@ for c in arena live_peak graph order_solver; do
 done
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "live_peak") k = i } NR == 3 { $k = "abc" } { print }' "$src" >"$RC/abc.csv"
 hostile 1 "abc.csv:3: column live_peak: 'abc' is not an integer" "a live peak 'abc'" -- $BIN table "$RC/abc.csv"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") k = i } NR == 3 { $k = "bogus" } { print }' "$src" >"$RC/bogus.csv"
+hostile 1 "bogus.csv:3: column status: 'bogus' is not a status \(optimal, feasible, infeasible, timeout, error, refused\)" "a status 'bogus'" -- $BIN table "$RC/bogus.csv"
 head -c 500 "$src" >"$RC/cut.csv"
 hostile 1 "cut.csv:1: the header is cut short" "a CSV cut in its header" -- $BIN table "$RC/cut.csv"
 head -c "$(($(head -3 "$src" | wc -c) - 5))" "$src" >"$RC/cutrow.csv"

@@ -1156,7 +1156,7 @@ END_TEST
 /* A value of another kind stored by hand in a results file (SQLite keeps
  * 'abc' in an INTEGER column) is refused when the rows are read, naming the
  * row and the column: it was read as 0 (-1 in seed as 2^64 - 1, 1.5 in
- * arena as 1). */
+ * arena as 1); a status column holding no status was taken as it was. */
 START_TEST(hand_edited_values_are_refused) {
   setup();
   char db[600];
@@ -1165,7 +1165,10 @@ START_TEST(hand_edited_values_are_refused) {
   const char *edits[][2] = {{"live_peak = 'abc'", "column live_peak holds 'abc', not an integer"},
                             {"seed = -1", "column seed holds '-1', not a non-negative integer"},
                             {"arena = 1.5", "column arena holds '1.5', not an integer"},
-                            {"time_limit = 'x'", "column time_limit holds 'x', not a number"}};
+                            {"time_limit = 'x'", "column time_limit holds 'x', not a number"},
+                            {"status = 'bogus'", "column status holds 'bogus', not a status (optimal, "},
+                            {"status = 'fixed'", "column status holds 'fixed', not a status"},
+                            {"place_status = 'Optimal'", "column place_status holds 'Optimal', not a status"}};
   for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
     sqlite3 *h;
     char sql[200];
