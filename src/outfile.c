@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -157,7 +158,9 @@ int mp_out_commit(mp_outfile *o, mp_error *err) {
   if (fflush(o->fp) || ferror(o->fp)) rc = -1, e = errno;
   if (o->fp == stdout) {
     memset(o, 0, sizeof *o);
-    return rc ? mp_errorf(err, "standard output: write error: %s", strerror(e ? e : EIO)) : 0;
+    if (!rc) return 0;
+    clearerr(stdout); /* said here, with its reason: main's last check of stdout would say it again */
+    return mp_errorf(err, "standard output: write error: %s", strerror(e ? e : EIO));
   }
   if (!rc && o->tmp && fsync(fileno(o->fp))) rc = -1, e = errno;
   bool named = !o->anon; /* does o->tmp exist now? */
@@ -179,6 +182,9 @@ int mp_out_commit(mp_outfile *o, mp_error *err) {
 }
 
 void mp_out_abort(mp_outfile *o) {
+  /* stdout's write error is the caller's to say, with its reason: main's
+   * last check of stdout would say it again (flushing what is left) */
+  if (o->fp == stdout) __fpurge(stdout), clearerr(stdout);
   if (o->fp && o->fp != stdout) fclose(o->fp); /* an anonymous file goes with it */
   if (o->tmp && !o->anon) unlink(o->tmp);
   free(o->path);
