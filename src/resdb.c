@@ -12,6 +12,7 @@
  * triggers, another application id) or that fails PRAGMA quick_check is
  * refused before anything is written. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stddef.h>
@@ -318,9 +319,20 @@ static int write_probe(sqlite3 *db, bool wal, char *sub, size_t cap) {
   return busy ? 1 : -1;
 }
 
+int mp_db_name_fits(const char *path, char *msg, size_t cap) {
+  const char *slash = strrchr(path, '/');
+  size_t len = strlen(slash ? slash + 1 : path), most = NAME_MAX - strlen("-journal");
+  if (len <= most) return 0;
+  snprintf(msg, cap, "%s: a file name of %zu bytes is too long for a results file: SQLite keeps "
+           "the file's name + \"-journal\" (or \"-wal\") beside it, which must fit in %d bytes: "
+           "at most %zu", path, len, NAME_MAX, most);
+  return -1;
+}
+
 mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   sqlite3 *db = NULL;
   char sub[512];
+  if (mp_db_name_fits(path, msg, cap)) return NULL;
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     snprintf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
     sqlite3_close(db);

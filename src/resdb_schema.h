@@ -52,6 +52,10 @@ extern const char *const mp_graphs_later[MP_GRAPHS_LATER_COLS][2]; /* name, SQL 
 int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap);
 bool mp_db_has_column(sqlite3 *db, const char *table, const char *column);
 mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
+/* SQLite keeps the file's name + "-journal" (or "-wal", "-shm") beside a
+ * results file: a name with no room for that cannot be written (SQLite
+ * says only "unable to open database file").  0, or -1 + msg. */
+int mp_db_name_fits(const char *path, char *msg, size_t cap);
 /* Open an existing results file for reading, checked as mp_db_check does. */
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap);
 

@@ -1596,6 +1596,20 @@ expect 0 "plot --out with two 255-byte names" $BIN plot profile "$HC/twice.json"
 [ -s "$HC/$LN.svg" ] && [ -s "$HC/$LN.png" ] && ok || bad "plot --out with two 255-byte names: a file is missing"
 [ "$(ls "$HC" | grep -c "^$LN")" -eq 3 ] && ok || bad "long output names: a temporary file was left: $(ls "$HC" | grep "^$LN" | cut -c245-)"
 rm -f "$HC/$LN".*
+# merge builds a new OUT as OUT.tmp.HOST.PID, cut as those names are: a
+# 240-byte OUT said "cannot be written" naming that temporary file
+L240=$(printf '%0233d' 0)
+expect 0 "merge into a 240-byte OUT" $BIN merge "$HC/$L240.sqlite" "$BR"
+[ "$(sqlite3 "$HC/$L240.sqlite" "SELECT count(*) FROM results")" -ge 1 ] && ok || bad "merge into a 240-byte OUT: no rows"
+[ "$(ls "$HC" | grep -c "^$L240")" -eq 1 ] && ok || bad "merge into a 240-byte OUT left files: $(ls "$HC" | grep "^$L240" | cut -c230-)"
+rm -f "$HC/$L240".*
+# a results file's name needs room for the "-journal" SQLite keeps beside it
+# (SQLite said "unable to open database file", and bench left an empty file)
+L252=$(printf '%0245d' 0)
+hostile 1 "a file name of 252 bytes is too long for a results file: .*at most 247" "bench --results with a 252-byte name" -- \
+  $BIN bench --graphs "$T/g.json" --results "$HC/$L252.sqlite" --quiet
+hostile 1 "a file name of 252 bytes is too long for a results file" "merge into a 252-byte OUT" -- $BIN merge "$HC/$L252.sqlite" "$BR"
+[ "$(ls "$HC" | grep -c "^$L252")" -eq 0 ] && ok || bad "a 252-byte results file name: files were left"
 hostile 2 "--seed given twice" "plot --seed twice" -- $BIN plot profile "$HC/twice.json" --order greedy --seed 1 --seed 2 --out "$HC/t.svg"
 # --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
 # (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
