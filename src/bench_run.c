@@ -775,6 +775,8 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   R.t_start = R.last_progress = R.last_beat = mp_now();
   handlers old;
   catch_stops(&old);
+  struct stat before;
+  bool made = stat(o->results, &before) && errno == ENOENT; /* this run makes the file */
   int rc = set_up(&R, msg, cap);
   if (!rc) {
     st->started = true;
@@ -783,6 +785,7 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   }
   release_stops(&old);
   free_runner(&R);
+  if (rc && made) mp_db_discard_unused(o->results); /* only if it holds no row, no claim */
   st->wall_s = mp_now() - R.t_start;
   return rc;
 }

@@ -368,6 +368,17 @@ mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
 
 void mp_db_close(mp_db *db) { sqlite3_close(db); }
 
+void mp_db_remove_files(const char *path) {
+  static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+  size_t n = strlen(path) + 16;
+  char *p = mp_xmalloc(n);
+  for (int i = 0; i < 4; i++) {
+    snprintf(p, n, "%s%s", path, side[i]);
+    unlink(p);
+  }
+  free(p);
+}
+
 /* "file:PATH?immutable=1", PATH percent-escaped where a URI needs it. */
 static char *immutable_uri(const char *path) {
   char *u = mp_xmalloc(3 * strlen(path) + 32), *o = u;
@@ -443,6 +454,60 @@ int mp_db_check(const char *path, char *msg, size_t cap) {
   sqlite3_close(db);
   return 0;
 }
+
+/* The rows of table, 0 when the file has no such table, -1 when unread. */
+static int64_t table_rows(sqlite3 *db, const char *table) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", table);
+  int64_t has = pragma_int(db, sql);
+  if (has != 1) return has;
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+  return pragma_int(db, sql);
+}
+
+static bool no_rows(sqlite3 *db) { return table_rows(db, "results") == 0 && table_rows(db, "claims") == 0; }
+
+/* Is db held by this connection alone (a WAL file leaves WAL only when no
+ * other connection has it open; then the exclusive lock keeps others out)
+ * and without a row or a claim: 1 (the lock left held), 0, or -1 when
+ * that cannot be told (a full disk: SQLite cannot grow its -shm file). */
+static int alone_and_empty(sqlite3 *db) {
+  sqlite3_stmt *st;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode=DELETE", -1, &st, NULL);
+  if (rc == SQLITE_OK) rc = sqlite3_step(st);
+  bool left_wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "delete");
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW && !left_wal) return 0;
+  if (rc != SQLITE_ROW || sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
+    return (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY ? 0 : -1;
+  return no_rows(db);
+}
+
+/* The file as it is on disk, read without a lock or a -shm file: no row,
+ * no claim, and an empty or absent -wal (no committed row waits there). */
+static bool empty_on_disk(const char *path) {
+  struct stat st;
+  char *wal = mp_xmalloc(strlen(path) + 8);
+  sprintf(wal, "%s-wal", path);
+  bool wal_empty = stat(wal, &st) || st.st_size == 0;
+  free(wal);
+  if (!wal_empty || stat(path, &st)) return false;
+  if (st.st_size == 0) return true;
+  sqlite3 *db = open_read(path, true, NULL, 0);
+  bool empty = db && no_rows(db);
+  sqlite3_close(db);
+  return empty;
+}
+
+void mp_db_discard_unused(const char *path) {
+  sqlite3 *db = NULL;
+  int alone = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK ? alone_and_empty(db) : -1;
+  if (alone == 1 || (alone < 0 && empty_on_disk(path)))
+    mp_db_remove_files(path); /* under the lock when there is one: no process starts writing it */
+  if (db && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close(db);
+}
+
 
 /* ------------------------------------------------------------ rows in */
 

@@ -195,15 +195,6 @@ static int merge_into(const char *path, const char *const *in, int n_in, int *ad
 
 /* ------------------------------------------------------------ a new OUT */
 
-static void remove_db_files(const char *path) {
-  static const char *const side[] = {"", "-wal", "-shm", "-journal"};
-  char p[4200];
-  for (int i = 0; i < 4; i++) {
-    snprintf(p, sizeof p, "%.4150s%s", path, side[i]);
-    unlink(p);
-  }
-}
-
 /* The build of a new OUT by this process: OUT.tmp.HOST.PID, cut as output
  * files' temporary names are (mp_temp_name), with room left for the
  * "-journal" SQLite keeps beside it. */
@@ -265,10 +256,10 @@ static int publish(const char *tmp, const char *out, char *msg, size_t cap) {
 static int merge_new(const char *out, const char *const *in, int n_in, int *added, char *msg,
                      size_t cap) {
   char *tmp = build_path(out);
-  remove_db_files(tmp);
+  mp_db_remove_files(tmp);
   int rc = merge_into(tmp, in, n_in, added, msg, cap);
   if (!rc) rc = publish(tmp, out, msg, cap);
-  if (rc) remove_db_files(tmp);
+  if (rc) mp_db_remove_files(tmp);
   free(tmp);
   return rc;
 }

@@ -1619,6 +1619,28 @@ $BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 -
 t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
   bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+# bench on a full disk, failing before its first row: it left an empty
+# results file (with its -wal and -shm); what it made goes, a results file
+# that was there stays as it was
+mkdir -p "$HC/fullfs"
+if mount -t tmpfs -o size=64k tmpfs "$HC/fullfs" 2>/dev/null; then
+  for used in 16 12 4; do
+    rm -f "$HC/fullfs"/*
+    dd if=/dev/zero of="$HC/fullfs/fill" bs=4k count=$used 2>/dev/null
+    hostile 1 "fullfs/r.sqlite: cannot be written" "bench on a full disk ($used of 16 pages used)" -- \
+      $BIN bench --graphs "$T/g.json" --results "$HC/fullfs/r.sqlite" --quiet
+    [ "$(ls "$HC/fullfs")" = fill ] && ok || bad "bench on a full disk ($used pages used) left: $(ls "$HC/fullfs" | tr '\n' ' ')"
+  done
+  rm -f "$HC/fullfs"/*
+  cp "$BR" "$HC/fullfs/r.sqlite" && n0=$(sqlite3 "$BR" "SELECT count(*) FROM results")
+  dd if=/dev/zero of="$HC/fullfs/fill" bs=4k 2>/dev/null
+  expect 1 "bench on a full disk into an existing results file" $BIN bench --graphs "$T/g.json" --order sa --results "$HC/fullfs/r.sqlite" --quiet
+  rm -f "$HC/fullfs/fill" # (SQLite cannot read a WAL file without room for its -shm)
+  [ "$(sqlite3 "$HC/fullfs/r.sqlite" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "bench on a full disk: the existing results file changed"
+  umount "$HC/fullfs"
+else
+  [ "$(id -u)" -eq 0 ] && bad "no tmpfs mount as root" || echo "cli: no tmpfs mount (not root): skipped bench on a full disk"
+fi
 # bench with a TMPDIR it cannot use: refused before the results file is made
 hostile 1 "cannot make a scratch folder in $HC/none" "bench with a missing TMPDIR" -- env TMPDIR="$HC/none" $BIN bench --graphs "$T/g.json" --results "$HC/t.sqlite" --quiet
 [ -e "$HC/t.sqlite" ] && bad "bench with a missing TMPDIR: a results file was made" || ok
