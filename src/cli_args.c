@@ -1,6 +1,7 @@
 /* cli_args.c - exact option names and values (see cli_args.h), with the
  * library's own number reading (memplan.h): the CLI's parsing layer. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -233,6 +234,11 @@ int mp_arg_out_place(const char *cmd, const char *opt, const char *path) {
   if (!path) return 0;
   if (!path[0]) {
     fprintf(stderr, "memplan %s: %s '': an empty file name\n", cmd, opt);
+    return -1;
+  }
+  if (strlen(path) >= PATH_MAX) { /* its folder is no "missing" folder */
+    fprintf(stderr, "memplan %s: %s %.100s...: a path of %zu bytes, longer than the system allows "
+            "(PATH_MAX %d)\n", cmd, opt, path, strlen(path), PATH_MAX);
     return -1;
   }
   if (mp_arg_not_dir(cmd, opt, path)) return -1;

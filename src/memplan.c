@@ -26,13 +26,13 @@ _Static_assert((int)MEMPLAN_DECIDES_BOTH == (int)MP_DECIDES_BOTH &&
                "MEMPLAN_DECIDES_* mirror MP_DECIDES_*");
 
 void mp_api_error(memplan_error *err, const char *msg) {
-  if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
+  if (err) mp_msgf(err->msg, sizeof err->msg, "%s", msg);
 }
 
 memplan_err mp_api_fail(memplan_error *err, memplan_err code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (err) vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  if (err) mp_vmsgf(err->msg, sizeof err->msg, fmt, ap);
   va_end(ap);
   return code;
 }

@@ -12,6 +12,7 @@
  * triggers, another application id) or that fails PRAGMA quick_check is
  * refused before anything is written. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
@@ -133,7 +134,7 @@ void mp_rows_destroy(mp_row *rows, int n) {
 int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap) {
   char *e = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &e) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", e ? e : sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", e ? e : sqlite3_errmsg(db));
     sqlite3_free(e);
     return -1;
   }
@@ -322,8 +323,13 @@ static int write_probe(sqlite3 *db, bool wal, char *sub, size_t cap) {
 int mp_db_name_fits(const char *path, char *msg, size_t cap) {
   const char *slash = strrchr(path, '/');
   size_t len = strlen(slash ? slash + 1 : path), most = NAME_MAX - strlen("-journal");
+  if (strlen(path) + strlen("-journal") >= PATH_MAX) {
+    mp_msgf(msg, cap, "%s: a path of %zu bytes is too long for a results file: with the "
+            "\"-journal\" SQLite keeps beside it, it must fit in %d bytes", path, strlen(path), PATH_MAX);
+    return -1;
+  }
   if (len <= most) return 0;
-  snprintf(msg, cap, "%s: a file name of %zu bytes is too long for a results file: SQLite keeps "
+  mp_msgf(msg, cap, "%s: a file name of %zu bytes is too long for a results file: SQLite keeps "
            "the file's name + \"-journal\" (or \"-wal\") beside it, which must fit in %d bytes: "
            "at most %zu", path, len, NAME_MAX, most);
   return -1;
@@ -334,18 +340,18 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   char sub[512];
   if (mp_db_name_fits(path, msg, cap)) return NULL;
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
+    mp_msgf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
     sqlite3_close(db);
     return NULL;
   }
   sqlite3_busy_timeout(db, 30000);
   if (sqlite3_db_readonly(db, "main") == 1) {
-    snprintf(msg, cap, "%s: read-only: the results file must be writable", path);
+    mp_msgf(msg, cap, "%s: read-only: the results file must be writable", path);
     sqlite3_close(db);
     return NULL;
   }
   if (check_schema(db, sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: %s", path, sub);
+    mp_msgf(msg, cap, "%s: %s", path, sub);
     sqlite3_close(db);
     return NULL;
   }
@@ -355,7 +361,7 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   int rc;
   while ((rc = write_probe(db, wal, sub, sizeof sub)) == 1 && mp_now() < give_up) usleep(20000);
   if (rc) {
-    snprintf(msg, cap, "%s: cannot be written (%s)", path, sub);
+    mp_msgf(msg, cap, "%s: cannot be written (%s)", path, sub);
     sqlite3_close(db);
     return NULL;
   }
@@ -433,7 +439,8 @@ static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t ca
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap) {
   struct stat st;
   if (stat(path, &st) || !S_ISREG(st.st_mode)) {
-    snprintf(msg, cap, "%s: %s", path, stat(path, &st) ? "cannot read" : "not a regular file");
+    mp_msgf(msg, cap, "%s: %s%s", path, stat(path, &st) ? "cannot read: " : "not a regular file",
+            stat(path, &st) ? strerror(errno) : "");
     return NULL;
   }
   char sub[512];
@@ -444,7 +451,7 @@ sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap) {
     sqlite3_close(db);
     db = NULL;
   }
-  if (!db) snprintf(msg, cap, "%s: %s", path, sub);
+  if (!db) mp_msgf(msg, cap, "%s: %s", path, sub);
   return db;
 }
 
@@ -556,7 +563,7 @@ sqlite3_stmt *mp_db_insert_stmt(sqlite3 *db, bool replace, char *msg, size_t cap
   snprintf(sql + l, sizeof sql - (size_t)l, ")");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return NULL;
   }
   return st;
@@ -569,7 +576,7 @@ int mp_db_insert_row(sqlite3 *db, sqlite3_stmt *st, const mp_row *r, char *msg, 
   for (int i = 0; i < mp_ncols; i++)
     if (!(mp_cols[i].flags & CF_JOINED)) mp_db_bind_col(st, k++, r, i);
   if (sqlite3_step(st) != SQLITE_DONE) {
-    snprintf(msg, cap, "sqlite insert: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite insert: %s", sqlite3_errmsg(db));
     return -1;
   }
   return 0;
@@ -580,7 +587,7 @@ int mp_db_store(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap)
   sqlite3_stmt *st = mp_db_insert_stmt(db, replace, msg, cap);
   if (!st) return -1;
   if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s", sub);
+    mp_msgf(msg, cap, "%s", sub);
     sqlite3_finalize(st);
     return -1;
   }
@@ -590,7 +597,7 @@ int mp_db_store(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap)
   free(key);
   sqlite3_finalize(st);
   if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s", sub);
+    mp_msgf(msg, cap, "%s", sub);
     rc = -1;
   }
   if (rc) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
@@ -615,7 +622,7 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
            "SELECT %s, status, fingerprint, repeats, rowid, arena IS NOT NULL FROM results",
            mp_key_cols);
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
   }
   int capn = 0, rc;
@@ -646,7 +653,7 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
   }
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     mp_keyset_destroy(ks);
     return -1;
   }
@@ -693,7 +700,7 @@ static int check_sql_kind(int i, sqlite3_stmt *st, int k, long long rowid, const
               (type == C_U64 && t == SQLITE_INTEGER && sqlite3_column_int64(st, k) >= 0);
   if (fits) return 0;
   const unsigned char *text = sqlite3_column_text(st, k);
-  snprintf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not %s", source, rowid,
+  mp_msgf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not %s", source, rowid,
            mp_cols[i].name, text ? (const char *)text : "",
            type == C_TEXT ? "text" : type == C_REAL ? "a number"
            : type == C_INT ? "an integer" : "a non-negative integer");
@@ -728,7 +735,7 @@ static int check_sql_word(int i, sqlite3_stmt *st, int k, long long rowid, const
                           char *msg, size_t cap) {
   const unsigned char *text = sqlite3_column_text(st, k);
   if (sqlite3_column_type(st, k) != SQLITE_TEXT || mp_col_value_ok(i, (const char *)text)) return 0;
-  snprintf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not a status (%s)", source,
+  mp_msgf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not a status (%s)", source,
            rowid, mp_cols[i].name, (const char *)text, mp_col_statuses(i));
   return -1;
 }
@@ -813,7 +820,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
                     : "");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: %s", source, sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "%s: %s", source, sqlite3_errmsg(db));
     free(idx);
     return -1;
   }
@@ -832,7 +839,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
   free(idx);
   if (bad) return -1;
   if (rc != SQLITE_DONE) {
-    snprintf(msg, cap, "%s: read error (%s)", source, sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "%s: read error (%s)", source, sqlite3_errmsg(db));
     return -1;
   }
   return 0;

@@ -182,12 +182,12 @@ static int merge_into(const char *path, const char *const *in, int n_in, int *ad
   sqlite3_finalize(ins);
   keptset_destroy(&ks);
   if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: %s", path, sub);
+    mp_msgf(msg, cap, "%s: %s", path, sub);
     rc = -1;
   }
   if (rc && !sqlite3_get_autocommit(db)) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
   if (sqlite3_close(db) != SQLITE_OK && !rc) {
-    snprintf(msg, cap, "%s: cannot close", path);
+    mp_msgf(msg, cap, "%s: cannot close", path);
     rc = -1;
   }
   return rc;
@@ -247,7 +247,7 @@ static int publish(const char *tmp, const char *out, char *msg, size_t cap) {
     }
     if (errno == EEXIST) return 1;
   }
-  snprintf(msg, cap, "%s: cannot put %s in place: %s", out, tmp, strerror(errno));
+  mp_msgf(msg, cap, "%s: cannot put %s in place: %s", out, tmp, strerror(errno));
   return -1;
 }
 

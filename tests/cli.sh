@@ -348,6 +348,10 @@ hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "
 hostile 2 "--time-limit: out of range \(rounds to 0\)" "--time-limit 1e-400 (0 would be no limit)" -- $BIN solve "$T/g.json" --time-limit 1e-400
 hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
 hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
+# --set without '=' says so whatever the chain (it said "belongs to none of
+# the chosen solvers" when the chain had no sa)
+hostile 2 "option 'sa.iters': expected NAME=VALUE or SOLVER.NAME=VALUE" "--set sa.iters (no '=', sa not chosen)" -- $BIN solve "$T/g.json" --set sa.iters
+hostile 2 "option 'sa.iters': expected NAME=VALUE or SOLVER.NAME=VALUE" "plot --set sa.iters (no '=')" -- $BIN plot profile "$T/g.json" --set sa.iters --out "$T/noeq.svg"
 # integer options (counts, caps, 0/1 switches) refuse a fraction, which the
 # solver would truncate: in solve, bench --set and an experiment's options
 hostile 2 "option sa.reach: '3.5' is not an integer" "--set sa.reach=3.5" -- $BIN solve "$T/g.json" --order sa --set sa.reach=3.5
@@ -1619,6 +1623,17 @@ $BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 -
 t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
   bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+# a path beyond PATH_MAX: the message keeps its reason (a 512-byte message
+# held only the path), and a folder is not said to be missing
+LP=$(i=0; while [ $i -lt 2100 ]; do printf 'a/'; i=$((i + 1)); done)g.json
+hostile 1 "g.json: cannot open: File name too long" "solve a path beyond PATH_MAX" -- $BIN solve "$LP"
+hostile 1 "g.json: cannot read: File name too long" "table a path beyond PATH_MAX" -- $BIN table "$LP"
+hostile 1 "g.json: cannot read: File name too long" "merge from a path beyond PATH_MAX" -- $BIN merge "$HC/lp.sqlite" "$LP"
+hostile 1 "g.json: File name too long" "bench --graphs a path beyond PATH_MAX" -- $BIN bench --graphs "$LP" --list
+hostile 1 "a path of 4206 bytes is too long for a results file" "bench --results a path beyond PATH_MAX" -- \
+  $BIN bench --graphs "$T/g.json" --results "$LP" --quiet
+hostile 2 "a path of 4206 bytes, longer than the system allows \(PATH_MAX 4096\)" "solve --out a path beyond PATH_MAX" -- \
+  $BIN solve "$T/g.json" --out "$LP"
 # bench on a full disk, failing before its first row: it left an empty
 # results file (with its -wal and -shm); what it made goes, a results file
 # that was there stays as it was
