@@ -34,7 +34,16 @@ int mp_opt_flag(const char *cmd, const mp_opt *o) {
   return -1;
 }
 
-int mp_opt_once(const char *cmd, mp_seen *seen, const char *name, const char *value) {
+bool mp_opt_listed(const char *names, const char *name) {
+  size_t len = strlen(name);
+  for (const char *p = names && len ? strstr(names, name) : NULL; p; p = strstr(p + 1, name))
+    if (p > names && p[-1] == ' ' && p[len] == ' ') return true;
+  return false;
+}
+
+int mp_opt_once(const char *cmd, mp_seen *seen, const char *repeatable, const char *name,
+                const char *value) {
+  if (mp_opt_listed(repeatable, name)) return 0;
   for (int k = 0; k < seen->n; k++)
     if (!strcmp(seen->name[k], name)) {
       fprintf(stderr, "memplan %s: %s%s given twice ('%s', '%s'): give it once (the second "
@@ -43,18 +52,10 @@ int mp_opt_once(const char *cmd, mp_seen *seen, const char *name, const char *va
       return -1;
     }
   if (seen->n < (int)(sizeof seen->name / sizeof *seen->name)) {
-    seen->name[seen->n] = name;
+    snprintf(seen->name[seen->n], sizeof seen->name[0], "%s", name);
     seen->value[seen->n++] = value ? value : "";
   }
   return 0;
-}
-
-/* Is option `name` (without "--") one of the blank-separated `names`? */
-static bool listed(const char *names, const char *name) {
-  size_t len = strlen(name);
-  for (const char *p = names ? strstr(names, name) : NULL; p; p = strstr(p + 1, name))
-    if (p > names && p[-1] == ' ' && p[len] == ' ') return true;
-  return false;
 }
 
 int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts,
@@ -74,7 +75,7 @@ int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *o
     if (o->has_arg == no_argument && mp_opt_flag(cmd, &a)) return -1;
     if (o->has_arg != required_argument) continue;
     const char *v = mp_opt_take(&a, &i); /* past its value */
-    if (!listed(repeatable, o->name) && mp_opt_once(cmd, &seen, o->name, v)) return -1;
+    if (mp_opt_once(cmd, &seen, repeatable, o->name, v)) return -1;
   }
   return 0;
 }
