@@ -74,6 +74,13 @@ a,0,3
 badcase csvnum .csv ":2: field 'size' is not an integer" 'id,lower,upper,size
 a,0,3,four
 '
+# a NUL byte in a JSON graph: jansson took it for the end of the text ("end
+# of file expected near end of file"); a node-link size beyond 2^53 written
+# as a real said "not exact as a real" where it overflows
+printf '{"nodes":[\n{"id":0,"size":4,\000"inputs":[]}]}' >"$T/nul.json"
+hostile 1 "nul.json:2: a NUL byte \(not a text file\?\)" "a NUL byte in a JSON graph" -- $BIN info "$T/nul.json"
+printf '{"directed":true,"nodes":[{"id":0,"size":1e30}],"links":[]}' >"$T/nl1e30.json"
+hostile 1 "nl1e30.json: node 0: size 1e\+30 overflows \(at most 2\^56 bytes\)" "a node-link size 1e30" -- $BIN info "$T/nl1e30.json"
 # --toposort accepts the non-topological file
 expect 0 "--toposort sorts" $BIN solve "$T/nottopo.json" --toposort --out "$T/topo.plan"
 expect 0 "--toposort verify" $BIN verify "$T/nottopo.json" "$T/topo.plan" --toposort
@@ -577,7 +584,7 @@ grep -q '"live_peak": 12' "$T/out" && ok || bad "BOM/blank CSV figures: $(cat "$
 # memory (ulimit -v, except under ASan, which reserves terabytes of shadow)
 VLIM=""; [ -z "${ASAN_OPTIONS:-}" ] && VLIM="ulimit -v 4000000;"
 hostile 1 "/dev/zero:1: a NUL byte" "CSV from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero --input-format csv"
-hostile 1 "/dev/zero:1:1: not valid JSON" "JSON from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero"
+hostile 1 "/dev/zero:1: a NUL byte \\(not a text file\\?\\)" "JSON from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero"
 # the JSON readers decode "nodes" and "links" one element at a time: the
 # messages stay those of one parse of the whole file (file, line, column in
 # characters, what), for errors inside and between elements, after a
