@@ -785,7 +785,8 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   }
   release_stops(&old);
   free_runner(&R);
-  if (rc && made) mp_db_discard_unused(o->results); /* only if it holds no row, no claim */
+  /* a failed run's new file, only if it holds nothing (a stopped run's stays: rerun to resume) */
+  if (rc && made && !st->interrupted) mp_db_discard_unused(o->results, !o->shared_fs);
   st->wall_s = mp_now() - R.t_start;
   return rc;
 }

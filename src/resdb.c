@@ -472,44 +472,52 @@ static int64_t table_rows(sqlite3 *db, const char *table) {
   return pragma_int(db, sql);
 }
 
-static bool no_rows(sqlite3 *db) { return table_rows(db, "results") == 0 && table_rows(db, "claims") == 0; }
+/* Nothing in it: no row, no claim, no graph's bound. */
+static bool no_rows(sqlite3 *db) {
+  return table_rows(db, "results") == 0 && table_rows(db, "claims") == 0 &&
+         table_rows(db, "graphs") == 0;
+}
 
-/* Is db held by this connection alone (a WAL file leaves WAL only when no
- * other connection has it open; then the exclusive lock keeps others out)
- * and without a row or a claim: 1 (the lock left held), 0, or -1 when
- * that cannot be told (a full disk: SQLite cannot grow its -shm file). */
-static int alone_and_empty(sqlite3 *db) {
-  sqlite3_stmt *st;
-  int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode=DELETE", -1, &st, NULL);
-  if (rc == SQLITE_OK) rc = sqlite3_step(st);
-  bool left_wal = rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "delete");
+/* Is db held by this connection alone and empty: 1 (the exclusive lock
+ * left held), 0, or -1 when that cannot be told (a full disk: SQLite cannot
+ * grow its -shm file).  A WAL file leaves WAL only when no other connection
+ * has it open, and then holds nothing that matters if it has no row; a
+ * rollback journal gives no such sign (an idle connection holds no lock),
+ * so there only a file no process has made a table in counts. */
+static int alone_and_empty(sqlite3 *db, bool wal) {
+  sqlite3_stmt *st = NULL;
+  int rc = wal ? sqlite3_prepare_v2(db, "PRAGMA journal_mode=DELETE", -1, &st, NULL) : SQLITE_ROW;
+  if (wal && rc == SQLITE_OK) rc = sqlite3_step(st);
+  bool left_wal = !wal || (rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "delete"));
   sqlite3_finalize(st);
   if (rc == SQLITE_ROW && !left_wal) return 0;
   if (rc != SQLITE_ROW || sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
     return (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY ? 0 : -1;
-  return no_rows(db);
+  return wal ? no_rows(db) : pragma_int(db, "SELECT count(*) FROM sqlite_master") == 0;
 }
 
-/* The file as it is on disk, read without a lock or a -shm file: no row,
- * no claim, and an empty or absent -wal (no committed row waits there). */
-static bool empty_on_disk(const char *path) {
+/* The file as it is on disk, read without a lock or a -shm file: empty, or
+ * (WAL) without a row and with an empty or absent -wal (no committed row
+ * waits there). */
+static bool empty_on_disk(const char *path, bool wal) {
   struct stat st;
-  char *wal = mp_xmalloc(strlen(path) + 8);
-  sprintf(wal, "%s-wal", path);
-  bool wal_empty = stat(wal, &st) || st.st_size == 0;
-  free(wal);
+  size_t n = strlen(path) + 8;
+  char *log = mp_xmalloc(n);
+  snprintf(log, n, "%s-wal", path);
+  bool wal_empty = stat(log, &st) || st.st_size == 0;
+  free(log);
   if (!wal_empty || stat(path, &st)) return false;
-  if (st.st_size == 0) return true;
+  if (st.st_size == 0 || !wal) return st.st_size == 0;
   sqlite3 *db = open_read(path, true, NULL, 0);
   bool empty = db && no_rows(db);
   sqlite3_close(db);
   return empty;
 }
 
-void mp_db_discard_unused(const char *path) {
+void mp_db_discard_unused(const char *path, bool wal) {
   sqlite3 *db = NULL;
-  int alone = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK ? alone_and_empty(db) : -1;
-  if (alone == 1 || (alone < 0 && empty_on_disk(path)))
+  int alone = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK ? alone_and_empty(db, wal) : -1;
+  if (alone == 1 || (alone < 0 && empty_on_disk(path, wal)))
     mp_db_remove_files(path); /* under the lock when there is one: no process starts writing it */
   if (db && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   sqlite3_close(db);

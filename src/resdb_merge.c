@@ -225,8 +225,9 @@ static void sweep_builds(const char *out) {
     if (strncmp(e->d_name, base, strlen(base))) continue;
     long pid = build_pid(e->d_name + strlen(base), cut);
     if (!pid || !(kill((pid_t)pid, 0) && errno == ESRCH)) continue;
-    char *p = mp_xmalloc(strlen(prefix) + strlen(e->d_name) + 2);
-    sprintf(p, "%s/%s", slash ? prefix : ".", e->d_name);
+    size_t n = strlen(prefix) + strlen(e->d_name) + 3;
+    char *p = mp_xmalloc(n);
+    snprintf(p, n, "%s/%s", slash ? prefix : ".", e->d_name);
     unlink(p);
     free(p);
   }

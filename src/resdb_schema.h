@@ -58,10 +58,12 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
 int mp_db_name_fits(const char *path, char *msg, size_t cap);
 /* Remove the results file at path with its -wal, -shm and -journal. */
 void mp_db_remove_files(const char *path);
-/* Remove it only when it holds no row and no claim and no other process
- * has it open: what a bench that made it left on failing before its first
- * row (a full disk left an empty file, its -wal and -shm). */
-void mp_db_discard_unused(const char *path);
+/* Remove it only when it holds nothing (no row, claim or graph's bound)
+ * and no other process has it open (with a rollback journal, wal false:
+ * when no process made a table in it): what a bench that made it left on
+ * failing before its first row (a full disk left an empty file, its -wal
+ * and -shm). */
+void mp_db_discard_unused(const char *path, bool wal);
 /* Open an existing results file for reading, checked as mp_db_check does. */
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap);
 

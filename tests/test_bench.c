@@ -24,6 +24,7 @@
 
 #include "bench.h"
 #include "bench_scratch.h"
+#include "resdb_schema.h"
 #include "io.h"
 #include "schedbound.h"
 #include "testlib.h"
@@ -1192,6 +1193,40 @@ START_TEST(hand_edited_values_are_refused) {
 }
 END_TEST
 
+static bool exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+/* What a bench that made its results file and failed before its first row
+ * removes: the file only when it holds nothing and no other connection has
+ * it open (another bench process may be about to write it); a file with a
+ * row stays. */
+START_TEST(discard_only_an_unused_results_file) {
+  setup();
+  char db[600], side[640], msg[512];
+  snprintf(db, sizeof db, "%s/d.sqlite", dir);
+  mp_db *h = mp_db_open(db, msg, sizeof msg);
+  ck_assert_msg(h != NULL, "%s", msg);
+  mp_db *other = mp_db_open(db, msg, sizeof msg); /* another process's connection */
+  ck_assert_msg(other != NULL, "%s", msg);
+  mp_db_close(h);
+  mp_db_discard_unused(db, true);
+  ck_assert(exists(db)); /* still open elsewhere */
+  mp_db_close(other);
+  mp_db_discard_unused(db, true);
+  ck_assert(!exists(db));
+  snprintf(side, sizeof side, "%s-wal", db);
+  ck_assert(!exists(side));
+  snprintf(side, sizeof side, "%s-shm", db);
+  ck_assert(!exists(side));
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
+  mp_db_discard_unused(db, true);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 1);
+  teardown();
+}
+END_TEST
+
 /* The scratch probe names what stops it: on a nearly full TMPDIR its write
  * came back short, with the errno of an earlier call ("Inappropriate ioctl
  * for device").  A file size limit makes the same short write. */
@@ -1363,6 +1398,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, merge_never_harms_out);
   tcase_add_test(tc, bench_usage_errors);
   tcase_add_test(tc, hand_edited_values_are_refused);
+  tcase_add_test(tc, discard_only_an_unused_results_file);
   tcase_add_test(tc, scratch_probe_names_the_real_error);
   tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
