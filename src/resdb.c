@@ -438,9 +438,12 @@ static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t ca
 /* Open an existing file for reading and check it. */
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap) {
   struct stat st;
-  if (stat(path, &st) || !S_ISREG(st.st_mode)) {
-    mp_msgf(msg, cap, "%s: %s%s", path, stat(path, &st) ? "cannot read: " : "not a regular file",
-            stat(path, &st) ? strerror(errno) : "");
+  int gone = stat(path, &st) ? errno : 0;
+  if (gone || !S_ISREG(st.st_mode)) {
+    if (gone)
+      mp_msgf(msg, cap, "%s: cannot read: %s", path, strerror(gone));
+    else
+      mp_msgf(msg, cap, "%s: not a regular file", path);
     return NULL;
   }
   char sub[512];
@@ -522,7 +525,6 @@ void mp_db_discard_unused(const char *path, bool wal) {
   if (db && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   sqlite3_close(db);
 }
-
 
 /* ------------------------------------------------------------ rows in */
 
