@@ -1,5 +1,6 @@
 /* bench.c - experiment files, the matrix of cells, shards. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdlib.h>
@@ -65,7 +66,7 @@ int mp_split_list(const char *what, const char *s, char ***out, int *n, char *ms
   int k;
   mp_error err;
   if (mp_list_split(what, s, &l, &k, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   free_list(*out, *n);
@@ -82,7 +83,7 @@ static int json_strings(json_t *v, const char *key, char ***out, int *n, char *m
     arr = json_array();
     json_array_append(arr, v);
   } else if (!json_is_array(v)) {
-    snprintf(msg, cap, "\"%s\" must be a list of strings", key);
+    mp_msgf(msg, cap, "\"%s\" must be a list of strings", key);
     return -1;
   } else {
     json_incref(arr);
@@ -93,7 +94,7 @@ static int json_strings(json_t *v, const char *key, char ***out, int *n, char *m
   json_t *x;
   json_array_foreach(arr, i, x) {
     if (!json_is_string(x) || !json_string_value(x)[0]) {
-      snprintf(msg, cap, "\"%s\"[%zu] must be a non-empty string", key, i);
+      mp_msgf(msg, cap, "\"%s\"[%zu] must be a non-empty string", key, i);
       free_list(l, k);
       json_decref(arr);
       return -1;
@@ -111,7 +112,7 @@ static int json_num(json_t *o, const char *key, double lo, double *out, char *ms
   json_t *v = json_object_get(o, key);
   if (!v) return 0;
   if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < lo) {
-    snprintf(msg, cap, "\"%s\" must be a number >= %g", key, lo);
+    mp_msgf(msg, cap, "\"%s\" must be a number >= %g", key, lo);
     return -1;
   }
   *out = json_number_value(v);
@@ -142,7 +143,7 @@ static char *beside(const char *dir, const char *p) {
 static int check_chains(char **l, int n, const char *key, char *msg, size_t cap) {
   for (int i = 0; i < n; i++)
     if (strchr(l[i], ':')) {
-      snprintf(msg, cap, "\"%s\": '%s': write a chain with commas (\"greedy,sa\"), as in "
+      mp_msgf(msg, cap, "\"%s\": '%s': write a chain with commas (\"greedy,sa\"), as in "
                "memplan solve", key, l[i]);
       return -1;
     }
@@ -335,14 +336,14 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
   e->graphs_base = dir_of(path);
   mp_error ce; /* missing or a directory: said as the graph readers say it (no line -1) */
   if (mp_check_input(path, &ce)) {
-    snprintf(msg, cap, "%s", ce.msg);
+    mp_msgf(msg, cap, "%s", ce.msg);
     return -1;
   }
   json_error_t je;
   /* as the graph readers: a key given twice is an error, not "the last wins" */
   json_t *o = mp_json_load_file(path, JSON_REJECT_DUPLICATES, &je);
   if (!o) {
-    snprintf(msg, cap, "%s:%d: %s", path, je.line, je.text);
+    mp_msgf(msg, cap, "%s:%d: %s", path, je.line, je.text);
     return -1;
   }
   char sub[400];
@@ -354,7 +355,7 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
                    mp_experiment_load_remat(o, e, sub, sizeof sub)
                ? -1
                : 0;
-  if (rc) snprintf(msg, cap, "%s: %s", path, sub);
+  if (rc) mp_msgf(msg, cap, "%s: %s", path, sub);
   if (!e->name) e->name = mp_xstrdup("experiment");
   json_decref(o);
   return rc;
@@ -365,13 +366,13 @@ int mp_experiment_load(const char *path, mp_experiment *e, char *msg, size_t cap
 static int check_one_set(const char *set, char *msg, size_t cap) {
   const char *eq = strchr(set, '=');
   if (!eq || eq == set) {
-    snprintf(msg, cap, "option '%s': expected NAME=VALUE or SOLVER.NAME=VALUE", set);
+    mp_msgf(msg, cap, "option '%s': expected NAME=VALUE or SOLVER.NAME=VALUE", set);
     return -1;
   }
   char *end;
   double v = strtod(eq + 1, &end);
   if (end == eq + 1 || *end || !isfinite(v)) {
-    snprintf(msg, cap, "option '%s': '%s' is not a finite number", set, eq + 1);
+    mp_msgf(msg, cap, "option '%s': '%s' is not a finite number", set, eq + 1);
     return -1;
   }
   size_t nl = (size_t)(eq - set);
@@ -391,23 +392,23 @@ static int check_one_set(const char *set, char *msg, size_t cap) {
       const char *one[1] = {set};
       mp_error err;
       if (mp_solver_options(s, 1, one, vals, &err)) {
-        snprintf(msg, cap, "%s", err.msg);
+        mp_msgf(msg, cap, "%s", err.msg);
         return -1;
       }
       matched++;
     }
   }
   if (dot && !solver_seen) {
-    snprintf(msg, cap, "option '%s': no solver is named '%.*s' (memplan solvers lists them)", set,
+    mp_msgf(msg, cap, "option '%s': no solver is named '%.*s' (memplan solvers lists them)", set,
              (int)(dot - set), set);
     return -1;
   }
   if (!matched) {
     if (dot)
-      snprintf(msg, cap, "option '%s': %.*s has no option '%.*s' (memplan solvers lists them)",
+      mp_msgf(msg, cap, "option '%s': %.*s has no option '%.*s' (memplan solvers lists them)",
                set, (int)(dot - set), set, (int)ol, oname);
     else
-      snprintf(msg, cap, "option '%s': no solver has an option '%.*s' (memplan solvers lists them)",
+      mp_msgf(msg, cap, "option '%s': no solver has an option '%.*s' (memplan solvers lists them)",
                set, (int)ol, oname);
     return -1;
   }
@@ -422,7 +423,7 @@ int mp_experiment_check_options(const mp_experiment *e, char *msg, size_t cap) {
   for (int k = 0; k < mp_registry_size; k++) {
     mp_error err;
     if (mp_solver_sets_once(mp_registry[k], e->n_sets, (const char *const *)e->sets, &err)) {
-      snprintf(msg, cap, "%s", err.msg);
+      mp_msgf(msg, cap, "%s", err.msg);
       return -1;
     }
   }
@@ -513,7 +514,7 @@ static void manifest_destroy(manifest *m) {
 
 static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
   if (m->read) {
-    if (m->err[0]) snprintf(msg, cap, "%s", m->err);
+    if (m->err[0]) mp_msgf(msg, cap, "%s", m->err);
     return m->err[0] ? -1 : 0;
   }
   m->read = true;
@@ -521,7 +522,7 @@ static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
   if (!f) {
     snprintf(m->err, sizeof m->err, "cannot read the manifest %s (graphs are selected by tag)",
              file);
-    snprintf(msg, cap, "%s", m->err);
+    mp_msgf(msg, cap, "%s", m->err);
     return -1;
   }
   char line[8192];
@@ -538,7 +539,7 @@ static int manifest_read(const char *file, manifest *m, char *msg, size_t cap) {
       }
       if (c_path < 0 || c_tags < 0) {
         snprintf(m->err, sizeof m->err, "%s: the header needs columns path and tags", file);
-        snprintf(msg, cap, "%s", m->err);
+        mp_msgf(msg, cap, "%s", m->err);
         fclose(f);
         return -1;
       }
@@ -581,7 +582,12 @@ static int add_path(const mp_experiment *e, manifest *m, const char *want, gsel 
         return 0;
       }
     }
-  snprintf(msg, cap, "graph file %s does not exist", file);
+  struct stat st;
+  int why = stat(file, &st) ? errno : 0; /* too long a name, no permission: not "does not exist" */
+  if (why && why != ENOENT)
+    mp_msgf(msg, cap, "graph file %s: %s", file, strerror(why));
+  else
+    mp_msgf(msg, cap, "graph file %s %s", file, why ? "does not exist" : "is not a regular file");
   free(file);
   return -1;
 }
@@ -595,13 +601,13 @@ static int add_tag(const mp_experiment *e, const manifest *m, const char *tag, g
     found++;
     char *file = resolve(e->manifest, m->path[r]);
     if (!file) {
-      snprintf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, m->path[r], tag);
+      mp_msgf(msg, cap, "%s: graph %s (tag %s) not found", e->manifest, m->path[r], tag);
       return -1;
     }
     add_sel(sel, n, m->path[r], file);
   }
   if (!found) {
-    snprintf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
+    mp_msgf(msg, cap, "%s: no graph is tagged '%s'", e->manifest, tag);
     return -1;
   }
   return 0;
@@ -646,12 +652,12 @@ static int select_graphs(const mp_experiment *e, gsel **out, int *n_out, char *m
         rc = add_tag(e, &m, is_tag ? want + 4 : want, &sel, &n, msg, cap);
     }
   if (!rc && !n) {
-    snprintf(msg, cap, "no graph is left in the selection");
+    mp_msgf(msg, cap, "no graph is left in the selection");
     rc = -1;
   }
   for (int i = 0; i < n && !rc; i++)
     if (mp_file_digest(sel[i].file, sel[i].digest)) {
-      snprintf(msg, cap, "%s: cannot read", sel[i].file);
+      mp_msgf(msg, cap, "%s: cannot read", sel[i].file);
       rc = -1;
     }
   manifest_destroy(&m);
@@ -720,7 +726,7 @@ static int expand_chains(const mp_experiment *e, char **in, int n_in, bool order
     mp_error err;
     if (mp_chain_check(order ? "\"order\" chain" : "\"place\" chain", in[i],
                        order ? MP_STAGE_ORDER : MP_STAGE_PLACE, &err)) {
-      snprintf(msg, cap, "%s", err.msg);
+      mp_msgf(msg, cap, "%s", err.msg);
       free_list(l, n);
       return -1;
     }
@@ -956,7 +962,7 @@ static void sort_unique(mp_matrix *m) {
 int mp_matrix_build(const mp_experiment *e, mp_matrix *m, char *msg, size_t cap) {
   memset(m, 0, sizeof *m);
   if (e->n_graphs == 0) {
-    snprintf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
+    mp_msgf(msg, cap, "no graphs: give \"graphs\" in the experiment or --graphs");
     return -1;
   }
   mp_remat_settings rs;

@@ -71,7 +71,7 @@ int mp_bench_print_graph_bound(const char *file, double baseline_limit_s, FILE *
   mp_instance in;
   mp_error err;
   if (mp_instance_load(file, NULL, &in, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   json_t *bound = json_object(), *base = json_object();
@@ -84,7 +84,7 @@ int mp_bench_print_graph_bound(const char *file, double baseline_limit_s, FILE *
     json_decref(base);
   }
   mp_instance_destroy(&in);
-  if (rc) snprintf(msg, cap, "cannot write the bound");
+  if (rc) mp_msgf(msg, cap, "cannot write the bound");
   return rc ? -2 : 0;
 }
 

@@ -306,7 +306,7 @@ static int entry_chains(const mp_experiment *e, const char *chain, char ***out, 
   }
   mp_error err;
   if (mp_chain_check("\"remat\" chain", chain, MP_STAGE_EVENTS, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   mp_list_push(out, n, chain);
@@ -328,7 +328,7 @@ static int entry_settings(const mp_experiment *e, const mp_remat_entry *r, mp_re
   char *const *w = r->n_bandwidths ? r->bandwidths : e->n_bandwidths ? e->bandwidths : graph_bw;
   int nw = r->n_bandwidths ? r->n_bandwidths : e->n_bandwidths ? e->n_bandwidths : 1;
   if (!nb) {
-    snprintf(msg, cap, "\"remat\": '%s' needs budgets (\"budgets\": [\"0.8x\", ...])", r->chain);
+    mp_msgf(msg, cap, "\"remat\": '%s' needs budgets (\"budgets\": [\"0.8x\", ...])", r->chain);
     free_list(ch, nc);
     return -1;
   }
@@ -347,7 +347,7 @@ int mp_remat_settings_build(const mp_experiment *e, mp_remat_settings *out, char
     const mp_remat_entry *r = &e->remat[i];
     if (!strcmp(r->chain, "none")) {
       if (r->n_budgets || r->n_bandwidths) {
-        snprintf(msg, cap, "\"remat\": \"none\" takes no budgets or bandwidth");
+        mp_msgf(msg, cap, "\"remat\": \"none\" takes no budgets or bandwidth");
         mp_remat_settings_destroy(out);
         return -1;
       }
@@ -361,7 +361,7 @@ int mp_remat_settings_build(const mp_experiment *e, mp_remat_settings *out, char
     }
   }
   if (!chains && (e->n_budgets || e->n_bandwidths)) {
-    snprintf(msg, cap, "\"budgets\" and \"bandwidth\" apply to recomputation cells: give "
+    mp_msgf(msg, cap, "\"budgets\" and \"bandwidth\" apply to recomputation cells: give "
              "\"remat\" (events solvers)");
     mp_remat_settings_destroy(out);
     return -1;

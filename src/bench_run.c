@@ -223,7 +223,7 @@ static int spawn(runner *R, job *j, int slot, char **argv, double limit, char *m
   rlim_t mem = (rlim_t)(R->e->mem_limit_mb * 1048576.0);
   pid_t pid = fork();
   if (pid < 0) {
-    snprintf(msg, cap, "fork: %s", strerror(errno));
+    mp_msgf(msg, cap, "fork: %s", strerror(errno));
     return -1;
   }
   if (pid == 0) {
@@ -288,7 +288,7 @@ static int scratch_lost_it(runner *R, bool no_output, bool killed, char *msg, si
 static int db_failed(runner *R, char *msg, size_t cap) {
   char sub[512];
   snprintf(sub, sizeof sub, "%s", msg);
-  snprintf(msg, cap, "%s: %s", R->o->results, sub);
+  mp_msgf(msg, cap, "%s: %s", R->o->results, sub);
   return -1;
 }
 
@@ -598,7 +598,7 @@ static void kill_all(runner *R) {
 static int stopped(runner *R, char *msg, size_t cap) {
   kill_all(R);
   R->st->interrupted = (int)g_stop;
-  snprintf(msg, cap, "interrupted by signal %d%s: %d cells done, rerun to resume", (int)g_stop,
+  mp_msgf(msg, cap, "interrupted by signal %d%s: %d cells done, rerun to resume", (int)g_stop,
            R->stopped_by, R->done);
   return -1;
 }
@@ -667,14 +667,14 @@ static int plan_work(runner *R, char *msg, size_t cap) {
 static int find_programs(runner *R, char *msg, size_t cap) {
   ssize_t l = readlink("/proc/self/exe", R->self, sizeof R->self - 1);
   if (l <= 0) {
-    snprintf(msg, cap, "cannot find the memplan program (/proc/self/exe)");
+    mp_msgf(msg, cap, "cannot find the memplan program (/proc/self/exe)");
     return -1;
   }
   R->self[l] = 0;
   snprintf(R->prog, sizeof R->prog, "%s", R->o->memplan ? R->o->memplan : R->self);
   struct stat st; /* a directory passes access(X_OK): every cell would fail */
   if (access(R->prog, X_OK) || stat(R->prog, &st) || !S_ISREG(st.st_mode)) {
-    snprintf(msg, cap, "%s: not an executable file", R->prog);
+    mp_msgf(msg, cap, "%s: not an executable file", R->prog);
     return -1;
   }
   return 0;
@@ -775,6 +775,8 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   R.t_start = R.last_progress = R.last_beat = mp_now();
   handlers old;
   catch_stops(&old);
+  struct stat before;
+  bool made = stat(o->results, &before) && errno == ENOENT; /* this run makes the file */
   int rc = set_up(&R, msg, cap);
   if (!rc) {
     st->started = true;
@@ -783,6 +785,8 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
   }
   release_stops(&old);
   free_runner(&R);
+  /* a failed run's new file, only if it holds nothing (a stopped run's stays: rerun to resume) */
+  if (rc && made && !st->interrupted) mp_db_discard_unused(o->results, !o->shared_fs);
   st->wall_s = mp_now() - R.t_start;
   return rc;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "bench_scratch.h"
+#include "util.h"
 #include "owner.h"
 
 #define PREFIX "memplan-bench-"
@@ -68,7 +69,7 @@ int mp_scratch_probe(const char *dir, char *msg, size_t cap) {
   if (fd >= 0 && close(fd) && !err) err = errno;
   unlink(p);
   if (!err) return 0;
-  snprintf(msg, cap, "cannot write scratch files in %s: %s (bench needs TMPDIR writable, with room "
+  mp_msgf(msg, cap, "cannot write scratch files in %s: %s (bench needs TMPDIR writable, with room "
            "for each child's output)", dir, strerror(err));
   return -1;
 }
@@ -80,7 +81,7 @@ static int write_owner(const char *dir, char *msg, size_t cap) {
   FILE *f = fopen(p, "w");
   int bad = !f || fprintf(f, "%s\n%ld\n%s\n%s\n", o->host, o->pid, o->start, o->boot) < 0;
   if (f && fclose(f)) bad = 1;
-  if (bad) snprintf(msg, cap, "cannot write scratch files in %s: %s", dir, strerror(errno));
+  if (bad) mp_msgf(msg, cap, "cannot write scratch files in %s: %s", dir, strerror(errno));
   return bad ? -1 : 0;
 }
 

@@ -119,7 +119,7 @@ static int chain_ok(const char *s, const char *v, char *msg, size_t cap) {
   mp_error err;
   snprintf(what, sizeof what, "--%s", s);
   if (mp_list_split(what, v, &names, &n, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return 0;
   }
   mp_list_free(names, n);
@@ -131,7 +131,7 @@ static int chain_ok(const char *s, const char *v, char *msg, size_t cap) {
                                              : MP_STAGE_EVENTS;
   snprintf(what, sizeof what, "--%s chain", s);
   if (mp_chain_check(what, v, kind, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return 0;
   }
   return 1;
@@ -209,14 +209,14 @@ int mp_experiment_set(mp_experiment *e, const char *setting, const char *value, 
   int rc = set_text(e, s, v, add, msg, cap);
   if (rc > 0) rc = set_number(e, s, v);
   if (rc > 0) {
-    snprintf(msg, cap, "unknown option '--%s'", s);
+    mp_msgf(msg, cap, "unknown option '--%s'", s);
     return -1;
   }
   if (rc == 0 || msg[0]) return rc ? -1 : 0;
   if (!strcmp(s, "order") || !strcmp(s, "place") || !strcmp(s, "remat"))
-    snprintf(msg, cap, "bad value '%s' for --%s (one chain per option, written greedy,sa; "
+    mp_msgf(msg, cap, "bad value '%s' for --%s (one chain per option, written greedy,sa; "
              "repeat --%s for several)", v, s, s);
   else
-    snprintf(msg, cap, "bad value '%s' for --%s", v, s);
+    mp_msgf(msg, cap, "bad value '%s' for --%s", v, s);
   return -1;
 }

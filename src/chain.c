@@ -90,9 +90,14 @@ mp_err mp_solver_options(const mp_solver *s, int n_sets, const char *const *sets
   return MP_OK;
 }
 
-/* Every override must name an option of some stage. */
+/* Every override must be NAME=VALUE (its form first: "sa.iters" alone was
+ * said to belong to no solver) and name an option of some stage. */
 static mp_err check_sets(const mp_chain *ch, int n_sets, const char *const *sets, mp_error *err) {
   for (int k = 0; k < n_sets; k++) {
+    if (!strchr(sets[k], '=')) {
+      mp_errorf(err, "option '%s': expected NAME=VALUE or SOLVER.NAME=VALUE", sets[k]);
+      return MP_EUSAGE;
+    }
     bool found = false;
     for (int s = 0; s < ch->n && !found; s++) {
       const char *name;

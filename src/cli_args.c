@@ -1,6 +1,7 @@
 /* cli_args.c - exact option names and values (see cli_args.h), with the
  * library's own number reading (memplan.h): the CLI's parsing layer. */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -33,7 +34,16 @@ int mp_opt_flag(const char *cmd, const mp_opt *o) {
   return -1;
 }
 
-int mp_opt_once(const char *cmd, mp_seen *seen, const char *name, const char *value) {
+bool mp_opt_listed(const char *names, const char *name) {
+  size_t len = strlen(name);
+  for (const char *p = names && len ? strstr(names, name) : NULL; p; p = strstr(p + 1, name))
+    if (p > names && p[-1] == ' ' && p[len] == ' ') return true;
+  return false;
+}
+
+int mp_opt_once(const char *cmd, mp_seen *seen, const char *repeatable, const char *name,
+                const char *value) {
+  if (mp_opt_listed(repeatable, name)) return 0;
   for (int k = 0; k < seen->n; k++)
     if (!strcmp(seen->name[k], name)) {
       fprintf(stderr, "memplan %s: %s%s given twice ('%s', '%s'): give it once (the second "
@@ -42,18 +52,10 @@ int mp_opt_once(const char *cmd, mp_seen *seen, const char *name, const char *va
       return -1;
     }
   if (seen->n < (int)(sizeof seen->name / sizeof *seen->name)) {
-    seen->name[seen->n] = name;
+    snprintf(seen->name[seen->n], sizeof seen->name[0], "%s", name);
     seen->value[seen->n++] = value ? value : "";
   }
   return 0;
-}
-
-/* Is option `name` (without "--") one of the blank-separated `names`? */
-static bool listed(const char *names, const char *name) {
-  size_t len = strlen(name);
-  for (const char *p = names ? strstr(names, name) : NULL; p; p = strstr(p + 1, name))
-    if (p > names && p[-1] == ' ' && p[len] == ' ') return true;
-  return false;
 }
 
 int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *opts,
@@ -73,7 +75,7 @@ int mp_args_exact(const char *cmd, int argc, char **argv, const struct option *o
     if (o->has_arg == no_argument && mp_opt_flag(cmd, &a)) return -1;
     if (o->has_arg != required_argument) continue;
     const char *v = mp_opt_take(&a, &i); /* past its value */
-    if (!listed(repeatable, o->name) && mp_opt_once(cmd, &seen, o->name, v)) return -1;
+    if (mp_opt_once(cmd, &seen, repeatable, o->name, v)) return -1;
   }
   return 0;
 }
@@ -233,6 +235,11 @@ int mp_arg_out_place(const char *cmd, const char *opt, const char *path) {
   if (!path) return 0;
   if (!path[0]) {
     fprintf(stderr, "memplan %s: %s '': an empty file name\n", cmd, opt);
+    return -1;
+  }
+  if (strlen(path) >= PATH_MAX) { /* its folder is no "missing" folder */
+    fprintf(stderr, "memplan %s: %s %.100s...: a path of %zu bytes, longer than the system allows "
+            "(PATH_MAX %d)\n", cmd, opt, path, strlen(path), PATH_MAX);
     return -1;
   }
   if (mp_arg_not_dir(cmd, opt, path)) return -1;

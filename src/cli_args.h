@@ -37,13 +37,19 @@ typedef struct mp_opt {
  * used to replace the first without a word: `--budget 1000 --budget 2000`,
  * `--out a --out b`, `bench --results a --results b`). */
 typedef struct mp_seen {
-  const char *name[48], *value[48];
+  char name[48][64];
+  const char *value[48];
   int n;
 } mp_seen;
-/* Option `name` ("--out", or "out": a static string) with `value`: -1
- * after a usage message naming both values when `name` was met before, else
- * 0 (and it is recorded). */
-int mp_opt_once(const char *cmd, mp_seen *seen, const char *name, const char *value);
+/* Is `name` one of the blank-separated `names` (" --order --set ", or
+ * " order set " for names without "--"; NULL: none)? */
+bool mp_opt_listed(const char *names, const char *name);
+/* Every subcommand's refusal of an option given twice: option `name`
+ * ("--out", or "out") with `value`, unless it is one of `repeatable` (as
+ * mp_opt_listed reads them; NULL: none is).  -1 after a usage message
+ * naming both values when it was met before, else 0 (it is recorded). */
+int mp_opt_once(const char *cmd, mp_seen *seen, const char *repeatable, const char *name,
+                const char *value);
 
 /* Read argv[i] (i < argc) into o. */
 void mp_opt_read(int argc, char **argv, int i, mp_opt *o);

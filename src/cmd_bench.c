@@ -168,10 +168,7 @@ static int bench_option(int argc, char **argv, int *i, memplan_experiment *e, be
     return usage_err(c->msg);
   }
   mp_opt_take(&opt, i);
-  static const char repeatable[] = " --order --place --remat --set ";
-  char key[64];
-  snprintf(key, sizeof key, " %.60s ", a);
-  if (!strstr(repeatable, key) && mp_opt_once("bench", &c->seen, valued[known], v))
+  if (mp_opt_once("bench", &c->seen, " --order --place --remat --set ", valued[known], v))
     return MP_EXIT_USAGE;
   int r = run_option(a, v, c);
   if (r > 0) return experiment_option(a, v, e, c);
@@ -366,13 +363,13 @@ int mp_cmd_export(int argc, char **argv) {
            "Every row and column of a results file as CSV, sorted by the cell key.");
       return MP_EXIT_OK;
     } else if (!strcmp(o.name, "--format") && o.value) {
-      if (mp_opt_once("export", &seen, "--format", o.value)) return MP_EXIT_USAGE;
+      if (mp_opt_once("export", &seen, NULL, "--format", o.value)) return MP_EXIT_USAGE;
       if (strcmp(mp_opt_take(&o, &i), "csv")) {
         fprintf(stderr, "memplan export: only --format csv\n");
         return MP_EXIT_USAGE;
       }
     } else if (!strcmp(o.name, "--out") && o.value) {
-      if (mp_opt_once("export", &seen, "--out", o.value)) return MP_EXIT_USAGE;
+      if (mp_opt_once("export", &seen, NULL, "--out", o.value)) return MP_EXIT_USAGE;
       out = mp_opt_take(&o, &i);
     } else if (argv[i][0] != '-' && !in) {
       in = argv[i];
@@ -490,8 +487,7 @@ static int table_option(int argc, char **argv, int *i, table_cli *c) {
     return MP_EXIT_USAGE;
   }
   mp_opt_take(&opt, i);
-  bool repeatable = !strcmp(a, "--solver") || !strcmp(a, "--baseline");
-  if (!repeatable && mp_opt_once("table", &c->seen, with_value[k], v)) return MP_EXIT_USAGE;
+  if (mp_opt_once("table", &c->seen, " --solver --baseline ", with_value[k], v)) return MP_EXIT_USAGE;
   if (!strcmp(a, "--format")) o->format = v;
   else if (!strcmp(a, "--view")) o->view = v;
   else if (!strcmp(a, "--metric")) o->metric = v;

@@ -24,15 +24,13 @@ static int parse_common(int argc, char **argv, const char *cmd, memplan_load_opt
                         const char **fmt, int64_t *align, const char **pos, int *npos) {
   *npos = 0;
   mp_seen seen = {.n = 0};
-  static const char *const single[] = {"--input-format", "--size-attr", "--cost-attr", "--format",
-                                       "--align", NULL};
   for (int i = 1; i < argc; i++) {
     mp_opt o;
     mp_opt_read(argc, argv, i, &o);
     const char *a = o.name;
     bool has_val = o.value != NULL;
-    for (int k = 0; single[k] && has_val; k++)
-      if (!strcmp(a, single[k]) && mp_opt_once(cmd, &seen, single[k], o.value)) return -1;
+    bool valued = has_val && a[0] == '-' && a[1] && strcmp(a, "--toposort"); /* each one once */
+    if (valued && mp_opt_once(cmd, &seen, NULL, a, o.value)) return -1;
     if (!strcmp(a, "--toposort")) {
       if (mp_opt_flag(cmd, &o)) return -1;
       lo->toposort = true;

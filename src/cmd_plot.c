@@ -95,10 +95,8 @@ static int plot_option(int argc, char **argv, int *i, plot_cli *c) {
   }
   if (check_applies(argv[1], a)) return -1;
   mp_opt_take(&opt, i);
-  static const char *const single[] = {"--graph", "--seed", "--time-limit", "--align", "--agg",
-                                       "--max-overhead", NULL};
-  for (int k = 0; single[k]; k++)
-    if (!strcmp(a, single[k]) && mp_opt_once("plot", &c->seen, single[k], v)) return -1;
+  /* --place twice has its own message below: one chain */
+  if (mp_opt_once("plot", &c->seen, " --out --plan --order --place --set ", a, v)) return -1;
   if (!strcmp(a, "--out")) c->outs[o->n_outs++] = v;
   else if (!strcmp(a, "--plan")) c->plans[o->n_plans++] = v;
   else if (!strcmp(a, "--graph")) o->graph = v;

@@ -123,9 +123,23 @@ static size_t scan_value(const char *b, size_t len, size_t p, size_t *count) {
 }
 
 /* ---- messages ---- */
+/* The line of the first NUL byte of the file, or 0: jansson takes a NUL
+ * for the end of the text ("end of file expected near end of file"). */
+static int nul_line(const char *path) {
+  FILE *f = fopen(path, "rb");
+  int line = 1, c;
+  while (f && (c = getc(f)) != EOF && c != 0) line += c == '\n';
+  bool nul = f && c == 0;
+  if (f) fclose(f);
+  return nul ? line : 0;
+}
+
 static void report_je(const char *path, const json_error_t *je, int line, int column,
                       mp_error *err) {
-  if (strstr(je->text, "too big"))
+  int at = strstr(je->text, "near end of file") ? nul_line(path) : 0;
+  if (at)
+    mp_errorf(err, "%s:%d: a NUL byte (not a text file?)", path, at);
+  else if (strstr(je->text, "too big"))
     mp_errorf(err, "%s:%d: a number overflows (%s)", path, line, je->text);
   else
     mp_errorf(err, "%s:%d:%d: not valid JSON: %s", path, line, column, je->text);

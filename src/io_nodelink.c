@@ -244,6 +244,10 @@ static int bytes_of(json_t *x, const nl_doc *d, int v, const char *what, int64_t
   if (!x || json_is_null(x)) return 0;
   const char *why;
   int64_t b;
+  double r = json_is_real(x) ? json_real_value(x) : 0;
+  if (fabs(r) > (double)MP_MAX_SIZE) /* 1e30 was "not exact as a real" */
+    return mp_errorf(err, "%s: node %d: %s %g %s", d->path, v, what, r,
+                     r < 0 ? "is negative" : "overflows (at most 2^56 bytes)");
   if (mp_json_exact_int(x, &b, &why))
     return mp_errorf(err, "%s: node %d: %s is %s", d->path, v, what, why);
   if (b < 0) return mp_errorf(err, "%s: node %d: negative %s %lld", d->path, v, what, (long long)b);

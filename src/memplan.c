@@ -3,6 +3,7 @@
  * (memplan_int.h); the instance caches the baseline so it is computed once
  * per alignment.  Event plans: memplan_events.c. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -25,13 +26,13 @@ _Static_assert((int)MEMPLAN_DECIDES_BOTH == (int)MP_DECIDES_BOTH &&
                "MEMPLAN_DECIDES_* mirror MP_DECIDES_*");
 
 void mp_api_error(memplan_error *err, const char *msg) {
-  if (err) snprintf(err->msg, sizeof err->msg, "%s", msg);
+  if (err) mp_msgf(err->msg, sizeof err->msg, "%s", msg);
 }
 
 memplan_err mp_api_fail(memplan_error *err, memplan_err code, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  if (err) vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+  if (err) mp_vmsgf(err->msg, sizeof err->msg, fmt, ap);
   va_end(ap);
   return code;
 }
@@ -415,9 +416,13 @@ memplan_err memplan_result_write_plan(const memplan_result *r, const char *path,
     mp_api_error(err, e.msg);
     return MEMPLAN_EIO;
   }
+  errno = 0; /* a failed write sets it: the reason, not an older call's */
   if (mp_plan_write(of.fp, &r->owner->in, &r->r)) {
+    int why = errno;
     mp_out_abort(&of);
-    if (err) snprintf(err->msg, sizeof err->msg, "%s: cannot write the plan", path ? path : "stdout");
+    if (err)
+      snprintf(err->msg, sizeof err->msg, "%s: cannot write the plan%s%s",
+               path && strcmp(path, "-") ? path : "standard output", why ? ": " : "", why ? strerror(why) : "");
     return MEMPLAN_EIO;
   }
   if (mp_out_commit(&of, &e)) {

@@ -2,6 +2,7 @@
  * files and tables: opaque handles over bench.h's experiment and matrix,
  * option structs copied into the harness's, error codes from its -1s. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,7 +170,8 @@ memplan_err memplan_results_merge(const char *out, const char *const *in, int n_
     return mp_api_fail(err, MEMPLAN_EUSAGE,
                        "merge: no output, or n_in %d with inputs missing or NULL", n_in);
   for (int i = 0; i < n_in; i++)
-    if (access(in[i], R_OK)) return mp_api_fail(err, MEMPLAN_EINPUT, "%s: cannot read", in[i]);
+    if (access(in[i], R_OK))
+      return mp_api_fail(err, MEMPLAN_EINPUT, "%s: cannot read: %s", in[i], strerror(errno));
   if (mp_db_merge(out, in, n_in, added, msg, sizeof msg) == 0) return MEMPLAN_OK;
   mp_api_error(err, msg);
   return MEMPLAN_EINPUT;

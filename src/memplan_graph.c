@@ -115,7 +115,7 @@ memplan_err memplan_instance_write(const memplan_instance *in, const char *path,
     int why = errno;
     mp_out_abort(&of);
     return mp_api_fail(err, MEMPLAN_EIO, "%s: write error%s%s",
-                       path && strcmp(path, "-") ? path : "stdout", why ? ": " : "",
+                       path && strcmp(path, "-") ? path : "standard output", why ? ": " : "",
                        why ? strerror(why) : "");
   }
   if (mp_out_commit(&of, &e)) {

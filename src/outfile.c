@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -18,7 +19,7 @@
  * pipe) is never replaced: it is written directly and its errors reported.
  * A directory is refused.  The temporary file is made without a name in
  * the destination's folder (O_TMPFILE) and only linked as `path.tmp.PID`
- * (temp_name) just before the rename: a SIGKILL while writing leaves nothing.  A file
+ * (mp_temp_name) just before the rename: a SIGKILL while writing leaves nothing.  A file
  * system without O_TMPFILE gets the named file from the start. */
 /* Where a chain of symbolic links ends (it may not exist yet), malloc'ed;
  * NULL when path is no link. */
@@ -87,25 +88,40 @@ static int link_anon(mp_outfile *o) {
 
 const char *mp_out_tmp_path(const mp_outfile *o) { return o->anon ? o->proc : o->tmp; }
 
-/* The temporary name of path: `path.tmp.PID`.  A file name within a few
- * bytes of NAME_MAX has no room for the suffix (a 250-byte name could not
- * be written at all), so its name is cut to make room, and numbered so
- * that two cut names of one process (plot's several --out) stay apart. */
-static char *temp_name(const char *path) {
-  static unsigned cut_names;
+/* Every temporary name of path begins `path.tmp.` or `path.tmp.TAG.`, the
+ * process id follows.  A file name within a few bytes of NAME_MAX (less
+ * `reserve`, the room a SQLite file needs for "-journal") has no room for
+ * that (a 250-byte name could not be written at all), so it is cut to make
+ * room for the longest such name, and *cut is set: the name is then
+ * numbered too, so that two cut names of one process (plot's several
+ * --out) stay apart.  malloc'ed. */
+char *mp_temp_prefix(const char *path, const char *tag, size_t reserve, bool *cut) {
   const char *slash = strrchr(path, '/');
   const char *base = slash ? slash + 1 : path;
-  char suffix[64];
-  snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+  char mid[80];
+  snprintf(mid, sizeof mid, ".tmp.%.40s%s", tag ? tag : "", tag ? "." : "");
+  size_t longest = strlen(mid) + 20 + 11 + reserve; /* a pid, ".N" */
   size_t keep = strlen(base);
-  if (keep + strlen(suffix) > NAME_MAX) {
-    snprintf(suffix, sizeof suffix, ".tmp.%ld.%u", (long)getpid(), cut_names++);
-    keep = NAME_MAX - strlen(suffix);
-  }
+  *cut = keep + longest > NAME_MAX;
+  if (*cut) keep = NAME_MAX > longest ? NAME_MAX - longest : 1;
   size_t dir = (size_t)(base - path);
-  char *t = mp_xmalloc(dir + keep + strlen(suffix) + 1);
+  char *t = mp_xmalloc(dir + keep + strlen(mid) + 1);
   memcpy(t, path, dir + keep);
-  strcpy(t + dir + keep, suffix);
+  strcpy(t + dir + keep, mid);
+  return t;
+}
+
+char *mp_temp_name(const char *path, const char *tag, size_t reserve) {
+  static unsigned cut_names;
+  bool cut;
+  char *prefix = mp_temp_prefix(path, tag, reserve, &cut);
+  size_t n = strlen(prefix) + 40;
+  char *t = mp_xmalloc(n);
+  if (cut)
+    snprintf(t, n, "%s%ld.%u", prefix, (long)getpid(), cut_names++);
+  else
+    snprintf(t, n, "%s%ld", prefix, (long)getpid());
+  free(prefix);
   return t;
 }
 
@@ -138,7 +154,7 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err) {
   o->path = mp_xmalloc(n);
   snprintf(o->path, n, "%s", dst);
   free(target);
-  o->tmp = temp_name(o->path);
+  o->tmp = mp_temp_name(o->path, NULL, 0);
   o->fp = open_anon(o);
   if (!o->fp) o->fp = fopen(o->tmp, "w");
   if (!o->fp) {
@@ -157,7 +173,9 @@ int mp_out_commit(mp_outfile *o, mp_error *err) {
   if (fflush(o->fp) || ferror(o->fp)) rc = -1, e = errno;
   if (o->fp == stdout) {
     memset(o, 0, sizeof *o);
-    return rc ? mp_errorf(err, "standard output: write error: %s", strerror(e ? e : EIO)) : 0;
+    if (!rc) return 0;
+    clearerr(stdout); /* said here, with its reason: main's last check of stdout would say it again */
+    return mp_errorf(err, "standard output: write error: %s", strerror(e ? e : EIO));
   }
   if (!rc && o->tmp && fsync(fileno(o->fp))) rc = -1, e = errno;
   bool named = !o->anon; /* does o->tmp exist now? */
@@ -179,6 +197,9 @@ int mp_out_commit(mp_outfile *o, mp_error *err) {
 }
 
 void mp_out_abort(mp_outfile *o) {
+  /* stdout's write error is the caller's to say, with its reason: main's
+   * last check of stdout would say it again (flushing what is left) */
+  if (o->fp == stdout) __fpurge(stdout), clearerr(stdout);
   if (o->fp && o->fp != stdout) fclose(o->fp); /* an anonymous file goes with it */
   if (o->tmp && !o->anon) unlink(o->tmp);
   free(o->path);

@@ -24,6 +24,13 @@ int mp_out_open(mp_outfile *o, const char *path, mp_error *err);
  * name); NULL for stdout or a file written in place. */
 const char *mp_out_tmp_path(const mp_outfile *o);
 int mp_out_commit(mp_outfile *o, mp_error *err);
+/* The temporary name of path for this process, malloc'ed: `path.tmp.PID`,
+ * or `path.tmp.TAG.PID` (tag NULL: none), its file name cut to leave
+ * `reserve` bytes of NAME_MAX free (then numbered: `.N` follows).
+ * mp_temp_prefix is what every such name begins with (*cut: it was cut),
+ * for a sweep of the names left by killed processes. */
+char *mp_temp_name(const char *path, const char *tag, size_t reserve);
+char *mp_temp_prefix(const char *path, const char *tag, size_t reserve, bool *cut);
 void mp_out_abort(mp_outfile *o);
 
 #endif

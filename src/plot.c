@@ -197,7 +197,7 @@ int mp_plot_pareto(const char *const *in, int nin, const char *graph, bool best,
   }
   int rc = 0;
   if (!np) {
-    snprintf(msg, cap, "no planned runs of graph '%s' in the results", graph);
+    mp_msgf(msg, cap, "no planned runs of graph '%s' in the results", graph);
     rc = -1;
   }
   pareto_pic q = {pt, np, n_base, graph, best};

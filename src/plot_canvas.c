@@ -41,7 +41,7 @@ int mp_canvas_open(mp_canvas *c, const char *path, FILE *fp, double w, double h,
   c->fp = fp;
   const char *why = mp_plot_format_error(path);
   if (why) {
-    snprintf(msg, cap, "%s: %s", path, why);
+    mp_msgf(msg, cap, "%s: %s", path, why);
     return -1;
   }
   c->png = ends_with(path, ".png");
@@ -49,7 +49,7 @@ int mp_canvas_open(mp_canvas *c, const char *path, FILE *fp, double w, double h,
   else if (ends_with(path, ".pdf")) c->surf = cairo_pdf_surface_create_for_stream(write_fp, fp, w, h);
   else c->surf = cairo_svg_surface_create_for_stream(write_fp, fp, w, h);
   if (cairo_surface_status(c->surf) != CAIRO_STATUS_SUCCESS) {
-    snprintf(msg, cap, "%s: %s", path, cairo_status_to_string(cairo_surface_status(c->surf)));
+    mp_msgf(msg, cap, "%s: %s", path, cairo_status_to_string(cairo_surface_status(c->surf)));
     cairo_surface_destroy(c->surf);
     return -1;
   }
@@ -72,8 +72,8 @@ int mp_canvas_close(mp_canvas *c, char *msg, size_t cap) {
   cairo_surface_destroy(c->surf);
   if (st == CAIRO_STATUS_SUCCESS) return 0;
   int e = errno;
-  if (st == CAIRO_STATUS_WRITE_ERROR && e) snprintf(msg, cap, "%s: cannot write: %s", c->path, strerror(e));
-  else snprintf(msg, cap, "%s: cannot write: %s", c->path, cairo_status_to_string(st));
+  if (st == CAIRO_STATUS_WRITE_ERROR && e) mp_msgf(msg, cap, "%s: cannot write: %s", c->path, strerror(e));
+  else mp_msgf(msg, cap, "%s: cannot write: %s", c->path, cairo_status_to_string(st));
   return -1;
 }
 
@@ -102,14 +102,14 @@ int mp_plot_each_out(const char *outs, mp_plot_draw_fn draw, void *ctx, char *ms
   for (int i = 0; i < n && !rc; i++) {
     nth_out(outs, i, name[i], sizeof name[i]);
     mp_error err; /* a bad format fails in mp_canvas_open, before any commit */
-    if (mp_out_open(&of[i], name[i], &err)) rc = -2, snprintf(msg, cap, "%s", err.msg);
+    if (mp_out_open(&of[i], name[i], &err)) rc = -2, mp_msgf(msg, cap, "%s", err.msg);
     else opened++;
   }
   for (int i = 0; i < opened && !rc; i++) rc = draw(ctx, name[i], of[i].fp, msg, cap);
   for (int i = 0; i < opened; i++) {
     mp_error err;
     if (rc) mp_out_abort(&of[i]);
-    else if (mp_out_commit(&of[i], &err)) rc = -2, snprintf(msg, cap, "%s", err.msg);
+    else if (mp_out_commit(&of[i], &err)) rc = -2, mp_msgf(msg, cap, "%s", err.msg);
   }
   free(of);
   free(name);

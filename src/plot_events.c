@@ -50,14 +50,14 @@ static int read_offsets(json_t *o, mp_event_plan *p, char *msg, size_t cap) {
   for (int i = 0; i < p->prob.n; i++) {
     json_t *x = json_is_object(offs) ? json_object_get(offs, p->prob.ids[i]) : NULL;
     if (!json_is_integer(x)) {
-      snprintf(msg, cap, "the plan has no offset for residency '%s'", p->prob.ids[i]);
+      mp_msgf(msg, cap, "the plan has no offset for residency '%s'", p->prob.ids[i]);
       return -1;
     }
     p->offsets[i] = json_integer_value(x);
   }
   mp_error err;
   if (mp_verify_offsets(&p->prob, p->offsets, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   return 0;
@@ -67,14 +67,14 @@ static int read_offsets(json_t *o, mp_event_plan *p, char *msg, size_t cap) {
 static int read_events(const mp_graph *g, json_t *o, mp_event_plan *p, char *msg, size_t cap) {
   mp_error err;
   if (mp_events_from_json(g, json_object_get(o, "events"), &p->ev, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   json_t *bw = json_object_get(o, "bandwidth"), *al = json_object_get(o, "align");
   p->bandwidth = json_is_number(bw) ? json_number_value(bw) : g->host_bandwidth;
   p->align = json_is_integer(al) && json_integer_value(al) > 0 ? json_integer_value(al) : 64;
   if (mp_events_verify(g, &p->ev, p->bandwidth, NULL, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   mp_events_problem(g, &p->ev, p->align, &p->prob, &p->res);
@@ -97,7 +97,7 @@ int mp_event_plan_load(const mp_graph *g, const char *path, bool need_offsets, m
   if (!rc && need_offsets) rc = read_offsets(o, p, sub, sizeof sub);
   if (!rc) plan_label(o, path, p->label, sizeof p->label);
   if (rc) {
-    snprintf(msg, cap, "%s: %s", path, sub);
+    mp_msgf(msg, cap, "%s: %s", path, sub);
     mp_event_plan_destroy(p);
   }
   json_decref(o);

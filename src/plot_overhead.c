@@ -216,7 +216,7 @@ int mp_plot_overhead(const char *const *in, int nin, const char *graph, bool bes
     points += P.s[i].n;
   }
   if (!rc && !points) {
-    snprintf(msg, cap, "no planned recomputation runs%s%s in the results", graph ? " of " : "",
+    mp_msgf(msg, cap, "no planned recomputation runs%s%s in the results", graph ? " of " : "",
              graph ? graph : "");
     rc = -1;
   }

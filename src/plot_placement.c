@@ -21,12 +21,12 @@ static int load_order_plan(const mp_instance *in, const char *plan, mp_problem *
                            char *msg, size_t cap) {
   mp_error err;
   if (mp_plan_verify(in, plan, 0, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   if (!in->g) {
     if (mp_csv_read(plan, p, &err)) {
-      snprintf(msg, cap, "%s", err.msg);
+      mp_msgf(msg, cap, "%s", err.msg);
       return -1;
     }
     *off = mp_xmalloc(sizeof(int64_t) * (size_t)(p->n ? p->n : 1));
@@ -260,7 +260,7 @@ static int obtain(const mp_instance *in, const char *plan, const mp_run_spec *sp
     mp_run_spec run = *spec;
     run.no_baseline = true; /* the chart shows no reduction; the baseline is quadratic at scale */
     if (mp_run(in, &run, &s->r) || !s->r.has_figures) {
-      snprintf(msg, cap, "%s", s->r.msg);
+      mp_msgf(msg, cap, "%s", s->r.msg);
       return -1;
     }
     h->p = &s->r.prob, h->off = s->r.offsets;
@@ -292,14 +292,14 @@ int mp_plot_placement(const char *file, const char *plan, const mp_run_spec *spe
   mp_instance in;
   mp_error err;
   if (mp_instance_load(file, NULL, &in, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   source s;
   chart h = {.name = mp_instance_name(&in), .graph = in.g != NULL};
   int rc = obtain(&in, plan, spec, &s, &h, msg, cap);
   if (!rc && h.p->n == 0) {
-    snprintf(msg, cap, "%s: no buffers to draw", file);
+    mp_msgf(msg, cap, "%s: no buffers to draw", file);
     rc = -1;
   }
   if (!rc) {

@@ -64,7 +64,7 @@ static int order_curve(const mp_instance *in, const mp_run_spec *base, const cha
   mp_err e = mp_run(in, &spec, &r);
   int rc = 0;
   if (e == MP_EUSAGE) {
-    snprintf(msg, cap, "%s: %s", order, r.msg);
+    mp_msgf(msg, cap, "%s: %s", order, r.msg);
     rc = -1;
   } else if (e || !r.has_figures) { /* a refusal (size cap) or a failure */
     fprintf(stderr, "memplan plot: %s left out: %s\n", order, r.msg);
@@ -114,7 +114,7 @@ static int collect(profile *P, const mp_instance *in, const char *const *orders,
   for (int i = 0; i < np; i++)
     if (plan_curve(P, plans[i], i == 0, &P->c[P->nc++], msg, cap)) return -1;
   if (!P->nc) {
-    snprintf(msg, cap, "%s: no solver gave an order", P->name);
+    mp_msgf(msg, cap, "%s: no solver gave an order", P->name);
     return -1;
   }
   return 0;
@@ -257,12 +257,12 @@ int mp_plot_profile(const char *file, const char *const *orders, int n_orders,
   mp_instance in;
   mp_error err;
   if (mp_instance_load(file, NULL, &in, &err)) {
-    snprintf(msg, cap, "%s", err.msg);
+    mp_msgf(msg, cap, "%s", err.msg);
     return -1;
   }
   int rc = 0;
   if (!in.g || in.g->n == 0) {
-    snprintf(msg, cap, "%s: %s", file,
+    mp_msgf(msg, cap, "%s: %s", file,
              in.g ? "an empty graph has no profile"
                   : "a profile over steps needs a graph (this is a fixed-lifetime file)");
     rc = -1;

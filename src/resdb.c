@@ -12,6 +12,8 @@
  * triggers, another application id) or that fails PRAGMA quick_check is
  * refused before anything is written. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <sqlite3.h>
 #include <stddef.h>
@@ -132,7 +134,7 @@ void mp_rows_destroy(mp_row *rows, int n) {
 int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap) {
   char *e = NULL;
   if (sqlite3_exec(db, sql, NULL, NULL, &e) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", e ? e : sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", e ? e : sqlite3_errmsg(db));
     sqlite3_free(e);
     return -1;
   }
@@ -318,22 +320,38 @@ static int write_probe(sqlite3 *db, bool wal, char *sub, size_t cap) {
   return busy ? 1 : -1;
 }
 
+int mp_db_name_fits(const char *path, char *msg, size_t cap) {
+  const char *slash = strrchr(path, '/');
+  size_t len = strlen(slash ? slash + 1 : path), most = NAME_MAX - strlen("-journal");
+  if (strlen(path) + strlen("-journal") >= PATH_MAX) {
+    mp_msgf(msg, cap, "%s: a path of %zu bytes is too long for a results file: with the "
+            "\"-journal\" SQLite keeps beside it, it must fit in %d bytes", path, strlen(path), PATH_MAX);
+    return -1;
+  }
+  if (len <= most) return 0;
+  mp_msgf(msg, cap, "%s: a file name of %zu bytes is too long for a results file: SQLite keeps "
+           "the file's name + \"-journal\" (or \"-wal\") beside it, which must fit in %d bytes: "
+           "at most %zu", path, len, NAME_MAX, most);
+  return -1;
+}
+
 mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   sqlite3 *db = NULL;
   char sub[512];
+  if (mp_db_name_fits(path, msg, cap)) return NULL;
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
+    mp_msgf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
     sqlite3_close(db);
     return NULL;
   }
   sqlite3_busy_timeout(db, 30000);
   if (sqlite3_db_readonly(db, "main") == 1) {
-    snprintf(msg, cap, "%s: read-only: the results file must be writable", path);
+    mp_msgf(msg, cap, "%s: read-only: the results file must be writable", path);
     sqlite3_close(db);
     return NULL;
   }
   if (check_schema(db, sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: %s", path, sub);
+    mp_msgf(msg, cap, "%s: %s", path, sub);
     sqlite3_close(db);
     return NULL;
   }
@@ -343,7 +361,7 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
   int rc;
   while ((rc = write_probe(db, wal, sub, sizeof sub)) == 1 && mp_now() < give_up) usleep(20000);
   if (rc) {
-    snprintf(msg, cap, "%s: cannot be written (%s)", path, sub);
+    mp_msgf(msg, cap, "%s: cannot be written (%s)", path, sub);
     sqlite3_close(db);
     return NULL;
   }
@@ -355,6 +373,17 @@ mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
 }
 
 void mp_db_close(mp_db *db) { sqlite3_close(db); }
+
+void mp_db_remove_files(const char *path) {
+  static const char *const side[] = {"", "-wal", "-shm", "-journal"};
+  size_t n = strlen(path) + 16;
+  char *p = mp_xmalloc(n);
+  for (int i = 0; i < 4; i++) {
+    snprintf(p, n, "%s%s", path, side[i]);
+    unlink(p);
+  }
+  free(p);
+}
 
 /* "file:PATH?immutable=1", PATH percent-escaped where a URI needs it. */
 static char *immutable_uri(const char *path) {
@@ -409,8 +438,12 @@ static sqlite3 *open_read(const char *path, bool immutable, char *sub, size_t ca
 /* Open an existing file for reading and check it. */
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap) {
   struct stat st;
-  if (stat(path, &st) || !S_ISREG(st.st_mode)) {
-    snprintf(msg, cap, "%s: %s", path, stat(path, &st) ? "cannot read" : "not a regular file");
+  int gone = stat(path, &st) ? errno : 0;
+  if (gone || !S_ISREG(st.st_mode)) {
+    if (gone)
+      mp_msgf(msg, cap, "%s: cannot read: %s", path, strerror(gone));
+    else
+      mp_msgf(msg, cap, "%s: not a regular file", path);
     return NULL;
   }
   char sub[512];
@@ -421,7 +454,7 @@ sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap) {
     sqlite3_close(db);
     db = NULL;
   }
-  if (!db) snprintf(msg, cap, "%s: %s", path, sub);
+  if (!db) mp_msgf(msg, cap, "%s: %s", path, sub);
   return db;
 }
 
@@ -430,6 +463,67 @@ int mp_db_check(const char *path, char *msg, size_t cap) {
   if (!db) return -1;
   sqlite3_close(db);
   return 0;
+}
+
+/* The rows of table, 0 when the file has no such table, -1 when unread. */
+static int64_t table_rows(sqlite3 *db, const char *table) {
+  char sql[128];
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = '%s'", table);
+  int64_t has = pragma_int(db, sql);
+  if (has != 1) return has;
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+  return pragma_int(db, sql);
+}
+
+/* Nothing in it: no row, no claim, no graph's bound. */
+static bool no_rows(sqlite3 *db) {
+  return table_rows(db, "results") == 0 && table_rows(db, "claims") == 0 &&
+         table_rows(db, "graphs") == 0;
+}
+
+/* Is db held by this connection alone and empty: 1 (the exclusive lock
+ * left held), 0, or -1 when that cannot be told (a full disk: SQLite cannot
+ * grow its -shm file).  A WAL file leaves WAL only when no other connection
+ * has it open, and then holds nothing that matters if it has no row; a
+ * rollback journal gives no such sign (an idle connection holds no lock),
+ * so there only a file no process has made a table in counts. */
+static int alone_and_empty(sqlite3 *db, bool wal) {
+  sqlite3_stmt *st = NULL;
+  int rc = wal ? sqlite3_prepare_v2(db, "PRAGMA journal_mode=DELETE", -1, &st, NULL) : SQLITE_ROW;
+  if (wal && rc == SQLITE_OK) rc = sqlite3_step(st);
+  bool left_wal = !wal || (rc == SQLITE_ROW && !strcmp((const char *)sqlite3_column_text(st, 0), "delete"));
+  sqlite3_finalize(st);
+  if (rc == SQLITE_ROW && !left_wal) return 0;
+  if (rc != SQLITE_ROW || sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) != SQLITE_OK)
+    return (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY ? 0 : -1;
+  return wal ? no_rows(db) : pragma_int(db, "SELECT count(*) FROM sqlite_master") == 0;
+}
+
+/* The file as it is on disk, read without a lock or a -shm file: empty, or
+ * (WAL) without a row and with an empty or absent -wal (no committed row
+ * waits there). */
+static bool empty_on_disk(const char *path, bool wal) {
+  struct stat st;
+  size_t n = strlen(path) + 8;
+  char *log = mp_xmalloc(n);
+  snprintf(log, n, "%s-wal", path);
+  bool wal_empty = stat(log, &st) || st.st_size == 0;
+  free(log);
+  if (!wal_empty || stat(path, &st)) return false;
+  if (st.st_size == 0 || !wal) return st.st_size == 0;
+  sqlite3 *db = open_read(path, true, NULL, 0);
+  bool empty = db && no_rows(db);
+  sqlite3_close(db);
+  return empty;
+}
+
+void mp_db_discard_unused(const char *path, bool wal) {
+  sqlite3 *db = NULL;
+  int alone = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK ? alone_and_empty(db, wal) : -1;
+  if (alone == 1 || (alone < 0 && empty_on_disk(path, wal)))
+    mp_db_remove_files(path); /* under the lock when there is one: no process starts writing it */
+  if (db && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close(db);
 }
 
 /* ------------------------------------------------------------ rows in */
@@ -479,7 +573,7 @@ sqlite3_stmt *mp_db_insert_stmt(sqlite3 *db, bool replace, char *msg, size_t cap
   snprintf(sql + l, sizeof sql - (size_t)l, ")");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return NULL;
   }
   return st;
@@ -492,7 +586,7 @@ int mp_db_insert_row(sqlite3 *db, sqlite3_stmt *st, const mp_row *r, char *msg, 
   for (int i = 0; i < mp_ncols; i++)
     if (!(mp_cols[i].flags & CF_JOINED)) mp_db_bind_col(st, k++, r, i);
   if (sqlite3_step(st) != SQLITE_DONE) {
-    snprintf(msg, cap, "sqlite insert: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite insert: %s", sqlite3_errmsg(db));
     return -1;
   }
   return 0;
@@ -503,7 +597,7 @@ int mp_db_store(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap)
   sqlite3_stmt *st = mp_db_insert_stmt(db, replace, msg, cap);
   if (!st) return -1;
   if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s", sub);
+    mp_msgf(msg, cap, "%s", sub);
     sqlite3_finalize(st);
     return -1;
   }
@@ -513,7 +607,7 @@ int mp_db_store(mp_db *db, const mp_row *r, bool replace, char *msg, size_t cap)
   free(key);
   sqlite3_finalize(st);
   if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s", sub);
+    mp_msgf(msg, cap, "%s", sub);
     rc = -1;
   }
   if (rc) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
@@ -538,7 +632,7 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
            "SELECT %s, status, fingerprint, repeats, rowid, arena IS NOT NULL FROM results",
            mp_key_cols);
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
   }
   int capn = 0, rc;
@@ -569,7 +663,7 @@ int mp_db_keys(mp_db *db, mp_keyset *ks, char *msg, size_t cap) {
   }
   sqlite3_finalize(st);
   if (rc != SQLITE_DONE) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     mp_keyset_destroy(ks);
     return -1;
   }
@@ -616,10 +710,43 @@ static int check_sql_kind(int i, sqlite3_stmt *st, int k, long long rowid, const
               (type == C_U64 && t == SQLITE_INTEGER && sqlite3_column_int64(st, k) >= 0);
   if (fits) return 0;
   const unsigned char *text = sqlite3_column_text(st, k);
-  snprintf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not %s", source, rowid,
+  mp_msgf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not %s", source, rowid,
            mp_cols[i].name, text ? (const char *)text : "",
            type == C_TEXT ? "text" : type == C_REAL ? "a number"
            : type == C_INT ? "an integer" : "a non-negative integer");
+  return -1;
+}
+
+/* The words a status column may hold: a cell's status is DESIGN 1.3's or
+ * refused (a size cap refused a stage); a stage's may also be fixed (no
+ * order searched).  NULL: the column is not a status. */
+const char *mp_col_statuses(int i) {
+  const char *name = mp_cols[i].name;
+  if (!strcmp(name, "status")) return "optimal, feasible, infeasible, timeout, error, refused";
+  if (!strcmp(name, "order_status") || !strcmp(name, "place_status") || !strcmp(name, "remat_status"))
+    return "optimal, feasible, infeasible, timeout, error, refused, fixed";
+  return NULL;
+}
+
+bool mp_col_value_ok(int i, const char *text) {
+  const char *words = mp_col_statuses(i);
+  size_t n = strlen(text);
+  for (const char *w = words; w && *w; w += strspn(w, ", ")) {
+    size_t len = strcspn(w, ",");
+    if (len == n && !strncmp(w, text, n)) return true;
+    w += len;
+  }
+  return !words;
+}
+
+/* A status column holding another word (a hand edit): 0, or -1 + msg
+ * naming the row and the column. */
+static int check_sql_word(int i, sqlite3_stmt *st, int k, long long rowid, const char *source,
+                          char *msg, size_t cap) {
+  const unsigned char *text = sqlite3_column_text(st, k);
+  if (sqlite3_column_type(st, k) != SQLITE_TEXT || mp_col_value_ok(i, (const char *)text)) return 0;
+  mp_msgf(msg, cap, "%s: results row %lld: column %s holds '%.60s', not a status (%s)", source,
+           rowid, mp_cols[i].name, (const char *)text, mp_col_statuses(i));
   return -1;
 }
 
@@ -703,7 +830,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
                     : "");
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "%s: %s", source, sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "%s: %s", source, sqlite3_errmsg(db));
     free(idx);
     return -1;
   }
@@ -713,7 +840,8 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
     mp_row *r = &(*rows)[(*n)++];
     mp_row_init(r);
     for (int j = 0; j < k && !bad; j++)
-      bad = check_sql_kind(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap);
+      bad = check_sql_kind(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap) ||
+            check_sql_word(idx[j], st, j, sqlite3_column_int64(st, k), source, msg, cap);
     for (int j = 0; j < k && !bad; j++) set_from_sql(r, idx[j], st, j);
     mp_row_finish_loaded(r, source);
   }
@@ -721,7 +849,7 @@ int mp_db_load_rows(sqlite3 *db, const char *source, mp_row **rows, int *n, char
   free(idx);
   if (bad) return -1;
   if (rc != SQLITE_DONE) {
-    snprintf(msg, cap, "%s: read error (%s)", source, sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "%s: read error (%s)", source, sqlite3_errmsg(db));
     return -1;
   }
   return 0;

@@ -114,7 +114,7 @@ static int claim_key(mp_db *db, const char *key, bool (*done)(mp_db *, const voi
                      const void *what, char *msg, size_t cap) {
   char sub[512];
   if (mp_db_exec(db, "BEGIN IMMEDIATE", sub, sizeof sub)) {
-    snprintf(msg, cap, "claim: %s", sub);
+    mp_msgf(msg, cap, "claim: %s", sub);
     return -1;
   }
   int err = 0, result = MP_CLAIMED;
@@ -125,7 +125,7 @@ static int claim_key(mp_db *db, const char *key, bool (*done)(mp_db *, const voi
   else if (!err && put_claim(db, key))
     err = 1;
   if (err || mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
-    snprintf(msg, cap, "claim: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "claim: %s", sqlite3_errmsg(db));
     mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
     return -1;
   }
@@ -184,13 +184,13 @@ int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, "DELETE FROM claims WHERE key = ? AND owner = ?", -1, &st, NULL) !=
       SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
   }
   sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
   sqlite3_bind_text(st, 2, mp_owner_me()->id, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+  if (rc) mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -198,14 +198,14 @@ int mp_db_drop_claim(sqlite3 *db, const char *key, char *msg, size_t cap) {
 static int owner_stmt(mp_db *db, const char *sql, bool with_time, char *msg, size_t cap) {
   sqlite3_stmt *st;
   if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
   }
   int k = 1;
   if (with_time) sqlite3_bind_double(st, k++, wall_now());
   sqlite3_bind_text(st, k, mp_owner_me()->id, -1, SQLITE_TRANSIENT);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+  if (rc) mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -269,7 +269,7 @@ static int graph_insert(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) 
                          "given_align, given_fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
                          "strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), ?, ?, ?, ?)",
                          -1, &st, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
     return -1;
   }
   sqlite3_bind_text(st, 1, g->path, -1, SQLITE_TRANSIENT);
@@ -285,7 +285,7 @@ static int graph_insert(mp_db *db, const mp_graphrow *g, char *msg, size_t cap) 
   bind_opt_int(st, 11, g->given_align);
   bind_opt_text(st, 12, g->given_fingerprint);
   int rc = sqlite3_step(st) == SQLITE_DONE ? 0 : -1;
-  if (rc) snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
+  if (rc) mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(db));
   sqlite3_finalize(st);
   return rc;
 }
@@ -390,7 +390,7 @@ int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
   for (int k = 1; k < n; k++) l += snprintf(sql + l, sizeof sql - (size_t)l, ",?");
   snprintf(sql + l, sizeof sql - (size_t)l, ")");
   if (sqlite3_prepare_v2(dst, sql, -1, &out, NULL) != SQLITE_OK) {
-    snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
+    mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
     sqlite3_finalize(in);
     return -1;
   }
@@ -401,7 +401,7 @@ int mp_db_copy_graphs(sqlite3 *src, sqlite3 *dst, char *msg, size_t cap) {
     sqlite3_reset(out);
     for (int k = 0; k < n; k++) sqlite3_bind_value(out, k + 1, sqlite3_column_value(in, k));
     if (sqlite3_step(out) != SQLITE_DONE) {
-      snprintf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
+      mp_msgf(msg, cap, "sqlite: %s", sqlite3_errmsg(dst));
       rc = -1;
     }
   }

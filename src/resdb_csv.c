@@ -107,18 +107,21 @@ static int read_record(csv_in *in, mp_row *r, int nf, const int *map, int nh, ch
                        size_t cap) {
   mp_row_init(r);
   if (!in->ended)
-    return snprintf(msg, cap, "%s:%d: the row is cut short (%s)", in->path, in->line,
+    return mp_msgf(msg, cap, "%s:%d: the row is cut short (%s)", in->path, in->line,
                     in->open_quote ? "a quoted field never closes" : "no end of line"), -1;
   if (nf != nh)
-    return snprintf(msg, cap, "%s:%d: %d fields, the header has %d", in->path, in->line, nf, nh), -1;
+    return mp_msgf(msg, cap, "%s:%d: %d fields, the header has %d", in->path, in->line, nf, nh), -1;
   for (int i = 0; i < nf && i < 256; i++) {
     if (map[i] < 0) continue;
     const mp_col *c = &mp_cols[map[i]];
     /* an empty field is absent; an empty key text is the empty string */
     if (!in->fld[i][0] && !(c->type == C_TEXT && (c->flags & CF_KEY))) continue;
     if (parse_value(c->type, in->fld[i], (char *)r + c->off))
-      return snprintf(msg, cap, "%s:%d: column %s: '%.60s' is not %s", in->path, in->line, c->name,
+      return mp_msgf(msg, cap, "%s:%d: column %s: '%.60s' is not %s", in->path, in->line, c->name,
                       in->fld[i], type_name(c->type)), -1;
+    if (!mp_col_value_ok(map[i], in->fld[i]))
+      return mp_msgf(msg, cap, "%s:%d: column %s: '%.60s' is not a status (%s)", in->path,
+                      in->line, c->name, in->fld[i], mp_col_statuses(map[i])), -1;
   }
   return 0;
 }
@@ -128,10 +131,10 @@ static int read_record(csv_in *in, mp_row *r, int nf, const int *map, int nh, ch
  * no value, "" for a later key).  map[i]: the column of field i, or -1
  * for a column memplan does not know (ignored). */
 static int read_header(csv_in *in, int nh, int *map, char *msg, size_t cap) {
-  if (nh <= 0) return snprintf(msg, cap, "%s: empty", in->path), -1;
+  if (nh <= 0) return mp_msgf(msg, cap, "%s: empty", in->path), -1;
   if (!in->ended)
-    return snprintf(msg, cap, "%s:1: the header is cut short (no end of line)", in->path), -1;
-  if (nh > 256) return snprintf(msg, cap, "%s:1: more than 256 columns", in->path), -1;
+    return mp_msgf(msg, cap, "%s:1: the header is cut short (no end of line)", in->path), -1;
+  if (nh > 256) return mp_msgf(msg, cap, "%s:1: more than 256 columns", in->path), -1;
   bool seen[256] = {false};
   for (int i = 0; i < nh; i++) {
     map[i] = -1;
@@ -139,17 +142,17 @@ static int read_header(csv_in *in, int nh, int *map, char *msg, size_t cap) {
       if (!strcmp(in->fld[i], mp_cols[k].name)) map[i] = k;
     if (map[i] < 0) continue;
     if (seen[map[i]])
-      return snprintf(msg, cap, "%s:1: column %s appears twice", in->path, in->fld[i]), -1;
+      return mp_msgf(msg, cap, "%s:1: column %s appears twice", in->path, in->fld[i]), -1;
     seen[map[i]] = true;
   }
   int status = -1;
   for (int k = 0; k < mp_ncols; k++)
     if (!strcmp(mp_cols[k].name, "status")) status = k;
   if (!seen[status])
-    return snprintf(msg, cap, "%s: not a memplan results CSV (no status column)", in->path), -1;
+    return mp_msgf(msg, cap, "%s: not a memplan results CSV (no status column)", in->path), -1;
   for (int k = 0; k < mp_ncols; k++)
     if ((mp_cols[k].flags & CF_ALWAYS) && !seen[k])
-      return snprintf(msg, cap, "%s:1: no column %s (every results CSV has it)", in->path,
+      return mp_msgf(msg, cap, "%s:1: no column %s (every results CSV has it)", in->path,
                       mp_cols[k].name), -1;
   return 0;
 }
@@ -181,7 +184,7 @@ static int refuse_repeated_cells(const char *path, const mp_row *rows, const int
     int first = worst; /* the cell's first line: the start of its run of equal keys */
     while (first > 0 && !strcmp(k[first - 1].key, k[worst].key)) first--;
     rc = -1;
-    snprintf(msg, cap, "%s:%d: the same cell as line %d (path, solvers, seed, time limit, "
+    mp_msgf(msg, cap, "%s:%d: the same cell as line %d (path, solvers, seed, time limit, "
              "options and recomputation setting): a results file holds one row per cell",
              path, k[worst].line, k[first].line);
   }
@@ -193,13 +196,13 @@ static int refuse_repeated_cells(const char *path, const mp_row *rows, const int
 int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t cap) {
   struct stat st;
   if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
-    snprintf(msg, cap, "%s: is a directory, not a file", path);
+    mp_msgf(msg, cap, "%s: is a directory, not a file", path);
     return -1;
   }
   csv_in in = {.path = path, .next_line = 1};
   in.f = fopen(path, "r");
   if (!in.f) {
-    snprintf(msg, cap, "%s: cannot open: %s", path, strerror(errno));
+    mp_msgf(msg, cap, "%s: cannot open: %s", path, strerror(errno));
     return -1;
   }
   int map[256], nh = csv_record(&in), nf, first = *n, *lines = NULL;
@@ -213,7 +216,7 @@ int mp_csv_rows_load(const char *path, mp_row **rows, int *n, char *msg, size_t 
     rc = read_record(&in, r, nf, map, nh, msg, cap);
     mp_row_finish_loaded(r, path);
   }
-  if (!rc && ferror(in.f)) rc = -1, snprintf(msg, cap, "%s: read error", path);
+  if (!rc && ferror(in.f)) rc = -1, mp_msgf(msg, cap, "%s: read error", path);
   if (!rc) rc = refuse_repeated_cells(path, *rows + first, lines, *n - first, msg, cap);
   free(lines);
   free(in.fld);

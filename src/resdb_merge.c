@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "outfile.h"
 #include "owner.h"
 #include "resdb_schema.h"
 #include "util.h"
@@ -181,12 +182,12 @@ static int merge_into(const char *path, const char *const *in, int n_in, int *ad
   sqlite3_finalize(ins);
   keptset_destroy(&ks);
   if (!rc && mp_db_exec(db, "COMMIT", sub, sizeof sub)) {
-    snprintf(msg, cap, "%s: %s", path, sub);
+    mp_msgf(msg, cap, "%s: %s", path, sub);
     rc = -1;
   }
   if (rc && !sqlite3_get_autocommit(db)) mp_db_exec(db, "ROLLBACK", sub, sizeof sub);
   if (sqlite3_close(db) != SQLITE_OK && !rc) {
-    snprintf(msg, cap, "%s: cannot close", path);
+    mp_msgf(msg, cap, "%s: cannot close", path);
     rc = -1;
   }
   return rc;
@@ -194,46 +195,44 @@ static int merge_into(const char *path, const char *const *in, int n_in, int *ad
 
 /* ------------------------------------------------------------ a new OUT */
 
-static void remove_db_files(const char *path) {
-  static const char *const side[] = {"", "-wal", "-shm", "-journal"};
-  char p[4200];
-  for (int i = 0; i < 4; i++) {
-    snprintf(p, sizeof p, "%.4150s%s", path, side[i]);
-    unlink(p);
-  }
+/* The build of a new OUT by this process: OUT.tmp.HOST.PID, cut as output
+ * files' temporary names are (mp_temp_name), with room left for the
+ * "-journal" SQLite keeps beside it. */
+static char *build_path(const char *out) {
+  return mp_temp_name(out, mp_owner_me()->host, strlen("-journal"));
 }
 
-/* OUT's folder and file name. */
-static void split_path(const char *out, char *dir, size_t dcap, const char **base) {
-  const char *slash = strrchr(out, '/');
-  *base = slash ? slash + 1 : out;
-  snprintf(dir, dcap, "%.*s", slash ? (int)(slash - out) + (slash == out) : 1, slash ? out : ".");
-}
-
-/* The build of a new OUT by this process: OUT.tmp.HOST.PID. */
-static void build_path(const char *out, char *tmp, size_t cap) {
-  snprintf(tmp, cap, "%s.tmp.%s.%ld", out, mp_owner_me()->host, mp_owner_me()->pid);
+/* Is name, after a build's prefix, a pid (and a number when cut) and one
+ * of the files of a SQLite database?  The pid, or 0. */
+static long build_pid(const char *name, bool cut) {
+  char *end;
+  long pid = strtol(name, &end, 10);
+  if (cut && *end == '.') strtoul(end + 1, &end, 10);
+  bool side = !*end || !strcmp(end, "-wal") || !strcmp(end, "-shm") || !strcmp(end, "-journal");
+  return side && pid > 0 ? pid : 0;
 }
 
 /* Remove the builds (and their -wal, -shm, -journal) that merges into OUT
  * on this host left when they were killed: their pid is gone. */
 static void sweep_builds(const char *out) {
-  char dir[4200], prefix[600], p[8400];
-  const char *base;
-  split_path(out, dir, sizeof dir, &base);
-  snprintf(prefix, sizeof prefix, "%s.tmp.%s.", base, mp_owner_me()->host);
-  DIR *d = opendir(dir);
-  if (!d) return;
-  for (struct dirent *e; (e = readdir(d));) {
-    if (strncmp(e->d_name, prefix, strlen(prefix))) continue;
-    char *end;
-    long pid = strtol(e->d_name + strlen(prefix), &end, 10);
-    bool side = !*end || !strcmp(end, "-wal") || !strcmp(end, "-shm") || !strcmp(end, "-journal");
-    if (pid <= 0 || !side || !(kill((pid_t)pid, 0) && errno == ESRCH)) continue;
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+  bool cut;
+  char *prefix = mp_temp_prefix(out, mp_owner_me()->host, strlen("-journal"), &cut);
+  char *slash = strrchr(prefix, '/');
+  const char *base = slash ? slash + 1 : prefix;
+  if (slash) *slash = 0;
+  DIR *d = opendir(!slash ? "." : slash == prefix ? "/" : prefix);
+  for (struct dirent *e; d && (e = readdir(d));) {
+    if (strncmp(e->d_name, base, strlen(base))) continue;
+    long pid = build_pid(e->d_name + strlen(base), cut);
+    if (!pid || !(kill((pid_t)pid, 0) && errno == ESRCH)) continue;
+    size_t n = strlen(prefix) + strlen(e->d_name) + 3;
+    char *p = mp_xmalloc(n);
+    snprintf(p, n, "%s/%s", slash ? prefix : ".", e->d_name);
     unlink(p);
+    free(p);
   }
-  closedir(d);
+  if (d) closedir(d);
+  free(prefix);
 }
 
 /* Put the build in place as OUT unless OUT exists: 0, 1 when OUT exists
@@ -249,7 +248,7 @@ static int publish(const char *tmp, const char *out, char *msg, size_t cap) {
     }
     if (errno == EEXIST) return 1;
   }
-  snprintf(msg, cap, "%s: cannot put %s in place: %s", out, tmp, strerror(errno));
+  mp_msgf(msg, cap, "%s: cannot put %s in place: %s", out, tmp, strerror(errno));
   return -1;
 }
 
@@ -257,18 +256,19 @@ static int publish(const char *tmp, const char *out, char *msg, size_t cap) {
  * -1 with msg (no OUT). */
 static int merge_new(const char *out, const char *const *in, int n_in, int *added, char *msg,
                      size_t cap) {
-  char tmp[4400];
-  build_path(out, tmp, sizeof tmp);
-  remove_db_files(tmp);
+  char *tmp = build_path(out);
+  mp_db_remove_files(tmp);
   int rc = merge_into(tmp, in, n_in, added, msg, cap);
   if (!rc) rc = publish(tmp, out, msg, cap);
-  if (rc) remove_db_files(tmp);
+  if (rc) mp_db_remove_files(tmp);
+  free(tmp);
   return rc;
 }
 
 int mp_db_merge(const char *out, const char *const *in, int n_in, int *added, char *msg,
                 size_t cap) {
   *added = 0;
+  if (mp_db_name_fits(out, msg, cap)) return -1;
   for (int i = 0; i < n_in; i++)
     if (mp_db_check(in[i], msg, cap)) return -1;
   sweep_builds(out);

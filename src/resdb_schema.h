@@ -31,6 +31,10 @@ typedef struct mp_col {
 extern const mp_col mp_cols[];
 extern const int mp_ncols;
 extern const char mp_key_cols[];
+/* The words column i may hold when it is a status (", " between them), or
+ * NULL; does text fit the column's words (any text for another column)? */
+const char *mp_col_statuses(int i);
+bool mp_col_value_ok(int i, const char *text);
 
 #define MP_GRAPHS_SQL                                                                     \
   "CREATE TABLE IF NOT EXISTS graphs (path TEXT PRIMARY KEY NOT NULL, graph TEXT, "       \
@@ -48,6 +52,18 @@ extern const char *const mp_graphs_later[MP_GRAPHS_LATER_COLS][2]; /* name, SQL 
 int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap);
 bool mp_db_has_column(sqlite3 *db, const char *table, const char *column);
 mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
+/* SQLite keeps the file's name + "-journal" (or "-wal", "-shm") beside a
+ * results file: a name with no room for that cannot be written (SQLite
+ * says only "unable to open database file").  0, or -1 + msg. */
+int mp_db_name_fits(const char *path, char *msg, size_t cap);
+/* Remove the results file at path with its -wal, -shm and -journal. */
+void mp_db_remove_files(const char *path);
+/* Remove it only when it holds nothing (no row, claim or graph's bound)
+ * and no other process has it open (with a rollback journal, wal false:
+ * when no process made a table in it): what a bench that made it left on
+ * failing before its first row (a full disk left an empty file, its -wal
+ * and -shm). */
+void mp_db_discard_unused(const char *path, bool wal);
 /* Open an existing results file for reading, checked as mp_db_check does. */
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap);
 

@@ -181,12 +181,12 @@ static int check_names(const mp_aggset *s, const mp_raggset *rs, const char *con
     for (int k = 0; k < rs->n; k++)
       if (mp_ragg_matches(&rs->a[k], l[i])) note_match(rs->a[k].label, &first, &other);
     if (other) {
-      snprintf(msg, cap, "%s '%s' names several solvers ('%s', '%s'): give the full label", opt,
+      mp_msgf(msg, cap, "%s '%s' names several solvers ('%s', '%s'): give the full label", opt,
                l[i], first, other);
       return -1;
     }
     if (!first) {
-      snprintf(msg, cap, "%s '%s': no such solver in the results (labels are ORDER+PLACE, or "
+      mp_msgf(msg, cap, "%s '%s': no such solver in the results (labels are ORDER+PLACE, or "
                "ORDER+REMAT+PLACE, as in the tables)", opt, l[i]);
       return -1;
     }
@@ -733,22 +733,22 @@ static int parse_format(const mp_table_opts *o, bool only_remat, mp_fmt *f, cons
   else if (!strcmp(fm, "csv"))
     f->csv = true;
   else {
-    snprintf(msg, cap, "unknown format '%s' (md, latex, csv)", fm);
+    mp_msgf(msg, cap, "unknown format '%s' (md, latex, csv)", fm);
     return -1;
   }
   *view = o->view ? o->view : !f->csv ? "both" : only_remat ? "remat" : "graphs";
   if (strcmp(*view, "graphs") && strcmp(*view, "suite") && strcmp(*view, "both") &&
       strcmp(*view, "pivot") && strcmp(*view, "remat") && strcmp(*view, "remat-summary")) {
-    snprintf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot, remat, remat-summary)",
+    mp_msgf(msg, cap, "unknown view '%s' (graphs, suite, both, pivot, remat, remat-summary)",
              *view);
     return -1;
   }
   if (o->metric && mp_pivot_metric(o->metric) < 0) { /* checked whatever the view */
-    snprintf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
+    mp_msgf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
     return -1;
   }
   if (f->csv && strcmp(*view, "graphs") && strcmp(*view, "remat")) {
-    snprintf(msg, cap, "csv holds one per-graph table: --view graphs, or --view remat");
+    mp_msgf(msg, cap, "csv holds one per-graph table: --view graphs, or --view remat");
     return -1;
   }
   return 0;
@@ -800,7 +800,7 @@ int mp_table_write(FILE *out, const mp_row *rows, int n, const mp_table_opts *o,
   }
   int n_issues = s.n_issues + rs.n_issues;
   if (!rc && n_issues) {
-    snprintf(msg, cap, "%s%s", s.n_issues ? s.issues[0] : rs.issues[0],
+    mp_msgf(msg, cap, "%s%s", s.n_issues ? s.issues[0] : rs.issues[0],
              n_issues > 1 ? " (and more: see the table)" : "");
     rc = 1;
   }

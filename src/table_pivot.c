@@ -333,7 +333,7 @@ int mp_table_pivot(FILE *out, const mp_fmt *f, const mp_aggset *s, const mp_tabl
                    char *msg, size_t cap) {
   pivot P = {f, s, o, mp_pivot_metric(o->metric ? o->metric : "arena"), NULL, 0};
   if (P.metric < 0) {
-    snprintf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
+    mp_msgf(msg, cap, "unknown --metric '%s' (peak, arena, time, status, wall, frag)", o->metric);
     return -1;
   }
   columns(&P);

@@ -63,11 +63,45 @@ double mp_now(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Where a cut at byte i of s may fall: not inside a UTF-8 character. */
+static size_t char_start(const char *s, size_t i) {
+  while (i > 0 && ((unsigned char)s[i] & 0xc0) == 0x80) i--;
+  return i;
+}
+
+/* A message longer than its buffer keeps its beginning and its end, where
+ * the reason is ("PATH: cannot open: File name too long" with a 5,000-byte
+ * PATH kept only the path), with " ... " between. */
+int mp_vmsgf(char *buf, size_t cap, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int n = vsnprintf(buf, cap, fmt, ap);
+  if (n >= 0 && (size_t)n >= cap && cap >= 64) {
+    char *all = mp_xmalloc((size_t)n + 1);
+    vsnprintf(all, (size_t)n + 1, fmt, again);
+    size_t head = char_start(all, (cap - 6) / 4), tail = cap - 6 - head;
+    size_t from = (size_t)n - tail;
+    while (from < (size_t)n && ((unsigned char)all[from] & 0xc0) == 0x80) from++;
+    snprintf(buf, cap, "%.*s ... %s", (int)head, all, all + from);
+    free(all);
+  }
+  va_end(again);
+  return n;
+}
+
+int mp_msgf(char *buf, size_t cap, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = mp_vmsgf(buf, cap, fmt, ap);
+  va_end(ap);
+  return n;
+}
+
 int mp_errorf(mp_error *err, const char *fmt, ...) {
   if (err) {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    mp_vmsgf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
   }
   return -1;

@@ -4,6 +4,7 @@
 #ifndef MP_UTIL_H
 #define MP_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -26,6 +27,10 @@ typedef struct mp_error {
 
 /* Set the message printf-style; returns -1 for convenience. */
 int mp_errorf(mp_error *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* snprintf for messages: one too long for buf keeps its beginning and its
+ * end (the reason), " ... " between.  Returns the length it wanted. */
+int mp_msgf(char *buf, size_t cap, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+int mp_vmsgf(char *buf, size_t cap, const char *fmt, va_list ap);
 
 /* Allocation that exits with a message when memory runs out. */
 void *mp_xmalloc(size_t n);

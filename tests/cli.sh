@@ -327,6 +327,13 @@ hostile() { # hostile CODE 'message (grep -E)' DESCRIPTION -- command...
   grep -qE -- "$needle" "$T/err" && ok || bad "$what: the message lacks '$needle': $(head -c 300 "$T/err")"
 }
 H="$T/h"; mkdir -p "$H"
+# a NUL byte in a JSON graph: jansson took it for the end of the text ("end
+# of file expected near end of file"); a node-link size beyond 2^53 written
+# as a real said "not exact as a real" where it overflows
+printf '{"nodes":[\n{"id":0,"size":4,\000"inputs":[]}]}' >"$T/nul.json"
+hostile 1 "nul.json:2: a NUL byte \(not a text file\?\)" "a NUL byte in a JSON graph" -- $BIN info "$T/nul.json"
+printf '{"directed":true,"nodes":[{"id":0,"size":1e30}],"links":[]}' >"$T/nl1e30.json"
+hostile 1 "nl1e30.json: node 0: size 1e\+30 overflows \(at most 2\^56 bytes\)" "a node-link size 1e30" -- $BIN info "$T/nl1e30.json"
 # arithmetic: sums, end points and alignments that cannot be represented
 { printf '{"nodes":['; i=0; while [ $i -lt 20 ]; do [ $i -gt 0 ] && printf ','
   printf '{"id":%d,"size":72057594037927936,"inputs":[]}' $i; i=$((i + 1)); done; printf ']}'; } >"$H/sum.json"
@@ -348,6 +355,10 @@ hostile 2 "--time-limit: not a finite number" "--time-limit inf" -- $BIN solve "
 hostile 2 "--time-limit: out of range \(rounds to 0\)" "--time-limit 1e-400 (0 would be no limit)" -- $BIN solve "$T/g.json" --time-limit 1e-400
 hostile 2 "--capacity" "--capacity beyond the limits" -- $BIN solve "$T/g.json" --capacity 9223372036854775807
 hostile 2 "sa.reach: 'nan' is not a finite number" "--set sa.reach=nan" -- $BIN solve "$T/g.json" --order sa --set sa.reach=nan
+# --set without '=' says so whatever the chain (it said "belongs to none of
+# the chosen solvers" when the chain had no sa)
+hostile 2 "option 'sa.iters': expected NAME=VALUE or SOLVER.NAME=VALUE" "--set sa.iters (no '=', sa not chosen)" -- $BIN solve "$T/g.json" --set sa.iters
+hostile 2 "option 'sa.iters': expected NAME=VALUE or SOLVER.NAME=VALUE" "plot --set sa.iters (no '=')" -- $BIN plot profile "$T/g.json" --set sa.iters --out "$T/noeq.svg"
 # integer options (counts, caps, 0/1 switches) refuse a fraction, which the
 # solver would truncate: in solve, bench --set and an experiment's options
 hostile 2 "option sa.reach: '3.5' is not an integer" "--set sa.reach=3.5" -- $BIN solve "$T/g.json" --order sa --set sa.reach=3.5
@@ -573,7 +584,7 @@ grep -q '"live_peak": 12' "$T/out" && ok || bad "BOM/blank CSV figures: $(cat "$
 # memory (ulimit -v, except under ASan, which reserves terabytes of shadow)
 VLIM=""; [ -z "${ASAN_OPTIONS:-}" ] && VLIM="ulimit -v 4000000;"
 hostile 1 "/dev/zero:1: a NUL byte" "CSV from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero --input-format csv"
-hostile 1 "/dev/zero:1:1: not valid JSON" "JSON from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero"
+hostile 1 "/dev/zero:1: a NUL byte \\(not a text file\\?\\)" "JSON from /dev/zero" -- sh -c "$VLIM exec timeout 20 $BIN info /dev/zero"
 # the JSON readers decode "nodes" and "links" one element at a time: the
 # messages stay those of one parse of the whole file (file, line, column in
 # characters, what), for errors inside and between elements, after a
@@ -848,9 +859,12 @@ if mknod "$H/full" c 1 7 2>/dev/null && mknod "$H/null" c 1 3 2>/dev/null; then
   [ -c "$H/full" ] && ok || bad "--out replaced the device node (full)"
   expect 0 "--out a null device" $BIN solve "$T/g.json" --out "$H/null"
   [ -c "$H/null" ] && ok || bad "--out replaced the device node (null)"
-  for c in "solve $T/g.json" "info $T/g.json" "convert $T/g.json --to json" "solvers" "gen chain"; do
+  for c in "solve $T/g.json" "info $T/g.json" "convert $T/g.json --to json" "solvers" "gen chain" \
+      "gen layered -n 3000 --seed 1" "table tests/data/bench_results.csv" "export tests/data/bench_results.csv"; do
     # shellcheck disable=SC2086
     hostile 1 "standard output: write error" "$c > a full device" -- sh -c "exec $BIN $c >'$H/full'"
+    # said once (table, export, gen and convert said it twice, the second time without its reason)
+    [ "$(grep -c 'write error' "$T/err")" -eq 1 ] && ok || bad "$c > a full device: not said once: $(cat "$T/err")"
   done
 else
   echo "cli: mknod refused (not root): skipped the device-node checks"
@@ -1420,6 +1434,8 @@ for c in arena live_peak graph order_solver; do
 done
 awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "live_peak") k = i } NR == 3 { $k = "abc" } { print }' "$src" >"$RC/abc.csv"
 hostile 1 "abc.csv:3: column live_peak: 'abc' is not an integer" "a live peak 'abc'" -- $BIN table "$RC/abc.csv"
+awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "status") k = i } NR == 3 { $k = "bogus" } { print }' "$src" >"$RC/bogus.csv"
+hostile 1 "bogus.csv:3: column status: 'bogus' is not a status \(optimal, feasible, infeasible, timeout, error, refused\)" "a status 'bogus'" -- $BIN table "$RC/bogus.csv"
 head -c 500 "$src" >"$RC/cut.csv"
 hostile 1 "cut.csv:1: the header is cut short" "a CSV cut in its header" -- $BIN table "$RC/cut.csv"
 head -c "$(($(head -3 "$src" | wc -c) - 5))" "$src" >"$RC/cutrow.csv"
@@ -1591,6 +1607,20 @@ expect 0 "plot --out with two 255-byte names" $BIN plot profile "$HC/twice.json"
 [ -s "$HC/$LN.svg" ] && [ -s "$HC/$LN.png" ] && ok || bad "plot --out with two 255-byte names: a file is missing"
 [ "$(ls "$HC" | grep -c "^$LN")" -eq 3 ] && ok || bad "long output names: a temporary file was left: $(ls "$HC" | grep "^$LN" | cut -c245-)"
 rm -f "$HC/$LN".*
+# merge builds a new OUT as OUT.tmp.HOST.PID, cut as those names are: a
+# 240-byte OUT said "cannot be written" naming that temporary file
+L240=$(printf '%0233d' 0)
+expect 0 "merge into a 240-byte OUT" $BIN merge "$HC/$L240.sqlite" "$BR"
+[ "$(sqlite3 "$HC/$L240.sqlite" "SELECT count(*) FROM results")" -ge 1 ] && ok || bad "merge into a 240-byte OUT: no rows"
+[ "$(ls "$HC" | grep -c "^$L240")" -eq 1 ] && ok || bad "merge into a 240-byte OUT left files: $(ls "$HC" | grep "^$L240" | cut -c230-)"
+rm -f "$HC/$L240".*
+# a results file's name needs room for the "-journal" SQLite keeps beside it
+# (SQLite said "unable to open database file", and bench left an empty file)
+L252=$(printf '%0245d' 0)
+hostile 1 "a file name of 252 bytes is too long for a results file: .*at most 247" "bench --results with a 252-byte name" -- \
+  $BIN bench --graphs "$T/g.json" --results "$HC/$L252.sqlite" --quiet
+hostile 1 "a file name of 252 bytes is too long for a results file" "merge into a 252-byte OUT" -- $BIN merge "$HC/$L252.sqlite" "$BR"
+[ "$(ls "$HC" | grep -c "^$L252")" -eq 0 ] && ok || bad "a 252-byte results file name: files were left"
 hostile 2 "--seed given twice" "plot --seed twice" -- $BIN plot profile "$HC/twice.json" --order greedy --seed 1 --seed 2 --out "$HC/t.svg"
 # --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
 # (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
@@ -1600,6 +1630,43 @@ $BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 -
 t1=$(date +%s.%N)
 awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
   bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+# a path beyond PATH_MAX: the message keeps its reason (a 512-byte message
+# held only the path), and a folder is not said to be missing
+LP=$(i=0; while [ $i -lt 2100 ]; do printf 'a/'; i=$((i + 1)); done)g.json
+hostile 1 "g.json: cannot open: File name too long" "solve a path beyond PATH_MAX" -- $BIN solve "$LP"
+hostile 1 "g.json: cannot read: File name too long" "table a path beyond PATH_MAX" -- $BIN table "$LP"
+hostile 1 "g.json: cannot read: File name too long" "merge from a path beyond PATH_MAX" -- $BIN merge "$HC/lp.sqlite" "$LP"
+hostile 1 "g.json: File name too long" "bench --graphs a path beyond PATH_MAX" -- $BIN bench --graphs "$LP" --list
+hostile 1 "a path of 4206 bytes is too long for a results file" "bench --results a path beyond PATH_MAX" -- \
+  $BIN bench --graphs "$T/g.json" --results "$LP" --quiet
+hostile 2 "a path of 4206 bytes, longer than the system allows \(PATH_MAX 4096\)" "solve --out a path beyond PATH_MAX" -- \
+  $BIN solve "$T/g.json" --out "$LP"
+# bench on a full disk, failing before its first row: it left an empty
+# results file (with its -wal and -shm); what it made goes, a results file
+# that was there stays as it was
+mkdir -p "$HC/fullfs"
+if mount -t tmpfs -o size=64k tmpfs "$HC/fullfs" 2>/dev/null; then
+  # (with --shared-fs only a file no process made a table in: its rollback
+  # journal cannot tell that no other process has the file open)
+  for case in 16 12 4 "16 --shared-fs" "12 --shared-fs"; do
+    rm -f "$HC/fullfs"/*
+    dd if=/dev/zero of="$HC/fullfs/fill" bs=4k count="${case%% *}" 2>/dev/null
+    mode=; [ "$case" = "${case% --shared-fs}" ] || mode=--shared-fs
+    # shellcheck disable=SC2086
+    hostile 1 "fullfs/r.sqlite: cannot be written" "bench on a full disk ($case)" -- \
+      $BIN bench --graphs "$T/g.json" --results "$HC/fullfs/r.sqlite" --quiet $mode
+    [ "$(ls "$HC/fullfs")" = fill ] && ok || bad "bench on a full disk ($case) left: $(ls "$HC/fullfs" | tr '\n' ' ')"
+  done
+  rm -f "$HC/fullfs"/*
+  cp "$BR" "$HC/fullfs/r.sqlite" && n0=$(sqlite3 "$BR" "SELECT count(*) FROM results")
+  dd if=/dev/zero of="$HC/fullfs/fill" bs=4k 2>/dev/null
+  expect 1 "bench on a full disk into an existing results file" $BIN bench --graphs "$T/g.json" --order sa --results "$HC/fullfs/r.sqlite" --quiet
+  rm -f "$HC/fullfs/fill" # (SQLite cannot read a WAL file without room for its -shm)
+  [ "$(sqlite3 "$HC/fullfs/r.sqlite" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "bench on a full disk: the existing results file changed"
+  umount "$HC/fullfs"
+else
+  [ "$(id -u)" -eq 0 ] && bad "no tmpfs mount as root" || echo "cli: no tmpfs mount (not root): skipped bench on a full disk"
+fi
 # bench with a TMPDIR it cannot use: refused before the results file is made
 hostile 1 "cannot make a scratch folder in $HC/none" "bench with a missing TMPDIR" -- env TMPDIR="$HC/none" $BIN bench --graphs "$T/g.json" --results "$HC/t.sqlite" --quiet
 [ -e "$HC/t.sqlite" ] && bad "bench with a missing TMPDIR: a results file was made" || ok

@@ -24,6 +24,7 @@
 
 #include "bench.h"
 #include "bench_scratch.h"
+#include "resdb_schema.h"
 #include "io.h"
 #include "schedbound.h"
 #include "testlib.h"
@@ -1158,7 +1159,7 @@ END_TEST
 /* A value of another kind stored by hand in a results file (SQLite keeps
  * 'abc' in an INTEGER column) is refused when the rows are read, naming the
  * row and the column: it was read as 0 (-1 in seed as 2^64 - 1, 1.5 in
- * arena as 1). */
+ * arena as 1); a status column holding no status was taken as it was. */
 START_TEST(hand_edited_values_are_refused) {
   setup();
   char db[600];
@@ -1167,7 +1168,10 @@ START_TEST(hand_edited_values_are_refused) {
   const char *edits[][2] = {{"live_peak = 'abc'", "column live_peak holds 'abc', not an integer"},
                             {"seed = -1", "column seed holds '-1', not a non-negative integer"},
                             {"arena = 1.5", "column arena holds '1.5', not an integer"},
-                            {"time_limit = 'x'", "column time_limit holds 'x', not a number"}};
+                            {"time_limit = 'x'", "column time_limit holds 'x', not a number"},
+                            {"status = 'bogus'", "column status holds 'bogus', not a status (optimal, "},
+                            {"status = 'fixed'", "column status holds 'fixed', not a status"},
+                            {"place_status = 'Optimal'", "column place_status holds 'Optimal', not a status"}};
   for (size_t e = 0; e < sizeof edits / sizeof *edits; e++) {
     sqlite3 *h;
     char sql[200];
@@ -1187,6 +1191,40 @@ START_TEST(hand_edited_values_are_refused) {
     ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
     ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 1);
   }
+  teardown();
+}
+END_TEST
+
+static bool exists(const char *p) {
+  struct stat st;
+  return stat(p, &st) == 0;
+}
+
+/* What a bench that made its results file and failed before its first row
+ * removes: the file only when it holds nothing and no other connection has
+ * it open (another bench process may be about to write it); a file with a
+ * row stays. */
+START_TEST(discard_only_an_unused_results_file) {
+  setup();
+  char db[600], side[640], msg[512];
+  snprintf(db, sizeof db, "%s/d.sqlite", dir);
+  mp_db *h = mp_db_open(db, msg, sizeof msg);
+  ck_assert_msg(h != NULL, "%s", msg);
+  mp_db *other = mp_db_open(db, msg, sizeof msg); /* another process's connection */
+  ck_assert_msg(other != NULL, "%s", msg);
+  mp_db_close(h);
+  mp_db_discard_unused(db, true);
+  ck_assert(exists(db)); /* still open elsewhere */
+  mp_db_close(other);
+  mp_db_discard_unused(db, true);
+  ck_assert(!exists(db));
+  snprintf(side, sizeof side, "%s-wal", db);
+  ck_assert(!exists(side));
+  snprintf(side, sizeof side, "%s-shm", db);
+  ck_assert(!exists(side));
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s", dir, db), 0);
+  mp_db_discard_unused(db, true);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 1);
   teardown();
 }
 END_TEST
@@ -1362,6 +1400,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, merge_never_harms_out);
   tcase_add_test(tc, bench_usage_errors);
   tcase_add_test(tc, hand_edited_values_are_refused);
+  tcase_add_test(tc, discard_only_an_unused_results_file);
   tcase_add_test(tc, scratch_probe_names_the_real_error);
   tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
