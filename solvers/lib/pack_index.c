@@ -1,4 +1,5 @@
 /* pack_index.c - see pack_index.h. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -10,23 +11,22 @@ typedef struct rec {
   int64_t key;
 } rec;
 
-static int cmp_rec_asc(const void *a, const void *b) {
-  const rec *x = a, *y = b;
-  if (x->node != y->node) return x->node < y->node ? -1 : 1;
-  if (x->key != y->key) return x->key < y->key ? -1 : 1;
-  return (x->idx > y->idx) - (x->idx < y->idx);
+/* Records by (node, key ascending, idx) and (node, key descending, idx),
+ * radix sorted (the least significant key first): qsort's comparisons
+ * were most of the index's set-up. */
+static uint64_t rec_key_asc(const void *r, int pass) {
+  const rec *x = r;
+  return pass == 0 ? (uint64_t)x->idx : pass == 1 ? mp_radix_key(x->key) : (uint64_t)x->node;
 }
 
-static int cmp_rec_desc(const void *a, const void *b) {
-  const rec *x = a, *y = b;
-  if (x->node != y->node) return x->node < y->node ? -1 : 1;
-  if (x->key != y->key) return x->key > y->key ? -1 : 1;
-  return (x->idx > y->idx) - (x->idx < y->idx);
+static uint64_t rec_key_desc(const void *r, int pass) {
+  const rec *x = r;
+  return pass == 1 ? ~mp_radix_key(x->key) : rec_key_asc(r, pass);
 }
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+static uint64_t i64_key(const void *r, int pass) {
+  (void)pass;
+  return mp_radix_key(*(const int64_t *)r);
 }
 
 /* First position in a[0..n) whose value is >= v (a ascending); branch-free
@@ -75,7 +75,7 @@ static void tree_order(mp_lifeindex *x, rec *r, int m, bool by_h, int *order, in
                        int *pos) {
   const mp_item *items = x->p->items;
   for (int k = 0; k < m; k++) r[k].key = by_h ? items[r[k].idx].hi - 1 : items[r[k].idx].lo + 1;
-  qsort(r, (size_t)m, sizeof *r, by_h ? cmp_rec_desc : cmp_rec_asc);
+  mp_radix_sort_records(r, sizeof *r, (size_t)m, 3, by_h ? rec_key_desc : rec_key_asc);
   for (int k = 0; k < m; k++) {
     order[k] = r[k].idx;
     key[k] = r[k].key;
@@ -96,7 +96,7 @@ static int build_tree(mp_lifeindex *x) {
       x->end[ne++] = p->items[i].lo + 1;
       x->end[ne++] = p->items[i].hi - 1;
     }
-  qsort(x->end, (size_t)ne, sizeof(int64_t), cmp_i64);
+  mp_radix_sort_records(x->end, sizeof(int64_t), (size_t)ne, 1, i64_key);
   int u = 0;
   for (int k = 0; k < ne; k++)
     if (u == 0 || x->end[k] != x->end[u - 1]) x->end[u++] = x->end[k];
@@ -126,7 +126,7 @@ static int sorted_by_lo(const mp_problem *p, bool odd, int **order, int64_t **ke
   int m = 0;
   for (int i = 0; i < p->n; i++)
     if (p->items[i].size > 0 && (p->items[i].hi <= p->items[i].lo) == odd) r[m++] = (rec){0, i, p->items[i].lo};
-  qsort(r, (size_t)m, sizeof *r, cmp_rec_asc);
+  mp_radix_sort_records(r, sizeof *r, (size_t)m, 3, rec_key_asc);
   size_t mz = (size_t)(m ? m : 1);
   *order = mp_xmalloc(sizeof(int) * mz);
   *key = mp_xmalloc(sizeof(int64_t) * mz);
@@ -161,13 +161,18 @@ void mp_lifeindex_init(mp_lifeindex *x, const mp_problem *p) {
   x->mark_odd = marks(x->n_odd);
   x->span_lo = spans(x->n_lo);
   x->span_odd = spans(x->n_odd);
+  x->cut = NULL;
+  x->n_cut = 0;
+  x->cut_first = x->lo_from = x->lo_to = NULL;
+  x->cut_n = NULL;
 }
 
 void mp_lifeindex_destroy(mp_lifeindex *x) {
   void *owned[] = {x->end,    x->node_start, x->by_l,    x->by_h,    x->l_key,   x->h_key,
                    x->pos_l,  x->pos_h,      x->by_lo,   x->by_odd,  x->lo_key,  x->odd_key,
                    x->pos_lo, x->pos_odd,    x->mark_l,  x->mark_h,  x->mark_lo, x->mark_odd,
-                   x->span_l, x->span_h,     x->span_lo, x->span_odd};
+                   x->span_l, x->span_h,     x->span_lo, x->span_odd, x->cut,
+                   x->cut_first, x->lo_from, x->lo_to, x->cut_n};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
 }
 
@@ -247,17 +252,131 @@ static void stab(const mp_lifeindex *x, int64_t y, const int64_t *lo_below, mp_s
   }
 }
 
+/* ---- the plan: every query's ranges, swept in order of lo ---- */
+
+typedef struct cursors {
+  int *l, *h; /* per node: the end of its l <= y prefix, of its h >= y prefix */
+  int lo;     /* the first by_lo position with lo >= y */
+  bool fill;  /* second sweep: write the cuts (the first only counts them) */
+} cursors;
+
+static void put_cut(mp_lifeindex *x, cursors *k, int i, int from, int to) {
+  if (k->fill) x->cut[x->cut_first[i] + x->cut_n[i]] = (mp_lifecut){from, to};
+  x->cut_n[i]++;
+}
+
+/* stab's walk for y, the cursors standing in for its searches: the nodes
+ * see their queries' y in ascending order, so an l prefix only grows and
+ * an h prefix only shrinks.  Only the ranges emit would not skip. */
+static void plan_stab(mp_lifeindex *x, cursors *k, int i, int64_t y) {
+  int lo = 0, hi = x->n_end - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2, a = x->node_start[mid], e = x->node_start[mid + 1];
+    int64_t c = x->end[mid];
+    if (y < c) {
+      while (k->l[mid] < e && x->l_key[k->l[mid]] <= y) k->l[mid]++;
+      if (a < k->l[mid]) put_cut(x, k, i, a, k->l[mid]);
+      hi = mid - 1;
+    } else if (y > c) {
+      while (k->h[mid] > a && x->h_key[k->h[mid] - 1] < y) k->h[mid]--;
+      if (a < k->h[mid]) put_cut(x, k, i, ~a, k->h[mid]);
+      lo = mid + 1;
+    } else {
+      if (a < e) put_cut(x, k, i, a, e);
+      break;
+    }
+  }
+}
+
+static void plan_item(mp_lifeindex *x, cursors *k, int i) {
+  const mp_item *it = &x->p->items[i];
+  int64_t y = it->lo;
+  x->cut_n[i] = 0;
+  plan_stab(x, k, i, y);
+  if (!k->fill) return;
+  while (k->lo < x->n_lo && x->lo_key[k->lo] < y) k->lo++;
+  x->lo_from[i] = k->lo;
+  x->lo_to[i] = it->hi > y ? lower_bound(x->lo_key, x->n_lo, it->hi) : k->lo;
+}
+
+/* One sweep over every indexed item, by lo (by_lo and by_odd merged). */
+static void plan_sweep(mp_lifeindex *x, cursors *k) {
+  for (int v = 0; v < x->n_end; v++) {
+    k->l[v] = x->node_start[v];
+    k->h[v] = x->node_start[v + 1];
+  }
+  k->lo = 0;
+  for (int q = 0, r = 0; q < x->n_lo || r < x->n_odd;) {
+    bool from_lo = r >= x->n_odd || (q < x->n_lo && x->lo_key[q] <= x->odd_key[r]);
+    plan_item(x, k, from_lo ? x->by_lo[q++] : x->by_odd[r++]);
+  }
+}
+
+/* Item i's cuts go next, unless placed already. */
+static void claim(mp_lifeindex *x, int i, int64_t *total) {
+  if (x->p->items[i].size <= 0 || x->cut_first[i] >= 0) return;
+  x->cut_first[i] = (int)*total;
+  *total += x->cut_n[i];
+}
+
+/* The cuts' places: the items of seq first, in its order (the queries then
+ * read the cuts in order of memory), then the other indexed items; the
+ * total. */
+static int64_t place_cuts(mp_lifeindex *x, const int *seq, int m) {
+  int64_t total = 0;
+  for (int i = 0; i < x->p->n; i++) x->cut_first[i] = -1;
+  for (int q = 0; q < m; q++) claim(x, seq[q], &total);
+  for (int i = 0; i < x->p->n; i++) claim(x, i, &total);
+  return total;
+}
+
+void mp_lifeindex_plan(mp_lifeindex *x, const int *seq, int m) {
+  const mp_problem *p = x->p;
+  /* a cut per tree level at most (< 32): their count must fit an int, else
+   * the queries search as before */
+  if ((int64_t)(x->n_lo + x->n_odd) * 32 > INT_MAX) return;
+  size_t nz = (size_t)(p->n ? p->n : 1), ne = (size_t)(x->n_end ? x->n_end : 1);
+  cursors k = {mp_xmalloc(sizeof(int) * ne), mp_xmalloc(sizeof(int) * ne), 0, false};
+  x->cut_first = mp_xmalloc(sizeof(int) * nz);
+  x->lo_from = mp_xmalloc(sizeof(int) * nz);
+  x->lo_to = mp_xmalloc(sizeof(int) * nz);
+  x->cut_n = mp_xmalloc(nz);
+  plan_sweep(x, &k); /* counts */
+  int64_t total = place_cuts(x, seq, m);
+  x->n_cut = (int)total;
+  x->cut = mp_xmalloc(sizeof(mp_lifecut) * (size_t)(total ? total : 1));
+  k.fill = true;
+  plan_sweep(x, &k);
+  free(k.l);
+  free(k.h);
+}
+
+/* The query from the plan: the same ranges in the same order as stab's. */
+static void query_planned(const mp_lifeindex *x, int i, const int64_t *lo_below, mp_spanbuf *b) {
+  const mp_lifecut *c = x->cut + x->cut_first[i];
+  for (int q = 0; q < x->cut_n[i]; q++) {
+    if (c[q].from >= 0) emit(x, x->mark_l, x->span_l, x->by_l, c[q].from, c[q].to, lo_below, b);
+    else emit(x, x->mark_h, x->span_h, x->by_h, ~c[q].from, c[q].to, lo_below, b);
+  }
+}
+
 void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
   const mp_item *it = &x->p->items[i];
   int64_t y = it->lo;
+  if (x->cut) {
+    query_planned(x, i, it->hi < y ? &it->hi : NULL, b);
+    if (it->hi <= y) return;
+    emit(x, x->mark_lo, x->span_lo, x->by_lo, x->lo_from[i], x->lo_to[i], NULL, b);
+  } else {
+    stab(x, y, it->hi < y ? &it->hi : NULL, b);
+    if (it->hi <= y) return;
+    emit(x, x->mark_lo, x->span_lo, x->by_lo, lower_bound(x->lo_key, x->n_lo, y),
+         lower_bound(x->lo_key, x->n_lo, it->hi), NULL, b);
+  }
+  int a, e;
   /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
    * (hi < lo), when j.lo < i.hi must hold too */
-  stab(x, y, it->hi < y ? &it->hi : NULL, b);
-  if (it->hi <= y) return;
-  /* y <= lo < i.hi: those with lo < hi all meet i; those with hi <= lo
-   * only when hi > y */
-  int a = lower_bound(x->lo_key, x->n_lo, y), e = lower_bound(x->lo_key, x->n_lo, it->hi);
-  emit(x, x->mark_lo, x->span_lo, x->by_lo, a, e, NULL, b);
+  /* y <= lo < i.hi, from the odd items: only those with hi > y */
   a = lower_bound(x->odd_key, x->n_odd, y);
   e = lower_bound(x->odd_key, x->n_odd, it->hi);
   FOR_MARKED(x->mark_odd, a, e, pos, {
