@@ -157,9 +157,18 @@ static int add_id(csv_state *st, mp_problem *p, int i, int *lines, mp_error *err
   return 0;
 }
 
+/* Does a field hold a double quote (a quoted comma splits it in two)? */
+static bool any_quote(char **fields, int nf) {
+  for (int k = 0; k < nf; k++)
+    if (strchr(fields[k], '"')) return true;
+  return false;
+}
+
 static int row(csv_state *st, char **fields, int nf, mp_problem *p, int **lines, mp_error *err) {
   if (nf != st->ncols)
-    return mp_errorf(err, "%s:%d: %d fields, the header has %d", st->path, st->lineno, nf, st->ncols);
+    return mp_errorf(err, "%s:%d: %d fields, the header has %d%s", st->path, st->lineno, nf,
+                     st->ncols,
+                     any_quote(fields, nf) ? " (quoted fields are not read: MiniMalloc's CSV has none)" : "");
   if (p->n == st->room) {
     if (st->room >= MP_MAX_NODES) return mp_errorf(err, "%s: more than 2^28 rows", st->path);
     st->room = st->room ? 2 * st->room : 256;

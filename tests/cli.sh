@@ -74,6 +74,9 @@ a,0,3
 badcase csvnum .csv ":2: field 'size' is not an integer" 'id,lower,upper,size
 a,0,3,four
 '
+badcase csvquote .csv ":2: 5 fields, the header has 4 (quoted fields are not read" 'id,lower,upper,size
+"a,b",0,3,4
+'
 # --toposort accepts the non-topological file
 expect 0 "--toposort sorts" $BIN solve "$T/nottopo.json" --toposort --out "$T/topo.plan"
 expect 0 "--toposort verify" $BIN verify "$T/nottopo.json" "$T/topo.plan" --toposort
