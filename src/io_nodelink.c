@@ -357,7 +357,9 @@ static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *
     if (param)
       nd->alias.node = MP_PARAM_ALIAS;
     else if (nd->alias.node < 0)
-      return mp_errorf(err, "%s: node %d: alias names no node", d->path, v);
+      return mp_errorf(err, "%s: node %d: alias names no node%s", d->path, v,
+                       json_is_real(x) && json_real_value(x) == -1.0
+                           ? " (a parameter's alias is the integer -1, not -1.0)" : "");
     json_t *ao = json_object_get(o, "alias_output");
     if (ao && !json_is_null(ao) && index_of(ao, &nd->alias.out, err, "node %lld", d->path, v))
       return -1;

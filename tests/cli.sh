@@ -429,6 +429,8 @@ sed 's/"directed": true/"directed": false/' "$H/nl.json" >"$H/nlund.json"
 hostile 1 "undirected" "node-link undirected" -- $BIN info "$H/nlund.json"
 printf '{"directed": true, "nodes": [{"id": "a", "size": 5}, {"id": "a", "size": 1}], "links": []}' >"$H/nldup.json"
 hostile 1 'duplicate id "a"' "node-link duplicate ids" -- $BIN info "$H/nldup.json"
+printf '{"directed": true, "nodes": [{"id": 0, "size": 8, "op": "input"}, {"id": 1, "size": 8, "alias": -1.0}], "links": [{"source": 0, "target": 1}]}' >"$H/nlparam.json"
+hostile 1 'node 1: alias names no node \(a parameter.s alias is the integer -1' "node-link alias -1.0" -- $BIN info "$H/nlparam.json"
 hostile 1 "--input-format nodelink" "node-link read as graph JSON" -- $BIN info "$H/nl.json" --input-format json
 # a node without the size attribute (or with null) is refused, not read as
 # 0 bytes; a cost attribute that is not a number says so
