@@ -363,6 +363,8 @@ static void query_planned(const mp_lifeindex *x, int i, const int64_t *lo_below,
 void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
   const mp_item *it = &x->p->items[i];
   int64_t y = it->lo;
+  /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
+   * (hi < lo), when j.lo < i.hi must hold too; then y <= lo < i.hi */
   if (x->cut) {
     query_planned(x, i, it->hi < y ? &it->hi : NULL, b);
     if (it->hi <= y) return;
@@ -373,12 +375,8 @@ void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
     emit(x, x->mark_lo, x->span_lo, x->by_lo, lower_bound(x->lo_key, x->n_lo, y),
          lower_bound(x->lo_key, x->n_lo, it->hi), NULL, b);
   }
-  int a, e;
-  /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
-   * (hi < lo), when j.lo < i.hi must hold too */
   /* y <= lo < i.hi, from the odd items: only those with hi > y */
-  a = lower_bound(x->odd_key, x->n_odd, y);
-  e = lower_bound(x->odd_key, x->n_odd, it->hi);
+  int a = lower_bound(x->odd_key, x->n_odd, y), e = lower_bound(x->odd_key, x->n_odd, it->hi);
   FOR_MARKED(x->mark_odd, a, e, pos, {
     if (x->p->items[x->by_odd[pos]].hi > y) mp_spanbuf_add(b, x->span_odd[pos].lo, x->span_odd[pos].hi);
   });
