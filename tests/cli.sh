@@ -1628,13 +1628,16 @@ hostile 1 "a file name of 252 bytes is too long for a results file" "merge into 
 [ "$(ls "$HC" | grep -c "^$L252")" -eq 0 ] && ok || bad "a 252-byte results file name: files were left"
 hostile 2 "--seed given twice" "plot --seed twice" -- $BIN plot profile "$HC/twice.json" --order greedy --seed 1 --seed 2 --out "$HC/t.svg"
 # --time-limit is kept by remat-ilp's greedy incumbent: one of its rounds
-# (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit)
+# (2 x buffers trial drops) ran for seconds unchecked (4 s for a 0.6 s limit).
+# Judged on the stage's CPU time as the harness measured it, not on the
+# process's wall time: a loaded machine or the sanitizers stretch the wall
+# clock (2.7 s was seen under load) but not the CPU a kept deadline allows.
 $BIN gen layered -n 3000 --seed 3 --backward --out "$HC/l3k.json"
-t0=$(date +%s.%N)
-$BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 --no-baseline >/dev/null 2>&1
-t1=$(date +%s.%N)
-awk -v a="$t0" -v b="$t1" 'BEGIN { exit !(b - a < 2.4) }' && ok ||
-  bad "remat-ilp --time-limit 0.6 ran $(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }') s"
+$BIN solve "$HC/l3k.json" --remat remat-ilp --budget-frac 0.7 --time-limit 0.6 --no-baseline --format json \
+  --out "$HC/l3k_plan.json" >"$HC/l3k_res.json" 2>/dev/null
+RCPU=$(sed -n 's/.*"remat_cpu_ms": *\([0-9.]*\).*/\1/p' "$HC/l3k_res.json" | head -1)
+[ -n "$RCPU" ] && awk -v c="$RCPU" 'BEGIN { exit !(c < 1800) }' && ok ||
+  bad "remat-ilp --time-limit 0.6 used ${RCPU:-no} ms of CPU in its stage"
 # a path beyond PATH_MAX: the message keeps its reason (a 512-byte message
 # held only the path), and a folder is not said to be missing
 LP=$(i=0; while [ $i -lt 2100 ]; do printf 'a/'; i=$((i + 1)); done)g.json
