@@ -150,7 +150,8 @@ START_TEST(hillclimb_stops_at_the_alignment_bound) {
   ck_assert_int_eq(a.fig.arena, 11);
   ck_assert_msg(a.status == MP_OPTIMAL, "status %s", mp_status_name(a.status));
   ck_assert_int_eq(a.stages[0].bound, 11);
-  ck_assert_msg(a.place_ms < 1000, "hillclimb ran %.0f ms of its 3 s limit at a proven optimum", a.place_ms);
+  ck_assert_msg(a.place_cpu_ms < 1000, "hillclimb used %.0f ms of CPU of its 3 s limit at a proven optimum",
+                a.place_cpu_ms);
   mp_result_destroy(&a);
   mp_problem_destroy(&p);
 }

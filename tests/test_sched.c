@@ -279,8 +279,9 @@ START_TEST(limits_hold_on_a_large_graph) {
     int rc = tl_run(g, names[k], "bysize", 1, limit, NULL, &r);
     ck_assert_msg(rc == 0, "%s: %s", names[k], r.msg);
     const mp_stage_result *st = order_stage(&r, 1);
-    ck_assert_msg(st->wall_ms < 1000 * (limit + 1.5), "%s took %.0f ms under --time-limit %.1f", names[k],
-                  st->wall_ms, limit);
+    /* CPU, not wall, time: load stretches the wall clock, not the CPU a kept limit allows */
+    ck_assert_msg(st->cpu_ms < 1000 * (limit + 1.5), "%s used %.0f ms of CPU under --time-limit %.1f", names[k],
+                  st->cpu_ms, limit);
     ck_assert_msg(st->bound >= node && st->bound <= r.fig.live_peak, "%s: bound %lld (node bound %lld, peak %lld)",
                   names[k], (long long)st->bound, (long long)node, (long long)r.fig.live_peak);
     mp_result_destroy(&r);
@@ -290,8 +291,8 @@ START_TEST(limits_hold_on_a_large_graph) {
   const char *no_local[] = {"ga.local=0", NULL};
   mp_result r;
   ck_assert_int_eq(tl_run(g, "ga", "bysize", 1, limit, no_local, &r), 0);
-  ck_assert_msg(order_stage(&r, 1)->wall_ms < 1000 * (limit + 1.5), "ga local=0 took %.0f ms under --time-limit %.1f",
-                order_stage(&r, 1)->wall_ms, limit);
+  ck_assert_msg(order_stage(&r, 1)->cpu_ms < 1000 * (limit + 1.5),
+                "ga local=0 used %.0f ms of CPU under --time-limit %.1f", order_stage(&r, 1)->cpu_ms, limit);
   mp_result_destroy(&r);
   ck_assert_int_eq(tl_run(g, "ilp", "bysize", 1, limit, NULL, &r), 3);
   ck_assert_msg(strstr(r.msg, "size cap") != NULL, "ilp: %s", r.msg);
