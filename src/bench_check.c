@@ -121,8 +121,10 @@ static const char *jstr(json_t *o, const char *k) {
 static void check_words(mp_cellrun *run) {
   static const char *const sub[] = {"order_status", "place_status", "remat_status", NULL};
   json_t *st = json_object_get(run->out, "status");
-  if (!json_is_string(st))
-    refuse(run, "no status (%s)", st ? "not a string" : "missing");
+  if (!st) /* a failure: the row says so with the exit and the end of stderr (bench_row.c) */
+    ;
+  else if (!json_is_string(st))
+    refuse(run, "status is not a string");
   else if (!known(json_string_value(st), false))
     refuse(run, "status '%.60s' is not one of optimal, feasible, infeasible, timeout, error, refused",
            json_string_value(st));
@@ -201,6 +203,18 @@ static void check_peak(mp_cellrun *run, const mp_cell *c, const answer *a, const
            (long long)f->node_bound);
 }
 
+/* A stated lower bound is a proof the tables use (a searched order's
+ * raises the graph's bound): from another program, one above bench's own
+ * (the per-node bound; with recomputation the events floor) is not taken.
+ * A file-order chain's is that order's live peak, checked with it. */
+static void check_lower_bound(mp_cellrun *run, const mp_cell *c, const mp_graph_facts *f,
+                              bool file_order) {
+  int64_t lb = 0, own = c->remat[0] ? f->floor : f->node_bound;
+  if ((file_order && !c->remat[0]) || int_fig(run, "lower_bound", &lb) != 1 || lb <= own) return;
+  refuse(run, "lower_bound %lld is above bench's %s %lld: %s", (long long)lb,
+         c->remat[0] ? "events floor" : "per-node bound", (long long)own, HOW);
+}
+
 /* Order and placement: an optimum meets bench's bound on the live peak
  * (the file order's own, else the per-node bound); infeasibility is that
  * bound above the capacity asked. */
@@ -258,7 +272,7 @@ static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_gr
               jstr(run->out, "place_status"), jstr(run->out, "remat_status"), has_fig, 0, 0};
   bool claims = is(a.st, "optimal") || is(a.st, "infeasible") || is(a.os, "optimal") ||
                 is(a.ps, "optimal") || is(a.rs, "optimal") || is(a.rs, "infeasible");
-  if (!claims && !(has_fig && !c->remat[0])) return;
+  if (!claims && !has_fig && !json_is_integer(json_object_get(run->out, "lower_bound"))) return;
   const mp_graph_facts *f = facts_of(cache, c->file);
   if (!f->ok) {
     if (claims)
@@ -271,6 +285,7 @@ static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_gr
   }
   bool file_order = f->fixed || mp_chain_is_file_order(c->order);
   check_peak(run, c, &a, f, file_order);
+  check_lower_bound(run, c, f, file_order);
   if (is(a.ps, "optimal") && !(has_fig && a.arena == a.peak))
     refuse(run, "place_status optimal with arena %lld above the live peak %lld: %s",
            (long long)a.arena, (long long)a.peak, HOW);
@@ -283,8 +298,8 @@ static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_gr
 void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_facts *cache) {
   if (!run->out || run->killed || WIFSIGNALED(run->wstatus)) return;
   check_words(run);
-  if (run->refused[0]) return;
   const char *st = jstr(run->out, "status");
+  if (run->refused[0] || !st) return;
   json_t *hf = json_object_get(run->out, "has_figures");
   bool has_fig = json_is_boolean(hf) ? json_is_true(hf)
                                      : !strcmp(st, "optimal") || !strcmp(st, "feasible") ||

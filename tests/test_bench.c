@@ -579,7 +579,7 @@ START_TEST(foreign_answers_are_judged) {
   judged("#!/bin/sh\necho '{\"status\": \"feasible\", \"place_status\": \"superb\", " FIGS
          ", \"arena\": 100, \"fragmentation\": 0, \"reuse_ratio\": 4, \"reduction_vs_noreuse\": 0.75}'\n",
          "", "error", "place_status superb is not one of");
-  judged("#!/bin/sh\necho '{\"status\": 7}'\nexit 3\n", "", "error", "no status (not a string)");
+  judged("#!/bin/sh\necho '{\"status\": 7}'\nexit 3\n", "", "error", "status is not a string");
   /* figures that contradict each other */
   judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 50, "
          "\"fragmentation\": 0, \"reuse_ratio\": 8, \"reduction_vs_noreuse\": 0.875}'\n",
@@ -609,6 +609,10 @@ START_TEST(foreign_answers_are_judged) {
   judged("#!/bin/sh\n\"$MEMPLAN_REAL\" \"$@\" | sed 's/\"status\": \"feasible\"/\"status\": \"infeasible\"/'"
          "\nexit 3\n", "--place noreuse --capacity 1000000000000", "error",
          "it claims no plan fits the capacity 1000000000000, but bench");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", \"has_figures\": true, \"live_peak\": 1000000000000, "
+         "\"arena\": 1000000000000, \"sum_sizes\": 1000000000000, \"lower_bound\": 999999999999, "
+         "\"fragmentation\": 0, \"reuse_ratio\": 1, \"reduction_vs_noreuse\": 0}'\n",
+         "--order greedy", "error", "lower_bound 999999999999 is above bench");
   /* a claim bench can check stays: no plan fits a budget below the floor;
    * the real memplan's own claims are its harness's */
   judged("#!/bin/sh\nexec \"$FAKE\" \"$@\"\n", "--remat dtr --budgets 1", "infeasible", "");
