@@ -84,7 +84,7 @@ static int exit_code(const mp_cellrun *run) {
  * says so, else its status (a plan: optimal, feasible, timeout). */
 static bool solve_has_figures(const mp_cellrun *run) {
   const char *st = jstr(run->out, "status");
-  if (!st || run->killed || WIFSIGNALED(run->wstatus)) return false;
+  if (!st || run->killed || WIFSIGNALED(run->wstatus) || run->refused[0]) return false;
   json_t *hf = json_object_get(run->out, "has_figures");
   bool has = json_is_boolean(hf) ? json_is_true(hf)
                                  : !strcmp(st, "optimal") || !strcmp(st, "feasible") ||
@@ -133,6 +133,9 @@ static void run_status(const mp_experiment *e, const mp_cell *c, const mp_cellru
     int sig = WTERMSIG(run->wstatus);
     *status = mp_xstrdup("error");
     snprintf(msg, sizeof msg, "killed by signal %d (%s)%s%s", sig, strsignal(sig), sep, tl);
+  } else if (run->refused[0]) {
+    *status = mp_xstrdup("error");
+    snprintf(msg, sizeof msg, "exit %d, answer refused by bench: %s", exit_code(run), run->refused);
   } else if (!st) {
     *status = mp_xstrdup("error");
     snprintf(msg, sizeof msg, "exit %d%s%s", exit_code(run), tl[0] ? ": " : ", no output", tl);
@@ -273,7 +276,7 @@ void mp_row_from_runs(const mp_experiment *e, const mp_cell *c, const mp_cellrun
   int k = 0; /* successful runs: all of them, or all but the last */
   while (k < n && mp_cellrun_ok(&runs[k])) k++;
   const mp_cellrun *first = &runs[0], *last = &runs[n - 1];
-  json_t *o = k ? first->out : last->out;
+  json_t *o = k ? first->out : last->refused[0] ? NULL : last->out; /* a refused answer: nothing of it */
   graph_name(c, o, r);
   r->nodes = jint(o, "nodes");
   r->buffers = jint(o, "buffers");
@@ -283,9 +286,9 @@ void mp_row_from_runs(const mp_experiment *e, const mp_cell *c, const mp_cellrun
   copy_remat_request(o, r);
   if (k == 0) { /* the first run failed: the row says why */
     run_status(e, c, last, &r->status, &r->message);
-    if (last->out) copy_times(last, r);
-    r->repeats = last->out && !isnan(r->plan_ms) ? 1 : MP_NA;
-    if (!last->out) r->wall_s = last->wall_s;
+    if (o) copy_times(last, r);
+    r->repeats = o && !isnan(r->plan_ms) ? 1 : MP_NA;
+    if (!o) r->wall_s = last->wall_s;
     return;
   }
   run_status(e, c, first, &r->status, &r->message);

@@ -13,6 +13,7 @@ typedef struct mp_cellrun {
   bool killed;          /* by the runner, at time limit + grace */
   double wall_s;        /* the whole process */
   char errtail[320];    /* the end of its stderr, on one line */
+  char refused[480];    /* why bench refuses its answer (mp_cellrun_judge), or "" */
 } mp_cellrun;
 
 /* Read a finished child's output files into run (out_path: stdout, err_path:
@@ -20,6 +21,27 @@ typedef struct mp_cellrun {
 void mp_cellrun_read(mp_cellrun *run, const char *out_path, const char *err_path, int wstatus,
                      bool killed, double wall_s);
 void mp_cellrun_destroy(mp_cellrun *run);
+/* What bench computes itself from a cell's graph to back another
+ * program's claim (bench_check.c); loaded when first needed, one graph
+ * kept.  Zeroed to start; mp_graph_facts_destroy at the end. */
+typedef struct mp_graph_facts {
+  char *file;               /* the graph these are of (NULL: none yet) */
+  bool ok, fixed;           /* read; a fixed-lifetime problem */
+  int64_t file_order_peak;  /* the live peak of the file order (max-live for lifetimes) */
+  int64_t node_bound;       /* the per-node bound on every order's live peak */
+  int64_t floor;            /* the events floor (DESIGN 6.3) */
+  double duration_floor;    /* no plan lasts less (mp_events_duration_floor) */
+} mp_graph_facts;
+void mp_graph_facts_destroy(mp_graph_facts *f);
+
+/* Judge a finished run's answer (bench_check.c): sets run->refused when
+ * its status words are not memplan's, its figures disagree with each
+ * other, or (own false: the program is not this memplan) it claims an
+ * optimum or infeasibility no bound bench computes backs.  A refused run
+ * is a failure (status error, the reason in the message) and none of its
+ * output is stored. */
+void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_facts *cache);
+
 /* Did the run give a plan with figures (so that a repeat makes sense)? */
 bool mp_cellrun_ok(const mp_cellrun *run);
 

@@ -158,6 +158,8 @@ static bool is_sqlite(const char *path) {
  * (its write-ahead log, shared memory, rollback journal)?  Writing there
  * while a bench runs on `in` would lose the rows not yet in the file. */
 static const char *sqlite_companion(const char *out, const char *in) {
+  /* the list of mp_db_side_suffix (src/resdb_schema.h, the results store's
+   * own), which the CLI cannot include: change both together */
   static const char *const suffix[] = {"-wal", "-shm", "-journal"};
   char comp[4200];
   if (!is_sqlite(in)) return NULL;

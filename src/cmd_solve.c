@@ -2,8 +2,10 @@
  * API (memplan.h), print the figures, write the plan atomically.  The exit
  * codes are chosen here, from the API's error codes and the status. */
 #define _POSIX_C_SOURCE 200809L
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +70,20 @@ static int exit_code_of(memplan_err e) {
   }
 }
 
+/* The figures on stdout, flushed (they come before any message): 0, or
+ * MP_EXIT_INPUT once a failed write is said with its reason (the flush
+ * inside the print consumed it: main's last check of stdout saw the error
+ * flag alone and said it without one). */
+static int print_figures(const memplan_result *res, const char *fmt) {
+  errno = 0;
+  if (memplan_result_print(res, stdout, fmt) != MEMPLAN_EIO) return MP_EXIT_OK;
+  int why = errno ? errno : EIO;
+  fprintf(stderr, "memplan: standard output: write error: %s\n", strerror(why));
+  __fpurge(stdout); /* said: main's last check must not say it again */
+  clearerr(stdout);
+  return MP_EXIT_INPUT;
+}
+
 /* Plan, print, write: the part of `solve` after the flags. */
 static int solve_file(const char *path, const memplan_load_opts *lo, const memplan_request *req,
                       const char *fmt, const char *out) {
@@ -85,7 +101,7 @@ static int solve_file(const char *path, const memplan_load_opts *lo, const mempl
     memplan_instance_destroy(in);
     return MP_EXIT_USAGE;
   }
-  memplan_result_print(res, stdout, fmt); /* flushes: the figures come before any message */
+  int printed = print_figures(res, fmt);
   if (e == MEMPLAN_OK && memplan_result_status(res) == MEMPLAN_INFEASIBLE) e = MEMPLAN_ESOLVER;
   if (e) {
     if (memplan_result_message(res)[0]) fprintf(stderr, "memplan solve: %s\n", memplan_result_message(res));
@@ -94,7 +110,8 @@ static int solve_file(const char *path, const memplan_load_opts *lo, const mempl
   }
   memplan_result_destroy(res);
   memplan_instance_destroy(in);
-  return exit_code_of(e);
+  int rc = exit_code_of(e);
+  return rc == MP_EXIT_OK ? printed : rc;
 }
 
 /* What the flags set. */

@@ -139,6 +139,21 @@ typedef struct nl_doc {
   key_table keys;
 } nl_doc;
 
+/* Node v in messages: by its position, as every reader numbers nodes
+ * (README), with its key as written unless that is the same integer:
+ * `node 1 (id "1")` and `node 1 (id 0)` (keys 1 and "1" are two nodes, as
+ * in networkx: a bare "node 1" would not say which). */
+static const char *node_text(const nl_doc *d, int v, char *buf, size_t cap) {
+  const node_key *k = &d->keys.key[v];
+  if (k->str)
+    snprintf(buf, cap, "node %d (%s \"%.60s\")", v, d->node_key, k->str);
+  else if (k->num != v)
+    snprintf(buf, cap, "node %d (%s %lld)", v, d->node_key, (long long)k->num);
+  else
+    snprintf(buf, cap, "node %d", v);
+  return buf;
+}
+
 static void add_probe(nl_doc *d, const char *attr) {
   if (attr && d->n_probe < NL_MAX_PROBES) d->probe[d->n_probe++] = attr;
 }
@@ -244,36 +259,37 @@ static int bytes_of(json_t *x, const nl_doc *d, int v, const char *what, int64_t
   if (!x || json_is_null(x)) return 0;
   const char *why;
   int64_t b;
+  char nb[96];
   double r = json_is_real(x) ? json_real_value(x) : 0;
   if (fabs(r) > (double)MP_MAX_SIZE) /* 1e30 was "not exact as a real" */
-    return mp_errorf(err, "%s: node %d: %s %g %s", d->path, v, what, r,
+    return mp_errorf(err, "%s: %s: %s %g %s", d->path, node_text(d, v, nb, sizeof nb), what, r,
                      r < 0 ? "is negative" : "overflows (at most 2^56 bytes)");
   if (mp_json_exact_int(x, &b, &why))
-    return mp_errorf(err, "%s: node %d: %s is %s", d->path, v, what, why);
-  if (b < 0) return mp_errorf(err, "%s: node %d: negative %s %lld", d->path, v, what, (long long)b);
-  if (b > MP_MAX_SIZE)
-    return mp_errorf(err, "%s: node %d: %s %lld overflows (at most 2^56 bytes)", d->path, v, what,
+    return mp_errorf(err, "%s: %s: %s is %s", d->path, node_text(d, v, nb, sizeof nb), what, why);
+  if (b < 0)
+    return mp_errorf(err, "%s: %s: negative %s %lld", d->path, node_text(d, v, nb, sizeof nb), what,
                      (long long)b);
+  if (b > MP_MAX_SIZE)
+    return mp_errorf(err, "%s: %s: %s %lld overflows (at most 2^56 bytes)", d->path,
+                     node_text(d, v, nb, sizeof nb), what, (long long)b);
   *out = b;
   return 0;
 }
 
 /* An output index k of [j, k]: an integer in 0..2^31-1 (checked against
  * the node's outputs later). */
-static int index_of(json_t *x, int *out, mp_error *err, const char *fmt_where, const char *path,
-                    long long where) {
+static int index_of(json_t *x, int *out, mp_error *err, const char *where, const char *path) {
   const char *why;
   int64_t k;
   if (mp_json_exact_int(x, &k, &why) || k < 0 || k > INT32_MAX) {
-    char w[64], val[48];
-    snprintf(w, sizeof w, fmt_where, where);
+    char val[48];
     if (json_is_integer(x))
       snprintf(val, sizeof val, "%lld", (long long)json_integer_value(x));
     else if (json_is_real(x))
       snprintf(val, sizeof val, "%g", json_real_value(x));
     else
       snprintf(val, sizeof val, "(not a number)");
-    return mp_errorf(err, "%s: %s: output index %s is not an index 0..2^31-1", path, w, val);
+    return mp_errorf(err, "%s: %s: output index %s is not an index 0..2^31-1", path, where, val);
   }
   *out = (int)k;
   return 0;
@@ -327,16 +343,18 @@ static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *m
     nd->out_size = mp_bump_array(mem, 1, sizeof(int64_t));
     json_t *x = d->size_attr ? json_object_get(o, d->size_attr) : NULL;
     if (!x || json_is_null(x)) {
-      char kb[96];
-      return mp_errorf(err, "%s: node %d (%s %s): no %s%s%s (output bytes) and no outputs", d->path,
-                       v, d->node_key, key_text(json_object_get(o, d->node_key), kb, sizeof kb),
-                       d->size_attr ? "'" : "size attribute", d->size_attr ? d->size_attr : "",
-                       d->size_attr ? "'" : "");
+      char nb[96];
+      return mp_errorf(err, "%s: %s: no %s%s%s (output bytes) and no outputs", d->path,
+                       node_text(d, v, nb, sizeof nb), d->size_attr ? "'" : "size attribute",
+                       d->size_attr ? d->size_attr : "", d->size_attr ? "'" : "");
     }
     return bytes_of(x, d, v, d->size_attr, &nd->out_size[0], err);
   }
-  if (!json_is_array(outs) || json_array_size(outs) > INT32_MAX)
-    return mp_errorf(err, "%s: node %d: outputs is not a list of sizes", d->path, v);
+  if (!json_is_array(outs) || json_array_size(outs) > INT32_MAX) {
+    char nb[96];
+    return mp_errorf(err, "%s: %s: outputs is not a list of sizes", d->path,
+                     node_text(d, v, nb, sizeof nb));
+  }
   nd->n_out = (int)json_array_size(outs);
   nd->out_size = mp_bump_array(mem, (size_t)nd->n_out, sizeof(int64_t));
   for (int k = 0; k < nd->n_out; k++)
@@ -345,6 +363,8 @@ static int read_sizes(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *m
 }
 
 static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+  char nb[96];
+  node_text(d, v, nb, sizeof nb);
   json_t *x = json_object_get(o, "alias");
   if (x && !json_is_null(x)) {
     nd->has_alias = true;
@@ -352,37 +372,39 @@ static int read_alias(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *
     nd->alias.node = keys_find(&d->keys, x);
     bool param = json_is_integer(x) && json_integer_value(x) == -1;
     if (param && nd->alias.node >= 0)
-      return mp_errorf(err, "%s: node %d: alias -1 is ambiguous: node %d has the key -1, and alias "
-                       "-1 means a parameter", d->path, v, nd->alias.node);
+      return mp_errorf(err, "%s: %s: alias -1 is ambiguous: node %d has the key -1, and alias "
+                       "-1 means a parameter", d->path, nb, nd->alias.node);
     if (param)
       nd->alias.node = MP_PARAM_ALIAS;
     else if (nd->alias.node < 0)
-      return mp_errorf(err, "%s: node %d: alias names no node%s", d->path, v,
+      return mp_errorf(err, "%s: %s: alias names no node%s", d->path, nb,
                        json_is_real(x) && json_real_value(x) == -1.0
                            ? " (a parameter's alias is the integer -1, not -1.0)" : "");
     json_t *ao = json_object_get(o, "alias_output");
-    if (ao && !json_is_null(ao) && index_of(ao, &nd->alias.out, err, "node %lld", d->path, v))
+    if (ao && !json_is_null(ao) && index_of(ao, &nd->alias.out, err, nb, d->path))
       return -1;
   }
   x = json_object_get(o, "inplace");
   if (x && !json_is_null(x)) {
-    if (!json_is_boolean(x)) return mp_errorf(err, "%s: node %d: inplace is not a boolean", d->path, v);
+    if (!json_is_boolean(x)) return mp_errorf(err, "%s: %s: inplace is not a boolean", d->path, nb);
     nd->inplace = json_is_true(x);
   }
   if (nd->inplace && !nd->has_alias)
-    return mp_errorf(err, "%s: node %d: inplace without alias (which storage does it write?)",
-                     d->path, v);
+    return mp_errorf(err, "%s: %s: inplace without alias (which storage does it write?)",
+                     d->path, nb);
   return 0;
 }
 
 /* DESIGN 6.1: the node's time and its phase. */
 static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *err) {
+  char nb[96];
+  node_text(d, v, nb, sizeof nb);
   json_t *x = d->cost_attr ? json_object_get(o, d->cost_attr) : NULL;
   if (x && !json_is_null(x)) {
     if (!json_is_number(x))
-      return mp_errorf(err, "%s: node %d: %s is not a number", d->path, v, d->cost_attr);
+      return mp_errorf(err, "%s: %s: %s is not a number", d->path, nb, d->cost_attr);
     if (json_number_value(x) < 0)
-      return mp_errorf(err, "%s: node %d: negative %s %g", d->path, v, d->cost_attr,
+      return mp_errorf(err, "%s: %s: negative %s %g", d->path, nb, d->cost_attr,
                        json_number_value(x));
     nd->cost = json_number_value(x);
     nd->has_cost = true;
@@ -391,7 +413,7 @@ static int read_time(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_error *e
   json_t *bw = json_object_get(o, "backward");
   if (x && !json_is_null(x)) {
     if (!json_is_string(x) || (nd->phase = mp_phase_parse(json_string_value(x))) < 0)
-      return mp_errorf(err, "%s: node %d: phase must be \"fwd\", \"bwd\" or \"opt\"", d->path, v);
+      return mp_errorf(err, "%s: %s: phase must be \"fwd\", \"bwd\" or \"opt\"", d->path, nb);
   } else if (json_is_boolean(bw)) {
     nd->phase = json_is_true(bw) ? MP_PHASE_BWD : MP_PHASE_FWD;
   }
@@ -405,8 +427,10 @@ static int read_node(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *me
   nd->name = mp_bump_strdup(mem, json_is_string(x) ? json_string_value(x)
                                  : json_is_string(k) ? json_string_value(k) : "");
   x = json_object_get(o, "op");
-  if (x && !json_is_null(x) && !json_is_string(x))
-    return mp_errorf(err, "%s: node %d: op is not a string", d->path, v);
+  if (x && !json_is_null(x) && !json_is_string(x)) {
+    char nb[96];
+    return mp_errorf(err, "%s: %s: op is not a string", d->path, node_text(d, v, nb, sizeof nb));
+  }
   nd->op = mp_bump_intern(mem, json_is_string(x) ? json_string_value(x) : "");
   nd->is_input = !strcmp(nd->op, "input");
   nd->is_output = !strcmp(nd->op, "output");
@@ -451,9 +475,10 @@ static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
   json_t *m1 = json_integer(-1);
   int key_m1 = param >= 0 ? keys_find(&d->keys, m1) : -1;
   json_decref(m1);
+  char nb[96];
   if (key_m1 >= 0)
-    return mp_errorf(err, "%s: node %d: alias -1 is ambiguous: node %d has the key -1, and alias "
-                     "-1 means a parameter", d->path, param, key_m1);
+    return mp_errorf(err, "%s: %s: alias -1 is ambiguous: node %d has the key -1, and alias "
+                     "-1 means a parameter", d->path, node_text(d, param, nb, sizeof nb), key_m1);
   for (int v = resume; resume >= 0 && v < g->n && !node_failed; v++) {
     json_t *o = mp_jdoc_elem(d->doc, "nodes", (size_t)v, err);
     if (!o) return -1;
@@ -490,9 +515,11 @@ static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
     }
     json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
     out[i] = MP_ALL_OUTPUTS;
-    if (lo && !json_is_null(lo))
-      rc = index_of(lo, &out[i], err, d->links_key[0] == 'l' ? "links[%lld]" : "edges[%lld]", d->path,
-                    (long long)i);
+    if (lo && !json_is_null(lo)) {
+      char w[48];
+      snprintf(w, sizeof w, "%s[%zu]", d->links_key, i);
+      rc = index_of(lo, &out[i], err, w, d->path);
+    }
     if (!rc && g->nodes[to[i]].n_in == INT32_MAX) rc = mp_errorf(err, "%s: too many links", d->path);
     if (!rc) g->nodes[to[i]].n_in++;
   }

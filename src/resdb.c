@@ -374,12 +374,20 @@ mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
 
 void mp_db_close(mp_db *db) { sqlite3_close(db); }
 
+const char *const mp_db_side_suffix[MP_DB_SIDE_FILES] = {"-wal", "-shm", "-journal"};
+
+bool mp_db_is_side_suffix(const char *s) {
+  for (int i = 0; i < MP_DB_SIDE_FILES; i++)
+    if (!strcmp(s, mp_db_side_suffix[i])) return true;
+  return false;
+}
+
 void mp_db_remove_files(const char *path) {
-  static const char *const side[] = {"", "-wal", "-shm", "-journal"};
   size_t n = strlen(path) + 16;
   char *p = mp_xmalloc(n);
-  for (int i = 0; i < 4; i++) {
-    snprintf(p, n, "%s%s", path, side[i]);
+  unlink(path);
+  for (int i = 0; i < MP_DB_SIDE_FILES; i++) {
+    snprintf(p, n, "%s%s", path, mp_db_side_suffix[i]);
     unlink(p);
   }
   free(p);

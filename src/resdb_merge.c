@@ -208,7 +208,7 @@ static long build_pid(const char *name, bool cut) {
   char *end;
   long pid = strtol(name, &end, 10);
   if (cut && *end == '.') strtoul(end + 1, &end, 10);
-  bool side = !*end || !strcmp(end, "-wal") || !strcmp(end, "-shm") || !strcmp(end, "-journal");
+  bool side = !*end || mp_db_is_side_suffix(end);
   return side && pid > 0 ? pid : 0;
 }
 

@@ -56,6 +56,14 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
  * results file: a name with no room for that cannot be written (SQLite
  * says only "unable to open database file").  0, or -1 + msg. */
 int mp_db_name_fits(const char *path, char *msg, size_t cap);
+/* The files SQLite keeps beside a database, by what follows its name: the
+ * write-ahead log, its shared memory, the rollback journal.  One list for
+ * the results store (removal, merge's sweep of killed builds); the CLI, a
+ * client of memplan.h alone, keeps its own (cli_args.c, sqlite_companion). */
+#define MP_DB_SIDE_FILES 3
+extern const char *const mp_db_side_suffix[MP_DB_SIDE_FILES];
+/* Is s one of them? */
+bool mp_db_is_side_suffix(const char *s);
 /* Remove the results file at path with its -wal, -shm and -journal. */
 void mp_db_remove_files(const char *path);
 /* Remove it only when it holds nothing (no row, claim or graph's bound)

@@ -542,6 +542,88 @@ START_TEST(timeout_without_plan_is_a_timeout) {
 }
 END_TEST
 
+/* Another program's answer (--memplan PROGRAM) is judged before it is
+ * stored: a status that is not memplan's, figures that contradict each
+ * other, a claim of optimality or infeasibility that no bound bench
+ * computes backs, each make a failed cell (status error, the reason in the
+ * message, none of the answer stored); a backed claim is kept. */
+static void judged(const char *script, const char *extra, const char *status, const char *words) {
+  char db[600], name[64], sql[1200];
+  static int k;
+  snprintf(name, sizeof name, "liar%d.sh", ++k);
+  snprintf(db, sizeof db, "%s/%s.sqlite", dir, name);
+  write_file(name, script, 0755);
+  ck_assert_int_eq(sh("%s " MEMPLAN " bench --graphs %s/g0.json --results %s --memplan %s/%s %s",
+                      fake_env_for(NULL), dir, db, dir, name, extra), 0);
+  snprintf(sql, sizeof sql, "SELECT count(*) FROM results WHERE status = '%s' AND %s", status,
+           words[0] ? "" : "1");
+  if (words[0])
+    snprintf(sql + strlen(sql), sizeof sql - strlen(sql), "message LIKE '%%%s%%' AND arena IS NULL "
+             "AND place_status IS NULL", words);
+  long long got = q1(db, sql);
+  if (got != 1) {
+    char msg[2000];
+    slurp("err.txt", msg, sizeof msg);
+    ck_abort_msg("%s: want status %s with '%s'; bench said: %s", name, status, words, msg);
+  }
+}
+
+#define FIGS "\"has_figures\": true, \"live_peak\": 100, \"sum_sizes\": 400, \"lower_bound\": 10, " \
+             "\"profile_std\": 1"
+
+START_TEST(foreign_answers_are_judged) {
+  setup();
+  /* status words */
+  judged("#!/bin/sh\necho '{\"status\": \"great\", \"arena\": 100}'\n", "", "error",
+         "answer refused by bench: status ''great'' is not one of optimal, feasible");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", \"place_status\": \"superb\", " FIGS
+         ", \"arena\": 100, \"fragmentation\": 0, \"reuse_ratio\": 4, \"reduction_vs_noreuse\": 0.75}'\n",
+         "", "error", "place_status superb is not one of");
+  judged("#!/bin/sh\necho '{\"status\": 7}'\nexit 3\n", "", "error", "status is not a string");
+  /* figures that contradict each other */
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 50, "
+         "\"fragmentation\": 0, \"reuse_ratio\": 8, \"reduction_vs_noreuse\": 0.875}'\n",
+         "", "error", "arena 50 is below the live peak 100");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", \"has_figures\": true, \"arena\": 100, "
+         "\"sum_sizes\": 400}'\n", "", "error", "a plan without live_peak");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": -100}'\n", "", "error",
+         "arena is not a non-negative integer");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 100.5}'\n", "", "error",
+         "arena is not a non-negative integer");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 200, "
+         "\"fragmentation\": \"NaN\", \"reuse_ratio\": 2, \"reduction_vs_noreuse\": 0.5}'\n",
+         "", "error", "fragmentation is not a finite number");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 200, "
+         "\"fragmentation\": 0.5, \"reuse_ratio\": 3, \"reduction_vs_noreuse\": 0.5}'\n",
+         "", "error", "reuse_ratio 3, but the figures give 2");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 200, "
+         "\"reuse_ratio\": 2, \"reduction_vs_noreuse\": 0.5}'\n", "", "error", "fragmentation is missing");
+  /* claims: the real solve's answer with its status turned into a claim */
+  judged("#!/bin/sh\n\"$MEMPLAN_REAL\" \"$@\" | sed 's/\"status\": \"feasible\"/\"status\": \"optimal\"/'\n",
+         "--place noreuse", "error", "it claims an optimum (arena");
+  judged("#!/bin/sh\n\"$MEMPLAN_REAL\" \"$@\" | sed 's/\"status\": \"feasible\"/\"status\": \"infeasible\"/'"
+         "\nexit 3\n", "--place noreuse", "error", "it claims no plan fits, though no capacity was asked");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 200, "
+         "\"fragmentation\": 0.5, \"reuse_ratio\": 2, \"reduction_vs_noreuse\": 0.5}'\n",
+         "", "error", "live peak 100, but the file order (a file-order chain) peaks at");
+  judged("#!/bin/sh\n\"$MEMPLAN_REAL\" \"$@\" | sed 's/\"status\": \"feasible\"/\"status\": \"infeasible\"/'"
+         "\nexit 3\n", "--place noreuse --capacity 1000000000000", "error",
+         "it claims no plan fits the capacity 1000000000000, but bench");
+  judged("#!/bin/sh\necho '{\"status\": \"feasible\", \"has_figures\": true, \"live_peak\": 1000000000000, "
+         "\"arena\": 1000000000000, \"sum_sizes\": 1000000000000, \"lower_bound\": 999999999999, "
+         "\"fragmentation\": 0, \"reuse_ratio\": 1, \"reduction_vs_noreuse\": 0}'\n",
+         "--order greedy", "error", "lower_bound 999999999999 is above bench");
+  /* a claim bench can check stays: no plan fits a budget below the floor;
+   * the real memplan's own claims are its harness's */
+  judged("#!/bin/sh\nexec \"$FAKE\" \"$@\"\n", "--remat dtr --budgets 1", "infeasible", "");
+  char db[600];
+  snprintf(db, sizeof db, "%s/own.sqlite", dir);
+  ck_assert_int_eq(sh(MEMPLAN " bench --graphs %s/g0.json --results %s --capacity 1", dir, db), 0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE status = 'infeasible'"), 1);
+  teardown();
+}
+END_TEST
+
 /* ------------------------------------------------------------ stale rows */
 
 /* Rows of another solver build, of a changed graph file, or with fewer
@@ -1384,6 +1466,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, old_results_files_resume);
   tcase_add_test(tc, refusals_are_not_failures);
   tcase_add_test(tc, timeout_without_plan_is_a_timeout);
+  tcase_add_test(tc, foreign_answers_are_judged);
   tcase_add_test(tc, stale_rows_rerun);
   tcase_add_test(tc, graph_bounds_are_stored);
   tcase_add_test(tc, baseline_is_the_graphs);

@@ -4,7 +4,9 @@
 # the figures follow from the arguments.  The keep-all peak is 1000 bytes
 # ("0.8x" is 800); below 300 (the floor) the cell is infeasible, exit 3; else
 # the plan peaks at the budget, its duration is 100 + (1000 - budget) / 10
-# against base_time 100, and 64 bytes are copied when the link is not 0.
+# against base_time 100, and 64 bytes are copied when the link is not 0;
+# the sum of sizes is 2000 and the derived figures agree with the others
+# (bench refuses figures that contradict each other).
 # A call without --remat runs the real memplan (MEMPLAN_REAL).  Each call is
 # appended to FAKE_LOG when set.
 [ -n "${FAKE_LOG:-}" ] && echo "$*" >>"$FAKE_LOG"
@@ -34,8 +36,8 @@ awk -v h="$head" -v b="$budget" -v x="$x" 'BEGIN {
   d = 100 + (1000 - b) / 10
   printf "{%s, \"status\": \"feasible\", \"remat_status\": \"feasible\", \"place_status\": \"optimal\",\n", h
   printf " \"has_figures\": true, \"live_peak\": %d, \"arena\": %d, \"sum_sizes\": 2000,\n", b, b
-  printf " \"lower_bound\": 300, \"fragmentation\": 0, \"reuse_ratio\": 2, \"profile_std\": 1,\n"
-  printf " \"reduction_vs_noreuse\": 0.5, \"residencies\": 7, \"duration\": %g, \"overhead\": %g,\n", d, d / 100 - 1
+  printf " \"lower_bound\": 300, \"fragmentation\": 0, \"reuse_ratio\": %.17g, \"profile_std\": 1,\n", 2000 / b
+  printf " \"reduction_vs_noreuse\": %.17g, \"residencies\": 7, \"duration\": %g, \"overhead\": %.17g,\n", 1 - b / 2000, d, d / 100 - 1
   printf " \"recompute_time\": %g, \"recomputed\": %d, \"stall_time\": 0, \"transferred\": %d,\n", d - 100, (1000 - b) / 100, x
   printf " \"order_ms\": 0.1, \"remat_ms\": 0.5, \"place_ms\": 0.1, \"plan_ms\": 0.7, \"order_cpu_ms\": 0.1,\n"
   printf " \"remat_cpu_ms\": 0.5, \"place_cpu_ms\": 0.1}\n"
