@@ -222,6 +222,26 @@ START_TEST(fit_spans_equals_direct) {
 }
 END_TEST
 
+/* A union's top beyond 2^31 item sizes: the last bucket is taken in 64
+ * bits (cut to an int, 2^32 + 2 buckets read as 2, and the fit without a
+ * sort went on and out of its bitmap). */
+START_TEST(fit_spans_far_top) {
+  mp_spanbuf b;
+  mp_spanbuf_init(&b);
+  mp_span copy[40];
+  for (int i = 0; i < 39; i++) copy[i] = (mp_span){8 * i, 8 * i + 4};
+  copy[39] = (mp_span){(int64_t)1 << 34, ((int64_t)1 << 34) + 8};
+  for (int fit = 0; fit < 2; fit++) {
+    mp_spanbuf_clear(&b);
+    for (int i = 0; i < 40; i++) mp_spanbuf_add(&b, copy[i].lo, copy[i].hi);
+    int64_t got = mp_fit_spans(&b, 4, 1, (enum mp_fit)fit);
+    ck_assert_int_eq(got, fit_direct(copy, 40, 4, 1, (enum mp_fit)fit));
+    ck_assert_int_eq(got, 4);
+  }
+  mp_spanbuf_destroy(&b);
+}
+END_TEST
+
 /* The treap against a sorted array of keys with values. */
 START_TEST(treap_equals_array) {
   mp_rng r;
@@ -666,6 +686,7 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, pack_equals_direct);
   tcase_add_test(tc, sweep_equals_direct_large);
   tcase_add_test(tc, fit_spans_equals_direct);
+  tcase_add_test(tc, fit_spans_far_top);
   tcase_add_test(tc, treap_equals_array);
   tcase_add_test(tc, deadline_cuts_packings);
   tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);

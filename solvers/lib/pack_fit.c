@@ -10,8 +10,8 @@
 void mp_spanbuf_init(mp_spanbuf *b) {
   b->span = b->sorted = NULL;
   b->bucket = b->crowded = NULL;
-  b->head = NULL;
   b->head_used = NULL;
+  b->head_rank = NULL;
   b->head_cap = 0;
   b->n = b->cap = 0;
   b->sorted_ok = false;
@@ -24,8 +24,8 @@ void mp_spanbuf_destroy(mp_spanbuf *b) {
   free(b->sorted);
   free(b->bucket);
   free(b->crowded);
-  free(b->head);
   free(b->head_used);
+  free(b->head_rank);
   mp_spanbuf_init(b);
 }
 
@@ -120,6 +120,25 @@ static void sort_bucketed(mp_spanbuf *b) {
   insertion_sort(b->sorted, k);
 }
 
+/* popcount as one instruction where the processor has it (a resolver picks
+ * the clone when the program starts); elsewhere the compiler's fallback. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MP_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+#else
+#define MP_POPCNT_CLONES
+#endif
+
+/* The used buckets' bitmap `used` (words of it) turned into ranks: rank[w]
+ * = used buckets before word w; returns their number. */
+static inline int rank_words(const uint64_t *used, int words, int *rank) {
+  int u = 0;
+  for (int w = 0; w < words; w++) {
+    rank[w] = u;
+    u += __builtin_popcountll(used[w]);
+  }
+  return u;
+}
+
 /* The fit without a sort, when the union's top lies in bucket < MP_HEAD_BUCKETS
  * per span (and < MP_HEAD_MAX), bucket(x) = floor(x m / 2^64) with m =
  * ceil(2^64 / size): two starts in one bucket are less than `size` apart.  A
@@ -130,42 +149,48 @@ static void sort_bucketed(mp_spanbuf *b) {
  * union below such a start is the highest end in the buckets before:
  * scan_spans over the buckets' (lowest lo, highest hi) in bucket order
  * chooses what it chooses over the sorted spans.  False (nothing done) when
- * the buckets would be too many. */
+ * the buckets would be too many.
+ * The heads are kept densely, at the rank of their bucket among the used
+ * ones (a bitmap of the used buckets, then popcounts), not in an array of
+ * every bucket: that array (16 bytes a bucket, about 18 buckets a span)
+ * missed the cache on most spans; the dense one stays in it.  Greedy by
+ * size at 10^5 then places in about 0.85x the time (in-process A/B). */
+MP_POPCNT_CLONES
 static bool fit_by_heads(mp_spanbuf *b, int64_t size, int64_t al, enum mp_fit fit, int64_t *out) {
   if (size < 2 || b->top <= 0) return false;
   uint64_t m = (uint64_t)((((unsigned __int128)1 << 64) + (uint64_t)size - 1) / (uint64_t)size);
 #define BUCKET(x) ((int64_t)(((unsigned __int128)(uint64_t)(x) * m) >> 64))
   int64_t last = BUCKET(b->top);
   if (last >= (int64_t)MP_HEAD_BUCKETS * b->n || last >= MP_HEAD_MAX) return false;
-  int nb = (int)last + 1;
+  int nb = (int)last + 1, words = nb / 64 + 1, n = b->n;
   if (nb > b->head_cap) {
-    b->head = mp_xrealloc(b->head, sizeof(mp_span) * (size_t)nb);
-    b->head_used = mp_xrealloc(b->head_used, sizeof(uint64_t) * ((size_t)nb / 64 + 1));
-    for (int k = b->head_cap; k < nb; k++) b->head[k] = (mp_span){INT64_MAX, 0};
-    for (int w = b->head_cap ? b->head_cap / 64 + 1 : 0; w <= nb / 64; w++) b->head_used[w] = 0;
+    b->head_used = mp_xrealloc(b->head_used, sizeof(uint64_t) * (size_t)words);
+    b->head_rank = mp_xrealloc(b->head_rank, sizeof(int) * (size_t)words);
+    for (int w = b->head_cap ? b->head_cap / 64 + 1 : 0; w < words; w++) b->head_used[w] = 0;
     b->head_cap = nb;
   }
-  mp_span *h = b->head;
   uint64_t *used = b->head_used;
-  for (int i = 0; i < b->n; i++) {
-    int64_t k = BUCKET(b->span[i].lo);
-    mp_span *x = &h[k];
-    x->lo = b->span[i].lo < x->lo ? b->span[i].lo : x->lo;
-    x->hi = b->span[i].hi > x->hi ? b->span[i].hi : x->hi;
+  int *restrict bucket = b->crowded; /* each span's bucket */
+  const mp_span *restrict sp = b->span;
+  mp_span *restrict head = b->sorted;
+  for (int i = 0; i < n; i++) {
+    int k = (int)BUCKET(sp[i].lo); /* <= last < MP_HEAD_MAX */
+    bucket[i] = k;
     used[k >> 6] |= 1ull << (k & 63);
   }
 #undef BUCKET
-  /* the used buckets in order into `sorted`, left empty for the next call */
-  int u = 0;
-  for (int w = 0; w <= (nb - 1) / 64; w++) {
-    for (uint64_t bits = used[w]; bits; bits &= bits - 1) {
-      int k = w * 64 + __builtin_ctzll(bits);
-      b->sorted[u++] = h[k];
-      h[k] = (mp_span){INT64_MAX, 0};
-    }
-    used[w] = 0;
+  int *restrict rank = b->head_rank;
+  int u = rank_words(used, words, rank);
+  for (int r = 0; r < u; r++) head[r] = (mp_span){INT64_MAX, 0};
+  for (int i = 0; i < n; i++) {
+    int k = bucket[i], w = k >> 6;
+    mp_span *x = &head[rank[w] + __builtin_popcountll(used[w] & ((1ull << (k & 63)) - 1))];
+    int64_t lo = sp[i].lo, hi = sp[i].hi;
+    x->lo = lo < x->lo ? lo : x->lo;
+    x->hi = hi > x->hi ? hi : x->hi;
   }
-  *out = scan_spans(b->sorted, u, size, al, fit);
+  for (int w = 0; w < words; w++) used[w] = 0; /* left empty for the next call */
+  *out = scan_spans(head, u, size, al, fit);
   b->headed++;
   return true;
 }

@@ -4,7 +4,7 @@
  * below its top; first fit takes the lowest whose aligned start fits, best
  * fit the shortest such gap (ties: the lowest), and either, when none fits,
  * the aligned top.  When the union's top is at most MP_HEAD_BUCKETS k item
- * sizes above 0 (k spans), no sort: one pass keeps each size-wide bucket's
+ * sizes above 0 (k spans), no sort: two passes keep each size-wide bucket's
  * lowest start and highest end (pack_fit.c says why that is exact); else
  * the spans are sorted by a bucket sort on their offsets (O(k) expected,
  * O(k log k) at worst). */
@@ -22,17 +22,18 @@ typedef struct mp_span {
 
 /* Buckets per span in the sort of pack_fit.c; size-wide buckets per span (at
  * most) and in all when the gap choice needs no sort. */
-enum { MP_SPAN_BUCKETS = 4, MP_HEAD_BUCKETS = 64, MP_HEAD_MAX = 1 << 20 };
+enum { MP_SPAN_BUCKETS = 4, MP_HEAD_BUCKETS = 512, MP_HEAD_MAX = 1 << 20 };
 
 /* Spans collected for one item, and scratch reused from item to item. */
 typedef struct mp_spanbuf {
   mp_span *span, *sorted;
   int n, cap;
   int *bucket;     /* bucket starts, MP_SPAN_BUCKETS cap + 1 */
-  int *crowded;    /* buckets of more than 32 spans, then their starts */
-  mp_span *head;   /* per size-wide bucket: lowest lo, highest hi; {INT64_MAX, 0}
-                      (empty) between calls; head_cap of them */
-  uint64_t *head_used; /* the buckets a call touched (all 0 between calls) */
+  int *crowded;    /* buckets of more than 32 spans, then their starts; in the
+                      fit without a sort, each span's size-wide bucket */
+  uint64_t *head_used; /* the size-wide buckets a call touched (all 0 between
+                          calls; head_cap bits at least) */
+  int *head_rank;      /* per word of head_used: the used buckets before it */
   int head_cap;
   bool sorted_ok;  /* `sorted` (or `span`, up to 32) holds the spans in order */
   int64_t headed;  /* calls of mp_fit_spans that needed no sort */
