@@ -295,9 +295,18 @@ static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_gr
     back_plain(run, c, &a, f, file_order);
 }
 
+/* The counts a row stores whatever the status: integers or absent (the
+ * row's reader would cut 12.5 to 12). */
+static void check_counts(mp_cellrun *run) {
+  static const char *const counts[] = {"nodes", "buffers", "budget", NULL};
+  int64_t v;
+  for (int i = 0; counts[i]; i++) int_fig(run, counts[i], &v);
+}
+
 void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_facts *cache) {
   if (!run->out || run->killed || WIFSIGNALED(run->wstatus)) return;
   check_words(run);
+  check_counts(run);
   const char *st = jstr(run->out, "status");
   if (run->refused[0] || !st) return;
   json_t *hf = json_object_get(run->out, "has_figures");

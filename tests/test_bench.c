@@ -598,6 +598,9 @@ START_TEST(foreign_answers_are_judged) {
          "", "error", "reuse_ratio 3, but the figures give 2");
   judged("#!/bin/sh\necho '{\"status\": \"feasible\", " FIGS ", \"arena\": 200, "
          "\"reuse_ratio\": 2, \"reduction_vs_noreuse\": 0.5}'\n", "", "error", "fragmentation is missing");
+  /* a count the row stores, even without a plan: the row's reader cut 12.5 to 12 */
+  judged("#!/bin/sh\necho '{\"status\": \"error\", \"nodes\": 12.5}'\nexit 2\n", "", "error",
+         "nodes is not a non-negative integer");
   /* claims: the real solve's answer with its status turned into a claim */
   judged("#!/bin/sh\n\"$MEMPLAN_REAL\" \"$@\" | sed 's/\"status\": \"feasible\"/\"status\": \"optimal\"/'\n",
          "--place noreuse", "error", "it claims an optimum (arena");
