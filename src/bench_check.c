@@ -30,15 +30,14 @@
 #include "events.h"
 #include "io.h"
 #include "lifetime.h"
+#include "plan.h"
 #include "util.h"
 
-static const char *const statuses[] = {"optimal", "feasible", "infeasible", "timeout",
-                                       "error",   "refused",  NULL};
-
+/* One of memplan's status words (plan.c's list); "fixed" only where a
+ * sub-status may say it. */
 static bool known(const char *s, bool fixed_too) {
-  for (int i = 0; statuses[i]; i++)
-    if (!strcmp(s, statuses[i])) return true;
-  return fixed_too && !strcmp(s, "fixed");
+  mp_status st;
+  return !mp_status_parse(s, &st) && (fixed_too || st != MP_FIXED);
 }
 
 static void refuse(mp_cellrun *run, const char *fmt, ...) {
@@ -112,10 +111,6 @@ static void derived(mp_cellrun *run, const char *k, double want) {
   if (got == 1 && !near(v, want)) refuse(run, "%s %.12g, but the figures give %.12g", k, v, want);
 }
 
-static const char *jstr(json_t *o, const char *k) {
-  json_t *v = json_object_get(o, k);
-  return json_is_string(v) ? json_string_value(v) : NULL;
-}
 
 /* Every status word memplan's own; a non-string where one stands refused. */
 static void check_words(mp_cellrun *run) {
@@ -268,8 +263,8 @@ static void back_remat(mp_cellrun *run, const mp_cell *c, const answer *a, const
 }
 
 static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_graph_facts *cache) {
-  answer a = {jstr(run->out, "status"), jstr(run->out, "order_status"),
-              jstr(run->out, "place_status"), jstr(run->out, "remat_status"), has_fig, 0, 0};
+  answer a = {mp_json_str(run->out, "status"), mp_json_str(run->out, "order_status"),
+              mp_json_str(run->out, "place_status"), mp_json_str(run->out, "remat_status"), has_fig, 0, 0};
   bool claims = is(a.st, "optimal") || is(a.st, "infeasible") || is(a.os, "optimal") ||
                 is(a.ps, "optimal") || is(a.rs, "optimal") || is(a.rs, "infeasible");
   if (!claims && !has_fig && !json_is_integer(json_object_get(run->out, "lower_bound"))) return;
@@ -307,12 +302,9 @@ void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_fact
   if (!run->out || run->killed || WIFSIGNALED(run->wstatus)) return;
   check_words(run);
   check_counts(run);
-  const char *st = jstr(run->out, "status");
+  const char *st = mp_json_str(run->out, "status");
   if (run->refused[0] || !st) return;
-  json_t *hf = json_object_get(run->out, "has_figures");
-  bool has_fig = json_is_boolean(hf) ? json_is_true(hf)
-                                     : !strcmp(st, "optimal") || !strcmp(st, "feasible") ||
-                                           !strcmp(st, "timeout");
+  bool has_fig = mp_cellrun_says_figures(run);
   bool exited_ok = WIFEXITED(run->wstatus) && WEXITSTATUS(run->wstatus) == 0;
   if (has_fig && exited_ok) {
     check_figures(run, c);

@@ -60,7 +60,7 @@ void mp_cellrun_destroy(mp_cellrun *run) {
   run->out = NULL;
 }
 
-static const char *jstr(json_t *o, const char *k) {
+const char *mp_json_str(json_t *o, const char *k) {
   json_t *v = o ? json_object_get(o, k) : NULL;
   return json_is_string(v) ? json_string_value(v) : NULL;
 }
@@ -80,16 +80,18 @@ static int exit_code(const mp_cellrun *run) {
   return WIFEXITED(run->wstatus) ? WEXITSTATUS(run->wstatus) : -1;
 }
 
-/* The solve's own word on whether it has figures: `has_figures` when it
- * says so, else its status (a plan: optimal, feasible, timeout). */
-static bool solve_has_figures(const mp_cellrun *run) {
-  const char *st = jstr(run->out, "status");
-  if (!st || run->killed || WIFSIGNALED(run->wstatus) || run->refused[0]) return false;
+bool mp_cellrun_says_figures(const mp_cellrun *run) {
+  const char *st = mp_json_str(run->out, "status");
+  if (!st) return false;
   json_t *hf = json_object_get(run->out, "has_figures");
-  bool has = json_is_boolean(hf) ? json_is_true(hf)
-                                 : !strcmp(st, "optimal") || !strcmp(st, "feasible") ||
-                                       !strcmp(st, "timeout");
-  return has && exit_code(run) == 0 && jint(run->out, "arena") != MP_NA;
+  return json_is_boolean(hf) ? json_is_true(hf)
+                             : !strcmp(st, "optimal") || !strcmp(st, "feasible") || !strcmp(st, "timeout");
+}
+
+/* A plan with figures bench keeps: said so, exited 0, not refused. */
+static bool solve_has_figures(const mp_cellrun *run) {
+  if (run->killed || WIFSIGNALED(run->wstatus) || run->refused[0]) return false;
+  return mp_cellrun_says_figures(run) && exit_code(run) == 0 && jint(run->out, "arena") != MP_NA;
 }
 
 bool mp_cellrun_ok(const mp_cellrun *run) { return solve_has_figures(run); }
@@ -122,7 +124,7 @@ static void run_status(const mp_experiment *e, const mp_cell *c, const mp_cellru
                        char **status, char **message) {
   char msg[800];
   const char *tl = run->errtail, *sep = run->errtail[0] ? ": " : "";
-  const char *st = jstr(run->out, "status");
+  const char *st = mp_json_str(run->out, "status");
   msg[0] = 0;
   if (run->killed) {
     *status = mp_xstrdup("timeout");
@@ -140,7 +142,7 @@ static void run_status(const mp_experiment *e, const mp_cell *c, const mp_cellru
     *status = mp_xstrdup("error");
     snprintf(msg, sizeof msg, "exit %d%s%s", exit_code(run), tl[0] ? ": " : ", no output", tl);
   } else {
-    const char *m = jstr(run->out, "message");
+    const char *m = mp_json_str(run->out, "message");
     bool fig_claim = !json_is_false(json_object_get(run->out, "has_figures")) &&
                      (!strcmp(st, "optimal") || !strcmp(st, "feasible") || !strcmp(st, "timeout"));
     /* a non-zero exit with a plan-status is a failure; a refusal, a proven
@@ -186,7 +188,7 @@ static void copy_remat_request(json_t *o, mp_row *r) {
   r->budget = jint(o, "budget");
   r->bandwidth = jnum(o, "bandwidth");
   r->base_time = jnum(o, "base_time");
-  const char *st = jstr(o, "remat_status");
+  const char *st = mp_json_str(o, "remat_status");
   r->remat_status = st ? mp_xstrdup(st) : NULL;
 }
 
@@ -240,8 +242,8 @@ static void spread(const mp_cellrun *runs, int k, mp_row *r) {
 }
 
 static void graph_name(const mp_cell *c, json_t *o, mp_row *r) {
-  if (jstr(o, "graph")) {
-    r->graph = mp_xstrdup(jstr(o, "graph"));
+  if (mp_json_str(o, "graph")) {
+    r->graph = mp_xstrdup(mp_json_str(o, "graph"));
     return;
   }
   const char *b = strrchr(c->path, '/'); /* the file name without directory and extension */
@@ -281,8 +283,8 @@ void mp_row_from_runs(const mp_experiment *e, const mp_cell *c, const mp_cellrun
   r->nodes = jint(o, "nodes");
   r->buffers = jint(o, "buffers");
   if (jint(o, "align") != MP_NA) r->align = jint(o, "align");
-  r->order_status = jstr(o, "order_status") ? mp_xstrdup(jstr(o, "order_status")) : NULL;
-  r->place_status = jstr(o, "place_status") ? mp_xstrdup(jstr(o, "place_status")) : NULL;
+  r->order_status = mp_json_str(o, "order_status") ? mp_xstrdup(mp_json_str(o, "order_status")) : NULL;
+  r->place_status = mp_json_str(o, "place_status") ? mp_xstrdup(mp_json_str(o, "place_status")) : NULL;
   copy_remat_request(o, r);
   if (k == 0) { /* the first run failed: the row says why */
     run_status(e, c, last, &r->status, &r->message);

@@ -42,6 +42,11 @@ void mp_graph_facts_destroy(mp_graph_facts *f);
  * output is stored. */
 void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_facts *cache);
 
+/* The string at key k of o, or NULL (o NULL, k absent or not a string). */
+const char *mp_json_str(json_t *o, const char *k);
+/* The answer's own word on whether it has figures: `has_figures` when it
+ * says so, else its status (a plan: optimal, feasible, timeout). */
+bool mp_cellrun_says_figures(const mp_cellrun *run);
 /* Did the run give a plan with figures (so that a repeat makes sense)? */
 bool mp_cellrun_ok(const mp_cellrun *run);
 
