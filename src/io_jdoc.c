@@ -474,6 +474,29 @@ json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err) {
   return a->cur;
 }
 
+const char *mp_jdoc_next_text(mp_jdoc *d, const char *key, size_t i) {
+  jd_array *a = find_array(d, key);
+  if (!a || d->failed || a->object || i >= a->count) return NULL;
+  if (i < a->next_idx) {
+    if (a->cur && i + 1 == a->next_idx) return NULL;
+    rewind_array(a);
+  }
+  return i == a->next_idx ? d->buf + a->next_pos : NULL;
+}
+
+bool mp_jdoc_took(mp_jdoc *d, const char *key, size_t used) {
+  jd_array *a = find_array(d, key);
+  size_t p = skip_ws(d->buf, d->len, a->next_pos + used);
+  bool last = a->next_idx + 1 == a->count;
+  if (p >= d->len || d->buf[p] != (last ? ']' : ',')) return false;
+  json_decref(a->cur);
+  a->cur = NULL;
+  a->next_idx++;
+  a->next_pos = p + 1;
+  a->done = last;
+  return true;
+}
+
 /* Can the text b[0, n) name the member `member` (ASCII)?  A name is written
  * "member", or with some of its characters as \\u00XX escapes: without
  * either, no object in the text has that member. */
