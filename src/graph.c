@@ -114,6 +114,15 @@ static void edge_add(edges *e, int a, int b) {
   e->n++;
 }
 
+/* Room for cap edges at once: the lists of 10^5 nodes grown by doubling
+ * were copied a dozen times and faulted in afresh each time. */
+static void edges_reserve(edges *e, int64_t cap) {
+  if (cap <= e->cap) return;
+  e->cap = (int)(cap < 64 ? 64 : cap);
+  e->from = mp_xrealloc(e->from, sizeof(int) * (size_t)e->cap);
+  e->to = mp_xrealloc(e->to, sizeof(int) * (size_t)e->cap);
+}
+
 /* Per-node lists from an edge list, deduplicated, one after another in a
  * single block of mem. */
 static void build_adj(int n, const edges *e, int **cnt, int ***lists, bool succ, mp_bump *mem) {
@@ -646,7 +655,10 @@ static void add_inplace_edges(mp_graph *g, const edges *data) {
   int *pos = mp_xmalloc(sizeof(int) * nz);
   for (int i = 0; i < n; i++) pos[g->given[i]] = i;
   edges all = {0};
-  for (int i = 0; i < data->n; i++) edge_add(&all, data->from[i], data->to[i]);
+  edges_reserve(&all, (int64_t)data->n + 64);
+  memcpy(all.from, data->from, sizeof(int) * (size_t)data->n);
+  memcpy(all.to, data->to, sizeof(int) * (size_t)data->n);
+  all.n = data->n;
   buf_access *acc = mp_xmalloc(sizeof(buf_access) * nz);
   for (int b = 0; b < s.n; b++)
     if (s.n_writers[b]) storage_edges(&s, b, pos, acc, &all);
@@ -708,6 +720,9 @@ int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
   if (check_refs(g, file, err) || check_alias_cycles(g, file, err)) return -1;
   if (check_input_total(g, file, err)) return -1;
   edges data = {0};
+  int64_t inputs = 0;
+  for (int v = 0; v < g->n; v++) inputs += g->nodes[v].n_in;
+  edges_reserve(&data, inputs);
   for (int v = 0; v < g->n; v++)
     for (int i = 0; i < g->nodes[v].n_in; i++) edge_add(&data, g->nodes[v].in[i].node, v);
   int rc = check_order(g, &data, toposort, file, err);
