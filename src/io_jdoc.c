@@ -74,12 +74,18 @@ static size_t skip_ws(const char *b, size_t len, size_t p) {
   return p;
 }
 
+/* The scans jump to the next byte that matters with strcspn (b[len] is a
+ * NUL, and a file with a NUL inside is not scanned): byte by byte, the
+ * scan of a 10^5-node file was a fifth of `memplan info`. */
+
 /* At '"': the offset after the closing quote, or 0. */
 static size_t scan_string(const char *b, size_t len, size_t p) {
   for (p++; p < len; p++) {
+    p += strcspn(b + p, "\\\"");
+    if (p >= len) break;
     if (b[p] == '\\')
       p++;
-    else if (b[p] == '"')
+    else
       return p + 1;
   }
   return 0;
@@ -91,6 +97,8 @@ static size_t scan_nested(const char *b, size_t len, size_t p, size_t *commas) {
   int depth = 0;
   *commas = 0;
   while (p < len) {
+    p += strcspn(b + p, "\"[]{},");
+    if (p >= len) break;
     char c = b[p];
     if (c == '"') {
       if (!(p = scan_string(b, len, p))) return 0;

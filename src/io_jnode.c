@@ -73,6 +73,30 @@ static const char *plain_int(const char *p, long long *out) {
   return p;
 }
 
+/* A decimal [s, e) of digits, '.' and digits, with at most 15 digits in
+ * all: its mantissa and 10^(fraction digits) are exact doubles, so their
+ * quotient is the correctly rounded value strtod gives (costs are written
+ * so; strtod took a tenth of `info`). */
+static bool exact_decimal(const char *s, const char *e, double *out) {
+  static const double pow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7,
+                                 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+  long long m = 0;
+  int digits = 0, frac = -1;
+  for (const char *p = s; p < e; p++) {
+    if (*p == '.') {
+      frac = 0;
+      continue;
+    }
+    if (!is_digit(*p)) return false; /* an exponent */
+    m = m * 10 + (*p - '0');
+    if (++digits > 15) return false;
+    frac += frac >= 0;
+  }
+  if (frac < 0) return false;
+  *out = (double)m / pow10[frac];
+  return true;
+}
+
 /* A non-negative number (an integer, or a real jansson reads with strtod
  * in the C locale); its value as json_number_value gives it. */
 static const char *plain_number(const char *p, double *out) {
@@ -98,6 +122,7 @@ static const char *plain_number(const char *p, double *out) {
     while (is_digit(*p)) p++;
   }
   if (p - s > 64) return NULL;
+  if (exact_decimal(s, p, out)) return p;
   char tok[72], *end;
   memcpy(tok, s, (size_t)(p - s));
   tok[p - s] = 0;
@@ -133,10 +158,14 @@ enum { K_ID = 1, K_NAME = 2, K_OP = 4, K_SIZE = 8, K_INPUTS = 16, K_COST = 32, K
        K_PHASE = 128 };
 
 static unsigned key_bit(jn_str k) {
-  static const char *const names[] = {"id", "name", "op", "size", "inputs", "cost", "workspace",
-                                      "phase"};
-  for (unsigned i = 0; i < sizeof names / sizeof names[0]; i++)
-    if (strlen(names[i]) == k.len && !memcmp(names[i], k.s, k.len)) return 1u << i;
+  static const struct {
+    const char *name;
+    size_t len;
+  } keys[] = {{"id", 2}, {"name", 4}, {"op", 2}, {"size", 4}, {"inputs", 6}, {"cost", 4},
+              {"workspace", 9}, {"phase", 5}};
+  for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (keys[i].len == k.len && keys[i].name[0] == k.s[0] && !memcmp(keys[i].name, k.s, k.len))
+      return 1u << i;
   return 0;
 }
 
