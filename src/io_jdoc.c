@@ -443,10 +443,11 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static size_t plain_int_len(const char *b, long long *v) {
   size_t p = b[0] == '-', start = p;
   long long x = 0;
-  while (is_digit(b[p]) && p - start < 19) x = x * 10 + (b[p++] - '0');
+  for (; is_digit(b[p]); p++)
+    if (p - start < 18) x = x * 10 + (b[p] - '0');
   size_t n = p - start;
-  if (n == 0 || n > 18 || (n > 1 && b[start] == '0') || is_digit(b[p]) || b[p] == '.' ||
-      b[p] == 'e' || b[p] == 'E')
+  if (n == 0 || n > 18 || (n > 1 && b[start] == '0') || b[p] == '.' || b[p] == 'e' ||
+      b[p] == 'E')
     return 0;
   *v = start ? -x : x;
   return p;
