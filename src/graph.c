@@ -672,8 +672,10 @@ static void add_inplace_edges(mp_graph *g, const edges *data, adjacency *d) {
   for (int i = 0; i < n; i++) pos[g->given[i]] = i;
   edges all = {0};
   edges_reserve(&all, (int64_t)data->n + 64);
-  memcpy(all.from, data->from, sizeof(int) * (size_t)data->n);
-  memcpy(all.to, data->to, sizeof(int) * (size_t)data->n);
+  if (data->n) { /* an empty graph's lists are NULL */
+    memcpy(all.from, data->from, sizeof(int) * (size_t)data->n);
+    memcpy(all.to, data->to, sizeof(int) * (size_t)data->n);
+  }
   all.n = data->n;
   buf_access *acc = mp_xmalloc(sizeof(buf_access) * nz);
   for (int b = 0; b < s.n; b++)
