@@ -46,9 +46,9 @@ char *mp_xstrdup(const char *s) {
   return d;
 }
 
-double mp_cpu_now(void) {
+double mp_thread_cpu_now(void) {
   struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 

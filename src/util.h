@@ -57,7 +57,9 @@ double mp_now(void);     /* monotonic seconds */
  * clock again), so a test can make a deadline pass at a chosen clock
  * reading whatever the machine's speed. */
 void mp_now_override(double (*fn)(void));
-double mp_cpu_now(void); /* process CPU seconds */
+/* CPU seconds of the calling thread: a stage's solver call runs on it, and
+ * a thread beside it (the baseline, run_baseline.c) must not count. */
+double mp_thread_cpu_now(void);
 
 /* splitmix64-seeded xoshiro256** generator: deterministic for a seed. */
 typedef struct mp_rng {
