@@ -355,12 +355,14 @@ mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
   s.spec = spec;
   s.ch = &ch;
   s.r = r;
+  run_baseline_start(&s);
   s.t0 = mp_now();
   e = run_stages(&s);
   if (e)
     run_failed_statuses(&s);
   else
     e = s.stop ? run_remat_no_plan(&s) : run_verdict(&s);
+  run_baseline_drop(&s);
   free(s.remat_order);
   return e;
 }
