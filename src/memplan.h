@@ -67,8 +67,9 @@ extern "C" {
  * 4: memplan_gen_opts.backward (training-shaped synthetic graphs).
  * 5: memplan_bench_graph_bound takes the baseline's time allowance and
  * prints the graph's baseline after its bound.
- * 6: memplan_option_info.integer (integer options refuse fractions). */
-#define MEMPLAN_API_VERSION 6
+ * 6: memplan_option_info.integer (integer options refuse fractions).
+ * 7: memplan_request.threads (the baseline beside the solvers). */
+#define MEMPLAN_API_VERSION 7
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -307,12 +308,19 @@ typedef struct memplan_request {
   const char *budget_frac;
   bool has_bandwidth;
   double bandwidth;
+  /* The threads a solve may run at once.  0 (the default) or 2 or more:
+   * the baseline of reduction_vs_given (a second plan of the given order)
+   * is computed on a thread of its own beside the solvers, when the solve
+   * needs it; 1: on the caller's thread, after them.  The figures,
+   * statuses and messages are the same either way; a stage's cpu_ms is
+   * its own thread's. */
+  int threads;
 } memplan_request;
 
 /* Defaults: seed 1, everything else 0 / NULL (no recomputation); sets
  * version.  memplan_solve refuses (MEMPLAN_EUSAGE) the values the CLI's
  * options refuse: align outside [0, 2^30], capacity outside [0, 2^60], a
- * NaN time_limit. */
+ * NaN time_limit, negative threads. */
 void memplan_request_init(memplan_request *req);
 
 typedef struct memplan_result memplan_result;
