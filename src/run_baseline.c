@@ -15,7 +15,7 @@
  * (verbose 0) and calls no igraph (given + the baseline placer).  The
  * caller's cache (spec->baselines) is read and written on the calling
  * thread only. */
-#define _POSIX_C_SOURCE 200809L
+#define _POSIX_C_SOURCE 200809L /* and _GNU_SOURCE (Makefile): pthread_setname_np */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -74,6 +74,7 @@ void run_baseline_start(run_state *s) {
   j->align = s->r->align;
   j->time_limit = spec->time_limit;
   j->started = pthread_create(&j->thread, NULL, baseline_thread, j) == 0;
+  if (j->started) pthread_setname_np(j->thread, MP_BASELINE_THREAD); /* top -H, tests */
 }
 
 static mp_err joined(run_state *s, mp_baseline *b, mp_error *err) {

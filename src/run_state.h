@@ -9,7 +9,9 @@
 
 #include "run.h"
 
-/* The baseline computed beside the stages (run_baseline.c). */
+/* The baseline computed beside the stages (run_baseline.c), on a thread
+ * of this name. */
+#define MP_BASELINE_THREAD "mp-baseline"
 typedef struct run_baseline_job {
   bool started;           /* a thread computes it: join it before the run ends */
   pthread_t thread;

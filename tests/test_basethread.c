@@ -9,24 +9,34 @@
 #include <string.h>
 #include <time.h>
 
+#include "run_state.h" /* MP_BASELINE_THREAD */
 #include "testlib.h"
 
-/* The threads of this process now (/proc/self/task). */
+/* The baseline's threads of this process now (/proc/self/task, by name:
+ * a sanitizer's own threads do not count). */
 static int threads_now(void) {
   DIR *d = opendir("/proc/self/task");
   ck_assert_msg(d != NULL, "/proc/self/task cannot be read");
   int n = 0;
-  for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+  char path[300], name[32];
+  for (struct dirent *e; (e = readdir(d));) {
+    if (e->d_name[0] == '.') continue;
+    snprintf(path, sizeof path, "/proc/self/task/%.200s/comm", e->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue; /* gone meanwhile */
+    if (fgets(name, sizeof name, f) && !strncmp(name, MP_BASELINE_THREAD "\n", sizeof name)) n++;
+    fclose(f);
+  }
   closedir(d);
   return n;
 }
 
-static int threads_before; /* the test's threads before the run */
+static int threads_before; /* the baseline's threads before the run */
 static int threads_at_entry; /* what watch_given saw */
 
-/* The given order, after counting the threads at its entry; then it waits
- * (asleep: no CPU of its own) until a thread beside it is gone, so that all
- * of the baseline's work falls within this stage's timing. */
+/* The given order, after counting the baseline's threads at its entry;
+ * then it waits (asleep: no CPU of its own) until such a thread is gone,
+ * so that all of the baseline's work falls within this stage's timing. */
 static int watch_given(mp_ctx *c) {
   memcpy(c->order, c->g->given, sizeof(int) * (size_t)c->g->n);
   threads_at_entry = threads_now();
