@@ -26,9 +26,11 @@
  *     built without thread safety: a program that calls igraph itself must
  *     not do so while a memplan call runs); one object is used by one thread
  *     at a time (an instance with its results: memplan_solve caches the
- *     baseline in the instance); two calls writing the same output file at
- *     once are not supported; memplan_bench_run handles SIGINT and SIGTERM
- *     for the whole process, so one runs at a time.
+ *     baseline in the instance; it computes the baseline on a thread of
+ *     its own beside the solvers unless memplan_request.threads is 1); two
+ *     calls writing the same output file at once are not supported;
+ *     memplan_bench_run handles SIGINT and SIGTERM for the whole process,
+ *     so one runs at a time.
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *
