@@ -61,7 +61,8 @@ static void run_watched(const mp_instance *in, mp_run_spec *spec, mp_result *r) 
 }
 
 /* A thread beside the stages exactly when the baseline is needed and not
- * at hand: not with --no-baseline, one thread, or the cache's entry. */
+ * at hand: not with --no-baseline, one thread, a time limit, or the
+ * cache's entry. */
 START_TEST(baseline_thread_only_when_needed) {
   mp_graph *g = tl_gen("layered", 30000, 1, false);
   mp_instance in = {g, NULL};
@@ -81,6 +82,12 @@ START_TEST(baseline_thread_only_when_needed) {
   run_watched(&in, &sn, &one);
   ck_assert_int_eq(threads_at_entry, threads_before);
   ck_assert(!one.has_baseline);
+  mp_result_destroy(&one);
+  /* under a time limit what the clock cuts must not depend on a thread */
+  mp_run_spec st = {.seed = 1, .time_limit = 100};
+  run_watched(&in, &st, &one);
+  ck_assert_int_eq(threads_at_entry, threads_before);
+  ck_assert(one.has_baseline && one.fig.given_arena == r.fig.given_arena);
   mp_result_destroy(&one);
   /* cached at 64: no thread; at 1 (another alignment): one, then cached */
   mp_baselines cache = {.n = 1, .b = {{64, r.fig.given_arena}}};
