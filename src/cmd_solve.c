@@ -35,7 +35,7 @@ static const char solve_help[] =
     "                          stage per chain; not the input, not --out)\n"
     "  --no-baseline           skip the given-order baseline (reduction_vs_given absent)\n"
     "  --threads N             threads the solve may use (default $MEMPLAN_THREADS, else 2:\n"
-    "                          the baseline beside the solvers, without --time-limit; 1:\n"
+    "                          the baseline beside the solvers, without a time limit; 1:\n"
     "                          after them; the same figures)\n"
     "  --verbose               the solvers' progress on stderr (GLPK's log, search steps,\n"
     "                          the packer's counts); twice for more\n"

@@ -313,8 +313,9 @@ typedef struct memplan_request {
   /* The threads a solve may run at once.  0 (the default) or 2 or more:
    * the baseline of reduction_vs_given (a second plan of the given order)
    * is computed on a thread of its own beside the solvers, when the solve
-   * needs it and has no time_limit (what a limit cuts must not depend on a
-   * thread beside it); 1: on the caller's thread, after them.  The figures,
+   * needs it and no clock cuts it (no time_limit, no solver option that is
+   * a time limit of its own: what a limit cuts must not depend on a thread
+   * beside it); 1: on the caller's thread, after them.  The figures,
    * statuses and messages are the same either way; a stage's cpu_ms is
    * its own thread's. */
   int threads;

@@ -42,7 +42,7 @@ typedef struct mp_run_spec {
   int threads;            /* 1: the baseline is computed after the stages, on
                              the caller's thread; else (0: the default) on a
                              second thread beside them (run_baseline.c) when
-                             the run will need it and has no time limit; the
+                             the run will need it and no clock cuts it; the
                              figures are the same */
   int n_extra;            /* solvers outside the registry the chains may name */
   const mp_solver *const *extra;

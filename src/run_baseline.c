@@ -47,6 +47,18 @@ static bool run_is_baseline(const run_state *s) {
   return true;
 }
 
+/* Does a clock cut some stage: --time-limit, or an option of a stage that
+ * is a time limit of its own (MP_OPT_SECONDS)? */
+static bool clock_cuts(const run_state *s) {
+  if (s->spec->time_limit > 0) return true;
+  for (int i = 0; i < s->ch->n; i++) {
+    const mp_stage_spec *st = &s->ch->st[i];
+    for (int k = 0; k < st->solver->n_options; k++)
+      if (st->solver->options[k].kind == MP_OPT_SECONDS && st->opt[k] > 0) return true;
+  }
+  return false;
+}
+
 static const mp_baseline *cached(const run_state *s, int64_t align) {
   const mp_baselines *cache = s->spec->baselines;
   for (int i = 0; cache && i < cache->n; i++)
@@ -64,7 +76,7 @@ static void *baseline_thread(void *arg) {
  * it: asked for, a second thread allowed, not in the cache, not the run's
  * own plan.  (The run that is its own baseline computes it only when its
  * placement was cut by the time limit, known only then: it stays after.)
- * Not under a time limit: what the clock cuts (a stage, the baseline)
+ * Not when a clock cuts (clock_cuts): what it cuts (a stage, the baseline)
  * must not depend on a thread beside it, which slows both (one cache, two
  * cores: bysize at 10^5 took 0.63 s alone, 0.83 s beside the baseline,
  * and the baseline, cut 0.5 s after its first fit, was cut beside the
@@ -73,8 +85,8 @@ static void *baseline_thread(void *arg) {
 void run_baseline_start(run_state *s) {
   const mp_run_spec *spec = s->spec;
   run_baseline_job *j = &s->base;
-  if (spec->no_baseline || spec->threads == 1 || spec->time_limit > 0) return;
-  if (!mp_chain_has(s->ch, MP_STAGE_PLACE)) return;
+  if (spec->no_baseline || spec->threads == 1 || !mp_chain_has(s->ch, MP_STAGE_PLACE)) return;
+  if (clock_cuts(s)) return;
   if (cached(s, s->r->align) || run_is_baseline(s)) return;
   j->in = s->in;
   j->align = s->r->align;

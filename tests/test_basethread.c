@@ -50,9 +50,9 @@ static const mp_solver s_watch = {.name = "watch-given", .summary = "test", .dec
                                   .solve = watch_given};
 static const mp_solver *const extra[] = {&s_watch};
 
-static void run_watched(const mp_instance *in, mp_run_spec *spec, mp_result *r) {
+static void run_watched_on(const mp_instance *in, mp_run_spec *spec, mp_result *r, const char *place) {
   spec->order = "watch-given";
-  spec->place = "noreuse";
+  spec->place = place;
   spec->n_extra = 1;
   spec->extra = extra;
   threads_before = threads_now();
@@ -60,9 +60,13 @@ static void run_watched(const mp_instance *in, mp_run_spec *spec, mp_result *r) 
   ck_assert_int_eq(threads_now(), threads_before); /* joined before mp_run returns */
 }
 
+static void run_watched(const mp_instance *in, mp_run_spec *spec, mp_result *r) {
+  run_watched_on(in, spec, r, "noreuse");
+}
+
 /* A thread beside the stages exactly when the baseline is needed and not
- * at hand: not with --no-baseline, one thread, a time limit, or the
- * cache's entry. */
+ * at hand: not with --no-baseline, one thread, a time limit (the run's or
+ * a stage's own), or the cache's entry. */
 START_TEST(baseline_thread_only_when_needed) {
   mp_graph *g = tl_gen("layered", 30000, 1, false);
   mp_instance in = {g, NULL};
@@ -88,6 +92,18 @@ START_TEST(baseline_thread_only_when_needed) {
   run_watched(&in, &st, &one);
   ck_assert_int_eq(threads_at_entry, threads_before);
   ck_assert(one.has_baseline && one.fig.given_arena == r.fig.given_arena);
+  mp_result_destroy(&one);
+  /* nor under a stage's own time limit (an option of kind SECONDS): the
+   * watcher's run with ilp-place after noreuse (it refuses 30000 items) */
+  static const char *const own_clock[] = {"ilp-place.time=5"};
+  mp_run_spec so = {.seed = 1, .n_sets = 1, .sets = own_clock};
+  run_watched_on(&in, &so, &one, "noreuse,ilp-place");
+  ck_assert_int_eq(threads_at_entry, threads_before);
+  ck_assert(one.has_baseline && one.fig.given_arena == r.fig.given_arena);
+  mp_result_destroy(&one);
+  so.n_sets = 0; /* the same chain without it: a thread */
+  run_watched_on(&in, &so, &one, "noreuse,ilp-place");
+  ck_assert_int_eq(threads_at_entry, threads_before + 1);
   mp_result_destroy(&one);
   /* cached at 64: no thread; at 1 (another alignment): one, then cached */
   mp_baselines cache = {.n = 1, .b = {{64, r.fig.given_arena}}};
