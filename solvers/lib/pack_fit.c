@@ -121,15 +121,8 @@ static void sort_bucketed(mp_spanbuf *b) {
 }
 
 /* popcount as one instruction where the processor has it (a resolver picks
- * the clone when the program starts); elsewhere the compiler's fallback.
- * Not under ThreadSanitizer: the instrumented resolver runs before TSan's
- * runtime is up and crashes at start. */
-#if defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define MP_TSAN 1
-#endif
-#endif
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_THREAD__) && !defined(MP_TSAN)
+ * the clone when the program starts); elsewhere the compiler's fallback. */
+#if defined(__x86_64__) && defined(__GNUC__)
 #define MP_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define MP_POPCNT_CLONES
