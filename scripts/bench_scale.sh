@@ -533,6 +533,14 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     echo "overflow: its candidates stay in an index kept as the run moves on"
     echo "(solvers/lib/remat_dropq.c), and a drop that no step in its gap looked at"
     echo "patches the run instead of measuring it again from a snapshot (the same plan)."
+    echo "With a host link (our own extra row) each round reads times of the plan's"
+    echo "future (when a copy back or a rerun can start), which the previous round's"
+    echo "change moved, so it measures the run again from the snapshot before that"
+    echo "change to the end: O(n) steps a round, about n / 28 rounds (3,564 at 10^5),"
+    echo "O(n^2) in all (0.29 s at 10^4, 2.3 s at 3 x 10^4, 31 s at 10^5 CPU, one run"
+    echo "each).  Reading older times instead changed 385 of the 723 plans of"
+    echo "tests/swap_link_golden.sh; a faster swap-greedy with a link would be another"
+    echo "algorithm with other plans, so this row stays over its target."
     echo
   fi
   if ls "$SCALE_DIR"/profile_*.txt > /dev/null 2>&1; then

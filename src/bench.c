@@ -763,6 +763,13 @@ static int cmp_str(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+const char *mp_cell_option(const char *options, const char *key) {
+  size_t kl = strlen(key);
+  for (const char *t = options; t && *t; t = strchr(t, ' ') ? strchr(t, ' ') + 1 : NULL)
+    if (!strncmp(t, key, kl) && t[kl] == '=') return t + kl + 1;
+  return NULL;
+}
+
 /* The overrides that apply to a cell's solvers, sorted: "a.x=1 y=2". */
 static char *cell_options(const mp_experiment *e, const char *order, const char *remat,
                           const char *place) {

@@ -104,6 +104,11 @@ int mp_split_list(const char *what, const char *s, char ***out, int *n, char *ms
 /* Append one string to a list. */
 void mp_list_push(char ***l, int *n, const char *s);
 
+/* The value of the token "KEY=VALUE" in a cell's canonical options (tokens
+ * separated by single spaces), or NULL: a whole token, so that a solver
+ * override such as "x.capacity=1" is not read as the cell's capacity. */
+const char *mp_cell_option(const char *options, const char *key);
+
 typedef struct mp_cell {
   char *path;        /* the graph as named by the manifest or the user (key) */
   char *file;        /* where the file is, to run it */

@@ -217,8 +217,8 @@ static void back_plain(mp_cellrun *run, const mp_cell *c, const answer *a, const
                        bool file_order) {
   int64_t bound = file_order ? f->file_order_peak : f->node_bound, cap = 0;
   const char *what = file_order ? "the file order's live peak" : "per node";
-  const char *capo = strstr(c->options, "capacity=");
-  if (capo) cap = strtoll(capo + 9, NULL, 10);
+  const char *capo = mp_cell_option(c->options, "capacity");
+  if (capo) cap = strtoll(capo, NULL, 10);
   if (is(a->st, "optimal") && !(a->has_fig && a->arena == bound))
     refuse(run, "it claims an optimum (arena %lld), but bench's bound is %lld (%s): %s",
            (long long)a->arena, (long long)bound, what, HOW);

@@ -183,7 +183,7 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   push_arg(&a, &n, "json");
   /* the baseline at the default alignment is the graph's, computed once by
    * its own job (store_bound) and joined to the rows when they are read */
-  if (!strstr(c->options, "align=")) push_arg(&a, &n, "--no-baseline");
+  if (!mp_cell_option(c->options, "align")) push_arg(&a, &n, "--no-baseline");
   remat_args(&a, &n, c);
   /* the options string: "align=A", "capacity=C" and solver overrides */
   char *opts = mp_xstrdup(c->options);

@@ -571,6 +571,21 @@ static void judged(const char *script, const char *extra, const char *status, co
 #define FIGS "\"has_figures\": true, \"live_peak\": 100, \"sum_sizes\": 400, \"lower_bound\": 10, " \
              "\"profile_std\": 1"
 
+/* A cell's capacity and alignment are whole tokens of its options: an
+ * override whose name ends in "capacity" or "align" is not them (bench's
+ * judge and its command line once found them with strstr). */
+START_TEST(cell_options_are_tokens) {
+  const char *o = "align=64 capacity=4096 x.align=8 y.capacity=7";
+  ck_assert_str_eq(mp_cell_option(o, "align"), "64 capacity=4096 x.align=8 y.capacity=7");
+  ck_assert_int_eq(strtoll(mp_cell_option(o, "capacity"), NULL, 10), 4096);
+  ck_assert_ptr_null(mp_cell_option("x.capacity=7", "capacity"));
+  ck_assert_ptr_null(mp_cell_option("y.align=8 ", "align"));
+  ck_assert_ptr_null(mp_cell_option("", "align"));
+  ck_assert_ptr_null(mp_cell_option("capacityx=3", "capacity"));
+  ck_assert_int_eq(strtoll(mp_cell_option("z.capacity=7 capacity=9", "capacity"), NULL, 10), 9);
+}
+END_TEST
+
 START_TEST(foreign_answers_are_judged) {
   setup();
   /* status words */
@@ -1470,6 +1485,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, refusals_are_not_failures);
   tcase_add_test(tc, timeout_without_plan_is_a_timeout);
   tcase_add_test(tc, foreign_answers_are_judged);
+  tcase_add_test(tc, cell_options_are_tokens);
   tcase_add_test(tc, stale_rows_rerun);
   tcase_add_test(tc, graph_bounds_are_stored);
   tcase_add_test(tc, baseline_is_the_graphs);
