@@ -26,7 +26,7 @@
 
 #define ILPP_OPTIONS(X)                                                              \
   X(max_items, INT, 60, 1, 100000, "refuse problems with more placeable buffers (size cap)") \
-  X(time, REAL, 0, 0, 1e6, "GLPK time limit in seconds (0: none; --time-limit caps it)")
+  X(time, SECONDS, 0, 0, 1e6, "GLPK time limit in seconds (0: none; --time-limit caps it)")
 
 enum { ILPP_OPTIONS(MP_OPT_ENUM) ILPP_N_OPTS };
 static const mp_option ilpp_options[] = {ILPP_OPTIONS(MP_OPT_ENTRY)};

@@ -34,7 +34,7 @@
 #define JILP_OPTIONS(X)                                                        \
   X(max_nodes, INT, 14, 1, 10000, "refuse graphs with more nodes (size cap)")  \
   X(max_buffers, INT, 20, 1, 100000, "refuse graphs with more buffers of size > 0 (size cap)") \
-  X(time, REAL, 0, 0, 1e6, "GLPK time limit in seconds (0: none; --time-limit caps it)")
+  X(time, SECONDS, 0, 0, 1e6, "GLPK time limit in seconds (0: none; --time-limit caps it)")
 
 enum { JILP_OPTIONS(MP_OPT_ENUM) JILP_N_OPTS };
 static const mp_option jilp_options[] = {JILP_OPTIONS(MP_OPT_ENTRY)};

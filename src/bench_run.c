@@ -247,6 +247,11 @@ static int spawn(runner *R, job *j, int slot, char **argv, double limit, char *m
     signal(SIGTERM, SIG_DFL);
     signal(SIGXFSZ, SIG_DFL);
     sigprocmask(SIG_SETMASK, &R->oldmask, NULL);
+    /* a cell that computes its own baseline (an --align of its own) does so
+     * after its stages, on its one thread: --jobs N keeps N cores busy, and
+     * no thread beside the stages shares the memory cap (its stack, a malloc
+     * arena); an environment variable, which an older memplan ignores */
+    setenv("MEMPLAN_THREADS", "1", 1);
     execv(argv[0], argv);
     static const char m[] = "memplan bench: cannot execute the solver program\n";
     if (write(2, m, sizeof m - 1) < 0) _exit(127);

@@ -141,8 +141,8 @@ static mp_err check_option(const mp_solver *s, int i, mp_error *err) {
   mp_format_number(o->hi, hi, sizeof hi);
   if (twice)
     snprintf(why, sizeof why, "option '%.60s' is listed twice", o->name);
-  else if (o->kind != MP_OPT_INT && o->kind != MP_OPT_REAL)
-    snprintf(why, sizeof why, "option '%.60s': kind %d is neither INT nor REAL", o->name, o->kind);
+  else if (o->kind != MP_OPT_INT && o->kind != MP_OPT_REAL && o->kind != MP_OPT_SECONDS)
+    snprintf(why, sizeof why, "option '%.60s': kind %d is not INT, REAL or SECONDS", o->name, o->kind);
   else if (!(o->lo <= o->hi)) /* NaN too */
     snprintf(why, sizeof why, "option '%.60s': min %s is above max %s (X(name, kind, default, min, "
              "max, help))", o->name, lo, hi);

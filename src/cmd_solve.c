@@ -34,6 +34,9 @@ static const char solve_help[] =
     "  --write-lp FILE         ILP solvers: write the model in CPLEX LP format (one such\n"
     "                          stage per chain; not the input, not --out)\n"
     "  --no-baseline           skip the given-order baseline (reduction_vs_given absent)\n"
+    "  --threads N             threads the solve may use (default $MEMPLAN_THREADS, else 2:\n"
+    "                          the baseline beside the solvers, without a time limit; 1:\n"
+    "                          after them; the same figures)\n"
     "  --verbose               the solvers' progress on stderr (GLPK's log, search steps,\n"
     "                          the packer's counts); twice for more\n"
     "  --format text|json      output format (default text)\n"
@@ -46,7 +49,8 @@ static const char solve_help[] =
     "Exit: 0 plan found, 1 bad input, 2 bad usage, 3 solver failed / no plan (or infeasible).\n";
 
 enum { O_ORDER = 256, O_PLACE, O_ALIGN, O_TL, O_SEED, O_CAP, O_SET, O_LP, O_FMT, O_OUT, O_TOPO,
-       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR, O_VERBOSE };
+       O_IFMT, O_SATTR, O_HELP, O_NOBASE, O_REMAT, O_BUDGET, O_BFRAC, O_BW, O_CATTR, O_VERBOSE,
+       O_THREADS };
 
 static const struct option solve_opts[] = {
     {"order", required_argument, 0, O_ORDER},   {"place", required_argument, 0, O_PLACE},
@@ -59,7 +63,8 @@ static const struct option solve_opts[] = {
     {"no-baseline", no_argument, 0, O_NOBASE},  {"remat", required_argument, 0, O_REMAT},
     {"budget", required_argument, 0, O_BUDGET}, {"budget-frac", required_argument, 0, O_BFRAC},
     {"bandwidth", required_argument, 0, O_BW},  {"cost-attr", required_argument, 0, O_CATTR},
-    {"verbose", no_argument, 0, O_VERBOSE},    {0, 0, 0, 0}};
+    {"verbose", no_argument, 0, O_VERBOSE},    {"threads", required_argument, 0, O_THREADS},
+    {0, 0, 0, 0}};
 
 static int exit_code_of(memplan_err e) {
   switch (e) {
@@ -172,6 +177,10 @@ static int solve_flag(int c, solve_flags *f, char **argv) {
   case O_CATTR: f->lo.cost_attr = optarg; return 0;
   case O_NOBASE: req->no_baseline = true; return 0;
   case O_VERBOSE: req->verbose++; return 0;
+  case O_THREADS:
+    if (mp_arg_int("solve", "--threads", optarg, 1, 1024, &v)) return MP_EXIT_USAGE;
+    req->threads = (int)v;
+    return 0;
   case O_REMAT: req->remat = optarg; return 0;
   case O_BUDGET:
     if (mp_arg_int("solve", "--budget", optarg, 0, (int64_t)1 << 62, &v)) return MP_EXIT_USAGE;
@@ -203,6 +212,18 @@ static int solve_outputs_ok(const solve_flags *f, const char *input) {
   return 0;
 }
 
+/* The default of --threads: $MEMPLAN_THREADS (`bench` sets 1 for its
+ * cells, and an older memplan it runs ignores it), else the API's.  0, or
+ * the exit code after a message. */
+static int threads_from_env(memplan_request *req) {
+  const char *t = getenv("MEMPLAN_THREADS");
+  int64_t v;
+  if (!t) return 0;
+  if (mp_arg_int("solve", "MEMPLAN_THREADS", t, 1, 1024, &v)) return MP_EXIT_USAGE;
+  req->threads = (int)v;
+  return 0;
+}
+
 int mp_cmd_solve(int argc, char **argv) {
   solve_flags f = {.fmt = "text", .out = NULL, .nsets = 0};
   memplan_request_init(&f.req);
@@ -212,6 +233,7 @@ int mp_cmd_solve(int argc, char **argv) {
   optind = 1;
   opterr = 0;
   if (mp_args_exact("solve", argc, argv, solve_opts, " set order place remat ")) rc = MP_EXIT_USAGE;
+  if (rc == -2 && threads_from_env(&f.req)) rc = MP_EXIT_USAGE;
   while (rc == -2 && (c = getopt_long(argc, argv, "", solve_opts, NULL)) != -1) {
     int e = solve_flag(c, &f, argv);
     if (e) rc = e < 0 ? MP_EXIT_OK : e;

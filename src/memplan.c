@@ -63,6 +63,8 @@ memplan_err mp_api_request_check(const memplan_request *req, memplan_error *err)
                        (long long)req->capacity);
   if (isnan(req->time_limit))
     return mp_api_fail(err, MEMPLAN_EUSAGE, "time_limit is NaN (<= 0: no limit)");
+  if (req->threads < 0)
+    return mp_api_fail(err, MEMPLAN_EUSAGE, "threads %d is negative (0: the default)", req->threads);
   if (!mp_api_strings_ok(req->sets, req->n_sets))
     return mp_api_fail(err, MEMPLAN_EUSAGE, "n_sets %d with sets missing or holding NULL",
                        req->n_sets);
@@ -269,7 +271,7 @@ void mp_api_spec(const memplan_request *req, mp_baselines *baselines, mp_run_spe
       .verbose = req->verbose, .no_baseline = req->no_baseline, .baselines = baselines,
       .remat = req->remat, .has_budget = req->has_budget, .budget = req->budget,
       .budget_frac = req->budget_frac, .has_bandwidth = req->has_bandwidth,
-      .bandwidth = req->bandwidth};
+      .bandwidth = req->bandwidth, .threads = req->threads};
 }
 
 memplan_err memplan_solve(memplan_instance *in, const memplan_request *req, memplan_result **out,

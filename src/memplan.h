@@ -26,9 +26,11 @@
  *     built without thread safety: a program that calls igraph itself must
  *     not do so while a memplan call runs); one object is used by one thread
  *     at a time (an instance with its results: memplan_solve caches the
- *     baseline in the instance); two calls writing the same output file at
- *     once are not supported; memplan_bench_run handles SIGINT and SIGTERM
- *     for the whole process, so one runs at a time.
+ *     baseline in the instance; it computes the baseline on a thread of
+ *     its own beside the solvers unless memplan_request.threads is 1); two
+ *     calls writing the same output file at once are not supported;
+ *     memplan_bench_run handles SIGINT and SIGTERM for the whole process,
+ *     so one runs at a time.
  * The semantics of every figure and status are those of memplan's README
  * ("Semantics decisions") and DESIGN.md.
  *
@@ -67,8 +69,9 @@ extern "C" {
  * 4: memplan_gen_opts.backward (training-shaped synthetic graphs).
  * 5: memplan_bench_graph_bound takes the baseline's time allowance and
  * prints the graph's baseline after its bound.
- * 6: memplan_option_info.integer (integer options refuse fractions). */
-#define MEMPLAN_API_VERSION 6
+ * 6: memplan_option_info.integer (integer options refuse fractions).
+ * 7: memplan_request.threads (the baseline beside the solvers). */
+#define MEMPLAN_API_VERSION 7
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -307,12 +310,21 @@ typedef struct memplan_request {
   const char *budget_frac;
   bool has_bandwidth;
   double bandwidth;
+  /* The threads a solve may run at once.  0 (the default) or 2 or more:
+   * the baseline of reduction_vs_given (a second plan of the given order)
+   * is computed on a thread of its own beside the solvers, when the solve
+   * needs it and no clock cuts it (no time_limit, no solver option that is
+   * a time limit of its own: what a limit cuts must not depend on a thread
+   * beside it); 1: on the caller's thread, after them.  The figures,
+   * statuses and messages are the same either way; a stage's cpu_ms is
+   * its own thread's. */
+  int threads;
 } memplan_request;
 
 /* Defaults: seed 1, everything else 0 / NULL (no recomputation); sets
  * version.  memplan_solve refuses (MEMPLAN_EUSAGE) the values the CLI's
  * options refuse: align outside [0, 2^30], capacity outside [0, 2^60], a
- * NaN time_limit. */
+ * NaN time_limit, negative threads. */
 void memplan_request_init(memplan_request *req);
 
 typedef struct memplan_result memplan_result;

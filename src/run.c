@@ -75,10 +75,10 @@ void run_call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_stage_
   c->bound = 0;
   c->duration_bound = 0;
   c->msg[0] = 0;
-  double w0 = mp_now(), c0 = mp_cpu_now();
+  double w0 = mp_now(), c0 = mp_thread_cpu_now();
   int rc = st->solver->solve(c);
   sr->wall_ms = (mp_now() - w0) * 1e3;
-  sr->cpu_ms = (mp_cpu_now() - c0) * 1e3;
+  sr->cpu_ms = (mp_thread_cpu_now() - c0) * 1e3;
   sr->solver = st->solver;
   sr->kind = st->kind;
   /* a refusal under a size cap is -1 with status MP_REFUSED: kept apart
@@ -355,12 +355,14 @@ mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r) {
   s.spec = spec;
   s.ch = &ch;
   s.r = r;
+  run_baseline_start(&s);
   s.t0 = mp_now();
   e = run_stages(&s);
   if (e)
     run_failed_statuses(&s);
   else
     e = s.stop ? run_remat_no_plan(&s) : run_verdict(&s);
+  run_baseline_drop(&s);
   free(s.remat_order);
   return e;
 }

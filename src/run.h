@@ -38,7 +38,12 @@ typedef struct mp_run_spec {
   int verbose;
   bool no_baseline;       /* skip the baseline: reduction_vs_given is absent */
   mp_baselines *baselines; /* this instance's cache, or NULL; either way the
-                              baseline is computed only for a run with figures */
+                              baseline is used only for a run with figures */
+  int threads;            /* 1: the baseline is computed after the stages, on
+                             the caller's thread; else (0: the default) on a
+                             second thread beside them (run_baseline.c) when
+                             the run will need it and no clock cuts it; the
+                             figures are the same */
   int n_extra;            /* solvers outside the registry the chains may name */
   const mp_solver *const *extra;
   /* Recomputation and offload (DESIGN 6): a chain of MP_DECIDES_EVENTS

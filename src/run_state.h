@@ -5,7 +5,23 @@
 #ifndef MP_RUN_STATE_H
 #define MP_RUN_STATE_H
 
+#include <pthread.h>
+
 #include "run.h"
+
+/* The baseline computed beside the stages (run_baseline.c), on a thread
+ * of this name. */
+#define MP_BASELINE_THREAD "mp-baseline"
+typedef struct run_baseline_job {
+  bool started;           /* a thread computes it: join it before the run ends */
+  pthread_t thread;
+  const mp_instance *in;
+  int64_t align;
+  double time_limit;
+  mp_err rc;              /* what mp_baseline_compute returned, with b or err */
+  mp_baseline b;
+  mp_error err;
+} run_baseline_job;
 
 /* What the stages have established so far. */
 typedef struct run_state {
@@ -36,6 +52,7 @@ typedef struct run_state {
   const mp_stage_result *remat_claim; /* a stage proved that no plan fits */
   bool below_floor;       /* the budget is below mp_events_floor */
   bool stop;              /* no later kind runs: remat proved there is no plan */
+  run_baseline_job base;
 } run_state;
 
 /* ---- run.c: stage plumbing ---- */
@@ -72,5 +89,15 @@ bool run_meets(double duration, double bound);
 mp_err run_verdict(run_state *s);
 mp_err run_remat_no_plan(run_state *s);
 void run_failed_statuses(run_state *s);
+
+/* ---- run_baseline.c: the baseline of reduction_vs_given ---- */
+/* Start computing it on a second thread when the evaluation would need it
+ * (after resolve, before any stage); run_baseline_drop joins a thread the
+ * run no longer needs (every run calls it before returning). */
+void run_baseline_start(run_state *s);
+void run_baseline_drop(run_state *s);
+/* The baseline at r->align (cache, the run's own plan, the thread, or
+ * computed now); false with r->msg saying why (unless it held a note). */
+bool run_baseline_for(run_state *s, mp_baseline *out);
 
 #endif

@@ -1,6 +1,7 @@
 /* run_verdict.c - the statuses of a run, decided from what the harness
  * itself checked (never from a solver's word), the figures of the
- * verified plan, and the baseline of reduction_vs_given. */
+ * verified plan (against the baseline of reduction_vs_given,
+ * run_baseline.c). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,56 +44,11 @@ static bool any_timeout(const run_state *s) {
   return false;
 }
 
-/* Is this run the baseline's own: the file order (or a fixed-lifetime
- * problem), no events stage, and the baseline placer alone at its default
- * options?  Its plan is then the baseline's (the placer's plan depends on
- * the problem alone), so it need not be placed twice: the default `solve`
- * placed the same 10^5-node graph twice. */
-static bool run_is_baseline(const run_state *s) {
-  const mp_chain *ch = s->ch;
-  if (s->r->has_remat || s->spec->n_extra) return false;
-  if (s->in->g && !mp_chain_is_file_order(ch->names[MP_STAGE_ORDER])) return false;
-  const mp_stage_spec *pl = NULL;
-  for (int i = 0; i < ch->n; i++)
-    if (ch->st[i].kind == MP_STAGE_PLACE) {
-      if (pl) return false; /* a chain of placers */
-      pl = &ch->st[i];
-    }
-  if (!pl || pl->solver->decides != MP_DECIDES_OFFSETS || !(pl->solver->roles & MP_ROLE_BASELINE))
-    return false;
-  double def[MP_MAX_OPTS];
-  mp_error e;
-  if (mp_solver_options(pl->solver, 0, NULL, def, &e)) return false;
-  for (int k = 0; k < pl->solver->n_options; k++)
-    if (def[k] != pl->opt[k]) return false;
-  return true;
-}
-
-/* The baseline at the result's alignment: from the caller's cache, the
- * run itself, or computed (and cached) within the run's own time limit,
- * counted afresh.  False when it cannot be computed; r->msg then says why
- * unless it holds a note already. */
-static bool baseline_for(const run_state *s, mp_baseline *out) {
-  mp_baselines *cache = s->spec->baselines;
-  int64_t align = s->r->align;
-  for (int i = 0; cache && i < cache->n; i++)
-    if (cache->b[i].align == align) return (*out = cache->b[i]), true;
-  mp_error e;
-  if (run_is_baseline(s) && !s->timed_out[MP_STAGE_PLACE]) { /* a cut plan is not its own */
-    *out = (mp_baseline){align, mp_arena(&s->r->prob, s->r->offsets)};
-  } else if (mp_baseline_compute(s->in, align, s->spec->time_limit, out, &e)) {
-    if (!s->r->msg[0]) snprintf(s->r->msg, sizeof s->r->msg, "no reduction_vs_given: %.400s", e.msg);
-    return false;
-  }
-  if (cache) cache->b[cache->n < MP_BASELINE_CACHE ? cache->n++ : MP_BASELINE_CACHE - 1] = *out;
-  return true;
-}
-
 /* The figures of the verified plan, against the baseline when asked. */
 static void evaluate(run_state *s) {
   mp_result *r = s->r;
   mp_baseline b = {0, 0};
-  bool has_b = !s->spec->no_baseline && baseline_for(s, &b);
+  bool has_b = !s->spec->no_baseline && run_baseline_for(s, &b);
   mp_evaluate(&r->prob, r->offsets, r->fig.lower_bound, has_b ? b.arena : 0, &r->fig);
   r->has_figures = true;
   r->has_baseline = has_b;
@@ -266,26 +222,4 @@ void run_failed_statuses(run_state *s) {
                     : s->in->g          ? order_status(s, order_live(s))
                                         : MP_FIXED;
   if (r->has_remat) r->remat.status = k <= MP_STAGE_EVENTS ? s->failed_status : run_remat_status(s);
-}
-
-mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, mp_baseline *b,
-                           mp_error *err) {
-  const mp_solver *order = mp_solver_with_role(MP_ROLE_FILE_ORDER, MP_DECIDES_ORDER);
-  const mp_solver *place = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
-  if (!order || !place) {
-    mp_errorf(err, "the registry has no file-order solver or no baseline placer");
-    return MP_EUSAGE;
-  }
-  mp_run_spec spec = {.order = order->name, .place = place->name, .align = align,
-                      .time_limit = time_limit, .no_baseline = true};
-  mp_result r;
-  mp_err e = mp_run(in, &spec, &r);
-  if (e == MP_OK && (!r.has_figures || r.status == MP_TIMEOUT)) e = MP_ESOLVER;
-  /* a cut placement has no r.msg (it has a plan): its stage says why */
-  const char *why = r.msg[0] || !r.n_stages ? r.msg : r.stages[r.n_stages - 1].msg;
-  if (e) mp_errorf(err, "the baseline (%s + %s): %s", order->name, place->name, why);
-  else
-    *b = (mp_baseline){r.align, r.fig.arena};
-  mp_result_destroy(&r);
-  return e;
 }

@@ -15,7 +15,9 @@
  *   static const mp_option my_options[] = { MY_OPTIONS(MP_OPT_ENTRY) };
  *   ... ctx->opt[OPT_restarts] ...
  * The kind is INT (counts, sizes, caps, indices, 0/1 switches: a value with
- * a fraction is refused where options are read) or REAL. */
+ * a fraction is refused where options are read), REAL, or SECONDS (a real:
+ * a time limit of the solver's own, > 0 when set; the harness then keeps
+ * every thread of its own out of the run, as under --time-limit). */
 #ifndef MP_SOLVER_H
 #define MP_SOLVER_H
 
@@ -26,7 +28,7 @@
 
 #define MP_MAX_OPTS 32
 
-enum { MP_OPT_REAL = 0, MP_OPT_INT = 1 };
+enum { MP_OPT_REAL = 0, MP_OPT_INT = 1, MP_OPT_SECONDS = 2 };
 #define MP_OPT_ENUM(name, kind, def, lo, hi, help) OPT_##name,
 #define MP_OPT_ENTRY(name, kind, def, lo, hi, help) {#name, def, lo, hi, help, MP_OPT_##kind},
 /* `.options = MP_OPTIONS(table)` fills both fields; a table longer than
@@ -44,7 +46,7 @@ typedef struct mp_option {
   const char *name;
   double def, lo, hi;
   const char *help;
-  int kind; /* MP_OPT_INT or MP_OPT_REAL */
+  int kind; /* MP_OPT_INT, MP_OPT_REAL or MP_OPT_SECONDS */
 } mp_option;
 
 /* What a solver decides.  MP_DECIDES_EVENTS: a recomputation/offload stage

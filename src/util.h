@@ -53,11 +53,14 @@ int mp_list_split(const char *what, const char *list, char ***items, int *n, mp_
 void mp_list_free(char **items, int n);
 
 double mp_now(void);     /* monotonic seconds */
-/* Tests: mp_now returns fn() instead of the monotonic clock (NULL: the
- * clock again), so a test can make a deadline pass at a chosen clock
- * reading whatever the machine's speed. */
+/* Tests: mp_now on the calling thread returns fn() instead of the
+ * monotonic clock (NULL: the clock again), so a test can make a deadline
+ * pass at a chosen clock reading whatever the machine's speed.  Other
+ * threads (a run's baseline) keep the real clock. */
 void mp_now_override(double (*fn)(void));
-double mp_cpu_now(void); /* process CPU seconds */
+/* CPU seconds of the calling thread: a stage's solver call runs on it, and
+ * a thread beside it (the baseline, run_baseline.c) must not count. */
+double mp_thread_cpu_now(void);
 
 /* splitmix64-seeded xoshiro256** generator: deterministic for a seed. */
 typedef struct mp_rng {

@@ -1806,5 +1806,28 @@ grep -q '"live_peak": 3,' "$T/out" && grep -q '"lower_bound": 3,' "$T/out" && ok
   bad "input workspace, keep-all plan: $(grep -E 'live_peak|lower_bound' "$T/out" | tr -d '\n')"
 hostile 3 "the budget 2 is below 3, the floor" "input workspace: budget under the floor" -- \
   $BIN solve "$T/inws.json" --remat keepall --budget 2 --no-baseline
+# ---- the baseline beside the stages (--threads, $MEMPLAN_THREADS): the
+# same output on one thread or two; bad values refused; a thread that cannot
+# start (its stack, the stack limit, above the memory limit) is no error ----
+$BIN gen layered -n 3000 --seed 4 --out "$T/thr.json"
+for c in greedy:bysize given:firstfit dfs:noreuse given:bysize greedy:bysize,firstfit; do
+  o=${c%%:*}; p=${c#*:}
+  $BIN solve "$T/thr.json" --order $o --place $p --format json 2>&1 | grep -v '_ms"' >"$T/thr2"
+  $BIN solve "$T/thr.json" --order $o --place $p --format json --threads 1 2>&1 | grep -v '_ms"' >"$T/thr1"
+  MEMPLAN_THREADS=1 $BIN solve "$T/thr.json" --order $o --place $p --format json 2>&1 | grep -v '_ms"' >"$T/thre"
+  cmp -s "$T/thr1" "$T/thr2" && cmp -s "$T/thr1" "$T/thre" && grep -q '"given_arena": [1-9]' "$T/thr1" && ok ||
+    bad "$o + $p: one thread and two differ: $(diff "$T/thr1" "$T/thr2" | head -c 300) $(diff "$T/thr1" "$T/thre" | head -c 300)"
+done
+expect 2 "--threads 0" $BIN solve "$T/thr.json" --threads 0
+grep -q -- "--threads" "$T/err" && ok || bad "--threads 0: $(cat "$T/err")"
+expect 2 "MEMPLAN_THREADS=x" env MEMPLAN_THREADS=x $BIN solve "$T/thr.json"
+grep -q "MEMPLAN_THREADS" "$T/err" && ok || bad "MEMPLAN_THREADS=x: $(cat "$T/err")"
+if [ -z "${ASAN_OPTIONS:-}" ]; then
+  $BIN solve "$T/thr.json" --order greedy --format json 2>&1 | grep -v '_ms"' >"$T/thr2"
+  sh -c "ulimit -s 16000000; ulimit -v 8000000; exec $BIN solve '$T/thr.json' --order greedy --format json" \
+    2>&1 | grep -v '_ms"' >"$T/thr0"
+  cmp -s "$T/thr0" "$T/thr2" && grep -q '"given_arena": [1-9]' "$T/thr0" && ok ||
+    bad "no thread for the baseline: $(diff "$T/thr0" "$T/thr2" | head -c 400)"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

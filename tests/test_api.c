@@ -630,6 +630,10 @@ START_TEST(hostile_requests_refused) {
   req.time_limit = NAN;
   ck_assert_int_eq(memplan_solve(in, &req, &res, NULL), MEMPLAN_EUSAGE);
   memplan_request_init(&req);
+  req.threads = -1;
+  ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
+  ck_assert_msg(strstr(err.msg, "threads"), "%s", err.msg);
+  memplan_request_init(&req);
   req.n_sets = 2; /* sets left NULL */
   ck_assert_int_eq(memplan_solve(in, &req, &res, &err), MEMPLAN_EUSAGE);
   ck_assert_msg(strstr(err.msg, "n_sets"), "%s", err.msg);
