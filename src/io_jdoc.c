@@ -25,9 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "io_util.h"
 #include "util.h"
@@ -54,8 +52,7 @@ typedef struct jd_array {
 struct mp_jdoc {
   char *path;
   mp_jdoc_style style;
-  const char *buf;  /* the file (stream mode), NUL after its end */
-  bool mapped;      /* buf is the file mapped (else a malloc'ed copy) */
+  char *buf;        /* the file (stream mode) */
   size_t len;
   size_t skip;      /* a UTF-8 byte order mark at the start: 3, else 0 */
   json_t *root;     /* the small values; in tree mode the whole document */
@@ -325,20 +322,6 @@ static bool open_stream(mp_jdoc *d, const char *const *stream_keys) {
   }
 }
 
-/* A file that does not end on a page boundary is mapped, not copied: the
- * kernel fills the rest of its last page with zeros, the NUL the scan may
- * look at one byte past a value.  (A copy of 10^6 nodes' 108 MB made the
- * process fault in and zero as much fresh memory.) */
-static bool map_regular(mp_jdoc *d, int fd) {
-  long page = sysconf(_SC_PAGESIZE);
-  if (d->len == 0 || page <= 0 || d->len % (size_t)page == 0) return false;
-  void *m = mmap(NULL, d->len, PROT_READ, MAP_PRIVATE, fd, 0);
-  if (m == MAP_FAILED) return false;
-  d->buf = m;
-  d->mapped = true;
-  return true;
-}
-
 static bool read_regular(mp_jdoc *d) {
   struct stat st;
   FILE *f = fopen(d->path, "rb");
@@ -346,23 +329,16 @@ static bool read_regular(mp_jdoc *d) {
   bool ok = fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   if (ok) {
     d->len = (size_t)st.st_size;
-    if (!map_regular(d, fileno(f))) {
-      char *b = mp_xmalloc(d->len + 1);
-      ok = fread(b, 1, d->len, f) == d->len && fgetc(f) == EOF;
-      b[d->len] = 0; /* the scan may look one byte past a value */
-      d->buf = b;
-    }
+    d->buf = mp_xmalloc(d->len + 1);
+    ok = fread(d->buf, 1, d->len, f) == d->len && fgetc(f) == EOF;
+    d->buf[d->len] = 0; /* the scan may look one byte past a value */
   }
   fclose(f);
   return ok;
 }
 
 static void drop_stream(mp_jdoc *d) {
-  if (d->mapped)
-    munmap((void *)d->buf, d->len);
-  else
-    free((void *)d->buf);
-  d->mapped = false;
+  free(d->buf);
   d->buf = NULL;
   d->len = d->skip = 0;
   json_decref(d->root);
