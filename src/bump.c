@@ -124,6 +124,23 @@ char *mp_bump_intern(mp_bump *b, const char *s) {
   return b->set[j] = mp_bump_strdup(b, s);
 }
 
+void mp_bump_adopt(mp_bump *dst, mp_bump *src) {
+  if (!src->head) return;
+  mp_bump_chunk *last = src->head;
+  while (last->next) last = last->next;
+  if (dst->head) { /* behind dst's head, whose free space stays in use */
+    last->next = dst->head->next;
+    dst->head->next = src->head;
+  } else {
+    dst->head = src->head;
+    dst->used = src->used;
+    dst->cap = src->cap;
+    dst->next_cap = src->next_cap;
+  }
+  free(src->set);
+  memset(src, 0, sizeof *src);
+}
+
 void mp_bump_free(mp_bump *b) {
   for (mp_bump_chunk *c = b->head, *next; c; c = next) {
     next = c->next;

@@ -29,6 +29,9 @@ void *mp_bump_array(mp_bump *b, size_t n, size_t sz);
 char *mp_bump_strdup(mp_bump *b, const char *s);
 /* One copy per distinct string: op names repeat on most nodes. */
 char *mp_bump_intern(mp_bump *b, const char *s);
+/* Every piece of src now lives and dies with dst; src is empty again (its
+ * interned strings are no longer found by mp_bump_intern). */
+void mp_bump_adopt(mp_bump *dst, mp_bump *src);
 /* Free every piece; b is empty again. */
 void mp_bump_free(mp_bump *b);
 

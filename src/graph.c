@@ -114,6 +114,15 @@ static void edge_add(edges *e, int a, int b) {
   e->n++;
 }
 
+/* Room for cap edges at once: the lists of 10^5 nodes grown by doubling
+ * were copied a dozen times and faulted in afresh each time. */
+static void edges_reserve(edges *e, int64_t cap) {
+  if (cap <= e->cap) return;
+  e->cap = (int)(cap < 64 ? 64 : cap);
+  e->from = mp_xrealloc(e->from, sizeof(int) * (size_t)e->cap);
+  e->to = mp_xrealloc(e->to, sizeof(int) * (size_t)e->cap);
+}
+
 /* Per-node lists from an edge list, deduplicated, one after another in a
  * single block of mem. */
 static void build_adj(int n, const edges *e, int **cnt, int ***lists, bool succ, mp_bump *mem) {
@@ -313,8 +322,10 @@ static void sort_given(mp_graph *g, const adjacency *d, const int *pos) {
   free(deg);
 }
 
-static int check_order(mp_graph *g, const edges *data, bool toposort, const char *file,
-                       mp_error *err) {
+/* On success the data edges' adjacency is left in *out (add_inplace_edges
+ * may keep it); on an error it is freed. */
+static int check_order(mp_graph *g, const edges *data, bool toposort, adjacency *out,
+                       const char *file, mp_error *err) {
   char lab[160], lab2[160];
   int n = g->n;
   adjacency d = {0};
@@ -348,7 +359,10 @@ static int check_order(mp_graph *g, const edges *data, bool toposort, const char
   else if (bad_v >= 0)
     sort_given(g, &d, pos);
   free(pos);
-  adjacency_destroy(&d);
+  if (rc)
+    adjacency_destroy(&d);
+  else
+    *out = d;
   return rc;
 }
 
@@ -638,7 +652,18 @@ static int64_t literal_count(const mp_graph *g, const mp_storages *s, const edge
   return total - shared_pairs(s, g->n) - data_pairs(s, data);
 }
 
-static void add_inplace_edges(mp_graph *g, const edges *data) {
+/* d's lists become the graph's (no in-place edge was added: the same
+ * lists build_adj would make again). */
+static void keep_adjacency(mp_graph *g, adjacency *d) {
+  g->n_succ = d->n_succ;
+  g->succ = d->succ;
+  g->n_pred = d->n_pred;
+  g->pred = d->pred;
+  mp_bump_adopt(&g->mem, &d->mem);
+  memset(d, 0, sizeof *d);
+}
+
+static void add_inplace_edges(mp_graph *g, const edges *data, adjacency *d) {
   int n = g->n;
   size_t nz = (size_t)(n ? n : 1);
   mp_storages s;
@@ -646,13 +671,22 @@ static void add_inplace_edges(mp_graph *g, const edges *data) {
   int *pos = mp_xmalloc(sizeof(int) * nz);
   for (int i = 0; i < n; i++) pos[g->given[i]] = i;
   edges all = {0};
-  for (int i = 0; i < data->n; i++) edge_add(&all, data->from[i], data->to[i]);
+  edges_reserve(&all, (int64_t)data->n + 64);
+  if (data->n) { /* an empty graph's lists are NULL */
+    memcpy(all.from, data->from, sizeof(int) * (size_t)data->n);
+    memcpy(all.to, data->to, sizeof(int) * (size_t)data->n);
+  }
+  all.n = data->n;
   buf_access *acc = mp_xmalloc(sizeof(buf_access) * nz);
   for (int b = 0; b < s.n; b++)
     if (s.n_writers[b]) storage_edges(&s, b, pos, acc, &all);
   free(acc);
-  build_adj(n, &all, &g->n_succ, &g->succ, true, &g->mem);
-  build_adj(n, &all, &g->n_pred, &g->pred, false, &g->mem);
+  if (all.n == data->n) {
+    keep_adjacency(g, d);
+  } else {
+    build_adj(n, &all, &g->n_succ, &g->succ, true, &g->mem);
+    build_adj(n, &all, &g->n_pred, &g->pred, false, &g->mem);
+  }
   g->n_inplace_edges = literal_count(g, &s, data);
   free(all.from);
   free(all.to);
@@ -708,15 +742,20 @@ int mp_graph_finish(mp_graph *g, bool toposort, mp_error *err) {
   if (check_refs(g, file, err) || check_alias_cycles(g, file, err)) return -1;
   if (check_input_total(g, file, err)) return -1;
   edges data = {0};
+  int64_t inputs = 0;
+  for (int v = 0; v < g->n; v++) inputs += g->nodes[v].n_in;
+  edges_reserve(&data, inputs);
   for (int v = 0; v < g->n; v++)
     for (int i = 0; i < g->nodes[v].n_in; i++) edge_add(&data, g->nodes[v].in[i].node, v);
-  int rc = check_order(g, &data, toposort, file, err);
+  adjacency d = {0};
+  int rc = check_order(g, &data, toposort, &d, file, err);
   if (!rc) rc = make_buffers(g, file, err);
   if (!rc) {
     make_readers(g);
     mark_outputs(g, &data);
-    add_inplace_edges(g, &data);
+    add_inplace_edges(g, &data, &d);
   }
+  adjacency_destroy(&d);
   free(data.from);
   free(data.to);
   return rc;

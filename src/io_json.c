@@ -220,6 +220,7 @@ static int parse_nodes(mp_jdoc *d, const char *path, mp_graph *g, mp_error *err)
   char *seen = mp_xcalloc((size_t)(g->n ? g->n : 1), 1);
   int rc = 0;
   for (int i = 0; i < g->n && rc == 0; i++) {
+    if (mp_json_plain_node(d, i, g, seen)) continue;
     json_t *o = mp_jdoc_elem(d, "nodes", (size_t)i, err);
     rc = o ? parse_node(o, i, path, g, seen, err) : -1;
   }

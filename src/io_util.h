@@ -58,6 +58,20 @@ size_t mp_jdoc_count(mp_jdoc *d, const char *key);
  * (in order: one decode each; going back decodes from the start again).
  * NULL past the end, or on a syntax error (err set). */
 json_t *mp_jdoc_elem(mp_jdoc *d, const char *key, size_t i, mp_error *err);
+/* A caller that reads element i of a streamed array from its text itself:
+ * the text from where the element starts (leading blanks included) to the
+ * end of the file, NUL-terminated, when i is the next element to decode,
+ * else NULL (then use mp_jdoc_elem). */
+const char *mp_jdoc_next_text(mp_jdoc *d, const char *key, size_t i);
+/* That element took `used` bytes of the text: true when a ',' or the
+ * closing ']' follows as the scan expects (the element then counts as
+ * decoded); false: nothing moved, decode it with mp_jdoc_elem. */
+bool mp_jdoc_took(mp_jdoc *d, const char *key, size_t used);
+/* Node idx of the graph JSON file d, the next element of its "nodes",
+ * read from its text when it has the plain form (io_jnode.c) and what
+ * follows it is what the scan expects; false: nothing was read or written,
+ * decode it with mp_jdoc_elem and parse it as before. */
+bool mp_json_plain_node(mp_jdoc *d, int idx, mp_graph *g, char *seen);
 /* Does some element of the top-level array `key` have the member `member`?
  * Stops at the first that has; a streamed array whose bytes cannot hold
  * the name is not decoded at all.  A syntax error reads as "no"

@@ -1,0 +1,298 @@
+/* test_plainread.c - the readers' paths without jansson (io_jnode.c's plain
+ * nodes, io_jdoc.c's plain integers and member names) give exactly what
+ * jansson's path gives.  Each random file is read twice: as written, and
+ * with every node's "id" key written "\u0069d", which jansson reads as the
+ * same key but the plain reader declines, so that every node of the second
+ * file goes through jansson. */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io_util.h"
+#include "testlib.h"
+
+typedef struct tbuf {
+  char *s;
+  size_t n, cap;
+} tbuf;
+
+static void put(tbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void put(tbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (b->n + (size_t)k + 1 > b->cap) {
+    b->cap = 2 * (b->n + (size_t)k + 1);
+    b->s = realloc(b->s, b->cap);
+  }
+  va_start(ap, fmt);
+  vsnprintf(b->s + b->n, (size_t)k + 1, fmt, ap);
+  va_end(ap);
+  b->n += (size_t)k;
+}
+
+static unsigned long long rng_state;
+static unsigned rnd(unsigned n) {
+  rng_state = rng_state * 6364136223846793005ull + 1442695040888963407ull;
+  return (unsigned)(rng_state >> 33) % n;
+}
+
+static const char *blank(void) {
+  static const char *const b[] = {"", "", " ", "\n  ", "\t", "\r\n"};
+  return b[rnd(6)];
+}
+
+/* A number as a file may write a cost: integers, decimals of 1 to 17
+ * digits, exponents (the integer part at most 12 digits: the costs of a
+ * graph must add up to less than 2^60). */
+static void put_cost(tbuf *b) {
+  char d[24];
+  int len = 1 + (int)rnd(17);
+  for (int i = 0; i < len; i++) d[i] = (char)('0' + rnd(10));
+  d[len] = 0;
+  char *s = d;
+  while (*s == '0' && s[1]) s++; /* no leading zero */
+  int slen = (int)strlen(s), point = (int)rnd((unsigned)slen + 1);
+  if (point > 12) point = 12;
+  switch (rnd(4)) {
+  case 0: put(b, "%.12s", s); break;
+  case 1: put(b, "%.9s%s%d", s, rnd(2) ? "e-" : "E", (int)rnd(3)); break;
+  default:
+    if (point == slen) put(b, "%s.%u", s, rnd(100));
+    else if (point == 0) put(b, "0.%s", s);
+    else put(b, "%.*s.%s", point, s, s + point);
+  }
+}
+
+static void put_member(tbuf *b, int key, int v, int n, bool escape_id) {
+  static const char *const ops[] = {"op", "input", "output", "conv", ""};
+  static const char *const phases[] = {"\"fwd\"", "\"bwd\"", "\"opt\"", "null"};
+  switch (key) {
+  case 0: put(b, "\"%s\":%s%d", escape_id ? "\\u0069d" : "id", blank(), v); break;
+  case 1: {
+    put(b, "\"name\":%s\"", blank());
+    for (int i = (int)rnd(12); i > 0; i--) {
+      char c = (char)(0x20 + rnd(95));
+      put(b, "%c", c == '"' || c == '\\' ? 'q' : c);
+    }
+    put(b, "\"");
+    break;
+  }
+  case 2: put(b, "\"op\":%s\"%s\"", blank(), ops[rnd(5)]); break;
+  case 3: put(b, "\"size\":%s%llu", blank(), (unsigned long long)rnd(1u << 30) << rnd(20)); break;
+  case 4:
+    put(b, "\"inputs\":%s[", blank());
+    for (int i = 0, k = v ? (int)rnd(4) : 0; i < k; i++)
+      put(b, "%s%s%u", i ? "," : "", blank(), rnd((unsigned)v));
+    put(b, "%s]", blank());
+    break;
+  case 5:
+    put(b, "\"cost\":%s", blank());
+    if (rnd(8) == 0) put(b, "null");
+    else put_cost(b);
+    break;
+  case 6:
+    if (rnd(3) == 0) put(b, "\"workspace\":%snull", blank());
+    else put(b, "\"workspace\":%s%u", blank(), rnd(1u << 20));
+    break;
+  default: put(b, "\"phase\":%s%s", blank(), phases[rnd(4)]);
+  }
+  (void)n;
+}
+
+/* A graph of n random plain nodes (their keys in random order, some
+ * absent), the ids written plainly or escaped. */
+static char *random_graph(int n, unsigned long long seed, bool escape_id) {
+  rng_state = seed;
+  tbuf b = {0};
+  put(&b, "{\"name\": \"plain\", \"nodes\": [");
+  for (int v = 0; v < n; v++) {
+    int keys[8] = {0, 1, 2, 3, 4, 5, 6, 7}, m = 8;
+    for (int i = 7; i > 0; i--) {
+      int j = (int)rnd((unsigned)i + 1), t = keys[i];
+      keys[i] = keys[j];
+      keys[j] = t;
+    }
+    put(&b, "%s%s{", v ? "," : "", blank());
+    bool first = true;
+    for (int i = 0; i < m; i++) {
+      if (keys[i] != 0 && rnd(4) == 0) continue; /* absent */
+      put(&b, "%s%s", first ? "" : ",", blank());
+      put_member(&b, keys[i], v, n, escape_id);
+      first = false;
+    }
+    put(&b, "%s}", blank());
+  }
+  put(&b, "]}\n");
+  return b.s;
+}
+
+static mp_graph *load(const char *text, char *msg, size_t cap) {
+  char *path = tl_write_temp(text, ".json");
+  mp_error err = {0};
+  mp_graph *g = mp_graph_read_json(path, false, &err);
+  /* the message without the file's name */
+  const char *m = strstr(err.msg, path) ? strstr(err.msg, path) + strlen(path) : err.msg;
+  snprintf(msg, cap, "%s", m);
+  free(path);
+  return g;
+}
+
+static void same_nodes(const mp_graph *a, const mp_graph *b) {
+  ck_assert_int_eq(a->n, b->n);
+  for (int v = 0; v < a->n; v++) {
+    const mp_node *x = &a->nodes[v], *y = &b->nodes[v];
+    ck_assert_int_eq(a->given[v], b->given[v]);
+    ck_assert_int_eq(x->id, y->id);
+    ck_assert_str_eq(x->name, y->name);
+    ck_assert_str_eq(x->op, y->op);
+    ck_assert_int_eq(x->n_out, y->n_out);
+    for (int k = 0; k < x->n_out; k++) ck_assert_int_eq(x->out_size[k], y->out_size[k]);
+    ck_assert_int_eq(x->n_in, y->n_in);
+    for (int k = 0; k < x->n_in; k++) {
+      ck_assert_int_eq(x->in[k].node, y->in[k].node);
+      ck_assert_int_eq(x->in[k].out, y->in[k].out);
+    }
+    ck_assert_int_eq(x->workspace, y->workspace);
+    ck_assert_msg(memcmp(&x->cost, &y->cost, sizeof x->cost) == 0, "node %d: cost %.17g vs %.17g", v,
+                  x->cost, y->cost);
+    ck_assert_int_eq(x->has_cost, y->has_cost);
+    ck_assert_int_eq(x->phase, y->phase);
+    ck_assert_int_eq(x->is_input, y->is_input);
+    ck_assert_int_eq(x->is_output, y->is_output);
+    ck_assert_int_eq(x->has_alias, y->has_alias);
+    ck_assert_int_eq(x->inplace, y->inplace);
+  }
+}
+
+START_TEST(plain_nodes_as_jansson) {
+  for (unsigned long long seed = 1; seed <= 40; seed++) {
+    char *plain = random_graph(300, seed, false), *escaped = random_graph(300, seed, true);
+    char m1[600], m2[600];
+    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
+    ck_assert_msg(a && b, "seed %llu: %s / %s", seed, m1, m2);
+    same_nodes(a, b);
+    mp_graph_destroy(a);
+    mp_graph_destroy(b);
+    free(plain);
+    free(escaped);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* A node the plain reader must refuse (or judge as jansson's path does):
+ * the same message either way. */
+START_TEST(plain_node_errors_as_jansson) {
+  static const char *const bad[] = {
+      "\"size\": -1", "\"size\": 72057594037927937", "\"size\": 1.5", "\"cost\": -2.5",
+      "\"cost\": \"1\"", "\"phase\": \"x\"", "\"phase\": 3", "\"inputs\": [7]", "\"inputs\": 1",
+      "\"name\": 5", "\"op\": null", "\"workspace\": -3", "\"workspace\": 72057594037927937",
+      "\"inplace\": true", "\"size\": 1, \"outputs\": [1]", "\"cost\": 1e308, \"x\": 1",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char plain[400], escaped[400], m1[600], m2[600];
+    const char *fmt = "{\"nodes\": [{\"%s\": 0, \"inputs\": []}, {\"%s\": 1, %s}]}";
+    snprintf(plain, sizeof plain, fmt, "id", "id", bad[i]);
+    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", bad[i]);
+    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
+    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    ck_assert_str_eq(m1, m2);
+  }
+  /* a duplicate id and one out of range */
+  char m1[600], m2[600];
+  ck_assert_ptr_null(load("{\"nodes\": [{\"id\": 0}, {\"id\": 0}]}", m1, sizeof m1));
+  ck_assert_ptr_null(load("{\"nodes\": [{\"\\u0069d\": 0}, {\"\\u0069d\": 0}]}", m2, sizeof m2));
+  ck_assert_str_eq(m1, m2);
+  ck_assert_ptr_null(load("{\"nodes\": [{\"id\": 2}]}", m1, sizeof m1));
+  ck_assert_ptr_null(load("{\"nodes\": [{\"\\u0069d\": 2}]}", m2, sizeof m2));
+  ck_assert_str_eq(m1, m2);
+  tl_cleanup();
+}
+END_TEST
+
+/* ---- io_jdoc.c: plain integers and names, against the whole-file tree ---- */
+static const char *const int_tokens[] = {
+    "0", "-0", "7", "-7", "10", "123456789012345678", "-123456789012345678",
+    "1234567890123456789", "-1234567890123456789", "9223372036854775807", "1.5", "1e3", "-2E-1",
+    "\"12\"", "null", "true", "[1, 2]", "{\"a\": 1}", "0.0"};
+enum { N_TOKENS = sizeof int_tokens / sizeof int_tokens[0] };
+
+static json_t *load_whole(const char *path, mp_error *err) {
+  json_error_t je;
+  json_t *j = mp_json_load_file(path, 0, &je);
+  if (!j) mp_errorf(err, "%s", je.text);
+  return j;
+}
+
+static void report(const char *path, const json_error_t *je, mp_error *err) {
+  mp_errorf(err, "%s: %s", path, je->text);
+}
+
+typedef struct members {
+  json_t *whole;
+  int seen;
+} members;
+
+static int check_member(void *ctx, const char *name, json_t *v, mp_error *err) {
+  members *m = ctx;
+  (void)err;
+  json_t *want = json_object_get(json_object_get(m->whole, "offsets"), name);
+  ck_assert_msg(want != NULL, "member '%s' not in the tree", name);
+  ck_assert_msg(json_equal(v, want), "member '%s' differs", name);
+  ck_assert_int_eq(json_typeof(v), json_typeof(want));
+  m->seen++;
+  return 0;
+}
+
+START_TEST(plain_scalars_as_jansson) {
+  rng_state = 99;
+  tbuf b = {0};
+  int n = 2000;
+  put(&b, "{\"order\": [");
+  for (int i = 0; i < n; i++) put(&b, "%s%s%s", i ? "," : "", blank(), int_tokens[rnd(N_TOKENS)]);
+  put(&b, "],%s\"offsets\": {", blank());
+  for (int i = 0; i < n; i++)
+    put(&b, "%s%s\"%s%d\":%s%s", i ? "," : "", blank(), rnd(3) ? "k" : "\\u006b", i, blank(),
+        int_tokens[rnd(N_TOKENS)]);
+  put(&b, "}}");
+  char *path = tl_write_temp(b.s, ".json");
+  json_error_t je;
+  json_t *whole = json_loads(b.s, 0, &je);
+  ck_assert_msg(whole != NULL, "%s", je.text);
+  static const char *const keys[] = {"order", "offsets", NULL};
+  const mp_jdoc_style style = {0, load_whole, report};
+  mp_error err = {0};
+  mp_jdoc *d = mp_jdoc_open_as(path, keys, &style, &err);
+  ck_assert_msg(d != NULL, "%s", err.msg);
+  json_t *order = json_object_get(whole, "order");
+  for (int i = 0; i < n; i++) {
+    json_t *e = mp_jdoc_elem(d, "order", (size_t)i, &err), *want = json_array_get(order, (size_t)i);
+    ck_assert_msg(e && json_equal(e, want) && json_typeof(e) == json_typeof(want),
+                  "order[%d] differs", i);
+  }
+  members m = {whole, 0};
+  ck_assert_int_eq(mp_jdoc_each_member(d, "offsets", check_member, &m, &err), 0);
+  ck_assert_int_eq(m.seen, n);
+  ck_assert_int_eq(mp_jdoc_settle(d, &err), 0);
+  mp_jdoc_destroy(d);
+  json_decref(whole);
+  free(path);
+  free(b.s);
+  tl_cleanup();
+}
+END_TEST
+
+Suite *suite_plainread(void) {
+  Suite *s = suite_create("plainread");
+  TCase *tc = tcase_create("plainread");
+  tcase_add_test(tc, plain_nodes_as_jansson);
+  tcase_add_test(tc, plain_node_errors_as_jansson);
+  tcase_add_test(tc, plain_scalars_as_jansson);
+  suite_add_tcase(s, tc);
+  return s;
+}
