@@ -367,10 +367,12 @@ large=$(echo "$SIZES" | awk '{print $NF}')
     echo "a command under ${REPEAT_BELOW} CPU seconds ran ${REPEAT} times, and its fastest run is shown;"
   echo "order and place ms are the CPU time of the solver stages alone.  A \`solve\` also places the"
   if [ -n "$NOBASE" ]; then
-    echo "given order with bysize for \`reduction_vs_given\` (a second placement), which"
-    echo "the rows with \`--no-baseline\` skip."
+    echo "given order with bysize for \`reduction_vs_given\` (a second placement, on a"
+    echo "second thread beside the stages when no time limit is set), which the rows"
+    echo "with \`--no-baseline\` skip."
   else
-    echo "given order with bysize for \`reduction_vs_given\` (a second placement)."
+    echo "given order with bysize for \`reduction_vs_given\` (a second placement, on a"
+    echo "second thread beside the stages when no time limit is set)."
   fi
   [ "${QUICK:-0}" = 1 ] &&
     echo "A QUICK=1 run: at the largest size only the main rows; only the smaller CSV."
@@ -392,20 +394,26 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   fi
   echo "Time targets (issue 14): 1 s at 10^5 nodes, 15 s at 10^6, for every command above,"
   echo "checked on CPU seconds: on a machine shared with other work the wall time"
-  echo "measures the load (the wall time equals the CPU time on an idle core). A command"
+  echo "measures the load (the wall time equals the CPU time on an idle core). A process"
+  echo "whose CPU time exceeds its wall time by more than a tenth ran on two cores (a"
+  echo "solve's given-order baseline on its own thread beside the stages): it is checked"
+  echo "on wall seconds, the time its user waits, and says so. A command"
   echo "that gave no plan (exit 3) or was killed meets no target, whatever its time."
   echo
   awk -F'|' '$2 == 100000 || $2 == 1000000 {
       lim = $2 == 100000 ? 1 : 15
       # a command that gave no plan (exit 3) or was killed meets no target
-      v = ($3 != "ok") ? "not met (" $3 ")" : (($9 + 0 < lim) ? "met" : "not met")
+      two = ($9 + 0 > 1.1 * ($4 + 0))  # two cores: judged on wall seconds
+      t = two ? $4 + 0 : $9 + 0
+      v = ($3 != "ok") ? "not met (" $3 ")" : ((t < lim) ? "met" : "not met")
+      if (two) v = v ", on wall seconds: two cores"
       # and the memory target, 1 KiB of peak RSS per node, on every row
       bpn = ($5 == "-") ? 0 : $5 * 1024 / $2
-      if (bpn >= 1024) v = sprintf("%s, %.0f RSS bytes/node", v == "met" ? "not met" : v, bpn)
+      if (bpn >= 1024) v = sprintf("%s, %.0f RSS bytes/node", v ~ /^met/ ? "not met" : v, bpn)
       e = $10 == 1 ? " (earlier run)" : ""
       line = sprintf("- %s at %d%s: %s s wall, %s s cpu (%s)\n", $1, $2, e, $4, $9, v)
-      if (v != "met") miss = miss line; else { k++; met = met line } }
-    END { printf "%d of the 10^5 / 10^6 rows meet their time target on CPU seconds and their peak RSS target.\n", k
+      if (v !~ /^met/) miss = miss line; else { k++; met = met line } }
+    END { printf "%d of the 10^5 / 10^6 rows meet their time target (CPU seconds, or wall seconds on two cores) and their peak RSS target.\n", k
           if (met != "") printf "\nMet:\n\n%s", met
           if (miss != "") printf "\nNot met:\n\n%s", miss }' "$ALL"
   echo
