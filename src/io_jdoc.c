@@ -413,11 +413,8 @@ static void settle_before(mp_jdoc *d, size_t start, mp_error *err);
  * for each cost more than the rest of the verifier ---- */
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* An integer at b as jansson reads one into the same json_integer: an
- * optional '-', at most 18 digits without a leading zero, no fraction or
- * exponent after them; its length, else 0. */
-static size_t plain_int_len(const char *b, long long *v) {
-  size_t p = b[0] == '-', start = p;
+size_t mp_plain_int_len(const char *b, bool minus_ok, long long *v) {
+  size_t p = minus_ok && b[0] == '-', start = p;
   long long x = 0;
   for (; is_digit(b[p]); p++)
     if (p - start < 18) x = x * 10 + (b[p] - '0');
@@ -429,9 +426,7 @@ static size_t plain_int_len(const char *b, long long *v) {
   return p;
 }
 
-/* A string of printable ASCII without escapes at b ('"'): its length with
- * the quotes, else 0. */
-static size_t plain_str_len(const char *b) {
+size_t mp_plain_str_len(const char *b) {
   if (b[0] != '"') return 0;
   size_t p = 1;
   while (b[p] != '"') {
@@ -445,7 +440,7 @@ static size_t plain_str_len(const char *b) {
  * after the ':', or 0 when the scan cannot vouch for them. */
 static size_t decode_name(mp_jdoc *d, jd_array *a, size_t at) {
   at = skip_ws(d->buf, d->len, at);
-  size_t plain = plain_str_len(d->buf + at);
+  size_t plain = mp_plain_str_len(d->buf + at);
   size_t end = plain ? at + plain : d->buf[at] == '"' ? scan_string(d->buf, d->len, at) : 0;
   json_decref(a->cur_name);
   a->cur_name = plain ? json_stringn(d->buf + at + 1, plain - 2)
@@ -479,7 +474,7 @@ static bool advance(mp_jdoc *d, jd_array *a, mp_error *err) {
   }
   size_t v = skip_ws(d->buf, d->len, at), used;
   long long x;
-  size_t plain = plain_int_len(d->buf + v, &x);
+  size_t plain = mp_plain_int_len(d->buf + v, true, &x);
   if (plain) {
     a->cur = json_integer(x);
     used = v - at + plain;

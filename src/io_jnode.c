@@ -17,7 +17,6 @@
 #include "util.h"
 
 #define JN_MAX_STR 256 /* longer names and ops are left to jansson */
-#define JN_MAX_DIGITS 18
 
 typedef struct jn_str {
   const char *s;
@@ -44,33 +43,21 @@ static const char *ws(const char *p) {
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* At '"': a string of printable ASCII without escapes; the byte after it. */
+/* At '"': a plain string (mp_plain_str_len) shorter than JN_MAX_STR; the
+ * byte after it. */
 static const char *plain_string(const char *p, jn_str *out) {
-  if (*p != '"') return NULL;
-  const char *s = ++p;
-  while (*p != '"') {
-    if (*p < 0x20 || *p > 0x7e || *p == '\\') return NULL;
-    p++;
-  }
-  out->s = s;
-  out->len = (size_t)(p - s);
-  return out->len < JN_MAX_STR ? p + 1 : NULL;
+  size_t n = mp_plain_str_len(p);
+  if (!n || n - 2 >= JN_MAX_STR) return NULL;
+  out->s = p + 1;
+  out->len = n - 2;
+  return p + n;
 }
 
-/* A non-negative integer as jansson writes one (no leading zero, no
- * fraction or exponent after it); the byte after it. */
+/* A non-negative plain integer (mp_plain_int_len, no sign); the byte
+ * after it. */
 static const char *plain_int(const char *p, long long *out) {
-  const char *s = p;
-  long long v = 0;
-  while (is_digit(*p)) {
-    if (p - s < JN_MAX_DIGITS) v = v * 10 + (*p - '0');
-    p++;
-  }
-  size_t n = (size_t)(p - s);
-  if (n == 0 || n > JN_MAX_DIGITS || (n > 1 && *s == '0')) return NULL;
-  if (*p == '.' || *p == 'e' || *p == 'E') return NULL;
-  *out = v;
-  return p;
+  size_t n = mp_plain_int_len(p, false, out);
+  return n ? p + n : NULL;
 }
 
 /* A decimal [s, e) of digits, '.' and digits, with at most 15 digits in

@@ -67,6 +67,15 @@ const char *mp_jdoc_next_text(mp_jdoc *d, const char *key, size_t i);
  * closing ']' follows as the scan expects (the element then counts as
  * decoded); false: nothing moved, decode it with mp_jdoc_elem. */
 bool mp_jdoc_took(mp_jdoc *d, const char *key, size_t used);
+/* Plain scalars, the forms both the stream (a plan's order and offsets)
+ * and the plain node reader (io_jnode.c) decode without jansson, and only
+ * where jansson would make the same value of them.  At b (NUL-terminated
+ * text): an integer of an optional '-' (when minus_ok) and at most 18
+ * digits, no leading zero, no fraction or exponent after it, its length
+ * (and *v), else 0; a string of printable ASCII without escapes, its
+ * length with the quotes, else 0. */
+size_t mp_plain_int_len(const char *b, bool minus_ok, long long *v);
+size_t mp_plain_str_len(const char *b);
 /* Node idx of the graph JSON file d, the next element of its "nodes",
  * read from its text when it has the plain form (io_jnode.c) and what
  * follows it is what the scan expects; false: nothing was read or written,
