@@ -2,9 +2,15 @@
  * per round the calling thread hands its items to the crew, takes part,
  * waits for the items still in the workers' hands, and marks them all. */
 #define _POSIX_C_SOURCE 200809L
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
+#ifdef __linux__
+#include <linux/futex.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,10 +27,15 @@ enum { WINDOW_FIRST = 64, WINDOW_MIN = 4, WINDOW_MAX = 1 << 12 };
 /* Rounds of fewer items run on the calling thread alone (a tree of 8000
  * nodes, 1.9 items a round: 1.38x the wall time of one thread when shared
  * from 2 items, 1.01x from 8).  After a long wait for a worker (STALL_S
- * seconds more than this thread's own part) the next PAUSE_FIRST rounds,
- * doubling up to PAUSE_MAX, run alone. */
-enum { SHARE_MIN = 8, PAUSE_FIRST = 16, PAUSE_MAX = 1024 };
+ * seconds more than this thread's own part), or PACE_ROUNDS shared rounds
+ * where the workers did little, the next PAUSE_FIRST rounds, doubling up
+ * to PAUSE_MAX, run alone (pace). */
+enum { SHARE_MIN = 8, PACE_ROUNDS = 64, PAUSE_FIRST = 16, PAUSE_MAX = 1024 };
 #define STALL_S 50e-6
+/* A worker spins this long for the next round before it sleeps (yielding
+ * instead, it placed 2% of the items on a busy machine; woken from its
+ * sleep every round, the main thread lost 70 us a round). */
+#define SPIN_S 1e-3
 
 int64_t mp_pack_fit_item(const mp_lifeindex *x, int i, enum mp_fit fit, mp_spanbuf *sb,
                          mp_pack_counts *cnt) {
@@ -95,8 +106,8 @@ static int find_conflicts(const mp_problem *p, const int *blk, int b, bool *conf
 }
 
 /* The items of seq[0..m) the index places (size > 0, not pinned, first
- * time in seq) into bt->item; items of size 0 get offset 0 now, as the
- * sequential packer gives them. */
+ * time in seq) into item[], their number; items of size 0 get offset 0
+ * now, as the sequential packer gives them. */
 static int items_to_place(const mp_problem *p, const int *seq, int m, int64_t *off, int *item) {
   unsigned char *seen = mp_xcalloc((size_t)(p->n ? p->n : 1), 1);
   int n = 0;
@@ -181,8 +192,7 @@ typedef struct crew {
   _Atomic uint64_t claim;
   atomic_int done;        /* items finished, every round together */
   atomic_int bell;        /* rung for every round; -1: stop */
-  pthread_mutex_t mu;     /* with cv: sleep after a short spin */
-  pthread_cond_t cv;
+  atomic_int sleepers;    /* workers asleep on bell, or going to */
   int n_workers;
   lane lanes[MP_PACK_THREADS_MAX];
   double cpu_s[MP_PACK_THREADS_MAX]; /* each worker's CPU seconds */
@@ -190,11 +200,11 @@ typedef struct crew {
 
 /* Round 1 on one thread: the items of the round as they come (their costs
  * vary). */
-static void take_items(crew *w, lane *l) {
-  for (;;) {
+static int take_items(crew *w, lane *l) {
+  for (int taken = 0;; taken++) {
     uint64_t c = atomic_fetch_add_explicit(&w->claim, 1, memory_order_acquire);
     uint32_t q = (uint32_t)c, n = (uint32_t)(c >> 32);
-    if (q >= n) return;
+    if (q >= n) return taken;
     int i = w->items[q];
     w->off[i] = mp_pack_fit_item(w->x, i, w->fit, &l->sb, w->count ? &l->cnt : NULL);
     atomic_fetch_add_explicit(&w->done, 1, memory_order_release);
@@ -207,27 +217,46 @@ static inline void spin_pause(void) {
 #endif
 }
 
-/* Wait until *v differs from `old`: spin a little (a window lasts from
- * microseconds), then sleep on the condition variable. */
+#ifdef __linux__
+/* Sleep while *v == old (the kernel checks it: no wake-up is lost). */
+static void sleep_on(atomic_int *v, int old) {
+  syscall(SYS_futex, (int *)v, FUTEX_WAIT_PRIVATE, old, NULL, NULL, 0);
+}
+static void wake_all(atomic_int *v) { syscall(SYS_futex, (int *)v, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0); }
+#else
+static void sleep_on(atomic_int *v, int old) {
+  (void)v, (void)old;
+  sched_yield();
+}
+static void wake_all(atomic_int *v) { (void)v; }
+#endif
+
+/* Wait until *v differs from `old`: spin for SPIN_S, then sleep, counted
+ * in `sleepers` (a waker then never blocks: with a mutex and a condition
+ * variable the main thread lost 100 us a round on a busy machine, waiting
+ * for a worker the scheduler had put off while it held the mutex). */
 static int wait_change(crew *w, atomic_int *v, int old) {
-  for (int s = 0; s < 1 << 12; s++) {
+  double until = 0;
+  for (int s = 0;; s++) {
     int now = atomic_load_explicit(v, memory_order_acquire);
     if (now != old) return now;
     spin_pause();
+    if ((s & 255) == 255 && (until ? mp_now() > until : (until = mp_now() + SPIN_S, false))) break;
   }
-  pthread_mutex_lock(&w->mu);
   int now;
-  while ((now = atomic_load_explicit(v, memory_order_acquire)) == old) pthread_cond_wait(&w->cv, &w->mu);
-  pthread_mutex_unlock(&w->mu);
+  while ((now = atomic_load(v)) == old) {
+    atomic_fetch_add(&w->sleepers, 1); /* sequentially consistent with ring's */
+    sleep_on(v, old);
+    atomic_fetch_sub(&w->sleepers, 1);
+  }
   return now;
 }
 
-/* Set *v under the mutex, so that no sleeper misses it. */
+/* Set *v and wake the sleepers: a waiter counted after ring looks sees the
+ * new value (both sequentially consistent), the kernel checks it too. */
 static void ring(crew *w, atomic_int *v, int value) {
-  pthread_mutex_lock(&w->mu);
-  atomic_store_explicit(v, value, memory_order_release);
-  pthread_cond_broadcast(&w->cv);
-  pthread_mutex_unlock(&w->mu);
+  atomic_store(v, value);
+  if (atomic_load(&w->sleepers) > 0) wake_all(v);
 }
 
 typedef struct worker_arg {
@@ -249,44 +278,65 @@ static void mark(mp_lifeindex *x, int i, int64_t off) {
 }
 
 /* A round's items, with the workers when `shared`; returns once all are
- * placed (the workers' offsets visible): whether this thread then waited
- * for a worker longer than it worked itself (the scheduler put the worker
- * off, or its item was long). */
-static bool round_items(crew *w, const int *items, int n, bool shared, int *done, int *bell) {
+ * placed (the workers' offsets visible), with the number this thread
+ * placed; *stalled: it then waited for a worker longer than it worked
+ * itself (the scheduler put the worker off, or its item was long). */
+static int round_items(crew *w, const int *items, int n, bool shared, int *done, int *bell,
+                       bool *stalled) {
   w->items = items;
   atomic_store_explicit(&w->claim, (uint64_t)(uint32_t)n << 32, memory_order_release);
   if (shared) ring(w, &w->bell, ++*bell);
   double t0 = mp_now();
-  take_items(w, &w->lanes[0]);
+  int own = take_items(w, &w->lanes[0]);
   *done += n;
-  if (atomic_load_explicit(&w->done, memory_order_acquire) >= *done) return false;
+  *stalled = false;
+  if (atomic_load_explicit(&w->done, memory_order_acquire) >= *done) return own;
   double t1 = mp_now();
   for (int s = 0; atomic_load_explicit(&w->done, memory_order_acquire) < *done; s++)
     if (s < 1 << 12) spin_pause();
     else sched_yield();
-  return mp_now() - t1 > t1 - t0 + STALL_S;
+  *stalled = mp_now() - t1 > t1 - t0 + STALL_S;
+  return own;
+}
+
+/* When the calling thread shares rounds: it goes alone for `pause`
+ * rounds after a long wait for a worker, or when over PACE_ROUNDS shared
+ * rounds the workers placed under an eighth of the items (on a busy
+ * machine the scheduler keeps them off: sharing then cost 1.6x the wall
+ * time of one thread); longer each time, shorter after rounds that went
+ * well. */
+typedef struct pacing {
+  int alone, pause;
+  int rounds, items, own; /* shared rounds since the last verdict */
+} pacing;
+
+static void pace(pacing *pc, int n, int own, bool stalled) {
+  pc->rounds++;
+  pc->items += n;
+  pc->own += own;
+  bool slow = pc->rounds == PACE_ROUNDS && 8 * (pc->items - pc->own) < pc->items;
+  if (stalled || slow) {
+    pc->alone = pc->pause;
+    pc->pause = pc->pause < PAUSE_MAX ? 2 * pc->pause : pc->pause;
+  } else if (pc->rounds == PACE_ROUNDS && pc->pause > PAUSE_FIRST) {
+    pc->pause /= 2;
+  }
+  if (stalled || pc->rounds == PACE_ROUNDS) pc->rounds = pc->items = pc->own = 0;
 }
 
 /* Every round, then the marks on this thread alone.  Rounds of a few items
- * are not shared (waking a worker costs more).  After a long wait for a
- * worker (on a busy machine the scheduler puts one off for milliseconds
- * while it holds an item) this thread goes alone for a while, longer each
- * time, shorter again after rounds that went well. */
+ * are not shared (waking a worker costs more), nor those pace keeps
+ * alone. */
 static void place_rounds(crew *w, mp_lifeindex *x, const rounds *r) {
-  int done = 0, bell = 0, alone = 0, pause = PAUSE_FIRST, good = 0;
+  int done = 0, bell = 0;
+  pacing pc = {0, PAUSE_FIRST, 0, 0, 0};
   for (int k = 0; k < r->n; k++) {
     const int *it = r->item + r->start[k];
     int n = r->start[k + 1] - r->start[k];
-    bool shared = n >= SHARE_MIN && alone == 0;
-    alone -= alone > 0;
-    if (round_items(w, it, n, shared, &done, &bell)) {
-      alone = pause;
-      pause = pause < PAUSE_MAX ? 2 * pause : pause;
-      good = 0;
-    } else if (shared && ++good == PAUSE_FIRST && pause > PAUSE_FIRST) {
-      pause /= 2;
-      good = 0;
-    }
+    bool shared = n >= SHARE_MIN && pc.alone == 0, stalled;
+    pc.alone -= pc.alone > 0;
+    int own = round_items(w, it, n, shared, &done, &bell, &stalled);
+    if (shared) pace(&pc, n, own, stalled);
     for (int q = 0; q < n; q++) mark(x, it[q], w->off[it[q]]);
   }
 }
@@ -321,8 +371,7 @@ static void crew_init(crew *w, const mp_lifeindex *x, enum mp_fit fit, int64_t *
   atomic_init(&w->claim, 0);
   atomic_init(&w->done, 0);
   atomic_init(&w->bell, 0);
-  pthread_mutex_init(&w->mu, NULL);
-  pthread_cond_init(&w->cv, NULL);
+  atomic_init(&w->sleepers, 0);
   for (int k = 0; k < MP_PACK_THREADS_MAX; k++) mp_spanbuf_init(&w->lanes[k].sb);
 }
 
@@ -339,8 +388,6 @@ static void crew_destroy(crew *w, mp_pack_counts *cnt) {
     }
     mp_spanbuf_destroy(&w->lanes[k].sb);
   }
-  pthread_mutex_destroy(&w->mu);
-  pthread_cond_destroy(&w->cv);
 }
 
 bool mp_pack_batched(mp_lifeindex *x, const int *seq, int m, enum mp_fit fit, int64_t *off,
