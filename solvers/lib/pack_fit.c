@@ -1,5 +1,6 @@
 /* pack_fit.c - see pack_fit.h. */
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +11,12 @@
 void mp_spanbuf_init(mp_spanbuf *b) {
   b->span = b->sorted = NULL;
   b->bucket = b->crowded = NULL;
+  b->head_of = NULL;
   b->head_used = NULL;
   b->head_rank = NULL;
   b->head_cap = 0;
+  b->bucket_size = 0;
+  b->bucket_step = 0;
   b->n = b->cap = 0;
   b->sorted_ok = false;
   b->headed = 0;
@@ -24,6 +28,7 @@ void mp_spanbuf_destroy(mp_spanbuf *b) {
   free(b->sorted);
   free(b->bucket);
   free(b->crowded);
+  free(b->head_of);
   free(b->head_used);
   free(b->head_rank);
   mp_spanbuf_init(b);
@@ -37,6 +42,7 @@ void mp_spanbuf_grow(mp_spanbuf *b, int need) {
   b->sorted = mp_xrealloc(b->sorted, sizeof(mp_span) * (size_t)cap);
   b->bucket = mp_xrealloc(b->bucket, sizeof(int) * (MP_SPAN_BUCKETS * (size_t)cap + 1));
   b->crowded = mp_xrealloc(b->crowded, sizeof(int) * (size_t)cap);
+  b->head_of = mp_xrealloc(b->head_of, sizeof(int) * (size_t)cap);
   b->cap = cap;
 }
 
@@ -67,26 +73,36 @@ static inline int64_t round_up(int64_t x, int64_t al, int64_t mask) {
 
 /* The scan of the union in address order: cur is the end of the union so
  * far; a span starting above cur closes the gap [cur, span.lo).  Returns the
- * offset chosen.  The state stays in locals and the running end is a max
- * without a branch: the scan is a third of a placement's time. */
+ * offset chosen.  A chunk of spans at a time, the gaps at least `size` long
+ * are listed without a branch, then those are tried in order: a branch on
+ * each span mispredicted at every such gap (one span in ten or so, at
+ * random), a third of the scan's time. */
+enum { SCAN_CHUNK = 256 };
 static int64_t scan_spans(const mp_span *a, int n, int64_t size, int64_t al, enum mp_fit fit) {
   int64_t cur = 0, best = -1, best_gap = INT64_MAX;
   int64_t mask = (al & (al - 1)) == 0 ? al - 1 : -1;
-  for (int i = 0; i < n; i++) {
-    int64_t lo = a[i].lo, hi = a[i].hi;
-    if (lo - cur >= size) { /* else the gap is too short, aligned or not */
-      int64_t cand = round_up(cur, al, mask);
-      if (cand + size <= lo) {
-        int64_t gap = lo - cur;
-        /* no later gap beats the first fit, nor an exact fit (ties keep the lowest) */
-        if (fit == MP_FIRST_FIT || gap == size) return cand;
-        if (gap < best_gap) {
-          best = cand;
-          best_gap = gap;
-        }
+  int64_t from[SCAN_CHUNK], to[SCAN_CHUNK]; /* [cur, lo) of each long gap */
+  for (int c = 0; c < n; c += SCAN_CHUNK) {
+    int end = n - c < SCAN_CHUNK ? n : c + SCAN_CHUNK;
+    ptrdiff_t m = 0;
+    for (int i = c; i < end; i++) {
+      int64_t lo = a[i].lo, hi = a[i].hi;
+      from[m] = cur;
+      to[m] = lo;
+      m += lo - cur >= size; /* else the gap is too short, aligned or not */
+      cur = hi > cur ? hi : cur;
+    }
+    for (ptrdiff_t q = 0; q < m; q++) {
+      int64_t cand = round_up(from[q], al, mask);
+      if (cand + size > to[q]) continue;
+      int64_t len = to[q] - from[q];
+      /* no later gap beats the first fit, nor an exact fit (ties keep the lowest) */
+      if (fit == MP_FIRST_FIT || len == size) return cand;
+      if (len < best_gap) {
+        best = cand;
+        best_gap = len;
       }
     }
-    cur = hi > cur ? hi : cur;
   }
   return best >= 0 ? best : round_up(cur, al, mask);
 }
@@ -139,6 +155,34 @@ static inline int rank_words(const uint64_t *used, int words, int *rank) {
   return u;
 }
 
+/* head_used grown to `bits` buckets at least (a multiple of 64), the new
+ * words 0. */
+static void grow_used(mp_spanbuf *b, int bits) {
+  if (bits <= b->head_cap) return;
+  int cap = b->head_cap ? b->head_cap : 1024;
+  while (cap < bits) cap *= 2;
+  b->head_used = mp_xrealloc(b->head_used, sizeof(uint64_t) * (size_t)(cap / 64));
+  b->head_rank = mp_xrealloc(b->head_rank, sizeof(int) * (size_t)(cap / 64));
+  for (int w = b->head_cap / 64; w < cap / 64; w++) b->head_used[w] = 0;
+  b->head_cap = cap;
+}
+
+bool mp_spanbuf_bucket_as_added(mp_spanbuf *b, int64_t size) {
+  if (b->bucket_size) mp_spanbuf_unbucket(b);
+  if (b->n > 0 || size < 2) return false;
+  grow_used(b, 1); /* a bucket beyond the bitmap is cut to its last */
+  b->bucket_size = size;
+  b->bucket_step = mp_head_step(size);
+  return true;
+}
+
+/* Each span's bucket's word emptied: only the words touched, as the
+ * bitmap may be far larger than the spans are many. */
+void mp_spanbuf_unbucket(mp_spanbuf *b) {
+  for (int i = 0; i < b->n; i++) b->head_used[b->head_of[i] >> 6] = 0;
+  b->bucket_size = 0;
+}
+
 /* The fit without a sort, when the union's top lies in bucket < MP_HEAD_BUCKETS
  * per span (and < MP_HEAD_MAX), bucket(x) = floor(x m / 2^64) with m =
  * ceil(2^64 / size): two starts in one bucket are less than `size` apart.  A
@@ -154,31 +198,30 @@ static inline int rank_words(const uint64_t *used, int words, int *rank) {
  * ones (a bitmap of the used buckets, then popcounts), not in an array of
  * every bucket: that array (16 bytes a bucket, about 18 buckets a span)
  * missed the cache on most spans; the dense one stays in it.  Greedy by
- * size at 10^5 then places in about 0.85x the time (in-process A/B). */
+ * size at 10^5 then places in about 0.85x the time (in-process A/B).
+ * The buckets come noted by the query when it knew the size (one pass
+ * over the spans less), else from a first pass here. */
 MP_POPCNT_CLONES
 static bool fit_by_heads(mp_spanbuf *b, int64_t size, int64_t al, enum mp_fit fit, int64_t *out) {
   if (size < 2 || b->top <= 0) return false;
-  uint64_t m = (uint64_t)((((unsigned __int128)1 << 64) + (uint64_t)size - 1) / (uint64_t)size);
-#define BUCKET(x) ((int64_t)(((unsigned __int128)(uint64_t)(x) * m) >> 64))
-  int64_t last = BUCKET(b->top);
+  uint64_t m = mp_head_step(size);
+  int64_t last = mp_head_bucket(m, b->top);
   if (last >= (int64_t)MP_HEAD_BUCKETS * b->n || last >= MP_HEAD_MAX) return false;
-  int nb = (int)last + 1, words = nb / 64 + 1, n = b->n;
-  if (nb > b->head_cap) {
-    b->head_used = mp_xrealloc(b->head_used, sizeof(uint64_t) * (size_t)words);
-    b->head_rank = mp_xrealloc(b->head_rank, sizeof(int) * (size_t)words);
-    for (int w = b->head_cap ? b->head_cap / 64 + 1 : 0; w < words; w++) b->head_used[w] = 0;
-    b->head_cap = nb;
-  }
-  uint64_t *used = b->head_used;
-  int *restrict bucket = b->crowded; /* each span's bucket */
+  int nb = (int)last + 1, words = (nb + 63) / 64, n = b->n;
+  int *restrict bucket = b->head_of;
   const mp_span *restrict sp = b->span;
-  mp_span *restrict head = b->sorted;
-  for (int i = 0; i < n; i++) {
-    int k = (int)BUCKET(sp[i].lo); /* <= last < MP_HEAD_MAX */
-    bucket[i] = k;
-    used[k >> 6] |= 1ull << (k & 63);
+  if (b->bucket_size != size || nb > b->head_cap) { /* not noted, or cut */
+    if (b->bucket_size) mp_spanbuf_unbucket(b);
+    grow_used(b, nb);
+    for (int i = 0; i < n; i++) {
+      int k = (int)mp_head_bucket(m, sp[i].lo); /* <= last < MP_HEAD_MAX */
+      bucket[i] = k;
+      b->head_used[k >> 6] |= 1ull << (k & 63);
+    }
   }
-#undef BUCKET
+  b->bucket_size = 0;
+  uint64_t *used = b->head_used;
+  mp_span *restrict head = b->sorted;
   int *restrict rank = b->head_rank;
   int u = rank_words(used, words, rank);
   for (int r = 0; r < u; r++) head[r] = (mp_span){INT64_MAX, 0};
@@ -215,7 +258,9 @@ const mp_span *mp_spanbuf_sorted(mp_spanbuf *b) {
 int64_t mp_fit_spans(mp_spanbuf *b, int64_t size, int64_t align, enum mp_fit fit) {
   int64_t al = align < 1 ? 1 : align, off;
   b->sorted_ok = false;
-  if (b->n > 32 && fit_by_heads(b, size, al, fit, &off)) return off;
+  bool headed = b->n > 32 && fit_by_heads(b, size, al, fit, &off);
+  if (b->bucket_size) mp_spanbuf_unbucket(b); /* noted, not used */
+  if (headed) return off;
   sort_spans(b);
   return scan_spans(mp_spanbuf_sorted(b), b->n, size, al, fit);
 }
