@@ -245,8 +245,9 @@ END_TEST
 /* Buckets noted as the spans come (as the lifetime index's query notes
  * them) against the definition, on one buffer reused from call to call:
  * noted for the size fitted, for another size, or not at all, or noted,
- * cleared and noted again; a fresh buffer now and then, whose bitmap is
- * too short for the buckets noted (cut, then taken again); calls that sort
+ * cleared and noted again; under a bound the spans keep, or a bound too
+ * low for them (their buckets cut to the bitmap, then taken again); calls
+ * that sort
  * instead (32 spans or fewer, too many buckets).  After each call no noted
  * bucket may be left in the bitmap. */
 static void add_random_spans(mp_rng *r, mp_spanbuf *b, mp_span *copy, int n, int64_t size, int64_t reach) {
@@ -275,13 +276,15 @@ START_TEST(fit_spans_noted_equals_direct) {
     int how = t % 4; /* noted, noted for another size, not noted, cleared */
     int64_t reach = size * (t % 5 == 0 ? 1000000 : (1 + (int64_t)mp_rng_below(&r, 40)) * (n + 1));
     mp_spanbuf_clear(&b);
-    if (how == 1) ck_assert(mp_spanbuf_bucket_as_added(&b, size + 1 + (int64_t)mp_rng_below(&r, 5)));
+    /* below: the spans' bound, or now and then one too low (then cut) */
+    int64_t below = t % 3 ? reach + 3 * size : 1 + (int64_t)mp_rng_below(&r, (uint64_t)reach);
+    if (how == 1) mp_spanbuf_bucket_as_added(&b, size + 1 + (int64_t)mp_rng_below(&r, 5), below);
     if (how == 3) {
-      ck_assert(mp_spanbuf_bucket_as_added(&b, size));
+      mp_spanbuf_bucket_as_added(&b, size, below);
       add_random_spans(&r, &b, NULL, 1 + (int)mp_rng_below(&r, 2000), size, reach);
       mp_spanbuf_clear(&b);
     }
-    if (how == 0 || how == 3) ck_assert(mp_spanbuf_bucket_as_added(&b, size));
+    if (how == 0 || how == 3) mp_spanbuf_bucket_as_added(&b, size, below);
     add_random_spans(&r, &b, copy, n, size, reach);
     int64_t last = mp_head_bucket(mp_head_step(size), b.top), headed = b.headed;
     bool noted = b.bucket_size == size;

@@ -167,12 +167,15 @@ static void grow_used(mp_spanbuf *b, int bits) {
   b->head_cap = cap;
 }
 
-bool mp_spanbuf_bucket_as_added(mp_spanbuf *b, int64_t size) {
+bool mp_spanbuf_bucket_as_added(mp_spanbuf *b, int64_t size, int64_t below) {
   if (b->bucket_size) mp_spanbuf_unbucket(b);
   if (b->n > 0 || size < 2) return false;
-  grow_used(b, 1); /* a bucket beyond the bitmap is cut to its last */
+  uint64_t step = mp_head_step(size);
+  int64_t last = mp_head_bucket(step, below);
+  if (last >= MP_HEAD_MAX) return false;
+  grow_used(b, (int)last + 1);
   b->bucket_size = size;
-  b->bucket_step = mp_head_step(size);
+  b->bucket_step = step;
   return true;
 }
 
@@ -226,8 +229,9 @@ static bool fit_by_heads(mp_spanbuf *b, int64_t size, int64_t al, enum mp_fit fi
   int u = rank_words(used, words, rank);
   for (int r = 0; r < u; r++) head[r] = (mp_span){INT64_MAX, 0};
   for (int i = 0; i < n; i++) {
-    int k = bucket[i], w = k >> 6;
-    mp_span *x = &head[rank[w] + __builtin_popcountll(used[w] & ((1ull << (k & 63)) - 1))];
+    unsigned k = (unsigned)bucket[i]; /* unsigned and size_t: no sign extensions */
+    size_t w = k >> 6, r = (size_t)rank[w] + (size_t)__builtin_popcountll(used[w] & ((1ull << (k & 63)) - 1));
+    mp_span *x = &head[r];
     int64_t lo = sp[i].lo, hi = sp[i].hi;
     x->lo = lo < x->lo ? lo : x->lo;
     x->hi = hi > x->hi ? hi : x->hi;

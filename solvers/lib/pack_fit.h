@@ -38,8 +38,7 @@ typedef struct mp_spanbuf {
   int head_cap;
   /* while spans are added for an item of size bucket_size (> 1, else 0):
    * each span's bucket is noted in head_of and head_used as it comes (with
-   * step bucket_step, cut to head_cap - 1), so the fit need not read the
-   * spans an extra time */
+   * step bucket_step), so the fit need not read the spans an extra time */
   int64_t bucket_size;
   uint64_t bucket_step;
   bool sorted_ok;  /* `sorted` (or `span`, up to 32) holds the spans in order */
@@ -69,9 +68,13 @@ static inline void mp_spanbuf_clear(mp_spanbuf *b) {
 }
 void mp_spanbuf_grow(mp_spanbuf *b, int need);
 /* Note the buckets of an item of `size` for the spans added from now on,
- * until mp_fit_spans or mp_spanbuf_clear; false (nothing to note) when b
- * holds spans already or size < 2. */
-bool mp_spanbuf_bucket_as_added(mp_spanbuf *b, int64_t size);
+ * until mp_fit_spans or mp_spanbuf_clear, every one starting below `below`
+ * (the bitmap is grown to its bucket, so that the lifetime index's copy
+ * needs no bound check; mp_spanbuf_add cuts a later bucket to the bitmap's
+ * last, and the fit then takes them all again).  False (nothing to note)
+ * when b holds spans already, size < 2, or below is MP_HEAD_MAX buckets or
+ * more. */
+bool mp_spanbuf_bucket_as_added(mp_spanbuf *b, int64_t size, int64_t below);
 static inline void mp_spanbuf_note(mp_spanbuf *b, int i, int64_t lo) {
   int64_t k = mp_head_bucket(b->bucket_step, lo), cut = b->head_cap - 1;
   k = k < cut ? k : cut;
