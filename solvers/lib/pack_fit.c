@@ -71,16 +71,34 @@ static inline int64_t round_up(int64_t x, int64_t al, int64_t mask) {
   return mask >= 0 ? (x + mask) & ~mask : mp_align_up(x, al);
 }
 
-/* The scan of the union in address order: cur is the end of the union so
- * far; a span starting above cur closes the gap [cur, span.lo).  Returns the
- * offset chosen.  A chunk of spans at a time, the gaps at least `size` long
- * are listed without a branch, then those are tried in order: a branch on
- * each span mispredicted at every such gap (one span in ten or so, at
- * random), a third of the scan's time. */
+/* The scans of the union in address order: cur is the end of the union so
+ * far; a span starting above cur closes the gap [cur, span.lo).  They
+ * return the offset chosen.  First fit: the lowest gap that fits; a branch
+ * on each span, taken about once (the state in locals, the running end a
+ * max without a branch). */
+static int64_t scan_first(const mp_span *a, int n, int64_t size, int64_t al, int64_t mask) {
+  int64_t cur = 0;
+  for (int i = 0; i < n; i++) {
+    int64_t lo = a[i].lo, hi = a[i].hi;
+    if (lo - cur >= size) { /* else the gap is too short, aligned or not */
+      int64_t cand = round_up(cur, al, mask);
+      if (cand + size <= lo) return cand;
+    }
+    cur = hi > cur ? hi : cur;
+  }
+  return round_up(cur, al, mask);
+}
+
+/* Best fit: the shortest gap that fits, ties the lowest.  A chunk of spans
+ * at a time, the gaps at least `size` long are listed without a branch,
+ * then those are tried: a branch on each span mispredicted at every such
+ * gap (one span in ten or so, at random); at 10^5 nodes of gen layered the
+ * scan then takes 0.83x the cycles (rdtsc, both scans on the same heads).
+ * First fit stops at its gap and is better off with the branch (a chunk
+ * made its scan 1.8x slower). */
 enum { SCAN_CHUNK = 256 };
-static int64_t scan_spans(const mp_span *a, int n, int64_t size, int64_t al, enum mp_fit fit) {
+static int64_t scan_best(const mp_span *a, int n, int64_t size, int64_t al, int64_t mask) {
   int64_t cur = 0, best = -1, best_gap = INT64_MAX;
-  int64_t mask = (al & (al - 1)) == 0 ? al - 1 : -1;
   int64_t from[SCAN_CHUNK], to[SCAN_CHUNK]; /* [cur, lo) of each long gap */
   for (int c = 0; c < n; c += SCAN_CHUNK) {
     int end = n - c < SCAN_CHUNK ? n : c + SCAN_CHUNK;
@@ -93,18 +111,19 @@ static int64_t scan_spans(const mp_span *a, int n, int64_t size, int64_t al, enu
       cur = hi > cur ? hi : cur;
     }
     for (ptrdiff_t q = 0; q < m; q++) {
-      int64_t cand = round_up(from[q], al, mask);
-      if (cand + size > to[q]) continue;
-      int64_t len = to[q] - from[q];
-      /* no later gap beats the first fit, nor an exact fit (ties keep the lowest) */
-      if (fit == MP_FIRST_FIT || len == size) return cand;
-      if (len < best_gap) {
-        best = cand;
-        best_gap = len;
-      }
+      int64_t cand = round_up(from[q], al, mask), len = to[q] - from[q];
+      if (cand + size > to[q] || len >= best_gap) continue;
+      if (len == size) return cand; /* no later gap beats an exact fit */
+      best = cand;
+      best_gap = len;
     }
   }
   return best >= 0 ? best : round_up(cur, al, mask);
+}
+
+static int64_t scan_spans(const mp_span *a, int n, int64_t size, int64_t al, enum mp_fit fit) {
+  int64_t mask = (al & (al - 1)) == 0 ? al - 1 : -1;
+  return fit == MP_FIRST_FIT ? scan_first(a, n, size, al, mask) : scan_best(a, n, size, al, mask);
 }
 
 /* Bucket sort by lo scaled to [0, 4k) (every lo is below top): scatter, sort
