@@ -14,9 +14,11 @@
  * verified plans and checked bounds); from another program it stands only
  * when a bound bench computes itself from the graph backs it (the file
  * order's live peak, the per-node bound, the events floor); otherwise the
- * cell fails.  Bench does not see the plan: figures that agree with each
- * other are stored as the program printed them (tables check them against
- * each graph's independent bound). */
+ * cell fails.  Such a program's plan (asked with --out) is then verified by
+ * memplan's own judge, and the figures it printed must be those the judge
+ * recomputes (bench_rejudge.c): what is stored is the judge's.  This
+ * memplan's own figures come from that judge already: its cells write no
+ * plan. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <stdarg.h>
@@ -40,7 +42,7 @@ static bool known(const char *s, bool fixed_too) {
   return !mp_status_parse(s, &st) && (fixed_too || st != MP_FIXED);
 }
 
-static void refuse(mp_cellrun *run, const char *fmt, ...) {
+void mp_cellrun_refuse(mp_cellrun *run, const char *fmt, ...) {
   if (run->refused[0]) return; /* the first reason */
   va_list ap;
   va_start(ap, fmt);
@@ -48,31 +50,38 @@ static void refuse(mp_cellrun *run, const char *fmt, ...) {
   va_end(ap);
 }
 
+#define refuse mp_cellrun_refuse
+
 /* ---- what bench computes itself from a graph (one kept) ---- */
 
 void mp_graph_facts_destroy(mp_graph_facts *f) {
   free(f->file);
+  if (f->in) mp_instance_destroy(f->in);
+  free(f->in);
   memset(f, 0, sizeof *f);
 }
 
-static const mp_graph_facts *facts_of(mp_graph_facts *f, const char *file) {
+const mp_graph_facts *mp_graph_facts_of(mp_graph_facts *f, const char *file) {
   if (f->file && !strcmp(f->file, file)) return f;
   mp_graph_facts_destroy(f);
   f->file = mp_xstrdup(file);
-  mp_instance in;
+  mp_instance *in = mp_xmalloc(sizeof *in);
   mp_error err;
-  if (mp_instance_load(file, NULL, &in, &err)) return f; /* ok false: nothing backs a claim */
-  f->ok = true;
-  f->fixed = !in.g;
-  if (in.g) {
-    f->file_order_peak = mp_order_peak(in.g, in.g->given);
-    f->node_bound = mp_node_lower_bound(in.g);
-    f->floor = mp_events_floor(in.g);
-    f->duration_floor = mp_events_duration_floor(in.g);
-  } else {
-    f->file_order_peak = f->node_bound = f->floor = mp_live_peak(in.fixed);
+  if (mp_instance_load(file, NULL, in, &err)) { /* ok false: nothing backs a claim */
+    free(in);
+    return f;
   }
-  mp_instance_destroy(&in);
+  f->in = in;
+  f->ok = true;
+  f->fixed = !in->g;
+  if (in->g) {
+    f->file_order_peak = mp_order_peak(in->g, in->g->given);
+    f->node_bound = mp_node_lower_bound(in->g);
+    f->floor = mp_events_floor(in->g);
+    f->duration_floor = mp_events_duration_floor(in->g);
+  } else {
+    f->file_order_peak = f->node_bound = f->floor = mp_live_peak(in->fixed);
+  }
   return f;
 }
 
@@ -268,7 +277,7 @@ static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_gr
   bool claims = is(a.st, "optimal") || is(a.st, "infeasible") || is(a.os, "optimal") ||
                 is(a.ps, "optimal") || is(a.rs, "optimal") || is(a.rs, "infeasible");
   if (!claims && !has_fig && !json_is_integer(json_object_get(run->out, "lower_bound"))) return;
-  const mp_graph_facts *f = facts_of(cache, c->file);
+  const mp_graph_facts *f = mp_graph_facts_of(cache, c->file);
   if (!f->ok) {
     if (claims)
       refuse(run, "it claims an optimum or infeasibility, and bench cannot read the graph to check it");
@@ -298,7 +307,7 @@ static void check_counts(mp_cellrun *run) {
   for (int i = 0; counts[i]; i++) int_fig(run, counts[i], &v);
 }
 
-void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_facts *cache) {
+void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, const char *plan, mp_graph_facts *cache) {
   if (!run->out || run->killed || WIFSIGNALED(run->wstatus)) return;
   check_words(run);
   check_counts(run);
@@ -310,5 +319,7 @@ void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_fact
     check_figures(run, c);
     if (c->remat[0] && !run->refused[0]) check_remat_plan(run);
   }
-  if (!own && !run->refused[0]) judge_foreign(run, c, has_fig && exited_ok, cache);
+  if (plan && !run->refused[0]) judge_foreign(run, c, has_fig && exited_ok, cache);
+  /* last: its refusals (no plan, another figure) must not hide a claim's */
+  if (plan && !run->refused[0] && has_fig && exited_ok) mp_cellrun_rejudge(run, c, plan, cache);
 }

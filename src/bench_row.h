@@ -23,9 +23,12 @@ void mp_cellrun_read(mp_cellrun *run, const char *out_path, const char *err_path
 void mp_cellrun_destroy(mp_cellrun *run);
 /* What bench computes itself from a cell's graph to back another
  * program's claim (bench_check.c); loaded when first needed, one graph
- * kept.  Zeroed to start; mp_graph_facts_destroy at the end. */
+ * kept, with the instance itself (to verify the program's plan).  Zeroed
+ * to start; mp_graph_facts_destroy at the end. */
+struct mp_instance;
 typedef struct mp_graph_facts {
   char *file;               /* the graph these are of (NULL: none yet) */
+  struct mp_instance *in;   /* the graph read (NULL when it cannot be) */
   bool ok, fixed;           /* read; a fixed-lifetime problem */
   int64_t file_order_peak;  /* the live peak of the file order (max-live for lifetimes) */
   int64_t node_bound;       /* the per-node bound on every order's live peak */
@@ -33,14 +36,29 @@ typedef struct mp_graph_facts {
   double duration_floor;    /* no plan lasts less (mp_events_duration_floor) */
 } mp_graph_facts;
 void mp_graph_facts_destroy(mp_graph_facts *f);
+/* The facts of `file`: the cache's when they are of it, else read now. */
+const mp_graph_facts *mp_graph_facts_of(mp_graph_facts *cache, const char *file);
+
+/* Refuse a run's answer for the reason given (printf-style); the first
+ * reason stands. */
+void mp_cellrun_refuse(mp_cellrun *run, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* Judge a finished run's answer (bench_check.c): sets run->refused when
  * its status words are not memplan's, its figures disagree with each
- * other, or (own false: the program is not this memplan) it claims an
- * optimum or infeasibility no bound bench computes backs.  A refused run
+ * other, or (plan not NULL: the program is not this memplan, and was asked
+ * to write its plan there) it claims an optimum or infeasibility no bound
+ * bench computes backs, or its plan does not verify or its figures are not
+ * those the judge recomputes from it (mp_cellrun_rejudge).  A refused run
  * is a failure (status error, the reason in the message) and none of its
  * output is stored. */
-void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, bool own, mp_graph_facts *cache);
+void mp_cellrun_judge(mp_cellrun *run, const mp_cell *c, const char *plan, mp_graph_facts *cache);
+/* Another program's plan file (bench_rejudge.c), for a run whose answer
+ * states figures: verified against the cell's graph by memplan's judge at
+ * the cell's alignment (with recomputation: its bandwidth, within its
+ * budget; with a capacity: within it), and every figure the answer states
+ * equal to the one the judge recomputes.  Otherwise the run is refused. */
+void mp_cellrun_rejudge(mp_cellrun *run, const mp_cell *c, const char *plan, mp_graph_facts *cache);
 
 /* The string at key k of o, or NULL (o NULL, k absent or not a string). */
 const char *mp_json_str(json_t *o, const char *k);

@@ -1,7 +1,9 @@
 /* bench_run.c - run the cells of a matrix in child processes and store one
  * row per finished cell in the results file.
  *
- * Each cell is `memplan solve FILE ... --format json` in its own process
+ * Each cell is `memplan solve FILE ... --format json` (with another
+ * program, --memplan, also `--out N.plan` in the scratch folder: its plan,
+ * verified by bench_rejudge.c and removed) in its own process
  * group, with RLIMIT_AS (memory cap), PR_SET_PDEATHSIG (it dies with the
  * runner, even after a kill -9) and a wall-clock kill at time limit + grace;
  * with --repeat N it runs up to N times.  A crash, a kill or a non-zero exit
@@ -103,6 +105,7 @@ typedef struct job {
   bool killed;
   char started[32];         /* UTC, first run */
   char out[PATH_MAX], err[PATH_MAX];
+  char plan[PATH_MAX];      /* another program's plan file (--out), "" for this memplan's cells */
   mp_cellrun *runs;         /* the finished runs of this cell */
   int n_runs;
 } job;
@@ -167,7 +170,8 @@ static void remat_args(char ***a, int *n, const mp_cell *c) {
   }
 }
 
-static char **cell_argv(const char *prog, const mp_cell *c) {
+/* plan: where another program is to write its plan (--out), or NULL. */
+static char **cell_argv(const char *prog, const mp_cell *c, const char *plan) {
   char **a = NULL, buf[64];
   int n = 0;
   const char *fixed[] = {prog, "solve", c->file, "--order", c->order, "--place", c->place, "--seed"};
@@ -181,6 +185,10 @@ static char **cell_argv(const char *prog, const mp_cell *c) {
   }
   push_arg(&a, &n, "--format");
   push_arg(&a, &n, "json");
+  if (plan) { /* re-judged by memplan's verifier (bench_rejudge.c) */
+    push_arg(&a, &n, "--out");
+    push_arg(&a, &n, plan);
+  }
   /* the baseline at the default alignment is the graph's, computed once by
    * its own job (store_bound) and joined to the rows when they are read */
   if (!mp_cell_option(c->options, "align")) push_arg(&a, &n, "--no-baseline");
@@ -270,7 +278,13 @@ static int launch_cell(runner *R, job *j, int slot, char *msg, size_t cap) {
     gmtime_r(&now, &tm);
     strftime(j->started, sizeof j->started, "%Y-%m-%dT%H:%M:%SZ", &tm);
   }
-  char **argv = cell_argv(R->prog, c);
+  /* another program's plan, never an earlier run's: it may write none */
+  j->plan[0] = 0;
+  if (!R->own) {
+    snprintf(j->plan, sizeof j->plan, "%.1000s/%d.plan", R->tmp, slot);
+    unlink(j->plan);
+  }
+  char **argv = cell_argv(R->prog, c, R->own ? NULL : j->plan);
   double limit = c->time_limit > 0 ? c->time_limit + R->e->grace_s : R->e->max_wall_s;
   int rc = spawn(R, j, slot, argv, limit, msg, cap);
   free_argv(argv);
@@ -489,7 +503,8 @@ static int cell_ended(runner *R, job *j, int slot, int ws, double now, char *msg
   j->runs = mp_xrealloc(j->runs, sizeof(mp_cellrun) * (size_t)(j->n_runs + 1));
   mp_cellrun *run = &j->runs[j->n_runs++];
   mp_cellrun_read(run, j->out, j->err, ws, j->killed, now - j->t0);
-  mp_cellrun_judge(run, &R->m->cells[j->index], R->own, &R->facts);
+  mp_cellrun_judge(run, &R->m->cells[j->index], j->plan[0] ? j->plan : NULL, &R->facts);
+  if (j->plan[0]) unlink(j->plan);
   j->pid = 0;
   R->running--;
   if (scratch_lost_it(R, !run->out, j->killed, msg, cap)) {

@@ -1,7 +1,8 @@
 /* bench_scratch.c - the runner's scratch folder.
  *
  * Each child's stdout and stderr go to files there (N.out, N.err for slot
- * N), read when it ends.  A folder that cannot take them (a full TMPDIR)
+ * N), read when it ends; so does the plan of a program that is not this
+ * memplan (N.plan), verified when it ends and removed.  A folder that cannot take them (a full TMPDIR)
  * would turn every cell into a solver failure "no output": the folder is
  * probed before the run, and again whenever a child left no output, and
  * such a cell is an error of the run, not a row.  The folder holds an
@@ -25,11 +26,16 @@
 /* more than a cell's output (a solve's JSON is about 2 KB) */
 #define PROBE_BYTES 65536
 
-/* A file the runner makes in its folder: N.out, N.err, owner, probe. */
+/* A file the runner makes in its folder: N.out, N.err, owner, probe; and
+ * N.plan, another program's plan, with the name a writer killed before
+ * its rename leaves (N.plan.tmp.PID: outfile.c). */
 static bool ours(const char *name) {
   if (!strcmp(name, "owner") || !strcmp(name, "probe")) return true;
   size_t d = strspn(name, "0123456789");
-  return d > 0 && (!strcmp(name + d, ".out") || !strcmp(name + d, ".err"));
+  const char *rest = name + d;
+  if (d == 0) return false;
+  if (!strcmp(rest, ".out") || !strcmp(rest, ".err") || !strcmp(rest, ".plan")) return true;
+  return !strncmp(rest, ".plan.tmp.", 10) && rest[10] && strspn(rest + 10, "0123456789") == strlen(rest + 10);
 }
 
 void mp_scratch_remove(const char *dir) {

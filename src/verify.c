@@ -58,7 +58,7 @@ int mp_vf_align(mp_jdoc *plan, int64_t align_override, int64_t *align, mp_error 
 }
 
 static int verify_csv_plan(const mp_instance *in, const char *plan_path, int64_t align,
-                           mp_error *err) {
+                           mp_plan_facts *out, mp_error *err) {
   mp_problem plan;
   if (mp_csv_read(plan_path, &plan, err)) return -1;
   const mp_problem *p = in->fixed;
@@ -88,6 +88,12 @@ static int verify_csv_plan(const mp_instance *in, const char *plan_path, int64_t
     if (align > 0 && !p->has_alignment_col) q.items[i].align = align;
   }
   if (!rc) rc = mp_verify_offsets(&q, off, err);
+  if (!rc && out) {
+    out->align = align > 0 && !p->has_alignment_col ? align : 0;
+    out->nodes = -1;
+    out->buffers = p->n;
+    mp_evaluate(&q, off, 0, 0, &out->fig);
+  }
   free(off);
   mp_problem_destroy(&q);
   mp_problem_destroy(&plan);
@@ -196,7 +202,7 @@ static int read_offsets(const mp_graph *g, mp_jdoc *plan, int64_t *off, mp_error
  * bound must be a possible one; reduction_vs_given recomputes from the
  * baseline arena the plan states (the judge runs no placer). */
 int mp_vf_figures(const mp_graph *g, mp_jdoc *plan, const mp_problem *p, const int64_t *off,
-                  int64_t least_lb, mp_error *err) {
+                  int64_t least_lb, mp_figures *out, mp_error *err) {
   int64_t lb, given;
   if (mp_vf_stated(plan, "lower_bound", &lb, err) || mp_vf_stated(plan, "given_arena", &given, err))
     return -1;
@@ -220,6 +226,7 @@ int mp_vf_figures(const mp_graph *g, mp_jdoc *plan, const mp_problem *p, const i
   if (!rc) rc = mp_vf_figure(plan, "profile_std", f.profile_std, false, err);
   if (!rc) rc = mp_vf_figure(plan, "reduction_vs_noreuse", f.reduction_vs_noreuse, false, err);
   if (!rc) rc = mp_vf_figure(plan, "reduction_vs_given", f.reduction_vs_given, false, err);
+  if (out) *out = f;
   return rc;
 }
 
@@ -248,7 +255,8 @@ static int check_optimal(mp_jdoc *plan, int64_t live, int64_t arena, mp_error *e
 }
 
 /* A plan of an order (DESIGN 1.5): order, offsets, figures. */
-static int verify_order_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_error *err) {
+static int verify_order_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override,
+                             mp_plan_facts *out, mp_error *err) {
   int64_t align;
   if (mp_vf_align(plan, align_override, &align, err)) return -1;
   int *order = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
@@ -259,8 +267,9 @@ static int verify_order_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_ove
   if (!rc) {
     mp_problem_from_order(g, order, align, &p);
     rc = mp_verify_offsets(&p, off, err);
-    if (!rc) rc = mp_vf_figures(g, plan, &p, off, mp_node_lower_bound(g), err);
+    if (!rc) rc = mp_vf_figures(g, plan, &p, off, mp_node_lower_bound(g), out ? &out->fig : NULL, err);
     if (!rc) rc = check_optimal(plan, mp_live_peak(&p), mp_arena(&p, off), err);
+    if (out) out->align = align;
   }
   mp_problem_destroy(&p);
   free(order);
@@ -296,7 +305,7 @@ static int check_statuses(mp_jdoc *plan, mp_error *err) {
 /* A plan made for another graph: its node count tells at once; otherwise a
  * violation is prefixed with both names (a renamed copy still verifies). */
 static int verify_graph_plan(const mp_instance *in, mp_jdoc *plan, int64_t align_override,
-                             mp_error *err) {
+                             mp_plan_facts *out, mp_error *err) {
   const mp_graph *g = in->g;
   json_t *jg = mp_jdoc_get(plan, "graph"), *jn = mp_jdoc_get(plan, "nodes");
   const char *name = json_is_string(jg) ? json_string_value(jg) : NULL;
@@ -307,8 +316,12 @@ static int verify_graph_plan(const mp_instance *in, mp_jdoc *plan, int64_t align
                      mp_instance_name(in), g->n);
   int rc = check_statuses(plan, err);
   if (!rc)
-    rc = mp_jdoc_has(plan, "events") ? mp_vf_events_plan(g, plan, align_override, err)
-                                     : verify_order_plan(g, plan, align_override, err);
+    rc = mp_jdoc_has(plan, "events") ? mp_vf_events_plan(g, plan, align_override, out, err)
+                                     : verify_order_plan(g, plan, align_override, out, err);
+  if (!rc && out) {
+    out->nodes = g->n;
+    out->buffers = g->n_buf;
+  }
   if (rc && other) {
     mp_error why = *err;
     mp_errorf(err, "the graph does not match: the plan is for '%.100s', not '%.100s': %.280s", name,
@@ -336,11 +349,20 @@ static const char *const plan_stream_keys[] = {"events", "order", "offsets", NUL
 
 mp_err mp_plan_verify(const mp_instance *in, const char *plan_path, int64_t align_override,
                       mp_error *err) {
+  return mp_plan_verify_facts(in, plan_path, align_override, NULL, err);
+}
+
+mp_err mp_plan_verify_facts(const mp_instance *in, const char *plan_path, int64_t align_override,
+                            mp_plan_facts *out, mp_error *err) {
+  if (out) {
+    memset(out, 0, sizeof *out);
+    out->budget = -1;
+  }
   if (mp_check_input(plan_path, err)) return MP_EINPUT; /* missing, or a directory */
-  if (!in->g) return verify_csv_plan(in, plan_path, align_override, err) ? MP_EINPUT : MP_OK;
+  if (!in->g) return verify_csv_plan(in, plan_path, align_override, out, err) ? MP_EINPUT : MP_OK;
   mp_jdoc *plan = mp_jdoc_open_as(plan_path, plan_stream_keys, &plan_style, err);
   if (!plan) return MP_EINPUT;
-  int rc = json_is_object(mp_jdoc_root(plan)) ? verify_graph_plan(in, plan, align_override, err)
+  int rc = json_is_object(mp_jdoc_root(plan)) ? verify_graph_plan(in, plan, align_override, out, err)
                                               : mp_errorf(err, "not a plan object");
   if (mp_jdoc_settle(plan, err)) {
     rc = -1;

@@ -170,14 +170,15 @@ static int check_event_figures(mp_jdoc *plan, const mp_ev_figures *f, int reside
 /* The residencies are placed as the plan says, and the figures of both
  * sections recompute. */
 static int check_placement(const mp_graph *g, mp_jdoc *plan, const mp_events *p, int64_t align,
-                           const mp_ev_figures *f, mp_error *err) {
+                           const mp_ev_figures *f, mp_plan_facts *out, mp_error *err) {
   mp_problem pr;
   mp_events_problem(g, p, align, &pr, NULL);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(pr.n ? pr.n : 1));
   int rc = read_offsets(g, &pr, plan, off, err);
   if (!rc) rc = mp_verify_offsets(&pr, off, err);
-  if (!rc) rc = mp_vf_figures(g, plan, &pr, off, mp_events_floor(g), err);
+  if (!rc) rc = mp_vf_figures(g, plan, &pr, off, mp_events_floor(g), out ? &out->fig : NULL, err);
   if (!rc) rc = check_event_figures(plan, f, pr.n, err);
+  if (out) out->residencies = pr.n;
   free(off);
   mp_problem_destroy(&pr);
   return rc;
@@ -195,7 +196,8 @@ static int read_events(const mp_graph *g, mp_jdoc *plan, mp_events *p, mp_error 
   return 0;
 }
 
-int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_error *err) {
+int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_plan_facts *out,
+                      mp_error *err) {
   mp_events p;
   mp_events_init(&p);
   double bw;
@@ -214,7 +216,14 @@ int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, 
   }
   int64_t align;
   if (!rc) rc = mp_vf_align(plan, align_override, &align, err);
-  if (!rc) rc = check_placement(g, plan, &p, align, &f, err);
+  if (!rc) rc = check_placement(g, plan, &p, align, &f, out, err);
+  if (!rc && out) {
+    out->events = true;
+    out->align = align;
+    out->bandwidth = bw;
+    out->budget = budget;
+    out->ev = f;
+  }
   mp_events_destroy(&p);
   return rc ? -1 : 0;
 }

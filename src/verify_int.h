@@ -22,9 +22,10 @@ int mp_vf_count(mp_jdoc *plan, const char *key, int64_t want, mp_error *err);
 int mp_vf_stated(mp_jdoc *plan, const char *key, int64_t *out, mp_error *err);
 /* The figures of DESIGN 1.3 of a verified placement of p.  A stated
  * lower_bound must lie in [least_lb, live peak]: least_lb is the bound
- * every plan of its kind meets (per-node for an order, the events floor). */
+ * every plan of its kind meets (per-node for an order, the events floor).
+ * The recomputed figures in *out (may be NULL). */
 int mp_vf_figures(const mp_graph *g, mp_jdoc *plan, const mp_problem *p, const int64_t *off,
-                  int64_t least_lb, mp_error *err);
+                  int64_t least_lb, mp_figures *out, mp_error *err);
 /* The plan's alignment: "align", or the override when > 0 (default 64);
  * -1 with err when "align" is there but no integer in [1, MP_MAX_ALIGN]. */
 int mp_vf_align(mp_jdoc *plan, int64_t align_override, int64_t *align, mp_error *err);
@@ -46,7 +47,9 @@ int mp_vf_slots_take(mp_vf_slots *s, int i, unsigned char which, json_t *v);
 
 /* An event plan (a plan with "events"): the rules of DESIGN 6.2, the first
  * runs against "order", the budget, the residencies' offsets and every
- * figure.  0, or -1 with err naming the first violation. */
-int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_error *err);
+ * figure.  0 (what it recomputed in *out, which may be NULL), or -1 with
+ * err naming the first violation. */
+int mp_vf_events_plan(const mp_graph *g, mp_jdoc *plan, int64_t align_override, mp_plan_facts *out,
+                      mp_error *err);
 
 #endif
