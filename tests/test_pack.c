@@ -242,6 +242,70 @@ START_TEST(fit_spans_far_top) {
 }
 END_TEST
 
+/* Buckets noted as the spans come (as the lifetime index's query notes
+ * them) against the definition, on one buffer reused from call to call:
+ * noted for the size fitted, for another size, or not at all, or noted,
+ * cleared and noted again; under a bound the spans keep, or a bound too
+ * low for them (their buckets cut to the bitmap, then taken again); calls
+ * that sort
+ * instead (32 spans or fewer, too many buckets).  After each call no noted
+ * bucket may be left in the bitmap. */
+static void add_random_spans(mp_rng *r, mp_spanbuf *b, mp_span *copy, int n, int64_t size, int64_t reach) {
+  for (int i = 0; i < n; i++) {
+    int64_t lo = (int64_t)mp_rng_below(r, (uint64_t)reach);
+    int64_t hi = lo + 1 + (int64_t)mp_rng_below(r, (uint64_t)(3 * size));
+    mp_spanbuf_add(b, lo, hi);
+    if (copy) copy[i] = (mp_span){lo, hi};
+  }
+}
+
+START_TEST(fit_spans_noted_equals_direct) {
+  mp_rng r;
+  mp_rng_seed(&r, 57);
+  mp_spanbuf b;
+  mp_spanbuf_init(&b);
+  mp_span *copy = mp_xmalloc(sizeof(mp_span) * 2100);
+  int64_t cut = 0, noted_headed = 0;
+  for (int t = 0; t < tl_trials(800); t++) {
+    if (t % 7 == 0) { /* a fresh bitmap, of its first length */
+      mp_spanbuf_destroy(&b);
+      mp_spanbuf_init(&b);
+    }
+    int n = mp_rng_below(&r, 4) == 0 ? (int)mp_rng_below(&r, 33) : 33 + (int)mp_rng_below(&r, 2000);
+    int64_t size = 2 + (int64_t)mp_rng_below(&r, 300), al = 1 + (int64_t)mp_rng_below(&r, 9);
+    int how = t % 4; /* noted, noted for another size, not noted, cleared */
+    int64_t reach = size * (t % 5 == 0 ? 1000000 : (1 + (int64_t)mp_rng_below(&r, 40)) * (n + 1));
+    mp_spanbuf_clear(&b);
+    /* below: the spans' bound, or now and then one too low (then cut) */
+    int64_t below = t % 3 ? reach + 3 * size : 1 + (int64_t)mp_rng_below(&r, (uint64_t)reach);
+    if (how == 1) mp_spanbuf_bucket_as_added(&b, size + 1 + (int64_t)mp_rng_below(&r, 5), below);
+    if (how == 3) {
+      mp_spanbuf_bucket_as_added(&b, size, below);
+      add_random_spans(&r, &b, NULL, 1 + (int)mp_rng_below(&r, 2000), size, reach);
+      mp_spanbuf_clear(&b);
+    }
+    if (how == 0 || how == 3) mp_spanbuf_bucket_as_added(&b, size, below);
+    add_random_spans(&r, &b, copy, n, size, reach);
+    int64_t last = mp_head_bucket(mp_head_step(size), b.top), headed = b.headed;
+    bool noted = b.bucket_size == size;
+    cut += noted && n > 32 && last < MP_HEAD_MAX && last >= b.head_cap;
+    enum mp_fit fit = mp_rng_below(&r, 2) ? MP_BEST_FIT : MP_FIRST_FIT;
+    int64_t got = mp_fit_spans(&b, size, al, fit), want = fit_direct(copy, n, size, al, fit);
+    noted_headed += noted && b.headed > headed;
+    ck_assert_msg(got == want, "trial %d (%d spans, size %lld, how %d, fit %d): offset %lld, direct %lld",
+                  t, n, (long long)size, how, fit, (long long)got, (long long)want);
+    for (int w = 0; w < b.head_cap / 64; w++)
+      ck_assert_msg(b.head_used[w] == 0, "trial %d: bucket word %d left %llx", t, w,
+                    (unsigned long long)b.head_used[w]);
+  }
+  ck_assert_msg(cut >= tl_trials(800) / 50 && noted_headed >= tl_trials(800) / 10,
+                "%lld calls with the noted buckets cut, %lld used the noted buckets", (long long)cut,
+                (long long)noted_headed);
+  free(copy);
+  mp_spanbuf_destroy(&b);
+}
+END_TEST
+
 /* The treap against a sorted array of keys with values. */
 START_TEST(treap_equals_array) {
   mp_rng r;
@@ -687,6 +751,7 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, sweep_equals_direct_large);
   tcase_add_test(tc, fit_spans_equals_direct);
   tcase_add_test(tc, fit_spans_far_top);
+  tcase_add_test(tc, fit_spans_noted_equals_direct);
   tcase_add_test(tc, treap_equals_array);
   tcase_add_test(tc, deadline_cuts_packings);
   tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);

@@ -161,6 +161,7 @@ void mp_lifeindex_init(mp_lifeindex *x, const mp_problem *p) {
   x->mark_odd = marks(x->n_odd);
   x->span_lo = spans(x->n_lo);
   x->span_odd = spans(x->n_odd);
+  x->marked_top = 0;
   x->cut = NULL;
   x->n_cut = 0;
   x->cut_first = x->lo_from = x->lo_to = NULL;
@@ -184,6 +185,7 @@ static inline void set_mark(uint64_t *m, mp_span *sp, int pos, mp_span v) {
 
 void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
   mp_span v = {lo, hi};
+  if (hi > x->marked_top) x->marked_top = hi;
   set_mark(x->mark_l, x->span_l, x->pos_l[i], v);
   set_mark(x->mark_h, x->span_h, x->pos_h[i], v);
   set_mark(x->mark_lo, x->span_lo, x->pos_lo[i], v);
@@ -206,29 +208,48 @@ void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
     }                                                                          \
   } while (0)
 
-/* The marked spans of positions [from, to); with `lo_below` set (an
- * inverted query), only the items j with j.lo < lo_below. */
-static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_span *sp, const int *order,
-                 int from, int to, const int64_t *lo_below, mp_spanbuf *b) {
-  if (from >= to) return;
+/* The marked spans of positions [from, to), each bucket noted as it is
+ * copied when b notes them (mp_spanbuf_note, in locals here and without
+ * its bound check: every marked span ends at most at marked_top, which
+ * mp_lifeindex_query gave mp_spanbuf_bucket_as_added). */
+static void emit_all(const uint64_t *mark, const mp_span *sp, int from, int to, mp_spanbuf *b) {
   mp_spanbuf_grow(b, b->n + (to - from));
   mp_span *out = b->span;
   int n = b->n;
   int64_t top = b->top;
-  if (!lo_below)
+  if (b->bucket_size) {
+    uint64_t step = b->bucket_step, *used = b->head_used;
+    int *head_of = b->head_of;
+    FOR_MARKED(mark, from, to, pos, {
+      mp_span s = sp[pos];
+      uint64_t k = (uint64_t)mp_head_bucket(step, s.lo);
+      head_of[n] = (int)k;
+      used[k >> 6] |= 1ull << (k & 63);
+      out[n++] = s;
+      top = s.hi > top ? s.hi : top;
+    });
+  } else {
     FOR_MARKED(mark, from, to, pos, {
       out[n++] = sp[pos];
       top = sp[pos].hi > top ? sp[pos].hi : top;
     });
-  else
-    FOR_MARKED(mark, from, to, pos, {
-      if (x->p->items[order[pos]].lo < *lo_below) {
-        out[n++] = sp[pos];
-        top = sp[pos].hi > top ? sp[pos].hi : top;
-      }
-    });
+  }
   b->n = n;
   b->top = top;
+}
+
+/* The marked spans of positions [from, to); with `lo_below` set (an
+ * inverted query, rare), only the items j with j.lo < lo_below. */
+static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_span *sp, const int *order,
+                 int from, int to, const int64_t *lo_below, mp_spanbuf *b) {
+  if (from >= to) return;
+  if (!lo_below) {
+    emit_all(mark, sp, from, to, b);
+    return;
+  }
+  FOR_MARKED(mark, from, to, pos, {
+    if (x->p->items[order[pos]].lo < *lo_below) mp_spanbuf_add(b, sp[pos].lo, sp[pos].hi);
+  });
 }
 
 /* Items with l <= y <= h: walk from the root towards y. */
@@ -363,6 +384,7 @@ static void query_planned(const mp_lifeindex *x, int i, const int64_t *lo_below,
 void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
   const mp_item *it = &x->p->items[i];
   int64_t y = it->lo;
+  mp_spanbuf_bucket_as_added(b, it->size, x->marked_top);
   /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
    * (hi < lo), when j.lo < i.hi must hold too; then y <= lo < i.hi */
   if (x->cut) {

@@ -51,6 +51,7 @@ typedef struct mp_lifeindex {
    * by_odd */
   uint64_t *mark_l, *mark_h, *mark_lo, *mark_odd;
   mp_span *span_l, *span_h, *span_lo, *span_odd;
+  int64_t marked_top; /* the highest end of a marked span: the queries' bound */
   /* after mp_lifeindex_plan: each item's ranges, found once for all items
    * in order of lo; NULL before */
   mp_lifecut *cut;
