@@ -396,7 +396,8 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "checked on CPU seconds: on a machine shared with other work the wall time"
   echo "measures the load (the wall time equals the CPU time on an idle core). A process"
   echo "whose CPU time exceeds its wall time by more than a tenth ran on two cores (a"
-  echo "solve's given-order baseline on its own thread beside the stages): it is checked"
+  echo "solve's given-order baseline on its own thread beside the stages, greedy by size's"
+  echo "packer on two threads): it is checked"
   echo "on wall seconds, the time its user waits, and says so. A command"
   echo "that gave no plan (exit 3) or was killed meets no target, whatever its time."
   echo

@@ -51,7 +51,7 @@ static void graph_bound(const mp_instance *in, json_t *o) {
 static void graph_baseline(const mp_instance *in, double limit_s, json_t *o) {
   mp_baseline b;
   mp_error err;
-  if (mp_baseline_compute(in, 0, limit_s, &b, &err)) {
+  if (mp_baseline_compute(in, 0, limit_s, 1, &b, &err)) {
     json_object_set_new(o, "given_message", json_string(err.msg));
     return;
   }

@@ -27,7 +27,8 @@
  *     not do so while a memplan call runs); one object is used by one thread
  *     at a time (an instance with its results: memplan_solve caches the
  *     baseline in the instance; it computes the baseline on a thread of
- *     its own beside the solvers unless memplan_request.threads is 1); two
+ *     its own beside the solvers unless memplan_request.threads is 1, and a
+ *     solver may use that many threads of its own); two
  *     calls writing the same output file at once are not supported;
  *     memplan_bench_run handles SIGINT and SIGTERM for the whole process,
  *     so one runs at a time.
@@ -310,14 +311,17 @@ typedef struct memplan_request {
   const char *budget_frac;
   bool has_bandwidth;
   double bandwidth;
-  /* The threads a solve may run at once.  0 (the default) or 2 or more:
-   * the baseline of reduction_vs_given (a second plan of the given order)
-   * is computed on a thread of its own beside the solvers, when the solve
+  /* The threads a solve may use.  0 (the default: 2) or 2 or more: the
+   * baseline of reduction_vs_given (a second plan of the given order) is
+   * computed on a thread of its own beside the solvers, when the solve
    * needs it and no clock cuts it (no time_limit, no solver option that is
    * a time limit of its own: what a limit cuts must not depend on a thread
-   * beside it); 1: on the caller's thread, after them.  The figures,
-   * statuses and messages are the same either way; a stage's cpu_ms is
-   * its own thread's. */
+   * beside it), and a stage no clock cuts may use this many threads
+   * (bysize and bysize-ff pack on them; the baseline's own packing uses
+   * one); 1: everything on the caller's thread, the baseline after the
+   * stages.  The plan, figures, statuses and messages are the same either
+   * way; a stage's cpu_ms is the CPU time of its thread and of the threads
+   * its solver started. */
   int threads;
 } memplan_request;
 

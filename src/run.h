@@ -39,11 +39,15 @@ typedef struct mp_run_spec {
   bool no_baseline;       /* skip the baseline: reduction_vs_given is absent */
   mp_baselines *baselines; /* this instance's cache, or NULL; either way the
                               baseline is used only for a run with figures */
-  int threads;            /* 1: the baseline is computed after the stages, on
-                             the caller's thread; else (0: the default) on a
-                             second thread beside them (run_baseline.c) when
-                             the run will need it and no clock cuts it; the
-                             figures are the same */
+  int threads;            /* the threads the run may use (0: the default,
+                             MP_DEFAULT_THREADS).  1: the baseline is
+                             computed after the stages, on the caller's
+                             thread, and each stage runs on it alone; else
+                             the baseline runs on a second thread beside
+                             them (run_baseline.c) when the run will need it
+                             and no clock cuts it, and a stage no clock cuts
+                             may use this many (mp_ctx.threads); the figures
+                             are the same */
   int n_extra;            /* solvers outside the registry the chains may name */
   const mp_solver *const *extra;
   /* Recomputation and offload (DESIGN 6): a chain of MP_DECIDES_EVENTS
@@ -128,16 +132,19 @@ typedef struct mp_result {
  * something invalid (an event plan over the budget, say) or a bound above
  * what it achieved, or no plan meets the capacity (status error or
  * timeout).  r->msg says why; r must be destroyed in every case. */
+/* The threads of a run whose spec says 0. */
+enum { MP_DEFAULT_THREADS = 2 };
+
 mp_err mp_run(const mp_instance *in, const mp_run_spec *spec, mp_result *r);
 void mp_result_destroy(mp_result *r);
 
 /* Compute the baseline once for an instance (the harness runs the
  * baseline placer like any other solver, on the given order), within
- * `time_limit` seconds (<= 0: none): a baseline that the limit cut (status
- * timeout: its plan is not the baseline placer's) is an error, and the
- * figure is then absent. */
-mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, mp_baseline *b,
-                           mp_error *err);
+ * `time_limit` seconds (<= 0: none) on up to `threads` threads (a run's
+ * `threads`): a baseline that the limit cut (status timeout: its plan is
+ * not the baseline placer's) is an error, and the figure is then absent. */
+mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, int threads,
+                           mp_baseline *b, mp_error *err);
 
 /* Figures and plan as text / JSON (report.c).  Absent figures print as
  * JSON null, and not at all in text. */

@@ -51,11 +51,8 @@ static bool run_is_baseline(const run_state *s) {
  * is a time limit of its own (MP_OPT_SECONDS)? */
 static bool clock_cuts(const run_state *s) {
   if (s->spec->time_limit > 0) return true;
-  for (int i = 0; i < s->ch->n; i++) {
-    const mp_stage_spec *st = &s->ch->st[i];
-    for (int k = 0; k < st->solver->n_options; k++)
-      if (st->solver->options[k].kind == MP_OPT_SECONDS && st->opt[k] > 0) return true;
-  }
+  for (int i = 0; i < s->ch->n; i++)
+    if (run_stage_has_clock(&s->ch->st[i])) return true;
   return false;
 }
 
@@ -66,9 +63,13 @@ static const mp_baseline *cached(const run_state *s, int64_t align) {
   return NULL;
 }
 
+/* The threads of the baseline's placer beside the stages (which may use
+ * two themselves). */
+enum { BESIDE_THREADS = 1 };
+
 static void *baseline_thread(void *arg) {
   run_baseline_job *j = arg;
-  j->rc = mp_baseline_compute(j->in, j->align, j->time_limit, &j->b, &j->err);
+  j->rc = mp_baseline_compute(j->in, j->align, j->time_limit, BESIDE_THREADS, &j->b, &j->err);
   return NULL;
 }
 
@@ -122,7 +123,8 @@ bool run_baseline_for(run_state *s, mp_baseline *out) {
   if (run_is_baseline(s) && !s->timed_out[MP_STAGE_PLACE]) { /* a cut plan is not its own */
     *out = (mp_baseline){align, mp_arena(&s->r->prob, s->r->offsets)};
   } else if (s->base.started ? joined(s, out, &e)
-                             : mp_baseline_compute(s->in, align, s->spec->time_limit, out, &e)) {
+                             : mp_baseline_compute(s->in, align, s->spec->time_limit,
+                                                   s->spec->threads, out, &e)) {
     if (!s->r->msg[0]) snprintf(s->r->msg, sizeof s->r->msg, "no reduction_vs_given: %.400s", e.msg);
     return false;
   }
@@ -131,8 +133,8 @@ bool run_baseline_for(run_state *s, mp_baseline *out) {
   return true;
 }
 
-mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, mp_baseline *b,
-                           mp_error *err) {
+mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, int threads,
+                           mp_baseline *b, mp_error *err) {
   const mp_solver *order = mp_solver_with_role(MP_ROLE_FILE_ORDER, MP_DECIDES_ORDER);
   const mp_solver *place = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
   if (!order || !place) {
@@ -140,7 +142,7 @@ mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_lim
     return MP_EUSAGE;
   }
   mp_run_spec spec = {.order = order->name, .place = place->name, .align = align,
-                      .time_limit = time_limit, .no_baseline = true};
+                      .time_limit = time_limit, .no_baseline = true, .threads = threads};
   mp_result r;
   mp_err e = mp_run(in, &spec, &r);
   if (e == MP_OK && (!r.has_figures || r.status == MP_TIMEOUT)) e = MP_ESOLVER;

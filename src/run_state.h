@@ -67,6 +67,9 @@ bool run_stage_failed(const mp_stage_result *sr);
 mp_err run_no_result(run_state *s, const mp_stage_spec *st, const mp_stage_result *sr,
                      bool chain_has_one);
 void run_ctx_init(const run_state *s, const mp_stage_spec *st, mp_ctx *c);
+/* Does an option of the stage that is a time limit of its own
+ * (MP_OPT_SECONDS) cut it? */
+bool run_stage_has_clock(const mp_stage_spec *st);
 void run_call_solver(run_state *s, const mp_stage_spec *st, mp_ctx *c, mp_stage_result *sr);
 void *run_dup(const void *src, size_t n, size_t size);
 

@@ -107,6 +107,12 @@ typedef struct mp_ctx {
   int64_t capacity;         /* placement: fit in this many bytes (0: minimise) */
   const char *write_lp;     /* ILP solvers: write the model here if set */
   int verbose;
+  /* The threads the stage may use at once, its caller's included (the
+   * run's `threads`; 1 under a time limit: what a clock cuts must not
+   * depend on a thread beside it; 0, as in a ctx zeroed by hand: 1).  A
+   * solver that starts threads joins them before it returns and reports
+   * their CPU time in `threads_cpu_s`. */
+  int threads;
   /* events stage (MP_DECIDES_EVENTS) inputs: start_order is the first-run
    * order handed in (a topological order of all nodes); the plan's
    * live_peak (events.h) must not exceed `budget` bytes (INT64_MAX: no
@@ -130,6 +136,10 @@ typedef struct mp_ctx {
                                duration of every valid plan within the
                                budget (at least mp_events_duration_floor), or 0 */
   char msg[256];            /* why it failed / a note for the user */
+  double threads_cpu_s;     /* CPU seconds of the threads the solver started
+                               (its own thread's the harness measures
+                               itself, CLOCK_THREAD_CPUTIME_ID): the stage's
+                               cpu_ms counts both */
 } mp_ctx;
 
 typedef struct mp_solver {

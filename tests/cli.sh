@@ -1818,6 +1818,19 @@ for c in greedy:bysize given:firstfit dfs:noreuse given:bysize greedy:bysize,fir
   cmp -s "$T/thr1" "$T/thr2" && cmp -s "$T/thr1" "$T/thre" && grep -q '"given_arena": [1-9]' "$T/thr1" && ok ||
     bad "$o + $p: one thread and two differ: $(diff "$T/thr1" "$T/thr2" | head -c 300) $(diff "$T/thr1" "$T/thre" | head -c 300)"
 done
+# greedy by size's packer on the stage's threads (solvers/lib/pack_batch.c,
+# from 4096 buffers): the same plan and verbose counts on one thread
+$BIN gen layered -n 9000 --seed 5 --out "$T/thr9.json"
+$BIN gen tree -n 8000 --seed 3 --out "$T/thrt.json"
+for g in thr9 thrt; do
+  for c in greedy:bysize greedy:bysize-ff dfs:bysize given:bysize-ff; do
+    o=${c%%:*}; p=${c#*:}
+    $BIN solve "$T/$g.json" --order $o --place $p --format json --verbose 2>&1 | grep -v '_ms"' >"$T/thr2"
+    $BIN solve "$T/$g.json" --order $o --place $p --format json --verbose --threads 1 2>&1 | grep -v '_ms"' >"$T/thr1"
+    cmp -s "$T/thr1" "$T/thr2" && grep -q '"arena": [1-9]' "$T/thr1" && grep -q "$p: .* items placed through the lifetime index" "$T/thr1" && ok ||
+      bad "$g, $o + $p: one thread and two differ: $(diff "$T/thr1" "$T/thr2" | head -c 300)"
+  done
+done
 expect 2 "--threads 0" $BIN solve "$T/thr.json" --threads 0
 grep -q -- "--threads" "$T/err" && ok || bad "--threads 0: $(cat "$T/err")"
 expect 2 "MEMPLAN_THREADS=x" env MEMPLAN_THREADS=x $BIN solve "$T/thr.json"

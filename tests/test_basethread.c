@@ -131,7 +131,7 @@ START_TEST(stage_cpu_leaves_the_baseline_out) {
   mp_baseline b;
   mp_error e;
   double c0 = mp_thread_cpu_now();
-  ck_assert_int_eq(mp_baseline_compute(&in, 64, 0, &b, &e), MP_OK);
+  ck_assert_int_eq(mp_baseline_compute(&in, 64, 0, 1, &b, &e), MP_OK);
   double base_ms = (mp_thread_cpu_now() - c0) * 1e3;
   ck_assert_msg(base_ms > 20, "the baseline took %.1f ms of CPU: too little to tell", base_ms);
   mp_result r;

@@ -5,13 +5,21 @@
 
 #include "lib/by_size.h"
 
-/* Greedy by size into off, cut (-1) once mp_now() passes deadline (> 0). */
-static int64_t pack_by_size(const mp_ctx *c, int *seq, enum mp_fit fit, int64_t *off,
-                            double deadline, const char *name) {
+/* Greedy by size into off, cut (-1) once mp_now() passes deadline (> 0);
+ * without one, on c->threads threads (their CPU time reported in c). */
+static int64_t pack_by_size(mp_ctx *c, int *seq, enum mp_fit fit, int64_t *off, double deadline,
+                            const char *name) {
   const mp_problem *p = c->prob;
-  mp_pack_counts cnt;
+  mp_pack_counts cnt, *counts = c->verbose ? &cnt : NULL;
   mp_seq_by_size(p, seq);
-  int64_t arena = mp_pack_counted(p, seq, p->n, fit, off, c->verbose ? &cnt : NULL, deadline);
+  int64_t arena;
+  if (deadline > 0) {
+    arena = mp_pack_counted(p, seq, p->n, fit, off, counts, deadline);
+  } else {
+    mp_pack_threads th = {.threads = c->threads};
+    arena = mp_pack_threaded(p, seq, p->n, fit, off, counts, &th);
+    c->threads_cpu_s += th.cpu_s;
+  }
   if (arena >= 0 && c->verbose) mp_pack_counts_print(name, &cnt);
   return arena;
 }

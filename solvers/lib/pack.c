@@ -1,7 +1,8 @@
 /* pack.c - first-fit / best-fit packing of items into one arena, the greedy
  * incumbent and a placer's own check of a placement.  mp_pack sends a
  * sequence in order of birth to the sweep of pack_sweep.c and any other to
- * the lifetime index of pack_index.c; mp_pack_one is the direct definition
+ * the lifetime index of pack_index.c (on several threads: pack_batch.c);
+ * mp_pack_one is the direct definition
  * (every placed item looked at), kept as the reference the tests compare
  * both with. */
 #include <math.h>
@@ -11,6 +12,7 @@
 
 #include "lib/interfere.h"
 #include "lib/pack.h"
+#include "lib/pack_batch.h"
 #include "lib/pack_fit.h"
 #include "lib/pack_index.h"
 #include "lib/pack_sweep.h"
@@ -64,44 +66,49 @@ static void place(mp_lifeindex *x, const mp_problem *p, const int64_t *off, int 
   mp_lifeindex_mark(x, i, off[i], off[i] + p->items[i].size);
 }
 
-/* The general packer: the index lists the placed items live with each item,
- * and pack_fit chooses among their spans.  O(n log n + the sum over items of
- * the placed items live with them).  False when `deadline` (> 0) passed
- * first (off is then unfinished). */
-static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                         mp_pack_counts *cnt, double deadline) {
+/* The sequential loop of the general packer; false when `deadline` (> 0)
+ * passed first (off is then unfinished). */
+static bool pack_in_order(mp_lifeindex *x, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                          mp_pack_counts *cnt, double deadline) {
+  const mp_problem *p = x->p;
   bool done = true;
-  mp_lifeindex x;
-  mp_lifeindex_init(&x, p);
-  mp_lifeindex_plan(&x, seq, m);
   mp_spanbuf sb;
   mp_spanbuf_init(&sb);
-  for (int i = 0; i < p->n; i++)
-    if (p->items[i].fixed >= 0 && p->items[i].size > 0) place(&x, p, off, i);
   for (int k = 0; k < m; k++) {
     int i = seq[k];
-    const mp_item *it = &p->items[i];
     if ((k & 63) == 63 && deadline > 0 && mp_now() >= deadline) {
       done = false;
       break;
     }
     if (off[i] >= 0) continue;
-    if (it->size <= 0) {
+    if (p->items[i].size <= 0) {
       off[i] = 0;
       continue;
     }
-    mp_spanbuf_clear(&sb);
-    mp_lifeindex_query(&x, i, &sb);
-    off[i] = mp_fit_spans(&sb, it->size, it->align, fit);
-    if (cnt) {
-      cnt->items++;
-      cnt->listed += sb.n;
-      mp_count_gaps(mp_spanbuf_sorted(&sb), sb.n, it->size, &cnt->gaps, &cnt->fitting);
-    }
-    place(&x, p, off, i);
+    off[i] = mp_pack_fit_item(x, i, fit, &sb, cnt);
+    place(x, p, off, i);
   }
-  if (cnt) cnt->unsorted = sb.headed;
+  if (cnt) cnt->unsorted += sb.headed;
   mp_spanbuf_destroy(&sb);
+  return done;
+}
+
+/* The general packer: the index lists the placed items live with each item,
+ * and pack_fit chooses among their spans.  O(n log n + the sum over items of
+ * the placed items live with them).  False when `deadline` (> 0) passed
+ * first (off is then unfinished).  Without a deadline, on th's threads
+ * (pack_batch.c) when th is not NULL. */
+static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                         mp_pack_counts *cnt, double deadline, mp_pack_threads *th) {
+  mp_lifeindex x;
+  mp_lifeindex_init(&x, p);
+  mp_lifeindex_plan(&x, seq, m);
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].fixed >= 0 && p->items[i].size > 0) place(&x, p, off, i);
+  int min_items = th && th->min_items > 0 ? th->min_items : MP_PACK_THREADED_MIN;
+  bool done = deadline <= 0 && th && th->threads > 1 && m >= min_items &&
+              mp_pack_batched(&x, seq, m, fit, off, cnt, th->threads, th->window, &th->cpu_s);
+  if (!done) done = pack_in_order(&x, seq, m, fit, off, cnt, deadline);
   mp_lifeindex_destroy(&x);
   return done;
 }
@@ -112,13 +119,13 @@ int64_t mp_pack(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int
 
 /* The packing, or -1 when `deadline` (> 0) passed first. */
 static int64_t pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                          mp_pack_counts *cnt, double deadline) {
+                          mp_pack_counts *cnt, double deadline, mp_pack_threads *th) {
   if (cnt) *cnt = (mp_pack_counts){0};
   for (int i = 0; i < p->n; i++) off[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : -1;
   if (mp_pack_sweep_applies(p, seq, m)) {
     mp_pack_sweep(p, seq, m, fit, off);
     if (cnt) cnt->swept = true;
-  } else if (!pack_indexed(p, seq, m, fit, off, cnt, deadline)) {
+  } else if (!pack_indexed(p, seq, m, fit, off, cnt, deadline, th)) {
     return -1;
   }
   int64_t arena = 0;
@@ -129,12 +136,17 @@ static int64_t pack_until(const mp_problem *p, const int *seq, int m, enum mp_fi
 
 int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                         mp_pack_counts *cnt, double deadline) {
-  return pack_until(p, seq, m, fit, off, cnt, deadline);
+  return pack_until(p, seq, m, fit, off, cnt, deadline, NULL);
+}
+
+int64_t mp_pack_threaded(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                         mp_pack_counts *cnt, mp_pack_threads *th) {
+  return pack_until(p, seq, m, fit, off, cnt, 0, th);
 }
 
 int64_t mp_pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                       double deadline) {
-  return pack_until(p, seq, m, fit, off, NULL, deadline);
+  return pack_until(p, seq, m, fit, off, NULL, deadline, NULL);
 }
 
 void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt) {

@@ -45,6 +45,21 @@ int64_t mp_pack_until(const mp_problem *p, const int *seq, int m, enum mp_fit fi
 int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                         mp_pack_counts *cnt, double deadline);
 
+/* How a packing may use threads (pack_batch.c); the offsets and counts are
+ * those of one thread. */
+typedef struct mp_pack_threads {
+  int threads;   /* at most, the caller's included (<= 1: it alone) */
+  int window;    /* the window of a round (pack_batch.h); 0: sized by its conflicts */
+  int min_items; /* a shorter sequence is packed alone; 0: MP_PACK_THREADED_MIN */
+  double cpu_s;  /* out, added to: the CPU seconds of the threads it started */
+} mp_pack_threads;
+enum { MP_PACK_THREADED_MIN = 1 << 12 };
+
+/* mp_pack_counted without a deadline, on th->threads threads when the
+ * lifetime index places seq (not the sweep). */
+int64_t mp_pack_threaded(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
+                         mp_pack_counts *cnt, mp_pack_threads *th);
+
 /* "solver: ..." on stderr: cnt in words, with the averages per item. */
 void mp_pack_counts_print(const char *solver, const mp_pack_counts *cnt);
 
