@@ -111,7 +111,8 @@ static int real_fig(mp_cellrun *run, const char *k, double *v) {
 }
 
 /* printed with 12 significant digits: agreement to a few units in 1e-9 */
-static bool near(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b))); }
+bool mp_bench_near(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b))); }
+#define near mp_bench_near
 
 static void derived(mp_cellrun *run, const char *k, double want) {
   double v = NAN;
@@ -241,21 +242,22 @@ static void back_plain(mp_cellrun *run, const mp_cell *c, const answer *a, const
            (long long)cap, (long long)bound, what, HOW);
 }
 
+int64_t mp_cell_budget(const mp_cell *c, const mp_graph_facts *f) {
+  if (!mp_budget_arg_frac(c->budget, NULL)) return strtoll(c->budget, NULL, 10);
+  if (!f->fixed && !mp_chain_is_file_order(c->order)) return -1;
+  char frac[64];
+  int64_t budget;
+  mp_error err;
+  snprintf(frac, sizeof frac, "%.*s", (int)strlen(c->budget) - 1, c->budget);
+  return mp_budget_frac(frac, f->file_order_peak, &budget, &err) ? -1 : budget;
+}
+
 /* Recomputation: infeasibility is the events floor above the budget (a
  * fraction of the file order's peak, or bytes); an optimal plan lasts
  * bench's duration floor; the arena of an optimal placement is the plan's
  * live peak. */
-static void back_remat(mp_cellrun *run, const mp_cell *c, const answer *a, const mp_graph_facts *f,
-                       bool file_order) {
-  int64_t budget = -1;
-  if (!mp_budget_arg_frac(c->budget, NULL)) {
-    budget = strtoll(c->budget, NULL, 10);
-  } else if (file_order) { /* resolved as solve resolves it */
-    char frac[64];
-    mp_error err;
-    snprintf(frac, sizeof frac, "%.*s", (int)strlen(c->budget) - 1, c->budget);
-    if (mp_budget_frac(frac, f->file_order_peak, &budget, &err)) budget = -1;
-  }
+static void back_remat(mp_cellrun *run, const mp_cell *c, const answer *a, const mp_graph_facts *f) {
+  int64_t budget = mp_cell_budget(c, f);
   if ((is(a->st, "infeasible") || is(a->rs, "infeasible")) && !(budget >= 0 && f->floor > budget))
     refuse(run, "it claims no plan fits the budget %s, but bench's events floor %lld is not above "
            "it: %s", c->budget, (long long)f->floor, HOW);
@@ -294,7 +296,7 @@ static void judge_foreign(mp_cellrun *run, const mp_cell *c, bool has_fig, mp_gr
     refuse(run, "place_status optimal with arena %lld above the live peak %lld: %s",
            (long long)a.arena, (long long)a.peak, HOW);
   if (c->remat[0])
-    back_remat(run, c, &a, f, file_order);
+    back_remat(run, c, &a, f);
   else
     back_plain(run, c, &a, f, file_order);
 }

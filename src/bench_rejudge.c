@@ -28,8 +28,7 @@
 
 static const char *const JUDGE = "memplan's verifier";
 
-/* printed with 12 significant digits: agreement to a few units in 1e-9 */
-static bool near(double a, double b) { return fabs(a - b) <= 1e-9 * fmax(1, fmax(fabs(a), fabs(b))); }
+#define near mp_bench_near
 
 static bool stated(mp_cellrun *run, const char *k) {
   json_t *x = json_object_get(run->out, k);
@@ -65,19 +64,6 @@ static int64_t cell_align(const mp_cell *c, bool graph) {
   return a ? strtoll(a, NULL, 10) : graph ? 64 : 0;
 }
 
-/* The budget a recomputation cell resolves to: bytes, or a fraction of a
- * file-order chain's live peak (as solve resolves it); -1 when only the
- * solve knows it (a fraction of a searched order's peak). */
-static int64_t cell_budget(const mp_cell *c, const mp_graph_facts *f) {
-  if (!mp_budget_arg_frac(c->budget, NULL)) return strtoll(c->budget, NULL, 10);
-  if (!f->fixed && !mp_chain_is_file_order(c->order)) return -1;
-  char frac[64];
-  int64_t budget;
-  mp_error err;
-  snprintf(frac, sizeof frac, "%.*s", (int)strlen(c->budget) - 1, c->budget);
-  return mp_budget_frac(frac, f->file_order_peak, &budget, &err) ? -1 : budget;
-}
-
 /* Figures of every plan: the placement's (DESIGN 1.3), the counts. */
 static void same_figures(mp_cellrun *run, const mp_plan_facts *p) {
   same_int(run, "live_peak", p->fig.live_peak);
@@ -99,7 +85,7 @@ static void same_event_figures(mp_cellrun *run, const mp_cell *c, const mp_graph
   if (!near(p->bandwidth, bw))
     refuse(run, "its plan is for the host link %.12g, the cell's is %.12g", p->bandwidth, bw);
   same_real(run, "bandwidth", p->bandwidth);
-  int64_t budget = cell_budget(c, f);
+  int64_t budget = mp_cell_budget(c, f);
   if (budget >= 0) same_int(run, "budget", budget);
   if (p->budget >= 0) same_int(run, "budget", p->budget);
   if (budget >= 0 && p->fig.live_peak > budget)

@@ -37,6 +37,12 @@ typedef struct mp_graph_facts {
 } mp_graph_facts;
 void mp_graph_facts_destroy(mp_graph_facts *f);
 /* The facts of `file`: the cache's when they are of it, else read now. */
+/* Do two printed reals agree (12 significant digits: a few units in 1e-9)? */
+bool mp_bench_near(double a, double b);
+/* The budget a recomputation cell resolves to: bytes, or a fraction of the
+ * file order's live peak (as solve resolves it) for a file-order chain or a
+ * fixed-lifetime problem; -1 when only the solve knows it. */
+int64_t mp_cell_budget(const mp_cell *c, const mp_graph_facts *f);
 const mp_graph_facts *mp_graph_facts_of(mp_graph_facts *cache, const char *file);
 
 /* Refuse a run's answer for the reason given (printf-style); the first
