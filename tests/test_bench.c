@@ -1497,6 +1497,54 @@ START_TEST(discard_only_an_unused_results_file) {
 }
 END_TEST
 
+/* --shared-fs (a rollback journal, where no lock tells that another
+ * process has the file open): a bench that made its results file and
+ * failed removes it when it wrote no row and no other connection committed
+ * to it since it made it (every process writes the tables as it opens the
+ * file); it left the file with its empty tables.  A file it did not make,
+ * or one with a graph's row, stays; a connection opened just before the
+ * removal cannot write the unlinked file (SQLite refuses: the reason
+ * mp_db_open_mode opens it again by its name). */
+START_TEST(discard_a_shared_results_file_only_when_unused) {
+  setup();
+  char db[600], side[640], msg[512];
+  snprintf(db, sizeof db, "%s/s.sqlite", dir);
+  snprintf(side, sizeof side, "%s-journal", db);
+  mp_db_birth b, ob;
+  mp_db *h = mp_db_open_mode(db, false, &b, msg, sizeof msg);
+  ck_assert_msg(h != NULL, "%s", msg);
+  ck_assert(b.made);
+  sqlite3 *early = NULL; /* opened, nothing read or written yet */
+  ck_assert_int_eq(sqlite3_open_v2(db, &early, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+  mp_db_discard_made(h, db, false, &b);
+  ck_assert(!exists(db));
+  ck_assert(!exists(side));
+  ck_assert_int_ne(sqlite3_exec(early, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+  ck_assert_int_eq(sqlite3_extended_errcode(early), SQLITE_READONLY_DBMOVED);
+  sqlite3_close(early);
+  ck_assert(!exists(db));
+  /* another process opened it (and may be about to claim a cell): it stays */
+  h = mp_db_open_mode(db, false, &b, msg, sizeof msg);
+  mp_db *other = mp_db_open_mode(db, false, &ob, msg, sizeof msg);
+  ck_assert(b.made && !ob.made);
+  mp_db_close(other);
+  mp_db_discard_made(h, db, false, &b);
+  ck_assert(exists(db));
+  /* not made by this connection: it stays, whatever it holds */
+  h = mp_db_open_mode(db, false, &ob, msg, sizeof msg);
+  ck_assert(!ob.made);
+  mp_db_discard_made(h, db, false, &ob);
+  ck_assert(exists(db));
+  unlink(db);
+  /* a graph's row of its own: it stays */
+  h = mp_db_open_mode(db, false, &b, msg, sizeof msg);
+  ck_assert_int_eq(sqlite3_exec(h, "INSERT INTO graphs (path) VALUES ('g')", NULL, NULL, NULL), SQLITE_OK);
+  mp_db_discard_made(h, db, false, &b);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs"), 1);
+  teardown();
+}
+END_TEST
+
 /* The scratch probe names what stops it: on a nearly full TMPDIR its write
  * came back short, with the errno of an earlier call ("Inappropriate ioctl
  * for device").  A file size limit makes the same short write. */
@@ -1676,6 +1724,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, bench_usage_errors);
   tcase_add_test(tc, hand_edited_values_are_refused);
   tcase_add_test(tc, discard_only_an_unused_results_file);
+  tcase_add_test(tc, discard_a_shared_results_file_only_when_unused);
   tcase_add_test(tc, scratch_probe_names_the_real_error);
   tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);
