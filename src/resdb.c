@@ -576,7 +576,6 @@ void mp_db_discard_made(mp_db *db, const char *path, bool wal, const mp_db_birth
   sqlite3_close(db);
 }
 
-
 /* ------------------------------------------------------------ rows in */
 
 void mp_db_bind_col(sqlite3_stmt *st, int k, const mp_row *r, int i) {

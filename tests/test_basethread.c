@@ -214,8 +214,8 @@ END_TEST
  * test_pack.c); with the flag clear it is the baseline as before.  A run
  * that fails has no baseline figure, and its thread is gone. */
 START_TEST(dropped_baseline_is_cancelled) {
-  mp_graph *g = tl_gen("layered", 30000, 1, false);
-  mp_instance in = {g, NULL};
+  mp_graph *big = tl_gen("layered", 100000, 1, false), *g = tl_gen("layered", 30000, 1, false);
+  mp_instance in = {g, NULL}, in_big = {big, NULL};
   mp_chain ch;
   mp_error err;
   mp_chain_request req = {.is_graph = true, .chains = {[MP_STAGE_PLACE] = "noreuse"}};
@@ -226,11 +226,11 @@ START_TEST(dropped_baseline_is_cancelled) {
   r.align = 64;
   run_state s;
   memset(&s, 0, sizeof s);
-  s.in = &in, s.spec = &spec, s.ch = &ch, s.r = &r;
+  s.in = &in_big, s.spec = &spec, s.ch = &ch, s.r = &r;
   threads_before = threads_now();
   run_baseline_start(&s);
   ck_assert(s.base.started);
-  run_baseline_drop(&s); /* at once: long before a packing of 30000 buffers ends */
+  run_baseline_drop(&s); /* at once: long before its run (half a second of CPU) could end */
   ck_assert(!s.base.started && s.base.cancelled && s.base.rc == MP_ESOLVER);
   ck_assert_msg(strstr(s.base.err.msg, "cancelled"), "%s", s.base.err.msg);
   ck_assert_int_eq(threads_now(), threads_before);
@@ -253,6 +253,7 @@ START_TEST(dropped_baseline_is_cancelled) {
   ck_assert_int_eq(threads_now(), threads_before);
   mp_result_destroy(&r);
   mp_graph_destroy(g);
+  mp_graph_destroy(big);
 }
 END_TEST
 
