@@ -6,7 +6,7 @@
 #   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make bench-limits every solver at 10^5 nodes with a time limit (results/limits.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
-#   make tsan     the threaded code under ThreadSanitizer, tests/tsan.sh (~4 CPU-minutes;
+#   make tsan     the threaded code under ThreadSanitizer, tests/tsan.sh (~5 CPU-minutes;
 #                 make test runs its quick form, test-tsan)
 #   make fuzz     libFuzzer on the readers, the plan verifier, the experiment
 #                 parser and the solvers, FUZZ_TIME seconds each (30)
@@ -264,8 +264,8 @@ test-asan-graphs: $(call unless_built,test-asan-build)
 
 # ---- ThreadSanitizer: the packer's threads (solvers/lib/pack_batch.c) and
 # the baseline's beside the stages (src/run_baseline.c), by tests/tsan.sh:
-# any report fails.  `make tsan` at 10^5 nodes (~4 CPU-minutes), make test
-# its quick form (test-tsan: ~30 CPU-seconds, the build ~65) ----
+# any report fails.  `make tsan` at 10^5 nodes (~5 CPU-minutes), make test
+# its quick form (test-tsan: ~35 CPU-seconds; the build ~75 more when fresh) ----
 TSAN := -fsanitize=thread
 
 test-tsan-build:
