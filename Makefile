@@ -7,7 +7,7 @@
 #   make bench-limits every solver at 10^5 nodes with a time limit (results/limits.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
 #   make tsan     the threaded code under ThreadSanitizer, tests/tsan.sh (~5 CPU-minutes;
-#                 make test runs its quick form, test-tsan)
+#                 make test-tsan its quick form, ~2 CPU-minutes with the build)
 #   make fuzz     libFuzzer on the readers, the plan verifier, the experiment
 #                 parser and the solvers, FUZZ_TIME seconds each (30)
 #   make lib      build/libmemplan.a and build/libmemplan.so (the public API: src/memplan.h)
@@ -162,8 +162,7 @@ deps:
 	@sh scripts/deps.sh
 
 # make test: the unit tests, the CLI tests, the install test, the audit
-# sample (test-audit), the sanitizer pass (test-asan-run, three parts) and the
-# ThreadSanitizer's quick pass (test-tsan).  Quiet unless
+# sample (test-audit) and the sanitizer pass (test-asan-run, three parts).  Quiet unless
 # V=1.  SOLVER=name: the property tests of that solver alone.  The last line
 # is the property tests' summary: each solver tested and its trial counts.
 # Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
@@ -174,13 +173,14 @@ TEST_JOBS ?= 2
 TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 # The parts in the order they start, the longest first, so that the two jobs
 # end close together (CPU seconds on 2 cores: the sanitizer's unit tests and
-# its tests/cli.sh about 150 each, test-unit 125, the rest under 55 each;
-# test-tsan about 30).
+# its tests/cli.sh about 150 each, test-unit 125, the rest under 55 each).
+# ThreadSanitizer's pass (test-tsan) is not a part: its build and run, about
+# 110 CPU-seconds from a fresh checkout, would take the suite to 10 minutes.
 TEST_PARTS = $(if $(SOLVER),test-unit,test-asan-unit test-asan-cli test-unit test-asan-graphs \
-             test-tsan test-cli test-audit test-design test-install)
+             test-cli test-audit test-design test-install)
 test: deps
 	@rm -f $(BUILD)/props_summary.txt
-	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build test-tsan-build)
+	@$(MAKE) --no-print-directory $(TEST_J) test-build $(if $(SOLVER),,test-asan-build)
 	@$(MAKE) --no-print-directory $(TEST_J) -Otarget TEST_BUILT=1 $(TEST_PARTS)
 	@cat $(BUILD)/props_summary.txt
 
@@ -264,8 +264,8 @@ test-asan-graphs: $(call unless_built,test-asan-build)
 
 # ---- ThreadSanitizer: the packer's threads (solvers/lib/pack_batch.c) and
 # the baseline's beside the stages (src/run_baseline.c), by tests/tsan.sh:
-# any report fails.  `make tsan` at 10^5 nodes (~5 CPU-minutes), make test
-# its quick form (test-tsan: ~35 CPU-seconds; the build ~75 more when fresh) ----
+# any report fails.  `make tsan` at 10^5 nodes (~5 CPU-minutes), `make
+# test-tsan` its quick form (~35 CPU-seconds; the build ~75 more when fresh) ----
 TSAN := -fsanitize=thread
 
 test-tsan-build:
@@ -276,7 +276,8 @@ tsan: deps
 	@$(MAKE) --no-print-directory test-tsan-build
 	$(Q)BUILD=build-tsan sh tests/tsan.sh
 
-test-tsan: $(call unless_built,test-tsan-build)
+test-tsan: deps
+	@$(MAKE) --no-print-directory test-tsan-build
 	$(Q)BUILD=build-tsan QUICK=1 sh tests/tsan.sh
 
 # the fuzz objects are no intermediate files: keep them between runs
