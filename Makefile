@@ -6,6 +6,8 @@
 #   make bench-scale  the 10^5 / 10^6-node scale benchmark (results/scale.md)
 #   make bench-limits every solver at 10^5 nodes with a time limit (results/limits.md)
 #   make test-asan  the test suite under AddressSanitizer + UBSan (part of make test)
+#   make tsan     the threaded code under ThreadSanitizer, tests/tsan.sh (~5 CPU-minutes;
+#                 make test-tsan its quick form, ~2 CPU-minutes with the build)
 #   make fuzz     libFuzzer on the readers, the plan verifier, the experiment
 #                 parser and the solvers, FUZZ_TIME seconds each (30)
 #   make lib      build/libmemplan.a and build/libmemplan.so (the public API: src/memplan.h)
@@ -52,7 +54,8 @@ CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TEST_OBJ := $(TESTS:%.c=$(BUILD)/%.o) $(BUILD)/test_suites.o
 
 .PHONY: all deps check-libs lib install uninstall test test-build test-unit test-cli test-install \
-        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs fuzz test-audit test-design audit bench bench-full bench-remat bench-remat-strict \
+        test-asan test-asan-build test-asan-run test-asan-unit test-asan-cli test-asan-graphs \
+        tsan test-tsan test-tsan-build fuzz test-audit test-design audit bench bench-full bench-remat bench-remat-strict \
         bench-scale bench-limits graphs clean test-slurm validate test-exporter FORCE
 
 all: bin/memplan
@@ -163,7 +166,7 @@ deps:
 # V=1.  SOLVER=name: the property tests of that solver alone.  The last line
 # is the property tests' summary: each solver tested and its trial counts.
 # Two steps, each on TEST_JOBS jobs (2; `make -jN test` gives its own): first
-# everything is built (the plain and the sanitizer build side by side), then
+# everything is built (the plain and the sanitizer builds side by side), then
 # the parts run side by side, each part's output kept together (-Otarget).
 CKV := $(if $(filter 1,$(V)),normal,minimal)
 TEST_JOBS ?= 2
@@ -171,6 +174,8 @@ TEST_J = $(if $(findstring jobserver,$(MAKEFLAGS)),,-j$(TEST_JOBS))
 # The parts in the order they start, the longest first, so that the two jobs
 # end close together (CPU seconds on 2 cores: the sanitizer's unit tests and
 # its tests/cli.sh about 150 each, test-unit 125, the rest under 55 each).
+# ThreadSanitizer's pass (test-tsan) is not a part: its build and run, about
+# 110 CPU-seconds from a fresh checkout, would take the suite to 10 minutes.
 TEST_PARTS = $(if $(SOLVER),test-unit,test-asan-unit test-asan-cli test-unit test-asan-graphs \
              test-cli test-audit test-design test-install)
 test: deps
@@ -256,6 +261,24 @@ test-asan-graphs: $(call unless_built,test-asan-build)
 	$(Q)$(SAN_ENV) BIN=build-asan/memplan sh tests/asan_graphs.sh
 	$(Q)for t in $(FUZZ_TARGETS); do $(SAN_ENV) build-asan/regress_$$t fuzz/corpus/$$t || exit 1; done
 	@echo "asan: fuzz corpus replayed ($(FUZZ_TARGETS))"
+
+# ---- ThreadSanitizer: the packer's threads (solvers/lib/pack_batch.c) and
+# the baseline's beside the stages (src/run_baseline.c), by tests/tsan.sh:
+# any report fails.  `make tsan` at 10^5 nodes (~5 CPU-minutes), `make
+# test-tsan` its quick form (~35 CPU-seconds; the build ~75 more when fresh) ----
+TSAN := -fsanitize=thread
+
+test-tsan-build:
+	@$(MAKE) -s --no-print-directory BUILD=build-tsan OPT="-O1 -g $(TSAN)" LDFLAGS="$(TSAN)" \
+	  build-tsan/test_memplan build-tsan/memplan
+
+tsan: deps
+	@$(MAKE) --no-print-directory test-tsan-build
+	$(Q)BUILD=build-tsan sh tests/tsan.sh
+
+test-tsan: deps
+	@$(MAKE) --no-print-directory test-tsan-build
+	$(Q)BUILD=build-tsan QUICK=1 sh tests/tsan.sh
 
 # the fuzz objects are no intermediate files: keep them between runs
 .SECONDARY: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%.o) $(BUILD)/fuzz/regress.o $(FUZZ_OBJ)
@@ -348,6 +371,6 @@ test-exporter: bin/memplan
 	cd scripts && /usr/bin/python3 -m unittest discover -s tests -t . -v
 
 clean:
-	rm -rf build build-asan build-fuzz bin
+	rm -rf build build-asan build-tsan build-fuzz bin
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

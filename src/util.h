@@ -104,6 +104,22 @@ static inline bool mp_add_mul_ok(int64_t *acc, int64_t b, int64_t c) {
 /* Node ids and counts are ints: a graph has at most this many nodes. */
 #define MP_MAX_NODES (1 << 28)
 
+/* MP_CLONES_OK: a function may be built in clones the loader picks from
+ * (target_clones: an ifunc).  Not under ThreadSanitizer: the clones'
+ * resolver runs while the loader relocates the program, before TSan's
+ * runtime is set up, and, instrumented, crashes it at start; the default
+ * clone computes the same. */
+#if defined(__SANITIZE_THREAD__)
+#define MP_CLONES_OK 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define MP_CLONES_OK 0
+#endif
+#endif
+#ifndef MP_CLONES_OK
+#define MP_CLONES_OK 1
+#endif
+
 /* Exact text to number: the whole string, no blanks, no wrap-around or
  * clamping (a value beyond the type is an error, not its maximum).  0, or -1
  * with *why set to a short reason ("not an integer", "out of range", "not a

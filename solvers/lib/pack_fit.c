@@ -157,7 +157,7 @@ static void sort_bucketed(mp_spanbuf *b) {
 
 /* popcount as one instruction where the processor has it (a resolver picks
  * the clone when the program starts); elsewhere the compiler's fallback. */
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && MP_CLONES_OK
 #define MP_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
 #else
 #define MP_POPCNT_CLONES

@@ -58,10 +58,11 @@
 #include <string.h>
 
 #include "rotor/rotor.h"
+#include "util.h" /* MP_CLONES_OK */
 
 /* The inner loops are also built for AVX2 where the compiler can pick at
  * run time (the same sums and comparisons, four at a time). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && MP_CLONES_OK
 #define RELAX_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define RELAX_CLONES
