@@ -120,6 +120,7 @@ typedef struct runner {
   const mp_bench_opts *o;
   mp_bench_stats *st;
   mp_db *db;
+  mp_db_birth birth;       /* did this run make the results file's tables */
   char prog[PATH_MAX], self[PATH_MAX], tmp[1024];
   job *js;
   int jobs, running, done;
@@ -754,7 +755,7 @@ static void free_runner(runner *R) {
 static int set_up(runner *R, char *msg, size_t cap) {
   /* the program and the scratch folder before a results file is made */
   if (find_programs(R, msg, cap) || mp_scratch_open(R->tmp, sizeof R->tmp, msg, cap)) return -1;
-  R->db = mp_db_open_mode(R->o->results, !R->o->shared_fs, msg, cap);
+  R->db = mp_db_open_mode(R->o->results, !R->o->shared_fs, &R->birth, msg, cap);
   R->given_fp = R->db ? mp_baseline_fingerprint() : NULL;
   if (R->db && !plan_work(R, msg, cap)) return 0;
   mp_scratch_remove(R->tmp);
@@ -810,9 +811,17 @@ int mp_bench_run(const mp_experiment *e, const mp_matrix *m, const mp_bench_opts
     mp_scratch_remove(R.tmp);
   }
   release_stops(&old);
+  /* a failed run's new file, only if it holds no row and no other process
+   * uses it (a stopped run's stays: rerun to resume) */
+  bool discard = rc && made && !st->interrupted;
+  if (discard && R.db) {
+    R.birth.made = R.birth.made && made; /* an empty file that was there is not its to remove */
+    mp_db_discard_made(R.db, o->results, !o->shared_fs, &R.birth);
+    R.db = NULL;
+  } else if (discard) { /* not opened: its tables, if any, are another process's */
+    mp_db_discard_unused(o->results, !o->shared_fs);
+  }
   free_runner(&R);
-  /* a failed run's new file, only if it holds nothing (a stopped run's stays: rerun to resume) */
-  if (rc && made && !st->interrupted) mp_db_discard_unused(o->results, !o->shared_fs);
   st->wall_s = mp_now() - R.t_start;
   return rc;
 }

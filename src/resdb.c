@@ -309,15 +309,24 @@ static int create_schema(sqlite3 *db, char *sub, size_t cap) {
  * written: 0, -1 with sub set, or 1 when another process held the file
  * (SQLITE_BUSY: SQLite returns it at once in some cases, such as a change
  * of journal mode racing another connection's, without the busy handler). */
-static int write_probe(sqlite3 *db, bool wal, char *sub, size_t cap) {
+static int write_probe(sqlite3 *db, bool wal, mp_db_birth *birth, char *sub, size_t cap) {
   int rc = mp_db_exec(db, wal ? "PRAGMA journal_mode=WAL;" : "PRAGMA journal_mode=DELETE;", sub, cap) ||
            mp_db_exec(db, "PRAGMA synchronous=NORMAL;", sub, cap) ||
-           mp_db_exec(db, "BEGIN IMMEDIATE", sub, cap) || create_schema(db, sub, cap) ||
-           mp_db_exec(db, "COMMIT", sub, cap);
-  if (!rc) return 0;
-  bool busy = (sqlite3_errcode(db) & 0xff) == SQLITE_BUSY;
+           mp_db_exec(db, "BEGIN IMMEDIATE", sub, cap);
+  /* inside the write lock: no other connection commits between the look
+   * at the file, the tables made and the version read */
+  mp_db_birth b = {.made = !rc && pragma_int(db, "SELECT count(*) FROM sqlite_master") == 0};
+  rc = rc || create_schema(db, sub, cap);
+  if (!rc) b.version = pragma_int(db, "PRAGMA data_version");
+  rc = rc || mp_db_exec(db, "COMMIT", sub, cap);
+  if (!rc) {
+    if (birth) *birth = b;
+    return 0;
+  }
+  int code = sqlite3_extended_errcode(db);
   if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-  return busy ? 1 : -1;
+  if (code == SQLITE_READONLY_DBMOVED) return 2;
+  return (code & 0xff) == SQLITE_BUSY ? 1 : -1;
 }
 
 int mp_db_name_fits(const char *path, char *msg, size_t cap) {
@@ -335,10 +344,10 @@ int mp_db_name_fits(const char *path, char *msg, size_t cap) {
   return -1;
 }
 
-mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
+/* The file at path opened read-write and checked, or NULL with msg. */
+static sqlite3 *open_write(const char *path, char *msg, size_t cap) {
   sqlite3 *db = NULL;
   char sub[512];
-  if (mp_db_name_fits(path, msg, cap)) return NULL;
   if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
     mp_msgf(msg, cap, "%s: cannot open for writing (%s)", path, db ? sqlite3_errmsg(db) : "?");
     sqlite3_close(db);
@@ -355,21 +364,33 @@ mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap) {
     sqlite3_close(db);
     return NULL;
   }
-  /* another process opening the same file may hold it for a moment: try
-   * again for up to 30 s, as the busy handler would */
-  double give_up = mp_now() + 30;
-  int rc;
-  while ((rc = write_probe(db, wal, sub, sizeof sub)) == 1 && mp_now() < give_up) usleep(20000);
-  if (rc) {
-    mp_msgf(msg, cap, "%s: cannot be written (%s)", path, sub);
-    sqlite3_close(db);
-    return NULL;
-  }
   return db;
 }
 
+mp_db *mp_db_open_mode(const char *path, bool wal, mp_db_birth *birth, char *msg, size_t cap) {
+  char sub[512];
+  if (mp_db_name_fits(path, msg, cap)) return NULL;
+  /* another process opening the same file may hold it for a moment: try
+   * again for up to 30 s, as the busy handler would; a file its maker
+   * removed (mp_db_discard_made) while this process opened it is opened
+   * again by its name (SQLite refuses to write the unlinked one) */
+  double give_up = mp_now() + 30;
+  for (;;) {
+    sqlite3 *db = open_write(path, msg, cap);
+    if (!db) return NULL;
+    int rc;
+    while ((rc = write_probe(db, wal, birth, sub, sizeof sub)) == 1 && mp_now() < give_up) usleep(20000);
+    if (!rc) return db;
+    sqlite3_close(db);
+    if (rc != 2 || mp_now() >= give_up) {
+      mp_msgf(msg, cap, "%s: cannot be written (%s)", path, sub);
+      return NULL;
+    }
+  }
+}
+
 mp_db *mp_db_open(const char *path, char *msg, size_t cap) {
-  return mp_db_open_mode(path, true, msg, cap);
+  return mp_db_open_mode(path, true, NULL, msg, cap);
 }
 
 void mp_db_close(mp_db *db) { sqlite3_close(db); }
@@ -531,6 +552,27 @@ void mp_db_discard_unused(const char *path, bool wal) {
   if (alone == 1 || (alone < 0 && empty_on_disk(path, wal)))
     mp_db_remove_files(path); /* under the lock when there is one: no process starts writing it */
   if (db && !sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+  sqlite3_close(db);
+}
+
+/* Did this process write no row (results, graphs) to the file it made, and
+ * has no other connection committed anything to it since (birth->version:
+ * with a rollback journal the one sign of another process, which wrote its
+ * tables as it opened the file)?  Under db's exclusive lock, left held. */
+static bool made_and_unused(sqlite3 *db, const mp_db_birth *birth) {
+  return sqlite3_exec(db, "BEGIN EXCLUSIVE", NULL, NULL, NULL) == SQLITE_OK &&
+         pragma_int(db, "PRAGMA data_version") == birth->version &&
+         table_rows(db, "results") == 0 && table_rows(db, "graphs") == 0;
+}
+
+void mp_db_discard_made(mp_db *db, const char *path, bool wal, const mp_db_birth *birth) {
+  if (wal || !birth->made) {
+    sqlite3_close(db);
+    if (wal && birth->made) mp_db_discard_unused(path, true);
+    return;
+  }
+  if (made_and_unused(db, birth)) mp_db_remove_files(path); /* under the lock: no process writes it */
+  if (!sqlite3_get_autocommit(db)) sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
   sqlite3_close(db);
 }
 

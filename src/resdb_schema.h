@@ -51,7 +51,18 @@ extern const char *const mp_graphs_later[MP_GRAPHS_LATER_COLS][2]; /* name, SQL 
 
 int mp_db_exec(sqlite3 *db, const char *sql, char *msg, size_t cap);
 bool mp_db_has_column(sqlite3 *db, const char *table, const char *column);
-mp_db *mp_db_open_mode(const char *path, bool wal, char *msg, size_t cap);
+/* What a bench learns as it opens its results file: did this connection
+ * make the file's tables (it found none), and the file's PRAGMA
+ * data_version then (another connection's commit changes it: with a
+ * rollback journal the one sign that another process uses the file, as
+ * every process writes the tables when it opens it). */
+typedef struct mp_db_birth {
+  bool made;
+  int64_t version;
+} mp_db_birth;
+/* mp_db_open with wal (false: a rollback journal, --shared-fs); birth, when
+ * not NULL, is set on success. */
+mp_db *mp_db_open_mode(const char *path, bool wal, mp_db_birth *birth, char *msg, size_t cap);
 /* SQLite keeps the file's name + "-journal" (or "-wal", "-shm") beside a
  * results file: a name with no room for that cannot be written (SQLite
  * says only "unable to open database file").  0, or -1 + msg. */
@@ -72,6 +83,15 @@ void mp_db_remove_files(const char *path);
  * failing before its first row (a full disk left an empty file, its -wal
  * and -shm). */
 void mp_db_discard_unused(const char *path, bool wal);
+/* A bench that failed closes its results file db with this: when it made
+ * the file (birth->made) and wrote no row (results, graphs) to it, the
+ * file goes with its side files, unless another process uses it: with a
+ * WAL, mp_db_discard_unused; with a rollback journal, when no other
+ * connection committed to it since birth (checked and removed under an
+ * exclusive lock; a process that opened it just before gets SQLite's
+ * refusal to write an unlinked file, and mp_db_open_mode opens it again by
+ * its name).  db is closed in every case. */
+void mp_db_discard_made(mp_db *db, const char *path, bool wal, const mp_db_birth *birth);
 /* Open an existing results file for reading, checked as mp_db_check does. */
 sqlite3 *mp_db_open_checked(const char *path, char *msg, size_t cap);
 

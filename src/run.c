@@ -62,6 +62,7 @@ void run_ctx_init(const run_state *s, const mp_stage_spec *st, mp_ctx *c) {
   c->align = s->r->align;
   c->write_lp = s->spec->write_lp;
   c->verbose = s->spec->verbose;
+  c->cancel = s->spec->cancel;
 }
 
 bool run_stage_has_clock(const mp_stage_spec *st) {
@@ -284,6 +285,9 @@ static mp_err run_stages(run_state *s) {
       const mp_stage_spec *st = &s->ch->st[i];
       if (s->claim || (k == MP_STAGE_EVENTS && s->remat_claim)) break; /* a proof ends the chain */
       if (st->kind != (mp_stage_kind)k) continue;
+      if (s->spec->cancel && atomic_load(s->spec->cancel))
+        return run_fail(s, st, "cancelled before %s: the run's answer is no longer wanted",
+                        st->solver->name);
       e = kind_ops[k].run(s, st, &s->r->stages[s->r->n_stages++]);
       if (e) return e;
     }

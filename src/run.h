@@ -6,6 +6,8 @@
 #ifndef MP_RUN_H
 #define MP_RUN_H
 
+#include <stdatomic.h>
+
 #include "chain.h"
 #include "io.h"
 #include "verify.h"
@@ -48,6 +50,11 @@ typedef struct mp_run_spec {
                              and no clock cuts it, and a stage no clock cuts
                              may use this many (mp_ctx.threads); the figures
                              are the same */
+  /* NULL, or a flag another thread sets once this run's answer is no
+   * longer wanted: each stage sees it (mp_ctx.cancel), and one that polls
+   * it stops without a plan (the baseline beside the stages of a run that
+   * ended without one: run_baseline.c) */
+  const atomic_int *cancel;
   int n_extra;            /* solvers outside the registry the chains may name */
   const mp_solver *const *extra;
   /* Recomputation and offload (DESIGN 6): a chain of MP_DECIDES_EVENTS
@@ -145,6 +152,11 @@ void mp_result_destroy(mp_result *r);
  * not the baseline placer's) is an error, and the figure is then absent. */
 mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, int threads,
                            mp_baseline *b, mp_error *err);
+/* The same, stopped early once *cancel (not NULL) is set by another
+ * thread: then an error (MP_ESOLVER) whose message says it was cancelled
+ * (*cancelled set: true when the flag cut it). */
+mp_err mp_baseline_compute_cancel(const mp_instance *in, int64_t align, double time_limit, int threads,
+                                  const atomic_int *cancel, bool *cancelled, mp_baseline *b, mp_error *err);
 
 /* Figures and plan as text / JSON (report.c).  Absent figures print as
  * JSON null, and not at all in text. */

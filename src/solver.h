@@ -21,6 +21,7 @@
 #ifndef MP_SOLVER_H
 #define MP_SOLVER_H
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include "events.h"
 #include "plan.h"
@@ -113,6 +114,10 @@ typedef struct mp_ctx {
    * solver that starts threads joins them before it returns and reports
    * their CPU time in `threads_cpu_s`. */
   int threads;
+  /* NULL, or a flag another thread sets once the run's answer is no
+   * longer wanted (mp_run_spec.cancel).  A solver may poll it
+   * (mp_cancelled) and then stop: return -1 with msg saying so. */
+  const atomic_int *cancel;
   /* events stage (MP_DECIDES_EVENTS) inputs: start_order is the first-run
    * order handed in (a topological order of all nodes); the plan's
    * live_peak (events.h) must not exceed `budget` bytes (INT64_MAX: no
@@ -166,6 +171,11 @@ typedef struct mp_solver {
 /* True once the stage's deadline has passed. */
 static inline bool mp_time_up(const mp_ctx *c) {
   return c->deadline > 0 && mp_now() >= c->deadline;
+}
+
+/* True once the run's answer is no longer wanted (c->cancel set). */
+static inline bool mp_cancelled(const mp_ctx *c) {
+  return c->cancel && atomic_load_explicit(c->cancel, memory_order_relaxed);
 }
 
 #endif

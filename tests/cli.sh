@@ -1676,12 +1676,31 @@ if mount -t tmpfs -o size=64k tmpfs "$HC/fullfs" 2>/dev/null; then
       $BIN bench --graphs "$T/g.json" --results "$HC/fullfs/r.sqlite" --quiet $mode
     [ "$(ls "$HC/fullfs")" = fill ] && ok || bad "bench on a full disk ($case) left: $(ls "$HC/fullfs" | tr '\n' ' ')"
   done
-  rm -f "$HC/fullfs"/*
-  cp "$BR" "$HC/fullfs/r.sqlite" && n0=$(sqlite3 "$BR" "SELECT count(*) FROM results")
-  dd if=/dev/zero of="$HC/fullfs/fill" bs=4k 2>/dev/null
-  expect 1 "bench on a full disk into an existing results file" $BIN bench --graphs "$T/g.json" --order sa --results "$HC/fullfs/r.sqlite" --quiet
-  rm -f "$HC/fullfs/fill" # (SQLite cannot read a WAL file without room for its -shm)
-  [ "$(sqlite3 "$HC/fullfs/r.sqlite" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "bench on a full disk: the existing results file changed"
+  # --shared-fs, the disk full after the tables were made (the first claim
+  # or the graph's row did not fit): the new file stayed with its empty
+  # tables; it goes when no other process committed to it since.  With a
+  # graph's row in it, it stays (rows are kept, as with a WAL)
+  for n in 6 4 3 2; do
+    rm -f "$HC/fullfs"/*
+    dd if=/dev/zero of="$HC/fullfs/fill" bs=4k count=$n 2>/dev/null
+    hostile 1 "fullfs/r.sqlite: (claim: |sqlite: )database or disk is full" "bench --shared-fs on a disk full after its tables ($n)" -- \
+      $BIN bench --graphs "$T/g.json" --results "$HC/fullfs/r.sqlite" --quiet --shared-fs
+    if [ $n = 2 ]; then
+      rm -f "$HC/fullfs/fill"
+      [ "$(sqlite3 "$HC/fullfs/r.sqlite" "SELECT count(*) FROM graphs")" = 1 ] && ok || bad "bench --shared-fs on a full disk: its graph's row went"
+    else
+      [ "$(ls "$HC/fullfs")" = fill ] && ok || bad "bench --shared-fs on a disk full after its tables ($n) left: $(ls "$HC/fullfs" | tr '\n' ' ')"
+    fi
+  done
+  for mode in "" --shared-fs; do
+    rm -f "$HC/fullfs"/*
+    cp "$BR" "$HC/fullfs/r.sqlite" && n0=$(sqlite3 "$BR" "SELECT count(*) FROM results")
+    dd if=/dev/zero of="$HC/fullfs/fill" bs=4k 2>/dev/null
+    # shellcheck disable=SC2086
+    expect 1 "bench on a full disk into an existing results file $mode" $BIN bench --graphs "$T/g.json" --order sa --results "$HC/fullfs/r.sqlite" --quiet $mode
+    rm -f "$HC/fullfs/fill" # (SQLite cannot read a WAL file without room for its -shm)
+    [ "$(sqlite3 "$HC/fullfs/r.sqlite" "SELECT count(*) FROM results")" = "$n0" ] && ok || bad "bench on a full disk $mode: the existing results file changed"
+  done
   umount "$HC/fullfs"
 else
   [ "$(id -u)" -eq 0 ] && bad "no tmpfs mount as root" || echo "cli: no tmpfs mount (not root): skipped bench on a full disk"

@@ -207,6 +207,56 @@ START_TEST(same_results_on_one_thread_or_two) {
 }
 END_TEST
 
+/* A run that ends without a plan drops the baseline beside its stages:
+ * cancelled (run_baseline_drop), it says so and has no figure, instead of
+ * packing to the end for a figure nobody prints.  The baseline's run
+ * checks the flag before each stage (and its packer every 64 buffers:
+ * test_pack.c); with the flag clear it is the baseline as before.  A run
+ * that fails has no baseline figure, and its thread is gone. */
+START_TEST(dropped_baseline_is_cancelled) {
+  mp_graph *big = tl_gen("layered", 100000, 1, false), *g = tl_gen("layered", 30000, 1, false);
+  mp_instance in = {g, NULL}, in_big = {big, NULL};
+  mp_chain ch;
+  mp_error err;
+  mp_chain_request req = {.is_graph = true, .chains = {[MP_STAGE_PLACE] = "noreuse"}};
+  ck_assert_int_eq(mp_chain_resolve(&req, &ch, &err), MP_OK);
+  mp_run_spec spec = {.seed = 1};
+  mp_result r;
+  memset(&r, 0, sizeof r);
+  r.align = 64;
+  run_state s;
+  memset(&s, 0, sizeof s);
+  s.in = &in_big, s.spec = &spec, s.ch = &ch, s.r = &r;
+  threads_before = threads_now();
+  run_baseline_start(&s);
+  ck_assert(s.base.started);
+  run_baseline_drop(&s); /* at once: long before its run (half a second of CPU) could end */
+  ck_assert(!s.base.started && s.base.cancelled && s.base.rc == MP_ESOLVER);
+  ck_assert_msg(strstr(s.base.err.msg, "cancelled"), "%s", s.base.err.msg);
+  ck_assert_int_eq(threads_now(), threads_before);
+  /* the flag set before: no stage runs; clear: the baseline */
+  atomic_int flag;
+  atomic_init(&flag, 1);
+  mp_baseline b, b0;
+  bool cancelled = false;
+  ck_assert_int_eq(mp_baseline_compute_cancel(&in, 64, 0, 1, &flag, &cancelled, &b, &err), MP_ESOLVER);
+  ck_assert_msg(cancelled && strstr(err.msg, "cancelled before given"), "%s", err.msg);
+  atomic_store(&flag, 0);
+  ck_assert_int_eq(mp_baseline_compute_cancel(&in, 64, 0, 1, &flag, &cancelled, &b, &err), MP_OK);
+  ck_assert(!cancelled);
+  ck_assert_int_eq(mp_baseline_compute(&in, 64, 0, 1, &b0, &err), MP_OK);
+  ck_assert(b.arena == b0.arena && b.align == b0.align);
+  /* a stage that refuses (30000 items over ilp-place's cap): no figure */
+  mp_run_spec sf = {.seed = 1, .place = "ilp-place"};
+  ck_assert_int_eq(mp_run(&in, &sf, &r), MP_ESOLVER);
+  ck_assert(!r.has_figures && !r.has_baseline);
+  ck_assert_int_eq(threads_now(), threads_before);
+  mp_result_destroy(&r);
+  mp_graph_destroy(g);
+  mp_graph_destroy(big);
+}
+END_TEST
+
 Suite *suite_basethread(void) {
   Suite *s = suite_create("basethread");
   TCase *tc = tcase_create("core");
@@ -214,6 +264,7 @@ Suite *suite_basethread(void) {
   tcase_add_test(tc, baseline_thread_only_when_needed);
   tcase_add_test(tc, stage_cpu_leaves_the_baseline_out);
   tcase_add_test(tc, same_results_on_one_thread_or_two);
+  tcase_add_test(tc, dropped_baseline_is_cancelled);
   suite_add_tcase(s, tc);
   return s;
 }

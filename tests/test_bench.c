@@ -3,6 +3,7 @@
  * after kill -9, shards that partition the matrix, merge without
  * duplicates.  Runs ../bin/memplan from tests/. */
 #define _POSIX_C_SOURCE 200809L
+#include <dlfcn.h>
 #include <check.h>
 #include <jansson.h>
 #include <math.h>
@@ -1497,6 +1498,98 @@ START_TEST(discard_only_an_unused_results_file) {
 }
 END_TEST
 
+/* Every connection's sqlite3_busy_timeout passes here (the one a results
+ * file's opening sets right after sqlite3_open_v2): when a test sets
+ * discard_on_open, the next call first discards that test's file, as a
+ * failing bench that made it would while another process opens it. */
+static struct {
+  mp_db *db;
+  mp_db_birth birth;
+  const char *path;
+} discard_on_open;
+
+int sqlite3_busy_timeout(sqlite3 *db, int ms) {
+  static int (*real)(sqlite3 *, int);
+  if (!real) real = (int (*)(sqlite3 *, int))dlsym(RTLD_NEXT, "sqlite3_busy_timeout");
+  if (discard_on_open.db) {
+    mp_db *made = discard_on_open.db;
+    discard_on_open.db = NULL;
+    mp_db_discard_made(made, discard_on_open.path, false, &discard_on_open.birth);
+  }
+  return real(db, ms);
+}
+
+/* A process that opened the file just before its maker removed it: SQLite
+ * refuses to write the unlinked file, and mp_db_open_mode opens the path
+ * again (it said "cannot be written (attempt to write a readonly
+ * database)"); it then makes the file anew. */
+START_TEST(a_shared_file_removed_while_opening_is_opened_again) {
+  setup();
+  char db[600], msg[512];
+  snprintf(db, sizeof db, "%s/o.sqlite", dir);
+  mp_db_birth ob;
+  discard_on_open.db = mp_db_open_mode(db, false, &discard_on_open.birth, msg, sizeof msg);
+  ck_assert_msg(discard_on_open.db && discard_on_open.birth.made, "%s", msg);
+  discard_on_open.path = db;
+  mp_db *h = mp_db_open_mode(db, false, &ob, msg, sizeof msg);
+  ck_assert_ptr_null(discard_on_open.db); /* the removal happened within that opening */
+  ck_assert_msg(h != NULL, "%s", msg);
+  ck_assert(ob.made && exists(db));
+  ck_assert_int_eq(sqlite3_exec(h, "INSERT INTO graphs (path) VALUES ('g')", NULL, NULL, NULL), SQLITE_OK);
+  mp_db_close(h);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs"), 1);
+  teardown();
+}
+END_TEST
+
+/* --shared-fs (a rollback journal, where no lock tells that another
+ * process has the file open): a bench that made its results file and
+ * failed removes it when it wrote no row and no other connection committed
+ * to it since it made it (every process writes the tables as it opens the
+ * file); it left the file with its empty tables.  A file it did not make,
+ * or one with a graph's row, stays; a connection opened just before the
+ * removal cannot write the unlinked file (SQLite refuses: the reason
+ * mp_db_open_mode opens it again by its name). */
+START_TEST(discard_a_shared_results_file_only_when_unused) {
+  setup();
+  char db[600], side[640], msg[512];
+  snprintf(db, sizeof db, "%s/s.sqlite", dir);
+  snprintf(side, sizeof side, "%s-journal", db);
+  mp_db_birth b, ob;
+  mp_db *h = mp_db_open_mode(db, false, &b, msg, sizeof msg);
+  ck_assert_msg(h != NULL, "%s", msg);
+  ck_assert(b.made);
+  sqlite3 *early = NULL; /* opened, nothing read or written yet */
+  ck_assert_int_eq(sqlite3_open_v2(db, &early, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+  mp_db_discard_made(h, db, false, &b);
+  ck_assert(!exists(db));
+  ck_assert(!exists(side));
+  ck_assert_int_ne(sqlite3_exec(early, "CREATE TABLE t (x)", NULL, NULL, NULL), SQLITE_OK);
+  ck_assert_int_eq(sqlite3_extended_errcode(early), SQLITE_READONLY_DBMOVED);
+  sqlite3_close(early);
+  ck_assert(!exists(db));
+  /* another process opened it (and may be about to claim a cell): it stays */
+  h = mp_db_open_mode(db, false, &b, msg, sizeof msg);
+  mp_db *other = mp_db_open_mode(db, false, &ob, msg, sizeof msg);
+  ck_assert(b.made && !ob.made);
+  mp_db_close(other);
+  mp_db_discard_made(h, db, false, &b);
+  ck_assert(exists(db));
+  /* not made by this connection: it stays, whatever it holds */
+  h = mp_db_open_mode(db, false, &ob, msg, sizeof msg);
+  ck_assert(!ob.made);
+  mp_db_discard_made(h, db, false, &ob);
+  ck_assert(exists(db));
+  unlink(db);
+  /* a graph's row of its own: it stays */
+  h = mp_db_open_mode(db, false, &b, msg, sizeof msg);
+  ck_assert_int_eq(sqlite3_exec(h, "INSERT INTO graphs (path) VALUES ('g')", NULL, NULL, NULL), SQLITE_OK);
+  mp_db_discard_made(h, db, false, &b);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM graphs"), 1);
+  teardown();
+}
+END_TEST
+
 /* The scratch probe names what stops it: on a nearly full TMPDIR its write
  * came back short, with the errno of an earlier call ("Inappropriate ioctl
  * for device").  A file size limit makes the same short write. */
@@ -1676,6 +1769,8 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, bench_usage_errors);
   tcase_add_test(tc, hand_edited_values_are_refused);
   tcase_add_test(tc, discard_only_an_unused_results_file);
+  tcase_add_test(tc, discard_a_shared_results_file_only_when_unused);
+  tcase_add_test(tc, a_shared_file_removed_while_opening_is_opened_again);
   tcase_add_test(tc, scratch_probe_names_the_real_error);
   tcase_add_test(tc, experiment_numbers_at_their_edges);
   tcase_add_test(tc, experiment_paths_are_relative_to_the_file);

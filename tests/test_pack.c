@@ -443,6 +443,59 @@ END_TEST
  * MP_INCUMBENT_PAIRS live pairs keeps birth-order first fit with status
  * timeout and says how far greedy by size got (the clock is looked at every
  * 64 items), a smaller one finishes.  The trials hold both kinds. */
+/* A cancel flag (mp_pack_threads.cancel, what a run whose answer is no
+ * longer wanted sets: the baseline beside the stages): set before the
+ * packing, it stops at its first look, after the first 63 items of the
+ * sequence (empty items aside), on one thread or two (the threaded
+ * packer gives up at its first round), -1; not set, the
+ * packing is mp_pack's.  bysize returns -1 saying so, and places as before
+ * when the flag is clear. */
+START_TEST(cancel_stops_packings) {
+  mp_rng r;
+  mp_rng_seed(&r, 11);
+  for (int t = 0; t < 4; t++) {
+    mp_problem p;
+    rand_items(&r, 3000, t % 3, &p); /* no pinned items */
+    int n = p.n;
+    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
+    int64_t *want = mp_xmalloc(sizeof(int64_t) * (size_t)n), *got = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    enum mp_fit fit = t % 2 ? MP_BEST_FIT : MP_FIRST_FIT;
+    mp_seq_by_size(&p, seq);
+    int64_t arena = mp_pack(&p, seq, n, fit, want);
+    atomic_int flag;
+    atomic_init(&flag, 0);
+    for (int threads = 1; threads <= 2; threads++) {
+      mp_pack_threads th = {.threads = threads, .min_items = 8, .cancel = &flag};
+      atomic_store(&flag, 0);
+      ck_assert_int_eq(mp_pack_threaded(&p, seq, n, fit, got, NULL, &th), arena);
+      ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
+      atomic_store(&flag, 1);
+      ck_assert_int_eq(mp_pack_threaded(&p, seq, n, fit, got, NULL, &th), -1);
+      for (int k = 0; k < n; k++) /* (the threaded packer puts empty items at 0 first) */
+        ck_assert_msg(p.items[seq[k]].size == 0 || (got[seq[k]] >= 0) == (k < 63),
+                      "threads %d: item %d of the sequence %s", threads, k,
+                      got[seq[k]] >= 0 ? "placed" : "not placed");
+    }
+    mp_ctx c;
+    memset(&c, 0, sizeof c);
+    c.prob = &p;
+    c.offsets = got;
+    c.threads = 1;
+    c.cancel = &flag;
+    ck_assert_int_eq(mp_place_by_size(&c, fit, "test"), -1);
+    ck_assert_msg(strstr(c.msg, "cancelled"), "%s", c.msg);
+    atomic_store(&flag, 0);
+    c.msg[0] = 0;
+    ck_assert_int_eq(mp_place_by_size(&c, fit, "test"), 0);
+    ck_assert(c.status == MP_FEASIBLE && memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
+    free(seq);
+    free(want);
+    free(got);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
 START_TEST(by_size_cut_keeps_birth_first_fit) {
   mp_rng r;
   mp_rng_seed(&r, 7);
@@ -754,6 +807,7 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, fit_spans_noted_equals_direct);
   tcase_add_test(tc, treap_equals_array);
   tcase_add_test(tc, deadline_cuts_packings);
+  tcase_add_test(tc, cancel_stops_packings);
   tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);
   tcase_add_test(tc, lower_bound_equals_definition);
   tcase_add_test(tc, sequences_break_ties);

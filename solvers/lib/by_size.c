@@ -6,17 +6,19 @@
 #include "lib/by_size.h"
 
 /* Greedy by size into off, cut (-1) once mp_now() passes deadline (> 0);
- * without one, on c->threads threads (their CPU time reported in c). */
+ * without one, on c->threads threads (their CPU time reported in c), cut
+ * (-1) once the run is cancelled (c->cancel). */
 static int64_t pack_by_size(mp_ctx *c, int *seq, enum mp_fit fit, int64_t *off, double deadline,
                             const char *name) {
   const mp_problem *p = c->prob;
   mp_pack_counts cnt, *counts = c->verbose ? &cnt : NULL;
   mp_seq_by_size(p, seq);
   int64_t arena;
+  if (deadline <= 0 && mp_cancelled(c)) return -1; /* the sort took a while: the index would too */
   if (deadline > 0) {
     arena = mp_pack_counted(p, seq, p->n, fit, off, counts, deadline);
   } else {
-    mp_pack_threads th = {.threads = c->threads};
+    mp_pack_threads th = {.threads = c->threads, .cancel = c->cancel};
     arena = mp_pack_threaded(p, seq, p->n, fit, off, counts, &th);
     c->threads_cpu_s += th.cpu_s;
   }
@@ -53,8 +55,11 @@ int mp_place_by_size_within(mp_ctx *c, enum mp_fit fit, const char *name, double
   int *seq = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
   if (c->deadline > 0 && mp_live_pairs(p) > MP_INCUMBENT_PAIRS) {
     by_size_or_first_fit(c, seq, fit, name, slack);
+  } else if (pack_by_size(c, seq, fit, c->offsets, 0, name) < 0) {
+    snprintf(c->msg, sizeof c->msg, "cancelled: the run no longer wants a plan");
+    free(seq);
+    return -1;
   } else {
-    pack_by_size(c, seq, fit, c->offsets, 0, name);
     c->status = MP_FEASIBLE;
   }
   free(seq);

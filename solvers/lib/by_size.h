@@ -17,7 +17,9 @@
 
 #define MP_BY_SIZE_SLACK 0.5
 
-/* Fill c->offsets and c->status; `name` labels the --verbose counts. */
+/* Fill c->offsets and c->status; `name` labels the --verbose counts.
+ * Without a deadline the packing stops once c->cancel is set: -1 with
+ * c->msg saying the run was cancelled. */
 int mp_place_by_size(mp_ctx *c, enum mp_fit fit, const char *name);
 /* The same with another slack (the tests cut it with 0). */
 int mp_place_by_size_within(mp_ctx *c, enum mp_fit fit, const char *name, double slack);

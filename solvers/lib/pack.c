@@ -66,17 +66,24 @@ static void place(mp_lifeindex *x, const mp_problem *p, const int64_t *off, int 
   mp_lifeindex_mark(x, i, off[i], off[i] + p->items[i].size);
 }
 
+/* Stop now: `deadline` (> 0) passed, or `cancel` (not NULL) was set. */
+static bool must_stop(double deadline, const atomic_int *cancel) {
+  return (deadline > 0 && mp_now() >= deadline) ||
+         (cancel && atomic_load_explicit(cancel, memory_order_relaxed));
+}
+
 /* The sequential loop of the general packer; false when `deadline` (> 0)
- * passed first (off is then unfinished). */
+ * passed or `cancel` was set first (off is then unfinished).  Items
+ * already placed (by the threaded packer before a cancel) are skipped. */
 static bool pack_in_order(mp_lifeindex *x, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                          mp_pack_counts *cnt, double deadline) {
+                          mp_pack_counts *cnt, double deadline, const atomic_int *cancel) {
   const mp_problem *p = x->p;
   bool done = true;
   mp_spanbuf sb;
   mp_spanbuf_init(&sb);
   for (int k = 0; k < m; k++) {
     int i = seq[k];
-    if ((k & 63) == 63 && deadline > 0 && mp_now() >= deadline) {
+    if ((k & 63) == 63 && must_stop(deadline, cancel)) {
       done = false;
       break;
     }
@@ -96,19 +103,22 @@ static bool pack_in_order(mp_lifeindex *x, const int *seq, int m, enum mp_fit fi
 /* The general packer: the index lists the placed items live with each item,
  * and pack_fit chooses among their spans.  O(n log n + the sum over items of
  * the placed items live with them).  False when `deadline` (> 0) passed
- * first (off is then unfinished).  Without a deadline, on th's threads
+ * or th->cancel was set first (off is then unfinished).  Without a deadline, on th's threads
  * (pack_batch.c) when th is not NULL. */
 static bool pack_indexed(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                          mp_pack_counts *cnt, double deadline, mp_pack_threads *th) {
+  const atomic_int *cancel = th ? th->cancel : NULL;
   mp_lifeindex x;
   mp_lifeindex_init(&x, p);
-  mp_lifeindex_plan(&x, seq, m);
+  /* the plan speeds the queries up, at a pass of seconds at 10^6 items: not
+   * for a packing cancelled meanwhile, which stops at its first look */
+  if (!must_stop(0, cancel)) mp_lifeindex_plan(&x, seq, m);
   for (int i = 0; i < p->n; i++)
     if (p->items[i].fixed >= 0 && p->items[i].size > 0) place(&x, p, off, i);
   int min_items = th && th->min_items > 0 ? th->min_items : MP_PACK_THREADED_MIN;
   bool done = deadline <= 0 && th && th->threads > 1 && m >= min_items &&
-              mp_pack_batched(&x, seq, m, fit, off, cnt, th->threads, th->window, &th->cpu_s);
-  if (!done) done = pack_in_order(&x, seq, m, fit, off, cnt, deadline);
+              mp_pack_batched(&x, seq, m, fit, off, cnt, th->threads, th->window, cancel, &th->cpu_s);
+  if (!done) done = pack_in_order(&x, seq, m, fit, off, cnt, deadline, cancel);
   mp_lifeindex_destroy(&x);
   return done;
 }

@@ -7,6 +7,8 @@
 #ifndef MP_PACK_H
 #define MP_PACK_H
 
+#include <stdatomic.h>
+
 #include "lifetime.h"
 #include "solver.h"
 
@@ -49,6 +51,10 @@ int64_t mp_pack_counted(const mp_problem *p, const int *seq, int m, enum mp_fit 
  * those of one thread. */
 typedef struct mp_pack_threads {
   int threads;   /* at most, the caller's included (<= 1: it alone) */
+  /* NULL, or a flag another thread sets when the packing is no longer
+   * wanted (mp_ctx.cancel): looked at every 64 items of the sequence (and
+   * every round on several threads); once set the packing stops, -1 */
+  const atomic_int *cancel;
   int window;    /* the window of a round (pack_batch.h); 0: sized by its conflicts */
   int min_items; /* a shorter sequence is packed alone; 0: MP_PACK_THREADED_MIN */
   double cpu_s;  /* out, added to: the CPU seconds of the threads it started */
@@ -56,7 +62,8 @@ typedef struct mp_pack_threads {
 enum { MP_PACK_THREADED_MIN = 1 << 12 };
 
 /* mp_pack_counted without a deadline, on th->threads threads when the
- * lifetime index places seq (not the sweep). */
+ * lifetime index places seq (not the sweep); -1 (off unfinished) when
+ * th->cancel was set first. */
 int64_t mp_pack_threaded(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off,
                          mp_pack_counts *cnt, mp_pack_threads *th);
 

@@ -326,11 +326,12 @@ static void pace(pacing *pc, int n, int own, bool stalled) {
 
 /* Every round, then the marks on this thread alone.  Rounds of a few items
  * are not shared (waking a worker costs more), nor those pace keeps
- * alone. */
-static void place_rounds(crew *w, mp_lifeindex *x, const rounds *r) {
+ * alone.  False when `cancel` was set before a round. */
+static bool place_rounds(crew *w, mp_lifeindex *x, const rounds *r, const atomic_int *cancel) {
   int done = 0, bell = 0;
   pacing pc = {0, PAUSE_FIRST, 0, 0, 0};
   for (int k = 0; k < r->n; k++) {
+    if (cancel && atomic_load_explicit(cancel, memory_order_relaxed)) return false;
     const int *it = r->item + r->start[k];
     int n = r->start[k + 1] - r->start[k];
     bool shared = n >= SHARE_MIN && pc.alone == 0, stalled;
@@ -339,6 +340,7 @@ static void place_rounds(crew *w, mp_lifeindex *x, const rounds *r) {
     if (shared) pace(&pc, n, own, stalled);
     for (int q = 0; q < n; q++) mark(x, it[q], w->off[it[q]]);
   }
+  return true;
 }
 
 /* Start up to n workers; how many started. */
@@ -391,22 +393,23 @@ static void crew_destroy(crew *w, mp_pack_counts *cnt) {
 }
 
 bool mp_pack_batched(mp_lifeindex *x, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                     mp_pack_counts *cnt, int threads, int window, double *cpu_s) {
+                     mp_pack_counts *cnt, int threads, int window, const atomic_int *cancel,
+                     double *cpu_s) {
   crew *w = mp_xmalloc(sizeof *w);
   crew_init(w, x, fit, off, cnt != NULL);
   pthread_t t[MP_PACK_THREADS_MAX];
   worker_arg args[MP_PACK_THREADS_MAX];
   if (threads > MP_PACK_THREADS_MAX) threads = MP_PACK_THREADS_MAX;
   w->n_workers = start_workers(w, t, args, threads - 1);
-  bool started = w->n_workers > 0;
+  bool started = w->n_workers > 0, whole = false;
   if (started) {
     rounds r;
     plan_rounds(x->p, seq, m, off, window, &r);
-    place_rounds(w, x, &r);
+    whole = place_rounds(w, x, &r, cancel);
     rounds_destroy(&r);
     *cpu_s += stop_workers(w, t);
   }
   crew_destroy(w, cnt);
   free(w);
-  return started;
+  return whole;
 }

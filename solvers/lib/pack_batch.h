@@ -32,8 +32,12 @@ int64_t mp_pack_fit_item(const mp_lifeindex *x, int i, enum mp_fit fit, mp_spanb
  * threads, in rounds over windows of `window` items (0: sized by their
  * conflicts).  Adds to *cnt (when not NULL; `unsorted` included) and to
  * *cpu_s the CPU seconds of the threads it started.  False, with nothing
- * placed, when no thread could start: the caller packs alone. */
+ * placed, when no thread could start: the caller packs alone; false too
+ * when `cancel` (not NULL, looked at every round) was set, the items of
+ * the rounds before placed and marked: the caller's sequential loop skips
+ * them and stops at its first look at the flag. */
 bool mp_pack_batched(mp_lifeindex *x, const int *seq, int m, enum mp_fit fit, int64_t *off,
-                     mp_pack_counts *cnt, int threads, int window, double *cpu_s);
+                     mp_pack_counts *cnt, int threads, int window, const atomic_int *cancel,
+                     double *cpu_s);
 
 #endif
