@@ -153,10 +153,9 @@ void mp_result_destroy(mp_result *r);
 mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, int threads,
                            mp_baseline *b, mp_error *err);
 /* The same, stopped early once *cancel (not NULL) is set by another
- * thread: then an error (MP_ESOLVER) whose message says it was cancelled
- * (*cancelled set: true when the flag cut it). */
+ * thread: then an error (MP_ESOLVER) whose message says it was cancelled. */
 mp_err mp_baseline_compute_cancel(const mp_instance *in, int64_t align, double time_limit, int threads,
-                                  const atomic_int *cancel, bool *cancelled, mp_baseline *b, mp_error *err);
+                                  const atomic_int *cancel, mp_baseline *b, mp_error *err);
 
 /* Figures and plan as text / JSON (report.c).  Absent figures print as
  * JSON null, and not at all in text. */

@@ -70,7 +70,7 @@ enum { BESIDE_THREADS = 1 };
 static void *baseline_thread(void *arg) {
   run_baseline_job *j = arg;
   j->rc = mp_baseline_compute_cancel(j->in, j->align, j->time_limit, BESIDE_THREADS, &j->cancel,
-                                     &j->cancelled, &j->b, &j->err);
+                                     &j->b, &j->err);
   return NULL;
 }
 
@@ -96,7 +96,6 @@ void run_baseline_start(run_state *s) {
   j->align = s->r->align;
   j->time_limit = spec->time_limit;
   atomic_init(&j->cancel, 0);
-  j->cancelled = false;
   j->started = pthread_create(&j->thread, NULL, baseline_thread, j) == 0;
   if (j->started) pthread_setname_np(j->thread, MP_BASELINE_THREAD); /* top -H, tests */
 }
@@ -141,14 +140,11 @@ bool run_baseline_for(run_state *s, mp_baseline *out) {
 
 mp_err mp_baseline_compute(const mp_instance *in, int64_t align, double time_limit, int threads,
                            mp_baseline *b, mp_error *err) {
-  bool cancelled;
-  return mp_baseline_compute_cancel(in, align, time_limit, threads, NULL, &cancelled, b, err);
+  return mp_baseline_compute_cancel(in, align, time_limit, threads, NULL, b, err);
 }
 
 mp_err mp_baseline_compute_cancel(const mp_instance *in, int64_t align, double time_limit, int threads,
-                                  const atomic_int *cancel, bool *cancelled, mp_baseline *b,
-                                  mp_error *err) {
-  *cancelled = false;
+                                  const atomic_int *cancel, mp_baseline *b, mp_error *err) {
   const mp_solver *order = mp_solver_with_role(MP_ROLE_FILE_ORDER, MP_DECIDES_ORDER);
   const mp_solver *place = mp_solver_with_role(MP_ROLE_BASELINE, MP_DECIDES_OFFSETS);
   if (!order || !place) {
@@ -161,7 +157,6 @@ mp_err mp_baseline_compute_cancel(const mp_instance *in, int64_t align, double t
   mp_result r;
   mp_err e = mp_run(in, &spec, &r);
   if (e == MP_OK && (!r.has_figures || r.status == MP_TIMEOUT)) e = MP_ESOLVER;
-  *cancelled = e && cancel && atomic_load(cancel);
   /* a cut placement has no r.msg (it has a plan): its stage says why */
   const char *why = r.msg[0] || !r.n_stages ? r.msg : r.stages[r.n_stages - 1].msg;
   if (e) mp_errorf(err, "the baseline (%s + %s): %s", order->name, place->name, why);

@@ -20,7 +20,6 @@ typedef struct run_baseline_job {
   double time_limit;
   atomic_int cancel;      /* set when the run ends without a plan: the
                              baseline's packing stops at its next look */
-  bool cancelled;         /* the flag cut it (no figure: none is printed) */
   mp_err rc;              /* what mp_baseline_compute returned, with b or err */
   mp_baseline b;
   mp_error err;
