@@ -484,8 +484,10 @@ static void classify(builder *b) {
     const mp_buffer *bb = &g->bufs[x];
     b->seg_buf[x] = bb->born_at_start ? -1 : b->seg_pos[f->pos[bb->owner]];
     bool cross = bb->born_at_start || bb->graph_output;
-    for (int i = 0; i < bb->n_readers && !cross; i++)
-      cross = b->seg_pos[f->pos[bb->readers[i]]] != b->seg_buf[x];
+    for (int i = 0; i < bb->n_readers && !cross; i++) { /* an input never runs: no read */
+      int q = f->pos[bb->readers[i]];
+      cross = q >= 0 && b->seg_pos[q] != b->seg_buf[x];
+    }
     b->crossing[x] = cross;
     if (!cross) count[f->last[x]]++;
   }
