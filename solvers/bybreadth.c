@@ -41,7 +41,9 @@
  * `memplan gen layered -n 100000 --seed 1`, given order: 739 slots, 10^8
  * steps, 0.5 s; -n 10^6: 2.0 x 10^9 steps, 25 s; -n 50000 --backward (10^5
  * buffers): 50030 slots, 2.5 x 10^9 steps, 2.8 s.
- * Under a time limit the items are assigned until the deadline; a cut
+ * Under a time limit the items are assigned until the deadline, or `slack`
+ * seconds after the start when that is later (a chain whose order search
+ * spent the limit still gets greedy by breadth where it is quick); a cut
  * leaves birth-order first fit (mp_pack's sweep) with status timeout, as
  * bysize does. */
 #include <stdio.h>
@@ -57,10 +59,13 @@
  * slot passed or moved, 1-3 ns): 30-300 ns, a cache miss per level. */
 #define MP_LOOKUP_STEPS 32
 
-#define BYBREADTH_OPTIONS(X)                                                               \
-  X(max_steps, INT, 4e9, 0, 1e15,                                                          \
+#define BYBREADTH_OPTIONS(X)                                                                \
+  X(max_steps, INT, 4e9, 0, 1e15,                                                           \
     "refuse once the slot search has taken more steps than this (size cap: a slot tested or " \
-    "moved is 1, a tree lookup 32; 10-50 s at the default)")
+    "moved is 1, a tree lookup 32; 10-50 s at the default)")                                 \
+  X(slack, REAL, 0.5, 0, 1e6,                                                               \
+    "under a time limit, seconds the slot search may run past the stage's start when the "    \
+    "deadline is earlier (a chain whose search spent the limit), as bysize's")
 enum { BYBREADTH_OPTIONS(MP_OPT_ENUM) BYBREADTH_N_OPTS };
 static const mp_option bybreadth_options[] = {BYBREADTH_OPTIONS(MP_OPT_ENTRY)};
 
@@ -334,10 +339,10 @@ static int64_t pinned_base(const mp_problem *p, int64_t *off) {
   return base;
 }
 
-/* Assign seq[0..nv) to slots (slot_of[k]: seq[k]'s): 0 when all are,
- * else -1 with c's status and message set (the time limit, the cap on
+/* Assign seq[0..nv) to slots (slot_of[k]: seq[k]'s) until mp_now()
+ * passes cut (> 0; 0: no limit): 0 when all are, else -1 with c's status and message set (the time limit, the cap on
  * slot search's steps, or a cancelled run). */
-static int assign_all(mp_ctx *c, slots *S, const int *seq, int nv, int *slot_of) {
+static int assign_all(mp_ctx *c, double cut, slots *S, const int *seq, int nv, int *slot_of) {
   for (int k = 0; k < nv; k++) {
     if (S->steps > c->opt[OPT_max_steps]) {
       c->status = MP_REFUSED;
@@ -352,7 +357,7 @@ static int assign_all(mp_ctx *c, slots *S, const int *seq, int nv, int *slot_of)
       snprintf(c->msg, sizeof c->msg, "cancelled: the run no longer wants a plan");
       return -1;
     }
-    if (k % 64 == 63 && mp_time_up(c)) {
+    if (k % 64 == 63 && cut > 0 && mp_now() >= cut) {
       c->status = MP_TIMEOUT;
       snprintf(c->msg, sizeof c->msg, "the time limit cut greedy by breadth after %d of %d buffers",
                k, nv);
@@ -374,6 +379,8 @@ static void lay_out(mp_ctx *c, const slots *S, const int *seq, int nv, const int
 
 static int bybreadth_solve(mp_ctx *c) {
   const mp_problem *p = c->prob;
+  double cut = c->deadline, least = mp_now() + c->opt[OPT_slack];
+  if (cut > 0 && cut < least) cut = least;
   size_t nz = (size_t)(p->n ? p->n : 1);
   int *vid = mp_xmalloc(sizeof(int) * nz), *seq = mp_xmalloc(sizeof(int) * nz);
   int *item = mp_xmalloc(sizeof(int) * nz), *slot_of = mp_xmalloc(sizeof(int) * nz);
@@ -381,7 +388,7 @@ static int bybreadth_solve(mp_ctx *c) {
   breadth_sequence(p, item, nv, seq);
   slots S;
   slots_init(&S, nv);
-  int rc = assign_all(c, &S, seq, nv, slot_of);
+  int rc = assign_all(c, cut, &S, seq, nv, slot_of);
   if (rc == 0) {
     lay_out(c, &S, seq, nv, slot_of);
     c->status = MP_FEASIBLE;

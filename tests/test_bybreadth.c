@@ -25,10 +25,10 @@ static void make(mp_problem *p, const mp_item *items, int n) {
     if (items[i].hi > p->t_end) p->t_end = items[i].hi;
 }
 
-/* bybreadth called directly with `deadline` (0: none) and max_steps (< 0:
- * the default). */
-static int run_bybreadth(const mp_problem *p, double deadline, double max_steps, mp_ctx *c,
-                         int64_t *off) {
+/* bybreadth called directly with `deadline` (0: none), max_steps and
+ * slack (< 0: the defaults). */
+static int run_bybreadth(const mp_problem *p, double deadline, double max_steps, double slack,
+                         mp_ctx *c, int64_t *off) {
   const mp_solver *s = mp_solver_find("bybreadth");
   ck_assert(s != NULL);
   memset(c, 0, sizeof *c);
@@ -36,6 +36,7 @@ static int run_bybreadth(const mp_problem *p, double deadline, double max_steps,
   ck_assert_int_eq(mp_solver_options(s, 0, NULL, c->opt, &err), MP_OK);
   for (int k = 0; k < s->n_options; k++)
     if (!strcmp(s->options[k].name, "max_steps") && max_steps >= 0) c->opt[k] = max_steps;
+    else if (!strcmp(s->options[k].name, "slack") && slack >= 0) c->opt[k] = slack;
   c->prob = p;
   c->offsets = off;
   c->deadline = deadline;
@@ -50,7 +51,7 @@ static void check_hand(const mp_item *items, int n, const int64_t *want, int64_t
   make(&p, items, n);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)n);
   mp_ctx c;
-  ck_assert_int_eq(run_bybreadth(&p, 0, -1, &c, off), 0);
+  ck_assert_int_eq(run_bybreadth(&p, 0, -1, -1, &c, off), 0);
   ck_assert_int_eq(c.status, MP_FEASIBLE);
   for (int i = 0; i < n; i++)
     ck_assert_msg(off[i] == want[i], "item %d at %lld, by hand %lld", i, (long long)off[i],
@@ -257,7 +258,7 @@ START_TEST(equals_reference) {
     int64_t *got = mp_xmalloc(sizeof(int64_t) * (size_t)(p.n + 1));
     int64_t *want = mp_xmalloc(sizeof(int64_t) * (size_t)(p.n + 1));
     mp_ctx c;
-    ck_assert_int_eq(run_bybreadth(&p, 0, -1, &c, got), 0);
+    ck_assert_int_eq(run_bybreadth(&p, 0, -1, -1, &c, got), 0);
     reference(&p, want);
     for (int i = 0; i < p.n; i++)
       ck_assert_msg(got[i] == want[i], "trial %d (n %d): item %d at %lld, the reference says %lld",
@@ -291,18 +292,23 @@ START_TEST(cap_and_deadline) {
   mp_ctx c;
   mp_error e;
   /* under the cap: one slot per item */
-  ck_assert_int_eq(run_bybreadth(&p, 0, -1, &c, off), 0);
+  ck_assert_int_eq(run_bybreadth(&p, 0, -1, -1, &c, off), 0);
   ck_assert_int_eq(c.status, MP_FEASIBLE);
   ck_assert_msg(strstr(c.msg, "600 buffers in 600 slots"), "%s", c.msg);
   ck_assert_msg(mp_verify_offsets(&p, off, &e) == 0, "%s", e.msg);
   /* over it: refused, with the count, the cap and what to do */
-  ck_assert_int_eq(run_bybreadth(&p, 0, 1000, &c, off), -1);
+  ck_assert_int_eq(run_bybreadth(&p, 0, 1000, -1, &c, off), -1);
   ck_assert_int_eq(c.status, MP_REFUSED);
   ck_assert_msg(strstr(c.msg, "max_steps=1000") && strstr(c.msg, "bybreadth.max_steps") &&
                     strstr(c.msg, "of 600"),
                 "%s", c.msg);
-  /* the deadline past: birth-order first fit, status timeout */
-  ck_assert_int_eq(run_bybreadth(&p, mp_now() - 1, -1, &c, off), 0);
+  /* the deadline past, within the slack (600 items take milliseconds):
+   * greedy by breadth all the same */
+  ck_assert_int_eq(run_bybreadth(&p, mp_now() - 1, -1, -1, &c, off), 0);
+  ck_assert_int_eq(c.status, MP_FEASIBLE);
+  ck_assert_msg(strstr(c.msg, "600 buffers in 600 slots"), "%s", c.msg);
+  /* the deadline past, no slack: birth-order first fit, status timeout */
+  ck_assert_int_eq(run_bybreadth(&p, mp_now() - 1, -1, 0, &c, off), 0);
   ck_assert_int_eq(c.status, MP_TIMEOUT);
   ck_assert_msg(strstr(c.msg, "after 63 of 600") && strstr(c.msg, "birth-order first fit"), "%s", c.msg);
   ck_assert_msg(mp_verify_offsets(&p, off, &e) == 0, "%s", e.msg);
