@@ -13,7 +13,9 @@
  * the item; a new slot when none is free.  Slots are then stacked largest
  * first (ties: index), each aligned to the lcm of its members' alignments,
  * so the arena is the sum of the slot sizes plus that padding; alignment
- * plays no part in the choice of slot, as in TFLite (which has none).
+ * plays no part in the choice of slot, as in TFLite (which has none),
+ * except that a slot whose lcm would pass MP_MAX_ALIGN (2^30: alignments
+ * that are not powers of two) counts as taken.
  *
  * Like coloring (the other slot planner) only unpinned items with bytes and
  * a non-empty lifetime take slots; breadths count those alone, so a problem
@@ -236,6 +238,18 @@ static bool slot_free(slots *S, int s, int64_t lo, int64_t hi) {
   return mp_treap_at(&S->members, nd)->val <= lo; /* s's, as first[s] < hi */
 }
 
+/* The lcm of alignments a and b, or 0 past MP_MAX_ALIGN (no offset after
+ * the first slot could then be aligned for both and stay in range). */
+static int64_t lcm_align(int64_t a, int64_t b) {
+  int64_t g = mp_gcd(a, b);
+  return a / g > MP_MAX_ALIGN / b ? 0 : a / g * b;
+}
+
+/* Can slot s take an item over [lo, hi) with alignment a? */
+static bool slot_takes(slots *S, int s, int64_t lo, int64_t hi, int64_t a) {
+  return slot_free(S, s, lo, hi) && lcm_align(S->align[s], a) > 0;
+}
+
 static bool ord_before(const slots *S, int x, int y) {
   return S->size[x] < S->size[y] || (S->size[x] == S->size[y] && x < y);
 }
@@ -259,25 +273,26 @@ static void ord_sift(slots *S, int i) {
   S->ord[i] = s;
 }
 
-/* TFLite's choice for an item of `size` over [lo, hi): the smallest free
- * slot at least that large, else the largest free smaller one; the lowest
- * index among equal sizes; -1 when none is free.  Every slot the scans
- * pass holds a live neighbour. */
-static int choose_slot(slots *S, int64_t size, int64_t lo, int64_t hi) {
+/* TFLite's choice for an item of `size` and alignment a over [lo, hi):
+ * the smallest free slot at least that large, else the largest free
+ * smaller one; the lowest index among equal sizes; -1 when none is free.
+ * Every slot the scans pass holds a live neighbour (or alignments whose
+ * lcm would pass MP_MAX_ALIGN). */
+static int choose_slot(slots *S, int64_t size, int64_t a, int64_t lo, int64_t hi) {
   int p0 = ord_lower(S, size);
   for (int i = p0; i < S->n; i++)
-    if (slot_free(S, S->ord[i], lo, hi)) return S->ord[i];
+    if (slot_takes(S, S->ord[i], lo, hi, a)) return S->ord[i];
   int i = p0 - 1;
-  while (i >= 0 && !slot_free(S, S->ord[i], lo, hi)) i--;
+  while (i >= 0 && !slot_takes(S, S->ord[i], lo, hi, a)) i--;
   if (i < 0) return -1;
   for (int g = ord_lower(S, S->size[S->ord[i]]);; g++) /* the lowest index of that size */
-    if (slot_free(S, S->ord[g], lo, hi)) return S->ord[g];
+    if (slot_takes(S, S->ord[g], lo, hi, a)) return S->ord[g];
 }
 
 /* Put item it into its slot (a new one when none is free). */
 static int assign(slots *S, const mp_item *it) {
-  int s = choose_slot(S, it->size, it->lo, it->hi);
   int64_t a = it->align < 1 ? 1 : it->align;
+  int s = choose_slot(S, it->size, a, it->lo, it->hi);
   if (s < 0) {
     s = S->n++;
     S->size[s] = it->size;
@@ -294,7 +309,7 @@ static int assign(slots *S, const mp_item *it) {
       S->size[s] = it->size;
       ord_sift(S, at);
     }
-    S->align[s] = S->align[s] / mp_gcd(S->align[s], a) * a;
+    S->align[s] = lcm_align(S->align[s], a);
     if (it->lo < S->first[s]) S->first[s] = it->lo;
     if (it->hi > S->last[s]) S->last[s] = it->hi;
     S->count[s]++;
@@ -340,8 +355,9 @@ static int64_t pinned_base(const mp_problem *p, int64_t *off) {
 }
 
 /* Assign seq[0..nv) to slots (slot_of[k]: seq[k]'s) until mp_now()
- * passes cut (> 0; 0: no limit): 0 when all are, else -1 with c's status and message set (the time limit, the cap on
- * slot search's steps, or a cancelled run). */
+ * passes cut (> 0; 0: no limit).  0 when all are; else c->msg says why:
+ * 1 the time limit (status timeout), -1 the cap on the slot search's steps
+ * (status refused) or a cancelled run. */
 static int assign_all(mp_ctx *c, double cut, slots *S, const int *seq, int nv, int *slot_of) {
   for (int k = 0; k < nv; k++) {
     if (S->steps > c->opt[OPT_max_steps]) {
@@ -361,7 +377,7 @@ static int assign_all(mp_ctx *c, double cut, slots *S, const int *seq, int nv, i
       c->status = MP_TIMEOUT;
       snprintf(c->msg, sizeof c->msg, "the time limit cut greedy by breadth after %d of %d buffers",
                k, nv);
-      return -1;
+      return 1;
     }
     slot_of[k] = assign(S, &c->prob->items[seq[k]]);
   }
@@ -394,7 +410,7 @@ static int bybreadth_solve(mp_ctx *c) {
     c->status = MP_FEASIBLE;
     snprintf(c->msg, sizeof c->msg, "%d buffers in %d slots (%lld steps of the slot search)", nv, S.n,
              (long long)S.steps);
-  } else if (c->status == MP_TIMEOUT) { /* a plan all the same, as bysize keeps one */
+  } else if (rc == 1) { /* a plan all the same, as bysize keeps one */
     mp_seq_by_birth(p, seq);
     mp_pack(p, seq, p->n, MP_FIRST_FIT, c->offsets);
     strncat(c->msg, "; the plan is birth-order first fit", sizeof c->msg - strlen(c->msg) - 1);

@@ -141,15 +141,17 @@ static int next_at(const mp_problem *p, int64_t t, const int *col) {
 
 /* TFLite's scan: slots in index order, a free one replacing the best so
  * far when it is better by the rule (fits where the best does not, or
- * fits and is smaller, or neither fits and it is larger). */
-static int tflite_pick(const mp_problem *p, int i, const int *col, const int64_t *ssz, int ns) {
-  int64_t size = p->items[i].size;
+ * fits and is smaller, or neither fits and it is larger).  A slot whose
+ * alignment would pass MP_MAX_ALIGN with the item's is not free. */
+static int tflite_pick(const mp_problem *p, int i, const int *col, const int64_t *ssz,
+                       const int64_t *sal, int ns) {
+  int64_t size = p->items[i].size, a = p->items[i].align;
   int best = -1;
   for (int s = 0; s < ns; s++) {
     if (best >= 0) {
       if (ssz[best] < size ? ssz[s] <= ssz[best] : ssz[s] < size || ssz[s] >= ssz[best]) continue;
     }
-    bool taken = false;
+    bool taken = (__int128)(sal[s] / mp_gcd(sal[s], a)) * a > MP_MAX_ALIGN;
     for (int j = 0; j < p->n && !taken; j++)
       taken = col[j] == s && mp_live_together(&p->items[i], &p->items[j]);
     if (!taken) best = s;
@@ -175,7 +177,7 @@ static int assign_steps(const mp_problem *p, int64_t t0, int64_t t1, int *col, i
       if (!done[u - t0] && breadth_at(p, u) > bt) bt = breadth_at(p, u), t = u;
     done[t - t0] = true;
     for (int i; (i = next_at(p, t, col)) >= 0;) {
-      int s = tflite_pick(p, i, col, ssz, ns);
+      int s = tflite_pick(p, i, col, ssz, sal, ns);
       if (s < 0) s = ns++, ssz[s] = 0, sal[s] = 1;
       if (p->items[i].size > ssz[s]) ssz[s] = p->items[i].size;
       sal[s] = sal[s] / mp_gcd(sal[s], p->items[i].align) * p->items[i].align;
@@ -225,24 +227,26 @@ static void reference(const mp_problem *p, int64_t *off) {
 
 /* shape 0 plain, 1 pins / size 0 / empty and inverted lifetimes, 2 long
  * lifetimes, 3 few distinct times; sizes from 1-3 (many ties) or 1-300;
- * times from 0 or from -40. */
+ * times from 0 or from -40; alignments 1, 8, 64, rarely 3 or 7 x 2^27 (an
+ * lcm with 3 or 8 past 2^30). */
 static void rand_problem(mp_rng *r, int n, int shape, bool ties, mp_problem *p) {
   memset(p, 0, sizeof *p);
   p->n = n;
   p->items = mp_xcalloc((size_t)(n ? n : 1), sizeof(mp_item));
   int64_t T = shape == 3 ? 2 + (int64_t)mp_rng_below(r, 4) : 4 + (int64_t)mp_rng_below(r, 40);
   int64_t from = mp_rng_below(r, 2) ? -40 : 0;
-  static const int64_t al[4] = {1, 1, 8, 64};
+  /* rarely alignments that are not powers of two, some with an lcm past 2^30 */
+  static const int64_t al[8] = {1, 1, 8, 64, 1, 8, 3, 939524096};
   for (int i = 0; i < n; i++) {
     mp_item *it = &p->items[i];
     it->lo = from + (int64_t)mp_rng_below(r, (uint64_t)T);
     it->hi = it->lo + 1 + (int64_t)mp_rng_below(r, shape == 2 ? (uint64_t)T : 5);
     it->size = 1 + (int64_t)mp_rng_below(r, ties ? 3 : 300);
-    it->align = al[mp_rng_below(r, 4)];
+    it->align = al[mp_rng_below(r, mp_rng_below(r, 5) ? 6 : 8)];
     it->fixed = -1;
     if (shape == 1 && mp_rng_below(r, 6) == 0) it->hi = it->lo - (int64_t)mp_rng_below(r, 3);
     if (shape == 1 && mp_rng_below(r, 10) == 0) it->size = 0;
-    if (shape == 1 && mp_rng_below(r, 8) == 0) it->fixed = 512 * (int64_t)i; /* pins apart */
+    if (shape == 1 && mp_rng_below(r, 8) == 0) it->fixed = 2818572288 * (int64_t)i; /* apart, aligned */
   }
   p->t_begin = from;
   p->t_end = from + T + 40;
