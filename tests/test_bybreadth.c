@@ -1,7 +1,7 @@
 /* test_bybreadth.c - greedy by breadth (solvers/bybreadth.c):
  * - three instances worked by hand: breadth order against size order (and
  *   an enlarged slot), the tie-breaks, and alignment with a pin, size-0
- *   items and an empty lifetime;
+ *   items and an empty lifetime; and the two of TFLite's own test;
  * - on a few hundred random small problems (pins, size 0, empty and
  *   inverted lifetimes, alignments, many equal sizes and times) the same
  *   offsets as a plain reference: TFLite's loop step by step over every
@@ -119,6 +119,28 @@ START_TEST(hand_align_pin_zero_empty) {
                         {5, 2, 3, 16, -1}, {10, 0, 3, 1, 0}, {0, 0, 3, 1, -1}, {3, 1, 1, 4, -1}};
   const int64_t want[] = {10, 32, 32, 10, 32, 0, 0, 12};
   check_hand(it, 8, want, 38);
+}
+END_TEST
+
+/* TFLite's own expectations for greedy by breadth (its GPU delegate's
+ * memory_management_test.cc, ChainRecords and ComplexRecords; its records
+ * [first, last] are [first, last + 1) here), as slots, then as offsets by
+ * the stacking (largest first, ties index):
+ *   chain:   objects (0, 1, 0, 1, 0), sizes (64, 32): 0 and 64, arena 96;
+ *   complex: objects (0, 4, 2, 1, 3, 0, 2, 3, 1), sizes (64, 16, 8, 8, 32):
+ *            O0 at 0, O4 at 64, O1 at 96, O2 at 112, O3 at 120; arena 128.
+ * In the complex one steps 1 and 4 tie at breadth 64 and TFLite's sort
+ * took step 1 first: the other order puts item 1 in O0. */
+START_TEST(tflite_examples) {
+  const mp_item chain[] = {{16, 0, 2, 1, -1}, {8, 1, 3, 1, -1}, {64, 2, 4, 1, -1}, {32, 3, 5, 1, -1},
+                           {8, 4, 6, 1, -1}};
+  const int64_t chain_off[] = {0, 64, 0, 64, 0};
+  check_hand(chain, 5, chain_off, 96);
+  const mp_item cx[] = {{32, 0, 2, 1, -1}, {32, 1, 5, 1, -1}, {8, 2, 6, 1, -1},
+                        {16, 3, 6, 1, -1}, {8, 4, 6, 1, -1},  {64, 5, 8, 1, -1},
+                        {8, 6, 9, 1, -1},  {8, 7, 9, 1, -1},  {16, 8, 10, 1, -1}};
+  const int64_t cx_off[] = {0, 64, 112, 96, 120, 0, 112, 120, 96};
+  check_hand(cx, 9, cx_off, 128);
 }
 END_TEST
 
@@ -335,6 +357,7 @@ Suite *suite_bybreadth(void) {
   tcase_add_test(tc, hand_breadth_not_size);
   tcase_add_test(tc, hand_ties);
   tcase_add_test(tc, hand_align_pin_zero_empty);
+  tcase_add_test(tc, tflite_examples);
   tcase_add_test(tc, equals_reference);
   tcase_add_test(tc, cap_and_deadline);
   suite_add_tcase(s, tc);
