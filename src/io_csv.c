@@ -157,9 +157,10 @@ static int add_id(csv_state *st, mp_problem *p, int i, int *lines, mp_error *err
   return 0;
 }
 
-/* Does a field hold a double quote (a quoted comma splits it in two)? */
+/* Does a field hold a double quote (a quoted comma splits it in two)?
+ * Only the first MAX_COLS fields of a line are kept (split). */
 static bool any_quote(char **fields, int nf) {
-  for (int k = 0; k < nf; k++)
+  for (int k = 0; k < nf && k < MAX_COLS; k++)
     if (strchr(fields[k], '"')) return true;
   return false;
 }

@@ -317,8 +317,8 @@ typedef struct memplan_request {
    * needs it and no clock cuts it (no time_limit, no solver option that is
    * a time limit of its own: what a limit cuts must not depend on a thread
    * beside it), and a stage no clock cuts may use this many threads
-   * (bysize and bysize-ff pack on them; the baseline's own packing uses
-   * one); 1: everything on the caller's thread, the baseline after the
+   * (the one-pass greedy placers bysize, bysize-ff and byconflicts pack on
+   * them; the baseline's own packing uses one); 1: everything on the caller's thread, the baseline after the
    * stages.  The plan, figures, statuses and messages are the same either
    * way; a stage's cpu_ms is the CPU time of its thread and of the threads
    * its solver started. */

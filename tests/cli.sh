@@ -77,6 +77,13 @@ a,0,3,four
 badcase csvquote .csv ":2: 5 fields, the header has 4 (quoted fields are not read" 'id,lower,upper,size
 "a,b",0,3,4
 '
+# more fields than the reader keeps (64): the count is named, no read past them
+badcase csvwide .csv ":2: 100 fields, the header has 4$" 'id,lower,upper,size
+a,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+'
+badcase csvwidequote .csv ":2: 101 fields, the header has 4 (quoted fields are not read" 'id,lower,upper,size
+"a,b",0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0
+'
 # --toposort accepts the non-topological file
 expect 0 "--toposort sorts" $BIN solve "$T/nottopo.json" --toposort --out "$T/topo.plan"
 expect 0 "--toposort verify" $BIN verify "$T/nottopo.json" "$T/topo.plan" --toposort

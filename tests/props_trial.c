@@ -8,7 +8,8 @@
 
 /* The greedy placers whose best arena caps any proven optimum, and the
  * simple orders whose least peak caps any order bound. */
-static const char *const greedy_placers[] = {"bysize", "bysize-ff", "firstfit", "bestfit"};
+static const char *const greedy_placers[] = {"bysize", "bysize-ff", "byconflicts", "firstfit", "bestfit"};
+enum { N_GREEDY = sizeof greedy_placers / sizeof greedy_placers[0] };
 static const char *const simple_orders[] = {"given", "greedy", "lpmf", "bfs", "dfs"};
 
 static double run_limit(bool big) { return big ? PC_BIG_LIMIT : 5.0; }
@@ -59,7 +60,7 @@ void graph_trial_init(graph_trial *T, mp_graph *g, char *js, bool big) {
   mp_result_destroy(&base);
   T->ref[0] = T->ref[1] = -1;
   for (int o = 0; o < 2; o++)
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < N_GREEDY; c++) {
       if (!mp_solver_find(greedy_placers[c])) continue;
       const char *order = o ? "greedy" : "given";
       reference_ok(tl_run(T->g, order, greedy_placers[c], 1, 0, NULL, &base), &base, order, greedy_placers[c], T->js);
@@ -138,7 +139,7 @@ void fixed_trial_init(fixed_trial *T, const pc_fixed *p, char *csv, const char *
   T->given_arena = base.fig.arena;
   mp_result_destroy(&base);
   T->ref = -1;
-  for (int c = 0; c < 4; c++) {
+  for (int c = 0; c < N_GREEDY; c++) {
     if (!mp_solver_find(greedy_placers[c])) continue;
     reference_ok(tl_run_fixed(&T->prob, greedy_placers[c], 1, 0, 0, NULL, &base), &base, NULL, greedy_placers[c],
                  T->label);

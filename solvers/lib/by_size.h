@@ -1,5 +1,6 @@
 /* by_size.h - greedy by size (largest buffer first, ties: earlier birth,
- * then index), best or first fit: the placers bysize and bysize-ff.
+ * then index), best or first fit: the placers bysize and bysize-ff; and the
+ * same machinery for another one-pass sequence (byconflicts).
  *
  * One pass, but Theta(pairs of buffers live together): minutes on a 10^5-node
  * training graph, whose activations all live across the middle step.  Under
@@ -23,5 +24,12 @@
 int mp_place_by_size(mp_ctx *c, enum mp_fit fit, const char *name);
 /* The same with another slack (the tests cut it with 0). */
 int mp_place_by_size_within(mp_ctx *c, enum mp_fit fit, const char *name, double slack);
+
+/* A placer's sequence: seq[0..p->n) gets every item once. */
+typedef void (*mp_seq_fn)(const mp_problem *p, int *seq);
+/* mp_place_by_size_within with the sequence seq_of fills in place of the
+ * by-size one; `what` names it in the time-limit message ("greedy by size"). */
+int mp_place_greedy_within(mp_ctx *c, mp_seq_fn seq_of, const char *what, enum mp_fit fit,
+                           const char *name, double slack);
 
 #endif
