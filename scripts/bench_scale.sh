@@ -166,7 +166,7 @@ for n in $SIZES; do
   run "greedy + bysize" "$n" "$MEMPLAN" solve "$G" --order greedy --place bysize --format json --out "$P"
   [ -n "$NOBASE" ] &&
     run "greedy + bysize, no baseline" "$n" "$MEMPLAN" solve "$G" --order greedy --place bysize --format json $NOBASE
-  for pl in firstfit bestfit bysize-ff pool noreuse; do
+  for pl in firstfit bestfit bysize-ff byconflicts pool noreuse; do
     [ "$short" = 1 ] && [ "$pl" != noreuse ] && continue
     run "greedy + $pl" "$n" "$MEMPLAN" solve "$G" --order greedy --place "$pl" --format json $NOBASE
   done
@@ -211,7 +211,7 @@ if [ "$REMAT" = 1 ]; then
 fi
 [ "$QUICK" = 1 ] && CSV_SIZES=$((CSV_N / 10))
 for c in $CSV_SIZES; do
-  for pl in firstfit bestfit bysize bysize-ff pool noreuse; do
+  for pl in firstfit bestfit bysize bysize-ff byconflicts pool noreuse; do
     run "CSV $pl" "$c" "$MEMPLAN" solve "$SCALE_DIR/lifetimes_$c.csv" --place "$pl" --format json $NOBASE
   done
 done
@@ -464,7 +464,7 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "at every step of any schedule and each buffer is live with Theta(sqrt N) others:"
   echo "the pairs of buffers live together grow as N^1.5 (31.6x for 10x).  A placement"
   echo "in birth order (firstfit, bestfit) is a sweep over time with the live gaps in"
-  echo "ordered sets, O(n log n).  Any other sequence (bysize, bysize-ff, the given-order"
+  echo "ordered sets, O(n log n).  Any other sequence (bysize, bysize-ff, byconflicts, the given-order"
   echo "baseline, which is bysize) must give the offsets of the definition (the lowest /"
   echo "smallest aligned gap of the union of the placed buffers live with the item), and"
   echo "pack_index.c lists those buffers (O(log^2 n) plus one step per buffer listed)"
