@@ -730,6 +730,13 @@ expect 3 "coloring above its edge cap" $BIN solve "$H/stair.csv" --place colorin
 grep -q '"status": "refused"' "$T/out" && grep -q "7997 edges, over the size cap max_edges=7996" "$T/out" &&
   grep -q "raise coloring.max_edges or use an offset placer" "$T/err" && ok || bad "coloring cap: $(cat "$T/err")"
 expect 0 "coloring at its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7997
+# bybreadth counts the steps of its slot search and refuses past its cap,
+# with status refused and exit 3; under it, a verified plan
+expect 3 "bybreadth above its step cap" $BIN solve "$H/stair.csv" --place bybreadth --set bybreadth.max_steps=100 --format json
+grep -q '"status": "refused"' "$T/out" && grep -q "over the size cap max_steps=100" "$T/out" &&
+  grep -q "raise bybreadth.max_steps or use bysize" "$T/err" && ok || bad "bybreadth cap: $(cat "$T/err")"
+expect 0 "bybreadth under its step cap" $BIN solve "$H/stair.csv" --place bybreadth --out "$H/stair.breadth.csv"
+expect 0 "bybreadth's plan verifies" $BIN verify "$H/stair.csv" "$H/stair.breadth.csv"
 # a search the time limit stops before any plan: status timeout, no figures,
 # exit 3 (not an error: the limit, not the solver, ended it)
 expect 3 "swap-greedy with its limit spent" $BIN solve graphs/real/resnet18_train_sgd_b32.json --order given \

@@ -84,7 +84,7 @@ static int64_t *place(const mp_solver *s, const mp_problem *p) {
  * the lengths of the lifetimes: a strictly increasing renaming of times
  * gives them the same problem. */
 static const char *const order_placers[] = {"noreuse", "firstfit", "bestfit", "bysize",
-                                            "bysize-ff", "coloring", "pool"};
+                                            "bysize-ff", "coloring", "pool", "bybreadth"};
 
 /* ---- the equivalence rule (DESIGN 6.2) ---- */
 

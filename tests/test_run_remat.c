@@ -622,7 +622,9 @@ static int compare_suite_graph(const char *path, const char *const *placers, int
 }
 
 START_TEST(keepall_is_section_1_on_the_suite) {
-  const char *const placers[] = {"noreuse", "firstfit", "bestfit", "bysize", "bysize-ff", "pool", "coloring"};
+  const char *const placers[] = {"noreuse",   "firstfit", "bestfit", "bysize", "bysize-ff",
+                                 "pool",      "coloring", "bybreadth"};
+  const int n_placers = (int)(sizeof placers / sizeof *placers);
   FILE *f = fopen("../graphs/SUITE.tsv", "r");
   ck_assert_ptr_nonnull(f);
   char line[4096];
@@ -635,7 +637,7 @@ START_TEST(keepall_is_section_1_on_the_suite) {
     snprintf(full, sizeof full, "../%s", path);
     /* every placer on graphs up to 1000 nodes, the baseline placer on all */
     int n = atoi(nodes);
-    arenas += compare_suite_graph(full, placers, n <= 1000 ? 7 : 1);
+    arenas += compare_suite_graph(full, placers, n <= 1000 ? n_placers : 1);
     graphs++;
   }
   fclose(f);

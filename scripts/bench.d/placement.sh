@@ -71,7 +71,7 @@ if [ -f "$MM/C.1048576.csv" ]; then
 fi
 
 # ---- every placer on the challenging instances ---------------------------------
-PLACERS="bysize bysize-ff byconflicts bestfit firstfit coloring pool hillclimb ilp-place"
+PLACERS="bysize bysize-ff byconflicts bestfit firstfit coloring bybreadth pool hillclimb ilp-place"
 # shellcheck disable=SC2086
 experiment placers "$INST" '["given"]' "$(jarr $PLACERS)" "$HC_LIMIT" '["hillclimb.iters=1e9"]'
 run placers placers
