@@ -84,7 +84,8 @@ static int64_t *place(const mp_solver *s, const mp_problem *p) {
  * the lengths of the lifetimes: a strictly increasing renaming of times
  * gives them the same problem. */
 static const char *const order_placers[] = {"noreuse", "firstfit", "bestfit", "bysize",
-                                            "bysize-ff", "coloring", "pool", "bybreadth"};
+                                            "bysize-ff", "coloring", "pool", "bybreadth",
+                                            "byconflicts"};
 
 /* ---- the equivalence rule (DESIGN 6.2) ---- */
 

@@ -623,7 +623,7 @@ static int compare_suite_graph(const char *path, const char *const *placers, int
 
 START_TEST(keepall_is_section_1_on_the_suite) {
   const char *const placers[] = {"noreuse",   "firstfit", "bestfit", "bysize", "bysize-ff",
-                                 "pool",      "coloring", "bybreadth"};
+                                 "pool",      "coloring", "bybreadth", "byconflicts"};
   const int n_placers = (int)(sizeof placers / sizeof *placers);
   FILE *f = fopen("../graphs/SUITE.tsv", "r");
   ck_assert_ptr_nonnull(f);
