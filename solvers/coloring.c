@@ -62,8 +62,17 @@ static int cmp_slot(const void *a, const void *b) {
   return x->idx - y->idx;
 }
 
-/* Lay out colours col[] (for active items; -1 otherwise) into off[]. */
-static int64_t layout(const mp_problem *p, const int *col, int ncol, int64_t base, int64_t *off) {
+/* The lcm of alignments a and b, or 0 (none) past MP_MAX_ALIGN: distinct
+ * alignments that are not powers of two can have an lcm no int64 holds. */
+static int64_t lcm_align(int64_t a, int64_t b) {
+  if (a == 0 || b == 0) return 0;
+  int64_t q = a / mp_gcd(a, b);
+  return q > MP_MAX_ALIGN / b ? 0 : q * b;
+}
+
+/* The slots' sizes and alignments (the members' lcm, 0 when it passes
+ * MP_MAX_ALIGN), in layout order: the largest first, ties by index. */
+static slot *slots_of(const mp_problem *p, const int *col, int ncol) {
   slot *sl = mp_xcalloc((size_t)(ncol ? ncol : 1), sizeof(slot));
   for (int k = 0; k < ncol; k++) {
     sl[k].idx = k;
@@ -73,28 +82,46 @@ static int64_t layout(const mp_problem *p, const int *col, int ncol, int64_t bas
     if (col[i] < 0) continue;
     slot *s = &sl[col[i]];
     if (p->items[i].size > s->size) s->size = p->items[i].size;
-    int64_t a = p->items[i].align < 1 ? 1 : p->items[i].align;
-    s->align = s->align / mp_gcd(s->align, a) * a;
+    s->align = lcm_align(s->align, p->items[i].align < 1 ? 1 : p->items[i].align);
   }
   qsort(sl, (size_t)ncol, sizeof *sl, cmp_slot);
-  int64_t *start = mp_xmalloc(sizeof(int64_t) * (size_t)(ncol ? ncol : 1));
-  int64_t cur = base;
-  for (int k = 0; k < ncol; k++) {
-    cur = mp_align_up(cur, sl[k].align);
-    start[sl[k].idx] = cur;
-    cur += sl[k].size;
-  }
-  int64_t arena = 0;
-  for (int i = 0; i < p->n; i++) {
-    if (col[i] < 0) continue;
-    off[i] = start[col[i]];
-    if (off[i] + p->items[i].size > arena) arena = off[i] + p->items[i].size;
-  }
-  free(sl);
-  free(start);
-  return arena;
+  return sl;
 }
 
+/* Lay out colours col[] (for active items; -1 otherwise) into off[]: the
+ * slots one above the other, each starting at a multiple of its lcm, where
+ * every member sits.  A slot without one (lcm past MP_MAX_ALIGN) starts
+ * where the one before ends and each member sits at its own next multiple
+ * (members of a slot are never live together), the slot ending at the
+ * highest member end. */
+static int64_t layout(const mp_problem *p, const int *col, int ncol, int64_t base, int64_t *off) {
+  slot *sl = slots_of(p, col, ncol);
+  int *first = mp_xcalloc((size_t)ncol + 1, sizeof(int));
+  int *member = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  for (int i = 0; i < p->n; i++)
+    if (col[i] >= 0) first[col[i] + 1]++;
+  for (int k = 0; k < ncol; k++) first[k + 1] += first[k];
+  int *fill = mp_xcalloc((size_t)(ncol ? ncol : 1), sizeof(int));
+  for (int i = 0; i < p->n; i++)
+    if (col[i] >= 0) member[first[col[i]] + fill[col[i]]++] = i;
+  int64_t cur = base, arena = 0;
+  for (int k = 0; k < ncol; k++) {
+    int c = sl[k].idx;
+    int64_t start = sl[k].align ? mp_align_up(cur, sl[k].align) : cur, end = start + sl[k].size;
+    for (int q = first[c]; q < first[c + 1]; q++) {
+      const mp_item *it = &p->items[member[q]];
+      off[member[q]] = sl[k].align ? start : mp_align_up(start, it->align < 1 ? 1 : it->align);
+      if (off[member[q]] + it->size > end) end = off[member[q]] + it->size;
+      if (off[member[q]] + it->size > arena) arena = off[member[q]] + it->size;
+    }
+    cur = end;
+  }
+  free(sl);
+  free(first);
+  free(fill);
+  free(member);
+  return arena;
+}
 
 static int cmp_size(const void *a, const void *b, void *arg) {
   const mp_problem *p = arg;

@@ -730,6 +730,11 @@ expect 3 "coloring above its edge cap" $BIN solve "$H/stair.csv" --place colorin
 grep -q '"status": "refused"' "$T/out" && grep -q "7997 edges, over the size cap max_edges=7996" "$T/out" &&
   grep -q "raise coloring.max_edges or use an offset placer" "$T/err" && ok || bad "coloring cap: $(cat "$T/err")"
 expect 0 "coloring at its edge cap" $BIN solve "$H/stair.csv" --place coloring --set coloring.max_edges=7997
+# a slot whose members' alignments have an lcm past 2^30 (distinct primes):
+# each member at its own multiple, not an offset from a wrapped lcm
+printf 'id,lower,upper,size,alignment\n0,0,1,8,1073741789\n1,1,2,8,1073741783\n2,2,3,8,1073741741\n3,3,4,8,1073741723\n9,0,4,100,1\n' >"$T/lcm.csv"
+expect 0 "coloring: a slot of prime alignments" $BIN solve "$T/lcm.csv" --place coloring --out "$T/lcm.plan.csv"
+expect 0 "coloring: its plan verifies" $BIN verify "$T/lcm.csv" "$T/lcm.plan.csv"
 # bybreadth counts the steps of its slot search and refuses past its cap,
 # with status refused and exit 3; under it, a verified plan
 expect 3 "bybreadth above its step cap" $BIN solve "$H/stair.csv" --place bybreadth --set bybreadth.max_steps=100 --format json
