@@ -16,7 +16,9 @@
  * every input made before them, has none): joint-ilp takes 20 s to prove
  * a 10-node graph optimal and ilp-place seconds, so each runs under a
  * GLPK time limit of its own (time=) or the run's (0.3 s), short enough
- * for the fuzzer, long enough that a small model is solved in time. */
+ * for the fuzzer, long enough that a small model is solved in time.
+ * The placers added after them (byconflicts, bybreadth) come from the byte
+ * after that one, for the same reason: older inputs decode as before. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -88,6 +90,11 @@ static const choice remats[] = {
      {"", "reorder=0", "strict=0 kicks=5", "crossover=0", "mutation=1 elite=1000 tournament=64",
       "local=0 kicks=0 order_moves=0", "ls_heat=1000000 crossover=1", "population=4 generations=1 local=0"}},
     {"remat-exact", "max_labels=20000 max_mb=64", {"", "max_labels=1000"}},
+};
+/* placers added after the GLPK solvers: a byte of their own (main) */
+static const choice late_placers[] = {
+    {"byconflicts", "", {""}},
+    {"bybreadth", "", {"", "max_steps=0", "max_steps=40", "slack=0"}},
 };
 /* the GLPK solvers: where each goes, its work limits, its variants */
 enum { IN_ORDER, IN_JOINT, IN_PLACE, IN_REMAT };
@@ -490,6 +497,21 @@ static void add_glpk(request *q, mp_run_spec *spec, const struct glpk_choice *g,
   if (spec->time_limit > 0.3) spec->time_limit = 0.3;
 }
 
+/* Placer x of late_placers into the placer chain, alone or (b & 16) after
+ * its solvers; none after joint-ilp, which decides the offsets itself. */
+static void add_late_placer(request *q, mp_run_spec *spec, const choice *x, unsigned b) {
+  if (in_chain(spec->order, "joint-ilp", strlen("joint-ilp"))) return;
+  add_sets(q, x, b >> 5);
+  if ((b & 16) && spec->place) {
+    size_t len = strlen(q->place);
+    snprintf(q->place + len, sizeof q->place - len, ",%s", x->name);
+  } else {
+    snprintf(q->place, sizeof q->place, "%s", x->name);
+  }
+  spec->place = q->place;
+  keep_chosen_sets(q, spec);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   cursor c = {data, size, 0};
   unsigned h[8];
@@ -524,6 +546,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
    * before it: none); each run of one takes up to 0.3 s */
   unsigned gk = next(&c);
   if (gk % 16 >= 1 && gk % 16 <= (unsigned)COUNT(glpks)) add_glpk(&q, &spec, &glpks[gk % 16 - 1], gk, &c, in.g);
+  unsigned lp = next(&c); /* 0 (an input that ends before it): none */
+  if (lp % 8 >= 1 && lp % 8 <= (unsigned)COUNT(late_placers)) add_late_placer(&q, &spec, &late_placers[lp % 8 - 1], lp);
   spec.n_sets = q.n_sets;
   spec.sets = q.sets;
 
