@@ -302,18 +302,9 @@ START_TEST(equals_reference) {
 }
 END_TEST
 
-/* n items all live over [0, 2): n slots, n (n + 1) / 2 - ish steps. */
-static void clique(int n, mp_problem *p) {
-  memset(p, 0, sizeof *p);
-  p->n = n;
-  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
-  for (int i = 0; i < n; i++) p->items[i] = (mp_item){.size = 1 + i % 7, .lo = i % 2, .hi = 2, .align = 1, .fixed = -1};
-  p->t_end = 2;
-}
-
 START_TEST(cap_and_deadline) {
   mp_problem p;
-  clique(600, &p);
+  tl_clique(600, &p);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * 600);
   mp_ctx c;
   mp_error e;

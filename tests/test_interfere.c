@@ -106,19 +106,9 @@ START_TEST(sweep_equals_pairwise) {
 }
 END_TEST
 
-/* n items all live over [0, 2): n (n - 1) / 2 edges. */
-static void clique(int n, mp_problem *p) {
-  memset(p, 0, sizeof *p);
-  p->n = n;
-  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
-  for (int i = 0; i < n; i++) p->items[i] = (mp_item){.size = 1 + i % 7, .lo = i % 2, .hi = 2, .align = 1, .fixed = -1};
-  p->t_begin = 0;
-  p->t_end = 2;
-}
-
 START_TEST(sweep_cut_by_deadline) {
   mp_problem p;
-  clique(800, &p);
+  tl_clique(800, &p);
   int *vid = mp_xmalloc(sizeof(int) * 800), *item_of = mp_xmalloc(sizeof(int) * 800);
   int nv = mp_interfere_vertices(&p, vid, item_of);
   mp_ctx c;
@@ -266,7 +256,7 @@ END_TEST
 
 START_TEST(coloring_cap_and_deadline) {
   mp_problem p;
-  clique(800, &p);
+  tl_clique(800, &p);
   int64_t *off = mp_xmalloc(sizeof(int64_t) * 800);
   mp_ctx c;
   mp_error e;

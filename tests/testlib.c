@@ -572,3 +572,12 @@ int tl_solve_events(const char *name, const mp_graph *g, const int *order, int64
   mp_events_clear(ev);
   return s->solve(c);
 }
+
+void tl_clique(int n, mp_problem *p) {
+  memset(p, 0, sizeof *p);
+  p->n = n;
+  p->items = mp_xcalloc((size_t)n, sizeof(mp_item));
+  for (int i = 0; i < n; i++) p->items[i] = (mp_item){.size = 1 + i % 7, .lo = i % 2, .hi = 2, .align = 1, .fixed = -1};
+  p->t_begin = 0;
+  p->t_end = 2;
+}

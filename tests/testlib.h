@@ -74,6 +74,9 @@ int tl_run_fixed(mp_problem *p, const char *place, uint64_t seed, double limit, 
 /* A W x T rectangle cut into about `pieces` buffers by random guillotine
  * cuts, listed in random order: a zero-slack packing in W bytes exists. */
 void tl_cut_problem(mp_rng *r, int64_t W, int64_t T, int pieces, mp_problem *p);
+/* n items all live over [0, 2) (half of them born at 1), sizes 1-7,
+ * alignment 1: every pair live together. */
+void tl_clique(int n, mp_problem *p);
 
 const char *const *tl_quick_sets(const mp_solver *s);
 
