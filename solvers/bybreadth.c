@@ -238,16 +238,9 @@ static bool slot_free(slots *S, int s, int64_t lo, int64_t hi) {
   return mp_treap_at(&S->members, nd)->val <= lo; /* s's, as first[s] < hi */
 }
 
-/* The lcm of alignments a and b, or 0 past MP_MAX_ALIGN (no offset after
- * the first slot could then be aligned for both and stay in range). */
-static int64_t lcm_align(int64_t a, int64_t b) {
-  int64_t g = mp_gcd(a, b);
-  return a / g > MP_MAX_ALIGN / b ? 0 : a / g * b;
-}
-
 /* Can slot s take an item over [lo, hi) with alignment a? */
 static bool slot_takes(slots *S, int s, int64_t lo, int64_t hi, int64_t a) {
-  return slot_free(S, s, lo, hi) && lcm_align(S->align[s], a) > 0;
+  return slot_free(S, s, lo, hi) && mp_align_lcm(S->align[s], a) > 0;
 }
 
 static bool ord_before(const slots *S, int x, int y) {
@@ -309,7 +302,7 @@ static int assign(slots *S, const mp_item *it) {
       S->size[s] = it->size;
       ord_sift(S, at);
     }
-    S->align[s] = lcm_align(S->align[s], a);
+    S->align[s] = mp_align_lcm(S->align[s], a);
     if (it->lo < S->first[s]) S->first[s] = it->lo;
     if (it->hi > S->last[s]) S->last[s] = it->hi;
     S->count[s]++;
@@ -341,18 +334,6 @@ static void stack_slots(const slots *S, int64_t base, int64_t *start) {
 }
 
 /* ------------------------------------------------------------- solve */
-
-/* Pinned items where they stand, the rest at 0 for now; the highest pinned
- * end, above which the slots go. */
-static int64_t pinned_base(const mp_problem *p, int64_t *off) {
-  int64_t base = 0;
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    off[i] = it->fixed >= 0 ? it->fixed : 0;
-    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > base) base = it->fixed + it->size;
-  }
-  return base;
-}
 
 /* Assign seq[0..nv) to slots (slot_of[k]: seq[k]'s) until mp_now()
  * passes cut (> 0; 0: no limit).  0 when all are; else c->msg says why:
@@ -387,7 +368,7 @@ static int assign_all(mp_ctx *c, double cut, slots *S, const int *seq, int nv, i
 /* The items of seq[0..nv) at their slots' offsets, above the pins. */
 static void lay_out(mp_ctx *c, const slots *S, const int *seq, int nv, const int *slot_of) {
   int64_t *start = mp_xmalloc(sizeof(int64_t) * (size_t)(S->n ? S->n : 1));
-  stack_slots(S, pinned_base(c->prob, c->offsets), start);
+  stack_slots(S, mp_interfere_pinned_base(c->prob, c->offsets), start);
   for (int k = 0; k < nv; k++) c->offsets[seq[k]] = start[slot_of[k]];
   mp_pack_degenerate(c->prob, c->offsets);
   free(start);

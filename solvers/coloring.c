@@ -62,14 +62,6 @@ static int cmp_slot(const void *a, const void *b) {
   return x->idx - y->idx;
 }
 
-/* The lcm of alignments a and b, or 0 (none) past MP_MAX_ALIGN: distinct
- * alignments that are not powers of two can have an lcm no int64 holds. */
-static int64_t lcm_align(int64_t a, int64_t b) {
-  if (a == 0 || b == 0) return 0;
-  int64_t q = a / mp_gcd(a, b);
-  return q > MP_MAX_ALIGN / b ? 0 : q * b;
-}
-
 /* The slots' sizes and alignments (the members' lcm, 0 when it passes
  * MP_MAX_ALIGN), in layout order: the largest first, ties by index. */
 static slot *slots_of(const mp_problem *p, const int *col, int ncol) {
@@ -82,7 +74,7 @@ static slot *slots_of(const mp_problem *p, const int *col, int ncol) {
     if (col[i] < 0) continue;
     slot *s = &sl[col[i]];
     if (p->items[i].size > s->size) s->size = p->items[i].size;
-    s->align = lcm_align(s->align, p->items[i].align < 1 ? 1 : p->items[i].align);
+    if (s->align) s->align = mp_align_lcm(s->align, p->items[i].align < 1 ? 1 : p->items[i].align);
   }
   qsort(sl, (size_t)ncol, sizeof *sl, cmp_slot);
   return sl;
@@ -144,12 +136,7 @@ static void cvert_init(cvert *V, const mp_problem *p, int64_t *offsets) {
   V->vid = mp_xmalloc(sizeof(int) * nz);
   V->item_of = mp_xmalloc(sizeof(int) * nz);
   V->nv = mp_interfere_vertices(p, V->vid, V->item_of);
-  V->base = 0;
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    offsets[i] = it->fixed >= 0 ? it->fixed : 0;
-    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > V->base) V->base = it->fixed + it->size;
-  }
+  V->base = mp_interfere_pinned_base(p, offsets);
 }
 
 static void cvert_destroy(cvert *V) {

@@ -182,4 +182,11 @@ static inline int64_t mp_gcd(int64_t a, int64_t b) {
   return a;
 }
 
+/* The lcm of alignments a, b >= 1, or 0 when it passes MP_MAX_ALIGN
+ * (alignments that are not powers of two: it could pass any int64). */
+static inline int64_t mp_align_lcm(int64_t a, int64_t b) {
+  int64_t q = a / mp_gcd(a, b);
+  return q > MP_MAX_ALIGN / b ? 0 : q * b;
+}
+
 #endif

@@ -15,6 +15,16 @@
 /* A deadline check every this many steps of work (edges met, vertices). */
 #define CHECK_EVERY (1 << 16)
 
+int64_t mp_interfere_pinned_base(const mp_problem *p, int64_t *off) {
+  int64_t base = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    off[i] = it->fixed >= 0 ? it->fixed : 0;
+    if (it->fixed >= 0 && it->size > 0 && it->fixed + it->size > base) base = it->fixed + it->size;
+  }
+  return base;
+}
+
 int mp_interfere_vertices(const mp_problem *p, int *vid, int *item_of) {
   int nv = 0;
   for (int i = 0; i < p->n; i++) {

@@ -19,6 +19,10 @@
 /* The vertices, in item order: vid[i] is item i's vertex (-1: none) and
  * item_of[v] vertex v's item.  Returns their count. */
 int mp_interfere_vertices(const mp_problem *p, int *vid, int *item_of);
+/* The slot planners' start: pinned items where they stand, the rest at 0
+ * in off[] for now; returns the highest pinned end, above which the slots
+ * go. */
+int64_t mp_interfere_pinned_base(const mp_problem *p, int64_t *off);
 
 /* Pairs of vertices live together (items item_of[0..nv), every lifetime
  * non-empty), without listing them: O(nv log nv). */
