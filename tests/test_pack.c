@@ -113,6 +113,41 @@ START_TEST(pack_equals_direct) {
 }
 END_TEST
 
+/* Sizes and pins scaled by 2^24 or 2^26: the index keeps its spans in 32
+ * bits until a placed end passes 2^32 - 1 (mid-packing here, or from the
+ * pins at the start), then in 64; the offsets stay the direct ones. */
+START_TEST(pack_across_32_bits_equals_direct) {
+  mp_rng r;
+  mp_rng_seed(&r, 4343);
+  int trials = tl_trials(800), wide = 0;
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    rand_items(&r, 20 + (int)mp_rng_below(&r, 50), t % 4, &p);
+    int shift = t % 3 ? 24 : 26, n = p.n;
+    for (int i = 0; i < n; i++) {
+      p.items[i].size <<= shift;
+      if (p.items[i].fixed >= 0) p.items[i].fixed <<= shift;
+    }
+    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
+    int64_t *a = mp_xmalloc(sizeof(int64_t) * (size_t)n), *b = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    int kind = (int)mp_rng_below(&r, 4), m = make_seq(&r, &p, kind, seq);
+    enum mp_fit fit = t % 2 ? MP_BEST_FIT : MP_FIRST_FIT;
+    int64_t arena_a = mp_pack(&p, seq, m, fit, a), arena_b = tl_pack_direct(&p, seq, m, fit, b);
+    ck_assert_msg(arena_a == arena_b, "trial %d (seq %d, fit %d): arena %lld, direct %lld", t, kind, fit,
+                  (long long)arena_a, (long long)arena_b);
+    for (int i = 0; i < n; i++)
+      ck_assert_msg(a[i] == b[i], "trial %d (seq %d, fit %d): item %d at %lld, direct %lld", t, kind, fit, i,
+                    (long long)a[i], (long long)b[i]);
+    wide += arena_a > UINT32_MAX;
+    free(seq);
+    free(a);
+    free(b);
+    mp_problem_destroy(&p);
+  }
+  ck_assert_msg(wide > trials / 2, "only %d of %d arenas passed 2^32", wide, trials);
+}
+END_TEST
+
 /* Birth order over many long lifetimes: the sweep with deaths and gaps
  * merging, on problems larger than the ones above, with alignments. */
 START_TEST(sweep_equals_direct_large) {
@@ -801,6 +836,7 @@ Suite *suite_pack(void) {
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, pack_equals_direct);
+  tcase_add_test(tc, pack_across_32_bits_equals_direct);
   tcase_add_test(tc, sweep_equals_direct_large);
   tcase_add_test(tc, fit_spans_equals_direct);
   tcase_add_test(tc, fit_spans_far_top);

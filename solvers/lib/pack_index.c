@@ -140,7 +140,26 @@ static int sorted_by_lo(const mp_problem *p, bool odd, int **order, int64_t **ke
 }
 
 static uint64_t *marks(int m) { return mp_xcalloc((size_t)m / 64 + 1, sizeof(uint64_t)); }
-static mp_span *spans(int m) { return mp_xmalloc(sizeof(mp_span) * (size_t)(m ? m : 1)); }
+static mp_spanstore spans(int m) {
+  return (mp_spanstore){mp_xmalloc(sizeof(mp_span32) * (size_t)(m ? m : 1)), NULL, m};
+}
+
+/* The marked spans of s at 64 bits from now on (a marked end passed 2^32). */
+static void widen(mp_spanstore *s, const uint64_t *mark) {
+  s->wide = mp_xmalloc(sizeof(mp_span) * (size_t)(s->n ? s->n : 1));
+  for (int w = 0; w <= (s->n - 1) >> 6 && s->n > 0; w++)
+    for (uint64_t bits = mark[w]; bits; bits &= bits - 1) {
+      int pos = w * 64 + __builtin_ctzll(bits);
+      s->wide[pos] = (mp_span){s->narrow[pos].lo, s->narrow[pos].hi};
+    }
+  free(s->narrow);
+  s->narrow = NULL;
+}
+
+static inline mp_span span_at(const mp_spanstore *s, int pos) {
+  if (s->wide) return s->wide[pos];
+  return (mp_span){s->narrow[pos].lo, s->narrow[pos].hi};
+}
 
 void mp_lifeindex_init(mp_lifeindex *x, const mp_problem *p) {
   size_t nz = (size_t)(p->n ? p->n : 1);
@@ -172,24 +191,32 @@ void mp_lifeindex_destroy(mp_lifeindex *x) {
   void *owned[] = {x->end,    x->node_start, x->by_l,    x->by_h,    x->l_key,   x->h_key,
                    x->pos_l,  x->pos_h,      x->by_lo,   x->by_odd,  x->lo_key,  x->odd_key,
                    x->pos_lo, x->pos_odd,    x->mark_l,  x->mark_h,  x->mark_lo, x->mark_odd,
-                   x->span_l, x->span_h,     x->span_lo, x->span_odd, x->cut,
+                   x->span_l.narrow, x->span_h.narrow, x->span_lo.narrow, x->span_odd.narrow,
+                   x->span_l.wide, x->span_h.wide, x->span_lo.wide, x->span_odd.wide, x->cut,
                    x->cut_first, x->lo_from, x->lo_to, x->cut_n};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
 }
 
-static inline void set_mark(uint64_t *m, mp_span *sp, int pos, mp_span v) {
+static inline void set_mark(uint64_t *m, mp_spanstore *sp, int pos, mp_span v) {
   if (pos < 0) return;
   m[pos >> 6] |= 1ull << (pos & 63);
-  sp[pos] = v;
+  if (sp->wide) sp->wide[pos] = v;
+  else sp->narrow[pos] = (mp_span32){(uint32_t)v.lo, (uint32_t)v.hi};
 }
 
 void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
   mp_span v = {lo, hi};
+  if (hi > UINT32_MAX && !x->span_l.wide) { /* every store at once: lo < hi */
+    widen(&x->span_l, x->mark_l);
+    widen(&x->span_h, x->mark_h);
+    widen(&x->span_lo, x->mark_lo);
+    widen(&x->span_odd, x->mark_odd);
+  }
   if (hi > x->marked_top) x->marked_top = hi;
-  set_mark(x->mark_l, x->span_l, x->pos_l[i], v);
-  set_mark(x->mark_h, x->span_h, x->pos_h[i], v);
-  set_mark(x->mark_lo, x->span_lo, x->pos_lo[i], v);
-  set_mark(x->mark_odd, x->span_odd, x->pos_odd[i], v);
+  set_mark(x->mark_l, &x->span_l, x->pos_l[i], v);
+  set_mark(x->mark_h, &x->span_h, x->pos_h[i], v);
+  set_mark(x->mark_lo, &x->span_lo, x->pos_lo[i], v);
+  set_mark(x->mark_odd, &x->span_odd, x->pos_odd[i], v);
 }
 
 /* Calls BODY(pos) for every marked position in [from, to). */
@@ -211,8 +238,12 @@ void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
 /* The marked spans of positions [from, to), each bucket noted as it is
  * copied when b notes them (mp_spanbuf_note, in locals here and without
  * its bound check: every marked span ends at most at marked_top, which
- * mp_lifeindex_query gave mp_spanbuf_bucket_as_added). */
-static void emit_all(const uint64_t *mark, const mp_span *sp, int from, int to, mp_spanbuf *b) {
+ * mp_lifeindex_query gave mp_spanbuf_bucket_as_added).  Inlined twice,
+ * with `wide` or `narrow` NULL, so each loop reads one width. */
+static inline __attribute__((always_inline)) void
+emit_spans(const uint64_t *mark, const mp_span *wide, const mp_span32 *narrow, int from, int to,
+           mp_spanbuf *b) {
+#define SPAN_AT(pos) (wide ? wide[pos] : (mp_span){narrow[pos].lo, narrow[pos].hi})
   mp_spanbuf_grow(b, b->n + (to - from));
   mp_span *out = b->span;
   int n = b->n;
@@ -221,7 +252,7 @@ static void emit_all(const uint64_t *mark, const mp_span *sp, int from, int to, 
     uint64_t step = b->bucket_step, *used = b->head_used;
     int *head_of = b->head_of;
     FOR_MARKED(mark, from, to, pos, {
-      mp_span s = sp[pos];
+      mp_span s = SPAN_AT(pos);
       uint64_t k = (uint64_t)mp_head_bucket(step, s.lo);
       head_of[n] = (int)k;
       used[k >> 6] |= 1ull << (k & 63);
@@ -230,17 +261,24 @@ static void emit_all(const uint64_t *mark, const mp_span *sp, int from, int to, 
     });
   } else {
     FOR_MARKED(mark, from, to, pos, {
-      out[n++] = sp[pos];
-      top = sp[pos].hi > top ? sp[pos].hi : top;
+      mp_span s = SPAN_AT(pos);
+      out[n++] = s;
+      top = s.hi > top ? s.hi : top;
     });
   }
+#undef SPAN_AT
   b->n = n;
   b->top = top;
 }
 
+static void emit_all(const uint64_t *mark, const mp_spanstore *sp, int from, int to, mp_spanbuf *b) {
+  if (sp->wide) emit_spans(mark, sp->wide, NULL, from, to, b);
+  else emit_spans(mark, NULL, sp->narrow, from, to, b);
+}
+
 /* The marked spans of positions [from, to); with `lo_below` set (an
  * inverted query, rare), only the items j with j.lo < lo_below. */
-static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_span *sp, const int *order,
+static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_spanstore *sp, const int *order,
                  int from, int to, const int64_t *lo_below, mp_spanbuf *b) {
   if (from >= to) return;
   if (!lo_below) {
@@ -248,7 +286,10 @@ static void emit(const mp_lifeindex *x, const uint64_t *mark, const mp_span *sp,
     return;
   }
   FOR_MARKED(mark, from, to, pos, {
-    if (x->p->items[order[pos]].lo < *lo_below) mp_spanbuf_add(b, sp[pos].lo, sp[pos].hi);
+    if (x->p->items[order[pos]].lo < *lo_below) {
+      mp_span v = span_at(sp, pos);
+      mp_spanbuf_add(b, v.lo, v.hi);
+    }
   });
 }
 
@@ -260,14 +301,14 @@ static void stab(const mp_lifeindex *x, int64_t y, const int64_t *lo_below, mp_s
     int64_t c = x->end[mid];
     if (y < c) { /* l <= y: a prefix of the ascending l */
       int k = lower_bound(x->l_key + a, e - a, y + 1) + a;
-      emit(x, x->mark_l, x->span_l, x->by_l, a, k, lo_below, b);
+      emit(x, x->mark_l, &x->span_l, x->by_l, a, k, lo_below, b);
       hi = mid - 1;
     } else if (y > c) { /* h >= y: a prefix of the descending h */
       int k = a + first_below(x->h_key + a, e - a, y);
-      emit(x, x->mark_h, x->span_h, x->by_h, a, k, lo_below, b);
+      emit(x, x->mark_h, &x->span_h, x->by_h, a, k, lo_below, b);
       lo = mid + 1;
     } else {
-      emit(x, x->mark_l, x->span_l, x->by_l, a, e, lo_below, b);
+      emit(x, x->mark_l, &x->span_l, x->by_l, a, e, lo_below, b);
       break;
     }
   }
@@ -376,8 +417,8 @@ void mp_lifeindex_plan(mp_lifeindex *x, const int *seq, int m) {
 static void query_planned(const mp_lifeindex *x, int i, const int64_t *lo_below, mp_spanbuf *b) {
   const mp_lifecut *c = x->cut + x->cut_first[i];
   for (int q = 0; q < x->cut_n[i]; q++) {
-    if (c[q].from >= 0) emit(x, x->mark_l, x->span_l, x->by_l, c[q].from, c[q].to, lo_below, b);
-    else emit(x, x->mark_h, x->span_h, x->by_h, ~c[q].from, c[q].to, lo_below, b);
+    if (c[q].from >= 0) emit(x, x->mark_l, &x->span_l, x->by_l, c[q].from, c[q].to, lo_below, b);
+    else emit(x, x->mark_h, &x->span_h, x->by_h, ~c[q].from, c[q].to, lo_below, b);
   }
 }
 
@@ -390,16 +431,19 @@ void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
   if (x->cut) {
     query_planned(x, i, it->hi < y ? &it->hi : NULL, b);
     if (it->hi <= y) return;
-    emit(x, x->mark_lo, x->span_lo, x->by_lo, x->lo_from[i], x->lo_to[i], NULL, b);
+    emit(x, x->mark_lo, &x->span_lo, x->by_lo, x->lo_from[i], x->lo_to[i], NULL, b);
   } else {
     stab(x, y, it->hi < y ? &it->hi : NULL, b);
     if (it->hi <= y) return;
-    emit(x, x->mark_lo, x->span_lo, x->by_lo, lower_bound(x->lo_key, x->n_lo, y),
+    emit(x, x->mark_lo, &x->span_lo, x->by_lo, lower_bound(x->lo_key, x->n_lo, y),
          lower_bound(x->lo_key, x->n_lo, it->hi), NULL, b);
   }
   /* y <= lo < i.hi, from the odd items: only those with hi > y */
   int a = lower_bound(x->odd_key, x->n_odd, y), e = lower_bound(x->odd_key, x->n_odd, it->hi);
   FOR_MARKED(x->mark_odd, a, e, pos, {
-    if (x->p->items[x->by_odd[pos]].hi > y) mp_spanbuf_add(b, x->span_odd[pos].lo, x->span_odd[pos].hi);
+    if (x->p->items[x->by_odd[pos]].hi > y) {
+      mp_span v = span_at(&x->span_odd, pos);
+      mp_spanbuf_add(b, v.lo, v.hi);
+    }
   });
 }
