@@ -27,7 +27,7 @@ import audit_gen as G    # noqa: E402
 
 ORDERS = ["given", "greedy", "dfs", "bfs", "lpmf", "best"]
 PLACERS = ["bysize", "firstfit", "bestfit", "bysize-ff", "coloring", "noreuse",
-           "pool", "hillclimb", "exact"]
+           "pool", "hillclimb", "exact", "byconflicts", "bybreadth"]
 REMATS = ["keepall", "dtr", "chen-sqrt", "chen-greedy", "rotor", "swap-greedy"]
 # every events solver, for the cross-check of claims (--claims)
 ALL_REMATS = REMATS + ["remat-sa", "remat-ga", "remat-ilp", "remat-lp", "remat-exact"]
@@ -802,7 +802,7 @@ class Audit:
         if os.path.exists(out):
             os.unlink(out)
         placer = rng.choice(["bysize", "firstfit", "bestfit", "bysize-ff", "noreuse", "exact",
-                             "hillclimb", "coloring"])
+                             "hillclimb", "coloring", "byconflicts", "bybreadth"])
         extra = ["--time-limit", "5"] if placer in ("exact", "hillclimb") else []
         extra += ["--set", "hillclimb.fill=0"] if placer == "hillclimb" else []
         rc, so, err = self.mp("solve", f, "--place", placer, "--format", "json", "--out", out, *extra)

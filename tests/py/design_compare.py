@@ -30,7 +30,7 @@ import design_judge as dj  # noqa: E402
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 ORDERS = ["given", "greedy", "dfs", "bfs", "lpmf", "best", "sa", "ga", "dp", "ilp"]
 PLACERS = ["noreuse", "firstfit", "bestfit", "bysize", "bysize-ff", "coloring", "hillclimb",
-           "pool", "exact", "ilp-place"]
+           "pool", "exact", "ilp-place", "byconflicts", "bybreadth"]
 REMATS = ["keepall", "chen-sqrt", "chen-greedy", "rotor", "dtr", "remat-lp", "remat-sa",
           "remat-ga", "swap-greedy", "remat-ilp"]
 KNOWN_TSV = os.path.join(ROOT, "tests", "data", "djudge", "known.tsv")
@@ -565,7 +565,7 @@ def csv_cases(c, work, count):
     if count > 10:
         d = os.path.join(ROOT, "graphs", "minimalloc", "challenging")
         big = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".csv")]
-    fast = ["noreuse", "firstfit", "bestfit", "bysize", "bysize-ff", "pool"]
+    fast = ["noreuse", "firstfit", "bestfit", "bysize", "bysize-ff", "pool", "byconflicts", "bybreadth"]
     for p in paths + big:
         for place in c.rng.sample(fast if p in big else PLACERS, 3):
             sol = c.path("sol.csv")
