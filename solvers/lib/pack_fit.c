@@ -10,6 +10,8 @@
 
 void mp_spanbuf_init(mp_spanbuf *b) {
   b->span = b->sorted = NULL;
+  b->span32 = NULL;
+  b->narrow = false;
   b->bucket = b->crowded = NULL;
   b->head_of = NULL;
   b->head_used = NULL;
@@ -25,6 +27,7 @@ void mp_spanbuf_init(mp_spanbuf *b) {
 
 void mp_spanbuf_destroy(mp_spanbuf *b) {
   free(b->span);
+  free(b->span32);
   free(b->sorted);
   free(b->bucket);
   free(b->crowded);
@@ -39,6 +42,7 @@ void mp_spanbuf_grow(mp_spanbuf *b, int need) {
   int cap = b->cap ? b->cap : 64;
   while (cap < need) cap *= 2;
   b->span = mp_xrealloc(b->span, sizeof(mp_span) * (size_t)cap);
+  b->span32 = mp_xrealloc(b->span32, sizeof(mp_span32) * (size_t)cap);
   b->sorted = mp_xrealloc(b->sorted, sizeof(mp_span) * (size_t)cap);
   b->bucket = mp_xrealloc(b->bucket, sizeof(int) * (MP_SPAN_BUCKETS * (size_t)cap + 1));
   b->crowded = mp_xrealloc(b->crowded, sizeof(int) * (size_t)cap);
@@ -205,6 +209,22 @@ void mp_spanbuf_unbucket(mp_spanbuf *b) {
   b->bucket_size = 0;
 }
 
+/* Each bucket's lowest start and highest end, at the bucket's rank among
+ * the used ones; inlined twice, with `wide` or `narrow` NULL, so each loop
+ * reads one width. */
+static inline __attribute__((always_inline)) void
+heads_of(const uint64_t *used, const int *rank, const int *restrict bucket, const mp_span *wide,
+         const mp_span32 *narrow, int n, mp_span *restrict head) {
+  for (int i = 0; i < n; i++) {
+    unsigned k = (unsigned)bucket[i]; /* unsigned and size_t: no sign extensions */
+    size_t w = k >> 6, r = (size_t)rank[w] + (size_t)__builtin_popcountll(used[w] & ((1ull << (k & 63)) - 1));
+    mp_span *x = &head[r];
+    int64_t lo = wide ? wide[i].lo : narrow[i].lo, hi = wide ? wide[i].hi : narrow[i].hi;
+    x->lo = lo < x->lo ? lo : x->lo;
+    x->hi = hi > x->hi ? hi : x->hi;
+  }
+}
+
 /* The fit without a sort, when the union's top lies in bucket < MP_HEAD_BUCKETS
  * per span (and < MP_HEAD_MAX), bucket(x) = floor(x m / 2^64) with m =
  * ceil(2^64 / size): two starts in one bucket are less than `size` apart.  A
@@ -231,12 +251,12 @@ static bool fit_by_heads(mp_spanbuf *b, int64_t size, int64_t al, enum mp_fit fi
   if (last >= (int64_t)MP_HEAD_BUCKETS * b->n || last >= MP_HEAD_MAX) return false;
   int nb = (int)last + 1, words = (nb + 63) / 64, n = b->n;
   int *restrict bucket = b->head_of;
-  const mp_span *restrict sp = b->span;
   if (b->bucket_size != size || nb > b->head_cap) { /* not noted, or cut */
     if (b->bucket_size) mp_spanbuf_unbucket(b);
     grow_used(b, nb);
     for (int i = 0; i < n; i++) {
-      int k = (int)mp_head_bucket(m, sp[i].lo); /* <= last < MP_HEAD_MAX */
+      int64_t lo = b->narrow ? b->span32[i].lo : b->span[i].lo;
+      int k = (int)mp_head_bucket(m, lo); /* <= last < MP_HEAD_MAX */
       bucket[i] = k;
       b->head_used[k >> 6] |= 1ull << (k & 63);
     }
@@ -247,21 +267,22 @@ static bool fit_by_heads(mp_spanbuf *b, int64_t size, int64_t al, enum mp_fit fi
   int *restrict rank = b->head_rank;
   int u = rank_words(used, words, rank);
   for (int r = 0; r < u; r++) head[r] = (mp_span){INT64_MAX, 0};
-  for (int i = 0; i < n; i++) {
-    unsigned k = (unsigned)bucket[i]; /* unsigned and size_t: no sign extensions */
-    size_t w = k >> 6, r = (size_t)rank[w] + (size_t)__builtin_popcountll(used[w] & ((1ull << (k & 63)) - 1));
-    mp_span *x = &head[r];
-    int64_t lo = sp[i].lo, hi = sp[i].hi;
-    x->lo = lo < x->lo ? lo : x->lo;
-    x->hi = hi > x->hi ? hi : x->hi;
-  }
+  if (b->narrow) heads_of(used, rank, bucket, NULL, b->span32, n, head);
+  else heads_of(used, rank, bucket, b->span, NULL, n, head);
   for (int w = 0; w < words; w++) used[w] = 0; /* left empty for the next call */
   *out = scan_spans(head, u, size, al, fit);
   b->headed++;
   return true;
 }
 
+/* b's spans at 64 bits again. */
+static void widen(mp_spanbuf *b) {
+  for (int i = 0; i < b->n; i++) b->span[i] = (mp_span){b->span32[i].lo, b->span32[i].hi};
+  b->narrow = false;
+}
+
 static void sort_spans(mp_spanbuf *b) {
+  if (b->narrow) widen(b);
   if (b->n <= 32) {
     insertion_sort(b->span, b->n);
   } else if (b->n <= INT_MAX / MP_SPAN_BUCKETS) {

@@ -20,6 +20,11 @@ typedef struct mp_span {
   int64_t lo, hi; /* address range [lo, hi) */
 } mp_span;
 
+/* A span whose ends fit 32 bits. */
+typedef struct mp_span32 {
+  uint32_t lo, hi;
+} mp_span32;
+
 /* Buckets per span in the sort of pack_fit.c; size-wide buckets per span (at
  * most) and in all when the gap choice needs no sort. */
 enum { MP_SPAN_BUCKETS = 4, MP_HEAD_BUCKETS = 512, MP_HEAD_MAX = 1 << 20 };
@@ -27,6 +32,8 @@ enum { MP_SPAN_BUCKETS = 4, MP_HEAD_BUCKETS = 512, MP_HEAD_MAX = 1 << 20 };
 /* Spans collected for one item, and scratch reused from item to item. */
 typedef struct mp_spanbuf {
   mp_span *span, *sorted;
+  mp_span32 *span32; /* the spans instead of `span` while `narrow` */
+  bool narrow;       /* set by the adder that knows every end fits 32 bits */
   int n, cap;
   int *bucket;     /* bucket starts, MP_SPAN_BUCKETS cap + 1 */
   int *crowded;    /* buckets of more than 32 spans, then their starts */
@@ -63,6 +70,7 @@ void mp_spanbuf_unbucket(mp_spanbuf *b);
 static inline void mp_spanbuf_clear(mp_spanbuf *b) {
   if (b->bucket_size) mp_spanbuf_unbucket(b);
   b->n = 0;
+  b->narrow = false;
   b->top = 0;
   b->sorted_ok = false;
 }
@@ -81,10 +89,16 @@ static inline void mp_spanbuf_note(mp_spanbuf *b, int i, int64_t lo) {
   b->head_of[i] = (int)k;
   b->head_used[k >> 6] |= 1ull << (k & 63);
 }
+/* Empty b's spans are kept in 32 bits from now on (every end added until
+ * the next clear must fit). */
+static inline void mp_spanbuf_narrow(mp_spanbuf *b) {
+  if (b->n == 0) b->narrow = true;
+}
 static inline void mp_spanbuf_add(mp_spanbuf *b, int64_t lo, int64_t hi) {
   if (b->n == b->cap) mp_spanbuf_grow(b, b->n + 1);
   if (b->bucket_size) mp_spanbuf_note(b, b->n, lo);
-  b->span[b->n++] = (mp_span){lo, hi};
+  if (b->narrow) b->span32[b->n++] = (mp_span32){(uint32_t)lo, (uint32_t)hi};
+  else b->span[b->n++] = (mp_span){lo, hi};
   if (hi > b->top) b->top = hi;
 }
 

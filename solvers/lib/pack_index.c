@@ -238,14 +238,17 @@ void mp_lifeindex_mark(mp_lifeindex *x, int i, int64_t lo, int64_t hi) {
 /* The marked spans of positions [from, to), each bucket noted as it is
  * copied when b notes them (mp_spanbuf_note, in locals here and without
  * its bound check: every marked span ends at most at marked_top, which
- * mp_lifeindex_query gave mp_spanbuf_bucket_as_added).  Inlined twice,
- * with `wide` or `narrow` NULL, so each loop reads one width. */
+ * mp_lifeindex_query gave mp_spanbuf_bucket_as_added).  Inlined for each
+ * width read (`wide` or `narrow` NULL) and written (to_narrow: b's 32-bit
+ * spans), so each loop has one of each. */
 static inline __attribute__((always_inline)) void
-emit_spans(const uint64_t *mark, const mp_span *wide, const mp_span32 *narrow, int from, int to,
-           mp_spanbuf *b) {
+emit_spans(const uint64_t *mark, const mp_span *wide, const mp_span32 *narrow, bool to_narrow,
+           int from, int to, mp_spanbuf *b) {
 #define SPAN_AT(pos) (wide ? wide[pos] : (mp_span){narrow[pos].lo, narrow[pos].hi})
+#define PUT(s) (to_narrow ? (void)(out32[n++] = (mp_span32){(uint32_t)(s).lo, (uint32_t)(s).hi}) : (void)(out[n++] = (s)))
   mp_spanbuf_grow(b, b->n + (to - from));
   mp_span *out = b->span;
+  mp_span32 *out32 = b->span32;
   int n = b->n;
   int64_t top = b->top;
   if (b->bucket_size) {
@@ -256,24 +259,26 @@ emit_spans(const uint64_t *mark, const mp_span *wide, const mp_span32 *narrow, i
       uint64_t k = (uint64_t)mp_head_bucket(step, s.lo);
       head_of[n] = (int)k;
       used[k >> 6] |= 1ull << (k & 63);
-      out[n++] = s;
+      PUT(s);
       top = s.hi > top ? s.hi : top;
     });
   } else {
     FOR_MARKED(mark, from, to, pos, {
       mp_span s = SPAN_AT(pos);
-      out[n++] = s;
+      PUT(s);
       top = s.hi > top ? s.hi : top;
     });
   }
 #undef SPAN_AT
+#undef PUT
   b->n = n;
   b->top = top;
 }
 
 static void emit_all(const uint64_t *mark, const mp_spanstore *sp, int from, int to, mp_spanbuf *b) {
-  if (sp->wide) emit_spans(mark, sp->wide, NULL, from, to, b);
-  else emit_spans(mark, NULL, sp->narrow, from, to, b);
+  if (sp->wide) emit_spans(mark, sp->wide, NULL, false, from, to, b);
+  else if (b->narrow) emit_spans(mark, NULL, sp->narrow, true, from, to, b);
+  else emit_spans(mark, NULL, sp->narrow, false, from, to, b);
 }
 
 /* The marked spans of positions [from, to); with `lo_below` set (an
@@ -426,6 +431,7 @@ void mp_lifeindex_query(const mp_lifeindex *x, int i, mp_spanbuf *b) {
   const mp_item *it = &x->p->items[i];
   int64_t y = it->lo;
   mp_spanbuf_bucket_as_added(b, it->size, x->marked_top);
+  if (!x->span_l.wide) mp_spanbuf_narrow(b); /* every end below 2^32 */
   /* lo < y < hi: all of them meet i, unless i's lifetime is inverted
    * (hi < lo), when j.lo < i.hi must hold too; then y <= lo < i.hi */
   if (x->cut) {

@@ -36,10 +36,6 @@ typedef struct mp_lifecut {
  * ranges, placed or not: at 10^6 items that read is most of the packing,
  * and half the bytes made greedy + bysize on gen layered take about 0.85x
  * the CPU time (one thread, side by side). */
-typedef struct mp_span32 {
-  uint32_t lo, hi;
-} mp_span32;
-
 typedef struct mp_spanstore {
   mp_span32 *narrow; /* while `wide` is NULL */
   mp_span *wide;
