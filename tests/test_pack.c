@@ -75,6 +75,19 @@ static int make_seq(mp_rng *r, const mp_problem *p, int kind, int *seq) {
   return n;
 }
 
+/* mp_pack's offsets and arena (into a) are the direct definition's (into
+ * b); the arena. */
+static int64_t packs_as_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *a,
+                               int64_t *b, const char *what) {
+  int64_t arena_a = mp_pack(p, seq, m, fit, a), arena_b = tl_pack_direct(p, seq, m, fit, b);
+  ck_assert_msg(arena_a == arena_b, "%s: arena %lld, direct %lld", what, (long long)arena_a,
+                (long long)arena_b);
+  for (int i = 0; i < p->n; i++)
+    ck_assert_msg(a[i] == b[i], "%s: item %d at %lld, direct %lld", what, i, (long long)a[i],
+                  (long long)b[i]);
+  return arena_a;
+}
+
 START_TEST(pack_equals_direct) {
   mp_rng r;
   mp_rng_seed(&r, 4242);
@@ -89,12 +102,9 @@ START_TEST(pack_equals_direct) {
     int kind = (int)mp_rng_below(&r, 4);
     int m = make_seq(&r, &p, kind, seq);
     enum mp_fit fit = mp_rng_below(&r, 2) ? MP_BEST_FIT : MP_FIRST_FIT;
-    int64_t arena_a = mp_pack(&p, seq, m, fit, a), arena_b = tl_pack_direct(&p, seq, m, fit, b);
-    ck_assert_msg(arena_a == arena_b, "trial %d (shape %d, seq %d, fit %d): arena %lld, direct %lld",
-                  t, t % 4, kind, fit, (long long)arena_a, (long long)arena_b);
-    for (int i = 0; i < n; i++)
-      ck_assert_msg(a[i] == b[i], "trial %d (shape %d, seq %d, fit %d): item %d at %lld, direct %lld",
-                    t, t % 4, kind, fit, i, (long long)a[i], (long long)b[i]);
+    char what[64];
+    snprintf(what, sizeof what, "trial %d (shape %d, seq %d, fit %d)", t, t % 4, kind, fit);
+    packs_as_direct(&p, seq, m, fit, a, b, what);
     /* the degenerate pass from a placement with holes (-1) in it */
     for (int i = 0; i < n; i++) {
       if (a[i] < 0 && mp_rng_below(&r, 2)) a[i] = 0;
@@ -132,13 +142,9 @@ START_TEST(pack_across_32_bits_equals_direct) {
     int64_t *a = mp_xmalloc(sizeof(int64_t) * (size_t)n), *b = mp_xmalloc(sizeof(int64_t) * (size_t)n);
     int kind = (int)mp_rng_below(&r, 4), m = make_seq(&r, &p, kind, seq);
     enum mp_fit fit = t % 2 ? MP_BEST_FIT : MP_FIRST_FIT;
-    int64_t arena_a = mp_pack(&p, seq, m, fit, a), arena_b = tl_pack_direct(&p, seq, m, fit, b);
-    ck_assert_msg(arena_a == arena_b, "trial %d (seq %d, fit %d): arena %lld, direct %lld", t, kind, fit,
-                  (long long)arena_a, (long long)arena_b);
-    for (int i = 0; i < n; i++)
-      ck_assert_msg(a[i] == b[i], "trial %d (seq %d, fit %d): item %d at %lld, direct %lld", t, kind, fit, i,
-                    (long long)a[i], (long long)b[i]);
-    wide += arena_a > UINT32_MAX;
+    char what[64];
+    snprintf(what, sizeof what, "trial %d (seq %d, fit %d)", t, kind, fit);
+    wide += packs_as_direct(&p, seq, m, fit, a, b, what) > UINT32_MAX;
     free(seq);
     free(a);
     free(b);
