@@ -330,12 +330,9 @@ START_TEST(cap_and_deadline) {
   ck_assert_msg(strstr(c.msg, "after 63 of 600") && strstr(c.msg, "birth-order first fit"), "%s", c.msg);
   ck_assert_msg(mp_verify_offsets(&p, off, &e) == 0, "%s", e.msg);
   int64_t *ff = mp_xmalloc(sizeof(int64_t) * 600);
-  int *seq = mp_xmalloc(sizeof(int) * 600);
-  mp_seq_by_birth(&p, seq);
-  mp_pack(&p, seq, 600, MP_FIRST_FIT, ff);
+  tl_birth_first_fit(&p, ff);
   ck_assert(memcmp(ff, off, sizeof(int64_t) * 600) == 0);
   free(ff);
-  free(seq);
   free(off);
   mp_problem_destroy(&p);
 }

@@ -581,8 +581,7 @@ START_TEST(by_size_cut_keeps_birth_first_fit) {
       cut++;
       ck_assert_int_eq(c.status, MP_TIMEOUT);
       ck_assert_msg(strstr(c.msg, "after 63 of 2000 buffers"), "%s", c.msg);
-      mp_seq_by_birth(&p, seq);
-      mp_pack(&p, seq, n, MP_FIRST_FIT, want);
+      tl_birth_first_fit(&p, want);
       ck_assert(memcmp(want, got, sizeof(int64_t) * (size_t)n) == 0);
       ck_assert(mp_place_ok(&p, got));
     }

@@ -526,6 +526,13 @@ void tl_check_plan_bytes(const char *plan) {
 
 /* ---- the packer by its definition ---- */
 
+void tl_birth_first_fit(const mp_problem *p, int64_t *off) {
+  int *seq = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
+  mp_seq_by_birth(p, seq);
+  mp_pack(p, seq, p->n, MP_FIRST_FIT, off);
+  free(seq);
+}
+
 int64_t tl_pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off) {
   int *placed = mp_xmalloc(sizeof(int) * (size_t)(p->n ? p->n : 1));
   int np = 0;

@@ -124,5 +124,8 @@ int64_t tl_brute_force_arena(const tl_fixed *p, long max_perms);
  * item of seq[0..m) with bytes at mp_pack_one's offset against every item
  * placed before it (sizes 0 at 0).  O(m^2 log m).  Returns the arena. */
 int64_t tl_pack_direct(const mp_problem *p, const int *seq, int m, enum mp_fit fit, int64_t *off);
+/* Birth-order first fit of every item (mp_pack): what a greedy placer cut by
+ * its time limit keeps. */
+void tl_birth_first_fit(const mp_problem *p, int64_t *off);
 
 #endif
