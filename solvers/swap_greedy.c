@@ -74,6 +74,7 @@ typedef struct sg_state {
   const double *pos_start, *pos_tout, *pos_tin, *pos_work;
   rx_exec at;       /* with a link: the state at p*, while the run goes on */
   bool at_made;
+  int at_p;         /* the position whose state s->at holds (-1: none) */
   bool tail;        /* the choices at p* step the run to the times they read */
   int tail_rc;      /* a step of that run failed (-1: the run's msg) */
   rt_copy *copies;  /* the retiming's scratch */
@@ -112,6 +113,39 @@ static int measure(sg_state *s, mp_events *out, rx_exec *x) {
   return rc;
 }
 
+/* The run's state (at its position) into s->at. */
+static void keep_state(sg_state *s) {
+  if (!s->at_made) rx_init_snapshot(&s->at, &s->run.x);
+  s->at_made = true;
+  rx_copy_state_untimed(&s->at, &s->run.x);
+  s->at_p = s->run.x.p;
+}
+
+/* Can step p (the run there) sample more than the budget?  Its samples
+ * are the bytes resident before it plus what it has made resident by
+ * then (its frees only lower them): at most the copies in planned at p,
+ * the reads back from host and the run's outputs and workspace; a read
+ * that must be rerun is not bounded (true).  With a link the state before
+ * a step that may overflow is kept (s->at), so that the choices there
+ * need no seek back to it: the bound only saves time (on gen sp training
+ * steps it holds before 1111 steps for 1084 overflows), and a step it
+ * misses is sought as before. */
+static bool may_overflow(const sg_state *s, int p) {
+  const ri_info *ri = s->ri;
+  const rx_exec *x = &s->run.x;
+  int v = ri->seq[p];
+  int64_t most = x->live + ri_run_bytes(ri, v);
+  for (int i = x->pre_start ? x->pre_start[p] : 0; x->pre_start && i < x->pre_start[p + 1]; i++)
+    if (!x->res[x->pre[i]]) most += ri->size[x->pre[i]];
+  for (int j = 0; j < ri_nreads(ri, v); j++) {
+    int r = ri_read(ri, v, j);
+    if (x->res[r]) continue;
+    if (!x->host[r]) return true;
+    most += ri->size[r];
+  }
+  return most > s->c->budget;
+}
+
 /* A round's measurement: the plan run on from the last state the previous
  * round's changes left as it was, to the first position whose sample
  * exceeds the budget (*pstar; -1: none, m: bringing back the outputs);
@@ -124,9 +158,11 @@ static int run_plan(sg_state *s, int *pstar) {
   rk_run *k = &s->run;
   int64_t budget = s->c->budget;
   *pstar = -1;
+  s->at_p = -1;
   int rc = rk_resume(k);
   while (rc == 0 && k->x.p < ri->m) {
     int p = k->x.p;
+    if (s->bw > 0 && may_overflow(s, p)) keep_state(s);
     rc = rk_step(k);
     if (rc == 0 && k->pos_peak[p] > budget) {
       *pstar = p;
@@ -415,16 +451,16 @@ static int take(sg_state *s, sg_cand *cd, int n, int pstar, int64_t excess) {
 static int free_at_overflow(sg_state *s, int pstar, int64_t excess, char *msg, size_t cap) {
   const ri_info *ri = s->ri;
   rk_run *k = &s->run;
-  /* the state at p*: the run is there after bringing back the outputs */
-  if (pstar < ri->m && rk_seek(k, pstar)) {
+  /* the state at p*: the run is there after bringing back the outputs;
+   * with a link, kept by run_plan when its bound saw the overflow come */
+  bool kept = s->bw > 0 && s->at_p == pstar;
+  if (pstar < ri->m && !kept && rk_seek(k, pstar)) {
     snprintf(msg, cap, "%s", k->x.msg);
     return 0;
   }
   const rx_exec *x = &k->x;
   if (s->bw > 0 && pstar < ri->m) { /* the run goes on past p*: reach() */
-    if (!s->at_made) rx_init_snapshot(&s->at, &k->x);
-    s->at_made = true;
-    rx_copy_state_untimed(&s->at, &k->x);
+    if (!kept) keep_state(s);
     x = &s->at;
     s->tail = true, s->tail_rc = 0;
   }
