@@ -1,7 +1,7 @@
-/* main.c - memplan's entry point: ask the C library for huge pages, pick
- * the subcommand and dispatch; then make sure what went to standard output
- * was written (a full disk or a closed pipe is an error, not a silent
- * success). */
+/* main.c - memplan's entry point: ask the C library for huge pages when
+ * told to (MEMPLAN_HUGE_PAGES=1), pick the subcommand and dispatch; then
+ * make sure what went to standard output was written (a full disk or a
+ * closed pipe is an error, not a silent success). */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdbool.h>
@@ -62,13 +62,20 @@ static int dispatch(int argc, char **argv) {
 
 /* glibc's malloc puts its heap on transparent huge pages when the tunable
  * glibc.malloc.hugetlb=1 is set, which it reads only when a process starts:
- * so memplan starts itself again once with it added.  On a 10^5-node graph
- * 4 KiB pages cost a quarter of `info`'s time in page faults (rotor's
- * whole solve runs in 0.75 of the time, peak RSS about 8% more).  Only
- * for an input file of 4 MiB or more (a second start costs about 10 ms);
- * skipped when the tunable is there already (also the second start),
- * under valgrind (whose preload would not follow), or with
- * MEMPLAN_SMALL_PAGES set; if the new start fails, this one goes on. */
+ * with MEMPLAN_HUGE_PAGES=1, memplan starts itself again once with it
+ * added.  Off by default: on this project's machine (a virtual one) the
+ * first touch of fresh huge pages often waits on the host: a test program
+ * touching 0.5-1 GiB of fresh memory ran at 0.35-8 GB/s from run to run on
+ * huge pages (madvise), at a steady 1.8-2.9 GB/s on small ones.  Side by side (2026-12-06, three runs each in
+ * turn): on the 10^6-node layered graph `verify` took 1.60-1.66 s on small
+ * pages against 1.82-1.99 s, `info` 0.92-0.97 s against 0.90-1.45 s, greedy
+ * + noreuse 2.00-2.09 s against 2.13-2.39 s, the default solve the same
+ * (15.6-16.7 s against 16.1-16.4 s); the 10^5 rows the same time (on
+ * 2026-12-03 huge pages had made `info` at 10^5 0.69x: the host's state
+ * decides).  Only for an input file of 4 MiB or more (a second start costs
+ * about 10 ms); skipped when the tunable is there already (also the second
+ * start) or under valgrind (whose preload would not follow); if the new
+ * start fails, this one goes on. */
 static bool big_input(char **argv) {
   struct stat st;
   for (int i = 1; argv[i]; i++)
@@ -77,8 +84,8 @@ static bool big_input(char **argv) {
 }
 
 static void use_huge_pages(char **argv) {
-  const char *t = getenv("GLIBC_TUNABLES"), *pre = getenv("LD_PRELOAD");
-  if (getenv("MEMPLAN_SMALL_PAGES") || (t && strstr(t, "glibc.malloc.hugetlb")) ||
+  const char *t = getenv("GLIBC_TUNABLES"), *pre = getenv("LD_PRELOAD"), *on = getenv("MEMPLAN_HUGE_PAGES");
+  if (!on || strcmp(on, "1") || (t && strstr(t, "glibc.malloc.hugetlb")) ||
       (pre && strstr(pre, "vgpreload")) || !big_input(argv))
     return;
   char v[4096];
