@@ -1880,5 +1880,18 @@ if [ -z "${ASAN_OPTIONS:-}" ]; then
   cmp -s "$T/thr0" "$T/thr2" && grep -q '"given_arena": [1-9]' "$T/thr0" && ok ||
     bad "no thread for the baseline: $(diff "$T/thr0" "$T/thr2" | head -c 400)"
 fi
+# ---- huge pages, opt-in: MEMPLAN_HUGE_PAGES=1 on an input of 4 MiB or more
+# starts memplan again once (glibc's hugetlb tunable added; the loader's
+# LD_DEBUG=files says "initialize program" at each start); unset, empty or
+# another value, once; the same output either way ----
+$BIN gen layered -n 50000 --seed 2 --out "$T/huge.json" 2>"$T/err"
+starts() { env MEMPLAN_HUGE_PAGES="$1" LD_DEBUG=files $BIN info "$T/huge.json" 2>&1 >/dev/null | grep -c "initialize program"; }
+[ "$(wc -c < "$T/huge.json")" -ge 4194304 ] && [ "$(starts 1)" = 2 ] && [ "$(starts '')" = 1 ] &&
+  [ "$(starts yes)" = 1 ] && [ "$(env -u MEMPLAN_HUGE_PAGES LD_DEBUG=files $BIN info "$T/huge.json" 2>&1 >/dev/null |
+    grep -c "initialize program")" = 1 ] && ok || bad "MEMPLAN_HUGE_PAGES: starts $(starts 1) (1), $(starts '') (empty)"
+env MEMPLAN_HUGE_PAGES=1 $BIN solve "$T/huge.json" --order greedy --place firstfit --format json 2>&1 | grep -v '_ms"' >"$T/huge1"
+env -u MEMPLAN_HUGE_PAGES $BIN solve "$T/huge.json" --order greedy --place firstfit --format json 2>&1 | grep -v '_ms"' >"$T/huge0"
+cmp -s "$T/huge0" "$T/huge1" && grep -q '"arena": [1-9]' "$T/huge0" && ok ||
+  bad "MEMPLAN_HUGE_PAGES=1 changed the output: $(diff "$T/huge0" "$T/huge1" | head -c 400)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
