@@ -63,19 +63,14 @@ static int dispatch(int argc, char **argv) {
 /* glibc's malloc puts its heap on transparent huge pages when the tunable
  * glibc.malloc.hugetlb=1 is set, which it reads only when a process starts:
  * with MEMPLAN_HUGE_PAGES=1, memplan starts itself again once with it
- * added.  Off by default: on this project's machine (a virtual one) the
- * first touch of fresh huge pages often waits on the host: a test program
- * touching 0.5-1 GiB of fresh memory ran at 0.35-8 GB/s from run to run on
- * huge pages (madvise), at a steady 1.8-2.9 GB/s on small ones.  Side by side (2026-12-06, three runs each in
- * turn): on the 10^6-node layered graph `verify` took 1.60-1.66 s on small
- * pages against 1.82-1.99 s, `info` 0.92-0.97 s against 0.90-1.45 s, greedy
- * + noreuse 2.00-2.09 s against 2.13-2.39 s, the default solve the same
- * (15.6-16.7 s against 16.1-16.4 s); the 10^5 rows the same time (on
- * 2026-12-03 huge pages had made `info` at 10^5 0.69x: the host's state
- * decides).  Only for an input file of 4 MiB or more (a second start costs
- * about 10 ms); skipped when the tunable is there already (also the second
- * start) or under valgrind (whose preload would not follow); if the new
- * start fails, this one goes on. */
+ * added.  Off by default: on this project's (virtual) machine the first
+ * touch of fresh huge pages often waits on the host, so at 10^6 nodes the
+ * rows ran as fast or faster on small pages and varied far less (README,
+ * "Huge pages", has the side-by-side times); which wins depends on the
+ * host's state.  Only for an input file of 4 MiB or more (a second start
+ * costs about 10 ms); skipped when the tunable is there already (also the
+ * second start) or under valgrind (whose preload would not follow); if the
+ * new start fails, this one goes on. */
 static bool big_input(char **argv) {
   struct stat st;
   for (int i = 1; argv[i]; i++)
@@ -84,7 +79,8 @@ static bool big_input(char **argv) {
 }
 
 static void use_huge_pages(char **argv) {
-  const char *t = getenv("GLIBC_TUNABLES"), *pre = getenv("LD_PRELOAD"), *on = getenv("MEMPLAN_HUGE_PAGES");
+  const char *t = getenv("GLIBC_TUNABLES"), *pre = getenv("LD_PRELOAD");
+  const char *on = getenv("MEMPLAN_HUGE_PAGES");
   if (!on || strcmp(on, "1") || (t && strstr(t, "glibc.malloc.hugetlb")) ||
       (pre && strstr(pre, "vgpreload")) || !big_input(argv))
     return;
