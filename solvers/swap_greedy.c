@@ -121,6 +121,15 @@ static void keep_state(sg_state *s) {
   s->at_p = s->run.x.p;
 }
 
+/* The copies in planned at position p, from the run's lists (s->at has
+ * none); their count. */
+static int planned(const sg_state *s, int p, const int **list) {
+  const rx_exec *x = &s->run.x;
+  if (!x->pre_start) return 0;
+  *list = x->pre + x->pre_start[p];
+  return x->pre_start[p + 1] - x->pre_start[p];
+}
+
 /* The bytes bringing back read r of step p can add: from host, its size;
  * by a rerun whose reads are resident, the rerun's outputs and workspace;
  * deeper reruns: -1 (not bounded). */
@@ -149,8 +158,9 @@ static bool may_overflow(const sg_state *s, int p) {
   const rx_exec *x = &s->run.x;
   int v = ri->seq[p];
   int64_t most = x->live + ri_run_bytes(ri, v);
-  for (int i = x->pre_start ? x->pre_start[p] : 0; x->pre_start && i < x->pre_start[p + 1]; i++)
-    if (!x->res[x->pre[i]]) most += ri->size[x->pre[i]];
+  const int *pre = NULL;
+  for (int i = 0, np = planned(s, p, &pre); i < np; i++)
+    if (!x->res[pre[i]]) most += ri->size[pre[i]];
   for (int j = 0; j < ri_nreads(ri, v); j++) {
     int64_t add = read_bytes(x, ri_read(ri, v, j));
     if (add < 0) return false;
@@ -203,15 +213,6 @@ static int run_plan(sg_state *s, int *pstar) {
 static void reach(sg_state *s, int r) {
   rk_run *k = &s->run;
   while (s->tail && s->tail_rc == 0 && k->x.p <= r && k->x.p < s->ri->m) s->tail_rc = rk_step(k);
-}
-
-/* The copies in planned at position p, from the run's lists (s->at has
- * none); their count. */
-static int planned(const sg_state *s, int p, const int **list) {
-  const rx_exec *x = &s->run.x;
-  if (!x->pre_start) return 0;
-  *list = x->pre + x->pre_start[p];
-  return x->pre_start[p + 1] - x->pre_start[p];
 }
 
 /* When a copy in issued before position r would end: it starts once r's
