@@ -55,12 +55,14 @@ trap 'rm -rf "$TMP"' EXIT
 ROWS=$SCALE_DIR/rows.txt
 CSV_SIZES="$((CSV_N / 10)) $CSV_N"
 if [ "${REPORT_ONLY:-0}" != 1 ]; then
-DEPS_NAME=bench-scale PKGS="time linux-perf python3" sh scripts/deps.sh
+DEPS_NAME=bench-scale PKGS="linux-perf python3" sh scripts/deps.sh
+${CC:-cc} -O2 -o "$TMP/timed" scripts/timed.c
 # the version: the build's commit, "-dirty" when a file outside results/ differed (memplan --version)
 cat > "$SCALE_DIR/meta" <<META
 QUICK='$QUICK'
 REPEAT='$REPEAT'
 REPEAT_BELOW='$REPEAT_BELOW'
+TIMER='timed.c'
 VERSION='$("$MEMPLAN" --version | sed -n 's/.*(\(.*\))$/\1/p')'
 DATE='$(date -u +%Y-%m-%d)'
 META
@@ -95,13 +97,12 @@ run_once() {
   label=$1 nodes=$2
   shift 2
   rc=0
-  nice timeout "$TIMEOUT" /usr/bin/time -f "%e %M %U %S" -o "$TMP/time" "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
-  # the figures are time's last line ("Command exited with non-zero status"
-  # comes first when the command fails)
-  tail -n 1 "$TMP/time" > "$TMP/time1" 2>/dev/null
-  read -r wall rss usr sys < "$TMP/time1" 2>/dev/null || { wall=-; rss=-; }
-  case "$wall" in *[!0-9.]*|"") wall=-; rss=-; usr=0; sys=0 ;; esac  # killed: time wrote a message
-  cpu=$(echo "$usr $sys" | awk '{printf "%.2f", $1 + $2}')
+  rm -f "$TMP/time"
+  # scripts/timed.c, not GNU time: its %U and %S truncate to hundredths
+  nice timeout "$TIMEOUT" "$TMP/timed" "$TMP/time" "$@" > "$TMP/out" 2> "$TMP/err" || rc=$?
+  read -r wall rss usr sys < "$TMP/time" 2>/dev/null || { wall=-; rss=-; }
+  case "$wall" in *[!0-9.]*|"") wall=-; rss=-; usr=0; sys=0 ;; esac  # killed: timed wrote a message
+  cpu=$(echo "$usr $sys" | awk '{printf "%.3f", $1 + $2}')
   status=ok
   [ "$rc" -eq 0 ] || status="exit $rc"
   [ "$rc" -eq 124 ] && status="timeout ${TIMEOUT}s"
@@ -362,7 +363,12 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo
   echo "Each row is one whole process (read, solve, verify, evaluate, write the"
   echo "result): wall seconds, CPU seconds (user + system) and peak resident memory"
-  echo "from \`/usr/bin/time -f '%e %M %U %S'\`;"
+  if [ "${TIMER:-}" = timed.c ]; then
+    echo "from wait4's rusage (scripts/timed.c, microseconds; GNU time's %U and %S"
+    echo "truncate to hundredths, which biased the growth of the short rows);"
+  else
+    echo "from \`/usr/bin/time -f '%e %M %U %S'\` (hundredths, truncated);"
+  fi
   [ "${REPEAT:-1}" -gt 1 ] &&
     echo "a command under ${REPEAT_BELOW} CPU seconds ran ${REPEAT} times, and its fastest run is shown;"
   echo "order and place ms are the CPU time of the solver stages alone.  A \`solve\` also places the"
