@@ -200,6 +200,7 @@ test-cli: $(call unless_built,bin/memplan)
 	$(Q)sh tests/layers.sh
 	$(Q)sh tests/cli.sh
 	$(Q)sh tests/swap_link_golden.sh check tests/data/swap_link_golden.tsv quick
+	$(Q)sh tests/timed.sh
 	$(Q)/usr/bin/python3 tests/py/corners.py --bin bin/memplan
 
 # the independent Python reference of DESIGN.md against memplan's commands
