@@ -1,5 +1,6 @@
 /* main.c - memplan's entry point: ask the C library for huge pages when
- * told to (MEMPLAN_HUGE_PAGES=1), pick the subcommand and dispatch; then
+ * told to (MEMPLAN_HUGE_PAGES=1) and to keep freed memory for reuse, pick
+ * the subcommand and dispatch; then
  * make sure what went to standard output was written (a full disk or a
  * closed pipe is an error, not a silent success). */
 #define _POSIX_C_SOURCE 200809L
