@@ -24,6 +24,58 @@ static bool step_in_time(int step, double deadline) {
   return (step & 255) != 255 || deadline <= 0 || mp_now() < deadline;
 }
 
+/* A ready node's key under greedy or lpmf, smaller first. */
+static void scan_key(const mp_sim *s, mp_ls_rule rule, int v, int64_t cur_peak, int64_t *k1, int64_t *k2) {
+  int64_t after, during = mp_sim_cost(s, v, &after);
+  if (rule == MP_LS_GREEDY) {
+    /* least memory after the step, then least during it */
+    *k1 = after;
+    *k2 = during;
+  } else {
+    /* Inductor's lpmf key: (max(memory while v runs, peak so far),
+     * memory v adds net): all nodes that fit under the current peak tie
+     * on the first component and the one leaving least wins; if none
+     * fits, the one needing least while it runs */
+    *k1 = during > cur_peak ? during : cur_peak;
+    *k2 = after - s->live;
+  }
+}
+
+/* The position in ready[0..nr) of the next node: the smallest key, ties
+ * in file order (pos), or with r at random among them, and with
+ * probability eps a random ready node. */
+static int scan_pick(const mp_sim *s, mp_ls_rule rule, mp_rng *r, double eps, const int *ready, int nr,
+                     const int *pos) {
+  int bi = -1, ties = 0, scan = nr;
+  int64_t bk1 = 0, bk2 = 0, cur_peak = s->peak > s->live ? s->peak : s->live;
+  if (r && mp_rng_unit(r) < eps) {
+    bi = (int)mp_rng_below(r, (uint64_t)nr);
+    scan = 0;
+  }
+  for (int k = 0; k < scan; k++) {
+    int v = ready[k];
+    int64_t k1, k2;
+    scan_key(s, rule, v, cur_peak, &k1, &k2);
+    if (r) {
+      /* reservoir choice among the nodes of smallest key */
+      if (ties == 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2)) {
+        bi = k;
+        bk1 = k1;
+        bk2 = k2;
+        ties = 1;
+      } else if (k1 == bk1 && k2 == bk2 && mp_rng_below(r, (uint64_t)++ties) == 0) {
+        bi = k;
+      }
+    } else if (bi < 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2) ||
+               (k1 == bk1 && k2 == bk2 && pos[v] < pos[ready[bi]])) {
+      bi = k;
+      bk1 = k1;
+      bk2 = k2;
+    }
+  }
+  return bi;
+}
+
 /* Greedy and lpmf: scan the ready list, keep the node of smallest key.
  * With r: ties at random instead of in file order, and with probability
  * eps a random ready node (the randomised greedy).  False when the deadline
@@ -40,47 +92,7 @@ static bool rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
     if (s.missing[v] == 0) ready[nr++] = v;
   int step = 0;
   for (; step < n && step_in_time(step, deadline); step++) {
-    int bi = -1, ties = 0;
-    int64_t bk1 = 0, bk2 = 0;
-    int64_t cur_peak = s.peak > s.live ? s.peak : s.live;
-    int scan = nr;
-    if (r && mp_rng_unit(r) < eps) {
-      bi = (int)mp_rng_below(r, (uint64_t)nr);
-      scan = 0;
-    }
-    for (int k = 0; k < scan; k++) {
-      int v = ready[k];
-      int64_t after, during = mp_sim_cost(&s, v, &after), k1, k2;
-      if (rule == MP_LS_GREEDY) {
-        /* least memory after the step, then least during it */
-        k1 = after;
-        k2 = during;
-      } else {
-        /* Inductor's lpmf key: (max(memory while v runs, peak so far),
-         * memory v adds net): all nodes that fit under the current peak tie
-         * on the first component and the one leaving least wins; if none
-         * fits, the one needing least while it runs */
-        k1 = during > cur_peak ? during : cur_peak;
-        k2 = after - s.live;
-      }
-      if (r) {
-        /* reservoir choice among the nodes of smallest key */
-        if (ties == 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2)) {
-          bi = k;
-          bk1 = k1;
-          bk2 = k2;
-          ties = 1;
-        } else if (k1 == bk1 && k2 == bk2 && mp_rng_below(r, (uint64_t)++ties) == 0) {
-          bi = k;
-        }
-      } else if (bi < 0 || k1 < bk1 || (k1 == bk1 && k2 < bk2) ||
-                 (k1 == bk1 && k2 == bk2 && pos[v] < pos[ready[bi]])) {
-        bi = k;
-        bk1 = k1;
-        bk2 = k2;
-      }
-    }
-    int v = ready[bi];
+    int bi = scan_pick(&s, rule, r, eps, ready, nr, pos), v = ready[bi];
     ready[bi] = ready[--nr];
     mp_sim_run(&s, v);
     order[step] = v;
