@@ -147,7 +147,7 @@ bool mp_pack_sweep_applies(const mp_problem *p, const int *seq, int m) {
 static int by_death(const mp_problem *p, const int *seq, int m, uint32_t *order) {
   unsigned char *in = mp_xcalloc((size_t)p->n, 1);
   for (int k = 0; k < m; k++) in[seq[k]] = p->items[seq[k]].size > 0;
-  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * (size_t)(m > 0 ? m : 1));
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * (size_t)m);
   int c = 0;
   for (int i = 0; i < p->n; i++) /* by index: the sort is stable */
     if (in[i]) key[c] = mp_radix_key(p->items[i].hi), order[c++] = (uint32_t)i;
@@ -166,7 +166,7 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
     mp_treap_init(&g.by_start[c]);
     mp_treap_init(&g.by_len[c]);
   }
-  uint32_t *dying = mp_xmalloc(sizeof(uint32_t) * (size_t)(m > 0 ? m : 1));
+  uint32_t *dying = mp_xmalloc(sizeof(uint32_t) * (size_t)m);
   int n_dying = by_death(p, seq, m, dying), dead = 0;
   for (int k = 0; k < m; k++) {
     int i = seq[k];
