@@ -124,25 +124,13 @@ typedef struct rule_state {
   mp_ls_rule rule;
   mp_sim s;
   int *pos;      /* file position */
-  int64_t *a, *w, *f;
+  const int64_t *a, *w; /* s's own and ws */
+  int64_t *f;
   int *slot;     /* leaf of each node in the tree */
   int64_t *aw;   /* lpmf: a + w of the node at each leaf */
   int64_t *aw64; /* lpmf: aw of every 64th leaf (a small index into aw) */
   mp_minseg t;
 } rule_state;
-
-static void own_bytes(const mp_graph *g, int v, int64_t *a, int64_t *dead) {
-  const mp_node *nd = &g->nodes[v];
-  *a = *dead = 0;
-  for (int k = 0; k < nd->n_out; k++) {
-    int b = g->root_of[v][k];
-    if (b < 0) continue;
-    const mp_buffer *bb = &g->bufs[b];
-    if (bb->owner != v || bb->out != k || bb->kind != MP_BUF_TENSOR || bb->born_at_start) continue;
-    *a += bb->size;
-    if (bb->n_readers == 0 && !bb->graph_output) *dead += bb->size;
-  }
-}
 
 static void rs_put(rule_state *st, int v) {
   int64_t af = st->a[v] - st->f[v];
@@ -158,17 +146,14 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   st->rule = rule;
   mp_sim_init(&st->s, g);
   st->pos = file_pos(g);
-  st->a = mp_xmalloc(sizeof(int64_t) * nz);
-  st->w = mp_xmalloc(sizeof(int64_t) * nz);
+  st->a = st->s.own;
+  st->w = st->s.ws;
   st->f = mp_xmalloc(sizeof(int64_t) * nz);
   st->slot = mp_xmalloc(sizeof(int) * nz);
   st->aw = mp_xmalloc(sizeof(int64_t) * nz);
   st->aw64 = mp_xmalloc(sizeof(int64_t) * (nz / 64 + 1));
-  for (int v = 0; v < n; v++) {
-    own_bytes(g, v, &st->a[v], &st->f[v]);
-    st->w[v] = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
-    st->slot[v] = v;
-  }
+  memcpy(st->f, st->s.own_dead, sizeof(int64_t) * nz);
+  for (int v = 0; v < n; v++) st->slot[v] = v;
   for (int b = 0; b < g->n_buf; b++) /* buffers whose only reader frees them */
     if (g->bufs[b].n_readers == 1 && !g->bufs[b].graph_output) st->f[g->bufs[b].readers[0]] += g->bufs[b].size;
   /* leaves: greedy by file position, lpmf by (a + w, file position) */
@@ -194,7 +179,7 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
 static void rs_destroy(rule_state *st) {
   mp_sim_destroy(&st->s);
   mp_minseg_destroy(&st->t);
-  void *owned[] = {st->pos, st->a, st->w, st->f, st->slot, st->aw, st->aw64};
+  void *owned[] = {st->pos, st->f, st->slot, st->aw, st->aw64};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
 }
 

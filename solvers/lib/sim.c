@@ -5,12 +5,32 @@
 
 #include "lib/sim.h"
 
+/* The bytes node v's own tensors allocate (*a) and of those nobody reads
+ * (*dead): its outputs that are roots of buffers it owns, not born at the
+ * start. */
+static void own_bytes(const mp_graph *g, int v, int64_t *a, int64_t *dead) {
+  const mp_node *nd = &g->nodes[v];
+  *a = *dead = 0;
+  for (int k = 0; k < nd->n_out; k++) {
+    int b = g->root_of[v][k];
+    if (b < 0) continue;
+    const mp_buffer *bb = &g->bufs[b];
+    if (bb->owner != v || bb->out != k || bb->kind != MP_BUF_TENSOR || bb->born_at_start) continue;
+    *a += bb->size;
+    if (bb->n_readers == 0 && !bb->graph_output) *dead += bb->size;
+  }
+}
+
 void mp_sim_init(mp_sim *s, const mp_graph *g) {
   memset(s, 0, sizeof *s);
   s->g = g;
+  size_t nz = (size_t)(g->n ? g->n : 1);
   s->remaining = mp_xmalloc(sizeof(int) * (size_t)(g->n_buf ? g->n_buf : 1));
-  s->missing = mp_xmalloc(sizeof(int) * (size_t)(g->n ? g->n : 1));
-  s->done = mp_xcalloc((size_t)(g->n ? g->n : 1), sizeof(bool));
+  s->missing = mp_xmalloc(sizeof(int) * nz);
+  s->done = mp_xcalloc(nz, sizeof(bool));
+  s->own = mp_xmalloc(sizeof(int64_t) * nz);
+  s->own_dead = mp_xmalloc(sizeof(int64_t) * nz);
+  s->ws = mp_xmalloc(sizeof(int64_t) * nz);
   for (int b = 0; b < g->n_buf; b++) {
     const mp_buffer *bb = &g->bufs[b];
     s->remaining[b] = bb->n_readers;
@@ -19,52 +39,35 @@ void mp_sim_init(mp_sim *s, const mp_graph *g) {
       if (bb->n_readers == 0 && !bb->graph_output) s->dead_inputs += bb->size;
     }
   }
-  for (int v = 0; v < g->n; v++) s->missing[v] = g->n_pred[v];
+  for (int v = 0; v < g->n; v++) {
+    s->missing[v] = g->n_pred[v];
+    own_bytes(g, v, &s->own[v], &s->own_dead[v]);
+    s->ws[v] = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
+  }
 }
 
 void mp_sim_destroy(mp_sim *s) {
   free(s->remaining);
   free(s->missing);
   free(s->done);
+  free(s->own);
+  free(s->own_dead);
+  free(s->ws);
   memset(s, 0, sizeof *s);
-}
-
-void mp_sim_copy(mp_sim *dst, const mp_sim *src) {
-  const mp_graph *g = src->g;
-  int *r = dst->remaining, *m = dst->missing;
-  bool *d = dst->done;
-  *dst = *src;
-  dst->remaining = r;
-  dst->missing = m;
-  dst->done = d;
-  memcpy(r, src->remaining, sizeof(int) * (size_t)g->n_buf);
-  memcpy(m, src->missing, sizeof(int) * (size_t)g->n);
-  memcpy(d, src->done, sizeof(bool) * (size_t)g->n);
 }
 
 /* Bytes a step of v allocates (its own new tensors and workspace) and frees
  * after it (last reads, dead values, dead inputs after the first step). */
 static void step_delta(const mp_sim *s, int v, int64_t *alloc, int64_t *ws, int64_t *freed) {
   const mp_graph *g = s->g;
-  const mp_node *nd = &g->nodes[v];
-  int64_t a = 0, f = 0;
-  for (int k = 0; k < nd->n_out; k++) {
-    int b = g->root_of[v][k];
-    if (b < 0) continue;
-    const mp_buffer *bb = &g->bufs[b];
-    if (bb->owner != v || bb->out != k || bb->kind != MP_BUF_TENSOR) continue;
-    if (!bb->born_at_start) {
-      a += bb->size;
-      if (bb->n_readers == 0 && !bb->graph_output) f += bb->size; /* dead value */
-    }
-  }
+  int64_t f = s->own_dead[v];
   for (int i = 0; i < g->n_reads[v]; i++) {
     int b = g->reads[v][i];
     if (s->remaining[b] == 1 && !g->bufs[b].graph_output) f += g->bufs[b].size;
   }
   if (s->steps == 0) f += s->dead_inputs;
-  *alloc = a;
-  *ws = g->ws_buf[v] >= 0 ? g->bufs[g->ws_buf[v]].size : 0;
+  *alloc = s->own[v];
+  *ws = s->ws[v];
   *freed = f;
 }
 
