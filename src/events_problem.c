@@ -103,10 +103,13 @@ void mp_events_problem(const mp_graph *g, const mp_events *p, int64_t align, mp_
     const span *x = &s.a[i];
     prob->items[i] = (mp_item){g->bufs[x->r.buf].size, x->lo, x->hi, align < 1 ? 1 : align, -1};
     mp_buffer_key(g, x->r.buf, key, sizeof key);
-    if (i > 0 && s.a[i - 1].r.buf == x->r.buf)
-      snprintf(id, sizeof id, "%s@%d", key, x->r.made);
-    else
-      snprintf(id, sizeof id, "%s", key);
+    size_t n = strlen(key); /* "key" or "key@made" (below 80 bytes) */
+    memcpy(id, key, n);
+    if (i > 0 && s.a[i - 1].r.buf == x->r.buf) {
+      id[n] = '@';
+      n = (size_t)(mp_put_decimal(id + n + 1, x->r.made) - id);
+    }
+    id[n] = 0;
     prob->ids[i] = mp_xstrdup(id);
   }
   if (res) {

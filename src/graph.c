@@ -799,10 +799,20 @@ int mp_order_check(const mp_graph *g, const int *order, mp_error *err) {
 
 void mp_buffer_key(const mp_graph *g, int b, char *out, size_t cap) {
   const mp_buffer *bb = &g->bufs[b];
-  if (bb->kind == MP_BUF_WORKSPACE)
-    snprintf(out, cap, "ws:%d", bb->owner);
-  else if (g->nodes[bb->owner].n_out > 1)
-    snprintf(out, cap, "%d:%d", bb->owner, bb->out);
-  else
-    snprintf(out, cap, "%d", bb->owner);
+  char k[48], *p = k; /* at most "ws:" or "N:" and two ints: 26 chars */
+  if (bb->kind == MP_BUF_WORKSPACE) {
+    memcpy(p, "ws:", 3);
+    p = mp_put_decimal(p + 3, bb->owner);
+  } else {
+    p = mp_put_decimal(p, bb->owner);
+    if (g->nodes[bb->owner].n_out > 1) {
+      *p++ = ':';
+      p = mp_put_decimal(p, bb->out);
+    }
+  }
+  size_t n = (size_t)(p - k);
+  if (cap == 0) return;
+  if (n >= cap) n = cap - 1; /* cut as snprintf would; callers give 48 */
+  memcpy(out, k, n);
+  out[n] = 0;
 }

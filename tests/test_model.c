@@ -583,6 +583,36 @@ START_TEST(late_graph_input) {
 }
 END_TEST
 
+/* The keys and decimals the plan writer writes by hand: what snprintf's
+ * %lld writes, and mp_buffer_key's keys cut to a short buffer as snprintf
+ * would cut them. */
+START_TEST(decimal_and_keys) {
+  int64_t v[] = {0, 7, -7, 9, 10, 99, 100, 123456789, -1000000, INT32_MAX, INT32_MIN,
+                 INT64_MAX, INT64_MIN, INT64_MIN + 1};
+  for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
+    char want[32], got[32];
+    snprintf(want, sizeof want, "%lld", (long long)v[i]);
+    *mp_put_decimal(got, v[i]) = 0;
+    ck_assert_str_eq(got, want);
+  }
+  /* node 1 has two outputs, node 0 a workspace */
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":8,\"inputs\":[],\"workspace\":4},"
+                         "{\"id\":1,\"outputs\":[8,8],\"inputs\":[0]},"
+                         "{\"id\":2,\"size\":1,\"inputs\":[[1,1],[1,0]]}]}");
+  int b = buf_of(g, "1:1"), w = buf_of(g, "ws:0");
+  ck_assert_int_ge(buf_of(g, "1:0"), 0);
+  char k[8];
+  mp_buffer_key(g, b, k, 3);
+  ck_assert_str_eq(k, "1:");
+  mp_buffer_key(g, b, k, 1);
+  ck_assert_str_eq(k, "");
+  mp_buffer_key(g, w, k, sizeof k);
+  ck_assert_str_eq(k, "ws:0");
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 START_TEST(workspace) {
   /* b needs 1000 bytes of scratch while it runs: ws:1 [1,1].
    * a [0,1], b [1,2], c [2,2].  M = 100, 1200, 110; peak 1200; sum 1210;
@@ -1102,6 +1132,7 @@ Suite *suite_model(void) {
   tcase_add_test(tc, multi_output_dead_value);
   tcase_add_test(tc, late_graph_input);
   tcase_add_test(tc, workspace);
+  tcase_add_test(tc, decimal_and_keys);
   tcase_add_test(tc, param_view);
   tcase_add_test(tc, output_node_vs_sinks);
   tcase_add_test(tc, empty_graph);
