@@ -71,6 +71,7 @@ static void *baseline_thread(void *arg) {
   run_baseline_job *j = arg;
   j->rc = mp_baseline_compute_cancel(j->in, j->align, j->time_limit, BESIDE_THREADS, &j->cancel,
                                      &j->b, &j->err);
+  mp_busy_thread_ends(); /* its core is free for the stages' threads */
   return NULL;
 }
 

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,12 @@ double mp_now(void) {
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
+
+static atomic_uint busy_ended;
+
+unsigned mp_busy_threads_ended(void) { return atomic_load_explicit(&busy_ended, memory_order_relaxed); }
+
+void mp_busy_thread_ends(void) { atomic_fetch_add_explicit(&busy_ended, 1, memory_order_relaxed); }
 
 /* Where a cut at byte i of s may fall: not inside a UTF-8 character. */
 static size_t char_start(const char *s, size_t i) {

@@ -53,6 +53,12 @@ int mp_list_split(const char *what, const char *list, char ***items, int *n, mp_
 void mp_list_free(char **items, int n);
 
 double mp_now(void);     /* monotonic seconds */
+/* The busy threads of this process that ended (a run's baseline beside its
+ * stages, run_baseline.c): a thread that went alone for want of a free core
+ * (the packer's pace, pack_batch.c) looks again when the count moves.  A
+ * hint for speed only: no figure or plan depends on it. */
+unsigned mp_busy_threads_ended(void);
+void mp_busy_thread_ends(void);
 /* Tests: mp_now on the calling thread returns fn() instead of the
  * monotonic clock (NULL: the clock again), so a test can make a deadline
  * pass at a chosen clock reading whatever the machine's speed.  Other

@@ -72,13 +72,17 @@ START_TEST(baseline_thread_only_when_needed) {
   mp_instance in = {g, NULL};
   mp_result r, one;
   mp_run_spec spec = {.seed = 1};
+  unsigned ended = mp_busy_threads_ended();
   run_watched(&in, &spec, &r);
   ck_assert_msg(threads_at_entry == threads_before + 1, "the stage saw %d threads, %d before the run",
                 threads_at_entry, threads_before);
   ck_assert(r.has_baseline);
+  /* the packer's pace hears that the baseline's thread ended, once */
+  ck_assert_uint_eq(mp_busy_threads_ended(), ended + 1);
   mp_run_spec s1 = {.seed = 1, .threads = 1};
   run_watched(&in, &s1, &one);
   ck_assert_int_eq(threads_at_entry, threads_before);
+  ck_assert_uint_eq(mp_busy_threads_ended(), ended + 1);
   ck_assert(one.has_baseline && one.fig.given_arena == r.fig.given_arena);
   ck_assert(one.fig.reduction_vs_given == r.fig.reduction_vs_given);
   mp_result_destroy(&one);
