@@ -40,14 +40,55 @@ typedef struct ev {
 } ev;
 
 /* e[0..ne) (made in order of item index) sorted by (t, kind, size
- * descending, index): stable radix sorts by the keys from the last to the
- * first. */
-static uint64_t event_key(const void *rec, int pass) {
-  const ev *e = rec;
-  return pass == 0 ? mp_radix_key(-e->size) : pass == 1 ? (uint64_t)e->kind : mp_radix_key(e->t);
+ * descending, index): one radix sort by t of (key, position) pairs,
+ * stable, so each run of equal t is in order of index; then each run by
+ * (kind, size descending), stably.  Runs are mostly a few events (a node's
+ * outputs and the last reads of its step), so the records are read in order
+ * instead of gathered at random by three stable passes over them. */
+static bool run_before(const ev *a, const ev *b) {
+  return a->kind != b->kind ? a->kind < b->kind : a->size > b->size;
 }
 
-static void sort_events(ev *e, int ne) { mp_radix_sort_records(e, sizeof *e, (size_t)ne, 3, event_key); }
+static int cmp_run(const void *x, const void *y) {
+  const ev *a = x, *b = y;
+  if (run_before(a, b)) return -1;
+  if (run_before(b, a)) return 1;
+  return (a->i > b->i) - (a->i < b->i);
+}
+
+static void sort_run(ev *e, int n) {
+  if (n > 16) { /* with the index last the order is total: qsort is stable here */
+    qsort(e, (size_t)n, sizeof *e, cmp_run);
+    return;
+  }
+  for (int k = 1; k < n; k++) {
+    ev x = e[k];
+    int j = k - 1;
+    for (; j >= 0 && run_before(&x, &e[j]); j--) e[j + 1] = e[j];
+    e[j + 1] = x;
+  }
+}
+
+static void sort_events(ev *e, int ne) {
+  if (ne < 2) return;
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * (size_t)ne);
+  uint32_t *pos = mp_xmalloc(sizeof(uint32_t) * (size_t)ne);
+  for (int k = 0; k < ne; k++) {
+    key[k] = mp_radix_key(e[k].t);
+    pos[k] = (uint32_t)k;
+  }
+  mp_radix_sort(key, pos, (size_t)ne);
+  ev *out = mp_xmalloc(sizeof(ev) * (size_t)ne);
+  for (int k = 0; k < ne; k++) out[k] = e[pos[k]];
+  for (int k = 0, j; k < ne; k = j) {
+    for (j = k + 1; j < ne && key[j] == key[k]; j++) {}
+    if (j - k > 1) sort_run(out + k, j - k);
+  }
+  memcpy(e, out, sizeof(ev) * (size_t)ne);
+  free(out);
+  free(key);
+  free(pos);
+}
 
 typedef struct block {
   int64_t off, cls;

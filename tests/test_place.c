@@ -124,6 +124,34 @@ START_TEST(ilp_single_value_range) {
 }
 END_TEST
 
+/* pool frees the buffers dying at one step largest first (ties: index), so
+ * the block a birth reuses is the smallest's, the last freed: with 20 of
+ * them dying together (the sort's long-run path) and with 2, the newborn
+ * takes the block of the smallest one that died, not of the last by index. */
+START_TEST(pool_frees_largest_first) {
+  for (int many = 0; many < 2; many++) {
+    int dying = many ? 20 : 2, n = dying + 1;
+    mp_problem p;
+    memset(&p, 0, sizeof p);
+    p.n = n;
+    p.items = mp_xcalloc((size_t)n, sizeof(mp_item));
+    p.t_begin = 0;
+    p.t_end = 4;
+    for (int i = 0; i < dying; i++) /* sizes 300, 301, ...: one 1 KiB class */
+      p.items[i] = (mp_item){300 + i, 0, 2, 1, -1};
+    p.items[dying] = (mp_item){299, 2, 3, 1, -1};
+    mp_result a;
+    ck_assert_int_eq(tl_run_fixed(&p, "pool", 1, 10.0, 0, NULL, &a), 0);
+    /* born largest first: item dying-1 at 0, item 0 (the smallest) last */
+    ck_assert_int_eq(a.offsets[dying - 1], 0);
+    ck_assert_int_eq(a.offsets[0], 1024 * (dying - 1));
+    ck_assert_int_eq(a.offsets[dying], a.offsets[0]);
+    mp_result_destroy(&a);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
 START_TEST(minimalloc_example) {
   mp_problem p;
   mp_error err;
@@ -450,6 +478,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, placers_on_random_fixed);
   tcase_add_test(tc, placers_on_random_graphs);
   tcase_add_test(tc, minimalloc_example);
+  tcase_add_test(tc, pool_frees_largest_first);
   tcase_add_test(tc, exact_zero_slack);
   tcase_add_test(tc, exact_infeasible_proof);
   tcase_add_test(tc, exact_agrees_with_ilp);
