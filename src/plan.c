@@ -259,8 +259,13 @@ int64_t mp_arena(const mp_problem *p, const int64_t *off) {
 
 void mp_evaluate(const mp_problem *p, const int64_t *off, int64_t lower_bound,
                  int64_t given_arena, mp_figures *f) {
+  mp_evaluate_at(p, off, mp_live_peak(p), lower_bound, given_arena, f);
+}
+
+void mp_evaluate_at(const mp_problem *p, const int64_t *off, int64_t live_peak,
+                    int64_t lower_bound, int64_t given_arena, mp_figures *f) {
   memset(f, 0, sizeof *f);
-  f->live_peak = mp_live_peak(p);
+  f->live_peak = live_peak;
   f->arena = mp_arena(p, off);
   f->sum_sizes = mp_sum_sizes(p);
   f->lower_bound = lower_bound;

@@ -48,6 +48,9 @@ int mp_verify_offsets(const mp_problem *p, const int64_t *offsets,
  * the ratios that depend on them are derived here. */
 void mp_evaluate(const mp_problem *p, const int64_t *offsets,
                  int64_t lower_bound, int64_t given_arena, mp_figures *f);
+/* The same with the live peak the caller computed (mp_live_peak(p)). */
+void mp_evaluate_at(const mp_problem *p, const int64_t *offsets, int64_t live_peak,
+                    int64_t lower_bound, int64_t given_arena, mp_figures *f);
 
 int64_t mp_arena(const mp_problem *p, const int64_t *offsets);
 

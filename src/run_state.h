@@ -41,6 +41,10 @@ typedef struct run_state {
   bool timed_out[MP_N_STAGE_KINDS];
   bool placed;            /* a placer returned offsets: they start the next */
   bool plan_valid;        /* r->offsets verified against r->prob */
+  /* the live peak of r->prob once the stages are over (the verdict reads
+   * it up to three times: a sweep of 10^6 items each) */
+  int64_t prob_live;
+  bool prob_live_known;
   const mp_stage_result *claim; /* a placer said nothing fits: the chain stops */
   const mp_solver *failed;      /* the stage that failed */
   mp_stage_kind failed_kind;

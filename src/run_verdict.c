@@ -12,6 +12,14 @@
 
 static int64_t max64(int64_t a, int64_t b) { return a > b ? a : b; }
 
+/* mp_live_peak(&r->prob), computed once: the stages are over, so r->prob
+ * no longer changes. */
+static int64_t prob_live(run_state *s) {
+  if (!s->prob_live_known) s->prob_live = mp_live_peak(&s->r->prob);
+  s->prob_live_known = true;
+  return s->prob_live;
+}
+
 static mp_status order_status(const run_state *s, int64_t live) {
   if (!s->order_searched) return MP_FIXED;
   if (live <= s->order_bound) return MP_OPTIMAL;
@@ -19,10 +27,10 @@ static mp_status order_status(const run_state *s, int64_t live) {
 }
 
 /* The section-1 live peak of the order (the order_status's measure). */
-static int64_t order_live(const run_state *s) {
+static int64_t order_live(run_state *s) {
   const mp_result *r = s->r;
   if (r->remat.known) return r->remat.order_peak;
-  return r->order && !r->remat.has_plan ? mp_live_peak(&r->prob) : mp_order_peak(s->in->g, r->order);
+  return r->order && !r->remat.has_plan ? prob_live(s) : mp_order_peak(s->in->g, r->order);
 }
 
 /* A bound on the live peak of every plan the command could choose (DESIGN
@@ -31,8 +39,8 @@ static int64_t order_live(const run_state *s) {
  * live peak when the order was not searched (the command could choose no
  * other; it is at least every scheduling bound), else the best scheduling
  * bound. */
-static int64_t lower_bound(const run_state *s) {
-  if (!s->in->g) return mp_live_peak(&s->r->prob);
+static int64_t lower_bound(run_state *s) {
+  if (!s->in->g) return prob_live(s);
   if (s->r->has_remat) return mp_events_floor(s->in->g);
   if (!s->order_searched && s->r->order) return mp_order_peak(s->in->g, s->r->order);
   return s->order_bound;
@@ -49,7 +57,7 @@ static void evaluate(run_state *s) {
   mp_result *r = s->r;
   mp_baseline b = {0, 0};
   bool has_b = !s->spec->no_baseline && run_baseline_for(s, &b);
-  mp_evaluate(&r->prob, r->offsets, r->fig.lower_bound, has_b ? b.arena : 0, &r->fig);
+  mp_evaluate_at(&r->prob, r->offsets, prob_live(s), r->fig.lower_bound, has_b ? b.arena : 0, &r->fig);
   r->has_figures = true;
   r->has_baseline = has_b;
 }
@@ -154,7 +162,7 @@ static bool plan_proven(const run_state *s, int64_t arena, int64_t place_lb) {
 /* Statuses from what the harness checked, never from a solver's word. */
 mp_err run_verdict(run_state *s) {
   mp_result *r = s->r;
-  int64_t cap = s->spec->capacity, live = mp_live_peak(&r->prob);
+  int64_t cap = s->spec->capacity, live = prob_live(s);
   int64_t arena = s->plan_valid ? mp_arena(&r->prob, r->offsets) : -1;
   int64_t place_lb = max64(live, s->place_bound); /* every placement of these lifetimes */
   bool fits = s->plan_valid && (cap == 0 || arena <= cap);
