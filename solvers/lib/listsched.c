@@ -108,7 +108,7 @@ static bool rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
 /* The deterministic greedy and lpmf rules without the scan.  A ready node's
  * key depends on the state only through f(v), the bytes its step frees, and
  * on live and the peak, which are the same for every candidate:
- *   a = its new tensors, w = its workspace (fixed), f = its dead outputs
+ *   a = its new tensors, w = its workspace (fixed: the sim's own and ws), f = its dead outputs
  *   (fixed) + the buffers it reads as their last reader (grows as readers
  *   run; the dead graph inputs freed after step 0 add the same to all);
  *   greedy: after = live + a - f, during = live + a + w: key (a - f, a + w,
@@ -124,8 +124,7 @@ typedef struct rule_state {
   mp_ls_rule rule;
   mp_sim s;
   int *pos;      /* file position */
-  const int64_t *a, *w; /* s's own and ws */
-  int64_t *f;
+  int64_t *f;    /* s.own_dead, plus the reads each node now frees as their last reader */
   int *slot;     /* leaf of each node in the tree */
   int64_t *aw;   /* lpmf: a + w of the node at each leaf */
   int64_t *aw64; /* lpmf: aw of every 64th leaf (a small index into aw) */
@@ -133,8 +132,8 @@ typedef struct rule_state {
 } rule_state;
 
 static void rs_put(rule_state *st, int v) {
-  int64_t af = st->a[v] - st->f[v];
-  mp_mskey k = st->rule == MP_LS_GREEDY ? (mp_mskey){{af, st->a[v] + st->w[v], st->pos[v]}, v}
+  int64_t af = st->s.own[v] - st->f[v];
+  mp_mskey k = st->rule == MP_LS_GREEDY ? (mp_mskey){{af, st->s.own[v] + st->s.ws[v], st->pos[v]}, v}
                                         : (mp_mskey){{af, st->pos[v], 0}, v};
   mp_minseg_set(&st->t, st->slot[v], k);
 }
@@ -146,8 +145,6 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   st->rule = rule;
   mp_sim_init(&st->s, g);
   st->pos = file_pos(g);
-  st->a = st->s.own;
-  st->w = st->s.ws;
   st->f = mp_xmalloc(sizeof(int64_t) * nz);
   st->slot = mp_xmalloc(sizeof(int) * nz);
   st->aw = mp_xmalloc(sizeof(int64_t) * nz);
@@ -161,12 +158,12 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
   for (int k = 0; k < n; k++) {
     by[k] = (uint32_t)g->given[k];
-    key[k] = mp_radix_key(st->a[by[k]] + st->w[by[k]]);
+    key[k] = mp_radix_key(st->s.own[by[k]] + st->s.ws[by[k]]);
   }
   if (rule != MP_LS_GREEDY) mp_radix_sort(key, by, (size_t)n);
   for (int k = 0; k < n; k++) {
     st->slot[by[k]] = k;
-    st->aw[k] = st->a[by[k]] + st->w[by[k]];
+    st->aw[k] = st->s.own[by[k]] + st->s.ws[by[k]];
     if (k % 64 == 0) st->aw64[k / 64] = st->aw[k];
   }
   free(by);
