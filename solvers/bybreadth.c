@@ -54,7 +54,7 @@
 
 #include "lib/interfere.h"
 #include "lib/pack.h"
-#include "lib/treap.h"
+#include "lib/oset.h"
 #include "solver.h"
 
 /* What a tree lookup in slot_free costs in steps of the slot search (one a
@@ -198,7 +198,7 @@ typedef struct slots {
   int64_t *first, *last; /* per slot: its members' span [first, last) */
   int *count;            /* per slot: its members */
   int *ord;              /* the slots by (size, index) ascending */
-  mp_treap members;      /* keys (slot, lo), value hi: disjoint per slot */
+  mp_oset members;       /* keys (slot, lo), value hi: disjoint per slot */
   int64_t steps;         /* slots tested or moved in ord: the work, against max_steps */
 } slots;
 
@@ -212,7 +212,7 @@ static void slots_init(slots *S, int cap) {
   S->last = mp_xmalloc(sizeof(int64_t) * cz);
   S->ord = mp_xmalloc(sizeof(int) * cz);
   S->count = mp_xmalloc(sizeof(int) * cz);
-  mp_treap_init(&S->members);
+  mp_oset_init(&S->members);
 }
 
 static void slots_destroy(slots *S) {
@@ -222,7 +222,7 @@ static void slots_destroy(slots *S) {
   free(S->last);
   free(S->ord);
   free(S->count);
-  mp_treap_destroy(&S->members);
+  mp_oset_destroy(&S->members);
 }
 
 /* Does slot s hold nothing live over [lo, hi)?  Outside its span, yes;
@@ -234,8 +234,9 @@ static bool slot_free(slots *S, int s, int64_t lo, int64_t hi) {
   if (hi <= S->first[s] || lo >= S->last[s]) return true;
   if (S->count[s] == 1) return false;
   S->steps += MP_LOOKUP_STEPS - 1;
-  int nd = mp_treap_below(&S->members, (mp_treap_key){s, hi});
-  return mp_treap_at(&S->members, nd)->val <= lo; /* s's, as first[s] < hi */
+  mp_oset_entry x;
+  mp_oset_below(&S->members, (mp_oset_key){s, hi}, &x);
+  return x.val <= lo; /* s's, as first[s] < hi */
 }
 
 /* Can slot s take an item over [lo, hi) with alignment a? */
@@ -307,7 +308,7 @@ static int assign(slots *S, const mp_item *it) {
     if (it->hi > S->last[s]) S->last[s] = it->hi;
     S->count[s]++;
   }
-  mp_treap_insert(&S->members, (mp_treap_key){s, it->lo}, it->hi);
+  mp_oset_insert(&S->members, (mp_oset_key){s, it->lo}, it->hi);
   return s;
 }
 

@@ -19,7 +19,7 @@
  * at about 57 bytes per edge while building it.  So the edges are counted
  * first (lib/interfere.h, O(n log n)) and a graph over max_edges is refused;
  * the size-aware colouring needs no graph (a slot's members are disjoint
- * lifetimes, kept in a treap); then a sweep over the lifetimes lists the
+ * lifetimes, kept in an ordered set); then a sweep over the lifetimes lists the
  * edges for igraph in O(n log n + E).  The size-aware plan is the one kept
  * when the time limit has passed (also on entry, after an order search
  * that used it all): the limit is checked while the edges are listed,
@@ -34,7 +34,7 @@
 #include "igraph_util.h"
 #include "lib/interfere.h"
 #include "lib/pack.h"
-#include "lib/treap.h"
+#include "lib/oset.h"
 #include "solver.h"
 
 /* Peak bytes per edge while igraph builds the graph: the slope of peak RSS
@@ -149,11 +149,10 @@ static void cvert_destroy(cvert *V) {
 /* Is slot s free over [lo, hi)?  The members of a slot (keys (slot, lo),
  * value hi) are disjoint, so only the last one born before hi can meet
  * [lo, hi). */
-static bool slot_free(const mp_treap *members, int s, int64_t lo, int64_t hi) {
-  int nd = mp_treap_below(members, (mp_treap_key){s, hi});
-  if (nd < 0) return true;
-  const mp_treap_node *x = mp_treap_at(members, nd);
-  return x->key.a != s || x->val <= lo;
+static bool slot_free(const mp_oset *members, int s, int64_t lo, int64_t hi) {
+  mp_oset_entry x;
+  if (!mp_oset_below(members, (mp_oset_key){s, hi}, &x)) return true;
+  return x.key.a != s || x.val <= lo;
 }
 
 /* The smallest free slot (ties: the lowest index), or -1.  Slots open in
@@ -163,7 +162,7 @@ static bool slot_free(const mp_treap *members, int s, int64_t lo, int64_t hi) {
  * least one buffer live with [lo, hi): O(degree log n) per buffer where
  * marking every neighbour's slot and scanning all slots took
  * O(degree + colours) and the whole graph. */
-static int smallest_free(const mp_treap *members, const int *first, int ncol, int64_t lo, int64_t hi) {
+static int smallest_free(const mp_oset *members, const int *first, int ncol, int64_t lo, int64_t hi) {
   int s = ncol - 1;
   while (s >= 0 && !slot_free(members, s, lo, hi)) s--;
   if (s < 0) return -1;
@@ -179,8 +178,8 @@ static int size_aware_colours(const cvert *V, const mp_problem *p, int *col) {
   size_t nz = (size_t)(p->n ? p->n : 1);
   int *seq = mp_xmalloc(sizeof(int) * nz), *first = mp_xmalloc(sizeof(int) * nz);
   int64_t *ssize = mp_xmalloc(sizeof(int64_t) * nz);
-  mp_treap members;
-  mp_treap_init(&members);
+  mp_oset members;
+  mp_oset_init(&members);
   for (int v = 0; v < V->nv; v++) seq[v] = V->item_of[v];
   qsort_r(seq, (size_t)V->nv, sizeof *seq, cmp_size, (void *)p);
   int ncol = 0;
@@ -194,9 +193,9 @@ static int size_aware_colours(const cvert *V, const mp_problem *p, int *col) {
       first[pick] = pick > 0 && ssize[pick - 1] == ssize[pick] ? first[pick - 1] : pick;
     }
     col[seq[k]] = pick;
-    mp_treap_insert(&members, (mp_treap_key){pick, it->lo}, it->hi);
+    mp_oset_insert(&members, (mp_oset_key){pick, it->lo}, it->hi);
   }
-  mp_treap_destroy(&members);
+  mp_oset_destroy(&members);
   free(seq);
   free(ssize);
   free(first);

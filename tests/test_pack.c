@@ -3,7 +3,7 @@
  * the offsets of the direct method (mp_pack_one over every placed item)
  * on random problems with pins (overlapping ones too), alignments, empty
  * and zero-size items, inverted lifetimes, partial and repeated sequences;
- * the gap choice against its definition; the treap against a sorted array;
+ * the gap choice against its definition; the ordered set against a sorted array;
  * the deadline of mp_pack_until and of the incumbent; the placement lower
  * bound against its definition and against brute-force optima. */
 #include <stdlib.h>
@@ -13,7 +13,7 @@
 #include "lib/pack.h"
 #include "lib/pack_fit.h"
 #include "lib/sweep.h"
-#include "lib/treap.h"
+#include "lib/oset.h"
 #include "testlib.h"
 
 static void degenerate_direct(const mp_problem *p, int64_t *off) {
@@ -350,59 +350,84 @@ START_TEST(fit_spans_noted_equals_direct) {
 }
 END_TEST
 
-/* The treap against a sorted array of keys with values. */
-START_TEST(treap_equals_array) {
-  mp_rng r;
-  mp_rng_seed(&r, 9);
-  enum { CAP = 300 };
-  mp_treap_key key[CAP];
-  int64_t val[CAP];
-  for (int t = 0; t < tl_trials(40); t++) {
-    mp_treap tr;
-    mp_treap_init(&tr);
+/* The ordered set against a sorted array of keys with values: one run over
+ * a narrow key range (200 keys, most present: inserts and erases next to
+ * each other in one leaf or two), one over a wide one that grows the tree
+ * to three levels of inner nodes and shrinks it again (splits, merges and
+ * evened-out siblings at every level). */
+static int cmp_oset_key(mp_oset_key x, mp_oset_key y) {
+  return x.a != y.a ? (x.a > y.a) - (x.a < y.a) : (x.b > y.b) - (x.b < y.b);
+}
+
+static void oset_run(mp_rng *r, int trials, int steps, int64_t span, int cap, int *max_height) {
+  mp_oset_key *key = malloc(sizeof *key * (size_t)cap);
+  int64_t *val = malloc(sizeof *val * (size_t)cap);
+  for (int t = 0; t < trials; t++) {
+    mp_oset tr;
+    mp_oset_init(&tr);
     int n = 0;
-    for (int step = 0; step < 2000; step++) {
-      mp_treap_key k = {(int64_t)mp_rng_below(&r, 50) - 25, (int64_t)mp_rng_below(&r, 4)};
-      int at = 0;
-      while (at < n && (key[at].a < k.a || (key[at].a == k.a && key[at].b < k.b))) at++;
-      bool present = at < n && key[at].a == k.a && key[at].b == k.b;
-      if (present && mp_rng_below(&r, 2)) {
-        ck_assert(mp_treap_erase(&tr, k));
+    for (int step = 0; step < steps; step++) {
+      /* grow for the first half, shrink in the second */
+      bool grow = step < steps / 2 ? mp_rng_below(r, 8) != 0 : mp_rng_below(r, 8) == 0;
+      mp_oset_key k = {(int64_t)mp_rng_below(r, (uint64_t)span) - span / 2, (int64_t)mp_rng_below(r, 4)};
+      if (!grow && n > 0) k = key[mp_rng_below(r, (uint64_t)n)];
+      int at = 0, hi = n;
+      while (at < hi) {
+        int m = (at + hi) / 2;
+        if (cmp_oset_key(key[m], k) < 0) at = m + 1; else hi = m;
+      }
+      bool present = at < n && cmp_oset_key(key[at], k) == 0;
+      if (present && !grow) {
+        ck_assert(mp_oset_erase(&tr, k));
         memmove(key + at, key + at + 1, sizeof *key * (size_t)(n - at - 1));
         memmove(val + at, val + at + 1, sizeof *val * (size_t)(n - at - 1));
         n--;
-      } else if (!present && n < CAP) {
-        int64_t v = (int64_t)mp_rng_below(&r, 100);
-        mp_treap_insert(&tr, k, v);
+      } else if (!present && n < cap) {
+        int64_t v = (int64_t)mp_rng_below(r, 100);
+        mp_oset_insert(&tr, k, v);
         memmove(key + at + 1, key + at, sizeof *key * (size_t)(n - at));
         memmove(val + at + 1, val + at, sizeof *val * (size_t)(n - at));
         key[at] = k;
         val[at] = v;
         n++;
       } else if (!present) {
-        ck_assert(!mp_treap_erase(&tr, k));
+        ck_assert(!mp_oset_erase(&tr, k));
       }
       ck_assert_int_eq(tr.size, n);
+      if (tr.height > *max_height) *max_height = tr.height;
       /* ceil, below and ceil_val at a random probe */
-      mp_treap_key q = {(int64_t)mp_rng_below(&r, 54) - 27, (int64_t)mp_rng_below(&r, 5)};
-      int64_t v = (int64_t)mp_rng_below(&r, 110);
-      int ce = -1, be = -1, cv = -1;
-      for (int i = 0; i < n; i++) {
-        bool ge = key[i].a > q.a || (key[i].a == q.a && key[i].b >= q.b);
-        if (ge && ce < 0) ce = i;
-        if (!ge) be = i;
-        if (ge && val[i] >= v && cv < 0) cv = i;
+      mp_oset_key q = {(int64_t)mp_rng_below(r, (uint64_t)span + 4) - span / 2 - 2, (int64_t)mp_rng_below(r, 5)};
+      int64_t v = (int64_t)mp_rng_below(r, 110);
+      int lo = 0, up = n; /* ce: the first key >= q; be before it; cv from it on */
+      while (lo < up) {
+        int m = (lo + up) / 2;
+        if (cmp_oset_key(key[m], q) < 0) lo = m + 1; else up = m;
       }
-      int c1 = mp_treap_ceil(&tr, q), b1 = mp_treap_below(&tr, q), v1 = mp_treap_ceil_val(&tr, q, v);
-      ck_assert((c1 < 0) == (ce < 0));
-      if (ce >= 0) ck_assert(mp_treap_at(&tr, c1)->key.a == key[ce].a && mp_treap_at(&tr, c1)->key.b == key[ce].b);
-      ck_assert((b1 < 0) == (be < 0));
-      if (be >= 0) ck_assert(mp_treap_at(&tr, b1)->key.a == key[be].a && mp_treap_at(&tr, b1)->key.b == key[be].b);
-      ck_assert((v1 < 0) == (cv < 0));
-      if (cv >= 0) ck_assert(mp_treap_at(&tr, v1)->key.a == key[cv].a && mp_treap_at(&tr, v1)->key.b == key[cv].b);
+      int ce = lo < n ? lo : -1, be = lo - 1, cv = lo;
+      while (cv < n && val[cv] < v) cv++;
+      if (cv == n) cv = -1;
+      mp_oset_entry c1, b1, v1;
+      ck_assert(mp_oset_ceil(&tr, q, &c1) == (ce >= 0));
+      if (ce >= 0) ck_assert(cmp_oset_key(c1.key, key[ce]) == 0 && c1.val == val[ce]);
+      ck_assert(mp_oset_below(&tr, q, &b1) == (be >= 0));
+      if (be >= 0) ck_assert(cmp_oset_key(b1.key, key[be]) == 0 && b1.val == val[be]);
+      ck_assert(mp_oset_ceil_val(&tr, q, v, &v1) == (cv >= 0));
+      if (cv >= 0) ck_assert(cmp_oset_key(v1.key, key[cv]) == 0 && v1.val == val[cv]);
     }
-    mp_treap_destroy(&tr);
+    mp_oset_destroy(&tr);
   }
+  free(key);
+  free(val);
+}
+
+START_TEST(oset_equals_array) {
+  mp_rng r;
+  mp_rng_seed(&r, 9);
+  int narrow = 0, wide = 0;
+  oset_run(&r, tl_trials(40), 2000, 50, 300, &narrow);
+  oset_run(&r, 1, 60000, 1 << 20, 30000, &wide);
+  ck_assert_int_ge(narrow, 1);
+  ck_assert_int_ge(wide, 3);
 }
 END_TEST
 
@@ -849,7 +874,7 @@ Suite *suite_pack(void) {
   tcase_add_test(tc, fit_spans_equals_direct);
   tcase_add_test(tc, fit_spans_far_top);
   tcase_add_test(tc, fit_spans_noted_equals_direct);
-  tcase_add_test(tc, treap_equals_array);
+  tcase_add_test(tc, oset_equals_array);
   tcase_add_test(tc, deadline_cuts_packings);
   tcase_add_test(tc, cancel_stops_packings);
   tcase_add_test(tc, by_size_cut_keeps_birth_first_fit);

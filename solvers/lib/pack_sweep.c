@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "lib/pack_sweep.h"
-#include "lib/treap.h"
+#include "lib/oset.h"
 #include "util.h"
 
 /* Each gap is in by_start[c] under key (start, length) and, for best fit,
@@ -23,8 +23,8 @@ enum { MAX_CLASSES = 16 };
 typedef struct live_gaps {
   int nal;
   int64_t al[MAX_CLASSES];
-  mp_treap by_start[MAX_CLASSES];
-  mp_treap by_len[MAX_CLASSES]; /* best fit only */
+  mp_oset by_start[MAX_CLASSES];
+  mp_oset by_len[MAX_CLASSES]; /* best fit only */
   bool best;
   int64_t top;                  /* end of the highest live item, 0 when none */
 } live_gaps;
@@ -33,15 +33,15 @@ static void gap_add(live_gaps *g, int64_t lo, int64_t hi) {
   if (hi <= lo) return;
   for (int c = 0; c < g->nal; c++) {
     int64_t use = hi - mp_align_up(lo, g->al[c]);
-    mp_treap_insert(&g->by_start[c], (mp_treap_key){lo, hi - lo}, use);
-    if (g->best) mp_treap_insert(&g->by_len[c], (mp_treap_key){hi - lo, lo}, use);
+    mp_oset_insert(&g->by_start[c], (mp_oset_key){lo, hi - lo}, use);
+    if (g->best) mp_oset_insert(&g->by_len[c], (mp_oset_key){hi - lo, lo}, use);
   }
 }
 
 static void gap_del(live_gaps *g, int64_t lo, int64_t hi) {
   for (int c = 0; c < g->nal; c++) {
-    mp_treap_erase(&g->by_start[c], (mp_treap_key){lo, hi - lo});
-    if (g->best) mp_treap_erase(&g->by_len[c], (mp_treap_key){hi - lo, lo});
+    mp_oset_erase(&g->by_start[c], (mp_oset_key){lo, hi - lo});
+    if (g->best) mp_oset_erase(&g->by_len[c], (mp_oset_key){hi - lo, lo});
   }
 }
 
@@ -52,9 +52,9 @@ static void occupy(live_gaps *g, int64_t a, int64_t b) {
     g->top = b;
     return;
   }
-  const mp_treap_node *x =
-      mp_treap_at(&g->by_start[0], mp_treap_below(&g->by_start[0], (mp_treap_key){a, INT64_MAX}));
-  int64_t lo = x->key.a, hi = lo + x->key.b;
+  mp_oset_entry x;
+  mp_oset_below(&g->by_start[0], (mp_oset_key){a, INT64_MAX}, &x);
+  int64_t lo = x.key.a, hi = lo + x.key.b;
   gap_del(g, lo, hi);
   gap_add(g, lo, a);
   gap_add(g, b, hi);
@@ -64,21 +64,17 @@ static void occupy(live_gaps *g, int64_t a, int64_t b) {
  * or, if it was the highest, free space above the new top. */
 static void release(live_gaps *g, int64_t a, int64_t b) {
   int64_t lo = a, hi = b;
-  int below = mp_treap_below(&g->by_start[0], (mp_treap_key){a, 0});
-  if (below >= 0) {
-    const mp_treap_node *x = mp_treap_at(&g->by_start[0], below);
-    if (x->key.a + x->key.b == a) {
-      lo = x->key.a;
-      gap_del(g, lo, a);
-    }
+  mp_oset_entry x;
+  if (mp_oset_below(&g->by_start[0], (mp_oset_key){a, 0}, &x) && x.key.a + x.key.b == a) {
+    lo = x.key.a;
+    gap_del(g, lo, a);
   }
   if (b == g->top) {
     g->top = lo;
     return;
   }
-  int above = mp_treap_ceil(&g->by_start[0], (mp_treap_key){b, 0});
-  if (above >= 0 && mp_treap_at(&g->by_start[0], above)->key.a == b) {
-    hi = b + mp_treap_at(&g->by_start[0], above)->key.b;
+  if (mp_oset_ceil(&g->by_start[0], (mp_oset_key){b, 0}, &x) && x.key.a == b) {
+    hi = b + x.key.b;
     gap_del(g, b, hi);
   }
   gap_add(g, lo, hi);
@@ -92,16 +88,16 @@ static bool fits(int64_t lo, int64_t hi, int64_t size, int64_t al) {
  * the lowest); else the aligned top.  c: the item's class. */
 static int64_t choose(const live_gaps *g, int c, int64_t size, int64_t al, enum mp_fit fit) {
   bool ff = fit == MP_FIRST_FIT;
-  const mp_treap *t = ff ? &g->by_start[c] : &g->by_len[c];
-  mp_treap_key from = ff ? (mp_treap_key){INT64_MIN, 0} : (mp_treap_key){size, INT64_MIN};
+  const mp_oset *t = ff ? &g->by_start[c] : &g->by_len[c];
+  mp_oset_key from = ff ? (mp_oset_key){INT64_MIN, 0} : (mp_oset_key){size, INT64_MIN};
+  mp_oset_entry x;
   /* best fit: the shortest gap long enough mostly fits, and a plain lower
    * bound finds it with fewer steps than a search by value */
-  int n = ff ? mp_treap_ceil_val(t, from, size) : mp_treap_ceil(t, from);
-  for (; n >= 0; n = mp_treap_ceil_val(t, from, size)) {
-    const mp_treap_node *x = mp_treap_at(t, n);
-    int64_t lo = ff ? x->key.a : x->key.b, len = ff ? x->key.b : x->key.a;
+  bool got = ff ? mp_oset_ceil_val(t, from, size, &x) : mp_oset_ceil(t, from, &x);
+  for (; got; got = mp_oset_ceil_val(t, from, size, &x)) {
+    int64_t lo = ff ? x.key.a : x.key.b, len = ff ? x.key.b : x.key.a;
     if (fits(lo, lo + len, size, al)) return mp_align_up(lo, al);
-    from = ff ? (mp_treap_key){lo + 1, 0} : (mp_treap_key){len, lo + 1};
+    from = ff ? (mp_oset_key){lo + 1, 0} : (mp_oset_key){len, lo + 1};
   }
   return mp_align_up(g->top, al);
 }
@@ -163,8 +159,8 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
   g.top = 0;
   classes(&g, p);
   for (int c = 0; c < g.nal; c++) {
-    mp_treap_init(&g.by_start[c]);
-    mp_treap_init(&g.by_len[c]);
+    mp_oset_init(&g.by_start[c]);
+    mp_oset_init(&g.by_len[c]);
   }
   uint32_t *dying = mp_xmalloc(sizeof(uint32_t) * (size_t)m);
   int n_dying = by_death(p, seq, m, dying), dead = 0;
@@ -185,7 +181,7 @@ void mp_pack_sweep(const mp_problem *p, const int *seq, int m, enum mp_fit fit, 
   }
   free(dying);
   for (int c = 0; c < g.nal; c++) {
-    mp_treap_destroy(&g.by_start[c]);
-    mp_treap_destroy(&g.by_len[c]);
+    mp_oset_destroy(&g.by_start[c]);
+    mp_oset_destroy(&g.by_len[c]);
   }
 }
