@@ -48,8 +48,9 @@ START_TEST(rules_equal_scan) {
   for (int t = 0; t < trials; t++) {
     /* every tenth graph up to 400 nodes: several blocks of 64 leaves */
     mp_graph *g = tl_random_graph(&r, 1 + (int)mp_rng_below(&r, t % 10 == 9 ? 400 : 60), TL_ALL);
-    if (t % 2) /* sizes of a few bytes: ties everywhere, and fits at the boundary */
-      for (int b = 0; b < g->n_buf; b++) g->bufs[b].size = 1 + (int64_t)mp_rng_below(&r, 3);
+    if (t % 2) /* sizes of a few bytes: ties everywhere, and fits at the boundary; every
+                  fourth graph with empty buffers too */
+      for (int b = 0; b < g->n_buf; b++) g->bufs[b].size = (t % 4 == 1 ? 0 : 1) + (int64_t)mp_rng_below(&r, 3);
     int *a = mp_xmalloc(sizeof(int) * (size_t)g->n), *b = mp_xmalloc(sizeof(int) * (size_t)g->n);
     for (int rule = MP_LS_GREEDY; rule <= MP_LS_LPMF; rule++) {
       mp_ls_order(g, (mp_ls_rule)rule, a);

@@ -119,10 +119,20 @@ static bool rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
  * a min-tree by (a - f, position) over the nodes sorted by (a + w,
  * position), and takes the minimum of the prefix that fits, or of the
  * smallest a + w present. */
+/* Per buffer, what a step that leaves one reader to run needs: the bytes
+ * that reader will free (0 for a graph output) and the XOR of the readers
+ * not yet run, which is that reader (one load where walking the buffer's
+ * readers for the one not done missed the cache at 10^6 nodes). */
+typedef struct last_read {
+  int64_t bytes;
+  int rest;
+} last_read;
+
 typedef struct rule_state {
   const mp_graph *g;
   mp_ls_rule rule;
   mp_sim s;
+  last_read *last; /* per buffer */
   int *pos;      /* file position */
   int64_t *f;    /* s.own_dead, plus the reads each node now frees as their last reader */
   int *slot;     /* leaf of each node in the tree */
@@ -151,8 +161,14 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
   st->aw64 = mp_xmalloc(sizeof(int64_t) * (nz / 64 + 1));
   memcpy(st->f, st->s.own_dead, sizeof(int64_t) * nz);
   for (int v = 0; v < n; v++) st->slot[v] = v;
-  for (int b = 0; b < g->n_buf; b++) /* buffers whose only reader frees them */
-    if (g->bufs[b].n_readers == 1 && !g->bufs[b].graph_output) st->f[g->bufs[b].readers[0]] += g->bufs[b].size;
+  st->last = mp_xmalloc(sizeof(last_read) * (size_t)(g->n_buf ? g->n_buf : 1));
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    st->last[b].bytes = bb->graph_output ? 0 : bb->size;
+    st->last[b].rest = 0;
+    for (int k = 0; k < bb->n_readers; k++) st->last[b].rest ^= bb->readers[k];
+    if (bb->n_readers == 1) st->f[bb->readers[0]] += st->last[b].bytes; /* its only reader frees it */
+  }
   /* leaves: greedy by file position, lpmf by (a + w, file position) */
   uint32_t *by = mp_xmalloc(sizeof(uint32_t) * nz);
   uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
@@ -176,7 +192,7 @@ static void rs_init(rule_state *st, const mp_graph *g, mp_ls_rule rule) {
 static void rs_destroy(rule_state *st) {
   mp_sim_destroy(&st->s);
   mp_minseg_destroy(&st->t);
-  void *owned[] = {st->pos, st->f, st->slot, st->aw, st->aw64};
+  void *owned[] = {st->pos, st->f, st->slot, st->aw, st->aw64, st->last};
   for (size_t k = 0; k < sizeof owned / sizeof owned[0]; k++) free(owned[k]);
 }
 
@@ -209,21 +225,19 @@ static int rs_pick(const rule_state *st) {
   return mp_minseg_min(&st->t, first, end).v;
 }
 
-/* Run v: the buffers whose last reader is now known free that much more. */
+/* Run v: the buffers whose last reader is now known free that much more
+ * (a buffer of 0 bytes changes no key). */
 static void rs_run(rule_state *st, int v) {
   const mp_graph *g = st->g;
   mp_minseg_clear(&st->t, st->slot[v]);
-  mp_sim_run(&st->s, v);
+  mp_sim_run_freeing(&st->s, v, st->f[v]);
   for (int i = 0; i < g->n_reads[v]; i++) {
     int b = g->reads[v][i];
-    if (st->s.remaining[b] != 1 || g->bufs[b].graph_output) continue;
-    for (int k = 0; k < g->bufs[b].n_readers; k++) {
-      int r = g->bufs[b].readers[k];
-      if (st->s.done[r]) continue;
-      st->f[r] += g->bufs[b].size;
-      if (st->s.missing[r] == 0) rs_put(st, r);
-      break;
-    }
+    last_read *l = &st->last[b];
+    l->rest ^= v;
+    if (st->s.remaining[b] != 1 || l->bytes == 0) continue;
+    st->f[l->rest] += l->bytes;
+    if (st->s.missing[l->rest] == 0) rs_put(st, l->rest);
   }
   for (int i = 0; i < g->n_succ[v]; i++)
     if (st->s.missing[g->succ[v][i]] == 0) rs_put(st, g->succ[v][i]);

@@ -79,15 +79,26 @@ int64_t mp_sim_cost(const mp_sim *s, int v, int64_t *after) {
   return during;
 }
 
-void mp_sim_run(mp_sim *s, int v) {
+/* v runs, needing `during` bytes and leaving `after` live. */
+static void advance(mp_sim *s, int v, int64_t during, int64_t after) {
   const mp_graph *g = s->g;
-  int64_t after, during = mp_sim_cost(s, v, &after);
   if (during > s->peak) s->peak = during;
   s->live = after;
   for (int i = 0; i < g->n_reads[v]; i++) s->remaining[g->reads[v][i]]--;
   s->done[v] = true;
   s->steps++;
   for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]--;
+}
+
+void mp_sim_run(mp_sim *s, int v) {
+  int64_t after, during = mp_sim_cost(s, v, &after);
+  advance(s, v, during, after);
+}
+
+void mp_sim_run_freeing(mp_sim *s, int v, int64_t freed) {
+  int64_t during = s->live + s->own[v] + s->ws[v];
+  if (s->steps == 0) freed += s->dead_inputs;
+  advance(s, v, during, during - s->ws[v] - freed);
 }
 
 bool mp_sim_order_ok(const mp_graph *g, const int *order, int64_t *peak) {

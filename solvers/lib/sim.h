@@ -31,6 +31,10 @@ void mp_sim_destroy(mp_sim *s);
 int64_t mp_sim_cost(const mp_sim *s, int v, int64_t *after);
 /* Run v (must be ready). */
 void mp_sim_run(mp_sim *s, int v);
+/* The same when the caller keeps what v's step frees: `freed`, the bytes
+ * mp_sim_cost would count (v's dead outputs and the buffers it reads last)
+ * but the dead graph inputs, which this adds at the first step. */
+void mp_sim_run_freeing(mp_sim *s, int v, int64_t freed);
 /* A scheduler's own check of an order (independent of the verifier): a
  * permutation of the nodes in which every node comes after its
  * predecessors (data and in-place edges).  *peak (if not NULL) gets its
