@@ -1,4 +1,5 @@
 /* listsched.c - see listsched.h. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -413,26 +414,56 @@ void mp_ls_order_prio(const mp_graph *g, const double *prio, int *order) {
   free(pos);
 }
 
+/* One candidate of mp_ls_best: a rule's order and its live peak. */
+typedef struct cand_job {
+  const mp_graph *g;
+  mp_ls_rule rule;
+  int *order;
+  int64_t peak;
+  double cpu_s; /* on a thread of its own: that thread's CPU seconds */
+} cand_job;
+
+static void cand_run(cand_job *j) {
+  mp_ls_order(j->g, j->rule, j->order);
+  j->peak = mp_order_peak(j->g, j->order);
+}
+
+static void *cand_thread(void *arg) {
+  cand_job *j = arg;
+  double c0 = mp_thread_cpu_now();
+  cand_run(j);
+  j->cpu_s = mp_thread_cpu_now() - c0;
+  return NULL;
+}
+
+/* Below this many nodes lpmf stays on the caller's thread (a thread costs
+ * more than the order). */
+enum { BESIDE_MIN = 10000 };
+
 int64_t mp_ls_best(const mp_graph *g, const int *start, int *order, const char **which) {
-  int n = g->n;
-  int *cand = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-  int64_t best = -1;
-  const char *w = "given";
-  if (start) {
-    memcpy(order, start, sizeof(int) * (size_t)n);
-    best = mp_order_peak(g, order);
-    w = "start";
-  }
-  for (int r = 0; r < MP_LS_N_RULES; r++) {
-    mp_ls_order(g, (mp_ls_rule)r, cand);
-    int64_t p = mp_order_peak(g, cand);
-    if (best < 0 || p < best) {
-      best = p;
-      w = rule_names[r];
-      memcpy(order, cand, sizeof(int) * (size_t)n);
-    }
-  }
-  free(cand);
+  return mp_ls_best_threads(g, start, order, which, 1, NULL);
+}
+
+int64_t mp_ls_best_threads(const mp_graph *g, const int *start, int *order, const char **which,
+                           int threads, double *cpu_s) {
+  size_t nz = (size_t)(g->n ? g->n : 1);
+  cand_job job[MP_LS_N_RULES];
+  for (int r = 0; r < MP_LS_N_RULES; r++) job[r] = (cand_job){g, (mp_ls_rule)r, mp_xmalloc(sizeof(int) * nz), 0, 0};
+  pthread_t side;
+  bool beside = threads >= 2 && g->n >= BESIDE_MIN &&
+                pthread_create(&side, NULL, cand_thread, &job[MP_LS_LPMF]) == 0;
+  for (int r = 0; r < MP_LS_N_RULES; r++)
+    if (!(beside && r == MP_LS_LPMF)) cand_run(&job[r]);
+  if (beside) pthread_join(side, NULL);
+  if (cpu_s) *cpu_s = beside ? job[MP_LS_LPMF].cpu_s : 0;
+  /* in the candidates' order, the first of the lowest peak */
+  int64_t best = start ? mp_order_peak(g, start) : -1;
+  const int *won = start;
+  const char *w = "start";
+  for (int r = 0; r < MP_LS_N_RULES; r++)
+    if (best < 0 || job[r].peak < best) best = job[r].peak, won = job[r].order, w = rule_names[r];
+  memmove(order, won, sizeof(int) * (size_t)g->n);
+  for (int r = 0; r < MP_LS_N_RULES; r++) free(job[r].order);
   if (which) *which = w;
   return best < 0 ? 0 : best;
 }

@@ -46,5 +46,11 @@ void mp_ls_order_prio(const mp_graph *g, const double *prio, int *order);
  * Ties keep the earlier candidate: start, then given, greedy, lpmf, bfs, dfs.
  * *which (if not NULL) gets the winner's name ("start" for start). */
 int64_t mp_ls_best(const mp_graph *g, const int *start, int *order, const char **which);
+/* The same on up to `threads` threads, the caller's included: with 2 or
+ * more (and 10,000 nodes or more) lpmf's order, the longest to build, is
+ * built on a thread beside the others.  The same answer; *cpu_s (if not
+ * NULL) gets the CPU seconds of that thread (0 without it). */
+int64_t mp_ls_best_threads(const mp_graph *g, const int *start, int *order, const char **which,
+                           int threads, double *cpu_s);
 
 #endif
