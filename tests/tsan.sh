@@ -1,15 +1,16 @@
 #!/bin/sh
 # The threaded code under ThreadSanitizer: the packer on several threads
-# (solvers/lib/pack_batch.c) and the baseline beside the stages
-# (src/run_baseline.c).  Their unit tests, then CLI solves on two threads
-# that start both: gen layered (N nodes) ordered by greedy and dfs, placed
+# (solvers/lib/pack_batch.c), the baseline beside the stages
+# (src/run_baseline.c) and best's lpmf order beside its other candidates
+# (solvers/lib/listsched.c).  Their unit tests, then CLI solves on two threads
+# that start them: gen layered (N nodes) ordered by greedy, dfs and best, placed
 # by bysize and bysize-ff, with and without the baseline; every MiniMalloc
 # CSV of graphs/minimalloc (too few buffers for the packer's threads); suite
 # graphs, one with enough buffers for the packer's threads.
 # Any TSan report fails: halt_on_error makes the process exit 66 at once,
 # and its stderr is searched too.  From the repo root, after the TSan build
-# (`make tsan` does both).  QUICK=1, the form `make test` runs (about a
-# tenth of the CPU): 2x10^4 nodes and four of the eight solves of them, the
+# (`make tsan` does both).  QUICK=1, the form `make test-tsan` runs (about a
+# tenth of the CPU): 2x10^4 nodes and five of the twelve solves of them, the
 # packer's unit tests alone, one suite graph (the one the packer shares).
 set -u
 BUILD=${BUILD:-build-tsan}
@@ -49,9 +50,10 @@ done
 run "gen layered -n $N" "$BIN" gen layered -n "$N" --seed 1 --out "$TMP/layered.json"
 # every order x placer x baseline; QUICK: four of them, each value twice
 if [ "$QUICK" = 1 ]; then
-  SOLVES="greedy,bysize,- greedy,bysize-ff,--no-baseline dfs,bysize,--no-baseline dfs,bysize-ff,-"
+  SOLVES="greedy,bysize,- greedy,bysize-ff,--no-baseline dfs,bysize,--no-baseline dfs,bysize-ff,-
+          best,bysize,-"
 else
-  SOLVES=$(for o in greedy dfs; do for p in bysize bysize-ff; do
+  SOLVES=$(for o in greedy dfs best; do for p in bysize bysize-ff; do
     for b in - --no-baseline; do echo "$o,$p,$b"; done; done; done)
 fi
 for s in $SOLVES; do
