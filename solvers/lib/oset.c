@@ -1,8 +1,13 @@
 /* oset.c - see oset.h.  Leaves hold up to CAP entries in key order and are
  * linked both ways; an inner node holds up to CAP children, each with a low
- * key and the largest value under it.  Invariant: every key under child i
- * is >= low[i], and every key under child i - 1 is below low[i] (a low is a
- * bound, not always the smallest key: erasing the smallest leaves it).  A
+ * key and the largest value under it.  Invariant, for i >= 1: every key
+ * under child i is >= low[i], and every key under child i - 1 is below it
+ * (a low is a bound, not always the smallest key: erasing the smallest
+ * leaves it).  A search never reads low[0]: child 0 takes every key below
+ * low[1].  A node's low[0] equals its parent's low for it unless the node
+ * is its parent's first child (a split or an evening-out copies it up, and
+ * only keys >= it are routed to a later child), so when siblings merge or
+ * even out, the lows that move up are bounds of this kind.  A
  * node may hold CAP + 1 entries between an insert and its split; a node
  * other than the root holds at least MIN_FILL after an erase's repair, so
  * no leaf but the root is empty. */
@@ -230,7 +235,6 @@ void mp_oset_insert(mp_oset *t, mp_oset_key key, int64_t val) {
   for (int h = t->height; h > 0; h--) {
     inner *I = &t->inner[x];
     int i = route(I, key, false);
-    if (key_cmp(key, I->low[i]) < 0) I->low[i] = key; /* below every low: child 0 takes it */
     if (val > I->max[i]) I->max[i] = val;
     path[h] = x, slot[h] = i, x = I->child[i];
   }
