@@ -50,7 +50,8 @@ START_TEST(rules_equal_scan) {
     mp_graph *g = tl_random_graph(&r, 1 + (int)mp_rng_below(&r, t % 10 == 9 ? 400 : 60), TL_ALL);
     if (t % 2) /* sizes of a few bytes: ties everywhere, and fits at the boundary; every
                   fourth graph with empty buffers too */
-      for (int b = 0; b < g->n_buf; b++) g->bufs[b].size = (t % 4 == 1 ? 0 : 1) + (int64_t)mp_rng_below(&r, 3);
+      for (int b = 0; b < g->n_buf; b++)
+        g->bufs[b].size = (t % 4 == 1 ? 0 : 1) + (int64_t)mp_rng_below(&r, 3);
     int *a = mp_xmalloc(sizeof(int) * (size_t)g->n), *b = mp_xmalloc(sizeof(int) * (size_t)g->n);
     for (int rule = MP_LS_GREEDY; rule <= MP_LS_LPMF; rule++) {
       mp_ls_order(g, (mp_ls_rule)rule, a);
@@ -157,7 +158,11 @@ static void check_best(mp_graph *g, const int *start, int threads) {
   for (int r = 0; r < MP_LS_N_RULES; r++) {
     mp_ls_order(g, (mp_ls_rule)r, cand);
     int64_t p = mp_order_peak(g, cand);
-    if (best < 0 || p < best) best = p, want_name = mp_ls_rule_name((mp_ls_rule)r), memcpy(want, cand, sizeof(int) * n);
+    if (best < 0 || p < best) {
+      best = p;
+      want_name = mp_ls_rule_name((mp_ls_rule)r);
+      memcpy(want, cand, sizeof(int) * n);
+    }
   }
   const char *name = NULL;
   double cpu = -1;

@@ -396,7 +396,8 @@ static void oset_run(mp_rng *r, int trials, int steps, int64_t span, int cap, in
       ck_assert_int_eq(tr.size, n);
       if (tr.height > *max_height) *max_height = tr.height;
       /* ceil, below and ceil_val at a random probe */
-      mp_oset_key q = {(int64_t)mp_rng_below(r, (uint64_t)span + 4) - span / 2 - 2, (int64_t)mp_rng_below(r, 5)};
+      mp_oset_key q = {(int64_t)mp_rng_below(r, (uint64_t)span + 4) - span / 2 - 2,
+                       (int64_t)mp_rng_below(r, 5)};
       int64_t v = (int64_t)mp_rng_below(r, 110);
       int lo = 0, up = n; /* ce: the first key >= q; be before it; cv from it on */
       while (lo < up) {

@@ -106,6 +106,15 @@ static bool rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
   return step == n;
 }
 
+/* Per buffer, what a step that leaves one reader to run needs: the bytes
+ * that reader will free (0 for a graph output) and the XOR of the readers
+ * not yet run, which is that reader (one load where walking the buffer's
+ * readers for the one not done missed the cache at 10^6 nodes). */
+typedef struct last_read {
+  int64_t bytes;
+  int rest;
+} last_read;
+
 /* The deterministic greedy and lpmf rules without the scan.  A ready node's
  * key depends on the state only through f(v), the bytes its step frees, and
  * on live and the peak, which are the same for every candidate:
@@ -120,15 +129,6 @@ static bool rule_scan(const mp_graph *g, mp_ls_rule rule, mp_rng *r, double eps,
  * a min-tree by (a - f, position) over the nodes sorted by (a + w,
  * position), and takes the minimum of the prefix that fits, or of the
  * smallest a + w present. */
-/* Per buffer, what a step that leaves one reader to run needs: the bytes
- * that reader will free (0 for a graph output) and the XOR of the readers
- * not yet run, which is that reader (one load where walking the buffer's
- * readers for the one not done missed the cache at 10^6 nodes). */
-typedef struct last_read {
-  int64_t bytes;
-  int rest;
-} last_read;
-
 typedef struct rule_state {
   const mp_graph *g;
   mp_ls_rule rule;
@@ -448,7 +448,8 @@ int64_t mp_ls_best_threads(const mp_graph *g, const int *start, int *order, cons
                            int threads, double *cpu_s) {
   size_t nz = (size_t)(g->n ? g->n : 1);
   cand_job job[MP_LS_N_RULES];
-  for (int r = 0; r < MP_LS_N_RULES; r++) job[r] = (cand_job){g, (mp_ls_rule)r, mp_xmalloc(sizeof(int) * nz), 0, 0};
+  for (int r = 0; r < MP_LS_N_RULES; r++)
+    job[r] = (cand_job){g, (mp_ls_rule)r, mp_xmalloc(sizeof(int) * nz), 0, 0};
   pthread_t side;
   bool beside = threads >= 2 && g->n >= BESIDE_MIN &&
                 pthread_create(&side, NULL, cand_thread, &job[MP_LS_LPMF]) == 0;
