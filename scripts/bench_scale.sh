@@ -21,6 +21,11 @@
 # ONLY='PATTERN|PATTERN' (shell patterns on the row labels, e.g. 'remat *|verify
 # an event plan') runs only those rows, without the counts and profiles: with
 # EARLIER, the report takes the other rows from the earlier run, marked so.
+# The rows named "width W: ..." plan the layered family at a fixed width:
+# the smallest size's graph (about sqrt(n) layers of sqrt(n) nodes, W
+# nodes a layer) and, at each larger size, as many more layers of W nodes
+# (`gen layered -n N --layers N*L/SMALL`), so that the buffers live with
+# each one do not grow with n.
 # The recomputation rows (their own block) plan a generated training step
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak (at 1: keepall, which cannot go below the peak, and
@@ -73,6 +78,18 @@ for n in $SIZES; do
     "$MEMPLAN" gen layered -n "$n" --seed 1 --out "$SCALE_DIR/layered_$n.json"
   [ "$REMAT" = 1 ] && ! [ -s "$SCALE_DIR/train_$n.json" ] &&
     "$MEMPLAN" gen sp -n "$((n / 2))" --par-prob 0.2 --backward --seed 1 --out "$SCALE_DIR/train_$n.json"
+done
+# the layered family at the smallest size's width (fixed_graph N): that
+# graph itself, then WIDTH_LAYERS layers per SMALL nodes
+SMALL=$(echo "$SIZES" | awk '{print $1}')
+WIDTH_LAYERS=$(awk -v n="$SMALL" 'BEGIN { printf "%d", sqrt(n - 2) + 0.5 }') # gen's default
+WIDTH=$(awk -v n="$SMALL" -v l="$WIDTH_LAYERS" 'BEGIN { printf "%d", n / l }')
+fixed_graph() {
+  if [ "$1" = "$SMALL" ]; then echo "$SCALE_DIR/layered_$1.json"; else echo "$SCALE_DIR/layered_w${WIDTH}_$1.json"; fi
+}
+for n in $SIZES; do
+  F=$(fixed_graph "$n")
+  [ -s "$F" ] || "$MEMPLAN" gen layered -n "$n" --layers "$((n * WIDTH_LAYERS / SMALL))" --seed 1 --out "$F"
 done
 # the CSV at CSV_N buffers and a tenth of that: buffer i is born at step i
 # and lives a log-uniform 1..4096 steps; sizes log-uniform in [4 KiB, 4 MiB]
@@ -184,6 +201,18 @@ for n in $SIZES; do
   [ "$short" = 1 ] ||
     run "convert" "$n" "$MEMPLAN" convert "$G" --to nodelink --out "$SCALE_DIR/nodelink_$n.json"
 done
+# ---- the layered family at a fixed width: each buffer is live with about as
+# many others at every size, so the pairs grow as n (QUICK: not at the largest)
+for n in $SIZES; do
+  [ "$QUICK" = 1 ] && [ "$n" = "$LARGEST" ] && continue
+  F=$(fixed_graph "$n")
+  run "width $WIDTH: greedy + bysize" "$n" "$MEMPLAN" solve "$F" --order greedy --place bysize --format json
+  [ -n "$NOBASE" ] && run "width $WIDTH: greedy + bysize, no baseline" "$n" "$MEMPLAN" solve "$F" \
+    --order greedy --place bysize --format json $NOBASE
+  run "width $WIDTH: greedy + firstfit" "$n" "$MEMPLAN" solve "$F" --order greedy --place firstfit --format json \
+    $NOBASE
+done
+echo "WIDTH='$WIDTH' WIDTH_LAYERS='$WIDTH_LAYERS'" >> "$SCALE_DIR/meta"
 # ---- recomputation: the heuristics on a training step, 0.6 of its live peak
 # (at 1 keepall, which cannot go below the peak, and chen-sqrt, which does not
 # read the budget: its one plan is the same at any budget, and at 0.6 the row
@@ -319,6 +348,12 @@ fi
   nice "$MEMPLAN" solve "$SCALE_DIR/layered_$n.json" --order greedy --place bysize --no-baseline --verbose \
     --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_$n.txt" || true
 done
+# the fixed-width graphs above the smallest (that one is counted above)
+[ -n "${ONLY:-}" ] || for n in $SIZES; do
+  [ "$n" = "$SMALL" ] && continue
+  nice "$MEMPLAN" solve "$(fixed_graph "$n")" --order greedy --place bysize --no-baseline --verbose \
+    --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_w_$n.txt" || true
+done
 # a training graph: every activation lives until the backward (quadratic:
 # about 30 s of CPU at 10^5 nodes, 27.6 s at 2b5fdb5, so only up to
 # REMAT_SLOW_MAX)
@@ -353,6 +388,12 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "other work, $DATE, version $VERSION."
   echo "Inputs, generated at benchmark time and not committed:"
   for n in $SIZES; do echo "\`memplan gen layered -n $n --seed 1\`,"; done
+  if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^width "; then
+    for n in $SIZES; do
+      [ "$n" = "$small" ] ||
+        echo "\`memplan gen layered -n $n --layers $((n * WIDTH_LAYERS / small)) --seed 1\` (the width $WIDTH rows),"
+    done
+  fi
   if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^remat "; then
     for n in $SIZES; do echo "\`memplan gen sp -n $((n / 2)) --par-prob 0.2 --backward --seed 1\` ($((n + 1)) nodes, the remat rows),"; done
   fi
@@ -487,6 +528,17 @@ large=$(echo "$SIZES" | awk '{print $NF}')
       [ -s "$f" ] && echo "- $n nodes: $(sed 's/^bysize: //' "$f")"
     done
     echo
+    if ls "$SCALE_DIR"/counts_w_*.txt > /dev/null 2>&1; then
+      echo "At a fixed width the pairs grow as N: \`memplan gen layered -n N --layers"
+      echo "N*$WIDTH_LAYERS/$small\` keeps $WIDTH nodes a layer at every size (at $small nodes it is"
+      echo "the graph above), and the rows \`width $WIDTH: ...\` plan it.  Counted the same way:"
+      echo
+      for f in "$SCALE_DIR"/counts_w_*.txt; do
+        n=$(basename "$f" .txt | sed 's/^counts_w_//')
+        [ -s "$f" ] && echo "- $n nodes: $(sed 's/^bysize: //' "$f")"
+      done
+      echo
+    fi
     for f in "$SCALE_DIR"/counts_train_*.txt; do
       [ -s "$f" ] || continue
       n=$(basename "$f" .txt | sed 's/^counts_train_//')
