@@ -24,8 +24,9 @@
 # The rows named "width W: ..." plan the layered family at a fixed width:
 # the smallest size's graph (about sqrt(n) layers of sqrt(n) nodes, W
 # nodes a layer) and, at each larger size, as many more layers of W nodes
-# (`gen layered -n N --layers N*L/SMALL`), so that the buffers live with
-# each one do not grow with n.
+# (`gen layered -n N --layers N*L/SMALL`, L the smallest size's layers), so
+# that the buffers live with each one do not grow with n (QUICK: not at the
+# largest size).
 # The recomputation rows (their own block) plan a generated training step
 # of about n nodes (`gen sp -n n/2 --par-prob 0.2 --backward`) within 0.6 of
 # its live peak (at 1: keepall, which cannot go below the peak, and
@@ -87,7 +88,9 @@ WIDTH=$(awk -v n="$SMALL" -v l="$WIDTH_LAYERS" 'BEGIN { printf "%d", n / l }')
 fixed_graph() {
   if [ "$1" = "$SMALL" ]; then echo "$SCALE_DIR/layered_$1.json"; else echo "$SCALE_DIR/layered_w${WIDTH}_$1.json"; fi
 }
-for n in $SIZES; do
+fixed_sizes=$SIZES # QUICK: the largest size has no width rows
+[ "$QUICK" = 1 ] && fixed_sizes=$(echo "$SIZES" | awk '{ NF--; print }')
+for n in $fixed_sizes; do
   F=$(fixed_graph "$n")
   [ -s "$F" ] || "$MEMPLAN" gen layered -n "$n" --layers "$((n * WIDTH_LAYERS / SMALL))" --seed 1 --out "$F"
 done
@@ -202,9 +205,8 @@ for n in $SIZES; do
     run "convert" "$n" "$MEMPLAN" convert "$G" --to nodelink --out "$SCALE_DIR/nodelink_$n.json"
 done
 # ---- the layered family at a fixed width: each buffer is live with about as
-# many others at every size, so the pairs grow as n (QUICK: not at the largest)
-for n in $SIZES; do
-  [ "$QUICK" = 1 ] && [ "$n" = "$LARGEST" ] && continue
+# many others at every size, so the pairs grow as n
+for n in $fixed_sizes; do
   F=$(fixed_graph "$n")
   run "width $WIDTH: greedy + bysize" "$n" "$MEMPLAN" solve "$F" --order greedy --place bysize --format json
   [ -n "$NOBASE" ] && run "width $WIDTH: greedy + bysize, no baseline" "$n" "$MEMPLAN" solve "$F" \
@@ -349,7 +351,7 @@ fi
     --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_$n.txt" || true
 done
 # the fixed-width graphs above the smallest (that one is counted above)
-[ -n "${ONLY:-}" ] || for n in $SIZES; do
+[ -n "${ONLY:-}" ] || for n in $fixed_sizes; do
   [ "$n" = "$SMALL" ] && continue
   nice "$MEMPLAN" solve "$(fixed_graph "$n")" --order greedy --place bysize --no-baseline --verbose \
     --format json 2>&1 > "$TMP/out" | grep '^bysize: ' > "$SCALE_DIR/counts_w_$n.txt" || true
@@ -388,12 +390,10 @@ large=$(echo "$SIZES" | awk '{print $NF}')
   echo "other work, $DATE, version $VERSION."
   echo "Inputs, generated at benchmark time and not committed:"
   for n in $SIZES; do echo "\`memplan gen layered -n $n --seed 1\`,"; done
-  if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^width "; then
-    for n in $SIZES; do
-      [ "$n" = "$small" ] ||
-        echo "\`memplan gen layered -n $n --layers $((n * WIDTH_LAYERS / small)) --seed 1\` (the width $WIDTH rows),"
-    done
-  fi
+  for n in $SIZES; do
+    [ "$n" != "$small" ] && cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^width [^|]*|$n|" &&
+      echo "\`memplan gen layered -n $n --layers $((n * WIDTH_LAYERS / small)) --seed 1\` (the width $WIDTH rows),"
+  done
   if cat "$ROWS" "${EARLIER:-/dev/null}" | grep -q "^remat "; then
     for n in $SIZES; do echo "\`memplan gen sp -n $((n / 2)) --par-prob 0.2 --backward --seed 1\` ($((n + 1)) nodes, the remat rows),"; done
   fi
