@@ -194,6 +194,62 @@ static long double profile_moment(const mp_problem *p, const event *ev, int m, i
   return s;
 }
 
+/* The profile over [t_begin, t_end) as the sweep sees it, in a dense
+ * array: live0 the bytes live at t_begin, d[k] the change at t_begin + k
+ * (0 < k < len), mark bit k set when some event falls at that time (a
+ * boundary of the sweep's constant pieces even when its changes cancel).
+ * Only where exact and small: the sizes sum without overflow (no partial
+ * sum saturates, so every piece's value is the sweep's) and len is at most
+ * 4 n + 64.  false: use the events. */
+typedef struct dense_profile {
+  int64_t live0, len;
+  int64_t *d;
+  uint64_t *mark;
+} dense_profile;
+
+static bool dense_profile_make(const mp_problem *p, dense_profile *dp) {
+  int64_t total = 0;
+  if (p->t_end - p->t_begin > 4 * (int64_t)p->n + 64) return false;
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].size > 0 && p->items[i].hi > p->items[i].lo && !mp_add_ok(total, p->items[i].size, &total))
+      return false;
+  dp->len = p->t_end - p->t_begin;
+  dp->live0 = 0;
+  dp->d = mp_xcalloc((size_t)dp->len + 1, sizeof(int64_t));
+  dp->mark = mp_xcalloc((size_t)dp->len / 64 + 1, sizeof(uint64_t));
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0 || it->hi <= it->lo) continue;
+    int64_t at[2] = {it->lo, it->hi}, by[2] = {it->size, -it->size};
+    for (int e = 0; e < 2; e++) {
+      if (at[e] >= p->t_end) continue; /* after the last piece */
+      if (at[e] <= p->t_begin) {
+        dp->live0 += by[e];
+        continue;
+      }
+      int64_t k = at[e] - p->t_begin;
+      dp->d[k] += by[e];
+      dp->mark[k >> 6] |= 1ull << (k & 63);
+    }
+  }
+  return true;
+}
+
+/* profile_moment over the dense array: the same pieces, in the same order,
+ * the same arithmetic, so the same long double to the last bit. */
+static long double dense_moment(const dense_profile *dp, int64_t base, long double center, int power) {
+  long double s = 0;
+  int64_t live = dp->live0, from = 0;
+  for (int64_t k = 1; k <= dp->len; k++) {
+    if (k < dp->len && !(dp->mark[k >> 6] >> (k & 63) & 1)) continue;
+    long double d = (long double)(live - base) - center;
+    s += (long double)(k - from) * (power == 1 ? d : d * d);
+    from = k;
+    if (k < dp->len) live += dp->d[k];
+  }
+  return s;
+}
+
 /* Two passes, the mean then the squared deviations from it: the one-pass
  * E[M^2] - E[M]^2 cancels catastrophically when the deviations are small
  * against the bytes (an error in the 9th digit on a profile of ~64 KiB
@@ -202,16 +258,52 @@ static long double profile_moment(const mp_problem *p, const event *ev, int m, i
  * (the std-dev does not move with a shift): above 2^54 bytes a long
  * double mean is off by ~2^-9, which moved a 0.49-byte std-dev in its 7th
  * digit. */
+static double std_of_moments(long double (*moment)(const void *, int64_t, long double, int),
+                             const void *src, int64_t len) {
+  int64_t base = (int64_t)llroundl(moment(src, 0, 0, 1) / (long double)len);
+  long double mean = moment(src, base, 0, 1) / (long double)len;
+  long double var = moment(src, base, mean, 2) / (long double)len;
+  return (double)sqrtl(var < 0 ? 0 : var);
+}
+
+typedef struct sweep_src {
+  const mp_problem *p;
+  const event *ev;
+  int m;
+} sweep_src;
+
+static long double sweep_moment_of(const void *src, int64_t base, long double center, int power) {
+  const sweep_src *s = src;
+  return profile_moment(s->p, s->ev, s->m, base, center, power);
+}
+
+static long double dense_moment_of(const void *src, int64_t base, long double center, int power) {
+  return dense_moment(src, base, center, power);
+}
+
+double mp_profile_std_sweep(const mp_problem *p) {
+  int64_t len = p->t_end - p->t_begin;
+  if (len <= 0) return 0.0;
+  sweep_src s = {p, NULL, 0};
+  event *ev = make_events(p, &s.m);
+  s.ev = ev;
+  double sd = std_of_moments(sweep_moment_of, &s, len);
+  free(ev);
+  return sd;
+}
+
+/* The dense array where it is exact (about 10x faster at 10^6 buffers:
+ * no event sort), else the sweep over the events; both give the same
+ * double, bit for bit. */
 double mp_profile_std(const mp_problem *p) {
   int64_t len = p->t_end - p->t_begin;
   if (len <= 0) return 0.0;
-  int m;
-  event *ev = make_events(p, &m);
-  int64_t base = (int64_t)llroundl(profile_moment(p, ev, m, 0, 0, 1) / (long double)len);
-  long double mean = profile_moment(p, ev, m, base, 0, 1) / (long double)len;
-  long double var = profile_moment(p, ev, m, base, mean, 2) / (long double)len;
-  free(ev);
-  return (double)sqrtl(var < 0 ? 0 : var);
+  dense_profile dp;
+  if (!dense_profile_make(p, &dp)) return mp_profile_std_sweep(p);
+  double sd = std_of_moments(dense_moment_of, &dp, len);
+  free(dp.d);
+  free(dp.mark);
+  return sd;
 }
 
 int64_t mp_sum_sizes(const mp_problem *p) {

@@ -41,6 +41,9 @@ int64_t *mp_profile(const mp_problem *p);
 int64_t mp_live_peak(const mp_problem *p);
 /* Population standard deviation of M(t) over [t_begin, t_end). */
 double mp_profile_std(const mp_problem *p);
+/* The same by the sweep over sorted events alone (mp_profile_std uses it
+ * where its dense array would not be exact; the tests compare the two). */
+double mp_profile_std_sweep(const mp_problem *p);
 int64_t mp_sum_sizes(const mp_problem *p);
 
 /* Scheduling lower bound: max over v of (distinct buffers v reads + buffers

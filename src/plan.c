@@ -139,13 +139,41 @@ typedef struct event {
 } event;
 
 /* ev[0..ne) (made in order of buffer index) sorted by (time, kind, index):
- * stable radix sorts by kind, then by time. */
+ * one stable radix sort by time * 4 + kind when the times span less than
+ * 2^61 (always for a graph's steps), else stable sorts by kind, then by
+ * time. */
 static uint64_t event_key(const void *rec, int pass) {
   const event *e = rec;
   return pass == 0 ? (uint64_t)e->kind : mp_radix_key(e->t);
 }
 
-static void sort_events(event *ev, int ne) { mp_radix_sort_records(ev, sizeof *ev, (size_t)ne, 2, event_key); }
+static bool sort_events_at_once(event *ev, int ne) {
+  int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+  for (int k = 0; k < ne; k++) {
+    tmin = ev[k].t < tmin ? ev[k].t : tmin;
+    tmax = ev[k].t > tmax ? ev[k].t : tmax;
+  }
+  if (ne < 2 || (uint64_t)tmax - (uint64_t)tmin >= (uint64_t)1 << 61) return false;
+  size_t nz = (size_t)ne;
+  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
+  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
+  for (int k = 0; k < ne; k++) {
+    key[k] = (((uint64_t)ev[k].t - (uint64_t)tmin) << 2) | (uint64_t)ev[k].kind;
+    idx[k] = (uint32_t)k;
+  }
+  mp_radix_sort(key, idx, nz);
+  event *sorted = mp_xmalloc(sizeof(event) * nz);
+  for (int k = 0; k < ne; k++) sorted[k] = ev[idx[k]];
+  memcpy(ev, sorted, sizeof(event) * nz);
+  free(sorted);
+  free(key);
+  free(idx);
+  return true;
+}
+
+static void sort_events(event *ev, int ne) {
+  if (!sort_events_at_once(ev, ne)) mp_radix_sort_records(ev, sizeof *ev, (size_t)ne, 2, event_key);
+}
 
 /* by_off[0..m) (buffer indices, ascending) sorted by (offset, index), the
  * offsets checked non-negative. */
@@ -168,64 +196,85 @@ static void sort_by_offset(int *by_off, int m, const int64_t *off) {
 static bool any_overlap(const mp_problem *p, const int64_t *off, int *a, int *b) {
   size_t nz = (size_t)(p->n ? p->n : 1);
   int *by_off = mp_xmalloc(sizeof(int) * nz), *rank = mp_xmalloc(sizeof(int) * nz), m = 0;
-  event *ev = mp_xmalloc(sizeof(event) * 2 * nz);
+  for (int i = 0; i < p->n; i++)
+    if (p->items[i].size > 0) by_off[m++] = i;
+  sort_by_offset(by_off, m, off);
+  /* the sweep reads each buffer's addresses at its rank: a neighbour in
+   * address order is then near in memory too */
+  int64_t *beg = mp_xmalloc(sizeof(int64_t) * nz), *end = mp_xmalloc(sizeof(int64_t) * nz);
+  for (int k = 0; k < m; k++) {
+    rank[by_off[k]] = k;
+    beg[k] = off[by_off[k]];
+    end[k] = beg[k] + p->items[by_off[k]].size;
+  }
+  event *ev = mp_xmalloc(sizeof(event) * 2 * nz); /* .i a rank, made in buffer order */
   int ne = 0;
   for (int i = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
     if (it->size <= 0) continue;
-    by_off[m++] = i;
     if (it->lo == it->hi) {
-      ev[ne++] = (event){it->lo, 1, i};
+      ev[ne++] = (event){it->lo, 1, rank[i]};
     } else {
-      ev[ne++] = (event){it->lo, 2, i};
-      ev[ne++] = (event){it->hi, 0, i};
+      ev[ne++] = (event){it->lo, 2, rank[i]};
+      ev[ne++] = (event){it->hi, 0, rank[i]};
     }
   }
-  sort_by_offset(by_off, m, off);
-  for (int k = 0; k < m; k++) rank[by_off[k]] = k;
   sort_events(ev, ne);
   rank_set live;
   rs_init(&live, m);
   bool found = false;
   for (int k = 0; k < ne && !found; k++) {
-    int i = ev[k].i, r = rank[i];
+    int r = ev[k].i;
     if (ev[k].kind == 0) {
       rs_set(&live, r, false);
       continue;
     }
     int lo = rs_below(&live, r), hi = rs_above(&live, r);
-    *a = i;
-    if (lo >= 0 && overlap(p, off, i, by_off[lo])) found = true, *b = by_off[lo];
-    else if (hi >= 0 && overlap(p, off, i, by_off[hi])) found = true, *b = by_off[hi];
+    if (lo >= 0 && beg[r] < end[lo] && beg[lo] < end[r]) found = true, *b = by_off[lo];
+    else if (hi >= 0 && beg[r] < end[hi] && beg[hi] < end[r]) found = true, *b = by_off[hi];
+    *a = by_off[r];
     if (ev[k].kind == 2) rs_set(&live, r, true);
   }
   rs_destroy(&live);
   free(ev);
+  free(beg);
+  free(end);
   free(by_off);
   free(rank);
   return found;
 }
 
+/* The per-buffer checks; a buffer's name is formatted only for a message
+ * (a name per buffer cost 10^6 snprintf calls on every verify). */
+static int verify_each(const mp_problem *p, const int64_t *off, bool *inverted, mp_error *err) {
+  char a[64];
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    int64_t al = it->align < 1 ? 1 : it->align;
+    bool neg = off[i] < 0, range = !neg && (off[i] > MP_MAX_ARENA || it->size > MP_MAX_ARENA - off[i]);
+    bool misaligned = !neg && !range && off[i] % al != 0;
+    bool moved = !neg && !range && !misaligned && it->fixed >= 0 && off[i] != it->fixed;
+    if (neg || range || misaligned || moved) item_name(p, i, a, sizeof a);
+    if (neg) return mp_errorf(err, "buffer %s: no offset (or negative offset %lld)", a, (long long)off[i]);
+    /* an end beyond 2^62 could overflow the sums below */
+    if (range)
+      return mp_errorf(err, "buffer %s: offset %lld is out of range (offset + size at most 2^62)",
+                       a, (long long)off[i]);
+    if (misaligned)
+      return mp_errorf(err, "buffer %s: offset %lld is not a multiple of its alignment %lld", a,
+                       (long long)off[i], (long long)al);
+    if (moved)
+      return mp_errorf(err, "buffer %s: pinned at %lld but placed at %lld", a, (long long)it->fixed,
+                       (long long)off[i]);
+    *inverted |= it->size > 0 && it->hi < it->lo;
+  }
+  return 0;
+}
+
 int mp_verify_offsets(const mp_problem *p, const int64_t *off, mp_error *err) {
   char a[64], b[64];
   bool inverted = false;
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    item_name(p, i, a, sizeof a);
-    if (off[i] < 0) return mp_errorf(err, "buffer %s: no offset (or negative offset %lld)", a, (long long)off[i]);
-    /* an end beyond 2^62 could overflow the sums below */
-    if (off[i] > MP_MAX_ARENA || it->size > MP_MAX_ARENA - off[i])
-      return mp_errorf(err, "buffer %s: offset %lld is out of range (offset + size at most 2^62)",
-                       a, (long long)off[i]);
-    int64_t al = it->align < 1 ? 1 : it->align;
-    if (off[i] % al != 0)
-      return mp_errorf(err, "buffer %s: offset %lld is not a multiple of its alignment %lld", a,
-                       (long long)off[i], (long long)al);
-    if (it->fixed >= 0 && off[i] != it->fixed)
-      return mp_errorf(err, "buffer %s: pinned at %lld but placed at %lld", a, (long long)it->fixed,
-                       (long long)off[i]);
-    inverted |= it->size > 0 && it->hi < it->lo;
-  }
+  if (verify_each(p, off, &inverted, err)) return -1;
   /* pairs with intersecting lifetimes, by the literal test of DESIGN 1.4
    * (a.lo < b.hi && b.lo < a.hi): an empty lifetime [t, t) still conflicts
    * with a buffer live strictly across t.  The sweep does not model an

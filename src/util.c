@@ -379,7 +379,15 @@ void mp_radix_sort_records(void *rec, size_t size, size_t m, int passes, mp_radi
     mp_radix_sort(key, idx, m);
   }
   char *sorted = mp_xmalloc(size * m);
-  for (size_t k = 0; k < m; k++) memcpy(sorted + k * size, r + (size_t)idx[k] * size, size);
+  /* the usual record sizes copied with a constant size (inlined), not a
+   * call per record */
+#define COPY_ALL(SZ) \
+  for (size_t k = 0; k < m; k++) memcpy(sorted + k * (SZ), r + (size_t)idx[k] * (SZ), (SZ))
+  if (size == 8) COPY_ALL(8);
+  else if (size == 16) COPY_ALL(16);
+  else if (size == 24) COPY_ALL(24);
+  else COPY_ALL(size);
+#undef COPY_ALL
   memcpy(r, sorted, size * m);
   free(sorted);
   free(key);

@@ -63,6 +63,8 @@ START_TEST(verify_equals_pairs) {
       off[i] = off[i] + d < 0 ? 0 : off[i] + d;
       if (mp_rng_below(&r, 4) == 0) off[i] = (int64_t)mp_rng_below(&r, 200);
     }
+    if (t % 7 == 0) /* times spanning 2^61 and more: the verifier's two-pass event sort */
+      for (int i = 0; i < n; i++) p.items[i].lo *= (int64_t)1 << 58, p.items[i].hi *= (int64_t)1 << 58;
     mp_error e;
     bool want = pair_overlaps(&p, off), got = mp_verify_offsets(&p, off, &e) != 0;
     ck_assert_msg(want == got, "trial %d: pairs say %d, verifier %d (%s)", t, want, got, got ? e.msg : "");
@@ -119,6 +121,38 @@ START_TEST(peak_and_std_shift_free) {
     /* stretched far apart (the peak's sweep over events, not the dense array) */
     for (int i = 0; i < p.n; i++) p.items[i].lo *= 1000, p.items[i].hi *= 1000;
     ck_assert_int_eq(mp_live_peak(&p), peak);
+    mp_problem_destroy(&p);
+  }
+}
+END_TEST
+
+/* mp_profile_std's dense array and the sweep over events give the same
+ * double to the last bit: windows wider or narrower than the lifetimes
+ * (events before t_begin, at and after t_end), starts and ends that cancel
+ * at one time, empty and inverted lifetimes, sizes to 2^50; a window of at
+ * most 4 n + 64 steps, so the dense array is the one compared (a few
+ * trials' sizes overflow on purpose: both then sweep). */
+START_TEST(std_dense_equals_sweep) {
+  mp_rng r;
+  mp_rng_seed(&r, 8);
+  for (int t = 0; t < tl_trials(3000); t++) {
+    mp_problem p;
+    rand_lifetimes(&r, (int)mp_rng_below(&r, t % 2 ? 60 : 8), 2, &p); /* few: lone events */
+    p.t_begin = (int64_t)mp_rng_below(&r, 12) - 4;
+    p.t_end = p.t_begin + 1 + (int64_t)mp_rng_below(&r, 40);
+    int big = (int)mp_rng_below(&r, 4);
+    for (int i = 0; i < p.n; i++) {
+      if (big == 1) p.items[i].size *= (int64_t)1 << 30;
+      if (big == 2 && mp_rng_below(&r, 3) == 0) p.items[i].size = (int64_t)mp_rng_below(&r, (uint64_t)1 << 50);
+      if (big == 3 && t % 50 == 0) p.items[i].size = INT64_MAX / 3;
+      if (i > 0 && mp_rng_below(&r, 6) == 0) { /* a start and an end that cancel at one time */
+        p.items[i].lo = p.items[i - 1].hi;
+        p.items[i].size = p.items[i - 1].size;
+      }
+    }
+    double dense = mp_profile_std(&p), sweep = mp_profile_std_sweep(&p);
+    ck_assert_msg(memcmp(&dense, &sweep, sizeof dense) == 0, "trial %d: dense %.17g, sweep %.17g", t,
+                  dense, sweep);
     mp_problem_destroy(&p);
   }
 }
@@ -212,6 +246,7 @@ Suite *suite_judge(void) {
   tcase_add_test(tc, verify_equals_pairs);
   tcase_add_test(tc, peak_and_std_equal_profile);
   tcase_add_test(tc, peak_and_std_shift_free);
+  tcase_add_test(tc, std_dense_equals_sweep);
   tcase_add_test(tc, radix_sort_is_stable_sort);
   tcase_add_test(tc, verify_offsets_hand_cases);
   tcase_add_test(tc, evaluate_one_byte_arena);
