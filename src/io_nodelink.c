@@ -52,23 +52,36 @@ typedef struct key_table {
   node_key *key;   /* by node */
 } key_table;
 
-static uint64_t key_hash(json_t *k) {
-  if (json_is_integer(k)) {
-    uint64_t x = (uint64_t)json_integer_value(k);
+/* A key as read: an integer, or a string of len bytes at s (from jansson,
+ * or straight from the text by the plain link reader below). */
+typedef struct raw_key {
+  bool str;
+  int64_t num;
+  const char *s;
+  size_t len;
+} raw_key;
+
+static raw_key raw_of(json_t *k) {
+  if (json_is_integer(k)) return (raw_key){false, json_integer_value(k), NULL, 0};
+  return (raw_key){true, 0, json_string_value(k), json_string_length(k)};
+}
+
+static uint64_t key_hash(const raw_key *k) {
+  if (!k->str) {
+    uint64_t x = (uint64_t)k->num;
     unsigned char b[8]; /* its bytes, the least significant first */
     for (int i = 0; i < 8; i++) b[i] = (unsigned char)(x >> (8 * i));
     return mp_hash_more(MP_HASH_START, b, 8);
   }
-  uint64_t h = mp_hash_more(MP_HASH_START, json_string_value(k), json_string_length(k));
+  uint64_t h = mp_hash_more(MP_HASH_START, k->s, k->len);
   return h ^ 0x9e3779b97f4a7c15ULL; /* "1" and 1 differ */
 }
 
 static bool key_ok(json_t *k) { return json_is_integer(k) || json_is_string(k); }
 
-static bool key_is(const node_key *a, json_t *k) {
-  if (!a->str) return json_is_integer(k) && json_integer_value(k) == a->num;
-  return json_is_string(k) && json_string_length(k) == a->len &&
-         !memcmp(json_string_value(k), a->str, a->len);
+static bool key_is(const node_key *a, const raw_key *k) {
+  if (!a->str) return !k->str && k->num == a->num;
+  return k->str && k->len == a->len && !memcmp(k->s, a->str, a->len);
 }
 
 static void keys_init(key_table *t, int n) {
@@ -85,19 +98,25 @@ static void keys_destroy(key_table *t, int n) {
 }
 
 /* The node with key k, or -1. */
-static int keys_find(const key_table *t, json_t *k) {
-  if (!key_ok(k)) return -1;
+static int keys_find_raw(const key_table *t, const raw_key *k) {
   for (size_t i = key_hash(k) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
     if (!t->slot[i]) return -1;
     if (key_is(&t->key[t->slot[i] - 1], k)) return t->slot[i] - 1;
   }
 }
 
+static int keys_find(const key_table *t, json_t *k) {
+  if (!key_ok(k)) return -1;
+  raw_key r = raw_of(k);
+  return keys_find_raw(t, &r);
+}
+
 /* Insert node v's key k (v not yet in); false when the key is already there. */
 static bool keys_add(key_table *t, json_t *k, int v) {
-  size_t i = key_hash(k) & (t->cap - 1);
+  raw_key r = raw_of(k);
+  size_t i = key_hash(&r) & (t->cap - 1);
   for (; t->slot[i]; i = (i + 1) & (t->cap - 1))
-    if (key_is(&t->key[t->slot[i] - 1], k)) return false;
+    if (key_is(&t->key[t->slot[i] - 1], &r)) return false;
   node_key *a = &t->key[v];
   if (json_is_integer(k)) {
     a->num = json_integer_value(k);
@@ -489,37 +508,127 @@ static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
 }
 
 /* ---- links: inputs in link order ---- */
+
+/* A link read straight from its text when it has the plain form most files
+ * have: members among the two ends, "key" (a multigraph's) and memplan's
+ * "output", each once, the ends plain integers or plain strings (no
+ * escapes) that name nodes, "key" one of those too, "output" a plain index
+ * or null.  Decoding each of the 3 x 10^6 links of a 10^6-node file with
+ * jansson took half of its read.  Anything else (another member, a
+ * duplicate, an escape, an end that names no node) is declined before
+ * anything is written, and jansson decodes the link as before: the
+ * messages stay those of link_by_jansson. */
+enum { PL_SRC = 1, PL_DST = 2, PL_KEY = 4, PL_OUT = 8 };
+
+static const char *pl_ws(const char *p) {
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  return p;
+}
+
+static bool pl_name_is(const char *s, size_t len, const char *name) {
+  return strlen(name) == len && !memcmp(s, name, len);
+}
+
+/* At a plain integer or string: the key, the byte after it. */
+static const char *pl_key(const char *p, raw_key *k) {
+  size_t n = mp_plain_str_len(p);
+  if (n) {
+    *k = (raw_key){true, 0, p + 1, n - 2};
+    return p + n;
+  }
+  long long v;
+  n = mp_plain_int_len(p, true, &v);
+  *k = (raw_key){false, v, NULL, 0};
+  return n ? p + n : NULL;
+}
+
+/* The value of member `bit` at p; the byte after it, or NULL. */
+static const char *pl_value(const char *p, unsigned bit, raw_key *src, raw_key *dst, int *out) {
+  raw_key ignored;
+  long long v;
+  size_t n;
+  switch (bit) {
+  case PL_SRC: return pl_key(p, src);
+  case PL_DST: return pl_key(p, dst);
+  case PL_KEY: return pl_key(p, &ignored);
+  default: /* PL_OUT */
+    if (!strncmp(p, "null", 4)) return p + 4;
+    n = mp_plain_int_len(p, false, &v);
+    if (!n || v > INT32_MAX) return NULL;
+    *out = (int)v;
+    return p + n;
+  }
+}
+
+/* The link at p, read as plain; the byte after its '}', or NULL. */
+static const char *plain_link(const nl_doc *d, const char *p, int *from, int *to, int *out) {
+  raw_key src, dst;
+  unsigned seen = 0;
+  *out = MP_ALL_OUTPUTS;
+  p = pl_ws(p);
+  if (*p != '{') return NULL;
+  p = pl_ws(p + 1);
+  for (;;) {
+    size_t n = mp_plain_str_len(p);
+    if (!n) return NULL;
+    const char *name = p + 1;
+    unsigned bit = pl_name_is(name, n - 2, d->src_key) ? PL_SRC
+                   : pl_name_is(name, n - 2, d->dst_key) ? PL_DST
+                   : pl_name_is(name, n - 2, "key") ? PL_KEY
+                   : pl_name_is(name, n - 2, "output") ? PL_OUT : 0;
+    if (!bit || (seen & bit)) return NULL;
+    seen |= bit;
+    p = pl_ws(p + n);
+    if (*p != ':') return NULL;
+    if (!(p = pl_value(pl_ws(p + 1), bit, &src, &dst, out))) return NULL;
+    p = pl_ws(p);
+    if (*p == '}') break;
+    if (*p != ',') return NULL;
+    p = pl_ws(p + 1);
+  }
+  if ((seen & (PL_SRC | PL_DST)) != (PL_SRC | PL_DST)) return NULL;
+  *from = keys_find_raw(&d->keys, &src);
+  *to = keys_find_raw(&d->keys, &dst);
+  return *from >= 0 && *to >= 0 ? p + 1 : NULL;
+}
+
+/* Link i decoded by jansson: its ends and output, or -1 with err set. */
+static int link_by_jansson(const nl_doc *d, size_t i, int *from, int *to, int *out, mp_error *err) {
+  char kb[96];
+  json_t *l = mp_jdoc_elem(d->doc, d->links_key, i, err);
+  if (!l) return -1;
+  if (!json_is_object(l)) return mp_errorf(err, "%s: %s[%zu] is not an object", d->path, d->links_key, i);
+  json_t *s = json_object_get(l, d->src_key), *t = json_object_get(l, d->dst_key);
+  *from = keys_find(&d->keys, s);
+  *to = keys_find(&d->keys, t);
+  if (*from < 0 || *to < 0)
+    return mp_errorf(err, "%s: %s[%zu]: %s %s names no node", d->path, d->links_key, i,
+                     *from < 0 ? d->src_key : d->dst_key, key_text(*from < 0 ? s : t, kb, sizeof kb));
+  json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
+  *out = MP_ALL_OUTPUTS;
+  if (lo && !json_is_null(lo)) {
+    char w[48];
+    snprintf(w, sizeof w, "%s[%zu]", d->links_key, i);
+    return index_of(lo, out, err, w, d->path);
+  }
+  return 0;
+}
+
+/* Link i: from its text when plain, else by jansson. */
+static int read_link(const nl_doc *d, size_t i, int *from, int *to, int *out, mp_error *err) {
+  const char *text = mp_jdoc_next_text(d->doc, d->links_key, i);
+  const char *end = text ? plain_link(d, text, from, to, out) : NULL;
+  if (end && mp_jdoc_took(d->doc, d->links_key, (size_t)(end - text))) return 0;
+  return link_by_jansson(d, i, from, to, out, err);
+}
+
 static int read_links(const nl_doc *d, mp_graph *g, mp_error *err) {
   size_t nl = mp_jdoc_count(d->doc, d->links_key);
   int *from = mp_xmalloc(sizeof(int) * (nl ? nl : 1)), *to = mp_xmalloc(sizeof(int) * (nl ? nl : 1));
   int *out = mp_xmalloc(sizeof(int) * (nl ? nl : 1));
   int rc = 0;
-  char kb[96];
   for (size_t i = 0; i < nl && !rc; i++) {
-    json_t *l = mp_jdoc_elem(d->doc, d->links_key, i, err);
-    if (!l) {
-      rc = -1;
-      break;
-    }
-    if (!json_is_object(l)) {
-      rc = mp_errorf(err, "%s: %s[%zu] is not an object", d->path, d->links_key, i);
-      break;
-    }
-    json_t *s = json_object_get(l, d->src_key), *t = json_object_get(l, d->dst_key);
-    from[i] = keys_find(&d->keys, s);
-    to[i] = keys_find(&d->keys, t);
-    if (from[i] < 0 || to[i] < 0) {
-      rc = mp_errorf(err, "%s: %s[%zu]: %s %s names no node", d->path, d->links_key, i,
-                     from[i] < 0 ? d->src_key : d->dst_key, key_text(from[i] < 0 ? s : t, kb, sizeof kb));
-      break;
-    }
-    json_t *lo = json_object_get(l, "output"); /* [j, k] input (memplan's writer) */
-    out[i] = MP_ALL_OUTPUTS;
-    if (lo && !json_is_null(lo)) {
-      char w[48];
-      snprintf(w, sizeof w, "%s[%zu]", d->links_key, i);
-      rc = index_of(lo, &out[i], err, w, d->path);
-    }
+    rc = read_link(d, i, &from[i], &to[i], &out[i], err);
     if (!rc && g->nodes[to[i]].n_in == INT32_MAX) rc = mp_errorf(err, "%s: too many links", d->path);
     if (!rc) g->nodes[to[i]].n_in++;
   }

@@ -3,7 +3,8 @@
  * jansson's path gives.  Each random file is read twice: as written, and
  * with every node's "id" key written "\u0069d", which jansson reads as the
  * same key but the plain reader declines, so that every node of the second
- * file goes through jansson. */
+ * file goes through jansson; io_nodelink.c's plain links likewise, with
+ * "source" written "\u0073ource". */
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
 #include <stdarg.h>
@@ -215,6 +216,125 @@ START_TEST(plain_node_errors_as_jansson) {
 }
 END_TEST
 
+/* ---- io_nodelink.c: plain links ---- */
+
+/* A node-link graph of n nodes (integer keys, or string keys "n<v>" when
+ * str_keys) and random links to earlier nodes, each link's members in
+ * random order with "key" and "output" now and then; with escape_src
+ * every link writes "source" as "\u0073ource" (jansson's path). */
+static char *random_nodelink(int n, unsigned long long seed, bool str_keys, bool escape_src) {
+  rng_state = seed;
+  tbuf b = {0};
+  put(&b, "{\"directed\": true, \"multigraph\": true, \"graph\": {}, \"nodes\": [");
+  for (int v = 0; v < n; v++) {
+    if (str_keys) put(&b, "%s{\"id\":%s\"n%d\", \"size\": %u}", v ? "," : "", blank(), v, 1 + rnd(1000));
+    else put(&b, "%s{\"id\":%s%d, \"size\": %u}", v ? "," : "", blank(), v, 1 + rnd(1000));
+  }
+  put(&b, "],%s\"links\": [", blank());
+  bool first = true;
+  for (int v = 1; v < n; v++)
+    for (int k = (int)rnd(4); k > 0; k--) {
+      int u = (int)rnd((unsigned)v), m = 0, order[4] = {0, 1, 2, 3};
+      for (int i = 3; i > 0; i--) {
+        int j = (int)rnd((unsigned)i + 1), t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+      put(&b, "%s%s{", first ? "" : ",", blank());
+      first = false;
+      for (int i = 0; i < 4; i++) {
+        int w = order[i];
+        if (w >= 2 && rnd(2)) continue; /* key and output now and then */
+        put(&b, "%s%s", m++ ? "," : "", blank());
+        int end = w == 0 ? u : v;
+        if (w <= 1) {
+          put(&b, "\"%s\":%s", w == 0 ? (escape_src ? "\\u0073ource" : "source") : "target", blank());
+          if (str_keys) put(&b, "\"n%d\"", end);
+          else put(&b, "%d", end);
+        } else if (w == 2) {
+          put(&b, "\"key\":%s%u", blank(), rnd(3));
+        } else {
+          put(&b, "\"output\":%s%s", blank(), rnd(2) ? "0" : "null");
+        }
+      }
+      put(&b, "%s}", blank());
+    }
+  put(&b, "]}\n");
+  return b.s;
+}
+
+static mp_graph *load_nodelink(const char *text, char *msg, size_t cap) {
+  char *path = tl_write_temp(text, ".json");
+  mp_error err = {0};
+  mp_graph *g = mp_graph_read_nodelink(path, NULL, NULL, false, &err);
+  const char *m = strstr(err.msg, path) ? strstr(err.msg, path) + strlen(path) : err.msg;
+  snprintf(msg, cap, "%s", m);
+  free(path);
+  return g;
+}
+
+START_TEST(plain_links_as_jansson) {
+  for (unsigned long long seed = 1; seed <= 40; seed++) {
+    bool str_keys = seed % 2 == 0;
+    char *plain = random_nodelink(200, seed, str_keys, false);
+    char *escaped = random_nodelink(200, seed, str_keys, true);
+    char m1[600], m2[600];
+    mp_graph *a = load_nodelink(plain, m1, sizeof m1), *b = load_nodelink(escaped, m2, sizeof m2);
+    ck_assert_msg(a && b, "seed %llu: %s / %s", seed, m1, m2);
+    int links = 0;
+    for (int v = 0; v < a->n; v++) links += a->nodes[v].n_in;
+    ck_assert_msg(links > 100, "seed %llu: %d links", seed, links);
+    same_nodes(a, b);
+    mp_graph_destroy(a);
+    mp_graph_destroy(b);
+    free(plain);
+    free(escaped);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* A link the plain reader must decline: the same message either way. */
+START_TEST(plain_link_errors_as_jansson) {
+  static const char *const bad[] = {
+      "\"%s\": 0, \"target\": 5",         "\"%s\": 7, \"target\": 1",
+      "\"%s\": \"0\", \"target\": 1",     "\"%s\": 0.0, \"target\": 1",
+      "\"%s\": 0, \"target\": 1, \"output\": -1", "\"%s\": 0, \"target\": 1, \"output\": 1.5",
+      "\"%s\": 0, \"target\": 1, \"output\": 2147483648",
+      "\"%s\": 0",                        "\"%s\": 0, \"target\": null",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char link[200], plain[600], escaped[600], m1[600], m2[600];
+    const char *fmt = "{\"directed\": true, \"nodes\": [{\"id\": 0, \"size\": 1}, {\"id\": 1, \"size\": 1}], "
+                      "\"links\": [{\"source\": 0, \"target\": 1}, {%s}]}";
+    snprintf(link, sizeof link, bad[i], "source", "source");
+    snprintf(plain, sizeof plain, fmt, link);
+    snprintf(link, sizeof link, bad[i], "\\u0073ource", "\\u0073ource");
+    snprintf(escaped, sizeof escaped, fmt, link);
+    mp_graph *a = load_nodelink(plain, m1, sizeof m1), *b = load_nodelink(escaped, m2, sizeof m2);
+    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    ck_assert_str_eq(m1, m2);
+  }
+  /* not JSON: jansson's whole-file message (its column moves when escaped) */
+  static const char *const syntax[] = {"\"source\": 00, \"target\": 1", "\"source\": 0, \"target\": 1,",
+                                       "\"source\": 0, \"target\": 1, \"w\": 1e999"};
+  for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
+    char plain[600], m[600];
+    snprintf(plain, sizeof plain, "{\"directed\": true, \"nodes\": [{\"id\": 0, \"size\": 1}, "
+             "{\"id\": 1, \"size\": 1}], \"links\": [{%s}]}", syntax[i]);
+    ck_assert_ptr_null(load_nodelink(plain, m, sizeof m));
+    ck_assert_msg(strstr(m, "not valid JSON"), "%s: %s", syntax[i], m);
+  }
+  /* a member twice: jansson's message (its text differs when escaped) */
+  char m1[600];
+  ck_assert_ptr_null(load_nodelink("{\"directed\": true, \"nodes\": [{\"id\": 0, \"size\": 1}], "
+                                   "\"links\": [{\"source\": 0, \"source\": 0, \"target\": 0}]}",
+                                   m1, sizeof m1));
+  ck_assert_msg(strstr(m1, "duplicate object key"), "%s", m1);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- io_jdoc.c: plain integers and names, against the whole-file tree ---- */
 static const char *const int_tokens[] = {
     "0", "-0", "7", "-7", "10", "123456789012345678", "-123456789012345678",
@@ -293,6 +413,8 @@ Suite *suite_plainread(void) {
   tcase_add_test(tc, plain_nodes_as_jansson);
   tcase_add_test(tc, plain_node_errors_as_jansson);
   tcase_add_test(tc, plain_scalars_as_jansson);
+  tcase_add_test(tc, plain_links_as_jansson);
+  tcase_add_test(tc, plain_link_errors_as_jansson);
   suite_add_tcase(s, tc);
   return s;
 }
