@@ -84,9 +84,7 @@ static bool exact_decimal(const char *s, const char *e, double *out) {
   return true;
 }
 
-/* A non-negative number (an integer, or a real jansson reads with strtod
- * in the C locale); its value as json_number_value gives it. */
-static const char *plain_number(const char *p, double *out) {
+const char *mp_plain_number(const char *p, double *out) {
   const char *s = p;
   while (is_digit(*s)) s++;
   if (*s != '.' && *s != 'e' && *s != 'E') { /* an integer: json_integer */
@@ -167,7 +165,7 @@ static const char *member_value(const char *p, unsigned bit, jn_node *nd) {
   case K_INPUTS: return plain_inputs(p, nd);
   case K_COST:
     if ((q = null_word(p))) return q;
-    return (nd->has_cost = true), plain_number(p, &nd->cost);
+    return (nd->has_cost = true), mp_plain_number(p, &nd->cost);
   case K_WS:
     if ((q = null_word(p))) return q;
     return plain_int(p, &nd->workspace);

@@ -76,6 +76,10 @@ bool mp_jdoc_took(mp_jdoc *d, const char *key, size_t used);
  * length with the quotes, else 0. */
 size_t mp_plain_int_len(const char *b, bool minus_ok, long long *v);
 size_t mp_plain_str_len(const char *b);
+/* A non-negative plain number at b (an integer, or a real jansson reads
+ * with strtod in the C locale): its value as json_number_value gives it
+ * and the byte after it, else NULL. */
+const char *mp_plain_number(const char *b, double *out);
 /* Node idx of the graph JSON file d, the next element of its "nodes",
  * read from its text when it has the plain form (io_jnode.c) and what
  * follows it is what the scan expects; false: nothing was read or written,

@@ -219,16 +219,32 @@ END_TEST
 /* ---- io_nodelink.c: plain links ---- */
 
 /* A node-link graph of n nodes (integer keys, or string keys "n<v>" when
- * str_keys) and random links to earlier nodes, each link's members in
- * random order with "key" and "output" now and then; with escape_src
- * every link writes "source" as "\u0073ource" (jansson's path). */
+ * str_keys; a size, and now and then a name, op, cost, workspace and
+ * phase) and random links to earlier nodes, each link's members in random
+ * order with "key" and "output" now and then; with escape_src every node
+ * writes "id" as "\u0069d" and every link "source" as "\u0073ource"
+ * (jansson's path for all of them). */
 static char *random_nodelink(int n, unsigned long long seed, bool str_keys, bool escape_src) {
   rng_state = seed;
   tbuf b = {0};
   put(&b, "{\"directed\": true, \"multigraph\": true, \"graph\": {}, \"nodes\": [");
+  static const char *const ops[] = {"\"op\"", "\"input\"", "\"output\"", "null", "\"\""};
+  static const char *const phases[] = {"\"fwd\"", "\"bwd\"", "\"opt\"", "null"};
   for (int v = 0; v < n; v++) {
-    if (str_keys) put(&b, "%s{\"id\":%s\"n%d\", \"size\": %u}", v ? "," : "", blank(), v, 1 + rnd(1000));
-    else put(&b, "%s{\"id\":%s%d, \"size\": %u}", v ? "," : "", blank(), v, 1 + rnd(1000));
+    const char *id = escape_src ? "\\u0069d" : "id";
+    if (str_keys) put(&b, "%s{\"%s\":%s\"n%d\"", v ? "," : "", id, blank(), v);
+    else put(&b, "%s{\"%s\":%s%d", v ? "," : "", id, blank(), v);
+    put(&b, ",%s\"size\":%s%llu", blank(), blank(), (unsigned long long)rnd(1u << 30) << rnd(20));
+    if (rnd(2)) put(&b, ", \"name\": \"nm %u\"", rnd(50));
+    if (rnd(2)) put(&b, ", \"op\":%s%s", blank(), ops[rnd(5)]);
+    if (rnd(2)) {
+      put(&b, ", \"cost\": ");
+      if (rnd(6) == 0) put(&b, "null");
+      else put_cost(&b);
+    }
+    if (rnd(3) == 0) put(&b, ", \"workspace\": %s", rnd(3) ? "17" : "null");
+    if (rnd(3) == 0) put(&b, ", \"phase\": %s", phases[rnd(4)]);
+    put(&b, "%s}", blank());
   }
   put(&b, "],%s\"links\": [", blank());
   bool first = true;
@@ -294,7 +310,8 @@ START_TEST(plain_links_as_jansson) {
 }
 END_TEST
 
-/* A link the plain reader must decline: the same message either way. */
+/* A link or node the plain readers must decline: the same message either
+ * way. */
 START_TEST(plain_link_errors_as_jansson) {
   static const char *const bad[] = {
       "\"%s\": 0, \"target\": 5",         "\"%s\": 7, \"target\": 1",
@@ -315,6 +332,29 @@ START_TEST(plain_link_errors_as_jansson) {
     ck_assert_msg(!a && !b, "accepted: %s", plain);
     ck_assert_str_eq(m1, m2);
   }
+  /* a node the plain reader must decline: the same message either way */
+  static const char *const bad_node[] = {
+      "\"size\": -1", "\"size\": 1.5", "\"size\": 72057594037927937", "\"size\": null",
+      "\"cost\": -2.5", "\"cost\": \"1\"", "\"phase\": \"x\"", "\"phase\": 3", "\"op\": 3",
+      "\"workspace\": -3", "\"workspace\": 72057594037927937", "\"size\": 1, \"inplace\": true",
+      "\"size\": 1, \"alias\": 9", "\"size\": 1, \"outputs\": 4",
+  };
+  for (size_t i = 0; i < sizeof bad_node / sizeof bad_node[0]; i++) {
+    char plain[600], escaped[600], m1[600], m2[600];
+    const char *fmt = "{\"directed\": true, \"nodes\": [{\"%s\": 0, \"size\": 1}, {\"%s\": 1, %s}], "
+                      "\"links\": []}";
+    snprintf(plain, sizeof plain, fmt, "id", "id", bad_node[i]);
+    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", bad_node[i]);
+    mp_graph *a = load_nodelink(plain, m1, sizeof m1), *b = load_nodelink(escaped, m2, sizeof m2);
+    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    ck_assert_str_eq(m1, m2);
+  }
+  char d1[600], d2[600]; /* a duplicate key */
+  ck_assert_ptr_null(load_nodelink("{\"nodes\": [{\"id\": 0, \"size\": 1}, {\"id\": 0, \"size\": 1}], "
+                                   "\"links\": []}", d1, sizeof d1));
+  ck_assert_ptr_null(load_nodelink("{\"nodes\": [{\"\\u0069d\": 0, \"size\": 1}, {\"\\u0069d\": 0, \"size\": 1}], "
+                                   "\"links\": []}", d2, sizeof d2));
+  ck_assert_str_eq(d1, d2);
   /* not JSON: jansson's whole-file message (its column moves when escaped) */
   static const char *const syntax[] = {"\"source\": 00, \"target\": 1", "\"source\": 0, \"target\": 1,",
                                        "\"source\": 0, \"target\": 1, \"w\": 1e999"};
