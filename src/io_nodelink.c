@@ -490,6 +490,36 @@ static const char *pl_key(const char *p, raw_key *k) {
   return n ? p + n : NULL;
 }
 
+/* The plain object at p: each member's name is one of names[0..n) (NULL
+ * entries match nothing), member k setting bit 1 << k in *seen, at most
+ * once; `value` reads its value (the byte after it, or NULL).  The byte
+ * after the '}', or NULL for anything else. */
+typedef const char *pl_value_fn(const char *p, unsigned bit, void *x);
+
+static const char *pl_object(const char *p, const char *const *names, int n, pl_value_fn *value,
+                             void *x, unsigned *seen) {
+  *seen = 0;
+  p = pl_ws(p);
+  if (*p != '{') return NULL;
+  p = pl_ws(p + 1);
+  for (;;) {
+    size_t len = mp_plain_str_len(p);
+    if (!len) return NULL;
+    unsigned bit = 0;
+    for (int k = 0; k < n && !bit; k++)
+      if (names[k] && pl_name_is(p + 1, len - 2, names[k])) bit = 1u << k;
+    if (!bit || (*seen & bit)) return NULL;
+    *seen |= bit;
+    p = pl_ws(p + len);
+    if (*p != ':') return NULL;
+    if (!(p = value(pl_ws(p + 1), bit, x))) return NULL;
+    p = pl_ws(p);
+    if (*p == '}') return p + 1;
+    if (*p != ',') return NULL;
+    p = pl_ws(p + 1);
+  }
+}
+
 /* A node read straight from its text when it has the plain form of most
  * files: members among the key, "name", "op", the size and cost
  * attributes, "workspace" and "phase", each once, with plain values (no
@@ -521,13 +551,6 @@ static bool plain_nodes_ok(const nl_doc *d) {
   return true;
 }
 
-static unsigned pn_bit(const nl_doc *d, const char *s, size_t len) {
-  const char *names[] = {d->node_key, "name", "op", d->size_attr, d->cost_attr, "workspace", "phase"};
-  for (int i = 0; i < 7; i++)
-    if (names[i] && pl_name_is(s, len, names[i])) return 1u << i;
-  return 0;
-}
-
 /* At a plain string, or null when null_ok: its text (NULL for null). */
 static const char *pn_string(const char *p, bool null_ok, const char **s, size_t *len) {
   if (null_ok && !strncmp(p, "null", 4)) return (*s = NULL), p + 4;
@@ -545,7 +568,8 @@ static const char *pn_bytes(const char *p, bool null_ok, long long *v) {
   return n && *v <= MP_MAX_SIZE ? p + n : NULL;
 }
 
-static const char *pn_value(const char *p, unsigned bit, plain_node *x) {
+static const char *pn_value(const char *p, unsigned bit, void *xv) {
+  plain_node *x = xv;
   const char *q, *s;
   size_t len;
   switch (bit) {
@@ -568,26 +592,11 @@ static const char *pn_value(const char *p, unsigned bit, plain_node *x) {
 
 /* The node at p, read as plain; the byte after its '}', or NULL. */
 static const char *plain_node_at(const nl_doc *d, const char *p, plain_node *x) {
-  unsigned seen = 0;
+  const char *names[] = {d->node_key, "name", "op", d->size_attr, d->cost_attr, "workspace", "phase"};
+  unsigned seen;
   memset(x, 0, sizeof *x);
-  p = pl_ws(p);
-  if (*p != '{') return NULL;
-  p = pl_ws(p + 1);
-  for (;;) {
-    size_t n = mp_plain_str_len(p);
-    if (!n) return NULL;
-    unsigned bit = pn_bit(d, p + 1, n - 2);
-    if (!bit || (seen & bit)) return NULL;
-    seen |= bit;
-    p = pl_ws(p + n);
-    if (*p != ':') return NULL;
-    if (!(p = pn_value(pl_ws(p + 1), bit, x))) return NULL;
-    p = pl_ws(p);
-    if (*p == '}') break;
-    if (*p != ',') return NULL;
-    p = pl_ws(p + 1);
-  }
-  return (seen & (PN_KEY | PN_SIZE)) == (PN_KEY | PN_SIZE) ? p + 1 : NULL;
+  p = pl_object(p, names, 7, pn_value, x, &seen);
+  return p && (seen & (PN_KEY | PN_SIZE)) == (PN_KEY | PN_SIZE) ? p : NULL;
 }
 
 static char *pn_copy(mp_bump *mem, const char *s, size_t len, bool intern) {
@@ -690,54 +699,41 @@ static int read_nodes(nl_doc *d, mp_graph *g, mp_error *err) {
  * messages stay those of link_by_jansson. */
 enum { PL_SRC = 1, PL_DST = 2, PL_KEY = 4, PL_OUT = 8 };
 
+typedef struct plain_link_t {
+  raw_key src, dst;
+  int out;
+} plain_link_t;
+
 /* The value of member `bit` at p; the byte after it, or NULL. */
-static const char *pl_value(const char *p, unsigned bit, raw_key *src, raw_key *dst, int *out) {
+static const char *pl_value(const char *p, unsigned bit, void *xv) {
+  plain_link_t *x = xv;
   raw_key ignored;
   long long v;
   size_t n;
   switch (bit) {
-  case PL_SRC: return pl_key(p, src);
-  case PL_DST: return pl_key(p, dst);
+  case PL_SRC: return pl_key(p, &x->src);
+  case PL_DST: return pl_key(p, &x->dst);
   case PL_KEY: return pl_key(p, &ignored);
   default: /* PL_OUT */
     if (!strncmp(p, "null", 4)) return p + 4;
     n = mp_plain_int_len(p, false, &v);
     if (!n || v > INT32_MAX) return NULL;
-    *out = (int)v;
+    x->out = (int)v;
     return p + n;
   }
 }
 
 /* The link at p, read as plain; the byte after its '}', or NULL. */
 static const char *plain_link(const nl_doc *d, const char *p, int *from, int *to, int *out) {
-  raw_key src, dst;
-  unsigned seen = 0;
-  *out = MP_ALL_OUTPUTS;
-  p = pl_ws(p);
-  if (*p != '{') return NULL;
-  p = pl_ws(p + 1);
-  for (;;) {
-    size_t n = mp_plain_str_len(p);
-    if (!n) return NULL;
-    const char *name = p + 1;
-    unsigned bit = pl_name_is(name, n - 2, d->src_key) ? PL_SRC
-                   : pl_name_is(name, n - 2, d->dst_key) ? PL_DST
-                   : pl_name_is(name, n - 2, "key") ? PL_KEY
-                   : pl_name_is(name, n - 2, "output") ? PL_OUT : 0;
-    if (!bit || (seen & bit)) return NULL;
-    seen |= bit;
-    p = pl_ws(p + n);
-    if (*p != ':') return NULL;
-    if (!(p = pl_value(pl_ws(p + 1), bit, &src, &dst, out))) return NULL;
-    p = pl_ws(p);
-    if (*p == '}') break;
-    if (*p != ',') return NULL;
-    p = pl_ws(p + 1);
-  }
-  if ((seen & (PL_SRC | PL_DST)) != (PL_SRC | PL_DST)) return NULL;
-  *from = keys_find_raw(&d->keys, &src);
-  *to = keys_find_raw(&d->keys, &dst);
-  return *from >= 0 && *to >= 0 ? p + 1 : NULL;
+  const char *names[] = {d->src_key, d->dst_key, "key", "output"};
+  plain_link_t x = {.out = MP_ALL_OUTPUTS};
+  unsigned seen;
+  p = pl_object(p, names, 4, pl_value, &x, &seen);
+  if (!p || (seen & (PL_SRC | PL_DST)) != (PL_SRC | PL_DST)) return NULL;
+  *from = keys_find_raw(&d->keys, &x.src);
+  *to = keys_find_raw(&d->keys, &x.dst);
+  *out = x.out;
+  return *from >= 0 && *to >= 0 ? p : NULL;
 }
 
 /* Link i decoded by jansson: its ends and output, or -1 with err set. */

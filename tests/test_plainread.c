@@ -132,16 +132,20 @@ static char *random_graph(int n, unsigned long long seed, bool escape_id) {
   return b.s;
 }
 
-static mp_graph *load(const char *text, char *msg, size_t cap) {
+/* The graph of `text` read as graph JSON or as node-link; the message
+ * without the file's name in msg. */
+static mp_graph *load_as(const char *text, bool nodelink, char *msg, size_t cap) {
   char *path = tl_write_temp(text, ".json");
   mp_error err = {0};
-  mp_graph *g = mp_graph_read_json(path, false, &err);
-  /* the message without the file's name */
+  mp_graph *g = nodelink ? mp_graph_read_nodelink(path, NULL, NULL, false, &err)
+                         : mp_graph_read_json(path, false, &err);
   const char *m = strstr(err.msg, path) ? strstr(err.msg, path) + strlen(path) : err.msg;
   snprintf(msg, cap, "%s", m);
   free(path);
   return g;
 }
+
+static mp_graph *load(const char *text, char *msg, size_t cap) { return load_as(text, false, msg, cap); }
 
 static void same_nodes(const mp_graph *a, const mp_graph *b) {
   ck_assert_int_eq(a->n, b->n);
@@ -170,17 +174,25 @@ static void same_nodes(const mp_graph *a, const mp_graph *b) {
   }
 }
 
+/* The two texts (freed here) read as the same graph; its edges. */
+static int same_both_ways(char *plain, char *escaped, bool nodelink, unsigned long long seed) {
+  char m1[600], m2[600];
+  mp_graph *a = load_as(plain, nodelink, m1, sizeof m1), *b = load_as(escaped, nodelink, m2, sizeof m2);
+  ck_assert_msg(a && b, "seed %llu: %s / %s", seed, m1, m2);
+  same_nodes(a, b);
+  int edges = 0;
+  for (int v = 0; v < a->n; v++) edges += a->nodes[v].n_in;
+  mp_graph_destroy(a);
+  mp_graph_destroy(b);
+  free(plain);
+  free(escaped);
+  return edges;
+}
+
 START_TEST(plain_nodes_as_jansson) {
   for (unsigned long long seed = 1; seed <= 40; seed++) {
     char *plain = random_graph(300, seed, false), *escaped = random_graph(300, seed, true);
-    char m1[600], m2[600];
-    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
-    ck_assert_msg(a && b, "seed %llu: %s / %s", seed, m1, m2);
-    same_nodes(a, b);
-    mp_graph_destroy(a);
-    mp_graph_destroy(b);
-    free(plain);
-    free(escaped);
+    same_both_ways(plain, escaped, false, seed);
   }
   tl_cleanup();
 }
@@ -280,13 +292,7 @@ static char *random_nodelink(int n, unsigned long long seed, bool str_keys, bool
 }
 
 static mp_graph *load_nodelink(const char *text, char *msg, size_t cap) {
-  char *path = tl_write_temp(text, ".json");
-  mp_error err = {0};
-  mp_graph *g = mp_graph_read_nodelink(path, NULL, NULL, false, &err);
-  const char *m = strstr(err.msg, path) ? strstr(err.msg, path) + strlen(path) : err.msg;
-  snprintf(msg, cap, "%s", m);
-  free(path);
-  return g;
+  return load_as(text, true, msg, cap);
 }
 
 START_TEST(plain_links_as_jansson) {
@@ -294,17 +300,7 @@ START_TEST(plain_links_as_jansson) {
     bool str_keys = seed % 2 == 0;
     char *plain = random_nodelink(200, seed, str_keys, false);
     char *escaped = random_nodelink(200, seed, str_keys, true);
-    char m1[600], m2[600];
-    mp_graph *a = load_nodelink(plain, m1, sizeof m1), *b = load_nodelink(escaped, m2, sizeof m2);
-    ck_assert_msg(a && b, "seed %llu: %s / %s", seed, m1, m2);
-    int links = 0;
-    for (int v = 0; v < a->n; v++) links += a->nodes[v].n_in;
-    ck_assert_msg(links > 100, "seed %llu: %d links", seed, links);
-    same_nodes(a, b);
-    mp_graph_destroy(a);
-    mp_graph_destroy(b);
-    free(plain);
-    free(escaped);
+    ck_assert_msg(same_both_ways(plain, escaped, true, seed) > 100, "seed %llu: few links", seed);
   }
   tl_cleanup();
 }
