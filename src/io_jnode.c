@@ -16,7 +16,6 @@
 #include "io_util.h"
 #include "util.h"
 
-#define JN_MAX_STR 256 /* longer names and ops are left to jansson */
 
 typedef struct jn_str {
   const char *s;
@@ -36,18 +35,13 @@ typedef struct jn_node {
   unsigned seen_keys;
 } jn_node;
 
-static const char *ws(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return p;
-}
-
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* At '"': a plain string (mp_plain_str_len) shorter than JN_MAX_STR; the
- * byte after it. */
+/* At '"': a plain string (mp_plain_str_len) shorter than MP_PLAIN_MAX_STR;
+ * the byte after it. */
 static const char *plain_string(const char *p, jn_str *out) {
   size_t n = mp_plain_str_len(p);
-  if (!n || n - 2 >= JN_MAX_STR) return NULL;
+  if (!n || n - 2 >= MP_PLAIN_MAX_STR) return NULL;
   out->s = p + 1;
   out->len = n - 2;
   return p + n;
@@ -125,37 +119,26 @@ static const char *plain_inputs(const char *p, jn_node *nd) {
   if (*p != '[') return NULL;
   nd->inputs = p + 1;
   nd->n_in = 0;
-  p = ws(p + 1);
+  p = mp_plain_ws(p + 1);
   if (*p == ']') return p + 1;
   for (;;) {
     long long a;
     if (!(p = plain_int(p, &a))) return NULL;
     if (nd->n_in == INT32_MAX) return NULL;
     nd->n_in++;
-    p = ws(p);
+    p = mp_plain_ws(p);
     if (*p == ']') return p + 1;
     if (*p != ',') return NULL;
-    p = ws(p + 1);
+    p = mp_plain_ws(p + 1);
   }
 }
 
 enum { K_ID = 1, K_NAME = 2, K_OP = 4, K_SIZE = 8, K_INPUTS = 16, K_COST = 32, K_WS = 64,
        K_PHASE = 128 };
 
-static unsigned key_bit(jn_str k) {
-  static const struct {
-    const char *name;
-    size_t len;
-  } keys[] = {{"id", 2}, {"name", 4}, {"op", 2}, {"size", 4}, {"inputs", 6}, {"cost", 4},
-              {"workspace", 9}, {"phase", 5}};
-  for (unsigned i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    if (keys[i].len == k.len && keys[i].name[0] == k.s[0] && !memcmp(keys[i].name, k.s, k.len))
-      return 1u << i;
-  return 0;
-}
-
 /* The value of key `bit` at p; the byte after it. */
-static const char *member_value(const char *p, unsigned bit, jn_node *nd) {
+static const char *member_value(const char *p, unsigned bit, void *x) {
+  jn_node *nd = x;
   const char *q;
   switch (bit) {
   case K_ID: return plain_int(p, &nd->id);
@@ -175,27 +158,12 @@ static const char *member_value(const char *p, unsigned bit, jn_node *nd) {
   }
 }
 
-/* The object at p, read as plain; the byte after its '}', or NULL. */
+/* The node at p, read as plain (an empty object has no id: jansson's path
+ * says so); the byte after its '}', or NULL. */
 static const char *read_plain(const char *p, jn_node *nd) {
+  static const char *const names[] = {"id", "name", "op", "size", "inputs", "cost", "workspace", "phase"};
   memset(nd, 0, sizeof *nd);
-  p = ws(p);
-  if (*p != '{') return NULL;
-  p = ws(p + 1);
-  if (*p == '}') return NULL; /* no id: jansson's path says so */
-  for (;;) {
-    jn_str k;
-    if (!(p = plain_string(p, &k))) return NULL;
-    unsigned bit = key_bit(k);
-    if (!bit || (nd->seen_keys & bit)) return NULL;
-    nd->seen_keys |= bit;
-    p = ws(p);
-    if (*p != ':') return NULL;
-    if (!(p = member_value(ws(p + 1), bit, nd))) return NULL;
-    p = ws(p);
-    if (*p == '}') return p + 1;
-    if (*p != ',') return NULL;
-    p = ws(p + 1);
-  }
+  return mp_plain_object(p, names, 8, member_value, nd, &nd->seen_keys);
 }
 
 /* Would parse_node accept it?  The checks it makes, without messages. */
@@ -205,26 +173,30 @@ static bool acceptable(const jn_node *nd, const mp_graph *g, const char *seen, i
   if (nd->workspace > MP_MAX_SIZE) return false;
   *phase = MP_PHASE_NONE;
   if (nd->has_phase) {
-    char word[JN_MAX_STR];
-    memcpy(word, nd->phase.s, nd->phase.len);
-    word[nd->phase.len] = 0;
-    if ((*phase = mp_phase_parse(word)) < 0) return false;
+    if ((*phase = mp_plain_phase(nd->phase.s, nd->phase.len)) < 0) return false;
   }
-  const char *p = ws(nd->inputs ? nd->inputs : "]");
+  const char *p = mp_plain_ws(nd->inputs ? nd->inputs : "]");
   for (int i = 0; i < nd->n_in; i++) {
     long long a;
-    p = ws(plain_int(p, &a));
+    p = mp_plain_ws(plain_int(p, &a));
     if (a >= g->n) return false;
-    p = ws(p + 1); /* the ',' or ']' */
+    p = mp_plain_ws(p + 1); /* the ',' or ']' */
   }
   return true;
 }
 
-static char *bump_copy(mp_bump *mem, jn_str s, bool intern) {
-  char buf[JN_MAX_STR];
-  memcpy(buf, s.s, s.len);
-  buf[s.len] = 0;
+char *mp_plain_copy(mp_bump *mem, const char *s, size_t len, bool intern) {
+  char buf[MP_PLAIN_MAX_STR];
+  memcpy(buf, s, len);
+  buf[len] = 0;
   return intern ? mp_bump_intern(mem, buf) : mp_bump_strdup(mem, buf);
+}
+
+int mp_plain_phase(const char *s, size_t len) {
+  char word[MP_PLAIN_MAX_STR];
+  memcpy(word, s, len);
+  word[len] = 0;
+  return mp_phase_parse(word);
 }
 
 static void store(const jn_node *x, int idx, int phase, mp_graph *g, char *seen) {
@@ -234,8 +206,9 @@ static void store(const jn_node *x, int idx, int phase, mp_graph *g, char *seen)
   mp_node *nd = &g->nodes[v];
   nd->id = v;
   jn_str empty = {"", 0};
-  nd->name = bump_copy(&g->mem, x->has_name ? x->name : empty, false);
-  nd->op = bump_copy(&g->mem, x->has_op ? x->op : empty, true);
+  jn_str name = x->has_name ? x->name : empty, op = x->has_op ? x->op : empty;
+  nd->name = mp_plain_copy(&g->mem, name.s, name.len, false);
+  nd->op = mp_plain_copy(&g->mem, op.s, op.len, true);
   nd->is_input = strcmp(nd->op, "input") == 0;
   nd->is_output = strcmp(nd->op, "output") == 0;
   nd->n_out = 1;
@@ -243,13 +216,13 @@ static void store(const jn_node *x, int idx, int phase, mp_graph *g, char *seen)
   if (x->has_size) nd->out_size[0] = x->size;
   nd->n_in = x->n_in;
   nd->in = mp_bump_array(&g->mem, (size_t)nd->n_in, sizeof(mp_ref));
-  const char *p = ws(x->inputs ? x->inputs : "]");
+  const char *p = mp_plain_ws(x->inputs ? x->inputs : "]");
   for (int i = 0; i < nd->n_in; i++) {
     long long a;
-    p = ws(plain_int(p, &a));
+    p = mp_plain_ws(plain_int(p, &a));
     nd->in[i].node = (int)a;
     nd->in[i].out = MP_ALL_OUTPUTS;
-    p = ws(p + 1);
+    p = mp_plain_ws(p + 1);
   }
   nd->workspace = x->workspace;
   nd->cost = x->has_cost ? x->cost : 0;

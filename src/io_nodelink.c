@@ -468,15 +468,6 @@ static int read_node(const nl_doc *d, json_t *o, int v, mp_node *nd, mp_bump *me
 }
 
 /* ---- plain text: what the plain readers below accept ---- */
-static const char *pl_ws(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return p;
-}
-
-static bool pl_name_is(const char *s, size_t len, const char *name) {
-  return strlen(name) == len && !memcmp(s, name, len);
-}
-
 /* At a plain integer or string: the key, the byte after it. */
 static const char *pl_key(const char *p, raw_key *k) {
   size_t n = mp_plain_str_len(p);
@@ -490,36 +481,6 @@ static const char *pl_key(const char *p, raw_key *k) {
   return n ? p + n : NULL;
 }
 
-/* The plain object at p: each member's name is one of names[0..n) (NULL
- * entries match nothing), member k setting bit 1 << k in *seen, at most
- * once; `value` reads its value (the byte after it, or NULL).  The byte
- * after the '}', or NULL for anything else. */
-typedef const char *pl_value_fn(const char *p, unsigned bit, void *x);
-
-static const char *pl_object(const char *p, const char *const *names, int n, pl_value_fn *value,
-                             void *x, unsigned *seen) {
-  *seen = 0;
-  p = pl_ws(p);
-  if (*p != '{') return NULL;
-  p = pl_ws(p + 1);
-  for (;;) {
-    size_t len = mp_plain_str_len(p);
-    if (!len) return NULL;
-    unsigned bit = 0;
-    for (int k = 0; k < n && !bit; k++)
-      if (names[k] && pl_name_is(p + 1, len - 2, names[k])) bit = 1u << k;
-    if (!bit || (*seen & bit)) return NULL;
-    *seen |= bit;
-    p = pl_ws(p + len);
-    if (*p != ':') return NULL;
-    if (!(p = value(pl_ws(p + 1), bit, x))) return NULL;
-    p = pl_ws(p);
-    if (*p == '}') return p + 1;
-    if (*p != ',') return NULL;
-    p = pl_ws(p + 1);
-  }
-}
-
 /* A node read straight from its text when it has the plain form of most
  * files: members among the key, "name", "op", the size and cost
  * attributes, "workspace" and "phase", each once, with plain values (no
@@ -528,7 +489,6 @@ static const char *pl_object(const char *p, const char *const *names, int n, pl_
  * read.  Anything else is declined before anything is written, and the
  * node goes through read_key and read_node as before (their messages). */
 enum { PN_KEY = 1, PN_NAME = 2, PN_OP = 4, PN_SIZE = 8, PN_COST = 16, PN_WS = 32, PN_PHASE = 64 };
-#define PN_MAX_STR 256 /* longer names and ops are left to jansson */
 
 typedef struct plain_node {
   raw_key key;
@@ -540,13 +500,21 @@ typedef struct plain_node {
   int phase;
 } plain_node;
 
+/* The members a plain node may have, in the order of the PN_ bits. */
+enum { PN_NAMES = 7 };
+static void node_names(const nl_doc *d, const char *names[PN_NAMES]) {
+  const char *all[PN_NAMES] = {d->node_key, "name", "op", d->size_attr, d->cost_attr, "workspace", "phase"};
+  memcpy(names, all, sizeof all);
+}
+
 /* Plain nodes only when the names the reader looks for are all distinct
  * (a size attribute named "cost", a key "name": jansson's path). */
 static bool plain_nodes_ok(const nl_doc *d) {
-  const char *names[] = {d->node_key, "name", "op", d->size_attr, d->cost_attr, "workspace", "phase"};
+  const char *names[PN_NAMES];
+  node_names(d, names);
   if (!d->size_attr) return false;
-  for (int i = 0; i < 7; i++)
-    for (int j = i + 1; j < 7; j++)
+  for (int i = 0; i < PN_NAMES; i++)
+    for (int j = i + 1; j < PN_NAMES; j++)
       if (names[i] && names[j] && !strcmp(names[i], names[j])) return false;
   return true;
 }
@@ -555,7 +523,7 @@ static bool plain_nodes_ok(const nl_doc *d) {
 static const char *pn_string(const char *p, bool null_ok, const char **s, size_t *len) {
   if (null_ok && !strncmp(p, "null", 4)) return (*s = NULL), p + 4;
   size_t n = mp_plain_str_len(p);
-  if (!n || n - 2 >= PN_MAX_STR) return NULL;
+  if (!n || n - 2 >= MP_PLAIN_MAX_STR) return NULL;
   *s = p + 1;
   *len = n - 2;
   return p + n;
@@ -583,35 +551,26 @@ static const char *pn_value(const char *p, unsigned bit, void *xv) {
     return (x->has_cost = true), mp_plain_number(p, &x->cost);
   default: /* PN_PHASE */
     if (!(q = pn_string(p, true, &s, &len)) || !s) return q;
-    char word[PN_MAX_STR];
-    memcpy(word, s, len);
-    word[len] = 0;
-    return (x->phase = mp_phase_parse(word)) < 0 ? NULL : q;
+    return (x->phase = mp_plain_phase(s, len)) < 0 ? NULL : q;
   }
 }
 
 /* The node at p, read as plain; the byte after its '}', or NULL. */
 static const char *plain_node_at(const nl_doc *d, const char *p, plain_node *x) {
-  const char *names[] = {d->node_key, "name", "op", d->size_attr, d->cost_attr, "workspace", "phase"};
+  const char *names[PN_NAMES];
+  node_names(d, names);
   unsigned seen;
   memset(x, 0, sizeof *x);
-  p = pl_object(p, names, 7, pn_value, x, &seen);
+  p = mp_plain_object(p, names, PN_NAMES, pn_value, x, &seen);
   return p && (seen & (PN_KEY | PN_SIZE)) == (PN_KEY | PN_SIZE) ? p : NULL;
-}
-
-static char *pn_copy(mp_bump *mem, const char *s, size_t len, bool intern) {
-  char buf[PN_MAX_STR];
-  memcpy(buf, s, len);
-  buf[len] = 0;
-  return intern ? mp_bump_intern(mem, buf) : mp_bump_strdup(mem, buf);
 }
 
 /* What read_node makes of it. */
 static void plain_store(const plain_node *x, int v, mp_node *nd, mp_bump *mem) {
   nd->id = v;
-  nd->name = x->name ? pn_copy(mem, x->name, x->name_len, false)
-             : x->key.str ? pn_copy(mem, x->key.s, x->key.len, false) : mp_bump_strdup(mem, "");
-  nd->op = x->op ? pn_copy(mem, x->op, x->op_len, true) : mp_bump_intern(mem, "");
+  nd->name = x->name ? mp_plain_copy(mem, x->name, x->name_len, false)
+             : x->key.str ? mp_plain_copy(mem, x->key.s, x->key.len, false) : mp_bump_strdup(mem, "");
+  nd->op = x->op ? mp_plain_copy(mem, x->op, x->op_len, true) : mp_bump_intern(mem, "");
   nd->is_input = !strcmp(nd->op, "input");
   nd->is_output = !strcmp(nd->op, "output");
   nd->n_out = 1;
@@ -629,7 +588,7 @@ static bool read_plain_node(nl_doc *d, int v, bool store, mp_graph *g) {
   const char *text = d->plain_nodes ? mp_jdoc_next_text(d->doc, "nodes", (size_t)v) : NULL;
   plain_node x;
   const char *end = text ? plain_node_at(d, text, &x) : NULL;
-  if (!end || (x.key.str && x.key.len >= PN_MAX_STR) || keys_find_raw(&d->keys, &x.key) >= 0 ||
+  if (!end || (x.key.str && x.key.len >= MP_PLAIN_MAX_STR) || keys_find_raw(&d->keys, &x.key) >= 0 ||
       !mp_jdoc_took(d->doc, "nodes", (size_t)(end - text)))
     return false;
   keys_add_raw(&d->keys, &x.key, v);
@@ -728,7 +687,7 @@ static const char *plain_link(const nl_doc *d, const char *p, int *from, int *to
   const char *names[] = {d->src_key, d->dst_key, "key", "output"};
   plain_link_t x = {.out = MP_ALL_OUTPUTS};
   unsigned seen;
-  p = pl_object(p, names, 4, pl_value, &x, &seen);
+  p = mp_plain_object(p, names, 4, pl_value, &x, &seen);
   if (!p || (seen & (PL_SRC | PL_DST)) != (PL_SRC | PL_DST)) return NULL;
   *from = keys_find_raw(&d->keys, &x.src);
   *to = keys_find_raw(&d->keys, &x.dst);
