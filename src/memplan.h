@@ -71,8 +71,9 @@ extern "C" {
  * 5: memplan_bench_graph_bound takes the baseline's time allowance and
  * prints the graph's baseline after its bound.
  * 6: memplan_option_info.integer (integer options refuse fractions).
- * 7: memplan_request.threads (the baseline beside the solvers). */
-#define MEMPLAN_API_VERSION 7
+ * 7: memplan_request.threads (the baseline beside the solvers).
+ * 8: memplan_set_prefault. */
+#define MEMPLAN_API_VERSION 8
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -128,6 +129,16 @@ const char *memplan_status_name(memplan_status s);
  * results/ differed from it; "unknown" when built without git or outside a
  * git work tree).  Where the program runs from plays no part. */
 const char *memplan_commit(void);
+/* From now on every block of at least min_bytes the library allocates
+ * (not one it grows) is backed with memory at once, by one
+ * madvise(MADV_POPULATE_WRITE) call instead of a page fault per page
+ * (ignored by kernels before Linux 5.14); 0, the default, leaves page
+ * faults to back it.  Cheaper where faults are
+ * dear (virtual machines); a block's unused pages then count in the
+ * process's memory too.  Call it before any other call, from one thread:
+ * the `memplan` program sets 64 KiB (MEMPLAN_PREFAULT=0 in its environment
+ * keeps it off). */
+void memplan_set_prefault(size_t min_bytes);
 
 /* Numbers as the library reads them (files, solver options): the whole
  * text, no blanks, no wrap-around or clamping, no NaN or infinity.

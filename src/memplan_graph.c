@@ -14,6 +14,8 @@
 
 const char *memplan_commit(void) { return mp_build_commit(); }
 
+void memplan_set_prefault(size_t min_bytes) { mp_alloc_prefault(min_bytes); }
+
 memplan_err memplan_parse_int64(const char *text, int64_t *out, const char **why) {
   const char *w = NULL;
   int rc = mp_parse_int64(text, out, &w);

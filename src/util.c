@@ -8,9 +8,32 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "util.h"
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it (EINVAL) */
+#endif
+
+static size_t prefault_min; /* 0: off */
+
+void mp_alloc_prefault(size_t min_bytes) { prefault_min = min_bytes; }
+
+/* The whole pages of [p, p + n) backed now.  On this project's virtual
+ * machine a page fault costs several microseconds of system time: greedy +
+ * noreuse at 10^6 nodes spent a third of its CPU time faulting in the
+ * arrays it allocates (README, "Memory backed at once"). */
+static void *prefault(void *p, size_t n) {
+  if (!prefault_min || n < prefault_min) return p;
+  long page = sysconf(_SC_PAGESIZE);
+  uintptr_t mask = page > 0 ? (uintptr_t)page - 1 : 4095;
+  uintptr_t lo = ((uintptr_t)p + mask) & ~mask, hi = ((uintptr_t)p + n) & ~mask;
+  if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+  return p;
+}
 
 void *mp_xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
@@ -18,7 +41,7 @@ void *mp_xmalloc(size_t n) {
     fprintf(stderr, "memplan: out of memory (%zu bytes)\n", n);
     exit(3);
   }
-  return p;
+  return prefault(p, n);
 }
 
 void *mp_xcalloc(size_t n, size_t sz) {
@@ -27,7 +50,7 @@ void *mp_xcalloc(size_t n, size_t sz) {
     fprintf(stderr, "memplan: out of memory (%zu x %zu bytes)\n", n, sz);
     exit(3);
   }
-  return p;
+  return prefault(p, n * sz); /* calloc checked the product */
 }
 
 void *mp_xrealloc(void *p, size_t n) {
@@ -36,7 +59,7 @@ void *mp_xrealloc(void *p, size_t n) {
     fprintf(stderr, "memplan: out of memory (%zu bytes)\n", n);
     exit(3);
   }
-  return q;
+  return q; /* not backed: a grown block's new part may stay unused (arrays that double) */
 }
 
 char *mp_xstrdup(const char *s) {

@@ -36,6 +36,12 @@ int mp_vmsgf(char *buf, size_t cap, const char *fmt, va_list ap);
 void *mp_xmalloc(size_t n);
 void *mp_xcalloc(size_t n, size_t sz);
 void *mp_xrealloc(void *p, size_t n);
+/* From now on mp_xmalloc and mp_xcalloc back a block of at least min_bytes
+ * (0: none, the default) with memory at once (madvise MADV_POPULATE_WRITE:
+ * one call instead of a page fault per page; ignored where the kernel lacks
+ * it); mp_xrealloc does not.  For a process's start, before any thread:
+ * the CLI sets it (memplan_set_prefault), the library leaves it off. */
+void mp_alloc_prefault(size_t min_bytes);
 char *mp_xstrdup(const char *s); /* NULL stays NULL */
 /* Append printf-formatted text of any length to the malloc'ed string *s
  * (NULL: an empty one). */

@@ -1,11 +1,17 @@
-/* test_bump.c - the graph model's bump allocator (src/bump.h): pieces come
- * zeroed, aligned and apart from each other, big ones included; interning
- * gives one copy per distinct string; freeing leaves an empty allocator. */
+/* test_bump.c - the model's allocators.  The bump allocator (src/bump.h):
+ * pieces come zeroed, aligned and apart from each other, big ones
+ * included; interning gives one copy per distinct string; freeing leaves
+ * an empty allocator.  mp_xmalloc and mp_xcalloc (src/util.h): with
+ * mp_alloc_prefault on, a big block comes with every page resident. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "bump.h"
 #include "testlib.h"
+#include "util.h"
 
 #define PIECES 3000
 
@@ -66,6 +72,35 @@ START_TEST(interning_keeps_one_copy_per_string) {
 }
 END_TEST
 
+/* Are all the whole pages of [p, p + n) resident? */
+static bool all_resident(const void *p, size_t n) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  uintptr_t lo = ((uintptr_t)p + page - 1) / page * page, hi = ((uintptr_t)p + n) / page * page;
+  size_t pages = (hi - lo) / page;
+  unsigned char *vec = mp_xmalloc(pages);
+  ck_assert_int_eq(mincore((void *)lo, hi - lo, vec), 0);
+  bool all = true;
+  for (size_t k = 0; k < pages; k++) all = all && (vec[k] & 1);
+  free(vec);
+  return all;
+}
+
+/* 64 MiB: past glibc's largest mmap threshold (and ASan's), so each block
+ * is a fresh mapping that nothing has touched: resident only if the
+ * allocation backed it. */
+START_TEST(prefault_backs_big_blocks) {
+  size_t n = (size_t)64 << 20;
+  mp_alloc_prefault((size_t)1 << 20);
+  unsigned char *m = mp_xmalloc(n), *c = mp_xcalloc(n / 8, 8);
+  mp_alloc_prefault(0);
+  ck_assert(all_resident(m, n));
+  ck_assert(all_resident(c, n));
+  ck_assert(all_equal(c, n, 0)); /* calloc's zeros kept */
+  free(m);
+  free(c);
+}
+END_TEST
+
 Suite *suite_bump(void) {
   Suite *s = suite_create("bump");
   TCase *tc = tcase_create("bump");
@@ -73,5 +108,8 @@ Suite *suite_bump(void) {
   tcase_add_test(tc, arrays_have_at_least_one_item);
   tcase_add_test(tc, interning_keeps_one_copy_per_string);
   suite_add_tcase(s, tc);
+  TCase *pf = tcase_create("prefault");
+  tcase_add_test(pf, prefault_backs_big_blocks);
+  suite_add_tcase(s, pf);
   return s;
 }
