@@ -105,13 +105,15 @@ static void keep_freed_memory(void) {
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
 }
 
-/* Blocks of 64 KiB or more come backed with memory (memplan_set_prefault):
+/* Blocks of 1 MiB or more come backed with memory (memplan_set_prefault):
  * on this project's virtual machine a page fault costs several
  * microseconds (README, "Memory backed at once", has the side-by-side
- * times).  MEMPLAN_PREFAULT=0 leaves it off (to compare). */
+ * times and the peak RSS it adds: the unused ends of arrays sized for the
+ * worst case; 64 KiB added more, swap-greedy's blocks of each round).
+ * MEMPLAN_PREFAULT=0 leaves it off (to compare). */
 static void prefault_big_blocks(void) {
   const char *v = getenv("MEMPLAN_PREFAULT");
-  if (!v || strcmp(v, "0")) memplan_set_prefault((size_t)64 << 10);
+  if (!v || strcmp(v, "0")) memplan_set_prefault((size_t)1 << 20);
 }
 
 int main(int argc, char **argv) {

@@ -136,7 +136,7 @@ const char *memplan_commit(void);
  * faults to back it.  Cheaper where faults are
  * dear (virtual machines); a block's unused pages then count in the
  * process's memory too.  Call it before any other call, from one thread:
- * the `memplan` program sets 64 KiB (MEMPLAN_PREFAULT=0 in its environment
+ * the `memplan` program sets 1 MiB (MEMPLAN_PREFAULT=0 in its environment
  * keeps it off). */
 void memplan_set_prefault(size_t min_bytes);
 

@@ -1893,7 +1893,7 @@ env MEMPLAN_HUGE_PAGES=1 $BIN solve "$T/huge.json" --order greedy --place firstf
 env -u MEMPLAN_HUGE_PAGES $BIN solve "$T/huge.json" --order greedy --place firstfit --format json 2>&1 | grep -v '_ms"' >"$T/huge0"
 cmp -s "$T/huge0" "$T/huge1" && grep -q '"arena": [1-9]' "$T/huge0" && ok ||
   bad "MEMPLAN_HUGE_PAGES=1 changed the output: $(diff "$T/huge0" "$T/huge1" | head -c 400)"
-# ---- memory backed at once (blocks of 64 KiB or more prefaulted unless
+# ---- memory backed at once (blocks of 1 MiB or more prefaulted unless
 # MEMPLAN_PREFAULT=0; test_bump's prefault case checks the pages): the same
 # output either way ----
 env MEMPLAN_PREFAULT=0 $BIN solve "$T/huge.json" --order greedy --place firstfit --format json 2>&1 | grep -v '_ms"' >"$T/pf0"
