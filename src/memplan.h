@@ -133,11 +133,10 @@ const char *memplan_commit(void);
  * (not one it grows) is backed with memory at once, by one
  * madvise(MADV_POPULATE_WRITE) call instead of a page fault per page
  * (ignored by kernels before Linux 5.14); 0, the default, leaves page
- * faults to back it.  Cheaper where faults are
- * dear (virtual machines); a block's unused pages then count in the
- * process's memory too.  Call it before any other call, from one thread:
- * the `memplan` program sets 1 MiB (MEMPLAN_PREFAULT=0 in its environment
- * keeps it off). */
+ * faults to back it.  Cheaper where faults are dear (virtual machines);
+ * a block's unused pages then count in the process's memory too.  Call it
+ * before any other call, from one thread: the `memplan` program sets 1 MiB
+ * (MEMPLAN_PREFAULT=0 in its environment keeps it off). */
 void memplan_set_prefault(size_t min_bytes);
 
 /* Numbers as the library reads them (files, solver options): the whole
