@@ -394,6 +394,7 @@ static void oset_run(mp_rng *r, int trials, int steps, int64_t span, int cap, in
         ck_assert(!mp_oset_erase(&tr, k));
       }
       ck_assert_int_eq(tr.size, n);
+      if (n <= 300 || step % 997 == 0) ck_assert(mp_oset_maxes_exact(&tr));
       if (tr.height > *max_height) *max_height = tr.height;
       /* ceil, below and ceil_val at a random probe */
       mp_oset_key q = {(int64_t)mp_rng_below(r, (uint64_t)span + 4) - span / 2 - 2,

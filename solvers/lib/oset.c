@@ -319,15 +319,18 @@ bool mp_oset_erase(mp_oset *t, mp_oset_key key) {
   leaf *L = &t->leaf[x];
   int p = leaf_lower(L, key);
   if (p == L->n || key_cmp(L->key[p], key) != 0) return false;
+  int64_t gone = L->val[p];
   move_entries(t, 0, x, p, x, p + 1, L->n - p - 1);
   L->n--;
   t->size--;
-  /* from the leaf up: each parent's max for the child, and a child gone
-   * thin merged or evened out */
+  /* from the leaf up: a child gone thin merged or evened out (its max and
+   * its sibling's taken again), else its max, which only the value gone can
+   * have lowered: a value below the max leaves it standing (lower levels'
+   * repairs only move entries within the child) */
   for (int h = 1; h <= t->height; h++) {
     int up = path[h], i = slot[h];
     if (node_n(t, h - 1, t->inner[up].child[i]) < MIN_FILL) repair(t, h, up, i);
-    else t->inner[up].max[i] = node_max(t, h - 1, t->inner[up].child[i]);
+    else if (gone >= t->inner[up].max[i]) t->inner[up].max[i] = node_max(t, h - 1, t->inner[up].child[i]);
   }
   while (t->height > 0 && t->inner[t->root].n == 1) { /* a root of one child steps down */
     int r = t->root;
@@ -336,4 +339,24 @@ bool mp_oset_erase(mp_oset *t, mp_oset_key key) {
     t->height--;
   }
   return true;
+}
+
+/* The largest value under node x (height h), checking each inner node's
+ * maxes on the way; *ok turns false at the first that differs. */
+static int64_t checked_max(const mp_oset *t, int h, int x, bool *ok) {
+  if (h == 0) return node_max(t, 0, x);
+  const inner *I = &t->inner[x];
+  int64_t m = INT64_MIN;
+  for (int i = 0; i < I->n; i++) {
+    int64_t c = checked_max(t, h - 1, I->child[i], ok);
+    *ok = *ok && c == I->max[i];
+    m = c > m ? c : m;
+  }
+  return m;
+}
+
+bool mp_oset_maxes_exact(const mp_oset *t) {
+  bool ok = true;
+  if (t->root >= 0 && t->size > 0) checked_max(t, t->height, t->root, &ok);
+  return ok;
 }

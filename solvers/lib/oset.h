@@ -46,5 +46,8 @@ bool mp_oset_ceil(const mp_oset *t, mp_oset_key key, mp_oset_entry *out);
 bool mp_oset_below(const mp_oset *t, mp_oset_key key, mp_oset_entry *out);
 /* The entry of the smallest key >= key whose value is >= v; false if none. */
 bool mp_oset_ceil_val(const mp_oset *t, mp_oset_key key, int64_t v, mp_oset_entry *out);
+/* For tests: whether every inner node's max for each child is the largest
+ * value under it (a larger one would only slow mp_oset_ceil_val). */
+bool mp_oset_maxes_exact(const mp_oset *t);
 
 #endif
