@@ -138,41 +138,72 @@ typedef struct event {
   int i;
 } event;
 
-/* ev[0..ne) (made in order of buffer index) sorted by (time, kind, index):
- * one stable radix sort by time * 4 + kind when the times span less than
- * 2^61 (always for a graph's steps), else stable sorts by kind, then by
- * time. */
+/* The sweep's events in order of (time, kind, buffer): kind[k] and the
+ * buffer's rank r[k] of the k-th. */
+typedef struct event_seq {
+  uint64_t *key; /* (time - first time) * 4 + kind, or the kind alone */
+  uint32_t *r;
+  int n;
+} event_seq;
+
+static void put_event(event_seq *s, uint64_t key, int r) {
+  s->key[s->n] = key;
+  s->r[s->n++] = (uint32_t)r;
+}
+
+/* Each sized buffer's events (its start and end, or one check when its
+ * lifetime is empty), in buffer order, keyed (time - t0) * 4 + kind (in
+ * unsigned arithmetic: the key is only used when the times span less than
+ * 2^61 from t0, their least). */
+static void make_events(const mp_problem *p, const int *rank, int64_t t0, event_seq *s) {
+  s->n = 0;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0) continue;
+    uint64_t lo = ((uint64_t)it->lo - (uint64_t)t0) << 2, hi = ((uint64_t)it->hi - (uint64_t)t0) << 2;
+    if (it->lo == it->hi) {
+      put_event(s, lo | 1, rank[i]);
+    } else {
+      put_event(s, lo | 2, rank[i]);
+      put_event(s, hi, rank[i]);
+    }
+  }
+}
+
+/* The events of times spanning 2^61 or more (never a graph's steps): as
+ * records, stable sorts by kind, then by time. */
 static uint64_t event_key(const void *rec, int pass) {
   const event *e = rec;
   return pass == 0 ? (uint64_t)e->kind : mp_radix_key(e->t);
 }
 
-static bool sort_events_at_once(event *ev, int ne) {
-  int64_t tmin = INT64_MAX, tmax = INT64_MIN;
-  for (int k = 0; k < ne; k++) {
-    tmin = ev[k].t < tmin ? ev[k].t : tmin;
-    tmax = ev[k].t > tmax ? ev[k].t : tmax;
+static void sort_wide_events(const mp_problem *p, const int *by_off, event_seq *s) {
+  event *ev = mp_xmalloc(sizeof(event) * ((size_t)s->n ? (size_t)s->n : 1));
+  for (int k = 0; k < s->n; k++) { /* make_events' events, their times again */
+    int kind = (int)(s->key[k] & 3), r = (int)s->r[k];
+    const mp_item *it = &p->items[by_off[r]];
+    ev[k] = (event){kind == 0 ? it->hi : it->lo, kind, r};
   }
-  if (ne < 2 || (uint64_t)tmax - (uint64_t)tmin >= (uint64_t)1 << 61) return false;
-  size_t nz = (size_t)ne;
-  uint64_t *key = mp_xmalloc(sizeof(uint64_t) * nz);
-  uint32_t *idx = mp_xmalloc(sizeof(uint32_t) * nz);
-  for (int k = 0; k < ne; k++) {
-    key[k] = (((uint64_t)ev[k].t - (uint64_t)tmin) << 2) | (uint64_t)ev[k].kind;
-    idx[k] = (uint32_t)k;
-  }
-  mp_radix_sort(key, idx, nz);
-  event *sorted = mp_xmalloc(sizeof(event) * nz);
-  for (int k = 0; k < ne; k++) sorted[k] = ev[idx[k]];
-  memcpy(ev, sorted, sizeof(event) * nz);
-  free(sorted);
-  free(key);
-  free(idx);
-  return true;
+  mp_radix_sort_records(ev, sizeof *ev, (size_t)s->n, 2, event_key);
+  for (int k = 0; k < s->n; k++) s->key[k] = (uint64_t)ev[k].kind, s->r[k] = (uint32_t)ev[k].i;
+  free(ev);
 }
 
-static void sort_events(event *ev, int ne) {
-  if (!sort_events_at_once(ev, ne)) mp_radix_sort_records(ev, sizeof *ev, (size_t)ne, 2, event_key);
+/* The events sorted: one stable radix sort of the keys, carrying the ranks,
+ * when the times span less than 2^61 (always for a graph's steps; no event
+ * records to gather after the sort), else sort_wide_events. */
+static void sort_events(const mp_problem *p, const int *rank, const int *by_off, event_seq *s) {
+  int64_t tmin = INT64_MAX, tmax = INT64_MIN;
+  for (int i = 0; i < p->n; i++) {
+    const mp_item *it = &p->items[i];
+    if (it->size <= 0) continue;
+    tmin = it->lo < tmin ? it->lo : tmin; /* lo <= hi: the sweep sees no inverted lifetime */
+    tmax = it->hi > tmax ? it->hi : tmax;
+  }
+  make_events(p, rank, tmin, s);
+  if (s->n < 2) return;
+  if ((uint64_t)tmax - (uint64_t)tmin < (uint64_t)1 << 61) mp_radix_sort(s->key, s->r, (size_t)s->n);
+  else sort_wide_events(p, by_off, s);
 }
 
 /* by_off[0..m) (buffer indices, ascending) sorted by (offset, index), the
@@ -188,6 +219,10 @@ static void sort_by_offset(int *by_off, int m, const int64_t *off) {
   free(idx);
 }
 
+typedef struct addr_range {
+  int64_t beg, end;
+} addr_range;
+
 /* Whether two buffers live together overlap, in O(n log n): a sweep over
  * lifetime events keeps the live buffers in address order (ranks by
  * offset); they never overlap, so a newcomer need only be compared with its
@@ -200,45 +235,34 @@ static bool any_overlap(const mp_problem *p, const int64_t *off, int *a, int *b)
     if (p->items[i].size > 0) by_off[m++] = i;
   sort_by_offset(by_off, m, off);
   /* the sweep reads each buffer's addresses at its rank: a neighbour in
-   * address order is then near in memory too */
-  int64_t *beg = mp_xmalloc(sizeof(int64_t) * nz), *end = mp_xmalloc(sizeof(int64_t) * nz);
+   * address order is then near in memory too, and both ends in one line */
+  addr_range *at = mp_xmalloc(sizeof(addr_range) * nz);
   for (int k = 0; k < m; k++) {
     rank[by_off[k]] = k;
-    beg[k] = off[by_off[k]];
-    end[k] = beg[k] + p->items[by_off[k]].size;
+    at[k].beg = off[by_off[k]];
+    at[k].end = at[k].beg + p->items[by_off[k]].size;
   }
-  event *ev = mp_xmalloc(sizeof(event) * 2 * nz); /* .i a rank, made in buffer order */
-  int ne = 0;
-  for (int i = 0; i < p->n; i++) {
-    const mp_item *it = &p->items[i];
-    if (it->size <= 0) continue;
-    if (it->lo == it->hi) {
-      ev[ne++] = (event){it->lo, 1, rank[i]};
-    } else {
-      ev[ne++] = (event){it->lo, 2, rank[i]};
-      ev[ne++] = (event){it->hi, 0, rank[i]};
-    }
-  }
-  sort_events(ev, ne);
+  event_seq ev = {mp_xmalloc(sizeof(uint64_t) * 2 * nz), mp_xmalloc(sizeof(uint32_t) * 2 * nz), 0};
+  sort_events(p, rank, by_off, &ev);
   rank_set live;
   rs_init(&live, m);
   bool found = false;
-  for (int k = 0; k < ne && !found; k++) {
-    int r = ev[k].i;
-    if (ev[k].kind == 0) {
+  for (int k = 0; k < ev.n && !found; k++) {
+    int r = (int)ev.r[k], kind = (int)(ev.key[k] & 3);
+    if (kind == 0) {
       rs_set(&live, r, false);
       continue;
     }
     int lo = rs_below(&live, r), hi = rs_above(&live, r);
-    if (lo >= 0 && beg[r] < end[lo] && beg[lo] < end[r]) found = true, *b = by_off[lo];
-    else if (hi >= 0 && beg[r] < end[hi] && beg[hi] < end[r]) found = true, *b = by_off[hi];
-    *a = by_off[r];
-    if (ev[k].kind == 2) rs_set(&live, r, true);
+    if (lo >= 0 && at[r].beg < at[lo].end && at[lo].beg < at[r].end) found = true, *b = by_off[lo];
+    else if (hi >= 0 && at[r].beg < at[hi].end && at[hi].beg < at[r].end) found = true, *b = by_off[hi];
+    if (found) *a = by_off[r]; /* only then: by_off[r] is a miss per event at 10^6 */
+    if (kind == 2) rs_set(&live, r, true);
   }
   rs_destroy(&live);
-  free(ev);
-  free(beg);
-  free(end);
+  free(ev.key);
+  free(ev.r);
+  free(at);
   free(by_off);
   free(rank);
   return found;
