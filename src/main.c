@@ -1,6 +1,7 @@
 /* main.c - memplan's entry point: ask the C library for huge pages when
  * told to (MEMPLAN_HUGE_PAGES=1) and to keep freed memory for reuse, have
- * big blocks backed at once (MEMPLAN_PREFAULT), pick
+ * big blocks backed at once (MEMPLAN_PREFAULT) on huge pages (unless
+ * MEMPLAN_HUGE_PAGES=0), pick
  * the subcommand and dispatch; then
  * make sure what went to standard output was written (a full disk or a
  * closed pipe is an error, not a silent success). */
@@ -63,14 +64,14 @@ static int dispatch(int argc, char **argv) {
   return MP_EXIT_USAGE;
 }
 
-/* glibc's malloc puts its heap on transparent huge pages when the tunable
- * glibc.malloc.hugetlb=1 is set, which it reads only when a process starts:
- * with MEMPLAN_HUGE_PAGES=1, memplan starts itself again once with it
- * added.  Off by default: on this project's (virtual) machine the first
- * touch of fresh huge pages often waits on the host, so at 10^6 nodes the
- * rows ran as fast or faster on small pages and varied far less (README,
- * "Huge pages", has the side-by-side times); which wins depends on the
- * host's state.  Only for an input file of 4 MiB or more (a second start
+/* glibc's malloc puts its whole heap on transparent huge pages when the
+ * tunable glibc.malloc.hugetlb=1 is set, which it reads only when a process
+ * starts: with MEMPLAN_HUGE_PAGES=1, memplan starts itself again once with
+ * it added.  Off by default (the big blocks alone go on huge pages,
+ * prefault_big_blocks): on this project's (virtual) machine the first touch
+ * of fresh huge pages sometimes waits on the host, and on 2026-12-06 the
+ * rows at 10^6 nodes ran as fast or faster without it (README, "Huge
+ * pages", has the side-by-side times).  Only for an input file of 4 MiB or more (a second start
  * costs about 10 ms); skipped when the tunable is there already (also the
  * second start) or under valgrind (whose preload would not follow); if the
  * new start fails, this one goes on. */
@@ -109,11 +110,15 @@ static void keep_freed_memory(void) {
  * on this project's virtual machine a page fault costs several
  * microseconds (README, "Memory backed at once", has the side-by-side
  * times and the peak RSS it adds: the unused ends of arrays sized for the
- * worst case; 64 KiB added more, swap-greedy's blocks of each round).
- * MEMPLAN_PREFAULT=0 leaves it off (to compare). */
+ * worst case; 64 KiB added more, swap-greedy's blocks of each round), and
+ * on huge pages where whole ones fit (memplan_set_huge_pages: the first
+ * write of a 4 KiB page still cost about 4 us there once populated; README,
+ * "Huge pages").  MEMPLAN_PREFAULT=0 and MEMPLAN_HUGE_PAGES=0 leave them
+ * off (to compare). */
 static void prefault_big_blocks(void) {
-  const char *v = getenv("MEMPLAN_PREFAULT");
+  const char *v = getenv("MEMPLAN_PREFAULT"), *h = getenv("MEMPLAN_HUGE_PAGES");
   if (!v || strcmp(v, "0")) memplan_set_prefault((size_t)1 << 20);
+  if (!h || strcmp(h, "0")) memplan_set_huge_pages(true);
 }
 
 int main(int argc, char **argv) {

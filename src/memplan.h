@@ -72,8 +72,9 @@ extern "C" {
  * prints the graph's baseline after its bound.
  * 6: memplan_option_info.integer (integer options refuse fractions).
  * 7: memplan_request.threads (the baseline beside the solvers).
- * 8: memplan_set_prefault. */
-#define MEMPLAN_API_VERSION 8
+ * 8: memplan_set_prefault.
+ * 9: memplan_set_huge_pages. */
+#define MEMPLAN_API_VERSION 9
 
 /* The release (CITATION.cff says the same); memplan_commit() names the
  * build's git commit. */
@@ -138,6 +139,14 @@ const char *memplan_commit(void);
  * before any other call, from one thread: the `memplan` program sets 1 MiB
  * (MEMPLAN_PREFAULT=0 in its environment keeps it off). */
 void memplan_set_prefault(size_t min_bytes);
+/* Whether the blocks memplan_set_prefault backs are put on transparent huge
+ * pages first (madvise(MADV_HUGEPAGE) on every whole 2 MiB page of the
+ * block; off by default, ignored by kernels without them).  Fewer and
+ * cheaper first touches and page-table walks for big arrays; a host that
+ * backs huge pages slowly can make it cost instead.  Call it like
+ * memplan_set_prefault: the `memplan` program turns it on
+ * (MEMPLAN_HUGE_PAGES=0 in its environment keeps it off). */
+void memplan_set_huge_pages(bool on);
 
 /* Numbers as the library reads them (files, solver options): the whole
  * text, no blanks, no wrap-around or clamping, no NaN or infinity.

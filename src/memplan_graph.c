@@ -16,6 +16,8 @@ const char *memplan_commit(void) { return mp_build_commit(); }
 
 void memplan_set_prefault(size_t min_bytes) { mp_alloc_prefault(min_bytes); }
 
+void memplan_set_huge_pages(bool on) { mp_alloc_huge_pages(on); }
+
 memplan_err memplan_parse_int64(const char *text, int64_t *out, const char **why) {
   const char *w = NULL;
   int rc = mp_parse_int64(text, out, &w);

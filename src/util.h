@@ -42,6 +42,10 @@ void *mp_xrealloc(void *p, size_t n);
  * it); mp_xrealloc does not.  For a process's start, before any thread:
  * the CLI sets it (memplan_set_prefault), the library leaves it off. */
 void mp_alloc_prefault(size_t min_bytes);
+/* Whether the blocks mp_alloc_prefault backs go on transparent huge pages
+ * first (madvise MADV_HUGEPAGE on their whole 2 MiB pages; off by default,
+ * ignored where the kernel has none).  Set like mp_alloc_prefault. */
+void mp_alloc_huge_pages(bool on);
 char *mp_xstrdup(const char *s); /* NULL stays NULL */
 /* Append printf-formatted text of any length to the malloc'ed string *s
  * (NULL: an empty one). */

@@ -1880,7 +1880,7 @@ if [ -z "${ASAN_OPTIONS:-}" ]; then
   cmp -s "$T/thr0" "$T/thr2" && grep -q '"given_arena": [1-9]' "$T/thr0" && ok ||
     bad "no thread for the baseline: $(diff "$T/thr0" "$T/thr2" | head -c 400)"
 fi
-# ---- huge pages, opt-in: MEMPLAN_HUGE_PAGES=1 on an input of 4 MiB or more
+# ---- the whole heap on huge pages, opt-in: MEMPLAN_HUGE_PAGES=1 on an input of 4 MiB or more
 # starts memplan again once (glibc's hugetlb tunable added; the loader's
 # LD_DEBUG=files says "initialize program" at each start); unset, empty or
 # another value, once; the same output either way ----
@@ -1898,5 +1898,9 @@ cmp -s "$T/huge0" "$T/huge1" && grep -q '"arena": [1-9]' "$T/huge0" && ok ||
 # output either way ----
 env MEMPLAN_PREFAULT=0 $BIN solve "$T/huge.json" --order greedy --place firstfit --format json 2>&1 | grep -v '_ms"' >"$T/pf0"
 cmp -s "$T/huge0" "$T/pf0" && ok || bad "MEMPLAN_PREFAULT=0 changed the output: $(diff "$T/huge0" "$T/pf0" | head -c 400)"
+# and on huge pages unless MEMPLAN_HUGE_PAGES=0 (test_bump's huge case checks
+# the advice): the same output either way
+env MEMPLAN_HUGE_PAGES=0 $BIN solve "$T/huge.json" --order greedy --place firstfit --format json 2>&1 | grep -v '_ms"' >"$T/hp0"
+cmp -s "$T/huge0" "$T/hp0" && ok || bad "MEMPLAN_HUGE_PAGES=0 changed the output: $(diff "$T/huge0" "$T/hp0" | head -c 400)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

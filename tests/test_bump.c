@@ -2,7 +2,8 @@
  * pieces come zeroed, aligned and apart from each other, big ones
  * included; interning gives one copy per distinct string; freeing leaves
  * an empty allocator.  mp_xmalloc and mp_xcalloc (src/util.h): with
- * mp_alloc_prefault on, a big block comes with every page resident. */
+ * mp_alloc_prefault on, a big block comes with every page resident, and
+ * with mp_alloc_huge_pages on too, advised for huge pages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,49 @@ START_TEST(prefault_backs_big_blocks) {
 }
 END_TEST
 
+/* Does /proc/self/smaps mark the mapping that holds a for transparent huge
+ * pages (VmFlags "hg", what madvise(MADV_HUGEPAGE) sets)? */
+static bool advised_huge(const void *a) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  ck_assert(f != NULL);
+  char line[1024];
+  bool in = false, hg = false;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
+      in = (uintptr_t)a >= lo && (uintptr_t)a < hi;
+    } else if (in && !strncmp(line, "VmFlags:", 8)) {
+      hg = strstr(line, " hg") != NULL;
+      break;
+    }
+  }
+  fclose(f);
+  return hg;
+}
+
+/* With huge pages asked for, a big block's whole 2 MiB pages are advised
+ * for them (where the kernel has them: /sys/kernel/mm/transparent_hugepage)
+ * and still resident and zeroed; without, its mapping is not advised. */
+START_TEST(huge_pages_back_big_blocks) {
+  size_t n = (size_t)64 << 20;
+  bool thp = access("/sys/kernel/mm/transparent_hugepage", F_OK) == 0;
+  mp_alloc_prefault((size_t)1 << 20);
+  unsigned char *plain = mp_xmalloc(n);
+  mp_alloc_huge_pages(true);
+  unsigned char *m = mp_xmalloc(n), *c = mp_xcalloc(n / 8, 8);
+  mp_alloc_huge_pages(false);
+  mp_alloc_prefault(0);
+  ck_assert(!advised_huge(plain + (4 << 20)));
+  ck_assert(advised_huge(m + (4 << 20)) == thp);
+  ck_assert(advised_huge(c + (4 << 20)) == thp);
+  ck_assert(all_resident(m, n) && all_resident(c, n));
+  ck_assert(all_equal(c, n, 0));
+  free(plain);
+  free(m);
+  free(c);
+}
+END_TEST
+
 Suite *suite_bump(void) {
   Suite *s = suite_create("bump");
   TCase *tc = tcase_create("bump");
@@ -110,6 +154,7 @@ Suite *suite_bump(void) {
   suite_add_tcase(s, tc);
   TCase *pf = tcase_create("prefault");
   tcase_add_test(pf, prefault_backs_big_blocks);
+  tcase_add_test(pf, huge_pages_back_big_blocks);
   suite_add_tcase(s, pf);
   return s;
 }
