@@ -112,7 +112,7 @@ static void keep_freed_memory(void) {
  * times and the peak RSS it adds: the unused ends of arrays sized for the
  * worst case; 64 KiB added more, swap-greedy's blocks of each round), and
  * on huge pages where whole ones fit (memplan_set_huge_pages: the first
- * write of a 4 KiB page still cost about 4 us there once populated; README,
+ * write of a 4 KiB page still cost about 5 us there once populated; README,
  * "Huge pages").  MEMPLAN_PREFAULT=0 and MEMPLAN_HUGE_PAGES=0 leave them
  * off (to compare). */
 static void prefault_big_blocks(void) {
