@@ -109,9 +109,13 @@ static int header(csv_state *st, char **fields, int nf, mp_problem *p, mp_error 
 static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t hi, int64_t *out,
                  mp_error *err) {
   const char *why;
-  if (mp_parse_int64(f, out, &why))
+  if (mp_parse_int64(f, out, &why)) {
+    if (strstr(why, "out of range")) /* an integer all the same: say which range */
+      return mp_errorf(err, "%s:%d: field '%s' is %s, outside [%lld, %lld]", st->path, st->lineno,
+                       st->name[c], f, (long long)lo, (long long)hi);
     return mp_errorf(err, "%s:%d: field '%s' is not an integer: '%s'", st->path, st->lineno,
                      st->name[c], f);
+  }
   if (*out < 0 && lo >= 0)
     return mp_errorf(err, "%s:%d: negative %s %s", st->path, st->lineno, st->name[c], f);
   if (*out < lo || *out > hi)

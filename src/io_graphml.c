@@ -203,13 +203,40 @@ static unsigned key_slots(const gml *p, const char *dom, const char *name) {
   return slots;
 }
 
+/* The newlines in a text node's content. */
+static long newlines(const xmlChar *t) {
+  long k = 0;
+  for (; t && *t; t++) k += *t == '\n';
+  return k;
+}
+
+/* A node's line (xmlGetLineNo), else `line`.  Past line 65535 libxml2
+ * keeps no line in an element: xmlGetLineNo gives that of its first child,
+ * and a text child's line is where the text ends, so the newlines of a
+ * leading text child are taken off (an element on line 70000 whose first
+ * child is the "\n" after its start tag read 70001). */
+static int node_line(xmlNodePtr n, int line) {
+  long l = xmlGetLineNo(n);
+  if (l > 65535 && n->type == XML_ELEMENT_NODE && n->line == 65535 && n->children &&
+      n->children->type == XML_TEXT_NODE)
+    l -= newlines(n->children->content);
+  return l > 0 && l <= INT_MAX ? (int)l : line;
+}
+
+/* The line of the element the reader stands on.  The parser's own line
+ * (xmlTextReaderGetParserLineNumber) is where its look-ahead has read to:
+ * on a small file its last line, whatever element the error is about. */
+static int reader_line(xmlTextReaderPtr r) {
+  return node_line(xmlTextReaderCurrentNode(r), xmlTextReaderGetParserLineNumber(r));
+}
+
 static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
   /* grown by doubling: one realloc per key copied them all each time */
   p->keys = push(p->keys, sizeof *p->keys, &p->n_keys, &p->cap_keys);
   gml_key *k = &p->keys[p->n_keys - 1];
   char *dom = attr(r, "for"), *name = attr(r, "attr.name");
   k->id = attr(r, "id");
-  k->line = xmlTextReaderGetParserLineNumber(r);
+  k->line = reader_line(r);
   k->slots = key_slots(p, dom, name);
   k->def = NULL;
   if (k->slots & 1u << A_SIZE) p->size_declared = true;
@@ -226,13 +253,6 @@ static int on_key(gml *p, xmlTextReaderPtr r, mp_error *err) {
                      k->line, k->id, p->keys[first].line);
   p->cur_key = xmlTextReaderIsEmptyElement(r) ? NULL : k;
   return 0;
-}
-
-/* A node's line (xmlGetLineNo: past 65535 from the text it holds, with
- * XML_PARSE_BIG_LINES), else `line`. */
-static int node_line(xmlNodePtr n, int line) {
-  long l = xmlGetLineNo(n);
-  return l > 0 && l <= INT_MAX ? (int)l : line;
 }
 
 /* A value read is text: an element inside <data> (a foreign one, say) would
@@ -264,7 +284,7 @@ static int text_only(const gml *p, xmlTextReaderPtr r, int line, const char *att
 }
 
 static int on_data(gml *p, xmlTextReaderPtr r, mp_error *err) {
-  int line = xmlTextReaderGetParserLineNumber(r);
+  int line = reader_line(r);
   char *key = attr(r, "key");
   int ki = key ? id_find(&p->key_ids, key) : -1;
   unsigned slots = ki >= 0 ? p->keys[ki].slots : 0;
@@ -340,7 +360,7 @@ static int on_edge(gml *p, xmlTextReaderPtr r, int line, mp_error *err) {
 
 /* One element start: what it declares. */
 static int on_element(gml *p, xmlTextReaderPtr r, const char *el, int depth, mp_error *err) {
-  int line = xmlTextReaderGetParserLineNumber(r);
+  int line = reader_line(r);
   if (!strcmp(el, "key")) return on_key(p, r, err);
   if (!strcmp(el, "default") && p->cur_key) {
     int rc = text_only(p, r, line, NULL, err);

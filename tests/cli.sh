@@ -74,6 +74,13 @@ a,0,3
 badcase csvnum .csv ":2: field 'size' is not an integer" 'id,lower,upper,size
 a,0,3,four
 '
+# an integer beyond 64 bits is out of range, not "not an integer"
+badcase csvbig .csv ":2: field 'size' is 9223372036854775808, outside \[0, " 'id,lower,upper,size
+a,0,3,9223372036854775808
+'
+badcase csvbigneg .csv ":2: field 'lower' is -99999999999999999999, outside \[0, " 'id,lower,upper,size
+a,-99999999999999999999,3,4
+'
 badcase csvquote .csv ":2: 5 fields, the header has 4 (quoted fields are not read" 'id,lower,upper,size
 "a,b",0,3,4
 '
@@ -541,6 +548,17 @@ sed 's|attr.type="double"/>|attr.type="double"><default>7</default></key>|' "$H/
 expect 0 "GraphML size from the key's <default>" $BIN info "$H/defsize.graphml" --format json
 grep -q '"sum_sizes": 12' "$T/out" && ok || bad "GraphML <default> size: $(cat "$T/out")"
 hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a non-negative number" "GraphML --cost-attr naming a string" -- $BIN info "$H/defsize.graphml" --cost-attr name
+# the line of the element an error is about, not the parser's read-ahead
+# (the last line of a small file), below line 65535 and past it (where
+# libxml2 keeps no line in an element)
+printf '%s\n<graph edgedefault="directed">\n<node id="a"><data key="s">5</data></node>\n<node id="b">\n<data key="s">-5</data>\n</node>\n<edge source="a" target="b"/>\n</graph>\n</graphml>\n' "$GH" >"$H/lines.graphml"
+hostile 1 'lines.graphml:4: node 1: negative size -5' "GraphML error on its node's line" -- $BIN info "$H/lines.graphml"
+{ printf '%s\n<graph edgedefault="directed">\n' "$GH"
+  awk 'BEGIN { for (i = 0; i < 25000; i++) printf "<node id=\"n%d\">\n<data key=\"s\">%d</data>\n</node>\n", i, i == 24000 ? -5 : 5 }'
+  printf '</graph>\n</graphml>\n'; } >"$H/far.graphml"
+hostile 1 'far.graphml:72003: node 24000: negative size -5' "GraphML error on its node's line past 65535" -- $BIN info "$H/far.graphml"
+printf '%s\n<key id="s" for="node" attr.name="size" attr.type="double"/>\n<graph edgedefault="directed"/>\n</graphml>\n' "$GH" >"$H/dupkey.graphml"
+hostile 1 'dupkey.graphml:2: <key id="s"> is declared twice \(first on line 1\)' "GraphML key declared twice, its line" -- $BIN info "$H/dupkey.graphml"
 hostile 1 "defsize.graphml:1: node 0: name 'leaf0' is not a number" "GraphML --size-attr naming a string" -- $BIN info "$H/defsize.graphml" --size-attr name
 # GraphML: elements of GraphML's namespace (or none) only, the rest skipped
 # with what it holds; a value read is text only; edgedefault and directed
