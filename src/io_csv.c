@@ -108,9 +108,9 @@ static int header(csv_state *st, char **fields, int nf, mp_problem *p, mp_error 
 /* A value in [lo, hi], else an error naming the line and the field. */
 static int field(const csv_state *st, const char *f, int c, int64_t lo, int64_t hi, int64_t *out,
                  mp_error *err) {
-  const char *why;
-  if (mp_parse_int64(f, out, &why)) {
-    if (strstr(why, "out of range")) /* an integer all the same: say which range */
+  int rc = mp_parse_int64(f, out, NULL);
+  if (rc) {
+    if (rc == MP_PARSE_RANGE) /* an integer all the same: say which range */
       return mp_errorf(err, "%s:%d: field '%s' is %s, outside [%lld, %lld]", st->path, st->lineno,
                        st->name[c], f, (long long)lo, (long long)hi);
     return mp_errorf(err, "%s:%d: field '%s' is not an integer: '%s'", st->path, st->lineno,

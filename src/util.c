@@ -263,14 +263,14 @@ int mp_parse_int64(const char *s, int64_t *out, const char **why) {
   long long v = strtoll(s, &end, 10);
   if (end == s || *end) goto bad;
   if (errno == ERANGE) {
-    w = "out of range (a signed 64-bit integer: -2^63 to 2^63 - 1)";
-    goto bad;
+    if (why) *why = "out of range (a signed 64-bit integer: -2^63 to 2^63 - 1)";
+    return MP_PARSE_RANGE;
   }
   *out = (int64_t)v;
   return 0;
 bad:
   if (why) *why = w;
-  return -1;
+  return MP_PARSE_BAD;
 }
 
 int mp_parse_uint64(const char *s, uint64_t *out, const char **why) {
@@ -281,14 +281,14 @@ int mp_parse_uint64(const char *s, uint64_t *out, const char **why) {
   unsigned long long v = strtoull(s, &end, 10);
   if (*end) goto bad;
   if (errno == ERANGE) {
-    w = "out of range (beyond 64 bits)";
-    goto bad;
+    if (why) *why = "out of range (beyond 64 bits)";
+    return MP_PARSE_RANGE;
   }
   *out = (uint64_t)v;
   return 0;
 bad:
   if (why) *why = w;
-  return -1;
+  return MP_PARSE_BAD;
 }
 
 int mp_parse_real(const char *s, double *out, const char **why) {

@@ -137,9 +137,11 @@ static inline bool mp_add_mul_ok(int64_t *acc, int64_t b, int64_t c) {
 #endif
 
 /* Exact text to number: the whole string, no blanks, no wrap-around or
- * clamping (a value beyond the type is an error, not its maximum).  0, or -1
- * with *why set to a short reason ("not an integer", "out of range", "not a
- * finite number"). */
+ * clamping (a value beyond the type is an error, not its maximum).  0, or
+ * MP_PARSE_BAD / MP_PARSE_RANGE (an integer beyond the type) with *why set
+ * to a short reason ("not an integer", "out of range", "not a finite
+ * number"). */
+enum { MP_PARSE_BAD = -1, MP_PARSE_RANGE = -2 };
 int mp_parse_int64(const char *s, int64_t *out, const char **why);
 int mp_parse_uint64(const char *s, uint64_t *out, const char **why);
 /* Reals: NaN and infinities are refused (they pass no range check). */

@@ -441,13 +441,15 @@ START_TEST(exact_numbers) {
   const char *why;
   ck_assert(mp_parse_int64("9223372036854775807", &i, &why) == 0 && i == INT64_MAX);
   ck_assert(mp_parse_int64("-9223372036854775808", &i, &why) == 0 && i == INT64_MIN);
-  ck_assert(mp_parse_int64("9223372036854775808", &i, &why) != 0);
+  ck_assert(mp_parse_int64("9223372036854775808", &i, &why) == MP_PARSE_RANGE);
+  ck_assert(mp_parse_int64("-99999999999999999999", &i, &why) == MP_PARSE_RANGE);
   ck_assert_msg(strstr(why, "out of range"), "%s", why);
+  ck_assert(mp_parse_int64("four", &i, &why) == MP_PARSE_BAD);
   const char *bad_ints[] = {"", " 1", "1 ", "1.0", "0x10", "1e3", "nan", "--1", NULL};
   for (int k = 0; bad_ints[k]; k++)
     ck_assert_msg(mp_parse_int64(bad_ints[k], &i, &why) != 0, "'%s' accepted", bad_ints[k]);
   ck_assert(mp_parse_uint64("18446744073709551615", &u, &why) == 0 && u == UINT64_MAX);
-  ck_assert(mp_parse_uint64("18446744073709551616", &u, &why) != 0);
+  ck_assert(mp_parse_uint64("18446744073709551616", &u, &why) == MP_PARSE_RANGE);
   ck_assert(mp_parse_uint64("-1", &u, &why) != 0);
   ck_assert(mp_parse_real("0.5", &d, &why) == 0 && d == 0.5);
   ck_assert(mp_parse_real("1e-320", &d, &why) == 0 && d > 0); /* subnormal: still finite */
