@@ -57,6 +57,7 @@ struct mp_jdoc {
   size_t skip;      /* a UTF-8 byte order mark at the start: 3, else 0 */
   json_t *root;     /* the small values; in tree mode the whole document */
   bool tree;
+  size_t taken;     /* elements their callers read from the text (mp_jdoc_took) */
   jd_array arr[4];
   int n_arr;
   bool failed;      /* a syntax error was found: */
@@ -541,8 +542,11 @@ bool mp_jdoc_took(mp_jdoc *d, const char *key, size_t used) {
   a->next_idx++;
   a->next_pos = p + 1;
   a->done = last;
+  d->taken++;
   return true;
 }
+
+size_t mp_jdoc_taken(const mp_jdoc *d) { return d->taken; }
 
 /* Can the text b[0, n) name the member `member` (ASCII)?  A name is written
  * "member", or with some of its characters as \\u00XX escapes: without

@@ -68,6 +68,9 @@ const char *mp_jdoc_next_text(mp_jdoc *d, const char *key, size_t i);
  * closing ']' follows as the scan expects (the element then counts as
  * decoded); false: nothing moved, decode it with mp_jdoc_elem. */
 bool mp_jdoc_took(mp_jdoc *d, const char *key, size_t used);
+/* How many elements mp_jdoc_took accepted (the tests: a plain element must
+ * not fall back to jansson, which would only be slower). */
+size_t mp_jdoc_taken(const mp_jdoc *d);
 /* Plain scalars, the forms both the stream (a plan's order and offsets)
  * and the plain node reader (io_jnode.c) decode without jansson, and only
  * where jansson would make the same value of them.  At b (NUL-terminated

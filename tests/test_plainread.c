@@ -147,6 +147,25 @@ static mp_graph *load_as(const char *text, bool nodelink, char *msg, size_t cap)
 
 static mp_graph *load(const char *text, char *msg, size_t cap) { return load_as(text, false, msg, cap); }
 
+/* How many elements of text's streamed arrays (nodes; node-link: nodes and
+ * links) the plain readers took; the graph must read.  A plain element
+ * that falls back to jansson gives the same graph, only slower: the
+ * comparisons above cannot see that, this count can. */
+static size_t taken_plainly(const char *text, bool nodelink) {
+  char *path = tl_write_temp(text, ".json");
+  mp_error err = {0};
+  mp_jdoc *d = mp_jdoc_open(path, mp_graph_stream_keys, &err);
+  ck_assert_msg(d != NULL, "%s", err.msg);
+  mp_graph *g = nodelink ? mp_graph_from_nodelink(d, path, NULL, NULL, &err)
+                         : mp_graph_from_json(d, path, &err);
+  size_t taken = mp_jdoc_taken(d);
+  g = mp_graph_json_done(d, g, false, &err);
+  ck_assert_msg(g != NULL, "%s", err.msg);
+  mp_graph_destroy(g);
+  free(path);
+  return taken;
+}
+
 static void same_nodes(const mp_graph *a, const mp_graph *b) {
   ck_assert_int_eq(a->n, b->n);
   for (int v = 0; v < a->n; v++) {
@@ -174,7 +193,10 @@ static void same_nodes(const mp_graph *a, const mp_graph *b) {
   }
 }
 
-/* The two texts (freed here) read as the same graph; its edges. */
+/* The two texts (freed here) read as the same graph, the plain one
+ * without jansson (every node taken, and in node-link every link, but
+ * perhaps the first node and link: the reader may decode them to learn
+ * the file's key style), the escaped one all through jansson; its edges. */
 static int same_both_ways(char *plain, char *escaped, bool nodelink, unsigned long long seed) {
   char m1[600], m2[600];
   mp_graph *a = load_as(plain, nodelink, m1, sizeof m1), *b = load_as(escaped, nodelink, m2, sizeof m2);
@@ -182,6 +204,18 @@ static int same_both_ways(char *plain, char *escaped, bool nodelink, unsigned lo
   same_nodes(a, b);
   int edges = 0;
   for (int v = 0; v < a->n; v++) edges += a->nodes[v].n_in;
+  size_t want = (size_t)a->n;
+  if (nodelink) {
+    json_t *doc = json_loads(plain, 0, NULL);
+    size_t links = json_array_size(json_object_get(doc, "links"));
+    want += links;
+    json_decref(doc);
+  }
+  size_t probed = nodelink ? 2 : 0;
+  size_t got = taken_plainly(plain, nodelink);
+  ck_assert_msg(got <= want && got + probed >= want, "seed %llu, %s: %zu of %zu elements read plainly", seed,
+                nodelink ? "node-link" : "graph JSON", got, want);
+  ck_assert_uint_eq(taken_plainly(escaped, nodelink), 0);
   mp_graph_destroy(a);
   mp_graph_destroy(b);
   free(plain);
@@ -224,6 +258,78 @@ START_TEST(plain_node_errors_as_jansson) {
   ck_assert_ptr_null(load("{\"nodes\": [{\"id\": 2}]}", m1, sizeof m1));
   ck_assert_ptr_null(load("{\"nodes\": [{\"\\u0069d\": 2}]}", m2, sizeof m2));
   ck_assert_str_eq(m1, m2);
+  tl_cleanup();
+}
+END_TEST
+
+/* Nodes at the edges of the plain form: read plainly (node 1 included)
+ * into what jansson's path makes of them. */
+START_TEST(plain_node_edges_as_jansson) {
+  char name255[300];
+  snprintf(name255, sizeof name255, "\"name\": \"%0255d\"", 7);
+  const char *const edge[] = {
+      "\"size\": 72057594037927936", "\"workspace\": 72057594037927936", "\"size\": 0",
+      "\"cost\": 123456789012345678", "\"cost\": 0", "\"cost\": 0.0", "\"cost\": 0.5",
+      "\"cost\": 12345678.1234567", "\"cost\": 1234567890.123456", "\"cost\": 0.000000000000001",
+      "\"cost\": 1e+2", "\"cost\": 1E2", "\"cost\": 2.5e-3", "\"cost\": 1e0", "\"cost\": 9.99e10",
+      "\"cost\": null", "\"workspace\": null", "\"phase\": null", "\"phase\": \"fwd\"",
+      "\"phase\": \"bwd\"", "\"phase\": \"opt\"", "\"inputs\": [0, 0]", "\"inputs\": [ 0 ]",
+      "\"inputs\": []", "\"name\": \"\", \"op\": \"\"", "\"op\": \"input\"", "\"op\": \"output\"",
+      name255};
+  for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+    char plain[600], escaped[600];
+    const char *fmt = "{\"nodes\": [{\"%s\": 0, \"inputs\": []}, {\"%s\": 1, %s}]}";
+    snprintf(plain, sizeof plain, fmt, "id", "id", edge[i]);
+    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", edge[i]);
+    ck_assert_msg(taken_plainly(plain, false) == 2, "declined: %s", edge[i]);
+    same_both_ways(mp_xstrdup(plain), mp_xstrdup(escaped), false, i);
+  }
+  tl_cleanup();
+}
+END_TEST
+
+/* Just past those edges: declined, and the same message as jansson's path. */
+START_TEST(plain_node_limits_as_jansson) {
+  char name256[300];
+  snprintf(name256, sizeof name256, "\"name\": \"%0256d\"", 7);
+  const char *const past[][2] = {
+      {"{\"nodes\": [{\"%s\": 0}, {\"%s\": 2}]}", NULL},                      /* id = n */
+      {"{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, \"inputs\": [2]}]}", NULL},     /* input = n */
+      {"{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, \"size\": 72057594037927937}]}", NULL},
+      {"{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, \"workspace\": 72057594037927937}]}", NULL},
+      {"{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, \"inputs\": [1]}]}", NULL},     /* a cycle */
+      {"{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, %s}]}", name256},                /* accepted */
+  };
+  for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
+    char plain[800], escaped[800], m1[600], m2[600];
+    snprintf(plain, sizeof plain, past[i][0], "id", "id", past[i][1]);
+    snprintf(escaped, sizeof escaped, past[i][0], "\\u0069d", "\\u0069d", past[i][1]);
+    if (past[i][1]) /* a name too long to copy plainly: node 1 goes through jansson */
+      ck_assert_uint_eq(taken_plainly(plain, false), 1);
+    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
+    ck_assert_msg(!a == !b, "%s: %s / %s", plain, m1, m2);
+    if (a) {
+      same_nodes(a, b);
+      mp_graph_destroy(a);
+      mp_graph_destroy(b);
+    } else {
+      ck_assert_str_eq(m1, m2);
+    }
+  }
+  /* not JSON (a leading zero, a bare point): refused both ways, as a whole-file
+   * syntax error (its column moves when escaped) */
+  static const char *const syntax[] = {"\"cost\": 01.5", "\"cost\": 00", "\"size\": 01",
+                                       "\"cost\": 1.", "\"cost\": .5", "\"cost\": 1e+"};
+  for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
+    char plain[200], escaped[200], m1[600], m2[600];
+    const char *fmt = "{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, %s}]}";
+    snprintf(plain, sizeof plain, fmt, "id", "id", syntax[i]);
+    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", syntax[i]);
+    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
+    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    ck_assert_msg(strstr(m1, "not valid JSON") && strstr(m2, "not valid JSON"), "%s: %s / %s",
+                  syntax[i], m1, m2);
+  }
   tl_cleanup();
 }
 END_TEST
@@ -448,6 +554,8 @@ Suite *suite_plainread(void) {
   TCase *tc = tcase_create("plainread");
   tcase_add_test(tc, plain_nodes_as_jansson);
   tcase_add_test(tc, plain_node_errors_as_jansson);
+  tcase_add_test(tc, plain_node_edges_as_jansson);
+  tcase_add_test(tc, plain_node_limits_as_jansson);
   tcase_add_test(tc, plain_scalars_as_jansson);
   tcase_add_test(tc, plain_links_as_jansson);
   tcase_add_test(tc, plain_link_errors_as_jansson);
