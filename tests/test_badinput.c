@@ -515,13 +515,28 @@ START_TEST(nodelink_exact) {
   ck_assert(in.g->nodes[0].out_size[0] == 9007199254740993LL);
   ck_assert(in.g->nodes[1].workspace == 9007199254740995LL);
   mp_instance_destroy(&in);
+  /* a host link of 0 bytes per cost unit is a graph without one */
+  accept("{\"directed\":true,\"graph\":{\"host_bandwidth\":0},\"nodes\":[{\"id\":0,\"size\":1}],"
+         "\"links\":[]}", ".json", false, &in);
+  ck_assert(in.g->host_bandwidth == 0);
+  mp_instance_destroy(&in);
+  accept("{\"directed\":true,\"graph\":{\"host_bandwidth\":2.5},\"nodes\":[{\"id\":0,\"size\":1}],"
+         "\"links\":[]}", ".json", false, &in);
+  ck_assert(in.g->host_bandwidth == 2.5);
+  mp_instance_destroy(&in);
   const char *bad[][3] = {
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":0,\"size\":2}],\"links\":[]}",
        "nodes[1]", "duplicate id 0"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1}],\"links\":[{\"source\":0,\"target\":7}]}",
-       "links[0]", "names no node"},
+       "links[0]", "target 7 names no node"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1}],\"links\":[{\"source\":9,\"target\":0}]}",
+       "links[0]", "source 9 names no node"},
+      {"{\"directed\":true,\"graph\":{\"host_bandwidth\":-1},\"nodes\":[{\"id\":0,\"size\":1}],"
+       "\"links\":[]}", "graph.host_bandwidth", "non-negative number"},
+      {"{\"directed\":true,\"graph\":{\"host_bandwidth\":\"fast\"},\"nodes\":[{\"id\":0,\"size\":1}],"
+       "\"links\":[]}", "graph.host_bandwidth", "non-negative number"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1}],"
-       "\"links\":[{\"source\":0,\"target\":1,\"output\":0.5}]}", "links[0]", "output index"},
+       "\"links\":[{\"source\":0,\"target\":1,\"output\":0.5}]}", "links[0]", "output index 0.5 is not"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1,\"alias\":0,"
        "\"alias_output\":4294967296}],\"links\":[{\"source\":0,\"target\":1}]}", "node 1", "output index"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1.5}],\"links\":[]}", "node 0", "fractional"},

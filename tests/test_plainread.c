@@ -412,6 +412,36 @@ START_TEST(plain_links_as_jansson) {
 }
 END_TEST
 
+/* Node-link nodes at the edges of the plain form: node 1 read plainly (as
+ * many elements taken as with a plain node 1), into jansson's graph; a
+ * name too long to copy plainly goes through jansson. */
+START_TEST(plain_nodelink_edges_as_jansson) {
+  char name255[300], name256[300];
+  snprintf(name255, sizeof name255, "\"size\": 1, \"name\": \"%0255d\"", 7);
+  snprintf(name256, sizeof name256, "\"size\": 1, \"name\": \"%0256d\"", 7);
+  const char *const edge[] = {"\"size\": 1", "\"size\": 72057594037927936", "\"size\": 0",
+                              "\"size\": 1, \"workspace\": 72057594037927936", "\"size\": 1, \"op\": \"\"",
+                              "\"size\": 1, \"phase\": \"opt\"", "\"size\": 1, \"cost\": 1e+2",
+                              name255, name256};
+  const char *fmt = "{\"directed\": true, \"nodes\": [{\"%s\": 0, \"size\": 1}, {\"%s\": 1, %s}, "
+                    "{\"%s\": 2, \"size\": 1}], \"links\": [{\"%s\": 0, \"target\": 1}, "
+                    "{\"%s\": 1, \"target\": 2}]}";
+  size_t base = 0;
+  for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
+    char plain[900], escaped[900];
+    snprintf(plain, sizeof plain, fmt, "id", "id", edge[i], "id", "source", "source");
+    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", edge[i], "\\u0069d",
+             "\\u0073ource", "\\u0073ource");
+    size_t got = taken_plainly(plain, true);
+    if (i == 0) base = got; /* node 1 plain: the count to match */
+    ck_assert_msg(got == base - (edge[i] == name256), "%s: %zu taken, %zu with a plain node", edge[i],
+                  got, base);
+    same_both_ways(mp_xstrdup(plain), mp_xstrdup(escaped), true, i);
+  }
+  tl_cleanup();
+}
+END_TEST
+
 /* A link or node the plain readers must decline: the same message either
  * way. */
 START_TEST(plain_link_errors_as_jansson) {
@@ -558,6 +588,7 @@ Suite *suite_plainread(void) {
   tcase_add_test(tc, plain_node_limits_as_jansson);
   tcase_add_test(tc, plain_scalars_as_jansson);
   tcase_add_test(tc, plain_links_as_jansson);
+  tcase_add_test(tc, plain_nodelink_edges_as_jansson);
   tcase_add_test(tc, plain_link_errors_as_jansson);
   suite_add_tcase(s, tc);
   return s;
