@@ -515,6 +515,13 @@ START_TEST(nodelink_exact) {
   ck_assert(in.g->nodes[0].out_size[0] == 9007199254740993LL);
   ck_assert(in.g->nodes[1].workspace == 9007199254740995LL);
   mp_instance_destroy(&in);
+  /* an alias naming a later node (in the file; graph.order runs it first) */
+  accept("{\"directed\":true,\"graph\":{\"order\":[0,2,1]},\"nodes\":[{\"id\":0,\"size\":1},"
+         "{\"id\":1,\"size\":0,\"alias\":2,\"inplace\":true},{\"id\":2,\"size\":8}],"
+         "\"links\":[{\"source\":0,\"target\":2},{\"source\":2,\"target\":1}]}", ".json", false, &in);
+  ck_assert(in.g->nodes[1].has_alias && in.g->nodes[1].alias.node == 2 && in.g->nodes[1].inplace);
+  ck_assert_int_eq(in.g->given[1], 2);
+  mp_instance_destroy(&in);
   /* a host link of 0 bytes per cost unit is a graph without one */
   accept("{\"directed\":true,\"graph\":{\"host_bandwidth\":0},\"nodes\":[{\"id\":0,\"size\":1}],"
          "\"links\":[]}", ".json", false, &in);
@@ -541,6 +548,14 @@ START_TEST(nodelink_exact) {
        "\"alias_output\":4294967296}],\"links\":[{\"source\":0,\"target\":1}]}", "node 1", "output index"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1.5}],\"links\":[]}", "node 0", "fractional"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":-1}],\"links\":[]}", "node 0", "negative"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":\"a\",\"size\":-1}],\"links\":[]}", "node 0 (id \"a\")",
+       "negative"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":5,\"size\":-1}],\"links\":[]}", "node 0 (id 5)", "negative"},
+      /* alias -1 (a parameter) read before the node whose key is -1: the first such alias named,
+       * not an earlier node without one */
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1,\"inplace\":false},"
+       "{\"id\":2,\"size\":0,\"alias\":-1},{\"id\":3,\"size\":0,\"alias\":-1},{\"id\":-1,\"size\":1}],"
+       "\"links\":[]}", "node 2: alias -1 is ambiguous", "node 4 has the key -1"},
       {"{\"directed\":true,\"nodes\":[{\"id\":[1],\"size\":1}],\"links\":[]}", "nodes[0]", "integer or a string"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"inplace\":\"yes\"}],\"links\":[]}", "node 0", "boolean"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0}],\"links\":[]}", "no node has a size", NULL},
