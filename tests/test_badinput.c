@@ -522,6 +522,16 @@ START_TEST(nodelink_exact) {
   ck_assert(in.g->nodes[1].has_alias && in.g->nodes[1].alias.node == 2 && in.g->nodes[1].inplace);
   ck_assert_int_eq(in.g->given[1], 2);
   mp_instance_destroy(&in);
+  { /* --size-attr on a graph with no nodes: nothing lacks it */
+    char *path = tl_write_temp("{\"directed\":true,\"nodes\":[],\"links\":[]}", ".json");
+    mp_load_opts lo = {0};
+    lo.size_attr = "bytes";
+    mp_error err;
+    ck_assert_msg(mp_instance_load(path, &lo, &in, &err) == 0, "%s", err.msg);
+    ck_assert_int_eq(in.g->n, 0);
+    mp_instance_destroy(&in);
+    free(path);
+  }
   /* a host link of 0 bytes per cost unit is a graph without one */
   accept("{\"directed\":true,\"graph\":{\"host_bandwidth\":0},\"nodes\":[{\"id\":0,\"size\":1}],"
          "\"links\":[]}", ".json", false, &in);
@@ -551,6 +561,11 @@ START_TEST(nodelink_exact) {
       {"{\"directed\":true,\"nodes\":[{\"id\":\"a\",\"size\":-1}],\"links\":[]}", "node 0 (id \"a\")",
        "negative"},
       {"{\"directed\":true,\"nodes\":[{\"id\":5,\"size\":-1}],\"links\":[]}", "node 0 (id 5)", "negative"},
+      /* plain nodes but for a missing id or size */
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"size\":2},{\"id\":2,\"size\":3}],"
+       "\"links\":[]}", "nodes[1]", "missing id"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1},{\"id\":2,\"size\":3}],"
+       "\"links\":[]}", "node 1", "no 'size'"},
       /* alias -1 (a parameter) read before the node whose key is -1: the first such alias named,
        * not an earlier node without one */
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1,\"inplace\":false},"
