@@ -571,6 +571,8 @@ START_TEST(nodelink_exact) {
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1,\"inplace\":false},"
        "{\"id\":2,\"size\":0,\"alias\":-1},{\"id\":3,\"size\":0,\"alias\":-1},{\"id\":-1,\"size\":1}],"
        "\"links\":[]}", "node 2: alias -1 is ambiguous", "node 4 has the key -1"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":0,\"alias\":-1},{\"id\":1,\"size\":0,\"alias\":-1},"
+       "{\"id\":-1,\"size\":1}],\"links\":[]}", "node 0: alias -1 is ambiguous", "node 2 has the key -1"},
       {"{\"directed\":true,\"nodes\":[{\"id\":[1],\"size\":1}],\"links\":[]}", "nodes[0]", "integer or a string"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1,\"inplace\":\"yes\"}],\"links\":[]}", "node 0", "boolean"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0}],\"links\":[]}", "no node has a size", NULL},
