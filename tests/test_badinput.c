@@ -554,6 +554,8 @@ START_TEST(nodelink_exact) {
        "\"links\":[]}", "graph.host_bandwidth", "non-negative number"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1}],"
        "\"links\":[{\"source\":0,\"target\":1,\"output\":0.5}]}", "links[0]", "output index 0.5 is not"},
+      {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1}],"
+       "\"links\":[{\"source\":0,\"target\":1,\"output\":2147483647}]}", "node 1", "names output 2147483647, but"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1,\"alias\":0,"
        "\"alias_output\":4294967296}],\"links\":[{\"source\":0,\"target\":1}]}", "node 1", "output index"},
       {"{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1.5}],\"links\":[]}", "node 0", "fractional"},
