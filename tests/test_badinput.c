@@ -756,6 +756,75 @@ START_TEST(csv_exact) {
 }
 END_TEST
 
+/* The CSV reader at its edges: each limit itself accepted, one past it
+ * refused; a column in the first place; rows past a blank line; ids beyond
+ * the first id table; the time range over every row. */
+START_TEST(csv_edges) {
+  mp_instance in;
+  accept("id,lower,upper,size,offset\na,0,1099511627776,72057594037927936,1152921504606846976\n",
+         ".csv", false, &in);
+  ck_assert(in.fixed->items[0].size == MP_MAX_SIZE && in.fixed->items[0].hi == MP_MAX_TIME &&
+            in.fixed->items[0].fixed == MP_MAX_OFFSET);
+  mp_instance_destroy(&in);
+  accept("id,lower,upper,size,alignment\na,0,1,1,1073741824\n", ".csv", false, &in);
+  ck_assert(in.fixed->items[0].align == MP_MAX_ALIGN);
+  mp_instance_destroy(&in);
+  reject("id,lower,upper,size\na,0,1,72057594037927937\n", ".csv", false, ":2", "outside");
+  reject("id,lower,upper,size\na,0,1099511627777,1\n", ".csv", false, ":2", "outside");
+  /* sizes adding up to 2^60 exactly, then one byte more */
+  char rows[2000];
+  int n = snprintf(rows, sizeof rows, "id,lower,upper,size\n");
+  for (int i = 0; i < 16; i++) n += snprintf(rows + n, sizeof rows - (size_t)n, "r%d,0,1,72057594037927936\n", i);
+  accept(rows, ".csv", false, &in);
+  ck_assert_int_eq(in.fixed->n, 16);
+  mp_instance_destroy(&in);
+  snprintf(rows + n, sizeof rows - (size_t)n, "x,0,1,1\n");
+  reject(rows, ".csv", false, ":18", "beyond 2^60");
+  /* the first column given twice; columns in another order, alignment first */
+  reject("id,lower,upper,size,id\na,0,1,1,b\n", ".csv", false, ":1", "two columns give 'id'");
+  accept("alignment,lower,id,upper,size\n8,3,a,5,16\n", ".csv", false, &in);
+  ck_assert(in.fixed->has_alignment_col && in.fixed->items[0].align == 8 && in.fixed->items[0].lo == 3);
+  mp_instance_destroy(&in);
+  /* rows after blank lines; the time range is over every row, not the first */
+  accept("id,lower,upper,size\n\na,5,8,1\n\n\nb,2,4,1\nc,3,9,1\n", ".csv", false, &in);
+  ck_assert_int_eq(in.fixed->n, 3);
+  ck_assert(in.fixed->t_begin == 2 && in.fixed->t_end == 9);
+  ck_assert(in.fixed->file && strstr(in.fixed->file, ".csv")); /* the path, and its stem as name */
+  ck_assert(in.fixed->name && in.fixed->name[0] && !strstr(in.fixed->name, ".csv") &&
+            strstr(in.fixed->file, in.fixed->name));
+  mp_instance_destroy(&in);
+  /* 64 columns (the unknown ones ignored), then 65 */
+  char wide[1600];
+  n = snprintf(wide, sizeof wide, "id,lower,upper,size");
+  for (int i = 4; i < 64; i++) n += snprintf(wide + n, sizeof wide - (size_t)n, ",x%d", i);
+  int m = n + snprintf(wide + n, sizeof wide - (size_t)n, "\na,0,1,1");
+  for (int i = 4; i < 64; i++) m += snprintf(wide + m, sizeof wide - (size_t)m, ",0");
+  snprintf(wide + m, sizeof wide - (size_t)m, "\n");
+  accept(wide, ".csv", false, &in);
+  mp_instance_destroy(&in);
+  snprintf(wide + n, sizeof wide - (size_t)n, ",x64\na,0,1,1\n");
+  reject(wide, ".csv", false, ":1", "more than 64 columns");
+  /* ids that are not row indices, more than the first table holds: a
+   * duplicate of an early one found after the table grew */
+  size_t cap = 2100 * 24, len = 0;
+  char *big = mp_xmalloc(cap);
+  len += (size_t)snprintf(big, cap, "id,lower,upper,size\n");
+  for (int i = 0; i < 2000; i++) len += (size_t)snprintf(big + len, cap - len, "b%d,0,1,1\n", i);
+  snprintf(big + len, cap - len, "b7,0,1,1\n");
+  reject(big, ".csv", false, ":2002", "duplicate id 'b7' (first on line 9)");
+  free(big);
+  /* a line of 1.5 MiB */
+  size_t longn = 3u << 19;
+  char *lng = mp_xmalloc(longn + 64);
+  memcpy(lng, "id,lower,upper,size\na,0,1,1", 27);
+  memset(lng + 27, ' ', longn);
+  strcpy(lng + 27 + longn, "\n");
+  reject(lng, ".csv", false, ":2", "longer than 1 MiB");
+  free(lng);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- messages ---- */
 
 START_TEST(messages) {
@@ -841,6 +910,7 @@ Suite *suite_badinput(void) {
   tcase_add_test(tc, moccasin_anchors);
   tcase_add_test(tc, graphml_exact);
   tcase_add_test(tc, csv_exact);
+  tcase_add_test(tc, csv_edges);
   tcase_add_test(tc, messages);
   tcase_add_test(tc, deep_views_small_stack);
   suite_add_tcase(s, tc);
