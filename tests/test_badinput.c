@@ -728,6 +728,68 @@ START_TEST(graphml_exact) {
 }
 END_TEST
 
+/* The GraphML reader at its edges (mutants of io_graphml.c that survived). */
+#define GML_TWO GML_HEAD "<graph edgedefault=\"directed\"><node id=\"a\"><data key=\"s\">1</data></node>" \
+  "<node id=\"b\"><data key=\"s\">1</data></node>"
+START_TEST(graphml_edges) {
+  reject("\xEF\xBB\xBF \n\t", ".graphml", false, "empty file", NULL);
+  reject(" x", ".graphml", false, "not a readable GraphML", NULL);
+  /* an edge's direction: an xs:boolean */
+  mp_instance in;
+  accept(GML_TWO "<edge source=\"a\" target=\"b\" directed=\"1\"/></graph></graphml>", ".graphml", false, &in);
+  ck_assert_int_eq(in.g->nodes[1].n_in, 1);
+  mp_instance_destroy(&in);
+  reject(GML_TWO "<edge source=\"a\" target=\"b\" directed=\"0\"/></graph></graphml>", ".graphml", false,
+         "undirected edge", NULL);
+  reject(GML_TWO "<edge source=\"a\" target=\"b\" directed=\"yes\"/></graph></graphml>", ".graphml",
+         false, "directed=\"yes\"", "true or false");
+  reject(GML_TWO "<edge source=\"a\"/></graph></graphml>", ".graphml", false, "needs a source and a target", NULL);
+  reject(GML_TWO "<edge target=\"b\"/></graph></graphml>", ".graphml", false, "needs a source and a target", NULL);
+  /* which end names no node */
+  reject(GML_TWO "<edge source=\"a\" target=\"zz\"/></graph></graphml>", ".graphml", false,
+         "an edge to \"zz\"", NULL);
+  reject(GML_TWO "<edge source=\"zz\" target=\"a\"/></graph></graphml>", ".graphml", false,
+         "an edge from \"zz\"", NULL);
+  /* alias indices and output indices at their ranges */
+  reject(GML_TWO "<node id=\"c\"><data key=\"s\">0</data><data key=\"a\">3</data></node></graph></graphml>",
+         ".graphml", false, "alias 3 is out of range", "0..2");
+  reject(GML_TWO "<node id=\"c\"><data key=\"s\">0</data><data key=\"a\">-2</data></node></graph></graphml>",
+         ".graphml", false, "alias -2 is out of range", NULL);
+  reject(GML_TWO "<edge source=\"a\" target=\"b\"><data key=\"o\">-1</data></edge></graph></graphml>",
+         ".graphml", false, "edge output '-1'", NULL);
+  reject(GML_TWO "<edge source=\"a\" target=\"b\"><data key=\"o\">2147483648</data></edge></graph></graphml>",
+         ".graphml", false, "edge output '2147483648'", NULL);
+  reject(GML_TWO "<edge source=\"a\" target=\"b\"><data key=\"o\">2147483647</data></edge></graph></graphml>",
+         ".graphml", false, "names output 2147483647, but", NULL);
+  reject(GML_TWO "<port name=\"p\"/></graph></graphml>", ".graphml", false, "<port> is not supported", NULL);
+  /* a <default> after a <desc> in a key: the default, not the description */
+  accept(GML_HEAD "<key id=\"w\" for=\"node\" attr.name=\"workspace\"><default>16</default>"
+         "<desc>scratch bytes</desc></key><graph edgedefault=\"directed\"><node id=\"x\">"
+         "<data key=\"s\">1</data></node></graph></graphml>", ".graphml", false, &in);
+  ck_assert_int_eq(in.g->nodes[0].workspace, 16);
+  mp_instance_destroy(&in);
+  /* 3000 nodes by id, each reading the one before: the id table grows */
+  size_t cap = 3000 * 120, len = 0;
+  char *big = mp_xmalloc(cap);
+  len += (size_t)snprintf(big, cap, "%s<graph edgedefault=\"directed\">", GML_HEAD);
+  for (int v = 0; v < 3000; v++)
+    len += (size_t)snprintf(big + len, cap - len, "<node id=\"n%d\"><data key=\"s\">%d</data></node>", v, v + 1);
+  for (int v = 1; v < 3000; v++)
+    len += (size_t)snprintf(big + len, cap - len, "<edge source=\"n%d\" target=\"n%d\"/>", v - 1, v);
+  snprintf(big + len, cap - len, "</graph></graphml>");
+  accept(big, ".graphml", false, &in);
+  ck_assert_int_eq(in.g->n, 3000);
+  for (int v = 1; v < 3000; v++) {
+    ck_assert_int_eq(in.g->nodes[v].n_in, 1);
+    ck_assert_int_eq(in.g->nodes[v].in[0].node, v - 1);
+    ck_assert_int_eq(in.g->nodes[v].out_size[0], v + 1);
+  }
+  mp_instance_destroy(&in);
+  free(big);
+  tl_cleanup();
+}
+END_TEST
+
 /* ---- CSV ---- */
 
 START_TEST(csv_exact) {
@@ -909,6 +971,7 @@ Suite *suite_badinput(void) {
   tcase_add_test(tc, nodelink_moccasin_and_checkmate);
   tcase_add_test(tc, moccasin_anchors);
   tcase_add_test(tc, graphml_exact);
+  tcase_add_test(tc, graphml_edges);
   tcase_add_test(tc, csv_exact);
   tcase_add_test(tc, csv_edges);
   tcase_add_test(tc, messages);
