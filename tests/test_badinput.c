@@ -532,6 +532,20 @@ START_TEST(nodelink_exact) {
     mp_instance_destroy(&in);
     free(path);
   }
+  /* a link with "source" beside a "0" key: source and target name its ends */
+  accept("{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1},{\"id\":5,"
+         "\"size\":1}],\"links\":[{\"source\":0,\"target\":1,\"0\":5,\"1\":0}]}", ".json", false, &in);
+  ck_assert(in.g->nodes[1].n_in == 1 && in.g->nodes[1].in[0].node == 0 && in.g->nodes[2].n_in == 0);
+  mp_instance_destroy(&in);
+  { /* node-link asked for, without a "nodes" array */
+    char *path = tl_write_temp("{\"directed\":true,\"links\":[]}", ".json");
+    mp_load_opts lo = {0};
+    lo.format = "nodelink";
+    mp_error err;
+    ck_assert(mp_instance_load(path, &lo, &in, &err) != 0);
+    ck_assert_msg(strstr(err.msg, "needs \"nodes\" and \"links\""), "%s", err.msg);
+    free(path);
+  }
   /* a host link of 0 bytes per cost unit is a graph without one */
   accept("{\"directed\":true,\"graph\":{\"host_bandwidth\":0},\"nodes\":[{\"id\":0,\"size\":1}],"
          "\"links\":[]}", ".json", false, &in);
