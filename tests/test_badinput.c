@@ -782,6 +782,39 @@ START_TEST(graphml_edges) {
          "<data key=\"s\">1</data></node></graph></graphml>", ".graphml", false, &in);
   ck_assert_int_eq(in.g->nodes[0].workspace, 16);
   mp_instance_destroy(&in);
+  /* a key declared twice, the first of all keys: both lines named */
+  reject("<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+         "<key id=\"s\" for=\"node\" attr.name=\"size\"/>\n<key id=\"s\" for=\"node\" attr.name=\"cost\"/>\n"
+         "<graph/></graphml>\n", ".graphml", false, ":4: <key id=\"s\"> is declared twice", "(first on line 3)");
+  /* no key names the size (other keys do) */
+  reject("<?xml version=\"1.0\"?><graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">"
+         "<key id=\"a\" for=\"node\" attr.name=\"alias\"/><graph edgedefault=\"directed\">"
+         "<node id=\"x\"/></graph></graphml>", ".graphml", false, "no node attribute 'size'", NULL);
+  /* a graph with only a size key; names, costs and an alias by id of a node past the first */
+  accept("<?xml version=\"1.0\"?><graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">"
+         "<key id=\"s\" for=\"node\" attr.name=\"size\"/><graph edgedefault=\"directed\">"
+         "<node id=\"x\"><data key=\"s\">3</data></node></graph></graphml>", ".graphml", false, &in);
+  ck_assert_str_eq(in.g->nodes[0].name, "x");
+  ck_assert_msg(in.g->name && strstr(in.g->name, "t") == in.g->name, "graph name %s", in.g->name);
+  mp_instance_destroy(&in);
+  accept(GML_HEAD "<key id=\"c\" for=\"node\" attr.name=\"cost\"/><key id=\"n\" for=\"node\" "
+         "attr.name=\"name\"/><graph edgedefault=\"directed\"><node id=\"x\"><data key=\"s\">1</data>"
+         "<data key=\"c\">2.5</data></node><node id=\"y\"><data key=\"s\">4</data><data key=\"n\">conv"
+         "</data></node><node id=\"v\"><data key=\"s\">0</data><data key=\"a\">y</data></node>"
+         "<edge source=\"x\" target=\"y\"/><edge source=\"y\" target=\"v\"/></graph></graphml>",
+         ".graphml", false, &in);
+  ck_assert(in.g->nodes[0].has_cost && in.g->nodes[0].cost == 2.5);
+  ck_assert_str_eq(in.g->nodes[1].name, "conv");
+  ck_assert(in.g->nodes[2].has_alias && in.g->nodes[2].alias.node == 1);
+  mp_instance_destroy(&in);
+  /* past line 65535 (libxml2 then keeps no line in an element): the node's own line */
+  size_t pad = 70000, hl = strlen(GML_HEAD "<graph edgedefault=\"directed\">");
+  char *deep = mp_xmalloc(hl + pad + 200);
+  memcpy(deep, GML_HEAD "<graph edgedefault=\"directed\">", hl);
+  memset(deep + hl, '\n', pad);
+  strcpy(deep + hl + pad, "<node id=\"bad\">\n  <data key=\"s\">-1</data></node></graph></graphml>\n");
+  reject(deep, ".graphml", false, ":70001:", "negative");
+  free(deep);
   /* 3000 nodes by id, each reading the one before: the id table grows */
   size_t cap = 3000 * 120, len = 0;
   char *big = mp_xmalloc(cap);
