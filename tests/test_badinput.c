@@ -532,6 +532,15 @@ START_TEST(nodelink_exact) {
     mp_instance_destroy(&in);
     free(path);
   }
+  /* several outputs (memplan's writer), and a link to one of them */
+  accept("{\"directed\":true,\"nodes\":[{\"id\":0,\"outputs\":[5,6,7],\"name\":\"a\"},"
+         "{\"id\":1,\"size\":2,\"name\":\"bb\"}],\"links\":[{\"source\":0,\"target\":1,\"output\":2}]}",
+         ".json", false, &in);
+  ck_assert_int_eq(in.g->nodes[0].n_out, 3);
+  ck_assert(in.g->nodes[0].out_size[0] == 5 && in.g->nodes[0].out_size[1] == 6 && in.g->nodes[0].out_size[2] == 7);
+  ck_assert(in.g->nodes[1].in[0].node == 0 && in.g->nodes[1].in[0].out == 2);
+  ck_assert_str_eq(in.g->nodes[1].name, "bb");
+  mp_instance_destroy(&in);
   /* a link with "source" beside a "0" key: source and target name its ends */
   accept("{\"directed\":true,\"nodes\":[{\"id\":0,\"size\":1},{\"id\":1,\"size\":1},{\"id\":5,"
          "\"size\":1}],\"links\":[{\"source\":0,\"target\":1,\"0\":5,\"1\":0}]}", ".json", false, &in);
