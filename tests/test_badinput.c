@@ -824,6 +824,15 @@ START_TEST(graphml_edges) {
   strcpy(deep + hl + pad, "<node id=\"bad\">\n  <data key=\"s\">-1</data></node></graph></graphml>\n");
   reject(deep, ".graphml", false, ":70001:", "negative");
   free(deep);
+  /* graph-level <data> after a node is not the node's; a size written 1e3 */
+  accept(GML_HEAD "<graph edgedefault=\"directed\"><node id=\"x\"><data key=\"s\">1e3</data></node>"
+         "<data key=\"s\">9</data></graph></graphml>", ".graphml", false, &in);
+  ck_assert_int_eq(in.g->nodes[0].out_size[0], 1000);
+  mp_instance_destroy(&in);
+  /* libxml2's first error, on its own line, in one line */
+  reject("<?xml version=\"1.0\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n"
+         "<graph edgedefault=\"directed\">\n<node id=\"a\">\n</graph></graphml>\n", ".graphml", false,
+         ":5: not a readable GraphML file: Opening and ending tag mismatch: node line 4 and graph", NULL);
   /* 3000 nodes by id, each reading the one before: the id table grows */
   size_t cap = 3000 * 120, len = 0;
   char *big = mp_xmalloc(cap);
