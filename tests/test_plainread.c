@@ -193,6 +193,13 @@ static void same_nodes(const mp_graph *a, const mp_graph *b) {
   }
 }
 
+/* fmt (two "%s" for the nodes' id keys, then one for a member) written with
+ * "id" plain and escaped as "\u0069d" (jansson's path for every node). */
+static void two_ways(const char *fmt, const char *member, char *plain, char *escaped, size_t cap) {
+  snprintf(plain, cap, fmt, "id", "id", member);
+  snprintf(escaped, cap, fmt, "\\u0069d", "\\u0069d", member);
+}
+
 /* The two texts (freed here) read as the same graph, the plain one
  * without jansson (every node taken, and in node-link every link, but
  * perhaps the first node and link: the reader may decode them to learn
@@ -244,8 +251,7 @@ START_TEST(plain_node_errors_as_jansson) {
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char plain[400], escaped[400], m1[600], m2[600];
     const char *fmt = "{\"nodes\": [{\"%s\": 0, \"inputs\": []}, {\"%s\": 1, %s}]}";
-    snprintf(plain, sizeof plain, fmt, "id", "id", bad[i]);
-    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", bad[i]);
+    two_ways(fmt, bad[i], plain, escaped, sizeof plain);
     mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
     ck_assert_msg(!a && !b, "accepted: %s", plain);
     ck_assert_str_eq(m1, m2);
@@ -279,8 +285,7 @@ START_TEST(plain_node_edges_as_jansson) {
   for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++) {
     char plain[600], escaped[600];
     const char *fmt = "{\"nodes\": [{\"%s\": 0, \"inputs\": []}, {\"%s\": 1, %s}]}";
-    snprintf(plain, sizeof plain, fmt, "id", "id", edge[i]);
-    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", edge[i]);
+    two_ways(fmt, edge[i], plain, escaped, sizeof plain);
     ck_assert_msg(taken_plainly(plain, false) == 2, "declined: %s", edge[i]);
     same_both_ways(mp_xstrdup(plain), mp_xstrdup(escaped), false, i);
   }
@@ -302,8 +307,7 @@ START_TEST(plain_node_limits_as_jansson) {
   };
   for (size_t i = 0; i < sizeof past / sizeof past[0]; i++) {
     char plain[800], escaped[800], m1[600], m2[600];
-    snprintf(plain, sizeof plain, past[i][0], "id", "id", past[i][1]);
-    snprintf(escaped, sizeof escaped, past[i][0], "\\u0069d", "\\u0069d", past[i][1]);
+    two_ways(past[i][0], past[i][1], plain, escaped, sizeof plain);
     if (past[i][1]) /* a name too long to copy plainly: node 1 goes through jansson */
       ck_assert_uint_eq(taken_plainly(plain, false), 1);
     mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
@@ -323,8 +327,7 @@ START_TEST(plain_node_limits_as_jansson) {
   for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
     char plain[200], escaped[200], m1[600], m2[600];
     const char *fmt = "{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, %s}]}";
-    snprintf(plain, sizeof plain, fmt, "id", "id", syntax[i]);
-    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", syntax[i]);
+    two_ways(fmt, syntax[i], plain, escaped, sizeof plain);
     mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
     ck_assert_msg(!a && !b, "accepted: %s", plain);
     ck_assert_msg(strstr(m1, "not valid JSON") && strstr(m2, "not valid JSON"), "%s: %s / %s",
@@ -475,8 +478,7 @@ START_TEST(plain_link_errors_as_jansson) {
     char plain[600], escaped[600], m1[600], m2[600];
     const char *fmt = "{\"directed\": true, \"nodes\": [{\"%s\": 0, \"size\": 1}, {\"%s\": 1, %s}], "
                       "\"links\": []}";
-    snprintf(plain, sizeof plain, fmt, "id", "id", bad_node[i]);
-    snprintf(escaped, sizeof escaped, fmt, "\\u0069d", "\\u0069d", bad_node[i]);
+    two_ways(fmt, bad_node[i], plain, escaped, sizeof plain);
     mp_graph *a = load_nodelink(plain, m1, sizeof m1), *b = load_nodelink(escaped, m2, sizeof m2);
     ck_assert_msg(!a && !b, "accepted: %s", plain);
     ck_assert_str_eq(m1, m2);
