@@ -200,6 +200,17 @@ static void two_ways(const char *fmt, const char *member, char *plain, char *esc
   snprintf(escaped, cap, fmt, "\\u0069d", "\\u0069d", member);
 }
 
+/* fmt with `member`, written both ways (two_ways), read as graph JSON or as
+ * node-link: both must be refused; their messages (without the file's
+ * name) in m1 and m2. */
+static void refused_both_ways(const char *fmt, const char *member, bool nodelink, char *m1,
+                              char *m2, size_t cap) {
+  char plain[800], escaped[800];
+  two_ways(fmt, member, plain, escaped, sizeof plain);
+  mp_graph *a = load_as(plain, nodelink, m1, cap), *b = load_as(escaped, nodelink, m2, cap);
+  ck_assert_msg(!a && !b, "accepted: %s", plain);
+}
+
 /* The two texts (freed here) read as the same graph, the plain one
  * without jansson (every node taken, and in node-link every link, but
  * perhaps the first node and link: the reader may decode them to learn
@@ -249,11 +260,9 @@ START_TEST(plain_node_errors_as_jansson) {
       "\"inplace\": true", "\"size\": 1, \"outputs\": [1]", "\"cost\": 1e308, \"x\": 1",
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    char plain[400], escaped[400], m1[600], m2[600];
-    const char *fmt = "{\"nodes\": [{\"%s\": 0, \"inputs\": []}, {\"%s\": 1, %s}]}";
-    two_ways(fmt, bad[i], plain, escaped, sizeof plain);
-    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
-    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    char m1[600], m2[600];
+    refused_both_ways("{\"nodes\": [{\"%s\": 0, \"inputs\": []}, {\"%s\": 1, %s}]}", bad[i], false,
+                      m1, m2, sizeof m1);
     ck_assert_str_eq(m1, m2);
   }
   /* a duplicate id and one out of range */
@@ -325,11 +334,9 @@ START_TEST(plain_node_limits_as_jansson) {
   static const char *const syntax[] = {"\"cost\": 01.5", "\"cost\": 00", "\"size\": 01",
                                        "\"cost\": 1.", "\"cost\": .5", "\"cost\": 1e+"};
   for (size_t i = 0; i < sizeof syntax / sizeof syntax[0]; i++) {
-    char plain[200], escaped[200], m1[600], m2[600];
-    const char *fmt = "{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, %s}]}";
-    two_ways(fmt, syntax[i], plain, escaped, sizeof plain);
-    mp_graph *a = load(plain, m1, sizeof m1), *b = load(escaped, m2, sizeof m2);
-    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    char m1[600], m2[600];
+    refused_both_ways("{\"nodes\": [{\"%s\": 0}, {\"%s\": 1, %s}]}", syntax[i], false, m1, m2,
+                      sizeof m1);
     ck_assert_msg(strstr(m1, "not valid JSON") && strstr(m2, "not valid JSON"), "%s: %s / %s",
                   syntax[i], m1, m2);
   }
@@ -475,12 +482,9 @@ START_TEST(plain_link_errors_as_jansson) {
       "\"size\": 1, \"alias\": 9", "\"size\": 1, \"outputs\": 4",
   };
   for (size_t i = 0; i < sizeof bad_node / sizeof bad_node[0]; i++) {
-    char plain[600], escaped[600], m1[600], m2[600];
-    const char *fmt = "{\"directed\": true, \"nodes\": [{\"%s\": 0, \"size\": 1}, {\"%s\": 1, %s}], "
-                      "\"links\": []}";
-    two_ways(fmt, bad_node[i], plain, escaped, sizeof plain);
-    mp_graph *a = load_nodelink(plain, m1, sizeof m1), *b = load_nodelink(escaped, m2, sizeof m2);
-    ck_assert_msg(!a && !b, "accepted: %s", plain);
+    char m1[600], m2[600];
+    refused_both_ways("{\"directed\": true, \"nodes\": [{\"%s\": 0, \"size\": 1}, {\"%s\": 1, %s}], "
+                      "\"links\": []}", bad_node[i], true, m1, m2, sizeof m1);
     ck_assert_str_eq(m1, m2);
   }
   char d1[600], d2[600]; /* a duplicate key */
