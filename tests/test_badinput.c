@@ -280,6 +280,8 @@ static void tamper(const char *graph_json, plan_edit edit, const char *want) {
     ck_assert_msg(mp_plan_verify(&in, tpath, 0, &err) != 0, "tampered plan accepted:\n%s", txt);
     ck_assert_msg(strstr(err.msg, want), "message lacks '%s': %s", want, err.msg);
     ck_assert_msg(strstr(err.msg, tpath), "message does not name the plan: %s", err.msg);
+    /* the plan is this graph's (its own name): a violation, not another graph */
+    ck_assert_msg(!strstr(err.msg, "does not match"), "%s", err.msg);
   }
   free(txt);
   json_decref(plan);
@@ -369,6 +371,26 @@ static const char *CHAIN64 = "{\"nodes\":[{\"id\":0,\"size\":1024,\"inputs\":[]}
                              "{\"id\":1,\"size\":512,\"inputs\":[0]},"
                              "{\"id\":2,\"size\":64,\"inputs\":[1]}]}";
 static void e_no_lb(json_t *p) { json_object_set_new(p, "lower_bound", json_null()); }
+/* buffer names other than the keys: "J:0" for a single-output node's
+ * tensor is its other name; "J" for one of several outputs and a padded
+ * "0J" name nothing */
+static void rename_offset(json_t *p, const char *from, const char *to) {
+  json_t *o = json_object_get(p, "offsets");
+  json_object_set(o, to, json_object_get(o, from));
+  json_object_del(o, from);
+}
+static void e_alt_name(json_t *p) { rename_offset(p, "1", "1:0"); }
+static void e_padded_name(json_t *p) { rename_offset(p, "1", "01"); }
+/* a (outputs 128 and 64) -> b */
+static const char *TUPLE = "{\"nodes\":[{\"id\":0,\"outputs\":[128,64],\"inputs\":[]},"
+                           "{\"id\":1,\"size\":64,\"inputs\":[0]}]}";
+static void e_bare_tuple(json_t *p) { rename_offset(p, "0:0", "0"); }
+/* figures are optional: a plan of order and offsets alone verifies */
+static void e_no_figures(json_t *p) {
+  const char *keys[] = {"live_peak", "arena", "sum_sizes", "buffers", "nodes", "fragmentation",
+                        "reuse_ratio", "lower_bound", "profile_std"};
+  for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) json_object_del(p, keys[k]);
+}
 
 START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_overlap, "overlap");
@@ -391,6 +413,10 @@ START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN64, e_no_lb, NULL);
   tamper(CHAIN, e_huge, "buffer 1");
   tamper(CHAIN, e_wrapped_id, "not a node id");
+  tamper(CHAIN, e_alt_name, NULL);
+  tamper(CHAIN, e_padded_name, "key \"01\" names no buffer");
+  tamper(TUPLE, e_bare_tuple, "key \"0\" names no buffer");
+  tamper(CHAIN, e_no_figures, NULL);
   tl_cleanup();
 }
 END_TEST
@@ -418,6 +444,9 @@ START_TEST(verify_csv_plans) {
   char *extra = tl_write_temp("id,lower,upper,size,offset\na,0,3,4,0\nb,1,4,4,4\nc,5,6,4,0\n", ".csv");
   ck_assert(mp_plan_verify(&in, extra, 0, &err) != 0);
   ck_assert_msg(strstr(err.msg, "3 buffers, the problem has 2"), "%s", err.msg);
+  /* rows match by id, in any order */
+  char *swapped = tl_write_temp("id,lower,upper,size,offset\nb,1,4,4,4\na,0,3,4,0\n", ".csv");
+  ck_assert_msg(mp_plan_verify(&in, swapped, 0, &err) == 0, "%s", err.msg);
   char *size = tl_write_temp("id,lower,upper,size,offset\na,0,3,4,0\nb,1,4,8,4\n", ".csv");
   ck_assert(mp_plan_verify(&in, size, 0, &err) != 0);
   ck_assert_msg(strstr(err.msg, "lifetime or size differ"), "%s", err.msg);

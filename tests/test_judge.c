@@ -241,6 +241,71 @@ START_TEST(evaluate_one_byte_arena) {
 }
 END_TEST
 
+/* More buffers live at once than one word of the sweep's rank set holds
+ * (64): its upper levels find a newcomer's neighbours across words.  Up to
+ * 600 buffers over 40 steps, so hundreds are live together; about half the
+ * placements get one buffer moved onto another. */
+START_TEST(verify_equals_pairs_wide) {
+  mp_rng r;
+  mp_rng_seed(&r, 4242);
+  int trials = tl_trials(150), rejected = 0;
+  for (int t = 0; t < trials; t++) {
+    int n = 65 + (int)mp_rng_below(&r, 536);
+    mp_problem p;
+    rand_lifetimes(&r, n, 0, &p);
+    for (int i = 0; i < n; i++) p.items[i].hi = p.items[i].lo + 1 + (int64_t)mp_rng_below(&r, 15);
+    int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)n);
+    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
+    mp_seq_by_size(&p, seq);
+    mp_pack(&p, seq, n, MP_BEST_FIT, off);
+    if (t % 2) { /* one buffer onto another: overlapping unless their lifetimes miss */
+      int i = (int)mp_rng_below(&r, (uint64_t)n), j = (int)mp_rng_below(&r, (uint64_t)n);
+      off[i] = off[j] + (int64_t)mp_rng_below(&r, 3);
+    }
+    mp_error e;
+    bool want = pair_overlaps(&p, off), got = mp_verify_offsets(&p, off, &e) != 0;
+    ck_assert_msg(want == got, "trial %d (n %d): pairs say %d, verifier %d (%s)", t, n, want, got,
+                  got ? e.msg : "");
+    rejected += got;
+    free(off);
+    free(seq);
+    mp_problem_destroy(&p);
+  }
+  ck_assert_msg(rejected > trials / 4, "only %d of %d placements were rejected", rejected, trials);
+}
+END_TEST
+
+/* The message names the first overlapping pair by (birth, index): #0 with
+ * the first later-born buffer it overlaps, #2, not #3, which overlaps #0
+ * too; and not the sweep's pair (#2 meets #0 as its neighbour first, and
+ * would name itself first).  #1 lives beside them elsewhere. */
+START_TEST(verify_names_first_pair) {
+  mp_item items[4] = {{8, 0, 10, 1, -1}, {8, 1, 10, 1, -1}, {8, 2, 10, 1, -1}, {8, 3, 10, 1, -1}};
+  mp_problem p = {.n = 4, .items = items, .t_begin = 0, .t_end = 10};
+  int64_t off[4] = {0, 100, 4, 6};
+  mp_error e;
+  ck_assert_int_ne(mp_verify_offsets(&p, off, &e), 0);
+  ck_assert_str_eq(e.msg, "buffers #0 [0, 10) at [0, 8) and #2 [2, 10) at [4, 12) are live "
+                          "together and overlap in memory");
+}
+END_TEST
+
+/* Offsets at the verifier's range, MP_MAX_ARENA = 2^62: an end exactly
+ * there passes, one byte past it does not; a misaligned offset's message
+ * names its buffer. */
+START_TEST(verify_offsets_range_and_names) {
+  mp_item items[2] = {{4, 0, 2, 1, -1}, {4, 2, 4, 8, -1}};
+  mp_problem p = {.n = 2, .items = items, .t_begin = 0, .t_end = 4};
+  mp_error e;
+  int64_t top[2] = {MP_MAX_ARENA - 4, 0}, past[2] = {MP_MAX_ARENA - 3, 0}, odd[2] = {0, 4};
+  ck_assert_msg(mp_verify_offsets(&p, top, &e) == 0, "%s", e.msg);
+  ck_assert_int_ne(mp_verify_offsets(&p, past, &e), 0);
+  ck_assert_msg(strstr(e.msg, "buffer #0: offset 4611686018427387901 is out of range"), "%s", e.msg);
+  ck_assert_int_ne(mp_verify_offsets(&p, odd, &e), 0);
+  ck_assert_str_eq(e.msg, "buffer #1: offset 4 is not a multiple of its alignment 8");
+}
+END_TEST
+
 Suite *suite_judge(void) {
   Suite *s = suite_create("judge");
   TCase *tc = tcase_create("core");
@@ -252,6 +317,9 @@ Suite *suite_judge(void) {
   tcase_add_test(tc, radix_sort_is_stable_sort);
   tcase_add_test(tc, verify_offsets_hand_cases);
   tcase_add_test(tc, evaluate_one_byte_arena);
+  tcase_add_test(tc, verify_equals_pairs_wide);
+  tcase_add_test(tc, verify_names_first_pair);
+  tcase_add_test(tc, verify_offsets_range_and_names);
   suite_add_tcase(s, tc);
   return s;
 }
