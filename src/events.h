@@ -171,7 +171,7 @@ typedef struct mp_ev_figures {
                             (mp_events_stale_reruns) */
   int64_t budget;        /* the budget the plan was made for (carried) */
   int64_t n_samples;     /* runs + ins, + 1 for the start when sampled */
-  int n_runs, n_frees, n_outs, n_ins;
+  int n_runs, n_outs, n_ins;
 } mp_ev_figures;
 
 /* Memory in plan order (DESIGN 6.3).  samples (may be NULL) receives the

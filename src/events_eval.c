@@ -214,7 +214,6 @@ void mp_events_evaluate(const mp_graph *g, const mp_events *p, double bandwidth,
       ran[e.id] = true;
       break;
     case MP_EV_FREE:
-      f->n_frees++;
       break;
     case MP_EV_OUT:
       f->n_outs++;

@@ -38,7 +38,6 @@ int mp_problem_from_order(const mp_graph *g, const int *order, int64_t align, mp
         death = birth; /* a dead value dies at once */
       } else {
         death = birth;
-        if (!bb->born_at_start && step[bb->owner] > death) death = step[bb->owner];
         for (int i = 0; i < bb->n_readers; i++)
           if (step[bb->readers[i]] > death) death = step[bb->readers[i]];
       }

@@ -647,6 +647,15 @@ START_TEST(workspace) {
   check_figs(&r, (want){1200, 1252, 1210, 1200, 1252});
   mp_result_destroy(&r);
   mp_graph_destroy(g);
+  /* a workspace that is buffer 0 (no node has an output: the tensors are
+   * numbered first) still counts in its node's bound: 1000, not the 10 of
+   * the other node's */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"outputs\":[],\"workspace\":1000,\"inputs\":[]},"
+               "{\"id\":1,\"outputs\":[],\"workspace\":10,\"inputs\":[]}]}");
+  ck_assert_int_eq(g->ws_buf[0], 0);
+  ck_assert_int_eq(mp_node_footprint(g, 0), 1000);
+  ck_assert_int_eq(mp_node_lower_bound(g), 1000);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
@@ -801,6 +810,25 @@ START_TEST(alias_j_reads_j0) {
   check_iv(g, &p, "0", 0, 2);
   check_iv(g, &p, "2", 2, 2);
   mp_problem_destroy(&p);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
+/* A read through an empty view of the first storage (storage 0): S names
+ * U, a view of Y with `outputs: []`, so it reads Y; W then writes Y in
+ * place after S in the file: the in-place edge S -> W. */
+START_TEST(read_through_empty_view_of_storage_0) {
+  mp_graph *g = tl_graph(
+      "{\"nodes\":[{\"id\":0,\"name\":\"Y\",\"size\":100,\"inputs\":[]},"
+      "{\"id\":1,\"name\":\"U\",\"op\":\"view\",\"outputs\":[],\"inputs\":[0],\"alias\":0},"
+      "{\"id\":2,\"name\":\"S\",\"size\":10,\"inputs\":[1]},"
+      "{\"id\":3,\"name\":\"W\",\"op\":\"relu_\",\"size\":100,\"inputs\":[0],\"alias\":0,"
+      "\"inplace\":true},"
+      "{\"id\":4,\"name\":\"out\",\"op\":\"output\",\"size\":0,\"inputs\":[2,3]}]}");
+  ck_assert_int_eq(g->root_of[0][0], 0);
+  ck_assert(has_succ(g, 2, 3));
+  ck_assert_int_eq(g->n_inplace_edges, 1);
   mp_graph_destroy(g);
   tl_cleanup();
 }
@@ -1127,6 +1155,7 @@ Suite *suite_model(void) {
   tcase_add_test(tc, inplace_slices_then_copy);
   tcase_add_test(tc, inplace_param);
   tcase_add_test(tc, view_through_empty_view);
+  tcase_add_test(tc, read_through_empty_view_of_storage_0);
   tcase_add_test(tc, alias_j_reads_j0);
   tcase_add_test(tc, view_of_empty_view_of_output_1);
   tcase_add_test(tc, multi_output_dead_value);

@@ -492,6 +492,22 @@ START_TEST(invalid_classes) {
   mp_events_push(&q, MP_EV_FREE, g->ws_buf[1]);
   ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_BAD_ID);
   ck_assert_msg(strstr(err.msg, "ws:1") && strstr(err.msg, "workspace"), "%s", err.msg);
+  /* one past the last node and the last buffer (an API caller's events:
+   * the plan reader checks its own) */
+  mp_events_clear(&q);
+  mp_events_push(&q, MP_EV_RUN, g->n);
+  ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_BAD_ID);
+  mp_events_clear(&q);
+  mp_events_push(&q, MP_EV_FREE, g->n_buf);
+  ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_BAD_ID);
+  mp_events_destroy(&q);
+  mp_graph_destroy(g);
+  /* a node without a name is named by its id alone */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":4,\"inputs\":[]},"
+               "{\"id\":1,\"size\":4,\"inputs\":[0]}]}");
+  mp_events_init(&q);
+  ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_NOT_RUN);
+  ck_assert_msg(strstr(err.msg, "node 1 never runs") && !strstr(err.msg, "runs)"), "%s", err.msg);
   mp_events_destroy(&q);
   mp_graph_destroy(g);
   tl_cleanup();
