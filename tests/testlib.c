@@ -197,25 +197,20 @@ mp_graph *tl_random_graph(mp_rng *r, int n, int flags) {
 
 /* ---- exhaustive optimum ---- */
 
-typedef struct bf {
+typedef struct each_order {
   const mp_graph *g;
   int *order, *missing;
   bool *done;
   long count, max;
-  int64_t best;
-  int *best_order;
-} bf;
+  void (*fn)(const int *order, void *ctx);
+  void *ctx;
+} each_order;
 
-static void bf_rec(bf *s, int depth) {
+static void each_rec(each_order *s, int depth) {
   if (s->count > s->max) return;
   const mp_graph *g = s->g;
   if (depth == g->n) {
-    s->count++;
-    int64_t p = mp_order_peak(g, s->order);
-    if (s->best < 0 || p < s->best) {
-      s->best = p;
-      if (s->best_order) memcpy(s->best_order, s->order, sizeof(int) * (size_t)g->n);
-    }
+    if (++s->count <= s->max) s->fn(s->order, s->ctx);
     return;
   }
   for (int v = 0; v < g->n; v++) {
@@ -223,22 +218,42 @@ static void bf_rec(bf *s, int depth) {
     s->done[v] = true;
     s->order[depth] = v;
     for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]--;
-    bf_rec(s, depth + 1);
+    each_rec(s, depth + 1);
     for (int i = 0; i < g->n_succ[v]; i++) s->missing[g->succ[v][i]]++;
     s->done[v] = false;
   }
 }
 
-int64_t tl_brute_force_peak(const mp_graph *g, long max_orders, int *best_order) {
-  bf s = {g, calloc((size_t)g->n + 1, sizeof(int)), calloc((size_t)g->n + 1, sizeof(int)),
-          calloc((size_t)g->n + 1, sizeof(bool)), 0, max_orders, -1, best_order};
+long tl_each_order(const mp_graph *g, long max_orders, void (*fn)(const int *order, void *ctx),
+                   void *ctx) {
+  each_order s = {g, calloc((size_t)g->n + 1, sizeof(int)), calloc((size_t)g->n + 1, sizeof(int)),
+                  calloc((size_t)g->n + 1, sizeof(bool)), 0, max_orders, fn, ctx};
   for (int v = 0; v < g->n; v++) s.missing[v] = g->n_pred[v];
-  if (g->n == 0) s.best = 0;
-  bf_rec(&s, 0);
+  each_rec(&s, 0);
   free(s.order);
   free(s.missing);
   free(s.done);
-  return s.count > max_orders ? -1 : s.best;
+  return s.count > max_orders ? -1 : s.count;
+}
+
+typedef struct bf {
+  const mp_graph *g;
+  int64_t best;
+  int *best_order;
+} bf;
+
+static void bf_order(const int *order, void *ctx) {
+  bf *s = ctx;
+  int64_t p = mp_order_peak(s->g, order);
+  if (s->best < 0 || p < s->best) {
+    s->best = p;
+    if (s->best_order) memcpy(s->best_order, order, sizeof(int) * (size_t)s->g->n);
+  }
+}
+
+int64_t tl_brute_force_peak(const mp_graph *g, long max_orders, int *best_order) {
+  bf s = {g, g->n == 0 ? 0 : -1, best_order};
+  return tl_each_order(g, max_orders, bf_order, &s) < 0 ? -1 : s.best;
 }
 
 /* ---- running the harness ---- */

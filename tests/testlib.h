@@ -59,6 +59,10 @@ mp_graph *tl_random_graph(mp_rng *r, int n, int flags);
  * edges), by enumerating every order and measuring it with the evaluator.
  * Returns -1 when there are more than max_orders orders. */
 int64_t tl_brute_force_peak(const mp_graph *g, long max_orders, int *best_order);
+/* fn(order, ctx) for every topological order (data + in-place edges) of g;
+ * how many, or -1 (fn called for the first max_orders) when more. */
+long tl_each_order(const mp_graph *g, long max_orders, void (*fn)(const int *order, void *ctx),
+                   void *ctx);
 
 /* Run the harness on a graph: --order order --place place, seed, limit (0:
  * none), extra "name=value" overrides (NULL-terminated list or NULL).
