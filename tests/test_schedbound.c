@@ -146,6 +146,73 @@ START_TEST(cut_bound_is_always_live) {
 }
 END_TEST
 
+/* The min-cut bound is what schedbound.h defines: the largest, over nodes
+ * v, of the fewest bytes live at v's step in any order (the set run by
+ * then ranges over every set closed under predecessors that holds v and
+ * none of its descendants: the orders' prefixes), or the cut bound.  The
+ * graph inputs nobody reads, live at the first step only, are the cut
+ * bound's (its first step): the network leaves them out, and so does this
+ * count.  Taken literally over every topological order. */
+typedef struct fewest_live {
+  const mp_graph *g;
+  int64_t dead_inputs; /* graph inputs nobody reads, not outputs */
+  int64_t *fewest;     /* per node: the fewest bytes at its step so far (-1: none yet) */
+} fewest_live;
+
+static void note_fewest(const int *order, void *ctx) {
+  fewest_live *a = ctx;
+  const mp_graph *g = a->g;
+  mp_problem p;
+  ck_assert_int_eq(mp_problem_from_order(g, order, 1, &p), 0);
+  int64_t *m = mp_profile(&p);
+  for (int t = 0; t < g->n; t++) {
+    int64_t live = m[t] - (t == 0 ? a->dead_inputs : 0);
+    int v = order[t];
+    if (a->fewest[v] < 0 || live < a->fewest[v]) a->fewest[v] = live;
+  }
+  free(m);
+  mp_problem_destroy(&p);
+}
+
+static int64_t fewest_live_bound(const mp_graph *g) {
+  fewest_live a = {g, 0, malloc(sizeof(int64_t) * (size_t)(g->n ? g->n : 1))};
+  for (int v = 0; v < g->n; v++) a.fewest[v] = -1;
+  for (int b = 0; b < g->n_buf; b++) {
+    const mp_buffer *bb = &g->bufs[b];
+    if (bb->kind == MP_BUF_TENSOR && bb->born_at_start && bb->n_readers == 0 && !bb->graph_output)
+      a.dead_inputs += bb->size;
+  }
+  int64_t best = -1;
+  if (tl_each_order(g, 20000, note_fewest, &a) >= 0) {
+    best = mp_cut_lower_bound(g, NULL);
+    for (int v = 0; v < g->n; v++) best = a.fewest[v] > best ? a.fewest[v] : best;
+  }
+  free(a.fewest);
+  return best;
+}
+
+START_TEST(min_cut_bound_is_fewest_live) {
+  mp_rng rng;
+  mp_rng_seed(&rng, 6161);
+  int trials = tl_trials(400), checked = 0, above_cut = 0;
+  for (int i = 0; i < trials; i++) {
+    int n = 1 + (int)mp_rng_below(&rng, 8);
+    mp_graph *g = tl_random_graph(&rng, n, TL_ALL);
+    int64_t want = fewest_live_bound(g);
+    if (want >= 0) {
+      checked++;
+      int64_t mc = mp_sched_lower_bound(g, NULL);
+      ck_assert_msg(mc == want, "graph %d (n=%d): min-cut bound %lld, fewest live bytes %lld", i, n,
+                    (long long)mc, (long long)want);
+      above_cut += mc > mp_cut_lower_bound(g, NULL);
+    }
+    mp_graph_destroy(g);
+  }
+  ck_assert_int_ge(checked, trials * 9 / 10);
+  ck_assert_int_ge(above_cut, checked / 20); /* the networks, not only the cut bound, decide */
+}
+END_TEST
+
 Suite *suite_schedbound(void) {
   Suite *s = suite_create("schedbound");
   TCase *tc = tcase_create("schedbound");
@@ -154,6 +221,7 @@ Suite *suite_schedbound(void) {
   tcase_add_test(tc, empty_graph);
   tcase_add_test(tc, below_brute_force);
   tcase_add_test(tc, cut_bound_is_always_live);
+  tcase_add_test(tc, min_cut_bound_is_fewest_live);
   suite_add_tcase(s, tc);
   return s;
 }
