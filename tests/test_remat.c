@@ -760,6 +760,19 @@ START_TEST(stale_reruns_by_hand) {
                   (long long)f.stale_reruns, (long long)want[k]);
   }
   mp_graph_destroy(g);
+  /* the storage written is the first one (storage 0): X, read by R, then
+   * overwritten by W; R made again after W reads the new X */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":8,\"inputs\":[]},"
+               "{\"id\":1,\"size\":4,\"inputs\":[0]},"
+               "{\"id\":2,\"size\":8,\"inputs\":[0],\"alias\":0,\"inplace\":true},"
+               "{\"id\":3,\"size\":4,\"inputs\":[1,2]}]}");
+  plan_of(g, "[[\"run\",0],[\"run\",1],[\"free\",\"1\"],[\"run\",2],[\"run\",1],[\"run\",3]]", &p);
+  {
+    mp_error err;
+    ck_assert_msg(mp_events_verify(g, &p, 0, NULL, &err) == 0, "%s", err.msg);
+  }
+  ck_assert_int_eq(mp_events_stale_reruns(g, &p), 1);
+  mp_graph_destroy(g);
   /* a parameter is a storage too: A made again after the update S of P */
   g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]},"
                "{\"id\":1,\"op\":\"param\",\"size\":16,\"inputs\":[],\"alias\":-1},"
