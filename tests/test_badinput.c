@@ -468,6 +468,7 @@ START_TEST(verify_csv_plans) {
   free(prob);
   free(good);
   free(over);
+  free(swapped);
   free(life);
   free(extra);
   free(size);
