@@ -241,10 +241,11 @@ START_TEST(evaluate_one_byte_arena) {
 }
 END_TEST
 
-/* More buffers live at once than one word of the sweep's rank set holds
- * (64): its upper levels find a newcomer's neighbours across words.  Up to
- * 600 buffers over 40 steps, so hundreds are live together; about half the
- * placements get one buffer moved onto another. */
+/* More buffers than one word of the sweep's rank set holds (64): its upper
+ * levels find a newcomer's neighbours across words.  Up to 600 buffers
+ * over 40 steps (hundreds live together), or over 4 n steps (a few live
+ * together, each alone in its word of ranks); about half the placements
+ * get one buffer moved onto another. */
 START_TEST(verify_equals_pairs_wide) {
   mp_rng r;
   mp_rng_seed(&r, 4242);
@@ -253,13 +254,20 @@ START_TEST(verify_equals_pairs_wide) {
     int n = 65 + (int)mp_rng_below(&r, 536);
     mp_problem p;
     rand_lifetimes(&r, n, 0, &p);
-    for (int i = 0; i < n; i++) p.items[i].hi = p.items[i].lo + 1 + (int64_t)mp_rng_below(&r, 15);
+    bool sparse = t % 4 >= 2;
+    p.t_end = sparse ? 4 * n + 16 : 40;
+    for (int i = 0; i < n; i++) {
+      if (sparse) p.items[i].lo = (int64_t)mp_rng_below(&r, 4 * (uint64_t)n);
+      p.items[i].hi = p.items[i].lo + 1 + (int64_t)mp_rng_below(&r, 15);
+    }
     int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)n);
     int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
     mp_seq_by_size(&p, seq);
     mp_pack(&p, seq, n, MP_BEST_FIT, off);
     if (t % 2) { /* one buffer onto another: overlapping unless their lifetimes miss */
       int i = (int)mp_rng_below(&r, (uint64_t)n), j = (int)mp_rng_below(&r, (uint64_t)n);
+      for (int k = 0; sparse && k < 100 && !mp_live_together(&p.items[i], &p.items[j]); k++)
+        j = (int)mp_rng_below(&r, (uint64_t)n); /* a j live with i, when sparse */
       off[i] = off[j] + (int64_t)mp_rng_below(&r, 3);
     }
     mp_error e;
