@@ -417,20 +417,23 @@ START_TEST(verify_rejects_tampered_plans) {
   tamper(CHAIN, e_padded_name, "key \"01\" names no buffer");
   tamper(TUPLE, e_bare_tuple, "key \"0\" names no buffer");
   tamper(CHAIN, e_no_figures, NULL);
-  /* a plan that is not JSON: its line and what is wrong */
-  {
-    char *gpath = tl_write_temp(CHAIN, ".json");
-    mp_instance in;
-    mp_error err;
-    mp_load_opts lo = {0};
-    ck_assert_msg(mp_instance_load(gpath, &lo, &in, &err) == 0, "%s", err.msg);
-    char *bad = tl_write_temp("{\"graph\":\"x\",\"order\":[0,1,\n", ".plan.json");
-    ck_assert(mp_plan_verify(&in, bad, 0, &err) != 0);
-    ck_assert_msg(strstr(err.msg, ":2: not valid JSON: ']' expected"), "%s", err.msg);
-    mp_instance_destroy(&in);
-    free(bad);
-    free(gpath);
-  }
+  tl_cleanup();
+}
+END_TEST
+
+/* A plan that is not JSON: its line and what is wrong. */
+START_TEST(verify_plan_not_json) {
+  char *gpath = tl_write_temp(CHAIN, ".json");
+  mp_instance in;
+  mp_error err;
+  mp_load_opts lo = {0};
+  ck_assert_msg(mp_instance_load(gpath, &lo, &in, &err) == 0, "%s", err.msg);
+  char *bad = tl_write_temp("{\"graph\":\"x\",\"order\":[0,1,\n", ".plan.json");
+  ck_assert(mp_plan_verify(&in, bad, 0, &err) != 0);
+  ck_assert_msg(strstr(err.msg, ":2: not valid JSON: ']' expected"), "%s", err.msg);
+  mp_instance_destroy(&in);
+  free(bad);
+  free(gpath);
   tl_cleanup();
 }
 END_TEST
@@ -1101,6 +1104,7 @@ Suite *suite_badinput(void) {
   tcase_add_test(tc, bad_csv);
   tcase_add_test(tc, odd_but_valid);
   tcase_add_test(tc, verify_rejects_tampered_plans);
+  tcase_add_test(tc, verify_plan_not_json);
   tcase_add_test(tc, verify_csv_plans);
   tcase_add_test(tc, exact_numbers);
   tcase_add_test(tc, limits);

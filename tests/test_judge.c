@@ -22,6 +22,17 @@ static bool pair_overlaps(const mp_problem *p, const int64_t *off) {
   return false;
 }
 
+/* The verifier refuses off exactly when a check of every pair finds an
+ * overlap, and says so; whether it refused (trial t). */
+static bool judged_as_pairs(const mp_problem *p, const int64_t *off, int t) {
+  mp_error e;
+  bool want = pair_overlaps(p, off), got = mp_verify_offsets(p, off, &e) != 0;
+  ck_assert_msg(want == got, "trial %d (n %d): pairs say %d, verifier %d (%s)", t, p->n, want, got,
+                got ? e.msg : "");
+  if (got) ck_assert_msg(strstr(e.msg, "overlap"), "trial %d: %s", t, e.msg);
+  return got;
+}
+
 /* odd: 0 none, 1 some empty lifetimes [t, t), 2 some inverted ones too. */
 static void rand_lifetimes(mp_rng *r, int n, int odd, mp_problem *p) {
   memset(p, 0, sizeof *p);
@@ -67,11 +78,7 @@ START_TEST(verify_equals_pairs) {
       for (int i = 0; i < n; i++) p.items[i].lo *= (int64_t)1 << 58, p.items[i].hi *= (int64_t)1 << 58;
     if (t % 7 == 3) /* times below 0: keys counted from the least */
       for (int i = 0; i < n; i++) p.items[i].lo -= 1000, p.items[i].hi -= 1000;
-    mp_error e;
-    bool want = pair_overlaps(&p, off), got = mp_verify_offsets(&p, off, &e) != 0;
-    ck_assert_msg(want == got, "trial %d: pairs say %d, verifier %d (%s)", t, want, got, got ? e.msg : "");
-    if (got) ck_assert_msg(strstr(e.msg, "overlap"), "trial %d: %s", t, e.msg);
-    rejected += got;
+    rejected += judged_as_pairs(&p, off, t);
     free(off);
     free(seq);
     mp_problem_destroy(&p);
@@ -270,11 +277,7 @@ START_TEST(verify_equals_pairs_wide) {
         j = (int)mp_rng_below(&r, (uint64_t)n); /* a j live with i, when sparse */
       off[i] = off[j] + (int64_t)mp_rng_below(&r, 3);
     }
-    mp_error e;
-    bool want = pair_overlaps(&p, off), got = mp_verify_offsets(&p, off, &e) != 0;
-    ck_assert_msg(want == got, "trial %d (n %d): pairs say %d, verifier %d (%s)", t, n, want, got,
-                  got ? e.msg : "");
-    rejected += got;
+    rejected += judged_as_pairs(&p, off, t);
     free(off);
     free(seq);
     mp_problem_destroy(&p);

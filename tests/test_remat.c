@@ -727,6 +727,14 @@ END_TEST
 
 /* ---- reruns that read a storage written in place since ---- */
 
+/* The plan `text` of g (into p) is valid and has exactly one stale rerun. */
+static void one_stale_rerun(const mp_graph *g, const char *text, mp_events *p) {
+  plan_of(g, text, p);
+  mp_error err;
+  ck_assert_msg(mp_events_verify(g, p, 0, NULL, &err) == 0, "%s", err.msg);
+  ck_assert_int_eq(mp_events_stale_reruns(g, p), 1);
+}
+
 START_TEST(stale_reruns_by_hand) {
   /* 2 clones a before 3 overwrites a in place (relu_); 5 reads a after */
   mp_graph *g = tl_graph("{\"nodes\":["
@@ -766,12 +774,7 @@ START_TEST(stale_reruns_by_hand) {
                "{\"id\":1,\"size\":4,\"inputs\":[0]},"
                "{\"id\":2,\"size\":8,\"inputs\":[0],\"alias\":0,\"inplace\":true},"
                "{\"id\":3,\"size\":4,\"inputs\":[1,2]}]}");
-  plan_of(g, "[[\"run\",0],[\"run\",1],[\"free\",\"1\"],[\"run\",2],[\"run\",1],[\"run\",3]]", &p);
-  {
-    mp_error err;
-    ck_assert_msg(mp_events_verify(g, &p, 0, NULL, &err) == 0, "%s", err.msg);
-  }
-  ck_assert_int_eq(mp_events_stale_reruns(g, &p), 1);
+  one_stale_rerun(g, "[[\"run\",0],[\"run\",1],[\"free\",\"1\"],[\"run\",2],[\"run\",1],[\"run\",3]]", &p);
   mp_graph_destroy(g);
   /* a parameter is a storage too: A made again after the update S of P */
   g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":8,\"inputs\":[]},"
@@ -779,10 +782,7 @@ START_TEST(stale_reruns_by_hand) {
                "{\"id\":2,\"size\":20,\"inputs\":[0,1]},"
                "{\"id\":3,\"op\":\"sgd_\",\"size\":16,\"inputs\":[1,2],\"alias\":1,"
                "\"inplace\":true}]}");
-  plan_of(g, "[[\"run\",1],[\"run\",2],[\"run\",3],[\"free\",\"2\"],[\"run\",2]]", &p);
-  mp_error err;
-  ck_assert_msg(mp_events_verify(g, &p, 0, NULL, &err) == 0, "%s", err.msg);
-  ck_assert_int_eq(mp_events_stale_reruns(g, &p), 1);
+  one_stale_rerun(g, "[[\"run\",1],[\"run\",2],[\"run\",3],[\"free\",\"2\"],[\"run\",2]]", &p);
   /* S again would apply its update a second time, and P again would view
    * it anew: a parameter written in place is a storage whose alias set
    * runs exactly once (6.2), though it owns no arena memory */

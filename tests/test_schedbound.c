@@ -78,6 +78,37 @@ START_TEST(below_brute_force) {
 }
 END_TEST
 
+typedef int64_t (*bound_fn)(const mp_graph *g);
+static int64_t node_of(const mp_graph *g) { return mp_node_lower_bound(g); }
+static int64_t cut_of(const mp_graph *g) { return mp_cut_lower_bound(g, NULL); }
+static int64_t min_cut_of(const mp_graph *g) { return mp_sched_lower_bound(g, NULL); }
+
+/* On 400 random graphs of 1 to 8 nodes (flags of tl_random_graph), `bound`
+ * equals `literal` wherever that counts every order (-1: too many), and
+ * beats the weaker `below` on at least 1 in `share` of them (it, not only
+ * `below`, decides). */
+static void bound_is_literal(uint64_t seed, int flags, bound_fn bound, bound_fn literal, bound_fn below,
+                             int share) {
+  mp_rng rng;
+  mp_rng_seed(&rng, seed);
+  int trials = tl_trials(400), checked = 0, above = 0;
+  for (int i = 0; i < trials; i++) {
+    int n = 1 + (int)mp_rng_below(&rng, 8);
+    mp_graph *g = tl_random_graph(&rng, n, flags);
+    int64_t want = literal(g);
+    if (want >= 0) {
+      checked++;
+      int64_t got = bound(g);
+      ck_assert_msg(got == want, "graph %d (n=%d): bound %lld, by every order %lld", i, n,
+                    (long long)got, (long long)want);
+      above += got > below(g);
+    }
+    mp_graph_destroy(g);
+  }
+  ck_assert_int_ge(checked, trials * 9 / 10);
+  ck_assert_int_ge(above, checked / share);
+}
+
 /* The cut bound is what schedbound.h defines: the largest sum, over nodes
  * v, of the buffers live at v's step in every order (made by an ancestor
  * of v, or by v, or a graph input; read by v or a descendant, or a graph
@@ -125,24 +156,7 @@ static int64_t always_live_bound(const mp_graph *g) {
 }
 
 START_TEST(cut_bound_is_always_live) {
-  mp_rng rng;
-  mp_rng_seed(&rng, 6160);
-  int trials = tl_trials(400), checked = 0, above_node = 0;
-  for (int i = 0; i < trials; i++) {
-    int n = 1 + (int)mp_rng_below(&rng, 8);
-    mp_graph *g = tl_random_graph(&rng, n, TL_MULTI | TL_WS | TL_OUTNODE);
-    int64_t want = always_live_bound(g);
-    if (want >= 0) {
-      checked++;
-      int64_t cut = mp_cut_lower_bound(g, NULL);
-      ck_assert_msg(cut == want, "graph %d (n=%d): cut bound %lld, every order's live bytes %lld", i,
-                    n, (long long)cut, (long long)want);
-      above_node += cut > mp_node_lower_bound(g);
-    }
-    mp_graph_destroy(g);
-  }
-  ck_assert_int_ge(checked, trials * 9 / 10);
-  ck_assert_int_ge(above_node, checked / 10); /* the sums, not only the node bound, decide */
+  bound_is_literal(6160, TL_MULTI | TL_WS | TL_OUTNODE, cut_of, always_live_bound, node_of, 10);
 }
 END_TEST
 
@@ -192,24 +206,7 @@ static int64_t fewest_live_bound(const mp_graph *g) {
 }
 
 START_TEST(min_cut_bound_is_fewest_live) {
-  mp_rng rng;
-  mp_rng_seed(&rng, 6161);
-  int trials = tl_trials(400), checked = 0, above_cut = 0;
-  for (int i = 0; i < trials; i++) {
-    int n = 1 + (int)mp_rng_below(&rng, 8);
-    mp_graph *g = tl_random_graph(&rng, n, TL_ALL);
-    int64_t want = fewest_live_bound(g);
-    if (want >= 0) {
-      checked++;
-      int64_t mc = mp_sched_lower_bound(g, NULL);
-      ck_assert_msg(mc == want, "graph %d (n=%d): min-cut bound %lld, fewest live bytes %lld", i, n,
-                    (long long)mc, (long long)want);
-      above_cut += mc > mp_cut_lower_bound(g, NULL);
-    }
-    mp_graph_destroy(g);
-  }
-  ck_assert_int_ge(checked, trials * 9 / 10);
-  ck_assert_int_ge(above_cut, checked / 20); /* the networks, not only the cut bound, decide */
+  bound_is_literal(6161, TL_ALL, min_cut_of, fewest_live_bound, cut_of, 20);
 }
 END_TEST
 
