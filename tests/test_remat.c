@@ -497,9 +497,14 @@ START_TEST(invalid_classes) {
   mp_events_clear(&q);
   mp_events_push(&q, MP_EV_RUN, g->n);
   ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_BAD_ID);
+  char want[64];
+  snprintf(want, sizeof want, "%d is not a node id", g->n);
+  ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
   mp_events_clear(&q);
   mp_events_push(&q, MP_EV_FREE, g->n_buf);
   ck_assert(mp_events_verify(g, &q, 0, &v, &err) == -1 && v.rule == MP_EVR_BAD_ID);
+  snprintf(want, sizeof want, "%d is not a buffer id", g->n_buf);
+  ck_assert_msg(strstr(err.msg, want), "%s", err.msg);
   mp_events_destroy(&q);
   mp_graph_destroy(g);
   /* a node without a name is named by its id alone */
