@@ -473,6 +473,67 @@ START_TEST(verify_checks_the_stated_baseline) {
 }
 END_TEST
 
+/* The lower bound a run reports covers every plan the command could
+ * choose (DESIGN 1.3): with a searched order, every order's (at most the
+ * optimum, brute-forced), however far the order found is above it; with
+ * the given order, that order's live peak. */
+START_TEST(lower_bound_covers_every_order) {
+  mp_rng rng;
+  mp_rng_seed(&rng, 7070);
+  const char *orders[] = {"dfs", "bfs", "greedy"};
+  int above = 0, trials = tl_trials(200);
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&rng, 2 + (int)mp_rng_below(&rng, 8), TL_ALL);
+    int64_t opt = tl_brute_force_peak(g, 50000, NULL);
+    for (int k = 0; k < 3 && opt >= 0; k++) {
+      mp_result r;
+      ck_assert_int_eq(tl_run(g, orders[k], "bysize", 1, 0, NULL, &r), MP_OK);
+      ck_assert_msg(r.fig.lower_bound <= opt, "graph %d, %s: lower bound %lld above the optimum %lld", t,
+                    orders[k], (long long)r.fig.lower_bound, (long long)opt);
+      above += r.fig.live_peak > opt;
+      mp_result_destroy(&r);
+    }
+    mp_result r;
+    ck_assert_int_eq(tl_run(g, "given", "bysize", 1, 0, NULL, &r), MP_OK);
+    ck_assert_int_eq(r.fig.lower_bound, mp_order_peak(g, g->given));
+    mp_result_destroy(&r);
+    mp_graph_destroy(g);
+  }
+  ck_assert_msg(above > 0, "no order above the optimum: the bound was never tested below a peak");
+  tl_cleanup();
+}
+END_TEST
+
+/* A capacity the lifetimes' live peak meets exactly is no proof of
+ * infeasibility: A [0, 1) and B [0, 2) of 1 byte, C [1, 3) of 2: live peak
+ * 3, yet first fit in birth order puts C at 2 (A's byte is too small a
+ * gap): arena 4.  At capacity 3 first fit finds nothing and nothing proves
+ * that nothing fits (exact fits, B at 2): an error, not infeasible; at
+ * capacity 2 the live peak proves it. */
+START_TEST(capacity_at_the_live_peak) {
+  mp_item items[3] = {{1, 0, 1, 1, -1}, {1, 0, 2, 1, -1}, {2, 1, 3, 1, -1}};
+  mp_problem p = {.n = 3, .items = items, .t_begin = 0, .t_end = 3};
+  mp_result r;
+  ck_assert_int_eq(tl_run_fixed(&p, "firstfit", 1, 0, 0, NULL, &r), MP_OK);
+  ck_assert_int_eq(r.fig.arena, 4);
+  ck_assert_int_eq(r.place_status, MP_FEASIBLE);
+  mp_result_destroy(&r);
+  ck_assert_int_eq(tl_run_fixed(&p, "firstfit", 1, 0, 3, NULL, &r), MP_ESOLVER);
+  ck_assert_int_eq(r.status, MP_ERROR);
+  ck_assert_msg(strstr(r.msg, "no bound the harness can check proves it (best 3, the live peak)"), "%s",
+                r.msg);
+  mp_result_destroy(&r);
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, 3, NULL, &r), MP_OK);
+  ck_assert_int_eq(r.fig.arena, 3);
+  ck_assert(r.status == MP_OPTIMAL && r.place_status == MP_OPTIMAL);
+  mp_result_destroy(&r);
+  ck_assert_int_eq(tl_run_fixed(&p, "firstfit", 1, 0, 2, NULL, &r), MP_OK);
+  ck_assert_int_eq(r.status, MP_INFEASIBLE);
+  ck_assert_msg(strstr(r.msg, "the live peak 3 of the lifetimes exceeds the capacity 2"), "%s", r.msg);
+  mp_result_destroy(&r);
+}
+END_TEST
+
 Suite *suite_run(void) {
   Suite *s = suite_create("run");
   TCase *tc = tcase_create("run");
@@ -485,6 +546,8 @@ Suite *suite_run(void) {
   tcase_add_test(tc, placer_bound_proves_only_its_order);
   tcase_add_test(tc, failed_stage_has_no_figures);
   tcase_add_test(tc, statuses_say_what_was_searched);
+  tcase_add_test(tc, lower_bound_covers_every_order);
+  tcase_add_test(tc, capacity_at_the_live_peak);
   tcase_add_test(tc, baseline_cached_or_skipped);
   tcase_add_test(tc, verify_checks_the_stated_baseline);
   suite_add_tcase(s, tc);
