@@ -80,6 +80,12 @@ START_TEST(input_out_of_range) {
          "out of range");
   reject("{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":5,\"inputs\":[-1]}]}", ".json", false, "node 1",
          "out of range");
+  /* the node count itself, and an output index past a tuple's two */
+  reject("{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":5,\"inputs\":[2]}]}", ".json", false, "node 1",
+         "input 2 is out of range (ids are 0..1)");
+  reject("{\"nodes\":[{\"id\":0,\"outputs\":[4,4],\"inputs\":[]},"
+         "{\"id\":1,\"size\":4,\"inputs\":[[0,2]]}]}",
+         ".json", false, "node 1", "names output 2, but node 0 has 2 outputs");
   reject("{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":5,\"inputs\":[[9,0]]}]}", ".json", false,
          "node 1", "out of range");
   reject("{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":5,\"inputs\":[\"0\"]}]}", ".json", false,
@@ -143,6 +149,13 @@ START_TEST(cycles) {
   reject(cyc, ".json", false, "node", "cycle");
   reject(cyc, ".json", true, "node", "cycle");
   reject("{\"nodes\":[{\"id\":0,\"size\":5,\"inputs\":[0]}]}", ".json", false, "node 0", "cycle");
+  /* the node named is on a cycle: not 1, which only waits on two (2-3 and
+   * 4-5), but 2, found by walking back through 1's first waiting input */
+  const char *two = "{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":4,\"inputs\":[2,4]},"
+                    "{\"id\":2,\"size\":4,\"inputs\":[3]},{\"id\":3,\"size\":4,\"inputs\":[2]},"
+                    "{\"id\":4,\"size\":4,\"inputs\":[5]},{\"id\":5,\"size\":4,\"inputs\":[4]}]}";
+  reject(two, ".json", false, "node 2 is on a cycle of inputs", NULL);
+  reject(two, ".json", true, "node 2 is on a cycle of inputs", NULL);
   tl_cleanup();
 }
 END_TEST
@@ -162,6 +175,11 @@ START_TEST(not_topological) {
   /* 1 [0,1], 0 [1,1] (sink): peak 12 */
   ck_assert_int_eq(r.fig.live_peak, 12);
   mp_result_destroy(&r);
+  mp_instance_destroy(&in);
+  /* 0 waits on 2, 1 and 2 are ready: 1, then 2 (not 1 again), then 0 */
+  accept("{\"nodes\":[{\"id\":0,\"size\":5,\"inputs\":[2]},{\"id\":1,\"size\":5,\"inputs\":[]},"
+         "{\"id\":2,\"size\":5,\"inputs\":[]}]}", ".json", true, &in);
+  ck_assert(in.g->given[0] == 1 && in.g->given[1] == 2 && in.g->given[2] == 0);
   mp_instance_destroy(&in);
   /* ids in any order are fine as long as the file order is topological */
   accept("{\"nodes\":[{\"id\":1,\"size\":7,\"inputs\":[]},{\"id\":0,\"size\":5,\"inputs\":[1]}]}",
@@ -190,6 +208,10 @@ START_TEST(bad_alias) {
          "node 1", "out of range");
   reject("{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":5,\"inputs\":[0],\"alias\":[0,3]}]}", ".json",
          false, "node 1", "alias");
+  /* an alias cycle through node 0: 0 views 1 and 1 views 0 */
+  reject("{\"nodes\":[{\"id\":0,\"size\":5,\"inputs\":[1],\"alias\":1},"
+         "{\"id\":1,\"size\":5,\"inputs\":[0],\"alias\":0}]}",
+         ".json", true, "node 0", "alias cycle");
   /* an alias cycle: 1 views 2 and 2 views 1 */
   reject("{\"nodes\":[" NODE0 ",{\"id\":1,\"size\":5,\"inputs\":[2],\"alias\":2},"
          "{\"id\":2,\"size\":5,\"inputs\":[1],\"alias\":1}]}",

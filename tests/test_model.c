@@ -286,6 +286,10 @@ START_TEST(inplace_chain) {
   ck_assert_int_ge(mp_order_check(g, bad2, &e), 0);
   ck_assert(strstr(e.msg, "data"));
   ck_assert_int_lt(mp_order_check(g, g->given, &e), 0);
+  /* an id one past the last node (an API caller's order) */
+  int past[] = {0, 1, 2, 3, 4, 6};
+  ck_assert_int_eq(mp_order_check(g, past, &e), 5);
+  ck_assert_msg(strstr(e.msg, "order position 5: 6 is not a node id"), "%s", e.msg);
   /* buffers a, r1, r2, out (w, w2 are views): a [0,4], r1 [1,5],
    * r2 [4,5], out [5,5]. M = 100, 110, 110, 110, 120, 25; peak 120,
    * sum 125, bound max(r1: 100+10, r2: 100+10, out: 25) = 110 */
@@ -818,6 +822,22 @@ END_TEST
 /* A read through an empty view of the first storage (storage 0): S names
  * U, a view of Y with `outputs: []`, so it reads Y; W then writes Y in
  * place after S in the file: the in-place edge S -> W. */
+/* A view of an empty view finds the storage through it, not in the slot
+ * after the empty view's (which no output has: Z's comes next). */
+START_TEST(view_storage_through_empty_view) {
+  mp_graph *g = tl_graph(
+      "{\"nodes\":[{\"id\":0,\"name\":\"Y\",\"size\":100,\"inputs\":[]},"
+      "{\"id\":1,\"name\":\"U\",\"op\":\"view\",\"outputs\":[],\"inputs\":[0],\"alias\":0},"
+      "{\"id\":2,\"name\":\"Z\",\"size\":10,\"inputs\":[]},"
+      "{\"id\":3,\"name\":\"V\",\"op\":\"view\",\"size\":100,\"inputs\":[1],\"alias\":1},"
+      "{\"id\":4,\"name\":\"out\",\"op\":\"output\",\"size\":0,\"inputs\":[3,2]}]}");
+  ck_assert_int_eq(mp_view_storage(g, 3), g->root_of[0][0]);
+  ck_assert_int_ne(g->root_of[0][0], g->root_of[2][0]);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 START_TEST(read_through_empty_view_of_storage_0) {
   mp_graph *g = tl_graph(
       "{\"nodes\":[{\"id\":0,\"name\":\"Y\",\"size\":100,\"inputs\":[]},"
@@ -1156,6 +1176,7 @@ Suite *suite_model(void) {
   tcase_add_test(tc, inplace_param);
   tcase_add_test(tc, view_through_empty_view);
   tcase_add_test(tc, read_through_empty_view_of_storage_0);
+  tcase_add_test(tc, view_storage_through_empty_view);
   tcase_add_test(tc, alias_j_reads_j0);
   tcase_add_test(tc, view_of_empty_view_of_output_1);
   tcase_add_test(tc, multi_output_dead_value);
