@@ -674,6 +674,34 @@ START_TEST(order_status_is_the_orders) {
 }
 END_TEST
 
+/* A capacity equal to the events floor is no proof that nothing fits:
+ * the residencies A [0, 1) and B [0, 2) of 1 byte (a tuple input, A
+ * unread), C [1, 3) of 2 (the graph output); first fit puts C at 2 (arena
+ * 4), exact fits 3.  At capacity 3 first fit's miss is an error; at 2 the
+ * floor (3) proves that nothing fits. */
+START_TEST(capacity_at_the_events_floor) {
+  mp_graph *g = tl_graph("{\"nodes\":[{\"id\":0,\"op\":\"input\",\"outputs\":[1,1],\"inputs\":[]},"
+                         "{\"id\":1,\"size\":2,\"inputs\":[[0,1]]},"
+                         "{\"id\":2,\"op\":\"output\",\"size\":0,\"inputs\":[1]}]}");
+  ck_assert_int_eq(mp_events_floor(g), 3);
+  mp_result r;
+  ck_assert_int_eq(run(g, (req){"given", "keepall", "firstfit", NULL, 3, 1, 3}, &r), MP_ESOLVER);
+  ck_assert_int_eq(r.status, MP_ERROR);
+  ck_assert_msg(strstr(r.msg, "best arena 4); no bound the harness can check rules out every plan"), "%s",
+                r.msg);
+  mp_result_destroy(&r);
+  ck_assert_int_eq(run(g, (req){"given", "keepall", "exact", NULL, 3, 1, 3}, &r), MP_OK);
+  ck_assert(r.status == MP_OPTIMAL && r.fig.arena == 3);
+  mp_result_destroy(&r);
+  ck_assert_int_eq(run(g, (req){"given", "keepall", "firstfit", NULL, 3, 1, 2}, &r), MP_OK);
+  ck_assert_int_eq(r.status, MP_INFEASIBLE);
+  ck_assert_msg(strstr(r.msg, "at least at 3 bytes (the events floor), above the capacity 2"), "%s", r.msg);
+  mp_result_destroy(&r);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_run_remat(void) {
   Suite *s = suite_create("run_remat");
   TCase *tc = tcase_create("run_remat");
@@ -688,6 +716,7 @@ Suite *suite_run_remat(void) {
   tcase_add_test(tc, usage_errors_name_the_flag);
   tcase_add_test(tc, budget_frac_is_exact);
   tcase_add_test(tc, order_status_is_the_orders);
+  tcase_add_test(tc, capacity_at_the_events_floor);
   tcase_add_test(tc, event_plan_files_verify);
   tcase_add_test(tc, keepall_is_section_1_on_the_suite);
   suite_add_tcase(s, tc);
