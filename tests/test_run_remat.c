@@ -413,6 +413,16 @@ START_TEST(usage_errors_name_the_flag) {
   mp_result_destroy(&r);
   mp_problem_destroy(&p);
   mp_graph_destroy(g);
+  /* a fraction whose budget overflows, found once the order is known: no
+   * plan, every status an error */
+  g = tl_graph("{\"nodes\":[{\"id\":0,\"size\":72057594037927936,\"inputs\":[]},"
+               "{\"id\":1,\"size\":72057594037927936,\"inputs\":[0]}]}");
+  ck_assert_int_eq(run(g, (req){"given", "keepall", "firstfit", "1000", 0, 1, 0}, &r), MP_EUSAGE);
+  ck_assert_msg(strstr(r.msg, "overflows"), "%s", r.msg);
+  ck_assert(r.status == MP_ERROR && r.order_status == MP_ERROR && r.place_status == MP_ERROR &&
+            r.remat.status == MP_ERROR);
+  mp_result_destroy(&r);
+  mp_graph_destroy(g);
   tl_cleanup();
 }
 END_TEST
