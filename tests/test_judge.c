@@ -1,9 +1,11 @@
 /* test_judge.c - the judge's sweeps against their definitions: the
  * verifier's overlap sweep accepts and rejects exactly what a check of
  * every pair does (empty and inverted lifetimes, touching buffers, near
- * misses), the live peak and profile std-dev equal those of the
- * materialised profile (also with times far from 0), and the radix sort
- * the sweeps order their events with equals a stable insertion sort. */
+ * misses, hundreds of buffers live at once or a few, each alone in its
+ * word of ranks), names the first overlapping pair, and bounds offsets at
+ * 2^62; the live peak and profile std-dev equal those of the materialised
+ * profile (also with times far from 0), and the radix sort the sweeps
+ * order their events with equals a stable insertion sort. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
