@@ -406,6 +406,13 @@ START_TEST(baseline_cached_or_skipped) {
   ck_assert_int_eq(mp_run(&in, &spec, &r), MP_OK);
   ck_assert_int_eq(cache.n, 2);
   mp_result_destroy(&r);
+  /* a full cache keeps its size: the newest alignment takes the last entry */
+  for (int64_t a = 2; cache.n < MP_BASELINE_CACHE; a *= 2) cache.b[cache.n++] = (mp_baseline){a * 1024, 1};
+  spec.align = 16;
+  ck_assert_int_eq(mp_run(&in, &spec, &r), MP_OK);
+  ck_assert_int_eq(cache.n, MP_BASELINE_CACHE);
+  ck_assert_int_eq(cache.b[MP_BASELINE_CACHE - 1].align, 16);
+  mp_result_destroy(&r);
   /* --no-baseline: absent, not 0 */
   spec.no_baseline = true;
   ck_assert_int_eq(mp_run(&in, &spec, &r), MP_OK);

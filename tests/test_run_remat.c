@@ -712,6 +712,29 @@ START_TEST(capacity_at_the_events_floor) {
 }
 END_TEST
 
+/* With a recomputation stage the baseline is still the given order
+ * placed by bysize, not the stage's residencies: a run of the file order,
+ * a stage and bysize is not the baseline's own run. */
+START_TEST(baseline_is_the_plain_given_order) {
+  mp_graph *g = tl_graph(TRAIN);
+  mp_instance in = {g, NULL};
+  mp_baseline b;
+  mp_error err;
+  ck_assert_int_eq(mp_baseline_compute(&in, 1, 0, 1, &b, &err), MP_OK);
+  ck_assert_int_eq(b.arena, 500);
+  mp_result r; /* no extra solvers (run() registers some): the registry's alone */
+  mp_run_spec spec = {.order = "given", .remat = "dtr", .place = "bysize", .budget_frac = "0.8",
+                      .align = 1, .seed = 1};
+  ck_assert_int_eq(mp_run(&in, &spec, &r), MP_OK);
+  ck_assert(r.has_baseline);
+  ck_assert_int_eq(r.fig.given_arena, 500);
+  ck_assert_int_eq(r.fig.arena, 400); /* the residencies pack lower */
+  mp_result_destroy(&r);
+  mp_graph_destroy(g);
+  tl_cleanup();
+}
+END_TEST
+
 Suite *suite_run_remat(void) {
   Suite *s = suite_create("run_remat");
   TCase *tc = tcase_create("run_remat");
@@ -727,6 +750,7 @@ Suite *suite_run_remat(void) {
   tcase_add_test(tc, budget_frac_is_exact);
   tcase_add_test(tc, order_status_is_the_orders);
   tcase_add_test(tc, capacity_at_the_events_floor);
+  tcase_add_test(tc, baseline_is_the_plain_given_order);
   tcase_add_test(tc, event_plan_files_verify);
   tcase_add_test(tc, keepall_is_section_1_on_the_suite);
   suite_add_tcase(s, tc);
