@@ -24,6 +24,20 @@ static bool pair_overlaps(const mp_problem *p, const int64_t *off) {
   return false;
 }
 
+/* Greedy-by-size best-fit offsets of every item of p (0 for the few the
+ * packer leaves unplaced), to be nudged into overlaps. */
+static int64_t *by_size_offsets(const mp_problem *p) {
+  size_t nz = (size_t)(p->n ? p->n : 1);
+  int64_t *off = mp_xmalloc(sizeof(int64_t) * nz);
+  int *seq = mp_xmalloc(sizeof(int) * nz);
+  mp_seq_by_size(p, seq);
+  mp_pack(p, seq, p->n, MP_BEST_FIT, off);
+  for (int i = 0; i < p->n; i++)
+    if (off[i] < 0) off[i] = 0;
+  free(seq);
+  return off;
+}
+
 /* The verifier refuses off exactly when a check of every pair finds an
  * overlap, and says so; whether it refused (trial t). */
 static bool judged_as_pairs(const mp_problem *p, const int64_t *off, int t) {
@@ -62,12 +76,7 @@ START_TEST(verify_equals_pairs) {
     mp_problem p;
     int n = (int)mp_rng_below(&r, 40);
     rand_lifetimes(&r, n, t % 3, &p);
-    int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)(n ? n : 1));
-    int *seq = mp_xmalloc(sizeof(int) * (size_t)(n ? n : 1));
-    mp_seq_by_size(&p, seq);
-    mp_pack(&p, seq, n, MP_BEST_FIT, off);
-    for (int i = 0; i < n; i++)
-      if (off[i] < 0) off[i] = 0;
+    int64_t *off = by_size_offsets(&p);
     /* nudge a few offsets: overlaps by one byte, touching, or far away */
     int moves = (int)mp_rng_below(&r, 3);
     for (int k = 0; k < moves && n > 0; k++) {
@@ -82,7 +91,6 @@ START_TEST(verify_equals_pairs) {
       for (int i = 0; i < n; i++) p.items[i].lo -= 1000, p.items[i].hi -= 1000;
     rejected += judged_as_pairs(&p, off, t);
     free(off);
-    free(seq);
     mp_problem_destroy(&p);
   }
   ck_assert_msg(rejected > trials / 10, "only %d of %d placements were rejected", rejected, trials);
@@ -269,10 +277,7 @@ START_TEST(verify_equals_pairs_wide) {
       if (sparse) p.items[i].lo = (int64_t)mp_rng_below(&r, 4 * (uint64_t)n);
       p.items[i].hi = p.items[i].lo + 1 + (int64_t)mp_rng_below(&r, 15);
     }
-    int64_t *off = mp_xmalloc(sizeof(int64_t) * (size_t)n);
-    int *seq = mp_xmalloc(sizeof(int) * (size_t)n);
-    mp_seq_by_size(&p, seq);
-    mp_pack(&p, seq, n, MP_BEST_FIT, off);
+    int64_t *off = by_size_offsets(&p);
     if (t % 2) { /* one buffer onto another: overlapping unless their lifetimes miss */
       int i = (int)mp_rng_below(&r, (uint64_t)n), j = (int)mp_rng_below(&r, (uint64_t)n);
       for (int k = 0; sparse && k < 100 && !mp_live_together(&p.items[i], &p.items[j]); k++)
@@ -281,7 +286,6 @@ START_TEST(verify_equals_pairs_wide) {
     }
     rejected += judged_as_pairs(&p, off, t);
     free(off);
-    free(seq);
     mp_problem_destroy(&p);
   }
   ck_assert_msg(rejected > trials / 4, "only %d of %d placements were rejected", rejected, trials);
