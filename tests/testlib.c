@@ -111,9 +111,11 @@ char *tl_random_json(mp_rng *r, int n, int flags) {
   int n_inputs = 1 + (int)mp_rng_below(r, 2);
   if (n_inputs > n) n_inputs = n;
   bool outnode = (flags & TL_OUTNODE) && n >= 3 && mp_rng_below(r, 2);
+  bool small = flags & TL_SMALL;
+  uint64_t size_range = small ? 6 : 4000, out_range = small ? 6 : 3000, ws_range = small ? 4 : 2000;
   sb_printf(&b, "{\"name\":\"random\",\"nodes\":[\n");
   for (int v = 0; v < n; v++) {
-    int64_t size = 1 + (int64_t)mp_rng_below(r, 4000);
+    int64_t size = 1 + (int64_t)mp_rng_below(r, size_range);
     if (mp_rng_below(r, 20) == 0) size = 0;
     sb_printf(&b, "%s{\"id\":%d,\"name\":\"n%d\"", v ? ",\n" : "", v, v);
     if (v < n_inputs) {
@@ -151,7 +153,7 @@ char *tl_random_json(mp_rng *r, int n, int flags) {
       nout[v] = 2 + (int)mp_rng_below(r, 2);
       sb_printf(&b, ",\"outputs\":[");
       for (int i = 0; i < nout[v]; i++)
-        sb_printf(&b, "%s%lld", i ? "," : "", (long long)(mp_rng_below(r, 6) ? 1 + mp_rng_below(r, 3000) : 0));
+        sb_printf(&b, "%s%lld", i ? "," : "", (long long)(mp_rng_below(r, 6) ? 1 + mp_rng_below(r, out_range) : 0));
       sb_printf(&b, "]");
     } else {
       nout[v] = 1;
@@ -177,7 +179,7 @@ char *tl_random_json(mp_rng *r, int n, int flags) {
       sb_printf(&b, ",\"alias\":-1");
     }
     if ((flags & TL_WS) && mp_rng_below(r, 5) == 0)
-      sb_printf(&b, ",\"workspace\":%lld", (long long)(1 + mp_rng_below(r, 2000)));
+      sb_printf(&b, ",\"workspace\":%lld", (long long)(1 + mp_rng_below(r, ws_range)));
     sb_printf(&b, "}");
   }
   sb_printf(&b, "]}\n");

@@ -48,7 +48,8 @@ enum {
   TL_INPLACE = 4,   /* in-place writes */
   TL_WS = 8,        /* workspaces */
   TL_OUTNODE = 16,  /* sometimes an explicit `output` node */
-  TL_ALL = 31
+  TL_ALL = 31,
+  TL_SMALL = 32     /* sizes 1-6 bytes (workspaces 1-4): ties and one-byte margins */
 };
 /* A random valid graph of n nodes as DESIGN 1.1 JSON (malloc'ed text).
  * Deterministic for the rng state. */
