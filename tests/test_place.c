@@ -313,6 +313,72 @@ START_TEST(exact_ilp_brute_force) {
 }
 END_TEST
 
+/* Every option of exact reaches the same answers as its defaults: the
+ * optimum, a fit at it as a capacity, a proof one byte below.  minfirst=2
+ * (its lowest-offset-first phase alone) is incomplete: it may miss the
+ * optimum but never claims more than it found.  On zero-slack tilings
+ * (the optimum is the width, known without a solver) and on random
+ * problems (the optimum of the defaults, which exact_ilp_brute_force and
+ * test_exact check against brute force). */
+static const char *const exact_configs[][3] = {
+    {"exact.memo=1"} /* the defaults */, {"exact.memo=0"}, {"exact.thresholds=1"}, {"exact.normal=0"},
+    {"exact.components=0"}, {"exact.decompose=0"},  {"exact.reset=0"},
+    {"exact.twins=0"},      {"exact.rerank=0"},     {"exact.rawdom=0"},
+    {"exact.by_offset=1"},  {"exact.portfolio=0"},  {"exact.minfirst=1"},
+    {"exact.minfirst=2", "exact.nodes=100000"}, {"exact.restarts=0", "exact.rank=1"},
+    {"exact.restarts=0", "exact.rank=2"}, {"exact.restarts=0", "exact.rank=3"},
+    {"exact.restarts=0", "exact.rank=4"}, {"exact.normal=0", "exact.rawdom=0"}};
+#define N_EXACT_CONFIGS (int)(sizeof exact_configs / sizeof exact_configs[0])
+
+static void exact_config_agrees(mp_problem *p, int64_t opt, const char *const *cfg, int t) {
+  bool complete = strcmp(cfg[0], "exact.minfirst=2") != 0;
+  const char *sets[4] = {cfg[0], cfg[1], cfg[2], NULL};
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(p, "exact", 1, 20.0, 0, sets, &a), 0);
+  ck_assert_msg(a.fig.arena >= opt && (a.status != MP_OPTIMAL || a.fig.arena == opt) &&
+                    (!complete || (a.status == MP_OPTIMAL && a.fig.arena == opt)),
+                "trial %d, %s %s: %s at %lld, the optimum %lld", t, cfg[0], cfg[1] ? cfg[1] : "",
+                mp_status_name(a.status), (long long)a.fig.arena, (long long)opt);
+  mp_result_destroy(&a);
+  int rc = tl_run_fixed(p, "exact", 1, 20.0, opt, sets, &a);
+  bool missed = !complete && rc == 3 && a.status == MP_TIMEOUT; /* incomplete: no claim */
+  ck_assert_msg(missed || (rc == 0 && a.status != MP_INFEASIBLE && (!complete || a.fig.arena <= opt)),
+                "trial %d, %s %s: rc %d, %s (arena %lld) at the optimum %lld as capacity: %s", t, cfg[0],
+                cfg[1] ? cfg[1] : "", rc, mp_status_name(a.status), (long long)a.fig.arena, (long long)opt,
+                a.msg);
+  mp_result_destroy(&a);
+  rc = tl_run_fixed(p, "exact", 1, 20.0, opt - 1, sets, &a);
+  ck_assert_msg((rc == 0 && a.status == MP_INFEASIBLE) || (!complete && rc == 3 && a.status == MP_TIMEOUT),
+                "trial %d, %s %s: %s at capacity %lld, one below the optimum", t, cfg[0],
+                cfg[1] ? cfg[1] : "", mp_status_name(a.status), (long long)(opt - 1));
+  mp_result_destroy(&a);
+}
+
+START_TEST(exact_options_agree) {
+  mp_rng r;
+  mp_rng_seed(&r, 69);
+  int trials = tl_trials(20);
+  for (int t = 0; t < trials; t++) {
+    mp_problem p;
+    int64_t opt;
+    if (t % 2 == 0) {
+      opt = 16 + (int64_t)mp_rng_below(&r, 100);
+      tl_cut_problem(&r, opt, 8 + (int64_t)mp_rng_below(&r, 20), 8 + t % 12, &p);
+    } else {
+      rand_problem(&r, 12 + t % 10, t % 4 == 1, t % 3 == 0, &p);
+      mp_result a;
+      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 20.0, 0, NULL, &a), 0);
+      ck_assert_int_eq(a.status, MP_OPTIMAL);
+      opt = a.fig.arena;
+      mp_result_destroy(&a);
+    }
+    for (int k = 0; k < N_EXACT_CONFIGS; k++) exact_config_agrees(&p, opt, exact_configs[k], t);
+    mp_problem_destroy(&p);
+  }
+  tl_cleanup();
+}
+END_TEST
+
 START_TEST(determinism_and_messages) {
   mp_rng r;
   mp_rng_seed(&r, 65);
@@ -483,6 +549,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, exact_infeasible_proof);
   tcase_add_test(tc, exact_agrees_with_ilp);
   tcase_add_test(tc, exact_ilp_brute_force);
+  tcase_add_test(tc, exact_options_agree);
   tcase_add_test(tc, ilp_single_value_range);
   tcase_add_test(tc, determinism_and_messages);
   tcase_add_test(tc, joint_ilp_not_worse);
