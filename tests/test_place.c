@@ -321,13 +321,15 @@ END_TEST
  * problems (the optimum of the defaults, which exact_ilp_brute_force and
  * test_exact check against brute force). */
 static const char *const exact_configs[][3] = {
-    {"exact.memo=1"} /* the defaults */, {"exact.memo=0"}, {"exact.thresholds=1"}, {"exact.normal=0"},
+    {"exact.memo=1"} /* the defaults */, {"exact.memo=0"}, {"exact.thresholds=1"},
     {"exact.components=0"}, {"exact.decompose=0"},  {"exact.reset=0"},
     {"exact.twins=0"},      {"exact.rerank=0"},     {"exact.rawdom=0"},
-    {"exact.by_offset=1"},  {"exact.portfolio=0"},  {"exact.minfirst=1"},
-    {"exact.minfirst=2", "exact.nodes=100000"}, {"exact.restarts=0", "exact.rank=1"},
+    {"exact.portfolio=0"},  {"exact.minfirst=1"}, {"exact.minfirst=2", "exact.nodes=100000"},
+    /* one lane: the form and value order of the options (a portfolio sets its lanes' own) */
+    {"exact.restarts=0", "exact.normal=0"}, {"exact.restarts=0", "exact.by_offset=1"},
+    {"exact.restarts=0", "exact.normal=0", "exact.rawdom=0"}, {"exact.restarts=0", "exact.rank=1"},
     {"exact.restarts=0", "exact.rank=2"}, {"exact.restarts=0", "exact.rank=3"},
-    {"exact.restarts=0", "exact.rank=4"}, {"exact.normal=0", "exact.rawdom=0"}};
+    {"exact.restarts=0", "exact.rank=4"}};
 #define N_EXACT_CONFIGS (int)(sizeof exact_configs / sizeof exact_configs[0])
 
 static void exact_config_agrees(mp_problem *p, int64_t opt, const char *const *cfg, int t) {

@@ -14,10 +14,10 @@
   X(memo_log2, INT, 18, 8, 26, "log2 of the failed-subproblem table's slots (8 key words a slot)") \
   X(rank, INT, 0, 0, 4, "rank: 0 total/area/width, 1 width/area/total, 2 area, 3 size, 4 total/width/area (portfolio 1: rotates its lanes)") \
   X(restarts, INT, 1, 0, 1, "portfolio of ranks and value orders with Luby restarts (1)") \
-  X(by_offset, INT, 0, 0, 1, "try candidates lowest offset first (1) or in rank order (0)") \
+  X(by_offset, INT, 0, 0, 1, "with restarts=0: try candidates lowest offset first (1) or in rank order (0); the portfolios set each lane's") \
   X(thresholds, INT, 0, 0, 1, "per-section threshold inference (1) or the plain one (0; same nodes within 4% on the challenging set, half the time)") \
   X(minfirst, INT, 0, 0, 2, "lowest-offset-first phase: 0 off, 1 in the portfolio, 2 only (incomplete)") \
-  X(normal, INT, 1, 0, 1, "place only items resting on something (gravity normal form)") \
+  X(normal, INT, 1, 0, 1, "with restarts=0: place only items resting on something (gravity normal form); the portfolios set each lane's") \
   X(portfolio, INT, 1, 0, 1, "restart portfolio: 1 round robin of three ranks, doubling limits; 0 all configurations, Luby limits") \
   X(components, INT, 1, 0, 1, "split the unplaced items into independent components on the fly") \
   X(decompose, INT, 1, 0, 1, "solve independent time partitions apart (1) or together (0)") \
