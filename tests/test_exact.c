@@ -300,6 +300,40 @@ START_TEST(memory_cap_refuses) {
 }
 END_TEST
 
+/* The estimate of a refusal counts the largest part's searches: a part of
+ * 20,000 items, then two items later in time (a second part) give the
+ * estimate of the large part alone, not the small one's. */
+static double refused_mib(int extra) {
+  mp_rng r;
+  mp_rng_seed(&r, 71);
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 20000 + extra;
+  p.items = mp_xcalloc((size_t)p.n, sizeof(mp_item));
+  p.t_end = 30;
+  for (int i = 0; i < p.n; i++) {
+    int64_t lo = i < 20000 ? (int64_t)mp_rng_below(&r, 10) : 20 + i % 2;
+    p.items[i] = (mp_item){1 + (int64_t)mp_rng_below(&r, 100), lo, lo + 1 + (int64_t)mp_rng_below(&r, 5), 1, -1};
+  }
+  const char *sets[] = {"exact.max_mb=1", "exact.memo_log2=8", NULL};
+  mp_result a;
+  ck_assert_int_ne(tl_run_fixed(&p, "exact", 1, 60.0, 0, sets, &a), 0);
+  double mib = 0;
+  const char *at = strstr(a.msg, "about ");
+  ck_assert_msg(a.status == MP_REFUSED && at && sscanf(at, "about %lf MiB", &mib) == 1, "%s: %s",
+                mp_status_name(a.status), a.msg);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+  return mib;
+}
+
+START_TEST(estimate_counts_the_largest_part) {
+  double alone = refused_mib(0), with_small = refused_mib(2);
+  ck_assert_msg(alone >= 2 && with_small >= alone, "estimate %g MiB, %g MiB with a small part after it",
+                alone, with_small);
+}
+END_TEST
+
 /* A deadline already past when the set-up begins: the run stops there
  * with status timeout and the incumbent's plan (which the harness
  * verifies), minimising or deciding a capacity. */
@@ -331,6 +365,7 @@ Suite *suite_exact(void) {
   tcase_add_test(tc, twins_match_definition);
   tcase_add_test(tc, memory_cap_refuses);
   tcase_add_test(tc, deadline_in_setup);
+  tcase_add_test(tc, estimate_counts_the_largest_part);
   suite_add_tcase(s, tc);
   return s;
 }
