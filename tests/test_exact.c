@@ -168,6 +168,23 @@ START_TEST(memo_compares_full_keys) {
     ck_assert(ex_memo_intern(&C, key, 2) > ib);
   }
   ex_memo_destroy(&C);
+  /* a key is not the prefix of a longer one met on its probe: 200 keys
+   * {7, 8, ..., 14, j} fill two fifths of the slots (not the "full" or
+   * "start over" paths), then each prefix {7}, {7, 8}, ... gets a new id */
+  ex_memo_init(&C, 9);
+  uint64_t last = 0;
+  for (uint64_t j = 0; j < 200; j++) {
+    uint64_t key[9] = {7, 8, 9, 10, 11, 12, 13, 14, 100 + j};
+    last = ex_memo_intern(&C, key, 9);
+  }
+  uint64_t prefix[8] = {7, 8, 9, 10, 11, 12, 13, 14};
+  for (size_t len = 1; len <= 8; len++) {
+    uint64_t id = ex_memo_intern(&C, prefix, len);
+    ck_assert_msg(id > last, "the prefix of %zu words took id %llu of a longer key", len,
+                  (unsigned long long)id);
+    last = id;
+  }
+  ex_memo_destroy(&C);
 }
 END_TEST
 
