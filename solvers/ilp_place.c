@@ -161,7 +161,7 @@ static void conclude(pjob *J) {
     if (!proves && c->status != MP_OPTIMAL)
       snprintf(c->msg, sizeof c->msg, "GLPK's optimum kept, unproven: M = %lld is above 2^23, "
                "where its tolerances exceed a byte", (long long)J->M);
-  } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0 && proves) {
+  } else if (mp_glp_no_integer_point(J->rc, J->st) && C > 0 && proves) {
     c->status = MP_INFEASIBLE;
     c->bound = C + 1;
     snprintf(c->msg, sizeof c->msg, "GLPK proved that no placement fits in %lld bytes", (long long)C);
@@ -184,7 +184,7 @@ static int ilp_place_solve(mp_ctx *c) {
   int64_t lb = mp_place_lower_bound(p), C = c->capacity;
   c->bound = lb;
   if (C > 0 && lb > C) { /* infeasible at once, whatever the size */
-    for (int i = 0; i < n; i++) c->offsets[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : 0;
+    mp_place_incumbent(c, p, c->offsets); /* a valid placement: the harness takes lb with it */
     c->status = MP_INFEASIBLE;
     snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld", (long long)lb,
              (long long)C);

@@ -276,7 +276,7 @@ static void conclude(jjob *J) {
   if (J->st == GLP_OPT && J->rc == 0 && J->accepted) {
     if (C == 0 && proves) c->bound = J->ub; /* GLPK proved this arena optimal */
     c->status = J->ub == c->bound ? MP_OPTIMAL : MP_FEASIBLE;
-  } else if (J->st == GLP_NOFEAS && J->rc == 0 && C > 0 && proves) {
+  } else if (mp_glp_no_integer_point(J->rc, J->st) && C > 0 && proves) {
     c->status = MP_INFEASIBLE;
     c->bound = C + 1;
     snprintf(c->msg, sizeof c->msg, "GLPK proved that no order and placement fit in %lld bytes",

@@ -65,6 +65,13 @@ int mp_glp_run_mip(glp_prob *lp, const mp_ctx *c, double own, double big_m, bool
  * called a model whose optimum fits the capacity infeasible. */
 static inline bool mp_glp_proves(double big_m) { return big_m <= 8388608.0; }
 
+/* glp_intopt's answer that no integer point exists: the search ran out
+ * (rc 0), or the presolver found the LP relaxation itself infeasible
+ * (GLP_ENOPFS), which holds for every integer point too. */
+static inline bool mp_glp_no_integer_point(int rc, int st) {
+  return st == GLP_NOFEAS && (rc == 0 || rc == GLP_ENOPFS);
+}
+
 /* GLPK's terminal output for a solve: on stderr under --verbose (stdout
  * carries the figures), else off. */
 void mp_glp_term(const mp_ctx *c);
