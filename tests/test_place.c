@@ -456,6 +456,53 @@ START_TEST(joint_ilp_not_worse) {
 }
 END_TEST
 
+/* The least arena over every topological order, each placed by exact
+ * (itself checked against brute force): what joint-ilp must prove. */
+typedef struct best_joint {
+  const mp_graph *g;
+  int64_t align, best;
+} best_joint;
+
+static void place_this_order(const int *order, void *ctx) {
+  best_joint *b = ctx;
+  mp_problem p;
+  mp_problem_from_order(b->g, order, b->align, &p);
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 20.0, 0, NULL, &a), 0);
+  ck_assert_int_eq(a.status, MP_OPTIMAL);
+  if (b->best < 0 || a.fig.arena < b->best) b->best = a.fig.arena;
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+}
+
+/* joint-ilp proves the least arena over every order and placement of
+ * graphs of 3-6 nodes: the incumbent it starts from (the start order's
+ * greedy placement) is often above it. */
+START_TEST(joint_ilp_brute_force) {
+  mp_rng r;
+  mp_rng_seed(&r, 72);
+  int trials = tl_trials(20), below = 0;
+  for (int t = 0; t < trials; t++) {
+    mp_graph *g = tl_random_graph(&r, 3 + t % 4, TL_ALL | (t % 2 ? TL_SMALL : 0));
+    mp_result a, b;
+    const char *sets[] = {"joint-ilp.time=20", NULL};
+    ck_assert_int_eq(tl_run(g, "given", "joint-ilp", 1, 0, sets, &a), 0);
+    best_joint bj = {g, a.align, -1};
+    ck_assert_int_gt(tl_each_order(g, 1000, place_this_order, &bj), 0);
+    ck_assert_msg(a.status == MP_OPTIMAL && a.fig.arena == bj.best, "trial %d: joint-ilp %s at %lld, "
+                  "the least arena over every order %lld: %s", t, mp_status_name(a.status),
+                  (long long)a.fig.arena, (long long)bj.best, a.msg);
+    ck_assert_int_eq(tl_run(g, "given", "bysize", 1, 0, NULL, &b), 0);
+    below += bj.best < b.fig.arena;
+    mp_result_destroy(&b);
+    mp_result_destroy(&a);
+    mp_graph_destroy(g);
+  }
+  ck_assert_msg(below > 0 || trials < 20, "the given order and bysize always met the optimum");
+  tl_cleanup();
+}
+END_TEST
+
 /* A searching placer entered with its deadline already gone (an order
  * search spent the chain's limit) still makes its whole greedy incumbent on
  * a small problem: never worse than bysize.  Before, it kept birth-order
@@ -571,6 +618,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, ilp_single_value_range);
   tcase_add_test(tc, determinism_and_messages);
   tcase_add_test(tc, joint_ilp_not_worse);
+  tcase_add_test(tc, joint_ilp_brute_force);
   tcase_add_test(tc, placer_after_the_deadline_not_worse_than_bysize);
   tcase_add_test(tc, glpk_cut_at_every_reading);
   suite_add_tcase(s, tc);
