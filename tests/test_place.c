@@ -262,34 +262,39 @@ START_TEST(exact_agrees_with_ilp) {
 }
 END_TEST
 
+/* A placer's answers on a problem whose optimum is known: it proves the
+ * optimum, fits it as a capacity and proves one byte below infeasible.
+ * An incomplete placer (complete false) may miss, without a plan and with
+ * status timeout, but never claims more than it found.  `what` names the
+ * run in a failure, `ctx` follows it (the problem's CSV, or ""). */
+static void proves_optimum(mp_problem *p, const char *placer, const char *const *sets, bool complete,
+                           int64_t opt, const char *what, const char *ctx) {
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(p, placer, 1, 20.0, 0, sets, &a), 0);
+  ck_assert_msg(a.fig.arena >= opt && (a.status != MP_OPTIMAL || a.fig.arena == opt) &&
+                    (!complete || (a.status == MP_OPTIMAL && a.fig.arena == opt)),
+                "%s: %s at %lld, the optimum %lld: %s\n%s", what, mp_status_name(a.status),
+                (long long)a.fig.arena, (long long)opt, a.msg, ctx);
+  mp_result_destroy(&a);
+  if (opt == 0) return;
+  int rc = tl_run_fixed(p, placer, 1, 20.0, opt, sets, &a);
+  bool missed = !complete && rc == 3 && a.status == MP_TIMEOUT;
+  ck_assert_msg(missed || (rc == 0 && a.status != MP_INFEASIBLE && (!complete || a.fig.arena <= opt)),
+                "%s: rc %d, %s (arena %lld) at the optimum %lld as capacity: %s\n%s", what, rc,
+                mp_status_name(a.status), (long long)a.fig.arena, (long long)opt, a.msg, ctx);
+  mp_result_destroy(&a);
+  rc = tl_run_fixed(p, placer, 1, 20.0, opt - 1, sets, &a);
+  missed = !complete && rc == 3 && a.status == MP_TIMEOUT;
+  ck_assert_msg(missed || (rc == 0 && a.status == MP_INFEASIBLE), "%s: rc %d, %s at capacity %lld, one "
+                "below the optimum: %s\n%s", what, rc, mp_status_name(a.status), (long long)(opt - 1),
+                a.msg, ctx);
+  mp_result_destroy(&a);
+}
+
 /* The exact placers against each other and against brute force on small
  * problems with every valid shape (empty lifetimes, sizes 0, alignment,
  * pinned offsets): exact proves the brute-force optimum, fits it as a
  * capacity and proves one byte less infeasible; so does ilp-place. */
-/* ilp-place on a problem of a few items (M far below 2^23, where GLPK's
- * tolerances are under a byte): it proves the optimum, fits it as a
- * capacity and proves one byte less infeasible. */
-static void ilp_place_brute_force(mp_problem *p, int64_t opt, int t, const char *csv) {
-  const char *sets[] = {"ilp-place.time=20", NULL};
-  mp_result a;
-  ck_assert_int_eq(tl_run_fixed(p, "ilp-place", 1, 0, 0, sets, &a), 0);
-  ck_assert_msg(a.status == MP_OPTIMAL && a.fig.arena == opt, "trial %d: ilp-place %s at %lld, brute "
-                "force %lld: %s\n%s", t, mp_status_name(a.status), (long long)a.fig.arena, (long long)opt,
-                a.msg, csv);
-  mp_result_destroy(&a);
-  if (opt == 0) return;
-  ck_assert_int_eq(tl_run_fixed(p, "ilp-place", 1, 0, opt, sets, &a), 0);
-  ck_assert_msg((a.status == MP_OPTIMAL || a.status == MP_FEASIBLE) && a.fig.arena <= opt,
-                "trial %d: ilp-place %s (arena %lld) at the optimum %lld as capacity\n%s", t,
-                mp_status_name(a.status), (long long)a.fig.arena, (long long)opt, csv);
-  mp_result_destroy(&a);
-  int rc = tl_run_fixed(p, "ilp-place", 1, 0, opt - 1, sets, &a);
-  ck_assert_msg(rc == 0 && a.status == MP_INFEASIBLE, "trial %d: ilp-place rc %d, %s at capacity %lld, "
-                "one below the optimum: %s\n%s", t, rc, mp_status_name(a.status), (long long)(opt - 1),
-                a.msg, csv);
-  mp_result_destroy(&a);
-}
-
 START_TEST(exact_ilp_brute_force) {
   mp_rng r;
   mp_rng_seed(&r, 67);
@@ -304,21 +309,13 @@ START_TEST(exact_ilp_brute_force) {
     ck_assert_msg(mp_csv_read(path, &p, &err) == 0, "%s", err.msg);
     if (opt < 0) goto next;
     checked++;
-    mp_result a;
-    ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, 0, NULL, &a), 0);
-    ck_assert_msg(a.status == MP_OPTIMAL && a.fig.arena == opt, "trial %d: exact %s at %lld, brute force %lld\n%s",
-                  t, mp_status_name(a.status), (long long)a.fig.arena, (long long)opt, csv);
-    mp_result_destroy(&a);
-    if (opt > 0) {
-      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, opt, NULL, &a), 0);
-      ck_assert_msg(a.fig.arena <= opt, "trial %d: exact does not fit the optimum %lld\n%s", t, (long long)opt, csv);
-      mp_result_destroy(&a);
-      ck_assert_int_eq(tl_run_fixed(&p, "exact", 1, 0, opt - 1, NULL, &a), 0);
-      ck_assert_msg(a.status == MP_INFEASIBLE, "trial %d: capacity %lld below the optimum: %s\n%s", t,
-                    (long long)(opt - 1), mp_status_name(a.status), csv);
-      mp_result_destroy(&a);
-    }
-    ilp_place_brute_force(&p, opt, t, csv);
+    char what[64];
+    snprintf(what, sizeof what, "trial %d, exact", t);
+    proves_optimum(&p, "exact", NULL, true, opt, what, csv);
+    /* ilp-place: M far below 2^23, where GLPK's tolerances are under a byte */
+    const char *sets[] = {"ilp-place.time=20", NULL};
+    snprintf(what, sizeof what, "trial %d, ilp-place", t);
+    proves_optimum(&p, "ilp-place", sets, true, opt, what, csv);
   next:
     mp_problem_destroy(&p);
     free(path);
@@ -349,27 +346,10 @@ static const char *const exact_configs[][3] = {
 #define N_EXACT_CONFIGS (int)(sizeof exact_configs / sizeof exact_configs[0])
 
 static void exact_config_agrees(mp_problem *p, int64_t opt, const char *const *cfg, int t) {
-  bool complete = strcmp(cfg[0], "exact.minfirst=2") != 0;
   const char *sets[4] = {cfg[0], cfg[1], cfg[2], NULL};
-  mp_result a;
-  ck_assert_int_eq(tl_run_fixed(p, "exact", 1, 20.0, 0, sets, &a), 0);
-  ck_assert_msg(a.fig.arena >= opt && (a.status != MP_OPTIMAL || a.fig.arena == opt) &&
-                    (!complete || (a.status == MP_OPTIMAL && a.fig.arena == opt)),
-                "trial %d, %s %s: %s at %lld, the optimum %lld", t, cfg[0], cfg[1] ? cfg[1] : "",
-                mp_status_name(a.status), (long long)a.fig.arena, (long long)opt);
-  mp_result_destroy(&a);
-  int rc = tl_run_fixed(p, "exact", 1, 20.0, opt, sets, &a);
-  bool missed = !complete && rc == 3 && a.status == MP_TIMEOUT; /* incomplete: no claim */
-  ck_assert_msg(missed || (rc == 0 && a.status != MP_INFEASIBLE && (!complete || a.fig.arena <= opt)),
-                "trial %d, %s %s: rc %d, %s (arena %lld) at the optimum %lld as capacity: %s", t, cfg[0],
-                cfg[1] ? cfg[1] : "", rc, mp_status_name(a.status), (long long)a.fig.arena, (long long)opt,
-                a.msg);
-  mp_result_destroy(&a);
-  rc = tl_run_fixed(p, "exact", 1, 20.0, opt - 1, sets, &a);
-  ck_assert_msg((rc == 0 && a.status == MP_INFEASIBLE) || (!complete && rc == 3 && a.status == MP_TIMEOUT),
-                "trial %d, %s %s: %s at capacity %lld, one below the optimum", t, cfg[0],
-                cfg[1] ? cfg[1] : "", mp_status_name(a.status), (long long)(opt - 1));
-  mp_result_destroy(&a);
+  char what[160];
+  snprintf(what, sizeof what, "trial %d, %s %s %s", t, cfg[0], cfg[1] ? cfg[1] : "", cfg[2] ? cfg[2] : "");
+  proves_optimum(p, "exact", sets, strcmp(cfg[0], "exact.minfirst=2") != 0, opt, what, "");
 }
 
 START_TEST(exact_options_agree) {
