@@ -152,6 +152,45 @@ START_TEST(pool_frees_largest_first) {
 }
 END_TEST
 
+/* pool on a problem replayed by hand: classes 256 B, 1 KiB, 4 MiB, then
+ * 8 MiB (a size equal to a class keeps it; one byte more takes the next);
+ * births at a time largest first; a freed block of the class reused; a
+ * free block of the right class but the wrong alignment left for a new
+ * aligned one; blocks carved above the pins that hold bytes (a pinned
+ * buffer of 0 bytes lifts nothing); the internal fragmentation at the
+ * block peak, the fewest buffer bytes among its times. */
+START_TEST(pool_by_hand) {
+  mp_problem p;
+  memset(&p, 0, sizeof p);
+  p.n = 7;
+  p.items = mp_xcalloc(7, sizeof(mp_item));
+  p.t_begin = 0;
+  p.t_end = 6;
+  /* {size, lo, hi, align, fixed} */
+  p.items[0] = (mp_item){0, 0, 6, 1, 20000000};  /* pinned, no bytes */
+  p.items[1] = (mp_item){256, 0, 2, 1, -1};      /* class 256 */
+  p.items[2] = (mp_item){257, 0, 2, 1, -1};      /* class 1 KiB, born first */
+  p.items[3] = (mp_item){200, 2, 4, 1, -1};      /* takes item 1's block */
+  p.items[4] = (mp_item){4194304, 2, 3, 1, -1};  /* class 4 MiB */
+  p.items[5] = (mp_item){4194305, 3, 5, 1, -1};  /* class 8 MiB */
+  p.items[6] = (mp_item){100, 4, 6, 2048, -1};   /* item 3's block is at 1024: a new one */
+  mp_result a;
+  ck_assert_int_eq(tl_run_fixed(&p, "pool", 1, 10.0, 0, NULL, &a), 0);
+  static const int64_t want[7] = {20000000, 1024, 0, 1024, 1280, 1280 + 4194304, 12584960};
+  for (int i = 0; i < 7; i++)
+    ck_assert_msg(a.offsets[i] == want[i], "item %d at %lld, by hand %lld", i, (long long)a.offsets[i],
+                  (long long)want[i]);
+  ck_assert_int_eq(a.fig.arena, 20000000); /* max(offset + size): the pin counts (AMBIGUITIES 7) */
+  /* block peak 8 MiB + 256 at times 3 and 4; buffer bytes then 4194505 and
+   * 4194405: internal 8388864 - 4194405 = 4194459, 20.97% of the arena */
+  const char *msg = a.stages[a.n_stages - 1].msg;
+  ck_assert_msg(strstr(msg, "internal fragmentation 4194459 bytes (20.97% of the arena) at the block peak 8388864"),
+                "%s", msg);
+  mp_result_destroy(&a);
+  mp_problem_destroy(&p);
+}
+END_TEST
+
 START_TEST(minimalloc_example) {
   mp_problem p;
   mp_error err;
@@ -590,6 +629,7 @@ Suite *suite_place(void) {
   tcase_add_test(tc, placers_on_random_graphs);
   tcase_add_test(tc, minimalloc_example);
   tcase_add_test(tc, pool_frees_largest_first);
+  tcase_add_test(tc, pool_by_hand);
   tcase_add_test(tc, exact_zero_slack);
   tcase_add_test(tc, exact_infeasible_proof);
   tcase_add_test(tc, exact_agrees_with_ilp);
