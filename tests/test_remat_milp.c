@@ -531,6 +531,82 @@ START_TEST(explicit_and_lazy_agree) {
 }
 END_TEST
 
+/* A graph (found among 3,000 random ones) where the lazy rerun rows must
+ * take only users after the run k as a buffer's later need: rows that took
+ * one run before k too (a mutant of best_need in lib/remat_cuts.c) cut the
+ * stage plan of duration 7 off and found 8; the explicit rows find 7. */
+START_TEST(lazy_need_after_the_run) {
+  static const char *const lazy[] = {"proof=0", NULL}, *const expl[] = {"proof=0", "explicit=1", NULL};
+  mp_graph *g = tl_graph(
+      "{\"name\":\"need\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":0,\"inputs\":[]},"
+      "{\"id\":1,\"size\":2504,\"inputs\":[0],\"workspace\":255},{\"id\":2,\"size\":2147,\"inputs\":[1]},"
+      "{\"id\":3,\"size\":1680,\"inputs\":[0,0,2]},"
+      "{\"id\":4,\"op\":\"relu_\",\"size\":2449,\"inputs\":[1,1,2],\"alias\":1,\"inplace\":true},"
+      "{\"id\":5,\"size\":1433,\"inputs\":[2,1]},"
+      "{\"id\":6,\"size\":723,\"inputs\":[4,0,0],\"alias\":-1,\"workspace\":45},"
+      "{\"id\":7,\"size\":3300,\"inputs\":[5]}]}");
+  static const int order[] = {0, 1, 2, 3, 4, 5, 7, 6};
+  mp_events e1, e2;
+  mp_events_init(&e1);
+  mp_events_init(&e2);
+  mp_ctx c1, c2;
+  ck_assert_int_eq(tl_solve_events("remat-ilp", g, order, 7971, 0, lazy, 1, &c1, &e1), 0);
+  ck_assert_int_eq(tl_solve_events("remat-ilp", g, order, 7971, 0, expl, 1, &c2, &e2), 0);
+  double d1 = judged(g, &e1, order, 7971, 0, "lazy", "need"), d2 = judged(g, &e2, order, 7971, 0, "explicit", "need");
+  ck_assert_msg(near(d2, 7) && near(d1, d2), "lazy %g, explicit %g: %s", d1, d2, c1.msg);
+  mp_events_destroy(&e1);
+  mp_events_destroy(&e2);
+  mp_graph_destroy(g);
+}
+END_TEST
+
+/* The proof's model RM_BOUND (every plan without copies) with lazy rerun
+ * rows and with Checkmate's explicit Keep/K rows: the same claims and the
+ * same duration bound (the proof ends on these sizes; the bound is the
+ * plan's duration when it meets it, else RM_BOUND's optimum), on graphs of
+ * few-byte sizes too, at budgets down to one byte below the floor. */
+START_TEST(bound_explicit_and_lazy_agree) {
+  static const char *const lazy[] = {"proof=1", NULL}, *const expl[] = {"proof=1", "explicit=1", NULL};
+  mp_rng r;
+  mp_rng_seed(&r, 7108);
+  int above_floor = 0, infeasible = 0, trials = tl_trials(100);
+  for (int t = 0; t < trials; t++) {
+    char *js = tl_random_json(&r, 3 + t % 6, TL_ALL | (t % 2 ? TL_SMALL : 0));
+    mp_graph *g = tl_graph(js);
+    int *order = rc_order_for(g, &r, t);
+    char *ctx = with_order(js, g, order);
+    int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
+    double dfloor = mp_events_duration_floor(g);
+    mp_events e1, e2;
+    mp_events_init(&e1);
+    mp_events_init(&e2);
+    for (int64_t b = keep - 1; b >= floor - 1; b -= 1 + (keep - floor) / 4) {
+      mp_ctx c1, c2;
+      int r1 = tl_solve_events("remat-ilp", g, order, b, 0, lazy, 1, &c1, &e1);
+      int r2 = tl_solve_events("remat-ilp", g, order, b, 0, expl, 1, &c2, &e2);
+      ck_assert_msg((c1.status == MP_INFEASIBLE) == (c2.status == MP_INFEASIBLE),
+                    "budget %lld: lazy %d/%s (%s), explicit %d/%s (%s)\n%s", (long long)b, r1,
+                    mp_status_name(c1.status), c1.msg, r2, mp_status_name(c2.status), c2.msg, ctx);
+      infeasible += c1.status == MP_INFEASIBLE;
+      if (c1.status == MP_INFEASIBLE) continue;
+      ck_assert_msg(near(c1.duration_bound, c2.duration_bound), "budget %lld: bound lazy %.17g, explicit %.17g\n%s",
+                    (long long)b, c1.duration_bound, c2.duration_bound, ctx);
+      above_floor += c1.duration_bound > dfloor + 1e-9;
+    }
+    mp_events_destroy(&e1);
+    mp_events_destroy(&e2);
+    free(ctx);
+    free(order);
+    mp_graph_destroy(g);
+    free(js);
+  }
+  if (tl_verbose()) fprintf(stderr, "bound: above the floor %d, infeasible %d\n", above_floor, infeasible);
+  ck_assert_msg(above_floor > trials / 10 && infeasible > trials / 20, "bounds above the floor %d, infeasible %d",
+                above_floor, infeasible);
+  tl_cleanup();
+}
+END_TEST
+
 /* x -> a1 .. ak -> gk .. g1 (the activations saved for a backward pass),
  * sizes and costs 1: known optima. */
 static mp_graph *training_chain(int k) {
@@ -720,6 +796,8 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(tc, exact_with_copies);
   tcase_add_test(tc, lp_never_beats_the_optimum);
   tcase_add_test(tc, explicit_and_lazy_agree);
+  tcase_add_test(tc, lazy_need_after_the_run);
+  tcase_add_test(tc, bound_explicit_and_lazy_agree);
   tcase_add_test(tc, chains_and_determinism);
   tcase_add_test(tc, write_lp_round_trip);
   tcase_add_test(tc, deadline_at_every_reading);
