@@ -335,6 +335,41 @@ START_TEST(ilp_against_brute_force) {
 }
 END_TEST
 
+/* The cost unit the solvers round their duration bounds up to: the gcd of
+ * the integral costs (0 costs and the inputs aside), 0 once a cost is
+ * fractional; and rs_bound_up rounds up to it, within a tolerance, or
+ * lowers a little without one. */
+static double unit_of(const char *costs) {
+  char js[1024];
+  int len = snprintf(js, sizeof js, "{\"name\":\"u\",\"nodes\":[{\"id\":0,\"op\":\"input\",\"size\":1,\"cost\":7,\"inputs\":[]}");
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", costs);
+  int id = 1;
+  for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " "), id++)
+    len += snprintf(js + len, sizeof js - (size_t)len, ",{\"id\":%d,\"size\":1,\"cost\":%s,\"inputs\":[%d]}", id, tok, id - 1);
+  snprintf(js + len, sizeof js - (size_t)len, "]}");
+  mp_graph *g = tl_graph(js);
+  rs_model m;
+  rs_model_init(&m, g, g->given);
+  double u = rs_cost_unit(&m);
+  rs_model_destroy(&m);
+  mp_graph_destroy(g);
+  return u;
+}
+
+START_TEST(cost_unit_and_bound_up) {
+  ck_assert(unit_of("4 6 10") == 2);
+  ck_assert(unit_of("12 0 18") == 6);
+  ck_assert(unit_of("5") == 5);
+  ck_assert(unit_of("4 1.5 6") == 0);
+  ck_assert(unit_of("0 0") == 0);
+  ck_assert(rs_bound_up(6.3, 2) == 8);
+  ck_assert(rs_bound_up(6 + 1e-9, 2) == 6); /* solver noise above a multiple */
+  ck_assert(rs_bound_up(6, 0) < 6 && rs_bound_up(6, 0) > 6 - 1e-6);
+  ck_assert(isinf(rs_bound_up(INFINITY, 2)));
+}
+END_TEST
+
 /* ---- remat-exact against both brute forces ---- */
 
 static void check_exact(const mp_graph *g, const int *order, int64_t b, double bw, const char *js,
@@ -795,6 +830,7 @@ Suite *suite_remat_milp(void) {
   tcase_add_test(tc, exact_against_brute_force);
   tcase_add_test(tc, exact_with_copies);
   tcase_add_test(tc, lp_never_beats_the_optimum);
+  tcase_add_test(tc, cost_unit_and_bound_up);
   tcase_add_test(tc, explicit_and_lazy_agree);
   tcase_add_test(tc, lazy_need_after_the_run);
   tcase_add_test(tc, bound_explicit_and_lazy_agree);
