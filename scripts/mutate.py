@@ -193,7 +193,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("files", nargs="+", help="sources to mutate (paths in the tree)")
     ap.add_argument("-t", "--test", default="", help="test command, run by sh in the copy")
-    ap.add_argument("-b", "--build", default="make -j1 build/test_memplan",
+    # bin/memplan too: test_bench, test_bench_batch and tests/cli.sh run the
+    # CLI, which would otherwise stay the unmutated one
+    ap.add_argument("-b", "--build", default="make -j1 build/test_memplan bin/memplan",
                     help="incremental build command (default: %(default)s)")
     ap.add_argument("-s", "--seed", default="1")
     ap.add_argument("-n", "--cap", type=int, default=10, help="mutants per file (0: all)")

@@ -2,7 +2,8 @@
 # Mutation testing of the solvers' sources (not part of `make test`): makes
 # small changes one at a time in a scratch copy of the tree, rebuilds and runs
 # a test command, and says per mutant killed / survived / timeout /
-# build-failed (a mutant that does not compile is not counted).
+# build-failed (a mutant that does not compile is not counted).  The build
+# makes build/test_memplan and bin/memplan (the suites that run the CLI).
 #   nice -n 19 sh scripts/mutate.sh [-n CAP] [-s SEED] [--ops LIST] \
 #     -t 'TEST COMMAND' FILE...
 #   sh scripts/mutate.sh --list -n CAP FILE...      the mutants, nothing run
