@@ -1286,6 +1286,28 @@ START_TEST(two_benches_share_one_file) {
 }
 END_TEST
 
+/* Cells that differ only in their options are distinct cells, in the
+ * rows and in the claims: a second run with --set into the same file runs
+ * every cell again (a claim without the options would find the first
+ * run's row and skip them). */
+START_TEST(options_tell_cells_apart) {
+  setup();
+  char db[600];
+  snprintf(db, sizeof db, "%s/opts.sqlite", dir);
+  static const char *cells = "--graphs small --order given --place exact --seeds 1 --time-limit 5";
+  ck_assert_int_eq(sh(MEMPLAN " bench --manifest %s/SUITE.tsv %s --results %s", dir, cells, db), 0);
+  int n = (int)q1(db, "SELECT count(*) FROM results");
+  ck_assert_int_ge(n, 3);
+  ck_assert_int_eq(sh(MEMPLAN " bench --manifest %s/SUITE.tsv %s --set exact.twins=0 --jobs 2 --results %s",
+                      dir, cells, db),
+                   0);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results"), 2 * n);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM results WHERE options LIKE '%twins=0%'"), n);
+  ck_assert_int_eq(q1(db, "SELECT count(*) FROM claims"), 0);
+  teardown();
+}
+END_TEST
+
 /* A claim left by a killed bench does not block a resume. */
 START_TEST(stale_claims_are_retaken) {
   setup();
@@ -1762,6 +1784,7 @@ Suite *suite_bench(void) {
   tcase_add_test(tc, merge_prefers_the_rows_graph_version);
   tcase_add_test(tc, retry_failed_redoes_a_cut_baseline);
   tcase_add_test(tc, two_benches_share_one_file);
+  tcase_add_test(tc, options_tell_cells_apart);
   tcase_add_test(tc, stale_claims_are_retaken);
   tcase_add_test(tc, sigint_exits_130);
   tcase_add_test(tc, bad_results_files_are_refused);
