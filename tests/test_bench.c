@@ -1701,6 +1701,13 @@ START_TEST(progress_without_a_terminal) {
   ck_assert_msg(file_has("err.txt", "] 1/3 cells done (0 before)") ||
                     file_has("err.txt", "] 2/3 cells done (0 before)"),
                 "progress line");
+  /* with a cell done, an estimate from the time per cell (--:-- before) */
+  static char err[1 << 14];
+  slurp("err.txt", err, sizeof err);
+  const char *line = strstr(err, "] 1/3 cells done");
+  if (!line) line = strstr(err, "] 2/3 cells done");
+  const char *eta = line ? strstr(line, "ETA ") : NULL, *eol = line ? strchr(line, '\n') : NULL;
+  ck_assert_msg(eta && eol && eta < eol && !strncmp(eta, "ETA 00:0", 8), "progress line without an estimate: %s", err);
   ck_assert_msg(!file_has("err.txt", "\r"), "terminal control characters in a log");
   teardown();
 }
