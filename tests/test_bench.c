@@ -74,14 +74,22 @@ START_TEST(tiny_experiment_end_to_end) {
                       dir),
                    0);
   slurp("out.txt", out, sizeof out);
-  const char *a = strstr(out, "\"arena\": ");
-  ck_assert_ptr_nonnull(a);
-  char sql[300];
-  snprintf(sql, sizeof sql,
-           "SELECT count(*) FROM results WHERE path = 'g1.json' AND order_solver = 'greedy' AND "
-           "place_solver = 'firstfit' AND seed = 2 AND arena = %lld",
-           atoll(a + 9));
-  ck_assert_int_eq(q1(db, sql), 1);
+  /* every byte figure of the row is the solve's */
+  json_t *js = json_loads(out, 0, NULL);
+  ck_assert_ptr_nonnull(js);
+  static const char *const figs[] = {"live_peak", "arena", "sum_sizes", "lower_bound"};
+  for (int k = 0; k < 4; k++) {
+    json_t *v = json_object_get(js, figs[k]);
+    ck_assert_msg(json_is_integer(v), "%s", figs[k]);
+    char sql[300];
+    snprintf(sql, sizeof sql,
+             "SELECT count(*) FROM results WHERE path = 'g1.json' AND order_solver = 'greedy' AND "
+             "place_solver = 'firstfit' AND seed = 2 AND %s = %lld",
+             figs[k], (long long)json_integer_value(v));
+    ck_assert_msg(q1(db, sql) == 1, "%s: the row's is not the solve's %lld", figs[k],
+                  (long long)json_integer_value(v));
+  }
+  json_decref(js);
   /* rerun: everything is done already */
   ck_assert_int_eq(sh(MEMPLAN " bench --manifest %s/SUITE.tsv %s --results %s", dir, MATRIX, db), 0);
   slurp("out.txt", out, sizeof out);
