@@ -677,6 +677,16 @@ START_TEST(foreign_answers_are_judged) {
          "\"arena\": 1000000000000, \"sum_sizes\": 1000000000000, \"lower_bound\": 999999999999, "
          "\"fragmentation\": 0, \"reuse_ratio\": 1, \"reduction_vs_noreuse\": 0}'\n",
          "--order greedy", "error", "lower_bound 999999999999 is above bench");
+  /* an answer without has_figures (an older memplan): a timeout's figures are kept */
+  char old_db[600];
+  snprintf(old_db, sizeof old_db, "%s/old.sqlite", dir);
+  write_file("old.sh", "#!/bin/sh\n\"$MEMPLAN_REAL\" \"$@\" | sed 's/\"has_figures\": true,//; "
+             "s/\"status\": \"feasible\"/\"status\": \"timeout\"/; "
+             "s/\"place_status\": \"feasible\"/\"place_status\": \"timeout\"/'\n", 0755);
+  ck_assert_int_eq(sh("%s " MEMPLAN " bench --graphs %s/g0.json --results %s --memplan %s/old.sh",
+                      fake_env_for(NULL), dir, old_db, dir),
+                   0);
+  ck_assert_int_eq(q1(old_db, "SELECT count(*) FROM results WHERE status = 'timeout' AND arena > 0"), 1);
   /* a claim bench can check stays: no plan fits a budget below the floor;
    * the real memplan's own claims are its harness's */
   judged("#!/bin/sh\nexec \"$FAKE\" \"$@\"\n", "--remat dtr --budgets 1", "infeasible", "");
