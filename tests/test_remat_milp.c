@@ -47,6 +47,30 @@ static char *with_order(const char *js, const mp_graph *g, const int *order) {
   return s;
 }
 
+/* One random trial: a graph of n nodes (tl_random_json's flags), a
+ * first-run order for trial t, and the text failures print (both). */
+typedef struct trial {
+  char *js, *ctx;
+  mp_graph *g;
+  int *order;
+} trial;
+
+static trial trial_open(mp_rng *r, int n, int flags, int t) {
+  trial T;
+  T.js = tl_random_json(r, n, flags);
+  T.g = tl_graph(T.js);
+  T.order = rc_order_for(T.g, r, t);
+  T.ctx = with_order(T.js, T.g, T.order);
+  return T;
+}
+
+static void trial_close(trial *T) {
+  free(T->ctx);
+  free(T->order);
+  mp_graph_destroy(T->g);
+  free(T->js);
+}
+
 /* ---- the stage decisions ---- */
 
 START_TEST(keepall_stages_decode) {
@@ -90,10 +114,10 @@ START_TEST(greedy_plans_fit) {
   mp_rng_seed(&r, 7107);
   int found = 0, trials = tl_trials(150);
   for (int t = 0; t < trials; t++) {
-    char *js = tl_random_json(&r, 2 + t % 10, TL_ALL);
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 2 + t % 10, TL_ALL, t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     rs_model m;
     rs_model_init(&m, g, order);
     rs_dec d;
@@ -119,10 +143,7 @@ START_TEST(greedy_plans_fit) {
     mp_events_destroy(&ev);
     rs_dec_destroy(&d);
     rs_model_destroy(&m);
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   ck_assert_int_gt(found, trials);
   tl_cleanup();
@@ -315,16 +336,13 @@ START_TEST(ilp_against_brute_force) {
   tally ty = {0};
   int trials = tl_trials(200);
   for (int t = 0; t < trials; t++) {
-    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL);
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 2 + t % 8, TL_ALL, t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) check_ilp(g, order, b, NULL, ctx, &ty);
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   if (tl_verbose())
     fprintf(stderr, "ilp: runs %d optimal %d shape_only %d infeasible %d none %d (fits %d) recomputing %d\n", ty.runs, ty.optimal, ty.shape_only, ty.infeasible, ty.none, ty.none_fits, ty.recomputing);
@@ -411,17 +429,14 @@ START_TEST(exact_against_brute_force) {
     /* every third graph of few-byte sizes, at every budget: states reached
      * by several event sequences, budgets one byte from a boundary */
     bool small = t % 3 == 2;
-    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL | (small ? TL_SMALL : 0));
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 2 + t % 8, TL_ALL | (small ? TL_SMALL : 0), t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= small ? 1 : 1 + (keep - floor) / 4)
       check_exact(g, order, b, 0, ctx, &found, &infeasible);
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   ck_assert_msg(found > trials / 2 && infeasible > trials / 4, "found %d infeasible %d", found, infeasible);
   tl_cleanup();
@@ -433,18 +448,15 @@ START_TEST(exact_with_copies) {
   mp_rng_seed(&r, 7104);
   int found = 0, infeasible = 0, trials = tl_trials(80);
   for (int t = 0; t < trials; t++) {
-    char *js = tl_random_json(&r, 2 + t % 5, TL_ALL);
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 2 + t % 5, TL_ALL, t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     double bw = (double)(200 + mp_rng_below(&r, 4000));
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 3)
       check_exact(g, order, b, bw, ctx, &found, &infeasible);
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   ck_assert_msg(found > trials / 2 && infeasible > trials / 8, "found %d infeasible %d", found, infeasible);
   tl_cleanup();
@@ -496,10 +508,10 @@ START_TEST(lp_never_beats_the_optimum) {
   static const char *const contracted[] = {"contract_above=1", "segments=2", NULL};
   int plans = 0, trials = tl_trials(120);
   for (int t = 0; t < trials; t++) {
-    char *js = tl_random_json(&r, 2 + t % 8, TL_ALL | (t % 3 == 2 ? TL_SMALL : 0));
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 2 + t % 8, TL_ALL | (t % 3 == 2 ? TL_SMALL : 0), t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     for (int64_t b = keep; b >= floor - 1; b -= 1 + (keep - floor) / 4) {
       double best = -1;
@@ -515,10 +527,7 @@ START_TEST(lp_never_beats_the_optimum) {
         }
       }
     }
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   ck_assert_int_gt(plans, trials * 3 / 4);
   tl_cleanup();
@@ -533,10 +542,10 @@ START_TEST(explicit_and_lazy_agree) {
   mp_rng_seed(&r, 7106);
   int compared = 0, trials = tl_trials(120);
   for (int t = 0; t < trials; t++) {
-    char *js = tl_random_json(&r, 3 + t % 7, TL_ALL);
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 3 + t % 7, TL_ALL, t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     mp_events e1, e2;
     mp_events_init(&e1);
@@ -556,10 +565,7 @@ START_TEST(explicit_and_lazy_agree) {
     }
     mp_events_destroy(&e1);
     mp_events_destroy(&e2);
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   ck_assert_int_gt(compared, trials / 12);
   tl_cleanup();
@@ -606,10 +612,10 @@ START_TEST(bound_explicit_and_lazy_agree) {
   mp_rng_seed(&r, 7108);
   int above_floor = 0, infeasible = 0, trials = tl_trials(100);
   for (int t = 0; t < trials; t++) {
-    char *js = tl_random_json(&r, 3 + t % 6, TL_ALL | (t % 2 ? TL_SMALL : 0));
-    mp_graph *g = tl_graph(js);
-    int *order = rc_order_for(g, &r, t);
-    char *ctx = with_order(js, g, order);
+    trial T = trial_open(&r, 3 + t % 6, TL_ALL | (t % 2 ? TL_SMALL : 0), t);
+    mp_graph *g = T.g;
+    const int *order = T.order;
+    const char *ctx = T.ctx;
     int64_t floor = mp_events_floor(g), keep = mp_order_peak(g, order);
     double dfloor = mp_events_duration_floor(g);
     mp_events e1, e2;
@@ -630,10 +636,7 @@ START_TEST(bound_explicit_and_lazy_agree) {
     }
     mp_events_destroy(&e1);
     mp_events_destroy(&e2);
-    free(ctx);
-    free(order);
-    mp_graph_destroy(g);
-    free(js);
+    trial_close(&T);
   }
   if (tl_verbose()) fprintf(stderr, "bound: above the floor %d, infeasible %d\n", above_floor, infeasible);
   ck_assert_msg(above_floor > trials / 10 && infeasible > trials / 20, "bounds above the floor %d, infeasible %d",
