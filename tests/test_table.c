@@ -120,6 +120,70 @@ START_TEST(tables_do_not_depend_on_row_order) {
 }
 END_TEST
 
+/* The fixture written again with edits: its header line, then blank
+ * lines where asked (`blank`: after the header and between the first two
+ * rows), its rows, the first two rows again when asked (repeat 1: in
+ * order, 2: the second first), blank lines at the end; "status" renamed in
+ * the header when asked. */
+static void write_variant(const char *path, bool blank, int repeat, bool no_status) {
+  char *all = read_all(FIXTURE);
+  char *row1 = strchr(all, '\n') + 1, *row2 = strchr(row1, '\n') + 1;
+  FILE *f = fopen(path, "w");
+  ck_assert_ptr_nonnull(f);
+  char *st = strstr(all, ",status,");
+  ck_assert(st && st < row1);
+  fprintf(f, "%.*s%s%.*s%s", (int)(st - all), all, no_status ? ",statue," : ",status,",
+          (int)(row1 - st - 8), st + 8, blank ? "\n" : "");
+  fprintf(f, "%.*s%s%s", (int)(row2 - row1), row1, blank ? "\n\n" : "", row2);
+  char *row3 = strchr(row2, '\n') + 1;
+  if (repeat == 1) fprintf(f, "%.*s%.*s", (int)(row2 - row1), row1, (int)(row3 - row2), row2);
+  if (repeat == 2) fprintf(f, "%.*s%.*s", (int)(row3 - row2), row2, (int)(row2 - row1), row1);
+  if (blank) fputs("\n\n", f);
+  fclose(f);
+  free(all);
+}
+
+/* A results CSV's layout: blank lines skipped (the same rows, keys in the
+ * same order), a repeated cell refused naming both lines (the repeat first
+ * in the file, whatever the order of the keys), a file without the status
+ * column refused. */
+START_TEST(results_csv_layouts) {
+  mp_row *want, *got;
+  int n, m;
+  load(FIXTURE, &want, &n);
+  char path[] = "/tmp/memplan-rcsv-XXXXXX.csv", msg[512];
+  int fd = mkstemps(path, 4);
+  ck_assert_int_ge(fd, 0);
+  close(fd);
+  write_variant(path, true, 0, false);
+  load(path, &got, &m);
+  ck_assert_int_eq(m, n);
+  for (int i = 0; i < n; i++) {
+    char *a = mp_row_key(&want[i]), *b = mp_row_key(&got[i]);
+    ck_assert_str_eq(a, b);
+    free(a);
+    free(b);
+  }
+  mp_rows_destroy(got, m);
+  for (int repeat = 1; repeat <= 2; repeat++) { /* the repeat first in the file is named */
+    write_variant(path, true, repeat, false);
+    got = NULL, m = 0;
+    ck_assert_int_eq(mp_rows_load(path, &got, &m, msg, sizeof msg), -1);
+    /* lines: header, blank, row 1, two blanks, row 2 (6), ..., the repeats 107 and 108 */
+    ck_assert_msg(strstr(msg, repeat == 1 ? ".csv:107: the same cell as line 3 " : ".csv:107: the same cell as line 6 "),
+                  "%s", msg);
+    mp_rows_destroy(got, m);
+  }
+  write_variant(path, false, 0, true);
+  got = NULL, m = 0;
+  ck_assert_int_eq(mp_rows_load(path, &got, &m, msg, sizeof msg), -1);
+  ck_assert_msg(strstr(msg, "no status column"), "%s", msg);
+  mp_rows_destroy(got, m);
+  unlink(path);
+  mp_rows_destroy(want, n);
+}
+END_TEST
+
 static void unlink_db(const char *db) {
   char side[200];
   unlink(db);
@@ -1104,6 +1168,7 @@ Suite *suite_table(void) {
   TCase *tc = tcase_create("table");
   tcase_add_test(tc, tables_match_expected_text);
   tcase_add_test(tc, tables_do_not_depend_on_row_order);
+  tcase_add_test(tc, results_csv_layouts);
   tcase_add_test(tc, sqlite_round_trip);
   tcase_add_test(tc, aggregation_rules);
   tcase_add_test(tc, time_spread_ties);
