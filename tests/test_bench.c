@@ -1729,7 +1729,8 @@ START_TEST(progress_without_a_terminal) {
   const char *line = strstr(err, "] 1/3 cells done");
   if (!line) line = strstr(err, "] 2/3 cells done");
   const char *eta = line ? strstr(line, "ETA ") : NULL, *eol = line ? strchr(line, '\n') : NULL;
-  ck_assert_msg(eta && eol && eta < eol && !strncmp(eta, "ETA 00:0", 8), "progress line without an estimate: %s", err);
+  ck_assert_msg(eta && eol && eta < eol && eta[4] >= '0' && eta[4] <= '9', "progress line without an estimate: %s",
+                err);
   ck_assert_msg(!file_has("err.txt", "\r"), "terminal control characters in a log");
   teardown();
 }
