@@ -58,13 +58,17 @@ static int64_t pairwise_edges(const mp_problem *p, const int *item_of, int nv, i
   return m;
 }
 
+/* Is item i a vertex of the interference graph (unpinned, bytes, a real
+ * lifetime)? */
+static bool is_vertex(const mp_item *it) { return it->fixed < 0 && it->size > 0 && it->lo < it->hi; }
+
 static void check_problem(const mp_problem *p, const char *what) {
   size_t nz = (size_t)(p->n ? p->n : 1);
   int *vid = mp_xmalloc(sizeof(int) * nz), *item_of = mp_xmalloc(sizeof(int) * nz);
   int nv = mp_interfere_vertices(p, vid, item_of);
   for (int i = 0, v = 0; i < p->n; i++) {
     const mp_item *it = &p->items[i];
-    bool vertex = it->fixed < 0 && it->size > 0 && it->lo < it->hi;
+    bool vertex = is_vertex(it);
     ck_assert_msg(vertex ? vid[i] == v && item_of[v] == i : vid[i] == -1, "%s: item %d's vertex", what, i);
     v += vertex;
   }
@@ -204,10 +208,6 @@ static int64_t stack_slots(const mp_problem *p, const int *col, int ncol, int64_
   return arena;
 }
 
-/* Is item i a vertex of the interference graph (unpinned, bytes, a real
- * lifetime)? */
-static bool is_vertex(const mp_item *it) { return it->fixed < 0 && it->size > 0 && it->lo < it->hi; }
-
 /* The size-aware colouring as coloring defined it over the pairwise graph:
  * buffers by size descending, each into the smallest slot (ties: lowest
  * index) without a member live with it; the number of colours. */
@@ -302,7 +302,7 @@ START_TEST(size_aware_equals_pairwise) {
       ck_assert_msg(got[i] == want[i], "trial %d: item %d at %lld, the definition says %lld", t, i,
                     (long long)got[i], (long long)want[i]);
     bool any = false;
-    for (int i = 0; i < p.n; i++) any |= p.items[i].fixed < 0 && p.items[i].size > 0 && p.items[i].lo < p.items[i].hi;
+    for (int i = 0; i < p.n; i++) any |= is_vertex(&p.items[i]);
     ck_assert_int_eq(c.status, any ? MP_TIMEOUT : MP_FEASIBLE);
     free(got);
     free(want);
